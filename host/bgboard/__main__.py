@@ -1,0 +1,5 @@
+import sys
+
+from bgboard.cli import main
+
+sys.exit(main())

@@ -1,0 +1,67 @@
+"""The ``bgboard`` command: wiring only.
+
+Each subcommand lives in ``bgboard.commands.<name>`` and provides
+``add_parser(subparsers) -> argparse.ArgumentParser`` and ``run(args) -> int``.
+Bad input (any :class:`bgboard.errors.InputError`) prints one line to stderr and exits 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from types import ModuleType
+
+from bgboard import __version__
+from bgboard.errors import InputError
+
+COMMANDS = ("legal", "selfplay", "hint", "render", "firmware", "run", "sim")
+
+
+def _command_modules() -> list[ModuleType]:
+    modules = []
+    for name in COMMANDS:
+        qualified = f"bgboard.commands.{name}"
+        try:
+            modules.append(importlib.import_module(qualified))
+        except ModuleNotFoundError as exc:  # a command not built yet
+            if exc.name != qualified:
+                raise
+    return modules
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that exits 2 with a single line instead of usage + message."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.exit(2, f"bgboard: {message} (see '{self.prog} --help')\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="bgboard", description="The backgammon board companion.")
+    parser.add_argument("--version", action="version", version=f"bgboard {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub.required = True
+    for module in _command_modules():
+        command_parser = module.add_parser(sub)
+        command_parser.set_defaults(_run=module.run)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args._run(args) or 0)
+    except InputError as exc:
+        print(f"bgboard: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("bgboard: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
