@@ -1,0 +1,166 @@
+"""The virtual sensor field: checkers on the table -> hall-sensor ADC readings (pure).
+
+Every place (point, bar half, bear-off tray) has a row of sensing *slots* (from
+``hardware/grid.toml``: place, mux, channel).  Checkers fill a place's slots one per slot
+from the edge inward; checkers beyond the last slot stack on it, and the stack's field grows
+(with diminishing returns: the upper magnets sit further from the sensor).
+
+A linear ratiometric hall sensor reads half scale with no field; a white checker (magnet
+north-up) pulls the reading one way, a black one (south-up) the other.  Readings are
+16-bit ``ADC.read_u16()`` counts, as the firmware's ``hal`` sees them.
+
+On top of the resting field: Gaussian noise (``noise`` = standard deviation in counts), a
+*hand* carrying a checker over a place (in-transit flicker: partial field strength), and
+optionally a *stuck* sensor that always reads one value.  Randomness comes only from the
+``random.Random`` passed in, so a run is a function of its seed.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Mapping, Sequence
+
+from bgboard.sim.layout import BAR_PLACES, OFF_PLACES, POINT_PLACES, WHITE, Layout
+
+FULL_SCALE = 65535
+
+#: Named noise levels (standard deviation in ADC counts) for ``bgboard sim --noise``.
+NOISE_LEVELS: Mapping[str, float] = {"none": 0.0, "low": 180.0, "medium": 450.0, "high": 900.0}
+
+
+@dataclass(frozen=True, slots=True)
+class Slot:
+    """One hall sensor: the ``index``-th slot of ``place``, read on ``mux`` ``channel``."""
+
+    place: str
+    index: int
+    mux: int
+    channel: int
+
+
+@dataclass(frozen=True, slots=True)
+class Grid:
+    """All sensing slots, in scan order."""
+
+    slots: tuple[Slot, ...]
+
+    def of(self, place: str) -> tuple[Slot, ...]:
+        """The slots of one place, in fill order."""
+        return tuple(s for s in self.slots if s.place == place)
+
+    def places(self) -> tuple[str, ...]:
+        """Every place that has slots, in first-seen order."""
+        seen: dict[str, None] = {}
+        for s in self.slots:
+            seen.setdefault(s.place, None)
+        return tuple(seen)
+
+
+def default_grid(point_slots: int = 5, bar_slots: int = 4, off_slots: int = 5) -> Grid:
+    """A grid used when ``hardware/grid.toml`` is not given: slots numbered place by place,
+    16 channels per multiplexer."""
+    slots: list[Slot] = []
+    counts = [(p, point_slots) for p in POINT_PLACES]
+    counts += [(p, bar_slots) for p in BAR_PLACES] + [(p, off_slots) for p in OFF_PLACES]
+    n = 0
+    for place, k in counts:
+        for i in range(k):
+            slots.append(Slot(place, i, n // 16, n % 16))
+            n += 1
+    return Grid(tuple(slots))
+
+
+@dataclass(frozen=True, slots=True)
+class Calibration:
+    """How a sensor responds: counts with no field, and the swing of one checker.
+
+    ``stack_gain`` is the extra field of the second stacked checker relative to the
+    first, each further one adding ``stack_decay`` times the previous (it sits higher); ``white_sign`` is +1 when a north-up (white) magnet raises the reading.
+    """
+
+    empty: int = 32768
+    swing: int = 9000
+    stack_gain: float = 0.35
+    stack_decay: float = 0.8
+    white_sign: int = +1
+
+    def counts(self, units: float) -> float:
+        """Reading for a signed field in checker units (+ white, - black)."""
+        return self.empty + self.white_sign * self.swing * units
+
+    def stack_units(self, k: int) -> float:
+        """Field of ``k`` checkers stacked on one slot, in checker units (k >= 1)."""
+        r = self.stack_decay
+        return 1.0 + self.stack_gain * (1.0 - r ** (k - 1)) / (1.0 - r)
+
+
+@dataclass(frozen=True, slots=True)
+class Hand:
+    """A checker of ``colour`` held over ``place`` at ``strength`` (1 = resting on it)."""
+
+    place: str
+    colour: int
+    strength: float
+
+
+@dataclass(frozen=True, slots=True)
+class Faults:
+    """Sensor faults: ``stuck`` maps a slot (place, index) to the counts it always reads."""
+
+    stuck: Mapping[tuple[str, int], int] | None = None
+
+
+def slot_units(
+    grid: Grid, layout: Layout, hand: Hand | None = None, calibration: Calibration = Calibration()
+) -> dict[Slot, float]:
+    """The noiseless field at every slot in checker units (+ white, - black)."""
+    units: dict[Slot, float] = {}
+    for place in grid.places():
+        slots = grid.of(place)
+        colour, count = layout.at(place)
+        sign = 1.0 if colour == WHITE else -1.0
+        last = len(slots) - 1
+        for slot in slots:
+            if count > slot.index and slot.index < last:
+                units[slot] = sign
+            elif slot.index == last and count > last:
+                units[slot] = sign * calibration.stack_units(count - last)
+            else:
+                units[slot] = 0.0
+        if hand is not None and hand.place == place and slots:
+            top = slots[min(count, last)]
+            hsign = 1.0 if hand.colour == WHITE else -1.0
+            units[top] = units[top] + hsign * hand.strength
+    return units
+
+
+def readings(
+    grid: Grid,
+    layout: Layout,
+    rng: random.Random,
+    *,
+    noise: float = 0.0,
+    hand: Hand | None = None,
+    calibration: Calibration = Calibration(),
+    faults: Faults = Faults(),
+) -> tuple[int, ...]:
+    """ADC counts of every slot, in ``grid.slots`` order, clamped to 0..65535."""
+    units = slot_units(grid, layout, hand, calibration)
+    stuck = faults.stuck or {}
+    out: list[int] = []
+    for slot in grid.slots:
+        fixed = stuck.get((slot.place, slot.index))
+        if fixed is not None:
+            out.append(fixed)
+            continue
+        value = calibration.counts(units[slot])
+        if noise:
+            value += rng.gauss(0.0, noise)
+        out.append(max(0, min(FULL_SCALE, int(round(value)))))
+    return tuple(out)
+
+
+def by_channel(grid: Grid, values: Sequence[int]) -> dict[tuple[int, int], int]:
+    """Readings keyed by ``(mux, channel)`` as the firmware's multiplexed ADC sees them."""
+    return {(s.mux, s.channel): v for s, v in zip(grid.slots, values)}

@@ -1,0 +1,156 @@
+"""Simulated players (pure): what a person at the board does on each turn.
+
+Every decision is a deterministic function of ``(seed, game, turn, purpose)`` - never of
+how the run got there - so a match interrupted and resumed from the journal ends exactly as
+an uninterrupted one.  A player
+
+* picks a legal play with a small heuristic (hits, made points, safe checkers) and a seeded
+  tie-break, and lays it out as physical moves, one checker at a time; a hit first moves the
+  opponent's blot to the bar;
+* doubles, takes and drops by a simple pip-count rule with a seeded coin;
+* at ``illegal_rate`` first tries an illegal play (a die played by the wrong distance, one
+  die left unplayed, a checker moved while one waits on the bar) - always one that the
+  rules engine's ``explain`` rejects with a reason - and then corrects it.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Sequence
+
+from bgboard.rules import BAR, OFF, Position
+from bgboard.sim.layout import BAR_PLACES, Layout, place_of
+
+
+def rng_for(seed: int, game: int, turn: int, purpose: str) -> random.Random:
+    """The random source of one decision (string seeds hash with SHA-512: stable)."""
+    return random.Random(f"bgboard-sim:{seed}:{game}:{turn}:{purpose}")
+
+
+def dice_for(seed: int, game: int, turn: int) -> tuple[int, int]:
+    """The dice of one turn (turn 0 of a game is the opening roll: never a double)."""
+    rng = rng_for(seed, game, turn, "dice")
+    while True:
+        d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
+        if turn > 0 or d1 != d2:
+            return d1, d2
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """One checker carried from ``src`` to ``dst`` (physical place names)."""
+
+    src: str
+    dst: str
+
+
+@dataclass(frozen=True, slots=True)
+class Attempt:
+    """A wrong play a learner tries first: its physical moves, the layout they leave and the
+    reason the rules engine gives."""
+
+    moves: tuple[Move, ...]
+    result: Position
+    reason: str
+
+
+def moves_of(steps: Sequence[object], colour: int) -> tuple[Move, ...]:
+    """Physical moves of a play's steps (``Step(frm, to, die, hit)``) for the mover of
+    ``colour``; a hit first carries the opponent's blot to its bar."""
+    out: list[Move] = []
+    for step in steps:
+        frm, to, hit = step.frm, step.to, step.hit  # type: ignore[attr-defined]
+        if hit:
+            out.append(Move(place_of(to, colour), BAR_PLACES[1 - colour]))
+        out.append(Move(place_of(frm, colour), place_of(to, colour)))
+    return tuple(out)
+
+
+def _score(before: Position, after: Position, rng: random.Random) -> float:
+    """Heuristic value of a play's result (before the sides swap) for the mover."""
+    mine, theirs = after.mine, after.theirs
+    hits = theirs[BAR] - before.theirs[BAR]
+    made = sum(1 for p in range(1, 25) if mine[p] >= 2)
+    blots = sum(1 for p in range(1, 25) if mine[p] == 1)
+    home = sum(mine[p] for p in range(1, 7)) + 2 * mine[OFF]
+    return 3.0 * hits + 1.0 * made - 1.2 * blots + 0.4 * home + rng.random()
+
+
+def choose_play(position: Position, dice: tuple[int, int], seed: int, game: int, turn: int):
+    """The legal play this player makes, or ``None`` when there is none (a pass)."""
+    from bgboard.rules import legal_plays  # type: ignore[attr-defined]
+
+    plays = legal_plays(position, dice)
+    if not plays:
+        return None
+    rng = rng_for(seed, game, turn, "play")
+    return max(plays, key=lambda play: _score(position, play.position, rng))
+
+
+def _apply_moves(position: Position, moves: Sequence[Move], colour: int) -> Position | None:
+    layout = Layout.from_position(position, colour)
+    try:
+        for m in moves:
+            layout, c = layout.lift(m.src)
+            layout = layout.put(m.dst, c)
+    except ValueError:
+        return None
+    return layout.to_position(colour)
+
+
+def illegal_attempt(
+    position: Position, dice: tuple[int, int], colour: int, seed: int, game: int, turn: int, rate: float
+) -> Attempt | None:
+    """At ``rate``, a plausible wrong play for this turn that the rules engine rejects."""
+    from bgboard.rules import explain, legal_plays  # type: ignore[attr-defined]
+
+    rng = rng_for(seed, game, turn, "illegal")
+    if rate <= 0 or rng.random() >= rate:
+        return None
+    plays = legal_plays(position, dice)
+    candidates: list[tuple[Move, ...]] = []
+    for play in plays[:8]:
+        steps = list(play.steps)
+        # one die left unplayed
+        if len(steps) >= 2:
+            candidates.append(moves_of(steps[:1], colour))
+        # a die played by the wrong distance
+        for s in steps:
+            for delta in (1, -1):
+                to = s.to + delta if s.to != OFF else s.frm - s.die + delta
+                if 1 <= to <= 24 and to != s.frm and to < s.frm:
+                    candidates.append((Move(place_of(s.frm, colour), place_of(to, colour)),))
+    if position.mine[BAR]:
+        # move another checker while one waits on the bar
+        for p in range(24, 0, -1):
+            if position.mine[p]:
+                to = p - dice[0]
+                if 1 <= to and position.theirs[25 - to] == 0:
+                    candidates.append((Move(place_of(p, colour), place_of(to, colour)),))
+                    break
+    rng.shuffle(candidates)
+    seen: set[Position] = set()
+    for moves in candidates:
+        result = _apply_moves(position, moves, colour)
+        if result is None or result in seen or result.problems():
+            continue
+        seen.add(result)
+        reason = explain(position, dice, result)
+        if reason:
+            return Attempt(moves, result, reason)
+    return None
+
+
+def wants_double(position: Position, seed: int, game: int, turn: int) -> bool:
+    """Offer the cube when clearly ahead in the race (and a seeded coin agrees)."""
+    mine, theirs = position.pips()
+    rng = rng_for(seed, game, turn, "double")
+    return mine + 8 < theirs * 0.92 and rng.random() < 0.6
+
+
+def takes(position: Position, seed: int, game: int, turn: int) -> bool:
+    """Answer a double (``position`` seen by the taker): take unless far behind."""
+    mine, theirs = position.pips()
+    rng = rng_for(seed, game, turn, "take")
+    return mine <= theirs * 1.18 or rng.random() < 0.15

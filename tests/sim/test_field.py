@@ -1,0 +1,151 @@
+"""The virtual board's physics: layouts, sensor readings, a hand carrying checkers."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bgboard.rules import Position
+from bgboard.sim.field import Calibration, Faults, Hand, default_grid, readings, slot_units
+from bgboard.sim.hand import carry
+from bgboard.sim.layout import BLACK, PLACES, WHITE, Layout, place_of
+
+START = Position.from_points(
+    [-2, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, -5, 5, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 2]
+)
+
+
+@st.composite
+def positions(draw: st.DrawFn) -> Position:
+    """Random legal-looking positions: 15 checkers a side spread over points, bar and off."""
+    mine = [0] * 26
+    theirs = [0] * 26
+    for side, other in ((mine, theirs), (theirs, mine)):
+        for _ in range(15):
+            idx = draw(st.integers(0, 25))
+            if 1 <= idx <= 24 and other[25 - idx]:
+                idx = 0
+            side[idx] += 1
+    return Position(tuple(mine), tuple(theirs))
+
+
+def test_start_layout_is_white_on_24_13_8_6() -> None:
+    layout = Layout.from_position(START, WHITE)
+    assert layout.points[23] == 2 and layout.points[12] == 5
+    assert layout.points[7] == 3 and layout.points[5] == 5
+    assert layout.points[0] == -2 and layout.points[11] == -5
+    assert layout.points[16] == -3 and layout.points[18] == -5
+
+
+@given(positions(), st.sampled_from([WHITE, BLACK]))
+def test_layout_round_trips_the_position(position: Position, colour: int) -> None:
+    layout = Layout.from_position(position, colour)
+    assert layout.to_position(colour) == position
+    assert Layout.from_position(position.swap(), 1 - colour) == layout
+
+
+def test_black_places_are_mirrored() -> None:
+    assert place_of(1, BLACK) == "24" and place_of(24, BLACK) == "1"
+    assert place_of(25, BLACK) == "bar-black" and place_of(0, WHITE) == "off-white"
+
+
+def _decode(grid, values, cal: Calibration = Calibration()) -> dict[str, tuple[int, int]]:
+    """Read counts back as a noiseless classifier would (one checker per filled slot)."""
+    out: dict[str, tuple[int, int]] = {}
+    for place in grid.places():
+        n, colour = 0, WHITE
+        for slot in grid.of(place):
+            v = values[grid.slots.index(slot)] - cal.empty
+            if abs(v) > cal.swing / 2:
+                n += 1
+                colour = WHITE if v > 0 else BLACK
+        out[place] = (colour, n)
+    return out
+
+
+@given(positions(), st.sampled_from([WHITE, BLACK]))
+@settings(max_examples=40)
+def test_noiseless_slots_show_what_lies_there(position: Position, colour: int) -> None:
+    grid = default_grid()
+    layout = Layout.from_position(position, colour)
+    values = readings(grid, layout, random.Random(1))
+    seen = _decode(grid, values)
+    for place in PLACES:
+        c, n = layout.at(place)
+        slots = len(grid.of(place))
+        assert seen[place][1] == min(n, slots)
+        if n:
+            assert seen[place][0] == c
+
+
+def test_stack_beyond_the_slots_raises_the_last_slot_monotonically() -> None:
+    grid = default_grid(point_slots=5)
+    last = grid.of("6")[-1]
+    i = grid.slots.index(last)
+    values = []
+    for n in range(5, 16):
+        pts = [0] * 24
+        pts[5] = n
+        values.append(readings(grid, Layout(tuple(pts)), random.Random(0))[i])
+    assert values == sorted(values) and len(set(values)) == len(values)
+    assert values[-1] <= 65535
+
+
+def test_black_reads_below_empty_and_white_above() -> None:
+    grid = default_grid()
+    pts = [0] * 24
+    pts[0], pts[1] = 1, -1
+    v = readings(grid, Layout(tuple(pts)), random.Random(0))
+    cal = Calibration()
+    assert v[grid.slots.index(grid.of("1")[0])] == cal.empty + cal.swing
+    assert v[grid.slots.index(grid.of("2")[0])] == cal.empty - cal.swing
+    assert v[grid.slots.index(grid.of("3")[0])] == cal.empty
+
+
+def test_noise_is_seeded_and_has_the_requested_spread() -> None:
+    grid = default_grid()
+    layout = Layout(tuple([0] * 24))
+    a = readings(grid, layout, random.Random(7), noise=450.0)
+    b = readings(grid, layout, random.Random(7), noise=450.0)
+    assert a == b
+    spread = [v - 32768 for v in a]
+    sd = (sum(x * x for x in spread) / len(spread)) ** 0.5
+    assert 300 < sd < 600
+
+
+def test_a_stuck_sensor_reads_its_value_whatever_lies_there() -> None:
+    grid = default_grid()
+    pts = [0] * 24
+    pts[6] = 3
+    faults = Faults(stuck={("7", 0): 1234})
+    v = readings(grid, Layout(tuple(pts)), random.Random(0), faults=faults)
+    assert v[grid.slots.index(grid.of("7")[0])] == 1234
+    assert v[grid.slots.index(grid.of("7")[1])] != 1234
+
+
+def test_a_hand_adds_partial_field_on_the_next_slot() -> None:
+    grid = default_grid()
+    pts = [0] * 24
+    pts[3] = 2
+    units = slot_units(grid, Layout(tuple(pts)), Hand("4", WHITE, 0.3))
+    assert [units[s] for s in grid.of("4")] == [1.0, 1.0, 0.3, 0.0, 0.0]
+
+
+@given(positions())
+@settings(max_examples=30)
+def test_carry_conserves_checkers_in_every_frame(position: Position) -> None:
+    layout = Layout.from_position(position, WHITE)
+    src = next(p for p in PLACES if layout.at(p)[1] and layout.at(p)[0] == WHITE) if any(
+        layout.at(p)[1] and layout.at(p)[0] == WHITE for p in PLACES
+    ) else None
+    if src is None:
+        return
+    frames, after = carry(layout, src, "off-white")
+    total = sum(abs(n) for n in after.points) + sum(after.bar) + sum(after.off)
+    assert total == 30
+    assert frames[-1].layout == after and frames[-1].hand is None
+    for f in frames[:-1]:
+        on_table = sum(abs(n) for n in f.layout.points) + sum(f.layout.bar) + sum(f.layout.off)
+        assert on_table == 29  # the carried checker is in the hand
