@@ -1,1 +1,61 @@
-"""bgboard.match"""
+"""Match play (pure code): the match/cube/Crawford state machine, rule sets, records.
+
+The API (documented in docs/match.md)::
+
+    from bgboard.match import StartMatch, OpeningRoll, Roll, Move, apply, replay
+    state = apply(None, StartMatch(length=5, rules="standard", players=("Ann", "Bob")))
+    state = apply(state, OpeningRoll((5, 3)))       # player 0 wins the opening roll
+    state = apply(state, Move(((13, 8), (6, 3))))   # steps from the mover's view
+    state.phase, state.turn, state.score, state.cube, state.cube_owner, state.crawford
+
+An action the rules forbid raises :class:`MatchRuleError` naming the rule.
+"""
+
+from bgboard.match.actions import (
+    ACTION_TYPES,
+    AcceptResign,
+    Action,
+    Beaver,
+    Double,
+    Drop,
+    Move,
+    NextGame,
+    OpeningRoll,
+    Pass,
+    RejectResign,
+    Resign,
+    Roll,
+    StartMatch,
+    Take,
+    action_from_dict,
+    action_to_dict,
+)
+from bgboard.match.codec import from_json, log_from_json, log_to_json, to_json
+from bgboard.match.errors import IllegalPlayError, MatchRecordError, MatchRuleError
+from bgboard.match.ruleset import PRESETS, RuleSet, UnknownRuleSetError, rule_set
+from bgboard.match.state import (
+    DOUBLED,
+    GAME_OVER,
+    MATCH_OVER,
+    OPENING,
+    PHASES,
+    PLAY,
+    RESIGNED,
+    TURN,
+    GameRecord,
+    MatchState,
+    apply,
+    replay,
+    start,
+    states,
+)
+
+__all__ = [
+    "ACTION_TYPES", "AcceptResign", "Action", "Beaver", "DOUBLED", "Double", "Drop",
+    "GAME_OVER", "GameRecord", "IllegalPlayError", "MATCH_OVER", "MatchRecordError",
+    "MatchRuleError", "MatchState", "Move", "NextGame", "OPENING", "OpeningRoll", "PHASES",
+    "PLAY", "PRESETS", "Pass", "RESIGNED", "RejectResign", "Resign", "Roll", "RuleSet",
+    "StartMatch", "TURN", "Take", "UnknownRuleSetError", "action_from_dict",
+    "action_to_dict", "apply", "from_json", "log_from_json", "log_to_json", "replay",
+    "rule_set", "start", "states", "to_json",
+]

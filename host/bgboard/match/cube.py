@@ -1,0 +1,77 @@
+"""The doubling cube and game scoring: who may double, what a game is worth.
+
+Pure functions of a :class:`~bgboard.match.state.MatchState` (typed loosely here to keep
+imports one-way: ``state`` imports ``cube``).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from bgboard.rules import BAR, OFF
+
+_RULE_KEYS = {
+    "no doubling in the Crawford game": "crawford",
+    "you do not own the cube": "cube-owner",
+}
+
+
+def rule_key(reason: str) -> str:
+    """A short stable key for a cube rule message."""
+    if reason in _RULE_KEYS:
+        return _RULE_KEYS[reason]
+    if reason.startswith("the cube cannot go above"):
+        return "max-cube"
+    if "dead cube" in reason:
+        return "dead-cube"
+    if reason.startswith("you need only one point"):
+        return "one-away"
+    return "cube"
+
+
+def double_refusal(state: Any, player: int) -> str | None:
+    """Why ``player`` (on roll, before rolling) may not offer the cube, or ``None``.
+
+    Rules, in order: the Crawford game has no cube; only the owner of a turned cube
+    redoubles; the rule set's highest cube; and (rule ``dead_cube``) no offer that cannot
+    matter: the leader 1-away post-Crawford, or a cube that already wins the match."""
+    if state.length and state.crawford:
+        return "no doubling in the Crawford game"
+    if state.cube_owner is not None and state.cube_owner != player:
+        return "you do not own the cube"
+    max_cube = state.rules.max_cube
+    if max_cube is not None and state.cube * 2 > max_cube:
+        return f"the cube cannot go above {max_cube}"
+    if state.length and state.rules.dead_cube:
+        away = state.length - state.score[player]
+        if away <= 1:
+            return "you need only one point to win the match: a double cannot matter"
+        if state.cube >= away:
+            return (
+                f"the cube at {state.cube} already wins you the match: "
+                "doubling cannot matter (dead cube)"
+            )
+    return None
+
+
+def win_level(winner: Sequence[int], loser: Sequence[int]) -> int:
+    """1 single, 2 gammon (the loser has borne off nothing), 3 backgammon (also a loser's
+    checker on the bar or in the winner's home board).  Sides from their owners' views."""
+    if loser[OFF] > 0:
+        return 1
+    # The winner's home board is the loser's points 19..24; 25 is the bar.
+    if any(loser[p] for p in range(19, BAR + 1)):
+        return 3
+    return 2
+
+
+def game_points(state: Any, level: int, result: str) -> int:
+    """Points for a game ended with ``level`` (1/2/3) under the current cube.
+
+    A drop scores the cube before the double (level 1).  Money play with the Jacoby rule:
+    gammons and backgammons count single while the cube is centred (never turned)."""
+    if result == "drop":
+        return int(state.cube)
+    if state.rules.money and state.rules.jacoby and state.cube_owner is None:
+        level = 1
+    return int(level * state.cube)
