@@ -1,0 +1,443 @@
+"""The pure renderer: :class:`DisplayState` + :class:`PanelSpec` → Pillow image.
+
+No I/O, no clock.  Drawing happens on a greyscale canvas with three inks (white, black and
+*accent*) and text without anti-aliasing, then the canvas becomes the panel's own image:
+
+* black/white panels: mode ``"1"``; the accent ink becomes black (error boxes and the
+  offered cube are drawn inverted so they still stand out);
+* red/yellow panels: mode ``"P"`` with palette index 0 white, 1 black, 2 accent
+  (what Pimoroni's ``inky`` expects).
+
+Three layouts, chosen by :attr:`PanelSpec.size_class` (small strips ~250×122, medium
+400×300, large 800×480), share one structure: a player column on each side (name, score,
+pip count, clock; the player on roll has an inverted name bar), a centre column (match
+length, Crawford, dice, cube) and a footer for the prompt, the message and the hint.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PIL import Image, ImageDraw, ImageFont
+
+from bgboard.display.fonts import font
+from bgboard.display.panels import PanelSpec
+from bgboard.display.state import BoardDiagram, DisplayState, Text
+from bgboard.display.texts import crawford_label, format_clock, match_label, prompt
+
+WHITE = 255
+BLACK = 0
+ACCENT = 128
+
+CLOCK_LOW_MS = 60_000
+"""A reserve below this is drawn highlighted."""
+
+_PALETTE = {"bwr": (255, 0, 0), "bwy": (255, 215, 0)}
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """Font sizes (pixels per em) and spacing of one size class."""
+
+    pad: int
+    name_px: int
+    score_px: int
+    info_px: int
+    foot_px: int
+    foot_lines: int
+    die_px: int
+    line: int  # stroke width
+
+
+LAYOUTS = {
+    "small": Layout(pad=2, name_px=15, score_px=36, info_px=15, foot_px=15, foot_lines=2,
+                    die_px=30, line=2),
+    "medium": Layout(pad=6, name_px=26, score_px=84, info_px=24, foot_px=24, foot_lines=4,
+                     die_px=58, line=3),
+    "large": Layout(pad=10, name_px=50, score_px=170, info_px=44, foot_px=44, foot_lines=4,
+                    die_px=110, line=5),
+}
+
+
+def layout_for(panel: PanelSpec) -> Layout:
+    """The layout of ``panel``'s size class, with every text size raised to the panel's
+    readable minimum."""
+    base = LAYOUTS[panel.size_class]
+    m = panel.min_text_px
+    return Layout(base.pad, max(base.name_px, m), max(base.score_px, m), max(base.info_px, m),
+                  max(base.foot_px, m), base.foot_lines, base.die_px, base.line)
+
+
+# --------------------------------------------------------------------------- helpers
+class _Canvas:
+    """A greyscale canvas with helpers for fitted text, boxes, dice and the cube."""
+
+    def __init__(self, panel: PanelSpec, accent: bool) -> None:
+        self.panel = panel
+        self.image = Image.new("L", (panel.width, panel.height), WHITE)
+        self.draw = ImageDraw.Draw(self.image)
+        self.draw.fontmode = "1"  # crisp 1-bit glyphs: e-ink has no grey
+        self.accent = ACCENT if accent else BLACK
+        self.min_px = panel.min_text_px
+
+    # text ------------------------------------------------------------------
+    def width(self, text: str, f: ImageFont.FreeTypeFont) -> int:
+        return int(self.draw.textlength(text, font=f))
+
+    def text(self, xy: tuple[int, int], text: str, size: int, fill: int = BLACK,
+             anchor: str = "la", bold: bool = True) -> None:
+        self.draw.text(xy, text, font=font(size, bold), fill=fill, anchor=anchor)
+
+    def fit(self, variants: Text, max_w: int, size: int) -> tuple[str, int]:
+        """The longest variant that fits ``max_w`` at ``size`` shrinking to the panel
+        minimum; else the shortest variant at the minimum, cut with an ellipsis."""
+        for sizes in self._size_passes(size):
+            for v in variants:
+                for s in sizes:
+                    if self.width(v, font(s)) <= max_w:
+                        return v, s
+        v = variants[-1] if variants else ""
+        f = font(self.min_px)
+        while v and self.width(v + "…", f) > max_w:
+            v = v[:-1]
+        return (v + "…" if v != (variants[-1] if variants else "") else v), self.min_px
+
+    def _size_passes(self, size: int) -> tuple[range, range]:
+        """Sizes to try: first down to 80 % of ``size`` (a shorter text beats a much
+        smaller one), then on down to the panel minimum."""
+        size = max(size, self.min_px)
+        floor = max(self.min_px, int(size * 0.8))
+        return range(size, floor - 1, -1), range(floor - 1, self.min_px - 1, -1)
+
+    def wrap(self, text: str, max_w: int, size: int) -> list[str]:
+        """Greedy word wrap of ``text`` at ``size``."""
+        f = font(size)
+        lines: list[str] = []
+        current = ""
+        for word in text.split():
+            trial = f"{current} {word}".strip()
+            if current and self.width(trial, f) > max_w:
+                lines.append(current)
+                current = word
+            else:
+                current = trial
+        if current:
+            lines.append(current)
+        return lines
+
+    def fit_lines(self, variants: Text, max_w: int, size: int,
+                  max_lines: int) -> tuple[list[str], int]:
+        """Wrapped lines of the longest variant fitting ``max_lines`` (shrinking to the
+        panel minimum); else the last variant's first lines, the last one cut."""
+        for sizes in self._size_passes(size):
+            for v in variants:
+                for s in sizes:
+                    lines = self.wrap(v, max_w, s)
+                    if len(lines) <= max_lines and all(
+                        self.width(line, font(s)) <= max_w for line in lines
+                    ):
+                        return lines, s
+        lines = self.wrap(variants[-1], max_w, self.min_px)[:max_lines]
+        cut, _ = self.fit((lines[-1],), max_w, self.min_px)
+        return lines[:-1] + [cut], self.min_px
+
+    # shapes ----------------------------------------------------------------
+    def die(self, x: int, y: int, size: int, value: int, dark: bool, line: int) -> None:
+        """A die face: white die = outline with black pips, black die = filled."""
+        r = max(2, size // 6)
+        body, pip = (BLACK, WHITE) if dark else (WHITE, BLACK)
+        self.draw.rounded_rectangle((x, y, x + size - 1, y + size - 1), radius=r,
+                                    fill=body, outline=BLACK, width=line)
+        if value == 0:
+            self.text((x + size // 2, y + size // 2), "?", int(size * 0.7), fill=pip,
+                      anchor="mm")
+            return
+        q = size / 4
+        spots = {
+            1: [(2, 2)], 2: [(1, 1), (3, 3)], 3: [(1, 1), (2, 2), (3, 3)],
+            4: [(1, 1), (3, 1), (1, 3), (3, 3)], 5: [(1, 1), (3, 1), (2, 2), (1, 3), (3, 3)],
+            6: [(1, 1), (3, 1), (1, 2), (3, 2), (1, 3), (3, 3)],
+        }[value]
+        pr = max(2, size // 10)
+        for gx, gy in spots:
+            cx, cy = x + gx * q, y + gy * q
+            self.draw.ellipse((cx - pr, cy - pr, cx + pr, cy + pr), fill=pip)
+
+    def cube(self, x: int, y: int, size: int, value: int, highlight: bool, line: int) -> None:
+        """The doubling cube: a square with its value; ``highlight`` = offered."""
+        fill, ink = (self.accent, WHITE) if highlight else (WHITE, BLACK)
+        self.draw.rectangle((x, y, x + size - 1, y + size - 1), fill=fill, outline=BLACK,
+                            width=line)
+        label, s = self.fit((str(value),), size - 2 * line - 2, int(size * 0.62))
+        self.text((x + size // 2, y + size // 2), label, s, fill=ink, anchor="mm")
+
+    def checker(self, cx: int, cy: int, r: int, player: int, line: int = 1) -> None:
+        """A checker: white = ring, black = disc."""
+        self.draw.ellipse((cx - r, cy - r, cx + r, cy + r),
+                          fill=BLACK if player else WHITE, outline=BLACK, width=line)
+
+    def result(self) -> Image.Image:
+        if self.panel.colours == "bw":
+            return self.image.point(lambda v: 255 if v == WHITE else 0, mode="1")
+        index = self.image.point(lambda v: 0 if v == WHITE else (1 if v == BLACK else 2))
+        out = Image.frombytes("P", self.image.size, index.tobytes())
+        out.putpalette([255, 255, 255, 0, 0, 0, *_PALETTE[self.panel.colours]] + [0] * 759)
+        return out
+
+
+# --------------------------------------------------------------------------- render
+def render(state: DisplayState, panel: PanelSpec) -> Image.Image:
+    """Draw ``state`` for ``panel``: mode ``"1"`` for black/white panels, else ``"P"``."""
+    c = _Canvas(panel, accent=panel.colours != "bw")
+    lay = layout_for(panel)
+    if state.phase == "match-over":
+        foot_top = _match_over(c, lay, state)
+    elif state.phase == "setup" and state.diagram is not None:
+        foot_top = _setup(c, lay, state, state.diagram)
+    else:
+        foot_top = _scoreboard(c, lay, state)
+    _footer(c, lay, state, foot_top)
+    return c.result()
+
+
+def _scoreboard(c: _Canvas, lay: Layout, s: DisplayState) -> int:
+    """Player columns and centre column; returns the y where the footer starts."""
+    W = c.panel.width
+    pad = lay.pad
+    side_w = int(W * 0.34)
+    centre_x0, centre_x1 = side_w, W - side_w
+    centre_w = centre_x1 - centre_x0
+    name_h = int(lay.name_px * 1.3)
+    score_top = pad + name_h + pad
+    score_h = int(lay.score_px * 0.78) + 2 * pad
+    info_top = score_top + score_h + pad
+    info_h = int(lay.info_px * 1.25)
+
+    for p in (0, 1):
+        x0 = pad if p == 0 else W - side_w + pad
+        x1 = side_w - pad if p == 0 else W - pad
+        on_roll = s.turn == p and s.phase not in ("game-over", "match-over")
+        # name bar: checker colour icon + name, inverted for the player on roll
+        ink = WHITE if on_roll else BLACK
+        if on_roll:
+            c.draw.rectangle((x0 - pad + (pad if p == 0 else 0), pad, x1, pad + name_h - 1),
+                             fill=BLACK)
+        r = max(3, lay.name_px // 3)
+        icon_x = x0 + r + 2 if p == 0 else x1 - r - 2
+        cy = pad + name_h // 2
+        c.draw.ellipse((icon_x - r, cy - r, icon_x + r, cy + r),
+                       fill=(BLACK if p else WHITE) if not on_roll else (WHITE if p else BLACK),
+                       outline=ink, width=max(1, lay.line - 1))
+        name_w = (x1 - x0) - 2 * r - 8
+        name, size = c.fit((s.names[p],), name_w, lay.name_px)
+        if p == 0:
+            c.text((x0 + 2 * r + 6, cy), name, size, fill=ink, anchor="lm")
+        else:
+            c.text((x1 - 2 * r - 6, cy), name, size, fill=ink, anchor="rm")
+        # score, big
+        score = str(s.score[p])
+        sx = x0 + 2 if p == 0 else x1 - 2
+        c.text((sx, score_top + score_h // 2), score, lay.score_px, anchor="lm" if p == 0 else "rm")
+        # cube owned by this player: beside the score, towards the centre
+        if s.cube_owner == p and s.phase != "cube-offered":
+            size_c = min(lay.die_px, int(score_h * 0.7))
+            score_w = c.width(score, font(lay.score_px))
+            cx0 = x0 + score_w + 3 * pad + 4 if p == 0 else x1 - score_w - 3 * pad - 4 - size_c
+            c.cube(cx0, score_top + (score_h - size_c) // 2, size_c, s.cube, False, lay.line)
+        # pips and clock
+        parts = []
+        if s.pips is not None:
+            parts.append((f"{s.pips[p]} pips", f"{s.pips[p]}p", str(s.pips[p])))
+        info_y = info_top + info_h // 2
+        if s.clock is not None:
+            reserve = s.clock.reserve_ms[p]
+            clock = format_clock(reserve)
+            low = reserve < CLOCK_LOW_MS
+            clock_w = c.width(clock, font(lay.info_px))
+            box = (x0, info_top, x0 + clock_w + 2 * pad + 4, info_top + info_h - 1)
+            if p == 1:
+                box = (x1 - clock_w - 2 * pad - 4, info_top, x1, info_top + info_h - 1)
+            running = s.clock.running == p
+            if low:
+                c.draw.rectangle(box, fill=c.accent)
+            elif running:
+                c.draw.rectangle(box, outline=BLACK, width=max(1, lay.line - 1))
+            c.text(((box[0] + box[2]) // 2 + 1, info_y), clock, lay.info_px,
+                   fill=WHITE if low else BLACK, anchor="mm")
+            rest_w = (x1 - x0) - (box[2] - box[0]) - 2 * pad
+            if parts:
+                text, size = c.fit(parts[0], rest_w, lay.info_px)
+                if p == 0:
+                    c.text((x1, info_y), text, size, anchor="rm", bold=False)
+                else:
+                    c.text((x0, info_y), text, size, anchor="lm", bold=False)
+        elif parts:
+            text, size = c.fit(parts[0], x1 - x0, lay.info_px)
+            c.text((x0 if p == 0 else x1, info_y), text, size,
+                   anchor="lm" if p == 0 else "rm", bold=False)
+
+    # centre column: match length, Crawford, dice or offered cube
+    mid = (centre_x0 + centre_x1) // 2
+    label, size = c.fit(match_label(s), centre_w - 2 * pad, lay.name_px)
+    c.text((mid, pad + name_h // 2), label, size, anchor="mm")
+    craw = crawford_label(s)
+    if craw:
+        text, size = c.fit(craw, centre_w - 2 * pad, lay.info_px)
+        if s.crawford == "crawford":
+            w = c.width(text, font(size))
+            c.draw.rectangle((mid - w // 2 - pad - 2, info_top, mid + w // 2 + pad + 2,
+                              info_top + info_h - 1), fill=c.accent)
+            c.text((mid, info_top + info_h // 2), text, size, fill=WHITE, anchor="mm")
+        else:
+            c.text((mid, info_top + info_h // 2), text, size, anchor="mm")
+    die = min(lay.die_px, score_h, (centre_w - 3 * pad) // 2)
+    dy = score_top + (score_h - die) // 2
+    if s.phase == "cube-offered":
+        c.cube(mid - die // 2, dy, die, s.cube * 2, True, lay.line)
+    elif s.dice is not None:
+        gap = max(pad, die // 6)
+        if s.phase == "opening":
+            darks = (False, True)  # player 0's die, player 1's die
+        else:
+            darks = (s.turn == 1, s.turn == 1)
+        c.die(mid - gap // 2 - die, dy, die, s.dice[0], darks[0], lay.line)
+        c.die(mid + (gap + 1) // 2, dy, die, s.dice[1], darks[1], lay.line)
+    return info_top + info_h + pad
+
+
+def _match_over(c: _Canvas, lay: Layout, s: DisplayState) -> int:
+    """The final score, big, with the winner's name."""
+    W = c.panel.width
+    pad = lay.pad
+    winner = s.winner if s.winner is not None else (0 if s.score[0] >= s.score[1] else 1)
+    title = (f"{s.names[winner]} wins the match", f"{s.names[winner]} wins", "Match over")
+    text, size = c.fit(title, W - 2 * pad, int(lay.name_px * 1.3))
+    top = pad
+    h = int(size * 1.35)
+    c.draw.rectangle((0, top, W - 1, top + h - 1), fill=c.accent)
+    c.text((W // 2, top + h // 2), text, size, fill=WHITE, anchor="mm")
+    score = f"{s.score[0]} – {s.score[1]}"
+    score_top = top + h + pad
+    score_h = int(lay.score_px * 0.78) + 2 * pad
+    c.text((W // 2, score_top + score_h // 2), score, lay.score_px, anchor="mm")
+    names = f"{s.names[0]}  ·  {s.names[1]}"
+    label, size = c.fit((names, f"{match_label(s)[-1]}"), W - 2 * pad, lay.info_px)
+    info_top = score_top + score_h + pad
+    c.text((W // 2, info_top), label, size, anchor="ma", bold=False)
+    return info_top + int(size * 1.25) + pad
+
+
+def _setup(c: _Canvas, lay: Layout, s: DisplayState, d: BoardDiagram) -> int:
+    """The setup diagram above the footer; the footer keeps room for its lines."""
+    W, H = c.panel.width, c.panel.height
+    pad = lay.pad
+    foot_h = lay.foot_lines * int(lay.foot_px * 1.2) if c.panel.size_class != "small" else (
+        int(lay.foot_px * 1.2) * 2)
+    area_h = H - foot_h - 2 * pad
+    _diagram(c, lay, d, pad, pad, W - 2 * pad, area_h)
+    return pad + area_h + pad
+
+
+def _diagram(c: _Canvas, lay: Layout, d: BoardDiagram, x: int, y: int, w: int, h: int) -> None:
+    """A board from white's view: 13–24 along the top, 12–1 along the bottom, the bar in
+    the middle; each occupied point shows one checker and its count; marked points get a
+    thick bar at the board edge."""
+    line = max(1, lay.line - 1)
+    bar_w = max(12, w // 14)
+    col = (w - bar_w) / 12
+    half = h // 2
+    mark_h = max(3, lay.line + 1)
+    r = int(min(col * 0.42, half * 0.22))
+    labels = c.panel.size_class != "small"  # point numbers along the middle
+    num = c.min_px if c.panel.size_class == "small" else max(c.min_px, int(r * 1.5))
+    c.draw.rectangle((x, y, x + w - 1, y + h - 1), outline=BLACK, width=line)
+    bx0 = x + int(6 * col)
+    c.draw.rectangle((bx0, y, bx0 + bar_w - 1, y + h - 1), fill=BLACK)
+
+    def col_x(i: int) -> int:  # i = 0..11 column from the left
+        return x + int(i * col) + (bar_w if i >= 6 else 0)
+
+    for point in range(1, 25):
+        if point >= 13:
+            i, top = point - 13, True
+        else:
+            i, top = 12 - point, False
+        x0 = col_x(i)
+        x1 = x0 + int(col)
+        tip = y + int(half * 0.8) if top else y + h - int(half * 0.8)
+        base = y + mark_h if top else y + h - 1 - mark_h
+        c.draw.polygon([(x0 + 1, base), (x1 - 1, base), ((x0 + x1) // 2, tip)],
+                       outline=BLACK)
+        if point in d.marked:
+            edge = y + line if top else y + h - line - mark_h
+            c.draw.rectangle((x0, edge, x1 - 1, edge + mark_h), fill=c.accent)
+            far = y + half - 1 if top else y + half + 1
+            c.draw.rectangle((x0, min(edge, far), x1 - 1, max(edge + mark_h, far)),
+                             outline=c.accent, width=max(2, lay.line))
+        if labels:
+            ly = y + half - 2 if top else y + half + 2
+            c.text(((x0 + x1) // 2, ly), str(point), c.min_px, anchor="md" if top else "ma",
+                   bold=False)
+        n = d.points[point - 1]
+        if n:
+            cx = (x0 + x1) // 2
+            cy = base + (r + 2 if top else -r - 2)
+            c.checker(cx, cy, r, 0 if n > 0 else 1, line)
+            if abs(n) > 1:
+                ny = cy + (r + 2 if top else -r - 2)
+                c.text((cx, ny), str(abs(n)), num, anchor="ma" if top else "md")
+    # checkers on the bar: white at the bottom half, black at the top half
+    bcx = bx0 + bar_w // 2
+    for player, count in ((0, d.bar[0]), (1, d.bar[1])):
+        if count:
+            cy = y + h - half // 2 if player == 0 else y + half // 2
+            rr = min(r, bar_w // 2 - 1)
+            c.draw.ellipse((bcx - rr, cy - rr, bcx + rr, cy + rr),
+                           fill=WHITE if player == 0 else BLACK, outline=WHITE, width=line)
+            if count > 1:
+                c.text((bcx, cy + (rr + 2 if player == 1 else -rr - 2)), str(count), num,
+                       fill=WHITE, anchor="ma" if player == 1 else "md")
+    if 25 in d.marked:
+        c.draw.rectangle((bx0, y + half - mark_h, bx0 + bar_w - 1, y + half + mark_h),
+                         fill=c.accent if c.accent != BLACK else WHITE)
+
+
+def _footer(c: _Canvas, lay: Layout, s: DisplayState, top: int) -> None:
+    """Prompt, message and hint in the space left, each in the longest form that fits."""
+    W, H = c.panel.width, c.panel.height
+    pad = lay.pad
+    items: list[tuple[Text, str]] = []
+    if s.message:
+        items.append((s.message, s.severity))
+    title = s.title or prompt(s)
+    if title and s.phase != "match-over":
+        items.append((title, "prompt"))
+    if s.hint:
+        items.append((tuple(f"Hint: {h}" for h in s.hint) + s.hint, "hint"))
+    line_h = int(lay.foot_px * 1.2)
+    y = top
+    for variants, style in items:
+        room = (H - pad - y) // line_h
+        if room <= 0:
+            break
+        boxed = style in ("error", "warning")
+        inner = W - 2 * pad - (4 * pad + 8 if boxed else 0)
+        max_lines = min(room, 2 if c.panel.size_class == "small" else 3)
+        lines, size = c.fit_lines(variants, inner, lay.foot_px, max_lines)
+        lh = int(size * 1.2)
+        block_h = lh * len(lines)
+        ink = BLACK
+        if style == "error":
+            c.draw.rectangle((pad, y, W - pad - 1, y + block_h + pad), fill=c.accent)
+            ink = WHITE
+        elif style == "warning":
+            c.draw.rectangle((pad, y, W - pad - 1, y + block_h + pad), outline=c.accent,
+                             width=lay.line)
+        for i, text in enumerate(lines):
+            ty = y + pad // 2 + i * lh + lh // 2 + 1
+            bold = style != "hint"
+            if boxed:
+                c.text((W // 2, ty), text, size, fill=ink, anchor="mm", bold=bold)
+            else:
+                c.text((pad + 2, ty), text, size, fill=ink, anchor="lm", bold=bold)
+        y += block_h + pad + (pad if boxed else 0)
