@@ -1,1 +1,50 @@
-"""bgboard.hints"""
+"""Hints and teaching: engines behind one interface, cube advice, grades, explanations.
+
+Backends: ``bgsage`` (default when installed), ``gnubg-nn``, and the pure-Python
+``pubeval`` fallback.  :func:`open_engine` picks one by name; :func:`play_hints` and
+:func:`cube_hint` ask it; :class:`HintWorker` runs them off the event loop.
+"""
+
+from bgboard.hints.advice import Cancelled, cube_blocker, cube_hint, play_hints
+from bgboard.hints.engine import (
+    CubeAction,
+    CubeHint,
+    CubeState,
+    EngineUnavailableError,
+    HintEngine,
+    PlayHint,
+    PlaysHint,
+    UnsupportedError,
+)
+from bgboard.hints.grade import Grade, grade, grade_play
+from bgboard.hints.registry import ENGINES, Opened, UnknownEngineError, open_engine
+from bgboard.hints.teach import Destinations, destinations, illegal_reason
+from bgboard.hints.worker import HintCancelled, HintJob, HintWorker
+
+__all__ = [
+    "Cancelled",
+    "CubeAction",
+    "CubeHint",
+    "CubeState",
+    "Destinations",
+    "ENGINES",
+    "EngineUnavailableError",
+    "Grade",
+    "HintCancelled",
+    "HintEngine",
+    "HintJob",
+    "HintWorker",
+    "Opened",
+    "PlayHint",
+    "PlaysHint",
+    "UnknownEngineError",
+    "UnsupportedError",
+    "cube_blocker",
+    "cube_hint",
+    "destinations",
+    "grade",
+    "grade_play",
+    "illegal_reason",
+    "open_engine",
+    "play_hints",
+]

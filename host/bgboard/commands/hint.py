@@ -1,0 +1,209 @@
+"""``bgboard hint``: the best plays of a roll, or cube advice, from a hint engine.
+
+    bgboard hint POSITION DICE [--engine NAME] [--top N] [--json]
+    bgboard hint --batch [--engine NAME]          (lines "POSITION DICE" on stdin)
+    bgboard hint --cube POSITION --match-id MATCHID [--engine NAME] [--json]
+
+POSITION is a gnubg Position ID (the player on roll first), DICE two digits ("31",
+"3-1", "3,1").  ``--batch`` prints one JSON object per input line:
+``{"plays": [{"play", "position_id", "equity"}]}``, best first, where ``position_id`` is
+``bgboard.rules.position_id(play.position)`` (as ``bgboard legal --json``).  An engine
+that is not installed is replaced by pubeval with a one-line notice on stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from typing import Any, TextIO
+
+from bgboard.errors import InputError
+from bgboard.hints.engine import CubeHint, CubeState, HintEngine, PlaysHint
+from bgboard.rules.position import Position
+
+
+class HintArgumentError(InputError):
+    """A ``bgboard hint`` command line that does not make sense."""
+
+
+class BadDiceError(InputError):
+    """Dice text that is not two numbers from 1 to 6."""
+
+
+_DICE = re.compile(r"^\s*([1-6])\s*[-, ]?\s*([1-6])\s*$")
+
+
+def parse_dice(text: str) -> tuple[int, int]:
+    """``"31"``, ``"3-1"``, ``"3,1"`` or ``"3 1"`` → ``(3, 1)``."""
+    match = _DICE.match(text)
+    if not match:
+        raise BadDiceError(f"dice must be two numbers from 1 to 6 such as 31 or 3-1, not {text!r}")
+    return int(match.group(1)), int(match.group(2))
+
+
+def parse_position(text: str) -> Position:
+    """A gnubg Position ID (14 characters) → :class:`Position` (raises ``InvalidIdError``)."""
+    from bgboard.rules import position_from_id
+
+    return position_from_id(text.strip())
+
+
+def cube_state_from_match_id(text: str) -> CubeState:
+    """The cube facts of a gnubg Match ID, seen by the player on roll in it."""
+    from bgboard.rules import ids
+
+    match = ids.decode_match_id(text.strip())
+    return cube_state_of(match)
+
+
+def cube_state_of(match: Any) -> CubeState:
+    """:class:`CubeState` from a decoded ``bgboard.rules.MatchId`` (player on roll's view)."""
+    me = int(match.on_roll)
+    them = 1 - me
+    owner_raw = match.cube_owner
+    if owner_raw is None or owner_raw == 3 or owner_raw == -1:
+        owner = "centred"
+    else:
+        owner = "mine" if int(owner_raw) == me else "theirs"
+    length = int(match.match_length)
+    if length == 0:
+        return CubeState(value=int(match.cube_value), owner=owner)
+    score = match.score
+    return CubeState(
+        value=int(match.cube_value),
+        owner=owner,
+        my_away=length - int(score[me]),
+        their_away=length - int(score[them]),
+        crawford=bool(match.crawford),
+    )
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:  # type: ignore[type-arg]
+    """Register ``bgboard hint``."""
+    p = subparsers.add_parser(
+        "hint",
+        help="best plays of a roll, or cube advice, from a hint engine",
+        description="Rank the plays of a roll (or advise on the cube) with bgsage, gnubg-nn or pubeval.",
+    )
+    p.add_argument("position", nargs="?", metavar="POSITION", help="gnubg Position ID, player on roll first")
+    p.add_argument("dice", nargs="?", metavar="DICE", help="the roll, e.g. 31 or 3-1")
+    p.add_argument("--engine", default=None, help="bgsage, gnubg-nn, pubeval or auto (default: $BGBOARD_HINT_ENGINE or auto)")
+    p.add_argument("--top", type=int, default=None, help="show at most N plays (default 5; all with --json)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--batch", action="store_true", help='read lines "POSITION DICE" from stdin, print one JSON object per line')
+    p.add_argument("--cube", metavar="POSITION", default=None, help="cube advice for this position (needs --match-id)")
+    p.add_argument("--match-id", default=None, help="gnubg Match ID giving cube, score and Crawford (with --cube)")
+    return p
+
+
+def _open(name: str | None) -> HintEngine:
+    from bgboard.hints.registry import open_engine
+
+    opened = open_engine(name)
+    if opened.notice:
+        print(f"bgboard: {opened.notice}", file=sys.stderr)
+    return opened.engine
+
+
+def _plays_json(hint: PlaysHint, with_loss: bool) -> list[dict[str, Any]]:
+    from bgboard.rules import position_id
+
+    out = []
+    for play in hint.plays:
+        item: dict[str, Any] = {
+            "play": play.notation,
+            "position_id": position_id(play.position),
+            "equity": round(play.equity, 6),
+        }
+        if with_loss:
+            item["loss"] = round(play.loss, 6)
+        out.append(item)
+    return out
+
+
+def _print_plays(hint: PlaysHint, out: TextIO) -> None:
+    d1, d2 = hint.dice
+    unit = "equity" if hint.calibrated else "pubeval score"
+    print(f"{hint.engine} {d1}{d2} ({unit})", file=out)
+    if not hint.plays:
+        print("  no legal play: the roll is lost", file=out)
+        return
+    width = max(len(p.notation) for p in hint.plays)
+    for rank, play in enumerate(hint.plays, 1):
+        loss = "" if rank == 1 else f"  ({-play.loss:+.3f})"
+        print(f"{rank:3d}. {play.notation:<{width}}  {play.equity:+.3f}{loss}", file=out)
+
+
+def _print_cube(hint: CubeHint, out: TextIO) -> None:
+    line = f"{hint.engine}: {hint.action}"
+    if hint.reason:
+        line += f" ({hint.reason})"
+    print(line, file=out)
+    if hint.no_double is not None:
+        print(f"  no double     {hint.no_double:+.3f}", file=out)
+        print(f"  double, take  {hint.double_take:+.3f}", file=out)
+        print(f"  double, pass  {hint.double_pass:+.3f}", file=out)
+
+
+def _run_batch(engine: HintEngine, source: TextIO, out: TextIO) -> int:
+    from bgboard.hints.advice import play_hints
+
+    for number, line in enumerate(source, 1):
+        if not line.strip():
+            continue
+        fields = line.split()
+        if len(fields) != 2:
+            raise HintArgumentError(f"line {number}: expected 'POSITION DICE', got {line.strip()!r}")
+        try:
+            position = parse_position(fields[0])
+            dice = parse_dice(fields[1])
+        except InputError as exc:
+            raise HintArgumentError(f"line {number}: {exc}") from None
+        hint = play_hints(engine, position, dice)
+        out.write(json.dumps({"plays": _plays_json(hint, with_loss=False)}) + "\n")
+        out.flush()
+    return 0
+
+
+def run(args: argparse.Namespace) -> int:
+    """Dispatch the three forms of ``bgboard hint``."""
+    from bgboard.hints.advice import cube_hint, play_hints
+
+    if args.top is not None and args.top < 1:
+        raise HintArgumentError(f"--top must be at least 1, not {args.top}")
+    if args.batch:
+        if args.position or args.dice or args.cube:
+            raise HintArgumentError("--batch reads positions from stdin: give no POSITION, DICE or --cube")
+        return _run_batch(_open(args.engine), sys.stdin, sys.stdout)
+    if args.cube is not None:
+        if args.position or args.dice:
+            raise HintArgumentError("--cube takes the position itself: give no POSITION or DICE")
+        if not args.match_id:
+            raise HintArgumentError("--cube needs --match-id MATCHID (score, cube and Crawford)")
+        position = parse_position(args.cube)
+        state = cube_state_from_match_id(args.match_id)
+        hint = cube_hint(_open(args.engine), position, state)
+        if args.json:
+            print(json.dumps({"engine": hint.engine, "action": hint.action, "take": hint.take,
+                              "no_double": hint.no_double, "double_take": hint.double_take,
+                              "double_pass": hint.double_pass, "reason": hint.reason}))
+        else:
+            _print_cube(hint, sys.stdout)
+        return 0
+    if args.match_id:
+        raise HintArgumentError("--match-id goes with --cube")
+    if not args.position or not args.dice:
+        raise HintArgumentError("give POSITION and DICE (or --batch, or --cube POSITION --match-id MATCHID)")
+    position = parse_position(args.position)
+    dice = parse_dice(args.dice)
+    engine = _open(args.engine)
+    limit = args.top if args.top is not None else (None if args.json else 5)
+    hint = play_hints(engine, position, dice, limit)
+    if args.json:
+        print(json.dumps({"engine": hint.engine, "dice": list(hint.dice), "calibrated": hint.calibrated,
+                          "plays": _plays_json(hint, with_loss=True)}))
+    else:
+        _print_plays(hint, sys.stdout)
+    return 0

@@ -1,0 +1,89 @@
+"""The bgsage backend (Open Sage neural nets, MPL-2.0): the default engine.
+
+``bgsage`` is imported only here.  Its board is one 26-int list from the on-roll view
+(``Position.to_bgsage``); a play's result comes back the same way, the mover still
+positive.  Checker play uses a cubeless analyzer (about ten times faster than the
+cubeful one and what the accuracy benchmark judges); cube advice uses a cubeful one.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from bgboard.hints.engine import CubeAction, CubeHint, CubeState, EngineUnavailableError
+from bgboard.hints.terminal import finished_equity
+from bgboard.rules.position import Position
+
+_OWNER = {"centred": "centered", "mine": "player", "theirs": "opponent"}
+
+
+def _import() -> Any:
+    try:
+        import bgsage
+    except ImportError as exc:  # includes a blocked or broken install
+        raise EngineUnavailableError(f"the bgsage engine is not installed ({exc})") from exc
+    return bgsage
+
+
+class BgsageEngine:
+    """bgsage at ``eval_level`` ("1ply" = gnubg's 0-ply; "2ply", "3ply" look further)."""
+
+    name = "bgsage"
+    calibrated = True
+
+    def __init__(self, eval_level: str = "1ply", threads: int = 1) -> None:
+        bgsage = _import()
+        self._bgsage = bgsage
+        self.eval_level = eval_level
+        self._checker = bgsage.BgBotAnalyzer(eval_level=eval_level, cubeful=False, parallel_threads=threads)
+        self._cube: Any = None
+        self._threads = threads
+
+    def rank(self, position: Position, dice: tuple[int, int], results: Sequence[Position]) -> list[float]:
+        """bgsage's cubeless equity of each resulting position (the mover's view)."""
+        checkers = sum(position.mine)
+        analysis = self._checker.checker_play(position.to_bgsage(), dice[0], dice[1])
+        by_board = {tuple(move.board): float(move.equity) for move in analysis.moves}
+        scores = []
+        for after in results:
+            done = finished_equity(after, checkers)
+            if done is not None:
+                scores.append(done)
+                continue
+            key = tuple(after.to_bgsage())
+            if key not in by_board:
+                raise RuntimeError(f"bgsage did not list the play giving {after}")
+            scores.append(by_board[key])
+        return scores
+
+    def cube(self, position: Position, state: CubeState) -> CubeHint:
+        """bgsage's cube action: money or match, Crawford-aware."""
+        if self._cube is None:
+            self._cube = self._bgsage.BgBotAnalyzer(eval_level=self.eval_level, cubeful=True, parallel_threads=self._threads)
+        result = self._cube.cube_action(
+            position.to_bgsage(),
+            cube_value=state.value,
+            cube_owner=_OWNER[state.owner],
+            away1=state.my_away,
+            away2=state.their_away,
+            is_crawford=state.crawford,
+        )
+        action_text = str(result.optimal_action).lower()
+        if result.should_double:
+            action = CubeAction.DOUBLE_TAKE if result.should_take else CubeAction.DOUBLE_PASS
+        elif "too good" in action_text:
+            action = CubeAction.TOO_GOOD
+        else:
+            action = CubeAction.NO_DOUBLE
+        return CubeHint(
+            engine=self.name,
+            action=action,
+            take=bool(result.should_take),
+            no_double=float(result.equity_nd),
+            double_take=float(result.equity_dt),
+            double_pass=float(result.equity_dp),
+        )
+
+    def close(self) -> None:
+        """Drop the analyzers (idempotent)."""
+        self._cube = None

@@ -1,0 +1,85 @@
+"""The gnubg-nn backend (GNU Backgammon's neural nets; GPL; x86-64 wheels only).
+
+``gnubg_nn`` is imported only here.  Side convention (REFERENCE.md): a gnubg board is
+``(opponent, player on roll)``, so the board after my play, with the opponent to roll,
+is ``after.swap().to_gnubg()`` and ``probabilities`` answers for the *opponent*: the
+mover's equity is minus the opponent's.  Cube advice uses
+``evaluate_cube_decision(position_id, plies, -1, b"O", 1)`` after ``set.score``: match
+play only (as gnubg-nn provides it).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from bgboard.hints.engine import CubeAction, CubeHint, CubeState, EngineUnavailableError, UnsupportedError
+from bgboard.hints.terminal import finished_equity
+from bgboard.rules.position import Position
+
+
+def _import() -> Any:
+    try:
+        import gnubg_nn
+    except ImportError as exc:
+        raise EngineUnavailableError(f"the gnubg-nn engine is not installed ({exc})") from exc
+    return gnubg_nn
+
+
+def cubeless_equity(probs: Sequence[float]) -> float:
+    """Money equity from gnubg's (win, win gammon, win backgammon, lose gammon, lose backgammon)."""
+    win, wg, wbg, lg, lbg = probs[:5]
+    return 2.0 * win - 1.0 + wg + wbg - lg - lbg
+
+
+class GnubgEngine:
+    """gnubg-nn evaluating every resulting position at ``plies`` (0 = the raw net)."""
+
+    name = "gnubg-nn"
+    calibrated = True
+
+    def __init__(self, plies: int = 0) -> None:
+        self._gnubg = _import()
+        self.plies = plies
+
+    def equity_after(self, after: Position, checkers: int = 15) -> float:
+        """Cubeless equity for the mover of ``after`` (the mover still ``mine``)."""
+        done = finished_equity(after, checkers)
+        if done is not None:
+            return done
+        board = after.swap().to_gnubg()
+        probs = self._gnubg.probabilities([list(board[0]), list(board[1])], self.plies)
+        return -cubeless_equity(probs)
+
+    def rank(self, position: Position, dice: tuple[int, int], results: Sequence[Position]) -> list[float]:
+        """gnubg-nn's cubeless equity of each resulting position (the mover's view)."""
+        checkers = sum(position.mine)
+        return [self.equity_after(after, checkers) for after in results]
+
+    def cube(self, position: Position, state: CubeState) -> CubeHint:
+        """gnubg-nn's cube decision in match play (centred cube, or mine)."""
+        if state.money:
+            raise UnsupportedError("the gnubg-nn engine gives cube advice in match play only: use bgsage for money games")
+        g = self._gnubg
+        g.set.score(state.my_away, state.their_away, 1 if state.crawford else 0)
+        # Owner letters as gnubg-nn's ``set.cube`` takes them; the owner did not change the
+        # answers in our trials, the value does (it moves the match equities).
+        g.set.cube(state.value, b"O" if state.owner == "mine" else b"C")
+        pid = g.position_id([list(side) for side in position.to_gnubg()])
+        double, take, _, nd, dt, dp = g.evaluate_cube_decision(pid, self.plies, -1, b"O", 1)
+        if double:
+            action = CubeAction.DOUBLE_TAKE if take else CubeAction.DOUBLE_PASS
+        elif not take and nd >= dp:
+            action = CubeAction.TOO_GOOD
+        else:
+            action = CubeAction.NO_DOUBLE
+        return CubeHint(
+            engine=self.name,
+            action=action,
+            take=bool(take),
+            no_double=float(nd),
+            double_take=float(dt),
+            double_pass=float(dp),
+        )
+
+    def close(self) -> None:
+        """Nothing to release."""

@@ -1,0 +1,70 @@
+"""Grading a play as gnubg grades it (pure).
+
+gnubg's analysis marks a decision by its equity loss against the best:
+``arSkillLevel = {0.16 very bad, 0.08 bad, 0.04 doubtful}`` (gnubg.c), and ``Skill(r)``
+(analysis.c) takes the first threshold the loss *exceeds* (strictly).  Current gnubg
+shows "very bad" as "blunder" and "bad" as "error"; we use the older, plainer words.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bgboard.hints.engine import PlaysHint
+from bgboard.rules.position import Position
+
+__all__ = ["DOUBTFUL", "BAD", "VERY_BAD", "Grade", "grade", "grade_play"]
+
+DOUBTFUL = 0.04
+BAD = 0.08
+VERY_BAD = 0.16
+
+
+def grade(loss: float) -> str:
+    """``"very bad"``, ``"bad"``, ``"doubtful"`` or ``"good"`` for an equity loss ≥ 0."""
+    if loss > VERY_BAD:
+        return "very bad"
+    if loss > BAD:
+        return "bad"
+    if loss > DOUBTFUL:
+        return "doubtful"
+    return "good"
+
+
+@dataclass(frozen=True, slots=True)
+class Grade:
+    """The verdict on one play: its loss against the engine's best and gnubg's word."""
+
+    notation: str
+    best: str
+    loss: float
+    grade: str | None
+
+    @property
+    def text(self) -> str:
+        """One sentence for the display."""
+        if self.grade is None:
+            if self.notation == self.best:
+                return f"{self.notation} is the engine's choice."
+            return f"The engine prefers {self.best} to {self.notation} (it cannot measure by how much)."
+        if self.loss <= 0:
+            return f"{self.notation} is the best play."
+        return f"{self.notation}: {self.grade}, {self.loss:.3f} worse than {self.best}."
+
+
+def grade_play(hint: PlaysHint, played: Position) -> Grade:
+    """Grade the play that led to ``played`` (the mover still ``mine``) within ``hint``.
+
+    Raises ``ValueError`` if ``played`` is not one of the hint's plays (ask for every play,
+    ``limit=None``, and check legality first with the rules engine's ``explain``).
+    A hint from an uncalibrated engine (pubeval) ranks but gives no grade.
+    """
+    best = hint.best
+    for play in hint.plays:
+        if play.position == played:
+            assert best is not None
+            if not hint.calibrated:
+                return Grade(play.notation, best.notation, 0.0, None)
+            return Grade(play.notation, best.notation, play.loss, grade(play.loss))
+    raise ValueError("the play is not among the hint's plays")
+

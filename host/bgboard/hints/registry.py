@@ -1,0 +1,69 @@
+"""Choosing a backend by name: from the config (``[hints] engine``), ``--engine`` or
+``BGBOARD_HINT_ENGINE``; a missing engine gives one clear sentence and the fallback."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+from bgboard.errors import InputError
+from bgboard.hints.engine import EngineUnavailableError, HintEngine
+
+__all__ = ["DEFAULT", "ENGINES", "ENV", "Opened", "UnknownEngineError", "open_engine"]
+
+#: Known backends, strongest first; "auto" tries them in this order.
+ENGINES = ("bgsage", "gnubg-nn", "pubeval")
+DEFAULT = "auto"
+ENV = "BGBOARD_HINT_ENGINE"
+
+
+class UnknownEngineError(InputError):
+    """An engine name that is not one of :data:`ENGINES` (or "auto")."""
+
+
+@dataclass(frozen=True)
+class Opened:
+    """The engine in use and, if it is not the one asked for, the sentence saying why."""
+
+    engine: HintEngine
+    notice: str | None = None
+
+
+def _make(name: str) -> HintEngine:
+    if name == "bgsage":
+        from bgboard.hints.bgsage_engine import BgsageEngine
+
+        return BgsageEngine()
+    if name == "gnubg-nn":
+        from bgboard.hints.gnubg_engine import GnubgEngine
+
+        return GnubgEngine()
+    from bgboard.hints.pubeval_engine import PubevalEngine
+
+    return PubevalEngine()
+
+
+def open_engine(name: str | None = None) -> Opened:
+    """Open the engine ``name`` (None: ``$BGBOARD_HINT_ENGINE``, else "auto").
+
+    "auto" takes the strongest installed engine.  A named engine that cannot be loaded
+    falls back to pubeval, with a notice such as "the bgsage engine is not installed
+    (No module named 'bgsage'); using pubeval".
+    """
+    if name is None:
+        name = os.environ.get(ENV) or DEFAULT
+    name = name.strip().lower()
+    if name == "gnubg" or name == "gnubg_nn":
+        name = "gnubg-nn"
+    if name != DEFAULT and name not in ENGINES:
+        raise UnknownEngineError(f"unknown engine {name!r}: choose one of {', '.join(ENGINES)} or auto")
+    if name == DEFAULT:
+        for candidate in ENGINES:
+            try:
+                return Opened(_make(candidate))
+            except EngineUnavailableError:
+                continue
+    try:
+        return Opened(_make(name))
+    except EngineUnavailableError as exc:
+        return Opened(_make("pubeval"), f"{exc}; using pubeval")

@@ -1,0 +1,162 @@
+"""Hints off the event loop: one worker thread, cancellable, with a time budget (adapter).
+
+The host's asyncio loop must never wait on an engine.  :class:`HintWorker` runs each
+request on its own single thread (engines are then never called concurrently, which
+gnubg-nn's global match-score setting needs).  A new request cancels the one before it
+(the board changed, so the old answer is worthless), :meth:`HintWorker.cancel` does the
+same explicitly, and a request that takes longer than its budget is cancelled and raises
+:class:`HintCancelled` with ``reason="over budget"``.  A request that has not started is
+dropped; one that is running is abandoned and its answer thrown away (the engine's C
+call cannot be interrupted, but the orchestration checks the flag around it).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import threading
+from typing import Any, Callable
+
+from bgboard.hints.advice import Cancelled, cube_hint, play_hints
+from bgboard.hints.engine import CubeHint, CubeState, HintEngine, PlaysHint
+from bgboard.rules.position import Position
+
+__all__ = ["HintCancelled", "HintJob", "HintWorker"]
+
+
+class HintCancelled(Cancelled):
+    """A hint that will not come: ``reason`` is "board changed", "cancelled" or "over budget"."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+class HintJob:
+    """One request on the worker: a future plus the flag the computation polls."""
+
+    def __init__(self) -> None:
+        self._flag = threading.Event()
+        self.reason = "cancelled"
+        self.future: concurrent.futures.Future[Any] | None = None
+
+    def cancel(self, reason: str = "cancelled") -> None:
+        """Stop waiting for this job; its answer, if it still comes, is discarded."""
+        if not self._flag.is_set():
+            self.reason = reason
+            self._flag.set()
+        if self.future is not None:
+            self.future.cancel()
+
+    @property
+    def cancelled(self) -> bool:
+        """True once :meth:`cancel` was called."""
+        return self._flag.is_set()
+
+    def result(self, timeout: float | None = None) -> Any:
+        """Block for the answer (for non-async callers); raises :class:`HintCancelled`."""
+        assert self.future is not None
+        try:
+            value = self.future.result(timeout)
+        except concurrent.futures.TimeoutError:
+            self.cancel("over budget")
+            raise HintCancelled("over budget") from None
+        except (concurrent.futures.CancelledError, Cancelled):
+            raise HintCancelled(self.reason) from None
+        if self.cancelled:
+            raise HintCancelled(self.reason)
+        return value
+
+
+class HintWorker:
+    """Runs hints of one engine on a background thread; latest request wins.
+
+    Use as a context manager or call :meth:`close`.  ``budget`` (seconds) is the default
+    time a request may take.
+    """
+
+    def __init__(self, engine: HintEngine, budget: float = 2.0) -> None:
+        self.engine = engine
+        self.budget = budget
+        self._pool = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="bgboard-hint")
+        self._current: HintJob | None = None
+        self._lock = threading.Lock()
+        self._closed = False
+
+    # ------------------------------------------------------------------ requests
+    def _submit(self, work: Callable[[HintJob], Any]) -> HintJob:
+        if self._closed:
+            raise RuntimeError("the hint worker is closed")
+        job = HintJob()
+        with self._lock:
+            if self._current is not None:
+                self._current.cancel("board changed")
+            self._current = job
+            job.future = self._pool.submit(self._run, work, job)
+        return job
+
+    @staticmethod
+    def _run(work: Callable[[HintJob], Any], job: HintJob) -> Any:
+        if job.cancelled:
+            raise Cancelled
+        return work(job)
+
+    def submit_plays(self, position: Position, dice: tuple[int, int], limit: int | None = None) -> HintJob:
+        """Start ranking the plays of ``dice``; cancels the previous request."""
+        engine = self.engine
+        return self._submit(lambda job: play_hints(engine, position, dice, limit, lambda: job.cancelled))
+
+    def submit_cube(self, position: Position, state: CubeState) -> HintJob:
+        """Start a cube decision; cancels the previous request."""
+        engine = self.engine
+        return self._submit(lambda job: cube_hint(engine, position, state))
+
+    def cancel(self) -> None:
+        """Cancel the current request (the board changed)."""
+        with self._lock:
+            if self._current is not None:
+                self._current.cancel("board changed")
+
+    # ------------------------------------------------------------------ asyncio
+    async def _await(self, job: HintJob, budget: float | None) -> Any:
+        assert job.future is not None
+        waiting = asyncio.wrap_future(job.future)
+        try:
+            value = await asyncio.wait_for(asyncio.shield(waiting), self.budget if budget is None else budget)
+        except asyncio.TimeoutError:
+            job.cancel("over budget")
+            waiting.cancel()
+            raise HintCancelled("over budget") from None
+        except (asyncio.CancelledError, concurrent.futures.CancelledError, Cancelled):
+            if not job.cancelled:  # our caller was cancelled: stop the job too
+                job.cancel()
+                raise
+            raise HintCancelled(job.reason) from None
+        if job.cancelled:
+            raise HintCancelled(job.reason)
+        return value
+
+    async def plays(
+        self, position: Position, dice: tuple[int, int], limit: int | None = None, budget: float | None = None
+    ) -> PlaysHint:
+        """Ranked plays without blocking the loop; raises :class:`HintCancelled`."""
+        return await self._await(self.submit_plays(position, dice, limit), budget)
+
+    async def cube(self, position: Position, state: CubeState, budget: float | None = None) -> CubeHint:
+        """Cube advice without blocking the loop; raises :class:`HintCancelled`."""
+        return await self._await(self.submit_cube(position, state), budget)
+
+    # ------------------------------------------------------------------ lifetime
+    def close(self) -> None:
+        """Cancel what is pending and stop the thread (idempotent)."""
+        if self._closed:
+            return
+        self._closed = True
+        self.cancel()
+        self._pool.shutdown(wait=True, cancel_futures=True)
+
+    def __enter__(self) -> "HintWorker":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
