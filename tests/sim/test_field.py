@@ -130,7 +130,7 @@ def test_a_hand_adds_partial_field_on_the_next_slot() -> None:
     pts = [0] * 24
     pts[3] = 2
     units = slot_units(grid, Layout(tuple(pts)), Hand("4", WHITE, 0.3))
-    assert [units[s] for s in grid.of("4")] == [1.0, 1.0, 0.3, 0.0, 0.0]
+    assert [units[s] for s in grid.of("4")] == [1.0, 1.0, 0.3, 0.0, 0.0, 0.0]
 
 
 @given(positions())

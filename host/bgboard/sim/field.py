@@ -57,7 +57,7 @@ class Grid:
         return tuple(seen)
 
 
-def default_grid(point_slots: int = 5, bar_slots: int = 4, off_slots: int = 5) -> Grid:
+def default_grid(point_slots: int = 6, bar_slots: int = 4, off_slots: int = 15) -> Grid:
     """A grid used when ``hardware/grid.toml`` is not given: slots numbered place by place,
     16 channels per multiplexer."""
     slots: list[Slot] = []

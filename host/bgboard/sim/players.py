@@ -103,11 +103,11 @@ def illegal_attempt(
     position: Position, dice: tuple[int, int], colour: int, seed: int, game: int, turn: int, rate: float
 ) -> Attempt | None:
     """At ``rate``, a plausible wrong play for this turn that the rules engine rejects."""
-    from bgboard.rules import explain, legal_plays  # type: ignore[attr-defined]
-
     rng = rng_for(seed, game, turn, "illegal")
     if rate <= 0 or rng.random() >= rate:
         return None
+    from bgboard.rules import explain, legal_plays  # type: ignore[attr-defined]
+
     plays = legal_plays(position, dice)
     candidates: list[tuple[Move, ...]] = []
     for play in plays[:8]:

@@ -1,0 +1,76 @@
+"""``bgboard sim``: a whole match on the virtual board, no hardware needed.
+
+    bgboard sim --match-length 3 --seed 1 --out out/sim [--illegal-rate 0.1] [--noise low] [--json]
+
+Writes ``OUT/journal.sqlite``, ``OUT/match.mat``, ``OUT/match.sgf``, the display frames
+(``OUT/frames/*.png``, ``OUT/display.gif``) and ``OUT/summary.json``.  A directory whose
+journal holds an unfinished match is resumed.  See docs/simulator.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from bgboard.errors import InputError
+
+
+class SimArgumentError(InputError):
+    """A ``bgboard sim`` option out of range."""
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:  # type: ignore[type-arg]
+    """Register ``bgboard sim``."""
+    p = subparsers.add_parser(
+        "sim",
+        help="play a whole match on the virtual board (no hardware needed)",
+        description="Play a whole match between simulated players on the virtual board.",
+    )
+    p.add_argument("--match-length", type=int, default=3, help="points to win (default 3)")
+    p.add_argument("--seed", type=int, default=1, help="players, dice and noise seed (default 1)")
+    p.add_argument("--out", type=Path, default=Path("out/sim"), help="output directory (default out/sim)")
+    p.add_argument("--illegal-rate", type=float, default=0.0, help="share of turns that first try an illegal play (0..1)")
+    p.add_argument("--noise", default="low", help="sensor noise: none, low, medium, high or ADC counts (default low)")
+    p.add_argument("--rules", default="standard", help="rule set (default standard)")
+    p.add_argument("--no-flicker", action="store_true", help="move checkers without in-transit flicker")
+    p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+    p.add_argument("--realtime", action="store_true", help="play at human speed to watch the frames")
+    p.add_argument("--interactive", action="store_true", help="play yourself from the terminal")
+    return p
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the simulation and print the summary."""
+    from bgboard.sim.run import Options, noise_level
+    from bgboard.sim.session import run_match
+
+    if args.match_length < 1:
+        raise SimArgumentError(f"--match-length must be at least 1, not {args.match_length}")
+    if not 0.0 <= args.illegal_rate <= 1.0:
+        raise SimArgumentError(f"--illegal-rate must be between 0 and 1, not {args.illegal_rate}")
+    options = Options(
+        match_length=args.match_length,
+        seed=args.seed,
+        illegal_rate=args.illegal_rate,
+        noise=noise_level(args.noise),
+        rules=args.rules,
+        flicker=not args.no_flicker,
+    )
+    if args.interactive:
+        from bgboard.sim.interactive import play_interactive
+
+        return play_interactive(options, args.out)
+    summary = run_match(options, args.out, progress=sys.stderr.isatty() and not args.json, realtime=args.realtime)
+    if args.json:
+        print(json.dumps(summary))
+    else:
+        a, b = summary["score"]
+        print(f"match to {summary['match_length']}: white {a}, black {b} after {len(summary['games'])} game(s)")
+        print(
+            f"plays recognised {summary['plays_recognised']}, illegal attempts {summary['illegal_attempts']}"
+            f" (flagged {summary['illegal_flagged']}), legal plays rejected {summary['legal_rejected']}"
+        )
+        print(f"written to {args.out}/")
+    return 0
