@@ -3,7 +3,7 @@
 Every place (point, bar half, bear-off tray) has a row of sensing *slots* (from
 ``hardware/grid.toml``: place, mux, channel).  Checkers fill a place's slots one per slot
 from the edge inward; checkers beyond the last slot stack on it, and the stack's field grows
-(with diminishing returns: the upper magnets sit further from the sensor).
+(linearly, ``1 + 0.30·(k−1)`` swings for k checkers, clamped to the ADC's range).
 
 A linear ratiometric hall sensor reads half scale with no field; a white checker (magnet
 north-up) pulls the reading one way, a black one (south-up) the other.  Readings are
@@ -75,14 +75,13 @@ def default_grid(point_slots: int = 6, bar_slots: int = 4, off_slots: int = 15) 
 class Calibration:
     """How a sensor responds: counts with no field, and the swing of one checker.
 
-    ``stack_gain`` is the extra field of the second stacked checker relative to the
-    first, each further one adding ``stack_decay`` times the previous (it sits higher); ``white_sign`` is +1 when a north-up (white) magnet raises the reading.
+    ``stack_gain`` is the extra field of each further stacked checker relative to the
+    first (the model firmware/sim/README.md documents; large stacks saturate the ADC); ``white_sign`` is +1 when a north-up (white) magnet raises the reading.
     """
 
     empty: int = 32768
     swing: int = 9000
-    stack_gain: float = 0.35
-    stack_decay: float = 0.8
+    stack_gain: float = 0.30
     white_sign: int = +1
 
     def counts(self, units: float) -> float:
@@ -91,8 +90,7 @@ class Calibration:
 
     def stack_units(self, k: int) -> float:
         """Field of ``k`` checkers stacked on one slot, in checker units (k >= 1)."""
-        r = self.stack_decay
-        return 1.0 + self.stack_gain * (1.0 - r ** (k - 1)) / (1.0 - r)
+        return 1.0 + self.stack_gain * (k - 1)
 
 
 @dataclass(frozen=True, slots=True)
