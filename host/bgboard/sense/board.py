@@ -1,0 +1,313 @@
+"""The physical board as the sensors see it: 28 places, each reading a colour and a count range.
+
+Places are numbered from **white's** (player 0's) view, the way the board is built:
+
+    place 1..24   physical points 1..24 (white's home = 1..6, black's home = 19..24)
+    WHITE_BAR     the bar section holding white checkers (25)
+    BLACK_BAR     the bar section holding black checkers (26)
+    WHITE_OFF     white's bear-off tray (27)
+    BLACK_OFF     black's bear-off tray (28)
+
+A point has a fixed number of sensor slots along it; a stack taller than the slots reads
+"at least N" — the count is uncertain.  An :class:`Observation` keeps one compact integer
+code per place (the fast path used by recognition) and shows it as :class:`Reading` values.
+
+Codes: ``0`` empty, ``+n`` exactly n white, ``-n`` exactly n black, ``±(CAPPED + n)`` at
+least n of that colour, :data:`MIXED` both colours (in transit or a sensor fault).
+
+Pure code: no I/O, no clock.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Sequence
+
+from bgboard.errors import InputError
+from bgboard.rules.position import BAR, OFF, Position
+
+WHITE = 0
+BLACK = 1
+COLOUR_NAMES = ("white", "black")
+
+WHITE_BAR = 25
+BLACK_BAR = 26
+WHITE_OFF = 27
+BLACK_OFF = 28
+PLACES = tuple(range(1, 29))
+
+CAPPED = 100
+MIXED = 10_000
+
+
+class SensorFaultError(InputError):
+    """A sensor reading that cannot be a real board (the message names the place to check)."""
+
+
+def place_name(place: int) -> str:
+    """``"point 7"``, ``"the white bar"``, ``"the black tray"``..."""
+    if 1 <= place <= 24:
+        return f"point {place}"
+    return {
+        WHITE_BAR: "the white bar",
+        BLACK_BAR: "the black bar",
+        WHITE_OFF: "the white tray",
+        BLACK_OFF: "the black tray",
+    }[place]
+
+
+@dataclass(frozen=True, slots=True)
+class Slots:
+    """How many checkers each kind of place can count exactly (sensor slots along it)."""
+
+    point: int = 6
+    bar: int = 4
+    tray: int = 15
+
+    def capacity(self, place: int) -> int:
+        """Slots of ``place``: a taller stack reads "at least" this many."""
+        if place <= 24:
+            return self.point
+        if place <= BLACK_BAR:
+            return self.bar
+        return self.tray
+
+    def capacities(self) -> tuple[int, ...]:
+        """The capacity of places 1..28 in order."""
+        return tuple(self.capacity(p) for p in PLACES)
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """What the sensors say about one place: ``colour`` (WHITE, BLACK, or None when empty
+    or mixed), at least ``low`` and at most ``high`` checkers; ``mixed`` when both colours
+    are seen (a checker in transit, or a fault)."""
+
+    colour: int | None
+    low: int
+    high: int
+    mixed: bool = False
+
+    @property
+    def exact(self) -> bool:
+        """True when the count is known exactly."""
+        return self.low == self.high and not self.mixed
+
+    def __str__(self) -> str:
+        if self.mixed:
+            return "both colours"
+        if self.colour is None:
+            return "empty"
+        name = COLOUR_NAMES[self.colour]
+        if self.exact:
+            return f"{self.low} {name}"
+        return f"{self.low} or more {name}"
+
+
+def code_reading(code: int, checkers: int = 15) -> Reading:
+    """The :class:`Reading` of one place code."""
+    if code == 0:
+        return Reading(None, 0, 0)
+    if code == MIXED:
+        return Reading(None, 0, 2 * checkers, mixed=True)
+    colour = WHITE if code > 0 else BLACK
+    n = abs(code)
+    if n > CAPPED:
+        return Reading(colour, n - CAPPED, checkers)
+    return Reading(colour, n, n)
+
+
+def clamp(count: int, capacity: int) -> int:
+    """The code a stack of ``count`` signed checkers produces on a place of ``capacity`` slots."""
+    n = abs(count)
+    if n < capacity or n == 0:
+        return count
+    return CAPPED + capacity if count > 0 else -(CAPPED + capacity)
+
+
+@dataclass(frozen=True, slots=True)
+class Observation:
+    """A whole-board sensor reading: one code per place 1..28 (see the module docstring)."""
+
+    codes: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        if len(self.codes) != 28:
+            raise SensorFaultError(f"a board reading has 28 places, {len(self.codes)} given")
+
+    def __getitem__(self, place: int) -> Reading:
+        return code_reading(self.codes[place - 1])
+
+    def readings(self) -> tuple[Reading, ...]:
+        """Readings of places 1..28 in order."""
+        return tuple(code_reading(c) for c in self.codes)
+
+    @classmethod
+    def of_board(cls, board: Sequence[int], slots: Slots = Slots()) -> "Observation":
+        """What the sensors report for an exact physical board (28 signed counts)."""
+        return cls(tuple(clamp(n, cap) for n, cap in zip(board, slots.capacities(), strict=True)))
+
+    @classmethod
+    def exact(cls, board: Sequence[int]) -> "Observation":
+        """An observation with every count known (no capacity limit)."""
+        return cls(tuple(board))
+
+    def counts(self, colour: int) -> tuple[int, int]:
+        """``(low, high)`` total of ``colour`` over the whole board, from the readings."""
+        low = high = 0
+        for r in self.readings():
+            if r.mixed:
+                high += r.high
+                continue
+            if r.colour == colour:
+                low += r.low
+                high += r.high
+        return low, high
+
+    def consistent_with(self, board: Sequence[int]) -> bool:
+        """True if an exact physical ``board`` (28 signed counts) could produce these readings."""
+        return all(code == n or code_fits(code, n) for code, n in zip(self.codes, board))
+
+
+def code_fits(code: int, count: int) -> bool:
+    """True if ``count`` signed checkers on a place can produce the reading ``code``."""
+    if code == count:
+        return True
+    if code == MIXED or count == 0 or (code > 0) != (count > 0):
+        return False
+    n = abs(code)
+    return n > CAPPED and abs(count) >= n - CAPPED
+
+
+def reading_from_slots(place: int, slots: Sequence[int]) -> int:
+    """The place code from one place's slot states (``+1`` white, ``-1`` black, ``0``
+    empty; slot 0 nearest the base of the point), the last slot meaning "this many or more".
+
+    Checkers lie in a row from the base, so an occupied slot beyond an empty one
+    contradicts itself: raises :class:`SensorFaultError` ("check point 7").
+    """
+    seen = [s for s in slots if s]
+    if not seen:
+        return 0
+    first_empty = next((i for i, s in enumerate(slots) if not s), len(slots))
+    if any(slots[first_empty:]):
+        raise SensorFaultError(f"check {place_name(place)}: a sensor sees a checker beyond a gap")
+    colours = set(seen)
+    if len(colours) > 1:
+        return MIXED
+    n = len(seen)
+    sign = 1 if seen[0] > 0 else -1
+    if n == len(slots):
+        return sign * (CAPPED + n)
+    return sign * n
+
+
+# ------------------------------------------------------------------ positions ↔ boards
+def board_of(position: Position, mover: int) -> tuple[int, ...]:
+    """The 28 signed physical counts (white +, black −) of ``position`` whose player on
+    roll (``mine``) has colour ``mover``."""
+    mine, theirs = position.mine, position.theirs
+    board = [0] * 28
+    if mover == WHITE:
+        white, black = mine, theirs
+    else:
+        white, black = theirs, mine
+    for p in range(1, 25):
+        board[p - 1] = white[p] - black[25 - p]
+    board[WHITE_BAR - 1] = white[BAR]
+    board[BLACK_BAR - 1] = -black[BAR]
+    board[WHITE_OFF - 1] = white[OFF]
+    board[BLACK_OFF - 1] = -black[OFF]
+    return tuple(board)
+
+
+def position_of(board: Sequence[int], mover: int) -> Position:
+    """The :class:`Position` (``mover`` on roll) of 28 signed physical counts (unchecked)."""
+    white = [0] * 26
+    black = [0] * 26
+    for p in range(1, 25):
+        n = board[p - 1]
+        if n > 0:
+            white[p] = n
+        elif n < 0:
+            black[25 - p] = -n
+    white[BAR] = board[WHITE_BAR - 1]
+    black[BAR] = -board[BLACK_BAR - 1]
+    white[OFF] = board[WHITE_OFF - 1]
+    black[OFF] = -board[BLACK_OFF - 1]
+    if mover == WHITE:
+        return Position(tuple(white), tuple(black))
+    return Position(tuple(black), tuple(white))
+
+
+def physical_point(point: int, colour: int) -> int:
+    """The physical place of ``colour``'s own point ``point`` (25 = its bar, 0 = its tray)."""
+    if point == BAR:
+        return WHITE_BAR if colour == WHITE else BLACK_BAR
+    if point == OFF:
+        return WHITE_OFF if colour == WHITE else BLACK_OFF
+    return point if colour == WHITE else 25 - point
+
+
+def guess_board(observation: Observation, checkers: int, prefer: Sequence[int]) -> tuple[int, ...] | None:
+    """An exact board consistent with ``observation`` and ``checkers`` per side, filling
+    uncertain stacks from ``prefer`` (e.g. the board before the move) where possible;
+    None when no such board exists (a miscount or a checker in the hand)."""
+    board = [0] * 28
+    capped: dict[int, list[int]] = {WHITE: [], BLACK: []}
+    for i, code in enumerate(observation.codes):
+        r = code_reading(code)
+        if r.mixed:
+            return None
+        if r.colour is None:
+            continue
+        sign = 1 if r.colour == WHITE else -1
+        board[i] = sign * r.low
+        if not r.exact:
+            capped[r.colour].append(i)
+    for colour, sign in ((WHITE, 1), (BLACK, -1)):
+        total = sum(abs(n) for n in board if (n > 0) == (sign > 0) and n != 0)
+        spare = checkers - total
+        if spare < 0 or (spare > 0 and not capped[colour]):
+            return None
+        for i in capped[colour]:
+            want = max(0, abs(prefer[i]) - abs(board[i])) if (prefer[i] > 0) == (sign > 0) else 0
+            add = min(want, spare)
+            board[i] += sign * add
+            spare -= add
+        if spare:
+            board[capped[colour][0]] += sign * spare
+    return tuple(board)
+
+
+def differences(observation: Observation, board: Sequence[int]) -> tuple["Fix", ...]:
+    """Every place whose reading cannot come from ``board``: what should be there."""
+    fixes = []
+    for place, code, n in zip(PLACES, observation.codes, board):
+        if not code_fits(code, n):
+            fixes.append(Fix(place, n, code_reading(code)))
+    return tuple(fixes)
+
+
+@dataclass(frozen=True, slots=True)
+class Fix:
+    """One place to correct: ``want`` signed checkers (white +, black −), ``seen`` now."""
+
+    place: int
+    want: int
+    seen: Reading
+
+    def __str__(self) -> str:
+        if self.want == 0:
+            wanted = "no checkers"
+        else:
+            wanted = f"{abs(self.want)} {COLOUR_NAMES[WHITE if self.want > 0 else BLACK]}"
+        return f"{place_name(self.place)}: {wanted} (now {self.seen})"
+
+
+def describe_fixes(fixes: Iterable[Fix]) -> str:
+    """One sentence listing the places to correct."""
+    parts = [str(f) for f in fixes]
+    if not parts:
+        return "the board is as it should be"
+    return "put " + "; ".join(parts)
