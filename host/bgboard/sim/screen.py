@@ -38,10 +38,15 @@ def display_state(state: MatchState, message: str = "", severity: str = "info") 
             unit = "point" if g.points == 1 else "points"
             message = f"{state.players[g.winner]} wins {g.points} {unit} ({g.result})"
     dice = state.dice if phase == "moving" else None
+    score = state.score
+    if state.length and max(score) > state.length:
+        # The display refuses a score above the length (a gammon or a cube at the end of a
+        # match does overshoot); show the winner at the length until it accepts more.
+        score = (min(score[0], state.length), min(score[1], state.length))
     return DisplayState(
         names=state.players,
         match_length=state.length,
-        score=state.score,
+        score=score,
         crawford=crawford,
         cube=state.cube,
         cube_owner=state.cube_owner,

@@ -1,0 +1,140 @@
+"""Whole simulated matches: journal replay, resume, records gnubg reads, the CLI."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from bgboard.cli import main
+from bgboard.match.actions import Move, action_from_dict
+from bgboard.match.state import MATCH_OVER, replay
+from bgboard.sim.journal import Journal
+from bgboard.sim.run import Options, Simulation
+from bgboard.sim.session import run_match
+
+BGBOARD = [sys.executable, "-m", "bgboard"]
+
+
+def _actions(out: Path) -> list[dict]:
+    with Journal(out / "journal.sqlite") as j:
+        return [e for e in j.entries() if e["type"] != "verdict"]
+
+
+def test_a_match_ends_with_the_score_its_journal_replays_to(tmp_path: Path) -> None:
+    sim = Simulation(Options(3, seed=4, noise=450.0), tmp_path)
+    state = sim.run()
+    sim.close()
+    assert state.phase == MATCH_OVER and max(state.score) >= 3
+    actions = [action_from_dict(e) for e in _actions(tmp_path)]
+    again = replay(actions)
+    assert again.score == state.score and again.games == state.games
+    summary = sim.summary()
+    assert summary["legal_rejected"] == 0
+    assert summary["plays_recognised"] == sum(isinstance(a, Move) for a in actions)
+    assert summary["score"] == list(state.score)
+
+
+def test_an_interrupted_run_resumes_to_the_same_end(tmp_path: Path) -> None:
+    whole = run_match(Options(3, seed=9, noise=180.0), tmp_path / "whole")
+    part = Simulation(Options(3, seed=9, noise=180.0), tmp_path / "part")
+    part.run(max_actions=57)
+    part.close()
+    assert replay([action_from_dict(e) for e in _actions(tmp_path / "part")]).phase != MATCH_OVER
+    resumed = run_match(Options(3, seed=9, noise=180.0), tmp_path / "part")
+    assert resumed == whole
+    assert _actions(tmp_path / "part") == _actions(tmp_path / "whole")
+    assert (tmp_path / "part" / "match.mat").read_text() == (tmp_path / "whole" / "match.mat").read_text()
+
+
+def test_outputs_are_written(tmp_path: Path) -> None:
+    summary = run_match(Options(1, seed=2), tmp_path)
+    for name in ("match.mat", "match.sgf", "journal.sqlite", "display.gif", "summary.json"):
+        assert (tmp_path / name).stat().st_size > 0, name
+    frames = sorted((tmp_path / "frames").glob("*.png"))
+    assert len(frames) > 10
+    assert json.loads((tmp_path / "summary.json").read_text()) == summary
+    assert (tmp_path / "match.sgf").read_text().startswith("(;FF[4]GM[6]")
+
+
+gnubg = pytest.importorskip("gnubg", reason="gnubg wheels exist only for x86-64 Linux/Windows")
+
+
+def _gnubg_games(mat: Path) -> list[tuple[int, int]]:
+    """(winner as 0 = left column, points) of every game, as gnubg imports the .mat."""
+    script = textwrap.dedent(
+        f"""
+        import json, gnubg
+        gnubg.command("import mat {mat}")
+        m = gnubg.match()
+        print("RESULT", json.dumps([[g["info"]["winner"], g["info"]["points-won"]] for g in m["games"]]))
+        """
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    line = next(l for l in done.stdout.splitlines() if l.startswith("RESULT "))
+    return [(0 if w == "X" else 1, p) for w, p in json.loads(line[7:])]
+
+
+@pytest.mark.parametrize("seed", [1, 5])
+def test_gnubg_imports_the_mat_with_the_same_games(tmp_path: Path, seed: int) -> None:
+    summary = run_match(Options(5, seed=seed, noise=180.0), tmp_path)
+    games = _gnubg_games(tmp_path / "match.mat")
+    assert games == [(g["winner"], g["points"]) for g in summary["games"]]
+    score = [sum(p for w, p in games if w == i) for i in (0, 1)]
+    assert score == summary["score"]
+
+
+def test_cli_json_has_exactly_the_documented_keys(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["sim", "--match-length", "1", "--seed", "3", "--out", str(tmp_path), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert set(out) == {
+        "match_length", "score", "games", "plays_recognised", "illegal_attempts",
+        "illegal_flagged", "legal_rejected",
+    }
+    assert out["match_length"] == 1 and max(out["score"]) >= 1
+    assert all(set(g) == {"winner", "points", "cube", "result"} for g in out["games"])
+
+
+@pytest.mark.parametrize(
+    "argv, words",
+    [
+        (["--match-length", "0"], "--match-length"),
+        (["--illegal-rate", "1.5"], "--illegal-rate"),
+        (["--noise", "loud"], "--noise"),
+    ],
+)
+def test_bad_options_give_one_line_and_exit_2(tmp_path: Path, argv: list[str], words: str) -> None:
+    done = subprocess.run(
+        [*BGBOARD, "sim", "--out", str(tmp_path), *argv], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1 and words in done.stderr and "Traceback" not in done.stderr
+
+
+def test_kill_9_then_sim_again_ends_as_the_uninterrupted_run(tmp_path: Path) -> None:
+    args = ["sim", "--match-length", "3", "--seed", "6", "--noise", "low", "--json"]
+    whole = subprocess.run([*BGBOARD, *args, "--out", str(tmp_path / "whole")], capture_output=True, text=True, timeout=120)
+    assert whole.returncode == 0
+    killed = subprocess.Popen([*BGBOARD, *args, "--out", str(tmp_path / "killed"), "--realtime"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    journal = tmp_path / "killed" / "journal.sqlite"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        time.sleep(0.5)
+        if journal.exists() and len(_actions(tmp_path / "killed")) >= 8:
+            break
+    os.kill(killed.pid, signal.SIGKILL)
+    killed.wait()
+    assert killed.returncode == -signal.SIGKILL
+    assert 8 <= len(_actions(tmp_path / "killed")) < len(_actions(tmp_path / "whole"))
+    again = subprocess.run([*BGBOARD, *args, "--out", str(tmp_path / "killed")], capture_output=True, text=True, timeout=120)
+    assert again.returncode == 0, again.stderr
+    assert json.loads(again.stdout) == json.loads(whole.stdout)
+    assert _actions(tmp_path / "killed") == _actions(tmp_path / "whole")
