@@ -1,5 +1,38 @@
 """The rules engine: positions, dice, legal plays and steps, notation, IDs (pure code)."""
 
+from bgboard.rules import ids
+from bgboard.rules.ids import InvalidIdError, position_from_id, position_id
+from bgboard.rules.legal import IllegalStepError, InvalidDiceError, legal_plays, legal_steps
+from bgboard.rules.play import Play, format_play
 from bgboard.rules.position import BAR, CHECKERS, OFF, InvalidPositionError, Position
+from bgboard.rules.result import GameResult, game_result, is_race, pip_counts
+from bgboard.rules.step import Step, apply_step
+from bgboard.rules.variants import VARIANTS, UnknownVariantError, checkers_of, start_position
 
-__all__ = ["BAR", "CHECKERS", "OFF", "InvalidPositionError", "Position"]
+__all__ = [
+    "BAR",
+    "CHECKERS",
+    "OFF",
+    "GameResult",
+    "IllegalStepError",
+    "InvalidDiceError",
+    "InvalidIdError",
+    "InvalidPositionError",
+    "Play",
+    "Position",
+    "Step",
+    "UnknownVariantError",
+    "VARIANTS",
+    "apply_step",
+    "checkers_of",
+    "format_play",
+    "game_result",
+    "ids",
+    "is_race",
+    "legal_plays",
+    "legal_steps",
+    "pip_counts",
+    "position_from_id",
+    "position_id",
+    "start_position",
+]

@@ -100,10 +100,12 @@ class Position:
         return self.theirs[1:], self.mine[1:]
 
     def to_bgsage(self) -> list[int]:
-        """bgsage's 26-int board from the on-roll view: ``[their bar, p1..p24, my bar]``,
-        positive = mine, negative = theirs."""
+        """bgsage's 26-int board from the on-roll view: ``[their bar, p1..p24, my bar]``;
+        on points positive = mine, negative = theirs; both bars hold **positive** counts
+        (bgsage's ``possible_moves`` puts a hit checker at ``+1`` in index 0 and
+        ``flip_board`` swaps the two bars as they are)."""
         board = [0] * 26
-        board[0] = -self.theirs[BAR]
+        board[0] = self.theirs[BAR]
         board[25] = self.mine[BAR]
         for p in range(1, 25):
             board[p] = self.mine[p] - self.theirs[BAR - p]

@@ -1,0 +1,219 @@
+"""Legal plays of a roll, and the legal next steps of a roll being played.
+
+Rules (docs/rules.md names the seed text of each): a checker moves by a die's value; a
+double gives four moves; a point with two or more opposing checkers is blocked; a lone
+opposing checker (a blot) is hit and goes to the bar; checkers on the bar enter (die ``n``
+→ the opponent's ``n``-point, my point ``25 - n``) before anything else moves; bearing off
+only with every checker in the home board, with the exact die or with a larger die from
+the highest occupied point; as many dice as possible must be played, and when only one
+of two different dice can be played, the larger one if either could.
+
+A play is identified by its resulting position: :func:`legal_plays` lists every distinct
+resulting position once.  The generator works on flat lists and builds positions with the
+unchecked constructor; for doubles it only tries steps in non-increasing order of starting
+point, which reaches every resulting position (moving the higher checker first never
+makes a later step illegal: points only ever open, checkers only ever come home).
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from bgboard.errors import InputError
+from bgboard.rules.play import Play
+from bgboard.rules.position import BAR, Position
+from bgboard.rules.step import STEPS, Step
+
+Dice = tuple[int, int]
+
+
+class InvalidDiceError(InputError):
+    """Dice that are not two numbers from 1 to 6."""
+
+
+class IllegalStepError(InputError):
+    """A step that the roll does not allow at this point of the turn."""
+
+
+def check_dice(dice: Sequence[int]) -> Dice:
+    """Return ``dice`` as a pair, or raise :class:`InvalidDiceError`."""
+    if len(dice) != 2 or any(not isinstance(d, int) or isinstance(d, bool) or not 1 <= d <= 6 for d in dice):
+        raise InvalidDiceError(f"dice must be two numbers from 1 to 6, not {tuple(dice)!r}")
+    return dice[0], dice[1]
+
+
+# A state during generation: (my counts as a list, their counts as a tuple, steps so far).
+_State = tuple[list[int], tuple[int, ...], tuple[Step, ...]]
+
+
+def _next(me: list[int], th: tuple[int, ...], steps: tuple[Step, ...], die: int, top: int) -> list[_State]:
+    """Every legal single step with ``die`` whose start point is at most ``top``."""
+    out: list[_State] = []
+    if me[BAR]:
+        if top < BAR:
+            return out
+        n = th[die]  # their checkers on my point 25 - die are on their point ``die``
+        if n < 2:
+            m = me.copy()
+            m[BAR] -= 1
+            m[BAR - die] += 1
+            if n:
+                t = list(th)
+                t[die] = 0
+                t[BAR] += 1
+                out.append((m, tuple(t), steps + (STEPS[BAR, BAR - die, die, True],)))
+            else:
+                out.append((m, th, steps + (STEPS[BAR, BAR - die, die, False],)))
+        return out
+    hi = 24
+    while not me[hi]:
+        hi -= 1
+        if not hi:
+            return out
+    s = hi if hi < top else top
+    while s > 0:
+        if me[s]:
+            to = s - die
+            if to > 0:
+                n = th[BAR - to]
+                if n < 2:
+                    m = me.copy()
+                    m[s] -= 1
+                    m[to] += 1
+                    if n:
+                        t = list(th)
+                        t[BAR - to] = 0
+                        t[BAR] += 1
+                        out.append((m, tuple(t), steps + (STEPS[s, to, die, True],)))
+                    else:
+                        out.append((m, th, steps + (STEPS[s, to, die, False],)))
+            else:
+                if hi > 6:
+                    break
+                if to == 0 or s == hi:
+                    m = me.copy()
+                    m[s] -= 1
+                    m[0] += 1
+                    out.append((m, th, steps + (STEPS[s, 0, die, False],)))
+                elif to < 0:
+                    break  # a larger die bears off only from the highest point
+        s -= 1
+    return out
+
+
+def _collect(states: list[_State]) -> tuple[Play, ...]:
+    seen: dict[tuple[tuple[int, ...], tuple[int, ...]], Play] = {}
+    for me, th, steps in states:
+        key = (tuple(me), th)
+        if key not in seen:
+            seen[key] = Play(steps, Position(key[0], th))
+    return tuple(seen.values())
+
+
+def _plays(position: Position, d1: int, d2: int) -> tuple[Play, ...]:
+    me = list(position.mine)
+    th = position.theirs
+    if d1 == d2:
+        level: list[_State] = [(me, th, ())]
+        for _ in range(4):
+            deeper: list[_State] = []
+            for m, t, steps in level:
+                deeper += _next(m, t, steps, d1, steps[-1].frm if steps else BAR)
+            if not deeper:
+                break
+            level = deeper
+        if not level[0][2]:
+            return ()
+        return _collect(level)
+    hi_die, lo_die = (d1, d2) if d1 > d2 else (d2, d1)
+    full: list[_State] = []
+    singles: list[_State] = []
+    single_dice = set()
+    for a, b in ((hi_die, lo_die), (lo_die, hi_die)):
+        for m, t, steps in _next(me, th, (), a, BAR):
+            more = _next(m, t, steps, b, BAR)
+            if more:
+                full += more
+            elif not full:
+                singles.append((m, t, steps))
+                single_dice.add(a)
+    if full:
+        return _collect(full)
+    if not singles:
+        return ()
+    if hi_die in single_dice:  # only one die can be played: the larger if either can
+        singles = [s for s in singles if s[2][0].die == hi_die]
+    return _collect(singles)
+
+
+def legal_plays(position: Position, dice: Sequence[int]) -> tuple[Play, ...]:
+    """Every legal play of ``dice`` from ``position`` (the player on roll moves).
+
+    One :class:`Play` per distinct resulting position, in a deterministic order (the order
+    the generator meets them: larger die first, higher points first).  An empty tuple means
+    there is no legal play: the player passes.
+    """
+    d1, d2 = check_dice(dice)
+    return _plays(position, d1, d2)
+
+
+def _remaining(dice: Dice, used: Sequence[Step]) -> list[int]:
+    left = [dice[0]] * 4 if dice[0] == dice[1] else [dice[0], dice[1]]
+    for step in used:
+        if step.die not in left:
+            raise IllegalStepError(f"the roll {dice[0]}-{dice[1]} has no {step.die} left for {step}")
+        left.remove(step.die)
+    return left
+
+
+def _all_steps(me: list[int], th: tuple[int, ...], dice: Sequence[int]) -> list[_State]:
+    out: list[_State] = []
+    for die in sorted(set(dice), reverse=True):
+        out += _next(me, th, (), die, BAR)
+    return out
+
+
+def legal_steps(position: Position, dice: Sequence[int], steps_so_far: Sequence[Step] = ()) -> tuple[Step, ...]:
+    """The single-checker steps that may come next after ``steps_so_far``.
+
+    ``position`` is the position before the roll was started.  A step is offered when,
+    after it, the rest of the roll can still be played so that the result is one of
+    :func:`legal_plays` — in any order, one checker at a time, as on a real board.  An
+    empty tuple means the roll is complete (or there was nothing to play).  Raises
+    :class:`IllegalStepError` if ``steps_so_far`` is not a legal beginning.
+    """
+    d = check_dice(dice)
+    targets = {(p.position.mine, p.position.theirs) for p in _plays(position, *d)}
+    me = list(position.mine)
+    th = position.theirs
+    left = _remaining(d, steps_so_far)
+    for step in steps_so_far:
+        options = {s for _, _, (s,) in _all_steps(me, th, [step.die])}
+        if step not in options:
+            raise IllegalStepError(f"{step} is not a legal step with a {step.die}")
+        nxt = [(m, t) for m, t, (s,) in _all_steps(me, th, [step.die]) if s == step][0]
+        me, th = nxt
+    memo: dict[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]], bool] = {}
+
+    def completes(m: list[int], t: tuple[int, ...], rest: list[int]) -> bool:
+        key = (tuple(m), t, tuple(rest))
+        if key in memo:
+            return memo[key]
+        ok = (key[0], t) in targets
+        if not ok and rest:
+            for m2, t2, (s,) in _all_steps(m, t, rest):
+                rest2 = rest.copy()
+                rest2.remove(s.die)
+                if completes(m2, t2, rest2):
+                    ok = True
+                    break
+        memo[key] = ok
+        return ok
+
+    offered: list[Step] = []
+    for m, t, (s,) in _all_steps(me, th, left):
+        rest = left.copy()
+        rest.remove(s.die)
+        if completes(m, t, rest):
+            offered.append(s)
+    return tuple(offered)

@@ -1,0 +1,45 @@
+"""Start positions of the variants on the BrainKing page: standard backgammon, Nackgammon
+and Hypergammon with 1, 2 or 3 checkers (gnubg's layouts)."""
+
+from __future__ import annotations
+
+from bgboard.errors import InputError
+from bgboard.rules.position import Position
+
+# Checkers per point (from each player's own view) at the start, identical for both sides.
+_LAYOUTS: dict[str, dict[int, int]] = {
+    "standard": {24: 2, 13: 5, 8: 3, 6: 5},
+    "nackgammon": {24: 2, 23: 2, 13: 4, 8: 3, 6: 4},
+    "hypergammon1": {24: 1},
+    "hypergammon2": {24: 1, 23: 1},
+    "hypergammon3": {24: 1, 23: 1, 22: 1},
+}
+
+#: Names of the variants whose start position bgboard knows.
+VARIANTS: tuple[str, ...] = tuple(_LAYOUTS)
+
+
+class UnknownVariantError(InputError):
+    """A variant name bgboard does not know."""
+
+
+def _layout(variant: str) -> dict[int, int]:
+    try:
+        return _LAYOUTS[variant]
+    except KeyError:
+        raise UnknownVariantError(
+            f"unknown variant {variant!r}: choose one of {', '.join(VARIANTS)}"
+        ) from None
+
+
+def checkers_of(variant: str) -> int:
+    """Checkers each player has in ``variant`` (15, or 1/2/3 in Hypergammon)."""
+    return sum(_layout(variant).values())
+
+
+def start_position(variant: str = "standard") -> Position:
+    """The position before the opening roll (symmetrical, so either side may be on roll)."""
+    side = [0] * 26
+    for point, n in _layout(variant).items():
+        side[point] = n
+    return Position(tuple(side), tuple(side))
