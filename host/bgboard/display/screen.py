@@ -1,0 +1,47 @@
+"""The screen: renderer + refresh policy + a panel, driven by the caller's clock.
+
+The controller calls :meth:`Screen.update` whenever the display state changes and
+:meth:`Screen.tick` when the time returned by the previous call has come (or on its own
+loop).  The screen renders, lets the :class:`~bgboard.display.refresh.RefreshPolicy`
+decide, shows the frame and sleeps the panel.  Time is passed in (milliseconds).
+"""
+
+from __future__ import annotations
+
+from bgboard.display.panel import Panel
+from bgboard.display.refresh import Refresh, RefreshConfig, RefreshPolicy, RefreshState
+from bgboard.display.render import render
+from bgboard.display.state import DisplayState
+
+
+class Screen:
+    """Shows :class:`DisplayState` values on ``panel`` following the refresh policy."""
+
+    def __init__(self, panel: Panel, config: RefreshConfig | None = None) -> None:
+        self.panel = panel
+        self.policy = RefreshPolicy(panel.caps, config)
+        self.state = RefreshState()
+        self.last_shown: DisplayState | None = None
+        self.history: list[Refresh] = []
+        self._pending_state: DisplayState | None = None
+
+    def update(self, state: DisplayState, now_ms: int, full: bool = False) -> int | None:
+        """Queue ``state`` (``full=True`` at game end); returns when to call :meth:`tick`."""
+        if state.phase in ("game-over", "match-over"):
+            full = True
+        image = render(state, self.panel.caps)
+        self.state = self.policy.submit(self.state, image, now_ms, full)
+        self._pending_state = state
+        return self.policy.due_ms(self.state)
+
+    def tick(self, now_ms: int) -> int | None:
+        """Refresh the panel if the policy says so; returns the next time to tick
+        (``None`` = nothing waits)."""
+        self.state, decision = self.policy.poll(self.state, now_ms)
+        if decision is not None:
+            self.panel.show(decision.image, decision.full)
+            if decision.sleep_after:
+                self.panel.sleep()
+            self.history.append(decision)
+            self.last_shown = self._pending_state
+        return self.policy.due_ms(self.state)

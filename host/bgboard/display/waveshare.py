@@ -1,0 +1,306 @@
+"""Waveshare black/white e-Paper panels with an SSD1680-class controller, driven directly.
+
+Covers the 2.13" V4 (SSD1680, 122×250), 2.9" V2 (SSD1680, 128×296) and 4.2" V2 (SSD1683,
+400×300: the same command set).  The bus is an ``spidev.SpiDev`` (CS = CE0 driven by the
+SPI hardware, 4 MHz, mode 0) and three gpiozero devices: RST and DC outputs, BUSY input
+(high = busy).  Pins default to the Waveshare HAT wiring (RST 17, DC 25, CS 8 = CE0,
+BUSY 24) and are read from ``hardware/pins.toml`` by :func:`open_waveshare`.
+
+Command sequence (SSD1680 datasheet, as in Waveshare's epd2in13_V4 / epd4in2_V2 drivers):
+
+* wake + init: hardware reset (RST high, low, high), wait BUSY, ``0x12`` software reset,
+  wait BUSY, ``0x01`` driver output control (gate lines − 1, 2 bytes, then ``0x00``),
+  ``0x11`` data entry mode ``0x03`` (X then Y increment), ``0x44``/``0x45`` RAM window,
+  ``0x3C`` border waveform, ``0x21`` display update control ``00 80``, ``0x18`` internal
+  temperature sensor ``0x80``, ``0x4E``/``0x4F`` RAM address counters, wait BUSY;
+* full refresh: the frame to both RAM banks (``0x24`` black/white, ``0x26`` "previous"),
+  ``0x22`` ``0xF7`` (full update with the OTP waveform), ``0x20`` activate, wait BUSY;
+* partial refresh: after a hardware reset (no software reset, which would clear the
+  registers) ``0x3C 0x80``, driver output, data entry, window and counters; the
+  **previous frame to RAM 0x26** and the **new frame to RAM 0x24**, ``0x22 0xFF``
+  (display mode 2: differential update), ``0x20``, wait BUSY;
+* deep sleep: ``0x10 0x01`` (RAM kept); the next update wakes the panel with a reset.
+
+BUSY is polled every 10 ms with a timeout; a panel that stays busy raises
+:class:`~bgboard.display.panel.PanelError` naming the BUSY pin.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Protocol
+
+from PIL import Image
+
+from bgboard.display.panel import PanelError, check_frame
+from bgboard.display.panels import PanelSpec, panel_spec
+
+# SSD1680 commands used here (datasheet names)
+DRIVER_OUTPUT = 0x01
+DEEP_SLEEP = 0x10
+DATA_ENTRY = 0x11
+SW_RESET = 0x12
+TEMP_SENSOR = 0x18
+MASTER_ACTIVATION = 0x20
+UPDATE_CONTROL_1 = 0x21
+UPDATE_CONTROL_2 = 0x22
+WRITE_RAM_BW = 0x24
+WRITE_RAM_RED = 0x26  # the "previous image" bank in black/white partial mode
+BORDER = 0x3C
+RAM_X_WINDOW = 0x44
+RAM_Y_WINDOW = 0x45
+RAM_X_COUNTER = 0x4E
+RAM_Y_COUNTER = 0x4F
+
+FULL_UPDATE = 0xF7
+PARTIAL_UPDATE = 0xFF
+
+
+@dataclass(frozen=True, slots=True)
+class Pins:
+    """BCM pin numbers of the panel HAT and the SPI device (bus, chip select)."""
+
+    rst: int = 17
+    dc: int = 25
+    busy: int = 24
+    cs: int = 8  # CE0: driven by the SPI hardware
+    spi_bus: int = 0
+    spi_device: int = 0
+    spi_hz: int = 4_000_000
+
+
+@dataclass(frozen=True, slots=True)
+class Geometry:
+    """How a landscape frame maps onto the controller RAM."""
+
+    sources: int  # RAM x size in pixels (a multiple of 8)
+    gates: int  # RAM y size (lines)
+    rotate: bool  # True: the panel is portrait natively, rotate the landscape frame
+
+
+GEOMETRY = {
+    "waveshare-2in13": Geometry(sources=128, gates=250, rotate=True),  # 122 visible
+    "waveshare-2in9": Geometry(sources=128, gates=296, rotate=True),
+    "waveshare-4in2": Geometry(sources=400, gates=300, rotate=False),
+}
+
+
+class SPI(Protocol):
+    """The part of ``spidev.SpiDev`` the driver uses."""
+
+    def writebytes2(self, data: Any) -> None: ...
+
+    def close(self) -> None: ...
+
+
+class OutputPin(Protocol):
+    """The part of ``gpiozero.DigitalOutputDevice`` the driver uses."""
+
+    def on(self) -> None: ...
+
+    def off(self) -> None: ...
+
+    def close(self) -> None: ...
+
+
+class InputPin(Protocol):
+    """The part of ``gpiozero.DigitalInputDevice`` the driver uses."""
+
+    @property
+    def is_active(self) -> bool: ...
+
+    def close(self) -> None: ...
+
+
+def frame_bytes(image: Image.Image, geometry: Geometry) -> bytes:
+    """The controller RAM image of a landscape 1-bit frame: rotated if the panel is
+    portrait, padded to whole bytes with white; 1 bit per pixel, 1 = white, MSB first."""
+    img = image.rotate(90, expand=True) if geometry.rotate else image
+    if img.width != geometry.sources:
+        padded = Image.new("1", (geometry.sources, img.height), 1)
+        padded.paste(img, (0, 0))
+        img = padded
+    if img.size != (geometry.sources, geometry.gates):
+        raise ValueError(f"frame is {img.size}, RAM is {(geometry.sources, geometry.gates)}")
+    return img.tobytes()
+
+
+class WaveshareSSD1680:
+    """Driver for one SSD1680-class Waveshare panel (see the module docstring).
+
+    ``spi``, ``rst``, ``dc``, ``busy`` are an open ``spidev.SpiDev`` and gpiozero devices
+    (or anything with the same methods); ``sleep``/``monotonic`` default to :mod:`time`.
+    """
+
+    def __init__(self, caps: PanelSpec, spi: SPI, rst: OutputPin, dc: OutputPin,
+                 busy: InputPin, *, busy_timeout_s: float | None = None,
+                 busy_pin: int = 24, sleep: Callable[[float], None] = time.sleep,
+                 monotonic: Callable[[], float] = time.monotonic) -> None:
+        if caps.name not in GEOMETRY:
+            raise ValueError(f"{caps.name} is not an SSD1680-class panel")
+        self.caps = caps
+        self.geometry = GEOMETRY[caps.name]
+        self.spi, self.rst, self.dc, self.busy = spi, rst, dc, busy
+        self.busy_timeout_s = busy_timeout_s or max(10.0, 3 * caps.full_ms / 1000)
+        self.busy_pin = busy_pin
+        self._sleep, self._monotonic = sleep, monotonic
+        self.previous: bytes | None = None  # what the panel shows (for partial refresh)
+        self.awake = False
+        self.closed = False
+
+    # ------------------------------------------------------------------ wire
+    def command(self, cmd: int, data: bytes | list[int] = b"") -> None:
+        """Send one command byte (DC low) then its data bytes (DC high)."""
+        self.dc.off()
+        self.spi.writebytes2(bytes([cmd]))
+        if data:
+            self.dc.on()
+            self.spi.writebytes2(bytes(data))
+
+    def wait_idle(self) -> None:
+        """Wait for BUSY to go low; :class:`PanelError` after the timeout."""
+        start = self._monotonic()
+        while self.busy.is_active:
+            if self._monotonic() - start > self.busy_timeout_s:
+                raise PanelError(
+                    f"the {self.caps.name} panel stayed busy for more than "
+                    f"{self.busy_timeout_s:.0f} s: check its cable and the BUSY line "
+                    f"(GPIO {self.busy_pin})"
+                )
+            self._sleep(0.01)
+
+    def reset(self) -> None:
+        """Hardware reset pulse (wakes the panel from deep sleep)."""
+        self.rst.on()
+        self._sleep(0.02)
+        self.rst.off()
+        self._sleep(0.002)
+        self.rst.on()
+        self._sleep(0.02)
+
+    def _window(self) -> None:
+        g = self.geometry
+        last = g.gates - 1
+        self.command(DATA_ENTRY, [0x03])
+        self.command(RAM_X_WINDOW, [0x00, g.sources // 8 - 1])
+        self.command(RAM_Y_WINDOW, [0x00, 0x00, last & 0xFF, last >> 8])
+        self.command(RAM_X_COUNTER, [0x00])
+        self.command(RAM_Y_COUNTER, [0x00, 0x00])
+
+    def _driver_output(self) -> None:
+        last = self.geometry.gates - 1
+        self.command(DRIVER_OUTPUT, [last & 0xFF, last >> 8, 0x00])
+
+    def init(self) -> None:
+        """Wake and initialise for a full refresh."""
+        self.reset()
+        self.wait_idle()
+        self.command(SW_RESET)
+        self.wait_idle()
+        self._driver_output()
+        self.command(BORDER, [0x05])
+        self.command(UPDATE_CONTROL_1, [0x00, 0x80])
+        self.command(TEMP_SENSOR, [0x80])
+        self._window()
+        self.wait_idle()
+        self.awake = True
+
+    def _init_partial(self) -> None:
+        self.reset()
+        self.wait_idle()
+        self.command(BORDER, [0x80])
+        self._driver_output()
+        self._window()
+        self.awake = True
+
+    # ------------------------------------------------------------------ Panel
+    def show(self, image: Image.Image, full: bool) -> None:
+        """Full refresh (both RAM banks) or partial refresh (previous frame to 0x26, new
+        frame to 0x24).  The first frame after start is always full."""
+        if self.closed:
+            raise PanelError(f"the {self.caps.name} panel is closed")
+        check_frame(self.caps, image)
+        data = frame_bytes(image, self.geometry)
+        if full or self.previous is None:
+            self.init()
+            self.command(WRITE_RAM_BW, data)
+            self.command(WRITE_RAM_RED, data)
+            self.command(UPDATE_CONTROL_2, [FULL_UPDATE])
+        else:
+            self._init_partial()
+            self.command(WRITE_RAM_RED, self.previous)
+            self.command(WRITE_RAM_BW, data)
+            self.command(UPDATE_CONTROL_2, [PARTIAL_UPDATE])
+        self.command(MASTER_ACTIVATION)
+        self.wait_idle()
+        self.previous = data
+
+    def sleep(self) -> None:
+        """Deep sleep mode 1 (RAM kept); the next :meth:`show` resets the panel."""
+        if self.awake and not self.closed:
+            self.command(DEEP_SLEEP, [0x01])
+            self.awake = False
+
+    def close(self) -> None:
+        """Sleep the panel and release SPI and pins (idempotent)."""
+        if self.closed:
+            return
+        try:
+            self.sleep()
+        finally:
+            self.closed = True
+            for part in (self.spi, self.rst, self.dc, self.busy):
+                part.close()
+
+
+def read_pins(path: str | Path) -> Pins:
+    """The e-ink pins from ``hardware/pins.toml`` (table ``[display]`` or ``[epaper]``);
+    missing keys keep the Waveshare HAT defaults."""
+    import tomllib
+
+    defaults = Pins()
+    try:
+        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return defaults
+    except tomllib.TOMLDecodeError as exc:
+        raise PanelError(f"{path} is not valid TOML: {exc}") from None
+    table: Any = {}
+    for key in ("display", "epaper", "eink", "e-paper"):
+        if isinstance(data.get(key), dict):
+            table = data[key]
+            break
+    values: dict[str, int] = {}
+    for field in ("rst", "dc", "busy", "cs", "spi_bus", "spi_device", "spi_hz"):
+        raw = table.get(field, getattr(defaults, field))
+        if isinstance(raw, dict):  # e.g. rst = { gpio = 17 }
+            raw = raw.get("gpio", raw.get("bcm", getattr(defaults, field)))
+        if isinstance(raw, bool) or not isinstance(raw, int):
+            raise PanelError(f"{path}: display pin {field} must be a whole number")
+        values[field] = raw
+    return Pins(**values)
+
+
+def open_waveshare(panel: str, pins: Pins | None = None) -> WaveshareSSD1680:  # pragma: no cover - needs a Pi
+    """Open the real panel on a Raspberry Pi (imports spidev and gpiozero here only)."""
+    import spidev  # type: ignore[import-not-found]
+    from gpiozero import DigitalInputDevice, DigitalOutputDevice
+
+    caps = panel_spec(panel)
+    pins = pins or read_pins(Path("hardware/pins.toml"))
+    try:
+        spi = spidev.SpiDev()
+        spi.open(pins.spi_bus, pins.spi_device)
+    except OSError as exc:
+        raise PanelError(
+            f"cannot open SPI {pins.spi_bus}.{pins.spi_device} for the panel "
+            f"({exc.strerror}): enable SPI with raspi-config"
+        ) from None
+    spi.max_speed_hz = pins.spi_hz
+    spi.mode = 0
+    return WaveshareSSD1680(
+        caps, spi, DigitalOutputDevice(pins.rst), DigitalOutputDevice(pins.dc),
+        DigitalInputDevice(pins.busy, pull_up=False), busy_pin=pins.busy,
+    )

@@ -1,0 +1,107 @@
+"""The renderer: golden images for every demo on every panel, and properties of any state.
+
+Regenerate the golden images after an intended change with
+``tests/data/display/regenerate.sh`` (it runs ``bgboard render`` for each pair).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from PIL import Image, ImageChops
+
+import bgboard.display.render as render_module
+from bgboard.display.demos import DEMOS
+from bgboard.display.panels import PANELS
+from bgboard.display.render import layout_for, render
+
+from strategies import display_states
+
+GOLDEN = Path(__file__).resolve().parents[1] / "data" / "display"
+PAIRS = [(d, p) for p in PANELS for d in DEMOS]
+
+
+def test_every_demo_on_every_panel_has_a_golden_image():
+    on_disk = {f.name for f in GOLDEN.glob("*.png")}
+    assert on_disk == {f"{d}--{p}.png" for d, p in PAIRS}
+    script = (GOLDEN / "regenerate.sh").read_text()
+    assert all(d in script for d in DEMOS) and all(p in script for p in PANELS)
+
+
+@pytest.mark.parametrize("demo,panel", PAIRS)
+def test_golden_image(demo, panel, tmp_path):
+    spec = PANELS[panel]
+    image = render(DEMOS[demo], spec)
+    with Image.open(GOLDEN / f"{demo}--{panel}.png") as golden:
+        golden.load()
+        assert image.mode == golden.mode and image.size == golden.size
+        if image.mode == "P":
+            assert image.getpalette()[:9] == golden.getpalette()[:9]
+        diff = ImageChops.difference(image.convert("L"), golden.convert("L"))
+        changed = sum(diff.histogram()[1:])
+    if changed:
+        image.save(tmp_path / f"{demo}--{panel}.png")
+    assert changed == 0, (
+        f"{changed} pixels differ from the golden image; the new one is in {tmp_path} "
+        "(regenerate with tests/data/display/regenerate.sh if the change is intended)"
+    )
+
+
+@pytest.mark.parametrize("panel", list(PANELS))
+def test_image_modes_and_inks(panel):
+    spec = PANELS[panel]
+    image = render(DEMOS["illegal-move"], spec)
+    assert image.size == (spec.width, spec.height)
+    if spec.colours == "bw":
+        assert image.mode == "1"
+        assert {v for _, v in image.convert("L").getcolors()} == {0, 255}
+    else:
+        assert image.mode == "P"
+        assert {v for _, v in image.getcolors()} == {0, 1, 2}  # white, black and the accent (red box)
+        assert image.getpalette()[:9] == [255, 255, 255, 0, 0, 0, 255, 0, 0]
+
+
+def test_render_is_deterministic_and_state_dependent():
+    spec = PANELS["waveshare-2in9"]
+    a = render(DEMOS["hint"], spec)
+    assert a.tobytes() == render(DEMOS["hint"], spec).tobytes()
+    assert a.tobytes() != render(DEMOS["opening"], spec).tobytes()
+
+
+@pytest.mark.parametrize("panel", list(PANELS))
+def test_layout_sizes_are_readable(panel):
+    spec = PANELS[panel]
+    lay = layout_for(spec)
+    assert min(lay.name_px, lay.info_px, lay.foot_px) >= spec.min_text_px
+    # the score is readable across a table (~1.2 m): capitals at least 5 mm high
+    assert lay.score_px * 0.73 * spec.pitch_mm >= 5.0
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(state=display_states(), panel=st.sampled_from(list(PANELS)))
+def test_any_state_renders_with_readable_text(state, panel, monkeypatch_font_sizes):
+    spec = PANELS[panel]
+    monkeypatch_font_sizes.clear()
+    image = render(state, spec)
+    assert image.size == (spec.width, spec.height)
+    assert image.mode == ("1" if spec.colours == "bw" else "P")
+    assert monkeypatch_font_sizes, "some text was drawn"
+    assert min(monkeypatch_font_sizes) >= spec.min_text_px
+
+
+@pytest.fixture(scope="module")
+def monkeypatch_font_sizes():
+    """Record every font size the renderer asks for (wrapping the real font loader)."""
+    sizes: list[int] = []
+    real = render_module.font
+
+    def recording(size: int, bold: bool = True):
+        sizes.append(size)
+        return real(size, bold)
+
+    render_module.font = recording
+    yield sizes
+    render_module.font = real
