@@ -1,0 +1,36 @@
+"""Positions from random play, shared by the hints benchmarks (seeded, reproducible)."""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "host"))
+
+from bgboard.rules import Position, legal_plays, start_position  # noqa: E402
+
+
+def random_positions(count: int, seed: int = 7) -> list[tuple[Position, tuple[int, int]]]:
+    """``count`` (position, dice) pairs met in games of uniformly random legal plays.
+
+    Every turn of every game is a candidate; each is kept with probability 1/4 so that
+    openings, middle games and bear-offs all appear.  Finished games restart.
+    """
+    rng = random.Random(seed)
+    out: list[tuple[Position, tuple[int, int]]] = []
+    position = start_position()
+    while len(out) < count:
+        dice = (rng.randint(1, 6), rng.randint(1, 6))
+        plays = legal_plays(position, dice)
+        if rng.random() < 0.25:
+            out.append((position, dice))
+        if plays:
+            after = rng.choice(plays).position
+            if after.mine[0] == sum(after.mine):
+                position = start_position()
+                continue
+            position = after.swap()
+        else:
+            position = position.swap()
+    return out

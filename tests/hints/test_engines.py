@@ -1,0 +1,128 @@
+"""Backends agree with each other and with their engines' own move choice."""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+import pytest
+
+from bgboard.hints import play_hints
+from bgboard.rules import Position, legal_plays, start_position
+
+from .hintsamples import random_game_positions
+
+DATA = Path(__file__).resolve().parents[1] / "data" / "hints"
+
+
+def _openings() -> list[tuple[tuple[int, int], str]]:
+    rows = []
+    with open(DATA / "openings.csv") as f:
+        for row in csv.reader(line for line in f if not line.startswith("#")):
+            rows.append(((int(row[0][0]), int(row[0][1])), row[1]))
+    return rows
+
+
+def _engines(request) -> list:
+    return [request.getfixturevalue(name) for name in ("bgsage_engine", "gnubg_engine", "pubeval_engine")]
+
+
+def test_backends_agree_on_forced_plays(request) -> None:
+    engines = _engines(request)
+    forced = 0
+    for position, dice in random_game_positions(3, 1500):
+        plays = legal_plays(position, dice)
+        if len(plays) > 1:
+            continue
+        forced += 1
+        answers = {play_hints(e, position, dice).best for e in engines}
+        if not plays:
+            assert answers == {None}
+        else:
+            assert {a.position for a in answers} == {plays[0].position}
+            assert {a.notation for a in answers} == {plays[0].notation}
+    assert forced >= 20  # the sample really contains forced plays and dances
+
+
+@pytest.mark.parametrize("roll,best", _openings())
+def test_calibrated_backends_find_the_book_opening(request, roll, best) -> None:
+    for name in ("bgsage_engine", "gnubg_engine"):
+        engine = request.getfixturevalue(name)
+        assert play_hints(engine, start_position(), roll, 1).best.notation == best, name
+
+
+def test_gnubg_backend_picks_gnubg_nn_best_move(gnubg_engine) -> None:
+    """The side convention: our top 0-ply play is the one gnubg-nn's own best_move makes."""
+    import gnubg_nn
+
+    agree = total = 0
+    for position, dice in random_game_positions(9, 300):
+        plays = legal_plays(position, dice)
+        if len(plays) < 2:
+            continue
+        total += 1
+        board = [list(side) for side in position.to_gnubg()]
+        steps = gnubg_nn.best_move(board, dice[0], dice[1])
+        mine, theirs = list(position.mine), list(position.theirs)
+        for frm, to in steps:
+            mine[frm] -= 1
+            mine[to] += 1
+            if to and theirs[25 - to] == 1:
+                theirs[25 - to] = 0
+                theirs[25] += 1
+        hint = play_hints(gnubg_engine, position, dice)
+        theirs_pick = Position(tuple(mine), tuple(theirs))
+        pick = next(p for p in hint.plays if p.position == theirs_pick)
+        # the same play, or one of exactly equal equity (a tie, e.g. a lost race)
+        assert pick.equity == pytest.approx(hint.plays[0].equity, abs=1e-6)
+        agree += pick.position == hint.plays[0].position
+    assert total > 100
+    assert agree >= total * 0.95
+
+
+def test_bgsage_backend_sees_every_legal_play_and_keeps_its_order(bgsage_engine) -> None:
+    import bgsage
+
+    for position, dice in random_game_positions(4, 200):
+        plays = legal_plays(position, dice)
+        if len(plays) < 2:
+            continue
+        analysis = bgsage.BgBotAnalyzer(eval_level="1ply", cubeful=False, parallel_threads=1).checker_play(
+            position.to_bgsage(), dice[0], dice[1]
+        )
+        assert {tuple(m.board) for m in analysis.moves} == {tuple(p.position.to_bgsage()) for p in plays}
+        hint = play_hints(bgsage_engine, position, dice)
+        assert hint.plays[0].equity == pytest.approx(analysis.moves[0].equity)
+        assert [p.loss for p in hint.plays] == sorted(p.loss for p in hint.plays)
+        assert hint.plays[0].loss == 0.0
+
+
+@pytest.mark.parametrize(
+    "theirs_points,theirs_off,points",
+    [
+        ({1: 15}, 0, 2),  # all 15 still in their home board: a gammon
+        ({1: 14}, 1, 1),  # one of theirs is off: a single game
+        ({1: 14, 22: 1}, 0, 3),  # one in my home board (their 22-point): a backgammon
+    ],
+)
+def test_the_last_checker_off_wins_what_the_rules_say(gnubg_engine, bgsage_engine, theirs_points, theirs_off, points) -> None:
+    from bgboard.rules import game_result
+
+    mine = [14] + [0] * 25
+    mine[1] = 1
+    theirs = [theirs_off] + [0] * 25
+    for point, n in theirs_points.items():
+        theirs[point] = n
+    position = Position(tuple(mine), tuple(theirs)).validate()
+    for engine in (gnubg_engine, bgsage_engine):
+        best = play_hints(engine, position, (6, 5)).best
+        assert best.notation == "1/off"
+        assert best.equity == points == game_result(best.position).points
+
+
+def test_hints_limit_and_losses(gnubg_engine) -> None:
+    hint = play_hints(gnubg_engine, start_position(), (4, 3), limit=3)
+    assert len(hint.plays) == 3
+    assert hint.plays[0].loss == 0.0
+    assert all(a.equity >= b.equity for a, b in zip(hint.plays, hint.plays[1:]))
+    assert all(p.loss == pytest.approx(hint.plays[0].equity - p.equity) for p in hint.plays)
