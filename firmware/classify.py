@@ -1,0 +1,136 @@
+"""Raw ADC counts -> slot states (empty / white / black + magnet level / fault).
+
+A slot's state is one byte ``level << 2 | colour`` (docs/protocol.md).  The field of a
+slot in *checker units* is ``u = white_sign * (counts - empty) / swing``: about +1 for one
+white checker, -1 for one black, and ``1 + gain * (k - 1)`` for a stack of k magnets.
+Thresholds, with hysteresis so a reading on a boundary does not flicker:
+
+* occupied from |u| >= 0.5 + 0.08, empty again below 0.5 - 0.08;
+* level L (2..7) from the midpoint between k = L-1 and k = L, +- 0.05;
+* a reading within 512 counts of either rail is FAULT (an open or shorted sensor: the
+  sensor itself never drives that close to its supply).
+
+A slot whose state changes FLICKER times or more within WINDOW scans reads FAULT until a
+window passes with at most one change.  The fast path is one range check per slot: the
+band of counts in which the slot keeps its state.
+"""
+
+EMPTY = 0
+WHITE = 1
+BLACK = 2
+FAULT = 3
+MAX_LEVEL = 7
+
+RAIL = 512
+PRESENT = 0.5
+PRESENT_HYSTERESIS = 0.08
+LEVEL_HYSTERESIS = 0.05
+WINDOW = 50
+FLICKER = 6
+
+
+class Classifier:
+    def __init__(self, cal, count):
+        self.count = count
+        self.states = bytearray(count)  # classified, before the flicker override
+        self.out = bytearray(count)  # what the debouncer sees
+        self.flips = bytearray(count)
+        self.flicker = bytearray(count)
+        self.lo = [0] * count
+        self.hi = [-1] * count
+        self.scans = 0
+        self.set_calibration(cal)
+
+    def set_calibration(self, cal):
+        self.cal = cal
+        gain = cal.stack_gain_milli / 1000
+        # threshold[L], hysteresis[L] for L = 1..MAX_LEVEL (index 0 unused)
+        self.threshold = [0.0, PRESENT] + [1 + gain * (level - 1.5) for level in range(2, MAX_LEVEL + 1)]
+        self.hysteresis = [0.0, PRESENT_HYSTERESIS] + [LEVEL_HYSTERESIS] * (MAX_LEVEL - 1)
+        for s in range(self.count):
+            self.hi[s] = -1  # force the slow path once
+
+    def level_of(self, units, previous):
+        """The level for a field of ``units`` (>= 0) coming from level ``previous``."""
+        t = self.threshold
+        h = self.hysteresis
+        level = previous
+        while level < MAX_LEVEL and units >= t[level + 1] + h[level + 1]:
+            level += 1
+        while level > 0 and units < t[level] - h[level]:
+            level -= 1
+        return level
+
+    def classify(self, s, counts):
+        """The state of slot ``s`` for ``counts``, from its current state (slow path)."""
+        if counts <= RAIL or counts >= 65535 - RAIL:
+            return FAULT
+        cal = self.cal
+        u = cal.white_sign * (counts - cal.empty[s]) / cal.swing[s]
+        colour = WHITE if u > 0 else BLACK
+        previous = self.states[s]
+        level = previous >> 2 if previous & 3 == colour else 0
+        level = self.level_of(abs(u), level)
+        return level << 2 | colour if level else EMPTY
+
+    def _band(self, s, state, counts):
+        """The counts (lo, hi) within which slot ``s`` keeps ``state`` (conservative)."""
+        if state == FAULT:
+            return (0, RAIL) if counts <= RAIL else (65535 - RAIL, 65535)
+        cal = self.cal
+        e = cal.empty[s]
+        w = cal.swing[s]
+        level = state >> 2
+        t = self.threshold
+        h = self.hysteresis
+        if level == 0:
+            a = (t[1] + h[1]) * w
+            lo, hi = int(e - a) + 2, int(e + a) - 2
+        else:
+            xlo = (t[level] - h[level]) * w
+            xhi = (t[level + 1] + h[level + 1]) * w if level < MAX_LEVEL else 70000
+            d = cal.white_sign if state & 3 == WHITE else -cal.white_sign
+            if d > 0:
+                lo, hi = int(e + xlo) + 2, int(e + xhi) - 2
+            else:
+                lo, hi = int(e - xhi) + 2, int(e - xlo) - 2
+        if lo <= RAIL:
+            lo = RAIL + 1
+        if hi >= 65535 - RAIL:
+            hi = 65534 - RAIL
+        return lo, hi
+
+    def classify_all(self, raw):
+        """Classify one scan (``raw[s]`` counts); returns ``out``, the states to debounce."""
+        lo = self.lo
+        hi = self.hi
+        states = self.states
+        out = self.out
+        for s in range(self.count):
+            r = raw[s]
+            if lo[s] <= r <= hi[s]:
+                continue
+            new = self.classify(s, r)
+            if new != states[s]:
+                states[s] = new
+                if self.flips[s] < 255:
+                    self.flips[s] += 1
+                if not self.flicker[s]:
+                    out[s] = new
+            lo[s], hi[s] = self._band(s, new, r)
+        self.scans += 1
+        if self.scans % WINDOW == 0:
+            self._check_flicker()
+        return out
+
+    def _check_flicker(self):
+        flips = self.flips
+        for s in range(self.count):
+            n = flips[s]
+            if n >= FLICKER and not self.flicker[s]:
+                self.flicker[s] = 1
+                self.out[s] = FAULT
+            elif n <= 1 and self.flicker[s]:
+                self.flicker[s] = 0
+                self.out[s] = self.states[s]
+            flips[s] = 0

@@ -1,0 +1,233 @@
+"""The firmware's main loop: scan, classify, debounce, report; dice; LEDs; host commands.
+
+``Controller`` gets a :class:`hal.Hal` (or anything with the same methods) and never
+imports ``machine``.  ``run()`` loops until the hal stops running, the serial port closes
+or the host asks for the REPL (REBOOT mode 1).
+"""
+
+import struct
+
+import board
+import calibration
+import wire
+from classify import Classifier, EMPTY, WHITE
+from debounce import Debouncer
+from dice import Dice
+from leds import Leds
+from scan import Scanner
+
+FIRMWARE = "bgboard-fw 0.1.0"
+SCAN_MS = 10
+DEBOUNCE_SCANS = 4
+HEARTBEAT_MS = 1000
+BUTTON_SCANS = 3
+CALIBRATION_SCANS = 8
+CALIBRATION_FILE = "calibration.json"
+
+SNAPSHOT_BOOT = 0
+SNAPSHOT_REQUESTED = 1
+SNAPSHOT_CALIBRATED = 2
+
+
+class Controller:
+    def __init__(self, hal):
+        self.hal = hal
+        n = board.SLOT_COUNT
+        self.count = n
+        self.raw = [0] * n
+        self.scanner = Scanner(
+            hal.select, hal.enable, hal.adcs, board.SLOT_MUX, board.SLOT_CHANNEL,
+            board.SETTLE_US, hal.sleep_us,
+        )
+        self.cal_path = hal.flash + CALIBRATION_FILE
+        cal, self.cal_status, self.cal_problem = calibration.load(self.cal_path, n)
+        self.classifier = Classifier(cal, n)
+        self.debouncer = Debouncer(n, DEBOUNCE_SCANS)
+        self.dice = Dice(hal.random_bits, hal.flash)
+        self.leds = Leds(board.LED_COUNT, board.HOST_LEDS, board.LED_BRIGHTNESS, hal.write_leds)
+        self.encoder = wire.Encoder()
+        self.decoder = wire.Decoder()
+        self.host_seq = None
+        self.rolling = False
+        self.button_runs = 0
+        self.button_armed = True
+        self.scans = 0
+        self.start = hal.ticks_ms()
+        self.stopped = False
+
+    # --- output --------------------------------------------------------------------
+    def send(self, data):
+        self.hal.serial_write(data)
+
+    def uptime(self):
+        return self.hal.ticks_diff(self.hal.ticks_ms(), self.start)
+
+    # --- scanning ------------------------------------------------------------------
+    def scan(self):
+        """One scan: the settled changes ``[(slot, state), ...]``."""
+        self.scanner.scan(self.raw)
+        self.scans += 1
+        return self.debouncer.update(self.classifier.classify_all(self.raw))
+
+    def boot(self):
+        """HELLO, any calibration error, then a SNAPSHOT once every slot is debounced."""
+        self.send(self.encoder.hello(self.count, self.cal_status, FIRMWARE))
+        if self.cal_problem:
+            self.send(self.encoder.error(wire.CALIBRATION_CORRUPT, 0, 0, self.cal_problem))
+        self.scanner.scan(self.raw)
+        self.debouncer.prime(self.classifier.classify_all(self.raw))
+        for _ in range(DEBOUNCE_SCANS):
+            self.hal.sleep_ms(SCAN_MS)
+            self.scan()
+        self.send(self.encoder.snapshot(SNAPSHOT_BOOT, self.debouncer.reported))
+        self.leds.set_host(())
+
+    def run(self):
+        hal = self.hal
+        hal.keyboard_interrupt(False)
+        self.boot()
+        next_scan = hal.ticks_ms()
+        next_beat = next_scan + HEARTBEAT_MS
+        while hal.running() and not self.stopped:
+            now = hal.ticks_ms()
+            if hal.ticks_diff(now, next_scan) >= 0:
+                changes = self.scan()
+                if changes:
+                    for data in self.encoder.changes(changes):
+                        self.send(data)
+                self.poll_button()
+                next_scan += SCAN_MS
+                if hal.ticks_diff(now, next_scan) >= 0:  # fell behind: do not race to catch up
+                    next_scan = now + SCAN_MS
+            if hal.ticks_diff(now, next_beat) >= 0:
+                self.send(self.encoder.heartbeat(self.uptime(), self.scans, self.dice.number, self.rolling))
+                hal.set_status(self.scans & 1)
+                next_beat += HEARTBEAT_MS
+            data = hal.serial_read()
+            if data is None:
+                break
+            if data:
+                self.receive(data)
+            wait = hal.ticks_diff(next_scan, hal.ticks_ms())
+            if wait > 0:
+                hal.sleep_ms(wait)
+        hal.keyboard_interrupt(True)
+
+    # --- dice ----------------------------------------------------------------------
+    def poll_button(self):
+        if self.hal.button_pressed():
+            self.button_runs += 1
+            if self.button_runs == BUTTON_SCANS and self.button_armed:
+                self.button_armed = False
+                self.press()
+        else:
+            self.button_runs = 0
+            self.button_armed = True
+
+    def press(self):
+        if not self.rolling:
+            self.send(self.encoder.error(wire.ROLLING_DISABLED, 0, 0, "rolling is off: it is not time to roll"))
+            return
+        number, d1, d2 = self.dice.roll(self.uptime())
+        self.leds.show_dice(d1, d2)
+        self.send(self.encoder.roll(number, d1, d2))
+
+    # --- commands ------------------------------------------------------------------
+    def receive(self, data):
+        for item in self.decoder.feed(data):
+            if item == wire.BAD_CRC:
+                self.send(self.encoder.error(wire.BAD_CHECKSUM, 0, 0, "a command arrived with a bad checksum"))
+            elif item == wire.TOO_LONG:
+                self.send(self.encoder.error(wire.OVERSIZED, 0, 0, "a command announced more than 512 bytes"))
+            elif isinstance(item, tuple):
+                self.command(*item)
+            if self.stopped:
+                return
+
+    def command(self, kind, seq, payload):
+        enc = self.encoder
+        expected = self.host_seq
+        self.host_seq = (seq + 1) & 0xFFFF
+        if expected is not None and seq != expected:
+            self.send(enc.error(wire.SEQUENCE_GAP, seq, kind, "commands %d to %d were lost" % (expected, (seq - 1) & 0xFFFF)))
+        n = len(payload)
+        if kind == wire.SNAPSHOT_REQUEST:
+            if n:
+                return self.bad(seq, kind, "a SNAPSHOT request has no payload")
+            self.send(enc.ack(seq, kind))
+            self.send(enc.snapshot(SNAPSHOT_REQUESTED, self.debouncer.reported))
+        elif kind == wire.CALIBRATE:
+            if n != 1 or payload[0] > 2:
+                return self.bad(seq, kind, "CALIBRATE takes one mode byte: 0, 1 or 2")
+            self.calibrate(seq, kind, payload[0])
+        elif kind == wire.LEDS:
+            if n % 4 or n > 4 * board.HOST_LEDS:
+                return self.bad(seq, kind, "a LEDS command holds whole groups of 4 bytes, at most 28")
+            entries = []
+            for i in range(0, n, 4):
+                if payload[i] >= board.HOST_LEDS:
+                    return self.bad(seq, kind, "LED %d is not a host LED (0 to 27)" % payload[i])
+                entries.append((payload[i], payload[i + 1], payload[i + 2], payload[i + 3]))
+            self.leds.set_host(entries)
+            self.send(enc.ack(seq, kind))
+        elif kind == wire.ROLLING:
+            if n != 1 or payload[0] > 1:
+                return self.bad(seq, kind, "ROLLING takes one byte: 0 or 1")
+            self.rolling = payload[0] == 1
+            self.send(enc.ack(seq, kind))
+        elif kind == wire.PING:
+            if n != 4:
+                return self.bad(seq, kind, "PING takes a 4-byte nonce")
+            self.send(enc.pong(seq, struct.unpack("<I", payload)[0]))
+        elif kind == wire.REBOOT:
+            if n != 1 or payload[0] > 1:
+                return self.bad(seq, kind, "REBOOT takes one mode byte: 0 or 1")
+            self.send(enc.ack(seq, kind))
+            if payload[0] == 0:
+                self.hal.reset()
+            self.stopped = True
+        else:
+            self.send(enc.error(wire.UNKNOWN_COMMAND, seq, kind, "command type 0x%02x is unknown" % kind))
+
+    def bad(self, seq, kind, text):
+        self.send(self.encoder.error(wire.BAD_PAYLOAD, seq, kind, text))
+
+    # --- calibration ---------------------------------------------------------------
+    def average(self):
+        """Every slot's reading averaged over CALIBRATION_SCANS scans."""
+        total = [0] * self.count
+        for _ in range(CALIBRATION_SCANS):
+            self.hal.sleep_ms(SCAN_MS)
+            self.scanner.scan(self.raw)
+            for s in range(self.count):
+                total[s] += self.raw[s]
+        return [(t + CALIBRATION_SCANS // 2) // CALIBRATION_SCANS for t in total]
+
+    def calibrate(self, seq, kind, mode):
+        enc = self.encoder
+        old = self.classifier.cal
+        if mode == 2:
+            cal = calibration.defaults(self.count)
+        else:
+            mean = self.average()
+            if mode == 0:
+                far = [s for s in range(self.count) if abs(mean[s] - calibration.EMPTY_COUNTS) > calibration.SWING // 2]
+                if far:
+                    text = "slot %d does not read empty: clear the board before calibrating" % far[0]
+                    return self.send(enc.error(wire.CALIBRATION_REFUSED, seq, kind, text))
+                cal = calibration.Calibration(mean, list(old.swing), old.white_sign, old.stack_gain_milli)
+            else:
+                swing = list(old.swing)
+                states = self.classifier.states
+                for s in range(self.count):
+                    if states[s] >> 2 == 1 and states[s] & 3 in (WHITE, 2):
+                        swing[s] = min(30000, max(500, abs(mean[s] - old.empty[s])))
+                cal = calibration.Calibration(list(old.empty), swing, old.white_sign, old.stack_gain_milli)
+        self.classifier.set_calibration(cal)
+        self.send(enc.ack(seq, kind))
+        if not calibration.save(self.cal_path, cal):
+            self.send(enc.error(wire.CALIBRATION_UNSAVED, seq, kind, "the calibration could not be saved to flash"))
+        for _ in range(DEBOUNCE_SCANS):
+            self.hal.sleep_ms(SCAN_MS)
+            self.scan()
+        self.send(enc.snapshot(SNAPSHOT_CALIBRATED, self.debouncer.reported))

@@ -1,0 +1,120 @@
+"""The hardware of the Pico, and the ONLY module that imports ``machine``.
+
+Everything else (scanning, classification, debouncing, dice, LEDs, calibration, the link)
+gets pins, ADCs, the clock, random bits, the LED writer and the serial port from a
+:class:`Hal`, so it runs anywhere.  Under the MicroPython unix port ``firmware/sim/machine.py``
+stands in for ``machine`` (see firmware/sim/README.md); it exposes a ``SIM`` object for the
+few things a Pico does not have (a virtual clock, injected serial bytes, a flash directory).
+"""
+
+import select
+import sys
+import time
+
+import machine
+import micropython
+
+import board
+
+ROSC_RANDOMBIT = 0x4006001C  # RP2040 ring oscillator: one random bit in bit 0
+
+_SIM = getattr(machine, "SIM", None)
+
+
+class Hal:
+    """The Pico: multiplexer pins, ADCs, dice button, LED strip, status LED, clock, random
+    bits, flash and the USB serial port (stdin/stdout)."""
+
+    def __init__(self):
+        Pin = machine.Pin
+        self.select = [Pin(n, Pin.OUT, value=0) for n in board.MUX_SELECT]
+        self.enable = [Pin(n, Pin.OUT, value=1) for n in board.MUX_ENABLE]
+        self.adcs = [machine.ADC(Pin(n)) for n in board.MUX_ADC]
+        self.button = Pin(board.DICE_BUTTON, Pin.IN, Pin.PULL_UP)
+        self.status = Pin(board.STATUS_LED, Pin.OUT, value=0)
+        import neopixel
+
+        self._strip = neopixel.NeoPixel(Pin(board.LED_DATA, Pin.OUT), board.LED_COUNT)
+        self._poll = select.poll()
+        self._poll.register(sys.stdin, select.POLLIN)
+        self._in = sys.stdin.buffer
+        self._out = sys.stdout.buffer
+        self.flash = _SIM.flash_dir if _SIM is not None else ""
+
+    # --- clock ---------------------------------------------------------------------
+    def ticks_ms(self):
+        return _SIM.ticks_ms() if _SIM is not None else time.ticks_ms()
+
+    def ticks_diff(self, a, b):
+        return time.ticks_diff(a, b)
+
+    def sleep_ms(self, ms):
+        if _SIM is not None:
+            _SIM.sleep_ms(ms)
+        else:
+            time.sleep_ms(ms)
+
+    def sleep_us(self, us):
+        if _SIM is not None:
+            _SIM.sleep_us(us)
+        else:
+            time.sleep_us(us)
+
+    def running(self):
+        """False when the simulation says stop; always True on a Pico."""
+        return _SIM.running if _SIM is not None else True
+
+    # --- inputs --------------------------------------------------------------------
+    def button_pressed(self):
+        return self.button.value() == 0
+
+    def random_bits(self, n):
+        """``n`` random bits from the ROSC random bit, whitened by von Neumann's rule
+        (a pair 01 gives 0, 10 gives 1, 00 and 11 are dropped): no bias from a stuck-ish bit."""
+        mem = machine.mem32
+        value = 0
+        got = 0
+        while got < n:
+            a = mem[ROSC_RANDOMBIT] & 1
+            b = mem[ROSC_RANDOMBIT] & 1
+            if a != b:
+                value = (value << 1) | a
+                got += 1
+        return value
+
+    # --- outputs -------------------------------------------------------------------
+    def write_leds(self, pixels):
+        strip = self._strip
+        for i in range(len(pixels)):
+            strip[i] = pixels[i]
+        strip.write()
+
+    def set_status(self, on):
+        self.status.value(1 if on else 0)
+
+    # --- serial --------------------------------------------------------------------
+    def serial_read(self):
+        """Bytes the host sent (maybe empty), or None when the port closed."""
+        data = b""
+        if _SIM is not None:
+            data = _SIM.take_injected()
+            if _SIM.virtual:
+                return data
+        got = bytearray(data)
+        while len(got) < 600 and self._poll.poll(0):
+            byte = self._in.read(1)
+            if not byte:
+                return None
+            got += byte
+        return bytes(got)
+
+    def serial_write(self, data):
+        self._out.write(data)
+
+    # --- system --------------------------------------------------------------------
+    def keyboard_interrupt(self, enabled):
+        """Ctrl-C (0x03) on the serial port interrupts only when ``enabled``."""
+        micropython.kbd_intr(3 if enabled else -1)
+
+    def reset(self):
+        machine.reset()

@@ -1,0 +1,254 @@
+"""The Pico's ``machine`` module for the MicroPython unix port: a virtual board.
+
+Put ``firmware/sim`` first on MICROPYPATH and this file shadows the unix port's
+``machine``.  It provides what ``firmware/hal.py`` uses — ``Pin``, ``ADC``, ``mem32``
+(only the ROSC random bit), ``reset`` — and ``SIM``, the simulation itself: the virtual
+sensor field fed through the channel named by BGBOARD_SIM_FIELD, the clock (real or
+virtual), injected serial bytes, the flash directory, LED capture and operation counters.
+The contract is in firmware/sim/README.md.
+"""
+
+import os
+import select
+import sys
+import time
+
+import board
+
+ROSC_RANDOMBIT = 0x4006001C
+EMPTY = 32768
+
+
+def _env(name, default):
+    value = os.getenv(name)
+    return default if value is None or value == "" else value
+
+
+class Sim:
+    def __init__(self):
+        self.virtual = _env("BGBOARD_SIM_CLOCK", "real") == "virtual"
+        self.us = 0
+        self.start = time.ticks_ms()
+        self.running = True
+        self.field = [[EMPTY] * board.MUX_CHANNELS for _ in range(board.MUX_COUNT)]
+        self.pressed = _env("BGBOARD_SIM_BUTTON_AT_BOOT", "0") == "1"
+        self.injected = bytearray()
+        self.pins = {}
+        self.pin_writes = 0
+        self.adc_reads = 0
+        self.settle_us = 0
+        self.led_writes = 0
+        self._random = b""
+        self._random_at = 0
+        self._wait_until = None
+        self._partial = ""
+        flash = _env("BGBOARD_SIM_FLASH", "/tmp/bgboard-sim-flash")
+        try:
+            os.mkdir(flash)
+        except OSError:
+            pass
+        self.flash_dir = flash.rstrip("/") + "/"
+        leds = _env("BGBOARD_SIM_LEDS", "")
+        self.leds = open(leds, "a") if leds else None
+        path = _env("BGBOARD_SIM_FIELD", "")
+        self.channel = open(path) if path else None
+        self.poller = None
+        if self.channel is not None and not self.virtual:
+            self.poller = select.poll()
+            self.poller.register(self.channel, select.POLLIN)
+        self.apply_due()
+
+    # --- clock ---------------------------------------------------------------------
+    def now_ms(self):
+        if self.virtual:
+            return self.us // 1000
+        return time.ticks_diff(time.ticks_ms(), self.start)
+
+    def ticks_ms(self):
+        if self.virtual:
+            return (self.us // 1000) & 0x3FFFFFFF
+        return time.ticks_ms()
+
+    def sleep_ms(self, ms):
+        if self.virtual:
+            self.us += ms * 1000
+        else:
+            time.sleep_ms(ms)
+        self.apply_due()
+
+    def sleep_us(self, us):
+        self.settle_us += us
+        if self.virtual:
+            self.us += us
+        else:
+            time.sleep_us(us)
+
+    # --- the field channel ---------------------------------------------------------
+    def apply_due(self):
+        """Apply every field line whose time has come."""
+        channel = self.channel
+        if channel is None:
+            return
+        while self.running:
+            if self._wait_until is not None:
+                if self.now_ms() < self._wait_until:
+                    return
+                self._wait_until = None
+            if self.poller is not None and not self.poller.poll(0):
+                return
+            line = channel.readline()
+            if not line:
+                if self.virtual:
+                    self.running = False
+                return
+            if not line.endswith("\n") and not self.virtual:
+                self._partial += line
+                return
+            line = self._partial + line
+            self._partial = ""
+            self.apply(line.strip())
+
+    def apply(self, line):
+        if not line or line.startswith("#"):
+            return
+        parts = line.split()
+        word = parts[0]
+        try:
+            if word.startswith("@"):
+                self._wait_until = int(word[1:])
+            elif word == "slot":
+                slot = int(parts[1])
+                self.field[board.SLOT_MUX[slot]][board.SLOT_CHANNEL[slot]] = self._counts(parts[2])
+            elif word == "slots":
+                values = parts[1:]
+                if len(values) != board.SLOT_COUNT:
+                    raise ValueError
+                for slot in range(board.SLOT_COUNT):
+                    self.field[board.SLOT_MUX[slot]][board.SLOT_CHANNEL[slot]] = self._counts(values[slot])
+            elif word == "mux":
+                self.field[int(parts[1])][int(parts[2])] = self._counts(parts[3])
+            elif word == "button":
+                if parts[1] not in ("down", "up"):
+                    raise ValueError
+                self.pressed = parts[1] == "down"
+            elif word == "host":
+                self.injected += bytes.fromhex("".join(parts[1:]))
+            elif word == "stop":
+                self.running = False
+            else:
+                raise ValueError
+        except (ValueError, IndexError):
+            sys.stderr.write("sim: ignored field line: %s\n" % line)
+
+    @staticmethod
+    def _counts(text):
+        value = int(text)
+        if not 0 <= value <= 65535:
+            raise ValueError
+        return value
+
+    # --- serial, LEDs, random --------------------------------------------------------
+    def take_injected(self):
+        if not self.injected:
+            return b""
+        data = bytes(self.injected)
+        self.injected = bytearray()
+        return data
+
+    def record_leds(self, pixels):
+        self.led_writes += 1
+        if self.leds is not None:
+            self.leds.write(
+                "%d %s\n" % (self.now_ms(), " ".join("%02x%02x%02x" % p for p in pixels))
+            )
+            self.leds.flush()
+
+    def random_bit(self):
+        if self._random_at >= len(self._random):
+            self._random = os.urandom(256)
+            self._random_at = 0
+        byte = self._random[self._random_at]
+        self._random_at += 1
+        return byte & 1
+
+    # --- the multiplexed ADC -------------------------------------------------------
+    def adc_value(self, adc_pin):
+        self.adc_reads += 1
+        banks = len(board.MUX_ENABLE)
+        enabled = [b for b in range(banks) if self.level(board.MUX_ENABLE[b]) == 0]
+        if not enabled:
+            return 0  # nothing drives the line: the pull-down wins
+        channel = 0
+        for bit in range(len(board.MUX_SELECT)):
+            channel |= self.level(board.MUX_SELECT[bit]) << bit
+        adc = board.MUX_ADC.index(adc_pin)
+        values = [self.field[adc * banks + b][channel] for b in enabled]
+        return sum(values) // len(values)
+
+    def level(self, pin_id):
+        pin = self.pins.get(pin_id)
+        return pin.level if pin is not None else 1
+
+
+SIM = Sim()
+
+
+class Pin:
+    IN = 0
+    OUT = 1
+    OPEN_DRAIN = 2
+    PULL_UP = 1
+    PULL_DOWN = 2
+
+    def __init__(self, id, mode=-1, pull=-1, value=None):
+        self.id = id
+        self.mode = mode
+        self.level = 1 if pull == Pin.PULL_UP else 0
+        if value is not None:
+            self.level = 1 if value else 0
+        SIM.pins[id] = self
+
+    def value(self, v=None):
+        if v is None:
+            if self.id == board.DICE_BUTTON:
+                return 0 if SIM.pressed else 1
+            return self.level
+        SIM.pin_writes += 1
+        self.level = 1 if v else 0
+        return None
+
+    def __call__(self, v=None):
+        return self.value(v)
+
+    def on(self):
+        self.value(1)
+
+    def off(self):
+        self.value(0)
+
+
+class ADC:
+    def __init__(self, pin):
+        self.pin = pin.id if isinstance(pin, Pin) else pin
+
+    def read_u16(self):
+        return SIM.adc_value(self.pin)
+
+
+class _Mem32:
+    def __getitem__(self, address):
+        if address == ROSC_RANDOMBIT:
+            return SIM.random_bit()
+        raise ValueError("the simulated Pico has no register at 0x%08x" % address)
+
+
+mem32 = _Mem32()
+
+
+def reset():
+    sys.stdout.buffer.flush() if hasattr(sys.stdout.buffer, "flush") else None
+    sys.exit(75)
+
+
+def unique_id():
+    return b"bgboard-sim"
