@@ -59,23 +59,23 @@ def cube_state_from_match_id(text: str) -> CubeState:
 
 
 def cube_state_of(match: Any) -> CubeState:
-    """:class:`CubeState` from a decoded ``bgboard.rules.MatchId`` (player on roll's view)."""
+    """:class:`CubeState` from a ``bgboard.rules.ids.MatchId``, seen by its player on roll.
+
+    ``cube_owner`` None is a centred cube; ``match_length`` 0 a money game.
+    """
     me = int(match.on_roll)
-    them = 1 - me
-    owner_raw = match.cube_owner
-    if owner_raw is None or owner_raw == 3 or owner_raw == -1:
+    if match.cube_owner is None:
         owner = "centred"
     else:
-        owner = "mine" if int(owner_raw) == me else "theirs"
+        owner = "mine" if int(match.cube_owner) == me else "theirs"
     length = int(match.match_length)
     if length == 0:
-        return CubeState(value=int(match.cube_value), owner=owner)
-    score = match.score
+        return CubeState(value=int(match.cube), owner=owner)
     return CubeState(
-        value=int(match.cube_value),
+        value=int(match.cube),
         owner=owner,
-        my_away=length - int(score[me]),
-        their_away=length - int(score[them]),
+        my_away=length - int(match.score[me]),
+        their_away=length - int(match.score[1 - me]),
         crawford=bool(match.crawford),
     )
 

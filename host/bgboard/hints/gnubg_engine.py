@@ -60,12 +60,19 @@ class GnubgEngine:
         if state.money:
             raise UnsupportedError("the gnubg-nn engine gives cube advice in match play only: use bgsage for money games")
         g = self._gnubg
-        g.set.score(state.my_away, state.their_away, 1 if state.crawford else 0)
-        # Owner letters as gnubg-nn's ``set.cube`` takes them; the owner did not change the
-        # answers in our trials, the value does (it moves the match equities).
-        g.set.cube(state.value, b"O" if state.owner == "mine" else b"C")
-        pid = g.position_id([list(side) for side in position.to_gnubg()])
-        double, take, _, nd, dt, dp = g.evaluate_cube_decision(pid, self.plies, -1, b"O", 1)
+        if state.owner == "centred" and state.value != 1:
+            raise UnsupportedError("the gnubg-nn engine needs a centred cube at 1 in match play")
+        try:
+            g.set.score(state.my_away, state.their_away, 1 if state.crawford else 0)
+            # Owner letters as gnubg-nn's ``set.cube`` takes them; the owner did not change
+            # the answers in our trials, the value does (it moves the match equities).
+            g.set.cube(state.value, b"O" if state.owner == "mine" else b"C")
+            pid = g.position_id([list(side) for side in position.to_gnubg()])
+            double, take, _, nd, dt, dp = g.evaluate_cube_decision(pid, self.plies, -1, b"O", 1)
+        finally:
+            # The score is global in gnubg-nn and changes its move choice: back to money.
+            g.set.cube(1, b"C")
+            g.set.score(0, 0, 0)
         if double:
             action = CubeAction.DOUBLE_TAKE if take else CubeAction.DOUBLE_PASS
         elif not take and nd >= dp:
