@@ -155,7 +155,7 @@ def test_setup_guidance_lists_every_point_that_differs() -> None:
     fixes = setup_fixes(Observation.of_board(board), start)
     assert [f.place for f in fixes] == [1, 6, 8, 12, 13, 17, 19, 27, 28]
     message = setup_message(fixes)
-    assert message.startswith("set up the board: put point 1: 2 black (now empty); point 6: 5 white")
+    assert message.startswith("set up the board: point 1: 2 black (now empty); point 6: 5 white")
     assert setup_message(setup_fixes(Observation.of_board(board_of(start, WHITE)), start)) == (
         "the board is set up: roll to start"
     )

@@ -299,15 +299,14 @@ class Fix:
 
     def __str__(self) -> str:
         if self.want == 0:
-            wanted = "no checkers"
-        else:
-            wanted = f"{abs(self.want)} {COLOUR_NAMES[WHITE if self.want > 0 else BLACK]}"
+            return f"clear {place_name(self.place)} (now {self.seen})"
+        wanted = f"{abs(self.want)} {COLOUR_NAMES[WHITE if self.want > 0 else BLACK]}"
         return f"{place_name(self.place)}: {wanted} (now {self.seen})"
 
 
 def describe_fixes(fixes: Iterable[Fix]) -> str:
-    """One sentence listing the places to correct."""
+    """The places to correct, as one phrase ("point 8: 3 white (now 2 white); clear point 2 ...")."""
     parts = [str(f) for f in fixes]
     if not parts:
-        return "the board is as it should be"
-    return "put " + "; ".join(parts)
+        return "nothing to correct"
+    return "; ".join(parts)

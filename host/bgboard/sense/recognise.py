@@ -110,7 +110,7 @@ class Illegal:
     @property
     def message(self) -> str:
         """The reason and what to put back, for the display."""
-        return f"{self.reason}: {describe_fixes(self.fixes)}"
+        return f"{self.reason}: put back {describe_fixes(self.fixes)}"
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,61 @@
+"""The events that drive the controller: frozen values, each with exactly one handler.
+
+Every event carries ``at_ms``, the wall time (ms since the epoch) at which it happened; the
+controller never reads a clock.  Players are 0 (white) and 1 (black).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bgboard.sense.board import Observation
+
+ROLL = "roll"  # roll the dice / done: end the turn (press the clock)
+DOUBLE = "double"  # offer a double; take when one is offered; next candidate play
+DROP = "drop"  # drop (pass) an offered double
+BUTTONS = (ROLL, DOUBLE, DROP)
+
+
+@dataclass(frozen=True, slots=True)
+class BoardRead:
+    """A settled reading of the whole board."""
+
+    observation: Observation
+    at_ms: int
+
+
+@dataclass(frozen=True, slots=True)
+class DiceRolled:
+    """The dice module rolled ``dice`` (roll ``number`` of the board's life)."""
+
+    dice: tuple[int, int]
+    number: int
+    at_ms: int
+
+
+@dataclass(frozen=True, slots=True)
+class ButtonPressed:
+    """``player`` pressed ``button`` (one of :data:`BUTTONS`)."""
+
+    player: int
+    button: str
+    at_ms: int
+
+
+@dataclass(frozen=True, slots=True)
+class LinkChanged:
+    """The board link went up or down; ``text`` says what happened, for the players."""
+
+    up: bool
+    text: str
+    at_ms: int
+
+
+@dataclass(frozen=True, slots=True)
+class Tick:
+    """Time passes (the clocks are checked)."""
+
+    at_ms: int
+
+
+Event = BoardRead | DiceRolled | ButtonPressed | LinkChanged | Tick

@@ -1,0 +1,158 @@
+"""The controller over the real match machine, rules, recognition and journal."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bgboard.control.clock import ClockRules
+from bgboard.control.controller import Controller, Settings
+from bgboard.control.events import DOUBLE, DROP, ROLL, BoardRead, ButtonPressed, DiceRolled, LinkChanged, Tick
+from bgboard.display.state import DisplayState
+from bgboard.link.messages import SetLeds, SetRolling
+from bgboard.match import replay
+from bgboard.rules.variants import start_position
+from bgboard.sense.board import BLACK, WHITE, Observation, board_of
+from bgboard.store.journal import Journal, MemoryJournal
+from tests.control.scripted import next_events, play_out
+
+START = Observation.of_board(board_of(start_position(), WHITE))
+
+
+def _opened(settings: Settings = Settings(length=3), **kw) -> tuple[Controller, list, list]:
+    sent: list = []
+    shown: list = []
+    c = Controller.resume(MemoryJournal(), settings, 0, send=sent.append, show=shown.append, **kw)
+    c.handle(BoardRead(START, 1))
+    c.handle(ButtonPressed(0, ROLL, 2))
+    c.handle(DiceRolled((3, 1), 1, 3))  # white wins the opening roll with 3-1
+    return c, sent, shown
+
+
+def _board(*moves: tuple[int, int]) -> Observation:
+    board = list(board_of(start_position(), WHITE))
+    for frm, to in moves:  # white moves, physical numbering
+        board[frm - 1] -= 1
+        board[to - 1] += 1
+    return Observation.of_board(board)
+
+
+def test_done_records_the_play_the_board_shows() -> None:
+    c, sent, shown = _opened()
+    assert SetRolling(True) in sent and SetRolling(False) in sent
+    assert c.state is not None and c.state.phase == "play" and c.state.turn == 0
+    c.handle(BoardRead(_board((8, 5), (6, 5)), 10))
+    assert shown[-1].message == ("8/5 6/5: press done",)
+    c.handle(ButtonPressed(0, ROLL, 11))
+    assert c.state.phase == "turn" and c.state.turn == 1
+    assert [a.kind for a in c.actions] == ["start", "opening", "move"]
+    assert c.actions[-1].steps == ((8, 5), (6, 5))
+    assert isinstance(shown[-1], DisplayState) and shown[-1].phase == "rolling"
+
+
+def test_done_is_refused_until_the_board_shows_a_complete_legal_play() -> None:
+    c, sent, shown = _opened()
+    c.handle(BoardRead(_board((8, 5)), 10))  # half a play
+    assert any(isinstance(m, SetLeds) and m.leds for m in sent)
+    c.handle(ButtonPressed(0, ROLL, 11))
+    assert shown[-1].message == ("finish your play first",)
+    c.handle(BoardRead(_board((8, 2)), 12))  # one checker moved six: illegal
+    c.handle(ButtonPressed(0, ROLL, 13))
+    assert c.state.phase == "play"
+    assert shown[-1].severity == "error"
+    assert shown[-1].message[0].endswith(": put back clear point 2 (now 1 white); point 8: 3 white (now 2 white)")
+    c.handle(ButtonPressed(1, ROLL, 14))  # the other player cannot press done
+    assert shown[-1].message == ("it is not your turn",)
+
+
+def test_cube_buttons_double_take_and_drop() -> None:
+    c, _, shown = _opened()
+    c.handle(BoardRead(_board((8, 5), (6, 5)), 10))
+    c.handle(ButtonPressed(0, ROLL, 11))
+    c.handle(ButtonPressed(1, DOUBLE, 12))  # black doubles
+    assert c.state.phase == "doubled" and shown[-1].phase == "cube-offered"
+    c.handle(ButtonPressed(0, DOUBLE, 13))  # white takes
+    assert c.state.cube == 2 and c.state.cube_owner == 0 and c.state.phase == "turn"
+    c.handle(ButtonPressed(1, DOUBLE, 14))  # black no longer owns the cube
+    assert c.state.phase == "turn" and shown[-1].severity == "warning"
+    c.handle(ButtonPressed(1, ROLL, 15))
+    c.handle(DiceRolled((6, 6), 2, 16))
+    assert c.state.phase == "play" and c.state.turn == 1
+
+
+def test_a_dropped_double_ends_the_game_and_the_next_needs_the_board_set_up() -> None:
+    c, _, shown = _opened()
+    c.handle(BoardRead(_board((8, 5), (6, 5)), 10))
+    c.handle(ButtonPressed(0, ROLL, 11))
+    c.handle(ButtonPressed(1, DOUBLE, 12))
+    c.handle(ButtonPressed(0, DROP, 13))
+    assert c.state.phase == "game_over" and c.state.score == (0, 1)
+    c.handle(ButtonPressed(0, ROLL, 14))
+    assert c.state.phase == "game_over" and shown[-1].phase == "setup"
+    assert shown[-1].message[0] == "set up the board: clear point 5 (now 2 white); point 6: 5 white (now 4 white); point 8: 3 white (now 2 white)"
+    c.handle(BoardRead(START, 15))
+    c.handle(ButtonPressed(1, ROLL, 16))
+    assert c.state.phase == "opening" and c.state.game == 2
+
+
+def test_a_whole_match_resumes_from_the_journal_at_every_step(tmp_path: Path) -> None:
+    reference = Controller.resume(MemoryJournal(), Settings(length=3), 0)
+    play_out(reference, seed=5)
+    assert reference.state is not None and reference.state.phase == "match_over"
+    journal = Journal(tmp_path / "j.db")
+    c = Controller.resume(journal, Settings(length=3), 0)
+    steps = 0
+    while not c.over:
+        for event in next_events(c, 5):
+            c.handle(event)
+        steps += 1
+        if steps % 7 == 0:  # a restart now and then: same place, same state
+            again = Controller.resume(Journal(tmp_path / "j.db"), Settings(length=3), 0)
+            assert again.actions == c.actions and again.state == c.state
+    assert c.actions == reference.actions
+    assert replay(c.actions).score == reference.state.score
+
+
+def test_running_out_of_time_loses_the_match_and_survives_a_restart(tmp_path: Path) -> None:
+    settings = Settings(length=1, clock=ClockRules(per_point_ms=10_000, delay_ms=1_000))
+    c = Controller.resume(Journal(tmp_path / "j.db"), settings, 0)
+    c.handle(ButtonPressed(0, ROLL, 0))
+    c.handle(DiceRolled((1, 4), 1, 0))  # black wins the opening roll: black's clock runs
+    assert c.clock is not None and c.clock.running == 1
+    c.handle(Tick(10_999))
+    assert not c.over
+    c.handle(Tick(11_000))
+    assert c.over and c.forfeit == 1
+    again = Controller.resume(Journal(tmp_path / "j.db"), settings, 99_999)
+    assert again.over and again.message().text == "Black ran out of time: White wins the match"
+
+
+def test_a_takeback_before_the_opponent_rolls_when_allowed() -> None:
+    c, _, shown = _opened(Settings(length=3, takebacks=True))
+    c.handle(BoardRead(_board((8, 5), (6, 5)), 10))
+    c.handle(ButtonPressed(0, ROLL, 11))
+    assert c.state.turn == 1 and c.state.phase == "turn"
+    c.handle(BoardRead(START, 12))  # white puts the checkers back
+    assert c.state.phase == "play" and c.state.turn == 0 and c.state.dice == (3, 1)
+    assert shown[-1].message == ("play taken back: play the roll again",)
+
+
+def test_the_players_see_when_the_board_link_is_lost() -> None:
+    c, _, shown = _opened()
+    c.handle(LinkChanged(False, "the board was unplugged: plug it back in", 20))
+    assert shown[-1].message == ("the board was unplugged: plug it back in",) and shown[-1].severity == "error"
+    c.handle(ButtonPressed(0, ROLL, 21))
+    assert shown[-1].message == ("the board cannot be read: check the board's cable",)
+
+
+def test_black_plays_are_read_from_the_physical_board() -> None:
+    c, _, _ = _opened()
+    c.handle(BoardRead(_board((8, 5), (6, 5)), 10))
+    c.handle(ButtonPressed(0, ROLL, 11))
+    c.handle(ButtonPressed(1, ROLL, 12))
+    c.handle(DiceRolled((6, 4), 2, 13))
+    board = list(board_of(c.state.position, BLACK))
+    board[1 - 1] += 1  # black 24/14: physical 1 -> 11
+    board[11 - 1] -= 1
+    c.handle(BoardRead(Observation.of_board(board), 14))
+    c.handle(ButtonPressed(1, ROLL, 15))
+    assert c.actions[-1].steps in (((24, 18), (18, 14)), ((24, 20), (20, 14)))
