@@ -139,3 +139,60 @@ class FakeSSD1680:
 
     def clear(self) -> None:
         self.commands.clear()
+
+
+class FakeUC8179(FakeSSD1680):
+    """The UC8179 of the 7.5" V2: BUSY is *low* while working; ``0x04`` power on and
+    ``0x02`` power off take a moment, ``0x12`` refreshes (full or, between ``0x91`` and
+    ``0x92``, partial), ``0x07 0xA5`` is deep sleep; ``0x10``/``0x13`` fill old/new RAM."""
+
+    POWER_S = 0.05
+
+    def __init__(self, factory, clock: FakeClock, **kw) -> None:
+        super().__init__(factory, clock, **kw)
+        self.partial_mode = False
+        self.busy_pin.drive_high()  # idle
+
+    def writebytes2(self, data) -> None:
+        self._check_reset()
+        data = bytes(data)
+        if not self.busy_pin.state:
+            self.violations.append(f"bytes {data[:4].hex()} sent while BUSY")
+        if not self.dc_pin.state:
+            for code in data:
+                self._command(code)
+        else:
+            self.commands[-1].data.extend(data)
+            cmd = self.commands[-1]
+            if cmd.code == 0x07 and cmd.data[:1] == b"\xa5":
+                self.asleep = True
+
+    def _command(self, code: int) -> None:
+        if self.asleep:
+            self.violations.append(f"command 0x{code:02X} while in deep sleep (ignored)")
+        self.commands.append(Command(code, at=self.clock.now))
+        for cmd in self.commands[-2::-1][:1]:
+            if cmd.code in (0x10, 0x13):
+                self.ram[cmd.code] = bytes(cmd.data)
+        if code in (0x04, 0x02):
+            self._busy(self.POWER_S)
+        elif code == 0x91:
+            self.partial_mode = True
+        elif code == 0x92:
+            self.partial_mode = False
+        elif code == 0x12:
+            kind = 0xFF if self.partial_mode else 0xF7
+            self.refreshes.append((kind, self.ram.get(0x13, b""), self.ram.get(0x10, b"")))
+            self._busy(self.partial_s if self.partial_mode else self.full_s)
+
+    def _busy(self, seconds: float) -> None:
+        self.busy_until = self.clock.now + seconds
+        self.busy_pin.drive_low()
+
+    def _tick(self, now: float) -> None:
+        if self.stuck:
+            self.busy_pin.drive_low()
+            return
+        if self.busy_until is not None and now >= self.busy_until:
+            self.busy_until = None
+            self.busy_pin.drive_high()

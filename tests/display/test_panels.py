@@ -78,3 +78,27 @@ def test_file_panel_checks_frames(tmp_path):
     assert panel.frames[0][1] is True  # no partial refresh on Inky: recorded as full
     with pytest.raises(PanelError, match="no frames"):
         FilePanel(PANELS["inky-phat"], tmp_path / "empty").write_gif(tmp_path / "x.gif")
+
+
+def test_open_panel_gives_a_file_panel_with_the_caps(tmp_path):
+    from bgboard.display.drivers import open_panel
+
+    panel = open_panel("waveshare-7in5", frames_dir=tmp_path)
+    assert isinstance(panel, FilePanel) and panel.caps is PANELS["waveshare-7in5"]
+    with pytest.raises(UnknownPanelError):
+        open_panel("nope", frames_dir=tmp_path)
+
+
+def test_hardware_libraries_are_not_imported_by_the_display_package():
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, bgboard.display.render, bgboard.display.refresh, bgboard.display.screen,"
+        " bgboard.display.waveshare, bgboard.display.uc8179, bgboard.display.inky,"
+        " bgboard.display.drivers, bgboard.commands.render;"
+        " bad = [m for m in ('spidev', 'inky', 'gpiozero', 'RPi', 'lgpio') if m in sys.modules];"
+        " print(bad); sys.exit(1 if bad else 0)"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stdout + proc.stderr

@@ -134,14 +134,17 @@ class WaveshareSSD1680:
     (or anything with the same methods); ``sleep``/``monotonic`` default to :mod:`time`.
     """
 
+    BUSY_WHEN_HIGH = True
+    GEOMETRIES = GEOMETRY
+
     def __init__(self, caps: PanelSpec, spi: SPI, rst: OutputPin, dc: OutputPin,
                  busy: InputPin, *, busy_timeout_s: float | None = None,
                  busy_pin: int = 24, sleep: Callable[[float], None] = time.sleep,
                  monotonic: Callable[[], float] = time.monotonic) -> None:
-        if caps.name not in GEOMETRY:
-            raise ValueError(f"{caps.name} is not an SSD1680-class panel")
+        if caps.name not in self.GEOMETRIES:
+            raise ValueError(f"{caps.name} is not a panel of {type(self).__name__}")
         self.caps = caps
-        self.geometry = GEOMETRY[caps.name]
+        self.geometry = self.GEOMETRIES[caps.name]
         self.spi, self.rst, self.dc, self.busy = spi, rst, dc, busy
         self.busy_timeout_s = busy_timeout_s or max(10.0, 3 * caps.full_ms / 1000)
         self.busy_pin = busy_pin
@@ -162,7 +165,7 @@ class WaveshareSSD1680:
     def wait_idle(self) -> None:
         """Wait for BUSY to go low; :class:`PanelError` after the timeout."""
         start = self._monotonic()
-        while self.busy.is_active:
+        while self.busy.is_active == self.BUSY_WHEN_HIGH:
             if self._monotonic() - start > self.busy_timeout_s:
                 raise PanelError(
                     f"the {self.caps.name} panel stayed busy for more than "
@@ -256,8 +259,8 @@ class WaveshareSSD1680:
 
 
 def read_pins(path: str | Path) -> Pins:
-    """The e-ink pins from ``hardware/pins.toml`` (table ``[display]`` or ``[epaper]``);
-    missing keys keep the Waveshare HAT defaults."""
+    """The e-ink pins from ``hardware/pins.toml`` (table ``[pi.display]``; ``[display]``
+    also accepted); missing keys keep the Waveshare HAT defaults."""
     import tomllib
 
     defaults = Pins()
@@ -268,10 +271,11 @@ def read_pins(path: str | Path) -> Pins:
     except tomllib.TOMLDecodeError as exc:
         raise PanelError(f"{path} is not valid TOML: {exc}") from None
     table: Any = {}
-    for key in ("display", "epaper", "eink", "e-paper"):
-        if isinstance(data.get(key), dict):
-            table = data[key]
-            break
+    pi: dict[str, Any] = data["pi"] if isinstance(data.get("pi"), dict) else {}
+    for key in ("display", "epaper"):
+        for source in (pi, data):
+            if not table and isinstance(source.get(key), dict):
+                table = source[key]
     values: dict[str, int] = {}
     for field in ("rst", "dc", "busy", "cs", "spi_bus", "spi_device", "spi_hz"):
         raw = table.get(field, getattr(defaults, field))
@@ -283,13 +287,15 @@ def read_pins(path: str | Path) -> Pins:
     return Pins(**values)
 
 
-def open_waveshare(panel: str, pins: Pins | None = None) -> WaveshareSSD1680:  # pragma: no cover - needs a Pi
+def open_waveshare(panel: str, pins_toml: str | Path = "hardware/pins.toml",
+                   driver: type[WaveshareSSD1680] | None = None) -> WaveshareSSD1680:  # pragma: no cover - needs a Pi
     """Open the real panel on a Raspberry Pi (imports spidev and gpiozero here only)."""
     import spidev  # type: ignore[import-not-found]
     from gpiozero import DigitalInputDevice, DigitalOutputDevice
 
     caps = panel_spec(panel)
-    pins = pins or read_pins(Path("hardware/pins.toml"))
+    pins = read_pins(pins_toml)
+    driver = driver or WaveshareSSD1680
     try:
         spi = spidev.SpiDev()
         spi.open(pins.spi_bus, pins.spi_device)
@@ -300,7 +306,7 @@ def open_waveshare(panel: str, pins: Pins | None = None) -> WaveshareSSD1680:  #
         ) from None
     spi.max_speed_hz = pins.spi_hz
     spi.mode = 0
-    return WaveshareSSD1680(
+    return driver(
         caps, spi, DigitalOutputDevice(pins.rst), DigitalOutputDevice(pins.dc),
         DigitalInputDevice(pins.busy, pull_up=False), busy_pin=pins.busy,
     )
