@@ -1,0 +1,114 @@
+"""Hints run off the event loop, are cancelled when the board changes, and have a budget."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+
+import pytest
+
+from bgboard.hints import HintCancelled, HintWorker, play_hints
+from bgboard.hints.pubeval_engine import PubevalEngine
+from bgboard.rules import start_position
+
+
+class GatedEngine(PubevalEngine):
+    """The real pubeval engine, held at the start of ``rank`` until the test opens the gate
+    (so a test controls how long a hint "takes" without sleeping)."""
+
+    def __init__(self) -> None:
+        self.entered = threading.Event()
+        self.gate = threading.Event()
+        self.calls = 0
+
+    def rank(self, position, dice, results):  # type: ignore[override]
+        self.calls += 1
+        self.entered.set()
+        self.gate.wait(5)
+        return super().rank(position, dice, results)
+
+
+def test_worker_answers_like_the_direct_call() -> None:
+    async def main() -> None:
+        with HintWorker(PubevalEngine()) as worker:
+            got = await worker.plays(start_position(), (3, 1), limit=3)
+        assert got == play_hints(PubevalEngine(), start_position(), (3, 1), limit=3)
+
+    asyncio.run(main())
+
+
+def test_the_loop_keeps_running_while_a_hint_is_computed() -> None:
+    engine = GatedEngine()
+
+    async def main() -> None:
+        with HintWorker(engine) as worker:
+            task = asyncio.create_task(worker.plays(start_position(), (3, 1)))
+            ticks = 0
+            while not engine.entered.is_set():
+                await asyncio.sleep(0.001)
+            for _ in range(5):  # the loop is free while the engine works
+                await asyncio.sleep(0)
+                ticks += 1
+            assert not task.done()
+            engine.gate.set()
+            hint = await task
+        assert ticks == 5 and hint.best.notation == "8/5 6/5"
+
+    asyncio.run(main())
+
+
+def test_a_new_board_cancels_the_hint_in_progress() -> None:
+    engine = GatedEngine()
+
+    async def main() -> None:
+        with HintWorker(engine) as worker:
+            old = asyncio.create_task(worker.plays(start_position(), (3, 1)))
+            while not engine.entered.is_set():
+                await asyncio.sleep(0.001)
+            new = asyncio.create_task(worker.plays(start_position(), (6, 5)))
+            await asyncio.sleep(0)
+            engine.gate.set()
+            with pytest.raises(HintCancelled) as info:
+                await old
+            assert info.value.reason == "board changed"
+            assert (await new).best.notation == "24/13"
+
+    asyncio.run(main())
+
+
+def test_a_hint_over_its_budget_is_cancelled() -> None:
+    engine = GatedEngine()
+
+    async def main() -> None:
+        with HintWorker(engine, budget=0.05) as worker:
+            with pytest.raises(HintCancelled) as info:
+                await worker.plays(start_position(), (3, 1))
+            assert info.value.reason == "over budget"
+            engine.gate.set()
+            # the worker is usable again at once
+            assert (await worker.plays(start_position(), (4, 2), budget=5)).best.notation == "8/4 6/4"
+
+    asyncio.run(main())
+
+
+def test_cancel_before_start_never_reaches_the_engine() -> None:
+    engine = GatedEngine()
+    with HintWorker(engine) as worker:
+        first = worker.submit_plays(start_position(), (3, 1))
+        assert engine.entered.wait(5)
+        queued = worker.submit_plays(start_position(), (6, 5))  # waits behind the first
+        worker.cancel()
+        engine.gate.set()
+        with pytest.raises(HintCancelled):
+            queued.result(5)
+        with pytest.raises(HintCancelled):
+            first.result(5)
+    assert engine.calls == 1
+
+
+def test_blocking_result_for_callers_without_a_loop() -> None:
+    with HintWorker(PubevalEngine()) as worker:
+        assert worker.submit_plays(start_position(), (6, 6)).result(5).best.notation == "24/18(2) 13/7(2)"
+    worker.close()  # idempotent
+    with pytest.raises(RuntimeError):
+        worker.submit_plays(start_position(), (6, 6))
