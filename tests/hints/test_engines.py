@@ -83,13 +83,12 @@ def test_gnubg_backend_picks_gnubg_nn_best_move(gnubg_engine) -> None:
 def test_bgsage_backend_sees_every_legal_play_and_keeps_its_order(bgsage_engine) -> None:
     import bgsage
 
+    analyzer = bgsage.BgBotAnalyzer(eval_level="1ply", cubeful=False, parallel_threads=1)
     for position, dice in random_game_positions(4, 200):
         plays = legal_plays(position, dice)
         if len(plays) < 2:
             continue
-        analysis = bgsage.BgBotAnalyzer(eval_level="1ply", cubeful=False, parallel_threads=1).checker_play(
-            position.to_bgsage(), dice[0], dice[1]
-        )
+        analysis = analyzer.checker_play(position.to_bgsage(), dice[0], dice[1])
         assert {tuple(m.board) for m in analysis.moves} == {tuple(p.position.to_bgsage()) for p in plays}
         hint = play_hints(bgsage_engine, position, dice)
         assert hint.plays[0].equity == pytest.approx(analysis.moves[0].equity)
