@@ -39,6 +39,7 @@ class Hal:
         self._poll.register(sys.stdin, select.POLLIN)
         self._in = sys.stdin.buffer
         self._out = sys.stdout.buffer
+        self._closed = False
         self.flash = _SIM.flash_dir if _SIM is not None else ""
 
     # --- clock ---------------------------------------------------------------------
@@ -100,12 +101,20 @@ class Hal:
             data = _SIM.take_injected()
             if _SIM.virtual:
                 return data
+        if self._closed:
+            return None
         got = bytearray(data)
-        while len(got) < 600 and self._poll.poll(0):
-            byte = self._in.read(1)
-            if not byte:
-                return None
-            got += byte
+        try:
+            while len(got) < 600 and self._poll.poll(0):
+                byte = self._in.read(1)
+                if not byte:
+                    self._closed = True
+                    break
+                got += byte
+        except OSError:  # the port went away (a closed pty under the unix port)
+            self._closed = True
+        if self._closed and not got:
+            return None
         return bytes(got)
 
     def serial_write(self, data):

@@ -1,0 +1,100 @@
+"""Calibration: per-sensor baselines persist in flash; a corrupt file falls back to defaults."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from bgboard.link import messages as m
+
+from conftest import counts, host
+
+N = 138
+
+
+def offsets() -> list[int]:
+    """Sensor-to-sensor spread of the no-field reading (a few hundred counts)."""
+    return [32768 + ((i * 37) % 13 - 6) * 300 for i in range(N)]
+
+
+def test_calibrate_empty_persists_and_survives_reboot(run_firmware, tmp_path: Path) -> None:
+    flash = tmp_path / "flash"
+    base = offsets()
+    run = run_firmware(["slots " + " ".join(map(str, base)), "@100",
+                        host(m.Calibrate(m.CALIBRATE_EMPTY), 0), "@400", "stop"], flash=flash)
+    assert run.of(m.Ack) == [m.Ack(0, m.Calibrate.KIND)]
+    assert run.of(m.Snapshot)[-1] == m.Snapshot(m.SNAPSHOT_CALIBRATED, (0,) * N)
+    saved = json.loads((flash / "calibration.json").read_text())
+    assert saved["empty"] == base
+
+    # A sensor whose baseline sits 1800 counts low: with the stored baseline a black checker
+    # (−9000) still reads one black, and the empty sensor reads empty after the reboot.
+    low = base.index(min(base))
+    run = run_firmware([f"slots {' '.join(map(str, base))}", "@100",
+                        f"slot {low} {base[low] - 9000}", "@300", "stop"], flash=flash)
+    assert run.of(m.Hello)[0].calibration == m.CALIBRATION_LOADED
+    assert run.of(m.Snapshot)[0].states == (0,) * N
+    assert run.of(m.Changes) == [m.Changes((m.SlotChange(low, 6),))]
+
+
+def test_calibrate_checkers_records_each_sensors_swing(run_firmware, tmp_path: Path) -> None:
+    flash = tmp_path / "flash"
+    weak = 7000  # a sensor a little further from its magnet
+    run = run_firmware([f"slot 9 {32768 + weak}", "@100", host(m.Calibrate(m.CALIBRATE_CHECKERS), 0),
+                        "@300", "stop"], flash=flash)
+    assert run.of(m.Ack) == [m.Ack(0, m.Calibrate.KIND)]
+    saved = json.loads((flash / "calibration.json").read_text())
+    assert saved["swing"][9] == weak and saved["swing"][8] == 9000
+    # Two stacked magnets on that weak sensor now read level 2 (1.3 x 7000), not 1.
+    run = run_firmware([f"slot 9 {32768 + round(1.3 * weak)}", "@100", "stop"], flash=flash)
+    assert run.of(m.Snapshot)[0].states[9] == m.slot_state(m.WHITE, 2)
+
+
+def test_calibrating_empty_with_checkers_on_the_board_is_refused(run_firmware, tmp_path: Path) -> None:
+    flash = tmp_path / "flash"
+    run = run_firmware([f"slot 30 {counts('white')}", "@100", host(m.Calibrate(m.CALIBRATE_EMPTY), 4),
+                        "@300", "stop"], flash=flash)
+    [error] = run.of(m.DeviceError)
+    assert (error.name, error.command_seq) == ("calibration_refused", 4)
+    assert "slot 30" in error.text
+    assert not (flash / "calibration.json").exists()
+
+
+def corrupt_runs(run_firmware, flash: Path, text: str):
+    flash.mkdir(exist_ok=True)
+    (flash / "calibration.json").write_text(text)
+    return run_firmware([f"slot 2 {counts('white')}", "@100", "stop"], flash=flash)
+
+
+def test_corrupt_calibration_falls_back_to_defaults_and_reports(run_firmware, tmp_path: Path) -> None:
+    flash = tmp_path / "flash"
+    good = run_firmware(["@50", host(m.Calibrate(m.CALIBRATE_EMPTY), 0), "@300", "stop"], flash=flash)
+    assert good.returncode == 0
+    text = (flash / "calibration.json").read_text()
+    data = json.loads(text)
+    flipped = dict(data, empty=[data["empty"][0] + 1] + data["empty"][1:])
+    wrong_count = dict(data, slots=10)
+    silly = dict(data, swing=[0] * N)
+    for bad, why in [
+        (text[: len(text) // 2], "not readable"),
+        ("\x00\xff garbage", "not readable"),
+        (json.dumps(flipped), "corrupt"),
+        (json.dumps(wrong_count), "another board"),
+        (json.dumps(silly), "impossible values"),
+        ("[1, 2, 3]", "another board"),
+    ]:
+        run = corrupt_runs(run_firmware, flash, bad)
+        assert run.returncode == 0, run.stderr
+        hello, error, snapshot = run.messages[:3]
+        assert hello.calibration == m.CALIBRATION_CORRUPT
+        assert error.name == "calibration_corrupt" and why in error.text and "defaults" in error.text
+        assert snapshot.states[2] == m.slot_state(m.WHITE, 1)  # defaults classify
+
+
+def test_unwritable_flash_reports_calibration_unsaved(run_firmware, tmp_path: Path) -> None:
+    flash = tmp_path / "flash"
+    flash.mkdir()
+    (flash / "calibration.json.tmp").mkdir()  # the temporary file cannot be created
+    run = run_firmware(["@50", host(m.Calibrate(m.CALIBRATE_DEFAULTS), 3), "@300", "stop"], flash=flash)
+    assert run.of(m.Ack) == [m.Ack(3, m.Calibrate.KIND)]
+    assert [e.name for e in run.of(m.DeviceError)] == ["calibration_unsaved"]

@@ -1,0 +1,114 @@
+"""The dice: rejection sampling without bias, the button, numbering and the audit log."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from bgboard.link import messages as m
+
+from conftest import host, run_script
+
+ROLLS = 60_000
+# chi-square critical value for 5 degrees of freedom at p = 0.001
+CHI2_5_P001 = 20.515
+# 35 degrees of freedom (36 ordered pairs), p = 0.001
+CHI2_35_P001 = 66.619
+
+
+def test_sixty_thousand_rolls_are_uniform(tmp_path: Path) -> None:
+    """The real Hal.random_bits (ROSC bit via the shim, von Neumann whitening) and the
+    real rejection sampler, under MicroPython."""
+    proc = run_script(
+        "import json\n"
+        "from hal import Hal\n"
+        "from dice import die\n"
+        "hal = Hal()\n"
+        "faces = [0] * 7\n"
+        "pairs = [0] * 36\n"
+        f"for _ in range({ROLLS // 2}):\n"
+        "    a = die(hal.random_bits); b = die(hal.random_bits)\n"
+        "    faces[a] += 1; faces[b] += 1; pairs[(a - 1) * 6 + b - 1] += 1\n"
+        "print(json.dumps([faces[1:], pairs]))\n",
+        tmp_path,
+    )
+    assert proc.returncode == 0, proc.stderr
+    faces, pairs = json.loads(proc.stdout)
+    assert sum(faces) == ROLLS
+    expected = ROLLS / 6
+    chi2 = sum((f - expected) ** 2 / expected for f in faces)
+    assert chi2 < CHI2_5_P001, (faces, chi2)
+    expected_pair = ROLLS / 2 / 36
+    chi2_pairs = sum((p - expected_pair) ** 2 / expected_pair for p in pairs)
+    assert chi2_pairs < CHI2_35_P001, (pairs, chi2_pairs)
+
+
+def test_rejection_sampling_throws_away_six_and_seven(tmp_path: Path) -> None:
+    """Fed 7, 6, 6, 5 then 0: the sampler skips the 7 and the 6s and shows 6, then 1."""
+    proc = run_script(
+        "from dice import die\n"
+        "seq = [7, 6, 6, 5, 0]\n"
+        "def bits(n):\n"
+        "    assert n == 3\n"
+        "    return seq.pop(0)\n"
+        "print(die(bits), die(bits), len(seq))\n",
+        tmp_path,
+    )
+    assert proc.stdout.split() == ["6", "1", "0"], proc.stderr
+
+
+def test_von_neumann_whitening_turns_a_biased_bit_fair(tmp_path: Path) -> None:
+    """A ROSC bit stuck at 1 most of the time still gives balanced output bits."""
+    proc = run_script(
+        "import machine\n"
+        "from hal import Hal\n"
+        "hal = Hal()\n"
+        "state = [0]\n"
+        "def biased():\n"
+        "    state[0] = (state[0] * 1103515245 + 12345) & 0x7FFFFFFF\n"
+        "    return 1 if (state[0] >> 16) % 10 < 8 else 0\n"
+        "machine.SIM.random_bit = biased\n"
+        "ones = sum(hal.random_bits(1) for _ in range(20000))\n"
+        "print(ones)\n",
+        tmp_path,
+    )
+    ones = int(proc.stdout)
+    assert abs(ones - 10000) < 400, ones  # raw bias is 80 % ones
+
+
+def test_button_rolls_only_when_enabled_and_numbers_survive_reboot(run_firmware, tmp_path: Path) -> None:
+    flash = tmp_path / "flash"
+    run = run_firmware([
+        "@100", "button down", "@200", "button up",                    # disabled: error
+        host(m.SetRolling(True), 0),
+        "@300", "button down", "@305", "button up",                   # too short: ignored
+        "@400", "button down", "@600", "button up",                   # one roll, not repeated
+        "@700", "button down", "@800", "button up",                   # second roll
+        "@1500", "stop",
+    ], flash=flash)
+    errors = run.of(m.DeviceError)
+    assert [e.name for e in errors] == ["rolling_disabled"]
+    rolls = run.of(m.Roll)
+    assert [r.number for r in rolls] == [1, 2]
+    beat = run.of(m.Heartbeat)[0]
+    assert (beat.last_roll, beat.rolling) == (2, True)
+    log = (flash / "rolls.log").read_text().splitlines()
+    assert [tuple(map(int, line.split()[:3])) for line in log] == [(r.number, *r.dice) for r in rolls]
+    # the dice displays show the last roll's pips (7 LEDs per die after the 28 host LEDs)
+    pips = run.leds[-1].split()[1:][28:]
+    lit = [sum(p != "000000" for p in pips[:7]), sum(p != "000000" for p in pips[7:])]
+    assert lit == list(rolls[-1].dice)
+
+    again = run_firmware([host(m.SetRolling(True), 0), "@100", "button down", "@200", "stop"], flash=flash)
+    assert [r.number for r in again.of(m.Roll)] == [3]
+
+
+def test_roll_log_rotates_and_numbering_continues(run_firmware, tmp_path: Path) -> None:
+    flash = tmp_path / "flash"
+    flash.mkdir()
+    line = "41 3 4 100\n"
+    (flash / "rolls.log").write_text(line * (65536 // len(line)))
+    run = run_firmware([host(m.SetRolling(True), 0), "@100", "button down", "@200", "stop"], flash=flash)
+    assert [r.number for r in run.of(m.Roll)] == [42]
+    assert (flash / "rolls.1.log").exists()
+    assert (flash / "rolls.log").read_text().split()[0] == "42"

@@ -1,0 +1,110 @@
+"""scan -> classify -> debounce -> frames, under the real MicroPython unix port."""
+
+from __future__ import annotations
+
+import tomllib
+
+from bgboard.link import messages as m
+from bgboard.link.codec import SequenceWatch
+
+from conftest import ROOT, counts, host
+
+GRID = tomllib.loads((ROOT / "hardware" / "grid.toml").read_text())["slot"]
+N = len(GRID)
+
+
+def test_boot_sends_hello_then_an_empty_snapshot(run_firmware) -> None:
+    run = run_firmware(["@50", "stop"])
+    assert run.returncode == 0, run.stderr
+    assert run.problems == []
+    hello, snapshot = run.messages[:2]
+    assert hello == m.Hello(1, N, m.CALIBRATION_DEFAULTS, "bgboard-fw 0.1.0")
+    assert snapshot == m.Snapshot(m.SNAPSHOT_BOOT, (0,) * N)
+    assert [f.seq for f in run.frames] == list(range(len(run.frames)))
+
+
+def test_every_slot_is_read_through_its_own_mux_channel(run_firmware) -> None:
+    """A distinct state on every slot: the scan order and the grid numbering agree."""
+    kinds = [("white", 1), ("black", 1), ("white", 3), ("black", 5), ("white", 0)]
+    wanted = [kinds[(i * 7 + i // 5) % len(kinds)] for i in range(N)]
+    values = " ".join(str(counts(c, k)) for c, k in wanted)
+    run = run_firmware([f"slots {values}", "@50", "stop"])
+    snapshot = run.of(m.Snapshot)[0]
+    expected = tuple(
+        0 if k == 0 else m.slot_state(m.WHITE if c == "white" else m.BLACK, k) for c, k in wanted
+    )
+    assert snapshot.states == expected
+
+
+def test_a_checker_set_down_is_reported_after_four_identical_scans(run_firmware) -> None:
+    run = run_firmware(["@100", f"slot 12 {counts('white')}", "@400", "stop"])
+    changes = run.of(m.Changes)
+    assert changes == [m.Changes((m.SlotChange(12, m.slot_state(m.WHITE, 1)),))]
+    watch = SequenceWatch()
+    assert all(watch.observe(f.seq) is None for f in run.frames)
+
+
+def test_a_blip_shorter_than_the_debounce_is_not_reported(run_firmware) -> None:
+    run = run_firmware(["@100", f"slot 3 {counts('black')}", "@125", f"slot 3 {counts('white', 0)}",
+                        "@600", "stop"])
+    assert run.of(m.Changes) == []
+
+
+def test_hysteresis_keeps_a_reading_on_the_threshold_steady(run_firmware) -> None:
+    """0.55 units is above the leave-threshold and below the enter-threshold: no change
+    either way, whatever the previous state."""
+    edge = round(32768 + 0.55 * 9000)
+    run = run_firmware([
+        "@100", f"slot 0 {edge}",                      # empty stays empty
+        "@300", f"slot 1 {counts('white')}", "@500", f"slot 1 {edge}",  # white stays white
+        "@900", "stop",
+    ])
+    assert run.of(m.Changes) == [m.Changes((m.SlotChange(1, m.slot_state(m.WHITE, 1)),))]
+
+
+def test_stacks_beyond_the_slots_report_a_level_on_the_last_slot(run_firmware) -> None:
+    last = next(i for i, s in enumerate(GRID) if s["place"] == "6" and s["index"] == 4)
+    first = last - 4
+    lines = [f"slot {first + i} {counts('black')}" for i in range(4)]
+    lines += [f"slot {last} {counts('black', k)}" for k in [1]]
+    lines += ["@100", f"slot {last} {counts('black', 3)}", "@200", f"slot {last} {counts('black', 9)}",
+              "@300", "stop"]
+    run = run_firmware(lines)
+    assert run.stderr == ""
+    snap = run.of(m.Snapshot)[0]
+    assert snap.states[first:last + 1] == (6, 6, 6, 6, 6)
+    settled = [c.state for ch in run.of(m.Changes) for c in ch.changes if c.slot == last]
+    assert settled == [m.slot_state(m.BLACK, 3), m.slot_state(m.BLACK, 7)]
+
+
+def test_one_scan_with_many_changes_fills_several_frames(run_firmware) -> None:
+    values = " ".join(str(counts("white")) for _ in range(N))
+    run = run_firmware(["@100", f"slots {values}", "@300", "stop"])
+    changes = run.of(m.Changes)
+    assert sum(len(c.changes) for c in changes) == N
+    assert all(len(c.changes) <= m.MAX_CHANGES for c in changes)
+
+
+def test_heartbeat_every_second(run_firmware) -> None:
+    run = run_firmware(["@3500", "stop"])
+    beats = run.of(m.Heartbeat)
+    assert len(beats) == 3
+    assert [b.uptime_ms // 1000 for b in beats] == [1, 2, 3]
+    assert beats[-1].scans > beats[0].scans > 90
+    assert not beats[0].rolling
+
+
+def test_a_stuck_sensor_reads_fault(run_firmware) -> None:
+    run = run_firmware(["slot 20 0", "@100", "slot 21 65535", "@300", "stop"])
+    assert run.of(m.Snapshot)[0].states[20] == m.FAULT
+    assert run.of(m.Changes) == [m.Changes((m.SlotChange(21, m.FAULT),))]
+
+
+def test_a_flickering_sensor_reads_fault_and_recovers(run_firmware) -> None:
+    lines = []
+    for t in range(100, 1100, 20):  # white / empty every 20 ms: 2 scans each, never debounced
+        lines += [f"@{t}", f"slot 40 {counts('white')}", f"@{t + 10}", f"slot 40 {counts('white', 0)}"]
+    lines += ["@2500", "stop"]
+    run = run_firmware(lines)
+    settled = [c.state for ch in run.of(m.Changes) for c in ch.changes if c.slot == 40]
+    assert settled == [m.FAULT, m.EMPTY]
