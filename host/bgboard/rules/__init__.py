@@ -1,8 +1,21 @@
 """The rules engine: positions, dice, legal plays and steps, notation, IDs (pure code)."""
 
 from bgboard.rules import ids
-from bgboard.rules.ids import InvalidIdError, position_from_id, position_id
+from bgboard.rules.ids import (
+    GAME_STATES,
+    InvalidIdError,
+    MatchId,
+    Xgid,
+    decode_match_id,
+    encode_match_id,
+    position_from_id,
+    position_id,
+    xgid_decode,
+    xgid_encode,
+)
+from bgboard.rules.explain import explain
 from bgboard.rules.legal import IllegalStepError, InvalidDiceError, legal_plays, legal_steps
+from bgboard.rules.notation import IllegalPlayError, NotationError, parse_play
 from bgboard.rules.play import Play, format_play
 from bgboard.rules.position import BAR, CHECKERS, OFF, InvalidPositionError, Position
 from bgboard.rules.result import GameResult, game_result, is_race, pip_counts
@@ -11,9 +24,20 @@ from bgboard.rules.variants import VARIANTS, UnknownVariantError, checkers_of, s
 
 __all__ = [
     "BAR",
+    "GAME_STATES",
+    "MatchId",
+    "Xgid",
+    "decode_match_id",
+    "encode_match_id",
+    "xgid_decode",
+    "xgid_encode",
     "CHECKERS",
     "OFF",
     "GameResult",
+    "IllegalPlayError",
+    "NotationError",
+    "explain",
+    "parse_play",
     "IllegalStepError",
     "InvalidDiceError",
     "InvalidIdError",

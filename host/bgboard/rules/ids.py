@@ -7,12 +7,16 @@ characters.  The side encoded first is gnubg's ``board[0]`` — the player **not
 exactly as ``gnubg_nn.position_id`` and ``gnubg_nn.board_from_position_id`` do, so
 ``position_from_id(pid) == Position.from_gnubg(gnubg_nn.board_from_position_id(pid))``.
 Checkers not on the board or the bar are borne off.
+
+Match ID: 9 bytes little-endian, Base64, 12 characters (bit layout in :class:`MatchId`).
+XGID: ``XGID=position:cube:cubePos:turn:dice:scoreBottom:scoreTop:rules:length:maxCube``.
 """
 
 from __future__ import annotations
 
 import base64
 import binascii
+from dataclasses import dataclass
 
 from bgboard.errors import InputError
 from bgboard.rules.position import BAR, CHECKERS, OFF, InvalidPositionError, Position
@@ -89,3 +93,256 @@ def position_from_id(text: str, checkers: int = CHECKERS) -> Position:
     except InvalidPositionError as exc:
         raise InvalidIdError(f"Position ID {text!r}: {exc}") from None
     return position
+
+
+# --------------------------------------------------------------------------- Match ID
+#: Game states of a Match ID (bits 9-11 of the gnubg manual).
+GAME_STATES = ("no game", "playing", "over", "resigned", "dropped")
+
+
+@dataclass(frozen=True, slots=True)
+class MatchId:
+    """The fields of a gnubg Match ID (players 0 and 1; player 0 = the .mat left column).
+
+    ``cube`` is the cube's value (1, 2, 4, ...); ``cube_owner`` 0, 1 or None (centred);
+    ``on_roll`` the player whose turn it is (gnubg's ``fMove``); ``turn`` the player who
+    must make the next decision (differs from ``on_roll`` when a double is offered);
+    ``game_state`` an index of :data:`GAME_STATES`; ``resignation`` 0 none, 1 single,
+    2 gammon, 3 backgammon; ``dice`` (0, 0) when not rolled; ``match_length`` 0 for money;
+    ``jacoby`` money-game Jacoby rule: gnubg writes bit 67 as *not Jacoby*, so a match
+    (where Jacoby never applies) comes out ``jacoby=False`` and the manual's older example
+    ``QYkqASAAIAAA`` decodes with ``jacoby=True``.
+    """
+
+    cube: int = 1
+    cube_owner: int | None = None
+    on_roll: int = 0
+    crawford: bool = False
+    game_state: int = 1
+    turn: int = 0
+    double_offered: bool = False
+    resignation: int = 0
+    dice: tuple[int, int] = (0, 0)
+    match_length: int = 0
+    score: tuple[int, int] = (0, 0)
+    jacoby: bool = False
+
+
+# (field offset, width) in the 72-bit little-endian Match ID, counted from bit 0.
+_CUBE, _OWNER, _MOVE, _CRAWFORD, _STATE, _TURN, _DOUBLE, _RESIGN = (0, 4), (4, 2), (6, 1), (7, 1), (8, 3), (11, 1), (12, 1), (13, 2)
+_DIE1, _DIE2, _LENGTH, _SCORE0, _SCORE1, _NOT_JACOBY = (15, 3), (18, 3), (21, 15), (36, 15), (51, 15), (66, 1)
+
+
+def encode_match_id(match: MatchId) -> str:
+    """The 12-character gnubg Match ID of ``match`` (raises :class:`InvalidIdError` for a
+    field out of range)."""
+    cube_log = match.cube.bit_length() - 1
+    if match.cube < 1 or 1 << cube_log != match.cube or cube_log > 15:
+        raise InvalidIdError(f"the cube must be a power of two up to 32768, not {match.cube}")
+    owner = {0: 0, 1: 1, None: 3}.get(match.cube_owner)
+    if owner is None:
+        raise InvalidIdError(f"the cube owner must be 0, 1 or None, not {match.cube_owner!r}")
+    fields = [
+        (_CUBE, cube_log),
+        (_OWNER, owner),
+        (_MOVE, match.on_roll),
+        (_CRAWFORD, int(match.crawford)),
+        (_STATE, match.game_state),
+        (_TURN, match.turn),
+        (_DOUBLE, int(match.double_offered)),
+        (_RESIGN, match.resignation),
+        (_DIE1, match.dice[0]),
+        (_DIE2, match.dice[1]),
+        (_LENGTH, match.match_length),
+        (_SCORE0, match.score[0]),
+        (_SCORE1, match.score[1]),
+        (_NOT_JACOBY, int(not match.jacoby)),
+    ]
+    bits = 0
+    for (offset, width), value in fields:
+        if not 0 <= value < 1 << width:
+            raise InvalidIdError(f"a Match ID field holds {width} bits, {value} does not fit")
+        bits |= value << offset
+    return base64.b64encode(bits.to_bytes(9, "little")).decode("ascii")
+
+
+def decode_match_id(text: str) -> MatchId:
+    """The fields of a 12-character gnubg Match ID (raises :class:`InvalidIdError`)."""
+    text = text.strip()
+    bits = int.from_bytes(_b64_bytes(text, 12, "Match ID"), "little")
+
+    def get(field: tuple[int, int]) -> int:
+        offset, width = field
+        return bits >> offset & ((1 << width) - 1)
+
+    owner = get(_OWNER)
+    if owner == 2:
+        raise InvalidIdError(f"Match ID {text!r} has an impossible cube owner (bits 10)")
+    state = get(_STATE)
+    if state >= len(GAME_STATES):
+        raise InvalidIdError(f"Match ID {text!r} has an unknown game state {state}")
+    dice = (get(_DIE1), get(_DIE2))
+    if any(d > 6 for d in dice) or (0 in dice and dice != (0, 0)):
+        raise InvalidIdError(f"Match ID {text!r} has impossible dice {dice[0]}-{dice[1]}")
+    length = get(_LENGTH)
+    score = (get(_SCORE0), get(_SCORE1))
+    if length and max(score) >= length:
+        raise InvalidIdError(f"Match ID {text!r} has a score of {score[0]}-{score[1]} in a {length}-point match")
+    return MatchId(
+        cube=1 << get(_CUBE),
+        cube_owner=None if owner == 3 else owner,
+        on_roll=get(_MOVE),
+        crawford=bool(get(_CRAWFORD)),
+        game_state=state,
+        turn=get(_TURN),
+        double_offered=bool(get(_DOUBLE)),
+        resignation=get(_RESIGN),
+        dice=dice,
+        match_length=length,
+        score=score,
+        jacoby=not get(_NOT_JACOBY),
+    )
+
+
+# --------------------------------------------------------------------------- XGID
+@dataclass(frozen=True, slots=True)
+class Xgid:
+    """The fields of an eXtreme Gammon position ID.
+
+    ``position`` is seen from the player on roll (as everywhere in bgboard); ``on_roll`` is
+    0 for XG's bottom player (bgboard's player 0, white) and 1 for the top player;
+    ``cube`` the value, ``cube_owner`` 0 (bottom), 1 (top) or None; ``dice`` (0, 0) before
+    the roll; ``doubled`` when the dice field is ``D`` (a double is offered); ``score``
+    (bottom, top); ``rules`` XG's rules field (match: Crawford 0/1; money: 1 Jacoby,
+    2 beaver); ``match_length`` 0 for money; ``max_cube_log2`` XG's last field.
+    """
+
+    position: Position
+    on_roll: int = 0
+    cube: int = 1
+    cube_owner: int | None = None
+    dice: tuple[int, int] = (0, 0)
+    doubled: bool = False
+    score: tuple[int, int] = (0, 0)
+    rules: int = 0
+    match_length: int = 0
+    max_cube_log2: int = 10
+
+
+def _xgid_chars(bottom: tuple[int, ...], top: tuple[int, ...]) -> str:
+    chars = ["-"] * 26
+    for index, count, upper in ((0, top[BAR], False), (25, bottom[BAR], True)):
+        if count:
+            chars[index] = chr((65 if upper else 97) + count - 1)
+    for p in range(1, 25):
+        if bottom[p]:
+            chars[p] = chr(64 + bottom[p])
+        elif top[BAR - p]:
+            chars[p] = chr(96 + top[BAR - p])
+    return "".join(chars)
+
+
+def xgid_encode(xgid: Xgid) -> str:
+    """The ``XGID=...`` text of ``xgid``."""
+    mine, theirs = xgid.position.mine, xgid.position.theirs
+    bottom, top = (mine, theirs) if xgid.on_roll == 0 else (theirs, mine)
+    owner = {0: 1, None: 0, 1: -1}[xgid.cube_owner]
+    if xgid.doubled:
+        dice = "D"
+    else:
+        dice = f"{xgid.dice[0]}{xgid.dice[1]}"
+    fields = [
+        _xgid_chars(bottom, top),
+        str(xgid.cube.bit_length() - 1),
+        str(owner),
+        "1" if xgid.on_roll == 0 else "-1",
+        dice,
+        str(xgid.score[0]),
+        str(xgid.score[1]),
+        str(xgid.rules),
+        str(xgid.match_length),
+        str(xgid.max_cube_log2),
+    ]
+    return "XGID=" + ":".join(fields)
+
+
+def xgid_decode(text: str, checkers: int = CHECKERS) -> Xgid:
+    """Read an XGID (with or without the ``XGID=`` prefix); raises :class:`InvalidIdError`."""
+    text = text.strip()
+    body = text[5:] if text.upper().startswith("XGID=") else text
+    fields = body.split(":")
+    if len(fields) != 10:
+        raise InvalidIdError(f"an XGID has 10 fields separated by ':', {text!r} has {len(fields)}")
+    board, cube, owner, turn, dice, s0, s1, rules, length, max_cube = fields
+    if len(board) != 26:
+        raise InvalidIdError(f"an XGID position has 26 characters, {board!r} has {len(board)}")
+    bottom = [0] * 26
+    top = [0] * 26
+    for i, ch in enumerate(board):
+        if ch == "-":
+            continue
+        if "A" <= ch <= "P":
+            n, side = ord(ch) - 64, bottom
+        elif "a" <= ch <= "p":
+            n, side = ord(ch) - 96, top
+        else:
+            raise InvalidIdError(f"an XGID position uses '-', 'A'-'P' and 'a'-'p', not {ch!r}")
+        if i == 0:
+            if side is bottom:
+                raise InvalidIdError("the first XGID character is the top player's bar: it must be lower case or '-'")
+            top[BAR] = n
+        elif i == 25:
+            if side is top:
+                raise InvalidIdError("the last XGID character is the bottom player's bar: it must be upper case or '-'")
+            bottom[BAR] = n
+        elif side is bottom:
+            bottom[i] = n
+        else:
+            top[BAR - i] = n
+    for name, side in (("bottom", bottom), ("top", top)):
+        total = sum(side)
+        if total > checkers:
+            raise InvalidIdError(f"XGID {text!r} gives the {name} player {total} checkers, more than {checkers}")
+        side[OFF] = checkers - total
+
+    def number(value: str, what: str) -> int:
+        try:
+            return int(value)
+        except ValueError:
+            raise InvalidIdError(f"the XGID {what} must be a whole number, not {value!r}") from None
+
+    turn_n = number(turn, "turn")
+    if turn_n not in (1, -1):
+        raise InvalidIdError(f"the XGID turn must be 1 (bottom) or -1 (top), not {turn!r}")
+    on_roll = 0 if turn_n == 1 else 1
+    owner_n = number(owner, "cube position")
+    if owner_n not in (1, 0, -1):
+        raise InvalidIdError(f"the XGID cube position must be 1, 0 or -1, not {owner!r}")
+    cube_log = number(cube, "cube")
+    if not 0 <= cube_log <= 15:
+        raise InvalidIdError(f"the XGID cube must be a power of two from 2^0 to 2^15, not 2^{cube_log}")
+    doubled = dice.upper() == "D"
+    if doubled:
+        rolled = (0, 0)
+    elif len(dice) == 2 and dice.isdigit() and (dice == "00" or all("1" <= c <= "6" for c in dice)):
+        rolled = (int(dice[0]), int(dice[1]))
+    else:
+        raise InvalidIdError(f"the XGID dice must be '00', 'D' or two digits 1-6, not {dice!r}")
+    mine, theirs = (bottom, top) if on_roll == 0 else (top, bottom)
+    position = Position(tuple(mine), tuple(theirs))
+    try:
+        position.validate(checkers)
+    except InvalidPositionError as exc:
+        raise InvalidIdError(f"XGID {text!r}: {exc}") from None
+    return Xgid(
+        position=position,
+        on_roll=on_roll,
+        cube=1 << cube_log,
+        cube_owner={1: 0, 0: None, -1: 1}[owner_n],
+        dice=rolled,
+        doubled=doubled,
+        score=(number(s0, "score"), number(s1, "score")),
+        rules=number(rules, "rules field"),
+        match_length=number(length, "match length"),
+        max_cube_log2=number(max_cube, "maximum cube"),
+    )

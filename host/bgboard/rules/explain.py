@@ -1,0 +1,169 @@
+"""Why a resulting position is not a legal play of a roll, in one plain sentence.
+
+:func:`explain` first checks what can be seen on the board alone (checker counts, both
+colours on a point, the opponent's checkers moved), then searches the ways the dice could
+have been played with each rule relaxed in turn and names the first rule broken on the
+closest way (fewest rules broken): the bar, a blocked point, bearing off too early, bearing
+off from the wrong point.  When the position can be reached by legal steps but not by a
+legal play, the dice rules are to blame: both dice (or more of a double) can be played, or
+the larger die must be played.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from bgboard.rules.legal import _plays, check_dice
+from bgboard.rules.position import BAR, OFF, Position
+
+_BAR = "a checker is on the bar: enter it first"
+_OUTSIDE = "you cannot bear off while a checker is outside your home board"
+_HIGHEST = "bear off from the highest point first"
+
+_NAMES = {1: "1s", 2: "2s", 3: "3s", 4: "4s", 5: "5s", 6: "6s"}
+
+
+def _count_problem(position: Position, result: Position, colours: tuple[str, str] | None) -> str | None:
+    sides = ((position.mine, result.mine), (position.theirs, result.theirs))
+    for i, (before, after) in enumerate(sides):
+        expected, seen = sum(before), sum(after)
+        if expected != seen:
+            if colours:
+                return f"{expected} {colours[i]} checkers expected, {seen} seen"
+            who = "the player on roll" if i == 0 else "the opponent"
+            return f"{expected} checkers expected for {who}, {seen} seen"
+        if any(n < 0 for n in after):
+            return "a count of checkers is negative"
+    for p in range(1, 25):
+        if result.mine[p] and result.theirs[BAR - p]:
+            if position.theirs[BAR - p] >= 2:
+                return f"point {p} is blocked"
+            return f"point {p} holds checkers of both colours"
+    return None
+
+
+def _opponent_problem(position: Position, result: Position) -> str | None:
+    before, after = position.theirs, result.theirs
+    hits = 0
+    for p in range(1, 25):
+        if after[p] == before[p]:
+            continue
+        if before[p] == 1 and after[p] == 0:
+            hits += 1
+            continue
+        return "the opponent's checkers must not move"
+    if after[OFF] != before[OFF] or after[BAR] != before[BAR] + hits:
+        return "the opponent's checkers must not move"
+    return None
+
+
+def _search(position: Position, dice: tuple[int, ...], target: Position) -> tuple[int, str | None, int] | None:
+    """The closest way to ``target``: (rules broken, first broken rule, dice used)."""
+    goal_mine = target.mine
+    goal_cum = [0] * 27
+    for p in range(BAR, -1, -1):
+        goal_cum[p] = goal_cum[p + 1] + goal_mine[p]
+    memo: dict[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]], tuple[int, str | None, int] | None] = {}
+
+    def reachable(me: list[int]) -> bool:
+        cum = 0
+        for p in range(BAR, 0, -1):
+            cum += me[p]
+            if cum < goal_cum[p]:
+                return False
+        return True
+
+    def best(me: list[int], th: tuple[int, ...], rest: tuple[int, ...]) -> tuple[int, str | None, int] | None:
+        key = (tuple(me), th, rest)
+        if key in memo:
+            return memo[key]
+        found: tuple[int, str | None, int] | None = None
+        if key[0] == goal_mine and th == target.theirs:
+            found = (0, None, 0)
+        for die in sorted(set(rest), reverse=True):
+            left = list(rest)
+            left.remove(die)
+            rest2 = tuple(left)
+            for s in range(BAR, 0, -1):
+                if not me[s]:
+                    continue
+                broken: str | None = None
+                if me[BAR] and s != BAR:
+                    broken = _BAR
+                to = s - die
+                t = th
+                if to >= 1:
+                    n = th[BAR - to]
+                    if n >= 2:
+                        broken = broken or f"point {to} is blocked"
+                    elif n == 1:
+                        hit = list(th)
+                        hit[BAR - to] = 0
+                        hit[BAR] += 1
+                        t = tuple(hit)
+                else:
+                    if any(me[7:]):
+                        broken = broken or _OUTSIDE
+                    elif to < 0 and any(me[s + 1 : 7]):
+                        broken = broken or _HIGHEST
+                    to = OFF
+                if t[BAR] > target.theirs[BAR]:
+                    continue
+                m = me.copy()
+                m[s] -= 1
+                m[to] += 1
+                if not reachable(m):
+                    continue
+                below = best(m, t, rest2)
+                if below is None:
+                    continue
+                cost = below[0] + (broken is not None)
+                candidate = (cost, broken or below[1], below[2] + 1)
+                if found is None or (candidate[0], -candidate[2]) < (found[0], -found[2]):
+                    found = candidate
+        memo[key] = found
+        return found
+
+    return best(list(position.mine), position.theirs, dice)
+
+
+def explain(
+    position: Position,
+    dice: Sequence[int],
+    result: Position,
+    colours: tuple[str, str] | None = None,
+) -> str | None:
+    """None if ``result`` is the result of a legal play of ``dice`` from ``position``
+    (a pass when no play exists), else one plain sentence saying what is wrong.
+
+    ``result`` is seen like ``position`` (the mover still ``mine``).  ``colours`` names the
+    mover's and the opponent's checkers ("white", "black") in count messages.
+    """
+    d1, d2 = check_dice(dice)
+    plays = _plays(position, d1, d2)
+    if not plays:
+        if result == position:
+            return None
+    elif any(p.position == result for p in plays):
+        return None
+    problem = _count_problem(position, result, colours) or _opponent_problem(position, result)
+    if problem:
+        return problem
+    if not plays:
+        return f"there is no legal play of {d1}-{d2}: the checkers must stay where they are"
+    rolled = (d1,) * 4 if d1 == d2 else (d1, d2)
+    found = _search(position, rolled, result)
+    if found is None:
+        return f"that is not a play of {d1}-{d2}"
+    broken, first, used = found
+    if broken:
+        return first
+    needed = len(plays[0].steps)
+    if used == 0:
+        return f"{d1}-{d2} can be played: you cannot pass"
+    if d1 == d2:
+        many = "all four" if needed == 4 else f"{needed} of the four"
+        return f"{many} {_NAMES[d1]} can be played, this play uses only {used}"
+    if needed == 2:
+        return "both dice can be played, this play uses only one"
+    return f"the {max(d1, d2)} must be played"
