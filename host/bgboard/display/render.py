@@ -228,12 +228,12 @@ def _scoreboard(c: _Canvas, lay: Layout, s: DisplayState) -> int:
         c.draw.ellipse((icon_x - r, cy - r, icon_x + r, cy + r),
                        fill=(BLACK if p else WHITE) if not on_roll else (WHITE if p else BLACK),
                        outline=ink, width=max(1, lay.line - 1))
-        name_w = (x1 - x0) - 2 * r - 8
-        name, size = c.fit((s.names[p],), name_w, lay.name_px)
+        gap = 2 * r + 2 + max(4, lay.name_px // 4)  # icon and the space after it
+        name, size = c.fit((s.names[p],), (x1 - x0) - gap - 2, lay.name_px)
         if p == 0:
-            c.text((x0 + 2 * r + 6, cy), name, size, fill=ink, anchor="lm")
+            c.text((x0 + gap, cy), name, size, fill=ink, anchor="lm")
         else:
-            c.text((x1 - 2 * r - 6, cy), name, size, fill=ink, anchor="rm")
+            c.text((x1 - gap, cy), name, size, fill=ink, anchor="rm")
         # score, big
         score = str(s.score[p])
         sx = x0 + 2 if p == 0 else x1 - 2

@@ -52,7 +52,10 @@ GEOMETRY_7IN5 = {"waveshare-7in5": Geometry(sources=800, gates=480, rotate=False
 
 def uc8179_bytes(image: Image.Image) -> bytes:
     """The chip's frame: Pillow 1-bit bytes inverted (1 = black), MSB first."""
-    return bytes(b ^ 0xFF for b in image.tobytes())
+    return image.tobytes().translate(_INVERT)
+
+
+_INVERT = bytes(255 - i for i in range(256))
 
 
 class WaveshareUC8179(WaveshareSSD1680):
