@@ -38,7 +38,7 @@ def test_defaults_and_a_single_string_text():
     ('{"colour": 1}', "unknown display state field 'colour'"),
     ('{"score": [1]}', "score must be a list of 2 whole numbers"),
     ('{"score": [1, true]}', "score must be a whole number"),
-    ('{"match_length": 5, "score": [6, 0]}', "cannot exceed the match length 5"),
+    ('{"match_length": 5, "score": [-1, 0]}', "score must be two counts from 0 to 9999"),
     ('{"cube": 3}', "power of two"),
     ('{"turn": 2}', "turn must be 0, 1 or null"),
     ('{"phase": "dancing"}', "phase must be one of opening"),
@@ -61,6 +61,11 @@ def test_bad_state_is_one_sentence(text, words):
     assert isinstance(err.value, InputError)
     assert words in str(err.value)
     assert "\n" not in str(err.value)
+
+
+def test_a_match_may_end_above_its_length():
+    state = state_from_json('{"match_length": 5, "score": [6, 3], "phase": "match-over"}')
+    assert state.score == (6, 3)
 
 
 def test_opening_dice_may_be_unrolled():

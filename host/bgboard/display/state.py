@@ -116,10 +116,10 @@ def _problems(s: DisplayState) -> list[str]:
         out.append("names must be two non-empty strings")
     if s.match_length < 0 or s.match_length > 99:
         out.append(f"match_length must be 0 (money) to 99, not {s.match_length}")
-    if len(s.score) != 2 or any(x < 0 for x in s.score):
-        out.append("score must be two counts of 0 or more")
-    elif s.match_length and any(x > s.match_length for x in s.score):
-        out.append(f"a score cannot exceed the match length {s.match_length}")
+    # a match can end above its length (a gammon or a cube in the last game): no upper
+    # bound from the length
+    if len(s.score) != 2 or any(not 0 <= x <= 9999 for x in s.score):
+        out.append("score must be two counts from 0 to 9999")
     if s.crawford not in CRAWFORD_STAGES:
         out.append(f"crawford must be one of {', '.join(CRAWFORD_STAGES)}, not {s.crawford!r}")
     if s.cube < 1 or s.cube > 4096 or s.cube & (s.cube - 1):
