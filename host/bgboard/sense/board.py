@@ -9,7 +9,7 @@ Places are numbered from **white's** (player 0's) view, the way the board is bui
     BLACK_OFF     black's bear-off tray (28)
 
 A point has a fixed number of sensor slots along it; a stack taller than the slots reads
-"at least N" — the count is uncertain.  An :class:`Observation` keeps one compact integer
+"at least slots + 1" — the count is uncertain.  An :class:`Observation` keeps one compact integer
 code per place (the fast path used by recognition) and shows it as :class:`Reading` values.
 
 Codes: ``0`` empty, ``+n`` exactly n white, ``-n`` exactly n black, ``±(CAPPED + n)`` at
@@ -58,14 +58,16 @@ def place_name(place: int) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Slots:
-    """How many checkers each kind of place can count exactly (sensor slots along it)."""
+    """How many checkers each kind of place can count exactly: its sensor slots (the
+    defaults are hardware/grid.toml's: 5 per point, 4 per bar half, 5 per tray).  A taller
+    stack reads "at least one more" (the last slot senses a stack, not how tall)."""
 
-    point: int = 6
+    point: int = 5
     bar: int = 4
-    tray: int = 15
+    tray: int = 5
 
     def capacity(self, place: int) -> int:
-        """Slots of ``place``: a taller stack reads "at least" this many."""
+        """Slots of ``place``: a taller stack reads "at least" one more."""
         if place <= 24:
             return self.point
         if place <= BLACK_BAR:
@@ -118,11 +120,13 @@ def code_reading(code: int, checkers: int = 15) -> Reading:
 
 
 def clamp(count: int, capacity: int) -> int:
-    """The code a stack of ``count`` signed checkers produces on a place of ``capacity`` slots."""
+    """The code a stack of ``count`` signed checkers produces on a place of ``capacity`` slots:
+    exact up to ``capacity`` (the last slot's field tells one checker from a stack), then
+    "at least ``capacity + 1``"."""
     n = abs(count)
-    if n < capacity or n == 0:
+    if n <= capacity:
         return count
-    return CAPPED + capacity if count > 0 else -(CAPPED + capacity)
+    return CAPPED + capacity + 1 if count > 0 else -(CAPPED + capacity + 1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,9 +183,10 @@ def code_fits(code: int, count: int) -> bool:
     return n > CAPPED and abs(count) >= n - CAPPED
 
 
-def reading_from_slots(place: int, slots: Sequence[int]) -> int:
+def reading_from_slots(place: int, slots: Sequence[int], stacked: bool = False) -> int:
     """The place code from one place's slot states (``+1`` white, ``-1`` black, ``0``
-    empty; slot 0 nearest the base of the point), the last slot meaning "this many or more".
+    empty; slot 0 nearest the base); ``stacked``: the last slot senses more than one magnet,
+    so the place holds at least one checker more than it has slots.
 
     Checkers lie in a row from the base, so an occupied slot beyond an empty one
     contradicts itself: raises :class:`SensorFaultError` ("check point 7").
@@ -197,8 +202,8 @@ def reading_from_slots(place: int, slots: Sequence[int]) -> int:
         return MIXED
     n = len(seen)
     sign = 1 if seen[0] > 0 else -1
-    if n == len(slots):
-        return sign * (CAPPED + n)
+    if n == len(slots) and stacked:
+        return sign * (CAPPED + n + 1)
     return sign * n
 
 

@@ -309,9 +309,9 @@ def _is_capped(code: int) -> bool:
 
 def _clamp(count: int, capacity: int) -> int:
     n = abs(count)
-    if n < capacity or n == 0:
+    if n <= capacity:
         return count
-    return 100 + capacity if count > 0 else -(100 + capacity)
+    return 100 + capacity + 1 if count > 0 else -(100 + capacity + 1)
 
 
 def _count_sentence(observation: Observation, checkers: int) -> str:

@@ -1,0 +1,107 @@
+"""From the board's slot states (wire protocol) to an :class:`Observation` (pure).
+
+``hardware/grid.toml`` lists every sensing slot in wire order with its place and its index
+along the place.  A slot state byte is ``level << 2 | colour`` (docs/protocol.md): colour
+0 empty, 1 white, 2 black, 3 fault.  Checkers fill a place from index 0; once every slot
+is covered, further checkers stack on the last one: the last slot's level (its field
+strength) tells one checker from a stack, so a place is counted exactly up to its number of
+slots and reads "at least one more" beyond — the certain part of the reading, which is
+what recognition uses (the stack height estimate is not trusted).  A fault or a gap in a row names the place to check.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+from bgboard.sense.board import (
+    BLACK_BAR,
+    BLACK_OFF,
+    WHITE_BAR,
+    WHITE_OFF,
+    Observation,
+    SensorFaultError,
+    Slots,
+    place_name,
+    reading_from_slots,
+)
+
+GRID_TOML = Path(__file__).resolve().parents[3] / "hardware" / "grid.toml"
+PLACE_NUMBERS: Mapping[str, int] = {
+    **{str(p): p for p in range(1, 25)},
+    "bar-white": WHITE_BAR,
+    "bar-black": BLACK_BAR,
+    "off-white": WHITE_OFF,
+    "off-black": BLACK_OFF,
+}
+FAULT = 3
+
+
+@dataclass(frozen=True, slots=True)
+class SlotMap:
+    """For each place 1..28, the wire numbers of its slots from the base outwards."""
+
+    places: tuple[tuple[int, ...], ...]
+
+    @property
+    def count(self) -> int:
+        """How many slots the board has."""
+        return sum(len(p) for p in self.places)
+
+    @classmethod
+    def from_entries(cls, entries: Sequence[Mapping[str, Any]]) -> "SlotMap":
+        """From grid.toml's ``slot`` list (wire order)."""
+        rows: dict[int, dict[int, int]] = {p: {} for p in range(1, 29)}
+        for wire, entry in enumerate(entries):
+            try:
+                place = PLACE_NUMBERS[str(entry["place"])]
+                index = int(entry["index"])
+            except (KeyError, TypeError, ValueError):
+                raise SensorFaultError(f"slot {wire} of the grid has no valid place and index") from None
+            if index in rows[place]:
+                raise SensorFaultError(f"{place_name(place)} has slot index {index} twice in the grid")
+            rows[place][index] = wire
+        places = []
+        for place in range(1, 29):
+            row = rows[place]
+            if not row or sorted(row) != list(range(len(row))):
+                raise SensorFaultError(f"{place_name(place)} needs slots numbered 0, 1, 2 ... in the grid")
+            places.append(tuple(row[i] for i in range(len(row))))
+        return cls(tuple(places))
+
+    @classmethod
+    def load(cls, path: Path = GRID_TOML) -> "SlotMap":
+        """Read ``hardware/grid.toml`` (or another grid file)."""
+        try:
+            data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+        except (OSError, tomllib.TOMLDecodeError) as exc:
+            raise SensorFaultError(f"the sensor grid {path} cannot be read ({exc})") from None
+        return cls.from_entries(data.get("slot", []))
+
+    def slots(self) -> Slots:
+        """The :class:`Slots` capacities (points, bar halves and trays must be uniform)."""
+        point = {len(self.places[p - 1]) for p in range(1, 25)}
+        bar = {len(self.places[WHITE_BAR - 1]), len(self.places[BLACK_BAR - 1])}
+        tray = {len(self.places[WHITE_OFF - 1]), len(self.places[BLACK_OFF - 1])}
+        if len(point) != 1 or len(bar) != 1 or len(tray) != 1:
+            raise SensorFaultError("every point, every bar half and every tray needs the same number of slots")
+        return Slots(point=point.pop(), bar=bar.pop(), tray=tray.pop())
+
+    def observation(self, states: Sequence[int]) -> Observation:
+        """The observation of one full set of slot states (wire order).  A faulty slot or a
+        checker seen beyond a gap raises :class:`SensorFaultError` naming the place."""
+        if len(states) != self.count:
+            raise SensorFaultError(f"the board reported {len(states)} slots, the grid has {self.count}")
+        codes = []
+        for place, wires in enumerate(self.places, start=1):
+            row = []
+            for wire in wires:
+                colour = states[wire] & 3
+                if colour == FAULT:
+                    raise SensorFaultError(f"check {place_name(place)}: a sensor reports a fault")
+                row.append(0 if colour == 0 else (1 if colour == 1 else -1))
+            stacked = (states[wires[-1]] >> 2) >= 2
+            codes.append(reading_from_slots(place, row, stacked))
+        return Observation(tuple(codes))
