@@ -212,6 +212,11 @@ def _scoreboard(c: _Canvas, lay: Layout, s: DisplayState) -> int:
     score_h = int(lay.score_px * 0.78) + 2 * pad
     info_top = score_top + score_h + pad
     info_h = int(lay.info_px * 1.25)
+    # with clocks, the larger panels give them their own row in a bigger size
+    two_rows = s.clock is not None and c.panel.size_class != "small"
+    clock_px = int(lay.info_px * 1.25) if two_rows else lay.info_px
+    clock_top = info_top + info_h + pad if two_rows else info_top
+    clock_h = int(clock_px * 1.25) if two_rows else info_h
 
     for p in (0, 1):
         x0 = pad if p == 0 else W - side_w + pad
@@ -244,37 +249,47 @@ def _scoreboard(c: _Canvas, lay: Layout, s: DisplayState) -> int:
             score_w = c.width(score, font(lay.score_px))
             cx0 = x0 + score_w + 3 * pad + 4 if p == 0 else x1 - score_w - 3 * pad - 4 - size_c
             c.cube(cx0, score_top + (score_h - size_c) // 2, size_c, s.cube, False, lay.line)
-        # pips and clock
-        parts = []
+        # pips, clock (own row on the larger panels) and the delay left this turn
+        pips: Text = ()
         if s.pips is not None:
-            parts.append((f"{s.pips[p]} pips", f"{s.pips[p]}p", str(s.pips[p])))
-        info_y = info_top + info_h // 2
+            pips = (f"{s.pips[p]} pips", f"{s.pips[p]}p", str(s.pips[p]))
+        outward = "lm" if p == 0 else "rm"
+        inward = "rm" if p == 0 else "lm"
+        if s.clock is None or two_rows:
+            if pips:
+                text, size = c.fit(pips, x1 - x0, lay.info_px)
+                c.text((x0 if p == 0 else x1, info_top + info_h // 2), text, size,
+                       anchor=outward, bold=False)
         if s.clock is not None:
             reserve = s.clock.reserve_ms[p]
             clock = format_clock(reserve)
             low = reserve < CLOCK_LOW_MS
-            clock_w = c.width(clock, font(lay.info_px))
-            box = (x0, info_top, x0 + clock_w + 2 * pad + 4, info_top + info_h - 1)
+            clock_w = c.width(clock, font(clock_px))
+            top, bottom = clock_top, clock_top + clock_h - 1
+            box = (x0, top, x0 + clock_w + 2 * pad + 4, bottom)
             if p == 1:
-                box = (x1 - clock_w - 2 * pad - 4, info_top, x1, info_top + info_h - 1)
+                box = (x1 - clock_w - 2 * pad - 4, top, x1, bottom)
             running = s.clock.running == p
             if low:
                 c.draw.rectangle(box, fill=c.accent)
             elif running:
                 c.draw.rectangle(box, outline=BLACK, width=max(1, lay.line - 1))
-            c.text(((box[0] + box[2]) // 2 + 1, info_y), clock, lay.info_px,
+            c.text(((box[0] + box[2]) // 2 + 1, (top + bottom) // 2 + 1), clock, clock_px,
                    fill=WHITE if low else BLACK, anchor="mm")
-            rest_w = (x1 - x0) - (box[2] - box[0]) - 2 * pad
-            if parts:
-                text, size = c.fit(parts[0], rest_w, lay.info_px)
-                if p == 0:
-                    c.text((x1, info_y), text, size, anchor="rm", bold=False)
-                else:
-                    c.text((x0, info_y), text, size, anchor="lm", bold=False)
-        elif parts:
-            text, size = c.fit(parts[0], x1 - x0, lay.info_px)
-            c.text((x0 if p == 0 else x1, info_y), text, size,
-                   anchor="lm" if p == 0 else "rm", bold=False)
+            extra: Text = () if two_rows else pips
+            if running and s.clock.delay_ms > 0:
+                # the delay left this turn: the reserve runs only once it is used up
+                d = f"+{-(-s.clock.delay_ms // 1000)}"
+                extra = (d + "s", d)  # on the small panels it takes the place of the pips
+            if extra:
+                # on its own row the clock may use the empty centre of that row too
+                rest_w = (x1 - x0) - (box[2] - box[0]) - 2 * pad + (
+                    centre_w // 2 - pad if two_rows else 0)
+                if two_rows:
+                    x1, x0 = (x1 + centre_w // 2, x0) if p == 0 else (x1, x0 - centre_w // 2)
+                text, size = c.fit(extra, rest_w, lay.info_px)
+                c.text((x1 if p == 0 else x0, (top + bottom) // 2 + 1), text, size,
+                       anchor=inward, bold=False)
 
     # centre column: match length, Crawford, dice or offered cube
     mid = (centre_x0 + centre_x1) // 2
@@ -302,7 +317,7 @@ def _scoreboard(c: _Canvas, lay: Layout, s: DisplayState) -> int:
             darks = (s.turn == 1, s.turn == 1)
         c.die(mid - gap // 2 - die, dy, die, s.dice[0], darks[0], lay.line)
         c.die(mid + (gap + 1) // 2, dy, die, s.dice[1], darks[1], lay.line)
-    return info_top + info_h + pad
+    return max(info_top + info_h, clock_top + clock_h) + pad
 
 
 def _match_over(c: _Canvas, lay: Layout, s: DisplayState) -> int:
