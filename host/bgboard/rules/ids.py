@@ -142,6 +142,8 @@ def encode_match_id(match: MatchId) -> str:
     owner = {0: 0, 1: 1, None: 3}.get(match.cube_owner)
     if owner is None:
         raise InvalidIdError(f"the cube owner must be 0, 1 or None, not {match.cube_owner!r}")
+    if any(not 0 <= d <= 6 for d in match.dice) or (0 in match.dice and match.dice != (0, 0)):
+        raise InvalidIdError(f"Match ID dice are (0, 0) or two numbers from 1 to 6, not {match.dice}")
     fields = [
         (_CUBE, cube_log),
         (_OWNER, owner),

@@ -1,0 +1,111 @@
+"""``bgboard legal``: the legal plays of a roll.
+
+    bgboard legal POSITION DICE [--json]
+    bgboard legal --batch            (lines "POSITION DICE" on stdin, one JSON object each)
+
+POSITION is a gnubg Position ID (``4HPwATDgc/ABMA``) or an XGID (``XGID=-b----E-C---...``);
+DICE like ``31`` (or ``3-1``).  Each play is printed in gnubg notation, one per line, or
+``no legal play``.  The JSON object is
+``{"position": "...", "dice": [3, 1], "plays": [{"play": "8/5 6/5", "position_id": "..."}]}``
+where ``position_id`` is the resulting position before the sides swap (gnubg-nn's
+convention for the keys of ``gnubg_nn.moves``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from typing import TextIO
+
+from bgboard.errors import InputError
+from bgboard.rules import (
+    VARIANTS,
+    InvalidDiceError,
+    Position,
+    checkers_of,
+    legal_plays,
+    position_from_id,
+    position_id,
+    xgid_decode,
+)
+
+_DICE = re.compile(r"^([1-6])[-,/ ]?([1-6])$")
+
+
+def parse_dice(text: str) -> tuple[int, int]:
+    """``"31"``, ``"3-1"`` or ``"3,1"`` → ``(3, 1)``; raises :class:`InvalidDiceError`."""
+    found = _DICE.match(text.strip())
+    if not found:
+        raise InvalidDiceError(f"dice are two numbers from 1 to 6 like 31, not {text!r}")
+    return int(found.group(1)), int(found.group(2))
+
+
+def parse_position(text: str, checkers: int = 15) -> Position:
+    """A gnubg Position ID or an XGID (seen from the player on roll)."""
+    text = text.strip()
+    if text.upper().startswith("XGID=") or ":" in text:
+        return xgid_decode(text, checkers).position
+    return position_from_id(text, checkers)
+
+
+def answer(position_text: str, dice_text: str, checkers: int = 15) -> dict:
+    """The JSON object for one question."""
+    position = parse_position(position_text, checkers)
+    dice = parse_dice(dice_text)
+    plays = legal_plays(position, dice)
+    return {
+        "position": position_text,
+        "dice": list(dice),
+        "plays": [{"play": p.notation, "position_id": position_id(p.position)} for p in plays],
+    }
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    parser = subparsers.add_parser(
+        "legal",
+        help="list the legal plays of a roll",
+        description="List the legal plays of a roll in gnubg notation.",
+    )
+    parser.add_argument("position", nargs="?", help="gnubg Position ID or XGID (player on roll's view)")
+    parser.add_argument("dice", nargs="?", help="the roll, like 31")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--batch", action="store_true", help="read 'POSITION DICE' lines on stdin, write JSON lines")
+    parser.add_argument("--variant", choices=VARIANTS, default="standard", help="checkers per side (Hypergammon has fewer)")
+    return parser
+
+
+def _batch(stdin: TextIO, stdout: TextIO, checkers: int) -> int:
+    for number, line in enumerate(stdin, 1):
+        fields = line.split()
+        if not fields:
+            continue
+        if len(fields) != 2:
+            raise InputError(f"line {number}: expected 'POSITION DICE', got {line.strip()!r}")
+        try:
+            result = answer(fields[0], fields[1], checkers)
+        except InputError as exc:
+            raise InputError(f"line {number}: {exc}") from None
+        stdout.write(json.dumps(result) + "\n")
+        stdout.flush()
+    return 0
+
+
+def run(args: argparse.Namespace) -> int:
+    checkers = checkers_of(args.variant)
+    if args.batch:
+        if args.position or args.dice:
+            raise InputError("--batch reads positions and dice from stdin: give no POSITION or DICE")
+        return _batch(sys.stdin, sys.stdout, checkers)
+    if not args.position or not args.dice:
+        raise InputError("give a POSITION (Position ID or XGID) and DICE like 31, or --batch")
+    result = answer(args.position, args.dice, checkers)
+    if args.json:
+        print(json.dumps(result))
+    elif result["plays"]:
+        for play in result["plays"]:
+            print(play["play"])
+    else:
+        print("no legal play")
+    return 0

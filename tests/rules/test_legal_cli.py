@@ -1,0 +1,95 @@
+"""``bgboard legal``: text, --json (in gnubg-nn's position_id convention), --batch, errors."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+
+import pytest
+
+from bgboard.cli import main
+from bgboard.rules import Xgid, position_id, start_position, xgid_encode
+
+from .oracle import require_gnubg_nn
+from .selfplay import ROLLS, selfplay_positions
+
+START = "4HPwATDgc/ABMA"
+
+
+def test_text_output(capsys):
+    assert main(["legal", START, "31"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 16 and "8/5 6/5" in lines and "24/20" in lines
+
+
+def test_no_legal_play(capsys):
+    # one checker on the bar against a closed board
+    closed = "XGID=------A------------bbbbbbA:0:0:1:00:0:0:0:0:10"
+    assert main(["legal", closed, "61"]) == 0
+    assert capsys.readouterr().out == "no legal play\n"
+    assert main(["legal", closed, "61", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == {"position": closed, "dice": [6, 1], "plays": []}
+
+
+def test_json_position_ids_are_gnubg_nn_keys(capsys):
+    g = require_gnubg_nn()
+    for _, position in selfplay_positions(seed=5, count=30):
+        pid = position_id(position)
+        for d1, d2 in ROLLS[::4]:
+            assert main(["legal", pid, f"{d1}{d2}", "--json"]) == 0
+            out = json.loads(capsys.readouterr().out)
+            board = g.board_from_position_id(pid)
+            expected = {g.position_id([list(x) for x in g.board_from_position_key(k)]) for k in g.moves([list(x) for x in board], d1, d2)}
+            assert out["position"] == pid and out["dice"] == [d1, d2]
+            assert {p["position_id"] for p in out["plays"]} == expected
+            assert len(out["plays"]) == len(expected)
+
+
+def test_xgid_input_is_the_same_position(capsys):
+    xgid = xgid_encode(Xgid(start_position(), dice=(3, 1)))
+    assert main(["legal", xgid, "31", "--json"]) == 0
+    by_xgid = json.loads(capsys.readouterr().out)["plays"]
+    assert main(["legal", START, "3-1", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["plays"] == by_xgid
+
+
+def test_batch(monkeypatch, capsys):
+    monkeypatch.setattr(sys, "stdin", io.StringIO(f"{START} 31\n\n{START} 66\n"))
+    assert main(["legal", "--batch"]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [line["dice"] for line in lines] == [[3, 1], [6, 6]]
+    assert len(lines[1]["plays"]) == 11
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["legal", START, "71"], "bgboard: dice are two numbers from 1 to 6 like 31, not '71'\n"),
+        (["legal", "4HPwATDgc/AB", "31"], "bgboard: a Position ID has 14 characters, '4HPwATDgc/AB' has 12\n"),
+        (["legal", "XGID=-b----E-C:0:0:1:00:0:0:0:0:10", "31"], "bgboard: an XGID position has 26 characters, '-b----E-C' has 9\n"),
+        (["legal", START], "bgboard: give a POSITION (Position ID or XGID) and DICE like 31, or --batch\n"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(argv, message, capsys):
+    assert main(argv) == 2
+    assert capsys.readouterr().err == message
+
+
+def test_bad_batch_line_names_the_line(monkeypatch, capsys):
+    monkeypatch.setattr(sys, "stdin", io.StringIO(f"{START} 31\n{START} 3\n"))
+    assert main(["legal", "--batch"]) == 2
+    captured = capsys.readouterr()
+    assert len(captured.out.splitlines()) == 1
+    assert captured.err == "bgboard: line 2: dice are two numbers from 1 to 6 like 31, not '3'\n"
+
+
+def test_real_process_exit_code():
+    done = subprocess.run(
+        [sys.executable, "-m", "bgboard", "legal", "nonsense!", "31"], capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+    ok = subprocess.run([sys.executable, "-m", "bgboard", "legal", START, "52"], capture_output=True, text=True, check=True)
+    assert ok.stdout.splitlines()[0] == "24/22 13/8"
