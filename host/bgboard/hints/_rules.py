@@ -1,14 +1,20 @@
-"""The few rules-engine functions the hints need, imported in one place."""
+"""The rules-engine functions the hints need, imported in one place.
+
+``explain`` (the reason for an illegal play, issue 2) may not be exported yet by the
+rules package; until it is, :func:`bgboard.hints.teach.illegal_reason` says only that the
+play is not legal.
+"""
 
 from __future__ import annotations
 
-try:  # the public API of bgboard.rules (contract)
-    from bgboard.rules import apply_step, explain, legal_plays, legal_steps, position_id
-except ImportError:  # pragma: no cover - while the rules package is being assembled
-    from bgboard.rules.legal import legal_plays, legal_steps  # type: ignore[no-redef]
-    from bgboard.rules.step import apply_step  # type: ignore[no-redef]
+from typing import Callable, Optional
 
-    explain = None  # type: ignore[assignment]
-    position_id = None  # type: ignore[assignment]
+from bgboard.rules import Position, apply_step, legal_plays, legal_steps, position_id
+
+explain: Optional[Callable[[Position, tuple[int, int], Position], Optional[str]]]
+try:
+    from bgboard.rules import explain  # type: ignore[attr-defined, no-redef]
+except ImportError:  # pragma: no cover - depends on the rules engine's progress
+    explain = None
 
 __all__ = ["apply_step", "explain", "legal_plays", "legal_steps", "position_id"]

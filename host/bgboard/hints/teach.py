@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from bgboard.hints import _rules
+from bgboard.rules import Step
 from bgboard.rules.position import BAR, Position
 
 __all__ = ["Destinations", "destinations", "illegal_reason"]
@@ -32,7 +33,7 @@ class Destinations:
         return f"The checker from {where} can go to {names}."
 
 
-def destinations(position: Position, dice: tuple[int, int], steps_so_far: Sequence[object], frm: int) -> Destinations:
+def destinations(position: Position, dice: tuple[int, int], steps_so_far: Sequence[Step], frm: int) -> Destinations:
     """Legal destinations of a checker lifted from ``frm`` (mover's numbering, 25 = bar).
 
     ``position`` is the position before the roll was started and ``steps_so_far`` the steps
