@@ -1,0 +1,71 @@
+"""The work of one full firmware scan, counted under the MicroPython unix port, and the
+scan rate it implies on the Pico, side by side with the reference boards.
+
+    .venv/bin/python benchmarks/firmware_scan.py
+
+Counts (pin writes, ADC reads, settle waits per scan) come from the machine shim and are
+exact; the interpreter time of classify + debounce is measured under the unix port on this
+machine.  The Pico figure is an ESTIMATE from stated per-operation costs; run
+``mpremote run benchmarks/firmware_scan_device.py`` on a board to measure it.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+MICROPYTHON = Path(sys.executable).with_name("micropython")
+
+# Assumed costs on an RP2040 at 125 MHz running MicroPython (see docs/performance.md):
+PIN_WRITE_US = 4.0  # Pin.value(x) from Python
+ADC_READ_US = 8.0  # ADC.read_u16(): 2 us conversion (500 ksps) + call overhead
+SETTLE_CALL_US = 5.0  # time.sleep_us() call overhead on top of the wait itself
+INTERPRETER_SLOWDOWN = 60.0  # unix port on a ~3 GHz x86-64 core vs Cortex-M0+ at 125 MHz
+SCAN_PERIOD_MS = 10
+DEBOUNCE_SCANS = 4
+
+
+def measure() -> dict[str, float]:
+    env = dict(os.environ, MICROPYPATH=f"{ROOT / 'firmware/sim'}:{ROOT / 'firmware'}:.frozen",
+               BGBOARD_SIM_CLOCK="virtual", BGBOARD_SIM_FLASH="/tmp/bgboard-bench-flash")
+    out = subprocess.run([str(MICROPYTHON), str(ROOT / "benchmarks/firmware_scan_device.py")],
+                         capture_output=True, text=True, env=env, check=True).stdout
+    return {k: float(v) for k, v in (line.split() for line in out.splitlines())}
+
+
+def main() -> int:
+    r = measure()
+    settle_us = r["settle_us_per_scan"] + r["settle_waits_per_scan"] * SETTLE_CALL_US
+    io_us = r["pin_writes_per_scan"] * PIN_WRITE_US + r["adc_reads_per_scan"] * ADC_READ_US + settle_us
+    logic_stable = r["classify_debounce_stable_us"] * INTERPRETER_SLOWDOWN
+    logic_worst = r["classify_debounce_all_changing_us"] * INTERPRETER_SLOWDOWN
+    scan_stable = io_us + logic_stable
+    scan_worst = io_us + logic_worst
+    print(f"slots per scan                    {r['slots']:.0f}")
+    print(f"ADC reads per scan                {r['adc_reads_per_scan']:.0f}")
+    print(f"mux settle waits per scan         {r['settle_waits_per_scan']:.0f} x 10 us")
+    print(f"select/enable pin writes per scan {r['pin_writes_per_scan']:.0f}")
+    print(f"unix port: classify+debounce      {r['classify_debounce_stable_us']:.1f} us stable, "
+          f"{r['classify_debounce_all_changing_us']:.1f} us every slot changing")
+    print()
+    print("Pico estimate (per-operation costs in the script header)")
+    print(f"  I/O (pins, ADC, settling)       {io_us / 1000:.2f} ms")
+    print(f"  classify+debounce               {logic_stable / 1000:.2f} ms stable, {logic_worst / 1000:.2f} ms worst")
+    print(f"  one scan                        {scan_stable / 1000:.2f} ms stable, {scan_worst / 1000:.2f} ms worst")
+    print(f"  max scan rate                   {1e6 / scan_stable:.0f} /s stable, {1e6 / scan_worst:.0f} /s worst")
+    print(f"  chosen period                   {SCAN_PERIOD_MS} ms ({1000 // SCAN_PERIOD_MS} scans/s), "
+          f"busy {100 * scan_stable / (SCAN_PERIOD_MS * 1000):.0f} %")
+    print(f"  debounce                        {DEBOUNCE_SCANS} identical scans = {DEBOUNCE_SCANS * SCAN_PERIOD_MS} ms")
+    print()
+    print("reference                         scan period   report after")
+    print(f"  bgboard (estimate)              {SCAN_PERIOD_MS:>4} ms       {DEBOUNCE_SCANS * SCAN_PERIOD_MS} ms")
+    print("  Millennium chess board          ~41 ms        2-5 identical scans (82-205 ms)")
+    print("  picochess settle timer          -             250 ms after the last change")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,66 @@
+"""Time one full scan of the firmware: runs on a real Pico (``mpremote run
+benchmarks/firmware_scan_device.py`` after ``bgboard firmware deploy``) and under the unix
+port with the machine shim (benchmarks/firmware_scan.py drives that).  Prints ``key value``
+lines."""
+
+import time
+
+import board
+import calibration
+from classify import Classifier
+from debounce import Debouncer
+from hal import Hal
+from scan import Scanner
+
+N = 200
+hal = Hal()
+n = board.SLOT_COUNT
+scanner = Scanner(hal.select, hal.enable, hal.adcs, board.SLOT_MUX, board.SLOT_CHANNEL,
+                  board.SETTLE_US, hal.sleep_us)
+raw = [0] * n
+classifier = Classifier(calibration.defaults(n), n)
+debouncer = Debouncer(n, 4)
+
+try:
+    import machine
+
+    sim = machine.SIM  # only under the unix port
+except AttributeError:
+    sim = None
+
+
+def counters():
+    if sim is None:
+        return (0, 0, 0)
+    return (sim.pin_writes, sim.adc_reads, sim.settle_us)
+
+
+before = counters()
+t0 = time.ticks_us()
+for _ in range(N):
+    scanner.scan(raw)
+t1 = time.ticks_us()
+after = counters()
+print("slots", n)
+print("scan_us", time.ticks_diff(t1, t0) / N)
+print("pin_writes_per_scan", (after[0] - before[0]) / N)
+print("adc_reads_per_scan", (after[1] - before[1]) / N)
+print("settle_us_per_scan", (after[2] - before[2]) / N)
+print("settle_waits_per_scan", (after[2] - before[2]) / N / board.SETTLE_US)
+
+stable = list(raw)
+classifier.classify_all(stable)
+debouncer.prime(classifier.out)
+t0 = time.ticks_us()
+for _ in range(N):
+    debouncer.update(classifier.classify_all(stable))
+t1 = time.ticks_us()
+print("classify_debounce_stable_us", time.ticks_diff(t1, t0) / N)
+
+white = [41768] * n
+empty = [32768] * n
+t0 = time.ticks_us()
+for i in range(N):
+    debouncer.update(classifier.classify_all(white if i % 8 < 4 else empty))
+t1 = time.ticks_us()
+print("classify_debounce_all_changing_us", time.ticks_diff(t1, t0) / N)

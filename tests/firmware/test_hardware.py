@@ -1,0 +1,60 @@
+"""hardware/: the BOM agrees with the TOML files, and the picture is drawn from them."""
+
+from __future__ import annotations
+
+import csv
+import sys
+import tomllib
+
+from PIL import Image
+
+from conftest import ROOT
+
+sys.path.insert(0, str(ROOT / "hardware"))
+import draw  # noqa: E402
+
+PINS = tomllib.loads((ROOT / "hardware/pins.toml").read_text())
+GRID = tomllib.loads((ROOT / "hardware/grid.toml").read_text())
+ROWS = list(csv.DictReader((ROOT / "hardware/bom.csv").open()))
+
+
+def quantity(part: str) -> int:
+    return next(int(r["quantity"]) for r in ROWS if r["part_number"] == part)
+
+
+def test_bom_totals_add_up() -> None:
+    parts, total = ROWS[:-1], ROWS[-1]
+    for r in parts:
+        assert abs(int(r["quantity"]) * float(r["unit_price_usd"]) - float(r["total_usd"])) < 0.005, r
+        assert r["manufacturer"] and r["part_number"]
+    assert total["item"] == "TOTAL"
+    assert abs(sum(float(r["total_usd"]) for r in parts) - float(total["total_usd"])) < 0.005
+
+
+def test_bom_quantities_match_the_grid_and_pins() -> None:
+    assert quantity("DRV5055A3QDBZR") == len(GRID["slot"])
+    assert quantity("CD74HC4067M96") == PINS["pico"]["mux"]["count"]
+    assert quantity("WS2812B-5050") == PINS["pico"]["leds"]["count"]
+    assert quantity("1479") == 3 * len(PINS["pi"]["buttons"])
+
+
+def test_grid_fits_the_multiplexers() -> None:
+    mux = PINS["pico"]["mux"]
+    channels = {(s["mux"], s["channel"]) for s in GRID["slot"]}
+    assert len(channels) == len(GRID["slot"])
+    assert all(0 <= m < mux["count"] and 0 <= c < mux["channels"] for m, c in channels)
+
+
+def test_every_slot_is_drawn_in_its_multiplexers_colour() -> None:
+    image = draw.render(*draw.load())
+    spots = set()
+    for slot in GRID["slot"]:
+        x, y = draw.slot_xy(slot["place"], slot["index"])
+        assert image.getpixel((x, y + 10)) == draw.MUX_COLOURS[slot["mux"]], slot
+        spots.add((x, y))
+    assert len(spots) == len(GRID["slot"])  # no two slots drawn on the same spot
+
+
+def test_committed_picture_is_up_to_date() -> None:
+    committed = Image.open(ROOT / "hardware/layout.png").convert("RGB")
+    assert committed.tobytes() == draw.render(*draw.load()).tobytes()
