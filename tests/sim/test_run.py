@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 from bgboard.cli import main
-from bgboard.match.actions import Move, action_from_dict
+from bgboard.match.actions import Move, Pass, action_from_dict
 from bgboard.match.state import MATCH_OVER, replay
-from bgboard.sim.journal import Journal
+from bgboard.store.journal import Journal
 from bgboard.sim.run import Options, Simulation
 from bgboard.sim.session import run_match
 
@@ -24,21 +24,24 @@ BGBOARD = [sys.executable, "-m", "bgboard"]
 
 
 def _actions(out: Path) -> list[dict]:
+    """The match actions the host journalled."""
     with Journal(out / "journal.sqlite") as j:
-        return [e for e in j.entries() if e["type"] != "verdict"]
+        return [e.body for e in j.entries() if e.kind == "action"]
 
 
 def test_a_match_ends_with_the_score_its_journal_replays_to(tmp_path: Path) -> None:
     sim = Simulation(Options(3, seed=4, noise=450.0), tmp_path)
-    state = sim.run()
+    sim.run()
     sim.close()
+    state = sim.controller.state
+    assert state is not None
     assert state.phase == MATCH_OVER and max(state.score) >= 3
     actions = [action_from_dict(e) for e in _actions(tmp_path)]
     again = replay(actions)
     assert again.score == state.score and again.games == state.games
     summary = sim.summary()
     assert summary["legal_rejected"] == 0
-    assert summary["plays_recognised"] == sum(isinstance(a, Move) for a in actions)
+    assert summary["plays_recognised"] == sum(isinstance(a, (Move, Pass)) for a in actions)
     assert summary["score"] == list(state.score)
 
 
@@ -58,8 +61,8 @@ def test_outputs_are_written(tmp_path: Path) -> None:
     summary = run_match(Options(1, seed=2), tmp_path)
     for name in ("match.mat", "match.sgf", "journal.sqlite", "display.gif", "summary.json"):
         assert (tmp_path / name).stat().st_size > 0, name
-    frames = sorted((tmp_path / "frames").glob("*.png"))
-    assert len(frames) > 10
+    frames = sorted((tmp_path / "frames").glob("frame-*-*.png"))
+    assert len(frames) > 10 and any("partial" in f.name for f in frames)
     assert json.loads((tmp_path / "summary.json").read_text()) == summary
     assert (tmp_path / "match.sgf").read_text().startswith("(;FF[4]GM[6]")
 

@@ -1,14 +1,22 @@
-"""A whole match on the virtual board: players act, the board is read, plays are judged.
+"""A whole match on the virtual board, refereed by the real host controller.
 
-:class:`Simulation` is the referee loop of ``bgboard sim``.  Each turn the simulated
-player rolls or doubles (buttons), carries checkers one at a time over the hall field
-(:class:`~bgboard.sim.table.Table`), and the reading of the settled board is judged against
-the rules engine's legal plays the way the host does it (picochess approach: the resulting
-position of every legal play is compared with the observation; none consistent means
-illegal, and ``explain`` says why).  Every action and verdict goes to the
-:class:`~bgboard.sim.journal.Journal` before it takes effect, so a run killed at any
-moment resumes from its journal and ends exactly as an uninterrupted run: players and dice
-are functions of ``(seed, game, turn)`` only.
+:class:`Simulation` is the loop of ``bgboard sim``.  The host side is the real thing:
+:class:`bgboard.control.controller.Controller` (match state machine, recognition, notices,
+LEDs, journal in ``journal.sqlite`` through :class:`bgboard.store.journal.Journal`), fed by
+the host's own settler (:class:`bgboard.sense.settle.Settler`).  The board side is the
+virtual table (:class:`~bgboard.sim.table.Table`): the simulated players press buttons,
+roll the dice when the controller enables rolling, and carry checkers one at a time over
+the hall field; every scan goes through the settler, every settled reading to the
+controller as a ``BoardRead``.
+
+An illegal attempt is judged by what the controller says when the player presses *done*:
+it must refuse the play with the rules engine's reason (``illegal_flagged``); the player
+then puts the checkers back and plays legally.  A legal play the controller does not accept
+is counted in ``legal_rejected`` (and the run stops: a bug).
+
+Time is virtual (milliseconds from 0) and everything the players do is a function of
+``(seed, game, turn)``, so a run killed at any moment and resumed from the journal ends
+exactly as an uninterrupted run.
 """
 
 from __future__ import annotations
@@ -18,46 +26,33 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from bgboard import rules
-from bgboard.match.actions import (
-    Action,
-    Double,
-    Drop,
-    Move as MoveAction,
-    NextGame,
-    OpeningRoll,
-    Pass,
-    Roll,
-    StartMatch,
-    Take,
-    action_from_dict,
-    action_to_dict,
-)
-from bgboard.match.state import (
-    DOUBLED,
-    GAME_OVER,
-    MATCH_OVER,
-    OPENING,
-    PLAY,
-    TURN,
-    MatchState,
-    apply,
-)
-from bgboard.rules import Position
-from bgboard.sense.board import Observation, board_of, guess_board, position_of
-from bgboard.sim.field import NOISE_LEVELS, Faults
-from bgboard.sim.journal import Journal
+from bgboard.control.controller import Controller, Settings
+from bgboard.control.events import DOUBLE, DROP, ROLL, BoardRead, ButtonPressed, DiceRolled
+from bgboard.display.state import DisplayState
+from bgboard.errors import InputError
+from bgboard.link.messages import SetRolling
+from bgboard.match.state import DOUBLED, GAME_OVER, MATCH_OVER, OPENING, PLAY, TURN
+from bgboard.rules import start_position
+from bgboard.sense.board import Observation, SensorFaultError, Slots
+from bgboard.sense.recognise import Illegal, Miscount, Played, Unchanged, Ambiguous
+from bgboard.sense.settle import Settler
+from bgboard.sim.field import NOISE_LEVELS, Faults, board_grid
+from bgboard.sim.hand import Frame
 from bgboard.sim.layout import Layout
-from bgboard.sim.players import (
-    Move,
-    choose_play,
-    dice_for,
-    illegal_attempt,
-    moves_of,
-    takes,
-    wants_double,
-)
+from bgboard.sim.players import Move, choose_play, dice_for, illegal_attempt, moves_of, takes, wants_double
 from bgboard.sim.table import Table
+from bgboard.store.journal import Journal
+
+#: Scans of the board at rest before a self-contradicting reading counts as a fault.
+RESCANS = 50
+#: Time between two scans (virtual ms), as the firmware scans.
+SCAN_MS = 10
+#: Journal kind of the simulator's own rows (the controller ignores kinds it does not know).
+SIM_KIND = "sim"
+
+
+class SimulationError(InputError):
+    """The simulated match cannot go on (a sensor fault, a journal of another match)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,33 +68,6 @@ class Options:
     stuck: tuple[tuple[str, int, int], ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
-class Verdict:
-    """What the referee made of a settled board: ``kind`` is ``play`` (with ``play``),
-    ``illegal`` (with ``reason``) or ``ambiguous``."""
-
-    kind: str
-    play: Any = None
-    reason: str | None = None
-
-
-def judge(observation: Observation, position: Position, dice: tuple[int, int], mover: int) -> Verdict:
-    """Compare a settled reading with the results of every legal play (pure)."""
-    plays = rules.legal_plays(position, dice) or (rules.Play((), position),)
-    found = [p for p in plays if observation.consistent_with(board_of(p.position, mover))]
-    if len(found) == 1:
-        return Verdict("play", play=found[0])
-    if len(found) > 1:
-        return Verdict("ambiguous", reason=f"{len(found)} plays fit the board")
-    prefer = board_of(position, mover)
-    board = guess_board(observation, sum(position.mine), prefer)
-    if board is None:
-        return Verdict("illegal", reason="the checkers on the board do not add up")
-    result = position_of(board, mover)
-    reason = rules.explain(position, dice, result)
-    return Verdict("illegal", reason=reason or "this is not a legal play")
-
-
 @dataclass
 class Tally:
     """The run's counts for the summary."""
@@ -110,156 +78,257 @@ class Tally:
     legal_rejected: int = 0
     wrong_reasons: list[dict[str, Any]] = field(default_factory=list)
 
+    def count(self, entry: dict[str, Any]) -> None:
+        """Count one journalled verdict."""
+        if entry["what"] == "play":
+            if entry["accepted"]:
+                self.plays_recognised += 1
+            else:
+                self.legal_rejected += 1
+        elif entry["what"] == "attempt":
+            self.illegal_attempts += 1
+            if entry["refused"] and entry["reason"] == entry["expected"]:
+                self.illegal_flagged += 1
+            else:
+                self.wrong_reasons.append(entry)
+
 
 class Simulation:
     """One match on the virtual board, journalled in ``out/journal.sqlite``."""
 
-    def __init__(self, options: Options, out: Path, on_action: Callable[[MatchState, Action], None] | None = None) -> None:
+    def __init__(
+        self,
+        options: Options,
+        out: Path,
+        on_show: Callable[[DisplayState, int], None] | None = None,
+    ) -> None:
         self.options = options
         self.out = Path(out)
         self.out.mkdir(parents=True, exist_ok=True)
-        self.journal = Journal(self.out / "journal.sqlite")
-        self.on_action = on_action
+        self.on_show = on_show
         self.tally = Tally()
-        self.state: MatchState | None = None
-        self.actions: list[Action] = []
-        self.turn = 0  # actions since the start of the current game
-        self.done_verdicts: set[tuple[int, int]] = set()
-        self.resumed = False
+        self.grid = board_grid()
+        self.slots = Slots(point=self.grid.count("point"), bar=self.grid.count("bar"), tray=self.grid.count("off"))
+        self.settler = Settler()
+        self.clock = 0  # virtual milliseconds
+        self.sensor_faults = 0  # scans dropped because they contradicted themselves
+        self.last_fault = ""
+        self.rolling = False
+        self.rolls = 0
+        self.attempted: set[tuple[int, int]] = set()
         faults = Faults(stuck={(p, i): v for p, i, v in options.stuck}) if options.stuck else Faults()
         self.table = Table(
             Layout(tuple([0] * 24)),
             random.Random(f"bgboard-sim-noise:{options.seed}"),
             noise=options.noise,
+            grid=self.grid,
             faults=faults,
             flicker=options.flicker,
         )
+        self.journal = Journal(self.out / "journal.sqlite")
+        settings = Settings(length=options.match_length, rules=options.rules, slots=self.slots)
+        for entry in self.journal.entries():
+            self.clock = max(self.clock, entry.at_ms + 1000)
+            if entry.kind == SIM_KIND:
+                self.tally.count(entry.body)
+                if entry.body["what"] == "attempt":
+                    self.attempted.add((entry.body["game"], entry.body["turn"]))
+            elif entry.kind == "action" and entry.body.get("type") == "start":
+                if entry.body.get("length") != options.match_length:
+                    raise SimulationError(
+                        f"{self.out} holds a {entry.body.get('length')}-point match: use another --out"
+                    )
+        self.controller = Controller.resume(self.journal, settings, self.clock, send=self._to_board, show=self._show)
+        self._set_up_table()
 
-    # ------------------------------------------------------------------ journal
-    def _load(self) -> None:
-        entries = self.journal.entries()
-        for entry in entries:
-            if entry["type"] == "verdict":
-                self._count(entry)
-                if entry.get("attempt"):
-                    self.done_verdicts.add((entry["game"], entry["turn"]))
-                continue
-            action = action_from_dict(entry)
-            self._apply(action, journal=False)
-        self.resumed = bool(entries)
-        if self.state is None:
-            start = StartMatch(self.options.match_length, rules=self.options.rules)
-            self._apply(start)
-        self.table.layout = Layout.from_position(self.state.position, self.state.turn or 0)  # type: ignore[union-attr]
+    # ------------------------------------------------------------------ board side
+    def _to_board(self, message: object) -> None:
+        if isinstance(message, SetRolling):
+            self.rolling = message.enabled
 
-    def _apply(self, action: Action, journal: bool = True) -> None:
-        new = apply(self.state, action)
-        if journal:
-            self.journal.append(action_to_dict(action))
-        self.state = new
-        self.actions.append(action)
-        self.turn = 0 if isinstance(action, (StartMatch, NextGame)) else self.turn + 1
-        if self.on_action is not None:
-            self.on_action(new, action)
+    def _show(self, state: object) -> None:
+        if self.on_show is not None and isinstance(state, DisplayState):
+            self.on_show(state, self.clock)
 
-    def _count(self, entry: dict[str, Any]) -> None:
-        t = self.tally
-        if entry["verdict"] == "play":
-            t.plays_recognised += 1
-        elif entry["verdict"] == "rejected":
-            t.legal_rejected += 1
-        if entry.get("attempt"):
-            t.illegal_attempts += 1
-            if entry["verdict"] == "illegal":
-                if entry.get("reason") == entry.get("expected"):
-                    t.illegal_flagged += 1
-                else:
-                    t.wrong_reasons.append(entry)
+    def _set_up_table(self) -> None:
+        """The checkers as the match stands (after a resume or a new game)."""
+        state = self.controller.state
+        assert state is not None
+        if state.phase in (OPENING, GAME_OVER):
+            position, colour = start_position(state.rules.variant), 0
+        else:
+            position, colour = state.position, state.turn or 0
+        self.table.layout = Layout.from_position(position, colour)
+        self._rest()
 
-    def _verdict(self, entry: dict[str, Any]) -> None:
-        entry = {"type": "verdict", "game": self.state.game, "turn": self.turn, **entry}  # type: ignore[union-attr]
-        self.journal.append(entry)
-        self._count(entry)
+    def _scan(self, frame: Frame | None) -> Observation | None:
+        try:
+            return self.table.observe(self.table.values(frame))
+        except SensorFaultError as exc:
+            self.sensor_faults += 1
+            self.last_fault = str(exc)
+            return None
+
+    def _feed(self, observation: Observation, at: int) -> None:
+        self.settler.feed(observation, at)
+        settled = self.settler.poll(self.clock)
+        if settled is not None:
+            self.controller.handle(BoardRead(settled, self.clock))
+
+    def _carry(self, moves: tuple[Move, ...]) -> None:
+        """Carry checkers over the field, one scan every SCAN_MS, then rest."""
+        for frame in self.table.frames(moves):
+            for _ in range(max(1, frame.ms // SCAN_MS)):
+                observation = self._scan(frame)
+                self.clock += SCAN_MS
+                if observation is not None:
+                    self._feed(observation, self.clock - SCAN_MS)
+        self._rest()
+
+    def _rest(self) -> None:
+        """The hand is away: scan until the reading has settled and reached the host."""
+        clean = None
+        for _ in range(RESCANS):
+            clean = self._scan(None)
+            self.clock += SCAN_MS
+            if clean is not None:
+                break
+        if clean is None:
+            raise SimulationError(self.last_fault or "the sensors never gave a clean reading")
+        self.settler.feed(clean, self.clock)
+        self.clock += self.settler.settle_ms
+        settled = self.settler.poll(self.clock)
+        if settled is not None:
+            self.controller.handle(BoardRead(settled, self.clock))
+
+    def _press(self, player: int, button: str) -> None:
+        self.clock += 200
+        self.controller.handle(ButtonPressed(player, button, self.clock))
+
+    def _roll(self, dice: tuple[int, int]) -> None:
+        """The dice button of the board (rolls only when the host enabled rolling)."""
+        if not self.rolling:
+            raise SimulationError("the host did not enable the dice")
+        self.rolls += 1
+        self.clock += 500
+        self.controller.handle(DiceRolled(dice, self.rolls, self.clock))
+
+    def _note(self, body: dict[str, Any]) -> None:
+        state = self.controller.state
+        assert state is not None
+        body = {"game": state.game, "turn": self.turn, **body}
+        self.journal.append(SIM_KIND, body, self.clock)
+        self.tally.count(body)
 
     # ------------------------------------------------------------------ the loop
-    def run(self, max_actions: int | None = None) -> MatchState:
-        """Play until the match is over (or ``max_actions`` more actions: for tests)."""
-        self._load()
+    @property
+    def turn(self) -> int:
+        """Actions since the start of the current game (the players' clock)."""
         n = 0
-        while self.state is not None and self.state.phase != MATCH_OVER:
-            if max_actions is not None and n >= max_actions:
+        for action in reversed(self.controller.actions):
+            if action.kind in ("start", "next"):
                 break
-            self.step()
             n += 1
-        assert self.state is not None
-        return self.state
+        return n
+
+    def run(self, max_actions: int | None = None) -> None:
+        """Play until the match is over (or ``max_actions`` more actions: for tests)."""
+        done = 0
+        while not self.controller.over:
+            if max_actions is not None and done >= max_actions:
+                return
+            before = len(self.controller.actions)
+            self.step()
+            if len(self.controller.actions) == before:
+                notice = self.controller.message()
+                raise SimulationError(f"the host refused the players: {notice.text if notice else 'no reason given'}")
+            done += len(self.controller.actions) - before
 
     def step(self) -> None:
         """One decision of the match."""
-        s = self.state
+        s = self.controller.state
         assert s is not None
         o = self.options
         if s.phase == OPENING:
-            self._apply(OpeningRoll(dice_for(o.seed, s.game, self.turn)))
+            self._press(0, ROLL)
+            self._roll(dice_for(o.seed, s.game, self.turn))
         elif s.phase == TURN:
+            player = s.turn
+            assert player is not None
             if s.may_double and wants_double(s.position, o.seed, s.game, self.turn):
-                self._apply(Double())
+                self._press(player, DOUBLE)
             else:
-                self._apply(Roll(dice_for(o.seed, s.game, self.turn)))
+                self._press(player, ROLL)
+                self._roll(dice_for(o.seed, s.game, self.turn))
         elif s.phase == DOUBLED:
-            taker = s.position.swap()
-            self._apply(Take() if takes(taker, o.seed, s.game, self.turn) else Drop())
+            taker = s.decider
+            assert taker is not None
+            self._press(taker, DOUBLE if takes(s.position.swap(), o.seed, s.game, self.turn) else DROP)
         elif s.phase == PLAY:
-            self._play(s)
+            self._play()
         elif s.phase == GAME_OVER:
-            self._apply(NextGame())
-            self.table.layout = Layout.from_position(self.state.position, 0)  # type: ignore[union-attr]
+            self._set_up_table()
+            self._press(s.games[-1].winner, ROLL)
+            self._set_up_table()
         else:
-            raise RuntimeError(f"the simulated players do not handle phase {s.phase!r}")
+            raise SimulationError(f"the simulated players do not handle phase {s.phase!r}")
 
-    def _play(self, s: MatchState) -> None:
+    def _play(self) -> None:
+        s = self.controller.state
+        assert s is not None and s.turn is not None and s.dice is not None
         o = self.options
-        mover = s.turn
-        assert mover is not None and s.dice is not None
-        position, dice = s.position, s.dice
-        play = choose_play(position, dice, o.seed, s.game, self.turn)
-        if play is None:
-            verdict = judge(self.table.observe(), position, dice, mover)
-            kind = "pass" if verdict.kind == "play" else "rejected"
-            self._verdict({"verdict": kind, "reason": verdict.reason})
-            self._apply(Pass())
-            return
-        if (s.game, self.turn) not in self.done_verdicts:
-            attempt = illegal_attempt(position, dice, mover, o.seed, s.game, self.turn, o.illegal_rate)
+        mover, position, dice, game, turn = s.turn, s.position, s.dice, s.game, self.turn
+        play = choose_play(position, dice, o.seed, game, turn)
+        if play is not None and (game, turn) not in self.attempted:
+            attempt = illegal_attempt(position, dice, mover, o.seed, game, turn, o.illegal_rate)
             if attempt is not None:
                 before = self.table.layout
-                self.table.frames(attempt.moves)
-                verdict = judge(self.table.observe(), position, dice, mover)
-                self._verdict(
+                self._carry(attempt.moves)
+                count = len(self.controller.actions)
+                self._press(mover, ROLL)  # "done" on an illegal board
+                refused = len(self.controller.actions) == count
+                verdict = self.controller.verdict
+                reason = verdict.reason if isinstance(verdict, (Illegal, Miscount)) else None
+                notice = self.controller.message()
+                self._note(
                     {
-                        "attempt": True,
-                        "verdict": verdict.kind,
-                        "reason": verdict.reason,
+                        "what": "attempt",
+                        "refused": bool(refused and notice is not None and notice.severity == "error"),
+                        "reason": reason,
                         "expected": attempt.reason,
+                        "notice": notice.text if notice else None,
                     }
                 )
-                # the player puts the checkers back as they were
-                self.table.frames(tuple(Move(m.dst, m.src) for m in reversed(attempt.moves)))
+                self._carry(tuple(Move(m.dst, m.src) for m in reversed(attempt.moves)))
                 assert self.table.layout == before
-        self.table.frames(moves_of(play.steps, mover))
-        verdict = judge(self.table.observe(), position, dice, mover)
-        if verdict.kind == "play" and verdict.play.position == play.position:
-            self._verdict({"verdict": "play", "play": verdict.play.notation})
-            self._apply(MoveAction.of(verdict.play))
-        else:
-            self._verdict({"verdict": "rejected", "play": play.notation, "reason": verdict.reason})
-            self._apply(MoveAction.of(play))
-        self.table.layout = Layout.from_position(self.state.position, self.state.turn)  # type: ignore[union-attr]
+        if play is not None:
+            self._carry(moves_of(play.steps, mover))
+        verdict = self.controller.verdict
+        if isinstance(verdict, Ambiguous) and play is not None and play in verdict.plays:
+            while verdict.plays[self.controller.choice % len(verdict.plays)] != play:
+                self._press(mover, DOUBLE)  # "next candidate"
+        count = len(self.controller.actions)
+        self._press(mover, ROLL)  # done
+        accepted = len(self.controller.actions) > count
+        if accepted:
+            last = self.controller.actions[-1]
+            expected = () if play is None else tuple((st.frm, st.to) for st in play.steps)
+            accepted = getattr(last, "steps", ()) == expected
+        self._note(
+            {
+                "what": "play",
+                "accepted": bool(accepted),
+                "play": play.notation if play is not None else "",
+                "verdict": type(verdict).__name__,
+            }
+        )
+        if not accepted:
+            raise SimulationError(f"the host rejected the legal play {play.notation if play else 'pass'}")
 
     # ------------------------------------------------------------------ results
     def summary(self) -> dict[str, Any]:
         """The ``--json`` summary (player 0 = the .mat's left column)."""
-        s = self.state
+        s = self.controller.state
         assert s is not None
         return {
             "match_length": s.length,
@@ -272,6 +341,11 @@ class Simulation:
             "illegal_flagged": self.tally.illegal_flagged,
             "legal_rejected": self.tally.legal_rejected,
         }
+
+    @property
+    def actions(self) -> list[Any]:
+        """The match's action log so far."""
+        return list(self.controller.actions)
 
     def close(self) -> None:
         """Close the journal."""
@@ -286,9 +360,7 @@ def noise_level(text: str) -> float:
         value = float(text)
     except ValueError:
         value = -1.0
-    if value < 0:
-        from bgboard.errors import InputError
-
+    if not 0 <= value <= 3000:
         names = ", ".join(NOISE_LEVELS)
-        raise InputError(f"--noise takes one of {names} or a number of ADC counts, not {text!r}")
+        raise InputError(f"--noise takes one of {names} or 0..3000 ADC counts, not {text!r}")
     return value

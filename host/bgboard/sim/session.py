@@ -2,9 +2,10 @@
 
 Outputs in the directory ``out``:
 
-* ``journal.sqlite`` - every action and verdict (written as the match goes);
-* ``match.mat`` / ``match.sgf`` - the match record (rewritten from the journal at the end);
-* ``frames/NNNN.png`` - each distinct display frame, ``display.gif`` - all of them;
+* ``journal.sqlite`` - the host's journal (every action) plus the simulator's verdict rows;
+* ``match.mat`` / ``match.sgf`` - the match record (rewritten from the action log);
+* ``frames/frame-NNNN-{full,partial}.png`` - every e-ink refresh through the display's file
+  panel and refresh policy, ``display.gif`` - all of them;
 * ``summary.json`` - the ``--json`` summary.
 """
 
@@ -16,45 +17,13 @@ import time
 from pathlib import Path
 from typing import Any
 
+from bgboard.display.panel import FilePanel
 from bgboard.display.panels import panel_spec
-from bgboard.display.render import render
+from bgboard.display.screen import Screen
 from bgboard.display.state import DisplayState
-from bgboard.match.actions import Action
-from bgboard.match.state import MatchState
 from bgboard.sim.run import Options, Simulation
-from bgboard.sim.screen import display_state
 
 PANEL = "waveshare-4in2"
-
-
-class Frames:
-    """Renders each distinct display state once, numbered in order."""
-
-    def __init__(self, out: Path, panel: str = PANEL) -> None:
-        self.dir = out / "frames"
-        self.dir.mkdir(parents=True, exist_ok=True)
-        self.panel = panel_spec(panel)
-        self.last: DisplayState | None = None
-        self.count = len(list(self.dir.glob("*.png")))
-
-    def show(self, state: DisplayState) -> None:
-        """Draw ``state`` unless it is what the display already shows."""
-        if state == self.last:
-            return
-        self.last = state
-        image = render(state, self.panel)
-        image.save(self.dir / f"{self.count:04d}.png")
-        self.count += 1
-
-    def gif(self, path: Path, limit: int = 400) -> None:
-        """All frames (at most the last ``limit``) as an animated GIF."""
-        from PIL import Image
-
-        files = sorted(self.dir.glob("*.png"))[-limit:]
-        if not files:
-            return
-        images = [Image.open(f).convert("P") for f in files]
-        images[0].save(path, save_all=True, append_images=images[1:], duration=400, loop=0)
 
 
 class Progress:
@@ -64,16 +33,18 @@ class Progress:
         self.enabled = enabled
         self.length = length
 
-    def update(self, state: MatchState) -> None:
+    def update(self, state: DisplayState) -> None:
+        """Redraw the bar for the shown state."""
         if not self.enabled:
             return
         a, b = state.score
         done = min(self.length, max(a, b))
         bar = "#" * (20 * done // max(1, self.length))
-        sys.stderr.write(f"\r[{bar:<20}] game {state.game} score {a}-{b} ")
+        sys.stderr.write(f"\r[{bar:<20}] score {a}-{b} ")
         sys.stderr.flush()
 
     def end(self) -> None:
+        """Finish the line."""
         if self.enabled:
             sys.stderr.write("\n")
 
@@ -82,24 +53,36 @@ def run_match(options: Options, out: Path, *, progress: bool = False, realtime: 
     """Play (or resume) the match in ``out`` and write all outputs; returns the summary."""
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    frames = Frames(out)
+    frames = out / "frames"
+    start = len(list(frames.glob("*.png"))) if frames.exists() else 0
+    panel = FilePanel(panel_spec(PANEL), frames)
+    panel.frames = [(p, "full" in p.name) for p in sorted(frames.glob("*.png"))][:start]
+    screen = Screen(panel)
     bar = Progress(progress, options.match_length)
+    due: list[int | None] = [None]
 
-    def on_action(state: MatchState, action: Action) -> None:
-        frames.show(display_state(state))
+    def on_show(state: DisplayState, now_ms: int) -> None:
+        if due[0] is not None and now_ms >= due[0]:
+            due[0] = screen.tick(now_ms)
+        due[0] = screen.update(state, now_ms)
+        if due[0] is not None and due[0] <= now_ms:
+            due[0] = screen.tick(now_ms)
         bar.update(state)
         if realtime:
             time.sleep(0.3)
 
-    sim = Simulation(options, out, on_action=on_action)
+    sim = Simulation(options, out, on_show=on_show)
     try:
         sim.run()
+        while due[0] is not None:  # let the last frame reach the panel
+            due[0] = screen.tick(max(due[0], sim.clock))
         summary = sim.summary()
         write_records(sim, out)
     finally:
         sim.close()
         bar.end()
-    frames.gif(out / "display.gif")
+    if panel.frames:
+        panel.write_gif(out / "display.gif", frame_ms=400)
     (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
     return summary
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Iterable
 
 from bgboard.sense.board import Observation, reading_from_slots
-from bgboard.sim.field import Calibration, Faults, Grid, default_grid, readings
+from bgboard.sim.field import FULL_SCALE, Calibration, Faults, Grid, default_grid, readings
 from bgboard.sim.hand import Frame, carry
 from bgboard.sim.layout import BAR_PLACES, OFF_PLACES, Layout
 from bgboard.sim.players import Move
@@ -29,16 +29,6 @@ PLACE_NUMBERS = {str(p): p for p in range(1, 25)} | {
     OFF_PLACES[0]: 27,
     OFF_PLACES[1]: 28,
 }
-
-
-def classify(value: int, calibration: Calibration) -> int:
-    """Slot state of one reading: +1 white, -1 black, 0 empty."""
-    units = (value - calibration.empty) * calibration.white_sign / calibration.swing
-    if units > 0.5:
-        return 1
-    if units < -0.5:
-        return -1
-    return 0
 
 
 @dataclass
@@ -62,28 +52,68 @@ class Table:
         return tuple(out)
 
     def values(self, frame: Frame | None = None) -> tuple[int, ...]:
-        """ADC counts of every slot for a frame (default: the table at rest)."""
+        """ADC counts of every slot for a frame (default: the table at rest).
+
+        The noiseless field of a frame is computed once (the reference is
+        :func:`bgboard.sim.field.readings`); each scan adds fresh noise from a seeded
+        table of Gaussian deviates, so a scan costs a few list operations."""
         layout = self.layout if frame is None else frame.layout
         hand = None if frame is None else frame.hand
-        return readings(
-            self.grid,
-            layout,
-            self.rng,
-            noise=self.noise,
-            hand=hand,
-            calibration=self.calibration,
-            faults=self.faults,
-        )
+        key = (layout, hand)
+        base = self._base.get(key)
+        if base is None:
+            if len(self._base) > 64:
+                self._base.clear()
+            base = readings(
+                self.grid, layout, self.rng, hand=hand, calibration=self.calibration, faults=Faults()
+            )
+            self._base[key] = base
+        if self.noise:
+            n = len(base)
+            if self._cursor + n > len(self._deviates):
+                self._cursor = self.rng.randrange(0, len(self._deviates) - n)
+            dev = self._deviates[self._cursor : self._cursor + n]
+            self._cursor += n
+            sigma = self.noise
+            values = [max(0, min(FULL_SCALE, int(round(v + sigma * d)))) for v, d in zip(base, dev)]
+        else:
+            values = list(base)
+        for (place, index), fixed in (self.faults.stuck or {}).items():
+            values[self.grid.position(self.grid.of(place)[index])] = fixed
+        return tuple(values)
 
     def observe(self, values: tuple[int, ...] | None = None) -> Observation:
         """The host's place codes for a set of readings (default: a scan at rest)."""
         if values is None:
             values = self.values()
-        states: dict[str, list[int]] = {}
-        for slot, v in zip(self.grid.slots, values):
-            states.setdefault(slot.place, []).append(classify(v, self.calibration))
+        c = self.calibration
+        half = c.swing / 2
+        hi, lo = c.empty + half, c.empty - half
+        # a stack: more than halfway from one magnet's field to two magnets'
+        stack = c.swing * (1.0 + c.stack_gain / 2)
+        states = tuple(
+            (2 if abs(v - c.empty) > stack else 1) * (1 if v > hi else -1 if v < lo else 0) * c.white_sign
+            for v in values
+        )
+        cached = self._codes.get(states)
+        if cached is not None:
+            return cached
+        per_place: dict[str, list[int]] = {}
+        for slot, state in zip(self.grid.slots, states):
+            per_place.setdefault(slot.place, []).append(state)
         codes = [0] * 28
-        for place, slots in states.items():
+        for place, slots in per_place.items():
             number = PLACE_NUMBERS[place]
-            codes[number - 1] = reading_from_slots(number, slots)
-        return Observation(tuple(codes))
+            stacked = abs(slots[-1]) == 2
+            codes[number - 1] = reading_from_slots(number, [max(-1, min(1, x)) for x in slots], stacked)
+        observation = Observation(tuple(codes))
+        if len(self._codes) > 4096:
+            self._codes.clear()
+        self._codes[states] = observation
+        return observation
+
+    def __post_init__(self) -> None:
+        self._base: dict[tuple[Layout, object], tuple[int, ...]] = {}
+        self._codes: dict[tuple[int, ...], Observation] = {}
+        self._deviates = [self.rng.gauss(0.0, 1.0) for _ in range(1 << 15)]
+        self._cursor = 0
