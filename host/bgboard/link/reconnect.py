@@ -1,0 +1,124 @@
+"""Keep the board connected: open the port, run a session, and when the port vanishes wait
+(with backoff) until it comes back (an adapter).
+
+:class:`Backoff` is the pure delay sequence (0.2 s, 0.4 s, ... up to 5 s; back to the start
+after a session that got through its handshake).  :class:`Link` loops forever: it reports
+each outage once to ``on_event`` as a :class:`~bgboard.link.connection.Lost` event (the
+players see it), never raises for a board problem, and stops only when cancelled or
+:meth:`Link.stop` is called.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from typing import Awaitable, Callable, Iterator
+
+from bgboard.link.connection import Connected, Connection, LinkEvent, Lost, Timing
+from bgboard.link.messages import HostMessage
+from bgboard.link.transport import Port, PortUnavailableError
+
+
+@dataclass(frozen=True, slots=True)
+class Backoff:
+    """Delays between attempts: ``initial`` × ``factor``ⁿ, at most ``maximum`` seconds."""
+
+    initial: float = 0.2
+    factor: float = 2.0
+    maximum: float = 5.0
+
+    def delays(self) -> Iterator[float]:
+        """The delays, forever."""
+        delay = self.initial
+        while True:
+            yield delay
+            delay = min(self.maximum, delay * self.factor)
+
+
+class Link:
+    """The board link for the lifetime of the host (see the module docstring).
+
+    ``opener`` opens the port (e.g. ``lambda: open_serial("/dev/bgboard")``) and raises
+    :class:`PortUnavailableError` while the board is unplugged.
+    """
+
+    def __init__(
+        self,
+        opener: Callable[[], Awaitable[Port]],
+        on_event: Callable[[LinkEvent], None],
+        *,
+        backoff: Backoff = Backoff(),
+        timing: Timing = Timing(),
+    ) -> None:
+        self.opener = opener
+        self.on_event = on_event
+        self.backoff = backoff
+        self.timing = timing
+        self.connection: Connection | None = None
+        self.sessions = 0
+        self._stopped = asyncio.Event()
+
+    def send(self, message: HostMessage) -> bool:
+        """Send a command if a session is up; False when it was dropped (no board)."""
+        connection = self.connection
+        if connection is None or not connection.ready:
+            return False
+        connection.send(message)
+        return True
+
+    def stop(self) -> None:
+        """End :meth:`run` at the next opportunity."""
+        self._stopped.set()
+
+    async def run(self) -> None:
+        """Connect, reconnect, forever (until :meth:`stop` or cancellation)."""
+        delays = self.backoff.delays()
+        reported = False
+        while not self._stopped.is_set():
+            try:
+                port = await self.opener()
+            except PortUnavailableError as exc:
+                if not reported:
+                    self.on_event(Lost(f"{exc}: plug the board in"))
+                    reported = True
+                await self._sleep(next(delays))
+                continue
+            connected = False
+
+            def relay(event: LinkEvent) -> None:
+                nonlocal connected
+                if isinstance(event, Connected):
+                    connected = True
+                self.on_event(event)
+
+            self.connection = Connection(port, relay, self.timing)
+            self.sessions += 1
+            try:
+                await self._session(self.connection)
+            finally:
+                self.connection = None
+            reported = True  # the session's own Lost event told the players
+            if connected:
+                delays = self.backoff.delays()
+            await self._sleep(next(delays))
+
+    async def _session(self, connection: Connection) -> None:
+        session = asyncio.create_task(connection.run(), name="bgboard-link-session")
+        stopper = asyncio.create_task(self._stopped.wait(), name="bgboard-link-stop")
+        try:
+            await asyncio.wait({session, stopper}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for task in (session, stopper):
+                if not task.done():
+                    task.cancel()
+            for task in (session, stopper):
+                try:
+                    await task
+                except asyncio.CancelledError:
+                    pass
+
+    async def _sleep(self, seconds: float) -> None:
+        try:
+            await asyncio.wait_for(self._stopped.wait(), seconds)
+        except asyncio.TimeoutError:
+            pass
