@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bgboard.hints import destinations, illegal_reason
-from bgboard.rules import Position, Step, apply_step, legal_plays, legal_steps, start_position
+from bgboard.rules import Position, apply_step, explain, legal_plays, legal_steps, start_position
 
 
 @pytest.mark.parametrize("frm,to", [(24, (23, 21)), (13, (10,)), (8, (7, 5)), (6, (5, 3))])
@@ -41,4 +41,6 @@ def test_illegal_reason_is_none_for_every_legal_play_and_a_sentence_otherwise() 
     # playing only the 6 (24/18) leaves the 5 unplayed although it could be played
     half = apply_step(start, next(s for s in legal_steps(start, (6, 5), ()) if s.frm == 24 and s.to == 18))
     reason = illegal_reason(start, (6, 5), half)
-    assert isinstance(reason, str) and reason and "\n" not in reason
+    assert reason == explain(start, (6, 5), half)
+    assert "only one" in reason and "\n" not in reason
+    assert "cannot pass" in illegal_reason(start, (6, 5), start)

@@ -47,7 +47,4 @@ def destinations(position: Position, dice: tuple[int, int], steps_so_far: Sequen
 
 def illegal_reason(position: Position, dice: tuple[int, int], result: Position) -> str | None:
     """None if ``result`` can be reached legally with ``dice``, else the reason in words."""
-    if _rules.explain is None:  # pragma: no cover - rules engine without explain yet
-        legal = {p.position for p in _rules.legal_plays(position, dice)}
-        return None if result in legal else "that is not a legal play of this roll"
     return _rules.explain(position, dice, result)
