@@ -85,3 +85,23 @@ def test_every_offered_step_leads_to_a_legal_play(position, roll, rng):
         assert current in results
     else:
         assert done == [] and current == position
+
+
+@settings(max_examples=150, deadline=None)
+@given(positions(), dice, st.data())
+def test_explain_is_none_exactly_for_legal_results(position, roll, data):
+    plays = legal_plays(position, roll)
+    results = {p.position for p in plays}
+    if not plays:
+        assert explain(position, roll, position) is None
+        return
+    play = data.draw(st.sampled_from(plays))
+    cut = data.draw(st.integers(0, len(play.steps)))
+    partial = position
+    for step in play.steps[:cut]:
+        partial = apply_step(partial, step)
+    reason = explain(position, roll, partial)
+    if partial in results:
+        assert reason is None
+    else:
+        assert isinstance(reason, str) and reason and "\n" not in reason
