@@ -19,7 +19,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "host"))
 
-from hints_positions import random_positions  # noqa: E402
+from hints_positions import sample  # noqa: E402
 
 from bgboard.hints import grade, open_engine, play_hints  # noqa: E402
 from bgboard.hints.gnubg_engine import GnubgEngine  # noqa: E402
@@ -30,9 +30,11 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--positions", type=int, default=600)
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--source", choices=("random", "played"), default="random",
+                        help="positions from random play, or from games of gnubg-nn 0-ply against itself")
     args = parser.parse_args()
     judge = GnubgEngine(plies=1)
-    samples = random_positions(args.positions, args.seed)
+    samples = sample(args.source, args.positions, args.seed)
     engines = {"auto (default)": open_engine("auto").engine, "gnubg-nn 0-ply": open_engine("gnubg-nn").engine,
                "pubeval": open_engine("pubeval").engine}
     losses: dict[str, list[float]] = {name: [] for name in engines}
@@ -50,7 +52,7 @@ def main() -> int:
             assert top is not None
             losses[name].append(best - judged[top.position])
     seconds = time.perf_counter() - started
-    print(f"{len(samples)} positions from random play, {choices} with a choice of play; judge gnubg-nn 1-ply")
+    print(f"{len(samples)} positions from {args.source} play, {choices} with a choice of play; judge gnubg-nn 1-ply")
     print(f"{'backend':18s} {'engine':10s} {'mean loss':>10s} {'best play':>10s} {'doubtful+':>10s}")
     for name, values in losses.items():
         n = len(values)

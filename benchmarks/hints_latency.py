@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "host"))
 
 import gnubg_nn  # noqa: E402
-from hints_positions import random_positions  # noqa: E402
+from hints_positions import sample  # noqa: E402
 
 from bgboard.hints import open_engine, play_hints  # noqa: E402
 from bgboard.rules import legal_plays  # noqa: E402
@@ -46,8 +46,10 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--positions", type=int, default=500)
     parser.add_argument("--seed", type=int, default=11)
+    parser.add_argument("--source", choices=("random", "played"), default="random",
+                        help="positions from random play, or from games of gnubg-nn 0-ply against itself")
     args = parser.parse_args()
-    samples = random_positions(args.positions, args.seed)
+    samples = sample(args.source, args.positions, args.seed)
     rows: dict[str, list[float]] = {}
     for name in ("bgsage", "gnubg-nn", "pubeval"):
         engine = open_engine(name).engine
@@ -59,7 +61,7 @@ def main() -> int:
         return gnubg_nn.best_move([list(b[0]), list(b[1])], d[0], d[1])
 
     rows["gnubg_nn.best_move (C)"] = measure(c_best, samples)
-    print(f"{len(samples)} positions from random play; milliseconds per call")
+    print(f"{len(samples)} positions from {args.source} play; milliseconds per call")
     print(f"{'what':24s} {'median':>8s} {'p99':>8s} {'Pi 4 med':>9s} {'Pi 4 p99':>9s} {'Z2W med':>8s} {'Z2W p99':>8s}")
     for name, t in rows.items():
         med = statistics.median(t)
