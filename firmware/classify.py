@@ -15,6 +15,8 @@ window passes with at most one change.  The fast path is one range check per slo
 band of counts in which the slot keeps its state.
 """
 
+from calibration import Calibration
+
 EMPTY = 0
 WHITE = 1
 BLACK = 2

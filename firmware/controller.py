@@ -10,11 +10,18 @@ import struct
 import board
 import calibration
 import wire
-from classify import Classifier, EMPTY, WHITE
+from classify import BLACK, WHITE, Classifier
 from debounce import Debouncer
 from dice import Dice
 from leds import Leds
 from scan import Scanner
+
+try:
+    from typing import TYPE_CHECKING
+except ImportError:  # MicroPython has no typing module: the annotations are only for pyright
+    TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from hal import Hal
 
 FIRMWARE = "bgboard-fw 0.1.0"
 SCAN_MS = 10
@@ -220,7 +227,7 @@ class Controller:
                 swing = list(old.swing)
                 states = self.classifier.states
                 for s in range(self.count):
-                    if states[s] >> 2 == 1 and states[s] & 3 in (WHITE, 2):
+                    if states[s] >> 2 == 1 and states[s] & 3 in (WHITE, BLACK):
                         swing[s] = min(30000, max(500, abs(mean[s] - old.empty[s])))
                 cal = calibration.Calibration(list(old.empty), swing, old.white_sign, old.stack_gain_milli)
         self.classifier.set_calibration(cal)

@@ -55,7 +55,7 @@ def test_firmware_type_checks_against_the_rp2_stubs(tmp_path: Path) -> None:
         "typeshedPath": rel(stubs),
         "extraPaths": [rel(FIRMWARE)],
         "pythonVersion": "3.11",
-        "typeCheckingMode": "basic",
+        "typeCheckingMode": "standard",
         "reportMissingModuleSource": "none",
     }
     (tmp_path / "pyrightconfig.json").write_text(json.dumps(config))
