@@ -173,3 +173,13 @@ def test_pins_from_toml(tmp_path):
     path.write_text("[display]\nrst = 'x'\n")
     with pytest.raises(PanelError):
         read_pins(path)
+
+
+def test_a_command_while_busy_is_caught_by_the_fake(mock_factory):
+    # the fake must be able to fail: send during a refresh without waiting for BUSY
+    driver, chip, _ = make(mock_factory, "waveshare-2in13")
+    driver.reset()
+    driver.command(0x22, [0xF7])
+    driver.command(0x20)  # the chip is now busy refreshing
+    driver.command(0x24, b"\xff")
+    assert any("while BUSY" in v for v in chip.violations)

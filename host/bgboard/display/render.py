@@ -256,10 +256,14 @@ def _scoreboard(c: _Canvas, lay: Layout, s: DisplayState) -> int:
         outward = "lm" if p == 0 else "rm"
         inward = "rm" if p == 0 else "lm"
         if s.clock is None or two_rows:
-            if pips:
-                text, size = c.fit(pips, x1 - x0, lay.info_px)
-                c.text((x0 if p == 0 else x1, info_top + info_h // 2), text, size,
-                       anchor=outward, bold=False)
+            if s.pips is not None:
+                # one form for both players ("88 pips" / "64 pips", never "88" / "64 pips")
+                wide = max(s.pips, key=lambda n: len(str(n)))
+                forms = ("{} pips", "{}p", "{}")
+                text, size = c.fit(tuple(f.format(wide) for f in forms), x1 - x0, lay.info_px)
+                form = next((f for f in forms if f.format(wide) == text), "{}")
+                c.text((x0 if p == 0 else x1, info_top + info_h // 2),
+                       form.format(s.pips[p]), size, anchor=outward, bold=False)
         if s.clock is not None:
             reserve = s.clock.reserve_ms[p]
             clock = format_clock(reserve)
