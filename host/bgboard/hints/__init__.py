@@ -17,7 +17,7 @@ from bgboard.hints.engine import (
     UnsupportedError,
 )
 from bgboard.hints.grade import Grade, grade, grade_play
-from bgboard.hints.registry import ENGINES, Opened, UnknownEngineError, open_engine
+from bgboard.hints.registry import ENGINES, Opened, UnknownEngineError, open_configured, open_engine
 from bgboard.hints.teach import Destinations, destinations, illegal_reason
 from bgboard.hints.worker import HintCancelled, HintJob, HintWorker
 
@@ -45,6 +45,7 @@ __all__ = [
     "grade",
     "grade_play",
     "illegal_reason",
+    "open_configured",
     "open_engine",
     "play_hints",
 ]

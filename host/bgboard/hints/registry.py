@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from bgboard.errors import InputError
 from bgboard.hints.engine import EngineUnavailableError, HintEngine
 
-__all__ = ["DEFAULT", "ENGINES", "ENV", "Opened", "UnknownEngineError", "open_engine"]
+__all__ = ["DEFAULT", "ENGINES", "ENV", "Opened", "UnknownEngineError", "open_configured", "open_engine"]
 
 #: Known backends, strongest first; "auto" tries them in this order.
 ENGINES = ("bgsage", "gnubg-nn", "pubeval")
@@ -67,3 +67,11 @@ def open_engine(name: str | None = None) -> Opened:
         return Opened(_make(name))
     except EngineUnavailableError as exc:
         return Opened(_make("pubeval"), f"{exc}; using pubeval")
+
+
+def open_configured(engine: str) -> Opened | None:
+    """The engine named by the config key ``[hints] engine`` (``bgboard.config``): None for
+    ``"none"`` (hints switched off), else :func:`open_engine`."""
+    if engine.strip().lower() == "none":
+        return None
+    return open_engine(engine)
