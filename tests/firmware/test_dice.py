@@ -10,10 +10,10 @@ from bgboard.link import messages as m
 from conftest import host, run_script
 
 ROLLS = 60_000
-# chi-square critical value for 5 degrees of freedom at p = 0.001
-CHI2_5_P001 = 20.515
-# 35 degrees of freedom (36 ordered pairs), p = 0.001
-CHI2_35_P001 = 66.619
+# chi-square critical values at p = 1e-5 (a fair source fails once in 100,000 runs;
+# the 3-bit modulo bias that rejection sampling avoids gives chi-square in the thousands)
+CHI2_5 = 30.856  # faces: 5 degrees of freedom
+CHI2_35 = 82.640  # ordered pairs of one roll: 35 degrees of freedom
 
 
 def test_sixty_thousand_rolls_are_uniform(tmp_path: Path) -> None:
@@ -37,10 +37,10 @@ def test_sixty_thousand_rolls_are_uniform(tmp_path: Path) -> None:
     assert sum(faces) == ROLLS
     expected = ROLLS / 6
     chi2 = sum((f - expected) ** 2 / expected for f in faces)
-    assert chi2 < CHI2_5_P001, (faces, chi2)
+    assert chi2 < CHI2_5, (faces, chi2)
     expected_pair = ROLLS / 2 / 36
     chi2_pairs = sum((p - expected_pair) ** 2 / expected_pair for p in pairs)
-    assert chi2_pairs < CHI2_35_P001, (pairs, chi2_pairs)
+    assert chi2_pairs < CHI2_35, (pairs, chi2_pairs)
 
 
 def test_rejection_sampling_throws_away_six_and_seven(tmp_path: Path) -> None:
@@ -112,3 +112,19 @@ def test_roll_log_rotates_and_numbering_continues(run_firmware, tmp_path: Path) 
     assert [r.number for r in run.of(m.Roll)] == [42]
     assert (flash / "rolls.1.log").exists()
     assert (flash / "rolls.log").read_text().split()[0] == "42"
+
+
+def test_the_chi_square_check_catches_modulo_bias(tmp_path: Path) -> None:
+    """The same check on ``bits(3) % 6`` (what rejection sampling avoids) fails loudly."""
+    proc = run_script(
+        "from hal import Hal\n"
+        "hal = Hal()\n"
+        "faces = [0] * 6\n"
+        "for _ in range(60000):\n"
+        "    faces[hal.random_bits(3) % 6] += 1\n"
+        "print(' '.join(map(str, faces)))\n",
+        tmp_path,
+    )
+    faces = [int(x) for x in proc.stdout.split()]
+    expected = sum(faces) / 6
+    assert sum((f - expected) ** 2 / expected for f in faces) > 10 * CHI2_5
