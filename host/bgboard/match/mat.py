@@ -1,0 +1,427 @@
+"""Jellyfish ``.mat`` match records, written exactly as gnubg's ``export match mat`` does,
+and read back into the match model.
+
+Writing is incremental: :func:`mat_chunk` gives the text one action adds to the file (a
+pure function of the action, the states around it and a small :class:`MatCursor`), so the
+host appends action by action and a match in progress is on disk up to its last action.
+:func:`export_mat` writes a whole action log.  The layout follows gnubg's ``ExportGameJF``
+(gnubg/export.c): rows ``%3d) %-27s `` for player 0 (the left column) then player 1's text
+and a newline; ``Doubles => N``, ``Takes``, ``Drops``, ``Wins N point(s)``; moves as
+``from/to`` steps (25 = bar, 0 = off, ``*`` = a hit).
+
+:func:`read_mat` parses a ``.mat`` file (gnubg's or Jellyfish-style two-column files)
+into an action log that :func:`bgboard.match.replay` turns into the match; every game's
+winner and points are checked against the file's ``Wins`` lines.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from typing import Iterable, Sequence
+
+from bgboard import rules
+from bgboard.match.actions import (
+    AcceptResign,
+    Action,
+    Beaver,
+    Double,
+    Drop,
+    Move,
+    NextGame,
+    OpeningRoll,
+    Pass,
+    Resign,
+    Roll,
+    StartMatch,
+    Take,
+)
+from bgboard.match.errors import MatchRecordError, MatchRuleError
+from bgboard.match.state import GAME_OVER, MATCH_OVER, OPENING, PLAY, TURN, MatchState, apply
+from bgboard.rules import BAR, Position
+
+_NORMAL, _DOUBLE, _TAKE, _DROP, _RESIGN, _SETDICE = range(6)
+
+
+@dataclass(frozen=True, slots=True)
+class MatCursor:
+    """Where the writer is inside the current game: gnubg's half-row counter ``i``, its
+    ``diceRolled`` flag and the cube value the file has announced."""
+
+    i: int = 0
+    dice_rolled: bool = False
+    file_cube: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class MatInfo:
+    """Optional header tags, written as gnubg writes them (``; [Site "..."]``)."""
+
+    site: str | None = None
+    event: str | None = None
+    round: str | None = None
+    event_date: tuple[int, int, int] | None = None  # (year, month, day), passed in
+    transcriber: str | None = None
+
+
+_VARIATIONS = {
+    "nackgammon": "NackGammon",
+    "hypergammon1": "HyperGammon (1)",
+    "hypergammon2": "HyperGammon (2)",
+    "hypergammon3": "HyperGammon (3)",
+}
+
+
+def format_steps(position: Position, steps: Sequence[tuple[int, int]]) -> str:
+    """gnubg's ``FormatMovePlain``: ``13/8 8/3* `` (a space after each of the first three
+    steps; ``*`` when the opponent had a checker on the destination before the move and no
+    earlier step of the move landed there)."""
+    out = []
+    for k, (frm, to) in enumerate(steps):
+        text = f"{frm}/{to}"
+        if to > 0 and position.theirs[BAR - to] and all(steps[j][1] != to for j in range(k)):
+            text += "*"
+        if k < 3:
+            text += " "
+        out.append(text)
+    return "".join(out)
+
+
+def _names_line(state: MatchState) -> str:
+    left = f"{state.players[0]} : {state.score[0]}"
+    return f" {left:<31}{state.players[1]} : {state.score[1]}\n"
+
+
+def mat_header(state: MatchState, info: MatInfo | None = None) -> str:
+    """The file header, the match line and the first game's header."""
+    info = info or MatInfo()
+    out = []
+    if info.site:
+        out.append(f'; [Site "{info.site}"]\n')
+    if info.event:
+        out.append(f'; [Event "{info.event}"]\n')
+    if info.round:
+        out.append(f'; [Round "{info.round}"]\n')
+    if info.event_date:
+        y, m, d = info.event_date
+        out.append(f'; [EventDate "{y:4d}.{m:02d}.{d:02d}"]\n')
+    if state.rules.variant in _VARIATIONS:
+        out.append(f'; [Variation "{_VARIATIONS[state.rules.variant]}"]\n')
+    if info.transcriber:
+        out.append(f'; [Transcriber "{info.transcriber}"]\n')
+    out.append("\n")
+    out.append(f" {state.length} point match\n\n")
+    out.append(f" Game {state.game}\n")
+    out.append(_names_line(state))
+    return "".join(out)
+
+
+def _points(n: int) -> str:
+    return f"{n} point{'s' if n > 1 else ''}"
+
+
+def _emit(cursor: MatCursor, text: str, kind: int, player: int, wins: int = 0) -> tuple[str, MatCursor]:
+    """gnubg's row layout for one move record (see ExportGameJF)."""
+    i = cursor.i
+    out = []
+    if i == 0 and kind == _NORMAL and player == 1:
+        out.append("  1)" + " " * 29)
+        i = 1
+    if i & 1 or kind == _RESIGN:
+        out.append(text)
+        if kind != _SETDICE:
+            out.append("\n")
+    elif kind != _SETDICE:
+        out.append(f"{(i >> 1) + 1:3d}) {text:<27} ")
+    else:
+        out.append(f"{(i >> 1) + 1:3d}) {text:<3}")
+    if kind == _DROP:
+        out.append("\n")
+        if not i & 1:
+            out.append("\n")
+    if wins:
+        out.append(f"{' ' * 34 if i & 1 else chr(10) + ' ' * 6}Wins {_points(wins)}\n\n")
+    return "".join(out), replace(cursor, i=i + 1)
+
+
+def mat_chunk(
+    cursor: MatCursor,
+    action: Action,
+    before: MatchState | None,
+    after: MatchState,
+    info: MatInfo | None = None,
+) -> tuple[str, MatCursor]:
+    """The text ``action`` appends to the .mat file and the cursor after it."""
+    if isinstance(action, StartMatch):
+        return mat_header(after, info), MatCursor()
+    assert before is not None
+    if isinstance(action, NextGame):
+        return f" Game {after.game}\n{_names_line(after)}", MatCursor()
+    if isinstance(action, (Move, Pass)):
+        assert before.turn is not None and before.dice is not None
+        steps = action.steps if isinstance(action, Move) else ()
+        text = f"{before.dice[0]}{before.dice[1]}: " + format_steps(before.position, steps)
+        wins = after.games[-1].points if after.phase in (GAME_OVER, MATCH_OVER) else 0
+        cursor = replace(cursor, dice_rolled=False)
+        return _emit(cursor, text, _NORMAL, before.turn, wins)
+    if isinstance(action, Double):
+        assert before.turn is not None
+        cube = cursor.file_cube * 2
+        return _emit(replace(cursor, file_cube=cube), f" Doubles => {cube}", _DOUBLE, before.turn)
+    if isinstance(action, (Take, Beaver)):
+        assert before.turn is not None
+        # gnubg writes no beaver ("FIXME beavers?"); the beaver's doubled value is kept
+        # in the file cube so later "Doubles => N" lines stay right.
+        cube = cursor.file_cube * 2 if isinstance(action, Beaver) else cursor.file_cube
+        return _emit(replace(cursor, file_cube=cube), " Takes", _TAKE, 1 - before.turn)
+    if isinstance(action, Drop):
+        assert before.turn is not None
+        i = cursor.i
+        won = cursor.file_cube // 2
+        gap = "\n      " if i & 1 else " " * 23
+        text = f" Drops{gap}Wins {won} point{'' if cursor.file_cube == 2 else 's'}"
+        return _emit(cursor, text, _DROP, 1 - before.turn)
+    if isinstance(action, AcceptResign):
+        assert before.turn is not None
+        out = ""
+        if before.dice is not None:  # rolled, then resigned: gnubg's MOVE_SETDICE
+            chunk, cursor = _emit(cursor, f"{before.dice[0]}{before.dice[1]}: ", _SETDICE, before.turn)
+            out += chunk
+            cursor = replace(cursor, dice_rolled=True)
+        resigner = before.turn
+        n = before.resign_level * cursor.file_cube
+        odd = cursor.i & 1
+        flip = bool(odd) ^ cursor.dice_rolled
+        if resigner == 1:
+            text = f"{chr(10) if flip else ''}      Wins {_points(n)}\n"
+        elif odd:
+            text = f"{' ' if flip else ' ' * 24}Wins {_points(n)}\n"
+        else:
+            text = f"{' ' if flip else ' ' * 34}Wins {_points(n)}\n"
+        chunk, cursor = _emit(cursor, text, _RESIGN, resigner)
+        return out + chunk, cursor
+    return "", cursor  # OpeningRoll, Roll, Resign, RejectResign: nothing in the file
+
+
+def export_mat(actions: Iterable[Action], info: MatInfo | None = None) -> str:
+    """The whole .mat text of an action log."""
+    out = []
+    cursor = MatCursor()
+    state: MatchState | None = None
+    for action in actions:
+        after = apply(state, action)
+        chunk, cursor = mat_chunk(cursor, action, state, after, info)
+        out.append(chunk)
+        state = after
+    return "".join(out)
+
+
+# ----------------------------------------------------------------------------- reading
+_LENGTH_RE = re.compile(r"^\s*(\d+)\s+points?\s+match", re.IGNORECASE)
+_GAME_RE = re.compile(r"^\s*Game\s+(\d+)\s*$", re.IGNORECASE)
+_NAMES_RE = re.compile(r"^\s*(.+?)\s*:\s*(\d+)\s{2,}(.+?)\s*:\s*(\d+)\s*$")
+_ROW_RE = re.compile(r"^\s*(\d+)\)(.*)$")
+_MOVE_RE = re.compile(r"^([1-6])([1-6]):\s*(.*)$")
+_DOUBLE_RE = re.compile(r"^Doubles\s*=>\s*(\d+)$", re.IGNORECASE)
+_WINS_RE = re.compile(r"^Wins\s+(\d+)\s+points?", re.IGNORECASE)
+_STEP_RE = re.compile(r"^(bar|off|\d+)((?:/(?:bar|off|\d+)\*?)+)(?:\((\d)\))?$", re.IGNORECASE)
+
+
+def _point(text: str) -> int:
+    low = text.lower()
+    if low == "bar":
+        return BAR
+    if low == "off":
+        return 0
+    return int(text)
+
+
+def parse_steps(text: str) -> tuple[tuple[int, int], ...]:
+    """``13/8 8/3* 24/18(2) bar/20 6/off`` → ``((13, 8), (8, 3), ...)``."""
+    steps: list[tuple[int, int]] = []
+    for token in text.split():
+        m = _STEP_RE.match(token)
+        if not m:
+            raise MatchRecordError(f"cannot read the move {token!r}")
+        points = [m.group(1)] + [p.rstrip("*") for p in m.group(2).split("/")[1:]]
+        chain = [(_point(a), _point(b)) for a, b in zip(points, points[1:])]
+        steps.extend(chain * int(m.group(3) or 1))
+    return tuple(steps)
+
+
+_ITEM_RE = re.compile(r"(?<!\S)(?:[1-6][1-6]:|Doubles\b|Takes\b|Drops\b|Wins\b)", re.IGNORECASE)
+
+#: An item starting at or beyond this column of a row is player 1's (the right column).
+RIGHT_COLUMN = 20
+
+
+def _columns(line: str) -> list[tuple[int, str]]:
+    """The ``(player, text)`` items of one line of a two-column .mat game: an item is
+    player 1's when it starts right of :data:`RIGHT_COLUMN` (or follows player 0's)."""
+    m = _ROW_RE.match(line)
+    start = m.start(2) if m else 0
+    body = line[start:]
+    heads = [h.start() for h in _ITEM_RE.finditer(body)]
+    if not heads:
+        if body.strip():
+            raise MatchRecordError(f"cannot read {body.strip()!r}")
+        return []
+    if body[: heads[0]].strip():
+        raise MatchRecordError(f"cannot read {body[: heads[0]].strip()!r}")
+    items = []
+    for k, head in enumerate(heads):
+        end = heads[k + 1] if k + 1 < len(heads) else len(body)
+        player = 1 if k > 0 or start + head >= RIGHT_COLUMN else 0
+        items.append((player, body[head:end].strip()))
+    return items
+
+
+def read_mat(text: str, rules_name: str | None = None) -> list[Action]:
+    """The action log of a ``.mat`` match record (raises :class:`MatchRecordError` naming
+    the line for anything it cannot read or that breaks the rules)."""
+    lines = text.splitlines()
+    length: int | None = None
+    for line in lines:
+        m = _LENGTH_RE.match(line)
+        if m:
+            length = int(m.group(1))
+            break
+    if length is None:
+        raise MatchRecordError("no 'N point match' line: this is not a .mat match record")
+    reader = _Reader(length, rules_name or ("money" if length == 0 else "standard"))
+    for number, line in enumerate(lines, start=1):
+        try:
+            reader.line(line)
+        except MatchRuleError as exc:
+            raise MatchRecordError(f"line {number}: {exc}") from None
+        except MatchRecordError as exc:
+            raise MatchRecordError(f"line {number}: {exc}") from None
+    reader.finish()
+    return reader.actions
+
+
+class _Reader:
+    """Turns .mat lines into actions, replaying them to check every step."""
+
+    def __init__(self, length: int, rules_name: str) -> None:
+        self.length = length
+        self.rules_name = rules_name
+        self.actions: list[Action] = []
+        self.state: MatchState | None = None
+        self.in_game = False
+        self.expect_names = False
+        self.pending_roll: tuple[int, int] | None = None
+
+    def do(self, action: Action) -> None:
+        self.state = apply(self.state, action)
+        self.actions.append(action)
+
+    def line(self, line: str) -> None:
+        stripped = line.strip()
+        if not stripped or stripped.startswith(";") or _LENGTH_RE.match(line):
+            return
+        m = _GAME_RE.match(line)
+        if m:
+            if self.state is not None:
+                if self.state.phase != GAME_OVER:
+                    raise MatchRecordError(f"game {m.group(1)} starts before the last game ended")
+                self.do(NextGame())
+            self.in_game = True
+            self.expect_names = True
+            return
+        if self.expect_names:
+            names = _NAMES_RE.match(line)
+            if not names:
+                raise MatchRecordError("expected the players' names and scores")
+            self.expect_names = False
+            score = (int(names.group(2)), int(names.group(4)))
+            if self.state is None:
+                self.do(StartMatch(self.length, self.rules_name, (names.group(1), names.group(3))))
+            if self.state is not None and self.state.score != score:
+                raise MatchRecordError(
+                    f"the file gives the score {score[0]}-{score[1]}, "
+                    f"the games before give {self.state.score[0]}-{self.state.score[1]}"
+                )
+            return
+        if not self.in_game:
+            return
+        for player, item in _columns(line):
+            self.item(player, item.strip())
+
+    def item(self, player: int, text: str) -> None:
+        state = self.state
+        assert state is not None
+        m = _MOVE_RE.match(text)
+        if m:
+            dice = (int(m.group(1)), int(m.group(2)))
+            self.move(player, dice, m.group(3).strip())
+            return
+        m = _DOUBLE_RE.match(text)
+        if m:
+            self.do(Double(player=player))
+            return
+        if text.lower().startswith("takes"):
+            self.do(Take(player=player))
+            return
+        if text.lower().startswith("drops"):
+            self.do(Drop(player=player))
+            return
+        m = _WINS_RE.match(text)
+        if m:
+            self.wins(player, text)
+            return
+        raise MatchRecordError(f"cannot read {text!r}")
+
+    def move(self, player: int, dice: tuple[int, int], text: str) -> None:
+        state = self.state
+        assert state is not None
+        if state.phase == OPENING:
+            if dice[0] == dice[1]:
+                raise MatchRecordError(f"an opening roll cannot be a double ({dice[0]}{dice[1]})")
+            high, low = max(dice), min(dice)
+            self.do(OpeningRoll((high, low) if player == 0 else (low, high)))
+        elif state.phase == TURN:
+            if state.turn != player:
+                raise MatchRecordError(f"{state.players[player]} moves out of turn")
+            self.do(Roll(dice))
+        state = self.state
+        assert state is not None
+        if state.phase != PLAY or state.turn != player:
+            raise MatchRecordError(f"{state.players[player]} cannot move now")
+        steps = parse_steps(text)
+        if steps:
+            self.do(Move(steps))
+        elif rules.legal_plays(state.position, state.dice):  # type: ignore[arg-type]
+            self.pending_roll = dice  # rolled, then resigned (gnubg's MOVE_SETDICE)
+        else:
+            self.do(Pass())
+
+    def wins(self, player: int, text: str) -> None:
+        m = _WINS_RE.match(text)
+        if not m:
+            raise MatchRecordError(f"cannot read {text!r}")
+        points = int(m.group(1))
+        state = self.state
+        assert state is not None
+        if state.phase not in (GAME_OVER, MATCH_OVER):
+            # A resignation: the loser resigns, the winner accepts.
+            loser = 1 - player
+            if state.turn != loser:
+                raise MatchRecordError(f"{state.players[loser]} resigns out of turn")
+            if points % state.cube or not 1 <= points // state.cube <= 3:
+                raise MatchRecordError(f"{points} points is no resignation with the cube at {state.cube}")
+            self.do(Resign(points // state.cube))
+            self.do(AcceptResign())
+            self.pending_roll = None
+        state = self.state
+        assert state is not None
+        last = state.games[-1]
+        if (last.winner, last.points) != (player, points):
+            raise MatchRecordError(
+                f"the file says {state.players[player]} wins {points}, "
+                f"the moves give {state.players[last.winner]} {last.points}"
+            )
+
+    def finish(self) -> None:
+        if self.state is None:
+            raise MatchRecordError("the file holds no game")

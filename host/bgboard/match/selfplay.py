@@ -1,0 +1,146 @@
+"""Self-play: two built-in players play a complete match, deterministic by seed.
+
+The players are deliberately simple (this is a test and demo driver, not an engine):
+
+* **checker play**: among ``bgboard.rules.legal_plays`` pick the play that leaves the
+  opponent the most pips (hits) and the fewest own blots, ties broken by the seeded RNG;
+* **cube**: before rolling, double when the pip lead is at least ``double_lead`` (a
+  fraction of the opponent's pip count, drawn per match from the seed so that different
+  seeds give cautious and aggressive players); take unless the doubler leads by more than
+  ``drop_lead``;
+* **resign**: now and then, a player far behind in a race offers to resign (single if it
+  has borne a checker off, else gammon); the opponent accepts a gammon offer only when the
+  loser has no checker off, else rejects it.
+
+Across seeds this produces doubles, takes, drops, redoubles, gammons, backgammons,
+resignations and Crawford games (tests/match/test_selfplay.py checks that they all occur).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from bgboard import rules
+from bgboard.match.actions import (
+    AcceptResign,
+    Action,
+    Double,
+    Drop,
+    Move,
+    NextGame,
+    OpeningRoll,
+    Pass,
+    RejectResign,
+    Resign,
+    Roll,
+    StartMatch,
+    Take,
+)
+from bgboard.match.state import (
+    DOUBLED,
+    GAME_OVER,
+    MATCH_OVER,
+    OPENING,
+    PLAY,
+    RESIGNED,
+    TURN,
+    MatchState,
+    apply,
+)
+from bgboard.rules import BAR, OFF, Position
+
+#: A match this long (in actions) is a bug, not a long match.
+MAX_ACTIONS = 200_000
+
+
+@dataclass(frozen=True, slots=True)
+class Style:
+    """Cube and resignation habits of the two built-in players for one match."""
+
+    double_lead: float
+    drop_lead: float
+    resign_chance: float
+
+
+def style_for(rng: random.Random) -> Style:
+    """A player style drawn from the seeded RNG."""
+    return Style(
+        double_lead=rng.choice((0.08, 0.12, 0.16, 0.22)),
+        drop_lead=rng.choice((0.20, 0.28, 0.36)),
+        resign_chance=rng.choice((0.0, 0.02, 0.05)),
+    )
+
+
+def selfplay(
+    length: int,
+    seed: int,
+    rules_name: str = "standard",
+    players: tuple[str, str] = ("White", "Black"),
+    variant: str | None = None,
+) -> list[Action]:
+    """The action log of a complete match (or, for money play, one game) by seed."""
+    rng = random.Random(seed)
+    style = style_for(rng)
+    actions: list[Action] = [
+        StartMatch(length=length, rules=rules_name, players=players, variant=variant)
+    ]
+    state = apply(None, actions[0])
+    while state.phase != MATCH_OVER:
+        if state.phase == GAME_OVER and state.rules.money:
+            break
+        if len(actions) > MAX_ACTIONS:  # pragma: no cover - a loop in the rules
+            raise RuntimeError("self-play did not finish")
+        action = next_action(state, rng, style)
+        state = apply(state, action)
+        actions.append(action)
+    return actions
+
+
+def next_action(state: MatchState, rng: random.Random, style: Style) -> Action:
+    """The built-in players' next action in ``state``."""
+    phase = state.phase
+    if phase == OPENING:
+        return OpeningRoll((rng.randint(1, 6), rng.randint(1, 6)))
+    if phase == GAME_OVER:
+        return NextGame()
+    position = state.position
+    if phase == TURN:
+        if _wants_to_resign(position, state, rng, style):
+            return Resign(2 if position.mine[OFF] == 0 else 1)
+        if state.may_double and _lead(position) >= style.double_lead:
+            return Double()
+        return Roll((rng.randint(1, 6), rng.randint(1, 6)))
+    if phase == DOUBLED:
+        # The answer comes from the opponent: their lead is minus the doubler's.
+        return Drop() if _lead(position) > style.drop_lead else Take()
+    if phase == RESIGNED:
+        loser_off = position.mine[OFF]
+        return AcceptResign() if state.resign_level == 1 or loser_off == 0 else RejectResign()
+    if phase == PLAY:
+        assert state.dice is not None
+        plays = rules.legal_plays(position, state.dice)
+        if not plays:
+            return Pass()
+        return Move.of(max(plays, key=lambda play: _score(play.position, rng)))
+    raise AssertionError(f"no move for phase {phase}")  # pragma: no cover
+
+
+def _lead(position: Position) -> float:
+    """The pip lead of the player on roll as a fraction of the opponent's pips."""
+    mine, theirs = position.pips()
+    return (theirs - mine) / max(theirs, 1)
+
+
+def _wants_to_resign(position: Position, state: MatchState, rng: random.Random, style: Style) -> bool:
+    if style.resign_chance == 0.0:
+        return False
+    mine, theirs = position.pips()
+    return mine - theirs > 70 and rng.random() < style.resign_chance
+
+
+def _score(after: Position, rng: random.Random) -> float:
+    """Higher is better for the mover (``after.mine``)."""
+    their_pips = after.pips()[1]
+    blots = sum(1 for p in range(1, BAR) if after.mine[p] == 1)
+    return their_pips - 4 * blots + rng.random() * 3
