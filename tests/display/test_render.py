@@ -105,3 +105,19 @@ def monkeypatch_font_sizes():
     render_module.font = recording
     yield sizes
     render_module.font = real
+
+
+@pytest.mark.parametrize("panel", ["waveshare-2in13", "waveshare-7in5"])
+def test_overlong_text_stays_inside_the_panel(panel):
+    """A name and a message far too long for the panel are cut, not drawn off the edge."""
+    from dataclasses import replace
+
+    spec = PANELS[panel]
+    word = "W" * 120
+    state = replace(DEMOS["illegal-move"], names=(word, word),
+                    message=(f"a {word} b {word} c",), severity="info")
+    image = render(state, spec).convert("L")
+    # the footer (plain text, no box) never touches the right edge: its lines were cut
+    footer_edge = image.crop((spec.width - 2, int(spec.height * 0.65), spec.width,
+                              spec.height))
+    assert footer_edge.getextrema() == (255, 255)

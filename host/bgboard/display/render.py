@@ -138,8 +138,8 @@ class _Canvas:
                     ):
                         return lines, s
         lines = self.wrap(variants[-1], max_w, self.min_px)[:max_lines]
-        cut, _ = self.fit((lines[-1],), max_w, self.min_px)
-        return lines[:-1] + [cut], self.min_px
+        # a word wider than the panel is cut with an ellipsis wherever it is
+        return [self.fit((line,), max_w, self.min_px)[0] for line in lines], self.min_px
 
     # shapes ----------------------------------------------------------------
     def die(self, x: int, y: int, size: int, value: int, dark: bool, line: int) -> None:
