@@ -12,6 +12,10 @@ import asyncio
 import os
 import tty
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from bgboard.sense.slots import SlotMap
 
 from bgboard.link.codec import Frame, FrameDecoder, SequenceCounter, encode_frame
 from bgboard.link.messages import (
@@ -140,3 +144,19 @@ class FakeBoard:
                 self.rolling = message.enabled
             elif isinstance(message, SetLeds):
                 self.leds = message.leds
+
+
+def slot_states(board: tuple[int, ...] | list[int], grid: "SlotMap") -> list[int]:
+    """The slot states a physical board (28 signed counts) produces on ``grid``: one checker
+    per slot from the base, a taller stack on the last slot (its level = magnets, max 7)."""
+    from bgboard.link.messages import slot_state
+
+    states = [0] * grid.count
+    for place, wires in enumerate(grid.places, start=1):
+        n = board[place - 1]
+        colour = 1 if n > 0 else 2
+        for i, wire in enumerate(wires):
+            if i < abs(n):
+                level = 1 if i < len(wires) - 1 else min(7, abs(n) - i)
+                states[wire] = slot_state(colour, level)
+    return states

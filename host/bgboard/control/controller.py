@@ -26,6 +26,7 @@ from bgboard.control.events import (
     DOUBLE,
     DROP,
     ROLL,
+    BoardFault,
     BoardRead,
     ButtonPressed,
     DiceRolled,
@@ -143,6 +144,7 @@ class Controller:
             DiceRolled: self._on_dice,
             ButtonPressed: self._on_button,
             LinkChanged: self._on_link,
+            BoardFault: self._on_fault,
             Tick: self._on_tick,
         }
 
@@ -167,6 +169,11 @@ class Controller:
                 self.clock = Clock.from_dict(entry.body)
             elif entry.kind == "forfeit":
                 self.forfeit = int(entry.body["loser"])
+            elif entry.kind == "new":
+                actions, self.clock, self.forfeit = [], None, None
+        self._start_or_rebuild(actions, now_ms)
+
+    def _start_or_rebuild(self, actions: list[Any], now_ms: int) -> None:
         if not actions:
             s = self.settings
             start = StartMatch(length=s.length, rules=s.rules, players=s.players, variant=s.variant)
@@ -177,6 +184,8 @@ class Controller:
             self._rebuild(actions)
             if self.clock is not None:
                 self.clock = self.clock.resumed(now_ms)
+            elif self.settings.clock is not None and self.state is not None:  # killed before it was set
+                self._set_clock(Clock.set(self.settings.clock, self.state.length, self.state.score), now_ms)
         self._refresh()
 
     def _rebuild(self, actions: list[Any]) -> None:
@@ -288,7 +297,14 @@ class Controller:
 
     def _on_button(self, event: ButtonPressed) -> None:
         state = self.state
-        if state is None or self.over:
+        if state is None:
+            return
+        if self.over:
+            if event.button == ROLL:  # a new match at the same board
+                self.journal.append("new", {}, event.at_ms)
+                self.actions, self.clock, self.forfeit, self.history = [], None, None, []
+                self.state = None
+                self._start_or_rebuild([], event.at_ms)
             return
         player, button, at = event.player, event.button, event.at_ms
         phase = state.phase
@@ -379,6 +395,9 @@ class Controller:
         if not event.up:
             self.observation = None
             self.verdict = None
+
+    def _on_fault(self, event: BoardFault) -> None:
+        self.notice = Notice(event.text, "error")
 
     def _on_tick(self, event: Tick) -> None:
         if self.clock is None or self.over:

@@ -52,10 +52,18 @@ class LinkChanged:
 
 
 @dataclass(frozen=True, slots=True)
+class BoardFault:
+    """The board reports a problem the players must fix (a faulty sensor, a device error)."""
+
+    text: str
+    at_ms: int
+
+
+@dataclass(frozen=True, slots=True)
 class Tick:
     """Time passes (the clocks are checked)."""
 
     at_ms: int
 
 
-Event = BoardRead | DiceRolled | ButtonPressed | LinkChanged | Tick
+Event = BoardRead | DiceRolled | ButtonPressed | LinkChanged | BoardFault | Tick

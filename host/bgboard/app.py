@@ -1,0 +1,218 @@
+"""The companion on real hardware: the asyncio wiring of link, sensors, buttons, controller,
+journal and display (wiring only; the logic lives in ``bgboard.control`` and below).
+
+Everything that touches hardware can be injected, so the same :class:`App` runs on a Pi,
+in tests and in the board simulator (docs/host.md, "Running the app without hardware"):
+
+* ``opener`` — an async function returning a :class:`~bgboard.link.transport.Port`
+  (default: the serial port of ``[board] port``);
+* ``pin_factory`` — gpiozero's pin back end for the buttons (e.g. ``MockFactory()``);
+* ``panel`` — a :class:`~bgboard.display.panel.Panel` (e.g. ``FilePanel``);
+* ``journal`` — a journal object (default: SQLite at ``[journal] path``);
+* ``clock_ms`` — the wall clock in ms (default ``time.time() * 1000``);
+* ``timing`` — link timeouts.
+
+:meth:`App.run` runs until :meth:`App.stop` (or cancellation) and closes everything it opened.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+from typing import Any, Awaitable, Callable
+
+from bgboard.config import Config
+from bgboard.control.clock import ClockRules
+from bgboard.control.controller import Controller, Settings
+from bgboard.control.events import BoardFault, BoardRead, ButtonPressed, DiceRolled, LinkChanged, Tick
+from bgboard.io.buttons import ButtonPins, Buttons, to_loop
+from bgboard.link.connection import BoardSeen, Connected, LinkEvent, Lost, Rolled, Timing, Trouble
+from bgboard.link.messages import SetLeds, SetRolling
+from bgboard.link.reconnect import Link
+from bgboard.link.transport import Port, open_serial
+from bgboard.sense.board import SensorFaultError
+from bgboard.sense.settle import Settler
+from bgboard.sense.slots import GRID_TOML, SlotMap
+
+TICK_S = 0.05
+
+
+def wall_ms() -> int:
+    """Milliseconds since the epoch (the default clock of the app)."""
+    return int(time.time() * 1000)
+
+
+def settings_of(config: Config, slots: Any) -> Settings:
+    """The controller settings of a config."""
+    m, c = config.match, config.clock
+    clock = None
+    if c.enabled:
+        clock = ClockRules(
+            int(c.per_point_s * 1000), int(c.scored_s * 1000), int(c.delay_s * 1000), int(c.overtime_s * 1000)
+        )
+    return Settings(
+        length=m.length,
+        rules=m.rules,
+        players=m.players,
+        variant=None if m.variant == "standard" else m.variant,
+        takebacks=m.takebacks,
+        clock=clock,
+        slots=slots,
+    )
+
+
+class App:
+    """The running companion (see the module docstring)."""
+
+    def __init__(
+        self,
+        config: Config,
+        *,
+        opener: Callable[[], Awaitable[Port]] | None = None,
+        pin_factory: Any = None,
+        panel: Any = None,
+        journal: Any = None,
+        clock_ms: Callable[[], int] = wall_ms,
+        timing: Timing = Timing(),
+    ) -> None:
+        self.config = config
+        self.clock_ms = clock_ms
+        self.timing = timing
+        self.grid = SlotMap.load(Path(config.board.grid) if config.board.grid else GRID_TOML)
+        self.settler = Settler(config.board.settle_ms)
+        self._opener = opener or (lambda: open_serial(config.board.port, config.board.baudrate))
+        self._pin_factory = pin_factory
+        self._panel = panel
+        self._journal = journal
+        self._stop = asyncio.Event()
+        self._rolling = False
+        self._leds: SetLeds = SetLeds(())
+        self._flicker_reported: set[int] = set()
+        self.controller: Controller | None = None
+        self.link: Link | None = None
+        self.screen: Any = None
+        self.shown: list[Any] = []
+
+    # ------------------------------------------------------------------ outputs
+    def _to_board(self, message: object) -> None:
+        if isinstance(message, SetRolling):
+            self._rolling = message.enabled
+        elif isinstance(message, SetLeds):
+            self._leds = message
+        if self.link is not None:
+            self.link.send(message)  # type: ignore[arg-type]  # dropped while unplugged; re-sent on connect
+
+    def _to_screen(self, state: Any) -> None:
+        self.shown.append(state)
+        del self.shown[:-50]
+        if self.screen is not None:
+            self.screen.update(state, self.clock_ms())
+
+    # ------------------------------------------------------------------ inputs
+    def _handle(self, event: Any) -> None:
+        if self.controller is not None:
+            self.controller.handle(event)
+
+    def _on_link(self, event: LinkEvent) -> None:
+        now = self.clock_ms()
+        if isinstance(event, Connected):
+            text = "the board restarted: reading it again" if event.rebooted else "the board is connected"
+            self._handle(LinkChanged(True, text, now))
+            assert self.link is not None
+            self.link.send(SetRolling(self._rolling))
+            self.link.send(self._leds)
+        elif isinstance(event, BoardSeen):
+            try:
+                observation = self.grid.observation(event.states)
+            except SensorFaultError as exc:
+                self._handle(BoardFault(str(exc), now))
+                return
+            self.settler.feed(observation, now)
+        elif isinstance(event, Rolled):
+            self._handle(DiceRolled(event.dice, event.number, now))
+        elif isinstance(event, Trouble):
+            self._handle(BoardFault(event.text, now))
+        elif isinstance(event, Lost):
+            self._handle(LinkChanged(False, event.text, now))
+
+    def _on_press(self, player: int, button: str) -> None:
+        self._handle(ButtonPressed(player, button, self.clock_ms()))
+
+    def _tick(self) -> None:
+        now = self.clock_ms()
+        settled = self.settler.poll(now)
+        if settled is not None:
+            self._handle(BoardRead(settled, now))
+        for flicker in self.settler.flickering(now):
+            if flicker.place not in self._flicker_reported:
+                self._flicker_reported.add(flicker.place)
+                self._handle(BoardFault(str(flicker), now))
+        if not self.settler.flickering(now):
+            self._flicker_reported.clear()
+        self._handle(Tick(now))
+        if self.screen is not None:
+            self.screen.tick(now)
+
+    # ------------------------------------------------------------------ life
+    def stop(self) -> None:
+        """End :meth:`run`."""
+        self._stop.set()
+
+    async def run(self) -> None:
+        """Run the companion until :meth:`stop`; everything opened here is closed here."""
+        from bgboard.store.journal import Journal
+
+        loop = asyncio.get_running_loop()
+        config = self.config
+        journal = self._journal
+        own_journal = journal is None
+        if journal is None:
+            Path(config.journal.path).parent.mkdir(parents=True, exist_ok=True)
+            journal = Journal(config.journal.path)
+        panel = self._panel
+        if panel is None:
+            from bgboard.display.drivers import open_panel
+
+            panel = open_panel(config.display.panel, config.display.frames_dir or None)
+        from bgboard.display.screen import Screen
+
+        self.screen = Screen(panel)
+        buttons = None
+        link_task: asyncio.Task[None] | None = None
+        try:
+            self.controller = Controller.resume(
+                journal, settings_of(config, self.grid.slots()), self.clock_ms(), send=self._to_board, show=self._to_screen
+            )
+            if config.buttons.enabled:
+                pins = ButtonPins.from_table({"white": config.buttons.white, "black": config.buttons.black})
+                factory = self._pin_factory
+                if factory is None and config.buttons.pin_factory == "mock":
+                    from gpiozero.pins.mock import MockFactory
+
+                    factory = MockFactory()
+                buttons = Buttons(pins, to_loop(loop, self._on_press), pin_factory=factory, bounce_ms=config.buttons.bounce_ms)
+            self.link = Link(self._opener, self._on_link, timing=self.timing)
+            link_task = asyncio.create_task(self.link.run(), name="bgboard-link")
+            while not self._stop.is_set():
+                try:
+                    await asyncio.wait_for(self._stop.wait(), TICK_S)
+                except asyncio.TimeoutError:
+                    pass
+                if link_task.done():
+                    link_task.result()  # a program error in the link: raise it
+                self._tick()
+        finally:
+            if self.link is not None:
+                self.link.stop()
+            if link_task is not None:
+                try:
+                    await asyncio.wait_for(link_task, 5)
+                except asyncio.TimeoutError:  # pragma: no cover - the link ignores stop
+                    link_task.cancel()
+            if buttons is not None:
+                buttons.close()
+            if own_journal:
+                journal.close()
+            if self._panel is None:
+                panel.close()

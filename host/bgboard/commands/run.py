@@ -1,0 +1,43 @@
+"""``bgboard run --config config.toml``: run the companion on real hardware."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import signal
+
+from bgboard.config import DEFAULT_TOML, load_config
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:  # type: ignore[type-arg]
+    parser = subparsers.add_parser(
+        "run",
+        help="run the board companion (serial board, buttons, display, journal)",
+        description="Run the board companion with the settings of a config file (docs/config.md).",
+    )
+    parser.add_argument("--config", metavar="FILE", help="the config file (default: every default of docs/config.md)")
+    parser.add_argument("--check", action="store_true", help="check the config file and exit")
+    parser.add_argument("--print-default", action="store_true", help="print a config file with every default and exit")
+    return parser
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.print_default:
+        print(DEFAULT_TOML, end="")
+        return 0
+    config = load_config(args.config)
+    if args.check:
+        print(f"bgboard: {args.config or 'the default config'} is valid")
+        return 0
+    from bgboard.app import App
+
+    app = App(config)
+
+    async def main() -> None:
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(sig, app.stop)
+        await app.run()
+
+    asyncio.run(main())
+    return 0

@@ -1,0 +1,248 @@
+"""The host's configuration file (``bgboard run --config config.toml``).
+
+Every key, its meaning and its default are listed in docs/config.md; :data:`DEFAULT_TOML`
+is the same text as a file.  :func:`load_config` reads a TOML file and checks every value;
+anything wrong — an unknown table or key, a wrong type, a value out of range — raises
+:class:`ConfigError` with one sentence naming the key (the CLI prints it and exits 2).
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Mapping
+
+from bgboard.errors import InputError
+
+DEFAULT_TOML = """\
+# bgboard host configuration (every key is optional; these are the defaults).
+
+[board]
+port = "/dev/bgboard"          # the Pico's serial port (deploy/99-bgboard.rules makes this link)
+baudrate = 115200
+grid = ""                      # sensor grid file; "" = hardware/grid.toml shipped with bgboard
+settle_ms = 300                # act on a board reading once it has been stable this long
+
+[buttons]
+enabled = true
+pin_factory = ""               # gpiozero pin back end: "" = gpiozero's choice, "mock" = none
+bounce_ms = 30
+white = { roll = 5, double = 6, drop = 12 }   # BCM pins (hardware/pins.toml)
+black = { roll = 13, double = 19, drop = 26 }
+
+[display]
+panel = "waveshare-2in9"       # a panel name (bgboard render --help lists them)
+frames_dir = ""                # write PNG frames here instead of driving a panel
+
+[match]
+length = 5                     # points; 0 = money play
+rules = "standard"             # rule set (docs/match.md)
+players = ["White", "Black"]
+variant = "standard"           # standard, nackgammon, hypergammon1..3
+takebacks = false              # allow taking a finished play back before the opponent rolls
+
+[clock]
+enabled = false
+per_point_s = 120              # reserve per match point
+scored_s = 60                  # less this per point already scored
+delay_s = 12                   # simple delay per move
+overtime_s = 0                 # once per player when the reserve runs out; 0 = time-out loses
+
+[hints]
+engine = "none"                # none, auto, bgsage, gnubg-nn, pubeval
+
+[journal]
+path = "/var/lib/bgboard/journal.db"
+"""
+
+
+class ConfigError(InputError):
+    """A configuration file or value that cannot be used (one sentence naming the key)."""
+
+
+@dataclass(frozen=True, slots=True)
+class BoardConfig:
+    port: str = "/dev/bgboard"
+    baudrate: int = 115200
+    grid: str = ""
+    settle_ms: int = 300
+
+
+@dataclass(frozen=True, slots=True)
+class ButtonsConfig:
+    enabled: bool = True
+    pin_factory: str = ""
+    bounce_ms: int = 30
+    white: Mapping[str, int] = field(default_factory=lambda: {"roll": 5, "double": 6, "drop": 12})
+    black: Mapping[str, int] = field(default_factory=lambda: {"roll": 13, "double": 19, "drop": 26})
+
+
+@dataclass(frozen=True, slots=True)
+class DisplayConfig:
+    panel: str = "waveshare-2in9"
+    frames_dir: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class MatchConfig:
+    length: int = 5
+    rules: str = "standard"
+    players: tuple[str, str] = ("White", "Black")
+    variant: str = "standard"
+    takebacks: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ClockConfig:
+    enabled: bool = False
+    per_point_s: float = 120.0
+    scored_s: float = 60.0
+    delay_s: float = 12.0
+    overtime_s: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class HintsConfig:
+    engine: str = "none"
+
+
+@dataclass(frozen=True, slots=True)
+class JournalConfig:
+    path: str = "/var/lib/bgboard/journal.db"
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    """The whole configuration (see docs/config.md)."""
+
+    board: BoardConfig = field(default_factory=BoardConfig)
+    buttons: ButtonsConfig = field(default_factory=ButtonsConfig)
+    display: DisplayConfig = field(default_factory=DisplayConfig)
+    match: MatchConfig = field(default_factory=MatchConfig)
+    clock: ClockConfig = field(default_factory=ClockConfig)
+    hints: HintsConfig = field(default_factory=HintsConfig)
+    journal: JournalConfig = field(default_factory=JournalConfig)
+
+
+SECTIONS: dict[str, type] = {
+    "board": BoardConfig,
+    "buttons": ButtonsConfig,
+    "display": DisplayConfig,
+    "match": MatchConfig,
+    "clock": ClockConfig,
+    "hints": HintsConfig,
+    "journal": JournalConfig,
+}
+HINT_ENGINES = ("none", "auto", "bgsage", "gnubg-nn", "pubeval")
+PIN_FACTORIES = ("", "mock", "lgpio", "rpigpio", "pigpio", "native")
+
+
+def _typed(key: str, value: Any, default: Any) -> Any:
+    """``value`` checked against the type of ``default``."""
+    if isinstance(default, bool):
+        if not isinstance(value, bool):
+            raise ConfigError(f"{key} must be true or false, not {value!r}")
+        return value
+    if isinstance(default, int):
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise ConfigError(f"{key} must be a whole number, not {value!r}")
+        return value
+    if isinstance(default, float):
+        if not isinstance(value, (int, float)) or isinstance(value, bool):
+            raise ConfigError(f"{key} must be a number, not {value!r}")
+        return float(value)
+    if isinstance(default, str):
+        if not isinstance(value, str):
+            raise ConfigError(f"{key} must be a text in quotes, not {value!r}")
+        return value
+    if isinstance(default, tuple):
+        if not isinstance(value, list) or len(value) != len(default) or not all(isinstance(v, str) and v.strip() for v in value):
+            raise ConfigError(f"{key} must be a list of {len(default)} names, not {value!r}")
+        return tuple(value)
+    if isinstance(default, Mapping):
+        if not isinstance(value, Mapping):
+            raise ConfigError(f"{key} must be a table such as {{ roll = 5, double = 6, drop = 12 }}")
+        unknown = set(value) - set(default)
+        if unknown:
+            raise ConfigError(f"{key} has no button called {sorted(unknown)[0]!r} (roll, double, drop)")
+        out = dict(default)
+        for name, pin in value.items():
+            if not isinstance(pin, int) or isinstance(pin, bool) or not 0 <= pin <= 27:
+                raise ConfigError(f"{key}.{name} must be a BCM pin number 0..27, not {pin!r}")
+            out[name] = pin
+        return out
+    raise TypeError(f"no check for {key}")  # pragma: no cover - a program error
+
+
+def config_from_dict(data: Mapping[str, Any]) -> Config:
+    """A checked :class:`Config` from parsed TOML (see the module docstring)."""
+    sections: dict[str, Any] = {}
+    for name, table in data.items():
+        if name not in SECTIONS:
+            raise ConfigError(f"unknown table [{name}]: the tables are {', '.join(SECTIONS)}")
+        if not isinstance(table, Mapping):
+            raise ConfigError(f"[{name}] must be a table of keys")
+        cls = SECTIONS[name]
+        defaults = cls()
+        values = {}
+        for key, value in table.items():
+            if key not in cls.__dataclass_fields__:
+                raise ConfigError(f"unknown key {name}.{key}: [{name}] has {', '.join(cls.__dataclass_fields__)}")
+            values[key] = _typed(f"{name}.{key}", value, getattr(defaults, key))
+        sections[name] = cls(**values)
+    config = Config(**sections)
+    _check(config)
+    return config
+
+
+def _check(c: Config) -> None:
+    if not c.board.port.strip():
+        raise ConfigError("board.port must name the board's serial port, e.g. \"/dev/bgboard\"")
+    if c.board.baudrate <= 0:
+        raise ConfigError(f"board.baudrate must be positive, not {c.board.baudrate}")
+    if not 0 <= c.board.settle_ms <= 5000:
+        raise ConfigError(f"board.settle_ms must be 0..5000, not {c.board.settle_ms}")
+    if c.buttons.pin_factory not in PIN_FACTORIES:
+        raise ConfigError(f"buttons.pin_factory must be one of {', '.join(repr(p) for p in PIN_FACTORIES)}")
+    if not 0 <= c.buttons.bounce_ms <= 1000:
+        raise ConfigError(f"buttons.bounce_ms must be 0..1000, not {c.buttons.bounce_ms}")
+    from bgboard.display.panels import panel_spec
+    from bgboard.io.buttons import ButtonPins
+    from bgboard.match import rule_set
+
+    ButtonPins.from_table({"white": c.buttons.white, "black": c.buttons.black})
+    try:
+        panel_spec(c.display.panel)
+    except InputError as exc:
+        raise ConfigError(f"display.panel: {exc}") from None
+    try:
+        rule_set(c.match.rules).check_length(c.match.length)
+    except InputError as exc:
+        raise ConfigError(f"match: {exc}") from None
+    from bgboard.rules.variants import VARIANTS
+
+    if c.match.variant not in VARIANTS:
+        raise ConfigError(f"match.variant must be one of {', '.join(VARIANTS)}, not {c.match.variant!r}")
+    for key in ("per_point_s", "scored_s", "delay_s", "overtime_s"):
+        if getattr(c.clock, key) < 0:
+            raise ConfigError(f"clock.{key} cannot be negative")
+    if c.hints.engine not in HINT_ENGINES:
+        raise ConfigError(f"hints.engine must be one of {', '.join(HINT_ENGINES)}, not {c.hints.engine!r}")
+    if not c.journal.path.strip():
+        raise ConfigError("journal.path must name the journal file")
+
+
+def load_config(path: str | Path | None) -> Config:
+    """Read and check a config file (None: all defaults)."""
+    if path is None:
+        return config_from_dict({})
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(f"the config file {path} cannot be read ({exc.strerror or exc})") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"the config file {path} is not valid TOML ({exc})") from None
+    return config_from_dict(data)

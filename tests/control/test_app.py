@@ -1,0 +1,145 @@
+"""The whole host over a real pty, gpiozero's MockFactory, a file panel and SQLite: a match
+survives unplugging, a firmware reboot and a host restart."""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+from pathlib import Path
+
+from gpiozero.pins.mock import MockFactory
+
+from bgboard.app import App
+from bgboard.config import config_from_dict
+from bgboard.control.controller import Controller
+from bgboard.display.panel import FilePanel
+from bgboard.display.panels import panel_spec
+from bgboard.link.connection import Timing
+from bgboard.link.messages import Changes, SlotChange
+from bgboard.match import Move
+from bgboard.rules.variants import start_position
+from bgboard.sense.board import BLACK, WHITE, board_of
+from bgboard.sense.slots import SlotMap
+from tests.control.fakeboard import FakeBoard, slot_states
+
+FAST = Timing(hello_s=0.3, watchdog_s=1.0, snapshot_s=0.3, ack_s=0.2, tick_s=0.02)
+GRID = SlotMap.load()
+
+
+async def until(check, timeout: float = 5.0) -> None:
+    for _ in range(int(timeout / 0.01)):
+        if check():
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("timed out")
+
+
+def show(board: FakeBoard, layout: tuple[int, ...]) -> None:
+    """The players move checkers: every slot that changes, one CHANGES frame each."""
+    new = slot_states(layout, GRID)
+    for slot, state in enumerate(new):
+        if board.states[slot] != state:
+            board.states[slot] = state
+            board.send(Changes((SlotChange(slot, state),)))
+
+
+def press(factory: MockFactory, pin: int) -> None:
+    factory.pin(pin).drive_low()
+    factory.pin(pin).drive_high()
+
+
+def _config(tmp_path: Path):
+    return config_from_dict(
+        {
+            "board": {"port": str(tmp_path / "bgboard"), "settle_ms": 60},
+            "buttons": {"bounce_ms": 0},
+            "match": {"length": 1},
+            "journal": {"path": str(tmp_path / "journal.db")},
+        }
+    )
+
+
+def test_a_match_survives_unplugging_a_reboot_and_a_host_restart(tmp_path: Path) -> None:
+    async def main() -> list:
+        board = FakeBoard(tmp_path / "bgboard", slots=GRID.count)
+        start = board_of(start_position(), WHITE)
+        board.states = slot_states(start, GRID)
+        board.plug()
+        board.boot()
+        factory = MockFactory()
+        panel = FilePanel(panel_spec("waveshare-2in9"), tmp_path / "frames")
+        app = App(_config(tmp_path), pin_factory=factory, panel=panel, timing=FAST)
+        task = asyncio.create_task(app.run())
+        await until(lambda: app.controller is not None and app.controller.observation is not None)
+        c = app.controller
+        assert c is not None and c.state is not None and c.state.phase == "opening"
+
+        press(factory, 5)  # white: roll
+        await until(lambda: board.rolling)
+        board.roll((3, 1))
+        await until(lambda: c.state.phase == "play")
+        assert not board.rolling
+        after = list(start)
+        after[8 - 1] -= 1
+        after[5 - 1] += 2
+        after[6 - 1] -= 1
+        show(board, tuple(after))  # 8/5 6/5
+        await until(lambda: c.verdict is not None and "8/5 6/5" in c.message().text)
+        press(factory, 5)  # done
+        await until(lambda: c.state.turn == 1)
+
+        board.unplug()  # the cable is pulled mid-game
+        await until(lambda: not c.link_up)
+        assert app.shown[-1].severity == "error"
+        await asyncio.sleep(0.2)
+        board.plug()
+        board.boot()
+        await until(lambda: c.link_up and app.link is not None and app.link.connection is not None and app.link.connection.in_sync)
+
+        press(factory, 13)  # black: roll
+        await until(lambda: board.rolling)
+        board.boot()  # the Pico resets while black is about to roll: rolling is switched on again
+        await until(lambda: board.rolling and app.link.connection.in_sync)
+        board.roll((6, 4))
+        await until(lambda: c.state.phase == "play")
+        black = list(board_of(c.state.position, BLACK))
+        black[1 - 1] += 1  # black 24/14: physical 1 -> 11
+        black[11 - 1] -= 1
+        show(board, tuple(black))
+        await until(lambda: c.verdict is not None and "24/14" in c.message().text)
+        press(factory, 13)
+        await until(lambda: c.state.turn == 0)
+        actions = list(c.actions)
+        app.stop()
+        await asyncio.wait_for(task, 5)
+        board.unplug()
+        factory.reset()
+        return actions
+
+    actions = asyncio.run(main())
+    assert [a for a in actions if isinstance(a, Move)] == [Move(((8, 5), (6, 5))), Move(((24, 18), (18, 14)))] or [
+        a for a in actions if isinstance(a, Move)
+    ] == [Move(((8, 5), (6, 5))), Move(((24, 20), (20, 14)))]
+    from bgboard.store.journal import Journal
+
+    with Journal(tmp_path / "journal.db") as journal:  # the host restarts: same match
+        again = Controller.resume(journal, _settings(tmp_path), 0)
+    assert again.actions == actions
+    assert list((tmp_path / "frames").glob("*.png")), "the display showed frames"
+
+
+def _settings(tmp_path: Path):
+    from bgboard.app import settings_of
+
+    return settings_of(_config(tmp_path), GRID.slots())
+
+
+def test_bgboard_run_with_a_bad_config_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text('[clock]\ndelay_s = "twelve"\n')
+    done = subprocess.run(
+        [sys.executable, "-m", "bgboard", "run", "--config", str(config)], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 2
+    assert done.stderr == "bgboard: clock.delay_s must be a number, not 'twelve'\n"
