@@ -1,0 +1,50 @@
+"""Whole boards: the simulator's hall-field model -> the real firmware -> the host codec ->
+per-place readings, which must agree with the checkers on the table."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bgboard.link import messages as m
+from bgboard.link.hardware import read_grid
+from bgboard.link.places import place_readings
+from bgboard.rules import Position
+from bgboard.sim.field import NOISE_LEVELS, board_grid, readings
+from bgboard.sim.layout import PLACES, WHITE, Layout
+
+START = Layout.from_position(
+    Position(
+        tuple([0, 0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0]),
+        tuple([0, 0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0]),
+    ),
+    WHITE,
+)
+# a late middle game: stacks of 7 and 9, checkers on both bars and in both trays
+STACKED = Layout(
+    points=(-2, 9, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -7, -3, 0, 0, 0, 0),
+    bar=(1, 1),
+    off=(2, 1),
+)
+
+
+@pytest.mark.parametrize("layout", [START, STACKED], ids=["start", "stacked"])
+@pytest.mark.parametrize("noise", ["none", "medium"])
+def test_firmware_readings_agree_with_the_table(run_firmware, layout: Layout, noise: str) -> None:
+    values = readings(board_grid(), layout, random.Random(7), noise=NOISE_LEVELS[noise])
+    run = run_firmware(["slots " + " ".join(map(str, values)), "@100", "stop"])
+    assert run.stderr == ""
+    snapshot = run.of(m.Snapshot)[0]
+    grid = read_grid()
+    result = place_readings(grid, snapshot.states)
+    assert tuple(result) == PLACES
+    for place, reading in result.items():
+        colour, count = layout.at(place)
+        assert not reading.mixed and not reading.fault, (place, reading)
+        assert reading.low <= count <= reading.high, (place, count, reading)
+        assert reading.estimate[0] <= count <= reading.estimate[1], (place, count, reading)
+        if count:
+            assert reading.colour == ("white" if colour == WHITE else "black"), place
+        if count < len(grid.of(place)):
+            assert reading.exact, (place, count, reading)
