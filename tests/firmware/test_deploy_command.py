@@ -110,3 +110,23 @@ def test_stop_frame_with_nobody_answering_returns_false(tmp_path: Path) -> None:
         assert stop_firmware(port, timeout=0.3) is False
     finally:
         close()
+
+
+def test_stop_command_stops_the_firmware_and_says_so(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    firmware_end, port, close = null_modem()
+    proc = subprocess.Popen([str(MICROPYTHON), str(FIRMWARE / "main.py")], stdin=firmware_end,
+                            stdout=firmware_end, stderr=subprocess.PIPE,
+                            env=micropython_env(tmp_path / "flash"))
+    try:
+        assert main(["firmware", "stop", "--port", port]) == 0
+        assert proc.wait(timeout=10) == 0
+        assert "stopped the firmware" in capsys.readouterr().out
+        # nothing runs any more: a second stop gets no answer -> one line, exit 2
+        assert main(["firmware", "stop", "--port", port]) == 2
+        assert "did not answer" in capsys.readouterr().err
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        proc.stderr.close()
+        close()

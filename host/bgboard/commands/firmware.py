@@ -1,6 +1,8 @@
 """``bgboard firmware deploy``: copy the MicroPython firmware to the board's Pico.
 
     bgboard firmware deploy --port PORT [--dry-run] [--no-stop] [--source DIR]
+    bgboard firmware stop --port PORT
+
 
 PORT is the Pico's serial device (``/dev/ttyACM0``; mpremote shortcuts such as ``a0`` or
 ``id:SERIAL`` are passed through).  The running firmware ignores Ctrl-C
@@ -8,7 +10,9 @@ PORT is the Pico's serial device (``/dev/ttyACM0``; mpremote shortcuts such as `
 frame with mode 1 (stop and give the REPL back), then runs
 ``mpremote connect PORT cp <firmware files> : + reset``.  ``--no-stop`` skips the frame
 (a board in safe mode — dice button held at power-on — or with no firmware yet);
-``--dry-run`` prints the steps without touching the port.
+``--dry-run`` prints the steps without touching the port.  ``stop`` only stops the
+firmware (the REPL is then free for ``mpremote``, e.g. to copy the dice log
+``mpremote connect PORT cp :rolls.log .``); unplugging and replugging restarts it.
 """
 
 from __future__ import annotations
@@ -45,6 +49,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
                         help="do not send the stop frame first (safe mode or a fresh Pico)")
     deploy.add_argument("--source", type=Path, default=FIRMWARE_DIR,
                         help="the firmware directory (default: the repository's firmware/)")
+    stop = actions.add_parser("stop", help="stop the running firmware and give the REPL back")
+    stop.add_argument("--port", required=True, help="the Pico's serial port, e.g. /dev/ttyACM0")
     return parser
 
 
@@ -96,6 +102,12 @@ def stop_firmware(port: str, timeout: float = 2.0) -> bool:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.action == "stop":
+        check_port(args.port)
+        if not stop_firmware(args.port):
+            raise DeployError(f"the firmware on {args.port} did not answer: is it running?")
+        print(f"stopped the firmware on {args.port}: the REPL is free")
+        return 0
     files = firmware_files(args.source)
     command = mpremote_command(args.port, files)
     if args.dry_run:
