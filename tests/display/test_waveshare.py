@@ -66,6 +66,7 @@ def test_first_frame_is_a_full_refresh_following_the_datasheet(mock_factory, nam
     assert chip.data_of(0x44) == [xwin]
     assert chip.data_of(0x45) == [ywin]
     assert chip.data_of(0x22) == [b"\xf7"]
+    assert chip.data_of(0x21) == [b"\x40\x00" if name == "waveshare-4in2" else b"\x00\x80"]
     data = frame_bytes(first, GEOMETRY[name])
     assert len(data) == size
     assert chip.ram[0x24] == data and chip.ram[0x26] == data
@@ -81,7 +82,11 @@ def test_partial_refresh_writes_previous_frame_to_0x26_and_new_to_0x24(mock_fact
     driver.show(first, full=True)
     chip.clear()
     driver.show(second, full=False)
-    assert chip.codes() == PARTIAL
+    if name == "waveshare-4in2":  # SSD1683: red RAM back in use for the partial refresh
+        assert chip.codes() == PARTIAL[:1] + [0x21] + PARTIAL[1:]
+        assert chip.data_of(0x21) == [b"\x00\x00"]
+    else:
+        assert chip.codes() == PARTIAL
     assert chip.data_of(0x22) == [b"\xff"]
     assert chip.data_of(0x3C) == [b"\x80"]
     option, ram24, ram26 = chip.refreshes[-1]

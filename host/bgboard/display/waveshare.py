@@ -11,12 +11,14 @@ Command sequence (SSD1680 datasheet, as in Waveshare's epd2in13_V4 / epd4in2_V2 
 * wake + init: hardware reset (RST high, low, high), wait BUSY, ``0x12`` software reset,
   wait BUSY, ``0x01`` driver output control (gate lines − 1, 2 bytes, then ``0x00``),
   ``0x11`` data entry mode ``0x03`` (X then Y increment), ``0x44``/``0x45`` RAM window,
-  ``0x3C`` border waveform, ``0x21`` display update control ``00 80``, ``0x18`` internal
+  ``0x3C`` border waveform, ``0x21`` display update control (``00 80`` on the SSD1680,
+  ``40 00`` on the SSD1683: red RAM bypassed), ``0x18`` internal
   temperature sensor ``0x80``, ``0x4E``/``0x4F`` RAM address counters, wait BUSY;
 * full refresh: the frame to both RAM banks (``0x24`` black/white, ``0x26`` "previous"),
   ``0x22`` ``0xF7`` (full update with the OTP waveform), ``0x20`` activate, wait BUSY;
 * partial refresh: after a hardware reset (no software reset, which would clear the
-  registers) ``0x3C 0x80``, driver output, data entry, window and counters; the
+  registers) ``0x3C 0x80`` (SSD1683: ``0x21 00 00``, red RAM in use), driver output,
+  data entry, window and counters; the
   **previous frame to RAM 0x26** and the **new frame to RAM 0x24**, ``0x22 0xFF``
   (display mode 2: differential update), ``0x20``, wait BUSY;
 * deep sleep: ``0x10 0x01`` (RAM kept); the next update wakes the panel with a reset.
@@ -78,12 +80,18 @@ class Geometry:
     sources: int  # RAM x size in pixels (a multiple of 8)
     gates: int  # RAM y size (lines)
     rotate: bool  # True: the panel is portrait natively, rotate the landscape frame
+    control_full: bytes = b"\x00\x80"  # 0x21 display update control 1, full refresh
+    control_partial: bytes | None = None  # 0x21 for partial refresh (None: chip default)
 
 
 GEOMETRY = {
+    # SSD1680: 0x21 B = 0x80 selects sources S8..S167 for these 122/128-wide glasses
     "waveshare-2in13": Geometry(sources=128, gates=250, rotate=True),  # 122 visible
     "waveshare-2in9": Geometry(sources=128, gates=296, rotate=True),
-    "waveshare-4in2": Geometry(sources=400, gates=300, rotate=False),
+    # SSD1683: red RAM bypassed as 0 for full refreshes, used (the previous frame) for
+    # partial ones, as in Waveshare's epd4in2_V2
+    "waveshare-4in2": Geometry(sources=400, gates=300, rotate=False,
+                               control_full=b"\x40\x00", control_partial=b"\x00\x00"),
 }
 
 
@@ -204,7 +212,7 @@ class WaveshareSSD1680:
         self.wait_idle()
         self._driver_output()
         self.command(BORDER, [0x05])
-        self.command(UPDATE_CONTROL_1, [0x00, 0x80])
+        self.command(UPDATE_CONTROL_1, self.geometry.control_full)
         self.command(TEMP_SENSOR, [0x80])
         self._window()
         self.wait_idle()
@@ -214,6 +222,8 @@ class WaveshareSSD1680:
         self.reset()
         self.wait_idle()
         self.command(BORDER, [0x80])
+        if self.geometry.control_partial is not None:
+            self.command(UPDATE_CONTROL_1, self.geometry.control_partial)
         self._driver_output()
         self._window()
         self.awake = True
