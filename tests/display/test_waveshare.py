@@ -188,3 +188,24 @@ def test_a_command_while_busy_is_caught_by_the_fake(mock_factory):
     driver.command(0x20)  # the chip is now busy refreshing
     driver.command(0x24, b"\xff")
     assert any("while BUSY" in v for v in chip.violations)
+
+
+def test_a_stuck_panel_does_not_stop_the_screen_and_is_retried(mock_factory):
+    from bgboard.display.screen import Screen
+
+    driver, chip, clock = make(mock_factory, "waveshare-2in13", busy_timeout_s=2)
+    screen = Screen(driver)
+    chip.stuck = True
+    mock_factory.pin(24).drive_high()
+    due = screen.update(DEMOS["hint"], 0)
+    retry = screen.tick(due)  # raises nothing
+    assert screen.error is not None and "stayed busy" in screen.error
+    assert retry == due + screen.retry_ms and screen.history == []
+    chip.stuck = False
+    chip.busy_until = clock.now  # the cable is fixed: BUSY clears
+    clock.sleep(0.01)
+    assert screen.tick(retry) is None
+    assert screen.error is None
+    assert [r.full for r in screen.history] == [True]
+    assert chip.ram[0x24] == frame_bytes(render(DEMOS["hint"], PANELS["waveshare-2in13"]),
+                                         GEOMETRY["waveshare-2in13"])

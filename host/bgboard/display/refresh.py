@@ -118,6 +118,15 @@ class RefreshPolicy:
                         busy_until_ms=now_ms + took)
         return after, Refresh(image=image, full=full, reason=reason)
 
+    def failed(self, state: RefreshState, refresh: Refresh, now_ms: int,
+               retry_ms: int = 5000) -> RefreshState:
+        """The panel could not show ``refresh``: what it shows is unknown, so the frame
+        (or a newer one already waiting) is retried as a full refresh after ``retry_ms``."""
+        pending = state.pending if state.pending is not None else refresh.image
+        return replace(state, shown=None, pending=pending, pending_full=True,
+                       first_pending_ms=now_ms, last_pending_ms=now_ms, partials=0,
+                       busy_until_ms=now_ms + retry_ms)
+
     def _kind(self, state: RefreshState, image: Image.Image) -> tuple[bool, str]:
         cfg = self.config
         if state.shown is None:

@@ -4,11 +4,14 @@ The controller calls :meth:`Screen.update` whenever the display state changes an
 :meth:`Screen.tick` when the time returned by the previous call has come (or on its own
 loop).  The screen renders, lets the :class:`~bgboard.display.refresh.RefreshPolicy`
 decide, shows the frame and sleeps the panel.  Time is passed in (milliseconds).
+A panel fault (:class:`~bgboard.display.panel.PanelError`, e.g. a stuck BUSY line) never
+propagates into the match: it is kept in :attr:`Screen.error` and the frame is retried as
+a full refresh after :attr:`Screen.retry_ms`.
 """
 
 from __future__ import annotations
 
-from bgboard.display.panel import Panel
+from bgboard.display.panel import Panel, PanelError
 from bgboard.display.refresh import Refresh, RefreshConfig, RefreshPolicy, RefreshState
 from bgboard.display.render import render
 from bgboard.display.state import DisplayState
@@ -23,12 +26,16 @@ class Screen:
         self.state = RefreshState()
         self.last_shown: DisplayState | None = None
         self.history: list[Refresh] = []
+        self.error: str | None = None  # the last panel failure (one sentence), if any
+        self.retry_ms = 5000
         self._pending_state: DisplayState | None = None
 
     def update(self, state: DisplayState, now_ms: int, full: bool = False) -> int | None:
         """Queue ``state`` (``full=True`` at game end); returns when to call :meth:`tick`."""
         if state.phase in ("game-over", "match-over"):
             full = True
+        if state == self._pending_state and not full and self.state.pending is not None:
+            return self.policy.due_ms(self.state)  # the same state again: nothing new
         image = render(state, self.panel.caps)
         self.state = self.policy.submit(self.state, image, now_ms, full)
         self._pending_state = state
@@ -39,9 +46,16 @@ class Screen:
         (``None`` = nothing waits)."""
         self.state, decision = self.policy.poll(self.state, now_ms)
         if decision is not None:
-            self.panel.show(decision.image, decision.full)
-            if decision.sleep_after:
-                self.panel.sleep()
+            try:
+                self.panel.show(decision.image, decision.full)
+                if decision.sleep_after:
+                    self.panel.sleep()
+            except PanelError as exc:
+                # a display fault must never stop the match: remember it, retry later
+                self.error = str(exc)
+                self.state = self.policy.failed(self.state, decision, now_ms, self.retry_ms)
+                return self.policy.due_ms(self.state)
+            self.error = None
             self.history.append(decision)
             self.last_shown = self._pending_state
         return self.policy.due_ms(self.state)
