@@ -289,11 +289,10 @@ def _scoreboard(c: _Canvas, lay: Layout, s: DisplayState) -> int:
                 # on its own row the clock may use the empty centre of that row too
                 rest_w = (x1 - x0) - (box[2] - box[0]) - 2 * pad + (
                     centre_w // 2 - pad if two_rows else 0)
-                if two_rows:
-                    x1, x0 = (x1 + centre_w // 2, x0) if p == 0 else (x1, x0 - centre_w // 2)
+                reach = centre_w // 2 if two_rows else 0
                 text, size = c.fit(extra, rest_w, lay.info_px)
-                c.text((x1 if p == 0 else x0, (top + bottom) // 2 + 1), text, size,
-                       anchor=inward, bold=False)
+                c.text((x1 + reach if p == 0 else x0 - reach, (top + bottom) // 2 + 1), text,
+                       size, anchor=inward, bold=False)
 
     # centre column: match length, Crawford, dice or offered cube
     mid = (centre_x0 + centre_x1) // 2
