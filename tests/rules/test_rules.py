@@ -6,6 +6,7 @@ import pytest
 
 from bgboard.rules import (
     IllegalPlayError,
+    IllegalStepError,
     InvalidDiceError,
     NotationError,
     Position,
@@ -188,3 +189,31 @@ def test_steps_never_strand_a_die():
     position = board("13:1", "7:2 11:2")  # only 13/12 then 12/6
     assert legal_steps(position, (6, 1)) == (Step(13, 12, 1),)
     assert legal_steps(position, (6, 1), [Step(13, 12, 1)]) == (Step(12, 6, 6),)
+
+
+def test_steps_so_far_must_be_legal():
+    start = start_position()
+    with pytest.raises(IllegalStepError, match="the roll 3-1 has no 5 left for 13/8"):
+        legal_steps(start, (3, 1), [Step(13, 8, 5)])
+    with pytest.raises(IllegalStepError, match="the roll 3-1 has no 3 left for 13/10"):
+        legal_steps(start, (3, 1), [Step(8, 5, 3), Step(13, 10, 3)])
+    with pytest.raises(IllegalStepError, match="13/12 is not a legal step with a 1"):  # blocked
+        legal_steps(start, (3, 1), [Step(8, 5, 3), Step(13, 12, 1)])
+    with pytest.raises(IllegalStepError, match="9/6 is not a legal step with a 3"):
+        legal_steps(start, (3, 1), [Step(9, 6, 3)])
+
+
+def test_steps_so_far_hit_flag_is_decided_by_the_board():
+    position = board("13:1 6:1", "10:1")
+    with_flag = legal_steps(position, (3, 1), [Step(13, 10, 3, True)])
+    assert legal_steps(position, (3, 1), [Step(13, 10, 3, False)]) == with_flag
+    assert Step(10, 9, 1) in with_flag
+
+
+def test_steps_that_strand_a_die_are_not_a_legal_beginning():
+    # 5-2 against blocks on 6 and 9: only 13/8 3/1; 13/11 leaves the 5 unplayable
+    position = board("13:1 3:1", "6:2 9:2")
+    assert [p.notation for p in legal_plays(position, (5, 2))] == ["13/8 3/1"]
+    assert legal_steps(position, (5, 2), [Step(3, 1, 2)]) == (Step(13, 8, 5),)
+    with pytest.raises(IllegalStepError, match="13/11 cannot be completed to a legal play of 5-2"):
+        legal_steps(position, (5, 2), [Step(13, 11, 2)])

@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from bgboard.errors import InputError
-from bgboard.rules.play import Play
+from bgboard.rules.play import Play, format_play
 from bgboard.rules.position import BAR, Position
 from bgboard.rules.step import STEPS, Step
 
@@ -179,8 +179,11 @@ def legal_steps(position: Position, dice: Sequence[int], steps_so_far: Sequence[
     ``position`` is the position before the roll was started.  A step is offered when,
     after it, the rest of the roll can still be played so that the result is one of
     :func:`legal_plays` — in any order, one checker at a time, as on a real board.  An
-    empty tuple means the roll is complete (or there was nothing to play).  Raises
-    :class:`IllegalStepError` if ``steps_so_far`` is not a legal beginning.
+    empty tuple means nothing more can be played (the roll is complete, or there was
+    nothing to play).  A position may already be a legal result while steps are still
+    offered (bearing off with a larger die can finish the same way in one step or two).
+    Raises :class:`IllegalStepError` if ``steps_so_far`` is not a legal beginning (their
+    ``hit`` flags are not trusted: the board decides).
     """
     d = check_dice(dice)
     targets = {(p.position.mine, p.position.theirs) for p in _plays(position, *d)}
@@ -188,11 +191,11 @@ def legal_steps(position: Position, dice: Sequence[int], steps_so_far: Sequence[
     th = position.theirs
     left = _remaining(d, steps_so_far)
     for step in steps_so_far:
-        options = {s for _, _, (s,) in _all_steps(me, th, [step.die])}
-        if step not in options:
+        # the board decides whether a step hits: match on from, to and die only
+        nxt = [(m, t) for m, t, (s,) in _all_steps(me, th, [step.die]) if (s.frm, s.to) == (step.frm, step.to)]
+        if not nxt:
             raise IllegalStepError(f"{step} is not a legal step with a {step.die}")
-        nxt = [(m, t) for m, t, (s,) in _all_steps(me, th, [step.die]) if s == step][0]
-        me, th = nxt
+        me, th = nxt[0]
     memo: dict[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]], bool] = {}
 
     def completes(m: list[int], t: tuple[int, ...], rest: list[int]) -> bool:
@@ -210,6 +213,10 @@ def legal_steps(position: Position, dice: Sequence[int], steps_so_far: Sequence[
         memo[key] = ok
         return ok
 
+    if steps_so_far and not completes(me, th, left):
+        raise IllegalStepError(
+            f"{format_play(steps_so_far)} cannot be completed to a legal play of {d[0]}-{d[1]}"
+        )
     offered: list[Step] = []
     for m, t, (s,) in _all_steps(me, th, left):
         rest = left.copy()
