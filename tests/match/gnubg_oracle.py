@@ -3,6 +3,7 @@ aborts the process on some inputs).
 
     python gnubg_oracle.py import FILE...        one JSON line per file: gnubg's games
     python gnubg_oracle.py matchid ID...         one JSON line per Match ID: gnubg's reading
+    python gnubg_oracle.py sgf MAT OUT           gnubg imports MAT and saves the match as SGF
     python gnubg_oracle.py play LENGTH SEED OUT  gnubg plays a match (its dice, its 0-ply
                                                  checker play) and exports it to OUT (.mat)
 
@@ -120,12 +121,21 @@ def play(length: int, seed: int, out: str) -> None:
     )
 
 
+def mat_to_sgf(mat: str, out: str) -> None:
+    """gnubg imports a .mat file and saves the match as SGF."""
+    gnubg.command(f"import mat {mat}")
+    gnubg.command(f"save match {out}")
+    _emit({"sgf": out})
+
+
 def main(argv: list[str]) -> None:
     _quiet()
     if argv[0] == "import":
         import_files(argv[1:])
     elif argv[0] == "matchid":
         decode_match_ids(argv[1:])
+    elif argv[0] == "sgf":
+        mat_to_sgf(argv[1], argv[2])
     elif argv[0] == "play":
         play(int(argv[1]), int(argv[2]), argv[3])
     else:

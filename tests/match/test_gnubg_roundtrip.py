@@ -19,10 +19,12 @@ from bgboard.match.selfplay import selfplay  # noqa: E402
 
 ORACLE = Path(__file__).with_name("gnubg_oracle.py")
 
-# 20 matches: lengths 1..15 under standard rules and BrainKing's odd lengths, varied seeds.
-MATCHES = [(n, seed, "standard") for n, seed in zip((1, 2, 3, 4, 5, 6, 7, 9, 11, 15), range(100, 110))] + [
-    (n, seed, "brainking") for n, seed in zip((3, 5, 7, 9, 11, 13, 3, 5, 7, 9), range(200, 210))
-]
+# 20 matches: lengths 1..15 under standard rules and BrainKing's odd lengths, varied seeds,
+# including seeds known to hold a resignation (3/15), a resignation after rolling (5/21),
+# a backgammon (3/20) and a rejected resignation (3/44).
+MATCHES = [(n, seed, "standard") for n, seed in zip((1, 2, 4, 6, 9, 11, 15), range(100, 107))] + [
+    (3, 15, "standard"), (5, 21, "standard"), (3, 20, "standard"), (3, 44, "standard")
+] + [(n, seed, "brainking") for n, seed in zip((3, 5, 7, 9, 11, 13, 3, 5, 7), range(200, 209))]
 
 
 def oracle(*args: str) -> list[dict]:
@@ -59,7 +61,8 @@ def test_gnubg_imports_twenty_self_played_matches_with_the_same_results(tmp_path
         assert tuple(final) == state.score
         assert [g["crawford"] for g in record["games"]] == [g.crawford for g in state.games]
         kinds |= {g.result for g in state.games}
-    assert {"single", "gammon", "drop"} <= kinds
+    assert len(MATCHES) == 20
+    assert {"single", "gammon", "backgammon", "drop", "resign"} <= kinds
 
 
 @pytest.mark.parametrize("seed", [1, 4, 6])
@@ -97,3 +100,39 @@ def test_match_ids_of_every_position_decode_in_gnubg() -> None:
         assert sorted(got["dice"]) == sorted(state.dice or (0, 0))
         if not doubled:
             assert got["turn"] == state.decider
+
+
+def _sgf_games(text: str) -> list[tuple[str, list[str]]]:
+    """(root properties without AP/DT/GS, nodes with each move's steps sorted) per game."""
+    import re
+
+    games = []
+    for tree in re.findall(r"\(;(.*?)\)\n", text, re.DOTALL):
+        root, *nodes = tree.split("\n;")
+        root = re.sub(r"AP\[[^\]]*\]|DT\[[^\]]*\]|GS(\[[^\]]*\])+", "", root)
+        normal = []
+        for node in nodes:
+            # Dice rolled before a resignation: gnubg writes PL[W]DI[56] for its own
+            # records, but reads the .mat line "56:" back as a move without steps.
+            node = re.sub(r"^PL\[([WB])\]DI\[(\d\d)\]$", r"\1[\2]", node)
+            m = re.fullmatch(r"([WB])\[(\d\d)([a-z]*)\]", node)
+            if m:
+                pairs = sorted(m.group(3)[i : i + 2] for i in range(0, len(m.group(3)), 2))
+                node = f"{m.group(1)}[{m.group(2)}{''.join(pairs)}]"
+            normal.append(node)
+        games.append((root, normal))
+    return games
+
+
+@pytest.mark.parametrize(("length", "seed"), [(3, 7), (5, 2), (3, 15), (5, 21), (3, 20)])
+def test_sgf_equals_what_gnubg_saves_for_the_same_match(tmp_path: Path, length: int, seed: int) -> None:
+    from bgboard.match.sgf import export_sgf
+
+    actions = selfplay(length, seed)
+    mat = tmp_path / "m.mat"
+    mat.write_text(export_mat(actions))
+    oracle("sgf", str(mat), str(tmp_path / "g.sgf"))
+    theirs = _sgf_games((tmp_path / "g.sgf").read_text())
+    ours = _sgf_games(export_sgf(actions))
+    assert len(ours) == len(replay(actions).games) >= 1
+    assert ours == theirs

@@ -8,9 +8,9 @@ The players are deliberately simple (this is a test and demo driver, not an engi
   fraction of the opponent's pip count, drawn per match from the seed so that different
   seeds give cautious and aggressive players); take unless the doubler leads by more than
   ``drop_lead``;
-* **resign**: now and then, a player far behind in a race offers to resign (single if it
-  has borne a checker off, else gammon); the opponent accepts a gammon offer only when the
-  loser has no checker off, else rejects it.
+* **resign**: now and then (before or after rolling) a player far behind in pips offers
+  to resign: a single once it has borne a checker off, else a gammon or a hopeful single;
+  the opponent rejects a single from a player with nothing borne off.
 
 Across seeds this produces doubles, takes, drops, redoubles, gammons, backgammons,
 resignations and Crawford games (tests/match/test_selfplay.py checks that they all occur).
@@ -107,7 +107,7 @@ def next_action(state: MatchState, rng: random.Random, style: Style) -> Action:
     position = state.position
     if phase == TURN:
         if _wants_to_resign(position, state, rng, style):
-            return Resign(2 if position.mine[OFF] == 0 else 1)
+            return Resign(_resign_level(position, rng))
         if state.may_double and _lead(position) >= style.double_lead:
             return Double()
         return Roll((rng.randint(1, 6), rng.randint(1, 6)))
@@ -115,10 +115,13 @@ def next_action(state: MatchState, rng: random.Random, style: Style) -> Action:
         # The answer comes from the opponent: their lead is minus the doubler's.
         return Drop() if _lead(position) > style.drop_lead else Take()
     if phase == RESIGNED:
-        loser_off = position.mine[OFF]
-        return AcceptResign() if state.resign_level == 1 or loser_off == 0 else RejectResign()
+        # Reject a single while the resigner has borne nothing off (a gammon is likely).
+        resigner_off = position.mine[OFF]
+        return AcceptResign() if state.resign_level >= 2 or resigner_off > 0 else RejectResign()
     if phase == PLAY:
         assert state.dice is not None
+        if _wants_to_resign(position, state, rng, style):  # resigning with the dice rolled
+            return Resign(_resign_level(position, rng))
         plays = rules.legal_plays(position, state.dice)
         if not plays:
             return Pass()
@@ -137,6 +140,14 @@ def _wants_to_resign(position: Position, state: MatchState, rng: random.Random, 
         return False
     mine, theirs = position.pips()
     return mine - theirs > 70 and rng.random() < style.resign_chance
+
+
+def _resign_level(position: Position, rng: random.Random) -> int:
+    """A single once a checker is off; before that a gammon, or now and then a hopeful
+    single (which the opponent rejects)."""
+    if position.mine[OFF] > 0 or rng.random() < 0.4:
+        return 1
+    return 2
 
 
 def _score(after: Position, rng: random.Random) -> float:

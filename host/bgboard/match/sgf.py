@@ -1,0 +1,104 @@
+"""SGF match records (``GM[6]``), written as gnubg's ``save match`` writes them.
+
+One game tree per game: ``(;FF[4]GM[6]CA[UTF-8]AP[bgboard:V]MI[length:N][game:i][ws:a][bs:b]
+PW[..]PB[..]RU[Crawford]RE[W+2]`` then one node per action: ``;W[52hcdh]`` (dice, then
+``from``/``to`` letters: ``a``..``x`` are White's points 1..24, ``y`` the bar, ``z`` off;
+Black's moves are written from White's side, as gnubg does), ``;B[double]``, ``;W[take]``,
+``;W[drop]``.  A game header carries its result, so SGF is written for whole games
+(:func:`export_sgf`), unlike the appendable .mat.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from bgboard import __version__
+from bgboard.match.actions import AcceptResign, Action, Beaver, Double, Drop, Move, Pass, Take
+from bgboard.match.state import GAME_OVER, MATCH_OVER, MatchState, apply
+from bgboard.rules import BAR
+
+_VARIATIONS = {
+    "nackgammon": "Nackgammon",
+    "hypergammon1": "Hypergammon1",
+    "hypergammon2": "Hypergammon2",
+    "hypergammon3": "Hypergammon3",
+}
+
+
+def _escape(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("]", "\\]")
+
+
+def _letter(point: int, player: int) -> str:
+    """gnubg's WriteMove: point (1..24 from the mover's view, 25 bar, 0 off) → letter."""
+    if point == BAR:
+        return "y"
+    if point == 0:
+        return "z"
+    index = point - 1
+    return chr(ord("x") - index) if player else chr(ord("a") + index)
+
+
+def _colour(player: int) -> str:
+    return "B" if player else "W"
+
+
+def _header(start: MatchState, end: MatchState) -> str:
+    """The root node of one game: ``start`` is the state at its first action, ``end`` the
+    state at its last."""
+    out = [f"(;FF[4]GM[6]CA[UTF-8]AP[bgboard:{__version__}]"]
+    out.append(f"MI[length:{start.length}][game:{start.game - 1}][ws:{start.score[0]}][bs:{start.score[1]}]")
+    out.append(f"PW[{_escape(start.players[0])}]PB[{_escape(start.players[1])}]")
+    rules = []
+    if start.rules.crawford and start.length > 1:
+        rules.append("Crawford")
+    if start.crawford:
+        rules.append("CrawfordGame")
+    if start.rules.money and start.rules.jacoby:
+        rules.append("Jacoby")
+    if start.rules.variant in _VARIATIONS:
+        rules.append(_VARIATIONS[start.rules.variant])
+    if rules:
+        out.append(f"RU[{':'.join(rules)}]")
+    if end.phase in (GAME_OVER, MATCH_OVER) and len(end.games) >= start.game:
+        game = end.games[start.game - 1]
+        out.append(f"RE[{_colour(game.winner)}+{game.points}{'R' if game.result == 'resign' else ''}]")
+    return "".join(out)
+
+
+def _node(action: Action, before: MatchState) -> str:
+    turn = before.turn
+    if isinstance(action, (Move, Pass)):
+        assert turn is not None and before.dice is not None
+        steps = action.steps if isinstance(action, Move) else ()
+        letters = "".join(_letter(a, turn) + _letter(b, turn) for a, b in steps)
+        return f"\n;{_colour(turn)}[{before.dice[0]}{before.dice[1]}{letters}]"
+    if isinstance(action, Double):
+        assert turn is not None
+        return f"\n;{_colour(turn)}[double]"
+    if isinstance(action, (Take, Beaver)):
+        assert turn is not None
+        return f"\n;{_colour(1 - turn)}[take]"
+    if isinstance(action, Drop):
+        assert turn is not None
+        return f"\n;{_colour(1 - turn)}[drop]"
+    if isinstance(action, AcceptResign) and before.dice is not None:
+        assert turn is not None
+        return f"\n;PL[{_colour(turn)}]DI[{before.dice[0]}{before.dice[1]}]"
+    return ""
+
+
+def export_sgf(actions: Iterable[Action]) -> str:
+    """The SGF text of an action log (one game tree per game started)."""
+    games: list[tuple[MatchState, MatchState, list[str]]] = []
+    state: MatchState | None = None
+    for action in actions:
+        after = apply(state, action)
+        if state is None or after.game != state.game:
+            games.append((after, after, []))
+        else:
+            start, _end, nodes = games[-1]
+            nodes.append(_node(action, state))
+            games[-1] = (start, after, nodes)
+        state = after
+    return "".join(_header(start, end) + "".join(nodes) + ")\n" for start, end, nodes in games)
