@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import FIRMWARE, ROOT
+from fwrun import FIRMWARE, ROOT
 
 sys.path.insert(0, str(ROOT / "hardware"))
 import make_board  # noqa: E402

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from bgboard.link import messages as m
 
-from conftest import counts, host
+from fwrun import counts, host
 
 N = 138
 

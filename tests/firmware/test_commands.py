@@ -9,7 +9,7 @@ import pytest
 from bgboard.link import messages as m
 from bgboard.link.codec import PREAMBLE, Frame, encode_frame
 
-from conftest import counts, host
+from fwrun import counts, host
 
 
 def test_ping_snapshot_rolling_leds_each_get_their_reply(run_firmware) -> None:

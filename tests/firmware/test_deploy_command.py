@@ -15,7 +15,7 @@ import pytest
 from bgboard.cli import main
 from bgboard.commands.firmware import firmware_files, mpremote_command, stop_firmware
 
-from conftest import FIRMWARE, MICROPYTHON, micropython_env
+from fwrun import FIRMWARE, MICROPYTHON, micropython_env
 
 
 def test_dry_run_prints_the_stop_and_the_mpremote_command(capsys: pytest.CaptureFixture[str]) -> None:

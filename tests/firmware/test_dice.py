@@ -7,7 +7,7 @@ from pathlib import Path
 
 from bgboard.link import messages as m
 
-from conftest import host, run_script
+from fwrun import host, run_script
 
 ROLLS = 60_000
 # chi-square critical values at p = 1e-5 (a fair source fails once in 100,000 runs;

@@ -8,7 +8,7 @@ import tomllib
 
 from PIL import Image
 
-from conftest import ROOT
+from fwrun import ROOT
 
 sys.path.insert(0, str(ROOT / "hardware"))
 import draw  # noqa: E402

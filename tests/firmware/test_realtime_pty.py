@@ -13,7 +13,7 @@ from pathlib import Path
 from bgboard.link import messages as m
 from bgboard.link.codec import Frame, FrameDecoder
 
-from conftest import FIRMWARE, MICROPYTHON, counts, micropython_env
+from fwrun import FIRMWARE, MICROPYTHON, counts, micropython_env
 
 
 def read_until(fd: int, decoder: FrameDecoder, want: type, timeout: float = 10.0) -> list[m.Message]:

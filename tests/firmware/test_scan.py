@@ -7,7 +7,7 @@ import tomllib
 from bgboard.link import messages as m
 from bgboard.link.codec import SequenceWatch
 
-from conftest import ROOT, counts, host
+from fwrun import ROOT, counts, host
 
 GRID = tomllib.loads((ROOT / "hardware" / "grid.toml").read_text())["slot"]
 N = len(GRID)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from conftest import ROOT, run_script
+from fwrun import ROOT, run_script
 
 SCRIPT = r'''
 import json
