@@ -97,3 +97,49 @@ def test_safe_mode_with_the_button_held_at_boot(run_firmware) -> None:
     run = run_firmware(["@100", "stop"], BGBOARD_SIM_BUTTON_AT_BOOT="1")
     assert run.returncode == 0
     assert run.frames == []
+
+
+FUZZ = r'''
+import os, struct
+import wire
+from hal import Hal
+from controller import Controller
+
+hal = Hal()
+c = Controller(hal)
+decoder = wire.Decoder()
+tally = [0, 0]  # replies, frames
+
+
+def send(data):
+    for item in decoder.feed(data):
+        if not isinstance(item, tuple):
+            raise SystemExit("the firmware wrote a broken frame")
+        kind, seq, payload = item
+        tally[1] += 1
+        if kind in (wire.ACK, wire.PONG) or (kind == wire.ERROR and payload[0] != wire.SEQUENCE_GAP):
+            tally[0] += 1
+
+
+c.send = send
+kinds = [0x81, 0x82, 0x83, 0x84, 0x85, 0x01, 0x08, 0x7f, 0x87, 0xff]
+commands = 0
+for seq in range(%d):
+    r = os.urandom(3)
+    kind = kinds[r[0] %% len(kinds)]
+    payload = os.urandom(r[1] %% 12)
+    c.receive(wire.frame(kind, seq, payload))
+    commands += 1
+print(commands, tally[0], tally[1])
+'''
+
+
+def test_random_commands_each_get_exactly_one_reply_and_never_crash(tmp_path) -> None:
+    """Fuzz: valid frames with random types and payloads (not REBOOT, which really resets)."""
+    from fwrun import run_script
+
+    proc = run_script(FUZZ % 3000, tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    commands, replies, frames = map(int, proc.stdout.split())
+    assert commands == replies == 3000
+    assert frames >= replies

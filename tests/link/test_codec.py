@@ -178,6 +178,10 @@ def test_sequence_numbers_wrap() -> None:
     Frame(0x85, 0, b""),
     Frame(0x08, 0, b"\x01\x00\x00\x00\xff"),
     Frame(0x7e, 0, b""),
+    Frame(0x82, 0, b"\x03"),
+    Frame(0x86, 0, b"\x02"),
+    Frame(0x06, 0, b"\x01\x00"),
+    Frame(0x01, 0, b"\x01\x8a\x00\x00\xff"),
 ])
 def test_malformed_payloads_raise_one_sentence(bad: Frame) -> None:
     with pytest.raises(m.MessageError) as info:

@@ -386,6 +386,8 @@ def decode(frame: Frame) -> Message:
         return RequestSnapshot()
     if kind == Calibrate.KIND:
         _need(data, 1, "CALIBRATE")
+        if data[0] not in (CALIBRATE_EMPTY, CALIBRATE_CHECKERS, CALIBRATE_DEFAULTS):
+            raise MessageError(f"calibration mode {data[0]} does not exist")
         return Calibrate(data[0])
     if kind == SetLeds.KIND:
         if len(data) % 4 or len(data) > 4 * HOST_LEDS:
@@ -406,5 +408,7 @@ def decode(frame: Frame) -> Message:
         return Ping(struct.unpack("<I", data)[0])
     if kind == Reboot.KIND:
         _need(data, 1, "REBOOT")
+        if data[0] not in (REBOOT_RESET, REBOOT_REPL):
+            raise MessageError(f"reboot mode {data[0]} does not exist")
         return Reboot(data[0])
     raise MessageError(f"frame type 0x{kind:02x} is not a known message")
