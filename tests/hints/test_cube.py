@@ -74,7 +74,7 @@ def test_cube_availability_matches_bgsage(my_away, their_away, log2, owner, craw
 def test_pubeval_gives_no_cube_advice_in_one_sentence() -> None:
     from bgboard.errors import InputError
 
-    with pytest.raises(InputError, match="no cube advice"):
+    with pytest.raises(InputError, match="no cube advice except in money races"):
         cube_hint(PubevalEngine(), start_position(), CubeState())
     # ...but a cube that cannot be turned needs no engine
     assert cube_hint(PubevalEngine(), start_position(), CubeState(crawford=True, my_away=1, their_away=2)).action == CubeAction.NO_DOUBLE
@@ -93,3 +93,34 @@ def test_bad_cube_states_are_input_errors(kwargs) -> None:
 
     with pytest.raises(InputError):
         CubeState(**kwargs)
+
+
+def test_keith_count_by_hand() -> None:
+    from bgboard.hints.race import keith_count
+
+    # 3 on the 1-point (+4), 2 on the 2-point (+1), 4 on the 3-point (+1), 4- and 5-points
+    # empty (+2), 6 on the 6-point: pips 3 + 4 + 12 + 36 = 55, Keith count 63.
+    side = (0, 3, 2, 4, 0, 0, 6) + (0,) * 19
+    assert keith_count(side) == 63
+
+
+def test_keith_count_agrees_with_bgsage_in_money_races(bgsage_engine) -> None:
+    from bgboard.hints.pubeval import is_race
+
+    from .hintsamples import random_game_positions
+
+    seen = set()
+    same = total = 0
+    for seed in range(25):
+        for position, _ in random_game_positions(seed, 400):
+            if position in seen or not is_race(position) or position.mine[0] or position.theirs[0]:
+                continue
+            seen.add(position)
+            keith = cube_hint(PubevalEngine(), position, CubeState())
+            assert keith.basis.startswith("Keith count ") and keith.no_double is None
+            engine = cube_hint(bgsage_engine, position, CubeState())
+            doubles = engine.action != CubeAction.NO_DOUBLE
+            total += 1
+            same += doubles == (keith.action != CubeAction.NO_DOUBLE) and (not doubles or engine.take == keith.take)
+    assert total >= 50
+    assert same / total >= 0.8

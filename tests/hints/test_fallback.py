@@ -59,4 +59,15 @@ def test_batch_works_without_compiled_engines() -> None:
 def test_cube_advice_without_an_engine_is_one_clear_line() -> None:
     done = _bgboard("hint", "--cube", "4HPwATDgc/ABMA", "--match-id", "cAkAAAAAAAAA")
     assert done.returncode == 2
-    assert done.stderr.count("\n") == 1 and "no cube advice" in done.stderr
+    assert done.stderr.count("\n") == 1 and "no cube advice except in money races" in done.stderr
+
+
+def test_the_fallback_still_advises_on_the_cube_in_a_money_race() -> None:
+    # A race: my 15 checkers on my 6- and 5-points (pips 83), theirs on their 6-point (90).
+    from bgboard.rules import Position, position_id
+
+    race = Position((0, 0, 0, 0, 0, 2, 13) + (0,) * 19, (0, 0, 0, 0, 0, 0, 15) + (0,) * 19).validate()
+    done = _bgboard("hint", "--cube", position_id(race), "--match-id", "cAkAAAAAAAAA", "--json")
+    assert done.returncode == 0, done.stderr
+    answer = json.loads(done.stdout)
+    assert answer["engine"] == "pubeval" and answer["basis"].startswith("Keith count")

@@ -140,6 +140,8 @@ def _print_cube(hint: CubeHint, out: TextIO) -> None:
     line = f"{hint.engine}: {hint.action}"
     if hint.reason:
         line += f" ({hint.reason})"
+    if hint.basis:
+        line += f" ({hint.basis})"
     print(line, file=out)
     if hint.no_double is not None:
         print(f"  no double     {hint.no_double:+.3f}", file=out)
@@ -188,7 +190,7 @@ def run(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps({"engine": hint.engine, "action": hint.action, "take": hint.take,
                               "no_double": hint.no_double, "double_take": hint.double_take,
-                              "double_pass": hint.double_pass, "reason": hint.reason}))
+                              "double_pass": hint.double_pass, "reason": hint.reason, "basis": hint.basis}))
         else:
             _print_cube(hint, sys.stdout)
         return 0

@@ -113,7 +113,8 @@ class CubeHint:
     ``action`` is one of :class:`CubeAction`; ``take`` says whether the opponent should
     take if doubled.  Equities (no double, double/take, double/pass) are in the engine's
     unit (money: cubeful equity; match: the engine's own), or None when the cube cannot be
-    turned (``reason`` then says why: Crawford game, dead cube, the opponent owns it).
+    turned (``reason`` then says why: Crawford game, dead cube, the opponent owns it) or
+    when a rule of thumb decided (``basis`` then names it, e.g. the Keith count).
     """
 
     engine: str
@@ -123,6 +124,7 @@ class CubeHint:
     double_take: float | None = None
     double_pass: float | None = None
     reason: str | None = None
+    basis: str | None = None
 
 
 @runtime_checkable

@@ -6,11 +6,13 @@ from typing import Sequence
 
 from bgboard.hints.engine import CubeHint, CubeState, UnsupportedError
 from bgboard.hints.pubeval import is_race, score
+from bgboard.hints.race import keith_cube
 from bgboard.rules.position import Position
 
 
 class PubevalEngine:
-    """Tesauro's linear evaluator: ranks plays, gives no equities and no cube advice.
+    """Tesauro's linear evaluator: ranks plays, gives no equities; cube advice only in money
+    races (the Keith count).
 
     Needs no compiled code, so it runs wherever Python does (it is the fallback when
     bgsage and gnubg-nn are missing).
@@ -26,8 +28,13 @@ class PubevalEngine:
         return [score(after, race, checkers) for after in results]
 
     def cube(self, position: Position, state: CubeState) -> CubeHint:
-        """pubeval has no idea of winning chances, so it cannot advise on the cube."""
-        raise UnsupportedError("the pubeval engine gives no cube advice: install bgsage for cube hints")
+        """pubeval knows nothing of winning chances: in a money race the Keith count
+        answers instead; anything else needs a real engine."""
+        if state.money and is_race(position):
+            return keith_cube(position, state, engine=self.name)
+        raise UnsupportedError(
+            "the pubeval engine gives no cube advice except in money races: install bgsage for cube hints"
+        )
 
     def close(self) -> None:
         """Nothing to release."""
