@@ -1,0 +1,126 @@
+"""The .mat writer and reader without gnubg: golden files gnubg wrote, incremental appends,
+malformed records."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bgboard.match import MATCH_OVER, MatchRecordError, replay, states
+from bgboard.match.mat import MatCursor, MatInfo, export_mat, format_steps, mat_chunk, parse_steps, read_mat
+from bgboard.match.recordfile import MatFile, RecordFileError
+from bgboard.match.selfplay import selfplay
+from bgboard.rules import start_position
+
+DATA = Path(__file__).parents[1] / "data" / "match"
+
+# What gnubg's match() reported for the files it exported: (winner, points) per game.
+GNUBG_RESULTS = {
+    "gnubg_7pt_seed4.mat": [(1, 2), (1, 4), (0, 2), (0, 4), (0, 2)],
+    "gnubg_7pt_seed6.mat": [(1, 4), (0, 2), (0, 4), (1, 2), (1, 2)],
+}
+
+
+@pytest.mark.parametrize("name", sorted(GNUBG_RESULTS))
+def test_gnubg_exported_matches_are_read_and_rewritten_byte_for_byte(name: str) -> None:
+    text = (DATA / name).read_text()
+    actions = read_mat(text)
+    state = replay(actions)
+    assert [(g.winner, g.points) for g in state.games] == GNUBG_RESULTS[name]
+    assert state.phase == MATCH_OVER and state.players == ("gnubg", "root")
+    assert export_mat(actions, MatInfo(event_date=(2026, 11, 22))) == text
+
+
+def test_the_file_grows_action_by_action(tmp_path: Path) -> None:
+    actions = selfplay(5, 21)  # holds a resignation after rolling
+    whole = export_mat(actions)
+    path = tmp_path / "live.mat"
+    sizes = []
+    with MatFile(path) as record:
+        for action, after, before in states(actions):
+            record.append(action, before, after)
+            on_disk = path.read_text()
+            assert whole.startswith(on_disk)
+            sizes.append(len(on_disk))
+    assert path.read_text() == whole
+    assert sizes == sorted(sizes) and len(set(sizes)) > 100
+
+
+def test_format_steps_marks_the_first_hit_on_a_point_only() -> None:
+    from bgboard.rules import Position
+
+    position = start_position()
+    assert format_steps(position, ((24, 18), (24, 18), (13, 7), (13, 7))) == "24/18 24/18 13/7 13/7"
+    assert format_steps(position, ((13, 8),)) == "13/8 "
+    theirs = [0] * 26
+    theirs[24] = 1  # one opposing checker on my 1-point ...
+    theirs[20] = 1  # ... and one on my 5-point
+    theirs[0] = 13
+    blots = Position(position.mine, tuple(theirs))
+    # gnubg's FormatMovePlain: '*' on the first step that lands on a point the opponent
+    # held before the move, not on later steps to the same point.
+    assert format_steps(blots, ((6, 1), (6, 1))) == "6/1* 6/1 "
+    assert format_steps(blots, ((8, 5), (6, 5), (6, 1))) == "8/5* 6/5 6/1* "
+
+
+def test_parse_steps_reads_gnubg_and_jellyfish_notation() -> None:
+    assert parse_steps("13/8 8/3* 25/20 6/0") == ((13, 8), (8, 3), (25, 20), (6, 0))
+    assert parse_steps("bar/22* 6/off 24/18(2) 13/7/1") == (
+        (25, 22), (6, 0), (24, 18), (24, 18), (13, 7), (7, 1)
+    )
+    with pytest.raises(MatchRecordError, match="cannot read the move"):
+        parse_steps("13-8")
+
+
+BAD = {
+    "no header": ("Game 1\n", "no 'N point match' line"),
+    "names": (" 3 point match\n\n Game 1\n Ann vs Bob\n", "line 4: expected the players' names"),
+    "illegal": (
+        " 3 point match\n\n Game 1\n Ann : 0                        Bob : 0\n  1) 31: 8/4 6/5\n",
+        "line 5:",
+    ),
+    "double opening": (
+        " 3 point match\n\n Game 1\n Ann : 0                        Bob : 0\n  1) 33: 8/5 8/5 6/3 6/3\n",
+        "an opening roll cannot be a double",
+    ),
+    "wrong result": (
+        " 1 point match\n\n Game 1\n Ann : 0                        Bob : 0\n"
+        "  1) 31: 8/5 6/5                  Doubles => 2\n"
+        "  2)  Drops                       Wins 3 points\n",
+        "line 6: the file says Bob wins 3, the moves give Bob 1",
+    ),
+    "garbage": (
+        " 3 point match\n\n Game 1\n Ann : 0                        Bob : 0\n  1) hello\n",
+        "line 5: cannot read 'hello'",
+    ),
+    "score": (
+        " 3 point match\n\n Game 1\n Ann : 0                        Bob : 2\n",
+        "line 4: the file gives the score 0-2",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BAD))
+def test_malformed_records_are_refused_with_one_sentence(name: str) -> None:
+    text, message = BAD[name]
+    with pytest.raises(MatchRecordError) as info:
+        read_mat(text)
+    assert message in str(info.value)
+    assert "\n" not in str(info.value)
+
+
+def test_a_record_that_cannot_be_written_is_one_sentence(tmp_path: Path) -> None:
+    with pytest.raises(RecordFileError, match="cannot write the match record"):
+        MatFile(tmp_path / "missing" / "x.mat")
+
+
+def test_cursor_starts_fresh_each_game() -> None:
+    actions = selfplay(3, 7)
+    cursor = MatCursor()
+    before = None
+    seen = []
+    for action, after, before in states(actions):
+        _text, cursor = mat_chunk(cursor, action, before, after)
+        seen.append(cursor.i)
+    assert seen[0] == 0 and max(seen) > 10
