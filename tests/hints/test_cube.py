@@ -111,7 +111,7 @@ def test_keith_count_agrees_with_bgsage_in_money_races(bgsage_engine) -> None:
 
     seen = set()
     same = total = 0
-    for seed in range(25):
+    for seed in range(12):
         for position, _ in random_game_positions(seed, 400):
             if position in seen or not is_race(position) or position.mine[0] or position.theirs[0]:
                 continue
@@ -122,5 +122,5 @@ def test_keith_count_agrees_with_bgsage_in_money_races(bgsage_engine) -> None:
             doubles = engine.action != CubeAction.NO_DOUBLE
             total += 1
             same += doubles == (keith.action != CubeAction.NO_DOUBLE) and (not doubles or engine.take == keith.take)
-    assert total >= 50
+    assert total >= 40
     assert same / total >= 0.8

@@ -6,6 +6,8 @@ import csv
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from bgboard.hints import play_hints
 from bgboard.rules import Position, legal_plays, start_position
@@ -125,3 +127,17 @@ def test_hints_limit_and_losses(gnubg_engine) -> None:
     assert hint.plays[0].loss == 0.0
     assert all(a.equity >= b.equity for a, b in zip(hint.plays, hint.plays[1:]))
     assert all(p.loss == pytest.approx(hint.plays[0].equity - p.equity) for p in hint.plays)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 10**6), turn=st.integers(0, 60))
+def test_every_backend_ranks_exactly_the_legal_plays(request, seed, turn) -> None:
+    position, dice = random_game_positions(seed, turn + 1)[turn]
+    legal = {p.position: p.notation for p in legal_plays(position, dice)}
+    for engine in _engines(request):
+        hint = play_hints(engine, position, dice)
+        assert {p.position: p.notation for p in hint.plays} == legal
+        assert len(hint.plays) == len(legal)
+        equities = [p.equity for p in hint.plays]
+        assert equities == sorted(equities, reverse=True)
+        assert all(p.loss >= 0 and p.loss == pytest.approx(equities[0] - p.equity) for p in hint.plays)
