@@ -15,6 +15,7 @@ from typing import Sequence
 
 from bgboard.rules import Position
 from bgboard.rules.play import Play
+from bgboard.rules.step import Step
 from bgboard.sense.board import MIXED, WHITE, Observation, Slots, board_of, physical_point
 
 
@@ -58,7 +59,12 @@ def hand_stream(
             out.append(Moment(tuple(codes), rng.randrange(10, settle_ms // 3), None))
 
     rest(board)
-    for step in play.steps:
+    steps = list(play.steps)
+    if len(steps) == 2 and steps[1].frm == steps[0].to and steps[0].die != steps[1].die and rng.random() < 0.5:
+        via = steps[0].frm - steps[1].die  # the same checker, stopping on the other point
+        if via > 0 and start.theirs[25 - via] == 0 and not steps[0].hit:
+            steps = [Step(steps[0].frm, via, steps[1].die), Step(via, steps[1].to, steps[0].die, steps[1].hit)]
+    for step in steps:
         frm = physical_point(step.frm, mover)
         to = physical_point(step.to, mover)
         blot = step.to != 0 and board[to - 1] == -sign

@@ -164,3 +164,25 @@ def test_setup_guidance_lists_every_point_that_differs() -> None:
 def test_position_board_round_trip() -> None:
     for position, mover, *_ in _games(seed=11, games=2):
         assert position_of(board_of(position, mover), mover) == position
+
+
+def test_next_steps_by_look_up_agree_with_the_rules_engine() -> None:
+    """The LED destinations come from the turn's index; the rules engine's legal_steps is
+    the oracle: after every prefix of every chosen play, the same (from, to) steps."""
+    from bgboard.rules.legal import legal_steps
+    from bgboard.rules.step import apply_step
+
+    checked = 0
+    for position, mover, dice, play, history, rng in _games(seed=21, games=6):
+        if play is None:
+            continue
+        turn = Turn(position, dice, mover)
+        current = position
+        for k in range(len(play.steps)):
+            done = play.steps[:k]
+            ours = {(s.frm, s.to) for s in turn._next_steps(done, current)}
+            theirs = {(s.frm, s.to) for s in legal_steps(position, dice, done)}
+            assert ours == theirs, (dice, play.notation, k)
+            current = apply_step(current, play.steps[k])
+            checked += 1
+    assert checked > 500

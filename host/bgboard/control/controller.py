@@ -290,8 +290,10 @@ class Controller:
                     self.notice = Notice(f"both rolled {event.dice[0]}: roll again")
                 elif self.state.turn is not None:
                     self._clock_to(self.state.turn, event.at_ms)
+                    self.turn()
         elif state.phase == "turn":
-            self._act(Roll(event.dice), event.at_ms)
+            if self._act(Roll(event.dice), event.at_ms):
+                self.turn()  # build the recognition context now, before the first reading
         else:
             self.notice = Notice("it is not time to roll: these dice do not count", "warning")
 

@@ -27,7 +27,7 @@ from typing import Iterable, Sequence
 
 from bgboard import rules
 from bgboard.errors import InputError
-from bgboard.rules.legal import legal_plays, legal_steps
+from bgboard.rules.legal import legal_plays
 from bgboard.rules.play import Play
 from bgboard.rules.position import BAR, OFF, Position
 from bgboard.rules.step import Step, apply_step
@@ -168,7 +168,8 @@ class Turn:
         for play in self.plays:
             key = Observation.of_board(board_of(play.position, mover), slots).codes
             self._full.setdefault(key, []).append(play)
-        self._partial: dict[Board, tuple[Step, ...]] = {}
+        self._partial: dict[Board, tuple[tuple[Step, ...], Position]] = {}
+        self._reach: set[Position] = {play.position for play in self.plays}
         self._index_partials()
         self._history: dict[Board, int] = {}
         for back, (earlier, colour) in enumerate(reversed(history), start=1):
@@ -186,10 +187,25 @@ class Turn:
             board = board_of(position, self.mover)
             key = tuple(_clamp(n, c) for n, c in zip(board, caps))
             if key not in self._full and key != self._start_key:
-                self._partial.setdefault(key, done)
+                self._partial.setdefault(key, (done, position))
 
         for play in self.plays:
             steps = play.steps
+            if len(steps) == 2 and steps[1].frm == steps[0].to and steps[0].die != steps[1].die:
+                # one checker moving both dice may stop on either intermediate point
+                first, second = steps
+                via = first.frm - second.die
+                if via > 0:
+                    hit = self.position.theirs[BAR - via] == 1
+                    after = _step_board(self.position, first.frm, via)
+                    if after is not None:
+                        self._reach.add(after)
+                        add(after, (Step(first.frm, via, second.die, hit),))
+                        if second.to != OFF and after.theirs[BAR - second.to] == 1:  # blot lifted first
+                            theirs = list(after.theirs)
+                            theirs[BAR - second.to] = 0
+                            theirs[BAR] += 1
+                            add(Position(after.mine, tuple(theirs)), (Step(first.frm, via, second.die, hit),))
             for k in range(0, len(steps)):
                 for chosen in combinations(range(len(steps)), k):
                     moves = tuple(sorted((steps[i].frm, steps[i].to) for i in chosen))
@@ -207,6 +223,7 @@ class Turn:
                     if position is None:
                         continue
                     if k:
+                        self._reach.add(position)
                         add(position, tuple(done))
                     for i, step in enumerate(steps):
                         if i not in chosen and step.to != OFF and position.theirs[BAR - step.to] == 1:
@@ -224,9 +241,9 @@ class Turn:
             return Played(found[0]) if len(found) == 1 else Ambiguous(tuple(found))
         if key == self._start_key:
             return Unchanged(no_play=not self.plays)
-        steps = self._partial.get(key)
-        if steps is not None:
-            return self._moving(steps, None)
+        partial = self._partial.get(key)
+        if partial is not None:
+            return self._moving(*partial, None)
         lifted = self._in_hand(key)
         if lifted is not None:
             return lifted
@@ -240,7 +257,7 @@ class Turn:
         opponent's (a blot lifted before or after it was hit, on its way to the bar)."""
         sign = 1 if self.mover == WHITE else -1
         caps = self.slots.capacities()
-        best: tuple[int, tuple[Step, ...], int | None] | None = None
+        best: tuple[int, tuple[Step, ...], Position, int | None] | None = None
         for colour_sign in (sign, -sign):
             for place in range(1, 29):
                 code = key[place - 1]
@@ -250,29 +267,52 @@ class Turn:
                 lifted = place if colour_sign == sign else None
                 # the likeliest first: lifted at the start, then mid-play, then after a play
                 if trial == self._start_key:
-                    found: tuple[int, tuple[Step, ...], int | None] | None = (0, (), lifted)
+                    found: tuple[int, tuple[Step, ...], Position, int | None] | None = (0, (), self.position, lifted)
                 elif trial in self._partial:
-                    found = (1, self._partial[trial], lifted)
+                    found = (1, *self._partial[trial], lifted)
                 elif trial in self._full:
-                    found = (2, self._full[trial][0].steps, lifted)
+                    play = self._full[trial][0]
+                    found = (2, play.steps, play.position, lifted)
                 else:
                     continue
                 if best is None or found[0] < best[0]:
                     best = found
         if best is None:
             return None
-        return self._moving(best[1], best[2])
+        return self._moving(best[1], best[2], best[3])
 
-    def _moving(self, steps: tuple[Step, ...], lifted: int | None) -> Moving:
-        try:
-            nexts = tuple(legal_steps(self.position, self.dice, steps))
-        except InputError:  # an order the engine does not accept: no hints
-            nexts = ()
+    def _moving(self, steps: tuple[Step, ...], position: Position, lifted: int | None) -> Moving:
+        nexts = self._next_steps(steps, position)
         if lifted is not None:
             own = _own_point(lifted, self.mover)
             nexts = tuple(s for s in nexts if s.frm == own)
         dests = tuple(sorted({physical_point(s.to, self.mover) for s in nexts}))
         return Moving(steps, lifted, nexts, dests)
+
+    def _next_steps(self, steps: tuple[Step, ...], position: Position) -> tuple[Step, ...]:
+        """The single steps after which the roll can still end in a legal play: those allowed
+        now (bar first, bearing off from home) whose board is one of the indexed boards on
+        the way to (or at) a legal play's result — the same steps as
+        ``bgboard.rules.legal_steps`` (a test checks it), found by look-up."""
+        left = [self.dice[0]] * 4 if self.dice[0] == self.dice[1] else list(self.dice)
+        for step in steps:
+            if step.die in left:
+                left.remove(step.die)
+        mine = position.mine
+        out = []
+        home = not any(mine[7:26])
+        highest = max((p for p in range(1, 26) if mine[p]), default=0)
+        for die in sorted(set(left), reverse=True):
+            for frm in range(25, 0, -1):
+                if not mine[frm] or (mine[BAR] and frm != BAR):
+                    continue  # a checker on the bar enters first
+                to = max(frm - die, OFF)
+                if to == OFF and (not home or (frm < die and frm != highest)):
+                    continue  # bear off only from home, with a larger die only from the top
+                after = _step_board(position, frm, to)
+                if after is not None and after in self._reach:
+                    out.append(Step(frm, to, die, to != OFF and position.theirs[BAR - to] == 1))
+        return tuple(out)
 
     def _wrong(self, observation: Observation) -> Verdict:
         fixes = differences(observation, self.start)
