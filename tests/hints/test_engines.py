@@ -141,3 +141,31 @@ def test_every_backend_ranks_exactly_the_legal_plays(request, seed, turn) -> Non
         equities = [p.equity for p in hint.plays]
         assert equities == sorted(equities, reverse=True)
         assert all(p.loss >= 0 and p.loss == pytest.approx(equities[0] - p.equity) for p in hint.plays)
+
+
+def test_bgsage_play_hints_follow_the_match_score(bgsage_engine) -> None:
+    import bgsage
+
+    from bgboard.hints import CubeState
+
+    analyzer = bgsage.BgBotAnalyzer(eval_level="1ply", cubeful=True, parallel_threads=1)
+    dmp = CubeState(my_away=1, their_away=1)  # double match point: gammons count nothing
+    money = play_hints(bgsage_engine, start_position(), (6, 4))
+    at_dmp = play_hints(bgsage_engine, start_position(), (6, 4), state=dmp)
+    oracle = analyzer.checker_play(start_position().to_bgsage(), 6, 4, away1=1, away2=1)
+    assert [tuple(p.position.to_bgsage()) for p in at_dmp.plays] == [tuple(m.board) for m in oracle.moves]
+    assert at_dmp.best.position != money.best.position
+
+
+def test_cli_passes_the_match_score_to_play_hints(capsys, bgsage_engine) -> None:
+    from bgboard.cli import main
+    from bgboard.hints import CubeState
+    from bgboard.rules.ids import MatchId, encode_match_id
+
+    dmp = encode_match_id(MatchId(match_length=5, score=(4, 4), on_roll=0))
+    assert main(["hint", "4HPwATDgc/ABMA", "64", "--match-id", dmp, "--json", "--engine", "bgsage"]) == 0
+    import json
+
+    answer = json.loads(capsys.readouterr().out)
+    expected = play_hints(bgsage_engine, start_position(), (6, 4), state=CubeState(my_away=1, their_away=1))
+    assert [p["play"] for p in answer["plays"]] == [p.notation for p in expected.plays]

@@ -1,6 +1,6 @@
 """``bgboard hint``: the best plays of a roll, or cube advice, from a hint engine.
 
-    bgboard hint POSITION DICE [--engine NAME] [--top N] [--json]
+    bgboard hint POSITION DICE [--match-id MATCHID] [--engine NAME] [--top N] [--json]
     bgboard hint --batch [--engine NAME]          (lines "POSITION DICE" on stdin)
     bgboard hint --cube POSITION --match-id MATCHID [--engine NAME] [--json]
 
@@ -94,7 +94,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--batch", action="store_true", help='read lines "POSITION DICE" from stdin, print one JSON object per line')
     p.add_argument("--cube", metavar="POSITION", default=None, help="cube advice for this position (needs --match-id)")
-    p.add_argument("--match-id", default=None, help="gnubg Match ID giving cube, score and Crawford (with --cube)")
+    p.add_argument("--match-id", default=None,
+                   help="gnubg Match ID: cube, score and Crawford (needed with --cube; with DICE, bgsage plays for that score)")
     return p
 
 
@@ -194,15 +195,14 @@ def run(args: argparse.Namespace) -> int:
         else:
             _print_cube(hint, sys.stdout)
         return 0
-    if args.match_id:
-        raise HintArgumentError("--match-id goes with --cube")
     if not args.position or not args.dice:
         raise HintArgumentError("give POSITION and DICE (or --batch, or --cube POSITION --match-id MATCHID)")
     position = parse_position(args.position)
     dice = parse_dice(args.dice)
+    state = cube_state_from_match_id(args.match_id) if args.match_id else None
     engine = _open(args.engine)
     limit = args.top if args.top is not None else (None if args.json else 5)
-    hint = play_hints(engine, position, dice, limit)
+    hint = play_hints(engine, position, dice, limit, state=state)
     if args.json:
         print(json.dumps({"engine": hint.engine, "dice": list(hint.dice), "calibrated": hint.calibrated,
                           "plays": _plays_json(hint, with_loss=True)}))

@@ -26,8 +26,12 @@ def play_hints(
     dice: tuple[int, int],
     limit: int | None = None,
     cancelled: Callable[[], bool] | None = None,
+    state: CubeState | None = None,
 ) -> PlaysHint:
     """The legal plays of ``dice`` ranked by ``engine``, best first, at most ``limit``.
+
+    ``state`` (cube and match score) lets an engine that supports it (bgsage) rank for
+    that score; None ranks for cubeless money play.
 
     Ties keep the rules engine's deterministic order.  ``cancelled`` is polled before the
     engine is asked; if it returns True, :class:`Cancelled` is raised.
@@ -37,7 +41,10 @@ def play_hints(
         raise Cancelled
     if not plays:
         return PlaysHint(engine.name, (dice[0], dice[1]), (), engine.calibrated)
-    scores = engine.rank(position, (dice[0], dice[1]), [play.position for play in plays])
+    results = [play.position for play in plays]
+    scores = engine.rank(position, (dice[0], dice[1]), results) if state is None else engine.rank(
+        position, (dice[0], dice[1]), results, state
+    )
     if cancelled is not None and cancelled():
         raise Cancelled
     order = sorted(range(len(plays)), key=lambda i: -scores[i])

@@ -2,8 +2,9 @@
 
 ``bgsage`` is imported only here.  Its board is one 26-int list from the on-roll view
 (``Position.to_bgsage``); a play's result comes back the same way, the mover still
-positive.  Checker play uses a cubeless analyzer (about ten times faster than the
-cubeful one and what the accuracy benchmark judges); cube advice uses a cubeful one.
+positive.  Checker play without a cube state uses a cubeless analyzer (about ten times
+faster than the cubeful one, and what the benchmarks measure); with a cube state (match
+score, cube value and owner) and for cube advice a cubeful one.
 """
 
 from __future__ import annotations
@@ -39,10 +40,30 @@ class BgsageEngine:
         self._cube: Any = None
         self._threads = threads
 
-    def rank(self, position: Position, dice: tuple[int, int], results: Sequence[Position]) -> list[float]:
-        """bgsage's cubeless equity of each resulting position (the mover's view)."""
+    def _cubeful(self) -> Any:
+        if self._cube is None:
+            self._cube = self._bgsage.BgBotAnalyzer(eval_level=self.eval_level, cubeful=True, parallel_threads=self._threads)
+        return self._cube
+
+    def rank(
+        self, position: Position, dice: tuple[int, int], results: Sequence[Position], state: CubeState | None = None
+    ) -> list[float]:
+        """bgsage's equity of each resulting position (the mover's view): cubeless money
+        equity without ``state``, else cubeful for that cube and match score."""
         checkers = sum(position.mine)
-        analysis = self._checker.checker_play(position.to_bgsage(), dice[0], dice[1])
+        if state is None:
+            analysis = self._checker.checker_play(position.to_bgsage(), dice[0], dice[1])
+        else:
+            analysis = self._cubeful().checker_play(
+                position.to_bgsage(),
+                dice[0],
+                dice[1],
+                cube_value=state.value,
+                cube_owner=_OWNER[state.owner],
+                away1=state.my_away,
+                away2=state.their_away,
+                is_crawford=state.crawford,
+            )
         by_board = {tuple(move.board): float(move.equity) for move in analysis.moves}
         scores = []
         for after in results:
@@ -58,9 +79,7 @@ class BgsageEngine:
 
     def cube(self, position: Position, state: CubeState) -> CubeHint:
         """bgsage's cube action: money or match, Crawford-aware."""
-        if self._cube is None:
-            self._cube = self._bgsage.BgBotAnalyzer(eval_level=self.eval_level, cubeful=True, parallel_threads=self._threads)
-        result = self._cube.cube_action(
+        result = self._cubeful().cube_action(
             position.to_bgsage(),
             cube_value=state.value,
             cube_owner=_OWNER[state.owner],

@@ -138,9 +138,17 @@ class HintEngine(Protocol):
     name: str
     calibrated: bool
 
-    def rank(self, position: Position, dice: tuple[int, int], results: Sequence[Position]) -> list[float]:
+    def rank(
+        self,
+        position: Position,
+        dice: tuple[int, int],
+        results: Sequence[Position],
+        state: CubeState | None = None,
+    ) -> list[float]:
         """Score each of ``results`` (every resulting position of ``dice`` from
-        ``position``, the mover still ``mine``): a higher score is better for the mover."""
+        ``position``, the mover still ``mine``): a higher score is better for the mover.
+        ``state`` (cube and match score) may be used by engines that support it; None =
+        cubeless money play."""
         ...
 
     def cube(self, position: Position, state: CubeState) -> CubeHint:

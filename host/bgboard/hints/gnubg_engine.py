@@ -50,8 +50,11 @@ class GnubgEngine:
         probs = self._gnubg.probabilities([list(board[0]), list(board[1])], self.plies)
         return -cubeless_equity(probs)
 
-    def rank(self, position: Position, dice: tuple[int, int], results: Sequence[Position]) -> list[float]:
-        """gnubg-nn's cubeless equity of each resulting position (the mover's view)."""
+    def rank(
+        self, position: Position, dice: tuple[int, int], results: Sequence[Position], state: CubeState | None = None
+    ) -> list[float]:
+        """gnubg-nn's cubeless money equity of each resulting position (the mover's view);
+        the cube and the score are ignored by this backend."""
         checkers = sum(position.mine)
         return [self.equity_after(after, checkers) for after in results]
 

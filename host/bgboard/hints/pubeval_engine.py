@@ -21,8 +21,11 @@ class PubevalEngine:
     name = "pubeval"
     calibrated = False
 
-    def rank(self, position: Position, dice: tuple[int, int], results: Sequence[Position]) -> list[float]:
-        """pubeval's score of each resulting position (race weights if ``position`` is a race)."""
+    def rank(
+        self, position: Position, dice: tuple[int, int], results: Sequence[Position], state: CubeState | None = None
+    ) -> list[float]:
+        """pubeval's score of each resulting position (race weights if ``position`` is a
+        race); the cube and the score are ignored."""
         race = is_race(position)
         checkers = sum(position.mine)
         return [score(after, race, checkers) for after in results]

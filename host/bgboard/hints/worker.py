@@ -101,10 +101,12 @@ class HintWorker:
             raise Cancelled
         return work(job)
 
-    def submit_plays(self, position: Position, dice: tuple[int, int], limit: int | None = None) -> HintJob:
+    def submit_plays(
+        self, position: Position, dice: tuple[int, int], limit: int | None = None, state: CubeState | None = None
+    ) -> HintJob:
         """Start ranking the plays of ``dice``; cancels the previous request."""
         engine = self.engine
-        return self._submit(lambda job: play_hints(engine, position, dice, limit, lambda: job.cancelled))
+        return self._submit(lambda job: play_hints(engine, position, dice, limit, lambda: job.cancelled, state))
 
     def submit_cube(self, position: Position, state: CubeState) -> HintJob:
         """Start a cube decision; cancels the previous request."""
@@ -137,10 +139,15 @@ class HintWorker:
         return value
 
     async def plays(
-        self, position: Position, dice: tuple[int, int], limit: int | None = None, budget: float | None = None
+        self,
+        position: Position,
+        dice: tuple[int, int],
+        limit: int | None = None,
+        budget: float | None = None,
+        state: CubeState | None = None,
     ) -> PlaysHint:
         """Ranked plays without blocking the loop; raises :class:`HintCancelled`."""
-        return await self._await(self.submit_plays(position, dice, limit), budget)
+        return await self._await(self.submit_plays(position, dice, limit, state), budget)
 
     async def cube(self, position: Position, state: CubeState, budget: float | None = None) -> CubeHint:
         """Cube advice without blocking the loop; raises :class:`HintCancelled`."""
