@@ -62,6 +62,23 @@ def settings_of(config: Config, slots: Any) -> Settings:
     )
 
 
+def hint_function(engine_name: str) -> tuple[Callable[[Any, tuple[int, int]], str | None] | None, str | None]:
+    """The best-play hint of the configured engine (None for "none") and the engine's notice
+    (e.g. the fallback it had to take), for the display."""
+    if engine_name == "none":
+        return None, None
+    from bgboard.hints.advice import play_hints
+    from bgboard.hints.registry import open_engine
+
+    opened = open_engine(engine_name)
+
+    def hint(position: Any, dice: tuple[int, int]) -> str | None:
+        ranked = play_hints(opened.engine, position, dice, limit=1).plays
+        return f"best: {ranked[0].notation}" if ranked else None
+
+    return hint, opened.notice
+
+
 class App:
     """The running companion (see the module docstring)."""
 
@@ -181,9 +198,17 @@ class App:
         buttons = None
         link_task: asyncio.Task[None] | None = None
         try:
+            hint, notice = hint_function(config.hints.engine)
             self.controller = Controller.resume(
-                journal, settings_of(config, self.grid.slots()), self.clock_ms(), send=self._to_board, show=self._to_screen
+                journal,
+                settings_of(config, self.grid.slots()),
+                self.clock_ms(),
+                send=self._to_board,
+                show=self._to_screen,
+                hint=hint,
             )
+            if notice:
+                self._handle(BoardFault(notice, self.clock_ms()))
             if config.buttons.enabled:
                 pins = ButtonPins.from_table({"white": config.buttons.white, "black": config.buttons.black})
                 factory = self._pin_factory

@@ -156,3 +156,21 @@ def test_black_plays_are_read_from_the_physical_board() -> None:
     c.handle(BoardRead(Observation.of_board(board), 14))
     c.handle(ButtonPressed(1, ROLL, 15))
     assert c.actions[-1].steps in (((24, 18), (18, 14)), ((24, 20), (20, 14)))
+
+
+def test_the_configured_engine_hints_the_best_play_while_moving() -> None:
+    from bgboard.app import hint_function
+    from bgboard.hints.advice import play_hints
+    from bgboard.hints.registry import open_engine
+
+    hint, notice = hint_function("pubeval")
+    assert notice is None
+    shown: list = []
+    c = Controller.resume(MemoryJournal(), Settings(length=3), 0, show=shown.append, hint=hint)
+    c.handle(ButtonPressed(0, ROLL, 1))
+    c.handle(DiceRolled((6, 1), 1, 2))  # white opens with 6-1
+    best = play_hints(open_engine("pubeval").engine, c.state.position, (6, 1), limit=1).plays[0].notation
+    assert shown[-1].hint == (f"best: {best}",)
+    c.handle(BoardRead(START, 3))
+    assert shown[-1].hint == (f"best: {best}",)
+    assert hint_function("none") == (None, None)

@@ -121,8 +121,11 @@ class Controller:
         *,
         send: Callable[[object], None] = lambda message: None,
         show: Callable[[object], None] = lambda state: None,
+        hint: Callable[[Position, tuple[int, int]], str | None] | None = None,
     ) -> None:
         self.journal = journal
+        self.hint = hint
+        self.hint_text: str | None = None
         self.settings = settings
         self.send = send
         self.show = show
@@ -432,6 +435,7 @@ class Controller:
                 history=self.history[:-1],
             )
             self._turn_key = key
+            self.hint_text = self.hint(state.position, state.dice) if self.hint is not None else None
         return self._turn
 
     def _leds(self) -> None:

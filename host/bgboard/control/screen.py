@@ -61,6 +61,7 @@ def display_state(controller: "Controller") -> DisplayState:
         clock=clock,
         phase=phase,
         winner=winner,
+        hint=(controller.hint_text,) if controller.hint_text and state.phase == "play" else (),
         message=(notice.text,) if notice is not None else (),
         severity=notice.severity if notice is not None else "info",
         diagram=diagram,

@@ -13,6 +13,7 @@ cannot be opened (unplugged, no permission), :class:`PortLostError` when it vani
 from __future__ import annotations
 
 import asyncio
+import os
 from typing import Protocol
 
 from bgboard.errors import InputError
@@ -95,6 +96,7 @@ async def open_serial(name: str, baudrate: int = BAUDRATE) -> SerialPort:
     try:
         reader, writer = await serial_asyncio_fast.open_serial_connection(url=name, baudrate=baudrate)
     except (OSError, serial.SerialException, ValueError) as exc:
-        reason = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
+        code = getattr(exc, "errno", None)
+        reason = os.strerror(code) if isinstance(code, int) else (str(exc) or type(exc).__name__)
         raise PortUnavailableError(f"the board port {name} cannot be opened ({reason})") from None
     return SerialPort(name, reader, writer)
