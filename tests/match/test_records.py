@@ -124,3 +124,26 @@ def test_cursor_starts_fresh_each_game() -> None:
         _text, cursor = mat_chunk(cursor, action, before, after)
         seen.append(cursor.i)
     assert seen[0] == 0 and max(seen) > 10
+
+
+@pytest.mark.parametrize(
+    ("length", "seed"),
+    # 7/21: dice rolled before a resignation right after passes (closed board).
+    [(7, 21), (5, 21), (3, 15), (3, 44), (3, 20)] + [(n, s) for n in (1, 5, 9) for s in range(300, 305)],
+)
+def test_our_records_read_back_to_the_same_match(length: int, seed: int) -> None:
+    actions = selfplay(length, seed)
+    text = export_mat(actions)
+    again = read_mat(text)
+    assert replay(again).games == replay(actions).games
+    assert export_mat(again) == text
+
+
+def test_a_roll_without_steps_that_could_be_played_is_refused() -> None:
+    text = (
+        " 3 point match\n\n Game 1\n Ann : 0                        Bob : 0\n"
+        "  1) 31: 8/5 6/5                  42: \n"
+        "  2) 31: 8/5 6/5\n"
+    )
+    with pytest.raises(MatchRecordError, match="Bob rolled 42 and did not play"):
+        read_mat(text)

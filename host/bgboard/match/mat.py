@@ -310,7 +310,7 @@ class _Reader:
         self.state: MatchState | None = None
         self.in_game = False
         self.expect_names = False
-        self.pending_roll: tuple[int, int] | None = None
+        self.pending: int | None = None  # a player whose roll shows no steps yet
 
     def do(self, action: Action) -> None:
         self.state = apply(self.state, action)
@@ -322,6 +322,7 @@ class _Reader:
             return
         m = _GAME_RE.match(line)
         if m:
+            self.settle()
             if self.state is not None:
                 if self.state.phase != GAME_OVER:
                     raise MatchRecordError(f"game {m.group(1)} starts before the last game ended")
@@ -348,9 +349,25 @@ class _Reader:
         for player, item in _columns(line):
             self.item(player, item.strip())
 
+    def settle(self, resigning: int | None = None) -> None:
+        """A roll written without steps is a pass, unless its roller resigns next (gnubg
+        writes dice rolled before a resignation the same way)."""
+        if self.pending is None or self.pending == resigning:
+            return
+        state = self.state
+        assert state is not None and state.dice is not None
+        if rules.legal_plays(state.position, state.dice):
+            raise MatchRecordError(
+                f"{state.players[self.pending]} rolled {state.dice[0]}{state.dice[1]} and did not play"
+            )
+        self.pending = None
+        self.do(Pass())
+
     def item(self, player: int, text: str) -> None:
         state = self.state
         assert state is not None
+        wins = _WINS_RE.match(text)
+        self.settle(resigning=1 - player if wins else None)
         m = _MOVE_RE.match(text)
         if m:
             dice = (int(m.group(1)), int(m.group(2)))
@@ -391,10 +408,8 @@ class _Reader:
         steps = parse_steps(text)
         if steps:
             self.do(Move(steps))
-        elif rules.legal_plays(state.position, state.dice):  # type: ignore[arg-type]
-            self.pending_roll = dice  # rolled, then resigned (gnubg's MOVE_SETDICE)
         else:
-            self.do(Pass())
+            self.pending = player  # a pass, or dice rolled before resigning: see settle()
 
     def wins(self, player: int, text: str) -> None:
         m = _WINS_RE.match(text)
@@ -412,7 +427,7 @@ class _Reader:
                 raise MatchRecordError(f"{points} points is no resignation with the cube at {state.cube}")
             self.do(Resign(points // state.cube))
             self.do(AcceptResign())
-            self.pending_roll = None
+            self.pending = None
         state = self.state
         assert state is not None
         last = state.games[-1]
@@ -425,3 +440,4 @@ class _Reader:
     def finish(self) -> None:
         if self.state is None:
             raise MatchRecordError("the file holds no game")
+        self.settle()
