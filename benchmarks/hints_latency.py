@@ -60,6 +60,9 @@ def main() -> int:
     for name in ("bgsage", "gnubg-nn", "pubeval"):
         engine = open_engine(name).engine
         rows[f"hint {name}"] = measure(lambda p, d, e=engine: play_hints(e, p, d, limit=1), samples)
+    bgsage = open_engine("bgsage").engine
+    match = CubeState(my_away=7, their_away=7)
+    rows["hint bgsage 7-7 (cubeful)"] = measure(lambda p, d: play_hints(bgsage, p, d, limit=1, state=match), samples)
     rows["legal_plays alone"] = measure(lambda p, d: legal_plays(p, d), samples)
 
     def c_best(p, d):
