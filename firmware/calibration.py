@@ -26,18 +26,21 @@ FORMAT = 1
 class Calibration:
     """``empty[s]`` and ``swing[s]`` in ADC counts, ``white_sign`` +1/-1, ``stack_gain_milli``."""
 
-    def __init__(self, empty, swing, white_sign=WHITE_SIGN, stack_gain_milli=STACK_GAIN_MILLI):
+    def __init__(
+        self, empty: list, swing: list, white_sign: int = WHITE_SIGN, stack_gain_milli: int = STACK_GAIN_MILLI
+    ) -> None:
         self.empty = empty
         self.swing = swing
         self.white_sign = white_sign
         self.stack_gain_milli = stack_gain_milli
 
 
-def defaults(count):
+def defaults(count: int) -> Calibration:
+    """The design values for every one of ``count`` slots."""
     return Calibration([EMPTY_COUNTS] * count, [SWING] * count)
 
 
-def _checksum(cal):
+def _checksum(cal: Calibration) -> int:
     text = "%d|%d|%d|%s|%s" % (
         FORMAT,
         cal.white_sign,
@@ -48,7 +51,7 @@ def _checksum(cal):
     return binascii.crc32(text.encode()) & 0xFFFFFFFF
 
 
-def _ints(values, count, low, high):
+def _ints(values: object, count: int, low: int, high: int) -> bool:
     if not isinstance(values, list) or len(values) != count:
         return False
     for v in values:
@@ -57,7 +60,7 @@ def _ints(values, count, low, high):
     return True
 
 
-def load(path, count):
+def load(path: str, count: int) -> tuple:
     """``(calibration, status, reason)``: reason is None unless status is CORRUPT."""
     try:
         with open(path) as f:
@@ -66,7 +69,7 @@ def load(path, count):
         return defaults(count), DEFAULTS, None
     try:
         data = json.loads(text)
-    except ValueError:
+    except (ValueError, TypeError, UnicodeError):
         return defaults(count), CORRUPT, "the calibration file is not readable: defaults in use"
     if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("slots") != count:
         return defaults(count), CORRUPT, "the calibration file is for another board: defaults in use"
@@ -75,7 +78,9 @@ def load(path, count):
     empty = data.get("empty")
     swing = data.get("swing")
     if (
-        sign not in (1, -1)
+        not isinstance(empty, list)
+        or not isinstance(swing, list)
+        or sign not in (1, -1)
         or not isinstance(gain, int)
         or not 50 <= gain <= 1000
         or not _ints(empty, count, 4096, 61439)
@@ -88,7 +93,7 @@ def load(path, count):
     return cal, LOADED, None
 
 
-def save(path, cal):
+def save(path: str, cal: Calibration) -> bool:
     """Write ``cal`` to ``path`` atomically; False if the flash refused."""
     data = {
         "format": FORMAT,

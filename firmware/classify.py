@@ -32,7 +32,7 @@ FLICKER = 6
 
 
 class Classifier:
-    def __init__(self, cal, count):
+    def __init__(self, cal: Calibration, count: int) -> None:
         self.count = count
         self.states = bytearray(count)  # classified, before the flicker override
         self.out = bytearray(count)  # what the debouncer sees
@@ -43,7 +43,8 @@ class Classifier:
         self.scans = 0
         self.set_calibration(cal)
 
-    def set_calibration(self, cal):
+    def set_calibration(self, cal: Calibration) -> None:
+        """Use ``cal`` from the next scan on (every slot takes the slow path once)."""
         self.cal = cal
         gain = cal.stack_gain_milli / 1000
         # threshold[L], hysteresis[L] for L = 1..MAX_LEVEL (index 0 unused)
@@ -52,7 +53,7 @@ class Classifier:
         for s in range(self.count):
             self.hi[s] = -1  # force the slow path once
 
-    def level_of(self, units, previous):
+    def level_of(self, units: float, previous: int) -> int:
         """The level for a field of ``units`` (>= 0) coming from level ``previous``."""
         t = self.threshold
         h = self.hysteresis
@@ -63,7 +64,7 @@ class Classifier:
             level -= 1
         return level
 
-    def classify(self, s, counts):
+    def classify(self, s: int, counts: int) -> int:
         """The state of slot ``s`` for ``counts``, from its current state (slow path)."""
         if counts <= RAIL or counts >= 65535 - RAIL:
             return FAULT
@@ -75,7 +76,7 @@ class Classifier:
         level = self.level_of(abs(u), level)
         return level << 2 | colour if level else EMPTY
 
-    def _band(self, s, state, counts):
+    def _band(self, s: int, state: int, counts: int) -> tuple:
         """The counts (lo, hi) within which slot ``s`` keeps ``state`` (conservative)."""
         if state == FAULT:
             return (0, RAIL) if counts <= RAIL else (65535 - RAIL, 65535)
@@ -102,7 +103,7 @@ class Classifier:
             hi = 65534 - RAIL
         return lo, hi
 
-    def classify_all(self, raw):
+    def classify_all(self, raw: list) -> bytearray:
         """Classify one scan (``raw[s]`` counts); returns ``out``, the states to debounce."""
         lo = self.lo
         hi = self.hi
@@ -125,7 +126,8 @@ class Classifier:
             self._check_flicker()
         return out
 
-    def _check_flicker(self):
+    def _check_flicker(self) -> None:
+        """At the end of a window: flag slots that flickered, release calm ones."""
         flips = self.flips
         for s in range(self.count):
             n = flips[s]

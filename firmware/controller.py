@@ -37,7 +37,7 @@ SNAPSHOT_CALIBRATED = 2
 
 
 class Controller:
-    def __init__(self, hal):
+    def __init__(self, hal: "Hal") -> None:
         self.hal = hal
         n = board.SLOT_COUNT
         self.count = n
@@ -59,24 +59,29 @@ class Controller:
         self.button_runs = 0
         self.button_armed = True
         self.scans = 0
-        self.start = hal.ticks_ms()
+        self.last_tick = hal.ticks_ms()
+        self.elapsed_ms = 0  # uptime, accumulated so it does not wrap with ticks_ms
         self.stopped = False
 
     # --- output --------------------------------------------------------------------
-    def send(self, data):
+    def send(self, data: bytes) -> None:
         self.hal.serial_write(data)
 
-    def uptime(self):
-        return self.hal.ticks_diff(self.hal.ticks_ms(), self.start)
+    def uptime(self) -> int:
+        """Milliseconds since the controller started (wraps only at 2**32 on the wire)."""
+        now = self.hal.ticks_ms()
+        self.elapsed_ms += self.hal.ticks_diff(now, self.last_tick)
+        self.last_tick = now
+        return self.elapsed_ms
 
     # --- scanning ------------------------------------------------------------------
-    def scan(self):
+    def scan(self) -> list:
         """One scan: the settled changes ``[(slot, state), ...]``."""
         self.scanner.scan(self.raw)
         self.scans += 1
         return self.debouncer.update(self.classifier.classify_all(self.raw))
 
-    def boot(self):
+    def boot(self) -> None:
         """HELLO, any calibration error, then a SNAPSHOT once every slot is debounced."""
         self.send(self.encoder.hello(self.count, self.cal_status, FIRMWARE))
         if self.cal_problem:
@@ -89,12 +94,13 @@ class Controller:
         self.send(self.encoder.snapshot(SNAPSHOT_BOOT, self.debouncer.reported))
         self.leds.set_host(())
 
-    def run(self):
+    def run(self) -> None:
+        """Boot, then scan / report / answer until told to stop."""
         hal = self.hal
         hal.keyboard_interrupt(False)
         self.boot()
         next_scan = hal.ticks_ms()
-        next_beat = next_scan + HEARTBEAT_MS
+        next_beat = hal.ticks_add(next_scan, HEARTBEAT_MS)
         while hal.running() and not self.stopped:
             now = hal.ticks_ms()
             if hal.ticks_diff(now, next_scan) >= 0:
@@ -103,13 +109,14 @@ class Controller:
                     for data in self.encoder.changes(changes):
                         self.send(data)
                 self.poll_button()
-                next_scan += SCAN_MS
+                next_scan = hal.ticks_add(next_scan, SCAN_MS)
                 if hal.ticks_diff(now, next_scan) >= 0:  # fell behind: do not race to catch up
-                    next_scan = now + SCAN_MS
+                    next_scan = hal.ticks_add(now, SCAN_MS)
             if hal.ticks_diff(now, next_beat) >= 0:
                 self.send(self.encoder.heartbeat(self.uptime(), self.scans, self.dice.number, self.rolling))
                 hal.set_status(self.scans & 1)
-                next_beat += HEARTBEAT_MS
+                next_beat = hal.ticks_add(next_beat, HEARTBEAT_MS)
+            self.uptime()  # keep the uptime counting between heartbeats
             data = hal.serial_read()
             if data is None:
                 break
@@ -121,7 +128,8 @@ class Controller:
         hal.keyboard_interrupt(True)
 
     # --- dice ----------------------------------------------------------------------
-    def poll_button(self):
+    def poll_button(self) -> None:
+        """Roll once per press held for BUTTON_SCANS scans."""
         if self.hal.button_pressed():
             self.button_runs += 1
             if self.button_runs == BUTTON_SCANS and self.button_armed:
@@ -131,7 +139,7 @@ class Controller:
             self.button_runs = 0
             self.button_armed = True
 
-    def press(self):
+    def press(self) -> None:
         if not self.rolling:
             self.send(self.encoder.error(wire.ROLLING_DISABLED, 0, 0, "rolling is off: it is not time to roll"))
             return
@@ -140,7 +148,8 @@ class Controller:
         self.send(self.encoder.roll(number, d1, d2))
 
     # --- commands ------------------------------------------------------------------
-    def receive(self, data):
+    def receive(self, data: bytes) -> None:
+        """Feed bytes from the host; answer bad frames, carry out commands."""
         for item in self.decoder.feed(data):
             if item == wire.BAD_CRC:
                 self.send(self.encoder.error(wire.BAD_CHECKSUM, 0, 0, "a command arrived with a bad checksum"))
@@ -151,7 +160,8 @@ class Controller:
             if self.stopped:
                 return
 
-    def command(self, kind, seq, payload):
+    def command(self, kind: int, seq: int, payload: bytes) -> None:
+        """Carry out one host command and reply (docs/protocol.md)."""
         enc = self.encoder
         expected = self.host_seq
         self.host_seq = (seq + 1) & 0xFFFF
@@ -196,11 +206,11 @@ class Controller:
         else:
             self.send(enc.error(wire.UNKNOWN_COMMAND, seq, kind, "command type 0x%02x is unknown" % kind))
 
-    def bad(self, seq, kind, text):
+    def bad(self, seq: int, kind: int, text: str) -> None:
         self.send(self.encoder.error(wire.BAD_PAYLOAD, seq, kind, text))
 
     # --- calibration ---------------------------------------------------------------
-    def average(self):
+    def average(self) -> list:
         """Every slot's reading averaged over CALIBRATION_SCANS scans."""
         total = [0] * self.count
         for _ in range(CALIBRATION_SCANS):
@@ -210,7 +220,8 @@ class Controller:
                 total[s] += self.raw[s]
         return [(t + CALIBRATION_SCANS // 2) // CALIBRATION_SCANS for t in total]
 
-    def calibrate(self, seq, kind, mode):
+    def calibrate(self, seq: int, kind: int, mode: int) -> None:
+        """CALIBRATE ``mode`` 0 empty, 1 checkers, 2 defaults; saved to flash."""
         enc = self.encoder
         old = self.classifier.cal
         if mode == 2:

@@ -7,20 +7,20 @@ several checkers) is the host's job.
 
 
 class Debouncer:
-    def __init__(self, count, scans):
+    def __init__(self, count: int, scans: int) -> None:
         self.count = count
         self.scans = scans
         self.reported = bytearray(count)
         self.pending = bytearray(count)
         self.runs = bytearray(count)
 
-    def prime(self, states):
+    def prime(self, states: bytearray) -> None:
         """Take ``states`` as reported (at boot, before the first SNAPSHOT)."""
         for s in range(self.count):
             self.reported[s] = states[s]
             self.runs[s] = 0
 
-    def update(self, states):
+    def update(self, states: bytearray) -> list:
         """Feed one scan's states; return ``[(slot, state), ...]`` that just settled."""
         reported = self.reported
         pending = self.pending

@@ -14,7 +14,7 @@ import os
 LOG_LIMIT = 65536
 
 
-def die(bits):
+def die(bits) -> int:
     """One die, 1..6, by rejection sampling of 3-bit values."""
     while True:
         value = bits(3)
@@ -22,7 +22,8 @@ def die(bits):
             return value + 1
 
 
-def _last_number(path):
+def _last_number(path: str):
+    """The number of the last roll logged in ``path``; None if there is no such file."""
     try:
         with open(path) as f:
             last = 0
@@ -41,7 +42,7 @@ def _last_number(path):
 class Dice:
     """Rolls numbered from the log in ``folder`` (the Pico's flash)."""
 
-    def __init__(self, bits, folder):
+    def __init__(self, bits, folder: str) -> None:
         self.bits = bits
         self.path = folder + "rolls.log"
         self.old = folder + "rolls.1.log"
@@ -50,7 +51,7 @@ class Dice:
             last = _last_number(self.old) or 0
         self.number = last
 
-    def roll(self, uptime_ms):
+    def roll(self, uptime_ms: int) -> tuple:
         """``(number, die1, die2)`` of a new roll, logged in flash (a full flash only
         loses the log line, never the roll)."""
         d1 = die(self.bits)

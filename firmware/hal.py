@@ -25,7 +25,7 @@ class Hal:
     """The Pico: multiplexer pins, ADCs, dice button, LED strip, status LED, clock, random
     bits, flash and the USB serial port (stdin/stdout)."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         Pin = machine.Pin
         self.select = [Pin(n, Pin.OUT, value=0) for n in board.MUX_SELECT]
         self.enable = [Pin(n, Pin.OUT, value=1) for n in board.MUX_ENABLE]
@@ -44,32 +44,39 @@ class Hal:
 
     # --- clock ---------------------------------------------------------------------
     def ticks_ms(self):
+        """Milliseconds, wrapping: compare with :meth:`ticks_diff`."""
         return _SIM.ticks_ms() if _SIM is not None else time.ticks_ms()
 
-    def ticks_diff(self, a, b):
+    def ticks_diff(self, a, b) -> int:
+        """``a - b`` across the wrap-around."""
         return time.ticks_diff(a, b)
 
-    def sleep_ms(self, ms):
+    def ticks_add(self, a, delta: int):
+        """``a + delta`` in ticks arithmetic (wraps like ``ticks_ms``)."""
+        return time.ticks_add(a, delta)
+
+    def sleep_ms(self, ms: int) -> None:
         if _SIM is not None:
             _SIM.sleep_ms(ms)
         else:
             time.sleep_ms(ms)
 
-    def sleep_us(self, us):
+    def sleep_us(self, us: int) -> None:
         if _SIM is not None:
             _SIM.sleep_us(us)
         else:
             time.sleep_us(us)
 
-    def running(self):
+    def running(self) -> bool:
         """False when the simulation says stop; always True on a Pico."""
         return _SIM.running if _SIM is not None else True
 
     # --- inputs --------------------------------------------------------------------
-    def button_pressed(self):
+    def button_pressed(self) -> bool:
+        """True while the dice button is held (active low)."""
         return self.button.value() == 0
 
-    def random_bits(self, n):
+    def random_bits(self, n: int) -> int:
         """``n`` random bits from the ROSC random bit, whitened by von Neumann's rule
         (a pair 01 gives 0, 10 gives 1, 00 and 11 are dropped): no bias from a stuck-ish bit."""
         mem = machine.mem32
@@ -84,17 +91,18 @@ class Hal:
         return value
 
     # --- outputs -------------------------------------------------------------------
-    def write_leds(self, pixels):
+    def write_leds(self, pixels: list) -> None:
+        """Send ``pixels`` ``[(r, g, b), ...]`` to the strip."""
         strip = self._strip
         for i in range(len(pixels)):
             strip[i] = pixels[i]
         strip.write()
 
-    def set_status(self, on):
+    def set_status(self, on: int) -> None:
         self.status.value(1 if on else 0)
 
     # --- serial --------------------------------------------------------------------
-    def serial_read(self):
+    def serial_read(self) -> "bytes | None":
         """Bytes the host sent (maybe empty), or None when the port closed."""
         data = b""
         if _SIM is not None:
@@ -117,13 +125,14 @@ class Hal:
             return None
         return bytes(got)
 
-    def serial_write(self, data):
+    def serial_write(self, data: bytes) -> None:
         self._out.write(data)
 
     # --- system --------------------------------------------------------------------
-    def keyboard_interrupt(self, enabled):
+    def keyboard_interrupt(self, enabled: bool) -> None:
         """Ctrl-C (0x03) on the serial port interrupts only when ``enabled``."""
         micropython.kbd_intr(3 if enabled else -1)
 
-    def reset(self):
+    def reset(self) -> None:
+        """Reset the Pico (the shim exits with code 75)."""
         machine.reset()

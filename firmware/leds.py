@@ -8,14 +8,14 @@ PIP = (255, 255, 255)
 
 
 class Leds:
-    def __init__(self, count, host, brightness, write):
+    def __init__(self, count: int, host: int, brightness: int, write) -> None:
         self.count = count
         self.host = host
         self.brightness = brightness
         self.write = write
         self.pixels = [(0, 0, 0)] * count
 
-    def set_host(self, entries):
+    def set_host(self, entries) -> None:
         """Light exactly ``entries`` ``[(index, r, g, b), ...]`` among the host LEDs."""
         for i in range(self.host):
             self.pixels[i] = (0, 0, 0)
@@ -23,7 +23,8 @@ class Leds:
             self.pixels[index] = self._scale(r, g, b)
         self.write(self.pixels)
 
-    def show_dice(self, d1, d2):
+    def show_dice(self, d1: int, d2: int) -> None:
+        """Show the pips of ``d1`` and ``d2`` on the two dice displays."""
         for n, face in enumerate((d1, d2)):
             mask = FACES[face]
             base = self.host + 7 * n
@@ -31,6 +32,6 @@ class Leds:
                 self.pixels[base + pip] = self._scale(*PIP) if mask >> (6 - pip) & 1 else (0, 0, 0)
         self.write(self.pixels)
 
-    def _scale(self, r, g, b):
+    def _scale(self, r: int, g: int, b: int) -> tuple:
         k = self.brightness
         return (r * k // 255, g * k // 255, b * k // 255)

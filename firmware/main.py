@@ -5,7 +5,7 @@ from hal import Hal
 from controller import Controller
 
 
-def main():
+def main() -> None:
     hal = Hal()
     if hal.button_pressed():
         return

@@ -12,7 +12,9 @@ GRAY = (0, 1, 3, 2, 6, 7, 5, 4, 12, 13, 15, 14, 10, 11, 9, 8)
 
 
 class Scanner:
-    def __init__(self, select, enable, adcs, slot_mux, slot_channel, settle_us, sleep_us):
+    def __init__(
+        self, select: list, enable: list, adcs: list, slot_mux: bytes, slot_channel: bytes, settle_us: int, sleep_us
+    ) -> None:
         self.select = select
         self.enable = enable
         self.adcs = adcs
@@ -38,7 +40,7 @@ class Scanner:
             pin.value(0)
         self.channel = 0
 
-    def _select(self, channel):
+    def _select(self, channel: int) -> None:
         changed = channel ^ self.channel
         bit = 0
         while changed:
@@ -48,7 +50,7 @@ class Scanner:
             bit += 1
         self.channel = channel
 
-    def scan(self, out):
+    def scan(self, out: list) -> list:
         """Read every slot into ``out`` (a list indexed by slot number, ADC counts 0..65535)."""
         adcs = self.adcs
         settle = self.settle_us

@@ -50,7 +50,7 @@ BAD_CRC = "bad_checksum"
 TOO_LONG = "oversized"
 
 
-def frame(kind, seq, payload):
+def frame(kind: int, seq: int, payload: bytes) -> bytes:
     """The wire bytes of one frame."""
     body = struct.pack("<BHH", kind, seq, len(payload)) + payload
     return PREAMBLE + body + struct.pack("<I", binascii.crc32(body) & 0xFFFFFFFF)
@@ -59,27 +59,27 @@ def frame(kind, seq, payload):
 class Encoder:
     """Builds the device's frames, numbering them 0, 1, ... 65535, 0, ..."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.seq = 0
 
-    def _next(self, kind, payload):
+    def _next(self, kind: int, payload: bytes) -> bytes:
         data = frame(kind, self.seq, payload)
         self.seq = (self.seq + 1) & 0xFFFF
         return data
 
-    def restart(self):
+    def restart(self) -> None:
         """The next frame (a HELLO) gets number 0."""
         self.seq = 0
 
-    def hello(self, slots, calibration, firmware):
+    def hello(self, slots: int, calibration: int, firmware: str) -> bytes:
         return self._next(
             HELLO, struct.pack("<BHB", PROTOCOL_VERSION, slots, calibration) + firmware.encode()
         )
 
-    def snapshot(self, reason, states):
+    def snapshot(self, reason: int, states) -> bytes:
         return self._next(SNAPSHOT, struct.pack("<BH", reason, len(states)) + bytes(states))
 
-    def changes(self, changes):
+    def changes(self, changes: list) -> list:
         """One or more CHANGES frames (at most MAX_CHANGES each) for ``[(slot, state)...]``."""
         out = []
         for start in range(0, len(changes), MAX_CHANGES):
@@ -90,10 +90,10 @@ class Encoder:
             out.append(self._next(CHANGES, bytes(body)))
         return out
 
-    def roll(self, number, d1, d2):
+    def roll(self, number: int, d1: int, d2: int) -> bytes:
         return self._next(ROLL, struct.pack("<IBB", number, d1, d2))
 
-    def heartbeat(self, uptime_ms, scans, last_roll, rolling):
+    def heartbeat(self, uptime_ms: int, scans: int, last_roll: int, rolling: bool) -> bytes:
         return self._next(
             HEARTBEAT,
             struct.pack(
@@ -101,13 +101,13 @@ class Encoder:
             ),
         )
 
-    def ack(self, command_seq, command):
+    def ack(self, command_seq: int, command: int) -> bytes:
         return self._next(ACK, struct.pack("<HB", command_seq, command))
 
-    def pong(self, command_seq, nonce):
+    def pong(self, command_seq: int, nonce: int) -> bytes:
         return self._next(PONG, struct.pack("<HI", command_seq, nonce))
 
-    def error(self, code, command_seq, command, text):
+    def error(self, code: int, command_seq: int, command: int, text: str) -> bytes:
         return self._next(ERROR, struct.pack("<BHB", code, command_seq, command) + text.encode())
 
 
@@ -116,11 +116,11 @@ class Decoder:
     frames and problem strings (GARBAGE, BAD_CRC, TOO_LONG), resynchronising on the
     preamble after every problem."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.buffer = bytearray()
         self.garbage = 0
 
-    def feed(self, data):
+    def feed(self, data: bytes) -> list:
         buf = self.buffer
         buf.extend(data)
         out = []
@@ -154,7 +154,7 @@ class Decoder:
         self.buffer = buf
         return out
 
-    def _report(self, out, item):
+    def _report(self, out: list, item) -> None:
         if self.garbage:
             out.append(GARBAGE)
             self.garbage = 0
