@@ -136,3 +136,17 @@ def test_sgf_equals_what_gnubg_saves_for_the_same_match(tmp_path: Path, length: 
     ours = _sgf_games(export_sgf(actions))
     assert len(ours) == len(replay(actions).games) >= 1
     assert ours == theirs
+
+
+def test_variant_matches_import_in_gnubg_with_the_same_results(tmp_path: Path) -> None:
+    files, expected = [], []
+    for variant in ("nackgammon", "hypergammon1", "hypergammon2", "hypergammon3"):
+        actions = selfplay(3, 5, variant=variant)
+        path = tmp_path / f"{variant}.mat"
+        text = export_mat(actions)
+        assert "; [Variation" in text.splitlines()[0]
+        path.write_text(text)
+        files.append(str(path))
+        expected.append([(g.winner, g.points) for g in replay(actions).games])
+    seen = oracle("import", *files)
+    assert [[(g["winner"], g["points"]) for g in r["games"]] for r in seen] == expected

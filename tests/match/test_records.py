@@ -147,3 +147,13 @@ def test_a_roll_without_steps_that_could_be_played_is_refused() -> None:
     )
     with pytest.raises(MatchRecordError, match="Bob rolled 42 and did not play"):
         read_mat(text)
+
+
+@pytest.mark.parametrize("variant", ["nackgammon", "hypergammon1", "hypergammon2", "hypergammon3"])
+def test_variant_records_carry_the_variation_and_read_back(variant: str) -> None:
+    actions = selfplay(3, 5, variant=variant)
+    text = export_mat(actions)
+    again = read_mat(text)
+    assert replay(again).rules.variant == variant
+    assert replay(again).games == replay(actions).games
+    assert export_mat(again) == text

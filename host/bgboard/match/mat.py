@@ -217,6 +217,9 @@ def export_mat(actions: Iterable[Action], info: MatInfo | None = None) -> str:
 
 
 # ----------------------------------------------------------------------------- reading
+_VARIATION_RE = re.compile(r'^\s*;\s*\[Variation\s+"([^"]*)"\]', re.IGNORECASE)
+_VARIANT_OF = {name.lower(): variant for variant, name in _VARIATIONS.items()}
+_VARIANT_OF["standard"] = "standard"
 _LENGTH_RE = re.compile(r"^\s*(\d+)\s+points?\s+match", re.IGNORECASE)
 _GAME_RE = re.compile(r"^\s*Game\s+(\d+)\s*$", re.IGNORECASE)
 _NAMES_RE = re.compile(r"^\s*(.+?)\s*:\s*(\d+)\s{2,}(.+?)\s*:\s*(\d+)\s*$")
@@ -288,7 +291,14 @@ def read_mat(text: str, rules_name: str | None = None) -> list[Action]:
             break
     if length is None:
         raise MatchRecordError("no 'N point match' line: this is not a .mat match record")
-    reader = _Reader(length, rules_name or ("money" if length == 0 else "standard"))
+    variant = None
+    for line in lines:
+        tag = _VARIATION_RE.match(line)
+        if tag:
+            variant = _VARIANT_OF.get(tag.group(1).lower())
+            if variant is None:
+                raise MatchRecordError(f"unknown variation {tag.group(1)!r}")
+    reader = _Reader(length, rules_name or ("money" if length == 0 else "standard"), variant)
     for number, line in enumerate(lines, start=1):
         try:
             reader.line(line)
@@ -303,7 +313,8 @@ def read_mat(text: str, rules_name: str | None = None) -> list[Action]:
 class _Reader:
     """Turns .mat lines into actions, replaying them to check every step."""
 
-    def __init__(self, length: int, rules_name: str) -> None:
+    def __init__(self, length: int, rules_name: str, variant: str | None = None) -> None:
+        self.variant = variant
         self.length = length
         self.rules_name = rules_name
         self.actions: list[Action] = []
@@ -337,7 +348,8 @@ class _Reader:
             self.expect_names = False
             score = (int(names.group(2)), int(names.group(4)))
             if self.state is None:
-                self.do(StartMatch(self.length, self.rules_name, (names.group(1), names.group(3))))
+                players = (names.group(1), names.group(3))
+                self.do(StartMatch(self.length, self.rules_name, players, variant=self.variant))
             if self.state is not None and self.state.score != score:
                 raise MatchRecordError(
                     f"the file gives the score {score[0]}-{score[1]}, "
