@@ -66,3 +66,23 @@ def test_firmware_type_checks_against_the_rp2_stubs(tmp_path: Path) -> None:
                 for d in report["generalDiagnostics"]]
     assert problems == []
     assert report["summary"]["filesAnalyzed"] >= 10
+
+
+HARDWARE_MODULES = {"machine", "neopixel", "micropython", "time", "select", "sys", "rp2"}
+
+
+@pytest.mark.parametrize("path", [p for p in FILES if p.parent == FIRMWARE],
+                         ids=[p.name for p in FILES if p.parent == FIRMWARE])
+def test_only_hal_touches_hardware_clock_and_serial(path: Path) -> None:
+    import ast
+
+    tree = ast.parse(path.read_text())
+    imported = {alias.name.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.Import)
+                for alias in node.names}
+    imported |= {node.module.split(".")[0] for node in ast.walk(tree)
+                 if isinstance(node, ast.ImportFrom) and node.module}
+    touching = imported & HARDWARE_MODULES
+    if path.name == "hal.py":
+        assert {"machine", "time"} <= touching
+    else:
+        assert touching == set(), f"{path.name} imports {touching}"
