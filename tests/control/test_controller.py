@@ -6,10 +6,10 @@ from pathlib import Path
 
 from bgboard.control.clock import ClockRules
 from bgboard.control.controller import Controller, Settings
-from bgboard.control.events import DOUBLE, DROP, ROLL, BoardRead, ButtonPressed, DiceRolled, LinkChanged, Tick
+from bgboard.control.events import DOUBLE, DROP, ROLL, BoardFault, BoardRead, ButtonPressed, DiceRolled, LinkChanged, Tick
 from bgboard.display.state import DisplayState
 from bgboard.link.messages import SetLeds, SetRolling
-from bgboard.match import replay
+from bgboard.match import Move, replay
 from bgboard.rules.variants import start_position
 from bgboard.sense.board import BLACK, WHITE, Observation, board_of
 from bgboard.store.journal import Journal, MemoryJournal
@@ -174,3 +174,40 @@ def test_the_configured_engine_hints_the_best_play_while_moving() -> None:
     c.handle(BoardRead(START, 3))
     assert shown[-1].hint == (f"best: {best}",)
     assert hint_function("none") == (None, None)
+
+
+def test_an_ambiguous_reading_is_resolved_by_the_player_with_the_buttons() -> None:
+    """Late in a game the trays and the ace point hold more checkers than they have slots:
+    '3/off 2/off' and '3/1 2/off' read the same.  The player picks with double, then done."""
+    c = Controller.resume(MemoryJournal(), Settings(length=1), 0)
+    while True:  # scripted play (seed 0) up to the first roll whose plays can read alike
+        assert not c.over, "the script no longer reaches an ambiguous roll"
+        if c.state.phase == "play":
+            alike = [plays for plays in c.turn()._full.items() if len(plays[1]) > 1]
+            if alike:
+                break
+        for event in next_events(c, 0):
+            c.handle(event)
+    codes, plays = alike[0]
+    mover = c.state.turn
+    shown: list = []
+    c.show = shown.append
+    c.handle(BoardRead(Observation(codes), 1))
+    first, second = plays[0].notation, plays[1].notation
+    assert shown[-1].message == (f"{first}? press done, or double for another reading",)
+    c.handle(ButtonPressed(mover, DOUBLE, 2))
+    assert shown[-1].message == (f"{second}? press done, or double for another reading",)
+    c.handle(ButtonPressed(mover, ROLL, 3))
+    assert c.actions[-1] == Move.of(plays[1])
+
+
+def test_a_sensor_fault_is_shown_as_an_error() -> None:
+    c, _, shown = _opened()
+    c.handle(BoardFault("check point 7: a sensor reports a fault", 5))
+    assert shown[-1].message == ("check point 7: a sensor reports a fault",) and shown[-1].severity == "error"
+
+
+def test_the_display_shows_both_clocks() -> None:
+    c, _, shown = _opened(Settings(length=3, clock=ClockRules()))
+    assert shown[-1].clock is not None
+    assert shown[-1].clock.running == 0 and shown[-1].clock.reserve_ms == (360_000, 360_000)
