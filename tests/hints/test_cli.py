@@ -109,3 +109,27 @@ def test_a_bad_batch_line_names_its_number(capsys, monkeypatch) -> None:
 @pytest.mark.parametrize("text,dice", [("31", (3, 1)), ("3-1", (3, 1)), ("6,6", (6, 6)), (" 5 2 ", (5, 2))])
 def test_dice_forms(text, dice) -> None:
     assert parse_dice(text) == dice
+
+
+def test_grade_a_play_as_gnubg_does(capsys, bgsage_engine) -> None:
+    assert main(["hint", START, "31", "--grade", "24/20", "--engine", "bgsage"]) == 0
+    line = capsys.readouterr().out.strip()
+    assert line.startswith("24/20: very bad, ") and line.endswith(" worse than 8/5 6/5.")
+    assert main(["hint", START, "31", "--grade", "6/5 8/5", "--json", "--engine", "bgsage"]) == 0
+    assert json.loads(capsys.readouterr().out) == {
+        "engine": "bgsage", "play": "8/5 6/5", "best": "8/5 6/5", "loss": 0.0, "grade": "good"}
+
+
+@pytest.mark.parametrize(
+    "play,words",
+    [("24/21 13/12", "point 12 is blocked"), ("24/21", "only one"), ("pass", "cannot pass")],
+)
+def test_grading_an_illegal_play_gives_the_rules_engines_reason(capsys, play, words) -> None:
+    assert main(["hint", START, "31", "--grade", play, "--engine", "pubeval"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and words in err
+
+
+def test_grading_a_dance(capsys) -> None:
+    assert main(["hint", "27YBBwD/PwAAQA", "66", "--grade", "pass", "--engine", "pubeval"]) == 0
+    assert "passing is the only choice" in capsys.readouterr().out

@@ -1,6 +1,7 @@
 """``bgboard hint``: the best plays of a roll, or cube advice, from a hint engine.
 
     bgboard hint POSITION DICE [--match-id MATCHID] [--engine NAME] [--top N] [--json]
+    bgboard hint POSITION DICE --grade PLAY [--engine NAME] [--json]   (teaching)
     bgboard hint --batch [--engine NAME]          (lines "POSITION DICE" on stdin)
     bgboard hint --cube POSITION --match-id MATCHID [--engine NAME] [--json]
 
@@ -92,6 +93,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     p.add_argument("--engine", default=None, help="bgsage, gnubg-nn, pubeval or auto (default: $BGBOARD_HINT_ENGINE or auto)")
     p.add_argument("--top", type=int, default=None, help="show at most N plays (default 5; all with --json)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--grade", metavar="PLAY", default=None,
+                   help='grade this play of DICE as gnubg does, e.g. --grade "24/20" (illegal: the reason)')
     p.add_argument("--batch", action="store_true", help='read lines "POSITION DICE" from stdin, print one JSON object per line')
     p.add_argument("--cube", metavar="POSITION", default=None, help="cube advice for this position (needs --match-id)")
     p.add_argument("--match-id", default=None,
@@ -170,6 +173,32 @@ def _run_batch(engine: HintEngine, source: TextIO, out: TextIO) -> int:
     return 0
 
 
+def _grade(
+    engine: HintEngine, position: Position, dice: tuple[int, int], text: str, state: CubeState | None, as_json: bool
+) -> int:
+    """Grade one play (its legality checked by the rules engine first)."""
+    from bgboard.hints.advice import play_hints
+    from bgboard.hints.grade import grade_play
+    from bgboard.rules import parse_play
+
+    play = parse_play(text, position, dice)  # IllegalPlayError says why, in one sentence
+    hint = play_hints(engine, position, dice, state=state)
+    if not hint.plays:
+        verdict_text = "No legal play: passing is the only choice."
+        if as_json:
+            print(json.dumps({"engine": hint.engine, "play": "pass", "best": "pass", "loss": 0.0, "grade": "good"}))
+        else:
+            print(verdict_text)
+        return 0
+    verdict = grade_play(hint, play.position)
+    if as_json:
+        print(json.dumps({"engine": hint.engine, "play": verdict.notation, "best": verdict.best,
+                          "loss": round(verdict.loss, 6), "grade": verdict.grade}))
+    else:
+        print(verdict.text)
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
     """Dispatch the three forms of ``bgboard hint``."""
     from bgboard.hints.advice import cube_hint, play_hints
@@ -202,6 +231,8 @@ def run(args: argparse.Namespace) -> int:
     state = cube_state_from_match_id(args.match_id) if args.match_id else None
     engine = _open(args.engine)
     limit = args.top if args.top is not None else (None if args.json else 5)
+    if args.grade is not None:
+        return _grade(engine, position, dice, args.grade, state, args.json)
     hint = play_hints(engine, position, dice, limit, state=state)
     if args.json:
         print(json.dumps({"engine": hint.engine, "dice": list(hint.dice), "calibrated": hint.calibrated,
