@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import gnubg_nn  # noqa: E402
 
-from bgboard.rules import VARIANTS, legal_plays, position_from_id  # noqa: E402
+from bgboard.rules import VARIANTS, legal_plays, legal_steps, position_from_id  # noqa: E402
 from tests.rules.selfplay import ROLLS, selfplay_positions  # noqa: E402
 
 
@@ -46,6 +46,10 @@ def main() -> int:
         for dice in ROLLS:
             ours.append(_time(legal_plays, position, dice))
             theirs.append(_time(gnubg_nn.moves, board, *dice))
+    steps: list[float] = []
+    for position in positions[::10]:
+        for dice in ROLLS:
+            steps.append(_time(legal_steps, position, dice, ()))
     worst = position_from_id("AACAkCRJqqoAAA")
     board = [list(x) for x in worst.to_gnubg()]
     n_worst = len(legal_plays(worst, (1, 1)))
@@ -64,6 +68,8 @@ def main() -> int:
     a, b = statistics.fmean(ours) * 1e6, statistics.fmean(theirs) * 1e6
     print(f"{'mean us':28}{a:12.1f}{b:12.1f}{a / b:8.1f}")
     print(f"{'worst case ms (' + str(n_worst) + ' plays)':28}{worst_ours * 1e3:12.2f}{worst_theirs * 1e3:12.3f}{worst_ours / worst_theirs:8.1f}")
+    print(f"legal_steps at the start of a roll (no reference engine has it): median {q(steps, 0.5):.1f} us, p95 {q(steps, 0.95):.1f} us, max {q(steps, 1.0):.1f} us over {len(steps)}")
+    print(f"legal_steps worst case: {_time(legal_steps, worst, (1, 1), (), repeat=3) * 1e3:.2f} ms")
     print("targets: median <= 200 us, worst case <= 50 ms")
     return 0
 

@@ -141,6 +141,8 @@ def test_xgid_round_trip(seed, on_roll, cube_log):
         ("XGID=-b----E-C---eE---c-e----B-:0:0:1:72:0:0:3:0:10", "the XGID dice must be '00', 'D' or two digits 1-6, not '72'"),
         ("XGID=-b----E-C---eE---c-e----B?:0:0:1:52:0:0:3:0:10", "an XGID position uses '-', 'A'-'P' and 'a'-'p', not '?'"),
         ("XGID=Ab----E-C---eE---c-e----B-:0:0:1:52:0:0:3:0:10", "the first XGID character is the top player's bar: it must be lower case or '-'"),
+        ("XGID=-b----E-C---eE---c-e----B-:0:0:1:52:7:2:0:7:10", "the XGID score 7-2 is not possible in a 7-point match"),
+        ("XGID=-b----E-C---eE---c-e----B-:0:0:1:52:-1:2:0:7:10", "the XGID scores and match length cannot be negative: -1, 2, 7"),
         ("XGID=-b----P-C---eE---c-e----B-:0:0:1:52:0:0:3:0:10", "XGID 'XGID=-b----P-C---eE---c-e----B-:0:0:1:52:0:0:3:0:10' gives the bottom player 26 checkers, more than 15"),
     ],
 )

@@ -330,6 +330,12 @@ def xgid_decode(text: str, checkers: int = CHECKERS) -> Xgid:
         rolled = (int(dice[0]), int(dice[1]))
     else:
         raise InvalidIdError(f"the XGID dice must be '00', 'D' or two digits 1-6, not {dice!r}")
+    score = (number(s0, "score"), number(s1, "score"))
+    match_length = number(length, "match length")
+    if min(score) < 0 or match_length < 0:
+        raise InvalidIdError(f"the XGID scores and match length cannot be negative: {s0}, {s1}, {length}")
+    if match_length and max(score) >= match_length:
+        raise InvalidIdError(f"the XGID score {s0}-{s1} is not possible in a {match_length}-point match")
     mine, theirs = (bottom, top) if on_roll == 0 else (top, bottom)
     position = Position(tuple(mine), tuple(theirs))
     try:
@@ -343,8 +349,8 @@ def xgid_decode(text: str, checkers: int = CHECKERS) -> Xgid:
         cube_owner={1: 0, 0: None, -1: 1}[owner_n],
         dice=rolled,
         doubled=doubled,
-        score=(number(s0, "score"), number(s1, "score")),
+        score=score,
         rules=number(rules, "rules field"),
-        match_length=number(length, "match length"),
+        match_length=match_length,
         max_cube_log2=number(max_cube, "maximum cube"),
     )
