@@ -9,8 +9,10 @@ an uninterrupted one.  A player
   opponent's blot to the bar;
 * doubles, takes and drops by a simple pip-count rule with a seeded coin;
 * at ``illegal_rate`` first tries an illegal play (a die played by the wrong distance, one
-  die left unplayed, a checker moved while one waits on the bar) - always one that the
-  rules engine's ``explain`` rejects with a reason - and then corrects it.
+  die left unplayed where that die cannot start the play, a checker moved while one waits
+  on the bar) - always one that the rules engine's ``explain`` rejects with a reason, never
+  a legal first step (that is a play still in progress, not an illegal one) - and then
+  corrects it.
 """
 
 from __future__ import annotations
@@ -100,14 +102,30 @@ def _apply_moves(position: Position, moves: Sequence[Move], colour: int) -> Posi
 
 
 def illegal_attempt(
-    position: Position, dice: tuple[int, int], colour: int, seed: int, game: int, turn: int, rate: float
+    position: Position,
+    dice: tuple[int, int],
+    colour: int,
+    seed: int,
+    game: int,
+    turn: int,
+    rate: float,
+    capacity: int = 5,
 ) -> Attempt | None:
-    """At ``rate``, a plausible wrong play for this turn that the rules engine rejects."""
+    """At ``rate``, a plausible wrong play for this turn that the rules engine rejects.
+
+    None while the mover has a stack taller than a point's ``capacity`` (sensor slots), and
+    never a checker put on a stack as tall as ``capacity``: the sensors cannot count such a
+    stack exactly, so the board could also be a play in progress with a checker in the
+    hand - the host rightly says "finish your play first" there, not why the play is
+    illegal."""
     rng = rng_for(seed, game, turn, "illegal")
     if rate <= 0 or rng.random() >= rate:
         return None
-    from bgboard.rules import explain, legal_plays  # type: ignore[attr-defined]
+    if max(position.mine[1:25]) > capacity:
+        return None
+    from bgboard.rules import explain, legal_plays, legal_steps
 
+    partial = _partial_results(position, dice)
     plays = legal_plays(position, dice)
     candidates: list[tuple[Move, ...]] = []
     for play in plays[:8]:
@@ -135,11 +153,54 @@ def illegal_attempt(
         result = _apply_moves(position, moves, colour)
         if result is None or result in seen or result.problems():
             continue
+        start = Layout.from_position(position, colour)
+        if any(start.at(m.dst)[1] >= capacity for m in moves):
+            continue  # lands unseen on a tall stack
+        if result in partial:
+            continue  # part of a legal play: the player is still moving, not playing illegally
         seen.add(result)
         reason = explain(position, dice, result)
         if reason:
             return Attempt(moves, result, reason)
     return None
+
+
+def _partial_results(position: Position, dice: tuple[int, int]) -> set[Position]:
+    """Every position reached by some but not all steps of a legal play, the steps taken in
+    any order (a player may enter from the bar last): a board still being moved."""
+    from itertools import combinations
+
+    from bgboard.rules import legal_plays
+
+    found: set[Position] = set()
+    for play in legal_plays(position, dice):
+        steps = play.steps
+        for k in range(1, len(steps)):
+            for chosen in combinations(steps, k):
+                mine, theirs = list(position.mine), list(position.theirs)
+                for st in chosen:
+                    mine[st.frm] -= 1
+                    mine[st.to] += 1
+                    if st.to != OFF and theirs[25 - st.to] == 1:
+                        theirs[25 - st.to] = 0
+                        theirs[BAR] += 1
+                if min(mine) >= 0:
+                    found.add(Position(tuple(mine), tuple(theirs)))
+    # ... and every position on the way by single legal steps, either die first
+    from bgboard.rules import apply_step, legal_steps
+
+    stack: list[tuple[Position, tuple[object, ...]]] = [(position, ())]
+    seen: set[Position] = set()
+    while stack:
+        here, done = stack.pop()
+        for step in legal_steps(position, dice, done):  # type: ignore[arg-type]
+            after = apply_step(here, step)
+            nxt = (*done, step)
+            if after not in seen and legal_steps(position, dice, nxt):  # type: ignore[arg-type]
+                seen.add(after)
+                found.add(after)
+                stack.append((after, nxt))
+    return found
 
 
 def wants_double(position: Position, seed: int, game: int, turn: int) -> bool:

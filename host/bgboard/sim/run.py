@@ -45,6 +45,8 @@ from bgboard.store.journal import Journal
 
 #: Scans of the board at rest before a self-contradicting reading counts as a fault.
 RESCANS = 50
+#: Identical scans of the board at rest before it is handed to the settler.
+REST_SCANS = 6
 #: Time between two scans (virtual ms), as the firmware scans.
 SCAN_MS = 10
 #: Journal kind of the simulator's own rows (the controller ignores kinds it does not know).
@@ -188,12 +190,15 @@ class Simulation:
     def _rest(self) -> None:
         """The hand is away: scan until the reading has settled and reached the host."""
         clean = None
-        for _ in range(RESCANS):
-            clean = self._scan(None)
+        steady = 0
+        for _ in range(RESCANS):  # scan until the debounced reading is clean and steady
+            scan = self._scan(None)
             self.clock += SCAN_MS
-            if clean is not None:
+            steady = steady + 1 if scan is not None and scan == clean else 0
+            clean = scan if scan is not None else clean
+            if steady >= REST_SCANS:
                 break
-        if clean is None:
+        if clean is None or steady < REST_SCANS:
             raise SimulationError(self.last_fault or "the sensors never gave a clean reading")
         self.settler.feed(clean, self.clock)
         self.clock += self.settler.settle_ms
@@ -280,7 +285,7 @@ class Simulation:
         mover, position, dice, game, turn = s.turn, s.position, s.dice, s.game, self.turn
         play = choose_play(position, dice, o.seed, game, turn)
         if play is not None and (game, turn) not in self.attempted:
-            attempt = illegal_attempt(position, dice, mover, o.seed, game, turn, o.illegal_rate)
+            attempt = illegal_attempt(position, dice, mover, o.seed, game, turn, o.illegal_rate, self.slots.point)
             if attempt is not None:
                 before = self.table.layout
                 self._carry(attempt.moves)

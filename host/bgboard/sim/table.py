@@ -4,10 +4,12 @@
 hand does (:mod:`bgboard.sim.hand`), and reads the hall field (:mod:`bgboard.sim.field`)
 into the host's place codes (:class:`bgboard.sense.board.Observation`).
 
-Readings are classified per slot with the calibration midpoints (the firmware's rule:
-a reading more than half a checker's swing away from the empty level is a checker of the
-sign's colour) and turned into place codes by the host's own
-:func:`bgboard.sense.board.reading_from_slots`.
+Readings are classified per slot with the calibration midpoints (a reading more than half a
+checker's swing away from the empty level is a checker of the sign's colour; more than
+1.15 swings, a stack), debounced as the firmware does (a slot's new state counts after 4
+identical scans) and turned into place codes by the host's own
+:func:`bgboard.sense.board.reading_from_slots`.  (This stands in for the firmware's
+classify/debounce when the simulator runs without it.)
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ class Table:
     calibration: Calibration = field(default_factory=Calibration)
     faults: Faults = field(default_factory=Faults)
     flicker: bool = True
+    debounce: int = 4
 
     def frames(self, moves: Iterable[Move]) -> tuple[Frame, ...]:
         """Carry each checker in turn; the table ends with every move made."""
@@ -91,10 +94,11 @@ class Table:
         hi, lo = c.empty + half, c.empty - half
         # a stack: more than halfway from one magnet's field to two magnets'
         stack = c.swing * (1.0 + c.stack_gain / 2)
-        states = tuple(
+        raw = tuple(
             (2 if abs(v - c.empty) > stack else 1) * (1 if v > hi else -1 if v < lo else 0) * c.white_sign
             for v in values
         )
+        states = self._debounce(raw)
         cached = self._codes.get(states)
         if cached is not None:
             return cached
@@ -112,7 +116,39 @@ class Table:
         self._codes[states] = observation
         return observation
 
+    def _debounce(self, raw: tuple[int, ...]) -> tuple[int, ...]:
+        """Report a slot's new state only after ``DEBOUNCE`` identical scans (the firmware's
+        rule, docs/protocol.md "Timing"), so one noisy scan never reaches the host."""
+        if self._reported is None or self.debounce <= 1:
+            self._reported = raw
+            self._pending = [0] * len(raw)
+            self._candidate = list(raw)
+            return raw
+        if raw == self._reported:
+            if any(self._pending):
+                self._pending = [0] * len(raw)
+            return raw
+        reported = list(self._reported)
+        for i, (r, old) in enumerate(zip(raw, reported)):
+            if r == old:
+                self._pending[i] = 0
+            elif r == self._candidate[i] and self._pending[i]:
+                self._pending[i] += 1
+                if self._pending[i] >= self.debounce:
+                    reported[i] = r
+                    self._pending[i] = 0
+            else:
+                self._candidate[i] = r
+                self._pending[i] = 1
+                if self.debounce <= 1:
+                    reported[i] = r
+        self._reported = tuple(reported)
+        return self._reported
+
     def __post_init__(self) -> None:
+        self._reported: tuple[int, ...] | None = None
+        self._pending: list[int] = []
+        self._candidate: list[int] = []
         self._base: dict[tuple[Layout, object], tuple[int, ...]] = {}
         self._codes: dict[tuple[int, ...], Observation] = {}
         self._deviates = [self.rng.gauss(0.0, 1.0) for _ in range(1 << 15)]
