@@ -30,6 +30,10 @@ def test_start_position_is_no_double_at_money_but_double_for_the_post_crawford_t
     for engine in (bgsage_engine, gnubg_engine):
         hint = cube_hint(engine, start_position(), trailer)
         assert hint.action == CubeAction.DOUBLE_TAKE, engine.name
+        assert hint.double_take > hint.no_double  # the numbers agree with the words
+    gnubg = cube_hint(gnubg_engine, start_position(), trailer)
+    assert gnubg.unit == "match winning chance"
+    assert all(0.0 < v < 1.0 for v in (gnubg.no_double, gnubg.double_take, gnubg.double_pass))
 
 
 def test_a_crushing_position_is_doubled_and_passed_at_money(bgsage_engine) -> None:

@@ -148,9 +148,11 @@ def _print_cube(hint: CubeHint, out: TextIO) -> None:
         line += f" ({hint.basis})"
     print(line, file=out)
     if hint.no_double is not None:
-        print(f"  no double     {hint.no_double:+.3f}", file=out)
-        print(f"  double, take  {hint.double_take:+.3f}", file=out)
-        print(f"  double, pass  {hint.double_pass:+.3f}", file=out)
+        fmt = "{:.3f}" if hint.unit == "match winning chance" else "{:+.3f}"
+        print(f"  ({hint.unit})", file=out)
+        for label, value in (("no double", hint.no_double), ("double, take", hint.double_take),
+                             ("double, pass", hint.double_pass)):
+            print(f"  {label:<13} {fmt.format(value)}", file=out)
 
 
 def _run_batch(engine: HintEngine, source: TextIO, out: TextIO) -> int:
@@ -220,7 +222,8 @@ def run(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps({"engine": hint.engine, "action": hint.action, "take": hint.take,
                               "no_double": hint.no_double, "double_take": hint.double_take,
-                              "double_pass": hint.double_pass, "reason": hint.reason, "basis": hint.basis}))
+                              "double_pass": hint.double_pass, "unit": hint.unit, "reason": hint.reason,
+                              "basis": hint.basis}))
         else:
             _print_cube(hint, sys.stdout)
         return 0

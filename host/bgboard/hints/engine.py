@@ -111,8 +111,9 @@ class CubeHint:
     """Cube advice for the player on roll, before rolling.
 
     ``action`` is one of :class:`CubeAction`; ``take`` says whether the opponent should
-    take if doubled.  Equities (no double, double/take, double/pass) are in the engine's
-    unit (money: cubeful equity; match: the engine's own), or None when the cube cannot be
+    take if doubled.  The three values (no double, double/take, double/pass) are in
+    ``unit``: "equity" (bgsage: cubeful equity, normalised so that double/pass = +1 at
+    money) or "match winning chance" (gnubg-nn, 0..1), or None when the cube cannot be
     turned (``reason`` then says why: Crawford game, dead cube, the opponent owns it) or
     when a rule of thumb decided (``basis`` then names it, e.g. the Keith count).
     """
@@ -125,6 +126,7 @@ class CubeHint:
     double_pass: float | None = None
     reason: str | None = None
     basis: str | None = None
+    unit: str = "equity"
 
 
 @runtime_checkable

@@ -89,6 +89,7 @@ class GnubgEngine:
             no_double=float(nd),
             double_take=float(dt),
             double_pass=float(dp),
+            unit="match winning chance",
         )
 
     def close(self) -> None:
