@@ -112,3 +112,21 @@ def test_blocking_result_for_callers_without_a_loop() -> None:
     worker.close()  # idempotent
     with pytest.raises(RuntimeError):
         worker.submit_plays(start_position(), (6, 6))
+
+
+def test_cancelling_the_waiting_task_cancels_the_job() -> None:
+    engine = GatedEngine()
+
+    async def main() -> None:
+        with HintWorker(engine) as worker:
+            task = asyncio.create_task(worker.plays(start_position(), (3, 1)))
+            while not engine.entered.is_set():
+                await asyncio.sleep(0.001)
+            job = worker._current
+            task.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await task
+            assert job is not None and job.cancelled
+            engine.gate.set()
+
+    asyncio.run(main())
