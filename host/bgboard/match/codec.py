@@ -58,7 +58,7 @@ def state_from_dict(data: dict[str, Any]) -> MatchState:
         if len(board) != 2 or any(len(side) != 26 for side in board):
             raise ValueError("board")
         dice = data["dice"]
-        return MatchState(
+        state = MatchState(
             rules=RuleSet.from_dict(data["rules"]),
             length=int(data["length"]),
             players=(str(data["players"][0]), str(data["players"][1])),
@@ -89,6 +89,26 @@ def state_from_dict(data: dict[str, Any]) -> MatchState:
         )
     except (KeyError, TypeError, ValueError, IndexError) as exc:
         raise MatchRecordError(f"the saved match state is malformed ({exc})") from None
+    problem = _problem(state)
+    if problem:
+        raise MatchRecordError(f"the saved match state is impossible: {problem}")
+    return state
+
+
+def _problem(state: MatchState) -> str | None:
+    """The first reason ``state`` cannot occur, or ``None``."""
+    for player, side in enumerate(state.board):
+        if min(side) < 0 or sum(side) != state.checkers:
+            return f"player {player} does not have {state.checkers} checkers"
+    if state.cube < 1 or state.cube & (state.cube - 1):
+        return f"a cube of {state.cube}"
+    if state.turn not in (None, 0, 1) or state.cube_owner not in (None, 0, 1):
+        return "players are 0 and 1"
+    if state.dice is not None and not all(1 <= d <= 6 for d in state.dice):
+        return f"dice {state.dice}"
+    if min(state.score) < 0 or state.length < 0:
+        return "a negative score or length"
+    return None
 
 
 def to_json(state: MatchState) -> str:
