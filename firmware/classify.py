@@ -6,12 +6,14 @@ white checker, -1 for one black, and ``1 + gain * (k - 1)`` for a stack of k mag
 Thresholds, with hysteresis so a reading on a boundary does not flicker:
 
 * occupied from |u| >= 0.5 + 0.08, empty again below 0.5 - 0.08;
-* level L (2..7) from the midpoint between k = L-1 and k = L, +- 0.05;
+* level L (2..7) from the midpoint between k = L-1 and k = L, +- 0.08;
 * a reading within 512 counts of either rail is FAULT (an open or shorted sensor: the
   sensor itself never drives that close to its supply).
 
-A slot whose state changes FLICKER times or more within WINDOW scans reads FAULT until a
-window passes with at most one change.  The fast path is one range check per slot: the
+A slot whose COLOUR (empty / white / black / fault) changes FLICKER times or more within
+WINDOW scans reads FAULT until a window passes with at most one change.  Level changes do
+not count: a reading near a level boundary wobbles with noise, and the debouncer already
+waits for 4 identical scans before reporting one.  The fast path is one range check per slot: the
 band of counts in which the slot keeps its state.
 """
 
@@ -26,7 +28,7 @@ MAX_LEVEL = 7
 RAIL = 512
 PRESENT = 0.5
 PRESENT_HYSTERESIS = 0.08
-LEVEL_HYSTERESIS = 0.05
+LEVEL_HYSTERESIS = 0.08
 WINDOW = 50
 FLICKER = 6
 
@@ -114,9 +116,10 @@ class Classifier:
             if lo[s] <= r <= hi[s]:
                 continue
             new = self.classify(s, r)
-            if new != states[s]:
+            old = states[s]
+            if new != old:
                 states[s] = new
-                if self.flips[s] < 255:
+                if (new ^ old) & 3 and self.flips[s] < 255:
                     self.flips[s] += 1
                 if not self.flicker[s]:
                     out[s] = new

@@ -48,3 +48,28 @@ def test_firmware_readings_agree_with_the_table(run_firmware, layout: Layout, no
             assert reading.colour == ("white" if colour == WHITE else "black"), place
         if count < len(grid.of(place)):
             assert reading.exact, (place, count, reading)
+
+
+def noisy_field(layout: Layout, noise: str, ms: int) -> list[str]:
+    """A fresh noisy reading of every slot every 10 ms for ``ms`` milliseconds."""
+    rng = random.Random(3)
+    lines = []
+    for t in range(0, ms, 10):
+        lines += [f"@{t}", "slots " + " ".join(map(str, readings(board_grid(), layout, rng,
+                                                                 noise=NOISE_LEVELS[noise])))]
+    return lines + ["stop"]
+
+
+def test_a_still_board_with_medium_noise_reports_nothing(run_firmware) -> None:
+    run = run_firmware(noisy_field(STACKED, "medium", 3000))
+    assert run.of(m.Changes) == []
+
+
+def test_high_noise_never_fakes_a_colour_or_a_fault(run_firmware) -> None:
+    """At sigma = 900 counts (0.1 checker) a level boundary may wobble through the debounce
+    now and then (a stack level for a moment), but no slot changes colour or reads FAULT."""
+    run = run_firmware(noisy_field(STACKED, "high", 3000))
+    snapshot = run.of(m.Snapshot)[0].states
+    for change in (c for frame in run.of(m.Changes) for c in frame.changes):
+        assert m.state_colour(change.state) == m.state_colour(snapshot[change.slot]), change
+        assert change.state != m.FAULT
