@@ -32,6 +32,11 @@ class HintCancelled(Cancelled):
         self.reason = reason
 
 
+def _retrieve(future: "asyncio.Future[Any]") -> None:
+    if not future.cancelled():
+        future.exception()
+
+
 class HintJob:
     """One request on the worker: a future plus the flag the computation polls."""
 
@@ -123,6 +128,9 @@ class HintWorker:
     async def _await(self, job: HintJob, budget: float | None) -> Any:
         assert job.future is not None
         waiting = asyncio.wrap_future(job.future)
+        # An abandoned job still finishes (or fails with Cancelled): retrieve its outcome so
+        # asyncio never logs "exception was never retrieved".
+        waiting.add_done_callback(_retrieve)
         try:
             value = await asyncio.wait_for(asyncio.shield(waiting), self.budget if budget is None else budget)
         except asyncio.TimeoutError:
