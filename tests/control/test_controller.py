@@ -211,3 +211,24 @@ def test_the_display_shows_both_clocks() -> None:
     c, _, shown = _opened(Settings(length=3, clock=ClockRules()))
     assert shown[-1].clock is not None
     assert shown[-1].clock.running == 0 and shown[-1].clock.reserve_ms == (360_000, 360_000)
+
+
+def test_a_cube_beyond_the_display_range_does_not_stop_the_host() -> None:
+    """Found by benchmarks/crash_restarts.py: a 3-point match redoubled up to 8192."""
+    from bgboard.rules.legal import legal_plays
+
+    c, _, shown = _opened()
+    c.handle(BoardRead(_board((8, 5), (6, 5)), 10))
+    c.handle(ButtonPressed(0, ROLL, 11))
+    at = 20
+    while c.state.cube < 8192:
+        player = c.state.turn
+        c.handle(ButtonPressed(player, DOUBLE, at))
+        c.handle(ButtonPressed(1 - player, DOUBLE, at + 1))  # take
+        c.handle(ButtonPressed(player, ROLL, at + 2))
+        c.handle(DiceRolled((2, 1), at, at + 3))
+        play = legal_plays(c.state.position, (2, 1))[0]
+        c.handle(BoardRead(Observation.of_board(board_of(play.position, player)), at + 4))
+        c.handle(ButtonPressed(player, ROLL, at + 5))
+        at += 10
+    assert shown[-1].cube == 4096

@@ -9,6 +9,8 @@ from bgboard.display.state import BoardDiagram, ClockState, DisplayState
 if TYPE_CHECKING:
     from bgboard.control.controller import Controller
 
+MAX_CUBE = 4096
+
 PHASES = {
     "opening": "opening",
     "turn": "rolling",
@@ -53,7 +55,7 @@ def display_state(controller: "Controller") -> DisplayState:
         match_length=state.length,
         score=tuple(min(x, state.length) for x in state.score) if state.length else state.score,  # type: ignore[arg-type]
         crawford=crawford if state.length else "none",
-        cube=state.cube,
+        cube=min(state.cube, MAX_CUBE),  # the display draws cubes up to 4096
         cube_owner=state.cube_owner,
         turn=state.turn if phase not in ("opening", "setup") else None,
         dice=dice,
