@@ -157,3 +157,12 @@ def test_variant_records_carry_the_variation_and_read_back(variant: str) -> None
     assert replay(again).rules.variant == variant
     assert replay(again).games == replay(actions).games
     assert export_mat(again) == text
+
+
+def test_long_names_with_spaces_read_back() -> None:
+    # gnubg pads "name : score" to 31 columns; a longer left part leaves no gap at all.
+    names = ("Alexandra Konstantinopoulou-Smith", "Bob van der Berg")
+    actions = selfplay(3, 7, players=names)
+    text = export_mat(actions)
+    assert " Alexandra Konstantinopoulou-Smith : 0Bob van der Berg : 0" in text.splitlines()
+    assert replay(read_mat(text)).players == names

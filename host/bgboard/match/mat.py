@@ -222,7 +222,7 @@ _VARIANT_OF = {name.lower(): variant for variant, name in _VARIATIONS.items()}
 _VARIANT_OF["standard"] = "standard"
 _LENGTH_RE = re.compile(r"^\s*(\d+)\s+points?\s+match", re.IGNORECASE)
 _GAME_RE = re.compile(r"^\s*Game\s+(\d+)\s*$", re.IGNORECASE)
-_NAMES_RE = re.compile(r"^\s*(.+?)\s*:\s*(\d+)\s{2,}(.+?)\s*:\s*(\d+)\s*$")
+_NAMES_RE = re.compile(r"^\s*(.+?)\s*:\s*(\d+)\s*(\S.*?)\s*:\s*(\d+)\s*$")
 _ROW_RE = re.compile(r"^\s*(\d+)\)(.*)$")
 _MOVE_RE = re.compile(r"^([1-6])([1-6]):\s*(.*)$")
 _DOUBLE_RE = re.compile(r"^Doubles\s*=>\s*(\d+)$", re.IGNORECASE)
