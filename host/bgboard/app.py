@@ -18,6 +18,7 @@ in tests and in the board simulator (docs/host.md, "Running the app without hard
 from __future__ import annotations
 
 import asyncio
+import os
 import time
 from pathlib import Path
 from typing import Any, Awaitable, Callable
@@ -216,6 +217,8 @@ class App:
                     from gpiozero.pins.mock import MockFactory
 
                     factory = MockFactory()
+                elif factory is None and config.buttons.pin_factory:
+                    os.environ["GPIOZERO_PIN_FACTORY"] = config.buttons.pin_factory  # gpiozero's own switch
                 buttons = Buttons(pins, to_loop(loop, self._on_press), pin_factory=factory, bounce_ms=config.buttons.bounce_ms)
             self.link = Link(self._opener, self._on_link, timing=self.timing)
             link_task = asyncio.create_task(self.link.run(), name="bgboard-link")

@@ -65,3 +65,14 @@ def test_bad_pin_tables_are_one_sentence(tmp_path: Path) -> None:
     bad.write_text("[pi.buttons.white\n")
     with pytest.raises(PinConfigError, match="cannot be read"):
         ButtonPins.from_pins_toml(bad)
+
+
+def test_no_gpio_is_one_sentence(monkeypatch: pytest.MonkeyPatch) -> None:
+    from gpiozero import Device
+
+    from bgboard.io.buttons import ButtonsUnavailableError
+
+    monkeypatch.setattr(Device, "pin_factory", None)
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "no-such-gpio")  # a back end that does not exist
+    with pytest.raises(ButtonsUnavailableError, match=r"the buttons cannot use the GPIO pins .*pin_factory = \"mock\""):
+        Buttons(ButtonPins(DEFAULT_PINS), lambda p, b: None)

@@ -64,7 +64,7 @@ def display_state(controller: "Controller") -> DisplayState:
         phase=phase,
         winner=winner,
         hint=(controller.hint_text,) if controller.hint_text and state.phase == "play" else (),
-        message=(notice.text,) if notice is not None else (),
+        message=(notice.text,) if notice is not None and notice.text.strip() else (),
         severity=notice.severity if notice is not None else "info",
         diagram=diagram,
     )

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import tomllib
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Mapping
@@ -38,6 +39,10 @@ DEFAULT_PINS: Mapping[tuple[int, str], int] = {
 
 class PinConfigError(InputError):
     """Button pins that cannot be used (missing, duplicated or out of range)."""
+
+
+class ButtonsUnavailableError(InputError):
+    """The GPIO pins cannot be opened (no GPIO library, not a Raspberry Pi, pin busy)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,14 +108,23 @@ class Buttons:
         bounce_ms: int = 30,
     ) -> None:
         from gpiozero import Button  # the device class only; the pin back end is the factory's
+        from gpiozero.exc import GPIOZeroError, PinFactoryFallback
 
         self._buttons: list[Any] = []
         try:
-            for (player, name), pin in sorted(pins.pins.items()):
-                button = Button(pin, pull_up=True, bounce_time=bounce_ms / 1000 or None, pin_factory=pin_factory)
-                button.when_pressed = _caller(on_press, player, name)
-                self._buttons.append(button)
-        except Exception:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", PinFactoryFallback)  # the error below says it all
+                for (player, name), pin in sorted(pins.pins.items()):
+                    button = Button(pin, pull_up=True, bounce_time=bounce_ms / 1000 or None, pin_factory=pin_factory)
+                    button.when_pressed = _caller(on_press, player, name)
+                    self._buttons.append(button)
+        except (GPIOZeroError, ImportError) as exc:  # no back end, or not a Pi
+            self.close()
+            raise ButtonsUnavailableError(
+                f"the buttons cannot use the GPIO pins ({exc}): on a machine without GPIO set "
+                "[buttons] pin_factory = \"mock\" or enabled = false"
+            ) from None
+        except BaseException:
             self.close()
             raise
 
