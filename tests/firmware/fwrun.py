@@ -68,16 +68,18 @@ def micropython_env(flash: Path, **extra: str) -> dict[str, str]:
 
 @pytest.fixture
 def run_firmware(tmp_path: Path):
-    """``run_firmware(lines, flash=None, **env) -> Run`` (virtual clock, exact and fast)."""
+    """``run_firmware(lines, flash=None, heap=None, **env) -> Run`` (virtual clock, exact
+    and fast; ``heap`` limits the MicroPython heap, e.g. "128k")."""
     counter = iter(range(1000))
 
-    def run(lines: list[str], flash: Path | None = None, timeout: float = 60, **env: str) -> Run:
+    def run(lines: list[str], flash: Path | None = None, timeout: float = 60, heap: str | None = None,
+            **env: str) -> Run:
         n = next(counter)
         field = tmp_path / f"field{n}.txt"
         field.write_text("\n".join(lines) + "\n")
         leds = tmp_path / f"leds{n}.txt"
         proc = subprocess.run(
-            [str(MICROPYTHON), str(FIRMWARE / "main.py")],
+            [str(MICROPYTHON), *(["-X", f"heapsize={heap}"] if heap else []), str(FIRMWARE / "main.py")],
             stdin=subprocess.DEVNULL,
             capture_output=True,
             timeout=timeout,

@@ -108,3 +108,16 @@ def test_a_flickering_sensor_reads_fault_and_recovers(run_firmware) -> None:
     run = run_firmware(lines)
     settled = [c.state for ch in run.of(m.Changes) for c in ch.changes if c.slot == 40]
     assert settled == [m.FAULT, m.EMPTY]
+
+
+def test_the_firmware_fits_a_small_heap(run_firmware) -> None:
+    """128 KB of 64-bit unix-port heap: objects are about twice their size on the RP2040,
+    whose MicroPython heap is about 190 KB.  Boot, changes, a snapshot request, heartbeats,
+    a calibration and a roll all run in it."""
+    run = run_firmware([
+        "@100", f"slot 3 {counts('white')}", "@300", host(m.RequestSnapshot(), 0),
+        host(m.Calibrate(m.CALIBRATE_DEFAULTS), 1), host(m.SetRolling(True), 2),
+        "@400", "button down", "@500", "button up", "@2500", "stop",
+    ], heap="128k")
+    assert run.returncode == 0, run.stderr
+    assert len(run.of(m.Snapshot)) == 3 and len(run.of(m.Roll)) == 1 and len(run.of(m.Heartbeat)) == 2
