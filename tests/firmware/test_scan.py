@@ -121,3 +121,38 @@ def test_the_firmware_fits_a_small_heap(run_firmware) -> None:
     ], heap="128k")
     assert run.returncode == 0, run.stderr
     assert len(run.of(m.Snapshot)) == 3 and len(run.of(m.Roll)) == 1 and len(run.of(m.Heartbeat)) == 2
+
+
+from hypothesis import HealthCheck, given, settings, strategies as st  # noqa: E402
+
+KINDS = [("white", 0), ("white", 1), ("black", 1), ("white", 2), ("black", 4), ("white", 7)]
+
+
+def ideal_state(colour: str, k: int) -> int:
+    if k == 0:
+        return 0
+    return m.slot_state(m.WHITE if colour == "white" else m.BLACK, k)
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.tuples(st.integers(0, N - 1), st.sampled_from(KINDS), st.integers(50, 200)),
+                min_size=1, max_size=25))
+def test_reported_states_follow_every_held_reading(run_firmware, steps) -> None:
+    """Any sequence of readings, each held at least 50 ms: the CHANGES applied to the boot
+    SNAPSHOT give exactly the classification of the final readings, and a SNAPSHOT
+    requested at the end says the same."""
+    lines, t, final = [], 20, [0] * N
+    for slot, (colour, k), hold in steps:
+        lines += [f"@{t}", f"slot {slot} {counts(colour, k)}"]
+        final[slot] = ideal_state(colour, k)
+        t += hold
+    lines += [f"@{t}", host(m.RequestSnapshot(), 0), f"@{t + 20}", "stop"]
+    run = run_firmware(lines)
+    snapshots = run.of(m.Snapshot)
+    states = list(snapshots[0].states)
+    for frame in run.of(m.Changes):
+        for change in frame.changes:
+            assert change.state != states[change.slot]  # a change is a change
+            states[change.slot] = change.state
+    assert states == final
+    assert list(snapshots[-1].states) == final
