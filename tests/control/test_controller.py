@@ -60,6 +60,7 @@ def test_done_is_refused_until_the_board_shows_a_complete_legal_play() -> None:
     assert c.state.phase == "play"
     assert shown[-1].severity == "error"
     assert shown[-1].message[0].endswith(": put back clear point 2 (now 1 white); point 8: 3 white (now 2 white)")
+    assert shown[-1].message[1] == c.verdict.reason  # the rules engine's explanation, short form
     c.handle(ButtonPressed(1, ROLL, 14))  # the other player cannot press done
     assert shown[-1].message == ("it is not your turn",)
 
@@ -139,7 +140,8 @@ def test_a_takeback_before_the_opponent_rolls_when_allowed() -> None:
 def test_the_players_see_when_the_board_link_is_lost() -> None:
     c, _, shown = _opened()
     c.handle(LinkChanged(False, "the board was unplugged: plug it back in", 20))
-    assert shown[-1].message == ("the board was unplugged: plug it back in",) and shown[-1].severity == "error"
+    assert shown[-1].message == ("the board was unplugged: plug it back in", "board not connected")
+    assert shown[-1].severity == "error"
     c.handle(ButtonPressed(0, ROLL, 21))
     assert shown[-1].message == ("the board cannot be read: check the board's cable",)
 
@@ -194,9 +196,9 @@ def test_an_ambiguous_reading_is_resolved_by_the_player_with_the_buttons() -> No
     c.show = shown.append
     c.handle(BoardRead(Observation(codes), 1))
     first, second = plays[0].notation, plays[1].notation
-    assert shown[-1].message == (f"{first}? press done, or double for another reading",)
+    assert shown[-1].message == (f"{first}? press done, or double for another reading", f"{first}?")
     c.handle(ButtonPressed(mover, DOUBLE, 2))
-    assert shown[-1].message == (f"{second}? press done, or double for another reading",)
+    assert shown[-1].message == (f"{second}? press done, or double for another reading", f"{second}?")
     c.handle(ButtonPressed(mover, ROLL, 3))
     assert c.actions[-1] == Move.of(plays[1])
 

@@ -105,6 +105,7 @@ class Notice:
 
     text: str
     severity: str = "info"
+    short: str = ""  # a shorter variant for small panels ("" = none)
 
 
 class Controller:
@@ -366,7 +367,7 @@ class Controller:
             self.notice = Notice("finish your play first", "warning")
             return
         elif isinstance(verdict, Illegal):
-            self.notice = Notice(verdict.message, "error")
+            self.notice = Notice(verdict.message, "error", verdict.reason)
             return
         elif isinstance(verdict, Miscount):
             self.notice = Notice(verdict.reason, "error")
@@ -390,13 +391,14 @@ class Controller:
         if self.observation is not None:
             fixes = setup_fixes(self.observation, self._start(), self.settings.slots)
             if fixes:
-                self.notice = Notice(setup_message(fixes), "warning")
+                self.notice = Notice(setup_message(fixes), "warning", "set up the board")
                 return
         self._act(NextGame(), at)
 
     def _on_link(self, event: LinkChanged) -> None:
         self.link_up = event.up
-        self.notice = Notice(event.text, "info" if event.up else "error")
+        short = "board connected" if event.up else "board not connected"
+        self.notice = Notice(event.text, "info" if event.up else "error", short)
         if not event.up:
             self.observation = None
             self.verdict = None
@@ -467,9 +469,9 @@ class Controller:
                 return Notice(f"{verdict.play.notation}: press done")
             if isinstance(verdict, Ambiguous):
                 play = verdict.plays[self.choice % len(verdict.plays)]
-                return Notice(f"{play.notation}? press done, or double for another reading")
+                return Notice(f"{play.notation}? press done, or double for another reading", "info", f"{play.notation}?")
             if isinstance(verdict, Illegal):
-                return Notice(verdict.message, "error")
+                return Notice(verdict.message, "error", verdict.reason)
             if isinstance(verdict, Miscount):
                 return Notice(verdict.reason, "error")
             if isinstance(verdict, Takeback):
@@ -479,7 +481,7 @@ class Controller:
         if state.phase in ("opening", "game_over") and self.observation is not None:
             fixes = setup_fixes(self.observation, self._start(), self.settings.slots)
             if fixes:
-                return Notice(setup_message(fixes), "warning")
+                return Notice(setup_message(fixes), "warning", "set up the board")
         return None
 
     def _refresh(self) -> None:

@@ -64,7 +64,7 @@ def display_state(controller: "Controller") -> DisplayState:
         phase=phase,
         winner=winner,
         hint=(controller.hint_text,) if controller.hint_text and state.phase == "play" else (),
-        message=(notice.text,) if notice is not None and notice.text.strip() else (),
+        message=_variants(notice.text, notice.short) if notice is not None and notice.text.strip() else (),
         severity=notice.severity if notice is not None else "info",
         diagram=diagram,
     )
@@ -93,3 +93,10 @@ def _diagram(controller: "Controller") -> BoardDiagram | None:
         off=(signed(WHITE_OFF), -signed(BLACK_OFF)),
         marked=tuple(marked),
     )
+
+
+def _variants(text: str, short: str) -> tuple[str, ...]:
+    """The message and its shorter variant (longest first), for the renderer to fit."""
+    if short.strip() and len(short) < len(text):
+        return (text, short)
+    return (text,)
