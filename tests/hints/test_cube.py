@@ -36,10 +36,14 @@ def test_start_position_is_no_double_at_money_but_double_for_the_post_crawford_t
     assert all(0.0 < v < 1.0 for v in (gnubg.no_double, gnubg.double_take, gnubg.double_pass))
 
 
-def test_a_crushing_position_is_doubled_and_passed_at_money(bgsage_engine) -> None:
-    hint = cube_hint(bgsage_engine, CRUSHING, CubeState())
-    assert hint.action in (CubeAction.DOUBLE_PASS, CubeAction.TOO_GOOD)
-    assert hint.take is False
+def test_a_crushing_position_is_too_good_unless_the_jacoby_rule_makes_it_a_double(bgsage_engine) -> None:
+    # Without Jacoby the gammons count: play on (too good).  With Jacoby a gammon counts
+    # only once the cube is turned: double, and the opponent passes.
+    plain = cube_hint(bgsage_engine, CRUSHING, CubeState())
+    assert plain.action == CubeAction.TOO_GOOD and plain.take is False
+    assert plain.no_double > plain.double_pass
+    jacoby = cube_hint(bgsage_engine, CRUSHING, CubeState(jacoby=True))
+    assert jacoby.action == CubeAction.DOUBLE_PASS and jacoby.take is False
 
 
 @pytest.mark.parametrize(

@@ -71,7 +71,7 @@ def cube_state_of(match: Any) -> CubeState:
         owner = "mine" if int(match.cube_owner) == me else "theirs"
     length = int(match.match_length)
     if length == 0:
-        return CubeState(value=int(match.cube), owner=owner)
+        return CubeState(value=int(match.cube), owner=owner, jacoby=bool(match.jacoby))
     return CubeState(
         value=int(match.cube),
         owner=owner,

@@ -63,18 +63,20 @@ class BgsageEngine:
                 away1=state.my_away,
                 away2=state.their_away,
                 is_crawford=state.crawford,
+                jacoby=state.jacoby,
+                beaver=state.beaver,
             )
         by_board = {tuple(move.board): float(move.equity) for move in analysis.moves}
         scores = []
         for after in results:
-            done = finished_equity(after, checkers)
-            if done is not None:
-                scores.append(done)
-                continue
             key = tuple(after.to_bgsage())
-            if key not in by_board:
+            if key in by_board:
+                scores.append(by_board[key])
+                continue
+            done = finished_equity(after, checkers)  # bgsage omits the game-winning play
+            if done is None:
                 raise RuntimeError(f"bgsage did not list the play giving {after}")
-            scores.append(by_board[key])
+            scores.append(done)
         return scores
 
     def cube(self, position: Position, state: CubeState) -> CubeHint:
@@ -86,11 +88,15 @@ class BgsageEngine:
             away1=state.my_away,
             away2=state.their_away,
             is_crawford=state.crawford,
+            jacoby=state.jacoby,
+            beaver=state.beaver,
         )
-        action_text = str(result.optimal_action).lower()
+        # bgsage says "No Double" both when it is too early and when it is too good: too
+        # good is a no double where playing on beats the opponent's pass (ND > DP) and the
+        # opponent would pass.
         if result.should_double:
             action = CubeAction.DOUBLE_TAKE if result.should_take else CubeAction.DOUBLE_PASS
-        elif "too good" in action_text:
+        elif not result.should_take and result.equity_nd > result.equity_dp:
             action = CubeAction.TOO_GOOD
         else:
             action = CubeAction.NO_DOUBLE

@@ -73,7 +73,8 @@ class CubeState:
 
     ``owner`` is ``"centred"``, ``"mine"`` or ``"theirs"``; ``my_away`` / ``their_away``
     are the points each side still needs (both 0 in a money game); ``crawford`` is True
-    during the Crawford game.
+    during the Crawford game; ``jacoby`` and ``beaver`` are the money-game rules (gammons
+    count only once the cube is turned; a doubled player may redouble at once).
     """
 
     value: int = 1
@@ -81,6 +82,8 @@ class CubeState:
     my_away: int = 0
     their_away: int = 0
     crawford: bool = False
+    jacoby: bool = False
+    beaver: bool = False
 
     @property
     def money(self) -> bool:
