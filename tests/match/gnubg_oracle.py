@@ -3,6 +3,7 @@ aborts the process on some inputs).
 
     python gnubg_oracle.py import FILE...        one JSON line per file: gnubg's games
     python gnubg_oracle.py matchid ID...         one JSON line per Match ID: gnubg's reading
+    python gnubg_oracle.py reexport FILE...      gnubg imports each .mat and exports FILE.gnubg
     python gnubg_oracle.py sgf MAT OUT           gnubg imports MAT and saves the match as SGF
     python gnubg_oracle.py play LENGTH SEED OUT  gnubg plays a match (its dice, its 0-ply
                                                  checker play) and exports it to OUT (.mat)
@@ -128,12 +129,22 @@ def mat_to_sgf(mat: str, out: str) -> None:
     _emit({"sgf": out})
 
 
+def reexport(files: list[str]) -> None:
+    """gnubg imports each .mat file and exports it again to FILE.gnubg."""
+    for name in files:
+        gnubg.command(f"import mat {name}")
+        gnubg.command(f"export match mat {name}.gnubg")
+        _emit({"file": name})
+
+
 def main(argv: list[str]) -> None:
     _quiet()
     if argv[0] == "import":
         import_files(argv[1:])
     elif argv[0] == "matchid":
         decode_match_ids(argv[1:])
+    elif argv[0] == "reexport":
+        reexport(argv[1:])
     elif argv[0] == "sgf":
         mat_to_sgf(argv[1], argv[2])
     elif argv[0] == "play":

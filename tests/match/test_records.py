@@ -166,3 +166,15 @@ def test_long_names_with_spaces_read_back() -> None:
     text = export_mat(actions)
     assert " Alexandra Konstantinopoulou-Smith : 0Bob van der Berg : 0" in text.splitlines()
     assert replay(read_mat(text)).players == names
+
+
+def test_gnubg_record_of_a_resignation_after_rolling_and_a_match_in_progress() -> None:
+    # gnubg 1.1.0a16, two human players: three plays, then player 0 rolls 52 and resigns a
+    # single; game 2 has only its opening roll (31 for player 0).
+    text = (DATA / "gnubg_resign_after_roll.mat").read_text()
+    state = replay(read_mat(text))
+    assert [(g.winner, g.points, g.result) for g in state.games] == [(1, 1, "resign")]
+    assert (state.game, state.phase, state.turn, state.dice) == (2, "play", 0, (3, 1))
+    ours = export_mat(read_mat(text), MatInfo(event_date=(2026, 11, 22)))
+    # Our writer puts a roll on disk with its play; gnubg shows the unplayed opening roll.
+    assert ours + "  1) 31: " == text

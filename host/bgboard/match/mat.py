@@ -73,7 +73,9 @@ _VARIATIONS = {
 
 
 def format_steps(position: Position, steps: Sequence[tuple[int, int]]) -> str:
-    """gnubg's ``FormatMovePlain``: ``13/8 8/3* `` (a space after each of the first three
+    """The steps in the order they were played (as gnubg keeps a move entered with its
+    ``move`` command; a move it reads from a file it stores in its own generator's order),
+    formatted as gnubg's ``FormatMovePlain``: ``13/8 8/3* `` (a space after each of the first three
     steps; ``*`` when the opponent had a checker on the destination before the move and no
     earlier step of the move landed there)."""
     out = []
@@ -452,4 +454,7 @@ class _Reader:
     def finish(self) -> None:
         if self.state is None:
             raise MatchRecordError("the file holds no game")
+        state = self.state
+        if self.pending is not None and state.dice and rules.legal_plays(state.position, state.dice):
+            return  # the record ends on a roll not yet played: a match in progress
         self.settle()
