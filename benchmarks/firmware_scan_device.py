@@ -51,6 +51,7 @@ print("settle_waits_per_scan", (after[2] - before[2]) / N / board.SETTLE_US)
 stable = list(raw)
 classifier.classify_all(stable)
 debouncer.prime(classifier.out)
+classifier.changed.clear()
 white = [41768] * n
 empty = [32768] * n
 
@@ -62,9 +63,9 @@ def best(changing):
         t0 = time.ticks_us()
         for i in range(N):
             if changing:
-                debouncer.update(classifier.classify_all(white if i % 8 < 4 else empty))
+                debouncer.update(classifier.classify_all(white if i % 8 < 4 else empty), classifier.changed)
             else:
-                debouncer.update(classifier.classify_all(stable))
+                debouncer.update(classifier.classify_all(stable), classifier.changed)
         times.append(time.ticks_diff(time.ticks_us(), t0) / N)
     return min(times)
 

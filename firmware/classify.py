@@ -42,6 +42,7 @@ class Classifier:
         self.flicker = bytearray(count)
         self.lo = [0] * count
         self.hi = [-1] * count
+        self.changed = set()  # slots whose ``out`` changed since the debouncer last looked
         self.scans = 0
         self.set_calibration(cal)
 
@@ -123,6 +124,7 @@ class Classifier:
                     self.flips[s] += 1
                 if not self.flicker[s]:
                     out[s] = new
+                    self.changed.add(s)
             lo[s], hi[s] = self._band(s, new, r)
         self.scans += 1
         if self.scans % WINDOW == 0:
@@ -137,7 +139,9 @@ class Classifier:
             if n >= FLICKER and not self.flicker[s]:
                 self.flicker[s] = 1
                 self.out[s] = FAULT
+                self.changed.add(s)
             elif n <= 1 and self.flicker[s]:
                 self.flicker[s] = 0
                 self.out[s] = self.states[s]
+                self.changed.add(s)
             flips[s] = 0

@@ -79,7 +79,8 @@ class Controller:
         """One scan: the settled changes ``[(slot, state), ...]``."""
         self.scanner.scan(self.raw)
         self.scans += 1
-        return self.debouncer.update(self.classifier.classify_all(self.raw))
+        classifier = self.classifier
+        return self.debouncer.update(classifier.classify_all(self.raw), classifier.changed)
 
     def boot(self) -> None:
         """HELLO, any calibration error, then a SNAPSHOT once every slot is debounced."""
@@ -88,6 +89,7 @@ class Controller:
             self.send(self.encoder.error(wire.CALIBRATION_CORRUPT, 0, 0, self.cal_problem))
         self.scanner.scan(self.raw)
         self.debouncer.prime(self.classifier.classify_all(self.raw))
+        self.classifier.changed.clear()
         for _ in range(DEBOUNCE_SCANS):
             self.hal.sleep_ms(SCAN_MS)
             self.scan()
