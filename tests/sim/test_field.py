@@ -90,9 +90,9 @@ def test_stack_beyond_the_slots_raises_the_last_slot_monotonically() -> None:
         pts[5] = n
         values.append(readings(grid, Layout(tuple(pts)), random.Random(0))[i])
     assert values == sorted(values)
-    below = [v for v in values if v < 65535]
-    assert len(set(below)) == len(below) >= 6  # distinct until the ADC saturates
-    assert values[-1] == 65535
+    below = [v for v in values if v < 65535 - 600]
+    assert len(set(below)) == len(below) >= 6  # distinct until the sensor saturates
+    assert values[-1] == 65535 - 600  # never on the rail: that is a sensor fault
 
 
 def test_black_reads_below_empty_and_white_above() -> None:

