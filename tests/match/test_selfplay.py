@@ -31,7 +31,7 @@ from bgboard.match.mat import export_mat
 from bgboard.match.selfplay import selfplay
 
 
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=20, deadline=None)
 @given(length=st.sampled_from([1, 3, 5, 7]), seed=st.integers(0, 10_000), rules=st.sampled_from(["standard", "brainking"]))
 def test_rebuilding_from_the_journal_equals_the_live_state_after_every_action(length: int, seed: int, rules: str) -> None:
     if rules == "brainking" and length == 1:
@@ -123,3 +123,32 @@ def test_money_session_plays_one_game(tmp_path: Path, capsys) -> None:
     result = json.loads(capsys.readouterr().out)
     assert result["match_length"] == 0 and len(result["games"]) == 1
     assert (tmp_path / "m.mat").read_text().splitlines()[1] == " 0 point match"
+
+
+def test_cli_same_seed_same_files(tmp_path: Path, capsys) -> None:
+    outputs = []
+    for run in (1, 2):
+        out, sgf = tmp_path / f"{run}.mat", tmp_path / f"{run}.sgf"
+        assert main(["selfplay", "--match-length", "9", "--seed", "77", "--rules", "brainking",
+                     "--out", str(out), "--sgf", str(sgf), "--json"]) == 0
+        outputs.append((out.read_bytes(), sgf.read_bytes(), capsys.readouterr().out))
+    assert outputs[0] == outputs[1]
+
+
+def test_crawford_game_is_exactly_the_game_after_first_reaching_match_point() -> None:
+    for seed in range(30):
+        length = (3, 5, 7)[seed % 3]
+        actions = selfplay(length, seed, "brainking")
+        state = replay(actions)
+        scores = [(0, 0)]
+        for game in state.games:
+            a, b = scores[-1]
+            scores.append((a + game.points, b) if game.winner == 0 else (a, b + game.points))
+        # scores[k] is the score before game k+1; the Crawford game follows the first one
+        # that leaves a player exactly one point short (and the match not over).
+        first = next((k for k, s in enumerate(scores) if max(s) == length - 1), None)
+        expected = [first is not None and k == first for k in range(len(state.games))]
+        assert [g.crawford for g in state.games] == expected, seed
+        # No cube action at all in the Crawford game.
+        doubled_in = {before.game for action, _after, before in states(actions) if isinstance(action, Double)}
+        assert not any(state.games[g - 1].crawford for g in doubled_in)
