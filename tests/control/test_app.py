@@ -143,3 +143,37 @@ def test_bgboard_run_with_a_bad_config_is_one_line_and_exit_2(tmp_path: Path) ->
     )
     assert done.returncode == 2
     assert done.stderr == "bgboard: clock.delay_s must be a number, not 'twelve'\n"
+
+
+def test_bgboard_run_starts_without_a_board_and_stops_cleanly_on_sigterm(tmp_path: Path) -> None:
+    import signal
+    import time
+
+    config = tmp_path / "config.toml"
+    config.write_text(
+        f'[board]\nport = "{tmp_path / "ttyACM9"}"\n'
+        '[buttons]\npin_factory = "mock"\n'
+        f'[display]\nframes_dir = "{tmp_path / "frames"}"\n'
+        f'[journal]\npath = "{tmp_path / "state" / "journal.db"}"\n'
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "bgboard", "run", "--config", str(config)], stderr=subprocess.PIPE, text=True
+    )
+    try:
+        for _ in range(300):  # the display shows the unplugged board
+            if list((tmp_path / "frames").glob("*.png")):
+                break
+            time.sleep(0.1)
+        else:
+            raise AssertionError("no frame was shown")
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=10) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.stderr is not None and proc.stderr.read() == ""
+    from bgboard.store.journal import Journal
+
+    with Journal(tmp_path / "state" / "journal.db") as journal:
+        assert [e.body["type"] for e in journal.entries()] == ["start"]
