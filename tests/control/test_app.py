@@ -177,3 +177,31 @@ def test_bgboard_run_starts_without_a_board_and_stops_cleanly_on_sigterm(tmp_pat
 
     with Journal(tmp_path / "state" / "journal.db") as journal:
         assert [e.body["type"] for e in journal.entries()] == ["start"]
+
+
+def test_a_flickering_sensor_is_named_on_the_display(tmp_path: Path) -> None:
+    from bgboard.link.messages import slot_state
+
+    async def main() -> list:
+        board = FakeBoard(tmp_path / "bgboard", slots=GRID.count)
+        board.states = slot_states(board_of(start_position(), WHITE), GRID)
+        board.plug()
+        board.boot()
+        factory = MockFactory()
+        app = App(_config(tmp_path), pin_factory=factory, panel=FilePanel(panel_spec("waveshare-2in9"), tmp_path / "f"), timing=FAST)
+        task = asyncio.create_task(app.run())
+        await until(lambda: app.controller is not None and app.controller.observation is not None)
+        slot = GRID.places[7 - 1][0]  # point 7's first slot, empty at the start, flickers
+        for i in range(12):
+            board.change(slot, slot_state(1, 1) if i % 2 == 0 else 0)
+            await asyncio.sleep(0.03)
+        await until(lambda: any("check point 7" in " ".join(s.message) for s in app.shown))
+        app.stop()
+        await asyncio.wait_for(task, 5)
+        board.unplug()
+        factory.reset()
+        return app.shown
+
+    shown = asyncio.run(main())
+    faults = [s for s in shown if s.message and s.message[0] == "check point 7: its sensor keeps changing"]
+    assert faults and faults[0].severity == "error"
