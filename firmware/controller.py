@@ -100,7 +100,15 @@ class Controller:
         """Boot, then scan / report / answer until told to stop."""
         hal = self.hal
         hal.keyboard_interrupt(False)
+        try:
+            self._loop()
+        finally:  # a stop, a closed port or a bug: Ctrl-C works again at the REPL
+            hal.keyboard_interrupt(True)
+
+    def _loop(self) -> None:
+        hal = self.hal
         self.boot()
+        beats = 0
         next_scan = hal.ticks_ms()
         next_beat = hal.ticks_add(next_scan, HEARTBEAT_MS)
         while hal.running() and not self.stopped:
@@ -116,7 +124,8 @@ class Controller:
                     next_scan = hal.ticks_add(now, SCAN_MS)
             if hal.ticks_diff(now, next_beat) >= 0:
                 self.send(self.encoder.heartbeat(self.uptime(), self.scans, self.dice.number, self.rolling))
-                hal.set_status(self.scans & 1)
+                beats += 1
+                hal.set_status(beats & 1)
                 next_beat = hal.ticks_add(next_beat, HEARTBEAT_MS)
             self.uptime()  # keep the uptime counting between heartbeats
             data = hal.serial_read()
@@ -127,7 +136,6 @@ class Controller:
             wait = hal.ticks_diff(next_scan, hal.ticks_ms())
             if wait > 0:
                 hal.sleep_ms(wait)
-        hal.keyboard_interrupt(True)
 
     # --- dice ----------------------------------------------------------------------
     def poll_button(self) -> None:
