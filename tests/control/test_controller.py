@@ -234,3 +234,21 @@ def test_a_cube_beyond_the_display_range_does_not_stop_the_host() -> None:
         c.handle(ButtonPressed(player, ROLL, at + 5))
         at += 10
     assert shown[-1].cube == 4096
+
+
+def test_a_kill_between_a_play_and_its_clock_entry_still_passes_the_clock(tmp_path: Path) -> None:
+    settings = Settings(length=3, clock=ClockRules())
+    c = Controller.resume(Journal(tmp_path / "j.db"), settings, 0)
+    c.handle(ButtonPressed(0, ROLL, 1))
+    c.handle(DiceRolled((3, 1), 1, 2))
+    c.handle(BoardRead(_board((8, 5), (6, 5)), 3))
+    c.handle(ButtonPressed(0, ROLL, 4))
+    assert c.clock is not None and c.clock.running == 1
+    import sqlite3
+
+    db = sqlite3.connect(tmp_path / "j.db")  # as if killed after the move, before its clock row
+    db.execute("DELETE FROM journal WHERE seq = (SELECT max(seq) FROM journal)")
+    db.commit()
+    db.close()
+    again = Controller.resume(Journal(tmp_path / "j.db"), settings, 10)
+    assert again.clock is not None and again.clock.running == 1

@@ -188,6 +188,9 @@ class Controller:
             self._rebuild(actions)
             if self.clock is not None:
                 self.clock = self.clock.resumed(now_ms)
+                runner = self._runner()
+                if self.clock.running != runner:  # killed between an action and its clock entry
+                    self._clock_to(runner, now_ms)
             elif self.settings.clock is not None and self.state is not None:  # killed before it was set
                 self._set_clock(Clock.set(self.settings.clock, self.state.length, self.state.score), now_ms)
         self._refresh()
@@ -245,6 +248,13 @@ class Controller:
             return
         clock = self.clock.stop(at_ms) if player is None else self.clock.start(player, at_ms)
         self._set_clock(clock, at_ms)
+
+    def _runner(self) -> int | None:
+        """Whose clock should run in the current phase."""
+        state = self.state
+        if state is None or state.phase in ("opening", "game_over", "match_over"):
+            return None
+        return state.decider if state.phase == "doubled" else state.turn
 
     @property
     def over(self) -> bool:
