@@ -213,3 +213,18 @@ def test_money_play_jacoby_and_beavers() -> None:
     assert apply(counted, NextGame()).phase == OPENING
     with pytest.raises(UnknownRuleSetError):
         apply(None, StartMatch(5, jacoby=True))
+
+
+def test_a_move_is_per_die_steps_to_a_legal_result() -> None:
+    from bgboard.match import IllegalPlayError, Move
+
+    state = started()  # player 0 to play 3-1 from the start
+    with pytest.raises(IllegalPlayError, match="each step moves one checker by one die: 8/4 is not a 3 or a 1"):
+        apply(state, Move(((8, 4),)))
+    with pytest.raises(IllegalPlayError, match="you have no checker on point 7"):
+        apply(state, Move(((7, 4), (6, 5))))
+    with pytest.raises(IllegalPlayError):
+        apply(state, Move(((8, 5),)))  # the 1 must be played too
+    done = apply(state, Move(((8, 5), (6, 5))))
+    assert done.phase == TURN and done.turn == 1
+    assert done.board[0][5] == 2 and done.board[0][8] == 2 and done.board[0][6] == 4

@@ -303,6 +303,13 @@ def _move(state: MatchState, action: Move) -> MatchState:
         raise IllegalPlayError(
             f"no legal play with {state.dice[0]}-{state.dice[1]}: pass the turn"
         )
+    for frm, to in action.steps:
+        distance = frm - to
+        if not (distance in state.dice or (to == OFF and 0 < distance <= max(state.dice))):
+            dice = " or a ".join(str(d) for d in sorted(set(state.dice), reverse=True))
+            raise IllegalPlayError(
+                f"each step moves one checker by one die: {_where(frm)}/{_where(to)} is not a {dice}"
+            )
     result = _apply_steps(position, action.steps)
     legal = {play.position for play in plays}
     if result not in legal:
