@@ -217,3 +217,11 @@ def test_steps_that_strand_a_die_are_not_a_legal_beginning():
     assert legal_steps(position, (5, 2), [Step(3, 1, 2)]) == (Step(13, 8, 5),)
     with pytest.raises(IllegalStepError, match="13/11 cannot be completed to a legal play of 5-2"):
         legal_steps(position, (5, 2), [Step(13, 11, 2)])
+
+
+def test_explain_wrong_distance_and_backwards():
+    start = start_position()
+    too_far = board("24:2 13:4 8:3 6:5 4:1", "1:2 12:5 17:3 19:5")
+    assert explain(start, (3, 1), too_far) == "13/4 moves 9 pips: the roll 3-1 cannot play that"
+    backwards = board("24:2 13:5 8:3 6:4 9:1", "1:2 12:5 17:3 19:5")
+    assert explain(start, (3, 1), backwards) == "checkers move only towards home: one went backwards"

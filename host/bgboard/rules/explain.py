@@ -127,6 +127,23 @@ def _search(position: Position, dice: tuple[int, ...], target: Position) -> tupl
     return best(list(position.mine), position.theirs, dice)
 
 
+def _point_name(p: int) -> str:
+    return "bar" if p == BAR else "off" if p == OFF else str(p)
+
+
+def _mismatch(position: Position, result: Position, d1: int, d2: int) -> str:
+    """The sentence when no way of playing the dice, even breaking rules, gives ``result``."""
+    left = [p for p in range(BAR + 1) if result.mine[p] < position.mine[p]]
+    arrived = [p for p in range(BAR + 1) if result.mine[p] > position.mine[p]]
+    if left and arrived and max(arrived) > max(left):
+        return "checkers move only towards home: one went backwards"
+    if len(left) == 1 and len(arrived) == 1:
+        a, b = left[0], arrived[0]
+        if position.mine[a] - result.mine[a] == 1:
+            return f"{_point_name(a)}/{_point_name(b)} moves {a - b} pips: the roll {d1}-{d2} cannot play that"
+    return f"that is not a play of {d1}-{d2}"
+
+
 def explain(
     position: Position,
     dice: Sequence[int],
@@ -154,7 +171,7 @@ def explain(
     rolled = (d1,) * 4 if d1 == d2 else (d1, d2)
     found = _search(position, rolled, result)
     if found is None:
-        return f"that is not a play of {d1}-{d2}"
+        return _mismatch(position, result, d1, d2)
     broken, first, used = found
     if broken:
         return first
