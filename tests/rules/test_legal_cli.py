@@ -93,3 +93,10 @@ def test_real_process_exit_code():
     assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
     ok = subprocess.run([sys.executable, "-m", "bgboard", "legal", START, "52"], capture_output=True, text=True, check=True)
     assert ok.stdout.splitlines()[0] == "24/22 13/8"
+
+
+def test_xgid_carries_the_roll(capsys):
+    assert main(["legal", "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:3:0:10"]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == "24/22 13/8"
+    assert main(["legal", "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:3:0:10"]) == 2
+    assert "give a POSITION" in capsys.readouterr().err

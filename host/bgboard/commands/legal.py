@@ -4,7 +4,7 @@
     bgboard legal --batch            (lines "POSITION DICE" on stdin, one JSON object each)
 
 POSITION is a gnubg Position ID (``4HPwATDgc/ABMA``) or an XGID (``XGID=-b----E-C---...``);
-DICE like ``31`` (or ``3-1``).  Each play is printed in gnubg notation, one per line, or
+DICE like ``31`` (or ``3-1``; optional when an XGID carries the roll).  Each play is printed in gnubg notation, one per line, or
 ``no legal play``.  The JSON object is
 ``{"position": "...", "dice": [3, 1], "plays": [{"play": "8/5 6/5", "position_id": "..."}]}``
 where ``position_id`` is the resulting position before the sides swap (gnubg-nn's
@@ -98,9 +98,14 @@ def run(args: argparse.Namespace) -> int:
         if args.position or args.dice:
             raise InputError("--batch reads positions and dice from stdin: give no POSITION or DICE")
         return _batch(sys.stdin, sys.stdout, checkers)
-    if not args.position or not args.dice:
+    dice = args.dice
+    if args.position and not dice and ":" in args.position:  # an XGID may carry the roll
+        rolled = xgid_decode(args.position, checkers).dice
+        if rolled != (0, 0):
+            dice = f"{rolled[0]}{rolled[1]}"
+    if not args.position or not dice:
         raise InputError("give a POSITION (Position ID or XGID) and DICE like 31, or --batch")
-    result = answer(args.position, args.dice, checkers)
+    result = answer(args.position, dice, checkers)
     if args.json:
         print(json.dumps(result))
     elif result["plays"]:
