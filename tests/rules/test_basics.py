@@ -150,3 +150,15 @@ def test_play_value_and_notation():
     assert format_play([Step(13, 10, 3), Step(10, 7, 3)]) == "13/7"
     assert format_play([Step(25, 22, 3, True), Step(6, 0, 6)]) == "bar/22* 6/off"
     assert format_play([]) == ""
+
+
+def test_position_id_matches_gnubg_embedded():
+    try:
+        import gnubg
+    except ImportError:  # pragma: no cover - only off x86-64
+        pytest.skip("gnubg cannot be imported on this machine")
+    for _, position in selfplay_positions(seed=4, count=300):
+        opp, me = position.to_gnubg()
+        pid = position_id(position)
+        assert gnubg.positionid([list(opp), list(me)]) == pid
+        assert Position.from_gnubg(gnubg.positionfromid(pid)) == position
