@@ -122,6 +122,8 @@ class App:
             self.link.send(message)  # type: ignore[arg-type]  # dropped while unplugged; re-sent on connect
 
     def _to_screen(self, state: Any) -> None:
+        if self.shown and self.shown[-1] == state:
+            return  # nothing new to draw (the controller refreshes on every tick)
         self.shown.append(state)
         del self.shown[:-50]
         if self.screen is not None:

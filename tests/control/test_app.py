@@ -205,3 +205,4 @@ def test_a_flickering_sensor_is_named_on_the_display(tmp_path: Path) -> None:
     shown = asyncio.run(main())
     faults = [s for s in shown if s.message and s.message[0] == "check point 7: its sensor keeps changing"]
     assert faults and faults[0].severity == "error"
+    assert all(a != b for a, b in zip(shown, shown[1:])), "a display state is drawn only when it changes"

@@ -213,6 +213,8 @@ def test_the_display_shows_both_clocks() -> None:
     c, _, shown = _opened(Settings(length=3, clock=ClockRules()))
     assert shown[-1].clock is not None
     assert shown[-1].clock.running == 0 and shown[-1].clock.reserve_ms == (360_000, 360_000)
+    c.handle(Tick(3 + 12_000 + 1_500))  # 1.5 s into white's reserve: shown in whole seconds
+    assert shown[-1].clock.reserve_ms == (359_000, 360_000) and shown[-1].clock.delay_ms == 0
 
 
 def test_a_cube_beyond_the_display_range_does_not_stop_the_host() -> None:

@@ -38,7 +38,9 @@ def display_state(controller: "Controller") -> DisplayState:
     clock = None
     if controller.clock is not None:
         c = controller.clock
-        clock = ClockState((c.remaining(0, now), c.remaining(1, now)), c.delay_left(now), c.running)
+        clock = ClockState(  # whole seconds: the display state changes once a second, not every tick
+            (_seconds(c.remaining(0, now)), _seconds(c.remaining(1, now))), _seconds(c.delay_left(now)), c.running
+        )
     pips = None
     if state.phase in ("turn", "play", "doubled") and state.turn is not None:
         mine, theirs = state.position.pips()
@@ -100,3 +102,8 @@ def _variants(text: str, short: str) -> tuple[str, ...]:
     if short.strip() and len(short) < len(text):
         return (text, short)
     return (text,)
+
+
+def _seconds(ms: int) -> int:
+    """``ms`` rounded up to whole seconds (a clock shows 0:00 only when time is up)."""
+    return -(-ms // 1000) * 1000
