@@ -178,3 +178,14 @@ def test_gnubg_record_of_a_resignation_after_rolling_and_a_match_in_progress() -
     ours = export_mat(read_mat(text), MatInfo(event_date=(2026, 11, 22)))
     # Our writer puts a roll on disk with its play; gnubg shows the unplayed opening roll.
     assert ours + "  1) 31: " == text
+
+
+def test_money_jacoby_resignation_reads_back() -> None:
+    from bgboard.match import AcceptResign, OpeningRoll, Resign, StartMatch
+
+    actions = [StartMatch(0, "money", ("Ann", "Bob"), jacoby=True), OpeningRoll((3, 1)), Resign(2), AcceptResign()]
+    text = export_mat(actions)
+    assert " 0 point match" in text and "Wins 1 point" in text
+    # A .mat file does not say whether Jacoby was on: the points, not the level, survive.
+    ours = [(g.winner, g.points, g.result) for g in replay(actions).games]
+    assert [(g.winner, g.points, g.result) for g in replay(read_mat(text)).games] == ours == [(1, 1, "resign")]

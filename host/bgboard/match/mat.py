@@ -191,7 +191,9 @@ def mat_chunk(
             out += chunk
             cursor = replace(cursor, dice_rolled=True)
         resigner = before.turn
-        n = before.resign_level * cursor.file_cube
+        # gnubg writes level × cube; the game's own points differ only under the Jacoby
+        # rule (money play, centred cube), where they keep the record readable.
+        n = after.games[-1].points
         odd = cursor.i & 1
         flip = bool(odd) ^ cursor.dice_rolled
         if resigner == 1:
