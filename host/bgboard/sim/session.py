@@ -81,8 +81,7 @@ def run_match(options: Options, out: Path, *, progress: bool = False, realtime: 
     finally:
         sim.close()
         bar.end()
-    if panel.frames:
-        panel.write_gif(out / "display.gif", frame_ms=400)
+    write_gif([p for p, _ in panel.frames], out / "display.gif")
     (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
     return summary
 
@@ -105,10 +104,26 @@ def run_firmware_match(options: Options, out: Path, *, progress: bool = False) -
 
     write_mat(live.controller.actions, out / "match.mat")
     write_sgf(live.controller.actions, out / "match.sgf")
-    if live.panel.frames:
-        live.panel.write_gif(out / "display.gif", frame_ms=400)
+    write_gif([p for p, _ in live.panel.frames], out / "display.gif")
     (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
     return summary
+
+
+def write_gif(frames: list[Path], path: Path, frame_ms: int = 400) -> None:
+    """All frames as one animated GIF, read one at a time (a match has hundreds of frames:
+    holding them all as RGB images would cost hundreds of MB)."""
+    from PIL import Image
+
+    if not frames:
+        return
+
+    def rest() -> Any:
+        for f in frames[1:]:
+            with Image.open(f) as im:
+                yield im.convert("P")
+
+    with Image.open(frames[0]) as first:
+        first.convert("P").save(path, format="GIF", save_all=True, append_images=rest(), duration=frame_ms, loop=0)
 
 
 def write_records(sim: Simulation, out: Path) -> None:
