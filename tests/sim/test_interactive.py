@@ -25,7 +25,7 @@ def _session(tmp_path: Path, lines: list[str]) -> list[str]:
 
 def test_a_wrong_play_is_refused_with_its_reason_and_a_right_one_taken(tmp_path: Path) -> None:
     # seed 4: black wins the opening roll and plays; white then rolls 5-4
-    said = _session(tmp_path, ["r", "r", "13/7", "r", "7/13", "13/8", "13/9", "r", "b", "zz/1", "q"])
+    said = _session(tmp_path, ["r", "r", "13/7", "r", "zz/1", "7/13", "13/8", "13/9", "r", "b", "q"])
     text = "\n".join(said)
     assert "13/7 moves 6 pips: the roll 5-4 cannot play that" in text
     assert "display: 13/9 13/8: press done" in text
