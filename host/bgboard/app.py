@@ -28,7 +28,7 @@ from bgboard.control.clock import ClockRules
 from bgboard.control.controller import Controller, Settings
 from bgboard.control.events import BoardFault, BoardRead, ButtonPressed, DiceRolled, LinkChanged, Tick
 from bgboard.io.buttons import ButtonPins, Buttons, to_loop
-from bgboard.link.connection import BoardSeen, Connected, LinkEvent, Lost, Rolled, Timing, Trouble
+from bgboard.link.connection import Beat, BoardSeen, Connected, LinkEvent, Lost, Rolled, Timing, Trouble
 from bgboard.link.messages import SetLeds, SetRolling
 from bgboard.link.reconnect import Link
 from bgboard.link.transport import Port, open_serial
@@ -151,6 +151,9 @@ class App:
             self.settler.feed(observation, now)
         elif isinstance(event, Rolled):
             self._handle(DiceRolled(event.dice, event.number, now))
+        elif isinstance(event, Beat):
+            if event.rolling != self._rolling and self.link is not None:
+                self.link.send(SetRolling(self._rolling))  # the board lost the setting: set it again
         elif isinstance(event, Trouble):
             self._handle(BoardFault(event.text, now))
         elif isinstance(event, Lost):

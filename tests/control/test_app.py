@@ -206,3 +206,26 @@ def test_a_flickering_sensor_is_named_on_the_display(tmp_path: Path) -> None:
     faults = [s for s in shown if s.message and s.message[0] == "check point 7: its sensor keeps changing"]
     assert faults and faults[0].severity == "error"
     assert all(a != b for a, b in zip(shown, shown[1:])), "a display state is drawn only when it changes"
+
+
+def test_the_dice_setting_is_restored_when_a_heartbeat_disagrees(tmp_path: Path) -> None:
+    async def main() -> None:
+        board = FakeBoard(tmp_path / "bgboard", slots=GRID.count)
+        board.states = slot_states(board_of(start_position(), WHITE), GRID)
+        board.plug()
+        board.boot()
+        factory = MockFactory()
+        app = App(_config(tmp_path), pin_factory=factory, panel=FilePanel(panel_spec("waveshare-2in9"), tmp_path / "f"), timing=FAST)
+        task = asyncio.create_task(app.run())
+        await until(lambda: app.controller is not None and app.controller.observation is not None)
+        press(factory, 5)  # white: roll -> the dice button is switched on
+        await until(lambda: board.rolling)
+        board.rolling = False  # the Pico forgot (a lost command, a brown-out)
+        board.heartbeat()
+        await until(lambda: board.rolling)
+        app.stop()
+        await asyncio.wait_for(task, 5)
+        board.unplug()
+        factory.reset()
+
+    asyncio.run(main())

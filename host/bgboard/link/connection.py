@@ -32,7 +32,6 @@ from bgboard.link.messages import (
     Hello,
     HostMessage,
     MessageError,
-    Pong,
     Reboot,
     RequestSnapshot,
     Roll,
@@ -69,6 +68,13 @@ class Rolled:
 
 
 @dataclass(frozen=True, slots=True)
+class Beat:
+    """A heartbeat: the board is alive; ``rolling`` says whether its dice button rolls."""
+
+    rolling: bool
+
+
+@dataclass(frozen=True, slots=True)
 class Trouble:
     """Something the players should know that does not end the session (one sentence)."""
 
@@ -82,7 +88,7 @@ class Lost:
     text: str
 
 
-LinkEvent = Connected | BoardSeen | Rolled | Trouble | Lost
+LinkEvent = Connected | BoardSeen | Rolled | Beat | Trouble | Lost
 
 
 @dataclass(frozen=True, slots=True)
@@ -271,5 +277,5 @@ class Connection:
             if message.name in ("bad_checksum", "oversized", "sequence_gap"):
                 return  # a command was lost: it is re-sent when its ACK does not come
             self.on_event(Trouble(message.text))
-        elif isinstance(message, (Heartbeat, Pong)):
-            return
+        elif isinstance(message, Heartbeat):
+            self.on_event(Beat(message.rolling))
