@@ -31,7 +31,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     p.add_argument("--match-length", type=int, default=3, help="points to win (default 3)")
     p.add_argument("--seed", type=int, default=1, help="players, dice and noise seed (default 1)")
     p.add_argument("--out", type=Path, default=Path("out/sim"), help="output directory (default out/sim)")
-    p.add_argument("--illegal-rate", type=float, default=0.0, help="share of turns that first try an illegal play (0..1)")
+    p.add_argument("--illegal-rate", type=float, default=0.1, help="share of turns that first try an illegal play (0..1, default 0.1)")
     p.add_argument("--noise", default="low", help="sensor noise: none, low, medium, high or ADC counts (default low)")
     p.add_argument("--rules", default="standard", help="rule set (default standard)")
     p.add_argument("--no-flicker", action="store_true", help="move checkers without in-transit flicker")
