@@ -107,3 +107,13 @@ def test_kill_9_then_sim_again_ends_as_the_uninterrupted_run(tmp_path: Path, who
     assert again.returncode == 0, again.stderr
     assert json.loads(again.stdout) == whole
     assert _actions(tmp_path / "killed") == _actions(whole_out)
+
+
+def test_a_stuck_sensor_stops_the_run_with_the_place_to_check_and_the_match_resumes(tmp_path: Path) -> None:
+    args = [*BGBOARD, "sim", "--match-length", "1", "--seed", "3", "--out", str(tmp_path)]
+    stuck = subprocess.run([*args, "--stuck", "6:0:32768"], capture_output=True, text=True, timeout=60)
+    assert stuck.returncode == 2
+    assert stuck.stderr == "bgboard: check point 6: a sensor sees a checker beyond a gap\n"
+    fixed = subprocess.run([*args, "--json"], capture_output=True, text=True, timeout=60)
+    assert fixed.returncode == 0, fixed.stderr
+    assert max(json.loads(fixed.stdout)["score"]) >= 1

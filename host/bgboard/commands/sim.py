@@ -34,6 +34,13 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     p.add_argument("--illegal-rate", type=float, default=0.1, help="share of turns that first try an illegal play (0..1, default 0.1)")
     p.add_argument("--noise", default="low", help="sensor noise: none, low, medium, high or ADC counts (default low)")
     p.add_argument("--rules", default="standard", help="rule set (default standard)")
+    p.add_argument(
+        "--stuck",
+        action="append",
+        default=[],
+        metavar="PLACE:SLOT:COUNTS",
+        help="a sensor that always reads COUNTS (e.g. 6:0:32768: point 6's first sensor reads empty)",
+    )
     p.add_argument("--no-flicker", action="store_true", help="move checkers without in-transit flicker")
     p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     p.add_argument("--realtime", action="store_true", help="play at human speed to watch the frames")
@@ -55,6 +62,7 @@ def run(args: argparse.Namespace) -> int:
         raise SimArgumentError(f"--match-length must be at least 1, not {args.match_length}")
     if not 0.0 <= args.illegal_rate <= 1.0:
         raise SimArgumentError(f"--illegal-rate must be between 0 and 1, not {args.illegal_rate}")
+    stuck = tuple(_stuck(text) for text in args.stuck)
     options = Options(
         match_length=args.match_length,
         seed=args.seed,
@@ -62,6 +70,7 @@ def run(args: argparse.Namespace) -> int:
         noise=noise_level(args.noise),
         rules=args.rules,
         flicker=not args.no_flicker,
+        stuck=stuck,
     )
     if args.interactive:
         from bgboard.sim.interactive import play_interactive
@@ -85,3 +94,18 @@ def run(args: argparse.Namespace) -> int:
         )
         print(f"written to {args.out}/")
     return 0
+
+
+def _stuck(text: str) -> tuple[str, int, int]:
+    """``PLACE:SLOT:COUNTS`` -> ``(place, slot, counts)``."""
+    from bgboard.sim.field import board_grid
+
+    parts = text.split(":")
+    grid = board_grid()
+    try:
+        place, slot, counts = parts[0], int(parts[1]), int(parts[2])
+    except (IndexError, ValueError):
+        raise SimArgumentError(f"--stuck takes PLACE:SLOT:COUNTS such as 6:0:32768, not {text!r}") from None
+    if len(parts) != 3 or not 0 <= slot < len(grid.of(place)) or not 0 <= counts <= 65535:
+        raise SimArgumentError(f"--stuck {text!r}: no such sensor, or counts outside 0..65535")
+    return place, slot, counts
