@@ -78,6 +78,10 @@ def test_cli_json_has_exactly_the_documented_keys(tmp_path: Path, capsys: pytest
         (["--match-length", "0"], "--match-length"),
         (["--illegal-rate", "1.5"], "--illegal-rate"),
         (["--noise", "loud"], "--noise"),
+        (["--rules", "foo"], "unknown rule set 'foo'"),
+        (["--rules", "brainking", "--match-length", "4"], "not 4"),
+        (["--rules", "money"], "plays matches"),
+        (["--stuck", "6:9:1"], "no such sensor"),
     ],
 )
 def test_bad_options_give_one_line_and_exit_2(tmp_path: Path, argv: list[str], words: str) -> None:

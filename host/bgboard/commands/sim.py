@@ -60,6 +60,8 @@ def run(args: argparse.Namespace) -> int:
 
     if args.match_length < 1:
         raise SimArgumentError(f"--match-length must be at least 1, not {args.match_length}")
+    if args.rules == "money":
+        raise SimArgumentError("bgboard sim plays matches: choose --rules standard or brainking")
     if not 0.0 <= args.illegal_rate <= 1.0:
         raise SimArgumentError(f"--illegal-rate must be between 0 and 1, not {args.illegal_rate}")
     stuck = tuple(_stuck(text) for text in args.stuck)

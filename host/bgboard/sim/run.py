@@ -104,8 +104,13 @@ class Simulation:
         out: Path,
         on_show: Callable[[DisplayState, int], None] | None = None,
     ) -> None:
+        from bgboard.match.ruleset import rule_set
+
+        rule_set(options.rules).check_length(options.match_length)  # one sentence if not
         self.options = options
         self.out = Path(out)
+        if self.out.exists() and not self.out.is_dir():
+            raise SimulationError(f"--out {self.out} is a file, not a directory")
         self.out.mkdir(parents=True, exist_ok=True)
         self.on_show = on_show
         self.tally = Tally()
@@ -141,6 +146,9 @@ class Simulation:
                         f"{self.out} holds a {entry.body.get('length')}-point match: use another --out"
                     )
         self.controller = Controller.resume(self.journal, settings, self.clock, send=self._to_board, show=self._show)
+        if self.controller.state is None:
+            notice = self.controller.message()
+            raise SimulationError(notice.text if notice else "the match could not be started")
         self._set_up_table()
 
     # ------------------------------------------------------------------ board side

@@ -52,6 +52,10 @@ class Progress:
 def run_match(options: Options, out: Path, *, progress: bool = False, realtime: bool = False) -> dict[str, Any]:
     """Play (or resume) the match in ``out`` and write all outputs; returns the summary."""
     out = Path(out)
+    if out.exists() and not out.is_dir():
+        from bgboard.sim.run import SimulationError
+
+        raise SimulationError(f"--out {out} is a file, not a directory")
     out.mkdir(parents=True, exist_ok=True)
     frames = out / "frames"
     start = len(list(frames.glob("*.png"))) if frames.exists() else 0
