@@ -1,0 +1,92 @@
+"""The package's layers import one way only (docs/architecture.md).
+
+Each layer may import only the layers listed for it; anything else is a layering
+defect (for example the rules engine reaching up into the match or the display).
+Hardware libraries are imported only inside adapters, never at module level of a pure layer.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1] / "host" / "bgboard"
+
+# layer -> the bgboard layers it may import
+ALLOWED: dict[str, set[str]] = {
+    "errors": set(),
+    "rules": {"errors"},
+    "match": {"errors", "rules"},
+    "sense": {"errors", "rules"},
+    "link": {"errors"},
+    "display": {"errors"},
+    "hints": {"errors", "rules"},
+    "store": {"errors"},
+    "control": {"errors", "rules", "match", "sense", "link", "display"},
+    "io": {"errors", "control"},
+    "config": {"errors", "rules", "match", "display", "io"},
+    "app": {"errors", "config", "control", "display", "hints", "io", "link", "sense", "store"},
+    "sim": {"errors", "rules", "match", "sense", "link", "display", "store", "control", "config", "app"},
+    "commands": {"errors", "rules", "match", "sense", "link", "display", "hints", "store",
+                 "control", "io", "config", "app", "sim"},
+    "cli": {"errors"},
+    "__main__": {"cli"},
+    "__init__": set(),
+}
+PURE = {"rules", "match", "sense", "display", "hints", "link"}
+HARDWARE = {"spidev", "machine", "inky", "RPi", "lgpio", "smbus2", "neopixel"}
+
+
+def _layer(path: Path) -> str:
+    parts = path.relative_to(ROOT).parts
+    return parts[0].removesuffix(".py")
+
+
+def _imports(path: Path) -> list[tuple[str, bool]]:
+    """(module, at module level?) for every absolute import in the file."""
+    tree = ast.parse(path.read_text(), filename=str(path))
+    top = {id(node) for node in tree.body}
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found += [(alias.name, id(node) in top) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.append((node.module, id(node) in top))
+    return found
+
+
+FILES = sorted(ROOT.rglob("*.py"))
+
+
+def test_every_layer_is_known():
+    assert {_layer(f) for f in FILES} <= set(ALLOWED)
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_imports_point_downwards(path: Path):
+    layer = _layer(path)
+    for module, _ in _imports(path):
+        if module.startswith("bgboard."):
+            target = module.split(".")[1]
+            assert target == layer or target in ALLOWED[layer], (
+                f"{path.relative_to(ROOT)} imports {module}: layer '{layer}' may use only "
+                f"{sorted(ALLOWED[layer])}"
+            )
+
+
+@pytest.mark.parametrize("path", [f for f in FILES if _layer(f) in PURE],
+                         ids=lambda p: str(p.relative_to(ROOT)))
+def test_no_hardware_library_at_module_level_of_a_pure_layer(path: Path):
+    for module, at_top in _imports(path):
+        assert not (at_top and module.split(".")[0] in HARDWARE), (
+            f"{path.relative_to(ROOT)} imports the hardware library {module} at module level"
+        )
+
+
+def test_the_check_catches_an_upward_import(tmp_path: Path):
+    bad = tmp_path / "bad.py"
+    bad.write_text("from bgboard.match import apply\n")
+    assert ("bgboard.match", True) in _imports(bad)
+    assert "match" not in ALLOWED["rules"]
