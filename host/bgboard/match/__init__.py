@@ -8,7 +8,9 @@ The API (documented in docs/match.md)::
     state = apply(state, Move(((13, 8), (6, 3))))   # steps from the mover's view
     state.phase, state.turn, state.score, state.cube, state.cube_owner, state.crawford
 
-An action the rules forbid raises :class:`MatchRuleError` naming the rule.
+An action the rules forbid raises :class:`MatchRuleError` naming the rule.  Under
+``illegal_plays="condone"`` a :class:`Condone` records an illegal (but condonable) play as
+the board shows it.
 """
 
 from bgboard.match.actions import (
@@ -16,6 +18,7 @@ from bgboard.match.actions import (
     AcceptResign,
     Action,
     Beaver,
+    Condone,
     Double,
     Drop,
     Move,
@@ -32,7 +35,7 @@ from bgboard.match.actions import (
 )
 from bgboard.match.codec import from_json, log_from_json, log_to_json, to_json
 from bgboard.match.errors import IllegalPlayError, MatchRecordError, MatchRuleError
-from bgboard.match.ruleset import PRESETS, RuleSet, UnknownRuleSetError, rule_set
+from bgboard.match.ruleset import ILLEGAL_PLAYS, PRESETS, RuleSet, UnknownRuleSetError, rule_set
 from bgboard.match.state import (
     DOUBLED,
     GAME_OVER,
@@ -51,7 +54,8 @@ from bgboard.match.state import (
 )
 
 __all__ = [
-    "ACTION_TYPES", "AcceptResign", "Action", "Beaver", "DOUBLED", "Double", "Drop",
+    "ACTION_TYPES", "AcceptResign", "Action", "Beaver", "Condone", "DOUBLED", "Double", "Drop",
+    "ILLEGAL_PLAYS",
     "GAME_OVER", "GameRecord", "IllegalPlayError", "MATCH_OVER", "MatchRecordError",
     "MatchRuleError", "MatchState", "Move", "NextGame", "OPENING", "OpeningRoll", "PHASES",
     "PLAY", "PRESETS", "Pass", "RESIGNED", "RejectResign", "Resign", "Roll", "RuleSet",

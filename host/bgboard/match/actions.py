@@ -32,6 +32,7 @@ class StartMatch:
     jacoby: bool | None = None
     beavers: bool | None = None
     variant: str | None = None
+    illegal_plays: str | None = None
     kind: ClassVar[str] = "start"
 
 
@@ -64,6 +65,26 @@ class Move:
     def of(cls, play: Any) -> "Move":
         """The move of a ``bgboard.rules.Play`` (anything with ``steps`` of ``frm``/``to``)."""
         return cls(tuple((int(s.frm), int(s.to)) for s in play.steps))
+
+
+@dataclass(frozen=True, slots=True)
+class Condone:
+    """The opponent condones an illegal play: the checkers stay where the mover left them.
+
+    ``mine``/``theirs``: the board after the play, from the mover's view (the fields of a
+    ``bgboard.rules.Position``: index 0 off, 1..24 points, 25 bar).  Allowed only under a
+    rule set with ``illegal_plays="condone"`` and only for a play that may be condoned
+    (``bgboard.match.condone``); the dice are those of the roll being played.
+    """
+
+    mine: tuple[int, ...]
+    theirs: tuple[int, ...]
+    kind: ClassVar[str] = "condone"
+
+    @classmethod
+    def of(cls, position: Any) -> "Condone":
+        """The action for a resulting ``bgboard.rules.Position`` (mover = mine)."""
+        return cls(tuple(int(n) for n in position.mine), tuple(int(n) for n in position.theirs))
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,14 +159,14 @@ class NextGame:
 
 
 Action = (
-    StartMatch | OpeningRoll | Roll | Move | Pass | Double | Take | Drop | Beaver | Resign
+    StartMatch | OpeningRoll | Roll | Move | Condone | Pass | Double | Take | Drop | Beaver | Resign
     | AcceptResign | RejectResign | NextGame
 )
 
 ACTION_TYPES: dict[str, type] = {
     cls.kind: cls  # type: ignore[attr-defined]
     for cls in (
-        StartMatch, OpeningRoll, Roll, Move, Pass, Double, Take, Drop, Beaver, Resign,
+        StartMatch, OpeningRoll, Roll, Move, Condone, Pass, Double, Take, Drop, Beaver, Resign,
         AcceptResign, RejectResign, NextGame,
     )
 }
@@ -177,6 +198,10 @@ def action_from_dict(data: dict[str, Any]) -> Action:
             value = data[f.name]
             if f.name == "steps":
                 value = tuple((int(a), int(b)) for a, b in value)
+            elif f.name in ("mine", "theirs"):
+                value = tuple(int(n) for n in value)
+                if len(value) != 26:
+                    raise ValueError
             elif f.name in ("dice", "players"):
                 value = tuple(value)
                 if len(value) != 2:

@@ -25,6 +25,7 @@ from bgboard.match.actions import (
     AcceptResign,
     Action,
     Beaver,
+    Condone,
     Double,
     Drop,
     Move,
@@ -159,6 +160,12 @@ def mat_chunk(
     assert before is not None
     if isinstance(action, NextGame):
         return f" Game {after.game}\n{_names_line(after)}", MatCursor()
+    if isinstance(action, Condone):
+        # gnubg's .mat import/export has no edited position: refuse rather than write a
+        # record that reads back as a different match.
+        raise MatchRecordError(
+            f"a .mat file cannot hold the condoned illegal play of game {before.game}: save the match as SGF"
+        )
     if isinstance(action, (Move, Pass)):
         assert before.turn is not None and before.dice is not None
         steps = action.steps if isinstance(action, Move) else ()

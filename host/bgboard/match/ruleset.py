@@ -16,6 +16,12 @@ class UnknownRuleSetError(InputError):
     """A rule-set name or option that does not exist."""
 
 
+#: What happens to an illegal play: ``correct`` (USBGF "Legal Moves" 2014, the WBGF
+#: default: it must be corrected) or ``condone`` (older practice: the opponent may accept it
+#: and it stands as played, unless it is never condonable — see ``bgboard.match.condone``).
+ILLEGAL_PLAYS = ("correct", "condone")
+
+
 @dataclass(frozen=True, slots=True)
 class RuleSet:
     """The rules a match is played under.
@@ -29,6 +35,8 @@ class RuleSet:
     ``jacoby``: money only: gammons and backgammons count single while the cube is centred.
     ``beavers``: money only: the taker may redouble at once and keep the cube.
     ``variant``: the starting position (``bgboard.rules.VARIANTS``).
+    ``illegal_plays``: ``correct`` (an illegal play must be put right) or ``condone`` (it
+    may be recorded as played with :class:`bgboard.match.Condone`); see :data:`ILLEGAL_PLAYS`.
     """
 
     name: str = "standard"
@@ -40,6 +48,7 @@ class RuleSet:
     jacoby: bool = False
     beavers: bool = False
     variant: str = "standard"
+    illegal_plays: str = "correct"
 
     def check_length(self, length: int) -> None:
         """Raise :class:`UnknownRuleSetError` if ``length`` is not allowed by this rule set."""
@@ -67,6 +76,7 @@ class RuleSet:
             "jacoby": self.jacoby,
             "beavers": self.beavers,
             "variant": self.variant,
+            "illegal_plays": self.illegal_plays,
         }
 
     @classmethod
@@ -82,6 +92,7 @@ class RuleSet:
             jacoby=bool(data["jacoby"]),
             beavers=bool(data["beavers"]),
             variant=str(data["variant"]),
+            illegal_plays=str(data.get("illegal_plays", "correct")),  # older journals: correct
         )
 
 
@@ -108,10 +119,12 @@ def rule_set(
     jacoby: bool | None = None,
     beavers: bool | None = None,
     variant: str | None = None,
+    illegal_plays: str | None = None,
 ) -> RuleSet:
     """The preset called ``name`` with the given options applied.
 
-    Jacoby and beavers exist only in money play (a match never uses them).
+    Jacoby and beavers exist only in money play (a match never uses them);
+    ``illegal_plays`` is ``correct`` (every preset's default) or ``condone``.
     """
     try:
         preset = PRESETS[name]
@@ -120,7 +133,13 @@ def rule_set(
         raise UnknownRuleSetError(f"unknown rule set {name!r}: choose one of {known}") from None
     if (jacoby or beavers) and not preset.money:
         raise UnknownRuleSetError("the Jacoby rule and beavers apply to money play only")
+    if illegal_plays is not None and illegal_plays not in ILLEGAL_PLAYS:
+        raise UnknownRuleSetError(
+            f"illegal plays are either corrected or condoned ('correct' or 'condone'), not {illegal_plays!r}"
+        )
     changes: dict[str, object] = {}
+    if illegal_plays is not None:
+        changes["illegal_plays"] = illegal_plays
     if jacoby is not None:
         changes["jacoby"] = jacoby
     if beavers is not None:

@@ -4,7 +4,12 @@ One game tree per game: ``(;FF[4]GM[6]CA[UTF-8]AP[bgboard:V]MI[length:N][game:i]
 PW[..]PB[..]RU[Crawford]RE[W+2]`` then one node per action: ``;W[52hcdh]`` (dice, then
 ``from``/``to`` letters: ``a``..``x`` are White's points 1..24, ``y`` the bar, ``z`` off;
 Black's moves are written from White's side, as gnubg does), ``;B[double]``, ``;W[take]``,
-``;W[drop]``.  A game header carries its result, so SGF is written for whole games
+``;W[drop]``.  A condoned illegal play (:class:`~bgboard.match.Condone`) is written as
+gnubg writes an edited position (``MOVE_SETDICE`` then ``MOVE_SETBOARD`` in gnubg's
+sgf.c): ``;PL[W]DI[52]`` for the roll, then ``;AE[a:y]AW[..]AB[..]`` — every place
+cleared, then one letter per checker (White's from White's side, Black's as gnubg writes
+them, ``y`` the bar; checkers borne off are not listed, nor an empty ``AW``/``AB``) — with ``PL[B]`` (the opponent on
+roll) unless the play ended the game and a ``C[..]`` comment.  A game header carries its result, so SGF is written for whole games
 (:func:`export_sgf`), unlike the appendable .mat.
 """
 
@@ -13,7 +18,17 @@ from __future__ import annotations
 from typing import Iterable
 
 from bgboard import __version__
-from bgboard.match.actions import AcceptResign, Action, Beaver, Double, Drop, Move, Pass, Take
+from bgboard.match.actions import (
+    AcceptResign,
+    Action,
+    Beaver,
+    Condone,
+    Double,
+    Drop,
+    Move,
+    Pass,
+    Take,
+)
 from bgboard.match.state import GAME_OVER, MATCH_OVER, MatchState, apply
 from bgboard.rules import BAR
 
@@ -66,8 +81,27 @@ def _header(start: MatchState, end: MatchState) -> str:
     return "".join(out)
 
 
+def _setup(action: Condone, before: MatchState) -> str:
+    """gnubg's nodes for an edited position: the dice, then the board as the mover left it."""
+    turn = before.turn
+    assert turn is not None and before.dice is not None
+    sides = (action.mine, action.theirs) if turn == 0 else (action.theirs, action.mine)
+    white = "".join(f"[{_letter(p, 0)}]" * sides[0][p] for p in range(1, BAR + 1))
+    black = "".join(f"[{_letter(p, 1)}]" * sides[1][p] for p in range(1, BAR + 1))
+    over = action.mine[0] == before.checkers
+    d1, d2 = before.dice
+    return (
+        f"\n;PL[{_colour(turn)}]DI[{d1}{d2}]"
+        f"\n;AE[a:y]{'AW' + white if white else ''}{'AB' + black if black else ''}"
+        f"{'' if over else f'PL[{_colour(1 - turn)}]'}"
+        f"C[illegal play of {d1}-{d2} condoned]"
+    )
+
+
 def _node(action: Action, before: MatchState) -> str:
     turn = before.turn
+    if isinstance(action, Condone):
+        return _setup(action, before)
     if isinstance(action, (Move, Pass)):
         assert turn is not None and before.dice is not None
         steps = action.steps if isinstance(action, Move) else ()

@@ -15,7 +15,7 @@ phase          waiting for                                       actions
 ``opening``    the opening roll (one die each)                   OpeningRoll
 ``turn``       the player on roll to roll or double              Roll, Double, Resign
 ``doubled``    the opponent to answer the double                 Take, Drop, Beaver
-``play``       the player on roll to play the dice               Move, Pass, Resign
+``play``       the player on roll to play the dice               Move, Condone, Pass, Resign
 ``resigned``   the opponent to answer the resignation            AcceptResign, RejectResign
 ``game_over``  the next game                                     NextGame
 ``match_over`` nothing: the match is decided                     --
@@ -32,10 +32,12 @@ from typing import Iterable, Iterator
 
 from bgboard import rules
 from bgboard.match import cube as cubes
+from bgboard.match.condone import condone_refusal
 from bgboard.match.actions import (
     AcceptResign,
     Action,
     Beaver,
+    Condone,
     Double,
     Drop,
     Move,
@@ -157,7 +159,11 @@ class MatchState:
 def start(action: StartMatch) -> MatchState:
     """The state before the first opening roll of a new match."""
     ruleset = rule_set(
-        action.rules, jacoby=action.jacoby, beavers=action.beavers, variant=action.variant
+        action.rules,
+        jacoby=action.jacoby,
+        beavers=action.beavers,
+        variant=action.variant,
+        illegal_plays=action.illegal_plays,
     )
     ruleset.check_length(action.length)
     if len(action.players) != 2 or not all(isinstance(n, str) for n in action.players):
@@ -318,6 +324,28 @@ def _move(state: MatchState, action: Move) -> MatchState:
     return _after_play(state, state.turn, result)
 
 
+def _condone(state: MatchState, action: Condone) -> MatchState:
+    """Record an illegal play as played (the board as the mover left it), when the rule set
+    lets the opponent condone it and the play is condonable."""
+    _expect(state, (PLAY,), "move")
+    assert state.turn is not None and state.dice is not None
+    if state.rules.illegal_plays != "condone":
+        raise MatchRuleError(
+            "legal-moves",
+            "illegal plays must be corrected under these rules (Legal Moves): only legal plays are recorded",
+        )
+    position = state.position
+    if len(action.mine) != BAR + 1 or len(action.theirs) != BAR + 1:
+        raise MatchRuleError("checkers", "a board has 26 places per side (off, points 1 to 24, bar)")
+    result = Position(tuple(action.mine), tuple(action.theirs))
+    if result in {play.position for play in rules.legal_plays(position, state.dice)}:
+        raise MatchRuleError("legal-play", "that play is legal: record it as a move, not as a condoned play")
+    refusal = condone_refusal(position, result, state.checkers)
+    if refusal is not None:
+        raise MatchRuleError(*refusal)
+    return _after_play(state, state.turn, result)
+
+
 def _apply_steps(position: Position, steps: tuple[tuple[int, int], ...]) -> Position:
     """Move the checkers (mover = mine) without judging legality beyond the physical."""
     mine = list(position.mine)
@@ -469,6 +497,7 @@ _HANDLERS = {
     OpeningRoll: _opening,
     Roll: _roll,
     Move: _move,
+    Condone: _condone,
     Pass: _pass,
     Double: _double,
     Take: _take,
