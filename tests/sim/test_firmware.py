@@ -34,3 +34,14 @@ def test_firmware_restart_and_garbled_bytes_mid_match(tmp_path: Path) -> None:
     assert replay(actions) == run.controller.state
     assert "Traceback" not in (tmp_path / "pico" / "firmware.log").read_text()
     assert list((tmp_path / "frames").glob("frame-*.png"))
+    # the LED strip as the firmware drove it: host LEDs 0..27 after the time stamp
+    lit: set[tuple[int, int, int]] = set()
+    for line in (tmp_path / "pico" / "leds.log").read_text().splitlines():
+        for value in line.split()[1:29]:
+            rgb = (int(value[0:2], 16), int(value[2:4], 16), int(value[4:6], 16))
+            if rgb != (0, 0, 0):
+                lit.add(tuple(1 if c else 0 for c in rgb))  # type: ignore[arg-type]
+    assert (0, 1, 0) in lit  # legal destinations of a lifted checker (green)
+    assert (0, 0, 1) in lit  # the place it was lifted from (blue)
+    if summary["illegal_attempts"]:
+        assert (1, 0, 0) in lit  # the places to put right after an illegal play (red)
