@@ -41,6 +41,7 @@ rules = "standard"             # rule set (docs/match.md)
 players = ["White", "Black"]
 variant = "standard"           # standard, nackgammon, hypergammon1..3
 takebacks = false              # allow taking a finished play back before the opponent rolls
+condone = false                # true: the opponent may accept an illegal play (roll button); false: it must be corrected
 
 [clock]
 enabled = false
@@ -91,6 +92,12 @@ class MatchConfig:
     players: tuple[str, str] = ("White", "Black")
     variant: str = "standard"
     takebacks: bool = False
+    condone: bool = False
+
+    @property
+    def illegal(self) -> str:
+        """The controller's ``Settings.illegal`` and the rule set's ``illegal_plays``."""
+        return "condone" if self.condone else "correct"
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,7 +13,16 @@ the board could be read as several plays; **drop** — drop an offered cube.
 
 Done is accepted only when the board shows a complete legal play (or the roll has no
 legal play and the board is untouched).  An illegal play must be corrected (USBGF "Legal
-Moves", the ``standard`` rule set): the display says why and what to put back.
+Moves", the default of every rule set): the display says why and what to put back.
+
+Under the ``condone`` setting (the match's rule set then has ``illegal_plays="condone"``,
+older practice) the opponent may instead accept an illegal play: *done* on an illegal board
+(or on a play left unfinished) offers it, and the **opponent's roll button** accepts it —
+the play is recorded as the board shows it (``bgboard.match.Condone``) and the opponent goes
+on to roll.  Plays that are never condonable (a checker moved backwards, an illegal
+bear-off, an opponent's checker moved, checkers missing) must still be corrected.  Until the
+opponent accepts, the mover may still correct the board; the offer lapses as soon as the
+board changes.
 """
 
 from __future__ import annotations
@@ -38,6 +47,7 @@ from bgboard.control.screen import display_state
 from bgboard.errors import InputError
 from bgboard.link.messages import Led, SetLeds, SetRolling
 from bgboard.match import (
+    Condone,
     Double,
     Drop,
     Move,
@@ -54,7 +64,7 @@ from bgboard.match import (
 from bgboard.match.state import MatchState
 from bgboard.rules.position import Position
 from bgboard.rules.variants import start_position
-from bgboard.sense.board import WHITE, Observation, Slots, board_of
+from bgboard.sense.board import WHITE, Observation, Slots, board_of, describe_fixes, guess_board, position_of
 from bgboard.sense.recognise import (
     Ambiguous,
     Illegal,
@@ -69,7 +79,8 @@ from bgboard.sense.recognise import (
     setup_message,
 )
 
-ILLEGAL_POLICIES = ("correct",)
+#: ``illegal`` settings: correct every illegal play, or let the opponent condone it.
+ILLEGAL_POLICIES = ("correct", "condone")
 
 #: LED colours (r, g, b): legal destinations, the place a checker was lifted from, wrong places.
 GREEN = (0, 160, 0)
@@ -141,6 +152,7 @@ class Controller:
         self.notice: Notice | None = None
         self.link_up = True
         self.now_ms = 0
+        self.offer: tuple[Condone, tuple[int, ...], Notice] | None = None  # a play awaiting condonation
         self._turn: Turn | None = None
         self._turn_key = -1
         self.handlers: dict[type, Callable[[Any], None]] = {
@@ -180,7 +192,13 @@ class Controller:
     def _start_or_rebuild(self, actions: list[Any], now_ms: int) -> None:
         if not actions:
             s = self.settings
-            start = StartMatch(length=s.length, rules=s.rules, players=s.players, variant=s.variant)
+            start = StartMatch(
+                length=s.length,
+                rules=s.rules,
+                players=s.players,
+                variant=s.variant,
+                illegal_plays=None if s.illegal == "correct" else s.illegal,
+            )
             self._act(start, now_ms)
             if s.clock is not None:
                 self._set_clock(Clock.set(s.clock, s.length), now_ms)
@@ -237,6 +255,7 @@ class Controller:
         self.verdict = None
         self.choice = 0
         self.notice = None
+        self.offer = None
         return True
 
     def _set_clock(self, clock: Clock, at_ms: int) -> None:
@@ -272,6 +291,8 @@ class Controller:
             self.verdict = turn.recognise(event.observation) if turn else None
             self.choice = 0
             self.notice = None
+            if self.offer is not None and self.offer[1] != event.observation.codes:
+                self.offer = None  # the board changed: the offer lapses
             self._leds()
         elif state.phase == "turn" and self.settings.takebacks and self.history:
             self._maybe_takeback(event)
@@ -330,6 +351,8 @@ class Controller:
                 self.notice = Notice("roll the dice")
             elif phase == "play" and player == state.turn:
                 self._done(at)
+            elif phase == "play" and self.offer is not None:
+                self._accept_offer(at)
             elif phase == "game_over":
                 self._next_game(at)
             else:
@@ -373,8 +396,15 @@ class Controller:
         elif isinstance(verdict, Unchanged):
             self.notice = Notice("move your checkers first", "warning")
             return
-        elif isinstance(verdict, Moving):
+        elif isinstance(verdict, Moving) and not (verdict.lifted is None and self._condoning()):
             self.notice = Notice("finish your play first", "warning")
+            return
+        elif isinstance(verdict, Moving):
+            assert state.dice is not None
+            self._offer(f"not all of the {state.dice[0]}-{state.dice[1]} is played", ())
+            return
+        elif isinstance(verdict, Illegal) and self._condoning():
+            self._offer(verdict.reason, verdict.fixes)
             return
         elif isinstance(verdict, Illegal):
             self.notice = Notice(verdict.message, "error", verdict.reason)
@@ -390,6 +420,57 @@ class Controller:
             self._after_game(at) if self.state and self.state.phase in ("game_over", "match_over") else (
                 self._clock_to(None if mover is None else 1 - mover, at)
             )
+
+    # ------------------------------------------------------------------ condoning
+    def _condoning(self) -> bool:
+        """The match lets the opponent condone an illegal play."""
+        return self.state is not None and self.state.rules.illegal_plays == "condone"
+
+    def _offer(self, reason: str, fixes: tuple[Any, ...]) -> None:
+        """Done on an illegal board under ``condone``: offer the play to the opponent, or
+        say why it can never be condoned and what to put back.  ``reason``: why the play is
+        illegal; ``fixes``: what to put back to undo it."""
+        state, observation, turn = self.state, self.observation, self.turn()
+        assert state is not None and state.turn is not None
+        guess = guess_board(observation, state.checkers, turn.start) if observation and turn else None
+        if observation is None or turn is None or guess is None:
+            self.notice = Notice("the board cannot be read as a whole board: correct the play", "error")
+            return
+        action = Condone.of(position_of(guess, state.turn))
+        try:
+            apply(state, action)
+        except InputError as exc:
+            back = f": put back {describe_fixes(fixes)}" if fixes else ""
+            self.notice = Notice(f"{exc}{back}", "error", str(exc))
+            return
+        opponent = state.players[1 - state.turn]
+        back = f", or put back {describe_fixes(fixes)}" if fixes else ", or finish it"
+        notice = Notice(
+            f"{reason}: {opponent} may accept the play as it stands by pressing roll{back}",
+            "warning",
+            f"{reason}: {opponent}, roll to accept",
+        )
+        self.offer = (action, observation.codes, notice)
+        self.notice = notice
+
+    def _accept_offer(self, at: int) -> None:
+        """The opponent pressed roll: the offered play is condoned and the opponent rolls."""
+        assert self.offer is not None and self.state is not None
+        action, codes, _ = self.offer
+        if self.observation is None or self.observation.codes != codes:
+            self.offer = None
+            self.notice = Notice("the board changed: the play was not accepted", "warning")
+            return
+        mover = self.state.turn
+        if not self._act(action, at):
+            return
+        if self.state.phase in ("game_over", "match_over"):
+            self._after_game(at)
+            self.notice = Notice("illegal play condoned: the game is over")
+            return
+        self._clock_to(None if mover is None else 1 - mover, at)
+        self.send(SetRolling(True))
+        self.notice = Notice("illegal play condoned: roll the dice", "info", "condoned: roll")
 
     def _after_game(self, at: int) -> None:
         self._clock_to(None, at)
@@ -475,6 +556,8 @@ class Controller:
         if state is None:
             return None
         if state.phase == "play":
+            if self.offer is not None:
+                return self.offer[2]
             if isinstance(verdict, Played):
                 return Notice(f"{verdict.play.notation}: press done")
             if isinstance(verdict, Ambiguous):

@@ -39,11 +39,10 @@ def condone_refusal(before: Position, after: Position, checkers: int) -> Refusal
     # the mover's checkers only move forwards: never more checkers at or beyond any point
     for point in range(BAR, 0, -1):
         if _above(after.mine, point) > _above(before.mine, point):
-            where = "the bar" if point == BAR else f"point {point} or beyond"
+            where = "the bar" if point == BAR else f"point {point} or further from home"
             return (
                 "backwards",
-                f"a checker moved backwards (more of your checkers on {where} than before): "
-                "moving backwards is never condoned",
+                f"a checker went back to {where}: moving backwards is never condoned",
             )
     if after.mine[OFF] > before.mine[OFF] and any(after.mine[7:BAR + 1]):
         return (
