@@ -105,7 +105,26 @@ class LiveRun:
             self.pico.slots(self.table.values(frame))
             await asyncio.sleep(max(frame.ms, 40) / 1000)
         self.pico.slots(self.table.values())
-        await asyncio.sleep((SETTLE_MS + 200) / 1000)
+        await asyncio.sleep((SETTLE_MS + 60) / 1000)
+        await self._seen()
+
+    async def _seen(self, timeout: float = 5.0) -> None:
+        """Wait until the host's settled reading shows the table as it is (a loaded machine
+        may be slower than the firmware's debounce and the host's settling)."""
+        from bgboard.sense.board import Observation, Slots
+
+        slots = Slots(point=self.grid.count("point"), bar=self.grid.count("bar"), tray=self.grid.count("off"))
+        layout = self.table.layout
+        board = (*layout.points, layout.bar[0], -layout.bar[1], layout.off[0], -layout.off[1])
+        want = Observation.of_board(board, slots).codes
+        try:
+            await self._until(
+                lambda: self.controller.observation is not None and self.controller.observation.codes == want,
+                "the host to read the board",
+                timeout,
+            )
+        except SimulationError:
+            pass  # the host may never settle on it (a fault): the caller sees what it says
 
     async def _press(self, player: int, button: str) -> None:
         pin = self.factory.pin(PINS[player, button])
@@ -173,7 +192,8 @@ class LiveRun:
             await self._play(turn)
         elif s.phase == GAME_OVER:
             self._set_up_table()
-            await asyncio.sleep((SETTLE_MS + 250) / 1000)
+            await asyncio.sleep((SETTLE_MS + 60) / 1000)
+            await self._seen()
             await self._press(s.games[-1].winner, ROLL)
         await self._until(lambda: len(c.actions) > n or c.over, f"the host to act in phase {s.phase}")
 
