@@ -37,7 +37,7 @@ def timed(fn):  # type: ignore[no-untyped-def]
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description="A whole match through the board simulator in fast mode.")
     parser.add_argument("--seeds", type=int, nargs="+", default=[1, 2, 3])
     parser.add_argument("--length", type=int, default=5)
     parser.add_argument("--noise", type=float, default=180.0)
