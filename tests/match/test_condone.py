@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -317,8 +318,159 @@ def test_the_sgf_setup_node_holds_the_condoned_board(index, data) -> None:
     assert f"PL[{'B' if state.turn == 0 else 'W'}]C[" in text
 
 
-def test_mat_refuses_a_match_with_a_condoned_play() -> None:
+GOLDEN_MAT = (
+    "\n 3 point match\n\n Game 1\n Ann : 0                        Bob : 0\n"
+    "  1) 31: Illegal play (3;0;0;0;1;Ann;Bob;0;0;0;1;0;0;-2;1;0;0;0;5;0;2;0;0;0;-5;5;0;0;0;-3;0;-5;0;0;0;0;2;0;3;1;)"
+    " 65: 13/7 8/3 \n"
+)
+
+
+def test_mat_writes_a_condoned_play_as_an_illegal_play_line() -> None:
+    from bgboard.match.mat import read_mat
+
     state = replay(_opened())
-    log = _opened() + [Condone.of(_moved(state.position, (8, 2)))]
-    with pytest.raises(MatchRecordError, match="cannot hold the condoned illegal play of game 1: save the match as SGF"):
-        export_mat(log)
+    log = _opened() + [Condone.of(_moved(state.position, (8, 2))), Roll((6, 5))]
+    play = next(p for p in legal_plays(replay(log).position, (6, 5)) if p.notation == "13/7 8/3")
+    log.append(Move.of(play))
+    assert export_mat(log) == GOLDEN_MAT
+    assert read_mat(GOLDEN_MAT) == log
+
+
+def test_an_unreadable_illegal_play_line_names_the_line() -> None:
+    from bgboard.match.mat import read_mat
+
+    bad = GOLDEN_MAT.replace("(3;0;0;0;1;", "(3;0;0;0;0;")  # gnubg would swap the sides
+    with pytest.raises(MatchRecordError, match="line 6: cannot read the position of an illegal play"):
+        read_mat(bad)
+
+
+# ------------------------------------------------- whole matches through gnubg
+def condoned_match(length: int, seed: int, rate: float = 0.3) -> list:
+    """A complete match (no cube) in which about ``rate`` of the plays are condonable
+    illegal plays: one checker moved forwards by a random distance (hitting a blot it lands
+    on, bearing off only from home) — deterministic by seed."""
+    import random
+
+    rng = random.Random(seed)
+    log: list = [StartMatch(length, players=("Ann", "Bob"), illegal_plays="condone")]
+    state = apply(None, log[0])
+    while state.phase != MATCH_OVER:
+        if state.phase == "opening":
+            action = OpeningRoll((rng.randint(1, 6), rng.randint(1, 6)))
+        elif state.phase == "turn":
+            action = Roll((rng.randint(1, 6), rng.randint(1, 6)))
+        elif state.phase == GAME_OVER:
+            from bgboard.match import NextGame
+
+            action = NextGame()
+        else:
+            action = _some_play(state, rng, rate)
+        state = apply(state, action)
+        log.append(action)
+    return log
+
+
+def _some_play(state, rng, rate: float):
+    from bgboard.match import Pass
+
+    position = state.position
+    plays = legal_plays(position, state.dice)
+    if rng.random() < rate:
+        sources = [p for p in range(1, BAR + 1) if position.mine[p]]
+        frm = rng.choice(sources)
+        home = not any(position.mine[7:])
+        targets = [t for t in range(1, frm) if position.theirs[BAR - t] < 2] + ([OFF] if home else [])
+        if targets:
+            to = rng.choice(targets)
+            mine, theirs = list(position.mine), list(position.theirs)
+            mine[frm] -= 1
+            mine[to] += 1
+            if to != OFF and theirs[BAR - to] == 1:
+                theirs[BAR - to], theirs[BAR] = 0, theirs[BAR] + 1
+            result = Position(tuple(mine), tuple(theirs))
+            if result not in {p.position for p in plays} and condone_refusal(position, result, state.checkers) is None:
+                return Condone.of(result)
+    if not plays:
+        return Pass()
+    return Move.of(plays[rng.randrange(len(plays))])
+
+
+CONDONED = [(3, 1), (5, 2), (3, 3), (7, 4), (5, 5), (3, 6)]
+
+
+def test_matches_with_condoned_plays_read_back_and_replay() -> None:
+    from bgboard.match.mat import read_mat
+
+    condoned = 0
+    for length, seed in CONDONED:
+        log = condoned_match(length, seed)
+        condoned += sum(isinstance(a, Condone) for a in log)
+        ties = [a for a in log if isinstance(a, OpeningRoll) and a.dice[0] == a.dice[1]]
+        assert read_mat(export_mat(log)) == [a for a in log if a not in ties]  # .mat has no tied rolls
+        assert replay(log_from_json(log_to_json(log))) == replay(log)
+        assert export_sgf(log).count("C[illegal play of") == sum(isinstance(a, Condone) for a in log)
+    assert condoned >= 100  # the matches really exercise condoned plays
+
+
+ORACLE_BOARD = '''
+import json, sys
+import gnubg
+for c in ("set sound enable off", "set display off", "set confirm new off",
+          "set player 0 human", "set player 1 human"):
+    gnubg.command(c)
+for name in sys.argv[1:]:
+    gnubg.command("import mat " + name)
+    print("@@" + json.dumps({"file": name, "board": gnubg.board(), "turn": gnubg.posinfo()["turn"]}), flush=True)
+'''
+
+
+def _gnubg(script: Path, *args: str) -> list[dict]:
+    import json
+    import subprocess
+    import sys
+
+    result = subprocess.run([sys.executable, str(script), *args], capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr[-2000:]
+    return [json.loads(line[2:]) for line in result.stdout.splitlines() if line.startswith("@@")]
+
+
+def test_gnubg_imports_condoned_plays_with_the_same_games_and_boards(tmp_path: Path) -> None:
+    pytest.importorskip("gnubg", reason="the gnubg wheel cannot be imported on this platform")
+    # whole matches: gnubg's games, winners and points equal ours
+    files, expected = [], {}
+    for length, seed in CONDONED:
+        log = condoned_match(length, seed)
+        path = tmp_path / f"c{length}_{seed}.mat"
+        path.write_text(export_mat(log))
+        files.append(str(path))
+        expected[str(path)] = [(g.winner, g.points) for g in replay(log).games]
+    oracle = Path(__file__).with_name("gnubg_oracle.py")
+    for record in _gnubg(oracle, "import", *files):
+        assert [(g["winner"], g["points"]) for g in record["games"]] == expected[record["file"]], record["file"]
+    # matches cut at the opponent's next play after a condoned play: gnubg's board is ours
+    script = tmp_path / "board.py"
+    script.write_text(ORACLE_BOARD)
+    files, states_at = [], {}
+    for length, seed in CONDONED:
+        log = condoned_match(length, seed)
+        cuts = [i for i, a in enumerate(log) if isinstance(a, Condone)]
+        for k, i in enumerate(cuts[:8]):
+            end = next(j for j in range(i + 1, len(log)) if isinstance(log[j], (Move, Condone)) or j == len(log) - 1)
+            if not isinstance(log[end], Move):
+                continue
+            cut = log[: end + 1]
+            state = replay(cut)
+            if state.phase not in ("turn",):
+                continue
+            path = tmp_path / f"cut{length}_{seed}_{k}.mat"
+            path.write_text(export_mat(cut))
+            files.append(str(path))
+            states_at[str(path)] = state
+    assert len(files) >= 20
+    for record in _gnubg(script, *files):
+        state = states_at[record["file"]]
+        turn = record["turn"]
+        assert turn == state.turn, record["file"]
+        opponent, on_roll = record["board"]
+        assert list(on_roll) == list(state.board[turn][1:]), record["file"]
+        assert list(opponent) == list(state.board[1 - turn][1:]), record["file"]

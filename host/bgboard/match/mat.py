@@ -7,11 +7,16 @@ host appends action by action and a match in progress is on disk up to its last 
 :func:`export_mat` writes a whole action log.  The layout follows gnubg's ``ExportGameJF``
 (gnubg/export.c): rows ``%3d) %-27s `` for player 0 (the left column) then player 1's text
 and a newline; ``Doubles => N``, ``Takes``, ``Drops``, ``Wins N point(s)``; moves as
-``from/to`` steps (25 = bar, 0 = off, ``*`` = a hit).
+``from/to`` steps (25 = bar, 0 = off, ``*`` = a hit).  A condoned illegal play
+(:class:`~bgboard.match.Condone`) is written ``31: Illegal play (<Snowie text position>)``,
+the Snowie form gnubg's ``import mat`` reads as "these dice, then this board"
+(:func:`snowie_text`); gnubg's own exporter cannot write an edited game in .mat.
 
 :func:`read_mat` parses a ``.mat`` file (gnubg's or Jellyfish-style two-column files)
 into an action log that :func:`bgboard.match.replay` turns into the match; every game's
-winner and points are checked against the file's ``Wins`` lines.
+winner and points are checked against the file's ``Wins`` lines.  ``Illegal play (...)``
+lines in the form :func:`snowie_text` writes become :class:`~bgboard.match.Condone`
+actions (the match is then read with ``illegal_plays="condone"``).
 """
 
 from __future__ import annotations
@@ -39,7 +44,7 @@ from bgboard.match.actions import (
 )
 from bgboard.match.errors import MatchRecordError, MatchRuleError
 from bgboard.match.state import GAME_OVER, MATCH_OVER, OPENING, PLAY, TURN, MatchState, apply
-from bgboard.rules import BAR, Position
+from bgboard.rules import BAR, OFF, Position
 
 _NORMAL, _DOUBLE, _TAKE, _DROP, _RESIGN, _SETDICE = range(6)
 
@@ -88,6 +93,45 @@ def format_steps(position: Position, steps: Sequence[tuple[int, int]]) -> str:
             text += " "
         out.append(text)
     return "".join(out)
+
+
+def snowie_text(before: MatchState, action: Condone) -> str:
+    """Snowie's text position of a condoned play's board for gnubg's .mat importer, which
+    reads ``NN: Illegal play (...)`` as "these dice, then this board" (gnubg's
+    ``MOVE_SETDICE`` + ``MOVE_SETBOARD``).
+
+    The fields are those of gnubg's ``export position snowietxt``: ``length;jacoby;0;0;
+    turn;mover;opponent;crawford;mover's score;opponent's score;cube;owner (1 mover, -1
+    opponent, 0 centre);`` then 26 places — the opponent's bar (negative), points 1..24
+    from the mover's view (the mover's checkers positive, the opponent's negative), the
+    mover's bar — then the dice.  ``turn`` is written as gnubg's importer needs it: the
+    *opponent's* number (gnubg swaps the sides otherwise; its exporter writes the mover's —
+    checked both ways with gnubg's ``import mat`` for either mover).  Names lose ``;:()``."""
+    turn = before.turn
+    assert turn is not None and before.dice is not None
+    mine, theirs = action.mine, action.theirs
+    owner = 0 if before.cube_owner is None else (1 if before.cube_owner == turn else -1)
+    names = [re.sub(r"[;:()]", " ", before.players[p]) for p in (turn, 1 - turn)]
+    fields = [
+        before.length,
+        int(before.rules.money and before.rules.jacoby),
+        0,
+        0,
+        1 - turn,
+        names[0],
+        names[1],
+        int(before.crawford),
+        before.score[turn],
+        before.score[1 - turn],
+        before.cube,
+        owner,
+        -theirs[BAR],
+        *(mine[p] if mine[p] else -theirs[BAR - p] for p in range(1, BAR)),
+        mine[BAR],
+        before.dice[0],
+        before.dice[1],
+    ]
+    return "".join(f"{f};" for f in fields)
 
 
 def _names_line(state: MatchState) -> str:
@@ -161,11 +205,10 @@ def mat_chunk(
     if isinstance(action, NextGame):
         return f" Game {after.game}\n{_names_line(after)}", MatCursor()
     if isinstance(action, Condone):
-        # gnubg's .mat import/export has no edited position: refuse rather than write a
-        # record that reads back as a different match.
-        raise MatchRecordError(
-            f"a .mat file cannot hold the condoned illegal play of game {before.game}: save the match as SGF"
-        )
+        assert before.turn is not None and before.dice is not None
+        text = f"{before.dice[0]}{before.dice[1]}: Illegal play ({snowie_text(before, action)})"
+        wins = after.games[-1].points if after.phase in (GAME_OVER, MATCH_OVER) else 0
+        return _emit(replace(cursor, dice_rolled=False), text, _NORMAL, before.turn, wins)
     if isinstance(action, (Move, Pass)):
         assert before.turn is not None and before.dice is not None
         steps = action.steps if isinstance(action, Move) else ()
@@ -263,6 +306,8 @@ def parse_steps(text: str) -> tuple[tuple[int, int], ...]:
     return tuple(steps)
 
 
+_ILLEGAL_RE = re.compile(r"^Illegal play\s*\(([^)]*)\)$", re.IGNORECASE)
+_PAREN_RE = re.compile(r"\([^)]*\)")
 _ITEM_RE = re.compile(r"(?<!\S)(?:[1-6][1-6]:|Doubles\b|Takes\b|Drops\b|Wins\b)", re.IGNORECASE)
 
 #: An item starting at or beyond this column of a row is player 1's (the right column).
@@ -275,7 +320,8 @@ def _columns(line: str) -> list[tuple[int, str]]:
     m = _ROW_RE.match(line)
     start = m.start(2) if m else 0
     body = line[start:]
-    heads = [h.start() for h in _ITEM_RE.finditer(body)]
+    quoted = [m.span() for m in _PAREN_RE.finditer(body)]  # an Illegal play's position
+    heads = [h.start() for h in _ITEM_RE.finditer(body) if not any(a < h.start() < b for a, b in quoted)]
     if not heads:
         if body.strip():
             raise MatchRecordError(f"cannot read {body.strip()!r}")
@@ -310,6 +356,7 @@ def read_mat(text: str, rules_name: str | None = None) -> list[Action]:
             if variant is None:
                 raise MatchRecordError(f"unknown variation {tag.group(1)!r}")
     reader = _Reader(length, rules_name or ("money" if length == 0 else "standard"), variant)
+    reader.illegal_plays = "condone" if any("illegal play" in line.lower() for line in lines) else None
     for number, line in enumerate(lines, start=1):
         try:
             reader.line(line)
@@ -319,6 +366,35 @@ def read_mat(text: str, rules_name: str | None = None) -> list[Action]:
             raise MatchRecordError(f"line {number}: {exc}") from None
     reader.finish()
     return reader.actions
+
+
+def _condoned(text: str, player: int, checkers: int) -> Condone:
+    """The :class:`Condone` of an ``Illegal play (...)`` Snowie position (see
+    :func:`snowie_text`): the board from the mover's (``player``'s) view; the checkers not
+    on the board are borne off."""
+    fields = [f.strip() for f in text.split(";")]
+    try:
+        turn = int(fields[4])
+        places = [int(f) for f in fields[12:38]]
+    except (IndexError, ValueError):
+        raise MatchRecordError("cannot read the position of an illegal play") from None
+    if len(places) != 26 or turn != 1 - player:
+        raise MatchRecordError("cannot read the position of an illegal play")
+    mine = [0] * (BAR + 1)
+    theirs = [0] * (BAR + 1)
+    theirs[BAR] = -places[0]
+    mine[BAR] = places[25]
+    for point in range(1, BAR):
+        n = places[point]
+        if n > 0:
+            mine[point] = n
+        elif n < 0:
+            theirs[BAR - point] = -n
+    mine[OFF] = checkers - sum(mine)
+    theirs[OFF] = checkers - sum(theirs)
+    if min(mine + theirs) < 0:
+        raise MatchRecordError("cannot read the position of an illegal play: too many checkers")
+    return Condone(tuple(mine), tuple(theirs))
 
 
 class _Reader:
@@ -333,6 +409,7 @@ class _Reader:
         self.in_game = False
         self.expect_names = False
         self.pending: int | None = None  # a player whose roll shows no steps yet
+        self.illegal_plays: str | None = None  # "condone" when the file holds an illegal play
 
     def do(self, action: Action) -> None:
         self.state = apply(self.state, action)
@@ -360,7 +437,12 @@ class _Reader:
             score = (int(names.group(2)), int(names.group(4)))
             if self.state is None:
                 players = (names.group(1), names.group(3))
-                self.do(StartMatch(self.length, self.rules_name, players, variant=self.variant))
+                self.do(
+                    StartMatch(
+                        self.length, self.rules_name, players, variant=self.variant,
+                        illegal_plays=self.illegal_plays,
+                    )
+                )
             if self.state is not None and self.state.score != score:
                 raise MatchRecordError(
                     f"the file gives the score {score[0]}-{score[1]}, "
@@ -428,6 +510,10 @@ class _Reader:
         assert state is not None
         if state.phase != PLAY or state.turn != player:
             raise MatchRecordError(f"{state.players[player]} cannot move now")
+        illegal = _ILLEGAL_RE.match(text)
+        if illegal:
+            self.do(_condoned(illegal.group(1), player, state.checkers))
+            return
         steps = parse_steps(text)
         if steps:
             self.do(Move(steps))
