@@ -173,3 +173,93 @@ def test_white_accepts_an_illegal_play_of_black() -> None:
     c.handle(ButtonPressed(0, ROLL, 16))  # Ann accepts
     assert isinstance(c.actions[-1], Condone) and c.state.turn == 0 and c.state.phase == "turn"
     assert c.state.board[1][24] == 1 and c.state.board[1][18] == 1
+
+
+def test_a_condoned_play_can_be_taken_back_before_the_opponent_rolls() -> None:
+    c, _, shown = _opened(Settings(length=3, players=("Ann", "Bob"), illegal="condone", takebacks=True))
+    c.handle(BoardRead(_board((8, 2)), 10))
+    c.handle(ButtonPressed(0, ROLL, 11))
+    c.handle(ButtonPressed(1, ROLL, 12))  # Bob accepts ...
+    assert isinstance(c.actions[-1], Condone)
+    c.handle(BoardRead(START, 13))  # ... but Ann puts the checker back before Bob rolls
+    assert c.state.phase == "play" and c.state.turn == 0 and not isinstance(c.actions[-1], Condone)
+    assert shown[-1].message[0] == "play taken back: play the roll again"
+    again = Controller.resume(c.journal, c.settings, 20)  # the undo is journalled
+    assert again.state == c.state
+
+
+def _match_events(c: Controller, rng) -> list:
+    """The next events of a match in which about a third of the plays are condonable
+    illegal plays (one checker moved forwards by a random distance), offered with done and
+    accepted by the opponent's roll button."""
+    from bgboard.match.condone import condone_refusal
+    from bgboard.rules import OFF, Position, legal_plays
+
+    state = c.state
+    at = 1_000_000 + 1_000 * len(c.actions)
+    dice = (rng.randint(1, 6), rng.randint(1, 6))
+    if state.phase == "opening":
+        return [ButtonPressed(0, ROLL, at), DiceRolled(dice, len(c.actions), at + 1)]
+    if state.phase == "turn":
+        return [ButtonPressed(state.turn, ROLL, at), DiceRolled(dice, len(c.actions), at + 1)]
+    if state.phase == "game_over":
+        return [BoardRead(START, at), ButtonPressed(0, ROLL, at + 1)]
+    assert state.phase == "play"
+    position, mover = state.position, state.turn
+    plays = legal_plays(position, state.dice)
+    result = plays[rng.randrange(len(plays))].position if plays else position
+    illegal = False
+    if rng.random() < 0.35:
+        frm = rng.choice([p for p in range(1, BAR + 1) if position.mine[p]])
+        targets = [t for t in range(1, frm) if position.theirs[BAR - t] < 2]
+        targets += [OFF] if not any(position.mine[7:]) else []
+        if targets:
+            to = rng.choice(targets)
+            mine, theirs = list(position.mine), list(position.theirs)
+            mine[frm] -= 1
+            mine[to] += 1
+            if to != OFF and theirs[BAR - to] == 1:
+                theirs[BAR - to], theirs[BAR] = 0, theirs[BAR] + 1
+            trial = Position(tuple(mine), tuple(theirs))
+            if trial not in {p.position for p in plays} and condone_refusal(position, trial, 15) is None:
+                result, illegal = trial, True
+    events = [BoardRead(Observation.of_board(board_of(result, mover)), at), ButtonPressed(mover, ROLL, at + 1)]
+    if illegal:
+        events.append(ButtonPressed(1 - mover, ROLL, at + 2))  # the opponent accepts
+    return events
+
+
+def test_whole_matches_with_condoned_plays_survive_restarts(tmp_path: Path) -> None:
+    """Matches played through the controller with condoned plays end, every condoned board
+    reads exactly as the board did, and a restart after any event resumes the same match."""
+    import random
+
+    condoned = 0
+    for seed in range(3):
+        rng = random.Random(seed)
+        path = tmp_path / f"j{seed}.db"
+        journal = Journal(path)
+        c = Controller.resume(journal, Settings(length=3, illegal="condone"), 0)
+        for step in range(20_000):
+            if c.over:
+                break
+            for event in _match_events(c, rng):
+                before = len(c.actions)
+                c.handle(event)
+                if len(c.actions) > before and isinstance(c.actions[-1], Condone):
+                    condoned += 1
+                    action, observation = c.actions[-1], c.observation
+                    mover = replay(c.actions[:-1]).turn
+                    from bgboard.rules import Position
+
+                    shown = Observation.of_board(board_of(Position(action.mine, action.theirs), mover))
+                    assert shown.codes == observation.codes
+            if step % 37 == 0:  # a restart: the journal alone rebuilds the match
+                journal.close()
+                journal = Journal(path)
+                again = Controller.resume(journal, Settings(length=3, illegal="condone"), 0)
+                assert again.state == c.state and again.actions == c.actions
+                c = again
+        assert c.over and replay(c.actions) == c.state
+        journal.close()
+    assert condoned >= 30

@@ -179,7 +179,7 @@ class Controller:
             if entry.kind == "action":
                 actions.append(action_from_dict(entry.body))
             elif entry.kind == "undo":
-                while actions and not isinstance(actions.pop(), (Move, Pass)):
+                while actions and not isinstance(actions.pop(), (Move, Pass, Condone)):
                     pass
             elif entry.kind == "clock":
                 self.clock = Clock.from_dict(entry.body)
@@ -299,7 +299,7 @@ class Controller:
 
     def _maybe_takeback(self, event: BoardRead) -> None:
         last = self.actions[-1] if self.actions else None
-        if not isinstance(last, (Move, Pass)) or not self.history:
+        if not isinstance(last, (Move, Pass, Condone)) or not self.history:
             return
         position, colour = self.history[-1]
         if event.observation.codes != Observation.of_board(board_of(position, colour), self.settings.slots).codes:
