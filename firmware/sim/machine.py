@@ -24,11 +24,27 @@ def _env(name, default):
     return default if value is None or value == "" else value
 
 
+def _clock_mode(text):
+    """``(virtual, factor)`` of a BGBOARD_SIM_CLOCK value: real, virtual or fast:K."""
+    if text == "virtual":
+        return True, 1
+    if text.startswith("fast:"):
+        try:
+            factor = int(text[5:])
+        except ValueError:
+            factor = 0
+        if factor >= 1:
+            return False, factor
+        sys.stderr.write("sim: BGBOARD_SIM_CLOCK=%s: K must be a whole number >= 1; real clock\n" % text)
+    return False, 1
+
+
 class Sim:
     def __init__(self):
-        self.virtual = _env("BGBOARD_SIM_CLOCK", "real") == "virtual"
+        self.virtual, self.factor = _clock_mode(_env("BGBOARD_SIM_CLOCK", "real"))
         self.us = 0
         self.start = time.ticks_ms()
+        self._real_us = time.ticks_us()  # fast clock: real microseconds seen so far, x factor
         self.running = True
         self.field = [[EMPTY] * board.MUX_CHANNELS for _ in range(board.MUX_COUNT)]
         self.pressed = _env("BGBOARD_SIM_BUTTON_AT_BOOT", "0") == "1"
@@ -40,6 +56,9 @@ class Sim:
         self.led_writes = 0
         self._random = b""
         self._random_at = 0
+        self._dice_bits = []  # ROSC bits queued by a "dice D1 D2" line
+        self._mux = None  # (banks, enabled banks, channel) while no mux pin changes
+        self.mux_pins = set(board.MUX_SELECT) | set(board.MUX_ENABLE)
         self._wait_until = None
         self._partial = ""
         flash = _env("BGBOARD_SIM_FLASH", "/tmp/bgboard-sim-flash")
@@ -59,19 +78,33 @@ class Sim:
         self.apply_due()
 
     # --- clock ---------------------------------------------------------------------
+    def _advance(self):
+        """Fast clock: move the simulated clock by the real time since the last look x K."""
+        now = time.ticks_us()
+        self.us += time.ticks_diff(now, self._real_us) * self.factor
+        self._real_us = now
+
     def now_ms(self):
         if self.virtual:
+            return self.us // 1000
+        if self.factor > 1:
+            self._advance()
             return self.us // 1000
         return time.ticks_diff(time.ticks_ms(), self.start)
 
     def ticks_ms(self):
         if self.virtual:
             return (self.us // 1000) & 0x3FFFFFFF
+        if self.factor > 1:
+            self._advance()
+            return (self.us // 1000) & 0x3FFFFFFF
         return time.ticks_ms()
 
     def sleep_ms(self, ms):
         if self.virtual:
             self.us += ms * 1000
+        elif self.factor > 1:
+            time.sleep_us(ms * 1000 // self.factor)
         else:
             time.sleep_ms(ms)
         self.apply_due()
@@ -80,6 +113,8 @@ class Sim:
         self.settle_us += us
         if self.virtual:
             self.us += us
+        elif self.factor > 1:
+            pass  # settling is not simulated; a sleep this short costs more than it lasts
         else:
             time.sleep_us(us)
 
@@ -131,6 +166,8 @@ class Sim:
                 if parts[1] not in ("down", "up"):
                     raise ValueError
                 self.pressed = parts[1] == "down"
+            elif word == "dice":
+                self.force_dice(int(parts[1]), int(parts[2]))
             elif word == "host":
                 self.injected += bytes.fromhex("".join(parts[1:]))
             elif word == "stop":
@@ -149,6 +186,8 @@ class Sim:
 
     # --- serial, LEDs, random --------------------------------------------------------
     def take_injected(self):
+        if not self.virtual:  # a loop that never sleeps (a slow scan) still reads the field
+            self.apply_due()
         if not self.injected:
             return b""
         data = bytes(self.injected)
@@ -163,7 +202,24 @@ class Sim:
             )
             self.leds.flush()
 
+    def force_dice(self, d1, d2):
+        """The next roll shows ``d1 d2``: queue the ROSC bits that the firmware's own
+        whitening and rejection sampler turn into these faces (a pair ``b, not b`` is one
+        whitened bit ``b``; three bits, high first, make a die's value - 1).  A new line
+        replaces bits still queued."""
+        if not (1 <= d1 <= 6 and 1 <= d2 <= 6):
+            raise ValueError
+        bits = []
+        for face in (d1, d2):
+            for shift in (2, 1, 0):
+                bit = ((face - 1) >> shift) & 1
+                bits.append(bit)
+                bits.append(1 - bit)
+        self._dice_bits = bits
+
     def random_bit(self):
+        if self._dice_bits:
+            return self._dice_bits.pop(0)
         if self._random_at >= len(self._random):
             self._random = os.urandom(256)
             self._random_at = 0
@@ -174,14 +230,19 @@ class Sim:
     # --- the multiplexed ADC -------------------------------------------------------
     def adc_value(self, adc_pin):
         self.adc_reads += 1
-        banks = len(board.MUX_ENABLE)
-        enabled = [b for b in range(banks) if self.level(board.MUX_ENABLE[b]) == 0]
+        if self._mux is None:  # a select or enable pin changed since the last read
+            banks = len(board.MUX_ENABLE)
+            enabled = [b for b in range(banks) if self.level(board.MUX_ENABLE[b]) == 0]
+            channel = 0
+            for bit in range(len(board.MUX_SELECT)):
+                channel |= self.level(board.MUX_SELECT[bit]) << bit
+            self._mux = (banks, enabled, channel)
+        banks, enabled, channel = self._mux
         if not enabled:
             return 0  # nothing drives the line: the pull-down wins
-        channel = 0
-        for bit in range(len(board.MUX_SELECT)):
-            channel |= self.level(board.MUX_SELECT[bit]) << bit
         adc = board.MUX_ADC.index(adc_pin)
+        if len(enabled) == 1:
+            return self.field[adc * banks + enabled[0]][channel]
         values = [self.field[adc * banks + b][channel] for b in enabled]
         return sum(values) // len(values)
 
@@ -206,7 +267,10 @@ class Pin:
         self.level = 1 if pull == Pin.PULL_UP else 0
         if value is not None:
             self.level = 1 if value else 0
+        self.mux = id in SIM.mux_pins
         SIM.pins[id] = self
+        if self.mux:
+            SIM._mux = None
 
     def value(self, v=None):
         if v is None:
@@ -215,6 +279,8 @@ class Pin:
             return self.level
         SIM.pin_writes += 1
         self.level = 1 if v else 0
+        if self.mux:
+            SIM._mux = None
         return None
 
     def __call__(self, v=None):

@@ -10,7 +10,9 @@ in tests and in the board simulator (docs/host.md, "Running the app without hard
 * ``panel`` — a :class:`~bgboard.display.panel.Panel` (e.g. ``FilePanel``);
 * ``journal`` — a journal object (default: SQLite at ``[journal] path``);
 * ``clock_ms`` — the wall clock in ms (default ``time.time() * 1000``);
-* ``timing`` — link timeouts.
+* ``timing`` — link timeouts;
+* ``tick_s`` — how often the app polls the settler and ticks the controller (default
+  0.05 s; the board simulator's fast clock shortens it with everything else).
 
 :meth:`App.run` runs until :meth:`App.stop` (or cancellation) and closes everything it opened.
 """
@@ -93,10 +95,12 @@ class App:
         journal: Any = None,
         clock_ms: Callable[[], int] = wall_ms,
         timing: Timing = Timing(),
+        tick_s: float = TICK_S,
     ) -> None:
         self.config = config
         self.clock_ms = clock_ms
         self.timing = timing
+        self.tick_s = tick_s
         self.grid = SlotMap.load(Path(config.board.grid) if config.board.grid else GRID_TOML)
         self.settler = Settler(config.board.settle_ms)
         self._opener = opener or (lambda: open_serial(config.board.port, config.board.baudrate))
@@ -229,7 +233,7 @@ class App:
             link_task = asyncio.create_task(self.link.run(), name="bgboard-link")
             while not self._stop.is_set():
                 try:
-                    await asyncio.wait_for(self._stop.wait(), TICK_S)
+                    await asyncio.wait_for(self._stop.wait(), self.tick_s)
                 except asyncio.TimeoutError:
                     pass
                 if link_task.done():

@@ -1,4 +1,4 @@
-"""``bgboard sim --firmware``: the whole companion, board and host, in real time (adapter).
+"""``bgboard sim``: the whole companion, board and host, on the real firmware (adapter).
 
 The board is the real firmware (:class:`~bgboard.sim.pico.VirtualPico`: MicroPython unix
 port, a pty, the field channel); the host is the real :class:`bgboard.app.App` - its serial
@@ -7,15 +7,24 @@ on a ``MockFactory`` and the display through a ``FilePanel``.  The simulated pla
 touch what a person touches: checkers (the hall field), the dice button and the player
 buttons; they read the display state to know what to do next.
 
-The dice come from the firmware's random source (the simulated ROSC), so unlike the fast
-mode a firmware run is not a function of the seed alone; everything else a player decides
-still is (given the dice).
+Deterministic: the players' choices and the dice are functions of ``(seed, game, turn)``
+(the dice reach the firmware as a field-channel ``dice D1 D2`` line just before the dice
+button is pressed, and go through its own sampler, numbering and roll log), so a run killed
+and resumed from the journal ends as the uninterrupted run does.
+
+Faster than real time: with ``speed`` K the firmware runs on the shim's fast clock
+(``BGBOARD_SIM_CLOCK=fast:K``) and the host on :class:`SimClock` (wall time × K) with its
+link timeouts and tick divided by K; the players' pauses are in simulated milliseconds.
+The players never sleep in place of a condition: they wait until the host shows what they
+expect (its reading of the board, the roll, the accepted play), so a loaded machine is
+slower, not wrong.  ``speed=1`` is real time (``--realtime``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import random
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -26,14 +35,29 @@ from bgboard.rules import start_position
 from bgboard.sim.field import Faults, board_grid
 from bgboard.sim.layout import Layout
 from bgboard.sim.pico import VirtualPico
-from bgboard.sim.players import Move, choose_play, illegal_attempt, moves_of, takes, wants_double
-from bgboard.sim.run import Options, SimulationError, Tally
+from bgboard.sim.players import Move, choose_play, dice_for, illegal_attempt, moves_of, takes, wants_double
+from bgboard.sim.run import SIM_KIND, Options, SimulationError, Tally
 from bgboard.sim.table import Table
 
 #: Pins of the player buttons (hardware/pins.toml, [pi.buttons]).
 PINS = {(0, ROLL): 5, (0, DOUBLE): 6, (0, DROP): 12, (1, ROLL): 13, (1, DOUBLE): 19, (1, DROP): 26}
 SETTLE_MS = 120
 TIMEOUT_S = 15.0
+#: Default speed of ``bgboard sim``: firmware and host time run this many times real time.
+SPEED = 8
+
+
+class SimClock:
+    """Wall-clock milliseconds running ``factor`` times real time from ``start_ms`` (the
+    host's clock in a fast run; ``factor`` 1 is the wall clock)."""
+
+    def __init__(self, factor: int, start_ms: int) -> None:
+        self.factor = factor
+        self.start_ms = start_ms
+        self._t0 = time.monotonic()
+
+    def __call__(self) -> int:
+        return self.start_ms + int((time.monotonic() - self._t0) * 1000 * self.factor)
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,7 +71,14 @@ class Faults_:  # noqa: N801 - beside field.Faults (sensor faults)
 class LiveRun:
     """Players at the real board and host (see the module docstring)."""
 
-    def __init__(self, options: Options, out: Path, faults: Faults_ = Faults_(), max_actions: int | None = None) -> None:
+    def __init__(
+        self,
+        options: Options,
+        out: Path,
+        faults: Faults_ = Faults_(),
+        max_actions: int | None = None,
+        speed: int = SPEED,
+    ) -> None:
         from gpiozero import Device
         from gpiozero.pins.mock import MockFactory
 
@@ -57,14 +88,31 @@ class LiveRun:
         from bgboard.display.panels import panel_spec
         from bgboard.link.connection import Timing
         from bgboard.link.transport import open_serial
+        from bgboard.match.ruleset import rule_set
+        from bgboard.store.journal import Journal
 
+        rule_set(options.rules).check_length(options.match_length)  # one sentence if not
         self.options = options
         self.out = Path(out)
+        if self.out.exists() and not self.out.is_dir():
+            raise SimulationError(f"--out {self.out} is a file, not a directory")
         self.out.mkdir(parents=True, exist_ok=True)
         self.faults = faults
         self.max_actions = max_actions
+        self.speed = max(1, int(speed))
         self.tally = Tally()
-        self.pico = VirtualPico(self.out / "pico")
+        self.journal = Journal(self.out / "journal.sqlite")
+        start_ms = int(time.time() * 1000)
+        for entry in self.journal.entries():  # a resumed match: the clock never runs back
+            start_ms = max(start_ms, entry.at_ms + 1000)
+            if entry.kind == SIM_KIND:
+                self.tally.count(entry.body)
+            elif entry.kind == "action" and entry.body.get("type") == "start":
+                if entry.body.get("length") != options.match_length:
+                    self.journal.close()
+                    raise SimulationError(f"{self.out} holds a {entry.body.get('length')}-point match: use another --out")
+        self.clock = SimClock(self.speed, start_ms)
+        self.pico = VirtualPico(self.out / "pico", clock="real" if self.speed == 1 else f"fast:{self.speed}")
         self.factory = MockFactory()
         self._old_factory = Device.pin_factory
         Device.pin_factory = self.factory
@@ -73,16 +121,30 @@ class LiveRun:
                 "board": {"port": self.pico.slave_name, "settle_ms": SETTLE_MS},
                 "match": {"length": options.match_length, "rules": options.rules},
                 "journal": {"path": str(self.out / "journal.sqlite")},
-                "buttons": {"bounce_ms": 5},
+                "buttons": {"bounce_ms": 2},
             }
         )
-        self.panel = FilePanel(panel_spec("waveshare-4in2"), self.out / "frames")
+        frames = self.out / "frames"
+        self.panel = FilePanel(panel_spec("waveshare-4in2"), frames)
+        self.panel.frames = [(p, "full" in p.name) for p in sorted(frames.glob("frame-*.png"))]
+        k = self.speed
         self.app = App(
             config,
             opener=lambda: open_serial(self.pico.slave_name),
             pin_factory=self.factory,
             panel=self.panel,
-            timing=Timing(hello_s=3.0, watchdog_s=2.0, snapshot_s=2.0),
+            journal=self.journal,
+            clock_ms=self.clock,
+            # link timeouts in firmware time (heartbeats every 1000 ms of it), with a floor
+            # in real time: a loaded machine must not look like a lost board
+            timing=Timing(
+                hello_s=max(3.0 / k, 1.0),
+                watchdog_s=max(3.0 / k, 1.0),
+                snapshot_s=max(2.0 / k, 0.5),
+                ack_s=max(0.5 / k, 0.2),
+                tick_s=0.05 / k,
+            ),
+            tick_s=0.05 / k,
         )
         self.grid = board_grid()
         self.table = Table(
@@ -100,15 +162,26 @@ class LiveRun:
     async def _show(self, frames_layout: Any = None) -> None:
         self.pico.slots(self.table.values(frames_layout))
 
+    async def _pause(self, sim_ms: float) -> None:
+        """A player's pause of ``sim_ms`` simulated milliseconds."""
+        await asyncio.sleep(sim_ms / 1000 / self.speed)
+
+    def _note(self, body: dict[str, Any]) -> None:
+        """Count a verdict and journal it beside the host's actions (a resumed run's
+        summary counts the whole match)."""
+        s = self.controller.state
+        body = {"game": s.game if s else 0, **body}
+        self.journal.append(SIM_KIND, body, self.clock())
+        self.tally.count(body)
+
     async def _carry(self, moves: tuple[Move, ...]) -> None:
         for frame in self.table.frames(moves):
             self.pico.slots(self.table.values(frame))
-            await asyncio.sleep(max(frame.ms, 40) / 1000)
+            await self._pause(max(frame.ms, 40))
         self.pico.slots(self.table.values())
-        await asyncio.sleep((SETTLE_MS + 60) / 1000)
         await self._seen()
 
-    async def _seen(self, timeout: float = 5.0) -> None:
+    async def _seen(self, timeout: float = 8.0) -> None:
         """Wait until the host's settled reading shows the table as it is (a loaded machine
         may be slower than the firmware's debounce and the host's settling)."""
         from bgboard.sense.board import Observation, Slots
@@ -129,9 +202,9 @@ class LiveRun:
     async def _press(self, player: int, button: str) -> None:
         pin = self.factory.pin(PINS[player, button])
         pin.drive_low()
-        await asyncio.sleep(0.03)
+        await asyncio.sleep(max(0.03 / self.speed, 0.005))
         pin.drive_high()
-        await asyncio.sleep(0.05)
+        await asyncio.sleep(max(0.05 / self.speed, 0.005))
 
     @property
     def controller(self) -> Any:
@@ -144,20 +217,27 @@ class LiveRun:
             if loop.time() > deadline:
                 notice = self.controller.message() if self.controller else None
                 raise SimulationError(f"timed out waiting for {what} ({notice.text if notice else 'no message'})")
-            await asyncio.sleep(0.02)
+            await asyncio.sleep(0.005)
 
-    async def _roll(self) -> None:
-        """Press the board's dice button until the host has the roll."""
+    async def _roll(self, dice: tuple[int, int]) -> None:
+        """Press the board's dice button until the host has the roll; ``dice`` are what
+        the firmware's next roll shows (a ``dice`` line before the press)."""
         before = len(self.controller.actions)
         for _ in range(20):
+            rolled = self.pico.rolls()
+            self.pico.send(f"dice {dice[0]} {dice[1]}")
             self.pico.button(True)
-            await asyncio.sleep(0.06)
-            self.pico.button(False)
+            try:  # held until the firmware has rolled (3 scans), as a person holds it
+                await self._until(lambda: self.pico.rolls() > rolled or len(self.controller.actions) > before, "the roll", 1.0)
+            except SimulationError:
+                pass
+            finally:
+                self.pico.button(False)
             try:
-                await self._until(lambda: len(self.controller.actions) > before, "the dice", 0.6)
+                await self._until(lambda: len(self.controller.actions) > before, "the dice", 3.0)
                 return
             except SimulationError:
-                continue
+                continue  # the host had not enabled the dice yet: press again
         raise SimulationError("the dice module never rolled")
 
     def _set_up_table(self) -> None:
@@ -178,13 +258,13 @@ class LiveRun:
         turn = sum(1 for _ in _since_game_start(c.actions))
         if s.phase == OPENING:
             await self._press(0, ROLL)
-            await self._roll()
+            await self._roll(dice_for(o.seed, s.game, turn))
         elif s.phase == TURN:
             if s.may_double and wants_double(s.position, o.seed, s.game, turn):
                 await self._press(s.turn, DOUBLE)
             else:
                 await self._press(s.turn, ROLL)
-                await self._roll()
+                await self._roll(dice_for(o.seed, s.game, turn))
         elif s.phase == DOUBLED:
             take = takes(s.position.swap(), o.seed, s.game, turn)
             await self._press(s.decider, DOUBLE if take else DROP)
@@ -192,7 +272,6 @@ class LiveRun:
             await self._play(turn)
         elif s.phase == GAME_OVER:
             self._set_up_table()
-            await asyncio.sleep((SETTLE_MS + 60) / 1000)
             await self._seen()
             await self._press(s.games[-1].winner, ROLL)
         await self._until(lambda: len(c.actions) > n or c.over, f"the host to act in phase {s.phase}")
@@ -209,7 +288,10 @@ class LiveRun:
                 await self._carry(attempt.moves)
                 n = len(c.actions)
                 await self._press(mover, ROLL)
-                await asyncio.sleep(0.1)
+                try:  # the host answers a press at its next tick
+                    await self._until(lambda: len(c.actions) > n or _error(c.message()), "the host's verdict", 5.0)
+                except SimulationError:
+                    pass
                 notice = c.message()
                 verdict = c.verdict
                 reason = getattr(verdict, "reason", None)
@@ -219,25 +301,32 @@ class LiveRun:
                     "reason": reason,
                     "expected": attempt.reason,
                 }
-                self.tally.count(entry)
+                self._note(entry)
                 await self._carry(tuple(Move(m.dst, m.src) for m in reversed(attempt.moves)))
             await self._carry(moves_of(play.steps, mover))
         else:
-            await asyncio.sleep((SETTLE_MS + 100) / 1000)
+            await self._seen()
         want = () if play is None else tuple((st.frm, st.to) for st in play.steps)
         n = len(c.actions)
-        for _ in range(int(TIMEOUT_S / 0.2)):  # press done until the host takes the play
+        for _ in range(40):  # press done until the host takes the play
             verdict = c.verdict
             plays = getattr(verdict, "plays", None)
             if plays and play in plays and plays[c.choice % len(plays)] != play:
+                choice = c.choice
                 await self._press(mover, DOUBLE)  # the next candidate reading
+                try:
+                    await self._until(lambda: c.choice != choice, "the next reading", 2.0)
+                except SimulationError:
+                    pass
                 continue
             await self._press(mover, ROLL)
-            if len(c.actions) > n:
+            try:
+                await self._until(lambda: len(c.actions) > n, "the host to take the play", 1.0)
                 break
-            await asyncio.sleep(0.15)
+            except SimulationError:
+                continue
         accepted = len(c.actions) > n and getattr(c.actions[n], "steps", ()) == want
-        self.tally.count({"what": "play", "accepted": accepted})
+        self._note({"what": "play", "accepted": accepted})
         if not accepted:
             notice = c.message()
             raise SimulationError(
@@ -248,7 +337,7 @@ class LiveRun:
     async def _players(self) -> None:
         await self._until(lambda: self.controller is not None and self.controller.link_up and self.controller.observation is not None, "the board to connect", 20)
         self._set_up_table()
-        await asyncio.sleep(0.5)
+        await self._seen()
         done = 0
         while not self.controller.over:
             if self.max_actions is not None and done >= self.max_actions:
@@ -259,7 +348,7 @@ class LiveRun:
                 self.injected.append(f"firmware restart after {count} actions")
                 await self._until(lambda: self.controller.link_up and self.controller.observation is not None, "the board after its restart", 20)
                 self._set_up_table()
-                await asyncio.sleep(0.5)
+                await self._seen()
             if self.faults.garble_at is not None and count >= self.faults.garble_at and not any("garbled" in i for i in self.injected):
                 self.pico.garble(bytes(range(256)) * 2)
                 self.injected.append(f"garbled bytes after {count} actions")
@@ -269,10 +358,8 @@ class LiveRun:
     async def _power(self) -> None:
         """The Pico comes back after every reset (``machine.reset()`` ends the process)."""
         while True:
-            if self.pico.revive() is not None:
-                await asyncio.sleep(0.3)
-                self.pico.slots(self.table.values())
-            await asyncio.sleep(0.05)
+            self.pico.revive()  # the board's field is restored as it starts
+            await asyncio.sleep(0.02)
 
     async def run(self) -> None:
         """Start the board and the host, play, stop both."""
@@ -286,7 +373,7 @@ class LiveRun:
                 app_task.result()
                 raise SimulationError("the host stopped before the match ended")
             players.result()
-            await asyncio.sleep(0.3)  # the last frames reach the panel
+            await asyncio.sleep(0.3)  # the last frames reach the panel (real time: the panel's own)
         finally:
             power.cancel()
             self.app.stop()
@@ -298,6 +385,7 @@ class LiveRun:
             except (asyncio.TimeoutError, SimulationError):
                 app_task.cancel()
             self.pico.close()
+            self.journal.close()
 
     def summary(self) -> dict[str, Any]:
         """The ``--json`` summary."""
@@ -311,6 +399,10 @@ class LiveRun:
             "illegal_flagged": self.tally.illegal_flagged,
             "legal_rejected": self.tally.legal_rejected,
         }
+
+
+def _error(notice: Any) -> bool:
+    return notice is not None and notice.severity == "error"
 
 
 def _since_game_start(actions: list[Any]) -> list[Any]:

@@ -7,15 +7,20 @@ opens the slave side (``slave_name``) with its own serial transport, exactly as 
 ``/dev/ttyACM0`` on a Pi.
 
 What the simulator does to the board goes through the field channel: ADC readings of every
-slot (``slots V0 .. Vn``) and the dice button (``button down``/``button up``).  Faults for
+slot (``slots V0 .. Vn``), the dice button (``button down``/``button up``) and the faces of
+the next roll (``dice D1 D2``).  ``clock`` is the shim's ``BGBOARD_SIM_CLOCK`` (``real`` or
+``fast:K``).  The firmware dies with the process that started it (Linux parent-death
+signal), so a killed simulator leaves no board running.  Faults for
 the tests: :meth:`restart` (the Pico resets: the process is killed and started again on the
 same pty), :meth:`garble` (bytes that are not frames appear on the wire).
 """
 
 from __future__ import annotations
 
+import ctypes
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tty
@@ -45,14 +50,24 @@ def micropython() -> Path:
     )
 
 
+def _die_with_parent() -> None:  # pragma: no cover - runs in the child before exec
+    """Ask Linux to kill this process when its parent dies (prctl PR_SET_PDEATHSIG)."""
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL, 0, 0, 0)
+    except (OSError, AttributeError):
+        pass
+
+
 class VirtualPico:
     """The firmware as a process on a pty (see the module docstring)."""
 
-    def __init__(self, workdir: Path) -> None:
+    def __init__(self, workdir: Path, clock: str = "real") -> None:
         if not (FIRMWARE / "main.py").exists() or not (FIRMWARE / "sim" / "machine.py").exists():
             raise FirmwareUnavailableError(f"the firmware is not in {FIRMWARE}")
         self.workdir = Path(workdir)
         self.workdir.mkdir(parents=True, exist_ok=True)
+        self.clock = clock
+        self._slots: str | None = None  # the last field, restored when the board restarts
         self.fifo = self.workdir / "field.fifo"
         if self.fifo.exists():
             self.fifo.unlink()
@@ -76,7 +91,7 @@ class VirtualPico:
             BGBOARD_SIM_FIELD=str(self.fifo),
             BGBOARD_SIM_FLASH=str(self.workdir / "flash"),
             BGBOARD_SIM_LEDS=str(self.workdir / "leds.log"),
-            BGBOARD_SIM_CLOCK="real",
+            BGBOARD_SIM_CLOCK=self.clock,
         )
         self.proc = subprocess.Popen(
             [str(micropython()), str(FIRMWARE / "main.py")],
@@ -85,8 +100,26 @@ class VirtualPico:
             stderr=self.stderr,
             env=env,
             cwd=self.workdir,
+            preexec_fn=_die_with_parent if sys.platform.startswith("linux") else None,
         )
         self.field = open(self.fifo, "w")  # the shim opens the reading end at start
+        if self._slots is not None:
+            self.send(self._slots)
+
+    def rolls(self) -> int:
+        """The number of the last roll the firmware logged in its flash (0: none yet)."""
+        try:
+            with open(self.workdir / "flash" / "rolls.log", "rb") as f:
+                f.seek(0, os.SEEK_END)
+                f.seek(max(0, f.tell() - 200))
+                lines = f.read().split(b"\n")
+        except OSError:
+            return 0
+        for line in reversed(lines):
+            parts = line.split()
+            if len(parts) >= 3 and parts[0].isdigit():
+                return int(parts[0])
+        return 0
 
     def send(self, line: str) -> None:
         """One field-channel line."""
@@ -100,7 +133,8 @@ class VirtualPico:
 
     def slots(self, values: Sequence[int]) -> None:
         """Every slot's ADC reading at once."""
-        self.send("slots " + " ".join(str(v) for v in values))
+        self._slots = "slots " + " ".join(str(v) for v in values)
+        self.send(self._slots)
 
     def button(self, down: bool) -> None:
         """The dice button."""
