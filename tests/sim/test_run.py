@@ -62,7 +62,7 @@ def test_outputs_are_written(tmp_path: Path) -> None:
 
 
 def test_cli_json_has_exactly_the_documented_keys(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["sim", "--match-length", "1", "--seed", "3", "--out", str(tmp_path), "--json"]) == 0
+    assert main(["sim", "--match-length", "1", "--seed", "3", "--out", str(tmp_path), "--json", "--model-firmware"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert set(out) == {
         "match_length", "score", "games", "plays_recognised", "illegal_attempts",
@@ -82,6 +82,8 @@ def test_cli_json_has_exactly_the_documented_keys(tmp_path: Path, capsys: pytest
         (["--rules", "brainking", "--match-length", "4"], "not 4"),
         (["--rules", "money"], "plays matches"),
         (["--stuck", "6:9:1"], "no such sensor"),
+        (["--speed", "0"], "--speed"),
+        (["--firmware", "--model-firmware"], "not both"),
     ],
 )
 def test_bad_options_give_one_line_and_exit_2(tmp_path: Path, argv: list[str], words: str) -> None:
@@ -93,7 +95,7 @@ def test_bad_options_give_one_line_and_exit_2(tmp_path: Path, argv: list[str], w
 
 
 def test_kill_9_then_sim_again_ends_as_the_uninterrupted_run(tmp_path: Path, whole_6: tuple[dict, Path]) -> None:
-    args = ["sim", "--match-length", "3", "--seed", "6", "--noise", "low", "--illegal-rate", "0.2", "--json"]
+    args = ["sim", "--match-length", "3", "--seed", "6", "--noise", "low", "--illegal-rate", "0.2", "--json", "--model-firmware"]
     whole, whole_out = whole_6
     killed = subprocess.Popen([*BGBOARD, *args, "--out", str(tmp_path / "killed"), "--realtime"],
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -114,7 +116,7 @@ def test_kill_9_then_sim_again_ends_as_the_uninterrupted_run(tmp_path: Path, who
 
 
 def test_a_stuck_sensor_stops_the_run_with_the_place_to_check_and_the_match_resumes(tmp_path: Path) -> None:
-    args = [*BGBOARD, "sim", "--match-length", "1", "--seed", "3", "--out", str(tmp_path)]
+    args = [*BGBOARD, "sim", "--match-length", "1", "--seed", "3", "--out", str(tmp_path), "--model-firmware"]
     stuck = subprocess.run([*args, "--stuck", "6:0:32768"], capture_output=True, text=True, timeout=60)
     assert stuck.returncode == 2
     assert stuck.stderr == "bgboard: check point 6: a sensor sees a checker beyond a gap\n"

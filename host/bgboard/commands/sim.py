@@ -2,6 +2,10 @@
 
     bgboard sim --match-length 3 --seed 1 --out out/sim [--illegal-rate 0.1] [--noise low] [--json]
 
+By default the board is the real firmware under the MicroPython unix port on a pty, run
+faster than real time (``--speed``, ``--realtime`` to watch); ``--model-firmware`` replaces
+it with the in-process model of its classify/debounce (faster, no firmware process).
+
 Writes ``OUT/journal.sqlite``, ``OUT/match.mat``, ``OUT/match.sgf``, the display frames
 (``OUT/frames/*.png``, ``OUT/display.gif``) and ``OUT/summary.json``.  A directory whose
 journal holds an unfinished match is resumed.  See docs/simulator.md.
@@ -45,10 +49,18 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     p.add_argument("--realtime", action="store_true", help="play at human speed to watch the frames")
     p.add_argument(
-        "--firmware",
-        action="store_true",
-        help="run the real firmware under MicroPython on a pty and the real host app (real time, minutes)",
+        "--speed",
+        type=int,
+        default=None,
+        metavar="K",
+        help="firmware and host time run K times real time (default 8; --realtime is 1)",
     )
+    p.add_argument(
+        "--model-firmware",
+        action="store_true",
+        help="model the firmware's classify/debounce in-process instead of running it (fastest; also used by --stuck)",
+    )
+    p.add_argument("--firmware", action="store_true", help=argparse.SUPPRESS)  # the default now; kept for old scripts
     p.add_argument("--interactive", action="store_true", help="play yourself from the terminal")
     return p
 
@@ -64,6 +76,10 @@ def run(args: argparse.Namespace) -> int:
         raise SimArgumentError("bgboard sim plays matches: choose --rules standard or brainking")
     if not 0.0 <= args.illegal_rate <= 1.0:
         raise SimArgumentError(f"--illegal-rate must be between 0 and 1, not {args.illegal_rate}")
+    if args.speed is not None and not 1 <= args.speed <= 50:
+        raise SimArgumentError(f"--speed must be between 1 and 50, not {args.speed}")
+    if args.model_firmware and args.firmware:
+        raise SimArgumentError("choose --firmware (the default) or --model-firmware, not both")
     stuck = tuple(_stuck(text) for text in args.stuck)
     options = Options(
         match_length=args.match_length,
@@ -79,12 +95,24 @@ def run(args: argparse.Namespace) -> int:
 
         return play_interactive(options, args.out)
     progress = sys.stderr.isatty() and not args.json
-    if args.firmware:
+    model = args.model_firmware or bool(stuck)
+    if not model:
+        from bgboard.sim.pico import FirmwareUnavailableError, micropython
+
+        try:
+            micropython()
+        except FirmwareUnavailableError as exc:
+            if args.firmware:
+                raise
+            sys.stderr.write(f"bgboard: {exc}; modelling the firmware instead\n")
+            model = True
+    if model:
+        summary = run_match(options, args.out, progress=progress, realtime=args.realtime)
+    else:
         from bgboard.sim.session import run_firmware_match
 
-        summary = run_firmware_match(options, args.out, progress=progress)
-    else:
-        summary = run_match(options, args.out, progress=progress, realtime=args.realtime)
+        speed = 1 if args.realtime else args.speed
+        summary = run_firmware_match(options, args.out, progress=progress, speed=speed)
     if args.json:
         print(json.dumps(summary))
     else:

@@ -78,6 +78,7 @@ class LiveRun:
         faults: Faults_ = Faults_(),
         max_actions: int | None = None,
         speed: int = SPEED,
+        on_turn: Any = None,
     ) -> None:
         from gpiozero import Device
         from gpiozero.pins.mock import MockFactory
@@ -100,6 +101,7 @@ class LiveRun:
         self.faults = faults
         self.max_actions = max_actions
         self.speed = max(1, int(speed))
+        self.on_turn = on_turn  # called with the match state before every decision
         self.tally = Tally()
         self.journal = Journal(self.out / "journal.sqlite")
         start_ms = int(time.time() * 1000)
@@ -352,6 +354,8 @@ class LiveRun:
             if self.faults.garble_at is not None and count >= self.faults.garble_at and not any("garbled" in i for i in self.injected):
                 self.pico.garble(bytes(range(256)) * 2)
                 self.injected.append(f"garbled bytes after {count} actions")
+            if self.on_turn is not None:
+                self.on_turn(self.controller.state)
             await self._turn()
             done += len(self.controller.actions) - count
 

@@ -33,8 +33,8 @@ class Progress:
         self.enabled = enabled
         self.length = length
 
-    def update(self, state: DisplayState) -> None:
-        """Redraw the bar for the shown state."""
+    def update(self, state: Any) -> None:
+        """Redraw the bar for the shown state (anything with a ``score`` pair)."""
         if not self.enabled:
             return
         a, b = state.score
@@ -90,15 +90,19 @@ def run_match(options: Options, out: Path, *, progress: bool = False, realtime: 
     return summary
 
 
-def run_firmware_match(options: Options, out: Path, *, progress: bool = False) -> dict[str, Any]:
-    """The match through the real firmware, pty and host app in real time (``--firmware``)."""
+def run_firmware_match(
+    options: Options, out: Path, *, progress: bool = False, speed: int | None = None
+) -> dict[str, Any]:
+    """Play (or resume) the match in ``out`` through the real firmware on a pty and the real
+    host app (the default of ``bgboard sim``); ``speed`` K runs firmware and host time K
+    times real time (1: real time, ``--realtime``)."""
     import asyncio
 
-    from bgboard.sim.live import LiveRun
+    from bgboard.sim.live import SPEED, LiveRun
 
     out = Path(out)
-    live = LiveRun(options, out)
     bar = Progress(progress, options.match_length)
+    live = LiveRun(options, out, speed=SPEED if speed is None else speed, on_turn=bar.update)
     try:
         asyncio.run(live.run())
     finally:
