@@ -60,6 +60,7 @@ def settings_of(config: Config, slots: Any) -> Settings:
         players=m.players,
         variant=None if m.variant == "standard" else m.variant,
         takebacks=m.takebacks,
+        illegal=m.illegal,
         clock=clock,
         slots=slots,
     )
