@@ -3,7 +3,7 @@
 Put ``firmware/sim`` first on MICROPYPATH and this file shadows the unix port's
 ``machine``.  It provides what ``firmware/hal.py`` uses — ``Pin``, ``ADC``, ``mem32``
 (only the ROSC random bit), ``reset`` — and ``SIM``, the simulation itself: the virtual
-sensor field fed through the channel named by BGBOARD_SIM_FIELD, the clock (real or
+sensor field fed through the channel named by BGBOARD_SIM_FIELD, the clock (real, fast or
 virtual), injected serial bytes, the flash directory, LED capture and operation counters.
 The contract is in firmware/sim/README.md.
 """

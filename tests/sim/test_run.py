@@ -123,3 +123,21 @@ def test_a_stuck_sensor_stops_the_run_with_the_place_to_check_and_the_match_resu
     fixed = subprocess.run([*args, "--json"], capture_output=True, text=True, timeout=60)
     assert fixed.returncode == 0, fixed.stderr
     assert max(json.loads(fixed.stdout)["score"]) >= 1
+
+
+def test_a_frame_cut_short_by_a_kill_is_left_out_of_the_gif(tmp_path: Path) -> None:
+    from PIL import Image
+
+    from bgboard.sim.session import write_gif
+
+    frames = []
+    for i, shade in enumerate((0, 128, 255)):
+        path = tmp_path / f"frame-{i:04d}-full.png"
+        Image.new("L", (40, 30), shade).save(path)
+        frames.append(path)
+    frames[1].write_bytes(frames[1].read_bytes()[:40])  # killed while writing it
+    write_gif(frames, tmp_path / "display.gif")
+    with Image.open(tmp_path / "display.gif") as gif:
+        assert gif.n_frames == 2
+    write_gif([frames[1]], tmp_path / "none.gif")
+    assert not (tmp_path / "none.gif").exists()

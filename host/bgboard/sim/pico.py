@@ -50,12 +50,23 @@ def micropython() -> Path:
     )
 
 
+def _prctl() -> object | None:
+    """libc's ``prctl``, looked up once in the parent (a forked child of a threaded process
+    should not load libraries)."""
+    try:
+        return ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+
+
+_PRCTL = _prctl() if sys.platform.startswith("linux") else None
+PR_SET_PDEATHSIG = 1
+
+
 def _die_with_parent() -> None:  # pragma: no cover - runs in the child before exec
     """Ask Linux to kill this process when its parent dies (prctl PR_SET_PDEATHSIG)."""
-    try:
-        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL, 0, 0, 0)
-    except (OSError, AttributeError):
-        pass
+    if _PRCTL is not None:
+        _PRCTL(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)  # type: ignore[operator]
 
 
 class VirtualPico:
@@ -100,7 +111,7 @@ class VirtualPico:
             stderr=self.stderr,
             env=env,
             cwd=self.workdir,
-            preexec_fn=_die_with_parent if sys.platform.startswith("linux") else None,
+            preexec_fn=_die_with_parent if _PRCTL is not None else None,
         )
         self.field = open(self.fifo, "w")  # the shim opens the reading end at start
         if self._slots is not None:

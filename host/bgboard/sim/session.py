@@ -119,19 +119,23 @@ def run_firmware_match(
 
 def write_gif(frames: list[Path], path: Path, frame_ms: int = 400) -> None:
     """All frames as one animated GIF, read one at a time (a match has hundreds of frames:
-    holding them all as RGB images would cost hundreds of MB)."""
+    holding them all as RGB images would cost hundreds of MB).  A frame that cannot be read
+    (cut short when a run was killed while writing it) is left out."""
     from PIL import Image
 
-    if not frames:
+    def readable() -> Any:
+        for f in frames:
+            try:
+                with Image.open(f) as im:
+                    yield im.convert("P")
+            except (OSError, SyntaxError):
+                continue
+
+    images = readable()
+    first = next(images, None)
+    if first is None:
         return
-
-    def rest() -> Any:
-        for f in frames[1:]:
-            with Image.open(f) as im:
-                yield im.convert("P")
-
-    with Image.open(frames[0]) as first:
-        first.convert("P").save(path, format="GIF", save_all=True, append_images=rest(), duration=frame_ms, loop=0)
+    first.save(path, format="GIF", save_all=True, append_images=images, duration=frame_ms, loop=0)
 
 
 def write_records(sim: Simulation, out: Path) -> None:
