@@ -18,9 +18,11 @@ same pty), :meth:`garble` (bytes that are not frames appear on the wire).
 from __future__ import annotations
 
 import ctypes
+import errno
 import os
 import shutil
 import signal
+import time
 import subprocess
 import sys
 import tty
@@ -75,7 +77,7 @@ class VirtualPico:
     def __init__(self, workdir: Path, clock: str = "real") -> None:
         if not (FIRMWARE / "main.py").exists() or not (FIRMWARE / "sim" / "machine.py").exists():
             raise FirmwareUnavailableError(f"the firmware is not in {FIRMWARE}")
-        self.workdir = Path(workdir)
+        self.workdir = Path(workdir).resolve()  # the firmware runs in it: paths must not be relative
         self.workdir.mkdir(parents=True, exist_ok=True)
         self.clock = clock
         self._slots: str | None = None  # the last field, restored when the board restarts
@@ -113,9 +115,32 @@ class VirtualPico:
             cwd=self.workdir,
             preexec_fn=_die_with_parent if _PRCTL is not None else None,
         )
-        self.field = open(self.fifo, "w")  # the shim opens the reading end at start
+        self.field = self._open_field()
         if self._slots is not None:
             self.send(self._slots)
+
+    def _open_field(self) -> IO[str]:
+        """The writing end of the field FIFO, once the shim has opened its reading end
+        (a firmware that dies before that is an error, not a hang)."""
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                fd = os.open(self.fifo, os.O_WRONLY | os.O_NONBLOCK)
+                break
+            except OSError as exc:
+                if exc.errno != errno.ENXIO:  # ENXIO: no reader yet
+                    raise
+            assert self.proc is not None
+            code = self.proc.poll()
+            if code is not None or time.monotonic() > deadline:
+                self._stop_process()
+                how = "it did not open its field channel" if code is None else f"exit code {code}"
+                raise FirmwareUnavailableError(
+                    f"the firmware did not start ({how}): see {self.workdir / 'firmware.log'}"
+                )
+            time.sleep(0.002)
+        os.set_blocking(fd, True)
+        return os.fdopen(fd, "w")
 
     def rolls(self) -> int:
         """The number of the last roll the firmware logged in its flash (0: none yet)."""
