@@ -176,3 +176,13 @@ def test_kill_9_of_the_host_then_sim_again_ends_as_the_uninterrupted_run(whole: 
     assert json.loads(again.stdout) == summary
     assert _comparable(_actions(target)) == _comparable(_actions(out))
     assert (target / "match.mat").read_text() == (out / "match.mat").read_text()
+
+
+def test_a_stuck_sensor_stops_the_firmware_run_with_the_place_to_check(tmp_path: Path) -> None:
+    """The firmware classifies the stuck reading, the host names the place, the run stops
+    with that sentence and exit code 2 (the model path has the same test with the resume)."""
+    done = subprocess.run([*BGBOARD, "sim", "--match-length", "1", "--seed", "3", "--out", str(tmp_path),
+                           "--stuck", "6:0:32768"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2
+    assert done.stderr == "bgboard: check point 6: a sensor sees a checker beyond a gap\n"
+    assert _running_in(tmp_path / "pico") == []

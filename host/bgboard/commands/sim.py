@@ -58,7 +58,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     p.add_argument(
         "--model-firmware",
         action="store_true",
-        help="model the firmware's classify/debounce in-process instead of running it (fastest; also used by --stuck)",
+        help="model the firmware's classify/debounce in-process instead of running it (fastest)",
     )
     p.add_argument("--firmware", action="store_true", help=argparse.SUPPRESS)  # the default now; kept for old scripts
     p.add_argument("--interactive", action="store_true", help="play yourself from the terminal")
@@ -95,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
 
         return play_interactive(options, args.out)
     progress = sys.stderr.isatty() and not args.json
-    model = args.model_firmware or bool(stuck)
+    model = args.model_firmware
     if not model:
         from bgboard.sim.pico import FirmwareUnavailableError, micropython
 

@@ -154,7 +154,7 @@ class LiveRun:
             random.Random(f"bgboard-sim-noise:{options.seed}"),
             noise=options.noise,
             grid=self.grid,
-            faults=Faults(),
+            faults=Faults(stuck={(p, i): v for p, i, v in options.stuck}) if options.stuck else Faults(),
             flicker=options.flicker,
             debounce=1,  # the firmware debounces: the table only makes readings
         )
@@ -199,7 +199,10 @@ class LiveRun:
                 timeout,
             )
         except SimulationError:
-            pass  # the host may never settle on it (a fault): the caller sees what it says
+            notice = self.controller.message()
+            if notice is not None and notice.severity == "error" and notice.text.startswith("check "):
+                raise SimulationError(notice.text) from None  # a sensor the host names: stop here
+            # otherwise the caller sees what the host says
 
     async def _press(self, player: int, button: str) -> None:
         pin = self.factory.pin(PINS[player, button])
@@ -366,11 +369,15 @@ class LiveRun:
             await asyncio.sleep(0.02)
 
     async def run(self) -> None:
-        """Start the board and the host, play, stop both."""
-        self.pico.start()
-        power = asyncio.create_task(self._power())
-        app_task = asyncio.create_task(self.app.run())
+        """Start the board and the host, play, stop both (and release everything, also
+        when the firmware cannot start)."""
+        power: asyncio.Task[None] | None = None
+        app_task: asyncio.Task[None] | None = None
+        players: asyncio.Task[None] | None = None
         try:
+            self.pico.start()
+            power = asyncio.create_task(self._power())
+            app_task = asyncio.create_task(self.app.run())
             players = asyncio.create_task(self._players())
             done, _ = await asyncio.wait({app_task, players}, return_when=asyncio.FIRST_COMPLETED)
             if app_task in done:
@@ -379,15 +386,18 @@ class LiveRun:
             players.result()
             await asyncio.sleep(0.3)  # the last frames reach the panel (real time: the panel's own)
         finally:
-            power.cancel()
+            for task in (power, players):
+                if task is not None and not task.done():
+                    task.cancel()
             self.app.stop()
             from gpiozero import Device
 
             Device.pin_factory = self._old_factory
-            try:
-                await asyncio.wait_for(app_task, 10)
-            except (asyncio.TimeoutError, SimulationError):
-                app_task.cancel()
+            if app_task is not None:
+                try:
+                    await asyncio.wait_for(app_task, 10)
+                except (asyncio.TimeoutError, SimulationError):
+                    app_task.cancel()
             self.pico.close()
             self.journal.close()
 
