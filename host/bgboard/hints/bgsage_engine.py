@@ -58,13 +58,7 @@ class BgsageEngine:
                 position.to_bgsage(),
                 dice[0],
                 dice[1],
-                cube_value=state.value,
-                cube_owner=_OWNER[state.owner],
-                away1=state.my_away,
-                away2=state.their_away,
-                is_crawford=state.crawford,
-                jacoby=state.jacoby,
-                beaver=state.beaver,
+                **_cube_arguments(state),
             )
         by_board = {tuple(move.board): float(move.equity) for move in analysis.moves}
         scores = []
@@ -83,13 +77,7 @@ class BgsageEngine:
         """bgsage's cube action: money or match, Crawford-aware."""
         result = self._cubeful().cube_action(
             position.to_bgsage(),
-            cube_value=state.value,
-            cube_owner=_OWNER[state.owner],
-            away1=state.my_away,
-            away2=state.their_away,
-            is_crawford=state.crawford,
-            jacoby=state.jacoby,
-            beaver=state.beaver,
+            **_cube_arguments(state),
         )
         # bgsage says "No Double" both when it is too early and when it is too good: too
         # good is a no double where playing on beats the opponent's pass (ND > DP) and the
@@ -112,3 +100,16 @@ class BgsageEngine:
     def close(self) -> None:
         """Drop the analyzers (idempotent)."""
         self._cube = None
+
+
+def _cube_arguments(state: CubeState) -> dict[str, object]:
+    """bgsage's keyword arguments for a cube and match score (checker play and cube action)."""
+    return {
+        "cube_value": state.value,
+        "cube_owner": _OWNER[state.owner],
+        "away1": state.my_away,
+        "away2": state.their_away,
+        "is_crawford": state.crawford,
+        "jacoby": state.jacoby,
+        "beaver": state.beaver,
+    }

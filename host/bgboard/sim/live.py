@@ -36,7 +36,7 @@ from bgboard.sim.field import Faults, board_grid
 from bgboard.sim.layout import Layout
 from bgboard.sim.pico import VirtualPico
 from bgboard.sim.players import Move, choose_play, dice_for, illegal_attempt, moves_of, takes, wants_double
-from bgboard.sim.run import SIM_KIND, Options, SimulationError, Tally
+from bgboard.sim.run import SIM_KIND, Options, SimulationError, Tally, prepare_out
 from bgboard.sim.table import Table
 
 #: Pins of the player buttons (hardware/pins.toml, [pi.buttons]).
@@ -89,15 +89,10 @@ class LiveRun:
         from bgboard.display.panels import panel_spec
         from bgboard.link.connection import Timing
         from bgboard.link.transport import open_serial
-        from bgboard.match.ruleset import rule_set
         from bgboard.store.journal import Journal
 
-        rule_set(options.rules).check_length(options.match_length)  # one sentence if not
         self.options = options
-        self.out = Path(out)
-        if self.out.exists() and not self.out.is_dir():
-            raise SimulationError(f"--out {self.out} is a file, not a directory")
-        self.out.mkdir(parents=True, exist_ok=True)
+        self.out = prepare_out(options, out)
         self.faults = faults
         self.max_actions = max_actions
         self.speed = max(1, int(speed))

@@ -104,14 +104,8 @@ class Simulation:
         out: Path,
         on_show: Callable[[DisplayState, int], None] | None = None,
     ) -> None:
-        from bgboard.match.ruleset import rule_set
-
-        rule_set(options.rules).check_length(options.match_length)  # one sentence if not
         self.options = options
-        self.out = Path(out)
-        if self.out.exists() and not self.out.is_dir():
-            raise SimulationError(f"--out {self.out} is a file, not a directory")
-        self.out.mkdir(parents=True, exist_ok=True)
+        self.out = prepare_out(options, out)
         self.on_show = on_show
         self.tally = Tally()
         self.grid = board_grid()
@@ -363,6 +357,19 @@ class Simulation:
     def close(self) -> None:
         """Close the journal."""
         self.journal.close()
+
+
+def prepare_out(options: Options, out: str | Path) -> Path:
+    """Check the options' rule set allows the match length, make the output directory, and
+    return it; one sentence (an :class:`InputError`) if either cannot be done."""
+    from bgboard.match.ruleset import rule_set
+
+    rule_set(options.rules).check_length(options.match_length)  # one sentence if not
+    path = Path(out)
+    if path.exists() and not path.is_dir():
+        raise SimulationError(f"--out {path} is a file, not a directory")
+    path.mkdir(parents=True, exist_ok=True)
+    return path
 
 
 def noise_level(text: str) -> float:
