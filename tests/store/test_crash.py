@@ -60,7 +60,9 @@ def test_kill_9_at_200_random_moments_changes_nothing(tmp_path: Path) -> None:
     seed = 0
     while total < 200:
         seed += 1
-        assert seed <= 10, f"only {total} kills landed"
+        # a safety bound, not the measure: a faster machine finishes more runs before the kill
+        # lands, so it needs more matches to reach 200 kills (about 20 a match here)
+        assert seed <= 40, f"only {total} kills landed"
         reference = Controller.resume(MemoryJournal(), SETTINGS, 0)
         play_out(reference, seed)
         path = tmp_path / f"match{seed}.db"
