@@ -19,15 +19,7 @@ COMMANDS = ("legal", "selfplay", "hint", "render", "firmware", "run", "sim")
 
 
 def _command_modules() -> list[ModuleType]:
-    modules = []
-    for name in COMMANDS:
-        qualified = f"bgboard.commands.{name}"
-        try:
-            modules.append(importlib.import_module(qualified))
-        except ModuleNotFoundError as exc:  # a command not built yet
-            if exc.name != qualified:
-                raise
-    return modules
+    return [importlib.import_module(f"bgboard.commands.{name}") for name in COMMANDS]
 
 
 class _Parser(argparse.ArgumentParser):
