@@ -8,32 +8,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "host"))
 
-from bgboard.rules import Position, legal_plays, start_position  # noqa: E402
-
-
-def random_positions(count: int, seed: int = 7) -> list[tuple[Position, tuple[int, int]]]:
-    """``count`` (position, dice) pairs met in games of uniformly random legal plays.
-
-    Every turn of every game is a candidate; each is kept with probability 1/4 so that
-    openings, middle games and bear-offs all appear.  Finished games restart.
-    """
-    rng = random.Random(seed)
-    out: list[tuple[Position, tuple[int, int]]] = []
-    position = start_position()
-    while len(out) < count:
-        dice = (rng.randint(1, 6), rng.randint(1, 6))
-        plays = legal_plays(position, dice)
-        if rng.random() < 0.25:
-            out.append((position, dice))
-        if plays:
-            after = rng.choice(plays).position
-            if after.mine[0] == sum(after.mine):
-                position = start_position()
-                continue
-            position = after.swap()
-        else:
-            position = position.swap()
-    return out
+from bgboard.hints.samples import random_positions  # noqa: E402
+from bgboard.rules import Position, start_position  # noqa: E402
 
 
 def played_positions(count: int, seed: int = 7) -> list[tuple[Position, tuple[int, int]]]:
@@ -61,5 +37,6 @@ def played_positions(count: int, seed: int = 7) -> list[tuple[Position, tuple[in
 
 
 def sample(source: str, count: int, seed: int) -> list[tuple[Position, tuple[int, int]]]:
-    """Positions from "random" or "played" games."""
-    return random_positions(count, seed) if source == "random" else played_positions(count, seed)
+    """Positions from "random" games (each turn kept with probability 1/4, so that
+    openings, middle games and bear-offs all appear) or "played" games."""
+    return random_positions(count, seed, keep=0.25) if source == "random" else played_positions(count, seed)

@@ -115,12 +115,12 @@ def test_keith_count_by_hand() -> None:
 def test_keith_count_agrees_with_bgsage_in_money_races(bgsage_engine) -> None:
     from bgboard.hints.pubeval import is_race
 
-    from .hintsamples import random_game_positions
+    from bgboard.hints.samples import random_positions
 
     seen = set()
     same = total = 0
     for seed in range(12):
-        for position, _ in random_game_positions(seed, 400):
+        for position, _ in random_positions(400, seed=seed):
             if position in seen or not is_race(position) or position.mine[0] or position.theirs[0]:
                 continue
             seen.add(position)

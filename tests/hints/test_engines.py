@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from bgboard.hints import play_hints
 from bgboard.rules import Position, legal_plays, start_position
 
-from .hintsamples import random_game_positions
+from bgboard.hints.samples import random_positions
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "hints"
 
@@ -32,7 +32,7 @@ def _engines(request) -> list:
 def test_backends_agree_on_forced_plays(request) -> None:
     engines = _engines(request)
     forced = 0
-    for position, dice in random_game_positions(3, 1500):
+    for position, dice in random_positions(1500, seed=3):
         plays = legal_plays(position, dice)
         if len(plays) > 1:
             continue
@@ -59,7 +59,7 @@ def test_gnubg_backend_picks_gnubg_nn_best_move(gnubg_engine) -> None:
 
     gnubg_nn.set.score(0, 0, 0)  # best_move follows gnubg-nn's global score: money play
     agree = total = 0
-    for position, dice in random_game_positions(9, 300):
+    for position, dice in random_positions(300, seed=9):
         plays = legal_plays(position, dice)
         if len(plays) < 2:
             continue
@@ -87,7 +87,7 @@ def test_bgsage_backend_sees_every_legal_play_and_keeps_its_order(bgsage_engine)
     import bgsage
 
     analyzer = bgsage.BgBotAnalyzer(eval_level="1ply", cubeful=False, parallel_threads=1)
-    for position, dice in random_game_positions(4, 200):
+    for position, dice in random_positions(200, seed=4):
         plays = legal_plays(position, dice)
         if len(plays) < 2:
             continue
@@ -133,7 +133,7 @@ def test_hints_limit_and_losses(gnubg_engine) -> None:
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 10**6), turn=st.integers(0, 60))
 def test_every_backend_ranks_exactly_the_legal_plays(request, seed, turn) -> None:
-    position, dice = random_game_positions(seed, turn + 1)[turn]
+    position, dice = random_positions(turn + 1, seed=seed)[turn]
     legal = {p.position: p.notation for p in legal_plays(position, dice)}
     for engine in _engines(request):
         hint = play_hints(engine, position, dice)

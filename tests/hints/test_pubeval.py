@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from bgboard.hints.pubeval import WIN_SCORE, is_race, score
 from bgboard.rules import Position, legal_plays, start_position
 
-from .hintsamples import random_game_positions
+from bgboard.hints.samples import random_positions
 
 
 @pytest.fixture(scope="module")
@@ -26,7 +26,7 @@ def gnubg_nn():
 def test_score_equals_gnubg_c_pubeval(gnubg_nn, seed: int) -> None:
     # gnubg-nn's pub_eval_score takes (mover, opponent) and picks race weights from the
     # board it is given, so compare with race = is_race(after).
-    for position, dice in random_game_positions(seed, 30):
+    for position, dice in random_positions(30, seed=seed):
         for play in legal_plays(position, dice)[:8]:
             after = play.position
             if after.mine[0] == 15:
@@ -37,7 +37,7 @@ def test_score_equals_gnubg_c_pubeval(gnubg_nn, seed: int) -> None:
 
 
 def test_is_race_matches_gnubg_classification(gnubg_nn) -> None:
-    for position, _ in random_game_positions(5, 400):
+    for position, _ in random_positions(400, seed=5):
         board = position.to_gnubg()
         gnubg_race = gnubg_nn.classify([list(board[0]), list(board[1])]) <= gnubg_nn.c_race
         assert is_race(position) == gnubg_race, position
