@@ -19,6 +19,8 @@ EMPTY_COUNTS = 32768  # half scale: no field
 SWING = 9000  # counts of one checker's magnet on a DRV5055A3 at ~4 mm (design value)
 STACK_GAIN_MILLI = 300  # each further stacked magnet adds 0.30 of a single one
 WHITE_SIGN = 1  # a north-up (white) magnet raises the reading
+SWING_MIN = 500  # the swings a calibration file may hold (a checkers calibration clamps to these)
+SWING_MAX = 30000
 
 FORMAT = 1
 
@@ -84,7 +86,7 @@ def load(path: str, count: int) -> tuple:
         or not isinstance(gain, int)
         or not 50 <= gain <= 1000
         or not _ints(empty, count, 4096, 61439)
-        or not _ints(swing, count, 500, 30000)
+        or not _ints(swing, count, SWING_MIN, SWING_MAX)
     ):
         return defaults(count), CORRUPT, "the calibration file holds impossible values: defaults in use"
     cal = Calibration(empty, swing, sign, gain)

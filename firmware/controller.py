@@ -249,7 +249,7 @@ class Controller:
                 states = self.classifier.states
                 for s in range(self.count):
                     if states[s] >> 2 == 1 and states[s] & 3 in (WHITE, BLACK):
-                        swing[s] = min(30000, max(500, abs(mean[s] - old.empty[s])))
+                        swing[s] = min(calibration.SWING_MAX, max(calibration.SWING_MIN, abs(mean[s] - old.empty[s])))
                 cal = calibration.Calibration(list(old.empty), swing, old.white_sign, old.stack_gain_milli)
         self.classifier.set_calibration(cal)
         self.send(enc.ack(seq, kind))
