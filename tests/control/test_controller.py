@@ -254,3 +254,27 @@ def test_a_kill_between_a_play_and_its_clock_entry_still_passes_the_clock(tmp_pa
     db.close()
     again = Controller.resume(Journal(tmp_path / "j.db"), settings, 10)
     assert again.clock is not None and again.clock.running == 1
+
+
+def test_the_final_score_is_shown_even_above_the_match_length() -> None:
+    """A dropped redouble to 8 in a 3-point match wins 4 points: the display shows 0–4, not 0–3."""
+    from bgboard.rules.legal import legal_plays
+
+    c, _, shown = _opened()
+    c.handle(BoardRead(_board((8, 5), (6, 5)), 10))
+    c.handle(ButtonPressed(0, ROLL, 11))
+    at = 20
+    while c.state.cube < 4:
+        player = c.state.turn
+        c.handle(ButtonPressed(player, DOUBLE, at))
+        c.handle(ButtonPressed(1 - player, DOUBLE, at + 1))  # take
+        c.handle(ButtonPressed(player, ROLL, at + 2))
+        c.handle(DiceRolled((2, 1), at, at + 3))
+        play = legal_plays(c.state.position, (2, 1))[0]
+        c.handle(BoardRead(Observation.of_board(board_of(play.position, player)), at + 4))
+        c.handle(ButtonPressed(player, ROLL, at + 5))
+        at += 10
+    c.handle(ButtonPressed(1, DOUBLE, at))
+    c.handle(ButtonPressed(0, DROP, at + 1))
+    assert c.state.phase == "match_over" and c.state.score == (0, 4)
+    assert shown[-1].phase == "match-over" and shown[-1].score == (0, 4) and shown[-1].winner == 1

@@ -55,7 +55,7 @@ def display_state(controller: "Controller") -> DisplayState:
     return DisplayState(
         names=state.players,
         match_length=state.length,
-        score=tuple(min(x, state.length) for x in state.score) if state.length else state.score,  # type: ignore[arg-type]
+        score=state.score,  # a match can end above its length (a gammon or a cube in the last game)
         crawford=crawford if state.length else "none",
         cube=min(state.cube, MAX_CUBE),  # the display draws cubes up to 4096
         cube_owner=state.cube_owner,
