@@ -8,6 +8,8 @@ import select
 import subprocess
 import threading
 import tty
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -88,20 +90,27 @@ def null_modem() -> tuple[int, str, callable]:
     return s1, os.ttyname(s2), close
 
 
-def test_stop_frame_stops_the_real_firmware_over_a_serial_line(tmp_path: Path) -> None:
+@contextmanager
+def firmware_on_a_serial_line(tmp_path: Path) -> Iterator[tuple[subprocess.Popen, str]]:
+    """The real firmware on one end of a :func:`null_modem`: ``(process, port of the other end)``."""
     firmware_end, port, close = null_modem()
     proc = subprocess.Popen([str(MICROPYTHON), str(FIRMWARE / "main.py")], stdin=firmware_end,
                             stdout=firmware_end, stderr=subprocess.PIPE,
                             env=micropython_env(tmp_path / "flash"))
     try:
-        assert stop_firmware(port, timeout=10) is True
-        assert proc.wait(timeout=10) == 0
+        yield proc, port
     finally:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
         proc.stderr.close()
         close()
+
+
+def test_stop_frame_stops_the_real_firmware_over_a_serial_line(tmp_path: Path) -> None:
+    with firmware_on_a_serial_line(tmp_path) as (proc, port):
+        assert stop_firmware(port, timeout=10) is True
+        assert proc.wait(timeout=10) == 0
 
 
 def test_stop_frame_with_nobody_answering_returns_false(tmp_path: Path) -> None:
@@ -113,20 +122,10 @@ def test_stop_frame_with_nobody_answering_returns_false(tmp_path: Path) -> None:
 
 
 def test_stop_command_stops_the_firmware_and_says_so(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    firmware_end, port, close = null_modem()
-    proc = subprocess.Popen([str(MICROPYTHON), str(FIRMWARE / "main.py")], stdin=firmware_end,
-                            stdout=firmware_end, stderr=subprocess.PIPE,
-                            env=micropython_env(tmp_path / "flash"))
-    try:
+    with firmware_on_a_serial_line(tmp_path) as (proc, port):
         assert main(["firmware", "stop", "--port", port]) == 0
         assert proc.wait(timeout=10) == 0
         assert "stopped the firmware" in capsys.readouterr().out
         # nothing runs any more: a second stop gets no answer -> one line, exit 2
         assert main(["firmware", "stop", "--port", port]) == 2
         assert "did not answer" in capsys.readouterr().err
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-        proc.stderr.close()
-        close()
