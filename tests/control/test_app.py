@@ -4,9 +4,11 @@ survives unplugging, a firmware reboot and a host restart."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import subprocess
 import sys
 from pathlib import Path
+from typing import AsyncIterator
 
 from gpiozero.pins.mock import MockFactory
 
@@ -60,61 +62,68 @@ def _config(tmp_path: Path):
     )
 
 
+@contextlib.asynccontextmanager
+async def _running(tmp_path: Path, frames: str = "f") -> AsyncIterator[tuple[FakeBoard, MockFactory, App]]:
+    """The fake board at the start position, plugged in and booted, and the app running until
+    it has read the board; afterwards the app stops and the board is unplugged."""
+    board = FakeBoard(tmp_path / "bgboard", slots=GRID.count)
+    board.states = slot_states(board_of(start_position(), WHITE), GRID)
+    board.plug()
+    board.boot()
+    factory = MockFactory()
+    app = App(_config(tmp_path), pin_factory=factory, panel=FilePanel(panel_spec("waveshare-2in9"), tmp_path / frames), timing=FAST)
+    task = asyncio.create_task(app.run())
+    await until(lambda: app.controller is not None and app.controller.observation is not None)
+    yield board, factory, app
+    app.stop()
+    await asyncio.wait_for(task, 5)
+    board.unplug()
+    factory.reset()
+
+
 def test_a_match_survives_unplugging_a_reboot_and_a_host_restart(tmp_path: Path) -> None:
     async def main() -> list:
-        board = FakeBoard(tmp_path / "bgboard", slots=GRID.count)
         start = board_of(start_position(), WHITE)
-        board.states = slot_states(start, GRID)
-        board.plug()
-        board.boot()
-        factory = MockFactory()
-        panel = FilePanel(panel_spec("waveshare-2in9"), tmp_path / "frames")
-        app = App(_config(tmp_path), pin_factory=factory, panel=panel, timing=FAST)
-        task = asyncio.create_task(app.run())
-        await until(lambda: app.controller is not None and app.controller.observation is not None)
-        c = app.controller
-        assert c is not None and c.state is not None and c.state.phase == "opening"
+        async with _running(tmp_path, "frames") as (board, factory, app):
+            c = app.controller
+            assert c is not None and c.state is not None and c.state.phase == "opening"
 
-        press(factory, 5)  # white: roll
-        await until(lambda: board.rolling)
-        board.roll((3, 1))
-        await until(lambda: c.state.phase == "play")
-        assert not board.rolling
-        after = list(start)
-        after[8 - 1] -= 1
-        after[5 - 1] += 2
-        after[6 - 1] -= 1
-        show(board, tuple(after))  # 8/5 6/5
-        await until(lambda: c.verdict is not None and "8/5 6/5" in c.message().text)
-        press(factory, 5)  # done
-        await until(lambda: c.state.turn == 1)
+            press(factory, 5)  # white: roll
+            await until(lambda: board.rolling)
+            board.roll((3, 1))
+            await until(lambda: c.state.phase == "play")
+            assert not board.rolling
+            after = list(start)
+            after[8 - 1] -= 1
+            after[5 - 1] += 2
+            after[6 - 1] -= 1
+            show(board, tuple(after))  # 8/5 6/5
+            await until(lambda: c.verdict is not None and "8/5 6/5" in c.message().text)
+            press(factory, 5)  # done
+            await until(lambda: c.state.turn == 1)
 
-        board.unplug()  # the cable is pulled mid-game
-        await until(lambda: not c.link_up)
-        assert app.shown[-1].severity == "error"
-        await asyncio.sleep(0.2)
-        board.plug()
-        board.boot()
-        await until(lambda: c.link_up and app.link is not None and app.link.connection is not None and app.link.connection.in_sync)
+            board.unplug()  # the cable is pulled mid-game
+            await until(lambda: not c.link_up)
+            assert app.shown[-1].severity == "error"
+            await asyncio.sleep(0.2)
+            board.plug()
+            board.boot()
+            await until(lambda: c.link_up and app.link is not None and app.link.connection is not None and app.link.connection.in_sync)
 
-        press(factory, 13)  # black: roll
-        await until(lambda: board.rolling)
-        board.boot()  # the Pico resets while black is about to roll: rolling is switched on again
-        await until(lambda: board.rolling and app.link.connection.in_sync)
-        board.roll((6, 4))
-        await until(lambda: c.state.phase == "play")
-        black = list(board_of(c.state.position, BLACK))
-        black[1 - 1] += 1  # black 24/14: physical 1 -> 11
-        black[11 - 1] -= 1
-        show(board, tuple(black))
-        await until(lambda: c.verdict is not None and "24/14" in c.message().text)
-        press(factory, 13)
-        await until(lambda: c.state.turn == 0)
-        actions = list(c.actions)
-        app.stop()
-        await asyncio.wait_for(task, 5)
-        board.unplug()
-        factory.reset()
+            press(factory, 13)  # black: roll
+            await until(lambda: board.rolling)
+            board.boot()  # the Pico resets while black is about to roll: rolling is switched on again
+            await until(lambda: board.rolling and app.link.connection.in_sync)
+            board.roll((6, 4))
+            await until(lambda: c.state.phase == "play")
+            black = list(board_of(c.state.position, BLACK))
+            black[1 - 1] += 1  # black 24/14: physical 1 -> 11
+            black[11 - 1] -= 1
+            show(board, tuple(black))
+            await until(lambda: c.verdict is not None and "24/14" in c.message().text)
+            press(factory, 13)
+            await until(lambda: c.state.turn == 0)
+            actions = list(c.actions)
         return actions
 
     actions = asyncio.run(main())
@@ -183,23 +192,12 @@ def test_a_flickering_sensor_is_named_on_the_display(tmp_path: Path) -> None:
     from bgboard.link.messages import slot_state
 
     async def main() -> list:
-        board = FakeBoard(tmp_path / "bgboard", slots=GRID.count)
-        board.states = slot_states(board_of(start_position(), WHITE), GRID)
-        board.plug()
-        board.boot()
-        factory = MockFactory()
-        app = App(_config(tmp_path), pin_factory=factory, panel=FilePanel(panel_spec("waveshare-2in9"), tmp_path / "f"), timing=FAST)
-        task = asyncio.create_task(app.run())
-        await until(lambda: app.controller is not None and app.controller.observation is not None)
-        slot = GRID.places[7 - 1][0]  # point 7's first slot, empty at the start, flickers
-        for i in range(12):
-            board.change(slot, slot_state(1, 1) if i % 2 == 0 else 0)
-            await asyncio.sleep(0.03)
-        await until(lambda: any("check point 7" in " ".join(s.message) for s in app.shown))
-        app.stop()
-        await asyncio.wait_for(task, 5)
-        board.unplug()
-        factory.reset()
+        async with _running(tmp_path) as (board, factory, app):
+            slot = GRID.places[7 - 1][0]  # point 7's first slot, empty at the start, flickers
+            for i in range(12):
+                board.change(slot, slot_state(1, 1) if i % 2 == 0 else 0)
+                await asyncio.sleep(0.03)
+            await until(lambda: any("check point 7" in " ".join(s.message) for s in app.shown))
         return app.shown
 
     shown = asyncio.run(main())
@@ -210,22 +208,11 @@ def test_a_flickering_sensor_is_named_on_the_display(tmp_path: Path) -> None:
 
 def test_the_dice_setting_is_restored_when_a_heartbeat_disagrees(tmp_path: Path) -> None:
     async def main() -> None:
-        board = FakeBoard(tmp_path / "bgboard", slots=GRID.count)
-        board.states = slot_states(board_of(start_position(), WHITE), GRID)
-        board.plug()
-        board.boot()
-        factory = MockFactory()
-        app = App(_config(tmp_path), pin_factory=factory, panel=FilePanel(panel_spec("waveshare-2in9"), tmp_path / "f"), timing=FAST)
-        task = asyncio.create_task(app.run())
-        await until(lambda: app.controller is not None and app.controller.observation is not None)
-        press(factory, 5)  # white: roll -> the dice button is switched on
-        await until(lambda: board.rolling)
-        board.rolling = False  # the Pico forgot (a lost command, a brown-out)
-        board.heartbeat()
-        await until(lambda: board.rolling)
-        app.stop()
-        await asyncio.wait_for(task, 5)
-        board.unplug()
-        factory.reset()
+        async with _running(tmp_path) as (board, factory, app):
+            press(factory, 5)  # white: roll -> the dice button is switched on
+            await until(lambda: board.rolling)
+            board.rolling = False  # the Pico forgot (a lost command, a brown-out)
+            board.heartbeat()
+            await until(lambda: board.rolling)
 
     asyncio.run(main())
