@@ -8,10 +8,11 @@ the LED under every point, and the Pico/Pi pin table.  ``python hardware/draw.py
 from __future__ import annotations
 
 import sys
-import tomllib
 from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
+
+from make_board import load  # the one reader of pins.toml and grid.toml (hardware/ is on sys.path)
 
 HARDWARE = Path(__file__).resolve().parent
 OUTPUT = HARDWARE / "layout.png"
@@ -33,18 +34,9 @@ DARK = (120, 72, 40)
 LIGHT = (245, 235, 210)
 
 
-def load() -> tuple[dict, dict]:
-    with open(HARDWARE / "pins.toml", "rb") as f:
-        pins = tomllib.load(f)
-    with open(HARDWARE / "grid.toml", "rb") as f:
-        grid = tomllib.load(f)
-    return pins, grid
-
-
 def point_column(point: int) -> tuple[float, bool]:
     """x of the centre of physical ``point`` and whether its base is at the bottom."""
-    left, top, right, bottom = BOARD
-    x0 = left + TRAY_W * 0  # trays on the right
+    x0 = BOARD[0]  # the trays are on the right
     if 1 <= point <= 6:  # white's home: bottom right, point 1 at the right edge
         return x0 + HALF_W + BAR_W + (6 - point) * POINT_W + POINT_W / 2, True
     if 7 <= point <= 12:  # bottom left
@@ -106,9 +98,11 @@ def render(pins: dict, grid: dict) -> Image.Image:
     mux = pins["pico"]["mux"]
     draw.text((x, y), "Multiplexers (CD74HC4067)", fill="black", font=font)
     y += 20
+    banks = len(mux["enable"])  # mux m feeds ADC m // banks and is enabled by line m % banks
     for m in range(mux["count"]):
         draw.ellipse((x, y, x + 14, y + 14), fill=MUX_COLOURS[m], outline="black")
-        draw.text((x + 22, y), f"mux {m}: SIG -> GP{mux['adc'][m // 3]} (ADC{m // 3}), /E <- GP{mux['enable'][m % 3]}",
+        draw.text((x + 22, y), f"mux {m}: SIG -> GP{mux['adc'][m // banks]} (ADC{m // banks}), "
+                  f"/E <- GP{mux['enable'][m % banks]}",
                   fill="black", font=font)
         y += 20
     y += 10
