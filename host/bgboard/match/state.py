@@ -28,7 +28,7 @@ message names the rule; the state is never changed in place.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Iterable, Iterator
+from typing import Any, Iterable, Iterator
 
 from bgboard import rules
 from bgboard.match import cube as cubes
@@ -168,25 +168,34 @@ def start(action: StartMatch) -> MatchState:
     ruleset.check_length(action.length)
     if len(action.players) != 2 or not all(isinstance(n, str) for n in action.players):
         raise MatchRuleError("players", "a match is between two named players")
-    begin = rules.start_position(ruleset.variant)
+    fresh = _fresh_game(ruleset.variant)
     return MatchState(
         rules=ruleset,
         length=action.length,
         players=(str(action.players[0]), str(action.players[1])),
         score=(0, 0),
         game=1,
-        phase=OPENING,
-        board=(begin.mine, begin.theirs),
-        turn=None,
-        dice=None,
-        cube=1,
-        cube_owner=None,
         crawford=False,
         post_crawford=False,
-        resign_level=0,
         games=(),
-        checkers=sum(begin.mine),
+        checkers=sum(fresh["board"][0]),
+        **fresh,
     )
+
+
+def _fresh_game(variant: str) -> dict[str, Any]:
+    """The fields every game starts with (the first of a match and each next one): the
+    variant's starting board, the opening roll to come, the cube in the middle at 1."""
+    begin = rules.start_position(variant)
+    return {
+        "phase": OPENING,
+        "board": (begin.mine, begin.theirs),
+        "turn": None,
+        "dice": None,
+        "cube": 1,
+        "cube_owner": None,
+        "resign_level": 0,
+    }
 
 
 def apply(state: MatchState | None, action: Action) -> MatchState:
@@ -477,19 +486,12 @@ def _next_game(state: MatchState, action: NextGame) -> MatchState:
         and not post
         and max(state.score) == state.length - 1
     )
-    begin = rules.start_position(state.rules.variant)
     return replace(
         state,
         game=state.game + 1,
-        phase=OPENING,
-        board=(begin.mine, begin.theirs),
-        turn=None,
-        dice=None,
-        cube=1,
-        cube_owner=None,
         crawford=crawford,
         post_crawford=post,
-        resign_level=0,
+        **_fresh_game(state.rules.variant),
     )
 
 
