@@ -15,7 +15,6 @@ from bgboard.control.controller import Controller, Settings
 from bgboard.control.events import ROLL, BoardRead, ButtonPressed, DiceRolled
 from bgboard.link.messages import SetRolling
 from bgboard.match import Condone, Move, replay
-from bgboard.rules import BAR
 from bgboard.rules.variants import start_position
 from bgboard.sense.board import WHITE, Observation, board_of
 from bgboard.store.journal import Journal, MemoryJournal
@@ -192,8 +191,8 @@ def _match_events(c: Controller, rng) -> list:
     """The next events of a match in which about a third of the plays are condonable
     illegal plays (one checker moved forwards by a random distance), offered with done and
     accepted by the opponent's roll button."""
-    from bgboard.match.condone import condone_refusal
-    from bgboard.rules import OFF, Position, legal_plays
+    from bgboard.rules import Position, legal_plays
+    from tests.match.test_condone import _some_play
 
     state = c.state
     at = 1_000_000 + 1_000 * len(c.actions)
@@ -206,23 +205,12 @@ def _match_events(c: Controller, rng) -> list:
         return [BoardRead(START, at), ButtonPressed(0, ROLL, at + 1)]
     assert state.phase == "play"
     position, mover = state.position, state.turn
-    plays = legal_plays(position, state.dice)
-    result = plays[rng.randrange(len(plays))].position if plays else position
-    illegal = False
-    if rng.random() < 0.35:
-        frm = rng.choice([p for p in range(1, BAR + 1) if position.mine[p]])
-        targets = [t for t in range(1, frm) if position.theirs[BAR - t] < 2]
-        targets += [OFF] if not any(position.mine[7:]) else []
-        if targets:
-            to = rng.choice(targets)
-            mine, theirs = list(position.mine), list(position.theirs)
-            mine[frm] -= 1
-            mine[to] += 1
-            if to != OFF and theirs[BAR - to] == 1:
-                theirs[BAR - to], theirs[BAR] = 0, theirs[BAR] + 1
-            trial = Position(tuple(mine), tuple(theirs))
-            if trial not in {p.position for p in plays} and condone_refusal(position, trial, 15) is None:
-                result, illegal = trial, True
+    action = _some_play(state, rng, 0.35)  # a legal play, or a condonable slip of one checker
+    illegal = isinstance(action, Condone)
+    if illegal:
+        result = Position(action.mine, action.theirs)
+    else:
+        result = next((p.position for p in legal_plays(position, state.dice) if Move.of(p) == action), position)
     events = [BoardRead(Observation.of_board(board_of(result, mover)), at), ButtonPressed(mover, ROLL, at + 1)]
     if illegal:
         events.append(ButtonPressed(1 - mover, ROLL, at + 2))  # the opponent accepts
