@@ -93,11 +93,8 @@ class Sim:
         return time.ticks_diff(time.ticks_ms(), self.start)
 
     def ticks_ms(self):
-        if self.virtual:
-            return (self.us // 1000) & 0x3FFFFFFF
-        if self.factor > 1:
-            self._advance()
-            return (self.us // 1000) & 0x3FFFFFFF
+        if self.virtual or self.factor > 1:
+            return self.now_ms() & 0x3FFFFFFF
         return time.ticks_ms()
 
     def sleep_ms(self, ms):
@@ -312,7 +309,8 @@ mem32 = _Mem32()
 
 
 def reset():
-    sys.stdout.buffer.flush() if hasattr(sys.stdout.buffer, "flush") else None
+    if hasattr(sys.stdout.buffer, "flush"):
+        sys.stdout.buffer.flush()
     sys.exit(75)
 
 
