@@ -58,15 +58,19 @@ def parse_pins(text: str) -> PiPins:
     except tomllib.TOMLDecodeError as exc:
         raise PinsError(f"pins.toml is not valid TOML: {exc}") from None
     display = DisplayPins(**{f.name: _pin(pi, "display", f.name) for f in fields(DisplayPins)})
+    keys = [f.name for f in fields(PlayerButtons)]
     buttons = tuple(
-        PlayerButtons(**{k: _pin(pi.get("buttons", {}), who, k, "buttons.") for k in ("roll", "double", "drop")})
+        PlayerButtons(**{k: _pin(pi.get("buttons", {}), who, k, "buttons.") for k in keys})
         for who in ("white", "black")
     )
+    # every GPIO line (the SPI bus and device numbers are not pins)
     gpio = {
-        "display." + k: getattr(display, k) for k in ("rst", "dc", "cs", "busy", "mosi", "sclk")
+        "display." + f.name: getattr(display, f.name)
+        for f in fields(DisplayPins)
+        if not f.name.startswith("spi_")
     }
     for who, b in zip(("white", "black"), buttons):
-        gpio.update({f"buttons.{who}.{k}": getattr(b, k) for k in ("roll", "double", "drop")})
+        gpio.update({f"buttons.{who}.{k}": getattr(b, k) for k in keys})
     used: dict[int, str] = {}
     for key, pin in gpio.items():
         if not 0 <= pin <= 27:
