@@ -36,6 +36,27 @@ def _board(*moves: tuple[int, int]) -> Observation:
     return Observation.of_board(board)
 
 
+def _redoubled(c: Controller, cube: int) -> int:
+    """White plays 8/5 6/5, then each player in turn doubles, is taken and plays a 21 until
+    the cube reaches ``cube``; returns the next free event time."""
+    from bgboard.rules.legal import legal_plays
+
+    c.handle(BoardRead(_board((8, 5), (6, 5)), 10))
+    c.handle(ButtonPressed(0, ROLL, 11))
+    at = 20
+    while c.state.cube < cube:
+        player = c.state.turn
+        c.handle(ButtonPressed(player, DOUBLE, at))
+        c.handle(ButtonPressed(1 - player, DOUBLE, at + 1))  # take
+        c.handle(ButtonPressed(player, ROLL, at + 2))
+        c.handle(DiceRolled((2, 1), at, at + 3))
+        play = legal_plays(c.state.position, (2, 1))[0]
+        c.handle(BoardRead(Observation.of_board(board_of(play.position, player)), at + 4))
+        c.handle(ButtonPressed(player, ROLL, at + 5))
+        at += 10
+    return at
+
+
 def test_done_records_the_play_the_board_shows() -> None:
     c, sent, shown = _opened()
     assert SetRolling(True) in sent and SetRolling(False) in sent
@@ -219,22 +240,8 @@ def test_the_display_shows_both_clocks() -> None:
 
 def test_a_cube_beyond_the_display_range_does_not_stop_the_host() -> None:
     """Found by benchmarks/crash_restarts.py: a 3-point match redoubled up to 8192."""
-    from bgboard.rules.legal import legal_plays
-
     c, _, shown = _opened()
-    c.handle(BoardRead(_board((8, 5), (6, 5)), 10))
-    c.handle(ButtonPressed(0, ROLL, 11))
-    at = 20
-    while c.state.cube < 8192:
-        player = c.state.turn
-        c.handle(ButtonPressed(player, DOUBLE, at))
-        c.handle(ButtonPressed(1 - player, DOUBLE, at + 1))  # take
-        c.handle(ButtonPressed(player, ROLL, at + 2))
-        c.handle(DiceRolled((2, 1), at, at + 3))
-        play = legal_plays(c.state.position, (2, 1))[0]
-        c.handle(BoardRead(Observation.of_board(board_of(play.position, player)), at + 4))
-        c.handle(ButtonPressed(player, ROLL, at + 5))
-        at += 10
+    _redoubled(c, 8192)
     assert shown[-1].cube == 4096
 
 
@@ -258,22 +265,8 @@ def test_a_kill_between_a_play_and_its_clock_entry_still_passes_the_clock(tmp_pa
 
 def test_the_final_score_is_shown_even_above_the_match_length() -> None:
     """A dropped redouble to 8 in a 3-point match wins 4 points: the display shows 0–4, not 0–3."""
-    from bgboard.rules.legal import legal_plays
-
     c, _, shown = _opened()
-    c.handle(BoardRead(_board((8, 5), (6, 5)), 10))
-    c.handle(ButtonPressed(0, ROLL, 11))
-    at = 20
-    while c.state.cube < 4:
-        player = c.state.turn
-        c.handle(ButtonPressed(player, DOUBLE, at))
-        c.handle(ButtonPressed(1 - player, DOUBLE, at + 1))  # take
-        c.handle(ButtonPressed(player, ROLL, at + 2))
-        c.handle(DiceRolled((2, 1), at, at + 3))
-        play = legal_plays(c.state.position, (2, 1))[0]
-        c.handle(BoardRead(Observation.of_board(board_of(play.position, player)), at + 4))
-        c.handle(ButtonPressed(player, ROLL, at + 5))
-        at += 10
+    at = _redoubled(c, 4)
     c.handle(ButtonPressed(1, DOUBLE, at))
     c.handle(ButtonPressed(0, DROP, at + 1))
     assert c.state.phase == "match_over" and c.state.score == (0, 4)
