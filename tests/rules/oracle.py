@@ -1,4 +1,4 @@
-"""The reference engines, gnubg-nn and bgsage, as test oracles.
+"""The reference engines, gnubg-nn, gnubg's embedded module and bgsage, as test oracles.
 
 Importing them is the only thing allowed to fail (the wheels exist for x86-64 only):
 tests call :func:`require` which skips with a message only in that case.
@@ -19,6 +19,14 @@ else:
     GNUBG_NN_ERROR = ""
 
 try:
+    import gnubg
+except ImportError as exc:  # pragma: no cover - only off x86-64
+    gnubg = None
+    GNUBG_ERROR = str(exc)
+else:
+    GNUBG_ERROR = ""
+
+try:
     import bgsage
 except ImportError as exc:  # pragma: no cover - only off x86-64
     bgsage = None
@@ -31,6 +39,12 @@ def require_gnubg_nn():
     if gnubg_nn is None:  # pragma: no cover
         pytest.skip(f"gnubg-nn cannot be imported on this machine ({GNUBG_NN_ERROR})")
     return gnubg_nn
+
+
+def require_gnubg():
+    if gnubg is None:  # pragma: no cover
+        pytest.skip(f"gnubg cannot be imported on this machine ({GNUBG_ERROR})")
+    return gnubg
 
 
 def require_bgsage():

@@ -23,7 +23,7 @@ from bgboard.rules import (
     start_position,
 )
 
-from .oracle import require_gnubg_nn
+from .oracle import require_gnubg, require_gnubg_nn
 from .selfplay import selfplay_positions
 
 
@@ -153,10 +153,7 @@ def test_play_value_and_notation():
 
 
 def test_position_id_matches_gnubg_embedded():
-    try:
-        import gnubg
-    except ImportError:  # pragma: no cover - only off x86-64
-        pytest.skip("gnubg cannot be imported on this machine")
+    gnubg = require_gnubg()
     for _, position in selfplay_positions(seed=4, count=300):
         opp, me = position.to_gnubg()
         pid = position_id(position)

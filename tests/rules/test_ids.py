@@ -19,12 +19,8 @@ from bgboard.rules import (
     xgid_encode,
 )
 
+from .oracle import require_gnubg
 from .selfplay import selfplay_positions
-
-try:
-    import gnubg
-except ImportError:  # pragma: no cover - only off x86-64
-    gnubg = None
 
 
 def test_manual_example():
@@ -62,8 +58,7 @@ matches = st.builds(
 @settings(max_examples=200, deadline=None)
 @given(matches)
 def test_against_gnubg_matchid(fields):
-    if gnubg is None:  # pragma: no cover
-        pytest.skip("gnubg cannot be imported on this machine")
+    gnubg = require_gnubg()
     cube_log, owner, move, crawford, state, turn, doubled, resigned, dice, length, s0, s1 = fields
     s0, s1 = min(s0, length - 1), min(s1, length - 1)
     text = gnubg.matchid(
