@@ -10,9 +10,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bgboard.hints import play_hints
-from bgboard.rules import Position, legal_plays, start_position
-
 from bgboard.hints.samples import random_positions
+from bgboard.rules import Position, legal_plays, start_position
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "hints"
 

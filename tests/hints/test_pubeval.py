@@ -7,9 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bgboard.hints.pubeval import WIN_SCORE, is_race, score
-from bgboard.rules import Position, legal_plays, start_position
-
 from bgboard.hints.samples import random_positions
+from bgboard.rules import Position, legal_plays, start_position
 
 
 @pytest.fixture(scope="module")
