@@ -3,10 +3,6 @@ wheel cannot be installed: it exists for x86-64 Linux and Windows)."""
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
-import textwrap
 from pathlib import Path
 
 import pytest
@@ -17,29 +13,10 @@ from bgboard.sim.run import Options
 from bgboard.sim.session import run_match
 from bgboard.store.journal import Journal
 
-
-def _actions(out: Path) -> list[dict]:
-    """The match actions the host journalled."""
-    with Journal(out / "journal.sqlite") as j:
-        return [e.body for e in j.entries() if e.kind == "action"]
+from simrecords import gnubg_games, journal_actions
 
 
 gnubg = pytest.importorskip("gnubg", reason="gnubg wheels exist only for x86-64 Linux/Windows")
-
-
-def _gnubg_games(mat: Path) -> list[tuple[int, int]]:
-    """(winner as 0 = left column, points) of every game, as gnubg imports the .mat."""
-    script = textwrap.dedent(
-        f"""
-        import json, gnubg
-        gnubg.command("import mat {mat}")
-        m = gnubg.match()
-        print("RESULT", json.dumps([[g["info"]["winner"], g["info"]["points-won"]] for g in m["games"]]))
-        """
-    )
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
-    line = next(l for l in done.stdout.splitlines() if l.startswith("RESULT "))
-    return [(0 if w == "X" else 1, p) for w, p in json.loads(line[7:])]
 
 
 @pytest.mark.parametrize("seed", [7])
@@ -56,9 +33,9 @@ def test_end_to_end_noise_and_illegal_attempts(tmp_path: Path, seed: int) -> Non
     attempts = [n for n in notes if n["what"] == "attempt"]
     assert all(n["refused"] and n["reason"] == n["expected"] for n in attempts)
     assert all(n["notice"].startswith(n["expected"]) for n in attempts)
-    final = replay([action_from_dict(e) for e in _actions(tmp_path)])
+    final = replay([action_from_dict(e) for e in journal_actions(tmp_path)])
     assert list(final.score) == summary["score"] and max(final.score) >= 3
-    games = _gnubg_games(tmp_path / "match.mat")
+    games = gnubg_games(tmp_path / "match.mat")
     assert games == [(g["winner"], g["points"]) for g in summary["games"]]
     assert [sum(p for w, p in games if w == i) for i in (0, 1)] == summary["score"]
 
@@ -66,7 +43,7 @@ def test_end_to_end_noise_and_illegal_attempts(tmp_path: Path, seed: int) -> Non
 @pytest.mark.parametrize("seed", [5])
 def test_gnubg_imports_longer_matches_with_the_same_games(tmp_path: Path, seed: int) -> None:
     summary = run_match(Options(5, seed=seed, noise=180.0), tmp_path)
-    games = _gnubg_games(tmp_path / "match.mat")
+    games = gnubg_games(tmp_path / "match.mat")
     assert games == [(g["winner"], g["points"]) for g in summary["games"]]
 
 

@@ -15,7 +15,6 @@ import os
 import signal
 import subprocess
 import sys
-import textwrap
 import time
 from pathlib import Path
 
@@ -25,37 +24,19 @@ from bgboard.match.actions import action_from_dict
 from bgboard.match.state import MATCH_OVER, replay
 from bgboard.sim.live import Faults_, LiveRun
 from bgboard.sim.run import Options, noise_level
-from bgboard.sim.session import run_firmware_match, run_match
+from bgboard.sim.session import run_match
 from bgboard.store.journal import Journal
+
+from simrecords import gnubg_games, journal_actions
 
 BGBOARD = [sys.executable, "-m", "bgboard"]
 ARGS = ["--match-length", "3", "--seed", "7", "--noise", "medium", "--illegal-rate", "0.3"]
 OPTIONS = Options(3, seed=7, noise=noise_level("medium"), illegal_rate=0.3)
 
 
-def _actions(out: Path) -> list[dict]:
-    with Journal(out / "journal.sqlite") as j:
-        return [e.body for e in j.entries() if e.kind == "action"]
-
-
 def _comparable(actions: list[dict]) -> list[dict]:
     """The actions without their wall-clock times (a resumed run has other times)."""
     return [{k: v for k, v in a.items() if k not in ("at", "at_ms", "time")} for a in actions]
-
-
-def _gnubg_games(mat: Path) -> list[tuple[int, int]]:
-    """(winner as 0 = left column, points) of every game, as gnubg imports the .mat."""
-    script = textwrap.dedent(
-        f"""
-        import json, gnubg
-        gnubg.command("import mat {mat}")
-        m = gnubg.match()
-        print("RESULT", json.dumps([[g["info"]["winner"], g["info"]["points-won"]] for g in m["games"]]))
-        """
-    )
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
-    line = next(l for l in done.stdout.splitlines() if l.startswith("RESULT "))
-    return [(0 if w == "X" else 1, p) for w, p in json.loads(line[7:])]
 
 
 def _running_in(directory: Path) -> list[int]:
@@ -93,12 +74,12 @@ def test_end_to_end_through_the_firmware(whole: tuple[dict, Path]) -> None:
     attempts = [n for n in notes if n["what"] == "attempt"]
     assert len(attempts) == summary["illegal_attempts"]
     assert all(n["refused"] and n["reason"] == n["expected"] for n in attempts)
-    actions = [action_from_dict(a) for a in _actions(out)]
+    actions = [action_from_dict(a) for a in journal_actions(out)]
     final = replay(actions)
     assert final.phase == MATCH_OVER
     assert list(final.score) == summary["score"] and max(final.score) >= 3
     # every roll of the match came out of the firmware: numbered and logged in its flash
-    rolls = [a for a in _actions(out) if a.get("type") in ("opening", "roll")]
+    rolls = [a for a in journal_actions(out) if a.get("type") in ("opening", "roll")]
     log = [tuple(map(int, line.split()[1:3])) for line in (out / "pico" / "flash" / "rolls.log").read_text().splitlines()]
     assert [tuple(r["dice"]) for r in rolls] == log[-len(rolls):]
     assert "Traceback" not in (out / "pico" / "firmware.log").read_text()
@@ -109,7 +90,7 @@ def test_end_to_end_through_the_firmware(whole: tuple[dict, Path]) -> None:
 def test_gnubg_imports_the_firmware_match_with_the_same_games_and_score(whole: tuple[dict, Path]) -> None:
     pytest.importorskip("gnubg", reason="gnubg wheels exist only for x86-64 Linux/Windows")
     summary, out = whole
-    games = _gnubg_games(out / "match.mat")
+    games = gnubg_games(out / "match.mat")
     assert games == [(g["winner"], g["points"]) for g in summary["games"]]
     assert [sum(p for w, p in games if w == i) for i in (0, 1)] == summary["score"]
 
@@ -119,7 +100,7 @@ def test_the_firmware_plays_the_match_the_model_plays(whole: tuple[dict, Path], 
     the real firmware give the same actions, record and summary."""
     summary, out = whole
     assert run_match(OPTIONS, tmp_path) == summary
-    assert _comparable(_actions(tmp_path)) == _comparable(_actions(out))
+    assert _comparable(journal_actions(tmp_path)) == _comparable(journal_actions(out))
     assert (tmp_path / "match.mat").read_text() == (out / "match.mat").read_text()
 
 
@@ -135,7 +116,7 @@ def test_firmware_restart_and_garbled_bytes_mid_match_end_as_the_uninterrupted_r
     assert run.injected == ["firmware restart after 30 actions", "garbled bytes after 60 actions"]
     assert run.pico.restarts == 1
     assert run.summary() == summary
-    assert _comparable(_actions(tmp_path)) == _comparable(_actions(out))
+    assert _comparable(journal_actions(tmp_path)) == _comparable(journal_actions(out))
     assert "Traceback" not in (tmp_path / "pico" / "firmware.log").read_text()
     # the LED strip as the firmware drove it: host LEDs 0..27 after the time stamp
     lit: set[tuple[int, ...]] = set()
@@ -158,12 +139,12 @@ def test_kill_9_of_the_host_then_sim_again_ends_as_the_uninterrupted_run(whole: 
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         time.sleep(0.1)
-        if journal.exists() and len(_actions(target)) >= 40:
+        if journal.exists() and len(journal_actions(target)) >= 40:
             break
     os.kill(killed.pid, signal.SIGKILL)
     killed.wait()
     assert killed.returncode == -signal.SIGKILL
-    assert 40 <= len(_actions(target)) < len(_actions(out))
+    assert 40 <= len(journal_actions(target)) < len(journal_actions(out))
     # the firmware died with the host (parent-death signal): no board left running
     deadline = time.monotonic() + 5
     while _running_in(target / "pico") and time.monotonic() < deadline:
@@ -173,7 +154,7 @@ def test_kill_9_of_the_host_then_sim_again_ends_as_the_uninterrupted_run(whole: 
                            capture_output=True, text=True, timeout=240)
     assert again.returncode == 0, again.stderr
     assert json.loads(again.stdout) == summary
-    assert _comparable(_actions(target)) == _comparable(_actions(out))
+    assert _comparable(journal_actions(target)) == _comparable(journal_actions(out))
     assert (target / "match.mat").read_text() == (out / "match.mat").read_text()
 
 

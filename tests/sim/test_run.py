@@ -7,26 +7,20 @@ import os
 import signal
 import subprocess
 import sys
-import textwrap
 import time
 from pathlib import Path
 
 import pytest
 
 from bgboard.cli import main
-from bgboard.match.actions import Move, Pass, action_from_dict
+from bgboard.match.actions import action_from_dict
 from bgboard.match.state import MATCH_OVER, replay
-from bgboard.store.journal import Journal
 from bgboard.sim.run import Options, Simulation
 from bgboard.sim.session import run_match
 
+from simrecords import journal_actions
+
 BGBOARD = [sys.executable, "-m", "bgboard"]
-
-
-def _actions(out: Path) -> list[dict]:
-    """The match actions the host journalled."""
-    with Journal(out / "journal.sqlite") as j:
-        return [e.body for e in j.entries() if e.kind == "action"]
 
 
 OPTIONS_6 = Options(3, seed=6, noise=180.0, illegal_rate=0.2)
@@ -44,10 +38,10 @@ def test_an_interrupted_run_resumes_to_the_same_end(tmp_path: Path, whole_6: tup
     part = Simulation(OPTIONS_6, tmp_path)
     part.run(max_actions=57)
     part.close()
-    assert replay([action_from_dict(e) for e in _actions(tmp_path)]).phase != MATCH_OVER
+    assert replay([action_from_dict(e) for e in journal_actions(tmp_path)]).phase != MATCH_OVER
     resumed = run_match(OPTIONS_6, tmp_path)
     assert resumed == whole
-    assert _actions(tmp_path) == _actions(whole_out)
+    assert journal_actions(tmp_path) == journal_actions(whole_out)
     assert (tmp_path / "match.mat").read_text() == (whole_out / "match.mat").read_text()
 
 
@@ -103,16 +97,16 @@ def test_kill_9_then_sim_again_ends_as_the_uninterrupted_run(tmp_path: Path, who
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         time.sleep(0.5)
-        if journal.exists() and len(_actions(tmp_path / "killed")) >= 8:
+        if journal.exists() and len(journal_actions(tmp_path / "killed")) >= 8:
             break
     os.kill(killed.pid, signal.SIGKILL)
     killed.wait()
     assert killed.returncode == -signal.SIGKILL
-    assert 8 <= len(_actions(tmp_path / "killed")) < len(_actions(whole_out))
+    assert 8 <= len(journal_actions(tmp_path / "killed")) < len(journal_actions(whole_out))
     again = subprocess.run([*BGBOARD, *args, "--out", str(tmp_path / "killed")], capture_output=True, text=True, timeout=120)
     assert again.returncode == 0, again.stderr
     assert json.loads(again.stdout) == whole
-    assert _actions(tmp_path / "killed") == _actions(whole_out)
+    assert journal_actions(tmp_path / "killed") == journal_actions(whole_out)
 
 
 def test_a_stuck_sensor_stops_the_run_with_the_place_to_check_and_the_match_resumes(tmp_path: Path) -> None:
