@@ -193,23 +193,21 @@ class VirtualPico:
             return None
         code = self.proc.returncode
         self.proc = None
-        if self.field is not None:
-            try:
-                self.field.close()
-            except BrokenPipeError:
-                pass
-            self.field = None
+        self._close_field()
         self.resets += 1
         self.start()
         return code
 
-    def _stop_process(self) -> None:
+    def _close_field(self) -> None:
         if self.field is not None:
             try:
                 self.field.close()
             except BrokenPipeError:
                 pass
             self.field = None
+
+    def _stop_process(self) -> None:
+        self._close_field()
         if self.proc is not None and self.proc.poll() is None:
             self.proc.kill()
             self.proc.wait()
