@@ -157,7 +157,6 @@ ERROR_NAMES: Final = {
     8: "rolling_disabled",
     9: "calibration_refused",
 }
-ERROR_CODES: Final = {name: code for code, name in ERROR_NAMES.items()}
 
 
 @dataclass(frozen=True, slots=True)
