@@ -20,31 +20,31 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bgboard.control.controller import Controller  # noqa: E402
+from bgboard.store.journal import Journal, MemoryJournal  # noqa: E402
+from tests.control.scripted import play_out  # noqa: E402
+from tests.store.test_crash import SETTINGS  # noqa: E402  (the test suite's match settings)
+
 HOST = """
 import sys
-from bgboard.control.clock import ClockRules
-from bgboard.control.controller import Controller, Settings
+from bgboard.control.controller import Controller
 from bgboard.store.journal import Journal
 from tests.control.scripted import play_out
-settings = Settings(length=3, clock=ClockRules(per_point_ms=10**9))
+from tests.store.test_crash import SETTINGS
 with Journal(sys.argv[1]) as journal:
-    controller = Controller.resume(journal, settings, 0)
+    controller = Controller.resume(journal, SETTINGS, 0)
     print("up", flush=True)
     play_out(controller, int(sys.argv[2]))
 """
 
 
-def reference(seed: int) -> tuple[list, tuple[int, int]]:
-    sys.path.insert(0, str(ROOT))
-    from bgboard.control.clock import ClockRules
-    from bgboard.control.controller import Controller, Settings
-    from bgboard.store.journal import MemoryJournal
-    from tests.control.scripted import play_out
-
-    c = Controller.resume(MemoryJournal(), Settings(length=3, clock=ClockRules(per_point_ms=10**9)), 0)
+def reference(seed: int) -> Controller:
+    """The uninterrupted run of the match."""
+    c = Controller.resume(MemoryJournal(), SETTINGS, 0)
     play_out(c, seed)
-    assert c.state is not None
-    return c.actions, c.state.score
+    return c
 
 
 def main(kills: int = 300, seed: int = 1) -> None:
@@ -73,19 +73,14 @@ def main(kills: int = 300, seed: int = 1) -> None:
                         continue
                 assert proc.wait() == 0, "the host failed"
                 break
-            sys.path.insert(0, str(ROOT))
-            from bgboard.control.controller import Controller, Settings
-            from bgboard.control.clock import ClockRules
-            from bgboard.store.journal import Journal
-
             with Journal(path) as journal:
-                resumed = Controller.resume(journal, Settings(length=3, clock=ClockRules(per_point_ms=10**9)), 0)
-            actions, score = reference(seed + matches)
-            assert resumed.actions == actions and resumed.state is not None and resumed.state.score == score
+                resumed = Controller.resume(journal, SETTINGS, 0)
+            uninterrupted = reference(seed + matches)
+            assert resumed.actions == uninterrupted.actions and resumed.state == uninterrupted.state
     took = time.perf_counter() - started
     startup.sort()
     print(f"kill -9 of a fresh host process: {landed} kills over {matches} matches, {restarts} starts, {took:.1f} s")
-    print(f"every match resumed and ended with the uninterrupted run's actions and score")
+    print(f"every match resumed and ended with the uninterrupted run's actions, state and score")
     print(f"host start to 'resumed': p50 {startup[len(startup) // 2] * 1000:.0f} ms, max {startup[-1] * 1000:.0f} ms")
 
 
