@@ -34,7 +34,7 @@ from bgboard.match.condone import condone_refusal
 from bgboard.match.mat import export_mat
 from bgboard.match.selfplay import selfplay
 from bgboard.match.sgf import export_sgf
-from bgboard.rules import BAR, OFF, Position, legal_plays
+from bgboard.rules import BAR, OFF, Position, Step, apply_step, legal_plays
 
 START = StartMatch(length=3, players=("Ann", "Bob"), illegal_plays="condone")
 
@@ -51,6 +51,19 @@ def _moved(position: Position, *steps: tuple[int, int]) -> Position:
         mine[frm] -= 1
         mine[to] += 1
     return Position(tuple(mine), position.theirs)
+
+
+def _forward_targets(position: Position, frm: int) -> list[int]:
+    """Where the mover's checker on ``frm`` can physically go forwards, whatever the dice:
+    any point not blocked, and off once every checker is home."""
+    targets = [t for t in range(1, frm) if position.theirs[BAR - t] < 2]
+    return targets + ([OFF] if not any(position.mine[7:]) else [])
+
+
+def _forward(position: Position, frm: int, to: int) -> Position:
+    """``position`` after one checker slid from ``frm`` to ``to`` (a blot there is hit);
+    :func:`apply_step` does not look at the die, so any distance will do."""
+    return apply_step(position, Step(frm, to, frm - to))
 
 
 def _play_states() -> list:
@@ -180,20 +193,11 @@ def test_every_legal_play_and_any_forward_checker_move_is_condonable(case, data)
         assert condone_refusal(position, play.position, checkers) is None
     sources = [p for p in range(1, BAR + 1) if position.mine[p]]
     frm = data.draw(st.sampled_from(sources))
-    targets = [t for t in range(1, frm) if position.theirs[BAR - t] < 2]
-    if not any(position.mine[7:]):
-        targets.append(OFF)
+    targets = _forward_targets(position, frm)
     if not targets:
         return
     to = data.draw(st.sampled_from(targets))
-    mine = list(position.mine)
-    theirs = list(position.theirs)
-    mine[frm] -= 1
-    mine[to] += 1
-    if to != OFF and theirs[BAR - to] == 1:  # a blot is hit
-        theirs[BAR - to] = 0
-        theirs[BAR] += 1
-    assert condone_refusal(position, Position(tuple(mine), tuple(theirs)), checkers) is None
+    assert condone_refusal(position, _forward(position, frm, to), checkers) is None
 
 
 @settings(max_examples=150, deadline=None)
@@ -378,16 +382,10 @@ def _some_play(state, rng, rate: float):
     if rng.random() < rate:
         sources = [p for p in range(1, BAR + 1) if position.mine[p]]
         frm = rng.choice(sources)
-        home = not any(position.mine[7:])
-        targets = [t for t in range(1, frm) if position.theirs[BAR - t] < 2] + ([OFF] if home else [])
+        targets = _forward_targets(position, frm)
         if targets:
             to = rng.choice(targets)
-            mine, theirs = list(position.mine), list(position.theirs)
-            mine[frm] -= 1
-            mine[to] += 1
-            if to != OFF and theirs[BAR - to] == 1:
-                theirs[BAR - to], theirs[BAR] = 0, theirs[BAR] + 1
-            result = Position(tuple(mine), tuple(theirs))
+            result = _forward(position, frm, to)
             if result not in {p.position for p in plays} and condone_refusal(position, result, state.checkers) is None:
                 return Condone.of(result)
     if not plays:
