@@ -64,7 +64,7 @@ from bgboard.match import (
 from bgboard.match.state import MatchState
 from bgboard.rules.position import Position
 from bgboard.rules.variants import start_position
-from bgboard.sense.board import WHITE, Observation, Slots, board_of, describe_fixes, guess_board, position_of
+from bgboard.sense.board import Observation, Slots, board_of, describe_fixes, guess_board, position_of
 from bgboard.sense.recognise import (
     Ambiguous,
     Illegal,
@@ -580,8 +580,3 @@ class Controller:
     def _refresh(self) -> None:
         if self.state is not None:
             self.show(display_state(self))
-
-
-def default_board(position: Position) -> Observation:
-    """The readings of ``position`` with white on roll (for tests and tools)."""
-    return Observation.of_board(board_of(position, WHITE))
