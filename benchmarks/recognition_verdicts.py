@@ -25,7 +25,6 @@ import statistics
 import sys
 import time
 
-from bgboard.rules.legal import legal_plays
 from bgboard.rules.position import Position
 from bgboard.rules.result import game_result
 from bgboard.rules.variants import start_position
