@@ -172,11 +172,12 @@ class App:
         settled = self.settler.poll(now)
         if settled is not None:
             self._handle(BoardRead(settled, now))
-        for flicker in self.settler.flickering(now):
+        flickers = self.settler.flickering(now)
+        for flicker in flickers:
             if flicker.place not in self._flicker_reported:
                 self._flicker_reported.add(flicker.place)
                 self._handle(BoardFault(str(flicker), now))
-        if not self.settler.flickering(now):
+        if not flickers:
             self._flicker_reported.clear()
         self._handle(Tick(now))
         if self.screen is not None:
