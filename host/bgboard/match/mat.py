@@ -43,7 +43,7 @@ from bgboard.match.actions import (
     Take,
 )
 from bgboard.match.errors import MatchRecordError, MatchRuleError
-from bgboard.match.state import GAME_OVER, MATCH_OVER, OPENING, PLAY, TURN, MatchState, apply
+from bgboard.match.state import GAME_OVER, MATCH_OVER, OPENING, PLAY, TURN, MatchState, apply, states
 from bgboard.rules import BAR, OFF, Position
 
 _NORMAL, _DOUBLE, _TAKE, _DROP, _RESIGN, _SETDICE = range(6)
@@ -261,12 +261,9 @@ def export_mat(actions: Iterable[Action], info: MatInfo | None = None) -> str:
     """The whole .mat text of an action log."""
     out = []
     cursor = MatCursor()
-    state: MatchState | None = None
-    for action in actions:
-        after = apply(state, action)
-        chunk, cursor = mat_chunk(cursor, action, state, after, info)
+    for action, after, before in states(actions):
+        chunk, cursor = mat_chunk(cursor, action, before, after, info)
         out.append(chunk)
-        state = after
     return "".join(out)
 
 

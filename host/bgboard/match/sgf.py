@@ -29,7 +29,7 @@ from bgboard.match.actions import (
     Pass,
     Take,
 )
-from bgboard.match.state import GAME_OVER, MATCH_OVER, MatchState, apply
+from bgboard.match.state import GAME_OVER, MATCH_OVER, MatchState, states
 from bgboard.rules import BAR
 
 _VARIATIONS = {
@@ -125,14 +125,11 @@ def _node(action: Action, before: MatchState) -> str:
 def export_sgf(actions: Iterable[Action]) -> str:
     """The SGF text of an action log (one game tree per game started)."""
     games: list[tuple[MatchState, MatchState, list[str]]] = []
-    state: MatchState | None = None
-    for action in actions:
-        after = apply(state, action)
-        if state is None or after.game != state.game:
+    for action, after, before in states(actions):
+        if before is None or after.game != before.game:
             games.append((after, after, []))
         else:
             start, _end, nodes = games[-1]
-            nodes.append(_node(action, state))
+            nodes.append(_node(action, before))
             games[-1] = (start, after, nodes)
-        state = after
     return "".join(_header(start, end) + "".join(nodes) + ")\n" for start, end, nodes in games)
