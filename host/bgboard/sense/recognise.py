@@ -33,6 +33,7 @@ from bgboard.rules.position import BAR, OFF, Position
 from bgboard.rules.step import Step, apply_step
 from bgboard.sense.board import (
     BLACK,
+    CAPPED,
     COLOUR_NAMES,
     MIXED,
     WHITE,
@@ -40,6 +41,7 @@ from bgboard.sense.board import (
     Observation,
     Slots,
     board_of,
+    clamp,
     code_reading,
     describe_fixes,
     differences,
@@ -185,7 +187,7 @@ class Turn:
 
         def add(position: Position, done: tuple[Step, ...]) -> None:
             board = board_of(position, self.mover)
-            key = tuple(_clamp(n, c) for n, c in zip(board, caps))
+            key = tuple(clamp(n, c) for n, c in zip(board, caps))
             if key not in self._full and key != self._start_key:
                 self._partial.setdefault(key, (done, position))
 
@@ -263,7 +265,7 @@ class Turn:
                 code = key[place - 1]
                 if code == MIXED or (code != 0 and (code > 0) != (colour_sign > 0)) or _is_capped(code):
                     continue  # (a capped stack could hide the checker: not a safe guess)
-                trial = key[: place - 1] + (_clamp(colour_sign * (abs(code) + 1), caps[place - 1]),) + key[place:]
+                trial = key[: place - 1] + (clamp(colour_sign * (abs(code) + 1), caps[place - 1]),) + key[place:]
                 lifted = place if colour_sign == sign else None
                 # the likeliest first: lifted at the start, then mid-play, then after a play
                 if trial == self._start_key:
@@ -344,14 +346,7 @@ def _own_point(place: int, colour: int) -> int:
 
 
 def _is_capped(code: int) -> bool:
-    return abs(code) > 100 and code != MIXED
-
-
-def _clamp(count: int, capacity: int) -> int:
-    n = abs(count)
-    if n <= capacity:
-        return count
-    return 100 + capacity + 1 if count > 0 else -(100 + capacity + 1)
+    return abs(code) > CAPPED and code != MIXED
 
 
 def _count_sentence(observation: Observation, checkers: int) -> str:
