@@ -45,6 +45,7 @@ from bgboard.match.actions import (
 from bgboard.match.errors import MatchRecordError, MatchRuleError
 from bgboard.match.state import GAME_OVER, MATCH_OVER, OPENING, PLAY, TURN, MatchState, apply, states
 from bgboard.rules import BAR, OFF, Position
+from bgboard.rules.notation import NotationError, parse_moves
 
 _NORMAL, _DOUBLE, _TAKE, _DROP, _RESIGN, _SETDICE = range(6)
 
@@ -278,29 +279,14 @@ _ROW_RE = re.compile(r"^\s*(\d+)\)(.*)$")
 _MOVE_RE = re.compile(r"^([1-6])([1-6]):\s*(.*)$")
 _DOUBLE_RE = re.compile(r"^Doubles\s*=>\s*(\d+)$", re.IGNORECASE)
 _WINS_RE = re.compile(r"^Wins\s+(\d+)\s+points?", re.IGNORECASE)
-_STEP_RE = re.compile(r"^(bar|off|\d+)((?:/(?:bar|off|\d+)\*?)+)(?:\((\d)\))?$", re.IGNORECASE)
-
-
-def _point(text: str) -> int:
-    low = text.lower()
-    if low == "bar":
-        return BAR
-    if low == "off":
-        return 0
-    return int(text)
-
-
 def parse_steps(text: str) -> tuple[tuple[int, int], ...]:
-    """``13/8 8/3* 24/18(2) bar/20 6/off`` → ``((13, 8), (8, 3), ...)``."""
-    steps: list[tuple[int, int]] = []
-    for token in text.split():
-        m = _STEP_RE.match(token)
-        if not m:
-            raise MatchRecordError(f"cannot read the move {token!r}")
-        points = [m.group(1)] + [p.rstrip("*") for p in m.group(2).split("/")[1:]]
-        chain = [(_point(a), _point(b)) for a, b in zip(points, points[1:])]
-        steps.extend(chain * int(m.group(3) or 1))
-    return tuple(steps)
+    """``13/8 8/3* 24/18(2) bar/20 6/off`` → ``((13, 8), (8, 3), ...)`` (read by
+    :func:`bgboard.rules.notation.parse_moves`; the board decides the hits)."""
+    try:
+        moves = parse_moves(text)
+    except NotationError as exc:
+        raise MatchRecordError(f"cannot read the move: {exc}") from None
+    return tuple((a, b) for points, _stars in moves for a, b in zip(points, points[1:]))
 
 
 _ILLEGAL_RE = re.compile(r"^Illegal play\s*\(([^)]*)\)$", re.IGNORECASE)
