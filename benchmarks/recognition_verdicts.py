@@ -91,9 +91,14 @@ def main(plays: int = 10_000, seed: int = 1) -> None:
             times["turn"].append(t1 - t0)
             times["legal"].append(t3 - t2)
             times["cold"].append(t1 - t0 + t3 - t2)
+            # a false accept: the verdict names a play other than the one on the board
             if isinstance(verdict, Played):
+                if verdict.play.position != play.position:
+                    raise AssertionError(f"false accept: {verdict.play.notation} for {play.notation}")
                 verdicts["played"] += 1
             elif isinstance(verdict, Ambiguous):
+                if play.position not in {p.position for p in verdict.plays}:
+                    raise AssertionError(f"false accept: candidates omit {play.notation}")
                 verdicts["ambiguous"] += 1
             else:
                 raise AssertionError(f"a legal play was not recognised: {verdict}")
