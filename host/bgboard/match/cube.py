@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from bgboard.rules import BAR, OFF
+from bgboard.rules import Position, game_result
 
 _RULE_KEYS = {
     "no doubling in the Crawford game": "crawford",
@@ -56,13 +56,11 @@ def double_refusal(state: Any, player: int) -> str | None:
 
 def win_level(winner: Sequence[int], loser: Sequence[int]) -> int:
     """1 single, 2 gammon (the loser has borne off nothing), 3 backgammon (also a loser's
-    checker on the bar or in the winner's home board).  Sides from their owners' views."""
-    if loser[OFF] > 0:
-        return 1
-    # The winner's home board is the loser's points 19..24; 25 is the bar.
-    if any(loser[p] for p in range(19, BAR + 1)):
-        return 3
-    return 2
+    checker on the bar or in the winner's home board) once ``winner`` has borne off every
+    checker.  Sides from their owners' views; the scoring is :func:`bgboard.rules.game_result`'s."""
+    result = game_result(Position(tuple(winner), tuple(loser)))
+    assert result is not None and result.winner == "mine", "the winner has not borne off"
+    return result.points
 
 
 def game_points(state: Any, level: int, result: str) -> int:
