@@ -357,21 +357,15 @@ def _condone(state: MatchState, action: Condone) -> MatchState:
 
 def _apply_steps(position: Position, steps: tuple[tuple[int, int], ...]) -> Position:
     """Move the checkers (mover = mine) without judging legality beyond the physical."""
-    mine = list(position.mine)
-    theirs = list(position.theirs)
     for frm, to in steps:
         if not (1 <= frm <= BAR and 0 <= to < frm):
             raise IllegalPlayError(f"{_where(frm)}/{_where(to)} is not a move forwards")
-        if mine[frm] == 0:
+        if position.mine[frm] == 0:
             raise IllegalPlayError(f"you have no checker on {_where(frm, long=True)}")
-        mine[frm] -= 1
-        mine[to] += 1
-        if to != OFF and theirs[BAR - to]:
-            if theirs[BAR - to] > 1:
-                raise IllegalPlayError(f"point {to} is blocked")
-            theirs[BAR - to] = 0
-            theirs[BAR] += 1
-    return Position(tuple(mine), tuple(theirs))
+        if to != OFF and position.theirs[BAR - to] > 1:
+            raise IllegalPlayError(f"point {to} is blocked")
+        position = rules.apply_step(position, rules.Step(frm, to, frm - to))  # a blot is hit
+    return position
 
 
 def _where(point: int, long: bool = False) -> str:
