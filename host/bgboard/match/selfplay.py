@@ -106,7 +106,7 @@ def next_action(state: MatchState, rng: random.Random, style: Style) -> Action:
         return NextGame()
     position = state.position
     if phase == TURN:
-        if _wants_to_resign(position, state, rng, style):
+        if _wants_to_resign(position, rng, style):
             return Resign(_resign_level(position, rng))
         if state.may_double and _lead(position) >= style.double_lead:
             return Double()
@@ -120,7 +120,7 @@ def next_action(state: MatchState, rng: random.Random, style: Style) -> Action:
         return AcceptResign() if state.resign_level >= 2 or resigner_off > 0 else RejectResign()
     if phase == PLAY:
         assert state.dice is not None
-        if _wants_to_resign(position, state, rng, style):  # resigning with the dice rolled
+        if _wants_to_resign(position, rng, style):  # resigning with the dice rolled
             return Resign(_resign_level(position, rng))
         plays = rules.legal_plays(position, state.dice)
         if not plays:
@@ -135,7 +135,7 @@ def _lead(position: Position) -> float:
     return (theirs - mine) / max(theirs, 1)
 
 
-def _wants_to_resign(position: Position, state: MatchState, rng: random.Random, style: Style) -> bool:
+def _wants_to_resign(position: Position, rng: random.Random, style: Style) -> bool:
     if style.resign_chance == 0.0:
         return False
     mine, theirs = position.pips()
