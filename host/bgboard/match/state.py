@@ -52,7 +52,8 @@ from bgboard.match.actions import (
 )
 from bgboard.match.errors import IllegalPlayError, MatchRuleError
 from bgboard.match.ruleset import RuleSet, rule_set
-from bgboard.rules import BAR, OFF, Position
+from bgboard.rules import BAR, OFF, InvalidDiceError, Position
+from bgboard.rules.legal import check_dice
 
 OPENING = "opening"
 TURN = "turn"
@@ -274,13 +275,11 @@ def _check_player(state: MatchState, player: int | None, decider: int | None, wh
 
 
 def _check_dice(dice: tuple[int, int]) -> tuple[int, int]:
-    if (
-        len(dice) != 2
-        or not all(isinstance(d, int) and not isinstance(d, bool) for d in dice)
-        or not all(1 <= d <= 6 for d in dice)
-    ):
-        raise MatchRuleError("dice", f"dice show 1 to 6, not {tuple(dice)}")
-    return int(dice[0]), int(dice[1])
+    """``dice`` as the rules engine accepts them, or the match's ``dice`` rule."""
+    try:
+        return check_dice(dice)
+    except InvalidDiceError:
+        raise MatchRuleError("dice", f"dice show 1 to 6, not {tuple(dice)}") from None
 
 
 def _opening(state: MatchState, action: OpeningRoll) -> MatchState:
