@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from bgboard.rules import Position
+from bgboard.rules import Play, Position, position_id
 
 try:
     import gnubg_nn
@@ -81,3 +81,14 @@ def bgsage_ends_early(ours: set[tuple[int, ...]], sage: set[tuple[int, ...]]) ->
     with us).  True when ``sage`` is ``ours`` plus only such finished positions."""
     extra = sage - ours
     return ours < sage and all(sum(v for v in board[1:25] if v > 0) + board[25] == 0 for board in extra)
+
+
+def compare_engines(position: Position, dice: tuple[int, int], plays: tuple[Play, ...]) -> tuple[bool, str]:
+    """Our legal ``plays`` of ``dice`` against both engines: (gnubg-nn lists the same
+    resulting positions, bgsage's verdict: ``"agrees"``, ``"quirk"`` — only its known
+    difference, see :func:`bgsage_ends_early` — or ``"differs"``)."""
+    ours = {position_id(p.position) for p in plays}
+    boards = {tuple(p.position.to_bgsage()) for p in plays} or {tuple(position.to_bgsage())}
+    sage = bgsage_boards(position, dice)
+    verdict = "agrees" if boards == sage else "quirk" if bgsage_ends_early(boards, sage) else "differs"
+    return ours == gnubg_ids(position, dice), verdict
