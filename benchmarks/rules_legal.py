@@ -21,6 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import gnubg_nn  # noqa: E402
 
 from bgboard.rules import VARIANTS, legal_plays, legal_steps, position_from_id  # noqa: E402
+from tests.rules.oracle import gnubg_board  # noqa: E402
 from tests.rules.selfplay import ROLLS, selfplay_positions  # noqa: E402
 
 
@@ -42,7 +43,7 @@ def main() -> int:
     ours: list[float] = []
     theirs: list[float] = []
     for position in positions:
-        board = [list(x) for x in position.to_gnubg()]
+        board = gnubg_board(position)
         for dice in ROLLS:
             ours.append(_time(legal_plays, position, dice))
             theirs.append(_time(gnubg_nn.moves, board, *dice))
@@ -51,7 +52,7 @@ def main() -> int:
         for dice in ROLLS:
             steps.append(_time(legal_steps, position, dice, ()))
     worst = position_from_id("AACAkCRJqqoAAA")
-    board = [list(x) for x in worst.to_gnubg()]
+    board = gnubg_board(worst)
     n_worst = len(legal_plays(worst, (1, 1)))
     worst_ours = _time(legal_plays, worst, (1, 1), repeat=5)
     worst_theirs = _time(gnubg_nn.moves, board, 1, 1, repeat=5)
