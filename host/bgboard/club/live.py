@@ -1,0 +1,214 @@
+"""The room's live board states, in memory: the hub between the boards and the pages.
+
+Pure and in-process: no I/O, no clock, no threads.  The director's MQTT side feeds it
+(``bgboard club serve --broker``), the web pages read it (``bgboard club serve --http``)::
+
+    from bgboard.club.live import LiveHub, board_state
+    hub = LiveHub()
+    hub.update(7, payload)        # a board's retained ``.../board/7/state`` message (a dict)
+    hub.offline(7)                # its last will fired (``.../board/7/online`` = "offline")
+    hub.snapshot()                # {7: BoardLive(board=7, state={...}, online=False, version=2)}
+
+    async with hub.subscribe() as changes:     # one per SSE client
+        async for live in changes:             # BoardLive, newest state of a changed board
+            ...
+
+Every call must come from the thread of the asyncio loop that runs the subscribers (the
+director runs the broker client and the web server in one loop; another thread hands its
+messages over with ``loop.call_soon_threadsafe(hub.update, board, payload)``).
+
+**Coalescing.**  A subscriber never queues more than one entry per board: if a board changes
+three times before a slow client reads, the client gets only the newest state.  So a slow or
+stalled browser costs at most one entry per board, and a fast one sees every change.
+
+**The state dict** is the board's state payload (docs/club-protocol.md).  The pages read these
+keys and show "-" for any that is missing or malformed (``bgboard.club.web.boardview`` checks
+them; a board's payload is untrusted text): ``players`` [name0, name1], ``length``, ``score``
+[s0, s1], ``cube``, ``cube_owner`` (0, 1 or null), ``crawford``, ``turn`` (0, 1 or null),
+``dice`` [d1, d2] or null, ``position_id`` (gnubg Position ID from the view of ``turn``,
+player 0's view when ``turn`` is null), ``match_id``, ``clocks`` [ms0, ms1] or null, ``phase``,
+``event``, ``match`` (the club match id).  :func:`board_state` builds exactly these keys from a
+:class:`bgboard.match.MatchState`.  The hub itself keeps whatever dict it is given (a copy).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any, AsyncIterator, Mapping, Sequence
+
+from bgboard.errors import InputError
+from bgboard.match import MatchState
+from bgboard.match.matchid import match_id_text, position_id_text
+
+MAX_BOARD = 9999
+
+
+class BadBoardError(InputError):
+    """A board number that is not a whole number from 1 to 9999."""
+
+
+@dataclass(frozen=True, slots=True)
+class BoardLive:
+    """One board as the room sees it: its last ``state`` (read-only), whether it is
+    ``online`` and the hub's ``version`` counter at its last change (grows across boards,
+    so it orders every change in the room)."""
+
+    board: int
+    state: Mapping[str, Any]
+    online: bool
+    version: int
+
+
+def _check_board(board: object) -> int:
+    if isinstance(board, bool) or not isinstance(board, int) or not 1 <= board <= MAX_BOARD:
+        raise BadBoardError(f"a board number is a whole number from 1 to {MAX_BOARD}, not {board!r}")
+    return board
+
+
+class Subscription:
+    """The changes one reader has not seen yet, newest state per board (see the module)."""
+
+    def __init__(self, hub: "LiveHub") -> None:
+        self._hub = hub
+        self._pending: dict[int, BoardLive] = {}
+        self._ready = asyncio.Event()
+        self.closed = False
+
+    def _push(self, live: BoardLive) -> None:
+        self._pending.pop(live.board, None)   # re-insert: the dict keeps change order
+        self._pending[live.board] = live
+        self._ready.set()
+
+    def pending(self) -> int:
+        """How many boards have changed since the last read."""
+        return len(self._pending)
+
+    def take(self) -> list[BoardLive]:
+        """Every pending change now (oldest first), without waiting."""
+        out = list(self._pending.values())
+        self._pending.clear()
+        self._ready.clear()
+        return out
+
+    async def next_batch(self) -> list[BoardLive]:
+        """Wait until at least one board has changed, then take every pending change."""
+        while not self._pending:
+            if self.closed:
+                raise StopAsyncIteration
+            self._ready.clear()
+            await self._ready.wait()
+        return self.take()
+
+    def __aiter__(self) -> AsyncIterator[BoardLive]:
+        return self._iterate()
+
+    async def _iterate(self) -> AsyncIterator[BoardLive]:
+        while True:
+            try:
+                batch = await self.next_batch()
+            except StopAsyncIteration:
+                return
+            for live in batch:
+                yield live
+
+    def close(self) -> None:
+        """Stop reading: the hub forgets this subscriber and a waiting read ends."""
+        self.closed = True
+        self._hub._subscribers.discard(self)
+        self._ready.set()
+
+    async def __aenter__(self) -> "Subscription":
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        self.close()
+
+
+class LiveHub:
+    """The latest state and online flag of every board that has reported (see the module)."""
+
+    def __init__(self) -> None:
+        self._boards: dict[int, BoardLive] = {}
+        self._subscribers: set[Subscription] = set()
+        self.version = 0
+
+    def _set(self, board: int, state: Mapping[str, Any], online: bool) -> BoardLive:
+        self.version += 1
+        live = BoardLive(board, state, online, self.version)
+        self._boards[board] = live
+        for subscriber in self._subscribers:
+            subscriber._push(live)
+        return live
+
+    def update(self, board: int, state: Mapping[str, Any]) -> BoardLive:
+        """A board's new state (it is online again if it was not).  Raises
+        :class:`BadBoardError` for a bad board number; the state is copied, not checked."""
+        board = _check_board(board)
+        if not isinstance(state, Mapping):
+            raise InputError(f"board {board}'s state must be a JSON object, not {type(state).__name__}")
+        return self._set(board, MappingProxyType(dict(state)), True)
+
+    def offline(self, board: int) -> BoardLive:
+        """A board's last will fired: keep its last state, mark it offline."""
+        board = _check_board(board)
+        last = self._boards.get(board)
+        return self._set(board, last.state if last else MappingProxyType({}), False)
+
+    def forget(self, board: int) -> None:
+        """Drop a board from the room (it was unplugged for the evening); readers get it
+        as an offline board with an empty state."""
+        board = _check_board(board)
+        if self._boards.pop(board, None) is not None:
+            self.version += 1
+            gone = BoardLive(board, MappingProxyType({}), False, self.version)
+            for subscriber in self._subscribers:
+                subscriber._push(gone)
+
+    def get(self, board: int) -> BoardLive | None:
+        """One board, or None if it never reported."""
+        return self._boards.get(board)
+
+    def snapshot(self) -> dict[int, BoardLive]:
+        """Every board that has reported, by board number (a new dict; entries are frozen)."""
+        return dict(sorted(self._boards.items()))
+
+    def subscribe(self) -> Subscription:
+        """A new reader of changes from now on (read :meth:`snapshot` first for the room as
+        it is).  Close it (``async with`` or :meth:`Subscription.close`) when the client goes."""
+        subscription = Subscription(self)
+        self._subscribers.add(subscription)
+        return subscription
+
+    @property
+    def subscribers(self) -> int:
+        """How many readers are subscribed."""
+        return len(self._subscribers)
+
+
+def board_state(
+    state: MatchState,
+    *,
+    clocks: Sequence[int] | None = None,
+    event: str | None = None,
+    match: int | None = None,
+) -> dict[str, Any]:
+    """The state payload keys the pages read (see the module) for a match ``state``;
+    ``clocks`` are the two reserves in ms, ``event``/``match`` the club event and match id."""
+    return {
+        "players": list(state.players),
+        "length": state.length,
+        "score": list(state.score),
+        "cube": state.cube,
+        "cube_owner": state.cube_owner,
+        "crawford": state.crawford,
+        "turn": state.turn,
+        "dice": list(state.dice) if state.dice is not None else None,
+        "position_id": position_id_text(state),
+        "match_id": match_id_text(state),
+        "clocks": list(clocks) if clocks is not None else None,
+        "phase": state.phase,
+        "event": event,
+        "match": match,
+    }
