@@ -27,7 +27,7 @@ from typing import Any, Awaitable, Callable
 
 from bgboard.config import Config
 from bgboard.control.clock import ClockRules
-from bgboard.control.controller import Controller, Settings
+from bgboard.control.controller import Controller, IllegalPolicy, Settings
 from bgboard.control.events import BoardFault, BoardRead, ButtonPressed, DiceRolled, LinkChanged, Tick
 from bgboard.io.buttons import ButtonPins, Buttons, to_loop
 from bgboard.link.connection import Beat, BoardSeen, Connected, LinkEvent, Lost, Rolled, Timing, Trouble
@@ -60,7 +60,7 @@ def settings_of(config: Config, slots: Any) -> Settings:
         players=m.players,
         variant=None if m.variant == "standard" else m.variant,
         takebacks=m.takebacks,
-        illegal=m.illegal,
+        illegal=IllegalPolicy(m.illegal),
         clock=clock,
         slots=slots,
     )

@@ -7,13 +7,22 @@ controller never reads a clock.  Players are 0 (white) and 1 (black).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 
 from bgboard.sense.board import Observation
 
-ROLL = "roll"  # roll the dice / done: end the turn (press the clock)
-DOUBLE = "double"  # offer a double; take when one is offered; next candidate play
-DROP = "drop"  # drop (pass) an offered double
-BUTTONS = (ROLL, DOUBLE, DROP)
+
+
+class Button(StrEnum):
+    """A player's buttons (hardware/pins.toml)."""
+
+    ROLL = "roll"  # roll the dice / done: end the turn (press the clock)
+    DOUBLE = "double"  # offer a double; take when one is offered; next candidate play
+    DROP = "drop"  # drop (pass) an offered double
+
+
+ROLL, DOUBLE, DROP = Button.ROLL, Button.DOUBLE, Button.DROP
+BUTTONS = tuple(Button)
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,7 +47,7 @@ class ButtonPressed:
     """``player`` pressed ``button`` (one of :data:`BUTTONS`)."""
 
     player: int
-    button: str
+    button: Button
     at_ms: int
 
 
@@ -65,5 +74,20 @@ class Tick:
 
     at_ms: int
 
+
+__all__ = [
+    "BUTTONS",
+    "DOUBLE",
+    "DROP",
+    "ROLL",
+    "BoardFault",
+    "BoardRead",
+    "Button",
+    "ButtonPressed",
+    "DiceRolled",
+    "Event",
+    "LinkChanged",
+    "Tick",
+]
 
 Event = BoardRead | DiceRolled | ButtonPressed | LinkChanged | BoardFault | Tick

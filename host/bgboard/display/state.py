@@ -17,20 +17,33 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict, dataclass, field
+from enum import StrEnum
 from typing import Any, Mapping
 
 from bgboard.errors import InputError
 
-PHASES = (
-    "opening",  # before the opening roll: both players roll one die
-    "rolling",  # the player on roll may double or roll
-    "moving",  # dice are out, the player on roll moves
-    "cube-offered",  # the player on roll doubled; the other takes or passes
-    "game-over",
-    "match-over",
-    "setup",  # the checkers are being set up (the diagram shows what is wrong)
-)
-SEVERITIES = ("info", "warning", "error")
+class DisplayPhase(StrEnum):
+    """What the display is showing the players for."""
+
+    OPENING = "opening"  # before the opening roll: both players roll one die
+    ROLLING = "rolling"  # the player on roll may double or roll
+    MOVING = "moving"  # dice are out, the player on roll moves
+    CUBE_OFFERED = "cube-offered"  # the player on roll doubled; the other takes or passes
+    GAME_OVER = "game-over"
+    MATCH_OVER = "match-over"
+    SETUP = "setup"  # the checkers are being set up (the diagram shows what is wrong)
+
+
+class Severity(StrEnum):
+    """How serious a message is (the renderer draws warnings and errors louder)."""
+
+    INFO = "info"
+    WARNING = "warning"
+    ERROR = "error"
+
+
+PHASES = tuple(DisplayPhase)
+SEVERITIES = tuple(Severity)
 CRAWFORD_STAGES = ("none", "crawford", "post-crawford")
 
 

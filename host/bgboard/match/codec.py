@@ -12,7 +12,7 @@ from typing import Any, Sequence
 from bgboard.match.actions import Action, action_from_dict, actions_to_list
 from bgboard.match.errors import MatchRecordError
 from bgboard.match.ruleset import RuleSet
-from bgboard.match.state import PHASES, GameRecord, MatchState
+from bgboard.match.state import GameRecord, MatchState, Phase
 
 
 def state_to_dict(state: MatchState) -> dict[str, Any]:
@@ -23,7 +23,7 @@ def state_to_dict(state: MatchState) -> dict[str, Any]:
         "players": list(state.players),
         "score": list(state.score),
         "game": state.game,
-        "phase": state.phase,
+        "phase": str(state.phase),
         "board": [list(state.board[0]), list(state.board[1])],
         "turn": state.turn,
         "dice": list(state.dice) if state.dice is not None else None,
@@ -51,9 +51,7 @@ def state_to_dict(state: MatchState) -> dict[str, Any]:
 def state_from_dict(data: dict[str, Any]) -> MatchState:
     """Rebuild a state written by :func:`state_to_dict` (bad data: MatchRecordError)."""
     try:
-        phase = str(data["phase"])
-        if phase not in PHASES:
-            raise ValueError(phase)
+        phase = Phase(str(data["phase"]))  # ValueError for an unknown phase
         board = tuple(tuple(int(n) for n in side) for side in data["board"])
         if len(board) != 2 or any(len(side) != 26 for side in board):
             raise ValueError("board")

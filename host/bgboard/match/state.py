@@ -28,6 +28,7 @@ message names the rule; the state is never changed in place.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from enum import StrEnum
 from typing import Any, Iterable, Iterator
 
 from bgboard import rules
@@ -55,14 +56,26 @@ from bgboard.match.ruleset import RuleSet, rule_set
 from bgboard.rules import BAR, OFF, InvalidDiceError, Position
 from bgboard.rules.legal import check_dice
 
-OPENING = "opening"
-TURN = "turn"
-DOUBLED = "doubled"
-PLAY = "play"
-RESIGNED = "resigned"
-GAME_OVER = "game_over"
-MATCH_OVER = "match_over"
-PHASES = (OPENING, TURN, DOUBLED, PLAY, RESIGNED, GAME_OVER, MATCH_OVER)
+class Phase(StrEnum):
+    """What the match waits for (the table in the module docstring)."""
+
+    OPENING = "opening"
+    TURN = "turn"
+    DOUBLED = "doubled"
+    PLAY = "play"
+    RESIGNED = "resigned"
+    GAME_OVER = "game_over"
+    MATCH_OVER = "match_over"
+
+
+OPENING = Phase.OPENING
+TURN = Phase.TURN
+DOUBLED = Phase.DOUBLED
+PLAY = Phase.PLAY
+RESIGNED = Phase.RESIGNED
+GAME_OVER = Phase.GAME_OVER
+MATCH_OVER = Phase.MATCH_OVER
+PHASES = tuple(Phase)
 
 RESULTS = ("single", "gammon", "backgammon", "drop", "resign")
 
@@ -95,7 +108,7 @@ class MatchState:
     players: tuple[str, str]
     score: tuple[int, int]
     game: int
-    phase: str
+    phase: Phase
     board: tuple[Side, Side]
     turn: int | None
     dice: tuple[int, int] | None

@@ -1,0 +1,200 @@
+"""The turn judge: what the board shows during a roll and what *done* means.
+
+It keeps the recognition context of the roll being played (:class:`bgboard.sense.recognise.Turn`,
+built once per roll), the verdict on the latest settled board, which reading of an ambiguous
+board the player chose, and a play offered for condoning.  It decides; the controller acts
+(journals through the :class:`~bgboard.control.session.MatchSession`).  Pure: no I/O, no clock.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from bgboard.control.notice import Notice, Severity
+from bgboard.control.session import MatchSession
+from bgboard.link.messages import Led
+from bgboard.match import Condone, Move, Pass
+from bgboard.match.state import MatchState, Phase
+from bgboard.sense.board import Observation, board_of, describe_fixes, guess_board, position_of
+from bgboard.sense.recognise import (
+    Ambiguous,
+    Illegal,
+    Miscount,
+    Moving,
+    Played,
+    Takeback,
+    Turn,
+    Unchanged,
+    Verdict,
+)
+
+__all__ = ["BLUE", "GREEN", "RED", "Offer", "TurnJudge"]
+
+#: LED colours (r, g, b): legal destinations, the place a checker was lifted from, wrong places.
+GREEN = (0, 160, 0)
+BLUE = (0, 0, 160)
+RED = (160, 0, 0)
+
+INFO, WARNING, ERROR = Severity.INFO, Severity.WARNING, Severity.ERROR
+
+
+@dataclass(frozen=True, slots=True)
+class Offer:
+    """A play offered to the opponent for condoning, on the board it was offered on."""
+
+    action: Condone
+    codes: tuple[int, ...]
+    notice: Notice
+
+
+class TurnJudge:
+    """Judges the roll being played (see the module docstring)."""
+
+    def __init__(self, on_new_turn: Callable[[MatchState], None] = lambda state: None) -> None:
+        self.on_new_turn = on_new_turn  # called with the match state when a roll's context is built
+        self.observation: Observation | None = None
+        self.verdict: Verdict | None = None
+        self.choice = 0
+        self.offer: Offer | None = None
+        self._turn: Turn | None = None
+        self._turn_key = -1
+
+    def turn(self, session: MatchSession) -> Turn | None:
+        """The recognition context of the roll being played (None outside the play phase),
+        built once per roll."""
+        state = session.state
+        if state is None or state.phase != Phase.PLAY or state.dice is None or state.turn is None:
+            return None
+        key = len(session.actions)
+        if self._turn is None or self._turn_key != key:
+            self._turn = Turn(
+                state.position,
+                state.dice,
+                state.turn,
+                checkers=state.checkers,
+                slots=session.settings.slots,
+                history=session.history[:-1],
+            )
+            self._turn_key = key
+            self.on_new_turn(state)
+        return self._turn
+
+    def settled(self) -> None:
+        """An action took effect: the verdict, the choice and any offer are spent."""
+        self.verdict = None
+        self.choice = 0
+        self.offer = None
+
+    def read(self, observation: Observation, turn: Turn | None) -> tuple[Led, ...]:
+        """A settled board during the play: the verdict and the LEDs that show it."""
+        self.verdict = turn.recognise(observation) if turn else None
+        self.choice = 0
+        if self.offer is not None and self.offer.codes != observation.codes:
+            self.offer = None  # the board changed: the offer lapses
+        return self.leds()
+
+    def shows_turn_start(self, session: MatchSession, observation: Observation) -> bool:
+        """The board shows the position at the start of the last turn (a takeback)."""
+        position, colour = session.history[-1]
+        return observation.codes == Observation.of_board(board_of(position, colour), session.settings.slots).codes
+
+    def next_reading(self) -> bool:
+        """Show the next reading of an ambiguous board; False when the board is not ambiguous."""
+        if not isinstance(self.verdict, Ambiguous):
+            return False
+        self.choice = (self.choice + 1) % len(self.verdict.plays)
+        return True
+
+    def done(self, session: MatchSession) -> Any | Notice:
+        """The player on roll pressed *done*: the action to record (a play or a pass), or the
+        notice saying why not (an illegal play under ``condone`` becomes an :class:`Offer`)."""
+        verdict = self.verdict
+        state = session.state
+        assert state is not None
+        if verdict is None and self.observation is None:
+            return Notice("the board cannot be read: check the board's cable", ERROR)
+        if verdict is None:
+            turn = self.turn(session)
+            verdict = turn.recognise(self.observation) if turn and self.observation else None
+        if isinstance(verdict, Played):
+            return Move.of(verdict.play)
+        if isinstance(verdict, Ambiguous):
+            return Move.of(verdict.plays[self.choice % len(verdict.plays)])
+        if isinstance(verdict, Unchanged) and verdict.no_play:
+            return Pass()
+        if isinstance(verdict, Unchanged):
+            return Notice("move your checkers first", WARNING)
+        if isinstance(verdict, Moving) and not (verdict.lifted is None and session.condoning):
+            return Notice("finish your play first", WARNING)
+        if isinstance(verdict, Moving):
+            assert state.dice is not None
+            return self._offer(session, f"not all of the {state.dice[0]}-{state.dice[1]} is played", ())
+        if isinstance(verdict, Illegal) and session.condoning:
+            return self._offer(session, verdict.reason, verdict.fixes)
+        if isinstance(verdict, Illegal):
+            return Notice(verdict.message, ERROR, verdict.reason)
+        if isinstance(verdict, Miscount):
+            return Notice(verdict.reason, ERROR)
+        # a takeback during a play: the board shows an older position
+        return Notice("the board shows an earlier position: play the roll", WARNING)
+
+    def _offer(self, session: MatchSession, reason: str, fixes: tuple[Any, ...]) -> Notice:
+        """Done on an illegal board under ``condone``: offer the play to the opponent, or
+        say why it can never be condoned and what to put back.  ``reason``: why the play is
+        illegal; ``fixes``: what to put back to undo it."""
+        state, observation, turn = session.state, self.observation, self.turn(session)
+        assert state is not None and state.turn is not None
+        guess = guess_board(observation, state.checkers, turn.start) if observation and turn else None
+        if observation is None or turn is None or guess is None:
+            return Notice("the board cannot be read as a whole board: correct the play", ERROR)
+        action = Condone.of(position_of(guess, state.turn))
+        refused = session.checks(action)
+        if refused is not None:
+            back = f": put back {describe_fixes(fixes)}" if fixes else ""
+            return Notice(f"{refused}{back}", ERROR, refused)
+        opponent = state.players[1 - state.turn]
+        back = f", or put back {describe_fixes(fixes)}" if fixes else ", or finish it"
+        notice = Notice(
+            f"{reason}: {opponent} may accept the play as it stands by pressing roll{back}",
+            WARNING,
+            f"{reason}: {opponent}, roll to accept",
+        )
+        self.offer = Offer(action, observation.codes, notice)
+        return notice
+
+    def offer_stands(self) -> bool:
+        """The offered play is still on the board (the opponent may accept it)."""
+        return self.offer is not None and self.observation is not None and self.observation.codes == self.offer.codes
+
+    def leds(self) -> tuple[Led, ...]:
+        """Lifted checker (blue) and its legal destinations (green), or what to put back (red)."""
+        verdict = self.verdict
+        leds: list[Led] = []
+        if isinstance(verdict, Moving):
+            if verdict.lifted is not None:
+                leds.append(Led(verdict.lifted - 1, BLUE))
+            leds += [Led(p - 1, GREEN) for p in verdict.destinations]
+        elif isinstance(verdict, (Illegal, Miscount)):
+            leds += [Led(f.place - 1, RED) for f in verdict.fixes]
+        return tuple(leds)
+
+    def message(self) -> Notice | None:
+        """What the display says about the board during the play (None: nothing)."""
+        verdict = self.verdict
+        if self.offer is not None:
+            return self.offer.notice
+        if isinstance(verdict, Played):
+            return Notice(f"{verdict.play.notation}: press done")
+        if isinstance(verdict, Ambiguous):
+            play = verdict.plays[self.choice % len(verdict.plays)]
+            return Notice(f"{play.notation}? press done, or double for another reading", INFO, f"{play.notation}?")
+        if isinstance(verdict, Illegal):
+            return Notice(verdict.message, ERROR, verdict.reason)
+        if isinstance(verdict, Miscount):
+            return Notice(verdict.reason, ERROR)
+        if isinstance(verdict, Takeback):
+            return Notice("the board shows an earlier position: play the roll", WARNING)
+        if isinstance(verdict, Unchanged) and verdict.no_play:
+            return Notice("no legal play: press done")
+        return None

@@ -1,0 +1,27 @@
+"""A message for the players: what the display says, how serious it is, and what it is about."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from bgboard.display.state import Severity
+
+__all__ = ["Notice", "Severity", "Topic"]
+
+
+class Topic(StrEnum):
+    """What a notice is about, when the display shows more than its words for it."""
+
+    GENERAL = "general"
+    SETUP = "setup"  # the checkers must be set up: the display draws the diagram of what is wrong
+
+
+@dataclass(frozen=True, slots=True)
+class Notice:
+    """A message for the players and how serious it is (info, warning, error)."""
+
+    text: str
+    severity: Severity = Severity.INFO
+    short: str = ""  # a shorter variant for small panels ("" = none)
+    topic: Topic = Topic.GENERAL
