@@ -68,6 +68,7 @@ class Options:
     rules: str = "standard"
     flicker: bool = True
     stuck: tuple[tuple[str, int, int], ...] = ()
+    players: tuple[str, str] = ("White", "Black")
 
 
 @dataclass
@@ -127,7 +128,7 @@ class Simulation:
             flicker=options.flicker,
         )
         self.journal = Journal(self.out / "journal.sqlite")
-        settings = Settings(length=options.match_length, rules=options.rules, slots=self.slots)
+        settings = Settings(length=options.match_length, rules=options.rules, players=options.players, slots=self.slots)
         for entry in self.journal.entries():
             self.clock = max(self.clock, entry.at_ms + 1000)
             if entry.kind == SIM_KIND:

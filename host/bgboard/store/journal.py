@@ -9,6 +9,12 @@ Rows are ``(seq, kind, body, at_ms)``: ``kind`` says what the body is (``"action
 match action as :func:`bgboard.match.action_to_dict` writes it; ``"clock"`` — the clocks;
 ``"undo"`` — a takeback; ``"forfeit"`` — a match lost on time), ``body`` is a JSON
 object, ``at_ms`` the wall time (ms since the epoch) the caller passed in.
+
+The **outbox** (schema 2) holds the results a networked board owes the club director
+(docs/club-protocol.md): :meth:`Journal.outbox_put` stores a result durably under its UUID
+(once: putting the same UUID again changes nothing), :meth:`Journal.outbox_pending` lists
+those not yet answered, :meth:`Journal.outbox_settle` records the director's answer.  A file
+of schema 1 is migrated in place when it is opened.
 """
 
 from __future__ import annotations
@@ -21,11 +27,32 @@ from typing import Any
 
 from bgboard.errors import InputError
 
-SCHEMA = 1
+SCHEMA = 2
+
+#: Statements that bring a journal from schema ``n`` to ``n + 1`` (run in one transaction).
+MIGRATIONS: dict[int, tuple[str, ...]] = {
+    1: (
+        "CREATE TABLE IF NOT EXISTS outbox ("
+        " uuid TEXT PRIMARY KEY, payload TEXT NOT NULL, created_ms INTEGER NOT NULL,"
+        " settled_ms INTEGER, status TEXT, reason TEXT NOT NULL DEFAULT '')",
+    ),
+}
 
 
 class JournalError(InputError):
     """A journal file that cannot be opened or read (the message names the file)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Owed:
+    """One result in the outbox: its UUID, payload (JSON text), and the director's answer
+    (``status`` None while unanswered)."""
+
+    uuid: str
+    payload: str
+    created_ms: int
+    status: str | None = None
+    reason: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,12 +82,35 @@ class Journal:
                 " seq INTEGER PRIMARY KEY, kind TEXT NOT NULL, body TEXT NOT NULL, at_ms INTEGER NOT NULL)"
             )
             self._db.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
-            self._db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA),))
+            fresh = self._db.execute("SELECT COUNT(*) FROM meta WHERE key = 'schema'").fetchone()[0] == 0
+            if fresh:
+                for statements in MIGRATIONS.values():
+                    for statement in statements:
+                        self._db.execute(statement)
+                self._db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA),))
             row = self._db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
+            version = int(row[0]) if str(row[0]).isdigit() else -1
+            if 1 <= version < SCHEMA:
+                self._migrate(version)
+                version = SCHEMA
         except sqlite3.Error as exc:
             raise JournalError(f"{self.path} cannot be used as a journal ({exc})") from None
-        if row[0] != str(SCHEMA):
+        if version != SCHEMA:
             raise JournalError(f"{self.path} is a journal of schema {row[0]}, this host reads {SCHEMA}")
+
+    def _migrate(self, version: int) -> None:
+        """Bring the file from schema ``version`` to :data:`SCHEMA`, all or nothing."""
+        assert self._db is not None
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            for n in range(version, SCHEMA):
+                for statement in MIGRATIONS[n]:
+                    self._db.execute(statement)
+            self._db.execute("UPDATE meta SET value = ? WHERE key = 'schema'", (str(SCHEMA),))
+            self._db.execute("COMMIT")
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
 
     def append(self, kind: str, body: dict[str, Any], at_ms: int) -> int:
         """Write one event durably (it is on disk when this returns); its sequence number."""
@@ -82,6 +132,40 @@ class Journal:
         except (sqlite3.Error, ValueError) as exc:
             raise JournalError(f"{self.path} cannot be read ({exc})") from None
 
+    # ------------------------------------------------------------------ the outbox
+    def outbox_put(self, uuid: str, payload: str, at_ms: int) -> bool:
+        """Keep a result owed to the director, durably; False if ``uuid`` was already there
+        (then nothing changes)."""
+        cursor = self._live().execute(
+            "INSERT OR IGNORE INTO outbox (uuid, payload, created_ms) VALUES (?, ?, ?)", (uuid, payload, int(at_ms))
+        )
+        return cursor.rowcount == 1
+
+    def outbox_pending(self) -> list[Owed]:
+        """The results the director has not answered yet, oldest first."""
+        return [o for o in self.outbox() if o.status is None]
+
+    def outbox(self) -> list[Owed]:
+        """Every result ever put in the outbox, oldest first."""
+        rows = self._live().execute(
+            "SELECT uuid, payload, created_ms, status, reason FROM outbox ORDER BY created_ms, rowid"
+        ).fetchall()
+        return [Owed(*row) for row in rows]
+
+    def outbox_settle(self, uuid: str, status: str, reason: str, at_ms: int) -> bool:
+        """Record the director's answer to ``uuid`` (the first answer counts); False if the
+        outbox holds no unanswered result of that UUID."""
+        cursor = self._live().execute(
+            "UPDATE outbox SET status = ?, reason = ?, settled_ms = ? WHERE uuid = ? AND status IS NULL",
+            (status, reason, int(at_ms), uuid),
+        )
+        return cursor.rowcount == 1
+
+    def _live(self) -> sqlite3.Connection:
+        if self._db is None:
+            raise RuntimeError("the journal is closed")
+        return self._db
+
     def close(self) -> None:
         """Close the file (idempotent)."""
         if self._db is not None:
@@ -100,6 +184,7 @@ class MemoryJournal:
 
     def __init__(self) -> None:
         self._rows: list[Entry] = []
+        self._outbox: dict[str, Owed] = {}
 
     def append(self, kind: str, body: dict[str, Any], at_ms: int) -> int:
         """Keep one event; its sequence number."""
@@ -110,6 +195,29 @@ class MemoryJournal:
     def entries(self) -> list[Entry]:
         """Every event, oldest first."""
         return list(self._rows)
+
+    def outbox_put(self, uuid: str, payload: str, at_ms: int) -> bool:
+        """Keep a result owed to the director; False if ``uuid`` was already there."""
+        if uuid in self._outbox:
+            return False
+        self._outbox[uuid] = Owed(uuid, payload, int(at_ms))
+        return True
+
+    def outbox_pending(self) -> list[Owed]:
+        """The results not answered yet, oldest first."""
+        return [o for o in self._outbox.values() if o.status is None]
+
+    def outbox(self) -> list[Owed]:
+        """Every result put in the outbox, oldest first."""
+        return list(self._outbox.values())
+
+    def outbox_settle(self, uuid: str, status: str, reason: str, at_ms: int) -> bool:
+        """Record the director's answer (the first counts)."""
+        owed = self._outbox.get(uuid)
+        if owed is None or owed.status is not None:
+            return False
+        self._outbox[uuid] = Owed(uuid, owed.payload, owed.created_ms, status, reason)
+        return True
 
     def close(self) -> None:
         """Nothing to close."""

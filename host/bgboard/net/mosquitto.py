@@ -1,0 +1,172 @@
+"""A private Mosquitto for a club on this machine (adapter: files and a process).
+
+:class:`PrivateBroker` writes a club's broker files with :mod:`bgboard.net.broker` — the
+``mosquitto.conf``, the ACL and a password file hashed by Mosquitto's own
+``mosquitto_passwd`` — into a directory, with one random password per user kept in
+``secrets/<user>.password`` (what a board's ``[club] password_file`` points at), and runs
+``mosquitto -c`` on a free localhost port.  Used by ``bgboard club demo``, the tests and
+benchmarks/club_load.py; on the director's machine Mosquitto runs as the system service
+instead (docs/club-network.md).
+"""
+
+from __future__ import annotations
+
+import os
+import pwd
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import time
+from pathlib import Path
+from typing import Iterable
+
+from bgboard.errors import InputError
+from bgboard.net.broker import DIRECTOR, Listener, acl_text, board_user, mosquitto_conf
+
+SBIN = "/usr/sbin/mosquitto"
+
+
+class BrokerMissingError(InputError):
+    """Mosquitto (or mosquitto_passwd) is not installed."""
+
+
+class BrokerStartError(InputError):
+    """The private broker did not start (the message quotes its log)."""
+
+
+def mosquitto_binary() -> str:
+    """The path of the ``mosquitto`` program, or :class:`BrokerMissingError`."""
+    found = shutil.which("mosquitto") or (SBIN if os.access(SBIN, os.X_OK) else None)
+    if found is None:
+        raise BrokerMissingError(
+            "Mosquitto is not installed: install it with 'apt-get install mosquitto' (or run tools/test-services)"
+        )
+    return found
+
+
+def passwd_binary() -> str:
+    """The path of ``mosquitto_passwd``, or :class:`BrokerMissingError`."""
+    found = shutil.which("mosquitto_passwd")
+    if found is None:
+        raise BrokerMissingError("mosquitto_passwd is not installed: install it with 'apt-get install mosquitto'")
+    return found
+
+
+def write_password_file(path: Path, users: dict[str, str]) -> None:
+    """A Mosquitto password file holding ``users`` (name -> password), hashed by
+    ``mosquitto_passwd`` itself."""
+    tool = passwd_binary()
+    path.write_text("")
+    os.chmod(path, 0o600)
+    for name, password in users.items():
+        subprocess.run([tool, "-b", str(path), name, password], check=True, capture_output=True)
+
+
+def free_port() -> int:
+    """A TCP port free on localhost now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class PrivateBroker:
+    """A club broker in ``root`` (see the module docstring); ``start``/``stop``/``kill``."""
+
+    def __init__(self, root: Path, club: str, boards: Iterable[int], *, port: int | None = None, persistence: bool = True) -> None:
+        self.binary = mosquitto_binary()
+        self.root = Path(root)
+        self.club = club
+        self.boards = sorted(set(boards))
+        self.port = port or free_port()
+        self.persistence = persistence
+        self.process: subprocess.Popen[bytes] | None = None
+        self.root.mkdir(parents=True, exist_ok=True)
+        (self.root / "secrets").mkdir(exist_ok=True)
+        self.conf = self.root / "mosquitto.conf"
+        self.log = self.root / "mosquitto.log"
+        self._write()
+
+    @property
+    def url(self) -> str:
+        return f"mqtt://127.0.0.1:{self.port}"
+
+    def password_file(self, user: str) -> Path:
+        """The file holding ``user``'s password (a board's ``[club] password_file``)."""
+        return self.root / "secrets" / f"{user}.password"
+
+    def password(self, user: str) -> str:
+        return self.password_file(user).read_text().strip()
+
+    def _write(self) -> None:
+        users = [DIRECTOR] + [board_user(n) for n in self.boards]
+        passwords = {}
+        for user in users:
+            f = self.password_file(user)
+            if not f.exists():
+                f.write_text(secrets.token_urlsafe(18) + "\n")
+                os.chmod(f, 0o600)
+            passwords[user] = self.password(user)
+        write_password_file(self.root / "passwd", passwords)
+        (self.root / "acl").write_text(acl_text(self.club, self.boards))
+        (self.root / "data").mkdir(exist_ok=True)
+        self.conf.write_text(
+            mosquitto_conf(
+                Listener(self.port, "127.0.0.1"),
+                str(self.root / "passwd"),
+                str(self.root / "acl"),
+                persistence_dir=str(self.root / "data") + "/" if self.persistence else None,
+                log_file=str(self.log),
+                user=pwd.getpwuid(os.geteuid()).pw_name,  # the files here are this user's
+            )
+        )
+
+    def start(self, timeout: float = 10.0) -> None:
+        """Start the broker and wait until it accepts connections."""
+        if self.process is not None and self.process.poll() is None:
+            return
+        self.process = subprocess.Popen([self.binary, "-c", str(self.conf)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                err = (self.process.stderr.read() if self.process.stderr else b"").decode(errors="replace")
+                tail = self.log.read_text(errors="replace")[-400:] if self.log.exists() else ""
+                raise BrokerStartError(f"mosquitto stopped at once: {(err or tail).strip()[-400:]}")
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
+                    return
+            except OSError:
+                time.sleep(0.05)
+        self.kill()
+        raise BrokerStartError(f"mosquitto did not listen on port {self.port} within {timeout:.0f} s")
+
+    def stop(self) -> None:
+        """Stop the broker cleanly (it saves its persistence file)."""
+        self._end(signal.SIGTERM)
+
+    def kill(self) -> None:
+        """Kill the broker (SIGKILL: what a power cut does)."""
+        self._end(signal.SIGKILL)
+
+    def _end(self, sig: int) -> None:
+        p = self.process
+        if p is None:
+            return
+        if p.poll() is None:
+            p.send_signal(sig)
+            try:
+                p.wait(10)
+            except subprocess.TimeoutExpired:  # pragma: no cover - mosquitto ignores SIGTERM
+                p.kill()
+                p.wait()
+        if p.stderr is not None:
+            p.stderr.close()
+        self.process = None
+
+    def __enter__(self) -> "PrivateBroker":
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()

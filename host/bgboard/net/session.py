@@ -1,0 +1,87 @@
+"""One MQTT session to the club broker (adapter: the only importer of aiomqtt and paho).
+
+:func:`open_client` builds an :class:`aiomqtt.Client` the way both sides of the club use it:
+MQTT 5, a fixed client identifier, a **persistent session** (clean start off, the session
+kept 14 days) so QoS 1 messages sent while a client was away are queued for it, a keep-alive
+short enough that the broker notices a lost board within seconds, TLS when the URL says
+``mqtts://``.  :class:`Backoff` spaces reconnection attempts.
+"""
+
+from __future__ import annotations
+
+import random
+import ssl
+from dataclasses import dataclass
+from typing import Any
+
+import aiomqtt
+from paho.mqtt.packettypes import PacketTypes
+from paho.mqtt.properties import Properties
+
+from bgboard.net.protocol import BrokerUrl
+
+SESSION_EXPIRY_S = 14 * 24 * 3600
+KEEPALIVE_S = 10
+MqttError = aiomqtt.MqttError
+
+
+@dataclass(frozen=True, slots=True)
+class Will:
+    """The message the broker publishes if the client vanishes."""
+
+    topic: str
+    payload: bytes
+
+
+def open_client(
+    url: BrokerUrl,
+    *,
+    username: str,
+    password: str,
+    identifier: str,
+    will: Will | None = None,
+    ca_file: str = "",
+    keepalive: int = KEEPALIVE_S,
+    timeout: float = 10.0,
+) -> aiomqtt.Client:
+    """A not yet connected client (use ``async with``)."""
+    properties = Properties(PacketTypes.CONNECT)
+    properties.SessionExpiryInterval = SESSION_EXPIRY_S
+    tls: Any = None
+    if url.tls:
+        tls = ssl.create_default_context(cafile=ca_file or None)
+    return aiomqtt.Client(
+        url.host,
+        url.port,
+        username=username,
+        password=password,
+        identifier=identifier,
+        protocol=aiomqtt.ProtocolVersion.V5,
+        clean_start=False,
+        properties=properties,
+        keepalive=keepalive,
+        timeout=timeout,
+        will=aiomqtt.Will(will.topic, will.payload, qos=1, retain=True) if will is not None else None,
+        tls_context=tls,
+    )
+
+
+class Backoff:
+    """Waits between reconnection attempts: doubling from ``first`` to ``most`` seconds, with
+    jitter so a room of boards does not reconnect in step after the broker comes back."""
+
+    def __init__(self, first: float = 0.5, most: float = 10.0, rng: random.Random | None = None) -> None:
+        self.first = first
+        self.most = most
+        self.rng = rng or random.Random()
+        self.next = first
+
+    def delay(self) -> float:
+        """The next wait (and double the one after)."""
+        d = self.next
+        self.next = min(self.most, self.next * 2)
+        return d * (0.75 + 0.5 * self.rng.random())
+
+    def reset(self) -> None:
+        """Connected: start from ``first`` again next time."""
+        self.next = self.first

@@ -1,0 +1,32 @@
+"""A real Mosquitto for the club network tests: a private broker on a free localhost port,
+configured as the club's broker is (password file hashed by mosquitto_passwd, the ACL of
+bgboard.net.broker).  A test that needs it FAILS when Mosquitto is not installed
+(tools/test-services installs it)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+
+from bgboard.net.mosquitto import BrokerMissingError, PrivateBroker
+
+CLUB = "testclub"
+BOARDS = tuple(range(1, 9))
+
+
+def start_broker(root: Path, boards: tuple[int, ...] = BOARDS) -> PrivateBroker:
+    try:
+        broker = PrivateBroker(root, CLUB, boards)
+    except BrokerMissingError as exc:
+        pytest.fail(f"{exc} — these tests run the real broker")
+    broker.start()
+    return broker
+
+
+@pytest.fixture
+def broker(tmp_path: Path) -> Iterator[PrivateBroker]:
+    b = start_broker(tmp_path / "broker")
+    yield b
+    b.kill()
