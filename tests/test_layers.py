@@ -26,18 +26,22 @@ ALLOWED: dict[str, set[str]] = {
     "store": {"errors"},
     "control": {"errors", "rules", "match", "sense", "link", "display"},
     "io": {"errors", "control"},
-    "config": {"errors", "rules", "match", "display", "io"},
-    "app": {"errors", "config", "control", "display", "hints", "io", "link", "sense", "store"},
-    "club": {"errors", "rules", "match", "store"},
-    "sim": {"errors", "rules", "match", "sense", "link", "display", "store", "control", "config", "app"},
+    "config": {"errors", "rules", "match", "display", "io", "net"},
+    "net": {"errors", "rules", "match"},
+    "app": {"errors", "config", "control", "display", "hints", "io", "link", "sense", "store", "net"},
+    "club": {"errors", "rules", "match", "store", "net"},
+    "sim": {"errors", "rules", "match", "sense", "link", "display", "store", "control", "config", "app", "net"},
     "commands": {"errors", "rules", "match", "sense", "link", "display", "hints", "store",
-                 "control", "io", "config", "app", "sim", "club"},
+                 "control", "io", "config", "app", "sim", "club", "net"},
     "cli": {"errors"},
     "__main__": {"cli"},
     "__init__": set(),
 }
 PURE = {"rules", "match", "sense", "display", "hints", "link"}
 HARDWARE = {"spidev", "machine", "inky", "RPi", "lgpio", "smbus2", "neopixel"}
+# The MQTT client library: imported by one adapter only (the club network's session).
+NETWORK = {"aiomqtt", "paho"}
+NETWORK_ADAPTERS = {"net/session.py"}
 
 
 def _layer(path: Path) -> str:
@@ -91,3 +95,13 @@ def test_the_check_catches_an_upward_import(tmp_path: Path):
     bad.write_text("from bgboard.match import apply\n")
     assert ("bgboard.match", True) in _imports(bad)
     assert "match" not in ALLOWED["rules"]
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_the_mqtt_library_is_imported_only_by_the_network_session(path: Path):
+    if str(path.relative_to(ROOT)) in NETWORK_ADAPTERS:
+        return
+    for module, _ in _imports(path):
+        assert module.split(".")[0] not in NETWORK, (
+            f"{path.relative_to(ROOT)} imports {module}: only {sorted(NETWORK_ADAPTERS)} may use the MQTT library"
+        )

@@ -38,12 +38,14 @@ def mosquitto_conf(
     password_file: str,
     acl_file: str,
     *,
-    persistence_dir: str | None = "/var/lib/mosquitto/",
+    persistence_dir: str | None = None,
     log_file: str | None = None,
     user: str | None = None,
 ) -> str:
     """The text of a ``mosquitto.conf`` (Mosquitto 2.0) for a club broker.  ``user``: the
-    account a broker started as root runs as (Mosquitto's default is ``mosquitto``)."""
+    account a broker started as root runs as (Mosquitto's default is ``mosquitto``);
+    ``persistence_dir``: where it saves its state (None: as the main config file says — the
+    Debian package's saves in /var/lib/mosquitto/, and Mosquitto refuses a second setting)."""
     lines = [
         "# bgboard club broker (Mosquitto 2.0): boards and the director, nobody else.",
         *([f"user {user}"] if user else []),
@@ -55,11 +57,11 @@ def mosquitto_conf(
     ]
     if listener.certfile:
         lines += [f"certfile {listener.certfile}", f"keyfile {listener.keyfile}", "tls_version tlsv1.2"]
-    if persistence_dir is not None:
-        # Queued QoS 1 messages of persistent sessions and retained state survive a restart.
-        lines += ["persistence true", f"persistence_location {persistence_dir}", "autosave_interval 30"]
-    else:
-        lines += ["persistence false"]
+    if persistence_dir is not None:  # Debian's own mosquitto.conf already turns persistence on
+        lines += ["persistence true", f"persistence_location {persistence_dir}"]
+    # Queued QoS 1 messages of persistent sessions and retained states are saved every 30 s
+    # and at a clean stop; the results themselves never depend on it (the boards' outboxes do).
+    lines += ["autosave_interval 30"]
     lines += [
         "max_queued_messages 1000",  # per offline persistent client: a night of results at most
         "persistent_client_expiration 14d",
