@@ -55,6 +55,14 @@ engine = "none"                # none, auto, bgsage, gnubg-nn, pubeval
 
 [journal]
 path = "/var/lib/bgboard/journal.db"
+
+[club]
+broker = ""                    # the club's MQTT broker, e.g. "mqtt://director.local:1883"; "" = not networked
+club = "club"                  # the club's topic name (docs/club-protocol.md)
+board = 1                      # this board's number
+username = ""                  # the broker user of this board ("" = "board" + number)
+password_file = ""             # a file holding this board's broker password
+ca_file = ""                   # TLS (mqtts://): the club's CA certificate; "" = the system's
 """
 
 
@@ -120,6 +128,26 @@ class JournalConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class ClubConfig:
+    broker: str = ""
+    club: str = "club"
+    board: int = 1
+    username: str = ""
+    password_file: str = ""
+    ca_file: str = ""
+
+    @property
+    def enabled(self) -> bool:
+        """The board reports to a club director."""
+        return bool(self.broker.strip())
+
+    @property
+    def user(self) -> str:
+        """The broker user name (``board<n>`` unless set)."""
+        return self.username or f"board{self.board}"
+
+
+@dataclass(frozen=True, slots=True)
 class Config:
     """The whole configuration (see docs/config.md)."""
 
@@ -130,6 +158,7 @@ class Config:
     clock: ClockConfig = field(default_factory=ClockConfig)
     hints: HintsConfig = field(default_factory=HintsConfig)
     journal: JournalConfig = field(default_factory=JournalConfig)
+    club: ClubConfig = field(default_factory=ClubConfig)
 
 
 SECTIONS: dict[str, type] = {
@@ -140,6 +169,7 @@ SECTIONS: dict[str, type] = {
     "clock": ClockConfig,
     "hints": HintsConfig,
     "journal": JournalConfig,
+    "club": ClubConfig,
 }
 HINT_ENGINES = ("none", "auto", "bgsage", "gnubg-nn", "pubeval")
 PIN_FACTORIES = ("", "mock", "lgpio", "rpigpio", "pigpio", "native")
@@ -230,6 +260,34 @@ def _check(c: Config) -> None:
         raise ConfigError(f"hints.engine must be one of {', '.join(HINT_ENGINES)}, not {c.hints.engine!r}")
     if not c.journal.path.strip():
         raise ConfigError("journal.path must name the journal file")
+    _check_club(c.club)
+
+
+def _check_club(c: ClubConfig) -> None:
+    if not c.enabled:
+        return
+    from bgboard.net.protocol import MAX_BOARD, check_club, parse_broker_url
+
+    try:
+        parse_broker_url(c.broker)
+        check_club(c.club)
+    except InputError as exc:
+        raise ConfigError(f"club: {exc}") from None
+    if not 1 <= c.board <= MAX_BOARD:
+        raise ConfigError(f"club.board must be 1..{MAX_BOARD}, not {c.board}")
+    if not c.password_file.strip():
+        raise ConfigError("club.password_file must name the file holding this board's broker password")
+
+
+def club_password(c: ClubConfig) -> str:
+    """The board's broker password, read from ``club.password_file`` (one sentence if not)."""
+    try:
+        text = Path(c.password_file).read_text(encoding="utf-8").strip()
+    except OSError as exc:
+        raise ConfigError(f"club.password_file {c.password_file} cannot be read ({exc.strerror or exc})") from None
+    if not text:
+        raise ConfigError(f"club.password_file {c.password_file} is empty: put the board's broker password in it")
+    return text
 
 
 def load_config(path: str | Path | None) -> Config:
