@@ -9,6 +9,12 @@ DICE like ``31`` (or ``3-1``; optional when an XGID carries the roll).  Each pla
 ``{"position": "...", "dice": [3, 1], "plays": [{"play": "8/5 6/5", "position_id": "..."}]}``
 where ``position_id`` is the resulting position before the sides swap (gnubg-nn's
 convention for the keys of ``gnubg_nn.moves``).
+
+``--variant plakoto|fevga|anti|race`` plays that variant's rules (docs/rules.md, "The seed
+variants"); POSITION is then ``start`` or the variant text form (a Position ID of both
+sides' counts, each in its own numbering, with ``:pinned=M/T`` or ``:reserve=M/T``), and
+the JSON plays carry ``"board"`` (that form, mover still on roll) and ``"ended"`` (the game
+ended on this play) instead of ``position_id``.
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ import sys
 from typing import TextIO
 
 from bgboard.errors import InputError
+from bgboard.rules.games import GAME_NAMES, GAMES
 from bgboard.rules import (
     VARIANTS,
     InvalidDiceError,
@@ -50,8 +57,26 @@ def parse_position(text: str, checkers: int = 15) -> Position:
     return position_from_id(text, checkers)
 
 
-def answer(position_text: str, dice_text: str, checkers: int = 15) -> dict:
+def variant_answer(variant: str, position_text: str, dice_text: str) -> dict:
+    """The JSON object for one question in one of the seed variants of :data:`GAMES`."""
+    game = GAMES[variant]
+    board = game.parse_board(position_text)
+    dice = parse_dice(dice_text)
+    return {
+        "variant": variant,
+        "position": position_text,
+        "dice": list(dice),
+        "plays": [
+            {"play": p.notation, "board": game.board_text(p.board), "ended": p.ended}
+            for p in game.plays(board, dice)
+        ],
+    }
+
+
+def answer(position_text: str, dice_text: str, checkers: int = 15, variant: str = "standard") -> dict:
     """The JSON object for one question."""
+    if variant in GAMES:
+        return variant_answer(variant, position_text, dice_text)
     position = parse_position(position_text, checkers)
     dice = parse_dice(dice_text)
     plays = legal_plays(position, dice)
@@ -72,11 +97,13 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     parser.add_argument("dice", nargs="?", help="the roll, like 31")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--batch", action="store_true", help="read 'POSITION DICE' lines on stdin, write JSON lines")
-    parser.add_argument("--variant", choices=VARIANTS, default="standard", help="checkers per side (Hypergammon has fewer)")
+    parser.add_argument("--variant", choices=VARIANTS + GAME_NAMES, default="standard",
+                        help="checkers per side (Hypergammon has fewer), or a seed variant's rules "
+                        "(plakoto, fevga, anti, race: POSITION 'start' or the variant form of docs/rules.md)")
     return parser
 
 
-def _batch(stdin: TextIO, stdout: TextIO, checkers: int) -> int:
+def _batch(stdin: TextIO, stdout: TextIO, checkers: int, variant: str = "standard") -> int:
     for number, line in enumerate(stdin, 1):
         fields = line.split()
         if not fields:
@@ -84,7 +111,7 @@ def _batch(stdin: TextIO, stdout: TextIO, checkers: int) -> int:
         if len(fields) != 2:
             raise InputError(f"line {number}: expected 'POSITION DICE', got {line.strip()!r}")
         try:
-            result = answer(fields[0], fields[1], checkers)
+            result = answer(fields[0], fields[1], checkers, variant)
         except InputError as exc:
             raise InputError(f"line {number}: {exc}") from None
         stdout.write(json.dumps(result) + "\n")
@@ -93,19 +120,19 @@ def _batch(stdin: TextIO, stdout: TextIO, checkers: int) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    checkers = checkers_of(args.variant)
+    checkers = 15 if args.variant in GAMES else checkers_of(args.variant)
     if args.batch:
         if args.position or args.dice:
             raise InputError("--batch reads positions and dice from stdin: give no POSITION or DICE")
-        return _batch(sys.stdin, sys.stdout, checkers)
+        return _batch(sys.stdin, sys.stdout, checkers, args.variant)
     dice = args.dice
-    if args.position and not dice and ":" in args.position:  # an XGID may carry the roll
+    if args.position and not dice and ":" in args.position and args.variant not in GAMES:  # an XGID may carry the roll
         rolled = xgid_decode(args.position, checkers).dice
         if rolled != (0, 0):
             dice = f"{rolled[0]}{rolled[1]}"
     if not args.position or not dice:
         raise InputError("give a POSITION (Position ID or XGID) and DICE like 31, or --batch")
-    result = answer(args.position, dice, checkers)
+    result = answer(args.position, dice, checkers, args.variant)
     if args.json:
         print(json.dumps(result))
     elif result["plays"]:

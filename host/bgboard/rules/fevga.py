@@ -1,0 +1,116 @@
+"""Fevga (Greek tavli): both sides go the same way round; a single checker holds a point.
+
+Rules (VARIANTS.md; docs/rules.md names the source and confidence of each): all 15 start on
+the own 24-point, the opponent's stack on my 12-point; both move counter-clockwise, each
+bearing off in his own home board; no hitting: a point with any opposing checker is closed
+(touch-downs of a combined move too); the first checker must pass the opponent's starting
+point (my 12-point) before any other checker may leave the start; a player may never hold
+all six points of his own starting quarter (19-24) at once; six points in a row are allowed,
+but when all the opponent's remaining checkers stand on the point behind them, the prime
+must be opened (when some play of the roll opens it).  No bar; bearing off as usual.
+"""
+
+from __future__ import annotations
+
+from bgboard.rules.board import Board, VariantPlay, side_problems
+from bgboard.rules.position import BAR, CHECKERS, OFF
+from bgboard.rules.step import STEPS, Step
+
+START = 24
+THEIR_START = 12  # the opponent's starting point in my numbering
+
+
+def theirs_at(p: int) -> int:
+    """The index in the opponent's side of my point ``p`` (both go the same way round)."""
+    return p + 12 if p <= 12 else p - 12
+
+
+def start() -> Board:
+    side = (0,) * 24 + (CHECKERS, 0)
+    return Board(side, side)
+
+
+def _first_checker_out(me: tuple[int, ...] | list[int]) -> bool:
+    """True while the first checker to leave has not yet passed the opponent's start."""
+    if me[START] != CHECKERS - 1:
+        return False
+    lead = max(p for p in range(1, START) if me[p]) if any(me[1:START]) else 0
+    return lead >= THEIR_START
+
+
+def steps_from(board: Board, die: int) -> list[tuple[Step, Board]]:
+    """Every legal single step of ``die`` (the mover is ``mine``)."""
+    me, th = board.mine, board.theirs
+    out: list[tuple[Step, Board]] = []
+    hi = 24
+    while hi and not me[hi]:
+        hi -= 1
+    may_bear_off = not any(me[7:BAR])
+    first_out = _first_checker_out(me)
+    for s in range(hi, 0, -1):
+        if not me[s] or (s == START and first_out):
+            continue
+        to = s - die
+        if to >= 1:
+            if th[theirs_at(to)]:
+                continue
+        elif not may_bear_off or (to < 0 and s != hi):
+            continue
+        else:
+            to = OFF
+        m = list(me)
+        m[s] -= 1
+        m[to] += 1
+        if all(m[19:BAR]):
+            continue  # never all six points of the starting quarter
+        out.append((STEPS[s, to, die, False], Board(tuple(m), th)))
+    return out
+
+
+def trapping_primes(board: Board) -> list[int]:
+    """The top points (my numbering) of six points in a row that I hold while every one of
+    the opponent's remaining checkers stands on the point just behind them (on their way
+    round: my point ``top + 1``, or my 1-point behind my 24-point)."""
+    me, th = board.mine, board.theirs
+    waiting = sum(th[1:BAR])
+    if not waiting:
+        return []
+    found = []
+    for top in range(6, 25):
+        if all(me[top - 5 : top + 1]):
+            behind = top + 1 if top < 24 else 1
+            if th[theirs_at(behind)] == waiting:
+                found.append(top)
+    return found
+
+
+def open_primes(plays: list[VariantPlay]) -> list[VariantPlay]:
+    """The prime rule: when some plays leave no trapping prime, only those are legal."""
+    free = [p for p in plays if not trapping_primes(p.board)]
+    return free if free and len(free) < len(plays) else plays
+
+
+def outcome(board: Board) -> tuple[str | None, str, int] | None:
+    """``(winner, kind, points)``: 1, or 2 when the loser has borne off nothing."""
+    for winner, side, loser in (("mine", board.mine, board.theirs), ("theirs", board.theirs, board.mine)):
+        if side[OFF] == CHECKERS:
+            return (winner, "single", 1) if loser[OFF] else (winner, "gammon", 2)
+    return None
+
+
+def problems(board: Board) -> list[str]:
+    """Why ``board`` cannot occur in Fevga (empty if it can)."""
+    found = side_problems(board, CHECKERS)
+    if found:
+        return found
+    if board.mine[BAR] or board.theirs[BAR]:
+        found.append("Fevga has no bar")
+    if board.pins != (0, 0) or board.reserve != (0, 0):
+        found.append("Fevga has no pins and no checkers waiting to enter")
+    for p in range(1, 25):
+        if board.mine[p] and board.theirs[theirs_at(p)]:
+            found.append(f"point {p} holds both colours (a single checker holds a point in Fevga)")
+    for who, side in (("the player on roll", board.mine), ("the opponent", board.theirs)):
+        if all(side[19:BAR]):
+            found.append(f"{who} holds all six points of the starting quarter")
+    return found
