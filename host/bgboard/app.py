@@ -29,14 +29,15 @@ from bgboard.config import Config
 from bgboard.control.clock import ClockRules
 from bgboard.control.controller import Controller, IllegalPolicy, Settings
 from bgboard.control.events import BoardFault, BoardRead, ButtonPressed, DiceRolled, LinkChanged, Tick
-from bgboard.io.buttons import ButtonPins, Buttons, to_loop
+from bgboard.hardware import load_grid, load_pins
+from bgboard.io.buttons import Buttons, to_loop
 from bgboard.link.connection import Beat, BoardSeen, Connected, LinkEvent, Lost, Rolled, Timing, Trouble
 from bgboard.link.messages import SetLeds, SetRolling
 from bgboard.link.reconnect import Link
 from bgboard.link.transport import Port, open_serial
 from bgboard.sense.board import SensorFaultError
 from bgboard.sense.settle import Settler
-from bgboard.sense.slots import GRID_TOML, SlotMap
+from bgboard.sense.slots import SlotMap
 
 TICK_S = 0.05
 
@@ -102,7 +103,7 @@ class App:
         self.clock_ms = clock_ms
         self.timing = timing
         self.tick_s = tick_s
-        self.grid = SlotMap.load(Path(config.board.grid) if config.board.grid else GRID_TOML)
+        self.grid = SlotMap.from_slots(load_grid(config.board.grid or None).slots)
         self.settler = Settler(config.board.settle_ms)
         self._opener = opener or (lambda: open_serial(config.board.port, config.board.baudrate))
         self._pin_factory = pin_factory
@@ -203,7 +204,8 @@ class App:
         if panel is None:
             from bgboard.display.drivers import open_panel
 
-            panel = open_panel(config.display.panel, config.display.frames_dir or None)
+            frames = config.display.frames_dir or None
+            panel = open_panel(config.display.panel, frames, None if frames else load_pins().display)
         from bgboard.display.screen import Screen
 
         self.screen = Screen(panel)
@@ -222,7 +224,7 @@ class App:
             if notice:
                 self._handle(BoardFault(notice, self.clock_ms()))
             if config.buttons.enabled:
-                pins = ButtonPins.from_table({"white": config.buttons.white, "black": config.buttons.black})
+                pins = load_pins().buttons
                 factory = self._pin_factory
                 if factory is None and config.buttons.pin_factory == "mock":
                     from gpiozero.pins.mock import MockFactory

@@ -27,9 +27,7 @@ settle_ms = 300                # act on a board reading once it has been stable 
 [buttons]
 enabled = true
 pin_factory = ""               # gpiozero pin back end: "" = gpiozero's choice, "mock" = none
-bounce_ms = 30
-white = { roll = 5, double = 6, drop = 12 }   # BCM pins (hardware/pins.toml)
-black = { roll = 13, double = 19, drop = 26 }
+bounce_ms = 30                 # the pins are hardware/pins.toml's ($BGBOARD_HARDWARE for another copy)
 
 [display]
 panel = "waveshare-2in9"       # a panel name (bgboard render --help lists them)
@@ -83,8 +81,6 @@ class ButtonsConfig:
     enabled: bool = True
     pin_factory: str = ""
     bounce_ms: int = 30
-    white: Mapping[str, int] = field(default_factory=lambda: {"roll": 5, "double": 6, "drop": 12})
-    black: Mapping[str, int] = field(default_factory=lambda: {"roll": 13, "double": 19, "drop": 26})
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,10 +193,6 @@ def _typed(key: str, value: Any, default: Any) -> Any:
         if not isinstance(value, list) or len(value) != len(default) or not all(isinstance(v, str) and v.strip() for v in value):
             raise ConfigError(f"{key} must be a list of {len(default)} names, not {value!r}")
         return tuple(value)
-    if isinstance(default, Mapping):
-        if not isinstance(value, Mapping):
-            raise ConfigError(f"{key} must be a table such as {{ roll = 5, double = 6, drop = 12 }}")
-        return {**default, **value}  # the pins themselves are checked by ButtonPins in _check
     raise TypeError(f"no check for {key}")  # pragma: no cover - a program error
 
 
@@ -237,10 +229,8 @@ def _check(c: Config) -> None:
     if not 0 <= c.buttons.bounce_ms <= 1000:
         raise ConfigError(f"buttons.bounce_ms must be 0..1000, not {c.buttons.bounce_ms}")
     from bgboard.display.panels import panel_spec
-    from bgboard.io.buttons import ButtonPins
     from bgboard.match import rule_set
 
-    ButtonPins.from_table({"white": c.buttons.white, "black": c.buttons.black})
     try:
         panel_spec(c.display.panel)
     except InputError as exc:

@@ -22,11 +22,12 @@ from bgboard.link.messages import Changes, SlotChange
 from bgboard.match import Move
 from bgboard.rules.variants import start_position
 from bgboard.sense.board import BLACK, WHITE, board_of
+from bgboard.hardware import load_grid
 from bgboard.sense.slots import SlotMap
 from tests.control.fakeboard import FakeBoard, slot_states
 
 FAST = Timing(hello_s=0.3, watchdog_s=1.0, snapshot_s=0.3, ack_s=0.2, tick_s=0.02)
-GRID = SlotMap.load()
+GRID = SlotMap.from_slots(load_grid().slots)
 
 
 async def until(check, timeout: float = 5.0) -> None:

@@ -6,7 +6,6 @@ and the chip behind them are faked (tests/display/fake_ssd1680.py).
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 from gpiozero import DigitalInputDevice, DigitalOutputDevice
@@ -18,7 +17,7 @@ from bgboard.display.demos import DEMOS
 from bgboard.display.panel import Panel, PanelError
 from bgboard.display.panels import PANELS
 from bgboard.display.render import render
-from bgboard.display.waveshare import GEOMETRY, Pins, WaveshareSSD1680, frame_bytes, read_pins
+from bgboard.display.waveshare import GEOMETRY, WaveshareSSD1680, frame_bytes
 
 from fake_ssd1680 import FakeClock, FakeSSD1680
 
@@ -161,23 +160,6 @@ def test_a_pixel_lands_on_its_ram_bit(name, data):
     index, bit = line * geo.sources // 8 + col // 8, 0x80 >> (col % 8)
     assert ram[index] & bit == 0
     assert sum(8 - bin(b).count("1") for b in ram) == 1  # exactly one black pixel
-
-
-def test_pins_from_the_repository_pins_toml_match_the_hat_defaults():
-    repo = Path(__file__).resolve().parents[2]
-    assert read_pins(repo / "hardware" / "pins.toml") == Pins()
-
-
-def test_pins_from_toml(tmp_path):
-    assert read_pins(tmp_path / "missing.toml") == Pins()
-    path = tmp_path / "pins.toml"
-    path.write_text("[display]\nrst = 5\nbusy = { gpio = 6 }\n")
-    assert read_pins(path) == Pins(rst=5, busy=6)
-    path.write_text("[pi.display]\nrst = 22\ndc = 23\nspi_device = 1\n")
-    assert read_pins(path) == Pins(rst=22, dc=23, spi_device=1)
-    path.write_text("[display]\nrst = 'x'\n")
-    with pytest.raises(PanelError):
-        read_pins(path)
 
 
 def test_a_command_while_busy_is_caught_by_the_fake(mock_factory):

@@ -1,5 +1,5 @@
 """Whole boards: the simulator's hall-field model -> the real firmware -> the host codec ->
-per-place readings, which must agree with the checkers on the table."""
+the host's per-place readings (sense.slots), which must agree with the checkers on the table."""
 
 from __future__ import annotations
 
@@ -8,11 +8,12 @@ import random
 import pytest
 
 from bgboard.link import messages as m
-from bgboard.link.hardware import read_grid
-from bgboard.link.places import place_readings
+from bgboard.hardware import load_grid
 from bgboard.rules import Position
-from bgboard.sim.field import NOISE_LEVELS, board_grid, readings
-from bgboard.sim.layout import PLACES, WHITE, Layout
+from bgboard.sense.board import COLOUR_NAMES
+from bgboard.sense.slots import PLACE_NUMBERS, SlotMap
+from bgboard.sim.field import NOISE_LEVELS, readings
+from bgboard.sim.layout import COLOURS, PLACES, WHITE, Layout
 
 START = Layout.from_position(
     Position(
@@ -32,21 +33,20 @@ STACKED = Layout(
 @pytest.mark.parametrize("layout", [START, STACKED], ids=["start", "stacked"])
 @pytest.mark.parametrize("noise", ["none", "medium"])
 def test_firmware_readings_agree_with_the_table(run_firmware, layout: Layout, noise: str) -> None:
-    values = readings(board_grid(), layout, random.Random(7), noise=NOISE_LEVELS[noise])
+    grid = load_grid()
+    values = readings(grid, layout, random.Random(7), noise=NOISE_LEVELS[noise])
     run = run_firmware(["slots " + " ".join(map(str, values)), "@100", "stop"])
     assert run.stderr == ""
     snapshot = run.of(m.Snapshot)[0]
-    grid = read_grid()
-    result = place_readings(grid, snapshot.states)
-    assert tuple(result) == PLACES
-    for place, reading in result.items():
+    observation = SlotMap.from_slots(grid.slots).observation(snapshot.states)
+    for place in PLACES:
+        reading = observation[PLACE_NUMBERS[place]]
         colour, count = layout.at(place)
-        assert not reading.mixed and not reading.fault, (place, reading)
+        assert not reading.mixed, (place, reading)
         assert reading.low <= count <= reading.high, (place, count, reading)
-        assert reading.estimate[0] <= count <= reading.estimate[1], (place, count, reading)
         if count:
-            assert reading.colour == ("white" if colour == WHITE else "black"), place
-        if count < len(grid.of(place)):
+            assert COLOUR_NAMES[reading.colour] == COLOURS[colour], place
+        if count <= len(grid.of(place)):
             assert reading.exact, (place, count, reading)
 
 
@@ -55,7 +55,7 @@ def noisy_field(layout: Layout, noise: str, ms: int) -> list[str]:
     rng = random.Random(3)
     lines = []
     for t in range(0, ms, 10):
-        lines += [f"@{t}", "slots " + " ".join(map(str, readings(board_grid(), layout, rng,
+        lines += [f"@{t}", "slots " + " ".join(map(str, readings(load_grid(), layout, rng,
                                                                  noise=NOISE_LEVELS[noise])))]
     return lines + ["stop"]
 

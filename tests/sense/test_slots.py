@@ -8,10 +8,11 @@ from hypothesis import strategies as st
 
 from bgboard.rules.variants import start_position
 from bgboard.sense.board import WHITE, Observation, SensorFaultError, Slots, board_of
+from bgboard.hardware import load_grid
 from bgboard.sense.slots import SlotMap
 from tests.control.fakeboard import slot_states
 
-GRID = SlotMap.load()
+GRID = SlotMap.from_slots(load_grid().slots)
 
 
 def test_the_grid_has_the_documented_slots() -> None:

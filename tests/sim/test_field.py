@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bgboard.rules import Position
+from bgboard.hardware import load_grid
 from bgboard.sim.field import Calibration, Faults, Hand, default_grid, readings, slot_units
 from bgboard.sim.hand import carry
 from bgboard.sim.layout import BLACK, PLACES, WHITE, Layout, place_of
@@ -68,7 +69,7 @@ def _decode(grid, values, cal: Calibration = Calibration()) -> dict[str, tuple[i
 @given(positions(), st.sampled_from([WHITE, BLACK]))
 @settings(max_examples=40)
 def test_noiseless_slots_show_what_lies_there(position: Position, colour: int) -> None:
-    grid = default_grid()
+    grid = load_grid()
     layout = Layout.from_position(position, colour)
     values = readings(grid, layout, random.Random(1))
     seen = _decode(grid, values)
@@ -81,7 +82,7 @@ def test_noiseless_slots_show_what_lies_there(position: Position, colour: int) -
 
 
 def test_stack_beyond_the_slots_raises_the_last_slot_monotonically() -> None:
-    grid = default_grid(point_slots=4)
+    grid = default_grid(point_slots=4, bar_slots=4, off_slots=5)
     last = grid.of("6")[-1]
     i = grid.slots.index(last)
     values = []
@@ -96,7 +97,7 @@ def test_stack_beyond_the_slots_raises_the_last_slot_monotonically() -> None:
 
 
 def test_black_reads_below_empty_and_white_above() -> None:
-    grid = default_grid()
+    grid = load_grid()
     pts = [0] * 24
     pts[0], pts[1] = 1, -1
     v = readings(grid, Layout(tuple(pts)), random.Random(0))
@@ -107,7 +108,7 @@ def test_black_reads_below_empty_and_white_above() -> None:
 
 
 def test_noise_is_seeded_and_has_the_requested_spread() -> None:
-    grid = default_grid()
+    grid = load_grid()
     layout = Layout(tuple([0] * 24))
     a = readings(grid, layout, random.Random(7), noise=450.0)
     b = readings(grid, layout, random.Random(7), noise=450.0)
@@ -118,7 +119,7 @@ def test_noise_is_seeded_and_has_the_requested_spread() -> None:
 
 
 def test_a_stuck_sensor_reads_its_value_whatever_lies_there() -> None:
-    grid = default_grid()
+    grid = load_grid()
     pts = [0] * 24
     pts[6] = 3
     faults = Faults(stuck={("7", 0): 1234})
@@ -128,7 +129,7 @@ def test_a_stuck_sensor_reads_its_value_whatever_lies_there() -> None:
 
 
 def test_a_hand_adds_partial_field_on_the_next_slot() -> None:
-    grid = default_grid()
+    grid = load_grid()
     pts = [0] * 24
     pts[3] = 2
     units = slot_units(grid, Layout(tuple(pts)), Hand("4", WHITE, 0.3))

@@ -25,10 +25,11 @@ import time
 from pathlib import Path
 
 from bgboard.errors import InputError
+from bgboard.hardware import firmware_dir
 from bgboard.link import messages as m
 from bgboard.link.codec import Frame, FrameDecoder
 
-FIRMWARE_DIR = Path(__file__).resolve().parents[3] / "firmware"
+FIRMWARE_DIR = firmware_dir()
 
 
 class DeployError(InputError):
@@ -48,7 +49,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     deploy.add_argument("--no-stop", action="store_true",
                         help="do not send the stop frame first (safe mode or a fresh Pico)")
     deploy.add_argument("--source", type=Path, default=FIRMWARE_DIR,
-                        help="the firmware directory (default: the repository's firmware/)")
+                        help="the firmware directory (default: the one installed with bgboard)")
     stop = actions.add_parser("stop", help="stop the running firmware and give the REPL back")
     stop.add_argument("--port", required=True, help="the Pico's serial port, e.g. /dev/ttyACM0")
     return parser

@@ -128,10 +128,10 @@ def run(args: argparse.Namespace) -> int:
 
 def _stuck(text: str) -> tuple[str, int, int]:
     """``PLACE:SLOT:COUNTS`` -> ``(place, slot, counts)``."""
-    from bgboard.sim.field import board_grid
+    from bgboard.hardware import load_grid
 
     parts = text.split(":")
-    grid = board_grid()
+    grid = load_grid()
     try:
         place, slot, counts = parts[0], int(parts[1]), int(parts[2])
     except (IndexError, ValueError):

@@ -11,22 +11,23 @@ from pathlib import Path
 
 from bgboard.display.panel import FilePanel, Panel
 from bgboard.display.panels import panel_spec
+from bgboard.hardware import DisplayPins
 
 
-def open_panel(name: str, frames_dir: str | Path | None = None,
-               pins_toml: str | Path = "hardware/pins.toml") -> Panel:
-    """The driver for panel ``name`` (or a file panel writing into ``frames_dir``)."""
+def open_panel(name: str, frames_dir: str | Path | None = None, pins: DisplayPins | None = None) -> Panel:
+    """The driver for panel ``name`` on ``pins`` (default: pins.toml's ``[pi.display]``),
+    or a file panel writing into ``frames_dir``."""
     caps = panel_spec(name)
     if frames_dir is not None:
         return FilePanel(caps, frames_dir)
     if caps.controller in ("ssd1680", "ssd1683"):  # pragma: no cover - needs a Pi
         from bgboard.display.waveshare import open_waveshare
 
-        return open_waveshare(name, pins_toml)
+        return open_waveshare(name, pins)
     if caps.controller == "uc8179":  # pragma: no cover - needs a Pi
         from bgboard.display.uc8179 import open_uc8179
 
-        return open_uc8179(name, pins_toml)
+        return open_uc8179(name, pins)
     from bgboard.display.inky import open_inky  # pragma: no cover - needs an Inky
 
     return open_inky(name)  # pragma: no cover

@@ -24,7 +24,7 @@ from __future__ import annotations
 from PIL import Image
 
 from bgboard.display.panel import PanelError, check_frame
-from pathlib import Path
+from bgboard.hardware import DisplayPins
 
 from bgboard.display.waveshare import Geometry, WaveshareSSD1680, open_waveshare
 
@@ -115,6 +115,6 @@ class WaveshareUC8179(WaveshareSSD1680):
             self.awake = False
 
 
-def open_uc8179(panel: str, pins_toml: str | Path = "hardware/pins.toml") -> WaveshareSSD1680:  # pragma: no cover - needs a Pi
+def open_uc8179(panel: str, pins: DisplayPins | None = None) -> WaveshareSSD1680:  # pragma: no cover - needs a Pi
     """Open the real 7.5" panel on a Raspberry Pi (spidev and gpiozero imported lazily)."""
-    return open_waveshare(panel, pins_toml, driver=WaveshareUC8179)
+    return open_waveshare(panel, pins, driver=WaveshareUC8179)

@@ -3,8 +3,8 @@
 Covers the 2.13" V4 (SSD1680, 122×250), 2.9" V2 (SSD1680, 128×296) and 4.2" V2 (SSD1683,
 400×300: the same command set).  The bus is an ``spidev.SpiDev`` (CS = CE0 driven by the
 SPI hardware, 4 MHz, mode 0) and three gpiozero devices: RST and DC outputs, BUSY input
-(high = busy).  Pins default to the Waveshare HAT wiring (RST 17, DC 25, CS 8 = CE0,
-BUSY 24) and are read from ``hardware/pins.toml`` by :func:`open_waveshare`.
+(high = busy).  The pins are pins.toml's ``[pi.display]`` (the Waveshare HAT wiring: RST 17,
+DC 25, CS 8 = CE0, BUSY 24), read by :func:`bgboard.hardware.load_pins`.
 
 Command sequence (SSD1680 datasheet, as in Waveshare's epd2in13_V4 / epd4in2_V2 drivers):
 
@@ -31,13 +31,13 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Callable, Protocol
 
 from PIL import Image
 
 from bgboard.display.panel import PanelError, check_frame
 from bgboard.display.panels import PanelSpec, panel_spec
+from bgboard.hardware import DisplayPins, load_pins
 
 # SSD1680 commands used here (datasheet names)
 DRIVER_OUTPUT = 0x01
@@ -60,17 +60,7 @@ FULL_UPDATE = 0xF7
 PARTIAL_UPDATE = 0xFF
 
 
-@dataclass(frozen=True, slots=True)
-class Pins:
-    """BCM pin numbers of the panel HAT and the SPI device (bus, chip select)."""
-
-    rst: int = 17
-    dc: int = 25
-    busy: int = 24
-    cs: int = 8  # CE0: driven by the SPI hardware
-    spi_bus: int = 0
-    spi_device: int = 0
-    spi_hz: int = 4_000_000
+SPI_HZ = 4_000_000  # the SSD1680's SPI clock (datasheet: up to 20 MHz; Waveshare's drivers use 4 MHz)
 
 
 @dataclass(frozen=True, slots=True)
@@ -268,43 +258,22 @@ class WaveshareSSD1680:
                 part.close()
 
 
-def read_pins(path: str | Path) -> Pins:
-    """The e-ink pins from ``hardware/pins.toml`` (table ``[pi.display]``; ``[display]``
-    also accepted); missing keys keep the Waveshare HAT defaults."""
-    import tomllib
-
-    defaults = Pins()
-    try:
-        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        return defaults
-    except tomllib.TOMLDecodeError as exc:
-        raise PanelError(f"{path} is not valid TOML: {exc}") from None
-    table: Any = {}
-    pi: dict[str, Any] = data["pi"] if isinstance(data.get("pi"), dict) else {}
-    for key in ("display", "epaper"):
-        for source in (pi, data):
-            if not table and isinstance(source.get(key), dict):
-                table = source[key]
-    values: dict[str, int] = {}
-    for field in ("rst", "dc", "busy", "cs", "spi_bus", "spi_device", "spi_hz"):
-        raw = table.get(field, getattr(defaults, field))
-        if isinstance(raw, dict):  # e.g. rst = { gpio = 17 }
-            raw = raw.get("gpio", raw.get("bcm", getattr(defaults, field)))
-        if isinstance(raw, bool) or not isinstance(raw, int):
-            raise PanelError(f"{path}: display pin {field} must be a whole number")
-        values[field] = raw
-    return Pins(**values)
-
-
-def open_waveshare(panel: str, pins_toml: str | Path = "hardware/pins.toml",
+def open_waveshare(panel: str, pins: DisplayPins | None = None,
                    driver: type[WaveshareSSD1680] | None = None) -> WaveshareSSD1680:  # pragma: no cover - needs a Pi
-    """Open the real panel on a Raspberry Pi (imports spidev and gpiozero here only)."""
-    import spidev  # type: ignore[import-not-found]
-    from gpiozero import DigitalInputDevice, DigitalOutputDevice
-
+    """Open the real panel on a Raspberry Pi on ``pins`` (default: pins.toml's
+    ``[pi.display]``); imports spidev and gpiozero here only."""
     caps = panel_spec(panel)
-    pins = read_pins(pins_toml)
+    pins = pins or load_pins().display
+    try:
+        import spidev  # type: ignore[import-not-found]
+    except ImportError:
+        raise PanelError(
+            f"the {panel} panel needs spidev, which is not installed: pip install 'bgboard[pi]' on the "
+            "Raspberry Pi, or set [display] frames_dir to write the frames to files"
+        ) from None
+    from gpiozero import DigitalInputDevice, DigitalOutputDevice
+    from gpiozero.exc import GPIOZeroError
+
     driver = driver or WaveshareSSD1680
     try:
         spi = spidev.SpiDev()
@@ -314,9 +283,16 @@ def open_waveshare(panel: str, pins_toml: str | Path = "hardware/pins.toml",
             f"cannot open SPI {pins.spi_bus}.{pins.spi_device} for the panel "
             f"({exc.strerror}): enable SPI with raspi-config"
         ) from None
-    spi.max_speed_hz = pins.spi_hz
+    spi.max_speed_hz = SPI_HZ
     spi.mode = 0
-    return driver(
-        caps, spi, DigitalOutputDevice(pins.rst), DigitalOutputDevice(pins.dc),
-        DigitalInputDevice(pins.busy, pull_up=False), busy_pin=pins.busy,
-    )
+    devices: list[Any] = []
+    try:
+        devices = [DigitalOutputDevice(pins.rst)]
+        devices.append(DigitalOutputDevice(pins.dc))
+        devices.append(DigitalInputDevice(pins.busy, pull_up=False))
+    except GPIOZeroError as exc:
+        for device in devices:
+            device.close()
+        spi.close()
+        raise PanelError(f"the {panel} panel's GPIO pins cannot be opened ({exc}): is this a Raspberry Pi with the panel HAT?") from None
+    return driver(caps, spi, *devices, busy_pin=pins.busy)

@@ -1,6 +1,6 @@
 """From the board's slot states (wire protocol) to an :class:`Observation` (pure).
 
-``hardware/grid.toml`` lists every sensing slot in wire order with its place and its index
+grid.toml (:mod:`bgboard.hardware`) lists every sensing slot in wire order with its place and its index
 along the place.  A slot state byte is ``level << 2 | colour`` (docs/protocol.md): colour
 0 empty, 1 white, 2 black, 3 fault.  Checkers fill a place from index 0; once every slot
 is covered, further checkers stack on the last one: the last slot's level (its field
@@ -11,9 +11,7 @@ what recognition uses (the stack height estimate is not trusted).  A fault or a 
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from bgboard.sense.board import (
@@ -28,7 +26,6 @@ from bgboard.sense.board import (
     reading_from_slots,
 )
 
-GRID_TOML = Path(__file__).resolve().parents[3] / "hardware" / "grid.toml"
 PLACE_NUMBERS: Mapping[str, int] = {
     **{str(p): p for p in range(1, 25)},
     "bar-white": WHITE_BAR,
@@ -51,14 +48,15 @@ class SlotMap:
         return sum(len(p) for p in self.places)
 
     @classmethod
-    def from_entries(cls, entries: Sequence[Mapping[str, Any]]) -> "SlotMap":
-        """From grid.toml's ``slot`` list (wire order)."""
+    def from_slots(cls, slots: Sequence[Any]) -> "SlotMap":
+        """From the grid's slots in wire order (anything with ``place`` and ``index``:
+        :class:`bgboard.hardware.Slot`)."""
         rows: dict[int, dict[int, int]] = {p: {} for p in range(1, 29)}
-        for wire, entry in enumerate(entries):
+        for wire, entry in enumerate(slots):
             try:
-                place = PLACE_NUMBERS[str(entry["place"])]
-                index = int(entry["index"])
-            except (KeyError, TypeError, ValueError):
+                place = PLACE_NUMBERS[str(entry.place)]
+                index = int(entry.index)
+            except (AttributeError, KeyError, TypeError, ValueError):
                 raise SensorFaultError(f"slot {wire} of the grid has no valid place and index") from None
             if index in rows[place]:
                 raise SensorFaultError(f"{place_name(place)} has slot index {index} twice in the grid")
@@ -70,15 +68,6 @@ class SlotMap:
                 raise SensorFaultError(f"{place_name(place)} needs slots numbered 0, 1, 2 ... in the grid")
             places.append(tuple(row[i] for i in range(len(row))))
         return cls(tuple(places))
-
-    @classmethod
-    def load(cls, path: Path = GRID_TOML) -> "SlotMap":
-        """Read ``hardware/grid.toml`` (or another grid file)."""
-        try:
-            data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
-        except (OSError, tomllib.TOMLDecodeError) as exc:
-            raise SensorFaultError(f"the sensor grid {path} cannot be read ({exc})") from None
-        return cls.from_entries(data.get("slot", []))
 
     def slots(self) -> Slots:
         """The :class:`Slots` capacities (points, bar halves and trays must be uniform)."""

@@ -1,7 +1,7 @@
 """The virtual sensor field: checkers on the table -> hall-sensor ADC readings (pure).
 
 Every place (point, bar half, bear-off tray) has a row of sensing *slots* (from
-``hardware/grid.toml``: place, mux, channel).  Checkers fill a place's slots one per slot
+grid.toml through :mod:`bgboard.hardware`: place, mux, channel).  Checkers fill a place's slots one per slot
 from the edge inward; checkers beyond the last slot stack on it, and the stack's field grows
 (linearly, ``1 + 0.30·(k−1)`` swings for k checkers, clamped to the ADC's range).
 
@@ -18,11 +18,10 @@ optionally a *stuck* sensor that always reads one value.  Randomness comes only 
 from __future__ import annotations
 
 import random
-import tomllib
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Mapping, Sequence
 
+from bgboard.hardware import Grid, Slot
 from bgboard.sim.layout import BAR_PLACES, OFF_PLACES, POINT_PLACES, WHITE, Layout
 
 FULL_SCALE = 65535
@@ -34,71 +33,9 @@ RAIL_BAND = 600
 NOISE_LEVELS: Mapping[str, float] = {"none": 0.0, "low": 180.0, "medium": 450.0, "high": 900.0}
 
 
-@dataclass(frozen=True, slots=True)
-class Slot:
-    """One hall sensor: the ``index``-th slot of ``place``, read on ``mux`` ``channel``."""
-
-    place: str
-    index: int
-    mux: int
-    channel: int
-
-
-@dataclass(frozen=True)
-class Grid:
-    """All sensing slots, in scan order."""
-
-    slots: tuple[Slot, ...]
-
-    def __post_init__(self) -> None:
-        by_place: dict[str, list[Slot]] = {}
-        for s in self.slots:
-            by_place.setdefault(s.place, []).append(s)
-        index = {s: i for i, s in enumerate(self.slots)}
-        object.__setattr__(self, "_by_place", {p: tuple(sorted(v, key=lambda s: s.index)) for p, v in by_place.items()})
-        object.__setattr__(self, "_index", index)
-
-    def of(self, place: str) -> tuple[Slot, ...]:
-        """The slots of one place, in fill order."""
-        return self._by_place.get(place, ())  # type: ignore[attr-defined, no-any-return]
-
-    def position(self, slot: Slot) -> int:
-        """The slot's number in scan (wire) order."""
-        return self._index[slot]  # type: ignore[attr-defined, no-any-return]
-
-    def count(self, kind: str) -> int:
-        """Slots of the first place of a kind: ``"point"``, ``"bar"`` or ``"off"``."""
-        first = {"point": "1", "bar": "bar-white", "off": "off-white"}[kind]
-        return len(self.of(first))
-
-    def places(self) -> tuple[str, ...]:
-        """Every place that has slots, in first-seen order."""
-        return tuple(self._by_place)  # type: ignore[attr-defined]
-
-
-def load_grid(path: Path) -> Grid:
-    """The slots of ``hardware/grid.toml`` (``[[slot]]`` or ``slot = [...]`` entries with
-    ``place``, ``index``, ``mux``, ``channel``), in the file's order = the wire's slot order."""
-    with open(path, "rb") as f:
-        data = tomllib.load(f)
-    return Grid(
-        tuple(Slot(str(e["place"]), int(e["index"]), int(e["mux"]), int(e["channel"])) for e in data["slot"])
-    )
-
-
-def board_grid() -> Grid:
-    """The grid of the board as built: ``hardware/grid.toml`` of this source tree when it is
-    there, else :func:`default_grid` with the same counts (5 per point, 4 per bar half, 5
-    per tray)."""
-    path = Path(__file__).resolve().parents[3] / "hardware" / "grid.toml"
-    if path.exists():
-        return load_grid(path)
-    return default_grid()
-
-
-def default_grid(point_slots: int = 5, bar_slots: int = 4, off_slots: int = 5) -> Grid:
-    """A grid numbered place by place, 16 channels per multiplexer (used when
-    ``hardware/grid.toml`` is not at hand, and by tests that want other counts)."""
+def default_grid(point_slots: int, bar_slots: int, off_slots: int) -> Grid:
+    """A grid with other slot counts than the board's (:func:`bgboard.hardware.load_grid`),
+    numbered place by place, 16 channels per multiplexer (for tests of other boards)."""
     slots: list[Slot] = []
     counts = [(p, point_slots) for p in POINT_PLACES]
     counts += [(p, bar_slots) for p in BAR_PLACES] + [(p, off_slots) for p in OFF_PLACES]

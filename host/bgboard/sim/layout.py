@@ -6,7 +6,7 @@ points 19-24 (black's own points 1-6).  A :class:`Layout` is what a camera above
 would see: per *place* (24 points, the two bar halves, the two bear-off trays) how many
 checkers of which colour lie there.
 
-Places are named by strings shared with ``hardware/grid.toml``: ``"1"`` .. ``"24"`` for the
+Places are named by strings of grid.toml (:data:`bgboard.hardware.PLACES`): ``"1"`` .. ``"24"`` for the
 points, ``"bar-white"``/``"bar-black"`` and ``"off-white"``/``"off-black"``.
 """
 
@@ -14,16 +14,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bgboard.hardware import BAR_PLACES, OFF_PLACES, PLACES, POINT_PLACES  # noqa: F401 - the places of this layout
 from bgboard.rules import BAR, OFF, Position
 
 WHITE = 0
 BLACK = 1
 COLOURS = ("white", "black")
 
-POINT_PLACES = tuple(str(p) for p in range(1, 25))
-BAR_PLACES = ("bar-white", "bar-black")
-OFF_PLACES = ("off-white", "off-black")
-PLACES = POINT_PLACES + BAR_PLACES + OFF_PLACES
 
 
 @dataclass(frozen=True, slots=True)

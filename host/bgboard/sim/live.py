@@ -32,15 +32,14 @@ from typing import Any
 from bgboard.control.events import DOUBLE, DROP, ROLL
 from bgboard.match.state import DOUBLED, GAME_OVER, OPENING, PLAY, TURN
 from bgboard.rules import start_position
-from bgboard.sim.field import Faults, board_grid
+from bgboard.hardware import load_grid, load_pins
+from bgboard.sim.field import Faults
 from bgboard.sim.layout import Layout
 from bgboard.sim.pico import VirtualPico
 from bgboard.sim.players import Move, choose_play, dice_for, illegal_attempt, moves_of, takes, wants_double
 from bgboard.sim.run import SIM_KIND, Options, SimulationError, Tally, prepare_out
 from bgboard.sim.table import Table
 
-#: Pins of the player buttons (hardware/pins.toml, [pi.buttons]).
-PINS = {(0, ROLL): 5, (0, DOUBLE): 6, (0, DROP): 12, (1, ROLL): 13, (1, DOUBLE): 19, (1, DROP): 26}
 SETTLE_MS = 120
 TIMEOUT_S = 15.0
 #: Default speed of ``bgboard sim``: firmware and host time run this many times real time.
@@ -143,7 +142,8 @@ class LiveRun:
             ),
             tick_s=0.05 / k,
         )
-        self.grid = board_grid()
+        self.grid = load_grid()
+        self.button_pins = load_pins().buttons
         self.table = Table(
             Layout(tuple([0] * 24)),
             random.Random(f"bgboard-sim-noise:{options.seed}"),
@@ -200,7 +200,7 @@ class LiveRun:
             # otherwise the caller sees what the host says
 
     async def _press(self, player: int, button: str) -> None:
-        pin = self.factory.pin(PINS[player, button])
+        pin = self.factory.pin(self.button_pins[player, button])
         pin.drive_low()
         await asyncio.sleep(max(0.03 / self.speed, 0.005))
         pin.drive_high()

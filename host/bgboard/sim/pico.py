@@ -30,9 +30,9 @@ from pathlib import Path
 from typing import IO, Sequence
 
 from bgboard.errors import InputError
+from bgboard.hardware import firmware_dir
 
-ROOT = Path(__file__).resolve().parents[3]
-FIRMWARE = ROOT / "firmware"
+FIRMWARE = firmware_dir()
 
 
 class FirmwareUnavailableError(InputError):

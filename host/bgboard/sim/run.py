@@ -36,7 +36,8 @@ from bgboard.rules import start_position
 from bgboard.sense.board import Observation, SensorFaultError, Slots
 from bgboard.sense.recognise import Illegal, Miscount, Played, Unchanged, Ambiguous
 from bgboard.sense.settle import Settler
-from bgboard.sim.field import NOISE_LEVELS, Faults, board_grid
+from bgboard.hardware import load_grid
+from bgboard.sim.field import NOISE_LEVELS, Faults
 from bgboard.sim.hand import Frame
 from bgboard.sim.layout import Layout
 from bgboard.sim.players import Move, choose_play, dice_for, illegal_attempt, moves_of, takes, wants_double
@@ -109,7 +110,7 @@ class Simulation:
         self.out = prepare_out(options, out)
         self.on_show = on_show
         self.tally = Tally()
-        self.grid = board_grid()
+        self.grid = load_grid()
         self.slots = Slots(point=self.grid.count("point"), bar=self.grid.count("bar"), tray=self.grid.count("off"))
         self.settler = Settler()
         self.clock = 0  # virtual milliseconds

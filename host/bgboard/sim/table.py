@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 from typing import Iterable
 
 from bgboard.sense.board import Observation, reading_from_slots
-from bgboard.sim.field import FULL_SCALE, RAIL_BAND, Calibration, Faults, Grid, default_grid, readings
+from bgboard.hardware import Grid, load_grid
+from bgboard.sim.field import FULL_SCALE, RAIL_BAND, Calibration, Faults, readings
 from bgboard.sim.hand import Frame, carry
 from bgboard.sim.layout import BAR_PLACES, OFF_PLACES, Layout
 from bgboard.sim.players import Move
@@ -40,7 +41,7 @@ class Table:
     layout: Layout
     rng: random.Random
     noise: float = 0.0
-    grid: Grid = field(default_factory=default_grid)
+    grid: Grid = field(default_factory=load_grid)
     calibration: Calibration = field(default_factory=Calibration)
     faults: Faults = field(default_factory=Faults)
     flicker: bool = True

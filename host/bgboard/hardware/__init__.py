@@ -1,0 +1,201 @@
+"""The board as built: the one reader of ``pins.toml`` and ``grid.toml``, and where the firmware is.
+
+The files are the repository's ``hardware/pins.toml`` and ``hardware/grid.toml`` (the place
+a person reads and edits them; ``hardware/README.md``), shipped inside the package as data
+(``bgboard/hardware/*.toml`` are links to them in a checkout, copies in a wheel), so an
+installed bgboard has them too.  ``$BGBOARD_HARDWARE`` names a directory holding another
+copy (a board wired differently).  The MicroPython firmware ships the same way
+(:func:`firmware_dir`), so ``bgboard firmware deploy`` and ``bgboard sim`` work from a wheel.
+
+``parse_pins(text)`` and ``parse_grid(text)`` are pure and check everything, raising
+:class:`HardwareError` (an :class:`~bgboard.errors.InputError`: one sentence naming the
+key); :func:`load_pins` and :func:`load_grid` read the files.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import Any, Mapping
+
+from bgboard.errors import InputError
+
+ENV = "BGBOARD_HARDWARE"
+HERE = Path(__file__).resolve().parent
+PLAYERS = ("white", "black")  # player 0, player 1 ([pi.buttons.white], [pi.buttons.black])
+POINT_PLACES = tuple(str(p) for p in range(1, 25))
+BAR_PLACES = ("bar-white", "bar-black")
+OFF_PLACES = ("off-white", "off-black")
+#: The places of grid.toml: physical points from white's view, the bar halves, the trays.
+PLACES = POINT_PLACES + BAR_PLACES + OFF_PLACES
+GPIO_LINES = range(0, 28)  # BCM 0..27 on a Raspberry Pi header
+
+
+class HardwareError(InputError):
+    """A pins.toml or grid.toml that does not describe a board (one sentence naming the key)."""
+
+
+@dataclass(frozen=True, slots=True)
+class DisplayPins:
+    """The e-paper panel on SPI (``[pi.display]``, BCM numbers)."""
+
+    rst: int
+    dc: int
+    cs: int
+    busy: int
+    mosi: int
+    sclk: int
+    spi_bus: int
+    spi_device: int
+
+
+@dataclass(frozen=True, slots=True)
+class PiPins:
+    """Every Raspberry Pi pin: the panel's, and each ``(player, button)``'s (player 0 = white)."""
+
+    display: DisplayPins
+    buttons: Mapping[tuple[int, str], int]
+
+
+@dataclass(frozen=True, slots=True)
+class Slot:
+    """One hall sensor: the ``index``-th slot of ``place`` (0 = its base), read on ``mux`` ``channel``."""
+
+    place: str
+    index: int
+    mux: int
+    channel: int
+
+
+@dataclass(frozen=True)
+class Grid:
+    """Every sensing slot in wire order (the slot numbers of docs/protocol.md)."""
+
+    slots: tuple[Slot, ...]
+
+    def __post_init__(self) -> None:
+        by_place: dict[str, list[Slot]] = {}
+        for s in self.slots:
+            by_place.setdefault(s.place, []).append(s)
+        object.__setattr__(self, "_by_place", {p: tuple(sorted(v, key=lambda s: s.index)) for p, v in by_place.items()})
+        object.__setattr__(self, "_index", {s: i for i, s in enumerate(self.slots)})
+
+    def of(self, place: str) -> tuple[Slot, ...]:
+        """The slots of one place, base first (fill order)."""
+        return self._by_place.get(place, ())  # type: ignore[attr-defined, no-any-return]
+
+    def position(self, slot: Slot) -> int:
+        """The slot's number in wire (scan) order."""
+        return self._index[slot]  # type: ignore[attr-defined, no-any-return]
+
+    def count(self, kind: str) -> int:
+        """Slots of the first place of a kind: ``"point"``, ``"bar"`` or ``"off"``."""
+        first = {"point": "1", "bar": "bar-white", "off": "off-white"}[kind]
+        return len(self.of(first))
+
+    def places(self) -> tuple[str, ...]:
+        """Every place that has slots, in first-seen (wire) order."""
+        return tuple(self._by_place)  # type: ignore[attr-defined]
+
+
+# ---------------------------------------------------------------------- pure parsers
+def _toml(text: str, name: str) -> dict[str, Any]:
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise HardwareError(f"{name} is not valid TOML ({exc}): fix it or set {ENV} to a good copy") from None
+
+
+def _pin(table: Any, where: str, key: str) -> int:
+    value = table.get(key) if isinstance(table, dict) else None
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise HardwareError(f"pins.toml needs a pin number for {where}.{key}")
+    return value
+
+
+def parse_pins(text: str) -> PiPins:
+    """The Raspberry Pi pins of pins.toml text (``[pi.display]``, ``[pi.buttons.white]``,
+    ``[pi.buttons.black]``), every GPIO line in range and used once."""
+    pi = _toml(text, "pins.toml").get("pi", {})
+    pi = pi if isinstance(pi, dict) else {}
+    display = DisplayPins(**{f.name: _pin(pi.get("display"), "pi.display", f.name) for f in fields(DisplayPins)})
+    buttons: dict[tuple[int, str], int] = {}
+    tables = pi.get("buttons", {}) if isinstance(pi.get("buttons"), dict) else {}
+    for player, who in enumerate(PLAYERS):
+        table = tables.get(who)
+        if not isinstance(table, dict) or not table:
+            raise HardwareError(f"pins.toml needs a table [pi.buttons.{who}] of button pins")
+        for name in table:
+            buttons[player, name] = _pin(table, f"pi.buttons.{who}", name)
+    lines = {f"pi.display.{f.name}": getattr(display, f.name) for f in fields(DisplayPins) if not f.name.startswith("spi_")}
+    lines.update({f"pi.buttons.{PLAYERS[p]}.{name}": pin for (p, name), pin in buttons.items()})
+    used: dict[int, str] = {}
+    for key, pin in lines.items():
+        if pin not in GPIO_LINES:
+            raise HardwareError(f"{key} = {pin} is not a Raspberry Pi GPIO (0 to 27)")
+        if pin in used:
+            raise HardwareError(f"{key} and {used[pin]} both use GPIO {pin}")
+        used[pin] = key
+    return PiPins(display, buttons)
+
+
+def parse_grid(text: str) -> Grid:
+    """The slots of grid.toml text (``slot = [{ place, index, mux, channel }, ...]`` in wire
+    order); every place has slots numbered 0, 1, 2 ... from its base, every channel is used once."""
+    entries = _toml(text, "grid.toml").get("slot")
+    if not isinstance(entries, list) or not entries:
+        raise HardwareError("grid.toml needs a list slot = [{ place = ..., index = ..., mux = ..., channel = ... }, ...]")
+    slots = []
+    for number, entry in enumerate(entries):
+        values = entry if isinstance(entry, dict) else {}
+        place, rest = values.get("place"), [values.get(k) for k in ("index", "mux", "channel")]
+        if not isinstance(place, str) or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in rest):
+            raise HardwareError(f"slot {number} of grid.toml needs a place and whole numbers index, mux and channel")
+        slots.append(Slot(place, *rest))
+    seen: dict[tuple[int, int], int] = {}
+    for number, slot in enumerate(slots):
+        if slot.place not in PLACES:
+            raise HardwareError(f"slot {number} of grid.toml sits under an unknown place {slot.place!r}")
+        if slot.channel >= 16:
+            raise HardwareError(f"slot {number} of grid.toml is on channel {slot.channel}: a CD74HC4067 has 0 to 15")
+        if (slot.mux, slot.channel) in seen:
+            raise HardwareError(f"slots {seen[slot.mux, slot.channel]} and {number} of grid.toml share mux {slot.mux} channel {slot.channel}")
+        seen[slot.mux, slot.channel] = number
+    grid = Grid(tuple(slots))
+    for place in PLACES:
+        if [s.index for s in grid.of(place)] != list(range(len(grid.of(place)))) or not grid.of(place):
+            raise HardwareError(f"the slots of place {place} in grid.toml must be numbered 0, 1, 2 ... from its base")
+    return grid
+
+
+# ---------------------------------------------------------------------- the files
+def hardware_dir() -> Path:
+    """``$BGBOARD_HARDWARE``, or the copy shipped with the package."""
+    env = os.environ.get(ENV)
+    return Path(env) if env else HERE
+
+
+def firmware_dir() -> Path:
+    """The MicroPython firmware (``main.py`` and its modules; ``sim/`` the unix-port shim)."""
+    return (HERE / "firmware").resolve()
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise HardwareError(f"{path} is not UTF-8 text: save it as UTF-8") from None
+    except OSError as exc:
+        raise HardwareError(f"cannot read {path} ({exc.strerror or exc}): check {ENV} or reinstall bgboard") from None
+
+
+def load_pins() -> PiPins:
+    """The Pi pins of ``pins.toml`` in :func:`hardware_dir`."""
+    return parse_pins(_read(hardware_dir() / "pins.toml"))
+
+
+def load_grid(path: str | Path | None = None) -> Grid:
+    """The sensor grid of ``path`` (default: ``grid.toml`` in :func:`hardware_dir`)."""
+    return parse_grid(_read(Path(path) if path else hardware_dir() / "grid.toml"))
