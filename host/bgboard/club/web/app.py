@@ -1,0 +1,171 @@
+"""The club's web site as one Starlette app (adapter): ``create_app(site)``.
+
+Pages are rendered on the server with Jinja2 (autoescape on for every template), live boards
+are pushed by Server-Sent Events (:mod:`.room`), the director's pages sit behind the login
+(:mod:`.director`).  Reading the club database runs in Starlette's thread pool (the handlers
+are plain ``def``), so the event loop that also carries the boards' MQTT messages never waits
+on SQLite.  Every response carries a strict Content-Security-Policy: scripts and styles only
+from this site, so even a name that slipped past escaping could not run.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.sessions import SessionMiddleware
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, RedirectResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from bgboard.club.live import LiveHub
+from bgboard.club.web import director as auth
+from bgboard.club.web.boardview import view_of
+from bgboard.club.web.room import Fragments, live_stream, svg
+
+HERE = Path(__file__).resolve().parent
+SESSION_HOURS = 12
+TV_SECONDS = 20
+HEADERS = [
+    (b"content-security-policy",
+     b"default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+     b"object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'"),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"same-origin"),
+]
+
+
+@dataclass
+class Site:
+    """What the pages read and change: the room's ``hub``; ``club``, the club service
+    (``bgboard.club.service``; None: only the room is served); ``password_hash`` and
+    the club's ``name``."""
+
+    hub: LiveHub
+    club: Any = None
+    password_hash: Callable[[], str | None] = lambda: None
+    name: str = "bgboard club"
+    secret_key: str = field(default_factory=lambda: secrets.token_urlsafe(32))
+    tv_seconds: int = TV_SECONDS
+
+
+class SecurityHeaders:
+    """Adds :data:`HEADERS` to every HTTP response."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message.setdefault("headers", [])
+                message["headers"] = list(message["headers"]) + HEADERS
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
+
+
+def templates() -> Environment:
+    env = Environment(
+        loader=FileSystemLoader(HERE / "templates"),
+        autoescape=select_autoescape(default=True, default_for_string=True),
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    return env
+
+
+def create_app(site: Site) -> Starlette:
+    env = templates()
+    env.globals["site_name"] = site.name
+
+    def render(name: str, context: dict[str, Any]) -> str:
+        return env.get_template(name).render(context)
+
+    fragments = Fragments(render)
+
+    def tv_pages() -> list[str]:
+        """The pages the TV view cycles through: the room, then each running event's."""
+        pages = ["/"]
+        if site.club is not None:
+            from bgboard.club.web.pages import tv_pages as event_pages
+
+            pages += event_pages(site)
+        return pages
+
+    def page(request: Request, name: str, status: int = 200, **context: Any) -> HTMLResponse:
+        tv = "tv" in request.query_params
+        context.update(
+            request=request, svg=svg, tv=tv, tv_seconds=site.tv_seconds,
+            csrf=auth.csrf_token(request), director=auth.is_director(request),
+            has_club=site.club is not None, tv_pages=tv_pages() if tv else [],
+        )
+        return HTMLResponse(render(name, context), status_code=status)
+
+    def refused(request: Request, error: auth.Refused) -> HTMLResponse:
+        return page(request, "refused.html", status=error.status, sentence=error.sentence)
+
+    # ------------------------------------------------------------------ the room
+    async def room(request: Request) -> Response:
+        boards = [view_of(live) for live in site.hub.snapshot().values() if live.state or live.online]
+        return page(request, "room.html", boards=boards, version=site.hub.version)
+
+    async def board(request: Request) -> Response:
+        number = request.path_params["number"]
+        live = site.hub.get(number)
+        if live is None:
+            return refused(request, auth.Refused(404, f"Board {number} has not reported tonight."))
+        return page(request, "board.html", v=view_of(live), version=site.hub.version)
+
+    async def live(request: Request) -> Response:
+        return live_stream(site.hub, fragments, request)
+
+    # ------------------------------------------------------------------ the director
+    async def login(request: Request) -> Response:
+        if request.method == "GET":
+            return page(request, "login.html")
+        try:
+            await auth.log_in(request, site.password_hash)
+        except auth.Refused as error:
+            return page(request, "login.html", status=error.status, sentence=error.sentence)
+        return RedirectResponse("/director", status_code=303)
+
+    async def logout(request: Request) -> Response:
+        try:
+            await auth.checked_form(request)
+        except auth.Refused as error:
+            return refused(request, error)
+        auth.log_out(request)
+        return RedirectResponse("/", status_code=303)
+
+    routes = [
+        Route("/", room),
+        Route("/board/{number:int}", board),
+        Route("/live", live),
+        Route("/director/login", login, methods=["GET", "POST"]),
+        Route("/director/logout", logout, methods=["POST"]),
+        Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
+    ]
+    if site.club is not None:
+        from bgboard.club.web.pages import club_routes
+
+        routes[-1:-1] = club_routes(site, page, refused)
+    middleware = [
+        Middleware(SecurityHeaders),
+        Middleware(SessionMiddleware, secret_key=site.secret_key, session_cookie="bgboard_club",
+                   max_age=SESSION_HOURS * 3600, same_site="strict"),
+    ]
+    app = Starlette(routes=routes, middleware=middleware)
+    app.state.fragments = fragments
+    return app

@@ -1,0 +1,76 @@
+"""Run the club's web app with uvicorn inside the caller's asyncio loop (adapter).
+
+``bgboard club serve --http HOST:PORT`` runs :func:`serve_http` beside the broker client in
+one loop, so the boards' messages reach the pages without crossing threads.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ipaddress
+from typing import Callable
+
+import uvicorn
+from starlette.types import ASGIApp
+
+from bgboard.errors import InputError
+
+
+class ListenAddressError(InputError):
+    """A ``--http`` address that is not HOST:PORT."""
+
+
+def parse_listen(text: str) -> tuple[str, int]:
+    """``HOST:PORT`` (``[::1]:8080`` for IPv6, ``:8080`` = every address) → (host, port)."""
+    host, sep, port_text = text.rpartition(":")
+    if not sep or not port_text.isdigit() or not 0 <= int(port_text) <= 65535:
+        raise ListenAddressError(
+            f"--http takes HOST:PORT, such as 0.0.0.0:8080 or 127.0.0.1:8080, not {text!r}")
+    host = host.strip("[]") or "0.0.0.0"
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        if not host.replace("-", "").replace(".", "").isalnum():
+            raise ListenAddressError(f"--http: {host!r} is not a host name or address") from None
+    return host, int(port_text)
+
+
+async def serve_http(
+    app: ASGIApp,
+    host: str,
+    port: int,
+    *,
+    ready: Callable[[str, int], None] | None = None,
+    stop: asyncio.Event | None = None,
+) -> None:
+    """Serve ``app`` until ``stop`` is set (or the task is cancelled); ``ready(host, port)``
+    is called once listening (with the real port when ``port`` is 0).  A port already in use
+    raises :class:`ListenAddressError`."""
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False,
+                            lifespan="off", timeout_graceful_shutdown=2)
+    server = uvicorn.Server(config)
+    task = asyncio.create_task(server.serve())
+    try:
+        while not server.started:
+            if task.done():
+                task.result()
+                raise ListenAddressError(f"cannot listen on {host}:{port}: is the port in use?")
+            await asyncio.sleep(0.02)
+        if ready is not None:
+            bound = server.servers[0].sockets[0].getsockname()
+            ready(bound[0], bound[1])
+        if stop is None:
+            await task
+        else:
+            stopper = asyncio.create_task(stop.wait())
+            await asyncio.wait({task, stopper}, return_when=asyncio.FIRST_COMPLETED)
+            stopper.cancel()
+    except SystemExit:
+        raise ListenAddressError(f"cannot listen on {host}:{port}: is the port in use?") from None
+    finally:
+        server.should_exit = True
+        if not task.done():
+            try:
+                await asyncio.wait_for(asyncio.shield(task), 5)
+            except (asyncio.TimeoutError, asyncio.CancelledError, SystemExit):
+                task.cancel()

@@ -1,0 +1,115 @@
+"""The room in a real headless Chromium: the boards of a running simulated evening, a score
+that changes on the page within a second of the board's move without a reload, an offline
+board, a hostile name shown as text, and the screenshots of docs/club.md."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+from bgboard.club.live import LiveHub, board_state
+from bgboard.club.web.app import Site
+from tests.club.evening import Evening
+from tests.club.webrun import ServedSite, chromium
+
+IMAGES = Path(__file__).resolve().parents[2] / "docs" / "images"
+HOSTILE = "<img src=x onerror=alert(1)>"
+
+
+@pytest.fixture
+def served():
+    served = ServedSite(Site(LiveHub(), name="Riverside Backgammon Club"))
+    yield served
+    served.close()
+
+
+@pytest.fixture
+def browser(tmp_path):
+    driver = chromium(tmp_path / "profile")
+    yield driver
+    driver.quit()
+
+
+def _score_cells(browser, board: int) -> list[str]:
+    cells = browser.find_elements(By.CSS_SELECTOR, f"#board-{board} td.score")
+    return [cell.text for cell in cells]
+
+
+def test_the_room_follows_a_running_evening_live(served, browser):
+    evening = Evening(served.site.hub, boards=8, seed=11)
+    served.call(evening.advance, 25)
+    browser.get(served.url + "/")
+    cards = browser.find_elements(By.CSS_SELECTOR, "article.card")
+    assert [c.get_attribute("id") for c in cards] == [f"board-{b}" for b in range(1, 9)]
+    assert "Ann" in cards[0].text and "Bob" in cards[0].text
+    marker = browser.execute_script("window.__notReloaded = 1; return window.__notReloaded")
+    WebDriverWait(browser, 5).until(lambda d: d.execute_script(
+        "return window.bgboardLive && window.bgboardLive.readyState === 1"))
+
+    for board in (3, 6):   # two boards' next points, each pushed while the page stays open
+        table = evening.tables[board - 1]
+        new = served.call(evening.until_score_changes, table)
+        before = _score_cells(browser, board)
+        assert before != [str(s) for s in new.score]
+        sent = time.monotonic()
+        served.call(evening.publish, table)
+        WebDriverWait(browser, 1.0, poll_frequency=0.02).until(
+            lambda d: _score_cells(d, board) == [str(s) for s in new.score],
+            f"board {board}'s new score {new.score} did not reach the page within 1 s")
+        assert time.monotonic() - sent < 1.0
+    assert browser.execute_script("return window.__notReloaded") == marker
+
+    served.call(served.site.hub.offline, 5)
+    WebDriverWait(browser, 2).until(
+        lambda d: "offline" in d.find_element(By.ID, "board-5").get_attribute("class"))
+    assert "offline" in browser.find_element(By.ID, "board-5").text
+    IMAGES.mkdir(parents=True, exist_ok=True)
+    browser.set_window_size(1280, 900)
+    browser.save_screenshot(str(IMAGES / "club-room.png"))
+
+
+def test_a_board_that_reports_later_appears_and_one_board_is_shown_large(served, browser):
+    evening = Evening(served.site.hub, boards=2, seed=5)
+    served.call(evening.advance, 40)
+    browser.get(served.url + "/")
+    WebDriverWait(browser, 5).until(lambda d: d.execute_script(
+        "return window.bgboardLive && window.bgboardLive.readyState === 1"))
+    late = Evening(served.site.hub, boards=9, seed=7)
+    served.call(late.publish, late.tables[8])
+    WebDriverWait(browser, 2).until(lambda d: d.find_elements(By.ID, "board-9"))
+
+    browser.get(served.url + "/board/1")
+    WebDriverWait(browser, 5).until(lambda d: d.execute_script(
+        "return window.bgboardLive && window.bgboardLive.readyState === 1"))
+    large = browser.find_element(By.CSS_SELECTOR, "section.large")
+    assert large.find_element(By.TAG_NAME, "h1").text.startswith("Board 1")
+    table = evening.tables[0]
+    new = served.call(evening.until_score_changes, table)
+    served.call(evening.publish, table)
+    WebDriverWait(browser, 2).until(lambda d: _score_cells(d, 1) == [str(s) for s in new.score])
+    browser.set_window_size(900, 900)
+    browser.save_screenshot(str(IMAGES / "club-board.png"))
+
+
+def test_a_hostile_player_name_is_shown_as_text(served, browser):
+    evening = Evening(served.site.hub, boards=1, names=(HOSTILE, "Bob"))
+    served.call(evening.advance, 3)
+    browser.get(served.url + "/")
+    WebDriverWait(browser, 5).until(lambda d: d.execute_script(
+        "return window.bgboardLive && window.bgboardLive.readyState === 1"))
+    assert browser.find_element(By.CSS_SELECTOR, "#board-1 td.name").text == HOSTILE
+    assert browser.find_elements(By.CSS_SELECTOR, "img") == []
+    # and when it arrives live, pushed by the event stream
+    served.call(evening.advance, 1)
+    name = HOSTILE + "2"
+    state = board_state(evening.tables[0].state)
+    state["players"] = [name, "Bob"]
+    served.call(served.site.hub.update, 1, state)
+    WebDriverWait(browser, 2).until(
+        lambda d: d.find_element(By.CSS_SELECTOR, "#board-1 td.name").text == name)
+    assert browser.find_elements(By.CSS_SELECTOR, "img") == []
+    assert browser.execute_script("return document.querySelectorAll('[onerror]').length") == 0

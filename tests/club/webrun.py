@@ -1,0 +1,91 @@
+"""The club web site served for real (uvicorn on a free localhost port, in a thread with its own
+asyncio loop) and a real headless Chromium driven by Selenium through Debian's chromedriver.
+
+A test that needs Chromium FAILS (never skips) when it is missing: run tools/test-services.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import os
+import threading
+from pathlib import Path
+from typing import Any, Callable
+
+import pytest
+
+from bgboard.club.web.app import Site, create_app
+from bgboard.club.web.server import serve_http
+
+CHROMIUM = Path(os.environ.get("BGBOARD_CHROMIUM", "/usr/bin/chromium"))
+CHROMEDRIVER = Path(os.environ.get("BGBOARD_CHROMEDRIVER", "/usr/bin/chromedriver"))
+
+
+class ServedSite:
+    """``site`` served on 127.0.0.1 (a free port) by a loop in a thread; :meth:`call` runs a
+    function in that loop (as the MQTT side feeds the hub) and returns its result."""
+
+    def __init__(self, site: Site) -> None:
+        self.site = site
+        self.app = create_app(site)
+        self.loop = asyncio.new_event_loop()
+        self._stop: asyncio.Event | None = None
+        self._ready = threading.Event()
+        self.url = ""
+        self._thread = threading.Thread(target=self._run, name="club-web", daemon=True)
+        self._thread.start()
+        if not self._ready.wait(20):
+            raise RuntimeError("the club web server did not start in 20 s")
+
+    def _run(self) -> None:
+        asyncio.set_event_loop(self.loop)
+
+        async def main() -> None:
+            self._stop = asyncio.Event()
+
+            def ready(host: str, port: int) -> None:
+                self.url = f"http://{host}:{port}"
+                self._ready.set()
+
+            await serve_http(self.app, "127.0.0.1", 0, ready=ready, stop=self._stop)
+
+        self.loop.run_until_complete(main())
+
+    def call(self, fn: Callable[..., Any], *args: Any) -> Any:
+        future: concurrent.futures.Future = concurrent.futures.Future()
+
+        def run() -> None:
+            try:
+                future.set_result(fn(*args))
+            except BaseException as exc:  # handed back to the caller's thread
+                future.set_exception(exc)
+
+        self.loop.call_soon_threadsafe(run)
+        return future.result(10)
+
+    def close(self) -> None:
+        if self._stop is not None:
+            self.loop.call_soon_threadsafe(self._stop.set)
+        self._thread.join(10)
+
+
+def chromium(profile: Path):
+    """A headless Chromium (Debian's) through Debian's chromedriver; fails when missing."""
+    missing = [str(p) for p in (CHROMIUM, CHROMEDRIVER) if not p.exists()]
+    if missing:
+        pytest.fail(f"{' and '.join(missing)} missing: run tools/test-services "
+                    "(apt-get install chromium chromium-driver)", pytrace=False)
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = str(CHROMIUM)
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                 "--disable-background-networking", "--disable-component-update",
+                 "--no-first-run", "--disable-sync", "--disable-extensions",
+                 f"--user-data-dir={profile}", "--window-size=1280,900"):
+        options.add_argument(flag)
+    driver = webdriver.Chrome(service=Service(executable_path=str(CHROMEDRIVER)), options=options)
+    driver.set_page_load_timeout(20)
+    return driver
