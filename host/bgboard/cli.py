@@ -15,7 +15,7 @@ from types import ModuleType
 from bgboard import __version__
 from bgboard.errors import InputError
 
-COMMANDS = ("legal", "selfplay", "hint", "render", "firmware", "run", "sim")
+COMMANDS = ("legal", "selfplay", "hint", "render", "firmware", "run", "sim", "club")
 
 
 def _command_modules() -> list[ModuleType]:

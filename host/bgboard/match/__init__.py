@@ -35,6 +35,7 @@ from bgboard.match.actions import (
 )
 from bgboard.match.codec import from_json, log_from_json, log_to_json, to_json
 from bgboard.match.errors import IllegalPlayError, MatchRecordError, MatchRuleError
+from bgboard.match.mat import export_mat, read_mat
 from bgboard.match.ruleset import ILLEGAL_PLAYS, PRESETS, RuleSet, UnknownRuleSetError, rule_set
 from bgboard.match.state import (
     DOUBLED,
@@ -60,6 +61,6 @@ __all__ = [
     "MatchRuleError", "MatchState", "Move", "NextGame", "OPENING", "OpeningRoll", "PHASES",
     "PLAY", "PRESETS", "Pass", "RESIGNED", "RejectResign", "Resign", "Roll", "RuleSet",
     "StartMatch", "TURN", "Take", "UnknownRuleSetError", "action_from_dict",
-    "action_to_dict", "apply", "from_json", "log_from_json", "log_to_json", "replay",
-    "rule_set", "start", "states", "to_json",
+    "action_to_dict", "apply", "export_mat", "from_json", "log_from_json", "log_to_json", "replay",
+    "read_mat", "rule_set", "start", "states", "to_json",
 ]

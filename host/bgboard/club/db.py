@@ -1,0 +1,197 @@
+"""The club database (adapter): one SQLite file, versioned migrations, WAL, transactions.
+
+``open_club(path)`` opens (and migrates) an existing database; ``create_club(path, name)``
+makes a new one.  The schema version is SQLite's ``user_version``; each entry of
+:data:`MIGRATIONS` takes the database one version up, inside a transaction.  Every change
+the director makes runs in :meth:`Club.transaction` (``BEGIN IMMEDIATE`` ... ``COMMIT``):
+it is all on disk or none of it is.  The file is in WAL mode with ``synchronous=FULL``,
+so readers (the web pages) never block the director and a power cut loses nothing
+committed.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from bgboard.errors import InputError
+
+MIGRATIONS: tuple[str, ...] = (
+    # 1: the whole first schema
+    """
+    CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+    CREATE TABLE players (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL UNIQUE COLLATE NOCASE,
+        start_rating REAL NOT NULL,
+        start_experience INTEGER NOT NULL,
+        rating REAL NOT NULL,
+        experience INTEGER NOT NULL,
+        created_at TEXT NOT NULL
+    );
+    CREATE TABLE events (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL UNIQUE COLLATE NOCASE,
+        format TEXT NOT NULL,
+        length INTEGER NOT NULL,
+        consolation_length INTEGER,
+        rounds INTEGER,
+        rules TEXT NOT NULL,
+        clock TEXT NOT NULL,
+        status TEXT NOT NULL DEFAULT 'open',
+        created_at TEXT NOT NULL
+    );
+    CREATE TABLE entries (
+        event_id INTEGER NOT NULL REFERENCES events(id),
+        player_id INTEGER NOT NULL REFERENCES players(id),
+        seed INTEGER,
+        withdrawn INTEGER NOT NULL DEFAULT 0,
+        entered_at TEXT NOT NULL,
+        PRIMARY KEY (event_id, player_id)
+    );
+    CREATE TABLE rounds (
+        id INTEGER PRIMARY KEY,
+        event_id INTEGER NOT NULL REFERENCES events(id),
+        number INTEGER NOT NULL,
+        paired_at TEXT NOT NULL,
+        UNIQUE (event_id, number)
+    );
+    CREATE TABLE matches (
+        id INTEGER PRIMARY KEY,
+        uuid TEXT NOT NULL UNIQUE,
+        event_id INTEGER NOT NULL REFERENCES events(id),
+        round_id INTEGER NOT NULL REFERENCES rounds(id),
+        node TEXT NOT NULL,
+        flight TEXT NOT NULL,
+        player_a INTEGER NOT NULL REFERENCES players(id),
+        player_b INTEGER REFERENCES players(id),
+        length INTEGER NOT NULL,
+        board INTEGER,
+        status TEXT NOT NULL,
+        score_a INTEGER,
+        score_b INTEGER,
+        winner INTEGER REFERENCES players(id),
+        forfeit_reason TEXT,
+        mat TEXT,
+        result_key TEXT UNIQUE,
+        rated_seq INTEGER UNIQUE,
+        reported_at TEXT,
+        reported_by TEXT,
+        UNIQUE (event_id, node)
+    );
+    CREATE INDEX matches_event ON matches(event_id);
+    CREATE TABLE penalties (
+        id INTEGER PRIMARY KEY,
+        event_id INTEGER NOT NULL REFERENCES events(id),
+        player_id INTEGER NOT NULL REFERENCES players(id),
+        points INTEGER NOT NULL,
+        reason TEXT NOT NULL,
+        at TEXT NOT NULL,
+        actor TEXT NOT NULL
+    );
+    CREATE TABLE rating_history (
+        id INTEGER PRIMARY KEY,
+        player_id INTEGER NOT NULL REFERENCES players(id),
+        match_id INTEGER NOT NULL REFERENCES matches(id),
+        rating_before REAL NOT NULL,
+        rating_after REAL NOT NULL,
+        experience_before INTEGER NOT NULL,
+        experience_after INTEGER NOT NULL
+    );
+    CREATE INDEX rating_history_player ON rating_history(player_id);
+    CREATE TABLE audit (
+        id INTEGER PRIMARY KEY,
+        at TEXT NOT NULL,
+        actor TEXT NOT NULL,
+        action TEXT NOT NULL,
+        event_id INTEGER,
+        match_id INTEGER,
+        args TEXT NOT NULL,
+        before TEXT,
+        after TEXT
+    );
+    """,
+)
+SCHEMA = len(MIGRATIONS)
+
+
+class ClubDatabaseError(InputError):
+    """A club database that cannot be opened or used (the message names the file)."""
+
+
+class Club:
+    """An open club database: ``conn`` (rows as :class:`sqlite3.Row`) and transactions."""
+
+    def __init__(self, path: str | Path, create: bool = False) -> None:
+        self.path = Path(path)
+        if not create and not self.path.exists():
+            raise ClubDatabaseError(f"there is no club database at {self.path}: create one with "
+                                    "'bgboard club init --name \"Club name\"' (or pass --db)")
+        if create and self.path.exists():
+            raise ClubDatabaseError(f"{self.path} already exists: pick another --db path or "
+                                    "use the club it holds")
+        try:
+            self.conn = sqlite3.connect(self.path, isolation_level=None, timeout=10.0)
+            self.conn.row_factory = sqlite3.Row
+            self.conn.execute("PRAGMA journal_mode=WAL")
+            self.conn.execute("PRAGMA synchronous=FULL")
+            self.conn.execute("PRAGMA foreign_keys=ON")
+            version = self.conn.execute("PRAGMA user_version").fetchone()[0]
+            if not create and version == 0:
+                raise ClubDatabaseError(f"{self.path} is not a bgboard club database")
+            if version > SCHEMA:
+                raise ClubDatabaseError(f"{self.path} has club schema {version}, this bgboard "
+                                        f"reads up to {SCHEMA}: upgrade bgboard")
+            self._migrate(version)
+        except sqlite3.DatabaseError as exc:
+            raise ClubDatabaseError(f"{self.path} cannot be used as a club database ({exc})") from None
+        self._depth = 0
+
+    def _migrate(self, version: int) -> None:
+        for number in range(version, SCHEMA):
+            self.conn.execute("BEGIN IMMEDIATE")
+            try:
+                for statement in MIGRATIONS[number].split(";"):
+                    if statement.strip():
+                        self.conn.execute(statement)
+                self.conn.execute(f"PRAGMA user_version = {number + 1}")
+                self.conn.execute("COMMIT")
+            except BaseException:
+                self.conn.execute("ROLLBACK")
+                raise
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """One change: everything inside is committed together or rolled back."""
+        if self._depth:
+            self._depth += 1
+            try:
+                yield self.conn
+            finally:
+                self._depth -= 1
+            return
+        self.conn.execute("BEGIN IMMEDIATE")
+        self._depth = 1
+        try:
+            yield self.conn
+        except BaseException:
+            self.conn.execute("ROLLBACK")
+            raise
+        else:
+            self.conn.execute("COMMIT")
+        finally:
+            self._depth = 0
+
+    def schema_version(self) -> int:
+        return int(self.conn.execute("PRAGMA user_version").fetchone()[0])
+
+    def close(self) -> None:
+        self.conn.close()
+
+    def __enter__(self) -> "Club":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

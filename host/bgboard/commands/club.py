@@ -1,0 +1,223 @@
+"""``bgboard club``: the club tournament director (docs/club.md).
+
+    bgboard club [--db PATH] [--by NAME] init --name "Club name"
+    bgboard club player add NAME [--rating R] [--experience E]
+    bgboard club player list [--json]
+    bgboard club event new NAME --format double-elimination|swiss|round-robin|single-elimination
+                               --length N [--rounds R] [--consolation-length N]
+                               [--rules standard|brainking] [--clock-minutes M] [--clock-delay S]
+    bgboard club event enter EVENT NAME...
+    bgboard club round EVENT [--json]
+    bgboard club result EVENT MATCH_ID --score A-B [--mat FILE] [--correct [--reason TEXT]]
+    bgboard club forfeit EVENT MATCH_ID --winner NAME --reason TEXT
+    bgboard club withdraw EVENT NAME --reason TEXT
+    bgboard club penalty EVENT NAME --points P --reason TEXT
+    bgboard club standings EVENT [--json]
+    bgboard club ratings [--json]
+    bgboard club export EVENT --out DIR
+
+The database is ``--db``, else ``$BGBOARD_CLUB_DB``, else ``club.sqlite``; ``--by`` names
+who makes the change in the audit log (default ``director``).  Every operation is
+:mod:`bgboard.club.director`'s; this module only parses and prints.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+from dataclasses import asdict
+from pathlib import Path
+
+from bgboard.club.director import Director, parse_score
+from bgboard.club.model import FORMATS
+from bgboard.errors import InputError
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:  # type: ignore[type-arg]
+    parser = subparsers.add_parser(
+        "club", help="club tournament director: players, events, pairings, results, ratings",
+        description="Run a club's tournaments: players, events in four formats, pairings, "
+        "results (checked against .mat records), FIBS ratings and standings.")
+    parser.add_argument("--db", metavar="PATH", help="club database (default $BGBOARD_CLUB_DB "
+                        "or club.sqlite)")
+    parser.add_argument("--by", default="director", metavar="NAME",
+                        help="who makes the change, for the audit log (default: director)")
+    sub = parser.add_subparsers(dest="club_command", metavar="COMMAND")
+    sub.required = True
+
+    p = sub.add_parser("init", help="create the club database")
+    p.add_argument("--name", required=True, help="the club's name")
+
+    player = sub.add_parser("player", help="add or list players")
+    psub = player.add_subparsers(dest="player_command", metavar="COMMAND")
+    psub.required = True
+    p = psub.add_parser("add", help="add a player")
+    p.add_argument("name", metavar="NAME")
+    p.add_argument("--rating", type=float, default=1500.0, help="starting rating (default 1500)")
+    p.add_argument("--experience", type=int, default=0, help="starting experience (default 0)")
+    p = psub.add_parser("list", help="list the players")
+    p.add_argument("--json", action="store_true")
+
+    event = sub.add_parser("event", help="create events and enter players")
+    esub = event.add_subparsers(dest="event_command", metavar="COMMAND")
+    esub.required = True
+    p = esub.add_parser("new", help="create an event")
+    p.add_argument("name", metavar="NAME")
+    p.add_argument("--format", required=True, choices=FORMATS)
+    p.add_argument("--length", type=int, required=True, metavar="N", help="match length (points)")
+    p.add_argument("--rounds", type=int, metavar="R", help="Swiss rounds (default: about log2 of the field)")
+    p.add_argument("--consolation-length", type=int, metavar="N",
+                   help="match length in the consolation flight (double elimination)")
+    p.add_argument("--rules", default="standard", help="standard or brainking (default standard)")
+    p.add_argument("--clock-minutes", type=int, default=2, metavar="M",
+                   help="reserve time per match point, minutes (default 2)")
+    p.add_argument("--clock-delay", type=int, default=12, metavar="S",
+                   help="delay per move, seconds (default 12)")
+    p = esub.add_parser("enter", help="enter players in an event")
+    p.add_argument("event", metavar="EVENT")
+    p.add_argument("names", nargs="+", metavar="NAME")
+
+    p = sub.add_parser("round", help="pair every match that can be played now")
+    p.add_argument("event", metavar="EVENT")
+    p.add_argument("--json", action="store_true")
+
+    p = sub.add_parser("result", help="enter (or with --correct, correct) a match's score")
+    p.add_argument("event", metavar="EVENT")
+    p.add_argument("match_id", metavar="MATCH_ID")
+    p.add_argument("--score", required=True, metavar="A-B", help="players[0]'s points - players[1]'s")
+    p.add_argument("--mat", metavar="FILE", help="the match's .mat record (replayed and checked)")
+    p.add_argument("--correct", action="store_true", help="correct a result already entered")
+    p.add_argument("--reason", default="", help="why the result is corrected (audit log)")
+
+    p = sub.add_parser("forfeit", help="award a match by forfeit")
+    p.add_argument("event", metavar="EVENT")
+    p.add_argument("match_id", metavar="MATCH_ID")
+    p.add_argument("--winner", required=True, metavar="NAME")
+    p.add_argument("--reason", required=True, metavar="TEXT")
+
+    p = sub.add_parser("withdraw", help="withdraw a player from an event")
+    p.add_argument("event", metavar="EVENT")
+    p.add_argument("name", metavar="NAME")
+    p.add_argument("--reason", required=True, metavar="TEXT")
+
+    p = sub.add_parser("penalty", help="penalty points against a player")
+    p.add_argument("event", metavar="EVENT")
+    p.add_argument("name", metavar="NAME")
+    p.add_argument("--points", type=int, required=True, metavar="P")
+    p.add_argument("--reason", required=True, metavar="TEXT")
+
+    p = sub.add_parser("standings", help="an event's standings with tie-breaks")
+    p.add_argument("event", metavar="EVENT")
+    p.add_argument("--json", action="store_true")
+
+    p = sub.add_parser("ratings", help="every player's FIBS rating")
+    p.add_argument("--json", action="store_true")
+
+    p = sub.add_parser("export", help="an event's CSV, .mat files and printable HTML page")
+    p.add_argument("event", metavar="EVENT")
+    p.add_argument("--out", required=True, metavar="DIR")
+    return parser
+
+
+def db_path(args: argparse.Namespace) -> Path:
+    return Path(args.db or os.environ.get("BGBOARD_CLUB_DB") or "club.sqlite")
+
+
+def _read_mat(path: str) -> str:
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = getattr(exc, "strerror", None) or "not UTF-8 text"
+        raise InputError(f"cannot read the .mat file {path} ({reason})") from None
+
+
+def _score(m: object) -> str:
+    score = getattr(m, "score")
+    return f"{score[0]}-{score[1]}" if score else getattr(m, "status")
+
+
+def run(args: argparse.Namespace) -> int:
+    path = db_path(args)
+    by = args.by
+    if args.club_command == "init":
+        with Director.create(path, args.name, actor=by) as d:
+            print(f"club {d.club_name()!r} created in {path}")
+        return 0
+    with Director.open(path) as d:
+        return _run(d, args, by)
+
+
+def _run(d: Director, args: argparse.Namespace, by: str) -> int:
+    cmd = args.club_command
+    if cmd == "player":
+        if args.player_command == "add":
+            p = d.add_player(args.name, args.rating, args.experience, actor=by)
+            print(f"player {p.name} added: rating {p.rating:.2f}, experience {p.experience}")
+        else:
+            players = d.players()
+            if args.json:
+                print(json.dumps([asdict(p) for p in players]))
+            for p in players if not args.json else ():
+                print(f"{p.name}: rating {p.rating:.2f}, experience {p.experience}")
+    elif cmd == "event":
+        if args.event_command == "new":
+            e = d.new_event(args.name, args.format, args.length, args.rounds, args.consolation_length,
+                            args.rules, {"reserve_per_point_s": args.clock_minutes * 60,
+                                         "delay_s": args.clock_delay}, actor=by)
+            extra = f", consolation {e.consolation_length}" if e.consolation_length else ""
+            print(f"event {e.name} created: {e.format}, {e.length}-point matches{extra}, rules {e.rules}")
+        else:
+            e = d.enter(args.event, args.names, actor=by)
+            print(f"{len(e.players)} players entered in {e.name}: {', '.join(e.players)}")
+    elif cmd == "round":
+        r = d.pair_round(args.event, actor=by)
+        if args.json:
+            print(json.dumps(r.as_json()))
+        else:
+            for m in r.matches:
+                print(f"round {r.round} board {m.board}: match {m.id} {m.players[0]} v {m.players[1]}, "
+                      f"{m.length} points ({m.flight})")
+            for name in r.byes:
+                print(f"round {r.round}: {name} has a bye")
+            for m in r.walkovers:
+                print(f"round {r.round}: match {m.id} {m.players[0]} v {m.players[1]} goes to "
+                      f"{m.winner} (withdrawn opponent)")
+    elif cmd == "result":
+        mat = _read_mat(args.mat) if args.mat else None
+        score = parse_score(args.score)
+        if args.correct:
+            m = d.correct_result(args.event, args.match_id, score, mat, args.reason, actor=by)
+        else:
+            m = d.record_result(args.event, args.match_id, score, mat, actor=by)
+        print(f"match {m.id}: {m.players[0]} {m.score[0]} - {m.score[1]} {m.players[1]}, "  # type: ignore[index]
+              f"{m.winner} wins" + (" (.mat checked)" if mat else ""))
+    elif cmd == "forfeit":
+        m = d.forfeit(args.event, args.match_id, args.winner, args.reason, actor=by)
+        print(f"match {m.id}: {m.winner} wins by forfeit ({m.forfeit_reason})")
+    elif cmd == "withdraw":
+        forfeited = d.withdraw(args.event, args.name, args.reason, actor=by)
+        print(f"{args.name} withdrawn from {args.event}")
+        for m in forfeited:
+            print(f"match {m.id}: {m.winner} wins by forfeit ({m.forfeit_reason})")
+    elif cmd == "penalty":
+        d.penalty(args.event, args.name, args.points, args.reason, actor=by)
+        print(f"{args.name}: {args.points} penalty point{'s' if args.points != 1 else ''} in {args.event}")
+    elif cmd == "standings":
+        rows = d.standings(args.event)
+        if args.json:
+            print(json.dumps([r.as_json() for r in rows]))
+        for r in rows if not args.json else ():
+            tb = ", ".join(f"{k.replace('_', ' ')} {v:g}" for k, v in r.tiebreaks.items())
+            print(f"{r.rank}. {r.name}: {r.wins} won, {r.losses} lost, points {r.points_for}-"
+                  f"{r.points_against}, {tb}, {r.status}")
+    elif cmd == "ratings":
+        players = d.ratings()
+        if args.json:
+            print(json.dumps([asdict(p) for p in players]))
+        for p in players if not args.json else ():
+            print(f"{p.name}: {p.rating:.2f} (experience {p.experience})")
+    elif cmd == "export":
+        written = d.export(args.event, args.out)
+        print(f"{len(written)} files written to {args.out}")
+    return 0
