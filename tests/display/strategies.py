@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from bgboard.display.state import (CRAWFORD_STAGES, PHASES, SEVERITIES, BoardDiagram,
-                                   ClockState, DisplayState)
+from bgboard.display.state import (CRAWFORD_STAGES, ENDINGS, LEVELS, PHASES, SEVERITIES,
+                                   BoardDiagram, ClockState, DisplayState, Ending)
 
 names = st.text(
     alphabet=st.characters(codec="latin-1", categories=("L", "N", "Zs", "Pd")),
@@ -55,4 +55,10 @@ def display_states(draw) -> DisplayState:
         severity=draw(st.sampled_from(SEVERITIES)),
         diagram=diagram,
         title=draw(texts),
+        put_back=draw(texts),
+        lesson=draw(texts),
+        ending=draw(st.none() | st.builds(
+            Ending, winner=st.sampled_from([0, 1]), how=st.sampled_from(ENDINGS),
+            points=st.integers(1, 24), cube=st.sampled_from([1, 2, 4, 64]),
+            level=st.none() | st.sampled_from(LEVELS), sent=st.sampled_from([None, True, False]))),
     )

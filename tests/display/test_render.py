@@ -16,7 +16,7 @@ from PIL import Image, ImageChops
 import bgboard.display.render as render_module
 from bgboard.display.demos import DEMOS
 from bgboard.display.panels import PANELS
-from bgboard.display.render import layout_for, render
+from bgboard.display.render import ITEMS, layout_for, render, render_report, required_items
 
 from strategies import display_states
 
@@ -121,3 +121,54 @@ def test_overlong_text_stays_inside_the_panel(panel):
     footer_edge = image.crop((spec.width - 2, int(spec.height * 0.65), spec.width,
                               spec.height))
     assert footer_edge.getextrema() == (255, 255)
+
+
+@pytest.mark.parametrize("demo,panel", PAIRS)
+def test_every_demo_on_every_panel_places_every_required_item(demo, panel):
+    state = DEMOS[demo]
+    rendered = render_report(state, PANELS[panel])
+    assert rendered.placed <= set(ITEMS)
+    missing = required_items(state) - rendered.placed
+    assert not missing, f"{demo} on {panel} lost {sorted(missing)}"
+
+
+def test_required_items_follow_the_state():
+    from dataclasses import replace
+
+    assert {"score", "match", "cube", "dice", "pips", "instruction", "put-back"} <= required_items(
+        DEMOS["illegal-move"])
+    assert {"clock", "crawford", "cube"} <= required_items(DEMOS["clock-low"])
+    assert "cube" not in required_items(DEMOS["opening"])  # a centred 1 is not drawn
+    assert {"ending", "points", "sent", "score"} <= required_items(DEMOS["match-over"])
+    assert required_items(DEMOS["setup"]) == {"diagram", "instruction"}
+    # an info message is not the instruction: the prompt is
+    quiet = replace(DEMOS["illegal-move"], severity="info", put_back=())
+    assert "put-back" not in required_items(quiet)
+
+
+@pytest.mark.parametrize("panel", list(PANELS))
+def test_small_and_large_panels_keep_prompt_message_and_put_back_together(panel):
+    """The complaint of issue 14: the prompt vanished whenever a message showed and the
+    put-back list was cut.  With an error, a put-back list and the prompt, all three stay."""
+    rendered = render_report(DEMOS["illegal-move"], PANELS[panel])
+    assert {"message", "put-back", "prompt", "pips", "cube", "dice"} <= rendered.placed
+
+
+@pytest.mark.parametrize("panel", ["waveshare-2in13", "inky-phat"])
+def test_a_put_back_list_too_long_for_the_panel_is_not_reported_as_placed(panel):
+    from dataclasses import replace
+
+    listed = ", ".join(f"{p}→{p + 1}" for p in range(1, 24))
+    state = replace(DEMOS["illegal-move"], put_back=(f"put back: {listed}", listed))
+    rendered = render_report(state, PANELS[panel])
+    assert "put-back" not in rendered.placed
+    assert "put-back" in required_items(state)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(state=display_states(), panel=st.sampled_from(list(PANELS)))
+def test_render_is_the_reports_image_and_reports_known_items(state, panel):
+    spec = PANELS[panel]
+    rendered = render_report(state, spec)
+    assert rendered.placed <= set(ITEMS)
+    assert rendered.image.tobytes() == render(state, spec).tobytes()

@@ -52,6 +52,12 @@ def test_defaults_and_a_single_string_text():
     ('{"clock": {"reserve_ms": [1, 2], "tick": 1}}', "unknown clock field 'tick'"),
     ('{"clock": {"reserve_ms": [-1, 2]}}', "reserve_ms must be two times"),
     ('{"diagram": {"points": [1]}}', "diagram points must be a list of 24"),
+    ('{"ending": {"winner": 0, "how": "gammon"}}', "ending needs points"),
+    ('{"ending": {"winner": 0, "how": "dance", "points": 2}}', "ending how must be one of single"),
+    ('{"ending": {"winner": 0, "how": "resignation", "points": 2, "level": "huge"}}',
+     "ending level must be one of single"),
+    ('{"ending": {"winner": 0, "how": "time", "points": 1, "sent": "yes"}}', "ending sent must be"),
+    ('{"put_back": 3}', "put_back must be a string or a list of strings"),
     ('{"diagram": {"points": ' + json.dumps([0] * 24) + ', "marked": [30]}}',
      "marked points must be from 0 to 25"),
 ])

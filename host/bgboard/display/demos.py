@@ -5,7 +5,7 @@ They double as the golden-image test cases and the README pictures.
 
 from __future__ import annotations
 
-from bgboard.display.state import BoardDiagram, ClockState, DisplayState
+from bgboard.display.state import BoardDiagram, ClockState, DisplayState, Ending
 from bgboard.errors import InputError
 
 
@@ -40,6 +40,7 @@ DEMOS: dict[str, DisplayState] = {
         turn=0, phase="moving", dice=(4, 2), pips=(142, 155), severity="error",
         message=("Illegal: a checker is on the bar, enter it first",
                  "Illegal: enter from the bar first", "Enter from the bar first"),
+        put_back=("put back: 13→8, clear 4", "13→8, clear 4"),
     ),
     "hint": DisplayState(
         names=("Alice", "Bob"), match_length=0, score=(0, 0), cube=2, cube_owner=0,
@@ -47,9 +48,21 @@ DEMOS: dict[str, DisplayState] = {
         hint=("8/5 6/5 makes the 5-point (best by 0.14)", "8/5 6/5 (best)", "8/5 6/5"),
     ),
     "match-over": DisplayState(
-        names=("Alice", "Bob"), match_length=7, score=(7, 5), crawford="post-crawford",
+        names=("Alice", "Bob"), match_length=7, score=(8, 5), crawford="post-crawford",
         cube=2, cube_owner=0, phase="match-over", winner=0,
-        message=("Alice wins 2 points with a gammon", "Alice wins 2 points", "+2"),
+        ending=Ending(winner=0, how="gammon", points=4, cube=2, sent=True),
+    ),
+    "game-over": DisplayState(
+        names=("Alice", "Bob"), match_length=7, score=(2, 5), cube=2, cube_owner=1,
+        phase="game-over", winner=1,
+        ending=Ending(winner=1, how="resignation", points=4, cube=2, level="gammon"),
+    ),
+    "lesson": DisplayState(
+        names=("Alice", "Bob"), match_length=5, score=(1, 1), turn=1, phase="rolling",
+        pips=(154, 161),
+        lesson=("Alice 24/18 13/10: bad, -0.094; best 13/7 13/10 (leaves 11 shots, best 2)",
+                "24/18 13/10 bad -0.094; best 13/7 13/10", "bad -0.094; best 13/7 13/10",
+                "bad -0.094"),
     ),
     "clock-low": DisplayState(
         names=("Alice", "Bob"), match_length=9, score=(4, 7), crawford="post-crawford",

@@ -44,6 +44,10 @@ class Severity(StrEnum):
 
 PHASES = tuple(DisplayPhase)
 SEVERITIES = tuple(Severity)
+ENDINGS = ("single", "gammon", "backgammon", "drop", "resignation", "time")
+"""How a game ends: played out (single / gammon / backgammon), a passed double, a
+resignation accepted, or a clock that ran out."""
+LEVELS = ("single", "gammon", "backgammon")
 CRAWFORD_STAGES = ("none", "crawford", "post-crawford")
 
 
@@ -84,6 +88,24 @@ class BoardDiagram:
 
 
 @dataclass(frozen=True, slots=True)
+class Ending:
+    """How the last game ended, for the end-of-game and end-of-match screens.
+
+    ``winner`` won ``points`` (``cube`` × the level) by ``how`` (one of :data:`ENDINGS`);
+    ``level`` is the level of a resignation (single, gammon or backgammon).  ``sent`` is
+    set at the end of a match a club event assigned: True once the result was sent to the
+    event, False while it is still waiting (``None`` = not a club match).
+    """
+
+    winner: int
+    how: str
+    points: int
+    cube: int = 1
+    level: str | None = None
+    sent: bool | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class DisplayState:
     """Everything the display shows, for one frame.
 
@@ -92,6 +114,9 @@ class DisplayState:
     ``cube-offered`` it is the doubler and the other player must take or pass.
     ``dice`` are the dice of the player on roll (during ``opening``: player 0's die then
     player 1's, 0 = not rolled yet).  ``winner`` is set in ``game-over``/``match-over``.
+    ``put_back`` lists the checkers to put back after an illegal play ("put back: 13→8,
+    clear 4", shorter forms after it); ``lesson`` is the teaching mode's grade of the last
+    play; ``ending`` says how the last game ended (game-over and match-over screens).
     """
 
     names: tuple[str, str] = ("White", "Black")
@@ -111,6 +136,9 @@ class DisplayState:
     severity: str = "info"
     diagram: BoardDiagram | None = None
     title: Text = field(default=())
+    put_back: Text = ()
+    lesson: Text = ()
+    ending: Ending | None = None
 
     def __post_init__(self) -> None:
         problems = _problems(self)
@@ -158,7 +186,22 @@ def _problems(s: DisplayState) -> list[str]:
         out.append(f"phase must be one of {', '.join(PHASES)}, not {s.phase!r}")
     if s.severity not in SEVERITIES:
         out.append(f"severity must be one of {', '.join(SEVERITIES)}, not {s.severity!r}")
-    for name, text in (("hint", s.hint), ("message", s.message), ("title", s.title)):
+    if s.ending is not None:
+        e = s.ending
+        if e.winner not in (0, 1):
+            out.append(f"ending winner must be 0 or 1, not {e.winner!r}")
+        if e.how not in ENDINGS:
+            out.append(f"ending how must be one of {', '.join(ENDINGS)}, not {e.how!r}")
+        if not 0 <= e.points <= 3 * 4096 * 2:
+            out.append(f"ending points must be from 0 to {3 * 4096 * 2}, not {e.points}")
+        if e.cube < 1 or e.cube > 4096 or e.cube & (e.cube - 1):
+            out.append(f"ending cube must be a power of two from 1 to 4096, not {e.cube}")
+        if e.level not in (None, *LEVELS):
+            out.append(f"ending level must be one of {', '.join(LEVELS)} or null, not {e.level!r}")
+        if e.sent not in (None, True, False):
+            out.append(f"ending sent must be true, false or null, not {e.sent!r}")
+    for name, text in (("hint", s.hint), ("message", s.message), ("title", s.title),
+                       ("put_back", s.put_back), ("lesson", s.lesson)):
         if any(not isinstance(t, str) or not t.strip() for t in text):
             out.append(f"{name} must be a list of non-empty strings, longest first")
     if s.diagram is not None:
@@ -176,6 +219,7 @@ def _problems(s: DisplayState) -> list[str]:
 _FIELDS = {f for f in DisplayState.__dataclass_fields__}
 _CLOCK_FIELDS = {"reserve_ms", "delay_ms", "running"}
 _DIAGRAM_FIELDS = {"points", "bar", "off", "marked"}
+_ENDING_FIELDS = {"winner", "how", "points", "cube", "level", "sent"}
 
 
 def _int(value: Any, name: str) -> int:
@@ -238,12 +282,14 @@ def state_from_dict(data: Mapping[str, Any]) -> DisplayState:
             kw[key] = None if value is None else _ints(value, key)
         elif key in ("crawford", "phase", "severity"):
             kw[key] = _str(value, key)
-        elif key in ("hint", "message", "title"):
+        elif key in ("hint", "message", "title", "put_back", "lesson"):
             kw[key] = _text(value, key)
         elif key == "clock":
             kw[key] = None if value is None else _clock(value)
         elif key == "diagram":
             kw[key] = None if value is None else _diagram(value)
+        elif key == "ending":
+            kw[key] = None if value is None else _ending(value)
     return DisplayState(**kw)
 
 
@@ -271,6 +317,27 @@ def _diagram(value: Any) -> BoardDiagram:
         bar=_ints(value.get("bar", [0, 0]), "diagram bar"),  # type: ignore[arg-type]
         off=_ints(value.get("off", [0, 0]), "diagram off"),  # type: ignore[arg-type]
         marked=_ints(value.get("marked", []), "diagram marked", None),
+    )
+
+
+def _ending(value: Any) -> Ending:
+    if not isinstance(value, Mapping):
+        raise InvalidDisplayStateError("ending must be an object with winner, how and points")
+    _unknown(value.keys(), _ENDING_FIELDS, "ending")
+    for key in ("winner", "how", "points"):
+        if key not in value:
+            raise InvalidDisplayStateError(f"ending needs {key}")
+    sent = value.get("sent")
+    if sent is not None and not isinstance(sent, bool):
+        raise InvalidDisplayStateError(f"ending sent must be true, false or null, not {sent!r}")
+    level = value.get("level")
+    return Ending(
+        winner=_int(value["winner"], "ending winner"),
+        how=_str(value["how"], "ending how"),
+        points=_int(value["points"], "ending points"),
+        cube=_int(value.get("cube", 1), "ending cube"),
+        level=None if level is None else _str(level, "ending level"),
+        sent=sent,
     )
 
 

@@ -57,6 +57,10 @@ def prompt(state: DisplayState) -> Text:
         return (f"{who} doubles to {value}: {other}, take or pass?",
                 f"{other}: take or pass the {value}?", f"{other}: take or pass?",
                 "Take or pass?")
+    if phase == "game-over" and state.ending is not None:
+        return ("Press roll for the next game", "Roll: next game", "Roll")
+    if phase == "match-over" and state.ending is not None:
+        return ("Press roll to start a new match", "Roll: new match", "Roll")
     if phase in ("game-over", "match-over") and state.winner is not None:
         winner = names[state.winner]
         if phase == "match-over":
@@ -65,3 +69,79 @@ def prompt(state: DisplayState) -> Text:
     if phase == "setup":
         return ("Set up the checkers", "Set up")
     return ()
+
+
+def ending_how(state: DisplayState) -> Text:
+    """How the last game was won, without the winner: ``"a gammon"``, ``"Bob passed the
+    double"``, ``"Bob resigned a gammon"``, ``"Bob ran out of time"`` (empty without an
+    ending)."""
+    e = state.ending
+    if e is None:
+        return ()
+    loser = state.names[1 - e.winner]
+    if e.how == "single":
+        return ("a single game", "single")
+    if e.how in ("gammon", "backgammon"):
+        return (f"a {e.how}", e.how)
+    if e.how == "drop":
+        return (f"{loser} passed the double", f"{loser} passed", "passed")
+    if e.how == "resignation":
+        level = e.level or "single"
+        what = "a single game" if level == "single" else f"a {level}"
+        return (f"{loser} resigned {what}", f"{loser} resigned", "resigned")
+    return (f"{loser} ran out of time", f"{loser}: time", "time")
+
+
+def combined(first: Text, second: Text, sep: str = " · ") -> Text:
+    """Every ``first`` form joined to every ``second`` form, longest first (so the
+    renderer keeps as much of both as fits), then ``first`` alone."""
+    both = sorted({f"{a}{sep}{b}" for a in first for b in second}, key=lambda t: (-len(t), t))
+    return tuple(both) + first
+
+
+def ending_title(state: DisplayState) -> Text:
+    """Who won the last game and how: ``"Alice wins a gammon"``, ``"Bob resigned a
+    gammon: Alice wins"``... (empty without an ending)."""
+    e = state.ending
+    if e is None:
+        return ()
+    winner, loser = state.names[e.winner], state.names[1 - e.winner]
+    if e.how in ("single", "gammon", "backgammon"):
+        if e.how == "single":
+            return (f"{winner} wins a single game", f"{winner} wins")
+        return (f"{winner} wins a {e.how}", f"{winner}: {e.how}", f"{winner} wins")
+    if e.how == "drop":
+        return (f"{loser} passed the double: {winner} wins", f"{loser} passed: {winner} wins",
+                f"{loser} passed", "Passed")
+    if e.how == "resignation":
+        level = e.level or "single"
+        what = "a single game" if level == "single" else f"a {level}"
+        return (f"{loser} resigned {what}: {winner} wins", f"{loser} resigned: {winner} wins",
+                f"{loser} resigned {what}", f"{loser} resigned", "Resigned")
+    return (f"{loser} ran out of time: {winner} wins", f"{loser} lost on time",
+            f"{loser}: time", "Time")
+
+
+def ending_points(state: DisplayState) -> Text:
+    """The points the last game was worth, with the cube: ``"+4 points (gammon, cube 2)"``."""
+    e = state.ending
+    if e is None:
+        return ()
+    level = e.level if e.how == "resignation" else (e.how if e.how in ("gammon", "backgammon") else None)
+    if e.how == "time":
+        return (f"{state.names[e.winner]} wins the match on time", "wins on time", "time")
+    parts = [p for p in (level, f"cube {e.cube}" if e.cube > 1 else None) if p]
+    why = f" ({', '.join(parts)})" if parts else ""
+    plus = f"+{e.points}"
+    unit = "point" if e.points == 1 else "points"
+    return (f"{plus} {unit}{why}", f"{plus} pts{why}", f"{plus} {unit}", plus)
+
+
+def sent_label(state: DisplayState) -> Text:
+    """At a club match's end: whether the result reached the event (empty otherwise)."""
+    e = state.ending
+    if e is None or e.sent is None:
+        return ()
+    if e.sent:
+        return ("Result sent to the club event", "Result sent", "Sent")
+    return ("Sending the result to the club event…", "Sending result…", "Sending…")

@@ -315,3 +315,67 @@ def describe_fixes(fixes: Iterable[Fix]) -> str:
     if not parts:
         return "nothing to correct"
     return "; ".join(parts)
+
+
+def place_number(place: int, player: int | None = None) -> str:
+    """A place in ``player``'s own numbering for short texts: points 1..24 from that
+    player's side (physical numbering when ``player`` is None or 0 — physical numbers are
+    white's), ``"bar"`` and ``"off"`` for the bar sections and the trays."""
+    if 1 <= place <= 24:
+        return str(25 - place if player == BLACK else place)
+    return "bar" if place in (WHITE_BAR, BLACK_BAR) else "off"
+
+
+def put_back(fixes: Iterable[Fix], player: int | None = None) -> tuple[str, ...]:
+    """The put-back list in short, for every panel: ``("put back: 13→8, clear 4",
+    "13→8, clear 4")``, numbered for ``player`` (see :func:`place_number`).
+
+    A checker too many on one place and one too few of the same colour on another become
+    one move ``a→b`` (``a→b ×2`` for two); a place that should be empty and holds checkers
+    nobody misses is ``clear a``; what is left over is ``a −n`` / ``b +n``.  A reading that
+    is not an exact count (a tall stack, both colours) is ``check a``.  Empty for no fixes.
+    """
+    fixes = tuple(fixes)
+    if not fixes:
+        return ()
+    parts: list[str] = []
+    surplus: dict[int, list[list[int]]] = {WHITE: [], BLACK: []}
+    deficit: dict[int, list[list[int]]] = {WHITE: [], BLACK: []}
+    checks: list[int] = []
+    for f in fixes:
+        if not f.seen.exact:
+            checks.append(f.place)
+            continue
+        for colour, sign in ((WHITE, 1), (BLACK, -1)):
+            want = abs(f.want) if f.want * sign > 0 else 0
+            seen = f.seen.low if f.seen.colour == colour else 0
+            if seen > want:
+                surplus[colour].append([f.place, seen - want])
+            elif want > seen:
+                deficit[colour].append([f.place, want - seen])
+    name = lambda place: place_number(place, player)  # noqa: E731
+    cleared: set[int] = set()
+    for colour in (WHITE, BLACK):
+        for s in surplus[colour]:
+            for d in deficit[colour]:
+                n = min(s[1], d[1])
+                if n <= 0:
+                    continue
+                parts.append(f"{name(s[0])}→{name(d[0])}" + (f" ×{n}" if n > 1 else ""))
+                s[1] -= n
+                d[1] -= n
+    wanted = {f.place: f.want for f in fixes}
+    for colour in (WHITE, BLACK):
+        for place, n in surplus[colour]:
+            if n and wanted[place] == 0:
+                if place not in cleared:
+                    parts.append(f"clear {name(place)}")
+                    cleared.add(place)
+            elif n:
+                parts.append(f"{name(place)} −{n}")
+        for place, n in deficit[colour]:
+            if n:
+                parts.append(f"{name(place)} +{n}")
+    parts += [f"check {name(place)}" for place in checks]
+    listed = ", ".join(parts)
+    return (f"put back: {listed}", listed)
