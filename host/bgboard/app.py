@@ -20,6 +20,7 @@ in tests and in the board simulator (docs/host.md, "Running the app without hard
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import time
 from pathlib import Path
@@ -28,7 +29,7 @@ from typing import Any, Awaitable, Callable
 from bgboard.config import Config
 from bgboard.control.clock import ClockRules
 from bgboard.control.controller import Controller, IllegalPolicy, Settings
-from bgboard.control.events import BoardFault, BoardRead, ButtonPressed, DiceRolled, LinkChanged, Tick
+from bgboard.control.events import BoardFault, BoardRead, ButtonPressed, DiceRolled, HintReady, LinkChanged, Tick
 from bgboard.hardware import load_grid, load_pins
 from bgboard.io.buttons import Buttons, to_loop
 from bgboard.link.connection import Beat, BoardSeen, Connected, LinkEvent, Lost, Rolled, Timing, Trouble
@@ -40,6 +41,7 @@ from bgboard.sense.settle import Settler
 from bgboard.sense.slots import SlotMap
 
 TICK_S = 0.05
+log = logging.getLogger(__name__)
 
 
 def wall_ms() -> int:
@@ -67,21 +69,17 @@ def settings_of(config: Config, slots: Any) -> Settings:
     )
 
 
-def hint_function(engine_name: str) -> tuple[Callable[[Any, tuple[int, int]], str | None] | None, str | None]:
-    """The best-play hint of the configured engine (None for "none") and the engine's notice
-    (e.g. the fallback it had to take), for the display."""
+def open_hints(engine_name: str) -> tuple[Any, str | None]:
+    """A :class:`~bgboard.hints.worker.HintWorker` on the configured engine (None for
+    "none") and the engine's notice (e.g. the fallback it had to take), for the display.
+    Loading an engine takes a while: call it off the loop."""
     if engine_name == "none":
         return None, None
-    from bgboard.hints.advice import play_hints
     from bgboard.hints.registry import open_engine
+    from bgboard.hints.worker import HintWorker
 
     opened = open_engine(engine_name)
-
-    def hint(position: Any, dice: tuple[int, int]) -> str | None:
-        ranked = play_hints(opened.engine, position, dice, limit=1).plays
-        return f"best: {ranked[0].notation}" if ranked else None
-
-    return hint, opened.notice
+    return HintWorker(opened.engine), opened.notice
 
 
 class App:
@@ -115,7 +113,9 @@ class App:
         self._flicker_reported: set[int] = set()
         self.controller: Controller | None = None
         self.link: Link | None = None
-        self.screen: Any = None
+        self.screen: Any = None  # a display.painter.Painter: the panel is refreshed on its thread
+        self.hints: Any = None  # a hints.worker.HintWorker: hints are computed on its thread
+        self._hint_task: asyncio.Task[None] | None = None
         self.shown: list[Any] = []
 
     # ------------------------------------------------------------------ outputs
@@ -133,7 +133,27 @@ class App:
         self.shown.append(state)
         del self.shown[:-50]
         if self.screen is not None:
-            self.screen.update(state, self.clock_ms())
+            self.screen.update(state)  # returns at once: the display thread draws it
+
+    def _ask_hint(self, position: Any, dice: tuple[int, int]) -> None:
+        """The controller's hint request: the worker ranks the plays, the answer comes back
+        as a :class:`HintReady` event (a newer request cancels this one)."""
+        if self.hints is not None:
+            self._hint_task = asyncio.get_running_loop().create_task(self._hint(position, dice), name="bgboard-hint")
+
+    async def _hint(self, position: Any, dice: tuple[int, int]) -> None:
+        from bgboard.hints.worker import HintCancelled
+
+        try:
+            ranked = (await self.hints.plays(position, dice, limit=1)).plays
+        except HintCancelled as exc:
+            log.debug("hint for %d-%d dropped: %s", *dice, exc.reason)
+            return
+        except Exception as exc:  # an engine failure costs the hint, never the match
+            log.warning("the hint engine failed: %s", exc)
+            return
+        if ranked:
+            self._handle(HintReady(position, dice, f"best: {ranked[0].notation}", self.clock_ms()))
 
     # ------------------------------------------------------------------ inputs
     def _handle(self, event: Any) -> None:
@@ -182,7 +202,7 @@ class App:
             self._flicker_reported.clear()
         self._handle(Tick(now))
         if self.screen is not None:
-            self.screen.tick(now)
+            self.screen.tick()
 
     # ------------------------------------------------------------------ life
     def stop(self) -> None:
@@ -205,21 +225,23 @@ class App:
             from bgboard.display.drivers import open_panel
 
             frames = config.display.frames_dir or None
-            panel = open_panel(config.display.panel, frames, None if frames else load_pins().display)
+            pins = None if frames else load_pins().display
+            panel = await asyncio.to_thread(open_panel, config.display.panel, frames, pins)
+        from bgboard.display.painter import Painter
         from bgboard.display.screen import Screen
 
-        self.screen = Screen(panel)
+        self.screen = Painter(Screen(panel), self.clock_ms)
         buttons = None
         link_task: asyncio.Task[None] | None = None
         try:
-            hint, notice = hint_function(config.hints.engine)
+            self.hints, notice = await asyncio.to_thread(open_hints, config.hints.engine)
             self.controller = Controller.resume(
                 journal,
                 settings_of(config, self.grid.slots()),
                 self.clock_ms(),
                 send=self._to_board,
                 show=self._to_screen,
-                hint=hint,
+                hint=self._ask_hint if self.hints is not None else None,
             )
             if notice:
                 self._handle(BoardFault(notice, self.clock_ms()))
@@ -253,7 +275,12 @@ class App:
                     link_task.cancel()
             if buttons is not None:
                 buttons.close()
+            if self._hint_task is not None:
+                self._hint_task.cancel()
+            if self.hints is not None:
+                await asyncio.to_thread(self.hints.close)
+            await asyncio.to_thread(self.screen.close)  # the refresh under way ends first
             if own_journal:
                 journal.close()
             if self._panel is None:
-                panel.close()
+                await asyncio.to_thread(panel.close)

@@ -181,22 +181,24 @@ def test_black_plays_are_read_from_the_physical_board() -> None:
     assert c.actions[-1].steps in (((24, 18), (18, 14)), ((24, 20), (20, 14)))
 
 
-def test_the_configured_engine_hints_the_best_play_while_moving() -> None:
-    from bgboard.app import hint_function
-    from bgboard.hints.advice import play_hints
-    from bgboard.hints.registry import open_engine
+def test_a_hint_asked_at_the_roll_is_shown_when_it_comes_and_only_for_that_roll() -> None:
+    from bgboard.app import open_hints
+    from bgboard.control.events import HintReady
 
-    hint, notice = hint_function("pubeval")
-    assert notice is None
+    asked: list = []
     shown: list = []
-    c = Controller.resume(MemoryJournal(), Settings(length=3), 0, show=shown.append, hint=hint)
+    c = Controller.resume(MemoryJournal(), Settings(length=3), 0, show=shown.append,
+                          hint=lambda position, dice: asked.append((position, dice)))
     c.handle(ButtonPressed(0, ROLL, 1))
-    c.handle(DiceRolled((6, 1), 1, 2))  # white opens with 6-1
-    best = play_hints(open_engine("pubeval").engine, c.state.position, (6, 1), limit=1).plays[0].notation
-    assert shown[-1].hint == (f"best: {best}",)
-    c.handle(BoardRead(START, 3))
-    assert shown[-1].hint == (f"best: {best}",)
-    assert hint_function("none") == (None, None)
+    c.handle(DiceRolled((6, 1), 1, 2))  # white opens with 6-1: the hint is asked, not awaited
+    assert asked == [(c.state.position, (6, 1))] and shown[-1].hint == ()
+    c.handle(HintReady(c.state.position, (5, 2), "best: 13/8", 3))  # for another roll: too late
+    assert shown[-1].hint == ()
+    c.handle(HintReady(c.state.position, (6, 1), "best: 13/7 8/7", 4))
+    assert shown[-1].hint == ("best: 13/7 8/7",)
+    c.handle(BoardRead(START, 5))
+    assert shown[-1].hint == ("best: 13/7 8/7",)
+    assert open_hints("none") == (None, None)
 
 
 def test_an_ambiguous_reading_is_resolved_by_the_player_with_the_buttons() -> None:

@@ -41,6 +41,7 @@ from bgboard.control.events import (
     ButtonPressed,
     DiceRolled,
     Event,
+    HintReady,
     LinkChanged,
     Tick,
 )
@@ -101,6 +102,7 @@ class Controller:
             ButtonPressed: self._on_button,
             LinkChanged: self._on_link,
             BoardFault: self._on_fault,
+            HintReady: self._on_hint,
             Tick: self._on_tick,
         }
 
@@ -172,7 +174,13 @@ class Controller:
 
     def _new_turn(self, state: MatchState) -> None:
         assert state.dice is not None
+        # ``hint`` answers at once (a str) or starts a request whose answer comes as HintReady
         self.hint_text = self.hint(state.position, state.dice) if self.hint is not None else None
+
+    def _on_hint(self, event: HintReady) -> None:
+        state = self.state
+        if state is not None and state.phase == Phase.PLAY and (state.position, state.dice) == (event.position, event.dice):
+            self.hint_text = event.text  # else the roll it was for is over: too late
 
     # ------------------------------------------------------------------ the one entry point
     def handle(self, event: Event) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from bgboard.rules.position import Position
 from bgboard.sense.board import Observation
 
 
@@ -69,6 +70,16 @@ class BoardFault:
 
 
 @dataclass(frozen=True, slots=True)
+class HintReady:
+    """The hint asked for the roll ``dice`` in ``position`` has come (computed off the loop)."""
+
+    position: Position
+    dice: tuple[int, int]
+    text: str
+    at_ms: int
+
+
+@dataclass(frozen=True, slots=True)
 class Tick:
     """Time passes (the clocks are checked)."""
 
@@ -86,8 +97,9 @@ __all__ = [
     "ButtonPressed",
     "DiceRolled",
     "Event",
+    "HintReady",
     "LinkChanged",
     "Tick",
 ]
 
-Event = BoardRead | DiceRolled | ButtonPressed | LinkChanged | BoardFault | Tick
+Event = BoardRead | DiceRolled | ButtonPressed | LinkChanged | BoardFault | HintReady | Tick
