@@ -17,12 +17,17 @@ from bgboard.hints.engine import (
     UnsupportedError,
 )
 from bgboard.hints.grade import Grade, grade, grade_play
+from bgboard.hints.lesson import CubeLesson, PlayLesson, grade_cube, grade_turn
 from bgboard.hints.registry import ENGINES, Opened, UnknownEngineError, open_configured, open_engine
 from bgboard.hints.teach import Destinations, destinations, illegal_reason
 from bgboard.hints.worker import HintCancelled, HintJob, HintWorker
 
 __all__ = [
     "Cancelled",
+    "CubeLesson",
+    "PlayLesson",
+    "grade_cube",
+    "grade_turn",
     "CubeAction",
     "CubeHint",
     "CubeState",

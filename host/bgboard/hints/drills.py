@@ -1,0 +1,110 @@
+"""Practice drills: positions to lay out, roll and play, graded (pure, but for reading the
+bundled ``drills.toml``).
+
+The drill set is data (``drills.toml`` beside this module): the 15 opening rolls, bearing
+off against contact, entering from the bar and a few cube positions.  Any gnubg Position ID
+makes a drill too (:func:`drill_from_position_id`).  Every mistake in a drill file gives one
+sentence naming the drill and the field.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+
+from bgboard.errors import InputError
+from bgboard.rules import Position, position_from_id
+from bgboard.rules.ids import InvalidIdError
+
+__all__ = ["KINDS", "Drill", "DrillError", "builtin_drills", "drill_from_position_id", "parse_drills"]
+
+KINDS = ("opening", "bear-off", "bar", "cube", "position")
+_FIELDS = {"name", "kind", "position", "dice", "away", "cube", "note"}
+
+
+class DrillError(InputError):
+    """A drill file or a drill's Position ID that cannot be used (one sentence)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Drill:
+    """One drill: ``position`` with the learner on roll; ``dice`` fixed or None (rolled);
+    ``away`` the points each side still needs ((0, 0) = money); ``cube`` the centred cube's
+    value; a ``cube`` drill asks "double or not?" before the roll."""
+
+    name: str
+    kind: str
+    position_id: str
+    position: Position
+    dice: tuple[int, int] | None = None
+    away: tuple[int, int] = (0, 0)
+    cube: int = 1
+    note: str = ""
+
+
+def _dice(text: Any, where: str) -> tuple[int, int]:
+    if not isinstance(text, str) or len(text) != 2 or not all(c in "123456" for c in text):
+        raise DrillError(f"{where}: dice must be two digits from 1 to 6 like \"31\", not {text!r}")
+    return int(text[0]), int(text[1])
+
+
+def _position(pid: Any, where: str) -> Position:
+    if not isinstance(pid, str):
+        raise DrillError(f"{where}: position must be a gnubg Position ID (text)")
+    try:
+        return position_from_id(pid.strip())
+    except InvalidIdError as exc:
+        raise DrillError(f"{where}: {exc}") from None
+
+
+def drill_from_position_id(pid: str, dice: str | None = None, name: str | None = None) -> Drill:
+    """A drill from any gnubg Position ID (the learner on roll), with a fixed roll or none."""
+    where = f"drill {name or pid!r}"
+    return Drill(name or f"Position {pid.strip()}", "position", pid.strip(), _position(pid, where),
+                 None if dice is None else _dice(dice, where))
+
+
+def parse_drills(text: str, source: str = "the drill file") -> tuple[Drill, ...]:
+    """The drills of a TOML text (``[[drill]]`` tables; see ``drills.toml``)."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise DrillError(f"{source} is not valid TOML ({exc})") from None
+    tables = data.get("drill")
+    if not isinstance(tables, list) or not tables:
+        raise DrillError(f"{source} has no [[drill]] tables")
+    drills = []
+    for i, table in enumerate(tables, start=1):
+        name = table.get("name") if isinstance(table.get("name"), str) else f"number {i}"
+        where = f"{source}, drill {name!r}"
+        extra = sorted(set(table) - _FIELDS)
+        if extra:
+            raise DrillError(f"{where}: unknown field {extra[0]!r} (known: {', '.join(sorted(_FIELDS))})")
+        for key in ("name", "kind", "position"):
+            if key not in table:
+                raise DrillError(f"{where}: needs {key}")
+        kind = table["kind"]
+        if kind not in KINDS:
+            raise DrillError(f"{where}: kind must be one of {', '.join(KINDS)}, not {kind!r}")
+        away = table.get("away", [0, 0])
+        if (not isinstance(away, list) or len(away) != 2 or not all(isinstance(a, int) and 0 <= a <= 25 for a in away)
+                or (away[0] == 0) != (away[1] == 0)):
+            raise DrillError(f"{where}: away must be two numbers of points still needed (or [0, 0] for money)")
+        cube = table.get("cube", 1)
+        if not isinstance(cube, int) or cube < 1 or cube & (cube - 1) or cube > 64:
+            raise DrillError(f"{where}: cube must be a power of two from 1 to 64, not {cube!r}")
+        drills.append(Drill(
+            name=str(table["name"]), kind=kind, position_id=str(table["position"]).strip(),
+            position=_position(table["position"], where),
+            dice=_dice(table["dice"], where) if "dice" in table else None,
+            away=(away[0], away[1]), cube=cube, note=str(table.get("note", "")),
+        ))
+    return tuple(drills)
+
+
+def builtin_drills() -> tuple[Drill, ...]:
+    """The drill set shipped with bgboard (``bgboard/hints/drills.toml``)."""
+    text = resources.files("bgboard.hints").joinpath("drills.toml").read_text(encoding="utf-8")
+    return parse_drills(text, "drills.toml")
