@@ -33,8 +33,9 @@ ALLOWED: dict[str, set[str]] = {
     "club": {"errors", "rules", "match", "store", "net"},
     "sim": {"errors", "hardware", "rules", "match", "sense", "link", "display", "store", "control", "config", "app", "net"},
     "commands": {"errors", "hardware", "rules", "match", "sense", "link", "display", "hints", "store",
-                 "control", "io", "config", "app", "sim", "club", "net"},
-    "cli": {"errors"},
+                 "control", "io", "config", "app", "sim", "club", "net", "logs"},
+    "logs": set(),
+    "cli": {"errors", "logs"},
     "__main__": {"cli"},
     "__init__": set(),
 }

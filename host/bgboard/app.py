@@ -157,8 +157,12 @@ class App:
 
     # ------------------------------------------------------------------ inputs
     def _handle(self, event: Any) -> None:
-        if self.controller is not None:
-            self.controller.handle(event)
+        controller = self.controller
+        if controller is not None:
+            done = len(controller.actions)
+            controller.handle(event)
+            for number, action in enumerate(controller.actions[done:], start=done + 1):
+                log.info("match action %d: %s", number, action)
 
     def _on_link(self, event: LinkEvent) -> None:
         now = self.clock_ms()
@@ -243,7 +247,12 @@ class App:
                 show=self._to_screen,
                 hint=self._ask_hint if self.hints is not None else None,
             )
+            state, done = self.controller.state, len(self.controller.actions)
+            log.info("journal %s: %d match action%s, phase %s", getattr(journal, "path", "(given)"), done,
+                     "" if done == 1 else "s", state.phase if state is not None else "none")
+            log.info("display: %s; hints: %s", panel.caps.name, config.hints.engine)
             if notice:
+                log.warning("hints: %s", notice)
                 self._handle(BoardFault(notice, self.clock_ms()))
             if config.buttons.enabled:
                 pins = load_pins().buttons
@@ -255,7 +264,7 @@ class App:
                 elif factory is None and config.buttons.pin_factory:
                     os.environ["GPIOZERO_PIN_FACTORY"] = config.buttons.pin_factory  # gpiozero's own switch
                 buttons = Buttons(pins, to_loop(loop, self._on_press), pin_factory=factory, bounce_ms=config.buttons.bounce_ms)
-            self.link = Link(self._opener, self._on_link, timing=self.timing)
+            self.link = Link(self._opener, self._on_link, timing=self.timing, port=config.board.port)
             link_task = asyncio.create_task(self.link.run(), name="bgboard-link")
             while not self._stop.is_set():
                 try:
@@ -266,6 +275,7 @@ class App:
                     link_task.result()  # a program error in the link: raise it
                 self._tick()
         finally:
+            log.info("stopping")
             if self.link is not None:
                 self.link.stop()
             if link_task is not None:

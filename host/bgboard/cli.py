@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import logging
 import sys
 from types import ModuleType
 
-from bgboard import __version__
+from bgboard import __version__, logs
 from bgboard.errors import InputError
 
 COMMANDS = ("legal", "selfplay", "hint", "render", "firmware", "run", "sim", "club")
@@ -43,6 +44,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    logs.setup(args, getattr(args, "_log_level", logging.WARNING))
     try:
         return int(args._run(args) or 0)
     except InputError as exc:

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import logging
 import signal
 
+from bgboard import logs
 from bgboard.config import DEFAULT_TOML, load_config
+
+log = logging.getLogger(__name__)
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:  # type: ignore[type-arg]
@@ -18,6 +22,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     parser.add_argument("--config", metavar="FILE", help="the config file (default: every default of docs/config.md)")
     parser.add_argument("--check", action="store_true", help="check the config file and exit")
     parser.add_argument("--print-default", action="store_true", help="print a config file with every default and exit")
+    logs.add_options(parser)
+    parser.set_defaults(_log_level=logging.INFO)  # say what it does and waits for (journald)
     return parser
 
 
@@ -31,6 +37,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     from bgboard.app import App
 
+    log.info("starting with %s", args.config or "the default config")
     app = App(config)
 
     async def main() -> None:

@@ -18,6 +18,7 @@ import json
 import sys
 from pathlib import Path
 
+from bgboard import logs
 from bgboard.errors import InputError
 
 
@@ -47,6 +48,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     )
     p.add_argument("--no-flicker", action="store_true", help="move checkers without in-transit flicker")
     p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+    logs.add_options(p)
     p.add_argument("--realtime", action="store_true", help="play at human speed to watch the frames")
     p.add_argument(
         "--speed",

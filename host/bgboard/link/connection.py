@@ -19,6 +19,8 @@ sentence for the players and ends :meth:`Connection.run` cleanly — nothing rai
 from __future__ import annotations
 
 import asyncio
+import logging
+from collections import Counter
 from dataclasses import dataclass
 from typing import Callable
 
@@ -40,6 +42,8 @@ from bgboard.link.messages import (
     encode,
 )
 from bgboard.link.transport import Port, PortLostError
+
+log = logging.getLogger(__name__)
 
 PROTOCOL = 1
 
@@ -114,6 +118,7 @@ class Connection:
         self.states: list[int] | None = None
         self.in_sync = False
         self.resyncs = 0
+        self.errors: Counter[str] = Counter()  # link errors by kind, for the log
         self._decoder = FrameDecoder()
         self._watch = SequenceWatch()
         self._counter = SequenceCounter()
@@ -140,9 +145,11 @@ class Connection:
             self._pending[seq] = (message, now, self.timing.tries if tries is None else tries)
         return seq
 
-    def _resync(self) -> None:
+    def _resync(self, why: str) -> None:
         self.in_sync = False
         self.resyncs += 1
+        self.errors[why] += 1
+        log.warning("link error: %s (%d so far); asking for a snapshot (resync %d)", why, self.errors[why], self.resyncs)
         if self._loop is not None:
             self._snapshot_asked = self._loop.time()
         self.send(RequestSnapshot())
@@ -172,6 +179,7 @@ class Connection:
 
     def _fail(self, text: str) -> None:
         if self._lost is None:
+            log.warning("board lost: %s", text)
             self._lost = text
 
     def _tick(self, started: float) -> None:
@@ -197,6 +205,7 @@ class Connection:
                 if tries > 1:
                     self.send(message, tries=tries - 1)
                 else:
+                    log.warning("the board did not confirm %s after %d tries", type(message).__name__, t.tries)
                     self.on_event(Trouble("the board did not confirm a command: check its USB cable"))
 
     async def _read(self) -> None:
@@ -209,7 +218,7 @@ class Connection:
             for item in self._decoder.feed(data):
                 if isinstance(item, Problem):
                     if self._seen_frame and self.hello is not None:
-                        self._resync()
+                        self._resync("garbled bytes or a corrupt frame")
                 else:
                     self._frame(item)
                 if self._lost is not None:
@@ -224,7 +233,7 @@ class Connection:
             message = decode(frame)
         except MessageError:
             if self.hello is not None:
-                self._resync()
+                self._resync("a message that cannot be decoded")
             return
         if isinstance(message, Hello):
             self._on_hello(message)
@@ -232,7 +241,7 @@ class Connection:
         if self.hello is None:
             return  # nothing counts before the handshake
         if gap is not None:
-            self._resync()
+            self._resync("frames lost (a sequence gap)")
             if not isinstance(message, Snapshot):
                 return
         self._on_message(message)
@@ -245,6 +254,7 @@ class Connection:
             )
             return
         rebooted = self.hello is not None
+        log.info("board %s: firmware %s, %d slots", "restarted" if rebooted else "connected", hello.firmware, hello.slots)
         self.hello = hello
         self.in_sync = False
         self.states = None
@@ -255,7 +265,7 @@ class Connection:
     def _on_message(self, message: object) -> None:
         if isinstance(message, Snapshot):
             if self.hello is not None and len(message.states) != self.hello.slots:
-                self._resync()
+                self._resync("a snapshot of the wrong size")
                 return
             self.states = list(message.states)
             self.in_sync = True
@@ -265,7 +275,7 @@ class Connection:
                 return
             for change in message.changes:
                 if change.slot >= len(self.states):
-                    self._resync()
+                    self._resync("a change of a slot that does not exist")
                     return
                 self.states[change.slot] = change.state
             self.on_event(BoardSeen(tuple(self.states)))
@@ -275,7 +285,11 @@ class Connection:
             self._pending.pop(message.command_seq, None)
         elif isinstance(message, DeviceError):
             if message.name in ("bad_checksum", "oversized", "sequence_gap"):
+                why = f"the board received a bad command ({message.name})"
+                self.errors[why] += 1
+                log.warning("link error: %s (%d so far); it is sent again", why, self.errors[why])
                 return  # a command was lost: it is re-sent when its ACK does not come
+            log.warning("the board reports: %s", message.text)
             self.on_event(Trouble(message.text))
         elif isinstance(message, Heartbeat):
             self.on_event(Beat(message.rolling))

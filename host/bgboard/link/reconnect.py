@@ -11,12 +11,16 @@ players see it), never raises for a board problem, and stops only when cancelled
 from __future__ import annotations
 
 import asyncio
+import logging
+import os
 from dataclasses import dataclass
 from typing import Awaitable, Callable, Iterator
 
 from bgboard.link.connection import Connected, Connection, LinkEvent, Lost, Timing
 from bgboard.link.messages import HostMessage
 from bgboard.link.transport import Port, PortUnavailableError
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,7 +53,9 @@ class Link:
         *,
         backoff: Backoff = Backoff(),
         timing: Timing = Timing(),
+        port: str = "the board's port",
     ) -> None:
+        self.port = port  # its name, for the log
         self.opener = opener
         self.on_event = on_event
         self.backoff = backoff
@@ -79,8 +85,12 @@ class Link:
                 port = await self.opener()
             except PortUnavailableError as exc:
                 if not reported:
+                    present = not self.port.startswith("/") or os.path.exists(self.port)
+                    log.info("waiting for the board on %s (%s)", self.port, exc if present else "not present")
                     self.on_event(Lost(f"{exc}: plug the board in"))
                     reported = True
+                else:
+                    log.debug("still no board on %s (%s)", self.port, exc)
                 await self._sleep(next(delays))
                 continue
             connected = False
@@ -93,6 +103,7 @@ class Link:
 
             self.connection = Connection(port, relay, self.timing)
             self.sessions += 1
+            log.info("%s %s", "opened" if self.sessions == 1 else "reconnected to", self.port)
             try:
                 await self._session(self.connection)
             finally:
@@ -100,7 +111,10 @@ class Link:
             reported = True  # the session's own Lost event told the players
             if connected:
                 delays = self.backoff.delays()
-            await self._sleep(next(delays))
+            delay = next(delays)
+            if not self._stopped.is_set():
+                log.info("reconnecting to the board on %s in %.1f s", self.port, delay)
+            await self._sleep(delay)
 
     async def _session(self, connection: Connection) -> None:
         session = asyncio.create_task(connection.run(), name="bgboard-link-session")
