@@ -7,7 +7,9 @@ Same seed, same match.  The .mat file is appended action by action as the match 
 played.  ``--json`` prints ``{"match_length": N, "score": [a, b], "games": [{"winner":
 0|1, "points": p, "cube": c, "result": "single|gammon|backgammon|drop|resign"}]}``
 (player 0 is the left column of the .mat).  ``--rules money`` plays one money game
-(``--match-length 0``).
+(``--match-length 0``).  ``--variant plakoto|fevga|anti|race`` plays a seed variant with
+the built-in heuristic players (``result`` may then be ``mother`` or ``draw``, with
+``winner`` null); ``--rules tavli`` plays Portes, Plakoto and Fevga in rotation to 5 or 7.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from bgboard.match.ruleset import PRESETS
 from bgboard.match.recordfile import MatFile, write_text
 from bgboard.match.selfplay import selfplay
 from bgboard.match.sgf import export_sgf
-from bgboard.match.state import MatchState, apply
+from bgboard.match.state import MATCH_VARIANTS, MatchState, apply
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:  # type: ignore[type-arg]
@@ -34,6 +36,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     parser.add_argument("--seed", type=int, required=True, metavar="S", help="random seed")
     parser.add_argument("--rules", default="standard", choices=sorted(PRESETS),
                         help="rule set (default: standard)")
+    parser.add_argument("--variant", default=None, choices=MATCH_VARIANTS,
+                        help="the game (default: the rule set's; tavli rotates Portes, Plakoto, Fevga)")
     parser.add_argument("--out", required=True, metavar="MATCH.mat", help=".mat file to write")
     parser.add_argument("--sgf", metavar="MATCH.sgf", help="also write the match as SGF")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
@@ -53,7 +57,7 @@ def summary(state: MatchState) -> dict[str, object]:
 
 
 def run(args: argparse.Namespace) -> int:
-    actions = selfplay(args.match_length, args.seed, args.rules)  # bad length: InputError
+    actions = selfplay(args.match_length, args.seed, args.rules, variant=args.variant)  # bad length: InputError
     state: MatchState | None = None
     with MatFile(args.out) as record:
         for action in actions:

@@ -45,6 +45,8 @@ def state_to_dict(state: MatchState) -> dict[str, Any]:
             for g in state.games
         ],
         "checkers": state.checkers,
+        "pins": list(state.pins),
+        "reserve": list(state.reserve),
     }
 
 
@@ -74,7 +76,7 @@ def state_from_dict(data: dict[str, Any]) -> MatchState:
             games=tuple(
                 GameRecord(
                     number=int(g["number"]),
-                    winner=int(g["winner"]),
+                    winner=None if g["winner"] is None else int(g["winner"]),
                     points=int(g["points"]),
                     cube=int(g["cube"]),
                     result=str(g["result"]),
@@ -84,6 +86,8 @@ def state_from_dict(data: dict[str, Any]) -> MatchState:
                 for g in data["games"]
             ),
             checkers=int(data["checkers"]),
+            pins=_pair(data.get("pins", [0, 0])),  # older journals: backgammon only
+            reserve=_pair(data.get("reserve", [0, 0])),
         )
     except (KeyError, TypeError, ValueError, IndexError) as exc:
         raise MatchRecordError(f"the saved match state is malformed ({exc})") from None
@@ -93,10 +97,16 @@ def state_from_dict(data: dict[str, Any]) -> MatchState:
     return state
 
 
+def _pair(value: Any) -> tuple[int, int]:
+    if not isinstance(value, list) or len(value) != 2:
+        raise ValueError("pins and reserve are pairs of numbers")
+    return int(value[0]), int(value[1])
+
+
 def _problem(state: MatchState) -> str | None:
     """The first reason ``state`` cannot occur, or ``None``."""
     for player, side in enumerate(state.board):
-        if min(side) < 0 or sum(side) != state.checkers:
+        if min(side) < 0 or state.reserve[player] < 0 or sum(side) + state.reserve[player] != state.checkers:
             return f"player {player} does not have {state.checkers} checkers"
     if state.cube < 1 or state.cube & (state.cube - 1):
         return f"a cube of {state.cube}"

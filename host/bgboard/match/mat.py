@@ -76,6 +76,12 @@ _VARIATIONS = {
     "hypergammon1": "HyperGammon (1)",
     "hypergammon2": "HyperGammon (2)",
     "hypergammon3": "HyperGammon (3)",
+    # bgboard's extension: gnubg has none of these (docs/match.md, "Records of the variants")
+    "plakoto": "Plakoto",
+    "fevga": "Fevga",
+    "anti": "Anti Backgammon",
+    "race": "Backgammon Race",
+    "tavli": "Tavli",
 }
 
 
@@ -192,6 +198,18 @@ def _emit(cursor: MatCursor, text: str, kind: int, player: int, wins: int = 0) -
     return "".join(out), replace(cursor, i=i + 1)
 
 
+def _other_column_end(cursor: MatCursor, text: str, mover: int, winner: int | None, wins: int) -> tuple[str, MatCursor]:
+    """A play that ends the game for the *other* player (Anti: whoever bears off all loses)
+    or in a draw (Plakoto's two pinned mothers): the ``Wins`` line goes in the winner's
+    column, and a draw ends its row with no ``Wins`` line (bgboard's extension)."""
+    out, cursor = _emit(cursor, text, _NORMAL, mover)
+    if winner is None:
+        return out + ("\n" if mover == 0 else "") + "\n", cursor
+    if mover == 0:  # the row goes on in the right-hand column
+        return out + f"Wins {_points(wins)}\n\n", cursor
+    return out + f"      Wins {_points(wins)}\n\n", cursor
+
+
 def mat_chunk(
     cursor: MatCursor,
     action: Action,
@@ -213,9 +231,18 @@ def mat_chunk(
     if isinstance(action, (Move, Pass)):
         assert before.turn is not None and before.dice is not None
         steps = action.steps if isinstance(action, Move) else ()
-        text = f"{before.dice[0]}{before.dice[1]}: " + format_steps(before.position, steps)
+        game = before.game_rules
+        if game is not None:
+            marked = game.steps_of(before.board_view, steps, before.dice)
+            text = f"{before.dice[0]}{before.dice[1]}: " + "".join(
+                f"{s.frm}/{s.to}{'*' if s.hit else ''}{' ' if k < 3 else ''}" for k, s in enumerate(marked)
+            )
+        else:
+            text = f"{before.dice[0]}{before.dice[1]}: " + format_steps(before.position, steps)
         wins = after.games[-1].points if after.phase in (GAME_OVER, MATCH_OVER) else 0
         cursor = replace(cursor, dice_rolled=False)
+        if wins and after.games[-1].winner != before.turn or game is not None and wins == 0 and after.phase in (GAME_OVER, MATCH_OVER):
+            return _other_column_end(cursor, text, before.turn, after.games[-1].winner, wins)
         return _emit(cursor, text, _NORMAL, before.turn, wins)
     if isinstance(action, Double):
         assert before.turn is not None
@@ -380,6 +407,15 @@ def _condoned(text: str, player: int, checkers: int) -> Condone:
     return Condone(tuple(mine), tuple(theirs))
 
 
+def _can_play(state: MatchState) -> bool:
+    """The player on roll has a legal play of the dice (in the game's own rules)."""
+    assert state.dice is not None
+    game = state.game_rules
+    if game is not None:
+        return bool(game.plays(state.board_view, state.dice))
+    return bool(rules.legal_plays(state.position, state.dice))
+
+
 class _Reader:
     """Turns .mat lines into actions, replaying them to check every step."""
 
@@ -444,7 +480,7 @@ class _Reader:
             return
         state = self.state
         assert state is not None and state.dice is not None
-        if rules.legal_plays(state.position, state.dice):
+        if _can_play(state):
             raise MatchRecordError(
                 f"{state.players[self.pending]} rolled {state.dice[0]}{state.dice[1]} and did not play"
             )
@@ -533,6 +569,6 @@ class _Reader:
         if self.state is None:
             raise MatchRecordError("the file holds no game")
         state = self.state
-        if self.pending is not None and state.dice and rules.legal_plays(state.position, state.dice):
+        if self.pending is not None and state.dice and _can_play(state):
             return  # the record ends on a roll not yet played: a match in progress
         self.settle()

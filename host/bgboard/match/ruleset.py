@@ -34,7 +34,9 @@ class RuleSet:
     the cube already gives him, e.g. the leader 1-away post-Crawford).
     ``jacoby``: money only: gammons and backgammons count single while the cube is centred.
     ``beavers``: money only: the taker may redouble at once and keep the cube.
-    ``variant``: the starting position (``bgboard.rules.VARIANTS``).
+    ``variant``: the game played (``bgboard.rules.VARIANTS`` for backgammon's family, a seed
+    variant of ``bgboard.rules.games.GAMES``, or ``tavli`` for Portes, Plakoto and Fevga in
+    rotation).
     ``illegal_plays``: ``correct`` (an illegal play must be put right) or ``condone`` (it
     may be recorded as played with :class:`bgboard.match.Condone`); see :data:`ILLEGAL_PLAYS`.
     """
@@ -107,6 +109,11 @@ PRESETS: dict[str, RuleSet] = {
         name="brainking",
         match_lengths=tuple(range(3, 22, 2)),
         max_cube=64,
+    ),
+    # Tavli (VARIANTS.md, issue 16): Portes, Plakoto and Fevga in rotation, as Greek players
+    # play to 5 or 7 points; no cube (none in Plakoto and Fevga, H; none in a tavli match, L).
+    "tavli": RuleSet(
+        name="tavli", match_lengths=(5, 7), crawford=False, dead_cube=False, variant="tavli"
     ),
     # Money play (seeds 002, 004): unlimited games and cube; Jacoby and beavers are options.
     "money": RuleSet(name="money", money=True, crawford=False, dead_cube=False),

@@ -14,6 +14,13 @@ The players are deliberately simple (this is a test and demo driver, not an engi
 
 Across seeds this produces doubles, takes, drops, redoubles, gammons, backgammons,
 resignations and Crawford games (tests/match/test_selfplay.py checks that they all occur).
+
+In the seed variants (Plakoto, Fevga, Anti, Race, and tavli's rotation) none of the
+engines knows the game, so the players use a small pure-Python heuristic per variant
+(:func:`variant_score`): win at once when a play ends the game in their favour; Plakoto
+prizes pins and fears its own lone checkers; Fevga prizes progress and points held; Anti
+wants to keep pips and leave the opponent few; Race plays like backgammon's player.  They
+neither resign nor double in these games (Race and Anti keep the cube for people).
 """
 
 from __future__ import annotations
@@ -49,6 +56,7 @@ from bgboard.match.state import (
     apply,
 )
 from bgboard.rules import BAR, OFF, Position
+from bgboard.rules.board import Board
 
 #: A match this long (in actions) is a bug, not a long match.
 MAX_ACTIONS = 200_000
@@ -104,6 +112,8 @@ def next_action(state: MatchState, rng: random.Random, style: Style) -> Action:
         return OpeningRoll((rng.randint(1, 6), rng.randint(1, 6)))
     if phase == GAME_OVER:
         return NextGame()
+    if state.game_rules is not None:
+        return _variant_action(state, rng)
     position = state.position
     if phase == TURN:
         if _wants_to_resign(position, rng, style):
@@ -155,3 +165,37 @@ def _score(after: Position, rng: random.Random) -> float:
     their_pips = after.pips()[1]
     blots = sum(1 for p in range(1, BAR) if after.mine[p] == 1)
     return their_pips - 4 * blots + rng.random() * 3
+
+
+def _variant_action(state: MatchState, rng: random.Random) -> Action:
+    """The built-in players in a seed variant: roll, then the best play by the heuristic."""
+    game = state.game_rules
+    assert game is not None
+    if state.phase == TURN:
+        return Roll((rng.randint(1, 6), rng.randint(1, 6)))
+    if state.phase in (DOUBLED, RESIGNED):  # pragma: no cover - the players never offer either
+        return Take() if state.phase == DOUBLED else AcceptResign()
+    assert state.phase == PLAY and state.dice is not None
+    plays = game.plays(state.board_view, state.dice)
+    if not plays:
+        return Pass()
+    return Move.of(max(plays, key=lambda play: variant_score(game.name, play.board, game.outcome(play.board)) + rng.random()))
+
+
+def variant_score(variant: str, after: Board, ended: tuple[str | None, str, int] | None) -> float:
+    """Higher is better for the mover (``after.mine``) in a seed variant."""
+    if ended is not None:
+        winner, _, points = ended
+        return 1000.0 * points if winner == "mine" else (-1000.0 * points if winner else -500.0)
+    mine = sum(p * n for p, n in enumerate(after.mine)) + 25 * after.reserve[0]
+    theirs = sum(p * n for p, n in enumerate(after.theirs)) + 25 * after.reserve[1]
+    if variant == "anti":
+        return mine - theirs - 20.0 * after.mine[OFF]
+    if variant == "plakoto":
+        lone = sum(1 for p in range(1, BAR) if after.mine[p] == 1 and not after.pins[1] >> (BAR - p) & 1)
+        return theirs - mine + 15.0 * bin(after.pins[1]).count("1") - 20.0 * bin(after.pins[0]).count("1") - 3.0 * lone
+    if variant == "fevga":
+        held = sum(1 for p in range(1, BAR) if after.mine[p])
+        return theirs - mine + 2.0 * held
+    blots = sum(1 for p in range(1, BAR) if after.mine[p] == 1)
+    return theirs - mine - 4.0 * blots

@@ -30,13 +30,18 @@ from bgboard.match.actions import (
     Take,
 )
 from bgboard.match.state import GAME_OVER, MATCH_OVER, MatchState, states
-from bgboard.rules import BAR
+from bgboard.rules import BAR, fevga
 
 _VARIATIONS = {
     "nackgammon": "Nackgammon",
     "hypergammon1": "Hypergammon1",
     "hypergammon2": "Hypergammon2",
     "hypergammon3": "Hypergammon3",
+    # bgboard's extension: gnubg has none of these; in a tavli match each game names its own
+    "plakoto": "Plakoto",
+    "fevga": "Fevga",
+    "anti": "Anti",
+    "race": "Race",
 }
 
 
@@ -44,12 +49,15 @@ def _escape(text: str) -> str:
     return text.replace("\\", "\\\\").replace("]", "\\]")
 
 
-def _letter(point: int, player: int) -> str:
-    """gnubg's WriteMove: point (1..24 from the mover's view, 25 bar, 0 off) → letter."""
+def _letter(point: int, player: int, same_way: bool = False) -> str:
+    """gnubg's WriteMove: point (1..24 from the mover's view, 25 bar, 0 off) → letter.
+    ``same_way``: Fevga, where Black's point q lies on White's point q ∓ 12."""
     if point == BAR:
         return "y"
     if point == 0:
         return "z"
+    if player and same_way:
+        return chr(ord("a") + fevga.theirs_at(point) - 1)
     index = point - 1
     return chr(ord("x") - index) if player else chr(ord("a") + index)
 
@@ -71,13 +79,16 @@ def _header(start: MatchState, end: MatchState) -> str:
         rules.append("CrawfordGame")
     if start.rules.money and start.rules.jacoby:
         rules.append("Jacoby")
-    if start.rules.variant in _VARIATIONS:
-        rules.append(_VARIATIONS[start.rules.variant])
+    if start.variant in _VARIATIONS:
+        rules.append(_VARIATIONS[start.variant])
     if rules:
         out.append(f"RU[{':'.join(rules)}]")
     if end.phase in (GAME_OVER, MATCH_OVER) and len(end.games) >= start.game:
         game = end.games[start.game - 1]
-        out.append(f"RE[{_colour(game.winner)}+{game.points}{'R' if game.result == 'resign' else ''}]")
+        if game.winner is None:
+            out.append("RE[0]")  # SGF's draw (Plakoto: both mothers pinned)
+        else:
+            out.append(f"RE[{_colour(game.winner)}+{game.points}{'R' if game.result == 'resign' else ''}]")
     return "".join(out)
 
 
@@ -105,7 +116,8 @@ def _node(action: Action, before: MatchState) -> str:
     if isinstance(action, (Move, Pass)):
         assert turn is not None and before.dice is not None
         steps = action.steps if isinstance(action, Move) else ()
-        letters = "".join(_letter(a, turn) + _letter(b, turn) for a, b in steps)
+        same_way = before.variant == "fevga"
+        letters = "".join(_letter(a, turn, same_way) + _letter(b, turn, same_way) for a, b in steps)
         return f"\n;{_colour(turn)}[{before.dice[0]}{before.dice[1]}{letters}]"
     if isinstance(action, Double):
         assert turn is not None

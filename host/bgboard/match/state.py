@@ -53,7 +53,9 @@ from bgboard.match.actions import (
 )
 from bgboard.match.errors import IllegalPlayError, MatchRuleError
 from bgboard.match.ruleset import RuleSet, rule_set
-from bgboard.rules import BAR, OFF, InvalidDiceError, Position
+from bgboard.rules import BAR, OFF, VARIANTS, InvalidDiceError, Position
+from bgboard.rules.board import Board
+from bgboard.rules.games import GAME_NAMES, GAMES, Game
 from bgboard.rules.legal import check_dice
 
 class Phase(StrEnum):
@@ -77,21 +79,33 @@ GAME_OVER = Phase.GAME_OVER
 MATCH_OVER = Phase.MATCH_OVER
 PHASES = tuple(Phase)
 
-RESULTS = ("single", "gammon", "backgammon", "drop", "resign")
+RESULTS = ("single", "gammon", "backgammon", "drop", "resign", "mother", "draw")
+
+#: The tavli match format plays Portes (backgammon), Plakoto and Fevga in rotation.
+TAVLI = ("standard", "plakoto", "fevga")
+
+
+def game_variant(variant: str, game: int) -> str:
+    """The variant of game number ``game`` in a match of ``variant`` (``tavli`` rotates)."""
+    return TAVLI[(game - 1) % len(TAVLI)] if variant == "tavli" else variant
 
 Side = tuple[int, ...]
+
+#: The variants a match may be played in: backgammon's family, the seed variants, tavli.
+MATCH_VARIANTS: tuple[str, ...] = VARIANTS + GAME_NAMES + ("tavli",)
 
 
 @dataclass(frozen=True, slots=True)
 class GameRecord:
     """How one game ended: ``winner`` (0/1) scored ``points`` = value × ``cube``.
 
-    ``result`` is ``single``, ``gammon``, ``backgammon``, ``drop`` or ``resign``;
-    ``level`` is the value before the cube (1, 2 or 3; for a drop 1);
-    ``crawford`` tells whether it was the Crawford game."""
+    ``result`` is ``single``, ``gammon``, ``backgammon``, ``drop`` or ``resign``, and in
+    the seed variants ``mother`` (Plakoto's mother checker, 2) or ``draw`` (both mothers
+    pinned: ``winner`` None, no points); ``level`` is the value before the cube (1, 2 or 3;
+    for a drop 1; 0 for a draw); ``crawford`` tells whether it was the Crawford game."""
 
     number: int
-    winner: int
+    winner: int | None
     points: int
     cube: int
     result: str
@@ -119,6 +133,8 @@ class MatchState:
     resign_level: int
     games: tuple[GameRecord, ...]
     checkers: int
+    pins: tuple[int, int] = (0, 0)
+    reserve: tuple[int, int] = (0, 0)
 
     # ----------------------------------------------------------------- views
     @property
@@ -127,6 +143,31 @@ class MatchState:
         opening roll)."""
         p = self.turn if self.turn is not None else 0
         return Position(self.board[p], self.board[1 - p])
+
+    @property
+    def variant(self) -> str:
+        """The variant of the game being played (``tavli`` rotates Portes, Plakoto, Fevga)."""
+        return game_variant(self.rules.variant, self.game)
+
+    @property
+    def game_rules(self) -> Game | None:
+        """The seed variant's :class:`~bgboard.rules.games.Game` of this game, or None for
+        backgammon's family (which plays on :attr:`position`)."""
+        return GAMES.get(self.variant)
+
+    @property
+    def board_view(self) -> Board:
+        """The board with pins and unentered checkers from the view of the player on roll
+        (player 0's view before the opening roll)."""
+        p = self.turn if self.turn is not None else 0
+        return Board(self.board[p], self.board[1 - p], (self.pins[p], self.pins[1 - p]), (self.reserve[p], self.reserve[1 - p]))
+
+    @property
+    def cube_used(self) -> bool:
+        """Whether this game is played with the doubling cube (VARIANTS.md: not in Plakoto
+        and Fevga; not in a tavli match at all)."""
+        game = self.game_rules
+        return self.rules.variant != "tavli" and (game is None or game.cube)
 
     @property
     def decider(self) -> int | None:
@@ -162,6 +203,8 @@ class MatchState:
         who = self.turn if player is None else player
         if who != self.turn:
             return "it is not your turn: only the player on roll may double"
+        if not self.cube_used:
+            return _no_cube(self)
         return cubes.double_refusal(self, who)
 
     @property
@@ -182,7 +225,11 @@ def start(action: StartMatch) -> MatchState:
     ruleset.check_length(action.length)
     if len(action.players) != 2 or not all(isinstance(n, str) for n in action.players):
         raise MatchRuleError("players", "a match is between two named players")
-    fresh = _fresh_game(ruleset.variant)
+    if ruleset.variant not in MATCH_VARIANTS:
+        raise rules.UnknownVariantError(
+            f"unknown variant {ruleset.variant!r}: choose one of {', '.join(MATCH_VARIANTS)}"
+        )
+    fresh = _fresh_game(game_variant(ruleset.variant, 1))
     return MatchState(
         rules=ruleset,
         length=action.length,
@@ -192,7 +239,7 @@ def start(action: StartMatch) -> MatchState:
         crawford=False,
         post_crawford=False,
         games=(),
-        checkers=sum(fresh["board"][0]),
+        checkers=sum(fresh["board"][0]) + fresh["reserve"][0],
         **fresh,
     )
 
@@ -200,10 +247,15 @@ def start(action: StartMatch) -> MatchState:
 def _fresh_game(variant: str) -> dict[str, Any]:
     """The fields every game starts with (the first of a match and each next one): the
     variant's starting board, the opening roll to come, the cube in the middle at 1."""
-    begin = rules.start_position(variant)
+    if variant in GAMES:
+        board = GAMES[variant].start()
+    else:
+        board = Board.of(rules.start_position(variant))
     return {
         "phase": OPENING,
-        "board": (begin.mine, begin.theirs),
+        "board": (board.mine, board.theirs),
+        "pins": board.pins,
+        "reserve": board.reserve,
         "turn": None,
         "dice": None,
         "cube": 1,
@@ -324,6 +376,8 @@ def _after_play(state: MatchState, mover: int, position: Position) -> MatchState
 def _move(state: MatchState, action: Move) -> MatchState:
     _expect(state, (PLAY,), "move")
     assert state.turn is not None and state.dice is not None
+    if state.game_rules is not None:
+        return _variant_move(state, state.game_rules, action)
     position = state.position
     plays = rules.legal_plays(position, state.dice)
     if not plays:
@@ -345,11 +399,53 @@ def _move(state: MatchState, action: Move) -> MatchState:
     return _after_play(state, state.turn, result)
 
 
+def _variant_move(state: MatchState, game: Game, action: Move) -> MatchState:
+    """A play in a seed variant: the steps are made by the variant's rules and the result
+    must be one of its legal plays."""
+    assert state.turn is not None and state.dice is not None
+    board = state.board_view
+    plays = game.plays(board, state.dice)
+    if not plays:
+        raise IllegalPlayError(f"no legal play with {state.dice[0]}-{state.dice[1]}: pass the turn")
+    try:
+        result = game.play_steps(board, action.steps, state.dice)
+    except rules.IllegalPlayError as exc:
+        raise IllegalPlayError(str(exc)) from None
+    if result not in {p.board for p in plays}:
+        raise IllegalPlayError(game.explain(board, state.dice, result))
+    return _after_variant_play(state, state.turn, result, game)
+
+
+def _after_variant_play(state: MatchState, mover: int, board: Board, game: Game) -> MatchState:
+    """Store the board (mover = mine) and end the game or hand the roll over."""
+    if mover == 1:
+        board = board.swap()
+    state = replace(state, board=(board.mine, board.theirs), pins=board.pins, reserve=board.reserve)
+    ended = game.outcome(board)
+    if ended is None:
+        return replace(state, phase=TURN, turn=1 - mover, dice=None)
+    winner, kind, points = ended
+    if winner is None:
+        return _finish(state, None, 0, kind)
+    return _finish(state, 0 if winner == "mine" else 1, points, kind)
+
+
+def _no_cube(state: MatchState) -> str:
+    if state.rules.variant == "tavli":
+        return "a tavli match is played without the doubling cube"
+    game = state.game_rules
+    return f"there is no doubling cube in {game.title if game else state.variant}"
+
+
 def _condone(state: MatchState, action: Condone) -> MatchState:
     """Record an illegal play as played (the board as the mover left it), when the rule set
     lets the opponent condone it and the play is condonable."""
     _expect(state, (PLAY,), "move")
     assert state.turn is not None and state.dice is not None
+    if state.game_rules is not None:
+        raise MatchRuleError(
+            "legal-moves", f"condoning illegal plays is for backgammon only, not {state.game_rules.title}"
+        )
     if state.rules.illegal_plays != "condone":
         raise MatchRuleError(
             "legal-moves",
@@ -391,7 +487,8 @@ def _where(point: int, long: bool = False) -> str:
 def _pass(state: MatchState, action: Pass) -> MatchState:
     _expect(state, (PLAY,), "pass")
     assert state.turn is not None and state.dice is not None
-    if rules.legal_plays(state.position, state.dice):
+    game = state.game_rules
+    if game.plays(state.board_view, state.dice) if game else rules.legal_plays(state.position, state.dice):
         raise IllegalPlayError(
             f"a legal play exists with {state.dice[0]}-{state.dice[1]}: you must play"
         )
@@ -406,6 +503,8 @@ def _double(state: MatchState, action: Double) -> MatchState:
     _expect(state, (TURN,), "double")
     _check_player(state, action.player, state.turn, "double")
     assert state.turn is not None
+    if not state.cube_used:
+        raise MatchRuleError("no-cube", _no_cube(state))
     reason = cubes.double_refusal(state, state.turn)
     if reason is not None:
         raise MatchRuleError(cubes.rule_key(reason), reason)
@@ -459,11 +558,12 @@ def _reject(state: MatchState, action: RejectResign) -> MatchState:
     return replace(state, phase=PLAY if state.dice is not None else TURN, resign_level=0)
 
 
-def _finish(state: MatchState, winner: int, level: int, result: str) -> MatchState:
-    """End the game: ``winner`` scores ``level`` (after Jacoby) × cube."""
+def _finish(state: MatchState, winner: int | None, level: int, result: str) -> MatchState:
+    """End the game: ``winner`` scores ``level`` (after Jacoby) × cube (a draw: nobody)."""
     points = cubes.game_points(state, level, result)
     score = list(state.score)
-    score[winner] += points
+    if winner is not None:
+        score[winner] += points
     record = GameRecord(
         number=state.game,
         winner=winner,
@@ -473,7 +573,7 @@ def _finish(state: MatchState, winner: int, level: int, result: str) -> MatchSta
         level=level,
         crawford=state.crawford,
     )
-    over = bool(state.length) and score[winner] >= state.length
+    over = bool(state.length) and winner is not None and score[winner] >= state.length
     return replace(
         state,
         score=(score[0], score[1]),
@@ -497,7 +597,7 @@ def _next_game(state: MatchState, action: NextGame) -> MatchState:
         game=state.game + 1,
         crawford=crawford,
         post_crawford=post,
-        **_fresh_game(state.rules.variant),
+        **_fresh_game(game_variant(state.rules.variant, state.game + 1)),
     )
 
 

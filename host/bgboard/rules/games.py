@@ -136,6 +136,27 @@ class Game:
                         return deeper
         return None
 
+    def steps_of(self, board: Board, pairs: Sequence[tuple[int, int]], dice: Sequence[int]) -> list[Step]:
+        """The single steps of a recorded move (``(from, to)`` one die each, in the order
+        played), with their pin/hit flags as the board decides; a pair that is not a step
+        of the dice left stops the list there."""
+        d = check_dice(dice)
+        left = [d[0]] * 4 if d[0] == d[1] else [d[0], d[1]]
+        out: list[Step] = []
+        for frm, to in pairs:
+            found = [
+                (step, after)
+                for die in sorted(set(left))
+                for step, after in self.steps_from(board, die)
+                if (step.frm, step.to) == (frm, to)
+            ]
+            if not found:
+                break
+            step, board = found[0]
+            left.remove(step.die)
+            out.append(step)
+        return out
+
     def _why(self, board: Board, frm: int, to: int, left: list[int]) -> str:
         if frm != BAR and not board.mine[frm]:
             return "moves no checker: there is none of yours there"
