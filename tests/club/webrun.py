@@ -51,6 +51,11 @@ class ServedSite:
             await serve_http(self.app, "127.0.0.1", 0, ready=ready, stop=self._stop)
 
         self.loop.run_until_complete(main())
+        pending = asyncio.all_tasks(self.loop)   # open event streams: end them, then the loop
+        for task in pending:
+            task.cancel()
+        self.loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
+        self.loop.close()
 
     def call(self, fn: Callable[..., Any], *args: Any) -> Any:
         future: concurrent.futures.Future = concurrent.futures.Future()

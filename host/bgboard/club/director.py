@@ -19,8 +19,9 @@ Changes:
     forfeit(event, match_id, winner, reason)                -> MatchInfo
     withdraw(event, name, reason)                           (pending matches forfeited)
     penalty(event, name, points, reason)
+    set_director_password_hash(hashed)                      (the web pages' login; audited)
 Reads:
-    club_name(), players() -> [PlayerInfo], ratings() -> [PlayerInfo], rating_history(name)
+    director_password_hash(), club_name(), players() -> [PlayerInfo], ratings() -> [PlayerInfo], rating_history(name)
     events() -> [EventInfo], event(name) -> EventInfo, rounds(event) -> [RoundInfo]
     matches(event) -> [MatchInfo], match(match_id) -> MatchInfo, match_record(match_id) -> str|None
     assignments(event) -> [Assignment]   (matches to play: id, uuid, players, length, rules,
@@ -318,6 +319,23 @@ class Director:
             self.db.execute("UPDATE events SET status = 'finished' WHERE id = ?", (event["id"],))
 
     # ------------------------------------------------------------------ players
+    def director_password_hash(self) -> str | None:
+        """The stored hash of the director's web password (None: not set yet)."""
+        row = self.db.execute("SELECT value FROM meta WHERE key = 'director_password'").fetchone()
+        return row["value"] if row else None
+
+    def set_director_password_hash(self, hashed: str, *, actor: str = "director",
+                                   at: str | None = None) -> None:
+        """Store the hash of a new director password (made by bgboard.club.web.password);
+        the audit log says it changed, never what it is."""
+        if not hashed.startswith("$argon2"):
+            raise InputError("the director password must be stored as an argon2 hash")
+        with self.club.transaction() as db:
+            was_set = self.director_password_hash() is not None
+            db.execute("INSERT INTO meta VALUES ('director_password', ?) ON CONFLICT(key)"
+                       " DO UPDATE SET value = excluded.value", (hashed,))
+            self._audit("director-password", {}, {"set": was_set}, {"set": True}, actor, at)
+
     def club_name(self) -> str:
         row = self.db.execute("SELECT value FROM meta WHERE key = 'name'").fetchone()
         return row[0] if row else ""
@@ -900,6 +918,8 @@ def replay_audit(entries: Sequence[AuditEntry], path: str | Path) -> Director:
             director.withdraw(a["event"], a["name"], a["reason"], **kw)
         elif e.action == "penalty":
             director.penalty(a["event"], a["name"], a["points"], a["reason"], **kw)
+        elif e.action == "director-password":
+            continue  # the log never holds the hash: the new club sets its own password
         else:
             raise InputError(f"unknown audit action {e.action!r}")
     if director is None:

@@ -15,6 +15,8 @@
     bgboard club standings EVENT [--json]
     bgboard club ratings [--json]
     bgboard club export EVENT --out DIR
+    bgboard club serve --http HOST:PORT
+    bgboard club director-password [--password-stdin]
 
 The database is ``--db``, else ``$BGBOARD_CLUB_DB``, else ``club.sqlite``; ``--by`` names
 who makes the change in the audit log (default ``director``).  Every operation is
@@ -24,12 +26,16 @@ who makes the change in the audit log (default ``director``).  Every operation i
 from __future__ import annotations
 
 import argparse
+import asyncio
+import getpass
 import json
 import os
+import sys
 from dataclasses import asdict
 from pathlib import Path
 
 from bgboard.club.director import Director, parse_score
+from bgboard.club.live import LiveHub
 from bgboard.club.model import FORMATS
 from bgboard.errors import InputError
 
@@ -117,6 +123,16 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     p = sub.add_parser("export", help="an event's CSV, .mat files and printable HTML page")
     p.add_argument("event", metavar="EVENT")
     p.add_argument("--out", required=True, metavar="DIR")
+
+    p = sub.add_parser("serve", help="the director's server: the club's live web pages",
+                       description="Serve the club's web pages (the room's live boards, brackets, "
+                       "standings, ratings, match records and the director's pages) in one "
+                       "asyncio process.")
+    p.add_argument("--http", metavar="HOST:PORT",
+                   help="serve the web pages here, such as 0.0.0.0:8080 (every address) or 127.0.0.1:8080")
+    p = sub.add_parser("director-password", help="set the password of the director's web pages")
+    p.add_argument("--password-stdin", action="store_true",
+                   help="read the password from one line of standard input instead of asking twice")
     return parser
 
 
@@ -140,6 +156,8 @@ def _score(m: object) -> str:
 def run(args: argparse.Namespace) -> int:
     path = db_path(args)
     by = args.by
+    if args.club_command == "serve":
+        return _serve(path, args)
     if args.club_command == "init":
         with Director.create(path, args.name, actor=by) as d:
             print(f"club {d.club_name()!r} created in {path}")
@@ -217,7 +235,48 @@ def _run(d: Director, args: argparse.Namespace, by: str) -> int:
             print(json.dumps([asdict(p) for p in players]))
         for p in players if not args.json else ():
             print(f"{p.name}: {p.rating:.2f} (experience {p.experience})")
+    elif cmd == "director-password":
+        from bgboard.club.web.password import hash_password
+
+        d.set_director_password_hash(hash_password(_new_password(args.password_stdin)), actor=by)
+        print(f"director password set for {d.club_name()!r} (stored as an argon2id hash)")
     elif cmd == "export":
         written = d.export(args.event, args.out)
         print(f"{len(written)} files written to {args.out}")
+    return 0
+
+
+def _new_password(from_stdin: bool) -> str:
+    """The new director password: one line of stdin, or asked twice without echo."""
+    if from_stdin:
+        return sys.stdin.readline().rstrip("\r\n")
+    first = getpass.getpass("New director password: ")
+    if getpass.getpass("The same again: ") != first:
+        raise InputError("the two passwords differ: nothing was changed, run the command again")
+    return first
+
+
+def _serve(path: Path, args: argparse.Namespace) -> int:
+    """``club serve``: each asked-for service as a task of one asyncio loop, sharing one hub."""
+    if not args.http:
+        raise InputError("say what to serve: --http HOST:PORT for the web pages")
+    try:
+        from bgboard.club.web.server import parse_listen, serve_club
+    except ImportError as exc:
+        raise InputError(f"the club's web pages need the 'club' extra ({exc.name} is missing): "
+                         "pip install 'bgboard[club]'") from None
+    with Director.open(path) as d:
+        name = d.club_name()
+    host, port = parse_listen(args.http)
+    hub = LiveHub()
+
+    def ready(bound_host: str, bound_port: int) -> None:
+        shown = "localhost" if bound_host in ("0.0.0.0", "127.0.0.1") else bound_host
+        print(f"club {name!r}: web pages on http://{shown}:{bound_port}/", flush=True)
+
+    async def main() -> None:
+        tasks = [serve_club(path, hub, host, port, ready=ready)]
+        await asyncio.gather(*tasks)
+
+    asyncio.run(main())
     return 0

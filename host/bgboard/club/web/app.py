@@ -17,6 +17,7 @@ from typing import Any, Callable
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
 from starlette.middleware import Middleware
 from starlette.middleware.sessions import SessionMiddleware
 from starlette.requests import Request
@@ -105,28 +106,37 @@ def create_app(site: Site) -> Starlette:
         return pages
 
     def page(request: Request, name: str, status: int = 200, **context: Any) -> HTMLResponse:
+        """Render a page; from the event loop pass ``tv_pages`` (it reads the database)."""
         tv = "tv" in request.query_params
+        if tv and context.get("tv_pages") is None:
+            context["tv_pages"] = tv_pages()
         context.update(
             request=request, svg=svg, tv=tv, tv_seconds=site.tv_seconds,
             csrf=auth.csrf_token(request), director=auth.is_director(request),
-            has_club=site.club is not None, tv_pages=tv_pages() if tv else [],
+            has_club=site.club is not None,
         )
         return HTMLResponse(render(name, context), status_code=status)
 
     def refused(request: Request, error: auth.Refused) -> HTMLResponse:
-        return page(request, "refused.html", status=error.status, sentence=error.sentence)
+        return page(request, "refused.html", status=error.status, sentence=error.sentence, tv_pages=[])
 
     # ------------------------------------------------------------------ the room
+    async def cycle(request: Request) -> list[str] | None:
+        return await run_in_threadpool(tv_pages) if "tv" in request.query_params else None
+
     async def room(request: Request) -> Response:
+        # the hub belongs to the event loop: read it here, not in a worker thread
         boards = [view_of(live) for live in site.hub.snapshot().values() if live.state or live.online]
-        return page(request, "room.html", boards=boards, version=site.hub.version)
+        version = site.hub.version
+        return page(request, "room.html", boards=boards, version=version, tv_pages=await cycle(request))
 
     async def board(request: Request) -> Response:
         number = request.path_params["number"]
         live = site.hub.get(number)
         if live is None:
             return refused(request, auth.Refused(404, f"Board {number} has not reported tonight."))
-        return page(request, "board.html", v=view_of(live), version=site.hub.version)
+        version = site.hub.version
+        return page(request, "board.html", v=view_of(live), version=version, tv_pages=await cycle(request))
 
     async def live(request: Request) -> Response:
         return live_stream(site.hub, fragments, request)

@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import asyncio
 import ipaddress
+from pathlib import Path
 from typing import Callable
 
 import uvicorn
 from starlette.types import ASGIApp
 
+from bgboard.club.live import LiveHub
 from bgboard.errors import InputError
 
 
@@ -74,3 +76,29 @@ async def serve_http(
                 await asyncio.wait_for(asyncio.shield(task), 5)
             except (asyncio.TimeoutError, asyncio.CancelledError, SystemExit):
                 task.cancel()
+
+
+async def serve_club(
+    path: "str | Path",
+    hub: LiveHub,
+    host: str,
+    port: int,
+    *,
+    ready: Callable[[str, int], None] | None = None,
+    stop: asyncio.Event | None = None,
+) -> None:
+    """Serve the club in the database at ``path`` with the room's ``hub`` (see serve_http)."""
+    from bgboard.club.director import Director
+    from bgboard.club.web.app import Site, create_app
+
+    def club() -> Director:
+        return Director.open(path)
+
+    def password_hash() -> str | None:
+        with club() as director:
+            return director.director_password_hash()
+
+    with club() as director:
+        name = director.club_name()
+    site = Site(hub, club=club, password_hash=password_hash, name=name or "bgboard club")
+    await serve_http(create_app(site), host, port, ready=ready, stop=stop)

@@ -1,0 +1,262 @@
+"""The club's pages over the club service (``bgboard.club.director.Director``).
+
+Public: the events, an event's bracket (elimination, both flights) or round-by-round table
+(Swiss, round robin), its standings with tie-breaks, the ratings, a match's record with its
+``.mat``.  The director's (after the login, every form with its CSRF token): pair the next
+round, enter or correct a result, award a forfeit, withdraw a player, add penalty points —
+each a call of the same ``Director`` method as the CLI, with the actor :data:`ACTOR` in the
+audit log.  Handlers that read or change the database are plain functions (Starlette runs
+them in its thread pool) and open their own connection.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any, Callable
+from urllib.parse import quote
+
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import PlainTextResponse, RedirectResponse, Response
+from starlette.routing import Route
+
+from bgboard.club.model import ELIMINATION
+from bgboard.club.web import director as auth
+from bgboard.club.web.boardview import bounded
+from bgboard.club.web.record import read_record
+from bgboard.errors import InputError
+
+ACTOR = "director (web)"
+FLASH = "flash"
+STAGE_NAMES = {"main": "Main flight", "consolation": "Consolation flight"}
+
+
+def event_url(name: str) -> str:
+    return "/events/" + quote(name, safe="")
+
+
+def standings_url(name: str) -> str:
+    return "/standings/" + quote(name, safe="")
+
+
+@dataclass
+class Column:
+    title: str
+    matches: list[dict[str, Any]] = field(default_factory=list)
+
+
+def bracket_columns(nodes: list[Any], matches: dict[int, Any]) -> dict[str, list[Column]]:
+    """Bracket nodes → per flight, one column per stage, each match with players, scores and
+    the winner marked."""
+    flights: dict[str, dict[int, list[Any]]] = defaultdict(lambda: defaultdict(list))
+    for node in nodes:
+        flights[node.flight][node.stage].append(node)
+    out: dict[str, list[Column]] = {}
+    for flight, stages in flights.items():
+        columns = []
+        last = max(stages)
+        for stage in sorted(stages):
+            title = "Final" if stage == last else f"Round {stage}"
+            column = Column(title)
+            for node in stages[stage]:
+                info = matches.get(node.match_id) if node.match_id is not None else None
+                score = info.score if info is not None and info.score else None
+                column.matches.append({
+                    "node": node.node, "players": node.players, "winner": node.winner,
+                    "score": score, "match_id": node.match_id, "state": node.state,
+                    "forfeit": info is not None and info.status == "forfeit",
+                    "has_mat": info is not None and info.has_mat,
+                })
+            columns.append(column)
+        out[flight] = columns
+    return out
+
+
+def round_table(standings: list[Any], matches: list[Any], rounds: int) -> list[dict[str, Any]]:
+    """Swiss / round robin: a row per player (standings order), a cell per round."""
+    cells: dict[str, dict[int, dict[str, Any]]] = defaultdict(dict)
+    for m in matches:
+        a, b = m.players
+        for me, other, side in ((a, b, 0), (b, a, 1)):
+            if me is None:
+                continue
+            if other is None:
+                cells[me][m.round] = {"text": "bye", "match_id": None}
+                continue
+            if m.winner is None:
+                mark = "·"
+            else:
+                mark = "W" if m.winner == me else "L"
+            score = f" {m.score[side]}-{m.score[1 - side]}" if m.score else ""
+            extra = " (forfeit)" if m.status == "forfeit" else ""
+            cells[me][m.round] = {"text": f"{mark}{score} v {other}{extra}", "match_id": m.id}
+    return [{"standing": s, "cells": [cells[s.name].get(r) for r in range(1, rounds + 1)]}
+            for s in standings]
+
+
+def club_routes(site: Any, page: Callable[..., Response], refused: Callable[..., Response]) -> list[Route]:
+    """The routes of the club's pages; ``site.club()`` opens a ``Director``."""
+
+    def open_club():
+        return site.club()
+
+    def not_found(request: Request, sentence: str) -> Response:
+        return refused(request, auth.Refused(404, sentence))
+
+    # ------------------------------------------------------------------ public pages
+    def events(request: Request) -> Response:
+        with open_club() as club:
+            return page(request, "events.html", events=club.events(), event_url=event_url)
+
+    def event(request: Request) -> Response:
+        name = request.path_params["name"]
+        with open_club() as club:
+            try:
+                info = club.event(name)
+            except InputError as error:
+                return not_found(request, str(error))
+            matches = club.matches(info.name)
+            standings = club.standings(info.name)
+            rounds = club.rounds(info.name)
+            champion = next((s.name for s in standings if s.status == "champion"), None)
+            context: dict[str, Any] = dict(event=info, champion=champion, standings_url=standings_url,
+                                           rounds=rounds, stage_names=STAGE_NAMES)
+            if info.format in ELIMINATION:
+                context["flights"] = bracket_columns(club.bracket(info.name), {m.id: m for m in matches})
+            else:
+                count = max([r.round for r in rounds] + [info.rounds or 0])
+                context["table"] = round_table(standings, matches, count)
+                context["round_numbers"] = list(range(1, count + 1))
+            return page(request, "event.html", **context)
+
+    def standings(request: Request) -> Response:
+        name = request.path_params["name"]
+        with open_club() as club:
+            try:
+                info = club.event(name)
+            except InputError as error:
+                return not_found(request, str(error))
+            rows = club.standings(info.name)
+            keys = list(rows[0].tiebreaks) if rows else []
+            return page(request, "standings.html", event=info, rows=rows, keys=keys,
+                        event_url=event_url)
+
+    def ratings(request: Request) -> Response:
+        with open_club() as club:
+            return page(request, "ratings.html", players=club.ratings())
+
+    def match(request: Request) -> Response:
+        number = request.path_params["number"]
+        with open_club() as club:
+            try:
+                info = club.match(number)
+            except InputError as error:
+                return not_found(request, str(error))
+            text = club.match_record(number)
+        record, problem = None, None
+        if text:
+            try:
+                record = read_record(text)
+            except InputError as error:
+                problem = str(error)
+        return page(request, "match.html", m=info, record=record, problem=problem,
+                    event_url=event_url)
+
+    def mat(request: Request) -> Response:
+        number = request.path_params["number"]
+        with open_club() as club:
+            try:
+                text = club.match_record(number)
+            except InputError as error:
+                return not_found(request, str(error))
+        if not text:
+            return not_found(request, f"Match {number} has no .mat record.")
+        return PlainTextResponse(text, headers={
+            "Content-Disposition": f'attachment; filename="match-{number}.mat"'})
+
+    # ------------------------------------------------------------------ the director
+    def director_page(request: Request, status: int = 200, sentence: str | None = None) -> Response:
+        with open_club() as club:
+            events = []
+            for info in club.events():
+                matches = club.matches(info.name)
+                entrants = [s.name for s in club.standings(info.name)]
+                events.append({"info": info, "matches": matches, "entrants": entrants,
+                               "pending": [m for m in matches if m.status == "pending"],
+                               "done": [m for m in matches if m.status in ("finished", "forfeit")]})
+            flash = request.session.pop(FLASH, None)
+            return page(request, "director.html", status=status, events=events,
+                        sentence=sentence, flash=flash if isinstance(flash, str) else None)
+
+    async def director_home(request: Request) -> Response:
+        if not auth.is_director(request):
+            return RedirectResponse("/director/login", status_code=303)
+        return await run_in_threadpool(director_page, request)
+
+    def _int(fields: dict[str, str], key: str, what: str) -> int:
+        text = fields.get(key, "").strip()
+        if not text.isdigit() or len(text) > 9:
+            raise InputError(f"{what} is a whole number, not {bounded(text, 20) or 'nothing'!r}")
+        return int(text)
+
+    def act(fields: dict[str, str], action: str) -> str:
+        """Run one director operation; the sentence for the page after it."""
+        event = fields.get("event", "")
+        with open_club() as club:
+            if action == "pair":
+                done = club.pair_round(event, actor=ACTOR)
+                return f"Round {done.round} of {done.event}: {len(done.matches)} matches paired."
+            if action == "result":
+                match_id = _int(fields, "match", "a match number")
+                club.record_result(event, match_id, fields.get("score", ""), actor=ACTOR)
+                return f"Match {match_id}: result {fields.get('score', '').strip()} recorded."
+            if action == "correct":
+                match_id = _int(fields, "match", "a match number")
+                club.correct_result(event, match_id, fields.get("score", ""),
+                                    reason=fields.get("reason", ""), actor=ACTOR)
+                return f"Match {match_id}: result corrected to {fields.get('score', '').strip()}."
+            if action == "forfeit":
+                match_id = _int(fields, "match", "a match number")
+                club.forfeit(event, match_id, fields.get("winner", ""), fields.get("reason", ""), actor=ACTOR)
+                return f"Match {match_id}: awarded to {fields.get('winner', '')} by forfeit."
+            if action == "withdraw":
+                club.withdraw(event, fields.get("player", ""), fields.get("reason", ""), actor=ACTOR)
+                return f"{fields.get('player', '')} withdrawn from {event}."
+            if action == "penalty":
+                points = _int(fields, "points", "penalty points")
+                club.penalty(event, fields.get("player", ""), points, fields.get("reason", ""), actor=ACTOR)
+                return f"{points} penalty points for {fields.get('player', '')} in {event}."
+        raise InputError(f"there is no director action {bounded(action, 20)!r}")
+
+    async def director_action(request: Request) -> Response:
+        try:
+            fields = await auth.checked_form(request)
+        except auth.Refused as error:
+            return refused(request, error)
+        if not auth.is_director(request):
+            return refused(request, auth.Refused(403, "Log in as the director first."))
+        try:
+            done = await run_in_threadpool(act, fields, request.path_params["action"])
+        except InputError as error:
+            return await run_in_threadpool(director_page, request, 400, str(error))
+        request.session[FLASH] = bounded(done, 300)
+        return RedirectResponse("/director", status_code=303)
+
+    return [
+        Route("/events", events),
+        Route("/events/{name:path}", event),
+        Route("/standings/{name:path}", standings),
+        Route("/ratings", ratings),
+        Route("/match/{number:int}", match),
+        Route("/match/{number:int}/mat", mat),
+        Route("/director", director_home),
+        Route("/director/{action:str}", director_action, methods=["POST"]),
+    ]
+
+
+def tv_pages(site: Any) -> list[str]:
+    """Each running event's bracket/table and standings, for the TV view's cycle."""
+    with site.club() as club:
+        running = [e.name for e in club.events() if e.status != "finished"]
+    return [url for name in running for url in (event_url(name), standings_url(name))]
