@@ -23,6 +23,7 @@ import asyncio
 import logging
 import os
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Awaitable, Callable
 
@@ -112,6 +113,10 @@ class App:
         self._leds: SetLeds = SetLeds(())
         self._flicker_reported: set[int] = set()
         self.controller: Controller | None = None
+        self.club: Any = None  # a bgboard.net.seat.ClubSeat when [club] broker is set
+        self.club_link: Any = None  # its bgboard.net.boardlink.ClubLink
+        self.records_dir: Path | None = None
+        self._recorded: tuple[int, int] = (-1, 0)
         self.link: Link | None = None
         self.screen: Any = None  # a display.painter.Painter: the panel is refreshed on its thread
         self.hints: Any = None  # a hints.worker.HintWorker: hints are computed on its thread
@@ -128,6 +133,12 @@ class App:
             self.link.send(message)  # type: ignore[arg-type]  # dropped while unplugged; re-sent on connect
 
     def _to_screen(self, state: Any) -> None:
+        if self.club_link is not None:
+            note = self.club_link.note()
+            if note and not state.message:  # the club is not reachable (or refused a result)
+                state = replace(state, message=note, severity="warning")
+            elif note and state.severity == "info":  # after an info, shortened first if space is short
+                state = replace(state, message=(f"{state.message[0]}; {note[-1]}", *state.message))
         if self.shown and self.shown[-1] == state:
             return  # nothing new to draw (the controller refreshes on every tick)
         self.shown.append(state)
@@ -163,6 +174,25 @@ class App:
             controller.handle(event)
             for number, action in enumerate(controller.actions[done:], start=done + 1):
                 log.info("match action %d: %s", number, action)
+            self._after()
+
+    def _after(self) -> None:
+        """After an event: the match record beside the journal, the club's view."""
+        c = self.controller
+        assert c is not None
+        key = (len(c.actions), id(c.actions[-1]) if c.actions else 0)
+        if self.records_dir is not None and key != self._recorded and c.actions:
+            from bgboard.match.recordfile import write_records
+
+            info = None
+            if self.club is not None and self.club.current() is not None:
+                from bgboard.net.report import mat_info
+
+                info = mat_info(self.club.current()[0])
+            write_records(c.actions, self.records_dir, info)
+            self._recorded = key
+        if self.club is not None:
+            self.club.after()
 
     def _on_link(self, event: LinkEvent) -> None:
         now = self.clock_ms()
@@ -208,6 +238,30 @@ class App:
         if self.screen is not None:
             self.screen.tick()
 
+    def _start_club(self, journal: Any) -> "asyncio.Task[None] | None":
+        """With ``[club] broker`` set: the club link and the seat tying it to the match."""
+        club = self.config.club
+        if not club.enabled or self.controller is None:
+            return None
+        from bgboard.config import club_password
+        from bgboard.net.boardlink import ClubLink, LinkSettings
+        from bgboard.net.protocol import parse_broker_url
+        from bgboard.net.seat import ClubSeat
+
+        settings = LinkSettings(
+            parse_broker_url(club.broker), club.club, club.board, club.user, club_password(club), ca_file=club.ca_file
+        )
+        self.club = ClubSeat(journal, club.board, self.controller.settings, self.clock_ms)
+        self.club_link = ClubLink(settings, journal, on_assignment=self._on_assignment, clock_ms=self.clock_ms)
+        self.club.link = self.club_link
+        self.club.attach(self.controller)
+        return asyncio.create_task(self.club_link.run(), name="bgboard-club")
+
+    def _on_assignment(self, assignment: Any) -> None:
+        if self.club is not None:
+            self.club.offer(assignment)
+            self._after()
+
     # ------------------------------------------------------------------ life
     def stop(self) -> None:
         """End :meth:`run`."""
@@ -237,6 +291,7 @@ class App:
         self.screen = Painter(Screen(panel), self.clock_ms)
         buttons = None
         link_task: asyncio.Task[None] | None = None
+        club_task: asyncio.Task[None] | None = None
         try:
             self.hints, notice = await asyncio.to_thread(open_hints, config.hints.engine)
             self.controller = Controller.resume(
@@ -251,6 +306,9 @@ class App:
             log.info("journal %s: %d match action%s, phase %s", getattr(journal, "path", "(given)"), done,
                      "" if done == 1 else "s", state.phase if state is not None else "none")
             log.info("display: %s; hints: %s", panel.caps.name, config.hints.engine)
+            if journal_path := getattr(journal, "path", None):
+                self.records_dir = Path(journal_path).parent
+            club_task = self._start_club(journal)
             if notice:
                 log.warning("hints: %s", notice)
                 self._handle(BoardFault(notice, self.clock_ms()))
@@ -276,6 +334,12 @@ class App:
                 self._tick()
         finally:
             log.info("stopping")
+            if self.club_link is not None and club_task is not None:
+                self.club_link.stop()
+                try:
+                    await asyncio.wait_for(club_task, 5)
+                except asyncio.TimeoutError:  # pragma: no cover - the club link ignores stop
+                    club_task.cancel()
             if self.link is not None:
                 self.link.stop()
             if link_task is not None:

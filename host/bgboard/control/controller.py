@@ -182,6 +182,17 @@ class Controller:
         if state is not None and state.phase == Phase.PLAY and (state.position, state.dice) == (event.position, event.dice):
             self.hint_text = event.text  # else the roll it was for is over: too late
 
+    def new_match(self, settings: Settings, at_ms: int) -> None:
+        """Start a new match at this board under ``settings`` (a club director's assignment:
+        names, length, rules, clock), whatever the board was doing; the old match stays in
+        the journal before the new one."""
+        self.now_ms = at_ms
+        self.session.settings = settings
+        self.judge.settled()
+        self.notice = None
+        self._refused(self.session.new_match(at_ms))
+        self._refresh()
+
     # ------------------------------------------------------------------ the one entry point
     def handle(self, event: Event) -> None:
         """Act on one event (its one handler), then refresh the display."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Sequence
 
 from bgboard.errors import InputError
 from bgboard.match.actions import Action
@@ -67,3 +68,24 @@ def write_text(path: str | os.PathLike[str], text: str) -> None:
         target.write_text(text, encoding="utf-8")
     except OSError as exc:
         raise _fail(target, exc) from None
+
+
+def write_records(actions: Sequence[Action], directory: str | os.PathLike[str], info: MatInfo | None = None) -> None:
+    """``match.mat`` and ``match.sgf`` of an action log in ``directory``, each replaced whole
+    and atomically (written to a temporary file, fsynced, renamed), so a power cut leaves the
+    previous record or the new one, never half of one."""
+    from bgboard.match.mat import export_mat
+    from bgboard.match.sgf import export_sgf
+
+    folder = Path(directory)
+    for name, text in (("match.mat", export_mat(actions, info)), ("match.sgf", export_sgf(actions))):
+        target = folder / name
+        tmp = target.with_name(target.name + ".tmp")
+        try:
+            with open(tmp, "w", encoding="utf-8", newline="\n") as f:
+                f.write(text)
+                f.flush()
+                os.fsync(f.fileno())
+            tmp.replace(target)
+        except OSError as exc:
+            raise _fail(target, exc) from None

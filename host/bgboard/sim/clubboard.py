@@ -25,34 +25,18 @@ from pathlib import Path
 from typing import Any, Callable
 
 from bgboard.net.boardlink import ClubLink, LinkSettings
-from bgboard.net.protocol import Assignment, ClockSettings
+from bgboard.net.protocol import Assignment
 from bgboard.net.report import board_state, result_of
+from bgboard.net.seat import CLUB_KIND, assignment_from
 from bgboard.sim.records import write_mat, write_sgf
 from bgboard.sim.run import Options, Simulation
 from bgboard.store.journal import Journal
 
-#: Journal kind of the board's club rows (the controller ignores kinds it does not know).
-CLUB_KIND = "club"
 
 
 def match_seed(event: str, match: int) -> int:
     """The simulated players' seed of a club match (the same at every board and every run)."""
     return int(hashlib.sha256(f"{event}/{match}".encode()).hexdigest()[:8], 16)
-
-
-def assignment_from(body: dict[str, Any]) -> Assignment:
-    """An assignment journalled with :func:`dataclasses.asdict`."""
-    clock = body.get("clock")
-    return Assignment(
-        event=body["event"],
-        match=body["match"],
-        board=body["board"],
-        players=tuple(body["players"]),  # type: ignore[arg-type]
-        length=body["length"],
-        rules=body.get("rules", "standard"),
-        round=body.get("round", 0),
-        clock=ClockSettings(**clock) if clock else None,
-    )
 
 
 class ClubSimBoard:
