@@ -35,6 +35,21 @@ def test_database_is_wal_versioned_and_refuses_a_newer_schema(tmp_path, club):
         Director.open(tmp_path / "missing.sqlite")
 
 
+def test_an_older_database_is_migrated_keeping_its_rows(tmp_path):
+    from bgboard.club import db as clubdb
+
+    path = tmp_path / "old.sqlite"
+    raw = sqlite3.connect(path)
+    raw.executescript(clubdb.MIGRATIONS[0] + "; PRAGMA user_version = 1;")
+    raw.execute("INSERT INTO meta VALUES ('name', 'Old Club')")
+    raw.commit()
+    raw.close()
+    with Director.open(path) as d:
+        assert d.club.schema_version() == SCHEMA == 3
+        assert d.club_name() == "Old Club"
+        assert d.db.execute("SELECT 1 FROM sqlite_master WHERE name = 'matches_event_status'").fetchone()
+
+
 def test_a_refused_change_leaves_nothing_behind(club):
     club.add_player("Ann")
     with pytest.raises(InputError, match="no player 'Zed'"):

@@ -18,6 +18,10 @@ two drop-ins (``R{r}``).  The loser of the main final meets the last consolation
 in the consolation final.  The main winner is the champion, the consolation final's winner
 the consolation winner; every other player is eliminated at exactly his second loss,
 and the event has ``2n - 3`` matches.
+
+Last chance (optional): the players who lose their first consolation match (stage ``L1``:
+two losses, both early) play a single-elimination third flight (``X{r}``) for its own
+winner.
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from bgboard.club.model import CONSOLATION, MAIN
+from bgboard.club.model import CONSOLATION, LAST_CHANCE, MAIN
 
 SEED, WINNER, LOSER = "seed", "winner", "loser"
 
@@ -101,8 +105,9 @@ def single_elimination(n: int) -> list[Node]:
     return _main(bracket_size(n))[0]
 
 
-def double_elimination(n: int) -> list[Node]:
-    """The nodes of a double elimination with a progressive consolation (module doc)."""
+def double_elimination(n: int, last_chance: bool = False) -> list[Node]:
+    """The nodes of a double elimination with a progressive consolation, and the optional
+    last-chance flight (module doc)."""
     size = bracket_size(n)
     nodes, rounds = _main(size)
     k = len(rounds)
@@ -136,6 +141,18 @@ def double_elimination(n: int) -> list[Node]:
             key = f"R{r}-{i + 1}"
             nodes.append(Node(key, CONSOLATION, stage, (drop[2 * i], drop[2 * i + 1])))
             survivors.append(Source(WINNER, key))
+    if last_chance and len(first) >= 4:
+        entrants = [Source(LOSER, f"L1-{i + 1}") for i in range(len(first) // 2)]
+        r = 1
+        while len(entrants) > 1:
+            stage += 1
+            nxt = []
+            for i in range(len(entrants) // 2):
+                key = f"X{r}-{i + 1}"
+                nodes.append(Node(key, LAST_CHANCE, stage, (entrants[2 * i], entrants[2 * i + 1])))
+                nxt.append(Source(WINNER, key))
+            entrants = nxt
+            r += 1
     return nodes
 
 
@@ -145,6 +162,11 @@ def main_final(nodes: Sequence[Node]) -> str:
 
 def consolation_final(nodes: Sequence[Node]) -> str | None:
     keys = [n.key for n in nodes if n.flight == CONSOLATION]
+    return keys[-1] if keys else None
+
+
+def last_chance_final(nodes: Sequence[Node]) -> str | None:
+    keys = [n.key for n in nodes if n.flight == LAST_CHANCE]
     return keys[-1] if keys else None
 
 

@@ -113,6 +113,14 @@ MIGRATIONS: tuple[str, ...] = (
         after TEXT
     );
     """,
+    # 2: "is anything still being played?" is asked after every result
+    """
+    CREATE INDEX matches_event_status ON matches(event_id, status);
+    """,
+    # 3: the optional last-chance flight of a double elimination
+    """
+    ALTER TABLE events ADD COLUMN last_chance INTEGER NOT NULL DEFAULT 0;
+    """,
 )
 SCHEMA = len(MIGRATIONS)
 

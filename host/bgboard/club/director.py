@@ -9,7 +9,7 @@ Bad input raises :class:`bgboard.errors.InputError` with one sentence; nothing i
 Changes:
     add_player(name, rating=1500, experience=0)
     new_event(name, format, length, rounds=None, consolation_length=None, rules="standard",
-              clock=None)                                   -> EventInfo
+              clock=None, last_chance=False)                -> EventInfo
     enter(event, names)
     pair_round(event)                                       -> RoundInfo (matches, byes)
     record_result(event, match_id, score, mat=None, result_key=None)   -> MatchInfo
@@ -83,6 +83,7 @@ class EventInfo:
     clock: dict[str, int]
     status: str
     players: list[str]
+    last_chance: bool = False
 
 
 @dataclass(frozen=True)
@@ -260,7 +261,8 @@ class Director:
 
     @staticmethod
     def _spec(row: sqlite3.Row) -> EventSpec:
-        return EventSpec(row["format"], row["length"], row["consolation_length"], row["rounds"])
+        return EventSpec(row["format"], row["length"], row["consolation_length"], row["rounds"],
+                         bool(row["last_chance"]))
 
     def _entrants(self, event_id: int) -> list[Entrant]:
         rows = self.db.execute(
@@ -307,14 +309,20 @@ class Director:
             row["forfeit_reason"], row["mat"] is not None, row["reported_at"], row["reported_by"])
 
     def _snapshot(self, row: sqlite3.Row) -> dict[str, Any]:
-        names = self._names()
+        winner = None
+        if row["winner"]:
+            winner = self.db.execute("SELECT name FROM players WHERE id = ?", (row["winner"],)).fetchone()[0]
         return {"status": row["status"],
                 "score": [row["score_a"], row["score_b"]] if row["score_a"] is not None else None,
-                "winner": names.get(row["winner"]) if row["winner"] else None,
-                "forfeit_reason": row["forfeit_reason"]}
+                "winner": winner, "forfeit_reason": row["forfeit_reason"]}
 
     def _finish_check(self, event: sqlite3.Row) -> None:
-        if event["status"] == "running" and formats.finished(
+        status = self.db.execute("SELECT status FROM events WHERE id = ?", (event["id"],)).fetchone()[0]
+        if status != "running" or self.db.execute(
+                "SELECT 1 FROM matches WHERE event_id = ? AND status = 'pending' LIMIT 1",
+                (event["id"],)).fetchone():
+            return
+        if formats.finished(
                 self._spec(event), self._entrants(event["id"]), self._played(event["id"])):
             self.db.execute("UPDATE events SET status = 'finished' WHERE id = ?", (event["id"],))
 
@@ -379,8 +387,8 @@ class Director:
     # ------------------------------------------------------------------ events
     def new_event(self, name: str, format: str, length: int, rounds: int | None = None,
                   consolation_length: int | None = None, rules: str = "standard",
-                  clock: dict[str, int] | None = None, *, actor: str = "director",
-                  at: str | None = None) -> EventInfo:
+                  clock: dict[str, int] | None = None, last_chance: bool = False, *,
+                  actor: str = "director", at: str | None = None) -> EventInfo:
         name = _name(name, "an event's name")
         if format not in FORMATS:
             raise InputError(f"unknown format {format!r}: use one of {', '.join(FORMATS)}")
@@ -391,6 +399,9 @@ class Director:
             raise InputError("--rounds is a whole number of rounds from 1, for a Swiss event only")
         if consolation_length is not None and format != "double-elimination":
             raise InputError("--consolation-length is for a double-elimination event only")
+        if last_chance and format != "double-elimination":
+            raise InputError("--last-chance is for a double-elimination event only")
+        last_chance = bool(last_chance)
         if rules not in RULES:
             raise InputError(f"unknown rule set {rules!r}: use one of {', '.join(RULES)}")
         clock = dict(clock or DEFAULT_CLOCK)
@@ -401,11 +412,12 @@ class Director:
             if db.execute("SELECT 1 FROM events WHERE name = ?", (name,)).fetchone():
                 raise InputError(f"there is already an event called {name!r}")
             db.execute("INSERT INTO events (name, format, length, consolation_length, rounds, rules,"
-                       " clock, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                       " clock, last_chance, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                        (name, format, length, consolation_length, rounds, rules,
-                        json.dumps(clock, sort_keys=True), at or now()))
+                        json.dumps(clock, sort_keys=True), int(last_chance), at or now()))
             args = {"name": name, "format": format, "length": length, "rounds": rounds,
-                    "consolation_length": consolation_length, "rules": rules, "clock": clock}
+                    "consolation_length": consolation_length, "rules": rules, "clock": clock,
+                    "last_chance": last_chance}
             self._audit("event_new", args, None, args, actor, at)
         return self.event(name)
 
@@ -417,7 +429,8 @@ class Director:
         names = self._names()
         players = [names[e.player] for e in sorted(self._entrants(row["id"]), key=lambda e: e.seed)]
         return EventInfo(row["name"], row["format"], row["length"], row["consolation_length"],
-                         row["rounds"], row["rules"], json.loads(row["clock"]), row["status"], players)
+                         row["rounds"], row["rules"], json.loads(row["clock"]), row["status"], players,
+                         bool(row["last_chance"]))
 
     def enter(self, event: str, names: Sequence[str], *, actor: str = "director",
               at: str | None = None) -> EventInfo:
@@ -496,9 +509,9 @@ class Director:
         names = self._names()
         infos = [self._info(self.db.execute("SELECT * FROM matches WHERE id = ?", (m,)).fetchone(), names)
                  for m in made]
+        byes = list(dict.fromkeys(m.players[0] for m in infos if m.status == BYE))
         return RoundInfo(row["name"], number, [m for m in infos if m.status == PENDING],
-                         [m.players[0] for m in infos if m.status == BYE],  # type: ignore[misc]
-                         [m for m in infos if m.status == FORFEIT])
+                         byes, [m for m in infos if m.status == FORFEIT])  # type: ignore[arg-type]
 
     def rounds(self, event: str) -> list[RoundInfo]:
         row = self._event_row(event)
@@ -507,8 +520,9 @@ class Director:
         for r in self.db.execute("SELECT * FROM rounds WHERE event_id = ? ORDER BY number", (row["id"],)).fetchall():
             infos = [self._info(m, names) for m in
                      self.db.execute("SELECT * FROM matches WHERE round_id = ? ORDER BY id", (r["id"],))]
+            byes = list(dict.fromkeys(m.players[0] for m in infos if m.status == BYE))
             out.append(RoundInfo(row["name"], r["number"], [m for m in infos if m.status != BYE],
-                                 [m.players[0] for m in infos if m.status == BYE]))  # type: ignore[misc]
+                                 byes))  # type: ignore[arg-type]
         return out
 
     def matches(self, event: str) -> list[MatchInfo]:
@@ -901,7 +915,8 @@ def replay_audit(entries: Sequence[AuditEntry], path: str | Path) -> Director:
             director.add_player(a["name"], a["rating"], a["experience"], **kw)
         elif e.action == "event_new":
             director.new_event(a["name"], a["format"], a["length"], a["rounds"],
-                               a["consolation_length"], a["rules"], a["clock"], **kw)
+                               a["consolation_length"], a["rules"], a["clock"],
+                               a.get("last_chance", False), **kw)
         elif e.action == "enter":
             director.enter(a["event"], a["names"], **kw)
         elif e.action == "pair_round":

@@ -60,11 +60,11 @@ def html_page(club: str, event: Any, rounds: Sequence[Any], nodes: Sequence[Any]
     ]
     if nodes:
         parts.append("<section><h2>Bracket</h2>")
-        for flight in ("main", "consolation"):
+        for flight in ("main", "consolation", "last-chance"):
             flight_nodes = [n for n in nodes if n.flight == flight]
             if not flight_nodes:
                 continue
-            parts.append(f"<h3>{_e(flight.capitalize())} flight</h3><table><tr><th>stage</th>"
+            parts.append(f"<h3>{_e(flight.replace('-', ' ').capitalize())} flight</h3><table><tr><th>stage</th>"
                          "<th>match</th><th>players</th><th>winner</th></tr>")
             for n in flight_nodes:
                 if n.state == "empty":

@@ -24,7 +24,8 @@ from caissify_pairings.engines.round_robin import berger_round
 
 from bgboard.club import bracket, swiss
 from bgboard.club.model import (
-    CHAMPION, CONSOLATION_WINNER, DOUBLE, ELIMINATED, ELIMINATION, FORMATS, MAIN, PLAYING,
+    CHAMPION, CONSOLATION_WINNER, DOUBLE, ELIMINATED, ELIMINATION, FORMATS, LAST_CHANCE,
+    LAST_CHANCE_WINNER, MAIN, PLAYING,
     ROUND_ROBIN, RUNNER_UP, SINGLE, SWISS, WITHDRAWN, Entrant, EventSpec, Pairing, Played,
 )
 from bgboard.errors import InputError
@@ -62,7 +63,7 @@ def rounds_total(spec: EventSpec, n: int) -> int | None:
 def nodes(spec: EventSpec, n: int) -> list[bracket.Node]:
     if spec.format == SINGLE:
         return bracket.single_elimination(n)
-    return bracket.double_elimination(n)
+    return bracket.double_elimination(n, spec.last_chance)
 
 
 def _seeds(entrants: Sequence[Entrant]) -> list[int]:
@@ -191,7 +192,8 @@ def finished(spec: EventSpec, entrants: Sequence[Entrant], played: Sequence[Play
     if spec.format in ELIMINATION:
         tree = nodes(spec, len(entrants))
         slots = bracket.resolve(tree, _seeds(entrants), _outcomes(played))
-        finals = [bracket.main_final(tree), bracket.consolation_final(tree)]
+        finals = [bracket.main_final(tree), bracket.consolation_final(tree),
+                  bracket.last_chance_final(tree)]
         return all(slots[k].state in (bracket.DECIDED, bracket.BYE, bracket.EMPTY)
                    for k in finals if k is not None)
     total = rounds_total(spec, len(entrants))
@@ -201,31 +203,45 @@ def finished(spec: EventSpec, entrants: Sequence[Entrant], played: Sequence[Play
 def statuses(spec: EventSpec, entrants: Sequence[Entrant],
              played: Sequence[Played]) -> dict[int, str]:
     """Each player's status in an elimination event: champion, consolation-winner,
-    runner-up, eliminated (at the loss the format allows: 1 single, 2 double), playing, withdrawn."""
+    last-chance-winner, runner-up (two players), eliminated (at the loss the format allows:
+    the first in single elimination, the second in double elimination, the third for the
+    players of a last-chance flight), playing, withdrawn."""
     lost = losses(played)
     limit = 2 if spec.format == DOUBLE else 1
+    # the players who go on to the last chance after their second loss
     out: dict[int, str] = {}
     tree = nodes(spec, len(entrants))
+    third = {p.loser for p in played if p.node.startswith("L1-") and p.loser is not None
+             and bracket.last_chance_final(tree) is not None}
     slots = bracket.resolve(tree, _seeds(entrants), _outcomes(played))
+
+    def won(key: str | None) -> object:
+        if key is None or slots[key].state not in (bracket.DECIDED, bracket.BYE):
+            return ...
+        return slots[key].winner
+
+    champion = won(bracket.main_final(tree))
+    consolation = won(bracket.consolation_final(tree))
+    last = won(bracket.last_chance_final(tree))
     final = slots[bracket.main_final(tree)]
-    cfinal_key = bracket.consolation_final(tree)
-    cfinal = slots[cfinal_key] if cfinal_key else None
     for e in entrants:
         p = e.player
-        if final.state in (bracket.DECIDED, bracket.BYE) and final.winner == p:
+        if p == champion:
             out[p] = CHAMPION
-        elif cfinal is not None and cfinal.state in (bracket.DECIDED, bracket.BYE) and cfinal.winner == p:
+        elif p == consolation:
             out[p] = CONSOLATION_WINNER
-        elif lost.get(p, 0) >= limit:
+        elif p == last:
+            out[p] = LAST_CHANCE_WINNER
+        elif lost.get(p, 0) >= limit + (p in third):
             out[p] = ELIMINATED
         elif e.withdrawn:
             out[p] = WITHDRAWN
-        elif final.state == bracket.DECIDED and final.loser == p and (spec.format == SINGLE or cfinal is None):
-            out[p] = RUNNER_UP
+        elif final.state == bracket.DECIDED and final.loser == p:
+            out[p] = RUNNER_UP      # double elimination of two: no consolation to play
         else:
             out[p] = PLAYING
     return out
 
 
 __all__ = ["check_field", "next_pairings", "statuses", "finished", "rounds_total",
-           "league_scores", "losses", "nodes", "MAIN"]
+           "league_scores", "losses", "nodes", "MAIN", "LAST_CHANCE"]

@@ -16,6 +16,7 @@ ELIMINATION = (DOUBLE, SINGLE)
 
 MAIN = "main"
 CONSOLATION = "consolation"
+LAST_CHANCE = "last-chance"
 
 # player statuses in the standings
 PLAYING = "playing"
@@ -23,6 +24,7 @@ ELIMINATED = "eliminated"
 CHAMPION = "champion"
 RUNNER_UP = "runner-up"
 CONSOLATION_WINNER = "consolation-winner"
+LAST_CHANCE_WINNER = "last-chance-winner"
 FINISHED = "finished"
 WITHDRAWN = "withdrawn"
 
@@ -35,10 +37,11 @@ class EventSpec:
     length: int
     consolation_length: int | None = None
     rounds: int | None = None
+    last_chance: bool = False
 
     def length_of(self, flight: str) -> int:
-        """The match length of a flight (the consolation may be shorter)."""
-        if flight == CONSOLATION and self.consolation_length:
+        """The match length of a flight (the consolation and last chance may be shorter)."""
+        if flight in (CONSOLATION, LAST_CHANCE) and self.consolation_length:
             return self.consolation_length
         return self.length
 

@@ -11,7 +11,7 @@ points), then the tie-breaks in this order:
 4. ``points_difference`` — points won minus points lost in reported scores, penalty points
    counted as points lost;
 then the seed.  Elimination events rank the champion first, then the consolation winner /
-runner-up, the players still playing, the eliminated and the withdrawn, each by wins,
+runner-up, the last-chance winner, the players still playing, the eliminated and the withdrawn, each by wins,
 fewer losses, points difference and seed.  Forfeits count as a win and a loss with no
 points.  docs/club.md gives the sources.
 """
@@ -23,12 +23,12 @@ from dataclasses import dataclass, field
 
 from bgboard.club import formats
 from bgboard.club.model import (
-    CHAMPION, CONSOLATION_WINNER, ELIMINATED, ELIMINATION, FINISHED, PLAYING, RUNNER_UP,
-    WITHDRAWN, Entrant, EventSpec, Played,
+    CHAMPION, CONSOLATION_WINNER, ELIMINATED, ELIMINATION, FINISHED, LAST_CHANCE_WINNER,
+    PLAYING, RUNNER_UP, WITHDRAWN, Entrant, EventSpec, Played,
 )
 
-_ORDER = {CHAMPION: 0, CONSOLATION_WINNER: 1, RUNNER_UP: 1, PLAYING: 2, FINISHED: 2,
-          ELIMINATED: 3, WITHDRAWN: 4}
+_ORDER = {CHAMPION: 0, CONSOLATION_WINNER: 1, RUNNER_UP: 1, LAST_CHANCE_WINNER: 2, PLAYING: 3,
+          FINISHED: 3, ELIMINATED: 4, WITHDRAWN: 5}
 
 
 @dataclass(frozen=True, slots=True)

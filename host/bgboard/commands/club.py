@@ -4,7 +4,7 @@
     bgboard club player add NAME [--rating R] [--experience E]
     bgboard club player list [--json]
     bgboard club event new NAME --format double-elimination|swiss|round-robin|single-elimination
-                               --length N [--rounds R] [--consolation-length N]
+                               --length N [--rounds R] [--consolation-length N] [--last-chance]
                                [--rules standard|brainking] [--clock-minutes M] [--clock-delay S]
     bgboard club event enter EVENT NAME...
     bgboard club round EVENT [--json]
@@ -75,6 +75,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     p.add_argument("--rounds", type=int, metavar="R", help="Swiss rounds (default: about log2 of the field)")
     p.add_argument("--consolation-length", type=int, metavar="N",
                    help="match length in the consolation flight (double elimination)")
+    p.add_argument("--last-chance", action="store_true",
+                   help="double elimination: a last-chance flight for the first consolation losers")
     p.add_argument("--rules", default="standard", help="standard or brainking (default standard)")
     p.add_argument("--clock-minutes", type=int, default=2, metavar="M",
                    help="reserve time per match point, minutes (default 2)")
@@ -182,7 +184,7 @@ def _run(d: Director, args: argparse.Namespace, by: str) -> int:
         if args.event_command == "new":
             e = d.new_event(args.name, args.format, args.length, args.rounds, args.consolation_length,
                             args.rules, {"reserve_per_point_s": args.clock_minutes * 60,
-                                         "delay_s": args.clock_delay}, actor=by)
+                                         "delay_s": args.clock_delay}, args.last_chance, actor=by)
             extra = f", consolation {e.consolation_length}" if e.consolation_length else ""
             print(f"event {e.name} created: {e.format}, {e.length}-point matches{extra}, rules {e.rules}")
         else:
