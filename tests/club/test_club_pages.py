@@ -12,7 +12,8 @@ from starlette.testclient import TestClient
 
 from bgboard.club.director import Director
 from bgboard.club.live import LiveHub
-from bgboard.club.web.app import Site, create_app
+from bgboard.club.web.app import create_app
+from bgboard.club.web.server import club_site
 from bgboard.club.web.pages import ACTOR, event_url, standings_url
 from tests.club.webclub import DOUBLE, HOSTILE, PASSWORD, SWISS, make_club
 
@@ -31,15 +32,7 @@ def db(finished_club, tmp_path):
 
 @pytest.fixture
 def client(db):
-    def club():
-        return Director.open(db)
-
-    def password_hash():
-        with club() as d:
-            return d.director_password_hash()
-
-    app = create_app(Site(LiveHub(), club=club, password_hash=password_hash, name="Riverside"))
-    with TestClient(app) as c:
+    with TestClient(create_app(club_site(db, LiveHub()))) as c:
         yield c
 
 
@@ -153,9 +146,7 @@ def test_the_director_corrects_a_result_and_standings_and_ratings_change(client,
 
 def test_pair_enter_forfeit_withdraw_and_penalty_from_the_web(db, tmp_path):
     path = make_club(tmp_path / "fresh.sqlite", finish_double=False, swiss_rounds=0)
-    app = create_app(Site(LiveHub(), club=lambda: Director.open(path),
-                          password_hash=lambda: Director.open(path).director_password_hash()))
-    with TestClient(app) as client:
+    with TestClient(create_app(club_site(path, LiveHub()))) as client:
         token = log_in(client)
         page = client.post("/director/pair", data={"csrf": token, "event": SWISS}).text
         assert "Round 1 of Tuesday Swiss: 3 matches paired." in page

@@ -55,9 +55,9 @@ def bracket_columns(nodes: list[Any], matches: dict[int, Any]) -> dict[str, list
     out: dict[str, list[Column]] = {}
     for flight, stages in flights.items():
         columns = []
-        last = max(stages)
-        for stage in sorted(stages):
-            title = "Final" if stage == last else f"Round {stage}"
+        order = sorted(stages)
+        for number, stage in enumerate(order, 1):   # stages count across flights: renumber
+            title = "Final" if stage == order[-1] else f"Round {number}"
             column = Column(title)
             for node in stages[stage]:
                 info = matches.get(node.match_id) if node.match_id is not None else None
@@ -179,7 +179,7 @@ def club_routes(site: Any, page: Callable[..., Response], refused: Callable[...,
     def director_page(request: Request, status: int = 200, sentence: str | None = None) -> Response:
         with open_club() as club:
             events = []
-            for info in club.events():
+            for info in sorted(club.events(), key=lambda e: e.status == "finished"):
                 matches = club.matches(info.name)
                 entrants = [s.name for s in club.standings(info.name)]
                 events.append({"info": info, "matches": matches, "entrants": entrants,

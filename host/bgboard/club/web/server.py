@@ -9,13 +9,16 @@ from __future__ import annotations
 import asyncio
 import ipaddress
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 import uvicorn
 from starlette.types import ASGIApp
 
 from bgboard.club.live import LiveHub
 from bgboard.errors import InputError
+
+if TYPE_CHECKING:
+    from bgboard.club.web.app import Site
 
 
 class ListenAddressError(InputError):
@@ -88,8 +91,15 @@ async def serve_club(
     stop: asyncio.Event | None = None,
 ) -> None:
     """Serve the club in the database at ``path`` with the room's ``hub`` (see serve_http)."""
+    from bgboard.club.web.app import create_app
+
+    await serve_http(create_app(club_site(path, hub)), host, port, ready=ready, stop=stop)
+
+
+def club_site(path: "str | Path", hub: LiveHub) -> "Site":
+    """The site of the club database at ``path``: each request opens its own connection."""
     from bgboard.club.director import Director
-    from bgboard.club.web.app import Site, create_app
+    from bgboard.club.web.app import Site
 
     def club() -> Director:
         return Director.open(path)
@@ -100,5 +110,4 @@ async def serve_club(
 
     with club() as director:
         name = director.club_name()
-    site = Site(hub, club=club, password_hash=password_hash, name=name or "bgboard club")
-    await serve_http(create_app(site), host, port, ready=ready, stop=stop)
+    return Site(hub, club=club, password_hash=password_hash, name=name or "bgboard club")

@@ -1,0 +1,143 @@
+"""The club's pages in a real headless Chromium over a real club database: the bracket's
+champion, the director's login (a wrong password refused), a corrected result changing the
+standings and the ratings, a form without its CSRF token refused, a hostile name shown as
+text; and the screenshots of docs/club.md."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select, WebDriverWait
+
+from bgboard.club.director import Director
+from bgboard.club.live import LiveHub
+from bgboard.club.web.server import club_site
+from bgboard.club.web.pages import event_url, standings_url
+from tests.club.evening import Evening
+from tests.club.test_room_browser import IMAGES, texts
+from tests.club.webclub import DOUBLE, HOSTILE, PASSWORD, SWISS, make_club
+from tests.club.webrun import ServedSite, chromium
+
+
+@pytest.fixture(scope="module")
+def finished_club(tmp_path_factory):
+    return make_club(tmp_path_factory.mktemp("club") / "club.sqlite")
+
+
+@pytest.fixture
+def db(finished_club, tmp_path):
+    path = tmp_path / "club.sqlite"
+    shutil.copy(finished_club, path)
+    return path
+
+
+@pytest.fixture
+def served(db):
+    served = ServedSite(club_site(db, LiveHub()))
+    yield served
+    served.close()
+
+
+@pytest.fixture
+def browser(tmp_path):
+    driver = chromium(tmp_path / "profile")
+    yield driver
+    driver.quit()
+
+
+def log_in(browser, url: str, password: str) -> None:
+    browser.get(url + "/director/login")
+    browser.find_element(By.NAME, "password").send_keys(password)
+    browser.find_element(By.CSS_SELECTOR, "form.login button").click()
+
+
+def test_the_bracket_shows_the_champion_and_names_as_text(served, browser):
+    browser.get(served.url + event_url(DOUBLE))
+    assert browser.find_element(By.ID, "champion").text == "Champion: Gus"
+    flights = [e.get_attribute("data-flight") for e in browser.find_elements(By.CSS_SELECTOR, ".bracket")]
+    assert flights == ["main", "consolation"]
+    assert HOSTILE in texts(browser, ".bracket .who")
+    assert browser.find_elements(By.CSS_SELECTOR, "main img") == []
+    browser.set_window_size(1280, 1000)
+    browser.save_screenshot(str(IMAGES / "club-bracket.png"))
+
+
+def test_a_wrong_password_is_refused(served, browser):
+    log_in(browser, served.url, "not the password")
+    assert browser.find_element(By.CSS_SELECTOR, "p.refused").text == \
+        "That password is not the director's password."
+    browser.get(served.url + "/director")
+    assert browser.current_url.endswith("/director/login")
+
+
+def test_the_director_corrects_a_result_and_standings_and_ratings_change(served, browser, db):
+    evening = Evening(served.site.hub, boards=2, seed=3)
+    served.call(evening.advance, 12)
+    with Director.open(db) as d:
+        match = d.matches(SWISS)[0]
+        winner = match.winner
+        loser = next(p for p in match.players if p != winner)
+        ratings = {p.name: f"{p.rating:.2f}" for p in d.ratings()}
+    browser.get(served.url + standings_url(SWISS))
+    wins = dict(zip(texts(browser, "table.standings td.name"),
+                    texts(browser, "table.standings td:nth-child(3)")))
+
+    log_in(browser, served.url, PASSWORD)
+    WebDriverWait(browser, 5).until(lambda d: d.current_url.endswith("/director"))
+    row = browser.find_element(By.ID, f"done-{match.id}")
+    row.find_element(By.NAME, "score").send_keys("0-3" if winner == match.players[0] else "3-0")
+    row.find_element(By.NAME, "reason").send_keys("reported the wrong way round")
+    row.find_element(By.CSS_SELECTOR, "form.correct button").click()
+    WebDriverWait(browser, 5).until(lambda d: d.find_elements(By.CSS_SELECTOR, "p.flash"))
+    assert f"Match {match.id}: result corrected" in browser.find_element(By.CSS_SELECTOR, "p.flash").text
+
+    browser.get(served.url + standings_url(SWISS))
+    after = dict(zip(texts(browser, "table.standings td.name"),
+                     texts(browser, "table.standings td:nth-child(3)")))
+    assert int(after[loser]) == int(wins[loser]) + 1
+    assert int(after[winner]) == int(wins[winner]) - 1
+    browser.get(served.url + "/ratings")
+    shown = dict(zip(texts(browser, "table.ratings td.name"), texts(browser, "table.ratings td.rating")))
+    assert float(shown[loser]) > float(ratings[loser])
+    assert float(shown[winner]) < float(ratings[winner])
+
+
+def test_a_form_without_its_csrf_token_is_refused(served, browser, db):
+    log_in(browser, served.url, PASSWORD)
+    WebDriverWait(browser, 5).until(lambda d: d.current_url.endswith("/director"))
+    with Director.open(db) as d:
+        match = d.matches(SWISS)[0]
+        before = d.standings(SWISS)
+    row = browser.find_element(By.ID, f"done-{match.id}")
+    browser.execute_script("arguments[0].querySelector('input[name=csrf]').remove()", row)
+    row.find_element(By.NAME, "score").send_keys("3-2")
+    row.find_element(By.CSS_SELECTOR, "form.correct button").click()
+    WebDriverWait(browser, 5).until(lambda d: d.find_elements(By.CSS_SELECTOR, "p.refused"))
+    assert "did not come from this site" in browser.find_element(By.CSS_SELECTOR, "p.refused").text
+    with Director.open(db) as d:
+        assert d.standings(SWISS) == before and d.audit()[-1].action != "correct"
+
+
+def test_the_director_pairs_a_round_from_the_page(tmp_path, browser):
+    path = make_club(tmp_path / "fresh.sqlite", finish_double=False, swiss_rounds=0)
+    served = ServedSite(club_site(path, LiveHub()))
+    try:
+        log_in(browser, served.url, PASSWORD)
+        WebDriverWait(browser, 5).until(lambda d: d.current_url.endswith("/director"))
+        section = browser.find_element(By.CSS_SELECTOR, f'section[data-event="{SWISS}"]')
+        section.find_element(By.CSS_SELECTOR, "form.pair button").click()
+        WebDriverWait(browser, 5).until(lambda d: d.find_elements(By.CSS_SELECTOR, "p.flash"))
+        assert "Round 1 of Tuesday Swiss: 3 matches paired." in browser.find_element(By.CSS_SELECTOR, "p.flash").text
+        browser.set_window_size(1280, 1000)
+        browser.save_screenshot(str(IMAGES / "club-director.png"))
+        forfeit = browser.find_elements(By.CSS_SELECTOR, f'section[data-event="{SWISS}"] form.forfeit')[0]
+        Select(forfeit.find_element(By.NAME, "winner")).select_by_index(1)
+        forfeit.find_element(By.NAME, "reason").send_keys("no-show")
+        forfeit.find_element(By.CSS_SELECTOR, "button").click()
+        WebDriverWait(browser, 5).until(lambda d: "by forfeit" in " ".join(texts(d, "p.flash")))
+    finally:
+        served.close()
+    with Director.open(path) as d:
+        assert [a.action for a in d.audit(SWISS)][-2:] == ["pair_round", "forfeit"]
