@@ -135,3 +135,82 @@ def test_a_frame_cut_short_by_a_kill_is_left_out_of_the_gif(tmp_path: Path) -> N
         assert getattr(gif, "n_frames") == 2  # GIF plugin attribute
     write_gif([frames[1]], tmp_path / "none.gif")
     assert not (tmp_path / "none.gif").exists()
+
+
+CLI_6 = ["sim", "--match-length", "3", "--seed", "6", "--noise", "low", "--illegal-rate", "0.2", "--json", "--model-firmware"]
+
+
+def _sim(out: Path, *argv: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*BGBOARD, *argv, "--out", str(out)], capture_output=True, text=True, timeout=180)
+
+
+def test_resuming_with_another_seed_or_options_is_refused_in_one_sentence(tmp_path: Path) -> None:
+    part = Simulation(OPTIONS_6, tmp_path)
+    part.run(max_actions=10)
+    part.close()
+    before = journal_actions(tmp_path)
+    other = _sim(tmp_path, *[("7" if a == "6" else a) for a in CLI_6])
+    assert other.returncode == 2
+    assert other.stderr == (
+        f"bgboard: {tmp_path} holds a run started with --seed 6, not --seed 7:"
+        " repeat its options to go on, or use another --out\n"
+    )
+    rate = _sim(tmp_path, *[("0.3" if a == "0.2" else a) for a in CLI_6])
+    assert rate.returncode == 2 and "--illegal-rate 0.2, not --illegal-rate 0.3" in rate.stderr
+    assert journal_actions(tmp_path) == before  # nothing was played on the refused runs
+
+
+def test_a_finished_dir_run_again_with_other_options_is_refused(tmp_path: Path) -> None:
+    first = _sim(tmp_path, "sim", "--match-length", "1", "--seed", "3", "--json", "--model-firmware")
+    assert first.returncode == 0, first.stderr
+    same = _sim(tmp_path, "sim", "--match-length", "1", "--seed", "3", "--json", "--model-firmware")
+    assert same.returncode == 0 and json.loads(same.stdout) == json.loads(first.stdout)
+    other = _sim(tmp_path, "sim", "--match-length", "1", "--seed", "3", "--noise", "high", "--model-firmware")
+    assert other.returncode == 2
+    assert other.stderr.count("\n") == 1 and "--noise" in other.stderr and "another --out" in other.stderr
+
+
+def test_a_corrupt_journal_says_how_to_recover(tmp_path: Path) -> None:
+    (tmp_path / "journal.sqlite").write_bytes(b"this is not a database\n" * 100)
+    done = _sim(tmp_path, *CLI_6)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert done.stderr == (
+        f"bgboard: {tmp_path / 'journal.sqlite'} is damaged and cannot be resumed: delete it to play the match"
+        " again from the start, or use another --out\n"
+    )
+    (tmp_path / "journal.sqlite").unlink()
+    assert _sim(tmp_path, *CLI_6).returncode == 0  # as the sentence says
+
+
+@pytest.mark.slow
+def test_kill_9_at_any_moment_keeps_the_summary_of_the_uninterrupted_run(
+    tmp_path: Path, whole_6: tuple[dict, Path]
+) -> None:
+    """Killed again and again at moments spread over the match (between a play and its
+    verdict row too), each time resumed: the summary (plays recognised, illegal attempts)
+    and the journalled actions are the uninterrupted run's."""
+    import random
+
+    whole, whole_out = whole_6
+    target = tmp_path / "killed"
+    rng = random.Random(15)
+    kills = 0
+    for _ in range(12):
+        proc = subprocess.Popen([*BGBOARD, *CLI_6, "--out", str(target)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            proc.wait(timeout=1.0 + rng.random() * 2.5)  # python's start-up takes about 1 s
+        except subprocess.TimeoutExpired:
+            proc.send_signal(signal.SIGKILL)
+            proc.wait()
+            kills += 1
+            continue
+        out, err = proc.communicate()
+        assert proc.returncode == 0, err
+        assert json.loads(out) == whole
+        break
+    else:
+        done = _sim(target, *CLI_6)
+        assert done.returncode == 0, done.stderr
+        assert json.loads(done.stdout) == whole
+    assert kills >= 3
+    assert journal_actions(target) == journal_actions(whole_out)

@@ -30,15 +30,32 @@ from pathlib import Path
 from typing import Any
 
 from bgboard.control.events import DOUBLE, DROP, ROLL
-from bgboard.match.state import DOUBLED, GAME_OVER, OPENING, PLAY, TURN
+from bgboard.errors import InputError
+from bgboard.match.state import Phase
 from bgboard.rules import start_position
+from bgboard.sim.driver import (
+    Carry,
+    Op,
+    Options,
+    Players,
+    Press,
+    RollDice,
+    SetUp,
+    SimulationError,
+    Tally,
+    Wait,
+    perform_async,
+    resume,
+)
 from bgboard.hardware import load_grid, load_pins
 from bgboard.sim.field import Faults
 from bgboard.sim.layout import Layout
 from bgboard.sim.pico import VirtualPico
-from bgboard.sim.players import Move, choose_play, dice_for, illegal_attempt, moves_of, takes, wants_double
-from bgboard.sim.run import SIM_KIND, Options, SimulationError, Tally, prepare_out
+from bgboard.sim.players import Move
+from bgboard.sim.run import open_journal, prepare_out
 from bgboard.sim.table import Table
+
+__all__ = ["SPEED", "Faults_", "LiveRun", "SimClock"]
 
 SETTLE_MS = 120
 TIMEOUT_S = 15.0
@@ -88,7 +105,6 @@ class LiveRun:
         from bgboard.display.panels import panel_spec
         from bgboard.link.connection import Timing
         from bgboard.link.transport import open_serial
-        from bgboard.store.journal import Journal
 
         self.options = options
         self.out = prepare_out(options, out)
@@ -96,17 +112,15 @@ class LiveRun:
         self.max_actions = max_actions
         self.speed = max(1, int(speed))
         self.on_turn = on_turn  # called with the match state before every decision
-        self.tally = Tally()
-        self.journal = Journal(self.out / "journal.sqlite")
+        self.journal = open_journal(self.out)
         start_ms = int(time.time() * 1000)
-        for entry in self.journal.entries():  # a resumed match: the clock never runs back
-            start_ms = max(start_ms, entry.at_ms + 1000)
-            if entry.kind == SIM_KIND:
-                self.tally.count(entry.body)
-            elif entry.kind == "action" and entry.body.get("type") == "start":
-                if entry.body.get("length") != options.match_length:
-                    self.journal.close()
-                    raise SimulationError(f"{self.out} holds a {entry.body.get('length')}-point match: use another --out")
+        try:
+            resumed = resume(self.journal, options, self.out, start_ms)
+        except InputError:
+            self.journal.close()
+            raise
+        if resumed.last_ms is not None:  # a resumed match: the clock never runs back
+            start_ms = max(start_ms, resumed.last_ms + 1000)
         self.clock = SimClock(self.speed, start_ms)
         self.pico = VirtualPico(self.out / "pico", clock="real" if self.speed == 1 else f"fast:{self.speed}")
         self.factory = MockFactory()
@@ -154,6 +168,13 @@ class LiveRun:
             debounce=1,  # the firmware debounces: the table only makes readings
         )
         self.injected: list[str] = []
+        self.players = Players(
+            options, lambda: self.controller, self.journal, resumed, self.clock, self.grid.count("point"), self.journal.atomic
+        )
+
+    @property
+    def tally(self) -> Tally:
+        return self.players.tally
 
     # ------------------------------------------------------------------ the body
     async def _show(self, frames_layout: Any = None) -> None:
@@ -162,14 +183,6 @@ class LiveRun:
     async def _pause(self, sim_ms: float) -> None:
         """A player's pause of ``sim_ms`` simulated milliseconds."""
         await asyncio.sleep(sim_ms / 1000 / self.speed)
-
-    def _note(self, body: dict[str, Any]) -> None:
-        """Count a verdict and journal it beside the host's actions (a resumed run's
-        summary counts the whole match)."""
-        s = self.controller.state
-        body = {"game": s.game if s else 0, **body}
-        self.journal.append(SIM_KIND, body, self.clock())
-        self.tally.count(body)
 
     async def _carry(self, moves: tuple[Move, ...]) -> None:
         for frame in self.table.frames(moves):
@@ -242,7 +255,7 @@ class LiveRun:
 
     def _set_up_table(self) -> None:
         s = self.controller.state
-        if s.phase in (OPENING, GAME_OVER):
+        if s.phase in (Phase.OPENING, Phase.GAME_OVER):
             position, colour = start_position(s.rules.variant), 0
         else:
             position, colour = s.position, s.turn or 0
@@ -250,89 +263,25 @@ class LiveRun:
         self.pico.slots(self.table.values())
 
     # ------------------------------------------------------------------ the players
-    async def _turn(self) -> None:
-        c = self.controller
-        s = c.state
-        o = self.options
-        n = len(c.actions)
-        turn = sum(1 for _ in _since_game_start(c.actions))
-        if s.phase == OPENING:
-            await self._press(0, ROLL)
-            await self._roll(dice_for(o.seed, s.game, turn))
-        elif s.phase == TURN:
-            if s.may_double and wants_double(s.position, o.seed, s.game, turn):
-                await self._press(s.turn, DOUBLE)
-            else:
-                await self._press(s.turn, ROLL)
-                await self._roll(dice_for(o.seed, s.game, turn))
-        elif s.phase == DOUBLED:
-            take = takes(s.position.swap(), o.seed, s.game, turn)
-            await self._press(s.decider, DOUBLE if take else DROP)
-        elif s.phase == PLAY:
-            await self._play(turn)
-        elif s.phase == GAME_OVER:
+    async def _do(self, op: Op) -> bool | None:
+        """One op of the players' script, in the board's time."""
+        if isinstance(op, Press):
+            await self._press(op.player, op.button)
+        elif isinstance(op, RollDice):
+            await self._roll(op.dice)
+        elif isinstance(op, Carry):
+            await self._carry(op.moves)
+        elif isinstance(op, SetUp):
             self._set_up_table()
             await self._seen()
-            await self._press(s.games[-1].winner, ROLL)
-        await self._until(lambda: len(c.actions) > n or c.over, f"the host to act in phase {s.phase}")
-
-    async def _play(self, turn: int) -> None:
-        c = self.controller
-        s = c.state
-        o = self.options
-        mover, position, dice = s.turn, s.position, s.dice
-        play = choose_play(position, dice, o.seed, s.game, turn)
-        if play is not None:
-            attempt = illegal_attempt(position, dice, mover, o.seed, s.game, turn, o.illegal_rate, self.grid.count("point"))
-            if attempt is not None:
-                await self._carry(attempt.moves)
-                n = len(c.actions)
-                await self._press(mover, ROLL)
-                try:  # the host answers a press at its next tick
-                    await self._until(lambda: len(c.actions) > n or _error(c.message()), "the host's verdict", 5.0)
-                except SimulationError:
-                    pass
-                notice = c.message()
-                verdict = c.verdict
-                reason = getattr(verdict, "reason", None)
-                entry = {
-                    "what": "attempt",
-                    "refused": len(c.actions) == n and notice is not None and notice.severity == "error",
-                    "reason": reason,
-                    "expected": attempt.reason,
-                }
-                self._note(entry)
-                await self._carry(tuple(Move(m.dst, m.src) for m in reversed(attempt.moves)))
-            await self._carry(moves_of(play.steps, mover))
         else:
-            await self._seen()
-        want = () if play is None else tuple((st.frm, st.to) for st in play.steps)
-        n = len(c.actions)
-        for _ in range(40):  # press done until the host takes the play
-            verdict = c.verdict
-            plays = getattr(verdict, "plays", None)
-            if plays and play in plays and plays[c.choice % len(plays)] != play:
-                choice = c.choice
-                await self._press(mover, DOUBLE)  # the next candidate reading
-                try:
-                    await self._until(lambda: c.choice != choice, "the next reading", 2.0)
-                except SimulationError:
-                    pass
-                continue
-            await self._press(mover, ROLL)
+            assert isinstance(op, Wait)
             try:
-                await self._until(lambda: len(c.actions) > n, "the host to take the play", 1.0)
-                break
+                await self._until(op.test, op.what, op.timeout_s)
             except SimulationError:
-                continue
-        accepted = len(c.actions) > n and getattr(c.actions[n], "steps", ()) == want
-        self._note({"what": "play", "accepted": accepted})
-        if not accepted:
-            notice = c.message()
-            raise SimulationError(
-                f"the host did not take the legal play {play.notation if play else 'pass'}"
-                f" ({notice.text if notice else 'no message'})"
-            )
+                return False
+            return True
+        return None
 
     async def _players(self) -> None:
         await self._until(lambda: self.controller is not None and self.controller.link_up and self.controller.observation is not None, "the board to connect", 20)
@@ -354,7 +303,7 @@ class LiveRun:
                 self.injected.append(f"garbled bytes after {count} actions")
             if self.on_turn is not None:
                 self.on_turn(self.controller.state)
-            await self._turn()
+            await perform_async(self.players.decide(), self._do)
             done += len(self.controller.actions) - count
 
     async def _power(self) -> None:
@@ -398,26 +347,4 @@ class LiveRun:
 
     def summary(self) -> dict[str, Any]:
         """The ``--json`` summary."""
-        s = self.controller.state
-        return {
-            "match_length": s.length,
-            "score": list(s.score),
-            "games": [{"winner": g.winner, "points": g.points, "cube": g.cube, "result": g.result} for g in s.games],
-            "plays_recognised": self.tally.plays_recognised,
-            "illegal_attempts": self.tally.illegal_attempts,
-            "illegal_flagged": self.tally.illegal_flagged,
-            "legal_rejected": self.tally.legal_rejected,
-        }
-
-
-def _error(notice: Any) -> bool:
-    return notice is not None and notice.severity == "error"
-
-
-def _since_game_start(actions: list[Any]) -> list[Any]:
-    out: list[Any] = []
-    for action in reversed(actions):
-        if action.kind in ("start", "next"):
-            break
-        out.append(action)
-    return out
+        return self.players.summary()

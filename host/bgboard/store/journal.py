@@ -21,13 +21,16 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 from bgboard.errors import InputError
 
 SCHEMA = 2
+#: How to get going again with a journal that cannot be read (said after every such error).
+RECOVER = ": move it aside (the match in it cannot be resumed) and start again, or use another journal file"
 
 #: Statements that bring a journal from schema ``n`` to ``n + 1`` (run in one transaction).
 MIGRATIONS: dict[int, tuple[str, ...]] = {
@@ -94,7 +97,7 @@ class Journal:
                 self._migrate(version)
                 version = SCHEMA
         except sqlite3.Error as exc:
-            raise JournalError(f"{self.path} cannot be used as a journal ({exc})") from None
+            raise JournalError(f"{self.path} cannot be used as a journal ({exc}){RECOVER}") from None
         if version != SCHEMA:
             raise JournalError(f"{self.path} is a journal of schema {row[0]}, this host reads {SCHEMA}")
 
@@ -122,6 +125,23 @@ class Journal:
         )
         return int(cursor.lastrowid or 0)
 
+    @contextmanager
+    def atomic(self) -> Iterator[None]:
+        """Rows appended inside land together when the block ends, or none do (an exception,
+        a ``kill -9``): for a row that must never be on disk without another (the
+        simulator's verdict row and the host's action it judges)."""
+        if self._db is None:
+            raise RuntimeError("the journal is closed")
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        except BaseException:
+            if self._db is not None:
+                self._db.execute("ROLLBACK")
+            raise
+        if self._db is not None:
+            self._db.execute("COMMIT")
+
     def entries(self) -> list[Entry]:
         """Every event, oldest first."""
         if self._db is None:
@@ -130,7 +150,7 @@ class Journal:
             rows = self._db.execute("SELECT seq, kind, body, at_ms FROM journal ORDER BY seq").fetchall()
             return [Entry(seq, kind, json.loads(body), at_ms) for seq, kind, body, at_ms in rows]
         except (sqlite3.Error, ValueError) as exc:
-            raise JournalError(f"{self.path} cannot be read ({exc})") from None
+            raise JournalError(f"{self.path} cannot be read ({exc}){RECOVER}") from None
 
     # ------------------------------------------------------------------ the outbox
     def outbox_put(self, uuid: str, payload: str, at_ms: int) -> bool:
@@ -191,6 +211,16 @@ class MemoryJournal:
         entry = Entry(len(self._rows) + 1, kind, json.loads(json.dumps(body)), int(at_ms))
         self._rows.append(entry)
         return entry.seq
+
+    @contextmanager
+    def atomic(self) -> Iterator[None]:
+        """Rows appended inside are kept together, or none are (an exception)."""
+        kept = len(self._rows)
+        try:
+            yield
+        except BaseException:
+            del self._rows[kept:]
+            raise
 
     def entries(self) -> list[Entry]:
         """Every event, oldest first."""

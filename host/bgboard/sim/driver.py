@@ -1,0 +1,395 @@
+"""The simulated players: one driver for both boards (the in-process model of the firmware,
+:mod:`bgboard.sim.run`, and the real firmware on a pty, :mod:`bgboard.sim.live`).
+
+The players decide from the host controller's match state, as people read the display: who
+rolls, doubles, takes or drops, which play to make and, now and then, an illegal attempt
+first.  Every choice is a function of ``(seed, game, turn)`` (:mod:`bgboard.sim.players`).
+A decision is a script of :class:`Op` s (press a button, roll, carry checkers, set the table
+up, wait for the host) that a board runs: the model at once on a virtual clock, the
+firmware board in real (scaled) time.
+
+Resuming exactly: the journal is the one record of a run.  :func:`resume` reads back the
+simulator's own rows (kind ``sim``: the options the run was started with, and one verdict
+row per play and per illegal attempt) beside the host's.  A play's verdict row is written in
+the **same journal transaction** as the host's action for it (:meth:`Journal.atomic`), so a
+``kill -9`` at any moment leaves both or neither, and an attempt already journalled is never
+tried again: the summary of a resumed run equals the uninterrupted run's.  A DIR started with
+other options (another ``--seed``, length, rules, illegal rate or noise) is refused with one
+sentence.
+"""
+
+from __future__ import annotations
+
+from contextlib import AbstractContextManager, nullcontext
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Awaitable, Callable, Generator, Protocol
+
+from bgboard.control.events import Button
+from bgboard.errors import InputError
+from bgboard.match.state import Phase
+from bgboard.sense.recognise import Ambiguous, Illegal, Miscount
+from bgboard.sim.players import Move, choose_play, dice_for, illegal_attempt, moves_of, takes, wants_double
+
+__all__ = [
+    "SIM_KIND",
+    "Carry",
+    "Op",
+    "Options",
+    "Players",
+    "Press",
+    "Resumed",
+    "RollDice",
+    "SetUp",
+    "SimulationError",
+    "Tally",
+    "Wait",
+    "perform",
+    "perform_async",
+    "resume",
+]
+
+#: Journal kind of the simulator's own rows (the controller ignores kinds it does not know).
+SIM_KIND = "sim"
+#: How long the players wait for the host to act on a decision (seconds of the board's time).
+TIMEOUT_S = 15.0
+
+ROLL, DOUBLE, DROP = Button.ROLL, Button.DOUBLE, Button.DROP
+
+
+class SimulationError(InputError):
+    """The simulated match cannot go on (a sensor fault, a journal of another match)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """What to simulate: the match, the seed and how messy the players and sensors are.
+
+    ``stuck`` sensors and ``flicker`` are faults of this run's board, not of the match: a run
+    may be resumed without them (a sensor repaired)."""
+
+    match_length: int
+    seed: int
+    illegal_rate: float = 0.0
+    noise: float = 0.0
+    rules: str = "standard"
+    flicker: bool = True
+    stuck: tuple[tuple[str, int, int], ...] = ()
+    players: tuple[str, str] = ("White", "Black")
+
+    def match(self) -> dict[str, Any]:
+        """The options that make the match what it is (journalled; a resume must repeat them)."""
+        return {
+            "match_length": self.match_length,
+            "seed": self.seed,
+            "illegal_rate": self.illegal_rate,
+            "noise": self.noise,
+            "rules": self.rules,
+        }
+
+
+#: The command-line spelling of each journalled option (for the refusal's sentence).
+FLAGS = {"match_length": "--match-length", "seed": "--seed", "illegal_rate": "--illegal-rate", "noise": "--noise", "rules": "--rules"}
+
+
+@dataclass
+class Tally:
+    """The run's counts for the summary."""
+
+    plays_recognised: int = 0
+    illegal_attempts: int = 0
+    illegal_flagged: int = 0
+    legal_rejected: int = 0
+    wrong_reasons: list[dict[str, Any]] = field(default_factory=list)
+
+    def count(self, entry: dict[str, Any]) -> None:
+        """Count one journalled verdict."""
+        if entry["what"] == "play":
+            if entry["accepted"]:
+                self.plays_recognised += 1
+            else:
+                self.legal_rejected += 1
+        elif entry["what"] == "attempt":
+            self.illegal_attempts += 1
+            if entry["refused"] and entry["reason"] == entry["expected"]:
+                self.illegal_flagged += 1
+            else:
+                self.wrong_reasons.append(entry)
+
+
+@dataclass
+class Resumed:
+    """What the journal of a DIR says about the run so far."""
+
+    tally: Tally = field(default_factory=Tally)
+    attempted: set[tuple[int, int]] = field(default_factory=set)
+    last_ms: int | None = None
+    options_known: bool = False
+
+
+class JournalLike(Protocol):
+    def append(self, kind: str, body: dict[str, Any], at_ms: int) -> int: ...
+
+    def entries(self) -> list[Any]: ...
+
+
+def resume(journal: JournalLike, options: Options, out: Path, at_ms: int) -> Resumed:
+    """Read back a DIR's journal: the tally so far, the attempts already made, the last time
+    stamp.  Refuses (one sentence) a journal of a run with other options; journals the
+    options of a new run."""
+    found = Resumed()
+    for entry in journal.entries():
+        found.last_ms = entry.at_ms if found.last_ms is None else max(found.last_ms, entry.at_ms)
+        if entry.kind == SIM_KIND:
+            body = entry.body
+            if body.get("what") == "options":
+                _same_options(body.get("options", {}), options, out)
+                found.options_known = True
+                continue
+            found.tally.count(body)
+            if body["what"] == "attempt":
+                found.attempted.add((body["game"], body["turn"]))
+        elif entry.kind == "action" and entry.body.get("type") == "start" and not found.options_known:
+            # a journal written before the options were journalled: the length is all it says
+            if entry.body.get("length") != options.match_length:
+                raise SimulationError(f"{out} holds a {entry.body.get('length')}-point match: use another --out")
+    if found.last_ms is None:  # a new run: its options come first
+        journal.append(SIM_KIND, {"what": "options", "options": options.match()}, at_ms)
+        found.options_known = True
+    return found
+
+
+def _same_options(journalled: dict[str, Any], options: Options, out: Path) -> None:
+    wanted = options.match()
+    differ = [key for key in FLAGS if key in journalled and journalled[key] != wanted[key]]
+    if differ:
+        was = " ".join(f"{FLAGS[k]} {_spelled(journalled[k])}" for k in differ)
+        now = " ".join(f"{FLAGS[k]} {_spelled(wanted[k])}" for k in differ)
+        raise SimulationError(
+            f"{out} holds a run started with {was}, not {now}: repeat its options to go on, or use another --out"
+        )
+
+
+def _spelled(value: Any) -> str:
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+# ---------------------------------------------------------------------- what the players do
+@dataclass(frozen=True, slots=True)
+class Press:
+    """``player`` presses ``button``."""
+
+    player: int
+    button: Button
+
+
+@dataclass(frozen=True, slots=True)
+class RollDice:
+    """The board's dice button, rolling ``dice`` (the host must have enabled rolling)."""
+
+    dice: tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class Carry:
+    """Carry checkers over the field, then let the host read the board at rest."""
+
+    moves: tuple[Move, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SetUp:
+    """Lay the checkers out as the match stands, and let the host read them."""
+
+
+@dataclass(frozen=True, slots=True)
+class Wait:
+    """Wait up to ``timeout_s`` until ``test()`` holds; the board sends back whether it did."""
+
+    test: Callable[[], bool]
+    what: str
+    timeout_s: float = TIMEOUT_S
+
+
+Op = Press | RollDice | Carry | SetUp | Wait
+Script = Generator[Op, bool | None, None]
+
+
+def perform(script: Script, do: Callable[[Op], bool | None]) -> None:
+    """Run a decision's script on a board that does each op at once (the model)."""
+    try:
+        result: bool | None = None
+        while True:
+            result = do(script.send(result))
+    except StopIteration:
+        return
+    finally:
+        script.close()  # a failed op: an open journal transaction is rolled back now
+
+
+async def perform_async(script: Script, do: Callable[[Op], Awaitable[bool | None]]) -> None:
+    """Run a decision's script on a board that takes its time (the firmware)."""
+    try:
+        result: bool | None = None
+        while True:
+            result = await do(script.send(result))
+    except StopIteration:
+        return
+    finally:
+        script.close()
+
+
+class Players:
+    """The simulated players at a board whose host is ``controller`` (see the module docstring).
+
+    ``atomic`` opens a journal transaction (the play and its verdict row land together)."""
+
+    def __init__(
+        self,
+        options: Options,
+        controller: Callable[[], Any],
+        journal: JournalLike,
+        resumed: Resumed,
+        clock: Callable[[], int],
+        points: int,
+        atomic: Callable[[], AbstractContextManager[Any]] = nullcontext,
+    ) -> None:
+        self.options = options
+        self._controller = controller
+        self.journal = journal
+        self.tally = resumed.tally
+        self.attempted = resumed.attempted
+        self.clock = clock
+        self.points = points  # slots along a point (the attempts' stacks must be readable)
+        self.atomic = atomic
+
+    @property
+    def controller(self) -> Any:
+        return self._controller()
+
+    @property
+    def turn(self) -> int:
+        """Actions since the start of the current game (the players' clock)."""
+        n = 0
+        for action in reversed(self.controller.actions):
+            if action.kind in ("start", "next"):
+                break
+            n += 1
+        return n
+
+    def note(self, body: dict[str, Any]) -> None:
+        """Journal a verdict beside the host's actions and count it."""
+        state = self.controller.state
+        body = {"game": state.game if state else 0, "turn": self.turn, **body}
+        self.journal.append(SIM_KIND, body, self.clock())
+        self.tally.count(body)
+
+    # ------------------------------------------------------------------ one decision
+    def decide(self) -> Script:
+        """The script of the next decision of the match; it ends when the host has acted."""
+        c = self.controller
+        s = c.state
+        o = self.options
+        n, turn = len(c.actions), self.turn
+        if s.phase == Phase.OPENING:
+            yield Press(0, ROLL)
+            yield RollDice(dice_for(o.seed, s.game, turn))
+        elif s.phase == Phase.TURN:
+            if s.may_double and wants_double(s.position, o.seed, s.game, turn):
+                yield Press(s.turn, DOUBLE)
+            else:
+                yield Press(s.turn, ROLL)
+                yield RollDice(dice_for(o.seed, s.game, turn))
+        elif s.phase == Phase.DOUBLED:
+            take = takes(s.position.swap(), o.seed, s.game, turn)
+            yield Press(s.decider, DOUBLE if take else DROP)
+        elif s.phase == Phase.PLAY:
+            yield from self._play(turn)
+        elif s.phase == Phase.GAME_OVER:
+            yield SetUp()
+            yield Press(s.games[-1].winner, ROLL)
+        else:
+            raise SimulationError(f"the simulated players do not handle phase {s.phase!r}")
+        acted = yield Wait(lambda: len(c.actions) > n or c.over, f"the host to act in phase {s.phase}")
+        if not acted:
+            notice = c.message()
+            raise SimulationError(f"the host refused the players: {notice.text if notice else 'no reason given'}")
+        if c.state.phase == Phase.OPENING and s.phase == Phase.GAME_OVER:
+            yield SetUp()
+
+    def _play(self, turn: int) -> Script:
+        c = self.controller
+        s = c.state
+        o = self.options
+        mover, position, dice, game = s.turn, s.position, s.dice, s.game
+        play = choose_play(position, dice, o.seed, game, turn)
+        if play is not None and (game, turn) not in self.attempted:
+            attempt = illegal_attempt(position, dice, mover, o.seed, game, turn, o.illegal_rate, self.points)
+            if attempt is not None:
+                yield Carry(attempt.moves)
+                with self.atomic():  # the attempt's row lands with whatever the host did
+                    n = len(c.actions)
+                    yield Press(mover, ROLL)  # "done" on an illegal board
+                    yield Wait(lambda: len(c.actions) > n or _error(c.message()), "the host's verdict", 5.0)
+                    notice = c.message()
+                    verdict = c.verdict
+                    self.note(
+                        {
+                            "what": "attempt",
+                            "refused": len(c.actions) == n and _error(notice),
+                            "reason": verdict.reason if isinstance(verdict, (Illegal, Miscount)) else None,
+                            "expected": attempt.reason,
+                            "notice": notice.text if notice else None,
+                        }
+                    )
+                    self.attempted.add((game, turn))
+                yield Carry(tuple(Move(m.dst, m.src) for m in reversed(attempt.moves)))
+        yield Carry(() if play is None else moves_of(play.steps, mover))
+        want = () if play is None else tuple((st.frm, st.to) for st in play.steps)
+        n = len(c.actions)
+        with self.atomic():  # the play's row lands with the host's action for it, or neither does
+            for _ in range(40):  # press done until the host takes the play
+                verdict = c.verdict
+                if isinstance(verdict, Ambiguous) and play in verdict.plays and verdict.plays[c.choice % len(verdict.plays)] != play:
+                    choice = c.choice
+                    yield Press(mover, DOUBLE)  # the next candidate reading
+                    yield Wait(lambda: c.choice != choice, "the next reading", 2.0)
+                    continue
+                yield Press(mover, ROLL)  # done
+                if (yield Wait(lambda: len(c.actions) > n, "the host to take the play", 1.0)):
+                    break
+            accepted = len(c.actions) > n and getattr(c.actions[n], "steps", ()) == want
+            self.note(
+                {
+                    "what": "play",
+                    "accepted": accepted,
+                    "play": play.notation if play is not None else "",
+                    "verdict": type(verdict).__name__,
+                }
+            )
+        if not accepted:
+            notice = c.message()
+            raise SimulationError(
+                f"the host did not take the legal play {play.notation if play else 'pass'}"
+                f" ({notice.text if notice else 'no message'})"
+            )
+
+    # ------------------------------------------------------------------ results
+    def summary(self) -> dict[str, Any]:
+        """The ``--json`` summary (player 0 = the .mat's left column)."""
+        s = self.controller.state
+        assert s is not None
+        return {
+            "match_length": s.length,
+            "score": list(s.score),
+            "games": [{"winner": g.winner, "points": g.points, "cube": g.cube, "result": g.result} for g in s.games],
+            "plays_recognised": self.tally.plays_recognised,
+            "illegal_attempts": self.tally.illegal_attempts,
+            "illegal_flagged": self.tally.illegal_flagged,
+            "legal_rejected": self.tally.legal_rejected,
+        }
+
+
+def _error(notice: Any) -> bool:
+    return notice is not None and notice.severity == "error"
+
