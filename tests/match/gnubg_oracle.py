@@ -7,6 +7,12 @@ aborts the process on some inputs).
     python gnubg_oracle.py sgf MAT OUT           gnubg imports MAT and saves the match as SGF
     python gnubg_oracle.py play LENGTH SEED OUT  gnubg plays a match (its dice, its 0-ply
                                                  checker play) and exports it to OUT (.mat)
+    python gnubg_oracle.py records FILE...       gnubg imports each .mat: its whole match()
+                                                 (games, and every record with its Position ID)
+    python gnubg_oracle.py session GAMES SEED OUT  gnubg plays a money session (resigning
+                                                 hopeless games) and exports it to OUT
+    python gnubg_oracle.py headers FILE...       gnubg imports each .mat, sets every match
+                                                 info it writes and exports FILE.gnubg
 
 Results go to stdout prefixed by ``@@`` (gnubg prints boards on stdout too).
 """
@@ -71,6 +77,75 @@ def decode_match_ids(ids: list[str]) -> None:
                 "doubled": pos["doubled"],
             }
         )
+
+
+def records(files: list[str]) -> None:
+    for name in files:
+        gnubg.command(f"import mat {name}")
+        _emit({"file": name, "match": gnubg.match()})
+
+
+def headers(files: list[str]) -> None:
+    """Every header line gnubg's exporter writes: Site, Event, Round, EventDate,
+    Transcriber (its annotator), a comment, and a rating in the names."""
+    for k, name in enumerate(files):
+        gnubg.command(f"import mat {name}")
+        for command in (
+            f"set matchinfo event Club Night {k}",
+            "set matchinfo place Copenhagen, Denmark",
+            f"set matchinfo round Round {k + 1}",
+            "set matchinfo annotator Tom Transcriber",
+            f"set matchinfo date 2026-11-{10 + k % 15}",
+            f"set matchinfo comment bgboard selfplay match {k}",
+            "set matchinfo rating 0 1650",
+            "set matchinfo rating 1 1720.5",
+        ):
+            gnubg.command(command)
+        gnubg.command(f"export match mat {name}.gnubg")
+        _emit({"file": name})
+
+
+def session(games: int, seed: int, out: str) -> None:
+    """A money session played by gnubg: its dice, gnubg-nn's 0-ply plays, a pip-count cube
+    rule, and a resignation (single, or gammon when the loser has borne off nothing) by a
+    player far behind in the race."""
+    gnubg.command(f"set seed {seed}")
+    gnubg.command("new session")
+    _play(lambda: len(gnubg.match()["games"]) > games, resign=True)
+    gnubg.command(f"export match mat {out}")
+    _emit({"games": len(gnubg.match()["games"])})
+
+
+def _play(done, resign: bool = False) -> None:
+    for _ in range(20000):
+        if done():
+            break
+        info = gnubg.posinfo()
+        if info["gamestate"] != 1:
+            gnubg.command("new game")
+            continue
+        board = gnubg.board()
+        me, them = sum((i + 1) * n for i, n in enumerate(board[1])), sum(
+            (i + 1) * n for i, n in enumerate(board[0])
+        )
+        if info["doubled"]:
+            gnubg.command("drop" if them - me > 0.25 * them else "take")
+            continue
+        if info["dice"] == (0, 0):
+            if resign and me - them > 70:
+                gnubg.command("resign gammon" if sum(board[1]) == 15 and me - them > 110 else "resign normal")
+                gnubg.command("accept")
+                continue
+            cube = gnubg.cubeinfo()
+            may = not cube["crawford"] and cube["cubeowner"] in (-1, info["turn"])
+            if may and them - me > 0.12 * them and cube["cube"] < 8:
+                gnubg.command("double")
+            else:
+                gnubg.command("roll")
+            continue
+        move = gnubg_nn.best_move(board, info["dice"][0], info["dice"][1], 0)
+        text = " ".join(f"{'bar' if a == 25 else a}/{'off' if b == 0 else b}" for a, b in move)
+        gnubg.command(f"move {text}" if text else "move")
 
 
 def play(length: int, seed: int, out: str) -> None:
@@ -149,6 +224,12 @@ def main(argv: list[str]) -> None:
         mat_to_sgf(argv[1], argv[2])
     elif argv[0] == "play":
         play(int(argv[1]), int(argv[2]), argv[3])
+    elif argv[0] == "records":
+        records(argv[1:])
+    elif argv[0] == "headers":
+        headers(argv[1:])
+    elif argv[0] == "session":
+        session(int(argv[1]), int(argv[2]), argv[3])
     else:
         raise SystemExit(f"unknown mode {argv[0]}")
 

@@ -11,6 +11,11 @@ The API (documented in docs/match.md)::
 An action the rules forbid raises :class:`MatchRuleError` naming the rule.  Under
 ``illegal_plays="condone"`` a :class:`Condone` records an illegal (but condonable) play as
 the board shows it.
+
+Match records: :func:`export_mat` writes a log as gnubg writes ``.mat`` files;
+:func:`import_mat` reads any ``.mat`` file gnubg imports into an :class:`ImportedMatch`
+(players, length, games, score, every problem with its line); :func:`read_mat` is its
+strict form giving an action log.
 """
 
 from bgboard.match.actions import (
@@ -35,7 +40,8 @@ from bgboard.match.actions import (
 )
 from bgboard.match.codec import from_json, log_from_json, log_to_json, to_json
 from bgboard.match.errors import IllegalPlayError, MatchRecordError, MatchRuleError
-from bgboard.match.mat import export_mat, read_mat
+from bgboard.match.mat_read import ImportedMatch, MatGame, MatPlay, MatProblem, import_mat, read_mat
+from bgboard.match.mat_write import MatInfo, export_mat
 from bgboard.match.ruleset import ILLEGAL_PLAYS, PRESETS, RuleSet, UnknownRuleSetError, rule_set
 from bgboard.match.state import (
     DOUBLED,
@@ -57,10 +63,11 @@ from bgboard.match.state import (
 __all__ = [
     "ACTION_TYPES", "AcceptResign", "Action", "Beaver", "Condone", "DOUBLED", "Double", "Drop",
     "ILLEGAL_PLAYS",
-    "GAME_OVER", "GameRecord", "IllegalPlayError", "MATCH_OVER", "MatchRecordError",
+    "GAME_OVER", "GameRecord", "IllegalPlayError", "ImportedMatch", "MATCH_OVER", "MatGame",
+    "MatInfo", "MatPlay", "MatProblem", "MatchRecordError", "export_mat", "import_mat", "read_mat",
     "MatchRuleError", "MatchState", "Move", "NextGame", "OPENING", "OpeningRoll", "PHASES",
     "PLAY", "PRESETS", "Pass", "RESIGNED", "RejectResign", "Resign", "Roll", "RuleSet",
     "StartMatch", "TURN", "Take", "UnknownRuleSetError", "action_from_dict",
-    "action_to_dict", "apply", "export_mat", "from_json", "log_from_json", "log_to_json", "replay",
-    "read_mat", "rule_set", "start", "states", "to_json",
+    "action_to_dict", "apply", "from_json", "log_from_json", "log_to_json", "replay",
+    "rule_set", "start", "states", "to_json",
 ]

@@ -14,7 +14,7 @@ from typing import Sequence
 
 from bgboard.errors import InputError
 from bgboard.match.actions import Action
-from bgboard.match.mat import MatCursor, MatInfo, mat_chunk
+from bgboard.match.mat_write import MatCursor, MatInfo, mat_chunk
 from bgboard.match.state import MatchState
 
 
