@@ -758,8 +758,8 @@ class _Importer:
             self.settle()
             last = st.games[-1]
             if (last.winner, last.points) != (player, points):
-                self.problem(line, f"the file says {self.name(player)} wins {points}, "
-                                   f"the moves give {self.name(last.winner)} {last.points}")
+                given = "a draw" if last.winner is None else f"{self.name(last.winner)} {last.points}"
+                self.problem(line, f"the file says {self.name(player)} wins {points}, the moves give {given}")
             return
         loser = 1 - player
         pending = self.pending
