@@ -197,3 +197,37 @@ def test_double_elimination_with_last_chance(n, seed):
         assert (s == ELIMINATED) == (lost.get(p, 0) == out_at), (p, s, lost.get(p))
     if expected:
         assert list(status.values()).count("last-chance-winner") == 1
+
+
+@settings(max_examples=60, deadline=None)
+@given(n=st.integers(min_value=2, max_value=12), data=st.data())
+def test_swiss_search_finds_a_pairing_whenever_one_exists(n, data):
+    # random histories of met pairs, checked against brute force
+    import itertools
+
+    players = list(range(n - n % 2))
+    all_pairs = [frozenset(p) for p in itertools.combinations(players, 2)]
+    met = set(data.draw(st.lists(st.sampled_from(all_pairs), max_size=len(all_pairs)))) if all_pairs else set()
+    score = {p: float(data.draw(st.integers(0, 3))) for p in players}
+
+    def exists(rest):
+        if not rest:
+            return True
+        p = rest[0]
+        return any(frozenset((p, q)) not in met and exists([x for x in rest[1:] if x != q])
+                   for q in rest[1:])
+
+    try:
+        pairs = swiss._pair(players, score, met)
+    except swiss.NoPairing:
+        assert not exists(players)
+        return
+    assert sorted(x for pq in pairs for x in pq) == players
+    assert not any(frozenset(pq) in met for pq in pairs)
+
+
+def test_a_large_swiss_pairs_without_recursion():
+    # 3,000 players: deeper than Python's recursion limit if the search recursed
+    spec = EventSpec(SWISS, 5, rounds=2)
+    played = play_out(spec, 3000, 1)
+    assert len([p for p in played if p.b is not None]) == 3000

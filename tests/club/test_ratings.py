@@ -59,3 +59,13 @@ def test_a_corrected_result_is_undone_exactly():
     assert changed != original
     back, _ = rate(start, played)                              # corrected back again
     assert back == original                                    # exactly, not approximately
+
+
+def test_the_worked_example_of_docs_club():
+    # Anna 1600 (experience 50, K 4.5) beats Bram 1500 (experience 400, K 1), 7 points:
+    # D*sqrt(n)/2000 = 100*2.6458/2000 = 0.13229; P_upset = 1/(1.3561+1) = 0.42443
+    anna, bram = Rating(1600.0, 50), Rating(1500.0, 400)
+    gain, loss = fibs_change(anna, bram, 7)
+    assert (round(gain, 2), round(loss, 2)) == (20.21, 4.49)
+    gain, loss = fibs_change(bram, anna, 7)            # had Bram won: P = 0.57557
+    assert (round(gain, 2), round(loss, 2)) == (6.09, 27.41)

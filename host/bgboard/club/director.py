@@ -296,10 +296,13 @@ class Director:
                              f"'bgboard club round {event['name']} --json' lists its matches")
         return row
 
-    def _info(self, row: sqlite3.Row, names: dict[int, str] | None = None) -> MatchInfo:
+    def _info(self, row: sqlite3.Row, names: dict[int, str] | None = None,
+              number: int | None = None, event: str | None = None) -> MatchInfo:
         names = names or self._names()
-        number = self.db.execute("SELECT number FROM rounds WHERE id = ?", (row["round_id"],)).fetchone()[0]
-        event = self.db.execute("SELECT name FROM events WHERE id = ?", (row["event_id"],)).fetchone()[0]
+        if number is None:
+            number = self.db.execute("SELECT number FROM rounds WHERE id = ?", (row["round_id"],)).fetchone()[0]
+        if event is None:
+            event = self.db.execute("SELECT name FROM events WHERE id = ?", (row["event_id"],)).fetchone()[0]
         return MatchInfo(
             row["id"], row["uuid"], event, number, row["node"], row["flight"],
             [names[row["player_a"]], names.get(row["player_b"]) if row["player_b"] else None],
@@ -487,7 +490,6 @@ class Director:
             round_id = db.execute("INSERT INTO rounds (event_id, number, paired_at) VALUES (?, ?, ?)",
                                   (row["id"], number, at)).lastrowid
             boards = self._free_boards()
-            made = []
             for p in pairings:
                 if p.b is None:
                     status, winner, board, reason = BYE, p.a, None, None
@@ -495,20 +497,19 @@ class Director:
                     status, winner, board, reason = FORFEIT, p.walkover, None, "withdrawn"
                 else:
                     status, winner, board, reason = PENDING, None, next(boards), None
-                mid = db.execute(
+                db.execute(
                     "INSERT INTO matches (uuid, event_id, round_id, node, flight, player_a, player_b,"
                     " length, board, status, winner, forfeit_reason, reported_at, reported_by)"
                     " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (str(uuidlib.uuid4()), row["id"], round_id, p.node, p.flight, p.a, p.b, p.length,
                      board, status, winner, reason,
-                     at if status != PENDING else None, actor if status != PENDING else None)).lastrowid
-                made.append(mid)
+                     at if status != PENDING else None, actor if status != PENDING else None))
             self._audit("pair_round", {"event": row["name"]}, None,
                         {"round": number, "nodes": [p.node for p in pairings]}, actor, at, row["id"])
             self._finish_check(row)
         names = self._names()
-        infos = [self._info(self.db.execute("SELECT * FROM matches WHERE id = ?", (m,)).fetchone(), names)
-                 for m in made]
+        rows = self.db.execute("SELECT * FROM matches WHERE round_id = ? ORDER BY id", (round_id,)).fetchall()
+        infos = [self._info(r, names, number, row["name"]) for r in rows]
         byes = list(dict.fromkeys(m.players[0] for m in infos if m.status == BYE))
         return RoundInfo(row["name"], number, [m for m in infos if m.status == PENDING],
                          byes, [m for m in infos if m.status == FORFEIT])  # type: ignore[arg-type]
@@ -518,7 +519,7 @@ class Director:
         names = self._names()
         out = []
         for r in self.db.execute("SELECT * FROM rounds WHERE event_id = ? ORDER BY number", (row["id"],)).fetchall():
-            infos = [self._info(m, names) for m in
+            infos = [self._info(m, names, r["number"], row["name"]) for m in
                      self.db.execute("SELECT * FROM matches WHERE round_id = ? ORDER BY id", (r["id"],))]
             byes = list(dict.fromkeys(m.players[0] for m in infos if m.status == BYE))
             out.append(RoundInfo(row["name"], r["number"], [m for m in infos if m.status != BYE],
@@ -528,7 +529,9 @@ class Director:
     def matches(self, event: str) -> list[MatchInfo]:
         row = self._event_row(event)
         names = self._names()
-        return [self._info(m, names) for m in
+        numbers = {r["id"]: r["number"] for r in self.db.execute(
+            "SELECT id, number FROM rounds WHERE event_id = ?", (row["id"],))}
+        return [self._info(m, names, numbers[m["round_id"]], row["name"]) for m in
                 self.db.execute("SELECT * FROM matches WHERE event_id = ? ORDER BY id", (row["id"],))]
 
     def _node_id(self, event: str, node: str) -> int:

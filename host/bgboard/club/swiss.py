@@ -18,7 +18,8 @@ rematches and has no one-bye rule.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence, Set
+from collections.abc import Iterator, Mapping, Sequence, Set
+from itertools import chain
 
 STEP_LIMIT = 200_000
 
@@ -55,46 +56,46 @@ def pair_round(ranked: Sequence[int], score: Mapping[int, float],
 
 def _pair(players: list[int], score: Mapping[int, float],
           met: Set[frozenset[int]]) -> list[tuple[int, int]]:
-    steps = [0]
+    """Pair ``players`` (best first) without rematches: a depth-first search with an explicit
+    stack (fields of thousands need no recursion limit); networkx past STEP_LIMIT steps."""
     unpaired = list(players)
     pairs: list[tuple[int, int]] = []
 
-    def candidates(p: int) -> list[int]:
+    def candidates(p: int) -> Iterator[int]:
         group = [q for q in unpaired if score[q] == score[p]]
         half = len(group) // 2
-        order = group[half:] + group[1:half]
-        order += [q for q in unpaired if score[q] != score[p] and q != p]
-        return [q for q in order if q != p and frozenset((p, q)) not in met]
+        rest = [q for q in unpaired if score[q] != score[p]]
+        for q in chain(group[half:], group[1:half], rest):
+            if q != p and frozenset((p, q)) not in met:
+                yield q
 
-    def search() -> bool:
-        if not unpaired:
-            return True
-        steps[0] += 1
-        if steps[0] > STEP_LIMIT:
-            raise _TooLong
+    # each frame: (p, its candidates, where q was in unpaired when chosen)
+    stack: list[tuple[int, Iterator[int], int]] = []
+    steps = 0
+    options = candidates(unpaired[0]) if unpaired else iter(())
+    while unpaired:
+        steps += 1
+        if steps > STEP_LIMIT:
+            return _matching(players, score, met)
         p = unpaired[0]
-        for q in candidates(p):
+        q = next(options, None)
+        if q is not None:
             i = unpaired.index(q)
             unpaired.pop(i)
             unpaired.pop(0)
             pairs.append((p, q))
-            if search():
-                return True
-            pairs.pop()
-            unpaired.insert(0, p)
-            unpaired.insert(i, q)
-        return False
-
-    try:
-        if search():
-            return pairs
-        raise NoPairing
-    except _TooLong:
-        return _matching(players, score, met)
-
-
-class _TooLong(Exception):
-    pass
+            stack.append((p, options, i))
+            if unpaired:
+                options = candidates(unpaired[0])
+            continue
+        # p cannot be paired: undo the last pair and try its next candidate
+        if not stack:
+            raise NoPairing
+        p0, options, i = stack.pop()
+        _, q0 = pairs.pop()
+        unpaired.insert(0, p0)
+        unpaired.insert(i, q0)
+    return pairs
 
 
 def _matching(players: list[int], score: Mapping[int, float],
