@@ -64,6 +64,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     )
     p.add_argument("--firmware", action="store_true", help=argparse.SUPPRESS)  # the default now; kept for old scripts
     p.add_argument("--interactive", action="store_true", help="play yourself from the terminal")
+    p.add_argument("--replay", type=Path, metavar="FILE.mat",
+                   help="replay a match file on the modelled board (set-up guidance, LEDs, display per play)")
+    p.add_argument("--engine", metavar="NAME", help="with --replay: grade each play with this hint engine")
     return p
 
 
@@ -71,6 +74,9 @@ def run(args: argparse.Namespace) -> int:
     """Run the simulation and print the summary."""
     from bgboard.sim.run import Options, noise_level
     from bgboard.sim.session import run_match
+
+    if args.replay is not None:
+        return _replay(args, noise_level(args.noise))
 
     if args.match_length < 1:
         raise SimArgumentError(f"--match-length must be at least 1, not {args.match_length}")
@@ -141,3 +147,67 @@ def _stuck(text: str) -> tuple[str, int, int]:
     if len(parts) != 3 or not 0 <= slot < len(grid.of(place)) or not 0 <= counts <= 65535:
         raise SimArgumentError(f"--stuck {text!r}: no such sensor, or counts outside 0..65535")
     return place, slot, counts
+
+
+def _replay(args: argparse.Namespace, noise: float) -> int:
+    """``--replay FILE``: every stop of the file on the modelled board; the display of each
+    stop drawn to OUT/replay/NNNN.png, the report to OUT/replay.json."""
+    import importlib
+
+    read_file = importlib.import_module("bgboard.commands.import").read_file  # 'import' is a keyword
+    from bgboard.display.panels import panel_spec
+    from bgboard.display.render import render
+    from bgboard.sim.replay import replay_steps, simulate_replay
+
+    match = read_file(args.replay)
+    grade = _grader(args.engine) if args.engine else None
+    steps = replay_steps(match, grade)
+    if not steps:
+        raise SimArgumentError(f"{args.replay} holds no play to replay")
+    frames = args.out / "replay"
+    try:
+        frames.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise SimArgumentError(f"cannot write to {frames} ({exc.strerror or exc}): choose another --out") from None
+    panel = panel_spec("waveshare-4in2")
+    count = 0
+
+    def show(step) -> None:  # type: ignore[no-untyped-def]
+        nonlocal count
+        count += 1
+        render(step.display, panel).save(frames / f"{count:04d}.png")
+
+    report = simulate_replay(steps, seed=args.seed, noise=noise, flicker=not args.no_flicker, show=show)
+    summary = {"file": str(args.replay), "games": len(match.games), "problems": len(match.problems)} | report.to_dict()
+    (args.out / "replay.json").write_text(json.dumps(summary, indent=1))
+    if args.json:
+        print(json.dumps(summary))
+    else:
+        same = "all equal to the file's" if not report.differing else f"{len(report.differing)} differ from the file"
+        print(f"replayed {args.replay}: {report.stops} stops in {len(match.games)} game(s); "
+              f"{report.checked} positions read on the board, {same}; frames in {frames}/")
+    return 0 if not report.differing else 1
+
+
+def _grader(name: str):  # type: ignore[no-untyped-def]
+    """A grade for each checker play of the file, from the hint engine ``name``."""
+    from bgboard.hints.advice import play_hints
+    from bgboard.hints.grade import grade_play
+    from bgboard.hints.registry import open_engine
+    from bgboard.rules import Position
+
+    opened = open_engine(name)
+    if opened.notice:
+        sys.stderr.write(f"bgboard: {opened.notice}\n")
+
+    def grade(play) -> str | None:  # type: ignore[no-untyped-def]
+        b, p = play.after.board, play.player
+        if play.dice is None or play.before.turn != p:
+            return None
+        hint = play_hints(opened.engine, play.before.position, play.dice)
+        try:
+            return grade_play(hint, Position(b[p], b[1 - p])).text
+        except ValueError:
+            return None
+
+    return grade
