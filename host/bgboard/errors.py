@@ -10,3 +10,15 @@ and hidden.
 
 class InputError(ValueError):
     """Bad input from a user, a file or a device: the message is one clear sentence."""
+
+
+class RuleError(InputError):
+    """An action or play the rules forbid; the message names the rule, ``rule`` is a short
+    stable key for programs (display icons, tests)."""
+
+    def __init__(self, rule: str, message: str) -> None:
+        self.rule = rule
+        super().__init__(message)
+
+
+__all__ = ["InputError", "RuleError"]

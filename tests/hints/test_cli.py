@@ -8,7 +8,8 @@ import json
 import pytest
 
 from bgboard.cli import main
-from bgboard.commands.hint import cube_state_of, parse_dice
+from bgboard.commands.hint import cube_state_of
+from bgboard.rules import parse_dice
 from bgboard.hints import CubeState
 from bgboard.rules import legal_plays, position_from_id, position_id, start_position
 from bgboard.rules.ids import MatchId, encode_match_id
@@ -133,3 +134,14 @@ def test_grading_an_illegal_play_gives_the_rules_engines_reason(capsys, play, wo
 def test_grading_a_dance(capsys) -> None:
     assert main(["hint", "27YBBwD/PwAAQA", "66", "--grade", "pass", "--engine", "pubeval"]) == 0
     assert "passing is the only choice" in capsys.readouterr().out
+
+
+def test_hint_reads_an_xgid_as_legal_does(capsys) -> None:
+    from bgboard.rules import Xgid, xgid_encode
+
+    xgid = xgid_encode(Xgid(start_position(), dice=(3, 1)))
+    assert main(["hint", START, "31", "--json", "--engine", "pubeval"]) == 0
+    by_id = json.loads(capsys.readouterr().out)
+    assert main(["hint", xgid, "31", "--json", "--engine", "pubeval"]) == 0
+    assert json.loads(capsys.readouterr().out) == by_id
+    assert main(["legal", xgid, "31", "--json"]) == 0 and capsys.readouterr().out

@@ -131,3 +131,20 @@ def test_keith_count_agrees_with_bgsage_in_money_races(bgsage_engine) -> None:
             same += doubles == (keith.action != CubeAction.NO_DOUBLE) and (not doubles or engine.take == keith.take)
     assert total >= 40
     assert same / total >= 0.8
+
+
+@pytest.mark.parametrize(
+    "double, take, nd, dp, action",
+    [
+        (True, True, 0.6, 1.0, CubeAction.DOUBLE_TAKE),
+        (True, False, 0.9, 1.0, CubeAction.DOUBLE_PASS),
+        (False, False, 1.2, 1.0, CubeAction.TOO_GOOD),  # playing on beats the pass
+        (False, False, 1.0, 1.0, CubeAction.NO_DOUBLE),  # the tie: gnubg calls it too good only when ND > DP
+        (False, True, 1.2, 1.0, CubeAction.NO_DOUBLE),  # the opponent would take: not too good to double
+        (False, True, 0.3, 1.0, CubeAction.NO_DOUBLE),
+    ],
+)
+def test_one_cube_classifier_for_both_engines_and_its_tie(double, take, nd, dp, action) -> None:
+    from bgboard.hints.engine import classify_cube
+
+    assert classify_cube(double, take, nd, dp) == action

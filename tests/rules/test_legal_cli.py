@@ -66,7 +66,7 @@ def test_batch(monkeypatch, capsys):
 @pytest.mark.parametrize(
     "argv, message",
     [
-        (["legal", START, "71"], "bgboard: dice are two numbers from 1 to 6 like 31, not '71'\n"),
+        (["legal", START, "71"], "bgboard: dice must be two numbers from 1 to 6 such as 31 or 3-1, not '71'\n"),
         (["legal", "4HPwATDgc/AB", "31"], "bgboard: a Position ID has 14 characters, '4HPwATDgc/AB' has 12\n"),
         (["legal", "XGID=-b----E-C:0:0:1:00:0:0:0:0:10", "31"], "bgboard: an XGID position has 26 characters, '-b----E-C' has 9\n"),
         (["legal", START], "bgboard: give a POSITION (Position ID or XGID) and DICE like 31, or --batch\n"),
@@ -82,7 +82,7 @@ def test_bad_batch_line_names_the_line(monkeypatch, capsys):
     assert main(["legal", "--batch"]) == 2
     captured = capsys.readouterr()
     assert len(captured.out.splitlines()) == 1
-    assert captured.err == "bgboard: line 2: dice are two numbers from 1 to 6 like 31, not '3'\n"
+    assert captured.err == "bgboard: line 2: dice must be two numbers from 1 to 6 such as 31 or 3-1, not '3'\n"
 
 
 def test_real_process_exit_code():

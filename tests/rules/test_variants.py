@@ -172,7 +172,7 @@ def test_legal_cli_for_each_variant(capsys):
         (["--variant", "plakoto", "AAAAAAAAAAAAAA:pinned=x/-", "31"], "pinned points are numbers"),
         (["--variant", "plakoto", "4HPwATDgc/ABMA:colour=red", "31"], "':pinned=M/T' or ':reserve=M/T'"),
         (["--variant", "fevga", "AACA/z8AAID/Pw:pinned=24/-", "31"], "Fevga has no pins"),
-        (["--variant", "plakoto", "start", "71"], "dice are two numbers"),
+        (["--variant", "plakoto", "start", "71"], "dice must be two numbers"),
         (["--variant", "plakoto", board_text(board_of({"mine": {"5": 1}, "theirs": {"20": 1}})), "31"], "without a pin"),
     ],
 )

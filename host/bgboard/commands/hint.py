@@ -5,7 +5,7 @@
     bgboard hint --batch [--engine NAME]          (lines "POSITION DICE" on stdin)
     bgboard hint --cube POSITION --match-id MATCHID [--engine NAME] [--json]
 
-POSITION is a gnubg Position ID (the player on roll first), DICE two digits ("31",
+POSITION is a gnubg Position ID (the player on roll first) or an XGID, DICE two digits ("31",
 "3-1", "3,1").  ``--batch`` prints one JSON object per input line:
 ``{"plays": [{"play", "position_id", "equity"}]}``, best first, where ``position_id`` is
 ``bgboard.rules.position_id(play.position)`` (as ``bgboard legal --json``).  An engine
@@ -16,39 +16,18 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
+
 import sys
 from typing import Any, TextIO
 
 from bgboard.errors import InputError
 from bgboard.hints.engine import CubeHint, CubeState, HintEngine, PlaysHint
+from bgboard.rules import parse_dice, parse_position
 from bgboard.rules.position import Position
 
 
 class HintArgumentError(InputError):
     """A ``bgboard hint`` command line that does not make sense."""
-
-
-class BadDiceError(InputError):
-    """Dice text that is not two numbers from 1 to 6."""
-
-
-_DICE = re.compile(r"^\s*([1-6])\s*[-, ]?\s*([1-6])\s*$")
-
-
-def parse_dice(text: str) -> tuple[int, int]:
-    """``"31"``, ``"3-1"``, ``"3,1"`` or ``"3 1"`` → ``(3, 1)``."""
-    match = _DICE.match(text)
-    if not match:
-        raise BadDiceError(f"dice must be two numbers from 1 to 6 such as 31 or 3-1, not {text!r}")
-    return int(match.group(1)), int(match.group(2))
-
-
-def parse_position(text: str) -> Position:
-    """A gnubg Position ID (14 characters) → :class:`Position` (raises ``InvalidIdError``)."""
-    from bgboard.rules import position_from_id
-
-    return position_from_id(text.strip())
 
 
 def cube_state_from_match_id(text: str) -> CubeState:
@@ -88,7 +67,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         help="best plays of a roll, or cube advice, from a hint engine",
         description="Rank the plays of a roll (or advise on the cube) with bgsage, gnubg-nn or pubeval.",
     )
-    p.add_argument("position", nargs="?", metavar="POSITION", help="gnubg Position ID, player on roll first")
+    p.add_argument("position", nargs="?", metavar="POSITION", help="gnubg Position ID (player on roll first) or XGID")
     p.add_argument("dice", nargs="?", metavar="DICE", help="the roll, e.g. 31 or 3-1")
     p.add_argument("--engine", default=None, help="bgsage, gnubg-nn, pubeval or auto (default: $BGBOARD_HINT_ENGINE or auto)")
     p.add_argument("--top", type=int, default=None, help="show at most N plays (default 5; all with --json)")

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
+
 import sys
 from typing import TextIO
 
@@ -33,29 +33,11 @@ from bgboard.rules import (
     Position,
     checkers_of,
     legal_plays,
-    position_from_id,
+    parse_dice,
+    parse_position,
     position_id,
     xgid_decode,
 )
-
-_DICE = re.compile(r"^([1-6])[-,/ ]?([1-6])$")
-
-
-def parse_dice(text: str) -> tuple[int, int]:
-    """``"31"``, ``"3-1"`` or ``"3,1"`` → ``(3, 1)``; raises :class:`InvalidDiceError`."""
-    found = _DICE.match(text.strip())
-    if not found:
-        raise InvalidDiceError(f"dice are two numbers from 1 to 6 like 31, not {text!r}")
-    return int(found.group(1)), int(found.group(2))
-
-
-def parse_position(text: str, checkers: int = 15) -> Position:
-    """A gnubg Position ID or an XGID (seen from the player on roll)."""
-    text = text.strip()
-    if text.upper().startswith("XGID=") or ":" in text:
-        return xgid_decode(text, checkers).position
-    return position_from_id(text, checkers)
-
 
 def variant_answer(variant: str, position_text: str, dice_text: str) -> dict:
     """The JSON object for one question in one of the seed variants of :data:`GAMES`."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from bgboard.hints.engine import CubeAction, CubeHint, CubeState, EngineUnavailableError
+from bgboard.hints.engine import CubeHint, classify_cube, CubeState, EngineUnavailableError
 from bgboard.hints.terminal import finished_equity
 from bgboard.rules.position import Position
 
@@ -79,15 +79,10 @@ class BgsageEngine:
             position.to_bgsage(),
             **_cube_arguments(state),
         )
-        # bgsage says "No Double" both when it is too early and when it is too good: too
-        # good is a no double where playing on beats the opponent's pass (ND > DP) and the
-        # opponent would pass.
-        if result.should_double:
-            action = CubeAction.DOUBLE_TAKE if result.should_take else CubeAction.DOUBLE_PASS
-        elif not result.should_take and result.equity_nd > result.equity_dp:
-            action = CubeAction.TOO_GOOD
-        else:
-            action = CubeAction.NO_DOUBLE
+        # bgsage says "No Double" both when it is too early and when it is too good
+        action = classify_cube(
+            bool(result.should_double), bool(result.should_take), float(result.equity_nd), float(result.equity_dp)
+        )
         return CubeHint(
             engine=self.name,
             action=action,

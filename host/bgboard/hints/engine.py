@@ -12,6 +12,7 @@ plays and are not equities (so no blunder grade is given from them).
 
 from __future__ import annotations
 
+from enum import StrEnum
 from dataclasses import dataclass
 from typing import Protocol, Sequence, runtime_checkable
 
@@ -20,6 +21,7 @@ from bgboard.rules.position import Position
 
 __all__ = [
     "CubeAction",
+    "classify_cube",
     "CubeHint",
     "CubeState",
     "EngineUnavailableError",
@@ -99,14 +101,28 @@ class CubeState:
             raise InputError("both players need a positive number of points, or neither (money)")
 
 
-class CubeAction:
-    """The four answers to "should I double?" (plain strings, shown as they are)."""
+class CubeAction(StrEnum):
+    """The four answers to "should I double?" (strings, shown as they are)."""
 
     NO_DOUBLE = "no double"
     DOUBLE_TAKE = "double, take"
     DOUBLE_PASS = "double, pass"
     TOO_GOOD = "too good to double"
-    ALL = (NO_DOUBLE, DOUBLE_TAKE, DOUBLE_PASS, TOO_GOOD)
+
+
+def classify_cube(double: bool, take: bool, no_double: float, double_pass: float) -> CubeAction:
+    """The cube action of an engine's answer (both engines, one rule).
+
+    An engine says whether to double and whether the opponent should take, with the
+    equities of no double (ND) and double/pass (DP).  Not doubling is *too good* when playing
+    on beats the opponent's pass, ND > DP, and the opponent would pass; at ND = DP it is a
+    plain no double, as gnubg's ``FindBestCubeDecision`` decides (too good only when
+    ``arDouble[OUTPUT_NODOUBLE] > arDouble[OUTPUT_DROP]``)."""
+    if double:
+        return CubeAction.DOUBLE_TAKE if take else CubeAction.DOUBLE_PASS
+    if not take and no_double > double_pass:
+        return CubeAction.TOO_GOOD
+    return CubeAction.NO_DOUBLE
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from bgboard.hints.engine import CubeAction, CubeHint, CubeState, EngineUnavailableError, UnsupportedError
+from bgboard.hints.engine import CubeHint, classify_cube, CubeState, EngineUnavailableError, UnsupportedError
 from bgboard.hints.terminal import finished_equity
 from bgboard.rules.position import Position
 
@@ -76,15 +76,9 @@ class GnubgEngine:
             # The score is global in gnubg-nn and changes its move choice: back to money.
             g.set.cube(1, b"C")
             g.set.score(0, 0, 0)
-        if double:
-            action = CubeAction.DOUBLE_TAKE if take else CubeAction.DOUBLE_PASS
-        elif not take and nd >= dp:
-            action = CubeAction.TOO_GOOD
-        else:
-            action = CubeAction.NO_DOUBLE
         return CubeHint(
             engine=self.name,
-            action=action,
+            action=classify_cube(bool(double), bool(take), float(nd), float(dp)),
             take=bool(take),
             no_double=float(nd),
             double_take=float(dt),

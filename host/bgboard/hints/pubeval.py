@@ -14,6 +14,7 @@ not an equity.  Pure code: no I/O.
 from __future__ import annotations
 
 from bgboard.rules.position import BAR, Position
+from bgboard.rules.result import is_race
 
 __all__ = ["RACE_WEIGHTS", "CONTACT_WEIGHTS", "is_race", "score", "WIN_SCORE"]
 
@@ -58,19 +59,6 @@ CONTACT_WEIGHTS: tuple[float, ...] = (
     1.23606, -1.59529, .10438, -1.30206, -4.11520, 5.62596, -2.75800,
 )
 # fmt: on
-
-
-def _rear(side: tuple[int, ...]) -> int:
-    """The highest index (bar = 25) holding a checker of ``side``, 0 if all are off."""
-    for p in range(BAR, 0, -1):
-        if side[p]:
-            return p
-    return 0
-
-
-def is_race(position: Position) -> bool:
-    """True when no checker can meet an opponent's checker any more (a pure race)."""
-    return _rear(position.mine) + _rear(position.theirs) <= BAR
 
 
 def score(after: Position, race: bool, checkers: int = 15) -> float:

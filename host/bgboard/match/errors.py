@@ -7,22 +7,15 @@ stable key for the same rule, for programs (display icons, tests).
 
 from __future__ import annotations
 
-from bgboard.errors import InputError
+from bgboard.errors import InputError, RuleError
+from bgboard.rules.notation import IllegalPlayError
 
+__all__ = ["IllegalPlayError", "MatchRecordError", "MatchRuleError"]
 
-class MatchRuleError(InputError):
-    """An action the rules of the match forbid; the message names the rule."""
-
-    def __init__(self, rule: str, message: str) -> None:
-        self.rule = rule
-        super().__init__(message)
-
-
-class IllegalPlayError(MatchRuleError):
-    """A checker play that the rules of backgammon forbid (the message says why)."""
-
-    def __init__(self, message: str) -> None:
-        super().__init__("illegal-play", message)
+#: An action the rules of the match forbid; the message names the rule.  The same class as
+#: :class:`bgboard.errors.RuleError`, so an illegal play (:class:`IllegalPlayError`, from the
+#: rules engine) is one too.
+MatchRuleError = RuleError
 
 
 class MatchRecordError(InputError):

@@ -407,10 +407,7 @@ def _variant_move(state: MatchState, game: Game, action: Move) -> MatchState:
     plays = game.plays(board, state.dice)
     if not plays:
         raise IllegalPlayError(f"no legal play with {state.dice[0]}-{state.dice[1]}: pass the turn")
-    try:
-        result = game.play_steps(board, action.steps, state.dice)
-    except rules.IllegalPlayError as exc:
-        raise IllegalPlayError(str(exc)) from None
+    result = game.play_steps(board, action.steps, state.dice)  # IllegalPlayError says why
     if result not in {p.board for p in plays}:
         raise IllegalPlayError(game.explain(board, state.dice, result))
     return _after_variant_play(state, state.turn, result, game)

@@ -8,6 +8,7 @@ from bgboard.rules.ids import (
     Xgid,
     decode_match_id,
     encode_match_id,
+    parse_position,
     position_from_id,
     position_id,
     xgid_decode,
@@ -15,7 +16,7 @@ from bgboard.rules.ids import (
 )
 from bgboard.rules.explain import explain
 from bgboard.rules.legal import IllegalStepError, InvalidDiceError, legal_plays, legal_steps
-from bgboard.rules.notation import IllegalPlayError, NotationError, parse_play
+from bgboard.rules.notation import IllegalPlayError, NotationError, parse_dice, parse_play
 from bgboard.rules.play import Play, format_play
 from bgboard.rules.position import BAR, CHECKERS, OFF, InvalidPositionError, Position
 from bgboard.rules.result import GameResult, game_result, is_race, pip_counts
@@ -37,7 +38,9 @@ __all__ = [
     "IllegalPlayError",
     "NotationError",
     "explain",
+    "parse_dice",
     "parse_play",
+    "parse_position",
     "IllegalStepError",
     "InvalidDiceError",
     "InvalidIdError",

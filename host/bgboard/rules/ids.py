@@ -354,3 +354,12 @@ def xgid_decode(text: str, checkers: int = CHECKERS) -> Xgid:
         match_length=match_length,
         max_cube_log2=number(max_cube, "maximum cube"),
     )
+
+
+def parse_position(text: str, checkers: int = CHECKERS) -> Position:
+    """A gnubg Position ID or an XGID (``XGID=...``, or any text with its ``:`` fields), seen
+    from the player on roll; raises :class:`InvalidIdError` (one sentence)."""
+    text = text.strip()
+    if text.upper().startswith("XGID=") or ":" in text:
+        return xgid_decode(text, checkers).position
+    return position_from_id(text, checkers)

@@ -12,9 +12,9 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
-from bgboard.errors import InputError
+from bgboard.errors import InputError, RuleError
 from bgboard.rules.explain import explain
-from bgboard.rules.legal import _plays, check_dice
+from bgboard.rules.legal import InvalidDiceError, _plays, check_dice
 from bgboard.rules.play import Play
 from bgboard.rules.position import BAR, OFF, Position
 
@@ -23,8 +23,13 @@ class NotationError(InputError):
     """Text that is not a play in standard notation."""
 
 
-class IllegalPlayError(InputError):
-    """A well-written play that the rules do not allow (the message says why)."""
+class IllegalPlayError(RuleError):
+    """A play the rules do not allow (the message says why): the one error for it, raised by
+    the rules engine and by the match (where it is a ``MatchRuleError`` of rule
+    ``illegal-play``)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__("illegal-play", message)
 
 
 _MOVE = re.compile(r"^((?:bar|off|\d{1,2})\*?(?:/(?:bar|off|\d{1,2})\*?)+)(?:\((\d)\))?$")
@@ -117,3 +122,15 @@ def parse_play(text: str, position: Position, dice: Sequence[int]) -> Play:
             return play
     reason = explain(position, (d1, d2), result) or f"that is not a play of {d1}-{d2}"
     raise IllegalPlayError(f"{text.strip()} is not legal: {reason}")
+
+
+_DICE = re.compile(r"^\s*([1-6])\s*[-,/ ]?\s*([1-6])\s*$")
+
+
+def parse_dice(text: str) -> tuple[int, int]:
+    """``"31"``, ``"3-1"``, ``"3,1"``, ``"3/1"`` or ``"3 1"`` → ``(3, 1)``; raises
+    :class:`~bgboard.rules.legal.InvalidDiceError` (one sentence) for anything else."""
+    found = _DICE.match(text)
+    if not found:
+        raise InvalidDiceError(f"dice must be two numbers from 1 to 6 such as 31 or 3-1, not {text!r}")
+    return int(found.group(1)), int(found.group(2))
