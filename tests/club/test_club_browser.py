@@ -141,3 +141,34 @@ def test_the_director_pairs_a_round_from_the_page(tmp_path, browser):
         served.close()
     with Director.open(path) as d:
         assert [a.action for a in d.audit(SWISS)][-2:] == ["pair_round", "forfeit"]
+
+
+def test_the_tv_view_cycles_through_the_room_and_the_running_events(tmp_path, browser):
+    path = make_club(tmp_path / "fresh.sqlite", finish_double=False, swiss_rounds=1)
+    site = club_site(path, LiveHub())
+    site.tv_seconds = 1
+    served = ServedSite(site)
+    try:
+        browser.get(served.url + "/?tv")
+        assert "tv" in browser.find_element(By.TAG_NAME, "body").get_attribute("class")
+        seen = []
+        for _ in range(5):
+            WebDriverWait(browser, 5).until(lambda d: d.current_url != (seen[-1] if seen else served.url + "/?tv"))
+            seen.append(browser.current_url)
+        paths = [url.removeprefix(served.url) for url in seen]
+    finally:
+        served.close()
+    double, swiss = event_url(DOUBLE), event_url(SWISS)
+    assert paths == [f"{double}?tv", f"{standings_url(DOUBLE)}?tv", f"{swiss}?tv",
+                     f"{standings_url(SWISS)}?tv", "/?tv"]
+
+
+def test_pages_fit_a_phone(served, browser):
+    evening = Evening(served.site.hub, boards=3, seed=2)
+    served.call(evening.advance, 10)
+    browser.set_window_size(390, 844)
+    for url in ("/", "/board/1", event_url(DOUBLE), standings_url(SWISS), "/ratings", "/match/1"):
+        browser.get(served.url + url)
+        overflow = browser.execute_script(
+            "return document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        assert overflow <= 0, f"{url} is {overflow} px wider than a phone"

@@ -131,3 +131,20 @@ def test_board_state_has_the_keys_the_pages_read():
     assert payload["dice"] == list(state.dice) and sorted(state.dice) == [3, 5] and payload["cube_owner"] is None
     assert position_from_id(payload["position_id"]) == state.position
     assert payload["clocks"] == [600000, 590000] and payload["match"] == 12
+
+
+def test_close_ends_every_reader_and_new_ones_still_work():
+    async def main():
+        hub = LiveHub()
+        sub = hub.subscribe()
+        reader = asyncio.create_task(sub.next_batch())
+        await asyncio.sleep(0)
+        hub.close()
+        with pytest.raises(StopAsyncIteration):
+            await reader
+        assert hub.subscribers == 0
+        later = hub.subscribe()
+        hub.update(1, {})
+        return [live.board for live in later.take()]
+
+    assert asyncio.run(main()) == [1]

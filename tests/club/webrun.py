@@ -48,7 +48,8 @@ class ServedSite:
                 self.url = f"http://{host}:{port}"
                 self._ready.set()
 
-            await serve_http(self.app, "127.0.0.1", 0, ready=ready, stop=self._stop)
+            await serve_http(self.app, "127.0.0.1", 0, ready=ready, stop=self._stop,
+                             on_stop=self.site.hub.close)
 
         self.loop.run_until_complete(main())
         pending = asyncio.all_tasks(self.loop)   # open event streams: end them, then the loop

@@ -174,6 +174,12 @@ class LiveHub:
         """Every board that has reported, by board number (a new dict; entries are frozen)."""
         return dict(sorted(self._boards.items()))
 
+    def close(self) -> None:
+        """End every subscription (their readers stop after what they have not yet read):
+        the server is shutting down.  New subscriptions may still be made."""
+        for subscription in list(self._subscribers):
+            subscription.close()
+
     def subscribe(self) -> Subscription:
         """A new reader of changes from now on (read :meth:`snapshot` first for the room as
         it is).  Close it (``async with`` or :meth:`Subscription.close`) when the client goes."""

@@ -1,17 +1,19 @@
 """The room's pages and their live feed: every board's card, one board large, and the
 Server-Sent Events stream that pushes a changed board's new card to every open page.
 
-A change is rendered once per board, version and view (:class:`Fragments`), however many
-browsers watch, and each browser's stream coalesces (``bgboard.club.live``): a slow phone
-gets the newest card of each board, never a backlog.
+A change is rendered and encoded once per board, version and view (:class:`Fragments`),
+however many browsers watch; each browser's stream coalesces (``bgboard.club.live``), so a
+slow phone gets the newest card of each board, never a backlog, and everything pending for
+it goes out in one write.
 """
 
 from __future__ import annotations
 
 import json
-from typing import Any, AsyncIterator, Callable
+from typing import Any, AsyncIterator, Callable, Iterable
 
 from markupsafe import Markup
+from sse_starlette.event import ServerSentEvent
 from sse_starlette.sse import EventSourceResponse
 from starlette.requests import Request
 from starlette.responses import Response
@@ -30,23 +32,31 @@ def svg(view: BoardView) -> Markup:
 
 
 class Fragments:
-    """The HTML of a board's card (or large view), rendered once per hub version."""
+    """A board's card (or large view) as a ready Server-Sent Event, made once per hub
+    version and view however many browsers receive it (the newest per board is kept)."""
 
     def __init__(self, render: Callable[[str, dict[str, Any]], str]) -> None:
         self._render = render
-        self._cache: dict[tuple[int, str], tuple[int, str]] = {}
+        self._cache: dict[tuple[int, str], tuple[int, bytes]] = {}
         self.renders = 0
 
     def html(self, live: BoardLive, view: str) -> str:
+        """The fragment's HTML ("" for a board that left the room)."""
+        if not live.state and not live.online:
+            return ""
+        return self._render(f"{view}.html", {"v": view_of(live), "svg": svg})
+
+    def event(self, live: BoardLive, view: str) -> bytes:
+        """The encoded ``board`` event: ``id`` the hub version, ``data`` {"board", "html"}."""
         key = (live.board, view)
         hit = self._cache.get(key)
         if hit is not None and hit[0] == live.version:
             return hit[1]
         self.renders += 1
-        text = "" if not live.state and not live.online else self._render(
-            f"{view}.html", {"v": view_of(live), "svg": svg})
-        self._cache[key] = (live.version, text)
-        return text
+        data = json.dumps({"board": live.board, "html": self.html(live, view)})
+        encoded = ServerSentEvent(data=data, event="board", id=str(live.version)).encode()
+        self._cache[key] = (live.version, encoded)
+        return encoded
 
 
 def _since(request: Request) -> int:
@@ -65,19 +75,19 @@ def live_stream(hub: LiveHub, fragments: Fragments, request: Request) -> Respons
     since = _since(request)
     subscription = hub.subscribe()   # before the snapshot: nothing falls between them
 
-    def event(live: BoardLive) -> dict[str, str]:
-        data = json.dumps({"board": live.board, "html": fragments.html(live, view)})
-        return {"event": "board", "id": str(live.version), "data": data}
+    def chunk(lives: Iterable[BoardLive]) -> bytes:
+        """Every wanted change of a batch in one write to the socket."""
+        return b"".join(fragments.event(live, view) for live in lives if only in (None, live.board))
 
-    async def stream() -> AsyncIterator[dict[str, str]]:
+    async def stream() -> AsyncIterator[bytes]:
         try:
-            for live in hub.snapshot().values():
-                if live.version > since and only in (None, live.board):
-                    yield event(live)
+            first = chunk(live for live in hub.snapshot().values() if live.version > since)
+            if first:
+                yield first
             while True:
-                for live in await subscription.next_batch():
-                    if only in (None, live.board):
-                        yield event(live)
+                batch = chunk(await subscription.next_batch())
+                if batch:
+                    yield batch
         except StopAsyncIteration:
             return
         finally:

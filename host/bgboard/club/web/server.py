@@ -47,10 +47,12 @@ async def serve_http(
     *,
     ready: Callable[[str, int], None] | None = None,
     stop: asyncio.Event | None = None,
+    on_stop: Callable[[], None] | None = None,
 ) -> None:
     """Serve ``app`` until ``stop`` is set (or the task is cancelled); ``ready(host, port)``
-    is called once listening (with the real port when ``port`` is 0).  A port already in use
-    raises :class:`ListenAddressError`."""
+    is called once listening (with the real port when ``port`` is 0); ``on_stop()`` before
+    shutting down (``LiveHub.close``, so open event streams end cleanly).  A port already in
+    use raises :class:`ListenAddressError`."""
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False,
                             lifespan="off", timeout_graceful_shutdown=2)
     server = uvicorn.Server(config)
@@ -73,6 +75,8 @@ async def serve_http(
     except SystemExit:
         raise ListenAddressError(f"cannot listen on {host}:{port}: is the port in use?") from None
     finally:
+        if on_stop is not None:
+            on_stop()
         server.should_exit = True
         if not task.done():
             try:
@@ -93,7 +97,8 @@ async def serve_club(
     """Serve the club in the database at ``path`` with the room's ``hub`` (see serve_http)."""
     from bgboard.club.web.app import create_app
 
-    await serve_http(create_app(club_site(path, hub)), host, port, ready=ready, stop=stop)
+    await serve_http(create_app(club_site(path, hub)), host, port, ready=ready, stop=stop,
+                     on_stop=hub.close)
 
 
 def club_site(path: "str | Path", hub: LiveHub) -> "Site":
