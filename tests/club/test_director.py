@@ -79,6 +79,20 @@ def test_result_with_a_key_is_stored_once(club):
     assert club.ratings()[0].name == "P01"
 
 
+def test_a_board_report_after_a_hand_entry_is_accepted_when_it_agrees(club):
+    mat, (a, b) = selfplay_mat(3, 7)
+    _field(club, 2)
+    m = club.pair_round("E").matches[0]
+    club.record_result("E", m.id, (a, b), actor="director")           # the board was offline
+    with pytest.raises(InputError, match="already has a result"):
+        club.record_result("E", m.id, (b, a), result_key="board-uuid")
+    club.record_result("E", m.id, (a, b), mat=mat, result_key="board-uuid", actor="board 1")
+    assert club.match_record(m.id) == mat
+    club.record_result("E", m.id, (a, b), result_key="board-uuid")    # resent: no-op
+    assert [x.action for x in club.audit("E")][-2:] == ["result", "result_key"]
+    assert len(club.rating_history("P01")) == 1                        # rated once
+
+
 def test_a_mat_is_replayed_and_must_end_at_the_reported_score(club):
     mat, (a, b) = selfplay_mat(3, 7)
     _field(club, 2)

@@ -694,6 +694,17 @@ class Director:
                                      "the same key is refused (the director can correct the match)")
             if match["status"] == BYE:
                 raise InputError(f"match {match['id']} is a bye: it has no result to enter")
+            if (result_key is not None and match["status"] == FINISHED and match["result_key"] is None
+                    and (match["score_a"], match["score_b"]) == tuple(score)):
+                # entered by hand while the board was offline: the board's report agrees
+                db.execute("UPDATE matches SET result_key = ? WHERE id = ?", (result_key, match["id"]))
+                if mat is not None and match["mat"] is None:
+                    mat = self._check_mat(match, ev["rules"], score, mat)
+                    db.execute("UPDATE matches SET mat = ? WHERE id = ?", (mat, match["id"]))
+                self._audit("result_key", {"event": ev["name"], "node": match["node"],
+                                           "result_key": result_key, "mat": mat},
+                            None, None, actor, at, ev["id"], match["id"])
+                return self._info(db.execute("SELECT * FROM matches WHERE id = ?", (match["id"],)).fetchone())
             if match["status"] != PENDING:
                 raise InputError(f"match {match['id']} already has a result "
                                  f"({self._describe(match)}): correct it with "
@@ -932,6 +943,10 @@ def replay_audit(entries: Sequence[AuditEntry], path: str | Path) -> Director:
                 director.correct_result(a["event"], mid, tuple(a["score"]), a["mat"], a["reason"], **kw)
             else:
                 director.forfeit(a["event"], mid, a["winner"], a["reason"], **kw)
+        elif e.action == "result_key":
+            mid = director._node_id(a["event"], a["node"])
+            score = director.match(mid).score or [0, 0]
+            director.record_result(a["event"], mid, (score[0], score[1]), a["mat"], a["result_key"], **kw)
         elif e.action == "withdraw":
             director.withdraw(a["event"], a["name"], a["reason"], **kw)
         elif e.action == "penalty":
