@@ -79,23 +79,26 @@ def bracket_size(n: int) -> int:
     return size
 
 
+def _halve(sources: Sequence[Source], prefix: str, flight: str, stage: int,
+           nodes: list[Node]) -> list[Source]:
+    """Pair neighbouring sources in new nodes ``{prefix}-1``, ``{prefix}-2``, ...; their winners."""
+    winners = []
+    for i in range(len(sources) // 2):
+        key = f"{prefix}-{i + 1}"
+        nodes.append(Node(key, flight, stage, (sources[2 * i], sources[2 * i + 1])))
+        winners.append(Source(WINNER, key))
+    return winners
+
+
 def _main(size: int) -> tuple[list[Node], list[list[str]]]:
     """Main-flight nodes and the node keys of each main round."""
     nodes: list[Node] = []
     rounds: list[list[str]] = []
-    order = seed_order(size)
-    prev = [Source(SEED, str(s)) for s in order]
+    prev = [Source(SEED, str(s)) for s in seed_order(size)]
     r = 1
     while len(prev) > 1:
-        keys = []
-        nxt = []
-        for i in range(len(prev) // 2):
-            key = f"W{r}-{i + 1}"
-            nodes.append(Node(key, MAIN, r, (prev[2 * i], prev[2 * i + 1])))
-            keys.append(key)
-            nxt.append(Source(WINNER, key))
-        rounds.append(keys)
-        prev = nxt
+        prev = _halve(prev, f"W{r}", MAIN, r, nodes)
+        rounds.append([s.ref for s in prev])
         r += 1
     return nodes, rounds
 
@@ -115,12 +118,7 @@ def double_elimination(n: int, last_chance: bool = False) -> list[Node]:
         return nodes            # two players: the final's loser has nobody left to meet
     stage = k + 1
     first = rounds[0]
-    survivors = []
-    for i in range(len(first) // 2):
-        key = f"L1-{i + 1}"
-        nodes.append(Node(key, CONSOLATION, stage,
-                          (Source(LOSER, first[2 * i]), Source(LOSER, first[2 * i + 1]))))
-        survivors.append(Source(WINNER, key))
+    survivors = _halve([Source(LOSER, key) for key in first], "L1", CONSOLATION, stage, nodes)
     for r in range(2, k + 1):
         stage += 1
         dropping = rounds[r - 1]
@@ -136,22 +134,13 @@ def double_elimination(n: int, last_chance: bool = False) -> list[Node]:
         if r == k:
             break
         stage += 1
-        survivors = []
-        for i in range(len(drop) // 2):
-            key = f"R{r}-{i + 1}"
-            nodes.append(Node(key, CONSOLATION, stage, (drop[2 * i], drop[2 * i + 1])))
-            survivors.append(Source(WINNER, key))
+        survivors = _halve(drop, f"R{r}", CONSOLATION, stage, nodes)
     if last_chance and len(first) >= 4:
         entrants = [Source(LOSER, f"L1-{i + 1}") for i in range(len(first) // 2)]
         r = 1
         while len(entrants) > 1:
             stage += 1
-            nxt = []
-            for i in range(len(entrants) // 2):
-                key = f"X{r}-{i + 1}"
-                nodes.append(Node(key, LAST_CHANCE, stage, (entrants[2 * i], entrants[2 * i + 1])))
-                nxt.append(Source(WINNER, key))
-            entrants = nxt
+            entrants = _halve(entrants, f"X{r}", LAST_CHANCE, stage, nodes)
             r += 1
     return nodes
 
