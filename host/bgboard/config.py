@@ -1,67 +1,25 @@
 """The host's configuration file (``bgboard run --config config.toml``).
 
-Every key, its meaning and its default are listed in docs/config.md; :data:`DEFAULT_TOML`
-is the same text as a file.  :func:`load_config` reads a TOML file and checks every value;
+Every key, its default and a short comment are kept once, in the dataclasses below;
+:data:`DEFAULT_TOML` is written from them (:func:`default_toml`) and docs/config.md's tables
+are checked against them (tests/test_config.py).  :func:`load_config` reads a TOML file and checks every value;
 anything wrong — an unknown table or key, a wrong type, a value out of range — raises
 :class:`ConfigError` with one sentence naming the key (the CLI prints it and exits 2).
 """
 
 from __future__ import annotations
 
+import json
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any, Mapping
 
 from bgboard.errors import InputError
 
-DEFAULT_TOML = """\
-# bgboard host configuration (every key is optional; these are the defaults).
-
-[board]
-port = "/dev/bgboard"          # the Pico's serial port (deploy/99-bgboard.rules makes this link)
-baudrate = 115200
-grid = ""                      # sensor grid file; "" = hardware/grid.toml shipped with bgboard
-settle_ms = 300                # act on a board reading once it has been stable this long
-
-[buttons]
-enabled = true
-pin_factory = ""               # gpiozero pin back end: "" = gpiozero's choice, "mock" = none
-bounce_ms = 30                 # the pins are hardware/pins.toml's ($BGBOARD_HARDWARE for another copy)
-
-[display]
-panel = "waveshare-2in9"       # a panel name (bgboard render --help lists them)
-frames_dir = ""                # write PNG frames here instead of driving a panel
-
-[match]
-length = 5                     # points; 0 = money play
-rules = "standard"             # rule set (docs/match.md)
-players = ["White", "Black"]
-variant = "standard"           # standard, nackgammon, hypergammon1..3
-takebacks = false              # allow taking a finished play back before the opponent rolls
-condone = false                # true: the opponent may accept an illegal play (roll button); false: it must be corrected
-
-[clock]
-enabled = false
-per_point_s = 120              # reserve per match point
-scored_s = 60                  # less this per point already scored
-delay_s = 12                   # simple delay per move
-overtime_s = 0                 # once per player when the reserve runs out; 0 = time-out loses
-
-[hints]
-engine = "none"                # none, auto, bgsage, gnubg-nn, pubeval
-
-[journal]
-path = "/var/lib/bgboard/journal.db"
-
-[club]
-broker = ""                    # the club's MQTT broker, e.g. "mqtt://director.local:1883"; "" = not networked
-club = "club"                  # the club's topic name (docs/club-protocol.md)
-board = 1                      # this board's number
-username = ""                  # the broker user of this board ("" = "board" + number)
-password_file = ""             # a file holding this board's broker password
-ca_file = ""                   # TLS (mqtts://): the club's CA certificate; "" = the system's
-"""
+def _key(default: Any, comment: str = "") -> Any:
+    """A config key's default and the comment :func:`default_toml` writes beside it."""
+    return field(default=default, metadata={"comment": comment})
 
 
 class ConfigError(InputError):
@@ -70,33 +28,33 @@ class ConfigError(InputError):
 
 @dataclass(frozen=True, slots=True)
 class BoardConfig:
-    port: str = "/dev/bgboard"
-    baudrate: int = 115200
-    grid: str = ""
-    settle_ms: int = 300
+    port: str = _key("/dev/bgboard", "the Pico's serial port (deploy/99-bgboard.rules makes this link)")
+    baudrate: int = _key(115200)
+    grid: str = _key("", 'sensor grid file; "" = hardware/grid.toml shipped with bgboard')
+    settle_ms: int = _key(300, 'act on a board reading once it has been stable this long')
 
 
 @dataclass(frozen=True, slots=True)
 class ButtonsConfig:
-    enabled: bool = True
-    pin_factory: str = ""
-    bounce_ms: int = 30
+    enabled: bool = _key(True)
+    pin_factory: str = _key("", 'gpiozero pin back end: "" = gpiozero\'s choice, "mock" = none')
+    bounce_ms: int = _key(30, "the pins are hardware/pins.toml's ($BGBOARD_HARDWARE for another copy)")
 
 
 @dataclass(frozen=True, slots=True)
 class DisplayConfig:
-    panel: str = "waveshare-2in9"
-    frames_dir: str = ""
+    panel: str = _key("waveshare-2in9", 'a panel name (bgboard render --help lists them)')
+    frames_dir: str = _key("", 'write PNG frames here instead of driving a panel')
 
 
 @dataclass(frozen=True, slots=True)
 class MatchConfig:
-    length: int = 5
-    rules: str = "standard"
-    players: tuple[str, str] = ("White", "Black")
-    variant: str = "standard"
-    takebacks: bool = False
-    condone: bool = False
+    length: int = _key(5, 'points; 0 = money play')
+    rules: str = _key("standard", 'rule set (docs/match.md)')
+    players: tuple[str, str] = _key(("White", "Black"))
+    variant: str = _key("standard", 'standard, nackgammon, hypergammon1..3')
+    takebacks: bool = _key(False, 'allow taking a finished play back before the opponent rolls')
+    condone: bool = _key(False, 'true: the opponent may accept an illegal play (roll button); false: it must be corrected')
 
     @property
     def illegal(self) -> str:
@@ -106,31 +64,31 @@ class MatchConfig:
 
 @dataclass(frozen=True, slots=True)
 class ClockConfig:
-    enabled: bool = False
-    per_point_s: float = 120.0
-    scored_s: float = 60.0
-    delay_s: float = 12.0
-    overtime_s: float = 0.0
+    enabled: bool = _key(False)
+    per_point_s: float = _key(120.0, 'reserve per match point')
+    scored_s: float = _key(60.0, 'less this per point already scored')
+    delay_s: float = _key(12.0, 'simple delay per move')
+    overtime_s: float = _key(0.0, 'once per player when the reserve runs out; 0 = time-out loses')
 
 
 @dataclass(frozen=True, slots=True)
 class HintsConfig:
-    engine: str = "none"
+    engine: str = _key("none", 'none, auto, bgsage, gnubg-nn, pubeval')
 
 
 @dataclass(frozen=True, slots=True)
 class JournalConfig:
-    path: str = "/var/lib/bgboard/journal.db"
+    path: str = _key("/var/lib/bgboard/journal.db")
 
 
 @dataclass(frozen=True, slots=True)
 class ClubConfig:
-    broker: str = ""
-    club: str = "club"
-    board: int = 1
-    username: str = ""
-    password_file: str = ""
-    ca_file: str = ""
+    broker: str = _key("", 'the club\'s MQTT broker, e.g. "mqtt://director.local:1883"; "" = not networked')
+    club: str = _key("club", "the club's topic name (docs/club-protocol.md)")
+    board: int = _key(1, "this board's number")
+    username: str = _key("", 'the broker user of this board ("" = "board" + number)')
+    password_file: str = _key("", "a file holding this board's broker password")
+    ca_file: str = _key("", 'TLS (mqtts://): the club\'s CA certificate; "" = the system\'s')
 
     @property
     def enabled(self) -> bool:
@@ -157,7 +115,7 @@ class Config:
     club: ClubConfig = field(default_factory=ClubConfig)
 
 
-SECTIONS: dict[str, type] = {
+SECTIONS: dict[str, Any] = {
     "board": BoardConfig,
     "buttons": ButtonsConfig,
     "display": DisplayConfig,
@@ -167,6 +125,35 @@ SECTIONS: dict[str, type] = {
     "journal": JournalConfig,
     "club": ClubConfig,
 }
+#: The first line of the default file.
+HEADER = "# bgboard host configuration (every key is optional; these are the defaults)."
+
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    if isinstance(value, (int, float)):
+        return str(value)
+    if isinstance(value, str):
+        return json.dumps(value)
+    return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+
+
+def default_toml() -> str:
+    """The default config file, written from the dataclasses' defaults and comments (the one
+    place they are kept; docs/config.md's tables are checked against them)."""
+    lines = [HEADER]
+    for name, cls in SECTIONS.items():
+        lines += ["", f"[{name}]"]
+        for f in fields(cls):
+            text = f"{f.name} = {_toml_value(f.default)}"
+            comment = f.metadata.get("comment", "")
+            lines.append(f"{text:<30} # {comment}" if comment else text)
+    return "\n".join(lines) + "\n"
+
+
 HINT_ENGINES = ("none", "auto", "bgsage", "gnubg-nn", "pubeval")
 PIN_FACTORIES = ("", "mock", "lgpio", "rpigpio", "pigpio", "native")
 
@@ -293,3 +280,6 @@ def load_config(path: str | Path | None) -> Config:
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"the config file {path} is not valid TOML ({exc})") from None
     return config_from_dict(data)
+
+
+DEFAULT_TOML = default_toml()

@@ -38,21 +38,35 @@ def test_worker_answers_like_the_direct_call() -> None:
 
 
 def test_the_loop_keeps_running_while_a_hint_is_computed() -> None:
+    """While the engine is held inside ``rank`` (on the worker's thread), a heartbeat task on
+    the loop keeps beating; were the engine on the loop's thread, no beat could happen until
+    the gate opened (the gate gives up after 5 s, and the beats are counted before that)."""
     engine = GatedEngine()
 
     async def main() -> None:
+        beats = 0
+
+        async def heartbeat() -> None:
+            nonlocal beats
+            while True:
+                await asyncio.sleep(0.001)
+                beats += 1
+
         with HintWorker(engine) as worker:
             task = asyncio.create_task(worker.plays(start_position(), (3, 1)))
-            ticks = 0
-            while not engine.entered.is_set():
-                await asyncio.sleep(0.001)
-            for _ in range(5):  # the loop is free while the engine works
-                await asyncio.sleep(0)
-                ticks += 1
-            assert not task.done()
+            pulse = asyncio.create_task(heartbeat())
+            await asyncio.sleep(0)  # the hint is handed to the worker
+            engine.entered.wait(5)  # (blocks the loop only until the worker is inside rank)
+            inside = beats
+            await asyncio.sleep(0.05)
+            beaten = beats - inside
+            held = not engine.gate.is_set() and not task.done()
             engine.gate.set()
             hint = await task
-        assert ticks == 5 and hint.best.notation == "8/5 6/5"
+            pulse.cancel()
+        assert engine.entered.is_set() and held
+        assert beaten >= 5, f"the loop beat {beaten} times in 50 ms while the engine worked"
+        assert hint.best.notation == "8/5 6/5"
 
     asyncio.run(main())
 
