@@ -171,3 +171,32 @@ def test_pair_enter_forfeit_withdraw_and_penalty_from_the_web(db, tmp_path):
         actions = [(a.action, a.actor) for a in d.audit(SWISS)][-5:]
     assert actions == [("pair_round", ACTOR), ("result", ACTOR), ("forfeit", ACTOR),
                        ("withdraw", ACTOR), ("penalty", ACTOR)]
+
+
+@pytest.mark.parametrize("fmt", ["single-elimination", "round-robin"])
+def test_single_elimination_bracket_and_round_robin_table(tmp_path, fmt):
+    from tests.club.webclub import play_round
+
+    path = tmp_path / "club.sqlite"
+    names = ["Ann", "Bob", "Cleo", "Dev", "Eli"]
+    with Director.create(path, "Riverside") as club:
+        for name in names:
+            club.add_player(name)
+        club.new_event("Cup", fmt, 3)
+        club.enter("Cup", names)
+        seed = 1
+        while club.event("Cup").status != "finished":
+            seed += 10
+            assert play_round(club, "Cup", seed), "the event stalled"
+        standings = club.standings("Cup")
+    with TestClient(create_app(club_site(path, LiveHub()))) as client:
+        page = client.get(event_url("Cup")).text
+    if fmt == "single-elimination":
+        champion = next(s.name for s in standings if s.status == "champion")
+        assert f'id="champion">Champion: {champion}</p>' in page
+        assert 'data-flight="main"' in page and 'data-flight="consolation"' not in page
+        assert ">bye<" in page                   # five players: byes in round 1
+    else:
+        rows = re.findall(r'<tr><td class="num">(\d+)</td><td>(\w+)</td>', page)
+        assert [name for _, name in rows] == [s.name for s in standings]
+        assert page.count("v ") >= 10 * 2 and "bye" in page   # 10 matches, each seen twice
