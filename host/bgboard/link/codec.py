@@ -14,6 +14,7 @@ from __future__ import annotations
 import binascii
 import struct
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Final
 
 from bgboard.errors import InputError
@@ -48,6 +49,14 @@ class Frame:
             raise FrameError(f"a payload holds at most {MAX_PAYLOAD} bytes, not {len(self.payload)}")
 
 
+class Reason(StrEnum):
+    """Why the decoder threw bytes away (firmware/wire.py names the same reasons)."""
+
+    GARBAGE = "garbage"  # bytes outside any frame
+    OVERSIZED = "oversized"  # a header announcing more than MAX_PAYLOAD bytes
+    BAD_CHECKSUM = "bad_checksum"
+
+
 @dataclass(frozen=True, slots=True)
 class Problem:
     """Bytes the decoder threw away.
@@ -57,7 +66,7 @@ class Problem:
     how many bytes were dropped for it.
     """
 
-    reason: str
+    reason: Reason
     skipped: int
 
 
@@ -119,7 +128,7 @@ class FrameDecoder:
                 break
             kind, seq, length = _HEADER.unpack_from(buf, 2)
             if length > MAX_PAYLOAD:
-                self._report(out, Problem("oversized", 1))
+                self._report(out, Problem(Reason.OVERSIZED, 1))
                 del buf[:1]
                 continue
             end = HEADER_SIZE + length + CRC_SIZE
@@ -127,7 +136,7 @@ class FrameDecoder:
                 break
             (crc,) = struct.unpack_from("<I", buf, end - CRC_SIZE)
             if binascii.crc32(buf[2 : end - CRC_SIZE]) & 0xFFFFFFFF != crc:
-                self._report(out, Problem("bad_checksum", 1))
+                self._report(out, Problem(Reason.BAD_CHECKSUM, 1))
                 del buf[:1]
                 continue
             self._report(out, Frame(kind, seq, bytes(buf[HEADER_SIZE : end - CRC_SIZE])))
@@ -136,7 +145,7 @@ class FrameDecoder:
 
     def _report(self, out: list[Frame | Problem], item: Frame | Problem) -> None:
         if self._garbage:
-            out.append(Problem("garbage", self._garbage))
+            out.append(Problem(Reason.GARBAGE, self._garbage))
             self._garbage = 0
         out.append(item)
 

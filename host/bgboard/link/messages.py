@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import struct
 from dataclasses import dataclass
+from enum import IntEnum
 from typing import Final, Union
 
 from bgboard.errors import InputError
@@ -31,6 +32,39 @@ MAX_LEVEL: Final = 7
 
 HOST_LEDS: Final = 28
 MAX_CHANGES: Final = 170
+
+
+class Kind(IntEnum):
+    """The type byte of a frame (docs/protocol.md; firmware/wire.py has the same numbers)."""
+
+    HELLO = 0x01
+    SNAPSHOT = 0x02
+    CHANGES = 0x03
+    ROLL = 0x04
+    HEARTBEAT = 0x05
+    ACK = 0x06
+    PONG = 0x07
+    ERROR = 0x08
+    SNAPSHOT_REQUEST = 0x81
+    CALIBRATE = 0x82
+    LEDS = 0x83
+    ROLLING = 0x84
+    PING = 0x85
+    REBOOT = 0x86
+
+
+class ErrorCode(IntEnum):
+    """The code of a device ERROR frame (docs/protocol.md; firmware/wire.py)."""
+
+    BAD_CHECKSUM = 1
+    OVERSIZED = 2
+    UNKNOWN_COMMAND = 3
+    BAD_PAYLOAD = 4
+    SEQUENCE_GAP = 5
+    CALIBRATION_CORRUPT = 6
+    CALIBRATION_UNSAVED = 7
+    ROLLING_DISABLED = 8
+    CALIBRATION_REFUSED = 9
 
 
 class MessageError(InputError):
@@ -76,7 +110,7 @@ SNAPSHOT_CALIBRATED: Final = 2
 class Hello:
     """The board (re)started: protocol version, slot count, calibration status, firmware."""
 
-    KIND = 0x01
+    KIND = Kind.HELLO
     protocol: int
     slots: int
     calibration: int
@@ -87,7 +121,7 @@ class Hello:
 class Snapshot:
     """Every slot's debounced state, in grid order; ``reason`` SNAPSHOT_BOOT/REQUESTED/CALIBRATED."""
 
-    KIND = 0x02
+    KIND = Kind.SNAPSHOT
     reason: int
     states: tuple[int, ...]
 
@@ -104,7 +138,7 @@ class SlotChange:
 class Changes:
     """Slots that settled on a new state in one scan."""
 
-    KIND = 0x03
+    KIND = Kind.CHANGES
     changes: tuple[SlotChange, ...]
 
 
@@ -112,7 +146,7 @@ class Changes:
 class Roll:
     """The dice button rolled ``dice``; ``number`` counts every roll the board ever made."""
 
-    KIND = 0x04
+    KIND = Kind.ROLL
     number: int
     dice: tuple[int, int]
 
@@ -121,7 +155,7 @@ class Roll:
 class Heartbeat:
     """Alive: uptime (ms, wraps at 2**32), scans since boot, last roll number, rolling on?"""
 
-    KIND = 0x05
+    KIND = Kind.HEARTBEAT
     uptime_ms: int
     scans: int
     last_roll: int
@@ -132,7 +166,7 @@ class Heartbeat:
 class Ack:
     """The command with sequence ``command_seq`` and type ``command`` was carried out."""
 
-    KIND = 0x06
+    KIND = Kind.ACK
     command_seq: int
     command: int
 
@@ -141,22 +175,12 @@ class Ack:
 class Pong:
     """The answer to the PING ``command_seq``, echoing its ``nonce``."""
 
-    KIND = 0x07
+    KIND = Kind.PONG
     command_seq: int
     nonce: int
 
 
-ERROR_NAMES: Final = {
-    1: "bad_checksum",
-    2: "oversized",
-    3: "unknown_command",
-    4: "bad_payload",
-    5: "sequence_gap",
-    6: "calibration_corrupt",
-    7: "calibration_unsaved",
-    8: "rolling_disabled",
-    9: "calibration_refused",
-}
+ERROR_NAMES: Final = {int(code): code.name.lower() for code in ErrorCode}
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,7 +188,7 @@ class DeviceError:
     """The board reports a problem: ``code`` (see ERROR_NAMES), the command it answers
     (``command_seq``/``command``, 0 when none) and one sentence."""
 
-    KIND = 0x08
+    KIND = Kind.ERROR
     code: int
     command_seq: int
     command: int
@@ -183,7 +207,7 @@ class DeviceError:
 class RequestSnapshot:
     """Ask for a SNAPSHOT (after a gap or a bad frame: resynchronise)."""
 
-    KIND = 0x81
+    KIND = Kind.SNAPSHOT_REQUEST
 
 
 CALIBRATE_EMPTY: Final = 0
@@ -195,7 +219,7 @@ CALIBRATE_DEFAULTS: Final = 2
 class Calibrate:
     """Calibrate: ``mode`` CALIBRATE_EMPTY, CALIBRATE_CHECKERS or CALIBRATE_DEFAULTS."""
 
-    KIND = 0x82
+    KIND = Kind.CALIBRATE
     mode: int
 
 
@@ -211,7 +235,7 @@ class Led:
 class SetLeds:
     """Light exactly these host LEDs (every other host LED goes dark)."""
 
-    KIND = 0x83
+    KIND = Kind.LEDS
     leds: tuple[Led, ...]
 
 
@@ -219,7 +243,7 @@ class SetLeds:
 class SetRolling:
     """Whether the dice button rolls."""
 
-    KIND = 0x84
+    KIND = Kind.ROLLING
     enabled: bool
 
 
@@ -227,7 +251,7 @@ class SetRolling:
 class Ping:
     """Are you there? The PONG echoes ``nonce``."""
 
-    KIND = 0x85
+    KIND = Kind.PING
     nonce: int
 
 
@@ -239,7 +263,7 @@ REBOOT_REPL: Final = 1
 class Reboot:
     """Reset the Pico (REBOOT_RESET) or stop the firmware and give back the REPL (REBOOT_REPL)."""
 
-    KIND = 0x86
+    KIND = Kind.REBOOT
     mode: int
 
 
