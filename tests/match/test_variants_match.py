@@ -186,3 +186,19 @@ def test_selfplay_command_plays_each_variant(tmp_path, capsys):
         assert f'[Variation' in out.read_text()
     assert main(["selfplay", "--rules", "tavli", "--match-length", "5", "--seed", "1", "--out", str(tmp_path / "t.mat")]) == 0
     assert "record written" in capsys.readouterr().out
+
+
+def test_variant_notes_for_the_display():
+    from bgboard.control.variants import hints_known, variant_notes
+
+    row = {"mine": {"24": 1, "4": 1}, "theirs": {"1": 1, "24": 1}, "pinned": [[24], []]}
+    state = _playing("plakoto", row, (3, 2))
+    notes = variant_notes(state)
+    assert "no hints: no engine knows Plakoto" in notes
+    assert "white pinned on 24" in notes and "white's mother checker is pinned on 24" in notes
+    assert "black's mother checker is alone on 1: in danger" in notes
+    assert not hints_known(state)
+    tavli = apply(None, StartMatch(5, rules="tavli"))
+    assert variant_notes(tavli) == ("tavli game 1: Portes (next Plakoto)",) and hints_known(tavli)
+    race = apply(None, StartMatch(3, variant="race"))
+    assert "to enter: white 15, black 15" in variant_notes(race)

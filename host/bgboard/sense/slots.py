@@ -12,7 +12,7 @@ what recognition uses (the stack height estimate is not trusted).  A fault or a 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any, Collection, Mapping, Sequence
 
 from bgboard.sense.board import (
     BLACK_BAR,
@@ -78,13 +78,18 @@ class SlotMap:
             raise SensorFaultError("every point, every bar half and every tray needs the same number of slots")
         return Slots(point=point.pop(), bar=bar.pop(), tray=tray.pop())
 
-    def observation(self, states: Sequence[int]) -> Observation:
+    def observation(self, states: Sequence[int], skip_base: Collection[int] = ()) -> Observation:
         """The observation of one full set of slot states (wire order).  A faulty slot or a
-        checker seen beyond a gap raises :class:`SensorFaultError` naming the place."""
+        checker seen beyond a gap raises :class:`SensorFaultError` naming the place.
+
+        ``skip_base``: places whose base slot is not read (a Plakoto pin: two opposite
+        magnets on one slot partly cancel; :mod:`bgboard.sense.variants`)."""
         if len(states) != self.count:
             raise SensorFaultError(f"the board reported {len(states)} slots, the grid has {self.count}")
         codes = []
         for place, wires in enumerate(self.places, start=1):
+            if place in skip_base:
+                wires = wires[1:]
             row = []
             for wire in wires:
                 colour = states[wire] & 3

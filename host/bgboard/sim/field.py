@@ -53,12 +53,16 @@ class Calibration:
 
     ``stack_gain`` is the extra field of each further stacked checker relative to the
     first (the model firmware/sim/README.md documents; large stacks saturate the ADC); ``white_sign`` is +1 when a north-up (white) magnet raises the reading.
+    ``pin_residual``: what is left, in checker units of the pinned (lower) checker's colour,
+    of a Plakoto pin's two opposite magnets on one slot (below the firmware's 0.5 threshold:
+    the slot reads empty, or with noise now and then a weak checker).
     """
 
     empty: int = 32768
     swing: int = 9000
     stack_gain: float = 0.30
     white_sign: int = +1
+    pin_residual: float = 0.2
 
     def counts(self, units: float) -> float:
         """Reading for a signed field in checker units (+ white, - black)."""
@@ -94,11 +98,17 @@ def slot_units(
         slots = grid.of(place)
         colour, count = layout.at(place)
         sign = 1.0 if colour == WHITE else -1.0
-        last = len(slots) - 1
-        for slot in slots:
-            if count > slot.index and slot.index < last:
+        row = list(slots)
+        if place in POINT_PLACES and int(place) in layout.pins and count:
+            # a Plakoto pin: the pinned checker at the base under the first pinner; the
+            # opposite magnets on one slot partly cancel (the nearer, pinned one wins a little)
+            units[row[0]] = -sign * calibration.pin_residual
+            row, count = row[1:], count - 1
+        last = len(row) - 1
+        for i, slot in enumerate(row):
+            if count > i and i < last:
                 units[slot] = sign
-            elif slot.index == last and count > last:
+            elif i == last and count > last:
                 units[slot] = sign * calibration.stack_units(count - last)
             else:
                 units[slot] = 0.0

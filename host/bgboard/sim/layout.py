@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from bgboard.hardware import BAR_PLACES, OFF_PLACES, PLACES, POINT_PLACES  # noqa: F401 - the places of this layout
 from bgboard.rules import BAR, OFF, Position
+from bgboard.sense.variants import Physical
 
 WHITE = 0
 BLACK = 1
@@ -28,12 +29,22 @@ class Layout:
     """Checkers on the table.
 
     ``points`` holds 24 signed counts for physical points 1..24: positive = white,
-    negative = black.  ``bar`` and ``off`` are ``(white, black)`` counts.
+    negative = black.  ``bar`` and ``off`` are ``(white, black)`` counts.  ``pins``: the
+    points where one checker of the other colour lies pinned under those counted (Plakoto).
     """
 
     points: tuple[int, ...]
     bar: tuple[int, int] = (0, 0)
     off: tuple[int, int] = (0, 0)
+    pins: frozenset[int] = frozenset()
+
+    @classmethod
+    def from_physical(cls, physical: Physical) -> "Layout":
+        """The table of a seed variant's board (:func:`bgboard.sense.variants.physical`):
+        on a pinned point ``points`` counts the pinners on top and ``pins`` names it; the
+        trays hold Race's unentered checkers with the borne-off ones."""
+        c = physical.counts
+        return cls(tuple(c[:24]), (c[24], -c[25]), (c[26], -c[27]), physical.pinned)
 
     @classmethod
     def from_position(cls, position: Position, on_roll: int) -> "Layout":

@@ -1,0 +1,56 @@
+"""What the display says about a seed variant's game (pure): the game in the tavli
+rotation, Plakoto's pins and a mother checker in danger, Race's checkers waiting to enter,
+and that no hint engine knows these games (so no backgammon hint is shown for them)."""
+
+from __future__ import annotations
+
+from bgboard.match.state import TAVLI, MatchState, game_variant
+from bgboard.rules import plakoto
+from bgboard.rules.games import GAMES
+
+COLOURS = ("white", "black")
+TITLES = {"standard": "Portes", **{name: game.title for name, game in GAMES.items()}}
+
+
+def hints_known(state: MatchState) -> bool:
+    """False in a seed variant: gnubg, bgsage and pubeval play backgammon only."""
+    return state.game_rules is None
+
+
+def variant_notes(state: MatchState) -> tuple[str, ...]:
+    """Short lines for the display (empty for plain backgammon)."""
+    lines: list[str] = []
+    if state.rules.variant == "tavli":
+        following = TITLES[game_variant("tavli", state.game + 1)]
+        lines.append(f"tavli game {state.game}: {TITLES[state.variant]} (next {following})")
+    game = state.game_rules
+    if game is None:
+        return tuple(lines)
+    if state.rules.variant != "tavli":
+        lines.append(game.title)
+    lines.append(f"no hints: no engine knows {game.title}")
+    if game.name == "plakoto":
+        for player in (0, 1):
+            points = [_physical(player, p) for p in range(1, 25) if state.pins[player] >> p & 1]
+            if points:
+                where = ", ".join(str(p) for p in sorted(points))
+                lines.append(f"{COLOURS[player]} pinned on {where}")
+            side = state.board[player]
+            if side[plakoto.START] == 1:
+                start = _physical(player, plakoto.START)
+                if state.pins[player] >> plakoto.START & 1:
+                    lines.append(f"{COLOURS[player]}'s mother checker is pinned on {start}")
+                else:
+                    lines.append(f"{COLOURS[player]}'s mother checker is alone on {start}: in danger")
+    if game.name == "race" and any(state.reserve):
+        lines.append(f"to enter: white {state.reserve[0]}, black {state.reserve[1]}")
+    return tuple(lines)
+
+
+def _physical(player: int, point: int) -> int:
+    """Player ``player``'s own point on the physical board (white's numbering); Plakoto's
+    sides go opposite ways."""
+    return point if player == 0 else 25 - point
+
+
+__all__ = ["TAVLI", "hints_known", "variant_notes"]

@@ -1,0 +1,112 @@
+"""Plakoto pins through the simulator's hall field and the firmware's own classifier
+(firmware/classify.py, run here under CPython), recognised by the host from the history of
+plays (bgboard.sense.variants); the other variants' starts on the table."""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+
+import pytest
+
+from bgboard.hardware import load_grid
+from bgboard.rules.games import GAMES
+from bgboard.sense.board import SensorFaultError
+from bgboard.sense.slots import SlotMap
+from bgboard.sense.variants import Ambiguous, Played, Unchanged, Unexplained, VariantTurn, physical, setup_text
+from bgboard.sim.field import NOISE_LEVELS, readings
+from bgboard.sim.layout import Layout
+
+from tests.rules.variant_boards import board_of
+
+FIRMWARE = Path(__file__).resolve().parents[2] / "firmware"
+sys.path.insert(0, str(FIRMWARE))
+import calibration as fw_calibration  # noqa: E402  the firmware's modules, as on the Pico
+import classify as fw_classify  # noqa: E402
+
+GRID = load_grid()
+SLOT_MAP = SlotMap.from_slots(GRID.slots)
+
+
+def sensed(layout: Layout, noise: str = "low", seed: int = 1) -> bytes:
+    """The slot states the firmware's classifier gives for the table at rest."""
+    raw = readings(GRID, layout, random.Random(seed), noise=NOISE_LEVELS[noise])
+    classifier = fw_classify.Classifier(fw_calibration.defaults(len(raw)), len(raw))
+    return bytes(classifier.classify_all(list(raw)))
+
+
+def table_after(game, board, steps_text, dice, on_roll=0) -> Layout:
+    result = game.play_steps(board, _pairs(steps_text), dice)
+    return Layout.from_physical(physical(game.name, result, on_roll))
+
+
+def _pairs(text):
+    from bgboard.rules.notation import parse_moves
+
+    return [(a, b) for points, _ in parse_moves(text) for a, b in zip(points, points[1:])]
+
+
+PIN_UNDER_TWO = {"mine": {"8": 1, "6": 1}, "theirs": {"20": 1}}  # black's 20 = physical 5
+ONE_ON_ONE = {"mine": {"8": 1, "3": 1}, "theirs": {"20": 1}}
+
+
+@pytest.mark.parametrize("noise", ["none", "low", "medium"])
+def test_a_pin_under_two_reads_one_of_the_top_colour_after_an_empty_base(noise):
+    game = GAMES["plakoto"]
+    board = game.validate(board_of(PIN_UNDER_TWO))
+    layout = table_after(game, board, "8/5 6/5", (3, 1))
+    assert layout.pins == frozenset({5}) and layout.points[4] == 2
+    states = sensed(layout, noise)
+    five = [states[s] & 3 for s in range(len(GRID.slots)) if GRID.slots[s].place == "5"]
+    assert five[:2] == [0, 1]  # base cancelled, then one white: N - 1 of the top colour
+    with pytest.raises(SensorFaultError, match="point 5"):
+        SLOT_MAP.observation(states)  # without the history it is a gap: a faulty sensor
+    verdict = VariantTurn(game, board, 0, (3, 1)).recognise(SLOT_MAP, states)
+    assert isinstance(verdict, Played) and verdict.play.notation == "8/5* 6/5"
+
+
+def test_a_one_on_one_pin_reads_empty_and_the_history_explains_it():
+    game = GAMES["plakoto"]
+    board = game.validate(board_of(ONE_ON_ONE))
+    layout = table_after(game, board, "8/5 3/2", (3, 1))
+    states = sensed(layout)
+    assert all(states[s] & 3 == 0 for s in range(len(GRID.slots)) if GRID.slots[s].place == "5")
+    verdict = VariantTurn(game, board, 0, (3, 1)).recognise(SLOT_MAP, states)
+    assert isinstance(verdict, Played) and verdict.play.notation == "8/5* 3/2"
+
+
+def test_forbidden_plays_are_never_accepted():
+    game = GAMES["plakoto"]
+    board = game.validate(board_of(ONE_ON_ONE))
+    turn = VariantTurn(game, board, 0, (3, 1))
+    before = Layout.from_physical(physical("plakoto", board, 0))
+    assert isinstance(turn.recognise(SLOT_MAP, sensed(before)), Unchanged)
+    # hitting as in backgammon (black's checker to the bar) is not Plakoto
+    points = list(before.points)
+    points[7], points[4], points[2], points[1] = 0, 1, 0, 1  # 8/5 "hitting", 3/2
+    hit = Layout(tuple(points), (0, 1), before.off)
+    assert isinstance(turn.recognise(SLOT_MAP, sensed(hit)), Unexplained)
+    # the pinned checker may not move: black's checker under white's cannot leave
+    pinned = game.validate(board_of({"mine": {"8": 1, "5": 1}, "theirs": {"20": 1}, "pinned": [[], [20]]}))
+    turn = VariantTurn(game, pinned, 0, (2, 1))
+    legal = {p.board for p in turn.plays}
+    for play in turn.plays:
+        layout = Layout.from_physical(physical("plakoto", play.board, 0))
+        verdict = turn.recognise(SLOT_MAP, sensed(layout))
+        assert isinstance(verdict, (Played, Ambiguous))
+        chosen = (verdict.play,) if isinstance(verdict, Played) else verdict.plays
+        assert all(p.board in legal for p in chosen)
+
+
+def test_each_start_on_the_table():
+    assert physical("plakoto", GAMES["plakoto"].start(), 0).counts[23] == 15
+    assert physical("plakoto", GAMES["plakoto"].start(), 0).counts[0] == -15
+    fevga = physical("fevga", GAMES["fevga"].start(), 1)
+    assert fevga.counts[23] == 15 and fevga.counts[11] == -15
+    race = physical("race", GAMES["race"].start(), 0)
+    assert race.counts[26] == 15 and race.counts[27] == -15 and not any(race.counts[:26])
+    states = sensed(Layout.from_physical(physical("fevga", GAMES["fevga"].start(), 0)))
+    turn = VariantTurn(GAMES["fevga"], GAMES["fevga"].start(), 0, (6, 5))
+    assert isinstance(turn.recognise(SLOT_MAP, states), Unchanged)
+    assert "point 12" in " ".join(setup_text("fevga")) and "tray" in " ".join(setup_text("race"))
