@@ -633,8 +633,8 @@ class _Importer:
             return
         game = st.game_rules
         position = st.position
-        plays = game.plays(st.board_view, dice) if game is not None else rules.legal_plays(position, dice)
         if not text:
+            plays = game.plays(st.board_view, dice) if game is not None else rules.legal_plays(position, dice)
             forced = plays[0].steps if len(plays) == 1 else None
             self.pending = _Pending(player, line, text, st, len(plays),
                                     tuple((s.frm, s.to) for s in forced) if forced is not None else None)
@@ -643,7 +643,7 @@ class _Importer:
             steps = parse_steps(text)
         except MatchRecordError as exc:
             self.problem(line, f"{self.name(player)}'s {dice[0]}{dice[1]}: {exc}: left out (gnubg leaves it out too)")
-            self.pending = _Pending(player, line, text, st, len(plays), None, quiet=True)
+            self.pending = _Pending(player, line, text, st, 0, None, quiet=True)
             return
         try:
             self.do(Move(steps))
@@ -653,14 +653,14 @@ class _Importer:
             if game is not None:  # a seed variant (bgboard's extension): its own rules only
                 self.problem(line, f"illegal play by {self.name(player)}: {dice[0]}{dice[1]}: {_bounded(text)} "
                                    f"({exc}): left out")
-                self.pending = _Pending(player, line, text, st, len(plays), None, quiet=True)
+                self.pending = _Pending(player, line, text, st, 0, None, quiet=True)
                 return
         try:
             result = play_out(text, position)
         except (NotationError, NotationIllegal) as exc:
             self.problem(line, f"{self.name(player)}'s {dice[0]}{dice[1]}: {_bounded(text)} cannot be played "
                                f"on this board ({exc}): left out (as gnubg does)")
-            self.pending = _Pending(player, line, text, st, len(plays), None, quiet=True)
+            self.pending = _Pending(player, line, text, st, 0, None, quiet=True)
             return
         for play in rules.legal_plays(position, dice):
             if play.position == result:  # written another way (11/4 for 61: 11/5 5/4)
