@@ -200,3 +200,21 @@ def test_single_elimination_bracket_and_round_robin_table(tmp_path, fmt):
         rows = re.findall(r'<tr><td class="num">(\d+)</td><td>(\w+)</td>', page)
         assert [name for _, name in rows] == [s.name for s in standings]
         assert page.count("v ") >= 10 * 2 and "bye" in page   # 10 matches, each seen twice
+
+
+def test_the_room_card_marks_the_running_clock_and_shows_a_dash_for_what_it_cannot_read():
+    from bgboard.club.web.app import Site
+
+    hub = LiveHub()
+    hub.update(4, {"players": ["Ann", "Bob"], "clocks": [61_000, 5_000], "clock_running": 1,
+                   "turn": 1, "phase": "play", "score": [1, 2], "length": 5, "crawford": True})
+    hub.update(5, {"players": "not a list", "clocks": "x", "score": [-1, 2], "cube": 3,
+                   "position_id": 12, "turn": 7})
+    with TestClient(create_app(Site(hub))) as room:
+        page = room.get("/").text
+    card4 = page[page.index('id="board-4"'):page.index('id="board-5"')]
+    assert '<td class="clock running">0:05</td>' in card4 and '<td class="clock">1:01</td>' in card4
+    assert "Crawford" in card4 and "Bob to play" in card4 and "5-point match" in card4
+    card5 = page[page.index('id="board-5"'):]
+    assert "White" in card5 and "Black" in card5 and "no readable Position ID" in card5
+    assert card5.count('<td class="score" data-player="0">-</td>') == 1

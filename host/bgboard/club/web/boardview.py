@@ -75,6 +75,7 @@ class BoardView:
     turn: int | None = None
     dice: tuple[int, int] | None = None
     clocks: tuple[int, int] | None = None
+    clock_running: int | None = None
     phase: str | None = None
     event: str | None = None
     match: int | None = None
@@ -142,6 +143,7 @@ def board_view(board: int, state: Mapping[str, Any], online: bool = True) -> Boa
         turn=turn,
         dice=dice,
         clocks=_pair(state.get("clocks"), 0, 10**8),
+        clock_running=_int(state.get("clock_running"), 0, 1),
         phase=phase,
         event=bounded(state.get("event")),
         match=_int(state.get("match"), 1, 10**9),

@@ -4,12 +4,13 @@
   correct password, and a ``csrf`` token (32 random bytes) lives in it from the first page.
 * Every form carries ``<input name="csrf">``; every POST is refused (403, one sentence) unless
   the token equals the session's (compared in constant time).  A login changes the token.
-* A wrong password is refused with 401 and one sentence; checking it runs argon2 off the
-  event loop.
+* A wrong password is refused with 401 and one sentence after a half-second pause (to slow
+  guessing); checking it runs argon2 off the event loop.
 """
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 from typing import Callable
 
@@ -21,6 +22,7 @@ from bgboard.club.web import password as passwords
 SESSION_DIRECTOR = "director"
 SESSION_CSRF = "csrf"
 MAX_FIELD = 1000
+WRONG_PASSWORD_PAUSE_S = 0.5
 
 
 class Refused(Exception):
@@ -70,6 +72,7 @@ async def log_in(request: Request, stored_hash: Callable[[], str | None]) -> Non
         raise Refused(403, "No director password is set: run 'bgboard club director-password' "
                            "on the director's computer first.")
     if not await run_in_threadpool(passwords.verify, hashed, fields.get("password", "")):
+        await asyncio.sleep(WRONG_PASSWORD_PAUSE_S)   # slows guessing; the loop goes on
         raise Refused(401, "That password is not the director's password.")
     request.session.clear()
     request.session[SESSION_DIRECTOR] = True
