@@ -27,6 +27,16 @@ def _config(tmp_path: Path) -> Path:
     return path
 
 
+def _wait_until_sigterm_is_handled(pid: int, deadline: float) -> None:
+    """Wait until the process has installed its SIGTERM handler (bit 15 of SigCgt), so a SIGTERM
+    sent to a slow-starting process (a loaded machine) is a clean stop and not a kill."""
+    while time.monotonic() < deadline:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("SigCgt:") and int(line.split()[1], 16) & (1 << (signal.SIGTERM - 1)):
+                return
+        time.sleep(0.05)
+
+
 def _run_until(tmp_path: Path, *options: str, wait_for: str | None, seconds: float = 3.0) -> tuple[int, str]:
     """Start ``bgboard run``, wait until stderr shows ``wait_for`` (or ``seconds``), SIGTERM it."""
     err = tmp_path / "stderr.txt"
@@ -41,6 +51,7 @@ def _run_until(tmp_path: Path, *options: str, wait_for: str | None, seconds: flo
             if wait_for is None and time.monotonic() > deadline - 20 + seconds:
                 break
             time.sleep(0.05)
+        _wait_until_sigterm_is_handled(proc.pid, deadline)
         proc.send_signal(signal.SIGTERM)
         code = proc.wait(10)
     return code, err.read_text()
