@@ -97,8 +97,10 @@ class App:
         clock_ms: Callable[[], int] = wall_ms,
         timing: Timing = Timing(),
         tick_s: float = TICK_S,
+        replay: Any = None,
     ) -> None:
         self.config = config
+        self._replay = replay  # a bgboard.match.ImportedMatch: step through it instead of playing
         self.clock_ms = clock_ms
         self.timing = timing
         self.tick_s = tick_s
@@ -262,6 +264,14 @@ class App:
             self.club.offer(assignment)
             self._after()
 
+    def _replayer(self) -> Any:
+        """``bgboard run --replay``: the replay controller over the file's stops (no journal
+        rows, no records, no club)."""
+        from bgboard.control.replay import ReplayController, replay_steps
+
+        log.info("replaying %d game(s) of %s and %s", len(self._replay.games), *self._replay.players)
+        return ReplayController(replay_steps(self._replay), send=self._to_board, show=self._to_screen)
+
     # ------------------------------------------------------------------ life
     def stop(self) -> None:
         """End :meth:`run`."""
@@ -294,21 +304,25 @@ class App:
         club_task: asyncio.Task[None] | None = None
         try:
             self.hints, notice = await asyncio.to_thread(open_hints, config.hints.engine)
-            self.controller = Controller.resume(
-                journal,
-                settings_of(config, self.grid.slots()),
-                self.clock_ms(),
-                send=self._to_board,
-                show=self._to_screen,
-                hint=self._ask_hint if self.hints is not None else None,
-            )
-            state, done = self.controller.state, len(self.controller.actions)
+            if self._replay is not None:
+                controller: Any = self._replayer()
+            else:
+                controller = Controller.resume(
+                    journal,
+                    settings_of(config, self.grid.slots()),
+                    self.clock_ms(),
+                    send=self._to_board,
+                    show=self._to_screen,
+                    hint=self._ask_hint if self.hints is not None else None,
+                )
+            self.controller = controller
+            state, done = controller.state, len(controller.actions)
             log.info("journal %s: %d match action%s, phase %s", getattr(journal, "path", "(given)"), done,
                      "" if done == 1 else "s", state.phase if state is not None else "none")
             log.info("display: %s; hints: %s", panel.caps.name, config.hints.engine)
             if journal_path := getattr(journal, "path", None):
                 self.records_dir = Path(journal_path).parent
-            club_task = self._start_club(journal)
+            club_task = self._start_club(journal) if self._replay is None else None
             if notice:
                 log.warning("hints: %s", notice)
                 self._handle(BoardFault(notice, self.clock_ms()))

@@ -73,6 +73,14 @@ def read_file(path: Path, strict: bool = False) -> ImportedMatch:
         raise InputError(str(exc)) from None
 
 
+def read_named(path: Path) -> ImportedMatch:
+    """:func:`read_file` for one file named on the command line: the sentence names it."""
+    try:
+        return read_file(path)
+    except InputError as exc:
+        raise InputError(f"{path}: {exc}") from None
+
+
 def describe(match: ImportedMatch) -> str:
     """One line: players, length, games, score."""
     a, b = match.players

@@ -22,6 +22,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     parser.add_argument("--config", metavar="FILE", help="the config file (default: every default of docs/config.md)")
     parser.add_argument("--check", action="store_true", help="check the config file and exit")
     parser.add_argument("--print-default", action="store_true", help="print a config file with every default and exit")
+    parser.add_argument("--replay", metavar="FILE.mat",
+                        help="step through a match file on the board instead of playing (roll: forward, double: back, drop: next game)")
     logs.add_options(parser)
     parser.set_defaults(_log_level=logging.INFO)  # say what it does and waits for (journald)
     return parser
@@ -37,8 +39,18 @@ def run(args: argparse.Namespace) -> int:
         return 0
     from bgboard.app import App
 
+    replay = None
+    if args.replay:
+        import importlib
+        from pathlib import Path
+
+        replay = importlib.import_module("bgboard.commands.import").read_named(Path(args.replay))  # 'import' is a keyword
+        if not any(game.plays for game in replay.games):
+            from bgboard.errors import InputError
+
+            raise InputError(f"{args.replay} holds no play to replay")
     log.info("starting with %s", args.config or "the default config")
-    app = App(config)
+    app = App(config, replay=replay)
 
     async def main() -> None:
         loop = asyncio.get_running_loop()

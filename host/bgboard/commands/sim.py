@@ -154,12 +154,12 @@ def _replay(args: argparse.Namespace, noise: float) -> int:
     stop drawn to OUT/replay/NNNN.png, the report to OUT/replay.json."""
     import importlib
 
-    read_file = importlib.import_module("bgboard.commands.import").read_file  # 'import' is a keyword
+    read_named = importlib.import_module("bgboard.commands.import").read_named  # 'import' is a keyword
     from bgboard.display.panels import panel_spec
     from bgboard.display.render import render
     from bgboard.sim.replay import replay_steps, simulate_replay
 
-    match = read_file(args.replay)
+    match = read_named(args.replay)
     grade = _grader(args.engine) if args.engine else None
     steps = replay_steps(match, grade)
     if not steps:

@@ -1,0 +1,202 @@
+"""Replaying a match file on the board (pure): the stops of a replay, the buttons that move
+through them, and the controller ``bgboard run --replay`` drives instead of the match
+controller.
+
+:func:`replay_steps` turns an :class:`~bgboard.match.ImportedMatch` into stops: for each
+play of the file, the position *before* it (what the set-up guidance has the player lay
+out), the LEDs that show the play that was made (the checkers' starting places blue, their
+landing places green), and the display: the dice, the play, the cube actions, the
+resignations and — given a ``grade`` function (an engine, wired by the caller) — the grade
+of each play; a last stop per game shows how it ended.  :class:`Replayer` moves through
+them with the buttons: roll = forward, double = back, drop = the next game.
+
+:class:`ReplayController` takes the App's events (board readings, buttons, ticks): while the
+board differs from the stop's position it shows the set-up guidance (what to move, with the
+diagram) and lights nothing; once the board shows the position it lights the play and shows
+the stop.  It keeps no match actions: a replay writes no journal rows and no records.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any, Callable
+
+from bgboard.control.events import BoardRead, Button, ButtonPressed
+from bgboard.control.judge import BLUE, GREEN
+from bgboard.control.notice import Notice, Severity, Topic
+from bgboard.control.presenter import View, display_state
+from bgboard.display.state import DisplayState
+from bgboard.link.messages import Led, SetLeds, SetRolling
+from bgboard.match import Action, ImportedMatch, MatPlay
+from bgboard.match.state import MatchState, Phase
+from bgboard.rules import BAR, OFF, Position
+from bgboard.sense.board import BLACK_BAR, BLACK_OFF, WHITE, WHITE_BAR, WHITE_OFF, Observation
+from bgboard.sense.recognise import setup_fixes, setup_message
+
+__all__ = ["BACK", "FORWARD", "NEXT_GAME", "ReplayController", "ReplayStep", "Replayer", "replay_steps"]
+
+FORWARD, BACK, NEXT_GAME = Button.ROLL, Button.DOUBLE, Button.DROP
+_LEVELS = ("a single", "a gammon", "a backgammon")
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayStep:
+    """One stop of a replay: ``position`` is the board to lay out (white's view), ``leds``
+    the play made from it, ``display`` what the panel shows, ``state`` the match there;
+    ``play`` is ``None`` on a game's last stop."""
+
+    game: int
+    line: int
+    position: Position
+    leds: tuple[Led, ...]
+    display: DisplayState
+    text: str
+    state: MatchState
+    play: MatPlay | None
+
+
+def _white_view(state: MatchState) -> Position:
+    """The board of a match state from white's view (``board[0]`` is white's own)."""
+    return Position(state.board[WHITE], state.board[1 - WHITE])
+
+
+def place_number(index: int, colour: int) -> int:
+    """The physical place (1..24, bars 25/26, trays 27/28) of a player's own index (0 off,
+    1..24 points, 25 bar)."""
+    if index == BAR:
+        return WHITE_BAR if colour == WHITE else BLACK_BAR
+    if index == OFF:
+        return WHITE_OFF if colour == WHITE else BLACK_OFF
+    return index if colour == WHITE else 25 - index
+
+
+def _leds(play: MatPlay) -> tuple[Led, ...]:
+    """The play's checkers: starting places blue, landing places green (a place both left
+    and reached stays green)."""
+    sources = [place_number(frm, play.player) - 1 for frm, _ in play.steps]
+    targets = [place_number(to, play.player) - 1 for _, to in play.steps]
+    leds = {i: BLUE for i in sources} | {i: GREEN for i in targets}
+    return tuple(Led(i, rgb) for i, rgb in sorted(leds.items()))
+
+
+def _describe(match: ImportedMatch, play: MatPlay) -> str:
+    name = match.players[play.player] or ("White", "Black")[play.player]
+    dice = f"{play.dice[0]}{play.dice[1]}" if play.dice else ""
+    if play.kind in ("move", "illegal", "condone"):
+        text = f"{name} {dice}: {play.text or 'the only play'}"
+        if play.kind != "move":
+            text += " (an illegal play, as the file gives it)"
+        return text
+    if play.kind == "pass":
+        return f"{name} {dice}: no play"
+    if play.kind == "roll":
+        return f"{name} rolls {dice}"
+    if play.kind == "double":
+        return f"{name} doubles to {play.before.cube * 2}"
+    if play.kind in ("take", "drop", "beaver"):
+        return f"{name} {play.kind}s"
+    return f"{name} resigns {_LEVELS[max(1, min(3, play.level)) - 1]}"
+
+
+def replay_steps(match: ImportedMatch, grade: Callable[[MatPlay], str | None] | None = None) -> tuple[ReplayStep, ...]:
+    """Every stop of a replay of ``match`` (see the module docstring).  ``grade`` gives a
+    short grade of a checker play, or ``None``."""
+    steps: list[ReplayStep] = []
+    for game in match.games:
+        if not game.plays:
+            continue
+        for k, play in enumerate(game.plays, start=1):
+            text = f"Game {game.number}, {k}: {_describe(match, play)}"
+            if grade is not None and play.kind == "move" and play.steps:
+                graded = grade(play)
+                if graded:
+                    text += f" - {graded}"
+            shown = play.after if play.kind == "double" else play.before
+            notice = Notice(text, Severity.WARNING if play.kind in ("illegal", "condone") else Severity.INFO,
+                            short=_describe(match, play))
+            steps.append(ReplayStep(game.number, play.line, _white_view(play.before),
+                                    _leds(play) if play.steps else (),
+                                    display_state(View(state=shown, now_ms=0, notice=notice)), text, shown, play))
+        last = game.plays[-1].after
+        if game.winner is None:
+            end = f"Game {game.number} has no result in the file"
+        else:
+            winner = match.players[game.winner] or ("White", "Black")[game.winner]
+            end = f"Game {game.number}: {winner} wins {game.points} point{'s' if game.points != 1 else ''}"
+        steps.append(ReplayStep(game.number, game.plays[-1].line, _white_view(last), (),
+                                display_state(View(state=last, now_ms=0, notice=Notice(end))), end, last, None))
+    return tuple(steps)
+
+
+@dataclass
+class Replayer:
+    """Where a replay is: the buttons move it (roll forward, double back, drop to the next
+    game's first stop); it stays put at either end."""
+
+    steps: tuple[ReplayStep, ...]
+    index: int = 0
+
+    @property
+    def current(self) -> ReplayStep:
+        return self.steps[self.index]
+
+    def press(self, button: Button) -> ReplayStep:
+        if button == FORWARD:
+            self.index = min(self.index + 1, len(self.steps) - 1)
+        elif button == BACK:
+            self.index = max(self.index - 1, 0)
+        elif button == NEXT_GAME:
+            game = self.current.game
+            later = [i for i in range(self.index, len(self.steps)) if self.steps[i].game != game]
+            if later:
+                self.index = later[0]
+        return self.current
+
+
+@dataclass
+class ReplayController:
+    """The replay on the real board (see the module docstring): the App's ``handle``,
+    ``actions`` and ``state``, with ``send`` (to the board) and ``show`` (to the display)."""
+
+    steps: tuple[ReplayStep, ...]
+    send: Callable[[Any], None]
+    show: Callable[[DisplayState], None]
+    actions: list[Action] = field(default_factory=list)
+    replayer: Replayer = field(init=False)
+    observation: Observation | None = None
+    laid_out: bool = False
+
+    def __post_init__(self) -> None:
+        self.replayer = Replayer(self.steps)
+        self.send(SetRolling(False))
+        self._refresh()
+
+    @property
+    def state(self) -> MatchState:
+        return self.replayer.current.state
+
+    def handle(self, event: object) -> None:
+        if isinstance(event, BoardRead):
+            self.observation = event.observation
+        elif isinstance(event, ButtonPressed):
+            self.replayer.press(event.button)
+        else:
+            return
+        self._refresh()
+
+    def _refresh(self) -> None:
+        step = self.replayer.current
+        fixes = setup_fixes(self.observation, step.position) if self.observation is not None else None
+        self.laid_out = fixes == ()
+        if self.laid_out:
+            self.send(SetLeds(step.leds))
+            self.show(step.display)
+            return
+        self.send(SetLeds(()))
+        guidance = setup_message(fixes) if fixes else "waiting for the board"
+        text = f"{step.text.split(':')[0]}: {guidance}"
+        notice = Notice(text, Severity.INFO, short=guidance, topic=Topic.SETUP)
+        # the presenter draws the set-up diagram for a game about to start
+        view = View(state=replace(step.state, phase=Phase.OPENING), now_ms=0, notice=notice,
+                    observation=self.observation, start=step.position)
+        self.show(display_state(view))
