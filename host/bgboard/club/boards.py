@@ -273,3 +273,28 @@ class ClubTournament:
         for event in self._running():
             out += [assignment_of(a) for a in self.service.assignments(event) if a.board is not None]
         return out
+
+
+async def serve_boards(db_path: Any, hub: Any, settings: DirectorSettings, *, stop: "asyncio.Event | None" = None) -> None:
+    """``bgboard club serve --broker``: the director's MQTT side on the club database at
+    ``db_path`` until cancelled (or ``stop`` is set)."""
+    from bgboard.club.director import Director as Service
+
+    with Service.open(db_path) as service:
+        director = Director(settings, ClubTournament(service), hub=hub)
+        task = asyncio.ensure_future(director.run())
+        try:
+            if stop is None:
+                await task
+            else:
+                await stop.wait()
+                director.stop()
+                await task
+        finally:
+            director.stop()
+            if not task.done():
+                task.cancel()
+                try:
+                    await task
+                except asyncio.CancelledError:
+                    pass

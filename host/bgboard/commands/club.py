@@ -15,7 +15,7 @@
     bgboard club standings EVENT [--json]
     bgboard club ratings [--json]
     bgboard club export EVENT --out DIR
-    bgboard club serve --http HOST:PORT
+    bgboard club serve [--http HOST:PORT] [--broker URL --password-file FILE [--topic NAME]]
     bgboard club director-password [--password-stdin]
 
 The database is ``--db``, else ``$BGBOARD_CLUB_DB``, else ``club.sqlite``; ``--by`` names
@@ -33,6 +33,7 @@ import os
 import sys
 from dataclasses import asdict
 from pathlib import Path
+from typing import Any
 
 from bgboard.club.director import Director, parse_score
 from bgboard.club.live import LiveHub
@@ -132,6 +133,14 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
                        "asyncio process.")
     p.add_argument("--http", metavar="HOST:PORT",
                    help="serve the web pages here, such as 0.0.0.0:8080 (every address) or 127.0.0.1:8080")
+    p.add_argument("--broker", metavar="URL",
+                   help="take the boards' states and results from this MQTT broker and send them their "
+                   "assignments, such as mqtt://localhost:1883 (docs/club-network.md)")
+    p.add_argument("--topic", default="club", metavar="NAME",
+                   help="the club's topic name on the broker (default: club)")
+    p.add_argument("--user", default="director", metavar="NAME", help="the director's broker user (default: director)")
+    p.add_argument("--password-file", metavar="FILE", help="a file holding the director's broker password")
+    p.add_argument("--ca-file", default="", metavar="FILE", help="the club's CA certificate for mqtts://")
     p = sub.add_parser("director-password", help="set the password of the director's web pages")
     p.add_argument("--password-stdin", action="store_true",
                    help="read the password from one line of standard input instead of asking twice")
@@ -260,25 +269,63 @@ def _new_password(from_stdin: bool) -> str:
 
 def _serve(path: Path, args: argparse.Namespace) -> int:
     """``club serve``: each asked-for service as a task of one asyncio loop, sharing one hub."""
+    if not args.http and not args.broker:
+        raise InputError("say what to serve: --http HOST:PORT for the web pages, --broker URL for the boards")
+    with Director.open(path) as d:
+        name = d.club_name()
+    hub = LiveHub()
+    tasks = []
+    if args.broker:
+        from bgboard.club.boards import DirectorSettings, serve_boards
+        from bgboard.net.protocol import check_club, parse_broker_url
+
+        if not args.password_file:
+            raise InputError("--broker needs --password-file FILE holding the director's broker password")
+        try:
+            password = Path(args.password_file).read_text(encoding="utf-8").strip()
+        except OSError as exc:
+            raise InputError(f"cannot read the password file {args.password_file} ({exc.strerror or exc})") from None
+        settings = DirectorSettings(parse_broker_url(args.broker), check_club(args.topic), password, args.user,
+                                    args.ca_file)
+        tasks.append(lambda: serve_boards(path, hub, settings))
+        print(f"club {name!r}: boards through {settings.broker} (topics bgboard/{settings.club}/board/...)", flush=True)
     if not args.http:
-        raise InputError("say what to serve: --http HOST:PORT for the web pages")
+        async def boards_only() -> None:
+            await asyncio.gather(*(make() for make in tasks))
+
+        _run_until_signal(boards_only)
+        return 0
     try:
         from bgboard.club.web.server import parse_listen, serve_club
     except ImportError as exc:
         raise InputError(f"the club's web pages need the 'club' extra ({exc.name} is missing): "
                          "pip install 'bgboard[club]'") from None
-    with Director.open(path) as d:
-        name = d.club_name()
     host, port = parse_listen(args.http)
-    hub = LiveHub()
 
     def ready(bound_host: str, bound_port: int) -> None:
         shown = "localhost" if bound_host in ("0.0.0.0", "127.0.0.1") else bound_host
         print(f"club {name!r}: web pages on http://{shown}:{bound_port}/", flush=True)
 
     async def main() -> None:
-        tasks = [serve_club(path, hub, host, port, ready=ready)]
-        await asyncio.gather(*tasks)
+        await asyncio.gather(serve_club(path, hub, host, port, ready=ready), *(make() for make in tasks))
 
-    asyncio.run(main())
+    _run_until_signal(main)
     return 0
+
+
+def _run_until_signal(main: Any) -> None:
+    """Run ``main()`` in a new loop until it ends or SIGTERM/SIGINT arrives (then its tasks are
+    cancelled and end cleanly)."""
+    import signal
+
+    async def guarded() -> None:
+        task = asyncio.ensure_future(main())
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(sig, task.cancel)
+        try:
+            await task
+        except asyncio.CancelledError:
+            pass
+
+    asyncio.run(guarded())

@@ -17,6 +17,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 from bgboard import logs
 from bgboard.errors import InputError
@@ -67,6 +68,13 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     p.add_argument("--replay", type=Path, metavar="FILE.mat",
                    help="replay a match file on the modelled board (set-up guidance, LEDs, display per play)")
     p.add_argument("--engine", metavar="NAME", help="with --replay: grade each play with this hint engine")
+    p.add_argument(
+        "--club",
+        metavar="CONFIG",
+        help="be a board of a club evening: the [club] table of this config file names the broker and the board;"
+        " play each match the director assigns (modelled firmware) and report it (docs/club-network.md)",
+    )
+    p.add_argument("--matches", type=int, default=None, metavar="N", help="with --club: stop after N matches")
     return p
 
 
@@ -98,6 +106,8 @@ def run(args: argparse.Namespace) -> int:
         flicker=not args.no_flicker,
         stuck=stuck,
     )
+    if args.club:
+        return _club_board(args, options)
     if args.interactive:
         from bgboard.sim.interactive import play_interactive
 
@@ -211,3 +221,36 @@ def _grader(name: str):  # type: ignore[no-untyped-def]
             return None
 
     return grade
+
+
+def _club_board(args: argparse.Namespace, options: "Any") -> int:
+    """``bgboard sim --club CONFIG``: a simulated board of a club evening until SIGTERM/SIGINT
+    (or ``--matches`` matches)."""
+    import asyncio
+    import logging
+    import signal
+
+    from bgboard.config import club_password, load_config
+    from bgboard.net.boardlink import LinkSettings
+    from bgboard.net.protocol import parse_broker_url
+    from bgboard.sim.clubboard import ClubSimBoard
+
+    club = load_config(args.club).club
+    if not club.enabled:
+        raise SimArgumentError(f"{args.club} has no [club] broker: say which broker and board to be")
+    settings = LinkSettings(parse_broker_url(club.broker), club.club, club.board, club.user, club_password(club),
+                            ca_file=club.ca_file)
+    logging.basicConfig(level=logging.WARNING, format=f"board {club.board}: %(message)s")
+
+    async def main() -> int:
+        board = ClubSimBoard(settings, args.out, illegal_rate=options.illegal_rate, noise=options.noise,
+                             matches=args.matches)
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(sig, board.stop)
+        await board.run()
+        return len(board.played)
+
+    played = asyncio.run(main())
+    print(f"board {club.board}: {played} match(es) played, records in {args.out}/matches/")
+    return 0

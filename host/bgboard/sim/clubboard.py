@@ -62,8 +62,10 @@ class ClubSimBoard:
         self.actions_per_step = actions_per_step
         self.matches = matches
         self.clock_ms = clock_ms
+        self.settings = settings
         self.journal = Journal(self.out / "journal.sqlite")
         self.link = ClubLink(settings, self.journal, on_assignment=self._on_assignment, clock_ms=clock_ms)
+        self._link_task: asyncio.Task[None] | None = None
         self.board = settings.board
         self._offered = asyncio.Event()
         self._latest: Assignment | None = None
@@ -97,27 +99,37 @@ class ClubSimBoard:
         self.link.stop()
         self._offered.set()
 
+    def restore_link(self) -> None:
+        """A new network session after :meth:`ClubLink.stop` cut it (tests: the Wi-Fi is back)."""
+        self.link = ClubLink(self.settings, self.journal, on_assignment=self._on_assignment, clock_ms=self.clock_ms)
+        self._link_task = asyncio.create_task(self.link.run(), name=f"club-board{self.board}")
+
+    def taken_count(self) -> int:
+        """How many assignments this board has taken."""
+        return sum(1 for r in self._rows() if r["what"] == "take")
+
+    def journal_pending(self) -> list[Any]:
+        """The results still owed to the director (read from the file: also after :meth:`run`)."""
+        with Journal(self.out / "journal.sqlite") as journal:
+            return journal.outbox_pending()
+
     async def run(self) -> None:
-        """Serve the club until :meth:`stop` (or until ``matches`` matches are played)."""
-        link = asyncio.create_task(self.link.run(), name=f"club-board{self.board}")
+        """Serve the club until :meth:`stop` (or until ``matches`` matches are played and
+        acked)."""
+        self.restore_link()
         try:
             while not self._stopping and (self.matches is None or len(self.played) < self.matches):
                 job = self._unfinished() or await self._next()
                 if job is None:
                     continue
                 await self._play(*job)
-            await self._drain()
+            while not self._stopping and self.journal.outbox_pending():  # leave only when acked
+                await asyncio.sleep(0.05)
         finally:
             self.link.stop()
-            await link
+            if self._link_task is not None:
+                await self._link_task
             self.journal.close()
-
-    async def _drain(self) -> None:
-        """Before leaving on our own (``matches`` reached): give the outbox a chance to empty."""
-        for _ in range(200):
-            if self._stopping or not self.journal.outbox_pending():
-                return
-            await asyncio.sleep(0.05)
 
     async def _next(self) -> tuple[Assignment, str] | None:
         """Wait for an assignment this board has not taken yet, and take it."""
