@@ -16,7 +16,7 @@ from types import ModuleType
 from bgboard import __version__, logs
 from bgboard.errors import InputError
 
-COMMANDS = ("legal", "selfplay", "hint", "render", "firmware", "run", "sim", "club", "import")
+COMMANDS = ("legal", "selfplay", "hint", "render", "firmware", "run", "sim", "club", "import", "export")
 
 
 def _command_modules() -> list[ModuleType]:

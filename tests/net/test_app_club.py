@@ -89,6 +89,11 @@ def test_a_board_plays_the_directors_assignment_and_reports_it(tmp_path: Path, b
     assert mat == export_mat(actions, mat_info(assignment)) == r.mat  # beside the journal, as reported
     assert "Friday" in mat and "Ann" in mat
     assert (tmp_path / "match.sgf").read_text().startswith("(;FF[4]")
+    from bgboard.cli import main as bgboard
+
+    assert bgboard(["export", "--journal", str(tmp_path / "journal.db"), "--out", str(tmp_path / "again")]) == 0
+    for name in ("match.mat", "match.sgf"):  # rebuilt from the journal alone: the same records
+        assert (tmp_path / "again" / name).read_text() == (tmp_path / name).read_text()
     with Journal(tmp_path / "journal.db") as journal:
         rows = [e.body["what"] for e in journal.entries() if e.kind == "club"]
         assert rows == ["take", "started", "reported"]

@@ -47,6 +47,28 @@ def settings_for(base: Settings, a: Assignment) -> Settings:
     return replace(base, players=a.players, length=a.length, rules=a.rules, clock=clock)
 
 
+def club_match_of(entries: list[Any]) -> tuple[Assignment, str, bool] | None:
+    """Which club match the journal's current match is — (assignment, UUID, reported?) — from
+    its rows (``None``: a match of the players' own)."""
+    takes: dict[str, dict[str, Any]] = {}
+    reported: set[str] = set()
+    started: str | None = None
+    for entry in entries:
+        if entry.kind == "new":
+            started = None  # a match of its own, unless a "started" row follows
+        elif entry.kind != CLUB_KIND:
+            continue
+        elif entry.body.get("what") == "take":
+            takes[entry.body["uuid"]] = entry.body["assignment"]
+        elif entry.body.get("what") == "started":
+            started = entry.body["uuid"]
+        elif entry.body.get("what") == "reported":
+            reported.add(entry.body["uuid"])
+    if started is None or started not in takes:
+        return None
+    return assignment_from(takes[started]), started, started in reported
+
+
 class ClubSeat:
     """See the module docstring.  ``link`` needs ``publish_state`` and ``submit_result``."""
 
@@ -79,21 +101,7 @@ class ClubSeat:
         return self._current
 
     def _read_current(self) -> tuple[Assignment, str, bool] | None:
-        takes: dict[str, dict[str, Any]] = {}
-        reported: set[str] = set()
-        started: str | None = None
-        for _, kind, body in self._rows():
-            if kind == "new":
-                started = None  # a match of its own, unless a "started" row follows
-            elif body.get("what") == "take":
-                takes[body["uuid"]] = body["assignment"]
-            elif body.get("what") == "started":
-                started = body["uuid"]
-            elif body.get("what") == "reported":
-                reported.add(body["uuid"])
-        if started is None or started not in takes:
-            return None
-        return assignment_from(takes[started]), started, started in reported
+        return club_match_of(self.journal.entries())
 
     def _taken(self) -> set[tuple[str, int]]:
         """(event, match) of every assignment whose match was started here (read once)."""

@@ -199,6 +199,23 @@ class Journal:
         self.close()
 
 
+def read_entries(path: str | Path) -> list[Entry]:
+    """Every event of a journal file, opened read-only (nothing is created or migrated);
+    :class:`JournalError` with one sentence if it is missing or not a journal."""
+    path = Path(path)
+    if not path.is_file():
+        raise JournalError(f"there is no journal {path}")
+    try:
+        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            rows = db.execute("SELECT seq, kind, body, at_ms FROM journal ORDER BY seq").fetchall()
+        finally:
+            db.close()
+        return [Entry(seq, kind, json.loads(body), at_ms) for seq, kind, body, at_ms in rows]
+    except (sqlite3.Error, ValueError) as exc:
+        raise JournalError(f"{path} cannot be read as a journal ({exc})") from None
+
+
 class MemoryJournal:
     """The same interface kept in memory (no durability): for tools and the REPL."""
 
