@@ -31,7 +31,7 @@ ALLOWED: dict[str, set[str]] = {
     "net": {"errors", "rules", "match", "control"},
     "app": {"errors", "config", "control", "display", "hardware", "hints", "io", "link", "sense", "store", "net", "match"},
     "club": {"errors", "rules", "match", "store", "net"},
-    "sim": {"errors", "hardware", "rules", "match", "sense", "link", "display", "store", "control", "config", "app", "net"},
+    "sim": {"errors", "hardware", "rules", "match", "sense", "link", "display", "store", "control", "config", "app", "net", "club"},
     "commands": {"errors", "hardware", "rules", "match", "sense", "link", "display", "hints", "store",
                  "control", "io", "config", "app", "sim", "club", "net", "logs"},
     "logs": set(),

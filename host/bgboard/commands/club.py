@@ -17,6 +17,7 @@
     bgboard club export EVENT --out DIR
     bgboard club serve [--http HOST:PORT] [--broker URL --password-file FILE [--topic NAME]]
     bgboard club director-password [--password-stdin]
+    bgboard club demo --boards 8 --players 16 --out DIR [--length N]
 
 The database is ``--db``, else ``$BGBOARD_CLUB_DB``, else ``club.sqlite``; ``--by`` names
 who makes the change in the audit log (default ``director``).  Every operation is
@@ -141,6 +142,13 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     p.add_argument("--user", default="director", metavar="NAME", help="the director's broker user (default: director)")
     p.add_argument("--password-file", metavar="FILE", help="a file holding the director's broker password")
     p.add_argument("--ca-file", default="", metavar="FILE", help="the club's CA certificate for mqtts://")
+    p = sub.add_parser("demo", help="a whole simulated club evening on this machine (Mosquitto, director, boards)",
+                       description="Play a double-elimination club evening to its champion: a private "
+                       "Mosquitto, the director and simulated boards (modelled firmware) on this machine.")
+    p.add_argument("--boards", type=int, default=8, help="simulated boards (default 8)")
+    p.add_argument("--players", type=int, default=16, help="players in the draw (default 16)")
+    p.add_argument("--length", type=int, default=1, help="match length in points (default 1; consolation 1)")
+    p.add_argument("--out", required=True, type=Path, metavar="DIR", help="where everything is written")
     p = sub.add_parser("director-password", help="set the password of the director's web pages")
     p.add_argument("--password-stdin", action="store_true",
                    help="read the password from one line of standard input instead of asking twice")
@@ -169,6 +177,8 @@ def run(args: argparse.Namespace) -> int:
     by = args.by
     if args.club_command == "serve":
         return _serve(path, args)
+    if args.club_command == "demo":
+        return _demo(args)
     if args.club_command == "init":
         with Director.create(path, args.name, actor=by) as d:
             print(f"club {d.club_name()!r} created in {path}")
@@ -329,3 +339,20 @@ def _run_until_signal(main: Any) -> None:
             pass
 
     asyncio.run(guarded())
+
+
+def _demo(args: argparse.Namespace) -> int:
+    """``club demo``: play the evening, then print the standings and where everything is."""
+    from bgboard.net.mosquitto import mosquitto_binary
+    from bgboard.sim.clubdemo import play_evening
+
+    mosquitto_binary()  # one sentence if Mosquitto is not installed
+    result = asyncio.run(play_evening(args.out, args.boards, args.players, args.length, on_line=lambda t: print(t, flush=True)))
+    print(f"champion: {result.champion} after {result.matches} matches")
+    for s in result.standings:
+        print(f"{s.rank:>3}. {s.name:<12} {s.wins}-{s.losses}  {s.status}")
+    if result.pages:
+        print(f"the live pages were at {result.pages}; see them again: "
+              f"bgboard club --db {args.out / 'club.sqlite'} serve --http 127.0.0.1:8080")
+    print(f"draw, standings and every .mat: {result.export}/ (draw.html); boards' records: {args.out}/board*/matches/")
+    return 0

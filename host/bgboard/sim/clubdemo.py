@@ -1,0 +1,138 @@
+"""``bgboard club demo``: a whole club evening on this machine, from the draw to the champion.
+
+A private Mosquitto (:class:`~bgboard.net.mosquitto.PrivateBroker`, a free localhost port,
+one password per board and the ACL of a real club), a club database with ``players``
+entered in a double elimination with consolation, the director's MQTT side
+(:class:`~bgboard.club.boards.Director` on the club service) and ``boards`` simulated boards
+(:class:`~bgboard.sim.clubboard.ClubSimBoard`: simulated players, modelled firmware, the real
+host controller and the real board-side club link), all in one asyncio loop; the live web
+pages too when the ``club`` extra is installed.  Everything is written under ``out``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+from bgboard.club.boards import ClubTournament, Director, DirectorSettings
+from bgboard.club.director import Director as Service
+from bgboard.club.live import LiveHub
+from bgboard.errors import InputError
+from bgboard.net.boardlink import LinkSettings
+from bgboard.net.broker import DIRECTOR, board_user
+from bgboard.net.mosquitto import PrivateBroker, free_port
+from bgboard.net.protocol import parse_broker_url
+from bgboard.sim.clubboard import ClubSimBoard
+
+TOPIC = "demo"
+EVENT = "Demo evening"
+NAMES = (
+    "Ann", "Bob", "Cleo", "Dev", "Eve", "Finn", "Gus", "Hana", "Ivo", "Jo", "Kai", "Lea", "Max", "Nia", "Oto", "Pia",
+    "Quin", "Rui", "Sol", "Tea", "Uma", "Vic", "Wim", "Xia", "Yan", "Zoe",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class DemoResult:
+    champion: str | None
+    standings: list[Any]
+    matches: int
+    pages: str  # where the pages were served ("" without the club extra)
+    export: Path
+
+
+def player_names(count: int) -> list[str]:
+    """``count`` distinct player names."""
+    return [NAMES[i % len(NAMES)] + ("" if i < len(NAMES) else f" {i // len(NAMES) + 1}") for i in range(count)]
+
+
+async def play_evening(
+    out: Path, boards: int, players: int, length: int = 1, consolation_length: int = 1,
+    on_line: Callable[[str], None] = print, http: bool = True,
+) -> DemoResult:
+    """Play the evening (see the module docstring); ``on_line`` gets the progress lines."""
+    if not 1 <= boards <= 64:
+        raise InputError(f"--boards must be 1..64, not {boards}")
+    if not 2 <= players <= len(NAMES) * 4:
+        raise InputError(f"--players must be 2..{len(NAMES) * 4}, not {players}")
+    out = Path(out)
+    db = out / "club.sqlite"
+    if db.exists():
+        raise InputError(f"{out} already holds a club evening: choose another --out")
+    out.mkdir(parents=True, exist_ok=True)
+    # at most one match per two players is played at once: that many boards are ever needed
+    numbers = range(1, min(boards, players // 2) + 1)
+    broker = PrivateBroker(out / "broker", TOPIC, numbers)
+    names = player_names(players)
+    with Service.create(db, "bgboard demo club") as service:
+        for i, name in enumerate(names):
+            service.add_player(name, rating=1500.0 + 7 * ((i * 5) % players))
+        service.new_event(EVENT, "double-elimination", length, consolation_length=consolation_length)
+        service.enter(EVENT, names)
+        first = service.pair_round(EVENT)
+    if any(m.board is not None and m.board > len(numbers) for m in first.matches):
+        raise InputError(f"the first round needs {len(first.matches)} boards: give --boards {len(first.matches)}")
+    on_line(f"{players} players, double elimination to {length} point(s), {len(numbers)} boards; broker {broker.url}")
+    broker.start()
+    hub = LiveHub()
+    stop = asyncio.Event()
+    tasks: list[asyncio.Task[Any]] = []
+    pages = ""
+    service = Service.open(db)
+    try:
+        director = Director(DirectorSettings(parse_broker_url(broker.url), TOPIC, broker.password(DIRECTOR)),
+                            ClubTournament(service), hub=hub)
+        tasks.append(asyncio.create_task(director.run(), name="director"))
+        if http:
+            pages = _start_pages(db, hub, stop, tasks)
+            if pages:
+                on_line(f"live pages: {pages}")
+        sims = []
+        for n in numbers:
+            settings = LinkSettings(parse_broker_url(broker.url), TOPIC, n, board_user(n), broker.password(board_user(n)),
+                                    resend_s=2.0)
+            sim = ClubSimBoard(settings, out / f"board{n}")
+            sims.append(sim)
+            tasks.append(asyncio.create_task(sim.run(), name=f"board{n}"))
+        reported = 0
+        while service.event(EVENT).status != "finished":
+            for t in tasks:
+                if t.done():
+                    t.result()  # a crash: raise it
+            done = sum(1 for m in service.matches(EVENT) if m.status == "finished")
+            if done != reported:
+                reported = done
+                on_line(f"results stored: {done}")
+            await asyncio.sleep(0.2)
+        for sim in sims:  # the last acks reach the boards, then everyone goes home
+            while sim.journal_pending():
+                await asyncio.sleep(0.05)
+            sim.stop()
+        director.stop()
+        stop.set()
+        await asyncio.gather(*tasks)
+        standings = service.standings(EVENT)
+        matches = len([m for m in service.matches(EVENT) if m.status == "finished"])
+        export = out / "export"
+        service.export(EVENT, export)
+    finally:
+        for t in tasks:
+            t.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        service.close()
+        broker.stop()
+    champion = next((s.name for s in standings if s.status == "champion"), None)
+    return DemoResult(champion, standings, matches, pages, export)
+
+
+def _start_pages(db: Path, hub: LiveHub, stop: asyncio.Event, tasks: list[asyncio.Task[Any]]) -> str:
+    """The live web pages on a free localhost port, when the club extra is installed."""
+    try:
+        from bgboard.club.web.server import serve_club
+    except ImportError:
+        return ""
+    port = free_port()
+    tasks.append(asyncio.create_task(serve_club(db, hub, "127.0.0.1", port, stop=stop), name="pages"))
+    return f"http://127.0.0.1:{port}/"
