@@ -30,7 +30,8 @@ from typing import Any, Awaitable, Callable
 from bgboard.config import Config
 from bgboard.control.clock import ClockRules
 from bgboard.control.controller import Controller, IllegalPolicy, Settings
-from bgboard.control.events import BoardFault, BoardRead, ButtonPressed, DiceRolled, HintReady, LinkChanged, Tick
+from bgboard.control.events import (BoardFault, BoardRead, ButtonPressed, DiceRolled, HintReady, LessonReady,
+                                    LinkChanged, Tick)
 from bgboard.hardware import load_grid, load_pins
 from bgboard.io.buttons import Buttons, to_loop
 from bgboard.link.connection import Beat, BoardSeen, Connected, LinkEvent, Lost, Rolled, Timing, Trouble
@@ -67,6 +68,10 @@ def settings_of(config: Config, slots: Any) -> Settings:
         illegal=IllegalPolicy(m.illegal),
         clock=clock,
         slots=slots,
+        jacoby=m.jacoby,
+        beavers=m.beavers,
+        numbering=m.numbering,
+        teach="learner" if config.teach.mode == "learner" else "off",
     )
 
 
@@ -167,6 +172,29 @@ class App:
             return
         if ranked:
             self._handle(HintReady(position, dice, f"best: {ranked[0].notation}", self.clock_ms()))
+
+    def _ask_grade(self, player: int, before: Any, dice: tuple[int, int], after: Any, state: Any) -> None:
+        """Teaching mode: the controller's request to grade a completed play; the worker
+        ranks every play of the roll and the lesson comes back as :class:`LessonReady`."""
+        if self.hints is not None:
+            self._hint_task = asyncio.get_running_loop().create_task(
+                self._grade(player, before, dice, after), name="bgboard-grade")
+
+    async def _grade(self, player: int, before: Any, dice: tuple[int, int], after: Any) -> None:
+        from bgboard.hints.lesson import lesson_of
+        from bgboard.hints.worker import HintCancelled
+
+        try:
+            ranked = await self.hints.plays(before, dice, limit=None)
+            # the reason counts shots with the rules engine: off the loop too
+            lesson = await asyncio.to_thread(lesson_of, ranked, before, after, player=player)
+        except HintCancelled as exc:
+            log.debug("grade for %d-%d dropped: %s", *dice, exc.reason)
+            return
+        except Exception as exc:  # an engine failure costs the grade, never the match
+            log.warning("the hint engine failed to grade: %s", exc)
+            return
+        self._handle(LessonReady(player, lesson, self.clock_ms()))
 
     # ------------------------------------------------------------------ inputs
     def _handle(self, event: Any) -> None:
@@ -314,6 +342,7 @@ class App:
                     send=self._to_board,
                     show=self._to_screen,
                     hint=self._ask_hint if self.hints is not None else None,
+                    grade=self._ask_grade if self.hints is not None else None,
                 )
             self.controller = controller
             state, done = controller.state, len(controller.actions)

@@ -55,6 +55,9 @@ class MatchConfig:
     variant: str = _key("standard", 'standard, nackgammon, hypergammon1..3')
     takebacks: bool = _key(False, 'allow taking a finished play back before the opponent rolls')
     condone: bool = _key(False, 'true: the opponent may accept an illegal play (roll button); false: it must be corrected')
+    numbering: str = _key("own", 'point numbers in messages: "own" (each player\'s own, as notation) or "physical" (white\'s)')
+    jacoby: bool = _key(False, 'money play (length 0, rules "money"): gammons count single while the cube is centred')
+    beavers: bool = _key(False, 'money play: a doubled player may beaver (roll button)')
 
     @property
     def illegal(self) -> str:
@@ -74,6 +77,11 @@ class ClockConfig:
 @dataclass(frozen=True, slots=True)
 class HintsConfig:
     engine: str = _key("none", 'none, auto, bgsage, gnubg-nn, pubeval')
+
+
+@dataclass(frozen=True, slots=True)
+class TeachConfig:
+    mode: str = _key("off", 'off, learner (no hint unless asked; every play graded), practice (drills)')
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,6 +119,7 @@ class Config:
     match: MatchConfig = field(default_factory=MatchConfig)
     clock: ClockConfig = field(default_factory=ClockConfig)
     hints: HintsConfig = field(default_factory=HintsConfig)
+    teach: TeachConfig = field(default_factory=TeachConfig)
     journal: JournalConfig = field(default_factory=JournalConfig)
     club: ClubConfig = field(default_factory=ClubConfig)
 
@@ -122,6 +131,7 @@ SECTIONS: dict[str, Any] = {
     "match": MatchConfig,
     "clock": ClockConfig,
     "hints": HintsConfig,
+    "teach": TeachConfig,
     "journal": JournalConfig,
     "club": ClubConfig,
 }
@@ -155,6 +165,8 @@ def default_toml() -> str:
 
 
 HINT_ENGINES = ("none", "auto", "bgsage", "gnubg-nn", "pubeval")
+TEACH_MODES = ("off", "learner", "practice")
+NUMBERINGS = ("own", "physical")
 PIN_FACTORIES = ("", "mock", "lgpio", "rpigpio", "pigpio", "native")
 
 
@@ -233,6 +245,12 @@ def _check(c: Config) -> None:
     for key in ("per_point_s", "scored_s", "delay_s", "overtime_s"):
         if getattr(c.clock, key) < 0:
             raise ConfigError(f"clock.{key} cannot be negative")
+    if c.match.numbering not in NUMBERINGS:
+        raise ConfigError(f"match.numbering must be one of {', '.join(NUMBERINGS)}, not {c.match.numbering!r}")
+    if (c.match.jacoby or c.match.beavers) and c.match.length != 0:
+        raise ConfigError("match.jacoby and match.beavers apply to money play only: set match.length = 0 and rules = \"money\"")
+    if c.teach.mode not in TEACH_MODES:
+        raise ConfigError(f"teach.mode must be one of {', '.join(TEACH_MODES)}, not {c.teach.mode!r}")
     if c.hints.engine not in HINT_ENGINES:
         raise ConfigError(f"hints.engine must be one of {', '.join(HINT_ENGINES)}, not {c.hints.engine!r}")
     if not c.journal.path.strip():

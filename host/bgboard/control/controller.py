@@ -15,6 +15,17 @@ button is enabled only then), or *done* after moving (press the clock), or start
 game; **double** — offer the cube, or take an offered cube, or show the next candidate when
 the board could be read as several plays; **drop** — drop an offered cube.
 
+Resigning (the display says each step): the player on roll presses **drop** (before or
+after rolling); the display offers a single game, **double** raises the level (single,
+gammon, backgammon, round again), **roll** offers it, **drop** again cancels.  The
+opponent answers with **double** (accept: the game ends) or **drop** (decline: play goes
+on).  In money play with beavers on, a doubled player may beaver with **roll**.
+
+Teaching (``Settings.teach``): in ``learner`` mode no hint is shown before the play unless
+the mover asks for it with **double**; after each completed play the injected ``grade``
+answers with a lesson (at once, or later as a :class:`LessonReady` event) that the display
+shows until the next play, and cube decisions are graded through ``grade_cube``.
+
 Done is accepted only when the board shows a complete legal play (or the roll has no
 legal play and the board is untouched).  An illegal play must be corrected (USBGF "Legal
 Moves", the default of every rule set): the display says why and what to put back.
@@ -42,15 +53,18 @@ from bgboard.control.events import (
     DiceRolled,
     Event,
     HintReady,
+    LessonReady,
     LinkChanged,
     Tick,
 )
 from bgboard.control.judge import BLUE, GREEN, RED, Offer, TurnJudge
 from bgboard.control.notice import Notice, Severity, Topic
+from bgboard.control.numbering import Numbering, Words
 from bgboard.control.presenter import View, display_state
 from bgboard.control.session import ILLEGAL_POLICIES, IllegalPolicy, JournalLike, MatchSession, Settings
 from bgboard.link.messages import SetLeds, SetRolling
-from bgboard.match import Double, Drop, NextGame, OpeningRoll, Roll, Take
+from bgboard.match import (AcceptResign, Beaver, Double, Drop, Move, NextGame, OpeningRoll, Pass, RejectResign,
+                           Resign, Roll, Take)
 from bgboard.match.state import MatchState, Phase
 from bgboard.rules.position import Position
 from bgboard.sense.board import Observation
@@ -70,6 +84,14 @@ __all__ = [
 
 INFO, WARNING, ERROR = Severity.INFO, Severity.WARNING, Severity.ERROR
 
+#: Resignation levels: points before the cube, and their names.
+LEVELS = {1: "a single game", 2: "a gammon", 3: "a backgammon"}
+
+#: ``grade(player, before, dice, after, state)``: a lesson now, or None (it comes as LessonReady).
+Grader = Callable[[int, Position, tuple[int, int], Position, MatchState], Any]
+#: ``grade_cube(player, state_before, decision)``: a lesson of a cube decision, or None.
+CubeGrader = Callable[[int, MatchState, str], Any]
+
 
 class Controller:
     """Drives one match (see the module docstring).
@@ -86,11 +108,20 @@ class Controller:
         send: Callable[[object], None] = lambda message: None,
         show: Callable[[object], None] = lambda state: None,
         hint: Callable[[Position, tuple[int, int]], str | None] | None = None,
+        grade: Grader | None = None,
+        grade_cube: CubeGrader | None = None,
     ) -> None:
         self.session = MatchSession(journal, settings)
-        self.judge = TurnJudge(self._new_turn)
+        self.judge = TurnJudge(self._new_turn, Numbering(settings.numbering))
         self.hint = hint
         self.hint_text: str | None = None
+        self.grade = grade
+        self.grade_cube = grade_cube
+        self.lessons: list[Any] = []  # every lesson of this session, oldest first
+        self.lesson: Any = None  # the lesson shown now (its player is lesson_player)
+        self.lesson_player: int | None = None
+        self.resigning: tuple[int, int] | None = None  # (player, level) being chosen at the board
+        self.result_sent: bool | None = None  # club match: the result reached the event (set by the club link)
         self.send = send
         self.show = show
         self.notice: Notice | None = None
@@ -103,6 +134,7 @@ class Controller:
             LinkChanged: self._on_link,
             BoardFault: self._on_fault,
             HintReady: self._on_hint,
+            LessonReady: self._on_lesson,
             Tick: self._on_tick,
         }
 
@@ -172,10 +204,37 @@ class Controller:
         """The recognition context of the roll being played (None outside the play phase)."""
         return self.judge.turn(self.session)
 
+    @property
+    def learner(self) -> bool:
+        """Teaching mode: no hint before the play unless asked, every play graded."""
+        return self.settings.teach == "learner"
+
     def _new_turn(self, state: MatchState) -> None:
+        assert state.dice is not None
+        self.hint_text = None
+        if not self.learner:  # a learner sees the hint only when asking for it
+            self._ask_hint(state)
+
+    def _ask_hint(self, state: MatchState) -> None:
         assert state.dice is not None
         # ``hint`` answers at once (a str) or starts a request whose answer comes as HintReady
         self.hint_text = self.hint(state.position, state.dice) if self.hint is not None else None
+
+    def _on_lesson(self, event: LessonReady) -> None:
+        self._learn(event.player, event.lesson)
+
+    def _learn(self, player: int, lesson: Any) -> None:
+        if lesson is None:
+            return
+        self.lessons.append(lesson)
+        self.lesson, self.lesson_player = lesson, player
+
+    def mark_result(self, sent: bool | None) -> None:
+        """The club link says whether this match's result reached the event (True), is
+        still being sent (False), or that the match is no club match (None); the match-end
+        screen shows it."""
+        self.result_sent = sent
+        self._refresh()
 
     def _on_hint(self, event: HintReady) -> None:
         state = self.state
@@ -264,8 +323,25 @@ class Controller:
             return
         player, button, at = event.player, Button(event.button), event.at_ms
         phase = state.phase
+        if self.resigning is not None and player == self.resigning[0]:
+            self._choose_resignation(button, at)
+            return
+        if phase == Phase.RESIGNED:
+            self._answer_resignation(player, button, at)
+            return
+        if button == Button.DROP and phase in (Phase.TURN, Phase.PLAY) and player == state.turn:
+            self.resigning = (player, 1)
+            self.notice = self._resign_notice()
+            return
+        if button == Button.ROLL and phase == Phase.DOUBLED and player == state.decider and state.rules.beavers:
+            if self._act(Beaver(player=player), at):
+                self._cube_lesson(player, state, "take")
+                self.session.clock_to(1 - player, at)
+            return
         if button == Button.ROLL:
             if phase == Phase.OPENING or (phase == Phase.TURN and player == state.turn):
+                if phase == Phase.TURN and state.may_double:
+                    self._cube_lesson(player, state, "no double")
                 self.send(SetRolling(True))
                 self.notice = Notice("roll the dice")
             elif phase == Phase.PLAY and player == state.turn:
@@ -279,17 +355,22 @@ class Controller:
         elif button == Button.DOUBLE:
             if phase == Phase.TURN and player == state.turn:
                 if self._act(Double(player=player), at):
+                    self._cube_lesson(player, state, "double")
                     self.session.clock_to(1 - player, at)
             elif phase == Phase.DOUBLED and player == state.decider:
                 if self._act(Take(player=player), at):
+                    self._cube_lesson(player, state, "take")
                     self.session.clock_to(1 - player, at)
             elif phase == Phase.PLAY and player == state.turn and self.judge.next_reading():
                 pass
+            elif phase == Phase.PLAY and player == state.turn and self.learner and self.hint is not None:
+                self._ask_hint(state)  # the learner asks for the hint
             else:
                 self.notice = Notice("you cannot double now", WARNING)
         else:  # Button.DROP
             if phase == Phase.DOUBLED and player == state.decider:
                 if self._act(Drop(player=player), at):
+                    self._cube_lesson(player, state, "pass")
                     self._after_game(at)
             else:
                 self.notice = Notice("there is no double to drop", WARNING)
@@ -303,7 +384,69 @@ class Controller:
         assert state is not None
         mover = state.turn
         if self._act(decision, at):
+            self._play_lesson(state, decision)
             self._after_play(mover, at)
+
+    # ------------------------------------------------------------------ teaching
+    def _play_lesson(self, before: MatchState, action: Any) -> None:
+        """Grade the play just recorded (teaching mode)."""
+        if not self.learner or self.grade is None or before.turn is None or before.dice is None:
+            return
+        now = self.state
+        if not isinstance(action, (Move, Pass)) or now is None:
+            return
+        mover = before.turn
+        after = Position(now.board[mover], now.board[1 - mover])  # the mover still "mine"
+        self._learn(mover, self.grade(mover, before.position, before.dice, after, before))
+
+    def _cube_lesson(self, player: int, before: MatchState, decision: str) -> None:
+        """Grade a cube decision at the match score (teaching mode)."""
+        if self.learner and self.grade_cube is not None:
+            self._learn(player, self.grade_cube(player, before, decision))
+
+    # ------------------------------------------------------------------ resigning at the board
+    def _resign_notice(self) -> Notice:
+        assert self.resigning is not None and self.state is not None
+        player, level = self.resigning
+        points = level * self.state.cube
+        what = LEVELS[level]
+        unit = "point" if points == 1 else "points"
+        return Notice(
+            f"Resign {what} ({points} {unit})? double: resign more, roll: offer it, drop: cancel",
+            WARNING,
+            f"Resign {what}? double: more, roll: offer, drop: cancel",
+        )
+
+    def _choose_resignation(self, button: Button, at: int) -> None:
+        """The resigner's buttons while choosing the level."""
+        assert self.resigning is not None
+        player, level = self.resigning
+        if button == Button.DOUBLE:
+            self.resigning = (player, level % 3 + 1)
+            self.notice = self._resign_notice()
+        elif button == Button.DROP:
+            self.resigning = None
+            self.notice = Notice("resignation cancelled: play on")
+        else:  # roll: offer it
+            self.resigning = None
+            if self._act(Resign(level, player=player), at):
+                self.session.clock_to(1 - player, at)
+
+    def _answer_resignation(self, player: int, button: Button, at: int) -> None:
+        """The opponent accepts (double) or declines (drop) the resignation."""
+        state = self.state
+        assert state is not None and state.turn is not None
+        if player != state.decider:
+            self.notice = Notice(f"waiting for {state.players[1 - state.turn]} to answer the resignation", WARNING)
+        elif button == Button.DOUBLE:
+            if self._act(AcceptResign(player=player), at):
+                self._after_game(at)
+        elif button == Button.DROP:
+            if self._act(RejectResign(player=player), at):
+                self.notice = Notice("resignation declined: play on")
+                self.session.clock_to(state.turn, at)
+        else:
+            self.notice = Notice("answer the resignation: double accepts, drop declines", WARNING)
 
     def _after_play(self, mover: int | None, at: int) -> None:
         state = self.state
@@ -364,12 +507,21 @@ class Controller:
         self.session.check_time(event.at_ms)
 
     # ------------------------------------------------------------------ what the display shows
+    @property
+    def words(self) -> Words:
+        """Texts for the player on roll in the players' numbering."""
+        state = self.state
+        return Words(state.turn if state is not None else None, Numbering(self.settings.numbering))
+
     def message(self) -> Notice | None:
         """What the display says now."""
         if self.forfeit is not None:
             names = self.state.players if self.state else ("White", "Black")
             return Notice(f"{names[self.forfeit]} ran out of time: {names[1 - self.forfeit]} wins the match", ERROR)
+        state = self.state
         if self.notice is not None:
+            if self.notice.topic == Topic.SETUP and state is not None and state.phase in (Phase.OPENING, Phase.GAME_OVER):
+                return self._setup_notice()  # what is still wrong on the board, as it is now
             return self.notice
         if not self.link_up:
             return Notice("the board is not connected", ERROR)
@@ -380,7 +532,9 @@ class Controller:
             said = self.judge.message()
             if said is not None:
                 return said
-        if state.phase in (Phase.OPENING, Phase.GAME_OVER):
+        if state.phase == Phase.OPENING:
+            # (after a game the end screen stays until a player asks for the next game:
+            # then the set-up guidance shows what to put where)
             return self._setup_notice()
         return None
 
@@ -394,11 +548,24 @@ class Controller:
             notice=self.message(),
             clock=self.clock,
             forfeit=self.forfeit,
-            hint=self.hint_text,
+            hint=self.words.own(self.hint_text) if self.hint_text else None,
             observation=self.observation,
             start=self.session.start_position(),
             slots=self.settings.slots,
+            put_back=self.judge.put_back() if self.state.phase == Phase.PLAY else (),
+            lesson=self._lesson_text(),
+            sent=self.result_sent,
+            beavers=self.state.rules.beavers,
         )
+
+    def _lesson_text(self) -> tuple[str, ...]:
+        """The lesson shown now, in its player's numbering (with the player's name)."""
+        if self.lesson is None or self.state is None:
+            return ()
+        words = Words(self.lesson_player, Numbering(self.settings.numbering))
+        name = self.state.players[self.lesson_player] if self.lesson_player is not None else ""
+        forms = tuple(words.own(t) for t in self.lesson.text)
+        return tuple(f"{name}: {t}" for t in forms[:1]) + forms if name else forms
 
     def _refresh(self) -> None:
         view = self.view()

@@ -80,6 +80,16 @@ class HintReady:
 
 
 @dataclass(frozen=True, slots=True)
+class LessonReady:
+    """Teaching mode: the grade of ``player``'s last play (or cube decision) has come
+    (computed off the loop); ``lesson`` has ``text``, variants longest first."""
+
+    player: int
+    lesson: object
+    at_ms: int
+
+
+@dataclass(frozen=True, slots=True)
 class Tick:
     """Time passes (the clocks are checked)."""
 
@@ -98,8 +108,9 @@ __all__ = [
     "DiceRolled",
     "Event",
     "HintReady",
+    "LessonReady",
     "LinkChanged",
     "Tick",
 ]
 
-Event = BoardRead | DiceRolled | ButtonPressed | LinkChanged | BoardFault | HintReady | Tick
+Event = BoardRead | DiceRolled | ButtonPressed | LinkChanged | BoardFault | HintReady | LessonReady | Tick

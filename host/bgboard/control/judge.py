@@ -12,11 +12,12 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from bgboard.control.notice import Notice, Severity
+from bgboard.control.numbering import Numbering, Words
 from bgboard.control.session import MatchSession
 from bgboard.link.messages import Led
 from bgboard.match import Condone, Move, Pass
 from bgboard.match.state import MatchState, Phase
-from bgboard.sense.board import Observation, board_of, describe_fixes, guess_board, position_of
+from bgboard.sense.board import Fix, Observation, board_of, describe_fixes, guess_board, position_of, put_back
 from bgboard.sense.recognise import (
     Ambiguous,
     Illegal,
@@ -46,13 +47,16 @@ class Offer:
     action: Condone
     codes: tuple[int, ...]
     notice: Notice
+    fixes: tuple[Fix, ...] = ()
 
 
 class TurnJudge:
     """Judges the roll being played (see the module docstring)."""
 
-    def __init__(self, on_new_turn: Callable[[MatchState], None] = lambda state: None) -> None:
+    def __init__(self, on_new_turn: Callable[[MatchState], None] = lambda state: None,
+                 numbering: Numbering = Numbering.OWN) -> None:
         self.on_new_turn = on_new_turn  # called with the match state when a roll's context is built
+        self.numbering = numbering  # the point numbers the players read (bgboard.control.numbering)
         self.observation: Observation | None = None
         self.verdict: Verdict | None = None
         self.choice = 0
@@ -79,6 +83,11 @@ class TurnJudge:
             self._turn_key = key
             self.on_new_turn(state)
         return self._turn
+
+    @property
+    def words(self) -> Words:
+        """Texts for the mover of the roll being played, in the players' numbering."""
+        return Words(self._turn.mover if self._turn is not None else None, self.numbering)
 
     def settled(self) -> None:
         """An action took effect: the verdict, the choice and any offer are spent."""
@@ -133,9 +142,9 @@ class TurnJudge:
         if isinstance(verdict, Illegal) and session.condoning:
             return self._offer(session, verdict.reason, verdict.fixes)
         if isinstance(verdict, Illegal):
-            return Notice(verdict.message, ERROR, verdict.reason)
+            return self._illegal(verdict)
         if isinstance(verdict, Miscount):
-            return Notice(verdict.reason, ERROR)
+            return Notice(self.words.physical(verdict.reason), ERROR)
         # a takeback during a play: the board shows an older position
         return Notice("the board shows an earlier position: play the roll", WARNING)
 
@@ -150,18 +159,38 @@ class TurnJudge:
             return Notice("the board cannot be read as a whole board: correct the play", ERROR)
         action = Condone.of(position_of(guess, state.turn))
         refused = session.checks(action)
+        w = self.words
         if refused is not None:
-            back = f": put back {describe_fixes(fixes)}" if fixes else ""
-            return Notice(f"{refused}{back}", ERROR, refused)
+            back = f": put back {w.physical(describe_fixes(fixes))}" if fixes else ""
+            return Notice(f"{w.own(refused)}{back}", ERROR, w.own(refused))
         opponent = state.players[1 - state.turn]
-        back = f", or put back {describe_fixes(fixes)}" if fixes else ", or finish it"
+        back = f", or put back {w.physical(describe_fixes(fixes))}" if fixes else ", or finish it"
+        reason = w.own(reason)
         notice = Notice(
             f"{reason}: {opponent} may accept the play as it stands by pressing roll{back}",
             WARNING,
             f"{reason}: {opponent}, roll to accept",
         )
-        self.offer = Offer(action, observation.codes, notice)
+        self.offer = Offer(action, observation.codes, notice, tuple(fixes))
         return notice
+
+    def _illegal(self, verdict: Illegal) -> Notice:
+        """Why the play is illegal (the rules engine's words) and what to put back (the
+        sensing layer's places), both in the players' numbering."""
+        w = self.words
+        reason = w.own(verdict.reason)
+        return Notice(f"{reason}: put back {w.physical(describe_fixes(verdict.fixes))}", ERROR, reason)
+
+    def put_back(self) -> tuple[str, ...]:
+        """The short put-back list of the board as judged ("put back: 13→8, clear 4"), in
+        the players' numbering; empty when nothing is to be put back."""
+        verdict = self.verdict
+        fixes: tuple[Fix, ...] = ()
+        if self.offer is not None:
+            fixes = self.offer.fixes
+        elif isinstance(verdict, (Illegal, Miscount)):
+            fixes = verdict.fixes
+        return put_back(fixes, self.words.put_back_player)
 
     def offer_stands(self) -> bool:
         """The offered play is still on the board (the opponent may accept it)."""
@@ -184,15 +213,16 @@ class TurnJudge:
         verdict = self.verdict
         if self.offer is not None:
             return self.offer.notice
+        w = self.words
         if isinstance(verdict, Played):
-            return Notice(f"{verdict.play.notation}: press done")
+            return Notice(f"{w.own(verdict.play.notation)}: press done")
         if isinstance(verdict, Ambiguous):
-            play = verdict.plays[self.choice % len(verdict.plays)]
-            return Notice(f"{play.notation}? press done, or double for another reading", INFO, f"{play.notation}?")
+            notation = w.own(verdict.plays[self.choice % len(verdict.plays)].notation)
+            return Notice(f"{notation}? press done, or double for another reading", INFO, f"{notation}?")
         if isinstance(verdict, Illegal):
-            return Notice(verdict.message, ERROR, verdict.reason)
+            return self._illegal(verdict)
         if isinstance(verdict, Miscount):
-            return Notice(verdict.reason, ERROR)
+            return Notice(w.physical(verdict.reason), ERROR)
         if isinstance(verdict, Takeback):
             return Notice("the board shows an earlier position: play the roll", WARNING)
         if isinstance(verdict, Unchanged) and verdict.no_play:

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from bgboard.control.clock import Clock
 from bgboard.control.notice import Notice, Severity, Topic
-from bgboard.display.state import BoardDiagram, ClockState, DisplayPhase, DisplayState
+from bgboard.display.state import BoardDiagram, ClockState, DisplayPhase, DisplayState, Ending
 from bgboard.match.state import MatchState, Phase
 from bgboard.rules.position import Position
 from bgboard.sense.board import BLACK_BAR, BLACK_OFF, WHITE_BAR, WHITE_OFF, Observation, Slots
@@ -47,6 +47,57 @@ class View:
     observation: Observation | None = None
     start: Position | None = None
     slots: Slots = field(default_factory=Slots)
+    put_back: tuple[str, ...] = ()
+    lesson: tuple[str, ...] = ()
+    sent: bool | None = None
+    beavers: bool = False
+
+
+#: How a game ended, as the display names it, for each result of the match machine.
+HOW = {"single": "single", "gammon": "gammon", "backgammon": "backgammon", "drop": "drop", "resign": "resignation"}
+LEVEL_NAMES = {1: "single", 2: "gammon", 3: "backgammon"}
+
+
+def ending(view: View) -> Ending | None:
+    """How the last game (or the match, on time) ended: who won, how, the points with the
+    cube; at a match's end whether a club result was sent."""
+    state = view.state
+    if view.forfeit is not None:
+        return Ending(winner=1 - view.forfeit, how="time", points=0, cube=min(state.cube, MAX_CUBE), sent=view.sent)
+    if state.phase not in (Phase.GAME_OVER, Phase.MATCH_OVER) or not state.games:
+        return None
+    game = state.games[-1]
+    return Ending(
+        winner=game.winner,
+        how=HOW[game.result],
+        points=game.points,
+        cube=min(game.cube, MAX_CUBE),
+        level=LEVEL_NAMES.get(game.level) if game.result == "resign" else None,
+        sent=view.sent if state.phase == Phase.MATCH_OVER else None,
+    )
+
+
+def title(view: View) -> tuple[str, ...]:
+    """The instruction when the phase prompt would not say it: a resignation to answer, or
+    an offered cube that may be beavered."""
+    state = view.state
+    if state.phase == Phase.RESIGNED and state.turn is not None:
+        names = state.players
+        who, other = names[state.turn], names[1 - state.turn]
+        what = {1: "a single game", 2: "a gammon", 3: "a backgammon"}[state.resign_level]
+        points = state.resign_level * state.cube
+        unit = "point" if points == 1 else "points"
+        return (f"{who} resigns {what} ({points} {unit}): {other}, double accepts, drop declines",
+                f"{who} resigns {what}: {other}, double accepts, drop declines",
+                f"{other}: accept {points}? double yes, drop no",
+                f"{other}: accept? double/drop")
+    if state.phase == Phase.DOUBLED and view.beavers and state.turn is not None:
+        other = state.players[1 - state.turn]
+        value = state.cube * 2
+        return (f"{other}: double takes the {value}, drop passes, roll beavers",
+                f"{other}: double take, drop pass, roll beaver",
+                f"{other}: take, pass or beaver?")
+    return ()
 
 
 def display_state(view: View) -> DisplayState:
@@ -90,9 +141,15 @@ def display_state(view: View) -> DisplayState:
         phase=phase,
         winner=winner,
         hint=(view.hint,) if view.hint and state.phase == Phase.PLAY else (),
-        message=_variants(notice.text, notice.short) if notice is not None and notice.text.strip() else (),
+        # a loss on time: the match-end screen says who ran out of time
+        message=_variants(notice.text, notice.short) if notice is not None and notice.text.strip()
+        and view.forfeit is None else (),
         severity=notice.severity if notice is not None else Severity.INFO,
         diagram=diagram,
+        title=title(view),
+        put_back=view.put_back,
+        lesson=view.lesson,
+        ending=ending(view) if phase in (DisplayPhase.GAME_OVER, DisplayPhase.MATCH_OVER) else None,
     )
 
 

@@ -67,6 +67,10 @@ class Settings:
     illegal: IllegalPolicy = IllegalPolicy.CORRECT
     clock: ClockRules | None = None
     slots: Slots = field(default_factory=Slots)
+    jacoby: bool = False  # money play: gammons count single while the cube is centred
+    beavers: bool = False  # money play: a doubled player may redouble at once (roll button)
+    numbering: str = "own"  # "own": each player's own point numbers; "physical": white's for both
+    teach: str = "off"  # "off", "learner" (grade every play), "practice" (drills)
 
 
 class MatchSession:
@@ -128,6 +132,8 @@ class MatchSession:
             players=s.players,
             variant=s.variant,
             illegal_plays=None if s.illegal == IllegalPolicy.CORRECT else str(s.illegal),
+            jacoby=s.jacoby if s.length == 0 else None,
+            beavers=s.beavers if s.length == 0 else None,
         )
         refused = self.act(start, at_ms)
         if refused is None and s.clock is not None:
@@ -209,7 +215,7 @@ class MatchSession:
         state = self.state
         if state is None or state.phase in (Phase.OPENING, Phase.GAME_OVER, Phase.MATCH_OVER):
             return None
-        return state.decider if state.phase == Phase.DOUBLED else state.turn
+        return state.decider if state.phase in (Phase.DOUBLED, Phase.RESIGNED) else state.turn
 
     @property
     def over(self) -> bool:

@@ -1,0 +1,77 @@
+"""Which numbers the display uses for the points (pure).
+
+Two sources of point numbers meet in the display's sentences: the rules engine, its
+notation and the hints speak in the **mover's own numbering** (as gnubg does: each player's
+home board is 1–6), and the sensing layer speaks in **physical numbering** (white's own:
+``bgboard.sense.board``).  For white both are the same; for black point ``p`` of one is
+point ``25 − p`` of the other.
+
+The config's ``[match] numbering`` chooses what the players read: ``"own"`` (the default:
+every message to a player in that player's numbering, as notation and gnubg name points)
+or ``"physical"`` (the board's numbering, white's, for both).  :class:`Words` turns a text
+from either source into the chosen numbering; the LEDs always light the physical places,
+so a point named in the words and the light on the board are the same place.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import StrEnum
+
+__all__ = ["NUMBERINGS", "Numbering", "Words", "flip_points"]
+
+
+class Numbering(StrEnum):
+    """The numbering the players read (config ``[match] numbering``)."""
+
+    OWN = "own"
+    PHYSICAL = "physical"
+
+
+NUMBERINGS = tuple(Numbering)
+
+# the forms point numbers take in bgboard's sentences: "point 8", "the 5-point",
+# and notation such as "13/8", "bar/22", "6/off", "24/18*/13", "13/8(2)"
+_POINT = re.compile(r"\b(point )(\d{1,2})\b")
+_NAMED = re.compile(r"\b(\d{1,2})(-point)\b")
+_NOTATION = re.compile(r"(?<![\w/])(?:bar|\d{1,2})(?:\*?/(?:\d{1,2}|off))+\*?")
+_NUMBER = re.compile(r"\d{1,2}")
+
+
+def _flip(n: str) -> str:
+    value = int(n)
+    return str(25 - value) if 1 <= value <= 24 else n
+
+
+def flip_points(text: str) -> str:
+    """``text`` with every point number ``p`` (1–24) turned into ``25 − p``: black's own
+    numbering into physical numbering and back (the map is its own inverse).  Dice
+    ("3-1"), counts ("2 white") and pip counts are left alone."""
+    text = _POINT.sub(lambda m: m.group(1) + _flip(m.group(2)), text)
+    text = _NAMED.sub(lambda m: _flip(m.group(1)) + m.group(2), text)
+    return _NOTATION.sub(lambda m: _NUMBER.sub(lambda n: _flip(n.group(0)), m.group(0)), text)
+
+
+@dataclass(frozen=True, slots=True)
+class Words:
+    """Texts for ``player`` (the mover, or the player addressed) in ``numbering``."""
+
+    player: int | None
+    numbering: Numbering = Numbering.OWN
+
+    def _flips(self, source: Numbering) -> bool:
+        return self.player == 1 and source != self.numbering
+
+    def own(self, text: str) -> str:
+        """A text in the player's own numbering (rules engine, notation, hints)."""
+        return flip_points(text) if self._flips(Numbering.OWN) else text
+
+    def physical(self, text: str) -> str:
+        """A text in physical numbering (sensing: fixes, places, set-up)."""
+        return flip_points(text) if self._flips(Numbering.PHYSICAL) else text
+
+    @property
+    def put_back_player(self) -> int | None:
+        """The numbering :func:`bgboard.sense.board.put_back` should use."""
+        return self.player if self.numbering == Numbering.OWN else None
