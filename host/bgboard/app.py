@@ -71,7 +71,7 @@ def settings_of(config: Config, slots: Any) -> Settings:
         jacoby=m.jacoby,
         beavers=m.beavers,
         numbering=m.numbering,
-        teach="learner" if config.teach.mode == "learner" else "off",
+        teach="learner" if config.teach.mode in ("learner", "practice") else "off",
     )
 
 

@@ -67,7 +67,18 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     p.add_argument("--interactive", action="store_true", help="play yourself from the terminal")
     p.add_argument("--replay", type=Path, metavar="FILE.mat",
                    help="replay a match file on the modelled board (set-up guidance, LEDs, display per play)")
-    p.add_argument("--engine", metavar="NAME", help="with --replay: grade each play with this hint engine")
+    p.add_argument(
+        "--teach",
+        nargs="?",
+        const="learner",
+        choices=("learner", "practice"),
+        default=None,
+        help="teaching mode: grade every play and cube decision (learner, the default) or play the drill set "
+        "(practice); writes OUT/learner-report.html; --json adds the grades",
+    )
+    p.add_argument("--engine", metavar="NAME",
+                   help="with --replay or --teach: grade each play with this hint engine "
+                   "(bgsage, gnubg-nn or pubeval; --teach defaults to the strongest installed)")
     p.add_argument(
         "--club",
         metavar="CONFIG",
@@ -105,7 +116,21 @@ def run(args: argparse.Namespace) -> int:
         rules=args.rules,
         flicker=not args.no_flicker,
         stuck=stuck,
+        teach=args.teach or "off",
+        engine=args.engine,
     )
+    if args.engine is not None and args.teach is None:
+        raise SimArgumentError("--engine chooses the engine that grades the plays: give --teach or --replay too")
+    if args.teach == "practice":
+        from bgboard.sim.practice import run_drills
+
+        summary = run_drills(options, args.out)
+        if args.json:
+            print(json.dumps(summary))
+        else:
+            print(f"{len(summary['drills'])} drills played; {summary['report']}")
+            print(f"written to {args.out}/")
+        return 0
     if args.club:
         return _club_board(args, options)
     if args.interactive:
@@ -113,7 +138,7 @@ def run(args: argparse.Namespace) -> int:
 
         return play_interactive(options, args.out)
     progress = sys.stderr.isatty() and not args.json
-    model = args.model_firmware
+    model = args.model_firmware or args.teach is not None  # the teacher grades on the virtual clock
     if not model:
         from bgboard.sim.pico import FirmwareUnavailableError, micropython
 

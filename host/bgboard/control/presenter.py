@@ -17,7 +17,7 @@ from bgboard.rules.position import Position
 from bgboard.sense.board import BLACK_BAR, BLACK_OFF, WHITE_BAR, WHITE_OFF, Observation, Slots
 from bgboard.sense.recognise import setup_fixes
 
-__all__ = ["MAX_CUBE", "PHASES", "View", "display_state"]
+__all__ = ["MAX_CUBE", "PHASES", "View", "diagram_of", "display_state", "ending", "title"]
 
 MAX_CUBE = 4096
 
@@ -154,9 +154,14 @@ def display_state(view: View) -> DisplayState:
 
 
 def _diagram(view: View) -> BoardDiagram | None:
-    observation = view.observation
-    if observation is None or view.start is None:
+    if view.observation is None or view.start is None:
         return None
+    return diagram_of(view.observation, view.start, view.slots)
+
+
+def diagram_of(observation: Observation, start: Position, slots: Slots = Slots()) -> BoardDiagram:
+    """The set-up diagram: the board as read, with the places that differ from ``start``
+    (white's view) marked."""
     readings = observation.readings()
 
     def signed(place: int) -> int:
@@ -165,7 +170,7 @@ def _diagram(view: View) -> BoardDiagram | None:
             return 0
         return r.low if r.colour == 0 else -r.low
 
-    fixes = setup_fixes(observation, view.start, view.slots)
+    fixes = setup_fixes(observation, start, slots)
     marked = sorted({f.place if f.place <= 24 else (25 if f.place in (WHITE_BAR, BLACK_BAR) else 0) for f in fixes})
     return BoardDiagram(
         points=tuple(signed(p) for p in range(1, 25)),

@@ -76,6 +76,8 @@ class Options:
     flicker: bool = True
     stuck: tuple[tuple[str, int, int], ...] = ()
     players: tuple[str, str] = ("White", "Black")
+    teach: str = "off"  # "learner": every play and cube decision graded (bgboard sim --teach)
+    engine: str | None = None  # the teacher's hint engine (None: the strongest installed)
 
     def match(self) -> dict[str, Any]:
         """The options that make the match what it is (journalled; a resume must repeat them)."""

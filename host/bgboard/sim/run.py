@@ -105,8 +105,17 @@ class Simulation:
             raise
         if resumed.last_ms is not None:
             self.clock = resumed.last_ms + 1000
-        settings = Settings(length=options.match_length, rules=options.rules, players=options.players, slots=self.slots)
-        self.controller = Controller.resume(self.journal, settings, self.clock, send=self._to_board, show=self._show)
+        settings = Settings(length=options.match_length, rules=options.rules, players=options.players, slots=self.slots,
+                            teach=options.teach)
+        self.teacher: Any = None
+        grading: dict[str, Any] = {}
+        if options.teach != "off":
+            from bgboard.teaching import open_teacher
+
+            self.teacher, _ = open_teacher(options.engine)
+            grading = {"grade": self.teacher.grade, "grade_cube": self.teacher.grade_cube}
+        self.controller = Controller.resume(self.journal, settings, self.clock, send=self._to_board, show=self._show,
+                                            **grading)
         self.players = Players(
             options, lambda: self.controller, self.journal, resumed, lambda: self.clock, self.slots.point, self.journal.atomic
         )
@@ -233,8 +242,12 @@ class Simulation:
 
     # ------------------------------------------------------------------ results
     def summary(self) -> dict[str, Any]:
-        """The ``--json`` summary (player 0 = the .mat's left column)."""
-        return self.players.summary()
+        """The ``--json`` summary (player 0 = the .mat's left column); with a teacher, the
+        grades of every play."""
+        summary = self.players.summary()
+        if self.teacher is not None:
+            summary |= {"grades": self.teacher.grades(), "engine": self.teacher.engine.name}
+        return summary
 
     @property
     def actions(self) -> list[Any]:

@@ -82,6 +82,9 @@ def run_match(options: Options, out: Path, *, progress: bool = False, realtime: 
             due[0] = screen.tick(max(due[0], sim.clock))
         summary = sim.summary()
         write_records(sim, out)
+        if sim.teacher is not None:  # the learner report, beside the journal
+            sim.teacher.write_report(out / "learner-report.html", sim.options.players,
+                                     f"Learner report: {sim.options.match_length}-point match, seed {sim.options.seed}")
     finally:
         sim.close()
         bar.end()

@@ -1,0 +1,228 @@
+"""Practice drills at the board (teaching mode ``practice``): lay the drill's position out
+with the set-up guidance, (for a cube drill: double or not), roll, play, see the grade,
+and on to the next drill.  Pure: events in, board messages and display states out.
+
+The learner plays white (player 0, the bottom of the set-up diagram); each drill's position
+has the learner on roll.  Drills come from ``bgboard.hints.drills`` (anything with
+``name``, ``kind``, ``position``, ``dice``, ``away``, ``cube`` and ``note``).  Buttons (the
+learner's): **roll** — roll when the board is laid out, *done* after the play, the next
+drill after the grade; on a cube drill **double** doubles and **roll** rolls without
+doubling; **drop** skips the drill.  Grading is injected (``grade``/``grade_cube``: the
+lessons of :mod:`bgboard.hints.lesson`).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Sequence
+
+from bgboard.control.events import BoardRead, Button, ButtonPressed, DiceRolled, Event
+from bgboard.control.numbering import Numbering, Words
+from bgboard.control.presenter import diagram_of
+from bgboard.display.state import DisplayPhase, DisplayState, Severity
+from bgboard.link.messages import SetLeds, SetRolling
+from bgboard.match import Move, Pass
+from bgboard.rules.position import Position
+from bgboard.sense.board import Observation, Slots, describe_fixes
+from bgboard.sense.recognise import Ambiguous, Illegal, Played, Turn, Unchanged, setup_fixes
+
+__all__ = ["LEARNER", "PracticeRoom"]
+
+LEARNER = 0  # the learner plays white
+
+#: ``grade(player, before, dice, after, drill)`` and ``grade_cube(player, drill, decision)``.
+PlayGrader = Callable[[int, Position, tuple[int, int], Position, Any], Any]
+CubeGrader = Callable[[int, Any, str], Any]
+
+
+class PracticeRoom:
+    """The drills, one after another (see the module docstring)."""
+
+    def __init__(
+        self,
+        drills: Sequence[Any],
+        *,
+        grade: PlayGrader,
+        grade_cube: CubeGrader | None = None,
+        send: Callable[[object], None] = lambda message: None,
+        show: Callable[[object], None] = lambda state: None,
+        slots: Slots = Slots(),
+        numbering: Numbering = Numbering.OWN,
+        names: tuple[str, str] = ("You", "Drill"),
+    ) -> None:
+        if not drills:
+            raise ValueError("no drills to practise")
+        self.drills = tuple(drills)
+        self.grade = grade
+        self.grade_cube = grade_cube
+        self.send = send
+        self.show = show
+        self.slots = slots
+        self.words = Words(LEARNER, numbering)
+        self.names = names
+        self.index = 0
+        self.phase = "setup"  # setup, cube, rolling, moving, graded, done
+        self.observation: Observation | None = None
+        self.dice: tuple[int, int] | None = None
+        self.turn_: Turn | None = None
+        self.verdict: Any = None
+        self.lesson: Any = None
+        self.lessons: list[Any] = []
+        self.results: list[dict[str, Any]] = []
+        self.notice: tuple[str, Severity] | None = None
+        self.now_ms = 0
+
+    # ------------------------------------------------------------------ state
+    @property
+    def drill(self) -> Any:
+        return self.drills[min(self.index, len(self.drills) - 1)]
+
+    @property
+    def over(self) -> bool:
+        return self.phase == "done"
+
+    def fixes(self) -> tuple[Any, ...]:
+        """What still differs from the drill's layout (nothing when the board is unread)."""
+        if self.observation is None:
+            return ()
+        return setup_fixes(self.observation, self.drill.position, self.slots)
+
+    # ------------------------------------------------------------------ events
+    def handle(self, event: Event) -> None:
+        self.now_ms = event.at_ms
+        if isinstance(event, BoardRead):
+            self._on_board(event.observation)
+        elif isinstance(event, DiceRolled):
+            self._on_dice(event.dice)
+        elif isinstance(event, ButtonPressed):
+            self._on_button(event.player, Button(event.button))
+        self._refresh()
+
+    def _on_board(self, observation: Observation) -> None:
+        self.observation = observation
+        if self.phase == "moving" and self.turn_ is not None:
+            self.verdict = self.turn_.recognise(observation)
+            self.notice = None
+
+    def _on_dice(self, dice: tuple[int, int]) -> None:
+        self.send(SetRolling(False))
+        if self.phase != "rolling":
+            self.notice = ("it is not time to roll: these dice do not count", Severity.WARNING)
+            return
+        drill = self.drill
+        self.dice = drill.dice if drill.dice is not None else dice  # a fixed drill keeps its roll
+        self.turn_ = Turn(drill.position, self.dice, LEARNER, slots=self.slots)
+        self.verdict = self.turn_.recognise(self.observation) if self.observation is not None else None
+        self.phase = "moving"
+        self.notice = None
+
+    def _on_button(self, player: int, button: Button) -> None:
+        if player != LEARNER or self.over:
+            return
+        if button == Button.DROP and self.phase != "graded":
+            self._next(skipped=True)
+            return
+        if self.phase == "setup":
+            if self.observation is not None and not self.fixes():
+                self.phase = "cube" if self.drill.kind == "cube" else "rolling"
+                self.notice = None
+                if self.phase == "rolling":
+                    self.send(SetRolling(True))
+            else:
+                self.notice = ("lay the drill out first", Severity.WARNING)
+        elif self.phase == "cube":
+            decision = "double" if button == Button.DOUBLE else "no double"
+            if self.grade_cube is not None:
+                self._learn(self.grade_cube(LEARNER, self.drill, decision))
+            self.phase = "rolling"
+            self.send(SetRolling(True))
+        elif self.phase == "rolling" and button == Button.ROLL:
+            self.send(SetRolling(True))
+        elif self.phase == "moving" and button == Button.ROLL:
+            self._done()
+        elif self.phase == "moving" and button == Button.DOUBLE and isinstance(self.verdict, Ambiguous):
+            pass  # the simulated and real learner show one reading; kept simple here
+        elif self.phase == "graded" and button == Button.ROLL:
+            self._next(skipped=False)
+
+    def _done(self) -> None:
+        verdict, drill = self.verdict, self.drill
+        assert self.dice is not None
+        if isinstance(verdict, Played):
+            action: Any = Move.of(verdict.play)
+            after = verdict.play.position
+        elif isinstance(verdict, Ambiguous):
+            action = Move.of(verdict.plays[0])
+            after = verdict.plays[0].position
+        elif isinstance(verdict, Unchanged) and verdict.no_play:
+            action, after = Pass(), drill.position
+        elif isinstance(verdict, Illegal):
+            w = self.words
+            self.notice = (f"{w.own(verdict.reason)}: put back {w.physical(describe_fixes(verdict.fixes))}",
+                           Severity.ERROR)
+            return
+        else:
+            self.notice = ("finish your play first", Severity.WARNING)
+            return
+        del action
+        self._learn(self.grade(LEARNER, drill.position, self.dice, after, drill))
+        self.results.append({"drill": drill.name, "kind": drill.kind, "dice": f"{max(self.dice)}{min(self.dice)}",
+                             "lesson": self.lesson.record() if hasattr(self.lesson, "record") else None})
+        self.phase = "graded"
+        self.send(SetLeds(()))
+
+    def _learn(self, lesson: Any) -> None:
+        if lesson is not None:
+            self.lesson = lesson
+            self.lessons.append(lesson)
+
+    def _next(self, skipped: bool) -> None:
+        if skipped:
+            self.results.append({"drill": self.drill.name, "kind": self.drill.kind, "skipped": True})
+        self.index += 1
+        self.dice, self.turn_, self.verdict, self.notice = None, None, None, None
+        self.send(SetRolling(False))
+        self.phase = "done" if self.index >= len(self.drills) else "setup"
+
+    # ------------------------------------------------------------------ display
+    def display(self) -> DisplayState:
+        """What the display shows now."""
+        drill = self.drill
+        number = f"Drill {min(self.index + 1, len(self.drills))}/{len(self.drills)}"
+        lesson = tuple(self.words.own(t) for t in self.lesson.text) if self.lesson is not None else ()
+        pips = drill.position.pips()
+        common: dict[str, Any] = dict(names=self.names, match_length=0, score=(0, 0), pips=pips,
+                      lesson=lesson if self.phase in ("graded", "done") else ())
+        message: tuple[str, ...] = (self.notice[0],) if self.notice else ()
+        severity = self.notice[1] if self.notice else Severity.INFO
+        if self.phase == "done":
+            return DisplayState(**(common | {"pips": None}), phase=DisplayPhase.ROLLING,
+                                title=("All drills done", "Done"))
+        if self.phase == "setup":
+            fixes = self.fixes()
+            diagram = diagram_of(self.observation, drill.position, self.slots) if self.observation else None
+            text = (f"{number}: {drill.name}. Lay out the board: {describe_fixes(fixes)}" if fixes
+                    else f"{number}: {drill.name}. Press roll to start", f"{number}: set up, then roll")
+            if diagram is not None and fixes:
+                return DisplayState(**common, phase=DisplayPhase.SETUP, diagram=diagram, message=message or text[:1],
+                                    severity=Severity.WARNING, title=(f"{number}: {drill.name}", number))
+            return DisplayState(**common, phase=DisplayPhase.ROLLING, turn=LEARNER, message=message,
+                                severity=severity, title=text)
+        if self.phase == "cube":
+            away = f" at {drill.away[0]}-away {drill.away[1]}-away" if drill.away != (0, 0) else " (money)"
+            return DisplayState(**common, phase=DisplayPhase.ROLLING, turn=LEARNER, cube=drill.cube,
+                                title=(f"{number}: {drill.note}{away}. Double (double) or roll?", f"{number}: double or roll?"))
+        if self.phase == "rolling":
+            return DisplayState(**common, phase=DisplayPhase.ROLLING, turn=LEARNER, message=message,
+                                severity=severity, title=(f"{number}: {drill.note}. Roll the dice", f"{number}: roll"))
+        if self.phase == "moving":
+            assert self.dice is not None
+            said = ()
+            if isinstance(self.verdict, Played):
+                said = (f"{self.words.own(self.verdict.play.notation)}: press done",)
+            return DisplayState(**common, phase=DisplayPhase.MOVING, turn=LEARNER, dice=self.dice,
+                                message=message or said, severity=severity)
+        return DisplayState(**common, phase=DisplayPhase.ROLLING, turn=LEARNER,
+                            title=(f"{number} graded: press roll for the next drill", "Roll: next drill"))
+
+    def _refresh(self) -> None:
+        self.show(self.display())

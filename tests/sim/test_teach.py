@@ -1,0 +1,126 @@
+"""``bgboard sim --teach``: every play graded as gnubg-nn itself grades it, the learner
+report written beside the journal and opened in a real browser, and the drill set played
+through on the virtual board."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import gnubg_nn  # required: the grades are checked against gnubg-nn itself
+import pytest
+
+from bgboard.hints.drills import builtin_drills
+from bgboard.hints.gnubg_engine import cubeless_equity
+from bgboard.rules import Position, legal_plays, position_from_id
+from bgboard.sim.practice import run_drills
+from bgboard.sim.run import Options
+from bgboard.sim.session import run_match
+from tests.club.webrun import chromium
+from tests.sim.simrecords import journal_actions
+
+
+def _gnubg(after: Position) -> float:
+    board = after.swap().to_gnubg()
+    return -cubeless_equity(gnubg_nn.probabilities([list(board[0]), list(board[1])], 0))
+
+
+@pytest.fixture(scope="module")
+def taught(tmp_path_factory) -> tuple[Path, dict]:
+    out = tmp_path_factory.mktemp("teach")
+    summary = run_match(Options(match_length=3, seed=2, illegal_rate=0.1, teach="learner", engine="gnubg-nn"), out)
+    return out, summary
+
+
+def test_every_play_is_graded_with_gnubg_nns_own_losses(taught) -> None:
+    out, summary = taught
+    grades = summary["grades"]
+    moves = [a for a in journal_actions(out) if a["type"] == "move"]
+    assert len(grades) == len(moves) > 20 and summary["engine"] == "gnubg-nn"
+    assert set(grades[0]) == {"player", "position", "dice", "play", "best", "loss", "grade"}
+    for g in grades:
+        position = position_from_id(g["position"])
+        dice = (int(g["dice"][0]), int(g["dice"][1]))
+        assert dice[0] >= dice[1]
+        equities = {p.notation: _gnubg(p.position) for p in legal_plays(position, dice)}
+        top = max(equities.values())
+        assert g["loss"] == pytest.approx(top - equities[g["play"]], abs=2e-6)
+        assert equities[g["best"]] == pytest.approx(top, abs=1e-9)
+        loss = g["loss"]
+        assert g["grade"] == ("very bad" if loss > 0.16 else "bad" if loss > 0.08 else "doubtful" if loss > 0.04 else "good")
+    assert json.loads((out / "summary.json").read_text())["grades"] == grades
+
+
+def test_the_learner_report_opens_in_a_browser(taught, tmp_path) -> None:
+    out, summary = taught
+    report = out / "learner-report.html"
+    assert report.parent == (out / "journal.sqlite").parent
+    driver = chromium(tmp_path / "profile")
+    try:
+        driver.get(report.as_uri())
+        from selenium.webdriver.common.by import By
+
+        assert driver.title.startswith("Learner report")
+        assert f"{len(summary['grades'])} plays graded" in driver.find_element(By.ID, "summary").text
+        chart = driver.find_element(By.CSS_SELECTOR, "#chart svg")
+        assert chart.size["width"] > 300 and chart.size["height"] > 100  # drawn, not an empty box
+        worst = driver.find_elements(By.CSS_SELECTOR, "#worst li")
+        assert len(worst) == 3
+        losses = sorted((g["loss"] for g in summary["grades"]), reverse=True)[:3]
+        for item, loss in zip(worst, losses):
+            assert f"lost {loss:.3f}" in item.text
+        rows = driver.find_elements(By.CSS_SELECTOR, "#plays tr")
+        assert len(rows) == len(summary["grades"]) + 1
+    finally:
+        driver.quit()
+
+
+def _subset():
+    drills = builtin_drills()
+    kinds: dict[str, list] = {}
+    for d in drills:
+        kinds.setdefault(d.kind, []).append(d)
+    return kinds["opening"][:2] + kinds["bear-off"][:1] + kinds["bar"][:1] + kinds["cube"][1:2]
+
+
+def test_drills_are_laid_out_with_the_guidance_rolled_played_and_graded(tmp_path) -> None:
+    drills = _subset()
+    shown: list = []
+    from bgboard.sim import practice
+
+    real = practice.PracticeRun._show
+
+    def keep(self, state):
+        shown.append(state)
+        real(self, state)
+
+    practice.PracticeRun._show = keep  # type: ignore[method-assign]
+    try:
+        summary = run_drills(Options(match_length=1, seed=3, engine="gnubg-nn"), tmp_path, drills)
+    finally:
+        practice.PracticeRun._show = real  # type: ignore[method-assign]
+    assert [r["drill"] for r in summary["drills"]] == [d.name for d in drills]
+    assert len(summary["grades"]) == len(drills)
+    for drill, result in zip(drills, summary["drills"]):
+        lesson = result["lesson"]
+        assert lesson["position"] == drill.position_id
+        if drill.dice is not None:
+            assert lesson["dice"] == f"{max(drill.dice)}{min(drill.dice)}"
+    # the set-up guidance showed the diagram between drills (the board held the last one)
+    setups = [s for s in shown if s.phase == "setup"]
+    assert setups and all(s.diagram is not None and s.diagram.marked for s in setups)
+    assert (tmp_path / "learner-report.html").exists() and list((tmp_path / "frames").glob("*.png"))
+
+
+@pytest.mark.slow
+def test_the_whole_drill_set_is_played_through(tmp_path) -> None:
+    summary = run_drills(Options(match_length=1, seed=1, engine="gnubg-nn"), tmp_path)
+    assert len(summary["drills"]) == len(builtin_drills()) and not any(r.get("skipped") for r in summary["drills"])
+
+
+def test_engine_without_teach_is_one_line_and_exit_2(tmp_path) -> None:
+    done = subprocess.run([sys.executable, "-m", "bgboard", "sim", "--engine", "gnubg-nn", "--out", str(tmp_path)],
+                          capture_output=True, text=True)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and "--teach" in done.stderr
