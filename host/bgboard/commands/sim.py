@@ -86,6 +86,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         " play each match the director assigns (modelled firmware) and report it (docs/club-network.md)",
     )
     p.add_argument("--matches", type=int, default=None, metavar="N", help="with --club: stop after N matches")
+    p.add_argument("--variant", choices=("plakoto", "fevga", "anti", "race", "tavli"),
+                   help="a seed variant (tavli: Portes, Plakoto, Fevga in rotation) on the real firmware "
+                   "with the built-in heuristic players (docs/simulator.md, 'The seed variants')")
     return p
 
 
@@ -96,6 +99,8 @@ def run(args: argparse.Namespace) -> int:
 
     if args.replay is not None:
         return _replay(args, noise_level(args.noise))
+    if args.variant is not None:
+        return _variant(args, noise_level(args.noise))
 
     if args.match_length < 1:
         raise SimArgumentError(f"--match-length must be at least 1, not {args.match_length}")
@@ -166,6 +171,31 @@ def run(args: argparse.Namespace) -> int:
             f" (flagged {summary['illegal_flagged']}), legal plays rejected {summary['legal_rejected']}"
         )
         print(f"written to {args.out}/")
+    return 0
+
+
+def _variant(args: argparse.Namespace, noise: float) -> int:
+    """``--variant NAME``: a whole match of a seed variant, read through the real firmware."""
+    from bgboard.sim.pico import micropython
+    from bgboard.sim.variant import play_match
+
+    tavli = args.variant == "tavli"
+    if args.match_length < 1 or tavli and args.match_length not in (5, 7):
+        raise SimArgumentError(
+            "a tavli match is played to 5 or 7 points" if tavli else f"--match-length must be at least 1, not {args.match_length}"
+        )
+    micropython()  # the firmware is needed: FirmwareUnavailableError says how to get it
+    summary = play_match(
+        args.out, variant=None if tavli else args.variant, rules="tavli" if tavli else args.rules,
+        length=args.match_length, seed=args.seed, noise=noise,
+    )
+    if args.json:
+        print(json.dumps(summary))
+    else:
+        a, b = summary["score"]
+        print(f"{args.variant} match to {args.match_length}: white {a}, black {b} after {len(summary['games'])} game(s)")
+        print(f"plays recognised through the firmware {summary['plays_recognised']}, "
+              f"pinned points read {summary['pinned_points_read']}; written to {args.out}/")
     return 0
 
 

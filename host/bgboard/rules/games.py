@@ -261,6 +261,30 @@ GAMES: dict[str, Game] = {
     ),
 }
 
+def _backgammon_outcome(board: Board) -> Outcome | None:
+    from bgboard.rules.result import game_result
+
+    r = game_result(board.position())
+    return None if r is None else (r.winner, r.kind, r.points)
+
+
+#: Backgammon itself as a :class:`Game` (tavli's Portes), for code that handles every game
+#: of a tavli match alike (the variant simulator); not one of :data:`GAMES`, since the
+#: match and the CLI play backgammon on its own Position.
+BACKGAMMON = Game(
+    name="standard",
+    title="Portes",
+    cube=True,
+    kinds=("single", "gammon", "backgammon"),
+    start=race.anti_start,
+    steps_from=race.anti_steps_from,
+    outcome=_backgammon_outcome,
+    problems=race.anti_problems,
+    opposite=lambda p: BAR - p,
+    ends_mid_turn=False,
+    fast_plays=race.anti_plays,
+)
+
 #: The variant names of :data:`GAMES`.
 GAME_NAMES: tuple[str, ...] = tuple(GAMES)
 

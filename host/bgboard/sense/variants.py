@@ -28,6 +28,7 @@ from bgboard.rules.board import Board, VariantPlay
 from bgboard.rules.games import Game
 from bgboard.rules.position import BAR, OFF
 from bgboard.sense.board import (
+    CAPPED,
     BLACK_BAR,
     BLACK_OFF,
     WHITE_BAR,
@@ -68,6 +69,20 @@ class Physical:
             else:
                 codes.append(clamp(n, cap))
         return Observation(tuple(codes))
+
+
+    def fits(self, seen: Observation, slots: Slots = Slots()) -> bool:
+        """True if ``seen`` can be this board: every place reads as :meth:`expected`, except
+        at the last slot's stack level, the weakest estimate: a full row may read "one more"
+        and a taller stack may read only "full" (noise and the firmware's hysteresis move
+        it; the history of plays carries the count)."""
+        for place, (code, want) in enumerate(zip(seen.codes, self.expected(slots).codes), start=1):
+            if code == want:
+                continue
+            full = slots.capacity(place) - (place in self.pinned)
+            if code * want <= 0 or {abs(code), abs(want)} != {full, CAPPED + full + 1}:
+                return False
+        return True
 
 
 def physical(variant: str, board: Board, on_roll: int) -> Physical:
@@ -114,7 +129,8 @@ class Played:
 
 @dataclass(frozen=True, slots=True)
 class Ambiguous:
-    """Several legal plays give these readings (a pin hides a count): choose with the buttons."""
+    """Several legal plays give these readings, or one does and so does the board before the
+    roll (a capped stack or a pin hides a count): the player says which with the buttons."""
 
     plays: tuple[VariantPlay, ...]
 
@@ -149,15 +165,16 @@ class VariantTurn:
 
     def recognise(self, slot_map: SlotMap, states: Sequence[int]) -> Unchanged | Played | Ambiguous | Unexplained:
         """The verdict for one settled set of slot states."""
-        if _shows(slot_map, states, self._before, self.slots):
-            return Unchanged(no_play=not self.plays)
+        unchanged = _shows(slot_map, states, self._before, self.slots)
         fits = tuple(
             play for play, after in zip(self.plays, self._after) if _shows(slot_map, states, after, self.slots)
         )
-        if len(fits) == 1:
+        if len(fits) == 1 and not unchanged:
             return Played(fits[0])
-        if fits:
+        if fits:  # a stack taller than its slots hides the difference: the player says which
             return Ambiguous(fits)
+        if unchanged:
+            return Unchanged(no_play=not self.plays)
         d1, d2 = self.dice
         if not self.plays:
             return Unexplained(f"there is no legal play of {d1}-{d2}: put the checkers back")
@@ -169,7 +186,7 @@ def _shows(slot_map: SlotMap, states: Sequence[int], board: Physical, slots: Slo
         seen = observe(slot_map, states, board.pinned)
     except SensorFaultError:
         return False
-    return seen.codes == board.expected(slots).codes
+    return board.fits(seen, slots)
 
 
 # ------------------------------------------------------------------ setting up
