@@ -109,4 +109,4 @@ def test_each_start_on_the_table():
     states = sensed(Layout.from_physical(physical("fevga", GAMES["fevga"].start(), 0)))
     turn = VariantTurn(GAMES["fevga"], GAMES["fevga"].start(), 0, (6, 5))
     assert isinstance(turn.recognise(SLOT_MAP, states), Unchanged)
-    assert "point 12" in " ".join(setup_text("fevga")) and "tray" in " ".join(setup_text("race"))
+    assert "black on 12" in " ".join(setup_text("fevga")) and "tray" in " ".join(setup_text("race"))

@@ -46,6 +46,8 @@ def test_a_tavli_match_on_the_firmware_through_the_cli(tmp_path: Path, capsys: p
     results = {g["result"] for g in summary["games"]}
     assert results <= {"single", "gammon", "backgammon", "mother", "resign"}
     assert summary["pinned_points_read"] > 0  # Plakoto, the second game, was played
+    frames = sorted((tmp_path / "frames").glob("*.png"))
+    assert len(frames) == summary["display_frames"] >= 2 * len(summary["games"])
 
 
 def test_bad_variant_options_are_one_line(capsys: pytest.CaptureFixture[str]) -> None:

@@ -193,9 +193,9 @@ def _shows(slot_map: SlotMap, states: Sequence[int], board: Physical, slots: Slo
 def setup_text(variant: str) -> tuple[str, ...]:
     """How to set the board up for a game of ``variant`` (one line each)."""
     if variant == "plakoto":
-        return ("Plakoto: all 15 white on point 24,", "all 15 black on point 1.")
+        return ("Plakoto: 15 white on 24, 15 black on 1",)
     if variant == "fevga":
-        return ("Fevga: all 15 white on point 24,", "all 15 black on point 12.")
+        return ("Fevga: 15 white on 24, 15 black on 12",)
     if variant == "race":
-        return ("Backgammon Race: all 15 white in the white tray,", "all 15 black in the black tray.")
+        return ("Race: 15 of each colour in its tray",)
     return ("Set up as for backgammon.",)

@@ -27,6 +27,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bgboard.control.variants import display_state, variant_notes
+from bgboard.display.panels import panel_spec
+from bgboard.display.render import render
 from bgboard.errors import InputError
 from bgboard.hardware import load_grid
 from bgboard.link import messages as m
@@ -40,7 +43,7 @@ from bgboard.match.state import GAME_OVER, MATCH_OVER, OPENING, PLAY, TURN, Matc
 from bgboard.rules.board import Board, VariantPlay
 from bgboard.rules.games import BACKGAMMON, Game
 from bgboard.sense.slots import SlotMap
-from bgboard.sense.variants import Ambiguous, Physical, Played, Unchanged, VariantTurn, physical
+from bgboard.sense.variants import Ambiguous, Physical, Played, VariantTurn, physical, setup_text
 from bgboard.sim.field import NOISE_LEVELS, readings
 from bgboard.sim.layout import Layout
 from bgboard.sim.pico import VirtualPico
@@ -143,11 +146,23 @@ def play_match(
     table = FirmwareTable(out / "pico", random.Random(seed + 1), level)
     recognised = pins_read = 0
     started = time.monotonic()
+    frames = out / "frames"
+    frames.mkdir(exist_ok=True)
+    panel = panel_spec("waveshare-4in2")
+    drawn: list[tuple[str, ...]] = []
+
+    def draw(**setup: Any) -> None:
+        """A display frame when a game is set up, when the variant's notes change (a pin, a
+        mother checker in danger) and when a game ends."""
+        render(display_state(state, **setup), panel).save(frames / f"{len(drawn) + 1:04d}.png")
+        drawn.append(variant_notes(state))
 
     def do(action: Action) -> None:
         nonlocal state
         state = apply(state, action)
         actions.append(action)
+        if state.phase in (GAME_OVER, MATCH_OVER) or (state.game_rules and variant_notes(state) != drawn[-1]):
+            draw()
 
     try:
         set_up = True
@@ -156,6 +171,7 @@ def play_match(
                 game = _game_of(state)
                 layout, place = _layout(game, state.board_view, 0)
                 table.show(layout)
+                draw(setup=setup_text(state.variant), diagram=place.counts[:24])
                 table.wait_for(
                     lambda s, place=place: True if place.fits(table.slot_map.observation(s)) else None,
                     f"the {game.title} set-up",
@@ -204,6 +220,7 @@ def play_match(
         "plays_recognised": recognised,
         "pinned_points_read": pins_read,
         "firmware_frames": table.frames,
+        "display_frames": len(drawn),
         "seconds": round(time.monotonic() - started, 1),
     }
     (out / "summary.json").write_text(json.dumps(summary, indent=1) + "\n")
