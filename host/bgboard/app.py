@@ -41,6 +41,7 @@ from bgboard.link.transport import Port, open_serial
 from bgboard.sense.board import SensorFaultError
 from bgboard.sense.settle import Settler
 from bgboard.sense.slots import SlotMap
+from bgboard.store.journal import JournalError
 
 TICK_S = 0.05
 log = logging.getLogger(__name__)
@@ -129,6 +130,7 @@ class App:
         self.hints: Any = None  # a hints.worker.HintWorker: hints are computed on its thread
         self._hint_task: asyncio.Task[None] | None = None
         self.shown: list[Any] = []
+        self.failure: Exception | None = None  # what stopped the match (raised by run)
 
     # ------------------------------------------------------------------ outputs
     def _to_board(self, message: object) -> None:
@@ -199,9 +201,15 @@ class App:
     # ------------------------------------------------------------------ inputs
     def _handle(self, event: Any) -> None:
         controller = self.controller
-        if controller is not None:
+        if controller is not None and self.failure is None:
             done = len(controller.actions)
-            controller.handle(event)
+            try:
+                controller.handle(event)
+            except JournalError as exc:  # written before it takes effect: nothing kept is lost
+                log.error("the match stops: %s", exc)
+                self.failure = exc
+                self.stop()
+                return
             for number, action in enumerate(controller.actions[done:], start=done + 1):
                 log.info("match action %d: %s", number, action)
             self._after()
@@ -306,7 +314,8 @@ class App:
         self._stop.set()
 
     async def run(self) -> None:
-        """Run the companion until :meth:`stop`; everything opened here is closed here."""
+        """Run the companion until :meth:`stop`; everything opened here is closed here.
+        A journal that cannot be written stops the match: :attr:`failure` is raised."""
         from bgboard.store.journal import Journal
 
         loop = asyncio.get_running_loop()
@@ -314,7 +323,12 @@ class App:
         journal = self._journal
         own_journal = journal is None
         if journal is None:
-            Path(config.journal.path).parent.mkdir(parents=True, exist_ok=True)
+            try:
+                Path(config.journal.path).parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                from bgboard.files import os_error
+
+                raise os_error(exc, Path(config.journal.path).parent) from None
             journal = Journal(config.journal.path)
         panel = self._panel
         if panel is None:
@@ -401,3 +415,5 @@ class App:
                 journal.close()
             if self._panel is None:
                 await asyncio.to_thread(panel.close)
+        if self.failure is not None:
+            raise self.failure

@@ -23,11 +23,26 @@ def _command_modules() -> list[ModuleType]:
     return [importlib.import_module(f"bgboard.commands.{name}") for name in COMMANDS]
 
 
+LONGEST_WORD = 200  # a longer word of a message (a pasted argument, not a path) is cut
+
+
+def one_line(text: str) -> str:
+    """A message as one bounded, printable line: control characters escaped, a very long
+    word (a pasted 100,000-character argument) cut to its start and its length."""
+    words = []
+    for word in text.split(" "):
+        word = "".join(c if c.isprintable() else repr(c)[1:-1] for c in word)
+        if len(word) > LONGEST_WORD:
+            word = f"{word[:LONGEST_WORD // 2]}... ({len(word)} characters)"
+        words.append(word)
+    return " ".join(words)
+
+
 class _Parser(argparse.ArgumentParser):
     """argparse that exits 2 with a single line instead of usage + message."""
 
     def error(self, message: str) -> None:  # type: ignore[override]
-        self.exit(2, f"bgboard: {message} (see '{self.prog} --help')\n")
+        self.exit(2, f"bgboard: {one_line(message)} (see '{self.prog} --help')\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -48,13 +63,18 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return int(args._run(args) or 0)
     except InputError as exc:
-        print(f"bgboard: {exc}", file=sys.stderr)
+        print(f"bgboard: {one_line(str(exc))}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        return 0
+    except OSError as exc:  # a file or device the user named: one sentence, never a traceback
+        from bgboard.files import os_error
+
+        print(f"bgboard: {one_line(str(os_error(exc)))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("bgboard: interrupted", file=sys.stderr)
         return 130
-    except BrokenPipeError:
-        return 0
 
 
 if __name__ == "__main__":  # pragma: no cover

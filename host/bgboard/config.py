@@ -289,10 +289,9 @@ def load_config(path: str | Path | None) -> Config:
     """Read and check a config file (None: all defaults)."""
     if path is None:
         return config_from_dict({})
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ConfigError(f"the config file {path} cannot be read ({exc.strerror or exc})") from None
+    from bgboard.files import read_text
+
+    text = read_text(path, "the config file", limit=1024 * 1024)
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

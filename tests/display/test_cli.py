@@ -35,7 +35,7 @@ def test_state_file_and_scale(tmp_path):
 @pytest.mark.parametrize("args,words", [
     (["--demo", "nope"], "unknown demo 'nope': choose one of opening, cube-offered"),
     (["--demo", "hint", "--panel", "kindle"], "unknown panel 'kindle': choose one of"),
-    (["--state", "{missing}.json"], "cannot read the state file"),
+    (["--state", "{missing}.json"], "missing}.json cannot be read (No such file or directory)"),
     (["--demo", "hint", "--scale", "0"], "--scale must be from 1 to 8"),
     ([], "give --demo NAME or --state FILE.json"),
 ])

@@ -99,12 +99,15 @@ def test_bad_input_exits_2_with_one_line(capsys, argv, words) -> None:
     assert err.count("\n") == 1 and words in err and "Traceback" not in err
 
 
-def test_a_bad_batch_line_names_its_number(capsys, monkeypatch) -> None:
-    monkeypatch.setattr("sys.stdin", io.StringIO(f"{START} 31\n{START}\n"))
+def test_a_bad_batch_line_is_named_and_the_batch_goes_on(capsys, monkeypatch) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO(f"{START} 31\n{START}\n{START} 77\n{START} 42\n"))
     assert main(["hint", "--batch", "--engine", "pubeval"]) == 2
     captured = capsys.readouterr()
-    assert len(captured.out.splitlines()) == 1
-    assert captured.err.startswith("bgboard: line 2:")
+    out = [json.loads(line) for line in captured.out.splitlines()]
+    assert "plays" in out[0] and "plays" in out[3]
+    assert out[1]["line"] == 2 and out[2]["line"] == 3 and "77" in out[2]["error"]
+    assert captured.err.startswith("bgboard: line 2:") and "bgboard: line 3:" in captured.err
+    assert captured.err.endswith("bgboard: 2 of 4 lines could not be answered (see above)\n")
 
 
 @pytest.mark.parametrize("text,dice", [("31", (3, 1)), ("3-1", (3, 1)), ("6,6", (6, 6)), (" 5 2 ", (5, 2))])

@@ -77,12 +77,16 @@ def test_bad_input_is_one_line_and_exit_2(argv, message, capsys):
     assert capsys.readouterr().err == message
 
 
-def test_bad_batch_line_names_the_line(monkeypatch, capsys):
-    monkeypatch.setattr(sys, "stdin", io.StringIO(f"{START} 31\n{START} 3\n"))
-    assert main(["legal", "--batch"]) == 2
+def test_a_bad_batch_line_is_named_and_the_batch_goes_on(monkeypatch, capsys):
+    monkeypatch.setattr(sys, "stdin", io.StringIO(f"{START} 31\n{START} 3\n\n{START} 42\n"))
+    assert main(["legal", "--batch"]) == 2  # at the end, because a line was bad
     captured = capsys.readouterr()
-    assert len(captured.out.splitlines()) == 1
-    assert captured.err == "bgboard: line 2: dice must be two numbers from 1 to 6 such as 31 or 3-1, not '3'\n"
+    lines = [json.loads(line) for line in captured.out.splitlines()]
+    assert [line.get("dice") for line in lines] == [[3, 1], None, [4, 2]]
+    message = "dice must be two numbers from 1 to 6 such as 31 or 3-1, not '3'"
+    assert lines[1] == {"line": 2, "error": message}
+    assert captured.err == (f"bgboard: line 2: {message}\n"
+                            "bgboard: 1 of 3 lines could not be answered (see above)\n")
 
 
 def test_real_process_exit_code():

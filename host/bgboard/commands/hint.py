@@ -135,23 +135,14 @@ def _print_cube(hint: CubeHint, out: TextIO) -> None:
 
 
 def _run_batch(engine: HintEngine, source: TextIO, out: TextIO) -> int:
+    from bgboard.commands.batch import run_batch
     from bgboard.hints.advice import play_hints
 
-    for number, line in enumerate(source, 1):
-        if not line.strip():
-            continue
-        fields = line.split()
-        if len(fields) != 2:
-            raise HintArgumentError(f"line {number}: expected 'POSITION DICE', got {line.strip()!r}")
-        try:
-            position = parse_position(fields[0])
-            dice = parse_dice(fields[1])
-        except InputError as exc:
-            raise HintArgumentError(f"line {number}: {exc}") from None
-        hint = play_hints(engine, position, dice)
-        out.write(json.dumps({"plays": _plays_json(hint, with_loss=False)}) + "\n")
-        out.flush()
-    return 0
+    def answer(position: str, dice: str) -> dict[str, object]:
+        hint = play_hints(engine, parse_position(position), parse_dice(dice))
+        return {"plays": _plays_json(hint, with_loss=False)}
+
+    return run_batch(source, out, answer)
 
 
 def _grade(

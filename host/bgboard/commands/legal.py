@@ -86,19 +86,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
 
 
 def _batch(stdin: TextIO, stdout: TextIO, checkers: int, variant: str = "standard") -> int:
-    for number, line in enumerate(stdin, 1):
-        fields = line.split()
-        if not fields:
-            continue
-        if len(fields) != 2:
-            raise InputError(f"line {number}: expected 'POSITION DICE', got {line.strip()!r}")
-        try:
-            result = answer(fields[0], fields[1], checkers, variant)
-        except InputError as exc:
-            raise InputError(f"line {number}: {exc}") from None
-        stdout.write(json.dumps(result) + "\n")
-        stdout.flush()
-    return 0
+    from bgboard.commands.batch import run_batch
+
+    return run_batch(stdin, stdout, lambda position, dice: answer(position, dice, checkers, variant))
 
 
 def run(args: argparse.Namespace) -> int:

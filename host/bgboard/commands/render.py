@@ -8,12 +8,11 @@ states; ``--state FILE.json`` draws a state read from JSON (see docs/display.md)
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
 from bgboard.display.demos import DEMOS, demo_state
 from bgboard.display.panels import PANELS, panel_spec
 from bgboard.display.render import render
-from bgboard.display.state import InvalidDisplayStateError, state_from_json
+from bgboard.display.state import state_from_json
 from bgboard.errors import InputError
 
 
@@ -58,15 +57,9 @@ def run(args: argparse.Namespace) -> int:
     if args.demo is not None:
         state = demo_state(args.demo)
     else:
-        try:
-            text = Path(args.state).read_text(encoding="utf-8")
-        except OSError as exc:
-            raise InvalidDisplayStateError(
-                f"cannot read the state file {args.state}: {exc.strerror or exc}"
-            ) from None
-        except UnicodeDecodeError:
-            raise InvalidDisplayStateError(f"the state file {args.state} is not UTF-8 text")
-        state = state_from_json(text)
+        from bgboard.files import read_text
+
+        state = state_from_json(read_text(args.state, "the state file", limit=1024 * 1024))
     image = render(state, panel)
     if args.scale > 1:
         image = image.resize((image.width * args.scale, image.height * args.scale), 0)

@@ -17,6 +17,8 @@ from __future__ import annotations
 import argparse
 import json
 
+from bgboard.errors import InputError
+from bgboard.files import check_distinct
 from bgboard.match.ruleset import PRESETS
 from bgboard.match.recordfile import MatFile, write_text
 from bgboard.match.selfplay import selfplay
@@ -32,7 +34,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         "seed) and write it as a .mat file (and SGF).",
     )
     parser.add_argument("--match-length", type=int, required=True, metavar="N",
-                        help="points to win (0 with --rules money)")
+                        help=f"points to win, 1 to {MAX_LENGTH} (0 with --rules money)")
     parser.add_argument("--seed", type=int, required=True, metavar="S", help="random seed")
     parser.add_argument("--rules", default="standard", choices=sorted(PRESETS),
                         help="rule set (default: standard)")
@@ -42,6 +44,10 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     parser.add_argument("--sgf", metavar="MATCH.sgf", help="also write the match as SGF")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     return parser
+
+
+#: The longest match selfplay plays: gnubg's (MAXSCORE), so every record it writes imports there.
+MAX_LENGTH = 64
 
 
 def summary(state: MatchState) -> dict[str, object]:
@@ -57,6 +63,9 @@ def summary(state: MatchState) -> dict[str, object]:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.match_length > MAX_LENGTH:
+        raise InputError(f"--match-length is at most {MAX_LENGTH} (gnubg's longest match), not {args.match_length}")
+    check_distinct(out=args.out, sgf=args.sgf)
     actions = selfplay(args.match_length, args.seed, args.rules, variant=args.variant)  # bad length: InputError
     state: MatchState | None = None
     with MatFile(args.out) as record:

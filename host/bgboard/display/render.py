@@ -24,7 +24,7 @@ list and the current instruction last), never cut silently.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -113,8 +113,15 @@ class _Canvas:
                         return v, s, True
         v = variants[-1] if variants else ""
         f = font(self.min_px)
-        while v and self.width(v + "…", f) > max_w:
-            v = v[:-1]
+        if self.width(v + "…", f) > max_w:  # the longest prefix that fits, by bisection
+            low, high = 0, len(v)
+            while low < high:
+                mid = (low + high + 1) // 2
+                if self.width(v[:mid] + "…", f) <= max_w:
+                    low = mid
+                else:
+                    high = mid - 1
+            v = v[:low]
         whole = v == (variants[-1] if variants else "")
         return (v if whole else v + "…"), self.min_px, whole
 
@@ -226,8 +233,33 @@ def render(state: DisplayState, panel: PanelSpec) -> Image.Image:
     return render_report(state, panel).image
 
 
+#: The most text the renderer takes: characters of a name, of one variant of a text, and
+#: variants per text (a 4.2-inch panel shows about 400 characters in all).  Longer input
+#: (a name, a message, a hint) is cut first, so the layout's work is bounded.
+MAX_NAME = 40
+MAX_TEXT = 400
+MAX_VARIANTS = 8
+
+
+def _cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def bounded(state: DisplayState) -> DisplayState:
+    """``state`` with every text cut to the limits above (the same state when it fits)."""
+    texts = {
+        name: tuple(_cut(v, MAX_TEXT) for v in getattr(state, name)[:MAX_VARIANTS])
+        for name in ("hint", "message", "title", "put_back", "lesson")
+    }
+    names = tuple(_cut(n, MAX_NAME) for n in state.names)
+    if names == state.names and all(texts[k] == getattr(state, k) for k in texts):
+        return state
+    return replace(state, names=names, **texts)  # type: ignore[arg-type]
+
+
 def render_report(state: DisplayState, panel: PanelSpec) -> Rendered:
     """Draw ``state`` for ``panel`` and report which items were placed whole."""
+    state = bounded(state)
     c = _Canvas(panel, accent=panel.colours != "bw")
     lay = layout_for(panel)
     if state.phase == "match-over" or (state.phase == "game-over" and state.ending is not None):

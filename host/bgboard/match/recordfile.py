@@ -52,7 +52,10 @@ class MatFile:
 
     def close(self) -> None:
         if not self._file.closed:
-            self._file.close()
+            try:
+                self._file.close()
+            except OSError as exc:  # the last buffered bytes could not be written
+                raise _fail(self.path, exc) from None
 
     def __enter__(self) -> "MatFile":
         return self

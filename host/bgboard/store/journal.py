@@ -119,10 +119,16 @@ class Journal:
         """Write one event durably (it is on disk when this returns); its sequence number."""
         if self._db is None:
             raise RuntimeError("the journal is closed")
-        cursor = self._db.execute(
-            "INSERT INTO journal (kind, body, at_ms) VALUES (?, ?, ?)",
-            (kind, json.dumps(body, sort_keys=True), int(at_ms)),
-        )
+        try:
+            cursor = self._db.execute(
+                "INSERT INTO journal (kind, body, at_ms) VALUES (?, ?, ?)",
+                (kind, json.dumps(body, sort_keys=True), int(at_ms)),
+            )
+        except sqlite3.Error as exc:  # a full disk, a vanished or read-only file: the event is not kept
+            raise JournalError(
+                f"the journal {self.path} cannot be written ({exc}): free space on its disk and start "
+                "bgboard again; everything journalled so far is kept"
+            ) from None
         return int(cursor.lastrowid or 0)
 
     @contextmanager
