@@ -80,7 +80,7 @@ CASES = [
     ("sim negative speed", ["sim", "--match-length", "1", "--seed", "1", "--speed", "-4", "--out", "{p}/s"], "--speed"),
     ("render scale", ["render", "--demo", "hint", "--scale", "100000", "--out", "{p}/x.png"], "--scale must be from 1 to 8"),
     ("hint top negative", ["hint", START, "31", "--engine", "pubeval", "--top", "-1"], "--top"),
-    ("dice out of range", ["legal", START, "79"], "dice are two numbers from 1 to 6"),
+    ("dice out of range", ["legal", START, "79"], "dice must be two numbers from 1 to 6"),
     ("not a number", ["selfplay", "--match-length", "x", "--seed", "1", "--out", "{p}/m.mat"], "invalid int value"),
     # text
     ("huge position", ["legal", LONG, "31"], "QQQ... (100002 characters)"),
