@@ -179,7 +179,8 @@ class TurnJudge:
         sensing layer's places), both in the players' numbering."""
         w = self.words
         reason = w.own(verdict.reason)
-        return Notice(f"{reason}: put back {w.physical(describe_fixes(verdict.fixes))}", ERROR, reason)
+        return Notice(f"{reason}: put back {w.physical(describe_fixes(verdict.fixes))}", ERROR, reason,
+                      tiny="Not a legal play")
 
     def put_back(self) -> tuple[str, ...]:
         """The short put-back list of the board as judged ("put back: 13→8, clear 4"), in

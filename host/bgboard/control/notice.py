@@ -25,3 +25,4 @@ class Notice:
     severity: Severity = Severity.INFO
     short: str = ""  # a shorter variant for small panels ("" = none)
     topic: Topic = Topic.GENERAL
+    tiny: str = ""  # the shortest variant, for a small panel with little room left ("" = none)

@@ -142,7 +142,7 @@ def display_state(view: View) -> DisplayState:
         winner=winner,
         hint=(view.hint,) if view.hint and state.phase == Phase.PLAY else (),
         # a loss on time: the match-end screen says who ran out of time
-        message=_variants(notice.text, notice.short) if notice is not None and notice.text.strip()
+        message=_variants(notice.text, notice.short, notice.tiny) if notice is not None and notice.text.strip()
         and view.forfeit is None else (),
         severity=notice.severity if notice is not None else Severity.INFO,
         diagram=diagram,
@@ -180,11 +180,13 @@ def diagram_of(observation: Observation, start: Position, slots: Slots = Slots()
     )
 
 
-def _variants(text: str, short: str) -> tuple[str, ...]:
-    """The message and its shorter variant (longest first), for the renderer to fit."""
-    if short.strip() and len(short) < len(text):
-        return (text, short)
-    return (text,)
+def _variants(text: str, *shorter: str) -> tuple[str, ...]:
+    """The message and its shorter variants (longest first), for the renderer to fit."""
+    out = [text]
+    for form in shorter:
+        if form.strip() and len(form) < len(out[-1]):
+            out.append(form)
+    return tuple(out)
 
 
 def _seconds(ms: int) -> int:

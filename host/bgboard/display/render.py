@@ -796,10 +796,16 @@ def _footer(c: _Canvas, lay: Layout, s: DisplayState, top: int) -> None:
 
     # the footer's own size if everything fits in it, else smaller sizes down to the
     # panel minimum; else the size that shows the most items
+    priority = {e[0]: e[3] for e in entries}
+
+    def worth(tried: tuple[dict[str, int], dict[str, int]]) -> int:
+        """Higher-priority items first: one of them outweighs every lower one together."""
+        return sum(1 << (8 - priority[key]) for key in tried[0])
+
     best: tuple[dict[str, int], dict[str, int]] | None = None
     for base in range(lay.foot_px, c.min_px - 1, -max(1, lay.foot_px // 15)):
         tried = allot(base)
-        if best is None or len(tried[0]) > len(best[0]):
+        if best is None or worth(tried) > worth(best):
             best = tried
         if len(tried[0]) == len(entries):
             break
