@@ -6,7 +6,8 @@ A server process runs the real club web app (``bgboard.club.web``: the LiveHub, 
 fragments, sse-starlette's event streams, uvicorn) on a free localhost port and, once every
 client is connected, publishes ``--rate`` board states a second for ``--seconds`` seconds,
 round robin over ``--boards`` boards, each the next state of a seeded self-play match
-(``board_state`` of a real ``MatchState``: the payload a board sends).  It records when each
+(``bgboard.net.report.board_state`` of a real ``MatchState``: the message a board sends,
+as the director's MQTT side hands it to the hub).  It records when each
 state was published (CLOCK_MONOTONIC, shared by the processes of one machine), its CPU time
 and memory over the run.
 
@@ -38,9 +39,11 @@ HERE = Path(__file__).resolve()
 
 # --------------------------------------------------------------------------- the server
 def _payloads(boards: int, per_board: int) -> list[list[dict]]:
-    from bgboard.club.live import board_state
+    from dataclasses import asdict, replace
+
     from bgboard.match import apply
     from bgboard.match.selfplay import selfplay
+    from bgboard.net.report import board_state
 
     out = []
     for b in range(1, boards + 1):
@@ -49,8 +52,9 @@ def _payloads(boards: int, per_board: int) -> list[list[dict]]:
         for k, action in enumerate(actions):
             state = apply(state, action)
             if k:
-                states.append(board_state(state, clocks=[840_000 - 900 * k, 840_000 - 1000 * k],
-                                          event="Benchmark open", match=b))
+                message = board_state(state, k, clocks=(840_000 - 900 * k, 840_000 - 1000 * k),
+                                      clock_running=state.turn)
+                states.append(asdict(replace(message, event="Benchmark open", match=b)))
             if len(states) >= per_board:
                 break
         out.append(states)

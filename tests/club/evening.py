@@ -6,12 +6,24 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from bgboard.club.live import LiveHub, board_state
+from dataclasses import asdict, replace
+from typing import Any
+
+from bgboard.club.live import LiveHub
 from bgboard.match import MatchState, apply
 from bgboard.match.selfplay import selfplay
+from bgboard.net.report import board_state
 
 NAMES = ("Ann", "Bob", "Cleo", "Dev", "Eli", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kai", "Lea",
          "Max", "Nia", "Oto", "Pia")
+
+
+def payload(state: MatchState, *, clocks: tuple[int, int] | None = None, clock_running: int | None = None,
+            event: str = "", match: int = 0) -> dict[str, Any]:
+    """The state message a board sends for ``state`` (bgboard.net.report), as the director
+    hands it to the hub (a dict)."""
+    message = board_state(state, 0, clocks=clocks, clock_running=clock_running)
+    return asdict(replace(message, event=event, match=match))
 
 
 @dataclass
@@ -50,9 +62,9 @@ class Evening:
 
     def publish(self, table: Table) -> None:
         reserve = 60_000 * 2 * table.state.length
-        self.hub.update(table.board, board_state(
-            table.state, clocks=[reserve - 1000 * table.done, reserve - 900 * table.done],
-            event=self.event, match=table.board))
+        self.hub.update(table.board, payload(
+            table.state, clocks=(reserve - 1000 * table.done, reserve - 900 * table.done),
+            clock_running=table.state.turn, event=self.event, match=table.board))
 
     def advance(self, steps: int) -> None:
         """Every table plays ``steps`` actions (fewer if its match ends), publishing each."""

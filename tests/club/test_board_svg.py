@@ -14,12 +14,12 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from bgboard.club.live import board_state
 from bgboard.club.web.boardsvg import STACK, board_svg
 from bgboard.club.web.boardview import MAX_NAME, board_view
 from bgboard.match import replay
 from bgboard.match.selfplay import selfplay
 from bgboard.rules import Position, position_id
+from tests.club.evening import payload
 
 GOLDEN = Path(__file__).resolve().parents[1] / "data" / "club"
 SVG = "{http://www.w3.org/2000/svg}"
@@ -39,7 +39,7 @@ def _messy() -> dict:
 
 def _opening() -> dict:
     actions = selfplay(5, seed=3, players=("Ann", "Bob"))
-    return board_state(replay(actions[:2]))
+    return payload(replay(actions[:2]))
 
 
 CASES = {
@@ -96,7 +96,7 @@ ints = st.one_of(st.integers(-5, 70000), st.none(), st.booleans(), st.text(max_s
                             st.one_of(ints, st.lists(ints, max_size=3))))
 def test_any_board_draws_a_well_formed_picture(seed, cut, a, b, junk):
     actions = selfplay(3, seed=seed)
-    state = board_state(replay(actions[: min(cut, len(actions))]))
+    state = payload(replay(actions[: min(cut, len(actions))]))
     state.update(players=[a, b])
     good = board_view(1, state)
     assert len(_checkers(board_svg(good))) <= 30

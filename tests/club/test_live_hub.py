@@ -8,10 +8,8 @@ import random
 import pytest
 from hypothesis import given, strategies as st
 
-from bgboard.club.live import BadBoardError, LiveHub, board_state
+from bgboard.club.live import BadBoardError, LiveHub
 from bgboard.errors import InputError
-from bgboard.match import OpeningRoll, StartMatch, apply
-from bgboard.rules import position_from_id
 
 
 def test_update_offline_and_snapshot():
@@ -121,16 +119,6 @@ def test_forget_removes_a_board_and_tells_readers():
     assert hub.get(4) is None and 4 not in hub.snapshot()
     [gone] = sub.take()
     assert gone.board == 4 and not gone.online and gone.state == {}
-
-
-def test_board_state_has_the_keys_the_pages_read():
-    state = apply(None, StartMatch(length=5, rules="standard", players=("Ann", "Bob")))
-    state = apply(state, OpeningRoll((3, 5)))
-    payload = board_state(state, clocks=[600000, 590000], event="Friday", match=12)
-    assert payload["players"] == ["Ann", "Bob"] and payload["turn"] == 1
-    assert payload["dice"] == list(state.dice) and sorted(state.dice) == [3, 5] and payload["cube_owner"] is None
-    assert position_from_id(payload["position_id"]) == state.position
-    assert payload["clocks"] == [600000, 590000] and payload["match"] == 12
 
 
 def test_close_ends_every_reader_and_new_ones_still_work():

@@ -11,9 +11,9 @@ import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-from bgboard.club.live import LiveHub, board_state
+from bgboard.club.live import LiveHub
 from bgboard.club.web.app import Site
-from tests.club.evening import Evening
+from tests.club.evening import Evening, payload
 from tests.club.webrun import ServedSite, chromium
 
 IMAGES = Path(__file__).resolve().parents[2] / "docs" / "images"
@@ -116,7 +116,7 @@ def test_a_hostile_player_name_is_shown_as_text(served, browser):
     # and when it arrives live, pushed by the event stream
     served.call(evening.advance, 1)
     name = HOSTILE + "2"
-    state = board_state(evening.tables[0].state)
+    state = payload(evening.tables[0].state)
     state["players"] = [name, "Bob"]
     served.call(served.site.hub.update, 1, state)
     WebDriverWait(browser, 2).until(lambda d: texts(d, "#board-1 td.name")[:1] == [name])

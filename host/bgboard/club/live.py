@@ -3,7 +3,7 @@
 Pure and in-process: no I/O, no clock, no threads.  The director's MQTT side feeds it
 (``bgboard club serve --broker``), the web pages read it (``bgboard club serve --http``)::
 
-    from bgboard.club.live import LiveHub, board_state
+    from bgboard.club.live import LiveHub
     hub = LiveHub()
     hub.update(7, payload)        # a board's retained ``.../board/7/state`` message (a dict)
     hub.offline(7)                # its last will fired (``.../board/7/online`` = "offline")
@@ -21,14 +21,13 @@ messages over with ``loop.call_soon_threadsafe(hub.update, board, payload)``).
 three times before a slow client reads, the client gets only the newest state.  So a slow or
 stalled browser costs at most one entry per board, and a fast one sees every change.
 
-**The state dict** is the board's state payload (docs/club-protocol.md).  The pages read these
-keys and show "-" for any that is missing or malformed (``bgboard.club.web.boardview`` checks
-them; a board's payload is untrusted text): ``players`` [name0, name1], ``length``, ``score``
-[s0, s1], ``cube``, ``cube_owner`` (0, 1 or null), ``crawford``, ``turn`` (0, 1 or null),
-``dice`` [d1, d2] or null, ``position_id`` (gnubg Position ID from the view of ``turn``,
-player 0's view when ``turn`` is null), ``match_id``, ``clocks`` [ms0, ms1] or null, ``phase``,
-``event``, ``match`` (the club match id).  :func:`board_state` builds exactly these keys from a
-:class:`bgboard.match.MatchState`.  The hub itself keeps whatever dict it is given (a copy).
+**The state dict** is the board's state payload (docs/club-protocol.md: the fields of
+``bgboard.net.protocol.BoardState``, made from a match by ``bgboard.net.report.board_state``).
+The pages read ``players``, ``length``, ``score``, ``cube``, ``cube_owner``, ``crawford``,
+``turn``, ``dice``, ``position_id`` (from the view of ``turn``, player 0's when it is null),
+``clocks``, ``clock_running``, ``phase``, ``event`` and ``match``, and show "-" for any that is
+missing or malformed (``bgboard.club.web.boardview`` checks them: a board's payload is
+untrusted).  The hub itself keeps whatever dict it is given (a copy).
 """
 
 from __future__ import annotations
@@ -36,11 +35,9 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, AsyncIterator, Mapping, Sequence
+from typing import Any, AsyncIterator, Mapping
 
 from bgboard.errors import InputError
-from bgboard.match import MatchState
-from bgboard.match.matchid import match_id_text, position_id_text
 
 MAX_BOARD = 9999
 
@@ -191,30 +188,3 @@ class LiveHub:
     def subscribers(self) -> int:
         """How many readers are subscribed."""
         return len(self._subscribers)
-
-
-def board_state(
-    state: MatchState,
-    *,
-    clocks: Sequence[int] | None = None,
-    event: str | None = None,
-    match: int | None = None,
-) -> dict[str, Any]:
-    """The state payload keys the pages read (see the module) for a match ``state``;
-    ``clocks`` are the two reserves in ms, ``event``/``match`` the club event and match id."""
-    return {
-        "players": list(state.players),
-        "length": state.length,
-        "score": list(state.score),
-        "cube": state.cube,
-        "cube_owner": state.cube_owner,
-        "crawford": state.crawford,
-        "turn": state.turn,
-        "dice": list(state.dice) if state.dice is not None else None,
-        "position_id": position_id_text(state),
-        "match_id": match_id_text(state),
-        "clocks": list(clocks) if clocks is not None else None,
-        "phase": state.phase,
-        "event": event,
-        "match": match,
-    }
