@@ -86,7 +86,10 @@ def open_hints(engine_name: str) -> tuple[Any, str | None]:
     from bgboard.hints.worker import HintWorker
 
     opened = open_engine(engine_name)
-    return HintWorker(opened.engine), opened.notice
+    # the compiled engines hold the GIL for a whole evaluation: they get a process of their own
+    worker = HintWorker(opened.engine, separate_process=opened.engine.name in ("bgsage", "gnubg-nn"))
+    worker.start()
+    return worker, opened.notice
 
 
 class App:
@@ -127,7 +130,7 @@ class App:
         self._recorded: tuple[int, int] = (-1, 0)
         self.link: Link | None = None
         self.screen: Any = None  # a display.painter.Painter: the panel is refreshed on its thread
-        self.hints: Any = None  # a hints.worker.HintWorker: hints are computed on its thread
+        self.hints: Any = None  # a hints.worker.HintWorker: hints are computed on its thread or process
         self._hint_task: asyncio.Task[None] | None = None
         self.shown: list[Any] = []
         self.failure: Exception | None = None  # what stopped the match (raised by run)

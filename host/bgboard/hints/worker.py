@@ -8,12 +8,19 @@ same explicitly, and a request that takes longer than its budget is cancelled an
 :class:`HintCancelled` with ``reason="over budget"``.  A request that has not started is
 dropped; one that is running is abandoned and its answer thrown away (the engine's C
 call cannot be interrupted, but the orchestration checks the flag around it).
+
+``separate_process=True`` runs the engine in a child process instead of a thread (the
+engine is opened there again by its name).  The compiled engines (bgsage, gnubg-nn) hold
+Python's GIL for a whole evaluation, so on a thread they would still stall the event loop
+for that long (benchmarks/loop_lag.py: 0.4-1 s per cube decision); in a process they cannot.
+A running request there is abandoned, never interrupted, as on the thread.
 """
 
 from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import multiprocessing
 import threading
 from typing import Any, Callable
 
@@ -73,6 +80,32 @@ class HintJob:
         return value
 
 
+_CHILD_ENGINE: HintEngine | None = None  # the engine of a separate_process worker, in the child
+
+
+def _child_open(name: str) -> None:
+    global _CHILD_ENGINE
+    from bgboard.hints.registry import open_engine
+
+    _CHILD_ENGINE = open_engine(name).engine
+
+
+def _child_ready() -> bool:
+    return _CHILD_ENGINE is not None
+
+
+def _child_plays(
+    position: Position, dice: tuple[int, int], limit: int | None, state: CubeState | None
+) -> PlaysHint:
+    assert _CHILD_ENGINE is not None
+    return play_hints(_CHILD_ENGINE, position, dice, limit, None, state)
+
+
+def _child_cube(position: Position, state: CubeState) -> CubeHint:
+    assert _CHILD_ENGINE is not None
+    return cube_hint(_CHILD_ENGINE, position, state)
+
+
 class HintWorker:
     """Runs hints of one engine on a background thread; latest request wins.
 
@@ -80,10 +113,18 @@ class HintWorker:
     time a request may take.
     """
 
-    def __init__(self, engine: HintEngine, budget: float = 2.0) -> None:
+    def __init__(self, engine: HintEngine, budget: float = 2.0, *, separate_process: bool = False) -> None:
         self.engine = engine
         self.budget = budget
-        self._pool = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="bgboard-hint")
+        self.separate_process = separate_process
+        self._pool: concurrent.futures.Executor
+        if separate_process:
+            self._pool = concurrent.futures.ProcessPoolExecutor(
+                max_workers=1, mp_context=multiprocessing.get_context("spawn"),  # no fork of a threaded host
+                initializer=_child_open, initargs=(engine.name,),
+            )
+        else:
+            self._pool = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="bgboard-hint")
         self._current: HintJob | None = None
         self._lock = threading.Lock()
         self._closed = False
@@ -100,6 +141,19 @@ class HintWorker:
             job.future = self._pool.submit(self._run, work, job)
         return job
 
+    def _submit_call(self, function: Callable[..., Any], *args: Any) -> HintJob:
+        """A request for the child process (the job's flag cannot reach it: a cancelled
+        request that has started is abandoned, and its answer thrown away)."""
+        if self._closed:
+            raise RuntimeError("the hint worker is closed")
+        job = HintJob()
+        with self._lock:
+            if self._current is not None:
+                self._current.cancel("board changed")
+            self._current = job
+            job.future = self._pool.submit(function, *args)
+        return job
+
     @staticmethod
     def _run(work: Callable[[HintJob], Any], job: HintJob) -> Any:
         if job.cancelled:
@@ -110,13 +164,23 @@ class HintWorker:
         self, position: Position, dice: tuple[int, int], limit: int | None = None, state: CubeState | None = None
     ) -> HintJob:
         """Start ranking the plays of ``dice``; cancels the previous request."""
+        if self.separate_process:
+            return self._submit_call(_child_plays, position, dice, limit, state)
         engine = self.engine
         return self._submit(lambda job: play_hints(engine, position, dice, limit, lambda: job.cancelled, state))
 
     def submit_cube(self, position: Position, state: CubeState) -> HintJob:
         """Start a cube decision; cancels the previous request."""
+        if self.separate_process:
+            return self._submit_call(_child_cube, position, state)
         engine = self.engine
         return self._submit(lambda job: cube_hint(engine, position, state))
+
+    def start(self) -> None:
+        """Have the worker ready (a separate process is started and has opened its engine);
+        blocks: call it off the loop.  Without it the first request pays for the start."""
+        if self.separate_process:
+            self._pool.submit(_child_ready).result()
 
     def cancel(self) -> None:
         """Cancel the current request (the board changed)."""
