@@ -106,9 +106,10 @@ class Teacher:
         """The ``grades`` of ``bgboard sim --teach --json``."""
         return [lesson.record() for lesson in self.plays]
 
-    def summary(self) -> tuple[str, ...]:
-        """The report in one line (for the display at the end)."""
-        return short_report(LearnerReport.of(self.lessons))
+    def summary(self, lessons: Any = None) -> tuple[str, ...]:
+        """The report in one line (for the display at the end): of ``lessons`` (the
+        controller's), else of every lesson this teacher gave."""
+        return short_report(LearnerReport.of(self.lessons if lessons is None else lessons))
 
     def write_report(self, path: Path, names: tuple[str, str], title: str = "Learner report") -> Path:
         """Write the HTML learner report (atomically: a finished file or none)."""
@@ -133,3 +134,12 @@ def builtin_drills() -> tuple[Any, ...]:
     from bgboard.hints.drills import builtin_drills as drills
 
     return drills()
+
+
+def drill_of(text: str) -> Any:
+    """A drill from ``POSITION[:DICE]`` (``bgboard sim --teach practice --drill``); a bad
+    Position ID or roll is one sentence."""
+    from bgboard.hints.drills import drill_from_position_id
+
+    pid, _, dice = text.partition(":")
+    return drill_from_position_id(pid, dice or None)

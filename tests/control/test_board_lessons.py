@@ -306,3 +306,16 @@ def test_without_teaching_the_hint_comes_at_once_and_nothing_is_graded() -> None
     c.handle(BoardRead(_board((8, 5), (6, 5)), 10))
     c.handle(ButtonPressed(0, ROLL, 11))
     assert c.lessons == [] and shown[-1].lesson == ()
+
+
+def test_the_match_end_shows_the_session_in_short() -> None:
+    from tests.control.scripted import play_out
+
+    shown: list = []
+    c = Controller.resume(MemoryJournal(), Settings(length=1, teach="learner"), 0, show=shown.append,
+                          grade=lambda player, before, dice, after, state: _Lesson("x", (f"play {dice}",)),
+                          summarise=lambda lessons: (f"{len(lessons)} plays graded", "graded"))
+    play_out(c, seed=3)
+    assert c.over and len(c.lessons) > 5
+    assert shown[-1].phase == "match-over" and shown[-1].lesson == (f"{len(c.lessons)} plays graded", "graded")
+    _every_panel_shows_what_it_must(shown[-1])

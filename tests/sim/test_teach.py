@@ -124,3 +124,15 @@ def test_engine_without_teach_is_one_line_and_exit_2(tmp_path) -> None:
     done = subprocess.run([sys.executable, "-m", "bgboard", "sim", "--engine", "gnubg-nn", "--out", str(tmp_path)],
                           capture_output=True, text=True)
     assert done.returncode == 2 and done.stderr.count("\n") == 1 and "--teach" in done.stderr
+
+
+def test_any_position_id_is_a_drill(tmp_path) -> None:
+    done = subprocess.run([sys.executable, "-m", "bgboard", "sim", "--teach", "practice", "--drill", "4HPwATDgc/ABMA:31",
+                           "--engine", "gnubg-nn", "--out", str(tmp_path), "--json"], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    summary = json.loads(done.stdout)
+    assert summary["grades"] == [{"player": 0, "position": "4HPwATDgc/ABMA", "dice": "31", "play": "8/5 6/5",
+                                  "best": "8/5 6/5", "loss": 0.0, "grade": "good"}]
+    bad = subprocess.run([sys.executable, "-m", "bgboard", "sim", "--teach", "practice", "--drill", "nonsense",
+                          "--out", str(tmp_path / "x")], capture_output=True, text=True)
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "Position ID" in bad.stderr

@@ -76,6 +76,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         help="teaching mode: grade every play and cube decision (learner, the default) or play the drill set "
         "(practice); writes OUT/learner-report.html; --json adds the grades",
     )
+    p.add_argument("--drill", action="append", default=[], metavar="POSITION[:DICE]",
+                   help="with --teach practice: practise this gnubg Position ID (learner on roll; DICE like 31, "
+                   "else rolled) instead of the built-in set; repeatable")
     p.add_argument("--engine", metavar="NAME",
                    help="with --replay or --teach: grade each play with this hint engine "
                    "(bgsage, gnubg-nn or pubeval; --teach defaults to the strongest installed)")
@@ -124,12 +127,19 @@ def run(args: argparse.Namespace) -> int:
         teach=args.teach or "off",
         engine=args.engine,
     )
+    if args.drill and args.teach != "practice":
+        raise SimArgumentError("--drill gives a position to practise: use it with --teach practice")
     if args.engine is not None and args.teach is None:
         raise SimArgumentError("--engine chooses the engine that grades the plays: give --teach or --replay too")
     if args.teach == "practice":
         from bgboard.sim.practice import run_drills
 
-        summary = run_drills(options, args.out)
+        drills = None
+        if args.drill:
+            from bgboard.teaching import drill_of
+
+            drills = tuple(drill_of(text) for text in args.drill)
+        summary = run_drills(options, args.out, drills)
         if args.json:
             print(json.dumps(summary))
         else:

@@ -110,6 +110,7 @@ class Controller:
         hint: Callable[[Position, tuple[int, int]], str | None] | None = None,
         grade: Grader | None = None,
         grade_cube: CubeGrader | None = None,
+        summarise: Callable[[list[Any]], tuple[str, ...]] | None = None,
     ) -> None:
         self.session = MatchSession(journal, settings)
         self.judge = TurnJudge(self._new_turn, Numbering(settings.numbering))
@@ -117,6 +118,7 @@ class Controller:
         self.hint_text: str | None = None
         self.grade = grade
         self.grade_cube = grade_cube
+        self.summarise = summarise  # the learner report in short, shown at the match's end
         self.lessons: list[Any] = []  # every lesson of this session, oldest first
         self.lesson: Any = None  # the lesson shown now (its player is lesson_player)
         self.lesson_player: int | None = None
@@ -559,7 +561,10 @@ class Controller:
         )
 
     def _lesson_text(self) -> tuple[str, ...]:
-        """The lesson shown now, in its player's numbering (with the player's name)."""
+        """The lesson shown now, in its player's numbering (with the player's name); at the
+        match's end, the session's report in short."""
+        if self.over and self.summarise is not None and self.lessons:
+            return self.summarise(self.lessons)
         if self.lesson is None or self.state is None:
             return ()
         words = Words(self.lesson_player, Numbering(self.settings.numbering))

@@ -113,7 +113,8 @@ class Simulation:
             from bgboard.teaching import open_teacher
 
             self.teacher, _ = open_teacher(options.engine)
-            grading = {"grade": self.teacher.grade, "grade_cube": self.teacher.grade_cube}
+            grading = {"grade": self.teacher.grade, "grade_cube": self.teacher.grade_cube,
+                       "summarise": self.teacher.summary}
         self.controller = Controller.resume(self.journal, settings, self.clock, send=self._to_board, show=self._show,
                                             **grading)
         self.players = Players(
