@@ -38,7 +38,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import uuid as uuidlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -299,10 +299,10 @@ class Director:
     def _info(self, row: sqlite3.Row, names: dict[int, str] | None = None,
               number: int | None = None, event: str | None = None) -> MatchInfo:
         names = names or self._names()
-        if number is None:
-            number = self.db.execute("SELECT number FROM rounds WHERE id = ?", (row["round_id"],)).fetchone()[0]
-        if event is None:
-            event = self.db.execute("SELECT name FROM events WHERE id = ?", (row["event_id"],)).fetchone()[0]
+        number = number if number is not None else int(self.db.execute(
+            "SELECT number FROM rounds WHERE id = ?", (row["round_id"],)).fetchone()[0])
+        event = event if event is not None else str(self.db.execute(
+            "SELECT name FROM events WHERE id = ?", (row["event_id"],)).fetchone()[0])
         return MatchInfo(
             row["id"], row["uuid"], event, number, row["node"], row["flight"],
             [names[row["player_a"]], names.get(row["player_b"]) if row["player_b"] else None],
@@ -455,7 +455,7 @@ class Director:
         return self.event(event)
 
     # ------------------------------------------------------------------ rounds
-    def _free_boards(self) -> Iterable[int]:
+    def _free_boards(self) -> Iterator[int]:
         used = {r[0] for r in self.db.execute(
             "SELECT board FROM matches WHERE status = 'pending' AND board IS NOT NULL")}
         n = 1
