@@ -101,6 +101,11 @@ def test_a_mat_is_replayed_and_must_end_at_the_reported_score(club):
         club.record_result("E", m.id, (b, a), mat=mat)
     with pytest.raises(InputError, match="cannot be replayed"):
         club.record_result("E", m.id, (a, b), mat=mat.replace("Game 1", "Gme 1").replace(" 3 point match", " x"))
+    # a play that cannot be made (no checker on White's 20-point at the start): refused
+    assert "  1) 61: 13/7 8/7                51:" in mat
+    broken = mat.replace("  1) 61: 13/7 8/7                51:", "  1) 61: 20/14 8/7               51:")
+    with pytest.raises(InputError, match="cannot be replayed.*line 6"):
+        club.record_result("E", m.id, (a, b), mat=broken)
     assert club.match(m.id).status == "pending"
     club.record_result("E", m.id, (a, b), mat=mat)
     assert club.match_record(m.id) == mat
