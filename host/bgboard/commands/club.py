@@ -36,7 +36,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from bgboard.club.director import Director, parse_score
+from bgboard.club.director import MAX_MAT, Director, parse_score
 from bgboard.club.live import LiveHub
 from bgboard.club.model import FORMATS
 from bgboard.errors import InputError
@@ -161,6 +161,8 @@ def db_path(args: argparse.Namespace) -> Path:
 
 def _read_mat(path: str) -> str:
     try:
+        if Path(path).stat().st_size > MAX_MAT:
+            raise InputError(f"{path} is too large for a .mat record (at most {MAX_MAT} bytes)")
         return Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         reason = getattr(exc, "strerror", None) or "not UTF-8 text"
