@@ -143,6 +143,7 @@ def test_the_director_pairs_a_round_from_the_page(tmp_path, browser):
         assert [a.action for a in d.audit(SWISS)][-2:] == ["pair_round", "forfeit"]
 
 
+@pytest.mark.slow
 def test_the_tv_view_cycles_through_the_room_and_the_running_events(tmp_path, browser):
     path = make_club(tmp_path / "fresh.sqlite", finish_double=False, swiss_rounds=1)
     site = club_site(path, LiveHub())

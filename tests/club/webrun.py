@@ -70,10 +70,18 @@ class ServedSite:
         self.loop.call_soon_threadsafe(run)
         return future.result(10)
 
+    def wait(self, task: "asyncio.Future[Any]", timeout: float = 20) -> Any:
+        """Wait (from the test's thread) for a task of the server's loop to finish."""
+        return asyncio.run_coroutine_threadsafe(_await(task), self.loop).result(timeout)
+
     def close(self) -> None:
         if self._stop is not None:
             self.loop.call_soon_threadsafe(self._stop.set)
         self._thread.join(10)
+
+
+async def _await(task: "asyncio.Future[Any]") -> Any:
+    return await task
 
 
 def chromium(profile: Path):

@@ -1,0 +1,100 @@
+"""The whole live path on real parts: a board's client (bgboard.net.boardlink.ClubLink, its
+outbox in a real journal) publishes its match state to a real Mosquitto; the director's MQTT
+side (bgboard.club.boards.Director) feeds the room's hub; the web server pushes the card; a
+real headless Chromium shows the new score within 1 s of the board's move, without a reload,
+and "offline" when the board leaves."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+from selenium.webdriver.support.ui import WebDriverWait
+
+from bgboard.club.boards import ClubTournament, Director
+from bgboard.club.director import Director as Service
+from bgboard.club.live import LiveHub
+from bgboard.club.web.server import club_site
+from bgboard.match import apply
+from bgboard.match.selfplay import selfplay
+from bgboard.net.boardlink import ClubLink
+from bgboard.net.report import board_state
+from bgboard.store.journal import Journal
+from tests.club.test_room_browser import classes, texts
+from tests.club.webrun import ServedSite, chromium
+from tests.net.club_harness import board_settings, director_settings, new_club
+from tests.net.conftest import start_broker
+
+
+@pytest.fixture
+def browser(tmp_path):
+    driver = chromium(tmp_path / "profile")
+    yield driver
+    driver.quit()
+
+
+def test_a_board_on_a_real_broker_reaches_the_room_within_a_second(tmp_path, browser):
+    broker = start_broker(tmp_path / "broker")
+    db = tmp_path / "club.sqlite"
+    [match, *_] = new_club(db, "swiss", length=3, rounds=1, players=4)
+    served = ServedSite(club_site(db, LiveHub()))
+    parts: dict = {}
+
+    def start() -> None:     # in the server's loop, as 'bgboard club serve --broker --http' runs
+        parts["service"] = Service.open(db)
+        parts["director"] = Director(director_settings(broker), ClubTournament(parts["service"]),
+                                     hub=served.site.hub)
+        parts["director_task"] = asyncio.ensure_future(parts["director"].run())
+        parts["journal"] = Journal(tmp_path / "board.sqlite")   # SQLite: opened in its thread
+        parts["link"] = ClubLink(board_settings(broker, match.board), parts["journal"])
+        parts["link_task"] = asyncio.ensure_future(parts["link"].run())
+
+    def publish(state) -> None:
+        parts["link"].publish_state(board_state(state, int(time.time() * 1000)))
+
+    async def stop() -> None:
+        parts["link"].stop()
+        await parts["link_task"]
+        parts["journal"].close()
+        parts["director"].stop()
+        await parts["director_task"]
+        parts["service"].close()
+
+    try:
+        served.call(start)
+        actions = selfplay(3, seed=21, players=tuple(match.players))
+        state = apply(None, actions[0])
+        done = 1
+        served.call(publish, state)
+        browser.get(served.url + "/")
+        card = f"board-{match.board}"
+        WebDriverWait(browser, 10).until(lambda d: texts(d, f"#{card} td.name") == list(match.players))
+        WebDriverWait(browser, 5).until(lambda d: d.execute_script(
+            "return window.bgboardLive && window.bgboardLive.readyState === 1"))
+        changes = 0
+        while changes < 2 and done < len(actions):
+            before = state.score
+            state = apply(state, actions[done])
+            done += 1
+            if state.score == before:
+                continue
+            sent = time.monotonic()
+            served.call(publish, state)
+            want = [str(s) for s in state.score]
+            WebDriverWait(browser, 1.0, poll_frequency=0.02).until(
+                lambda d: texts(d, f"#{card} td.score") == want,
+                f"the score {state.score} did not reach the page within 1 s of the board's move")
+            assert time.monotonic() - sent < 1.0
+            changes += 1
+        assert changes == 2
+
+        served.call(parts["link"].stop)     # the board leaves: its client says it is offline
+        WebDriverWait(browser, 5).until(lambda d: "offline" in classes(d, card))
+        assert texts(browser, f"#{card} td.score") == [str(s) for s in state.score]
+    finally:
+        if "link" in parts:
+            stopping = served.call(lambda: asyncio.ensure_future(stop()))
+            served.wait(stopping)
+        served.close()
+        broker.kill()
