@@ -182,3 +182,12 @@ def test_each_problem_is_reported_with_its_line_and_strict_refuses() -> None:
 def test_ratings_written_after_the_names_are_split_off() -> None:
     match = import_mat((WORLD / "style_gridgammon_match_5_11.mat").read_bytes())
     assert match.players == ("gnubg", "root") and match.ratings == ("1650", "1702")
+
+
+def test_xg_set_position_lines_are_reported_not_silently_skipped() -> None:
+    text = (WORLD / "hand_notation.mat").read_text().replace(
+        "  2) 65: 24/13", "; Set Pos=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:3:10\n  2) 65: 24/13"
+    )
+    match = import_mat(text)
+    assert [(p.line, p.game) for p in match.problems] == [(9, 1)]
+    assert "Set Pos" in match.problems[0].message

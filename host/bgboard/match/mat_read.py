@@ -479,6 +479,10 @@ class _Importer:
             if game:
                 expect_names = int(game.group(1))
                 continue
+            if not skipping and stripped.lower().startswith("; set pos="):
+                self.problem(number, "XG's set position (; Set Pos=) is not read: the game goes on from the "
+                                     "board the plays before it give")
+                continue
             if skipping or stripped.startswith((";", "#")):
                 continue
             left, right = columns(line)
