@@ -303,13 +303,31 @@ class App:
             self.club.offer(assignment)
             self._after()
 
-    def _replayer(self) -> Any:
+    async def _replayer(self) -> Any:
         """``bgboard run --replay``: the replay controller over the file's stops (no journal
-        rows, no records, no club)."""
+        rows, no records, no club); with a hint engine each checker play is graded first,
+        on the hint worker."""
         from bgboard.control.replay import ReplayController, replay_steps
 
         log.info("replaying %d game(s) of %s and %s", len(self._replay.games), *self._replay.players)
-        return ReplayController(replay_steps(self._replay), send=self._to_board, show=self._to_screen)
+        grades: dict[int, str] = {}
+        if self.hints is not None:
+            from bgboard.hints.grade import grade_play
+            from bgboard.hints.worker import HintCancelled
+            from bgboard.rules import Position
+
+            plays = [p for g in self._replay.games for p in g.plays
+                     if p.kind == "move" and p.steps and p.dice and p.before.turn == p.player]
+            log.info("grading %d plays", len(plays))
+            for play in plays:
+                try:
+                    hint = await self.hints.plays(play.before.position, play.dice)
+                    board, mover = play.after.board, play.player
+                    grades[id(play)] = grade_play(hint, Position(board[mover], board[1 - mover])).text
+                except (HintCancelled, ValueError) as exc:  # a grade is help, never a stop
+                    log.debug("no grade for line %d: %s", play.line, exc)
+        steps = replay_steps(self._replay, lambda play: grades.get(id(play)))
+        return ReplayController(steps, send=self._to_board, show=self._to_screen)
 
     # ------------------------------------------------------------------ life
     def stop(self) -> None:
@@ -350,7 +368,7 @@ class App:
         try:
             self.hints, notice = await asyncio.to_thread(open_hints, config.hints.engine)
             if self._replay is not None:
-                controller: Any = self._replayer()
+                controller: Any = await self._replayer()
             else:
                 controller = Controller.resume(
                     journal,

@@ -60,3 +60,36 @@ def test_run_replay_guides_the_set_up_then_lights_each_play(tmp_path: Path) -> N
 
     asyncio.run(scenario())
     assert not (tmp_path / "match.mat").exists()  # a replay records nothing
+
+
+def test_run_replay_with_a_hint_engine_shows_the_grade_of_each_play(tmp_path: Path) -> None:
+    from bgboard.config import config_from_dict
+
+    match = import_mat(FILE.read_bytes())
+    config = config_from_dict({
+        "board": {"port": str(tmp_path / "bgboard"), "settle_ms": 60},
+        "buttons": {"bounce_ms": 0},
+        "hints": {"engine": "pubeval"},
+        "journal": {"path": str(tmp_path / "journal.db")},
+    })
+
+    async def scenario() -> list[str]:
+        board = FakeBoard(tmp_path / "bgboard", slots=GRID.count)
+        board.states = slot_states(board_of(start_position(), WHITE), GRID)
+        board.plug()
+        board.boot()
+        app = App(config, pin_factory=MockFactory(), panel=FilePanel(panel_spec("waveshare-4in2"), tmp_path / "f"),
+                  timing=FAST, replay=match)
+        task = asyncio.create_task(app.run())
+        try:
+            await until(lambda: bool(app.shown) and app.shown[-1].phase != "setup", timeout=20)
+            return list(app.shown[-1].message)
+        finally:
+            app.stop()
+            await asyncio.wait_for(task, 10)
+            board.unplug()
+
+    message = asyncio.run(scenario())
+    # Ann's opening 61 (13/6 in the file) graded by pubeval, which ranks but does not measure
+    assert message[0].startswith("Game 1, 1: Ann 61: 13/6 - ")
+    assert "engine" in message[0]
