@@ -30,8 +30,8 @@ from typing import Any, Awaitable, Callable
 from bgboard.config import Config
 from bgboard.control.clock import ClockRules
 from bgboard.control.controller import Controller, IllegalPolicy, Settings
-from bgboard.control.events import (BoardFault, BoardRead, ButtonPressed, DiceRolled, HintReady, LessonReady,
-                                    LinkChanged, Tick)
+from bgboard.control.events import (BoardFault, BoardRead, Button, ButtonPressed, DiceRolled, HintReady,
+                                    LessonReady, LinkChanged, Tick)
 from bgboard.hardware import load_grid, load_pins
 from bgboard.io.buttons import Buttons, to_loop
 from bgboard.link.connection import Beat, BoardSeen, Connected, LinkEvent, Lost, Rolled, Timing, Trouble
@@ -261,7 +261,7 @@ class App:
             self._handle(LinkChanged(False, event.text, now))
 
     def _on_press(self, player: int, button: str) -> None:
-        self._handle(ButtonPressed(player, button, self.clock_ms()))
+        self._handle(ButtonPressed(player, Button(button), self.clock_ms()))
 
     def _tick(self) -> None:
         now = self.clock_ms()

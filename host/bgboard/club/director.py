@@ -489,7 +489,7 @@ class Director:
                                      (row["id"],)).fetchone()[0] or 0)
             round_id = db.execute("INSERT INTO rounds (event_id, number, paired_at) VALUES (?, ?, ?)",
                                   (row["id"], number, at)).lastrowid
-            boards = self._free_boards()
+            boards = iter(self._free_boards())
             for p in pairings:
                 if p.b is None:
                     status, winner, board, reason = BYE, p.a, None, None

@@ -18,7 +18,7 @@ import os
 import tomllib
 from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Mapping, cast
 
 from bgboard.errors import InputError
 
@@ -153,7 +153,7 @@ def parse_grid(text: str) -> Grid:
         place, rest = values.get("place"), [values.get(k) for k in ("index", "mux", "channel")]
         if not isinstance(place, str) or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in rest):
             raise HardwareError(f"slot {number} of grid.toml needs a place and whole numbers index, mux and channel")
-        slots.append(Slot(place, *rest))
+        slots.append(Slot(place, *(int(cast(int, v)) for v in rest)))
     seen: dict[tuple[int, int], int] = {}
     for number, slot in enumerate(slots):
         if slot.place not in PLACES:

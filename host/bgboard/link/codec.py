@@ -117,7 +117,7 @@ class FrameDecoder:
         while True:
             start = buf.find(PREAMBLE)
             if start < 0:
-                keep = 1 if buf[-1:] == PREAMBLE[:1] else 0
+                keep = 1 if bytes(buf[-1:]) == PREAMBLE[:1] else 0
                 self._garbage += len(buf) - keep
                 del buf[: len(buf) - keep]
                 break

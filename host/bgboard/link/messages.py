@@ -332,7 +332,7 @@ def payload(message: Message) -> bytes:
         return bytes([int(message.enabled)])
     if isinstance(message, Ping):
         return struct.pack("<I", message.nonce)
-    if isinstance(message, Reboot):
+    if isinstance(message, Reboot):  # pyright: ignore[reportUnnecessaryIsInstance] - the last kind, checked like the others
         if message.mode not in (REBOOT_RESET, REBOOT_REPL):
             raise MessageError(f"reboot mode {message.mode} does not exist")
         return bytes([message.mode])
@@ -379,7 +379,7 @@ def decode(frame: Frame) -> Message:
         if count == 0:
             raise MessageError("a CHANGES frame holds at least one change")
         _need(data, 1 + 3 * count, "CHANGES")
-        changes = []
+        changes: list[SlotChange] = []
         for i in range(count):
             slot, state = struct.unpack_from("<HB", data, 1 + 3 * i)
             changes.append(SlotChange(slot, _check_state(state)))

@@ -15,7 +15,7 @@ A play is a :class:`Move`: its ``steps`` are ``(from, to)`` pairs from the mover
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from typing import Any, ClassVar, Sequence
+from typing import Any, ClassVar, Sequence, cast
 
 from bgboard.match.errors import MatchRecordError
 
@@ -176,9 +176,10 @@ def action_to_dict(action: Action) -> dict[str, Any]:
     """``{"type": kind, field: value, ...}`` with tuples as lists (JSON-ready)."""
     out: dict[str, Any] = {"type": action.kind}
     for f in fields(action):  # type: ignore[arg-type]
-        value = getattr(action, f.name)
+        value: Any = getattr(action, f.name)
         if isinstance(value, tuple):
-            value = [list(v) if isinstance(v, tuple) else v for v in value]
+            items: tuple[Any, ...] = cast(tuple[Any, ...], value)
+            value = [list(cast(tuple[Any, ...], v)) if isinstance(v, tuple) else v for v in items]
         out[f.name] = value
     return out
 

@@ -7,7 +7,7 @@
 from __future__ import annotations
 
 import json
-from typing import Any, Sequence
+from typing import Any, Sequence, cast
 
 from bgboard.match.actions import Action, action_from_dict, actions_to_list
 from bgboard.match.errors import MatchRecordError
@@ -98,9 +98,12 @@ def state_from_dict(data: dict[str, Any]) -> MatchState:
 
 
 def _pair(value: Any) -> tuple[int, int]:
-    if not isinstance(value, list) or len(value) != 2:
+    if not isinstance(value, list):
         raise ValueError("pins and reserve are pairs of numbers")
-    return int(value[0]), int(value[1])
+    pair = cast(list[Any], value)
+    if len(pair) != 2:
+        raise ValueError("pins and reserve are pairs of numbers")
+    return int(pair[0]), int(pair[1])
 
 
 def _problem(state: MatchState) -> str | None:
@@ -132,7 +135,7 @@ def from_json(text: str) -> MatchState:
         raise MatchRecordError("the saved match state is not JSON") from None
     if not isinstance(data, dict):
         raise MatchRecordError("the saved match state is not a JSON object")
-    return state_from_dict(data)
+    return state_from_dict(cast(dict[str, Any], data))
 
 
 def log_to_json(actions: Sequence[Action]) -> str:
@@ -148,4 +151,4 @@ def log_from_json(text: str) -> list[Action]:
         raise MatchRecordError("the match log is not JSON") from None
     if not isinstance(data, list):
         raise MatchRecordError("the match log is not a JSON list")
-    return [action_from_dict(item) for item in data]
+    return [action_from_dict(item) for item in cast(list[dict[str, Any]], data)]

@@ -58,7 +58,7 @@ class RuleSet:
             if length != 0:
                 raise UnknownRuleSetError("money play has no match length: use a length of 0")
             return
-        if not isinstance(length, int) or length < 1:
+        if not isinstance(length, int) or length < 1:  # pyright: ignore[reportUnnecessaryIsInstance] - input from outside is checked at run time
             raise UnknownRuleSetError(f"a match is played to 1 point or more, not {length}")
         if self.match_lengths is not None and length not in self.match_lengths:
             allowed = ", ".join(str(n) for n in self.match_lengths)

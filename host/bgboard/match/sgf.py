@@ -72,7 +72,7 @@ def _header(start: MatchState, end: MatchState) -> str:
     out = [f"(;FF[4]GM[6]CA[UTF-8]AP[bgboard:{__version__}]"]
     out.append(f"MI[length:{start.length}][game:{start.game - 1}][ws:{start.score[0]}][bs:{start.score[1]}]")
     out.append(f"PW[{_escape(start.players[0])}]PB[{_escape(start.players[1])}]")
-    rules = []
+    rules: list[str] = []
     if start.rules.crawford and start.length > 1:
         rules.append("Crawford")
     if start.crawford:

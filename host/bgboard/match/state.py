@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from enum import StrEnum
-from typing import Any, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 from bgboard import rules
 from bgboard.match import cube as cubes
@@ -223,7 +223,7 @@ def start(action: StartMatch) -> MatchState:
         illegal_plays=action.illegal_plays,
     )
     ruleset.check_length(action.length)
-    if len(action.players) != 2 or not all(isinstance(n, str) for n in action.players):
+    if len(action.players) != 2 or not all(isinstance(n, str) for n in action.players):  # pyright: ignore[reportUnnecessaryIsInstance] - input from outside is checked at run time
         raise MatchRuleError("players", "a match is between two named players")
     if ruleset.variant not in MATCH_VARIANTS:
         raise rules.UnknownVariantError(
@@ -598,7 +598,7 @@ def _next_game(state: MatchState, action: NextGame) -> MatchState:
     )
 
 
-_HANDLERS = {
+_HANDLERS: dict[type[Any], Callable[[MatchState, Any], MatchState]] = {
     OpeningRoll: _opening,
     Roll: _roll,
     Move: _move,

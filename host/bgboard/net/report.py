@@ -69,8 +69,8 @@ def result_of(
     """The ``result`` message of a finished match (``forfeit``: the player who lost on time)."""
     if forfeit is not None:
         winner = 1 - forfeit
-    elif state.winner is not None:
-        winner = state.winner
+    elif (won := state.winner) is not None:
+        winner = won
     else:
         raise ValueError("the match is not over")
     return Result(
@@ -82,7 +82,8 @@ def result_of(
         length=state.length,
         score=state.score,
         winner=winner,
-        games=tuple(Game(g.winner, g.points, g.result) for g in state.games),
+        # a drawn game (Plakoto) has no winner and the club protocol has no draw yet
+        games=tuple(Game(g.winner, g.points, g.result) for g in state.games),  # pyright: ignore[reportArgumentType]
         mat=export_mat(actions, mat_info(assignment)),
         last_seq=last_seq,
         finished_ms=int(finished_ms),

@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from bgboard.rules.ids import InvalidIdError, _b64_bytes, position_id
+from bgboard.rules.ids import InvalidIdError, b64_bytes, position_id
 from bgboard.rules.position import BAR, CHECKERS, OFF, InvalidPositionError, Position
 from bgboard.rules.step import Step
 
@@ -100,7 +100,7 @@ def board_text(board: Board) -> str:
 
 def _counts(text: str) -> tuple[list[int], list[int]]:
     """Both sides' 26 counts from a Position ID (off left at 0)."""
-    bits = int.from_bytes(_b64_bytes(text, 14, "Position ID"), "little")
+    bits = int.from_bytes(b64_bytes(text, 14, "Position ID"), "little")
     sides: list[list[int]] = [[0] * 26, [0] * 26]
     side = index = count = 0
     for i in range(80):
@@ -167,7 +167,7 @@ def side_problems(board: Board, checkers: int) -> list[str]:
     for who, side, held in (("the player on roll", board.mine, board.reserve[0]), ("the opponent", board.theirs, board.reserve[1])):
         if len(side) != 26:
             return [f"each side needs 26 counts (off, 24 points, bar); {who} has {len(side)}"]
-        if any(not isinstance(n, int) or isinstance(n, bool) or n < 0 for n in (*side, held)):
+        if any(not isinstance(n, int) or isinstance(n, bool) or n < 0 for n in (*side, held)):  # pyright: ignore[reportUnnecessaryIsInstance] - input from outside is checked at run time
             found.append(f"{who} has a count that is not a whole number of checkers")
         elif sum(side) + held != checkers:
             found.append(f"{checkers} checkers expected for {who}, {sum(side) + held} seen")

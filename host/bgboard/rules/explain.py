@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from bgboard.rules.legal import _plays, check_dice
+from bgboard.rules.legal import cached_plays, check_dice
 from bgboard.rules.position import BAR, OFF, Position
 
 _BAR = "a checker is on the bar: enter it first"
@@ -157,7 +157,7 @@ def explain(
     mover's and the opponent's checkers ("white", "black") in count messages.
     """
     d1, d2 = check_dice(dice)
-    plays = _plays(position, d1, d2)
+    plays = cached_plays(position, d1, d2)
     if not plays:
         if result == position:
             return None

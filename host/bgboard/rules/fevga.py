@@ -75,7 +75,7 @@ def trapping_primes(board: Board) -> list[int]:
     waiting = sum(th[1:BAR])
     if not waiting:
         return []
-    found = []
+    found: list[int] = []
     for top in range(6, 25):
         if all(me[top - 5 : top + 1]):
             behind = top + 1 if top < 24 else 1

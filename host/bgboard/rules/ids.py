@@ -29,7 +29,7 @@ class InvalidIdError(InputError):
 _B64 = set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
 
 
-def _b64_bytes(text: str, chars: int, what: str) -> bytes:
+def b64_bytes(text: str, chars: int, what: str) -> bytes:
     if len(text) != chars:
         raise InvalidIdError(f"a {what} has {chars} characters, {text!r} has {len(text)}")
     bad = sorted(set(text) - _B64)
@@ -60,7 +60,7 @@ def position_from_id(text: str, checkers: int = CHECKERS) -> Position:
     checkers, a point held by both sides).
     """
     text = text.strip()
-    raw = _b64_bytes(text, 14, "Position ID")
+    raw = b64_bytes(text, 14, "Position ID")
     bits = int.from_bytes(raw, "little")
     sides: list[list[int]] = [[0] * 26, [0] * 26]
     side = index = 0
@@ -171,7 +171,7 @@ def encode_match_id(match: MatchId) -> str:
 def decode_match_id(text: str) -> MatchId:
     """The fields of a 12-character gnubg Match ID (raises :class:`InvalidIdError`)."""
     text = text.strip()
-    bits = int.from_bytes(_b64_bytes(text, 12, "Match ID"), "little")
+    bits = int.from_bytes(b64_bytes(text, 12, "Match ID"), "little")
 
     def get(field: tuple[int, int]) -> int:
         offset, width = field

@@ -37,7 +37,7 @@ class IllegalStepError(InputError):
 
 def check_dice(dice: Sequence[int]) -> Dice:
     """Return ``dice`` as a pair, or raise :class:`InvalidDiceError`."""
-    if len(dice) != 2 or any(not isinstance(d, int) or isinstance(d, bool) or not 1 <= d <= 6 for d in dice):
+    if len(dice) != 2 or any(not isinstance(d, int) or isinstance(d, bool) or not 1 <= d <= 6 for d in dice):  # pyright: ignore[reportUnnecessaryIsInstance] - input from outside is checked at run time
         raise InvalidDiceError(f"dice must be two numbers from 1 to 6, not {tuple(dice)!r}")
     return dice[0], dice[1]
 
@@ -110,7 +110,7 @@ def _collect(states: list[_State]) -> tuple[Play, ...]:
     return tuple(seen.values())
 
 
-def _plays(position: Position, d1: int, d2: int) -> tuple[Play, ...]:
+def cached_plays(position: Position, d1: int, d2: int) -> tuple[Play, ...]:
     me = list(position.mine)
     th = position.theirs
     if d1 == d2:
@@ -128,7 +128,7 @@ def _plays(position: Position, d1: int, d2: int) -> tuple[Play, ...]:
     hi_die, lo_die = (d1, d2) if d1 > d2 else (d2, d1)
     full: list[_State] = []
     singles: list[_State] = []
-    single_dice = set()
+    single_dice: set[int] = set()
     for a, b in ((hi_die, lo_die), (lo_die, hi_die)):
         for m, t, steps in _next(me, th, (), a, BAR):
             more = _next(m, t, steps, b, BAR)
@@ -154,7 +154,7 @@ def legal_plays(position: Position, dice: Sequence[int]) -> tuple[Play, ...]:
     there is no legal play: the player passes.
     """
     d1, d2 = check_dice(dice)
-    return _plays(position, d1, d2)
+    return cached_plays(position, d1, d2)
 
 
 def _remaining(dice: Dice, used: Sequence[Step]) -> list[int]:
@@ -186,7 +186,7 @@ def legal_steps(position: Position, dice: Sequence[int], steps_so_far: Sequence[
     ``hit`` flags are not trusted: the board decides).
     """
     d = check_dice(dice)
-    targets = {(p.position.mine, p.position.theirs) for p in _plays(position, *d)}
+    targets = {(p.position.mine, p.position.theirs) for p in cached_plays(position, *d)}
     me = list(position.mine)
     th = position.theirs
     left = _remaining(d, steps_so_far)

@@ -14,7 +14,7 @@ from typing import Sequence
 
 from bgboard.errors import InputError, RuleError
 from bgboard.rules.explain import explain
-from bgboard.rules.legal import InvalidDiceError, _plays, check_dice
+from bgboard.rules.legal import InvalidDiceError, cached_plays, check_dice
 from bgboard.rules.play import Play
 from bgboard.rules.position import BAR, OFF, Position
 
@@ -111,7 +111,7 @@ def parse_play(text: str, position: Position, dice: Sequence[int]) -> Play:
     :class:`IllegalPlayError` (with the reason from :func:`explain`) for an illegal play.
     """
     d1, d2 = check_dice(dice)
-    plays = _plays(position, d1, d2)
+    plays = cached_plays(position, d1, d2)
     if text.strip().lower() in _PASS:
         if not plays:
             return Play((), position)

@@ -75,7 +75,7 @@ def format_play(steps: Sequence[Step]) -> str:
         entry = moves.setdefault(kept, [0, set()])
         entry[0] += 1  # type: ignore[operator]
         entry[1] |= hits  # type: ignore[operator]
-    parts = []
+    parts: list[str] = []
     for kept in sorted(moves, key=lambda k: (-k[0], -k[-1], k)):
         count, hits = moves[kept]
         text = _point(kept[0]) + "".join(

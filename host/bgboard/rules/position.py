@@ -145,7 +145,7 @@ class Position:
         sides = (("the player on roll", self.mine), ("the opponent", self.theirs))
         for who, side in sides:
             for place, n in enumerate(side):
-                if not isinstance(n, int) or isinstance(n, bool):
+                if not isinstance(n, int) or isinstance(n, bool):  # pyright: ignore[reportUnnecessaryIsInstance] - input from outside is checked at run time
                     found.append(f"{who} has a count that is not a whole number at {_place(place)}")
                 elif n < 0:
                     found.append(f"{who} has a negative count ({n}) at {_place(place)}")

@@ -14,9 +14,9 @@ generator, unchanged — with the aim reversed: whoever bears off all checkers f
 from __future__ import annotations
 
 from bgboard.rules.board import Board, VariantPlay, side_problems
-from bgboard.rules.legal import _plays
+from bgboard.rules.legal import cached_plays
 from bgboard.rules.position import BAR, CHECKERS, OFF
-from bgboard.rules.result import _result
+from bgboard.rules.result import result_of
 from bgboard.rules.step import STEPS, Step
 from bgboard.rules.variants import start_position
 
@@ -93,7 +93,7 @@ def race_outcome(board: Board) -> tuple[str | None, str, int] | None:
         if side[OFF] == CHECKERS:
             counted = list(loser)
             counted[BAR] += waiting
-            r = _result(winner, tuple(counted))
+            r = result_of(winner, tuple(counted))
             return (r.winner, r.kind, r.points)
     return None
 
@@ -119,7 +119,7 @@ def anti_plays(board: Board, dice: tuple[int, int]) -> list[VariantPlay]:
     """Backgammon's legal plays (its fast generator), as variant plays."""
     return [
         VariantPlay(p.steps, Board(p.position.mine, p.position.theirs), p.position.mine[OFF] == CHECKERS)
-        for p in _plays(board.position(), *dice)
+        for p in cached_plays(board.position(), *dice)
     ]
 
 

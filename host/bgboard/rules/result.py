@@ -37,7 +37,7 @@ def is_race(position: Position) -> bool:
     return my_back + their_back <= 25 if my_back and their_back else True
 
 
-def _result(winner: str, loser: tuple[int, ...]) -> GameResult:
+def result_of(winner: str, loser: tuple[int, ...]) -> GameResult:
     if loser[OFF]:
         return GameResult(winner, "single", 1)
     if any(loser[19:BAR + 1]):  # the winner's home board is the loser's points 19..24
@@ -49,7 +49,7 @@ def game_result(position: Position) -> GameResult | None:
     """The result if a side has borne off all its checkers, else None."""
     mine, theirs = position.mine, position.theirs
     if mine[OFF] and mine[OFF] == sum(mine):
-        return _result("mine", theirs)
+        return result_of("mine", theirs)
     if theirs[OFF] and theirs[OFF] == sum(theirs):
-        return _result("theirs", mine)
+        return result_of("theirs", mine)
     return None

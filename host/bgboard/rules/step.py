@@ -32,7 +32,7 @@ class Step:
 
 
 def _step_table() -> dict[tuple[int, int, int, bool], Step]:
-    table = {}
+    table: dict[tuple[int, int, int, bool], Step] = {}
     for frm in range(1, 26):
         for die in range(1, 7):
             to = max(frm - die, 0)

@@ -287,7 +287,7 @@ def guess_board(observation: Observation, checkers: int, prefer: Sequence[int]) 
 
 def differences(observation: Observation, board: Sequence[int]) -> tuple["Fix", ...]:
     """Every place whose reading cannot come from ``board``: what should be there."""
-    fixes = []
+    fixes: list[Fix] = []
     for place, code, n in zip(PLACES, observation.codes, board):
         if not code_fits(code, n):
             fixes.append(Fix(place, n, code_reading(code)))
@@ -353,7 +353,10 @@ def put_back(fixes: Iterable[Fix], player: int | None = None) -> tuple[str, ...]
                 surplus[colour].append([f.place, seen - want])
             elif want > seen:
                 deficit[colour].append([f.place, want - seen])
-    name = lambda place: place_number(place, player)  # noqa: E731
+
+    def name(place: int) -> str:
+        return place_number(place, player)
+
     cleared: set[int] = set()
     for colour in (WHITE, BLACK):
         for s in surplus[colour]:

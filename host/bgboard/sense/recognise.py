@@ -301,7 +301,7 @@ class Turn:
             if step.die in left:
                 left.remove(step.die)
         mine = position.mine
-        out = []
+        out: list[Step] = []
         home = not any(mine[7:26])
         highest = max((p for p in range(1, 26) if mine[p]), default=0)
         for die in sorted(set(left), reverse=True):

@@ -85,7 +85,7 @@ class Settler:
 
     def flickering(self, now_ms: int) -> tuple[Flicker, ...]:
         """Places that changed too often within the window ending at ``now_ms``."""
-        found = []
+        found: list[Flicker] = []
         for place, times in self._history.items():
             while times and now_ms - times[0] > self.window_ms:
                 times.popleft()

@@ -61,7 +61,7 @@ class SlotMap:
             if index in rows[place]:
                 raise SensorFaultError(f"{place_name(place)} has slot index {index} twice in the grid")
             rows[place][index] = wire
-        places = []
+        places: list[tuple[int, ...]] = []
         for place in range(1, 29):
             row = rows[place]
             if not row or sorted(row) != list(range(len(row))):
@@ -86,11 +86,11 @@ class SlotMap:
         magnets on one slot partly cancel; :mod:`bgboard.sense.variants`)."""
         if len(states) != self.count:
             raise SensorFaultError(f"the board reported {len(states)} slots, the grid has {self.count}")
-        codes = []
+        codes: list[int] = []
         for place, wires in enumerate(self.places, start=1):
             if place in skip_base:
                 wires = wires[1:]
-            row = []
+            row: list[int] = []
             for wire in wires:
                 colour = states[wire] & 3
                 if colour == FAULT:

@@ -18,6 +18,8 @@ from bgboard.hardware import BAR_PLACES, OFF_PLACES, PLACES, POINT_PLACES  # noq
 from bgboard.rules import BAR, OFF, Position
 from bgboard.sense.variants import Physical
 
+__all__ = ["BAR_PLACES", "BLACK", "COLOURS", "OFF_PLACES", "PLACES", "POINT_PLACES", "WHITE", "Layout", "place_of"]
+
 WHITE = 0
 BLACK = 1
 COLOURS = ("white", "black")

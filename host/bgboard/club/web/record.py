@@ -103,7 +103,9 @@ def read_record(mat_text: str) -> Record:
         if after.phase in (GAME_OVER, MATCH_OVER) and (before is None or before.phase not in (GAME_OVER, MATCH_OVER)):
             last = after.games[-1]
             points = "point" if last.points == 1 else "points"
-            game.end = (f"{after.players[last.winner]} wins {last.points} {points} "
-                        f"with {RESULT_WORDS.get(last.result, last.result)}")
+            game.end = "the game is a draw" if last.winner is None else (
+                f"{after.players[last.winner]} wins {last.points} {points} "
+                f"with {RESULT_WORDS.get(last.result, last.result)}"
+            )
     assert state is not None
     return Record(tuple(state.players), state.length, games, tuple(state.score), state.winner)  # type: ignore[arg-type]
