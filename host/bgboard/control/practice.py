@@ -109,8 +109,9 @@ class PracticeRoom:
             self.notice = ("it is not time to roll: these dice do not count", Severity.WARNING)
             return
         drill = self.drill
-        self.dice = drill.dice if drill.dice is not None else dice  # a fixed drill keeps its roll
-        self.turn_ = Turn(drill.position, self.dice, LEARNER, slots=self.slots)
+        rolled = drill.dice if drill.dice is not None else dice  # a fixed drill keeps its roll
+        self.dice = rolled
+        self.turn_ = Turn(drill.position, rolled, LEARNER, slots=self.slots)
         self.verdict = self.turn_.recognise(self.observation) if self.observation is not None else None
         self.phase = "moving"
         self.notice = None
@@ -195,7 +196,8 @@ class PracticeRoom:
         message: tuple[str, ...] = (self.notice[0],) if self.notice else ()
         severity = self.notice[1] if self.notice else Severity.INFO
         if self.phase == "done":
-            return DisplayState(**(common | {"pips": None}), phase=DisplayPhase.ROLLING,
+            no_pips: dict[str, Any] = {**common, "pips": None}
+            return DisplayState(**no_pips, phase=DisplayPhase.ROLLING,
                                 title=("All drills done", "Done"))
         if self.phase == "setup":
             fixes = self.fixes()

@@ -61,7 +61,7 @@ class Physical:
     def expected(self, slots: Slots = Slots()) -> Observation:
         """What the sensors report, with slot 0 of each pinned point not read: the pinners
         above the first, on one slot fewer."""
-        codes = []
+        codes: list[int] = []
         for place, (n, cap) in enumerate(zip(self.counts, slots.capacities(), strict=True), start=1):
             if place in self.pinned:
                 top = abs(n) - 1
