@@ -247,7 +247,7 @@ class App:
             try:
                 observation = self.grid.observation(event.states)
             except SensorFaultError as exc:
-                self._handle(BoardFault(str(exc), now))
+                self._handle(BoardFault(str(exc), now, sensor=True))
                 return
             self.settler.feed(observation, now)
         elif isinstance(event, Rolled):
@@ -272,7 +272,7 @@ class App:
         for flicker in flickers:
             if flicker.place not in self._flicker_reported:
                 self._flicker_reported.add(flicker.place)
-                self._handle(BoardFault(str(flicker), now))
+                self._handle(BoardFault(str(flicker), now, sensor=True))
         if not flickers:
             self._flicker_reported.clear()
         self._handle(Tick(now))

@@ -9,6 +9,7 @@ exit code is 2 at the end if any line was bad, so one typo does not lose a 100,0
 
 from __future__ import annotations
 
+import io
 import json
 import sys
 from typing import Any, Callable, TextIO
@@ -36,7 +37,7 @@ def _lines(source: TextIO) -> Any:
 
 def run_batch(source: TextIO, out: TextIO, answer: Callable[[str, str], Any]) -> int:
     """Answer every ``POSITION DICE`` line of ``source`` with ``answer``; 0, or 2 if a line was bad."""
-    if hasattr(source, "reconfigure"):
+    if isinstance(source, io.TextIOWrapper):
         source.reconfigure(errors="replace")  # bytes that are not UTF-8 make a bad line, not a crash
     bad = total = 0
     for number, line in _lines(source):

@@ -503,7 +503,7 @@ class Controller:
             self.judge.verdict = None
 
     def _on_fault(self, event: BoardFault) -> None:
-        self.notice = Notice(event.text, ERROR)
+        self.notice = Notice(event.text, ERROR, topic=Topic.SENSOR if event.sensor else Topic.GENERAL)
 
     def _on_tick(self, event: Tick) -> None:
         self.session.check_time(event.at_ms)

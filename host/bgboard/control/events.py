@@ -63,10 +63,12 @@ class LinkChanged:
 
 @dataclass(frozen=True, slots=True)
 class BoardFault:
-    """The board reports a problem the players must fix (a faulty sensor, a device error)."""
+    """The board reports a problem the players must fix (a faulty sensor, a device error);
+    ``sensor``: a sensor or a place of the board must be checked (the text names it)."""
 
     text: str
     at_ms: int
+    sensor: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,6 +15,7 @@ class Topic(StrEnum):
 
     GENERAL = "general"
     SETUP = "setup"  # the checkers must be set up: the display draws the diagram of what is wrong
+    SENSOR = "sensor"  # a sensor or a place of the board must be checked (the text names it)
 
 
 @dataclass(frozen=True, slots=True)

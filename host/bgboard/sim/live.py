@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from bgboard.control.events import DOUBLE, DROP, ROLL
+from bgboard.control.notice import Topic
 from bgboard.errors import InputError
 from bgboard.match.state import Phase
 from bgboard.rules import start_position
@@ -208,7 +209,7 @@ class LiveRun:
             )
         except SimulationError:
             notice = self.controller.message()
-            if notice is not None and notice.severity == "error" and notice.text.startswith("check "):
+            if notice is not None and notice.topic == Topic.SENSOR:
                 raise SimulationError(notice.text) from None  # a sensor the host names: stop here
             # otherwise the caller sees what the host says
 
