@@ -314,7 +314,6 @@ class App:
         if self.hints is not None:
             from bgboard.hints.grade import grade_play
             from bgboard.hints.worker import HintCancelled
-            from bgboard.rules import Position
 
             plays = [p for g in self._replay.games for p in g.plays
                      if p.kind == "move" and p.steps and p.dice and p.before.turn == p.player]
@@ -322,8 +321,7 @@ class App:
             for play in plays:
                 try:
                     hint = await self.hints.plays(play.before.position, play.dice)
-                    board, mover = play.after.board, play.player
-                    grades[id(play)] = grade_play(hint, Position(board[mover], board[1 - mover])).text
+                    grades[id(play)] = grade_play(hint, play.result).text
                 except (HintCancelled, ValueError) as exc:  # a grade is help, never a stop
                     log.debug("no grade for line %d: %s", play.line, exc)
         steps = replay_steps(self._replay, lambda play: grades.get(id(play)))

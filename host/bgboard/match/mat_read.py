@@ -137,6 +137,12 @@ class MatPlay:
     before: MatchState = field(repr=False, compare=False)
     after: MatchState = field(repr=False, compare=False)
 
+    @property
+    def result(self) -> Position:
+        """The board the item left, from ``player``'s view (the mover still ``mine``)."""
+        board = self.after.board
+        return Position(board[self.player], board[1 - self.player])
+
 
 @dataclass(frozen=True, slots=True)
 class MatGame:
