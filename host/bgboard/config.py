@@ -289,9 +289,12 @@ def load_config(path: str | Path | None) -> Config:
     """Read and check a config file (None: all defaults)."""
     if path is None:
         return config_from_dict({})
-    from bgboard.files import read_text
+    from bgboard.files import FileProblemError, read_text
 
-    text = read_text(path, "the config file", limit=1024 * 1024)
+    try:
+        text = read_text(path, "the config file", limit=1024 * 1024)
+    except FileProblemError as exc:  # the same sentence, as the config's own error
+        raise ConfigError(str(exc)) from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
