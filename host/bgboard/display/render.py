@@ -89,10 +89,17 @@ class _Canvas:
         self.accent = ACCENT if accent else BLACK
         self.min_px = panel.min_text_px
         self.placed: set[str] = set()
+        # the footer tries several sizes and line counts: measure each text once per frame
+        self._widths: dict[tuple[str, int, int], int] = {}
+        self._fits: dict[tuple[Text, int, int, int], tuple[list[str], int, bool]] = {}
 
     # text ------------------------------------------------------------------
     def width(self, text: str, f: ImageFont.FreeTypeFont) -> int:
-        return int(self.draw.textlength(text, font=f))
+        key = (text, id(f), f.size)
+        w = self._widths.get(key)
+        if w is None:
+            w = self._widths[key] = int(self.draw.textlength(text, font=f))
+        return w
 
     def text(self, xy: tuple[int, int], text: str, size: int, fill: int = BLACK,
              anchor: str = "la", bold: bool = True) -> None:
@@ -153,6 +160,14 @@ class _Canvas:
         """Wrapped lines of the longest variant fitting ``max_lines`` (shrinking to the
         panel minimum), and True; else the last variant's first lines, the last one cut,
         and False."""
+        key = (variants, max_w, size, max_lines)
+        if key not in self._fits:
+            self._fits[key] = self._fit_lines(variants, max_w, size, max_lines)
+        lines, s, whole = self._fits[key]
+        return list(lines), s, whole
+
+    def _fit_lines(self, variants: Text, max_w: int, size: int,
+                   max_lines: int) -> tuple[list[str], int, bool]:
         for sizes in self._size_passes(size):
             for v in variants:
                 for s in sizes:

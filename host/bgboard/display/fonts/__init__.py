@@ -16,7 +16,10 @@ BOLD = FONT_DIR / "DejaVuSansCondensed-Bold.ttf"
 REGULAR = FONT_DIR / "DejaVuSansCondensed.ttf"
 
 
-@lru_cache(maxsize=128)
+@lru_cache(maxsize=1024)
 def font(size: int, bold: bool = True) -> ImageFont.FreeTypeFont:
-    """The bundled font at ``size`` pixels per em (bold by default)."""
+    """The bundled font at ``size`` pixels per em (bold by default).  Kept for every size
+    asked (the renderer asks a few hundred at most: the footer tries sizes from each
+    layout's down to the panel's minimum), so a glyph is rasterised once per size, not
+    again after the font was dropped from a small cache."""
     return ImageFont.truetype(str(BOLD if bold else REGULAR), size)
