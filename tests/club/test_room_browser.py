@@ -90,7 +90,14 @@ def test_a_board_that_reports_later_appears_and_one_board_is_shown_large(served,
         "return window.bgboardLive && window.bgboardLive.readyState === 1"))
     late = Evening(served.site.hub, boards=9, seed=7)
     served.call(late.publish, late.tables[8])
+    served.call(late.publish, late.tables[0])    # a board that was there is updated, not added
     WebDriverWait(browser, 2).until(lambda d: d.find_elements(By.ID, "board-9"))
+    late.tables[4].board = 5
+    served.call(late.publish, late.tables[4])    # board 5 reports later: between 2 and 9
+    WebDriverWait(browser, 2).until(lambda d: d.find_elements(By.ID, "board-5"))
+    assert browser.execute_script(
+        "return Array.from(document.querySelectorAll('article.card'), e => e.id)") == \
+        ["board-1", "board-2", "board-5", "board-9"]
 
     browser.get(served.url + "/board/1")
     WebDriverWait(browser, 5).until(lambda d: d.execute_script(

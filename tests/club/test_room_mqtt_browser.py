@@ -98,3 +98,63 @@ def test_a_board_on_a_real_broker_reaches_the_room_within_a_second(tmp_path, bro
             served.wait(stopping)
         served.close()
         broker.kill()
+
+
+@pytest.mark.slow
+def test_a_simulated_swiss_round_over_the_broker_fills_the_room_and_the_standings(tmp_path, browser):
+    """Four simulated boards (bgboard.sim.clubboard, the model firmware) take their assignments
+    from the director over Mosquitto and play them out; the room shows their cards while
+    they play, the event's table and standings show every result at the end."""
+    from tests.net.club_harness import Evening as ClubEvening
+
+    broker = start_broker(tmp_path / "broker")
+    db = tmp_path / "club.sqlite"
+    matches = new_club(db, "swiss", length=3, rounds=1, players=8)
+    served = ServedSite(club_site(db, LiveHub()))
+    evening = ClubEvening(tmp_path, broker, db)
+    evening.hub = served.site.hub
+
+    def start() -> None:
+        evening.start_director()
+        for m in matches:
+            evening.start_board(m.board, matches=1, pace_s=0.01)
+
+    def finished() -> bool:
+        for task in evening.board_tasks.values():
+            if task.done():
+                task.result()       # a board that crashed fails the test here
+        return len(evening.board_tasks) == len(matches) and all(t.done() for t in evening.board_tasks.values())
+
+    try:
+        served.call(start)
+        browser.get(served.url + "/")
+        cards = [f"board-{b}" for b in sorted(m.board for m in matches)]   # in board order
+        WebDriverWait(browser, 30, poll_frequency=0.1).until(
+            lambda d: d.execute_script("return Array.from(document.querySelectorAll('article.card'), e => e.id)") == cards)
+        for m in matches:
+            assert texts(browser, f"#board-{m.board} td.name") == list(m.players)
+        deadline = time.monotonic() + 180
+        while not served.call(finished):
+            assert time.monotonic() < deadline, "the simulated round did not finish in 3 minutes"
+            time.sleep(0.2)
+        deadline = time.monotonic() + 30
+        while served.call(evening.pending):
+            assert time.monotonic() < deadline, "the director did not store every result"
+            time.sleep(0.2)
+        with Service.open(db) as s:
+            results = {m.id: m for m in s.matches("Friday")}
+            standings = s.standings("Friday")
+        for m in matches:   # the room's last word on each board is its final score
+            final = results[m.id]
+            WebDriverWait(browser, 5).until(
+                lambda d: texts(d, f"#board-{m.board} td.score") == [str(x) for x in final.score])
+        browser.get(served.url + "/standings/Friday")
+        shown = dict(zip(texts(browser, "table.standings td.name"),
+                         texts(browser, "table.standings td:nth-child(3)")))
+        assert shown == {s.name: str(s.wins) for s in standings}
+        assert sorted(shown.values()) == ["0"] * 4 + ["1"] * 4
+    finally:
+        if evening.director_task is not None:
+            served.wait(served.call(lambda: asyncio.ensure_future(evening.stop_director())))
+        served.close()
+        broker.kill()

@@ -12,7 +12,12 @@
       if (root.hasAttribute("data-append")) {
         var empty = document.getElementById("no-boards");
         if (empty) empty.remove();
-        root.insertAdjacentHTML("beforeend", data.html);
+        var after = null;   // keep the room in board order
+        root.querySelectorAll("[id^=board-]").forEach(function (card) {
+          if (!after && parseInt(card.id.slice(6), 10) > data.board) after = card;
+        });
+        if (after) after.insertAdjacentHTML("beforebegin", data.html);
+        else root.insertAdjacentHTML("beforeend", data.html);
       }
     });
     window.bgboardLive = source;
