@@ -15,6 +15,8 @@ from bgboard.sense.slots import PLACE_NUMBERS, SlotMap
 from bgboard.sim.field import NOISE_LEVELS, readings
 from bgboard.sim.layout import COLOURS, PLACES, WHITE, Layout
 
+pytestmark = pytest.mark.slow  # whole matches / engines / firmware runs: the full run, not -m "not slow"
+
 START = Layout.from_position(
     Position(
         tuple([0, 0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0]),

@@ -45,6 +45,7 @@ def _stubs() -> Path:
     return STUBS
 
 
+@pytest.mark.slow
 def test_firmware_type_checks_against_the_rp2_stubs(tmp_path: Path) -> None:
     stubs = _stubs()
     rel = lambda p: os.path.relpath(p, tmp_path)  # noqa: E731 - pyright wants relative paths

@@ -17,6 +17,8 @@ from bgboard.match.mat import export_mat, read_mat  # noqa: E402
 from bgboard.match.matchid import match_id_text  # noqa: E402
 from bgboard.match.selfplay import selfplay  # noqa: E402
 
+pytestmark = pytest.mark.slow  # whole matches / engines / firmware runs: the full run, not -m "not slow"
+
 ORACLE = Path(__file__).with_name("gnubg_oracle.py")
 
 # 20 matches: lengths 1..15 under standard rules and BrainKing's odd lengths, varied seeds,

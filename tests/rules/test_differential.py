@@ -14,6 +14,10 @@ from bgboard.rules import VARIANTS, legal_plays, position_id
 from .oracle import compare_engines, require_bgsage, require_gnubg_nn
 from .selfplay import ROLLS, selfplay_positions
 
+import pytest
+
+pytestmark = pytest.mark.slow  # whole matches / engines / firmware runs: the full run, not -m "not slow"
+
 
 def test_against_gnubg_nn_and_bgsage():
     require_gnubg_nn()

@@ -15,6 +15,8 @@ from bgboard.store.journal import Journal
 
 from simrecords import gnubg_games, journal_actions
 
+pytestmark = pytest.mark.slow  # whole matches / engines / firmware runs: the full run, not -m "not slow"
+
 
 gnubg = pytest.importorskip("gnubg", reason="gnubg wheels exist only for x86-64 Linux/Windows")
 

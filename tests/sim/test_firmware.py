@@ -29,6 +29,8 @@ from bgboard.store.journal import Journal
 
 from simrecords import gnubg_games, journal_actions
 
+pytestmark = pytest.mark.slow  # whole matches / engines / firmware runs: the full run, not -m "not slow"
+
 BGBOARD = [sys.executable, "-m", "bgboard"]
 ARGS = ["--match-length", "3", "--seed", "7", "--noise", "medium", "--illegal-rate", "0.3"]
 OPTIONS = Options(3, seed=7, noise=noise_level("medium"), illegal_rate=0.3)

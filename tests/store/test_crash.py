@@ -9,6 +9,8 @@ import signal
 import time
 from pathlib import Path
 
+import pytest
+
 from bgboard.control.clock import ClockRules
 from bgboard.control.controller import Controller, Settings
 from bgboard.store.journal import Journal, MemoryJournal
@@ -54,6 +56,7 @@ def crash_run(path: Path, seed: int, kills: int, rng: random.Random, max_delay: 
         return landed
 
 
+@pytest.mark.slow
 def test_kill_9_at_200_random_moments_changes_nothing(tmp_path: Path) -> None:
     rng = random.Random(2026)
     total = 0
