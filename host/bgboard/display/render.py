@@ -90,7 +90,7 @@ class _Canvas:
         self.min_px = panel.min_text_px
         self.placed: set[str] = set()
         # the footer tries several sizes and line counts: measure each text once per frame
-        self._widths: dict[tuple[str, int, int], int] = {}
+        self._widths: dict[tuple[str, int, float], int] = {}
         self._fits: dict[tuple[Text, int, int, int], tuple[list[str], int, bool]] = {}
 
     # text ------------------------------------------------------------------
