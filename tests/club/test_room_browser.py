@@ -13,6 +13,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 from bgboard.club.live import LiveHub
 from bgboard.club.web.app import Site
+from bgboard.club.web.boardview import board_view
 from tests.club.evening import Evening, payload
 from tests.club.webrun import ServedSite, chromium
 
@@ -108,6 +109,11 @@ def test_a_board_that_reports_later_appears_and_one_board_is_shown_large(served,
     new = served.call(evening.until_score_changes, table)
     served.call(evening.publish, table)
     WebDriverWait(browser, 2).until(lambda d: _score_cells(d, 1) == [str(s) for s in new.score])
+    for _ in range(6):                       # into the next game, for the picture
+        table.step()
+    served.call(evening.publish, table)
+    line = board_view(1, payload(table.state)).phase_line
+    WebDriverWait(browser, 2).until(lambda d: texts(d, "#board-1 .phase") == [f"{line} · Friday night"])
     browser.set_window_size(900, 900)
     browser.save_screenshot(str(IMAGES / "club-board.png"))
 

@@ -90,6 +90,7 @@ def templates() -> Environment:
 def create_app(site: Site) -> Starlette:
     env = templates()
     env.globals["site_name"] = site.name
+    env.globals["has_club"] = site.club is not None   # also for the live fragments
 
     def render(name: str, context: dict[str, Any]) -> str:
         return env.get_template(name).render(context)
