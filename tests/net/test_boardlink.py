@@ -206,3 +206,35 @@ def test_the_last_will_says_offline_when_a_board_dies(tmp_path: Path, broker: Pr
         return seen
 
     assert asyncio.run(go()) == [True, False]
+
+
+def test_a_result_goes_at_once_even_right_after_a_state(tmp_path: Path, broker: PrivateBroker) -> None:
+    """A result submitted while the link is coalescing states is sent then, not at the next
+    resend (30 s here)."""
+    from bgboard.match import StartMatch, apply
+    from bgboard.net.report import board_state
+
+    s0 = apply(None, StartMatch(length=1, players=("Ann", "Bob")))
+
+    async def go() -> float:
+        journal = Journal(tmp_path / "b.sqlite")
+        link = ClubLink(settings(broker, resend_s=30.0, state_interval_s=0.3), journal)
+        task = asyncio.create_task(link.run())
+        await until(lambda: link.online)
+        async with director(broker) as d:
+            await d.subscribe(f"{BASE}/1/result", qos=1)
+            await asyncio.sleep(0.5)  # the first resend round (empty) is behind us
+            loop = asyncio.get_running_loop()
+            link.publish_state(board_state(s0, 1))
+            await asyncio.sleep(0.05)  # the link is now inside its coalescing pause
+            t0 = loop.time()
+            link.submit_result(result())
+            async with asyncio.timeout(10):
+                await anext(aiter(d.messages))
+            took = loop.time() - t0
+        link.stop()
+        await task
+        journal.close()
+        return took
+
+    assert asyncio.run(go()) < 5.0

@@ -205,6 +205,10 @@ class ClubLink:
             if receiver.done():
                 receiver.result()  # the connection broke: raise its MqttError
                 return
+            self._wake.clear()  # before looking: a wake-up during the sends below is kept
+            if self._result_due:  # a new result: send it now, not at the next resend
+                self._result_due = False
+                next_resend = 0.0
             now = loop.time()
             state = self._state
             if state is not None and state != self._state_sent:
@@ -217,15 +221,11 @@ class ClubLink:
                     await client.publish(self.topics["result"], owed.payload.encode("utf-8"), qos=1)
                     self.sent_results += 1
                 next_resend = loop.time() + s.resend_s
-            self._wake.clear()
             wake = asyncio.ensure_future(self._wake.wait())
             try:
                 await asyncio.wait({wake, receiver}, timeout=max(0.0, next_resend - loop.time()), return_when=asyncio.FIRST_COMPLETED)
             finally:
                 wake.cancel()
-            if self._result_due:  # a new result: send now, not at the next resend
-                self._result_due = False
-                next_resend = 0.0
 
     async def _receive(self, client: Any) -> None:
         async for message in client.messages:
