@@ -138,3 +138,57 @@ def test_the_director_ignores_a_result_from_the_wrong_boards_topic(tmp_path: Pat
     with Service.open(db) as s:
         info = s.match(m.id)
         assert info.status == "finished" and info.reported_by == "board 2"
+
+
+def test_a_duplicate_is_acked_and_a_conflicting_result_refused(tmp_path: Path, broker: PrivateBroker) -> None:
+    """The assigned board sends its result, then the same UUID again (acked ``duplicate``,
+    nothing changes), then a different result for the same match (refused, with the
+    sentence on the board's display)."""
+    from bgboard.match import replay
+    from bgboard.match.mat import export_mat
+    from bgboard.match.selfplay import selfplay
+    from bgboard.net.boardlink import ClubLink
+    from bgboard.net.protocol import Game, Result
+    from bgboard.store.journal import Journal
+    from tests.net.club_harness import board_settings
+
+    db = tmp_path / "club.sqlite"
+    m = next(x for x in new_club(db) if x.board == 4)
+
+    def result(seed: int, uid: str) -> Result:
+        actions = selfplay(1, seed=seed, players=(m.players[0], m.players[1]))
+        s = replay(actions)
+        return Result(uid, 4, "Friday", m.id, s.players, 1, s.score, s.winner or 0,
+                      tuple(Game(g.winner, g.points, g.result) for g in s.games), export_mat(actions), len(actions), 1)
+
+    first = result(1, "00000000-0000-4000-8000-0000000000a1")
+    other = next(r for r in (result(k, "00000000-0000-4000-8000-0000000000a2") for k in range(2, 30)) if r.score != first.score)
+
+    async def go() -> tuple[dict, list, tuple]:
+        evening = Evening(tmp_path, broker, db)
+        evening.start_director()
+        journal = Journal(tmp_path / "b4.sqlite")
+        link = ClubLink(board_settings(broker, 4), journal)
+        task = asyncio.create_task(link.run())
+        link.submit_result(first)
+        await evening.until(lambda: not journal.outbox_pending(), 20)
+        journal._live().execute("UPDATE outbox SET status = NULL")  # the board never saw that ack: it sends again
+        await evening.until(lambda: not journal.outbox_pending(), 20)
+        link.submit_result(other)
+        await evening.until(lambda: not journal.outbox_pending(), 20)
+        link.stop()
+        await task
+        statuses = [(o.uuid, o.status) for o in journal.outbox()]
+        journal.close()
+        assert evening.director is not None
+        counts = dict(evening.director.counts)
+        await evening.stop_director()
+        return counts, statuses, link.note()
+
+    counts, statuses, note = asyncio.run(go())
+    assert counts["stored"] == 1 and counts["duplicate"] == 1 and counts["refused"] == 1
+    assert statuses == [(first.uuid, "duplicate"), (other.uuid, "refused")]
+    assert note[0].startswith("the director refused the result: match") and note[1] == "result refused"
+    with Service.open(db) as s:
+        info = s.match(m.id)
+    assert tuple(info.score) == first.score  # the first result stands
