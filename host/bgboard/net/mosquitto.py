@@ -74,13 +74,17 @@ def free_port() -> int:
 class PrivateBroker:
     """A club broker in ``root`` (see the module docstring); ``start``/``stop``/``kill``."""
 
-    def __init__(self, root: Path, club: str, boards: Iterable[int], *, port: int | None = None, persistence: bool = True) -> None:
+    def __init__(
+        self, root: Path, club: str, boards: Iterable[int], *, port: int | None = None, persistence: bool = True,
+        tls: tuple[Path, Path] | None = None,
+    ) -> None:
         self.binary = mosquitto_binary()
         self.root = Path(root)
         self.club = club
         self.boards = sorted(set(boards))
         self.port = port or free_port()
         self.persistence = persistence
+        self.tls = tls  # (certificate, key): the listener speaks TLS (mqtts://)
         self.process: subprocess.Popen[bytes] | None = None
         self.root.mkdir(parents=True, exist_ok=True)
         (self.root / "secrets").mkdir(exist_ok=True)
@@ -90,7 +94,7 @@ class PrivateBroker:
 
     @property
     def url(self) -> str:
-        return f"mqtt://127.0.0.1:{self.port}"
+        return f"{'mqtts' if self.tls else 'mqtt'}://127.0.0.1:{self.port}"
 
     def password_file(self, user: str) -> Path:
         """The file holding ``user``'s password (a board's ``[club] password_file``)."""
@@ -113,7 +117,7 @@ class PrivateBroker:
         (self.root / "data").mkdir(exist_ok=True)
         self.conf.write_text(
             mosquitto_conf(
-                Listener(self.port, "127.0.0.1"),
+                Listener(self.port, "127.0.0.1", *(str(p) for p in self.tls or ("", ""))),
                 str(self.root / "passwd"),
                 str(self.root / "acl"),
                 persistence_dir=str(self.root / "data") + "/" if self.persistence else None,

@@ -1,0 +1,49 @@
+"""mqtts://: a board reaches the club broker over TLS with the club's own CA certificate, and
+does not connect to it without (the certificate is checked)."""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+from pathlib import Path
+
+from bgboard.net.boardlink import ClubLink, LinkSettings
+from bgboard.net.broker import board_user
+from bgboard.net.mosquitto import PrivateBroker
+from bgboard.net.protocol import parse_broker_url
+from bgboard.store.journal import MemoryJournal
+from tests.net.conftest import CLUB
+
+
+def test_a_board_connects_over_tls_only_with_the_clubs_certificate(tmp_path: Path) -> None:
+    cert, key = tmp_path / "broker.crt", tmp_path / "broker.key"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=127.0.0.1",
+         "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", str(key), "-out", str(cert)],
+        check=True, capture_output=True,
+    )
+    broker = PrivateBroker(tmp_path / "broker", CLUB, [1], tls=(cert, key))
+    broker.start()
+    assert broker.url.startswith("mqtts://")
+
+    async def online(ca_file: str) -> bool:
+        s = LinkSettings(parse_broker_url(broker.url), CLUB, 1, board_user(1), broker.password(board_user(1)),
+                         ca_file=ca_file, backoff_first_s=0.1, backoff_most_s=0.3)
+        link = ClubLink(s, MemoryJournal())
+        task = asyncio.create_task(link.run())
+        try:
+            async with asyncio.timeout(4):
+                while not link.online:
+                    await asyncio.sleep(0.02)
+            return True
+        except TimeoutError:
+            return False
+        finally:
+            link.stop()
+            await task
+
+    try:
+        assert asyncio.run(online(str(cert)))
+        assert not asyncio.run(online(""))  # the system's CAs do not vouch for the club's own certificate
+    finally:
+        broker.kill()
