@@ -13,7 +13,8 @@ a missing hardware library, another user's permissions).  Classes:
   (escaped), bytes that are not UTF-8;
 * hardware that is not there: ``bgboard run`` without spidev, a journal directory under a file;
 * the journal on a full disk mid-match (tests/control/test_journal_full.py);
-* batches with bad lines (tests/rules/test_legal_cli.py, tests/hints/test_cli.py).
+* batches: bad lines, bytes that are not UTF-8, an endless line (here, and
+  tests/rules/test_legal_cli.py, tests/hints/test_cli.py).
 """
 
 from __future__ import annotations
@@ -151,3 +152,17 @@ def test_a_read_only_output_directory(tmp_path: Path) -> None:
     assert done.stderr == f"bgboard: cannot write the match record {readonly / 'm.mat'}: Permission denied\n"
     done = _bgboard("render", "--demo", "hint", "--out", str(readonly / "x.png"), cwd=tmp_path, prefix=as_user)
     assert done.returncode == 2 and done.stderr == f"bgboard: cannot write {readonly / 'x.png'}: Permission denied\n"
+
+
+@pytest.mark.parametrize("command", ["legal", "hint"])
+def test_a_batch_with_bytes_that_are_not_utf8_and_an_endless_line_goes_on(command: str, tmp_path: Path) -> None:
+    lines = b"4HPwATDgc/ABMA 31\n\xff\xfe 31\n" + b"A" * 2_000_000 + b"\n4HPwATDgc/ABMA 42\n"
+    extra = ["--engine", "pubeval"] if command == "hint" else []
+    done = subprocess.run([sys.executable, "-m", "bgboard", command, "--batch", *extra], input=lines,
+                          capture_output=True, timeout=120, cwd=tmp_path)
+    assert done.returncode == 2
+    out = done.stdout.decode().splitlines()
+    assert len(out) == 4 and '"line": 2' in out[1] and '"line": 3' in out[2] and "1000 characters" in out[2]
+    assert "plays" in out[3] and "error" not in out[3]
+    err = done.stderr.decode()
+    assert "Traceback" not in err and err.endswith("bgboard: 2 of 4 lines could not be answered (see above)\n")
