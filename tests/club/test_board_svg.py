@@ -91,6 +91,7 @@ ints = st.one_of(st.integers(-5, 70000), st.none(), st.booleans(), st.text(max_s
 
 
 @settings(max_examples=150, deadline=None)
+@pytest.mark.slow
 @given(seed=st.integers(0, 10_000), cut=st.integers(1, 400), a=names, b=names,
        junk=st.dictionaries(st.sampled_from(["cube", "cube_owner", "turn", "length", "match", "clocks", "dice", "score"]),
                             st.one_of(ints, st.lists(ints, max_size=3))))

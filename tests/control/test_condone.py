@@ -217,6 +217,7 @@ def _match_events(c: Controller, rng) -> list:
     return events
 
 
+@pytest.mark.slow
 def test_whole_matches_with_condoned_plays_survive_restarts(tmp_path: Path) -> None:
     """Matches played through the controller with condoned plays end, every condoned board
     reads exactly as the board did, and a restart after any event resumes the same match."""
