@@ -24,6 +24,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from typing import Any, Callable, Protocol
 
@@ -102,9 +104,18 @@ class Director:
         self._stopping = asyncio.Event()
         self._outgoing: list[tuple[str, bytes, bool]] = []
         self._assigned: dict[int, Assignment] = {}
+        # The club database (a .mat replayed, an fsynced transaction: tens of ms a result) is
+        # worked on one thread of its own, never on the event loop the web pages share.
+        self._database = ThreadPoolExecutor(max_workers=1, thread_name_prefix="club-db")
+
+    async def _off_loop(self, work: Callable[..., Any], *args: Any) -> Any:
+        return await asyncio.get_running_loop().run_in_executor(self._database, work, *args)
 
     def stop(self) -> None:
         self._stopping.set()
+
+    def _open_assignments(self) -> list[Assignment]:
+        return self.tournament.assignments() + self.tournament.pair()
 
     async def run(self) -> None:
         """Serve until :meth:`stop`, reconnecting after any loss."""
@@ -134,7 +145,7 @@ class Director:
         club = self.settings.club
         await client.subscribe([(board_filter(club, kind), 1) for kind in ("state", "online", "result")])
         self._assigned.clear()
-        for a in self.tournament.assignments() + self.tournament.pair():
+        for a in await self._off_loop(self._open_assignments):
             self._assign(a)
         await self._flush(client)
         reader = asyncio.ensure_future(self._read(client))
@@ -149,7 +160,11 @@ class Director:
 
     async def _read(self, client: Any) -> None:
         async for message in client.messages:
-            self.receive(str(message.topic), message.payload)
+            where = str(message.topic)
+            if where.endswith("/result"):
+                await self._off_loop(self.receive, where, message.payload)
+            else:  # a state or last will: the room's hub lives on the loop
+                self.receive(where, message.payload)
             await self._flush(client)
 
     async def _flush(self, client: Any) -> None:
@@ -229,8 +244,20 @@ class ClubTournament:
     ``bgboard club round``)."""
 
     def __init__(self, service: Any, *, actor: str = "board") -> None:
-        self.service = service
+        self._path = service.club.path
+        self._own = threading.local()
         self.actor = actor
+
+    @property
+    def service(self) -> Any:
+        """The club service on the calling thread's own connection (SQLite connections stay on
+        the thread that opened them; the director works the database off the event loop)."""
+        service = getattr(self._own, "service", None)
+        if service is None:
+            from bgboard.club.director import Director as Service
+
+            service = self._own.service = Service.open(self._path)
+        return service
 
     def _running(self) -> list[str]:
         return [e.name for e in self.service.events() if e.status == "running"]
