@@ -184,35 +184,50 @@ def test_a_corrupt_journal_says_how_to_recover(tmp_path: Path) -> None:
     assert _sim(tmp_path, *CLI_6).returncode == 0  # as the sentence says
 
 
+def _actions_in(journal: Path) -> int:
+    """Match actions journalled so far, read without writing (the run is writing it)."""
+    import sqlite3
+
+    if not journal.exists():
+        return 0
+    try:
+        with sqlite3.connect(f"file:{journal}?mode=ro", uri=True, timeout=1) as db:
+            return int(db.execute("SELECT COUNT(*) FROM journal WHERE kind = 'action'").fetchone()[0])
+    except sqlite3.Error:
+        return 0  # not created yet
+
+
 @pytest.mark.slow
 def test_kill_9_at_any_moment_keeps_the_summary_of_the_uninterrupted_run(
     tmp_path: Path, whole_6: tuple[dict, Path]
 ) -> None:
-    """Killed again and again at moments spread over the match (between a play and its
-    verdict row too), each time resumed: the summary (plays recognised, illegal attempts)
-    and the journalled actions are the uninterrupted run's."""
+    """Killed again and again at moments spread over the whole match (chosen by how far the
+    journal has got, so a fast or a loaded machine kills at the same places, and at any
+    moment of a play: between a play and its verdict row too), each time resumed: the
+    summary (plays recognised, illegal attempts) and the journalled actions are the
+    uninterrupted run's."""
     import random
 
     whole, whole_out = whole_6
     target = tmp_path / "killed"
-    rng = random.Random(15)
+    journal = target / "journal.sqlite"
+    total = len(journal_actions(whole_out))
+    moments = sorted(random.Random(15).sample(range(3, total - 3), 6))
     kills = 0
-    for _ in range(12):
-        proc = subprocess.Popen([*BGBOARD, *CLI_6, "--out", str(target)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        try:
-            proc.wait(timeout=1.0 + rng.random() * 2.5)  # python's start-up takes about 1 s
-        except subprocess.TimeoutExpired:
-            proc.send_signal(signal.SIGKILL)
-            proc.wait()
-            kills += 1
-            continue
-        out, err = proc.communicate()
-        assert proc.returncode == 0, err
-        assert json.loads(out) == whole
-        break
-    else:
-        done = _sim(target, *CLI_6)
-        assert done.returncode == 0, done.stderr
-        assert json.loads(done.stdout) == whole
-    assert kills >= 3
+    for moment in moments:
+        proc = subprocess.Popen([*BGBOARD, *CLI_6, "--out", str(target)], stdout=subprocess.DEVNULL,
+                                stderr=subprocess.PIPE, text=True)
+        deadline = time.monotonic() + 120
+        while proc.poll() is None and _actions_in(journal) < moment and time.monotonic() < deadline:
+            time.sleep(0.005)
+        if proc.poll() is not None:
+            assert proc.returncode == 0, proc.stderr.read() if proc.stderr else ""
+            break
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        kills += 1
+    done = _sim(target, *CLI_6)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == whole
+    assert kills == len(moments)
     assert journal_actions(target) == journal_actions(whole_out)
