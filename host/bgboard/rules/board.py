@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from bgboard.rules.ids import InvalidIdError, b64_bytes, position_id
+from bgboard.rules.ids import InvalidIdError, position_counts, position_id
 from bgboard.rules.position import BAR, CHECKERS, OFF, InvalidPositionError, Position
 from bgboard.rules.step import Step
 
@@ -98,31 +98,6 @@ def board_text(board: Board) -> str:
     return text
 
 
-def _counts(text: str) -> tuple[list[int], list[int]]:
-    """Both sides' 26 counts from a Position ID (off left at 0)."""
-    bits = int.from_bytes(b64_bytes(text, 14, "Position ID"), "little")
-    sides: list[list[int]] = [[0] * 26, [0] * 26]
-    side = index = count = 0
-    for i in range(80):
-        if bits >> i & 1:
-            count += 1
-            continue
-        sides[side][index + 1] = count
-        count = 0
-        index += 1
-        if index == 25:
-            side += 1
-            index = 0
-            if side == 2:
-                if bits >> (i + 1):
-                    raise InvalidIdError(f"Position ID {text!r} has checkers beyond both sides' bars")
-                break
-    else:
-        raise InvalidIdError(f"Position ID {text!r} holds more than 80 bits of checkers")
-    theirs, mine = sides
-    return mine, theirs
-
-
 def _points(field: str, text: str) -> int:
     if field == "-":
         return 0
@@ -139,7 +114,7 @@ def parse_board(text: str, checkers: int = CHECKERS) -> Board:
     :meth:`bgboard.rules.games.Game.validate` does that).  Raises :class:`InvalidIdError`."""
     text = text.strip()
     head, *fields = text.split(":")
-    mine, theirs = _counts(head)
+    mine, theirs = position_counts(head)
     pins = (0, 0)
     reserve = (0, 0)
     for field in fields:

@@ -53,18 +53,13 @@ def position_id(position: Position) -> str:
     return base64.b64encode(bits.to_bytes(10, "little")).decode("ascii").rstrip("=")
 
 
-def position_from_id(text: str, checkers: int = CHECKERS) -> Position:
-    """The position of a gnubg Position ID; ``checkers`` per side (15, fewer in Hypergammon).
-
-    Raises :class:`InvalidIdError` naming what is wrong (length, characters, too many
-    checkers, a point held by both sides).
-    """
-    text = text.strip()
-    raw = b64_bytes(text, 14, "Position ID")
-    bits = int.from_bytes(raw, "little")
+def position_counts(text: str) -> tuple[list[int], list[int]]:
+    """The 26 counts of each side (on roll, then the opponent; index 0 = off, left 0 here) that
+    a Position ID's bits give, unchecked beyond the bits themselves (the variants' boards use
+    this too: a pin puts both colours on a point, which :class:`Position` refuses)."""
+    bits = int.from_bytes(b64_bytes(text, 14, "Position ID"), "little")
     sides: list[list[int]] = [[0] * 26, [0] * 26]
-    side = index = 0
-    count = 0
+    side = index = count = 0
     for i in range(80):
         if bits >> i & 1:
             count += 1
@@ -82,6 +77,17 @@ def position_from_id(text: str, checkers: int = CHECKERS) -> Position:
     else:
         raise InvalidIdError(f"Position ID {text!r} holds more than 80 bits of checkers")
     theirs, mine = sides
+    return mine, theirs
+
+
+def position_from_id(text: str, checkers: int = CHECKERS) -> Position:
+    """The position of a gnubg Position ID; ``checkers`` per side (15, fewer in Hypergammon).
+
+    Raises :class:`InvalidIdError` naming what is wrong (length, characters, too many
+    checkers, a point held by both sides).
+    """
+    text = text.strip()
+    mine, theirs = position_counts(text)
     for who, counts in (("the player on roll", mine), ("the opponent", theirs)):
         total = sum(counts)
         if total > checkers:
