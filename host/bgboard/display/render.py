@@ -30,7 +30,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from bgboard.display.fonts import font
 from bgboard.display.panels import PanelSpec
-from bgboard.display.state import BoardDiagram, DisplayState, Text
+from bgboard.display.state import BoardDiagram, ClockState, DisplayState, Text
 from bgboard.display.texts import (combined, crawford_label, ending_how, ending_points,
                                    ending_title, format_clock, match_label, prompt, sent_label)
 
@@ -409,21 +409,9 @@ def _scoreboard(c: _Canvas, lay: Layout, s: DisplayState) -> int:
                        form.format(s.pips[p]), size, anchor=outward, bold=False)
                 labelled += form != "{}"
         if s.clock is not None:
-            reserve = s.clock.reserve_ms[p]
-            clock = format_clock(reserve)
-            low = reserve < CLOCK_LOW_MS
-            clock_w = c.width(clock, font(clock_px))
             top, bottom = clock_top, clock_top + clock_h - 1
-            box = (x0, top, x0 + clock_w + 2 * pad + 4, bottom)
-            if p == 1:
-                box = (x1 - clock_w - 2 * pad - 4, top, x1, bottom)
+            box = _clock(c, lay, s.clock, p, x0, x1, top, bottom, clock_px, pad)
             running = s.clock.running == p
-            if low:
-                c.draw.rectangle(box, fill=c.accent)
-            elif running:
-                c.draw.rectangle(box, outline=BLACK, width=max(1, lay.line - 1))
-            c.text(((box[0] + box[2]) // 2 + 1, (top + bottom) // 2 + 1), clock, clock_px,
-                   fill=WHITE if low else BLACK, anchor="mm")
             clocks += box[2] - box[0] <= x1 - x0
             extra: Text = () if two_rows else pips
             if running and s.clock.delay_ms > 0:
@@ -467,6 +455,26 @@ def _scoreboard(c: _Canvas, lay: Layout, s: DisplayState) -> int:
     dy = score_top + (score_h - die) // 2
     _centre_dice(c, lay, s, mid, dy, die)
     return max(info_top + info_h, clock_top + clock_h) + pad
+
+
+def _clock(c: _Canvas, lay: Layout, clock: ClockState, p: int, x0: int, x1: int, top: int,
+           bottom: int, px: int, pad: int) -> tuple[int, int, int, int]:
+    """Draw player ``p``'s reserve in a box at its side of ``x0..x1`` (filled when low,
+    outlined while running); the box drawn."""
+    reserve = clock.reserve_ms[p]
+    text = format_clock(reserve)
+    low = reserve < CLOCK_LOW_MS
+    clock_w = c.width(text, font(px))
+    box = (x0, top, x0 + clock_w + 2 * pad + 4, bottom)
+    if p == 1:
+        box = (x1 - clock_w - 2 * pad - 4, top, x1, bottom)
+    if low:
+        c.draw.rectangle(box, fill=c.accent)
+    elif clock.running == p:
+        c.draw.rectangle(box, outline=BLACK, width=max(1, lay.line - 1))
+    c.text(((box[0] + box[2]) // 2 + 1, (top + bottom) // 2 + 1), text, px,
+           fill=WHITE if low else BLACK, anchor="mm")
+    return box
 
 
 def _centre_dice(c: _Canvas, lay: Layout, s: DisplayState, mid: int, dy: int, die: int) -> None:
@@ -545,21 +553,9 @@ def _small_scoreboard(c: _Canvas, lay: Layout, s: DisplayState) -> int:
                 labelled += 1
         # the clock, in the thin row
         if s.clock is not None:
-            reserve = s.clock.reserve_ms[p]
-            clock = format_clock(reserve)
-            low = reserve < CLOCK_LOW_MS
-            clock_w = c.width(clock, font(small_px))
             top, bottom = row_top, row_top + row_h - 1
-            box = (x0, top, x0 + clock_w + 2 * pad + 4, bottom)
-            if p == 1:
-                box = (x1 - clock_w - 2 * pad - 4, top, x1, bottom)
+            box = _clock(c, lay, s.clock, p, x0, x1, top, bottom, small_px, pad)
             running = s.clock.running == p
-            if low:
-                c.draw.rectangle(box, fill=c.accent)
-            elif running:
-                c.draw.rectangle(box, outline=BLACK, width=max(1, lay.line - 1))
-            c.text(((box[0] + box[2]) // 2 + 1, (top + bottom) // 2 + 1), clock, small_px,
-                   fill=WHITE if low else BLACK, anchor="mm")
             clocks += box[2] - box[0] <= x1 - x0
             if running and s.clock.delay_ms > 0:
                 d = f"+{-(-s.clock.delay_ms // 1000)}"
