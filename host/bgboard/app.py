@@ -293,7 +293,8 @@ class App:
             parse_broker_url(club.broker), club.club, club.board, club.user, club_password(club), ca_file=club.ca_file
         )
         self.club = ClubSeat(journal, club.board, self.controller.settings, self.clock_ms)
-        self.club_link = ClubLink(settings, journal, on_assignment=self._on_assignment, clock_ms=self.clock_ms)
+        self.club_link = ClubLink(settings, journal, on_assignment=self._on_assignment,
+                                  on_ack=lambda ack: self._after(), clock_ms=self.clock_ms)
         self.club.link = self.club_link
         self.club.attach(self.controller)
         return asyncio.create_task(self.club_link.run(), name="bgboard-club")

@@ -67,6 +67,8 @@ def test_a_board_plays_the_directors_assignment_and_reports_it(tmp_path: Path, b
             await until(lambda: board.rolling)
             board.roll((3, 1))
             await until(lambda: c.over, 10)  # white's 0.3 s run out
+            await until(lambda: c.result_sent is False)  # reported, not yet acked: "sending"
+            assert app.shown[-1].ending is not None and app.shown[-1].ending.sent is False
             async with asyncio.timeout(15):
                 async for m in d.messages:
                     if str(m.topic).endswith("/result"):
@@ -74,6 +76,8 @@ def test_a_board_plays_the_directors_assignment_and_reports_it(tmp_path: Path, b
                         await d.publish(f"{BASE}/2/ack", encode(Ack(results[-1].uuid, "stored")), qos=1)
                         break
         await until(lambda: app.club_link is not None and not app.club_link.outbox.outbox_pending(), 10)
+        await until(lambda: c.result_sent is True)  # the ack reached the match-end screen
+        assert app.shown[-1].ending is not None and app.shown[-1].ending.sent is True
         actions = list(c.actions)
         app.stop()
         await asyncio.wait_for(task, 5)

@@ -85,12 +85,14 @@ class ClubLink:
         *,
         on_assignment: Callable[[Assignment], None] = lambda a: None,
         on_status: Callable[[bool], None] = lambda up: None,
+        on_ack: Callable[[Ack], None] = lambda ack: None,
         clock_ms: Callable[[], int] = wall_ms,
     ) -> None:
         self.settings = settings
         self.outbox = outbox
         self.on_assignment = on_assignment
         self.on_status = on_status
+        self.on_ack = on_ack
         self.clock_ms = clock_ms
         self.online = False
         self.refused: list[Ack] = []
@@ -250,3 +252,4 @@ class ClubLink:
             if ack.status == "refused":
                 self.refused.append(ack)
                 log.warning("the director refused result %s: %s", ack.uuid, ack.reason)
+            self.on_ack(ack)

@@ -158,7 +158,12 @@ class ClubSeat:
             if self.link is not None:
                 self.link.submit_result(result)
             self.journal.append(CLUB_KIND, {"what": "reported", "uuid": uid}, now)
-            self._current = (assignment, uid, True)
+            self._current = current = (assignment, uid, True)
+        if current is not None and current[2] and c.over:
+            # the match-end screen says whether the director has the result yet
+            sent = all(owed.uuid != current[1] for owed in self.journal.outbox_pending())
+            if c.result_sent is not sent:
+                c.mark_result(sent)
         self._maybe_take()
 
     def _free(self) -> bool:
