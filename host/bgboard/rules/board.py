@@ -136,6 +136,15 @@ def parse_board(text: str, checkers: int = CHECKERS) -> Board:
     return Board(tuple(mine), tuple(theirs), pins, reserve)
 
 
+def borne_off_outcome(board: Board) -> tuple[str, str, int] | None:
+    """The tavli games' ending by bearing off (Plakoto, Fevga): whoever has borne off all
+    checkers wins 1, or 2 (a gammon) when the loser has borne off none; None while neither has."""
+    for winner, side, loser in (("mine", board.mine, board.theirs), ("theirs", board.theirs, board.mine)):
+        if side[OFF] == CHECKERS:
+            return (winner, "single", 1) if loser[OFF] else (winner, "gammon", 2)
+    return None
+
+
 def side_problems(board: Board, checkers: int) -> list[str]:
     """Count problems common to every variant: whole non-negative numbers, ``checkers`` a side."""
     found: list[str] = []

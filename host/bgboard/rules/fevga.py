@@ -12,7 +12,7 @@ must be opened (when some play of the roll opens it).  No bar; bearing off as us
 
 from __future__ import annotations
 
-from bgboard.rules.board import Board, VariantPlay, side_problems
+from bgboard.rules.board import Board, VariantPlay, borne_off_outcome, side_problems
 from bgboard.rules.position import BAR, CHECKERS, OFF
 from bgboard.rules.step import STEPS, Step
 
@@ -92,10 +92,7 @@ def open_primes(plays: list[VariantPlay]) -> list[VariantPlay]:
 
 def outcome(board: Board) -> tuple[str | None, str, int] | None:
     """``(winner, kind, points)``: 1, or 2 when the loser has borne off nothing."""
-    for winner, side, loser in (("mine", board.mine, board.theirs), ("theirs", board.theirs, board.mine)):
-        if side[OFF] == CHECKERS:
-            return (winner, "single", 1) if loser[OFF] else (winner, "gammon", 2)
-    return None
+    return borne_off_outcome(board)
 
 
 def problems(board: Board) -> list[str]:

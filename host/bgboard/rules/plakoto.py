@@ -12,7 +12,7 @@ backgammon, not while a checker of mine is pinned in my home board.
 
 from __future__ import annotations
 
-from bgboard.rules.board import Board, side_problems
+from bgboard.rules.board import Board, borne_off_outcome, side_problems
 from bgboard.rules.position import BAR, CHECKERS, OFF
 from bgboard.rules.step import STEPS, Step
 
@@ -79,10 +79,7 @@ def outcome(board: Board) -> tuple[str | None, str, int] | None:
         return ("mine", "mother", 2)
     if mine_caught and not th[START]:
         return ("theirs", "mother", 2)
-    for winner, side, loser in (("mine", me, th), ("theirs", th, me)):
-        if side[OFF] == CHECKERS:
-            return (winner, "single", 1) if loser[OFF] else (winner, "gammon", 2)
-    return None
+    return borne_off_outcome(board)
 
 
 def problems(board: Board) -> list[str]:
