@@ -95,9 +95,13 @@ def test_cube_grades_follow_the_three_numbers():
     assert grade_cube(hint, "take").grade == "good"
     dropped = grade_cube(hint, "pass")
     assert dropped.best == "take" and dropped.loss == pytest.approx(0.45) and dropped.grade == "very bad"
-    mwc = CubeHint("gnubg-nn", "no double", True, 0.6, 0.55, 0.7, unit="match winning chance")
+    mwc = CubeHint("gnubg-nn", "no double", True, 0.6, 0.55, 0.7, unit="match winning chance", equity_scale=None)
     lesson = grade_cube(mwc, "double")
     assert lesson.grade is None and lesson.loss == pytest.approx(0.05) and lesson.best == "no double"
+    # the same numbers with gnubg's mwc2eq slope 2 / (0.7 - 0.3): 0.05 MWC is 0.25 equity
+    scaled = grade_cube(CubeHint("gnubg-nn", "no double", True, 0.6, 0.55, 0.7, unit="match winning chance",
+                                 equity_scale=5.0), "double")
+    assert scaled.loss == pytest.approx(0.25) and scaled.grade == "very bad" and scaled.unit == "equity"
     with pytest.raises(ValueError):
         grade_cube(hint, "beaver")
 
@@ -175,3 +179,69 @@ def test_the_learner_report_counts_mistakes_and_shows_the_worst_three(engine):
         assert worst.best in page.ids["worst"] and worst.position in page.ids["worst"]
     assert "Ann <b>" in page.ids["plays"]  # escaped: text, not a tag
     assert short_report(report)[0].startswith(f"{report.plays} plays")
+
+
+#: Match scores (my away, their away, cube, owner) at which the cube can be turned.
+CUBE_SCORES = [(5, 7, 1, "centred"), (5, 3, 1, "centred"), (7, 7, 2, "mine"), (3, 1, 1, "centred"), (2, 4, 1, "centred")]
+
+
+def _gnubg_nn_cube(pid: str, my_away: int, their_away: int, cube: int, owner: str) -> tuple[float, float, float, float]:
+    """gnubg-nn asked directly: no double, double/take, double/pass (match winning chances)
+    and the chance after losing the cube's value, from its match equity table."""
+    gnubg_nn.set.score(my_away, their_away, 0)
+    gnubg_nn.set.cube(cube, b"O" if owner == "mine" else b"C")
+    try:
+        *_, nd, dt, dp = gnubg_nn.evaluate_cube_decision(pid, 0, -1, b"O", 1)
+    finally:
+        gnubg_nn.set.cube(1, b"C")
+        gnubg_nn.set.score(0, 0, 0)
+    lose = 0.0 if their_away <= cube else (gnubg_nn.equities.value(my_away, their_away - cube) + 1) / 2
+    return nd, dt, dp, lose
+
+
+@pytest.mark.parametrize("drill", [d for d in builtin_drills() if d.kind == "cube"], ids=lambda d: d.name)
+def test_gnubg_nn_cube_errors_get_gnubgs_words_in_normalised_equity(drill):
+    """gnubg grades a cube decision by its loss in normalised money equity (mwc2eq:
+    (2 mwc - (win + lose)) / (win - lose)) with the thresholds of plays: every decision
+    of every cube drill, at several match scores, graded from gnubg-nn's own numbers."""
+    from bgboard.hints.engine import CubeState
+    from bgboard.hints.grade import grade
+
+    engine = GnubgEngine()
+    for my_away, their_away, cube, owner in CUBE_SCORES:
+        hint = engine.cube(drill.position, CubeState(value=cube, owner=owner, my_away=my_away, their_away=their_away))
+        nd, dt, dp, lose = _gnubg_nn_cube(drill.position_id, my_away, their_away, cube, owner)
+
+        def eq(mwc: float) -> float:
+            return (2 * mwc - (dp + lose)) / (dp - lose)
+
+        answer = min(eq(dt), eq(dp))
+        expected = {"double": max(0.0, eq(nd) - answer), "no double": max(0.0, answer - eq(nd)),
+                    "take": max(0.0, eq(dt) - eq(dp)), "pass": max(0.0, eq(dp) - eq(dt))}
+        for decision, loss in expected.items():
+            lesson = grade_cube(hint, decision)
+            assert lesson.grade == grade(loss) and lesson.unit == "equity"
+            assert lesson.loss == pytest.approx(loss, abs=1e-4), (drill.name, my_away, their_away, decision)
+
+
+@pytest.mark.parametrize("drill", [d for d in builtin_drills() if d.kind == "cube"], ids=lambda d: d.name)
+def test_both_engines_grade_cube_decisions_on_one_scale(drill):
+    """bgsage's cubeful equity is normalised already; gnubg-nn's normalised no-double
+    equity lands near it (two nets, one scale), and both give a grade word to every
+    decision, money and match."""
+    from bgboard.hints.bgsage_engine import BgsageEngine
+    from bgboard.hints.engine import CubeState
+
+    gnubg, sage = GnubgEngine(), BgsageEngine()
+    states = [CubeState(value=1)] + [CubeState(value=c, owner=o, my_away=a, their_away=t) for a, t, c, o in CUBE_SCORES]
+    for state in states:
+        hints = [sage.cube(drill.position, state)] + ([] if state.money else [gnubg.cube(drill.position, state)])
+        for hint in hints:
+            for decision in ("double", "no double", "take", "pass"):
+                lesson = grade_cube(hint, decision)
+                assert lesson.grade in ("good", "doubtful", "bad", "very bad"), (hint.engine, decision)
+        if not state.money and state.my_away != 2:  # at 2-away the nets part on the doubled game
+            g, s = hints[1], hints[0]
+            assert g.equity_scale is not None
+            normalised_nd = 1 + (g.no_double - g.double_pass) * g.equity_scale
+            assert abs(normalised_nd - s.no_double) < 0.1, (drill.name, state)

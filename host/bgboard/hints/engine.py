@@ -135,6 +135,12 @@ class CubeHint:
     money) or "match winning chance" (gnubg-nn, 0..1), or None when the cube cannot be
     turned (``reason`` then says why: Crawford game, dead cube, the opponent owns it) or
     when a rule of thumb decided (``basis`` then names it, e.g. the Keith count).
+
+    ``equity_scale`` turns a difference of two of the values into normalised money equity,
+    the unit gnubg grades cube errors in: 1 for "equity"; for "match winning chance"
+    gnubg's ``mwc2eq`` slope ``2 / (MWC win - MWC lose)`` at the current cube (the match
+    winning chances after the player on roll wins or loses the cube's value), or None when
+    the engine cannot say.
     """
 
     engine: str
@@ -146,6 +152,7 @@ class CubeHint:
     reason: str | None = None
     basis: str | None = None
     unit: str = "equity"
+    equity_scale: float | None = 1.0
 
 
 @runtime_checkable

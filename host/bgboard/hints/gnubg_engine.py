@@ -5,7 +5,9 @@
 is ``after.swap().to_gnubg()`` and ``probabilities`` answers for the *opponent*: the
 mover's equity is minus the opponent's.  Cube advice uses
 ``evaluate_cube_decision(position_id, plies, -1, b"O", 1)`` after ``set.score``: match
-play only (as gnubg-nn provides it).
+play only (as gnubg-nn provides it).  Its three numbers are match winning chances; the
+hint carries gnubg's ``mwc2eq`` slope (eval.c) so that cube errors are graded in
+normalised money equity as gnubg grades them (``equity_scale``, see :func:`mwc_slope`).
 """
 
 from __future__ import annotations
@@ -29,6 +31,14 @@ def cubeless_equity(probs: Sequence[float]) -> float:
     """Money equity from gnubg's (win, win gammon, win backgammon, lose gammon, lose backgammon)."""
     win, wg, wbg, lg, lbg = probs[:5]
     return 2.0 * win - 1.0 + wg + wbg - lg - lbg
+
+
+def mwc_slope(mwc_win: float, mwc_lose: float) -> float | None:
+    """gnubg's ``mwc2eq`` is linear: normalised equity = ``(2 mwc - (win + lose)) / (win -
+    lose)``, so a difference of match winning chances times ``2 / (win - lose)`` is a
+    difference of normalised equity (None when win and lose coincide)."""
+    spread = mwc_win - mwc_lose
+    return 2.0 / spread if spread > 1e-9 else None
 
 
 class GnubgEngine:
@@ -72,6 +82,7 @@ class GnubgEngine:
             g.set.cube(state.value, b"O" if state.owner == "mine" else b"C")
             pid = g.position_id([list(side) for side in position.to_gnubg()])
             double, take, _, nd, dt, dp = g.evaluate_cube_decision(pid, self.plies, -1, b"O", 1)
+            lose = self._mwc_losing(state)
         finally:
             # The score is global in gnubg-nn and changes its move choice: back to money.
             g.set.cube(1, b"C")
@@ -84,7 +95,21 @@ class GnubgEngine:
             double_take=float(dt),
             double_pass=float(dp),
             unit="match winning chance",
+            # double/pass is the match winning chance of winning the cube's value: gnubg's
+            # rMwcWin; rMwcLose comes from the same match equity table
+            equity_scale=mwc_slope(float(dp), lose),
         )
+
+    def _mwc_losing(self, state: CubeState) -> float:
+        """The player on roll's match winning chance after losing the cube's value now
+        (gnubg's ``getME`` for the opponent winning ``nCube`` points), from gnubg-nn's own
+        match equity table (``equities.value`` answers ``2 mwc - 1``).  The next game is
+        then a post-Crawford one only when the opponent was 1-away (the match is then
+        lost) or the player on roll was (a dead cube, never asked here)."""
+        their_away = state.their_away - state.value
+        if their_away <= 0:
+            return 0.0
+        return (float(self._gnubg.equities.value(state.my_away, their_away)) + 1.0) / 2.0
 
     def close(self) -> None:
         """Nothing to release."""

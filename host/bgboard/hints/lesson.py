@@ -177,9 +177,10 @@ def grade_turn(
 class CubeLesson:
     """The grade of one cube decision (``decision`` one of :data:`DECISIONS`).
 
-    ``loss`` is in the engine's unit: cubeful equity (bgsage; graded with gnubg's
-    thresholds) or match winning chance (gnubg-nn; not graded: gnubg grades normalised
-    equity, which needs match equities this engine does not give).
+    ``loss`` is in normalised money equity, as gnubg measures cube errors (bgsage's
+    cubeful equity; gnubg-nn's match winning chances turned into it with gnubg's
+    ``mwc2eq``), graded with the same thresholds as plays; in ``unit`` (ungraded) only
+    when an engine gives no way to normalise its numbers.
     """
 
     player: int | None
@@ -223,8 +224,11 @@ def grade_cube(hint: CubeHint, decision: str, *, player: int | None = None, posi
         best = "take" if dt <= dp else "pass"
         chosen = dt if decision == "take" else dp
         loss = chosen - answer
-    graded = grade(loss) if hint.unit == "equity" else None
-    return CubeLesson(player, position, decision, best, max(0.0, loss), graded, hint.unit)
+    loss = max(0.0, loss)
+    if hint.equity_scale is None:  # numbers we cannot normalise: shown, never graded
+        return CubeLesson(player, position, decision, best, loss, None, hint.unit)
+    loss *= hint.equity_scale
+    return CubeLesson(player, position, decision, best, loss, grade(loss), "equity")
 
 
 def cube_available(state: CubeState) -> bool:
