@@ -15,3 +15,4 @@ Layers (imports point one way only, downwards):
 """
 
 __version__ = "0.1.0"
+__all__ = ["__version__"]

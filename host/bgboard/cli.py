@@ -8,19 +8,17 @@ Bad input (any :class:`bgboard.errors.InputError`) prints one line to stderr and
 from __future__ import annotations
 
 import argparse
-import importlib
 import logging
 import sys
 from types import ModuleType
 
 from bgboard import __version__, logs
+from bgboard.commands import COMMANDS, command_module
 from bgboard.errors import InputError
-
-COMMANDS = ("legal", "selfplay", "hint", "render", "firmware", "run", "sim", "club", "import", "export")
 
 
 def _command_modules() -> list[ModuleType]:
-    return [importlib.import_module(f"bgboard.commands.{name}") for name in COMMANDS]
+    return [command_module(name) for name in COMMANDS]
 
 
 LONGEST_WORD = 200  # a longer word of a message (a pasted argument, not a path) is cut

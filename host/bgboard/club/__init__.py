@@ -8,4 +8,50 @@ brackets), ``swiss``, ``formats`` (the four formats behind one interface), ``sta
 migrations, WAL, one transaction per change).  Service: ``director`` — every operation the
 CLI and the web pages call (read its docstring).  docs/club.md explains it for directors.
 ``live`` and ``web`` are the room's live boards and pages (their own docstrings).
+
+The public names are imported on first use (:mod:`bgboard.exports`): the pure core does not
+load SQLite, MQTT or Starlette.  ``Director`` is the tournament director's service;
+``boards`` holds the room's director of the boards over MQTT (``boards.Director``).
 """
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from bgboard.exports import exports
+
+if TYPE_CHECKING:
+    from bgboard.club import boards, bracket, formats, standings, swiss, web
+    from bgboard.club.boards import ClubTournament, DirectorSettings, serve_boards
+    from bgboard.club.db import Club
+    from bgboard.club.director import MAX_MAT, Director, parse_score, replay_audit
+    from bgboard.club.live import BadBoardError, LiveHub
+    from bgboard.club.model import (
+        CHAMPION,
+        CONSOLATION_WINNER,
+        ELIMINATED,
+        FORMATS,
+        Entrant,
+        EventSpec,
+        Played,
+    )
+    from bgboard.club.ratings import RatedResult, Rating, fibs_change, k_factor, rate, upset_probability
+
+#: Each submodule and the public names it defines (imported when a name is first used).
+__getattr__ = exports(__name__, {
+    ".": "boards bracket formats standings swiss web",
+    "boards": "ClubTournament DirectorSettings serve_boards",
+    "db": "Club",
+    "director": "MAX_MAT Director parse_score replay_audit",
+    "live": "BadBoardError LiveHub",
+    "model": "CHAMPION CONSOLATION_WINNER ELIMINATED FORMATS Entrant EventSpec Played",
+    "ratings": "RatedResult Rating fibs_change k_factor rate upset_probability",
+})
+
+__all__ = [
+    "CHAMPION", "CONSOLATION_WINNER", "ELIMINATED", "FORMATS", "MAX_MAT", "BadBoardError", "Club",
+    "ClubTournament", "Director", "DirectorSettings", "Entrant", "EventSpec", "LiveHub", "Played",
+    "RatedResult", "Rating", "boards", "bracket", "fibs_change", "formats", "k_factor",
+    "parse_score", "rate", "replay_audit", "serve_boards", "standings", "swiss",
+    "upset_probability", "web",
+]

@@ -199,3 +199,10 @@ def load_pins() -> PiPins:
 def load_grid(path: str | Path | None = None) -> Grid:
     """The sensor grid of ``path`` (default: ``grid.toml`` in :func:`hardware_dir`)."""
     return parse_grid(_read(Path(path) if path else hardware_dir() / "grid.toml"))
+
+
+__all__ = [
+    "BAR_PLACES", "ENV", "GPIO_LINES", "OFF_PLACES", "PLACES", "PLAYERS", "POINT_PLACES",
+    "DisplayPins", "Grid", "HardwareError", "PiPins", "Slot", "firmware_dir", "hardware_dir",
+    "load_grid", "load_pins", "parse_grid", "parse_pins",
+]

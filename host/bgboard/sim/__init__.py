@@ -1,1 +1,59 @@
-"""bgboard.sim"""
+"""The board simulator: simulated players and hands on a virtual sensor field, the real
+firmware under the MicroPython unix port (or its in-process model), and the drivers that
+play whole matches, replays, drills and club evenings against the real host.
+
+The public names are imported on first use (:mod:`bgboard.exports`), so importing one part
+(the field, the players) does not load the others.  docs/simulator.md explains it."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from bgboard.exports import exports
+
+if TYPE_CHECKING:
+    from bgboard.sim.clubboard import ClubSimBoard, match_seed
+    from bgboard.sim.clubdemo import play_evening
+    from bgboard.sim.driver import Options, SimulationError
+    from bgboard.sim.field import NOISE_LEVELS, Calibration, Faults, Hand, default_grid, readings, slot_units
+    from bgboard.sim.hand import carry
+    from bgboard.sim.interactive import play_interactive
+    from bgboard.sim.layout import COLOURS, Layout, place_of
+    from bgboard.sim.live import LiveRun
+    from bgboard.sim.pico import FirmwareUnavailableError, VirtualPico, micropython
+    from bgboard.sim.players import choose_play, dice_for, moves_of, takes, wants_double
+    from bgboard.sim.practice import run_drills
+    from bgboard.sim.records import write_mat
+    from bgboard.sim.replay import guided_moves, simulate_replay
+    from bgboard.sim.run import Simulation, noise_level
+    from bgboard.sim.session import run_firmware_match, run_match, write_gif
+    from bgboard.sim.variant import play_match
+
+#: Each submodule and the public names it defines (imported when a name is first used).
+__getattr__ = exports(__name__, {
+    "clubboard": "ClubSimBoard match_seed",
+    "clubdemo": "play_evening",
+    "driver": "Options SimulationError",
+    "field": "NOISE_LEVELS Calibration Faults Hand default_grid readings slot_units",
+    "hand": "carry",
+    "interactive": "play_interactive",
+    "layout": "COLOURS Layout place_of",
+    "live": "LiveRun",
+    "pico": "FirmwareUnavailableError VirtualPico micropython",
+    "players": "choose_play dice_for moves_of takes wants_double",
+    "practice": "run_drills",
+    "records": "write_mat",
+    "replay": "guided_moves simulate_replay",
+    "run": "Simulation noise_level",
+    "session": "run_firmware_match run_match write_gif",
+    "variant": "play_match",
+})
+
+__all__ = [
+    "COLOURS", "NOISE_LEVELS", "Calibration", "ClubSimBoard", "Faults", "FirmwareUnavailableError",
+    "Hand", "Layout", "LiveRun", "Options", "Simulation", "SimulationError", "VirtualPico", "carry",
+    "choose_play", "default_grid", "dice_for", "guided_moves", "match_seed", "micropython",
+    "moves_of", "noise_level", "place_of", "play_evening", "play_interactive", "play_match",
+    "readings", "run_drills", "run_firmware_match", "run_match", "simulate_replay", "slot_units",
+    "takes", "wants_double", "write_gif", "write_mat",
+]

@@ -23,3 +23,6 @@ def font(size: int, bold: bool = True) -> ImageFont.FreeTypeFont:
     layout's down to the panel's minimum), so a glyph is rasterised once per size, not
     again after the font was dropped from a small cache."""
     return ImageFont.truetype(str(BOLD if bold else REGULAR), size)
+
+
+__all__ = ["BOLD", "FONT_DIR", "REGULAR", "font"]
