@@ -127,6 +127,7 @@ class App:
         self.club: Any = None  # a bgboard.net.seat.ClubSeat when [club] broker is set
         self.club_link: Any = None  # its bgboard.net.boardlink.ClubLink
         self.records_dir: Path | None = None
+        self.records: Any = None  # a match.recordfile.RecordWriter: the records are written on its thread
         self._recorded: tuple[int, int] = (-1, 0)
         self.link: Link | None = None
         self.screen: Any = None  # a display.painter.Painter: the panel is refreshed on its thread
@@ -209,31 +210,38 @@ class App:
             try:
                 controller.handle(event)
             except JournalError as exc:  # written before it takes effect: nothing kept is lost
-                log.error("the match stops: %s", exc)
-                self.failure = exc
-                self.stop()
+                self._fail(exc)
                 return
             for number, action in enumerate(controller.actions[done:], start=done + 1):
                 log.info("match action %d: %s", number, action)
             self._after()
 
     def _after(self) -> None:
-        """After an event: the match record beside the journal, the club's view."""
+        """After an event: the match record beside the journal (handed to the records
+        thread: two fsyncs and renames are no work for the loop), the club's view."""
         c = self.controller
         assert c is not None
+        if self.records is not None and self.records.error is not None:
+            self._fail(self.records.error)  # the records' disk is full or read-only
+            return
         key = (len(c.actions), id(c.actions[-1]) if c.actions else 0)
-        if self.records_dir is not None and key != self._recorded and c.actions:
-            from bgboard.match.recordfile import write_records
-
+        if self.records is not None and key != self._recorded and c.actions:
             info = None
             if self.club is not None and self.club.current() is not None:
                 from bgboard.net.report import mat_info
 
                 info = mat_info(self.club.current()[0])
-            write_records(c.actions, self.records_dir, info)
+            self.records.write(c.actions, info)
             self._recorded = key
         if self.club is not None:
             self.club.after()
+
+    def _fail(self, exc: Exception) -> None:
+        """Stop the match with ``exc`` (one sentence), raised by :meth:`run`."""
+        if self.failure is None:
+            log.error("the match stops: %s", exc)
+            self.failure = exc
+        self.stop()
 
     def _on_link(self, event: LinkEvent) -> None:
         now = self.clock_ms()
@@ -384,7 +392,10 @@ class App:
                      "" if done == 1 else "s", state.phase if state is not None else "none")
             log.info("display: %s; hints: %s", panel.caps.name, config.hints.engine)
             if journal_path := getattr(journal, "path", None):
+                from bgboard.match.recordfile import RecordWriter
+
                 self.records_dir = Path(journal_path).parent
+                self.records = RecordWriter(self.records_dir)
             club_task = self._start_club(journal) if self._replay is None else None
             if notice:
                 log.warning("hints: %s", notice)
@@ -425,12 +436,16 @@ class App:
                 except asyncio.TimeoutError:  # pragma: no cover - the link ignores stop
                     link_task.cancel()
             if buttons is not None:
-                buttons.close()
+                await asyncio.to_thread(buttons.close)  # gpiozero joins each button's thread
             if self._hint_task is not None:
                 self._hint_task.cancel()
             if self.hints is not None:
                 await asyncio.to_thread(self.hints.close)
             await asyncio.to_thread(self.screen.close)  # the refresh under way ends first
+            if self.records is not None:
+                await asyncio.to_thread(self.records.close)  # the last action's records are written
+                if self.records.error is not None and self.failure is None:
+                    self._fail(self.records.error)
             if own_journal:
                 journal.close()
             if self._panel is None:

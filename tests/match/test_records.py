@@ -189,3 +189,49 @@ def test_money_jacoby_resignation_reads_back() -> None:
     # A .mat file does not say whether Jacoby was on: the points, not the level, survive.
     ours = [(g.winner, g.points, g.result) for g in replay(actions).games]
     assert [(g.winner, g.points, g.result) for g in replay(read_mat(text)).games] == ours == [(1, 1, "resign")]
+
+
+def test_the_record_writer_writes_the_newest_log_on_its_thread(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """While one write is under way the logs handed over meanwhile are coalesced: only the
+    newest is written next, and close() writes what is waiting."""
+    import threading
+
+    from bgboard.match import recordfile
+    from bgboard.match.mat import export_mat
+    from bgboard.match.recordfile import RecordWriter
+    from bgboard.match.sgf import export_sgf
+
+    actions = selfplay(3, 7)
+    real = recordfile.write_records
+    started, release = threading.Event(), threading.Event()
+    calls: list[tuple[int, str]] = []
+
+    def slow(log, directory, info=None):  # the first write waits for the test: a slow disk
+        calls.append((len(log), threading.current_thread().name))
+        started.set()
+        release.wait(5)
+        real(log, directory, info)
+
+    monkeypatch.setattr(recordfile, "write_records", slow)
+    writer = RecordWriter(tmp_path)
+    writer.write(actions[:1])
+    assert started.wait(5)
+    for n in range(2, 12):
+        writer.write(list(actions[:n]))
+    release.set()
+    writer.close(5)
+    assert calls == [(1, "bgboard-records"), (11, "bgboard-records")]
+    assert writer.error is None and writer.written == 2
+    assert (tmp_path / "match.mat").read_text() == export_mat(actions[:11])
+    assert (tmp_path / "match.sgf").read_text() == export_sgf(actions[:11])
+
+
+def test_the_record_writer_keeps_a_failure_as_one_sentence(tmp_path: Path) -> None:
+    from bgboard.match.recordfile import RecordWriter
+
+    writer = RecordWriter(tmp_path / "missing")
+    writer.write(selfplay(1, 3))
+    writer.close(5)
+    assert writer.error is not None and writer.written == 0
+    assert str(writer.error).startswith(f"cannot write the match record {tmp_path / 'missing' / 'match.mat'}")
+    assert "\n" not in str(writer.error)
