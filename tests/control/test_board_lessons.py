@@ -268,6 +268,57 @@ def test_black_reads_its_recognised_play_in_the_chosen_numbering(numbering: str,
     assert shown[-1].message == (said,)
 
 
+_GUIDED = {  # white one short on its 8-point, black one short on its 24-point (physical 1)
+    "own": ("set up the board — white: put 3 on your 8-point (now 2 white); "
+            "black: put 2 on your 24-point (now 1 black)"),
+    "physical": "set up the board — white: put 3 on point 8 (now 2 white); black: put 2 on point 1 (now 1 black)",
+}
+
+
+def _short_of_both() -> Observation:
+    board = list(board_of(start_position(), WHITE))
+    board[8 - 1] -= 1
+    board[1 - 1] += 1  # black's checkers count negative: one fewer (the two are in hand)
+    return Observation.of_board(board)
+
+
+def _places(text: str) -> set[int]:
+    """The physical places a guidance text names, read in its numbering."""
+    own = {("white", int(n)) for n in re.findall(r"white: [^;]*?your (\d+)-point", text)}
+    own |= {("black", 25 - int(n)) for n in re.findall(r"black: [^;]*?your (\d+)-point", text)}
+    return {p for _, p in own} | {int(n) for n in re.findall(r"point (\d+)", text)}
+
+
+@pytest.mark.parametrize("numbering", ["own", "physical"])
+def test_set_up_guidance_speaks_to_each_player_in_the_chosen_numbering(numbering: str) -> None:
+    """Before a game each instruction goes to the player whose checkers it moves, in that
+    player's numbering (own) or the board's (physical); the diagram marks the same places."""
+    shown: list = []
+    c = Controller.resume(MemoryJournal(), Settings(length=7, numbering=numbering), 0, show=shown.append)
+    c.handle(BoardRead(_short_of_both(), 1))
+    state = shown[-1]
+    assert state.phase == "setup" and state.message[0] == _GUIDED[numbering]
+    assert _places(state.message[0]) == {1, 8} == set(state.diagram.marked) - {0, 25}
+    c.handle(BoardRead(START, 2))
+    assert "set up" not in " ".join(shown[-1].message)
+
+
+@pytest.mark.parametrize("numbering", ["own", "physical"])
+def test_the_practice_room_lays_out_drills_in_the_chosen_numbering(numbering: str) -> None:
+    from bgboard.control.practice import PracticeRoom
+    from bgboard.hints.drills import drill_from_position_id
+
+    shown: list = []
+    room = PracticeRoom([drill_from_position_id("4HPwATDgc/ABMA", "31")], grade=lambda *a: None,
+                        show=shown.append, numbering=numbering)
+    room.handle(BoardRead(_short_of_both(), 1))
+    state = shown[-1]
+    said = state.message[0]
+    assert state.phase == "setup" and said.startswith("Drill 1/1: ") and "Lay out the board — " in said
+    assert said.endswith(_GUIDED[numbering].removeprefix("set up the board — "))
+    assert _places(said) == {1, 8} == set(state.diagram.marked) - {0, 25}
+
+
 # ------------------------------------------------------------------ learner mode
 @dataclass(frozen=True)
 class _Lesson:

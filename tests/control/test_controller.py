@@ -110,7 +110,8 @@ def test_a_dropped_double_ends_the_game_and_the_next_needs_the_board_set_up() ->
     assert c.state.phase == "game_over" and c.state.score == (0, 1)
     c.handle(ButtonPressed(0, ROLL, 14))
     assert c.state.phase == "game_over" and shown[-1].phase == "setup"
-    assert shown[-1].message[0] == "set up the board: clear point 5 (now 2 white); point 6: 5 white (now 4 white); point 8: 3 white (now 2 white)"
+    assert shown[-1].message[0] == ("set up the board — white: clear your 5-point (now 2 white), "
+                                    "put 5 on your 6-point (now 4 white), put 3 on your 8-point (now 2 white)")
     c.handle(BoardRead(START, 15))
     c.handle(ButtonPressed(1, ROLL, 16))
     assert c.state.phase == "opening" and c.state.game == 2

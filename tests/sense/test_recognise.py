@@ -10,7 +10,7 @@ from bgboard.rules import Position
 from bgboard.rules.legal import legal_plays
 from bgboard.rules.result import game_result
 from bgboard.rules.variants import start_position
-from bgboard.sense.board import BLACK, WHITE, Observation, Slots, board_of, position_of
+from bgboard.sense.board import BLACK, MIXED, WHITE, Observation, Slots, board_of, position_of, setup_guidance
 from bgboard.sense.recognise import (
     Ambiguous,
     Miscount,
@@ -154,11 +154,38 @@ def test_setup_guidance_lists_every_point_that_differs() -> None:
     board[28 - 1] = -15
     fixes = setup_fixes(Observation.of_board(board), start)
     assert [f.place for f in fixes] == [1, 6, 8, 12, 13, 17, 19, 27, 28]
-    message = setup_message(fixes)
-    assert message.startswith("set up the board: point 1: 2 black (now empty); point 6: 5 white")
+    message = setup_message(fixes)  # each player's own numbering by default
+    assert message.startswith("set up the board — white: put 5 on your 6-point (now empty), put 3 on your 8-point")
+    assert "clear your tray (now 6 or more white); black: put 2 on your 24-point (now empty)" in message
+    physical = setup_message(fixes, own=False)
+    assert "black: put 2 on point 1 (now empty), put 5 on point 12 (now empty)" in physical
+    assert physical.endswith("clear the black tray (now 6 or more black)")
     assert setup_message(setup_fixes(Observation.of_board(board_of(start, WHITE)), start)) == (
         "the board is set up: roll to start"
     )
+
+
+def test_setup_guidance_addresses_the_player_whose_checkers_it_is_about() -> None:
+    """Too many, too few, the other colour in the way and both colours at once: every
+    instruction goes to the player who must move those checkers, named in that player's
+    numbering (own) or the board's (physical)."""
+    board = list(board_of(start_position(), WHITE))
+    board[8 - 1] = 5  # white: two too many on its 8-point
+    board[1 - 1] = -1  # black: one short on its 24-point
+    board[2 - 1] = -1  # black: a checker where none belongs (its 23-point)
+    board[6 - 1] = -1  # black on white's 6-point, which should hold 5 white
+    fixes = setup_fixes(Observation.of_board(board), start_position())
+    assert setup_guidance(fixes) == (
+        "white: put 5 on your 6-point (now 1 black), leave 3 on your 8-point (now 5 white); "
+        "black: put 2 on your 24-point (now 1 black), clear your 23-point (now 1 black), "
+        "take yours off your 19-point (now 1 black)")
+    assert setup_guidance(fixes, own=False) == (
+        "white: put 5 on point 6 (now 1 black), leave 3 on point 8 (now 5 white); "
+        "black: put 2 on point 1 (now 1 black), clear point 2 (now 1 black), take yours off point 6 (now 1 black)")
+    mixed = Observation(tuple(MIXED if place == 13 else code for place, code in enumerate(Observation.of_board(
+        board_of(start_position(), WHITE)).codes, start=1)))
+    both = setup_guidance(setup_fixes(mixed, start_position()))
+    assert both == "white: put 5 on your 13-point (now both colours); black: take yours off your 12-point (now both colours)"
 
 
 def test_position_board_round_trip() -> None:

@@ -485,7 +485,8 @@ class Controller:
         if self.observation is None:
             return None
         fixes = setup_fixes(self.observation, self.session.start_position(), self.settings.slots)
-        return Notice(setup_message(fixes), WARNING, "set up the board", Topic.SETUP) if fixes else None
+        own = Numbering(self.settings.numbering) == Numbering.OWN  # each player's own numbers
+        return Notice(setup_message(fixes, own), WARNING, "set up the board", Topic.SETUP) if fixes else None
 
     def _next_game(self, at: int) -> None:
         setup = self._setup_notice()

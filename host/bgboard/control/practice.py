@@ -22,7 +22,7 @@ from bgboard.display.state import DisplayPhase, DisplayState, Severity
 from bgboard.link.messages import SetLeds, SetRolling
 from bgboard.match import Move, Pass
 from bgboard.rules.position import Position
-from bgboard.sense.board import Observation, Slots, describe_fixes
+from bgboard.sense.board import Observation, Slots, describe_fixes, setup_guidance
 from bgboard.sense.recognise import Ambiguous, Illegal, Played, Turn, Unchanged, setup_fixes
 
 __all__ = ["LEARNER", "PracticeRoom"]
@@ -202,7 +202,8 @@ class PracticeRoom:
         if self.phase == "setup":
             fixes = self.fixes()
             diagram = diagram_of(self.observation, drill.position, self.slots) if self.observation else None
-            text = (f"{number}: {drill.name}. Lay out the board: {describe_fixes(fixes)}" if fixes
+            guidance = setup_guidance(fixes, self.words.numbering == Numbering.OWN)
+            text = (f"{number}: {drill.name}. Lay out the board — {guidance}" if fixes
                     else f"{number}: {drill.name}. Press roll to start", f"{number}: set up, then roll")
             if diagram is not None and fixes:
                 return DisplayState(**common, phase=DisplayPhase.SETUP, diagram=diagram, message=message or text[:1],

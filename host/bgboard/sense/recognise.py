@@ -49,6 +49,7 @@ from bgboard.sense.board import (
     physical_point,
     place_name,
     position_of,
+    setup_guidance,
 )
 
 Board = tuple[int, ...]
@@ -367,12 +368,14 @@ def setup_fixes(observation: Observation, start: Position, slots: Slots = Slots(
     return differences(observation, board_of(start, WHITE))
 
 
-def setup_message(fixes: Iterable[Fix]) -> str:
-    """One sentence for the display: what to change to reach the start position."""
+def setup_message(fixes: Iterable[Fix], own: bool = True) -> str:
+    """One sentence for the display: what to change to reach the start position, each
+    instruction to the player whose checkers it is about, in that player's numbering
+    (``own``) or the board's (:func:`bgboard.sense.board.setup_guidance`)."""
     fixes = tuple(fixes)
     if not fixes:
         return "the board is set up: roll to start"
-    return "set up the board: " + describe_fixes(fixes)
+    return "set up the board — " + setup_guidance(fixes, own)
 
 
 __all__ = [
