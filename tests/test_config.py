@@ -80,6 +80,9 @@ def test_print_default_prints_the_default_file(capsys: pytest.CaptureFixture[str
         ({"hints": {"engine": "deepblue"}}, "hints.engine must be one of none, auto, bgsage, gnubg-nn, pubeval, not 'deepblue'"),
         ({"journal": {"path": " "}}, "journal.path must name the journal file"),
         ({"display": {"panel": "crt"}}, "display.panel: "),
+        ({"teach": {"mode": "practice", "drills": ["opening", "xyzzy"]}}, "teach.drills: 'xyzzy' is not \"all\", a kind"),
+        ({"teach": {"mode": "practice", "drills": 3}}, "teach.drills must be a text in quotes or a list of texts, not 3"),
+        ({"teach": {"mode": "practice", "drills": []}}, "teach.drills must be a text in quotes or a list of texts"),
     ],
 )
 def test_every_mistake_is_one_sentence_naming_the_key(data: dict, sentence: str) -> None:
@@ -105,3 +108,16 @@ def test_a_file_overrides_only_what_it_names(tmp_path: Path) -> None:
     assert config.match.length == 7 and config.match.players == ("Ann", "Bob")
     assert config.clock.enabled and config.clock.delay_s == 18.0 and isinstance(config.clock.delay_s, float)
     assert config.board == Config().board and config.match.rules == "standard"
+
+
+def test_practice_drills_are_kinds_names_and_position_ids_in_the_order_given() -> None:
+    from bgboard.hints.drills import builtin_drills, select_drills
+
+    config = config_from_dict({"teach": {"mode": "practice",
+                                         "drills": ["Opening 3-1", "bar", "4HPwATDgc/ABMA:65", "4HPwATDgc/ABMA"]}})
+    assert config.teach.drills == ("Opening 3-1", "bar", "4HPwATDgc/ABMA:65", "4HPwATDgc/ABMA")
+    drills = select_drills(config.teach.drills)
+    bar = [d for d in builtin_drills() if d.kind == "bar"]
+    assert [d.name for d in drills[:1 + len(bar)]] == ["Opening 3-1", *(d.name for d in bar)]
+    assert (drills[-2].position_id, drills[-2].dice, drills[-1].dice) == ("4HPwATDgc/ABMA", (6, 5), None)
+    assert select_drills(config_from_dict({}).teach.drills) == builtin_drills()

@@ -72,7 +72,7 @@ def settings_of(config: Config, slots: Any) -> Settings:
         jacoby=m.jacoby,
         beavers=m.beavers,
         numbering=m.numbering,
-        teach="learner" if config.teach.mode in ("learner", "practice") else "off",
+        teach="learner" if config.teach.mode == "learner" else "off",  # practice: the PracticeRoom
     )
 
 
@@ -133,6 +133,10 @@ class App:
         self.screen: Any = None  # a display.painter.Painter: the panel is refreshed on its thread
         self.hints: Any = None  # a hints.worker.HintWorker: hints are computed on its thread or process
         self._hint_task: asyncio.Task[None] | None = None
+        self.teacher: Any = None  # a bgboard.teaching.WorkerTeacher in the teaching modes
+        self.report: Path | None = None  # the learner report, once written
+        self._report_task: asyncio.Task[None] | None = None
+        self._reported: tuple[int, bool] = (-1, False)
         self.shown: list[Any] = []
         self.failure: Exception | None = None  # what stopped the match (raised by run)
 
@@ -179,28 +183,59 @@ class App:
         if ranked:
             self._handle(HintReady(position, dice, f"best: {ranked[0].notation}", self.clock_ms()))
 
-    def _ask_grade(self, player: int, before: Any, dice: tuple[int, int], after: Any, state: Any) -> None:
-        """Teaching mode: the controller's request to grade a completed play; the worker
-        ranks every play of the roll and the lesson comes back as :class:`LessonReady`."""
-        if self.hints is not None:
-            self._hint_task = asyncio.get_running_loop().create_task(
-                self._grade(player, before, dice, after), name="bgboard-grade")
-
-    async def _grade(self, player: int, before: Any, dice: tuple[int, int], after: Any) -> None:
-        from bgboard.hints.lesson import lesson_of
-        from bgboard.hints.worker import HintCancelled
-
-        try:
-            ranked = await self.hints.plays(before, dice, limit=None)
-            # the reason counts shots with the rules engine: off the loop too
-            lesson = await asyncio.to_thread(lesson_of, ranked, before, after, player=player)
-        except HintCancelled as exc:
-            log.debug("grade for %d-%d dropped: %s", *dice, exc.reason)
-            return
-        except Exception as exc:  # an engine failure costs the grade, never the match
-            log.warning("the hint engine failed to grade: %s", exc)
-            return
+    def _lesson_ready(self, player: int, lesson: Any) -> None:
+        """Teaching: a lesson the teacher graded on the hint worker, for the controller."""
         self._handle(LessonReady(player, lesson, self.clock_ms()))
+
+    def _practice_room(self) -> Any:
+        """``[teach] mode = "practice"``: the drills of ``[teach] drills`` in a practice room,
+        graded by the teacher on the hint worker."""
+        from bgboard.control.numbering import Numbering
+        from bgboard.control.practice import PracticeRoom
+        from bgboard.hints.drills import select_drills
+
+        drills = select_drills(self.config.teach.drills)
+        log.info("practice: %d drill%s", len(drills), "" if len(drills) == 1 else "s")
+        teacher = self.teacher
+        return PracticeRoom(
+            drills,
+            grade=teacher.grade_drill if teacher is not None else lambda *a: None,
+            grade_cube=teacher.grade_drill_cube if teacher is not None else None,
+            send=self._to_board,
+            show=self._to_screen,
+            slots=self.grid.slots(),
+            numbering=Numbering(self.config.match.numbering),
+            names=(self.config.match.players[0], "Drill"),
+            summarise=teacher.summary if teacher is not None else None,
+        )
+
+    def _report_names(self) -> tuple[tuple[str, str], str]:
+        """The players' names and the title of the learner report."""
+        if self.config.teach.mode == "practice":
+            return (self.config.match.players[0], "Drill"), "Learner report: practice drills"
+        state = self.controller.state if self.controller is not None else None
+        names = tuple(state.players) if state is not None else self.config.match.players
+        return (names[0], names[1]), f"Learner report: {names[0]} and {names[1]}"
+
+    async def _write_report(self) -> None:
+        """The learner report beside the journal, once every grade asked for so far is in
+        (at the end of a match or of the drills, and when the app stops)."""
+        teacher = self.teacher
+        if teacher is None or self.records_dir is None:
+            return
+        from bgboard.teaching import REPORT_NAME
+
+        if not await teacher.settled():
+            log.warning("some grades were still running: the report leaves them out")
+        if not teacher.lessons:
+            return
+        names, title = self._report_names()
+        try:
+            self.report = await teacher.write_report_async(self.records_dir / REPORT_NAME, names, title)
+        except Exception as exc:  # the report is help: it never stops the board
+            log.warning("the learner report could not be written: %s", exc)
+            return
+        log.info("learner report: %s (%s)", self.report, teacher.summary()[0])
 
     # ------------------------------------------------------------------ inputs
     def _handle(self, event: Any) -> None:
@@ -215,6 +250,17 @@ class App:
             for number, action in enumerate(controller.actions[done:], start=done + 1):
                 log.info("match action %d: %s", number, action)
             self._after()
+            self._report_at_end()
+
+    def _report_at_end(self) -> None:
+        """Teaching: at the end of a match (or of the drills) the learner report is written."""
+        c = self.controller
+        if self.teacher is None or c is None:
+            return
+        key = (len(c.actions), bool(c.over))
+        if key[1] and key != self._reported:
+            self._reported = key
+            self._report_task = asyncio.get_running_loop().create_task(self._write_report(), name="bgboard-report")
 
     def _after(self) -> None:
         """After an event: the match record beside the journal (handed to the records
@@ -336,6 +382,19 @@ class App:
         steps = replay_steps(self._replay, lambda play: grades.get(id(play)))
         return ReplayController(steps, send=self._to_board, show=self._to_screen)
 
+    async def _session_end(self) -> None:
+        """The app stops in a teaching mode: the grades still running come in, the learner
+        report is written, and the display keeps the session in short (e-ink holds it)."""
+        assert self.teacher is not None
+        if self._report_task is not None:
+            await asyncio.gather(self._report_task, return_exceptions=True)
+        await self._write_report()
+        await self.teacher.close()
+        if self.teacher.lessons and self.shown:
+            summary = self.teacher.summary()
+            if self.shown[-1].lesson != summary:
+                self._to_screen(replace(self.shown[-1], lesson=summary))
+
     # ------------------------------------------------------------------ life
     def stop(self) -> None:
         """End :meth:`run`."""
@@ -374,8 +433,18 @@ class App:
         club_task: asyncio.Task[None] | None = None
         try:
             self.hints, notice = await asyncio.to_thread(open_hints, config.hints.engine)
+            if config.teach.mode != "off" and self._replay is None:
+                if self.hints is None:
+                    notice = "teaching needs a hint engine to grade: set [hints] engine"
+                else:
+                    from bgboard.teaching import WorkerTeacher
+
+                    self.teacher = WorkerTeacher(self.hints, self._lesson_ready)
+            teacher = self.teacher
             if self._replay is not None:
                 controller: Any = await self._replayer()
+            elif config.teach.mode == "practice":
+                controller = self._practice_room()
             else:
                 controller = Controller.resume(
                     journal,
@@ -384,7 +453,9 @@ class App:
                     send=self._to_board,
                     show=self._to_screen,
                     hint=self._ask_hint if self.hints is not None else None,
-                    grade=self._ask_grade if self.hints is not None else None,
+                    grade=teacher.grade if teacher is not None else None,
+                    grade_cube=teacher.grade_cube if teacher is not None else None,
+                    summarise=teacher.summary if teacher is not None else None,
                 )
             self.controller = controller
             state, done = controller.state, len(controller.actions)
@@ -396,7 +467,7 @@ class App:
 
                 self.records_dir = Path(journal_path).parent
                 self.records = RecordWriter(self.records_dir)
-            club_task = self._start_club(journal) if self._replay is None else None
+            club_task = self._start_club(journal) if isinstance(controller, Controller) else None
             if notice:
                 log.warning("hints: %s", notice)
                 self._handle(BoardFault(notice, self.clock_ms()))
@@ -439,6 +510,8 @@ class App:
                 await asyncio.to_thread(buttons.close)  # gpiozero joins each button's thread
             if self._hint_task is not None:
                 self._hint_task.cancel()
+            if self.teacher is not None:
+                await self._session_end()
             if self.hints is not None:
                 await asyncio.to_thread(self.hints.close)
             await asyncio.to_thread(self.screen.close)  # the refresh under way ends first

@@ -17,9 +17,10 @@ from typing import Any, Mapping
 
 from bgboard.errors import InputError
 
-def _key(default: Any, comment: str = "") -> Any:
-    """A config key's default and the comment :func:`default_toml` writes beside it."""
-    return field(default=default, metadata={"comment": comment})
+def _key(default: Any, comment: str = "", *, texts: bool = False) -> Any:
+    """A config key's default and the comment :func:`default_toml` writes beside it;
+    ``texts``: the key takes a text or a list of texts."""
+    return field(default=default, metadata={"comment": comment, "texts": texts})
 
 
 class ConfigError(InputError):
@@ -82,6 +83,8 @@ class HintsConfig:
 @dataclass(frozen=True, slots=True)
 class TeachConfig:
     mode: str = _key("off", 'off, learner (no hint unless asked; every play graded), practice (drills)')
+    drills: str | tuple[str, ...] = _key(
+        "all", 'practice: "all", or a list of kinds, drill names, Position IDs ("ID:31")', texts=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,6 +198,15 @@ def _typed(key: str, value: Any, default: Any) -> Any:
     raise TypeError(f"no check for {key}")  # pragma: no cover - a program error
 
 
+def _texts(key: str, value: Any) -> str | tuple[str, ...]:
+    """A text, or a list of texts (kept as a tuple)."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list) and value and all(isinstance(v, str) and v.strip() for v in value):
+        return tuple(value)
+    raise ConfigError(f"{key} must be a text in quotes or a list of texts, not {value!r}")
+
+
 def config_from_dict(data: Mapping[str, Any]) -> Config:
     """A checked :class:`Config` from parsed TOML (see the module docstring)."""
     sections: dict[str, Any] = {}
@@ -209,7 +221,10 @@ def config_from_dict(data: Mapping[str, Any]) -> Config:
         for key, value in table.items():
             if key not in cls.__dataclass_fields__:
                 raise ConfigError(f"unknown key {name}.{key}: [{name}] has {', '.join(cls.__dataclass_fields__)}")
-            values[key] = _typed(f"{name}.{key}", value, getattr(defaults, key))
+            if cls.__dataclass_fields__[key].metadata.get("texts"):
+                values[key] = _texts(f"{name}.{key}", value)
+            else:
+                values[key] = _typed(f"{name}.{key}", value, getattr(defaults, key))
         sections[name] = cls(**values)
     config = Config(**sections)
     _check(config)
@@ -251,6 +266,13 @@ def _check(c: Config) -> None:
         raise ConfigError("match.jacoby and match.beavers apply to money play only: set match.length = 0 and rules = \"money\"")
     if c.teach.mode not in TEACH_MODES:
         raise ConfigError(f"teach.mode must be one of {', '.join(TEACH_MODES)}, not {c.teach.mode!r}")
+    if c.teach.mode == "practice":
+        from bgboard.hints.drills import select_drills
+
+        try:
+            select_drills(c.teach.drills)
+        except InputError as exc:
+            raise ConfigError(str(exc)) from None
     if c.hints.engine not in HINT_ENGINES:
         raise ConfigError(f"hints.engine must be one of {', '.join(HINT_ENGINES)}, not {c.hints.engine!r}")
     if not c.journal.path.strip():

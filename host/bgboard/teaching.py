@@ -1,25 +1,34 @@
 """The teacher: grades plays and cube decisions for the controller's teaching mode with a
 hint engine, keeps the lessons of the session and writes the learner report.
 
-Synchronous (the simulator's virtual clock and ``bgboard sim --teach`` call it inline; the
-real board grades on the :class:`~bgboard.hints.worker.HintWorker` instead, see
-``bgboard.app``).  The grading itself is :mod:`bgboard.hints.lesson`; this module only turns
-the match's state into the engine's cube state and writes the report file.
+:class:`Teacher` is synchronous (the simulator's virtual clock and ``bgboard sim --teach`` call
+it inline); :class:`WorkerTeacher` is the real board's (``bgboard run``): it grades on the
+:class:`~bgboard.hints.worker.HintWorker`, off the event loop, one request after another in
+the order the plays and cube decisions were made, and hands each lesson back through
+``deliver`` (the app turns it into a ``LessonReady`` event).  The grading itself is
+:mod:`bgboard.hints.lesson`; this module only turns the match's state into the engine's cube
+state and writes the report file.
 """
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from pathlib import Path
-from typing import Any
+from typing import Any, Awaitable, Callable
 
 from bgboard.hints.advice import cube_blocker
 from bgboard.hints.engine import CubeState, HintEngine, UnsupportedError
-from bgboard.hints.lesson import CubeLesson, PlayLesson, grade_cube, grade_turn
+from bgboard.hints.lesson import CubeLesson, PlayLesson, grade_cube, grade_turn, lesson_of
 from bgboard.hints.report import report_html, short_report, LearnerReport
 from bgboard.match.state import MatchState
 from bgboard.rules import Position, position_id
 
-__all__ = ["Teacher", "cube_state", "open_teacher"]
+__all__ = ["REPORT_NAME", "Teacher", "WorkerTeacher", "cube_state", "open_teacher"]
+
+#: The learner report's file name, beside the journal.
+REPORT_NAME = "learner-report.html"
+log = logging.getLogger(__name__)
 
 
 def cube_state(state: MatchState, player: int) -> CubeState:
@@ -36,7 +45,53 @@ def cube_state(state: MatchState, player: int) -> CubeState:
     )
 
 
-class Teacher:
+def drill_state(drill: Any) -> CubeState:
+    """A drill's cube and score (centred cube; money when ``away`` is (0, 0))."""
+    my_away, their_away = drill.away
+    return CubeState(value=drill.cube, my_away=my_away, their_away=their_away)
+
+
+def _match_cube(state: MatchState) -> tuple[Position, CubeState] | None:
+    """The position and cube state of a cube decision at ``state`` (the doubler on roll),
+    or None when the cube cannot be turned there."""
+    doubler = state.turn
+    if doubler is None:
+        return None
+    cube = cube_state(state, doubler)
+    if cube_blocker(cube) is not None:
+        return None
+    return state.position, cube
+
+
+class _Lessons:
+    """What both teachers keep: the session's lessons, the grades, the report."""
+
+    lessons: list[PlayLesson | CubeLesson]
+
+    @property
+    def plays(self) -> list[PlayLesson]:
+        """The graded plays (not the passes)."""
+        return [lesson for lesson in self.lessons if isinstance(lesson, PlayLesson) and lesson.play]
+
+    def grades(self) -> list[dict[str, Any]]:
+        """The ``grades`` of ``bgboard sim --teach --json``."""
+        return [lesson.record() for lesson in self.plays]
+
+    def summary(self, lessons: Any = None) -> tuple[str, ...]:
+        """The report in short (for the display at the end), longest form first: of
+        ``lessons`` (the controller's), else of every lesson this teacher gave."""
+        return short_report(LearnerReport.of(self.lessons if lessons is None else lessons))
+
+    def write_report(self, path: Path, names: tuple[str, str], title: str = "Learner report") -> Path:
+        """Write the HTML learner report (atomically: a finished file or none)."""
+        path = Path(path)
+        tmp = path.with_suffix(path.suffix + ".tmp")
+        tmp.write_text(report_html(self.lessons, title, names), encoding="utf-8")
+        tmp.replace(path)
+        return path
+
+
+class Teacher(_Lessons):
     """Grades with ``engine``; ``cubeful`` ranks plays at the match score (bgsage)."""
 
     def __init__(self, engine: HintEngine) -> None:
@@ -55,13 +110,10 @@ class Teacher:
     def grade_cube(self, player: int, state: MatchState, decision: str) -> CubeLesson | None:
         """The controller's ``grade_cube``: the lesson of a cube decision, or None when the
         cube could not be turned or the engine gives no cube numbers here."""
-        doubler = state.turn
-        if doubler is None:
+        at = _match_cube(state)
+        if at is None:
             return None
-        cube = cube_state(state, doubler)
-        if cube_blocker(cube) is not None:
-            return None
-        position = state.position  # the doubler on roll
+        position, cube = at  # the doubler on roll
         try:
             hint = self.engine.cube(position, cube)
         except UnsupportedError:
@@ -74,8 +126,7 @@ class Teacher:
 
     def drill_state(self, drill: Any) -> CubeState:
         """A drill's cube and score (centred cube; money when ``away`` is (0, 0))."""
-        my_away, their_away = drill.away
-        return CubeState(value=drill.cube, my_away=my_away, their_away=their_away)
+        return drill_state(drill)
 
     def grade_drill(self, player: int, before: Position, dice: tuple[int, int], after: Position,
                     drill: Any) -> PlayLesson:
@@ -97,27 +148,133 @@ class Teacher:
         self.lessons.append(lesson)
         return lesson
 
-    @property
-    def plays(self) -> list[PlayLesson]:
-        """The graded plays (not the passes)."""
-        return [lesson for lesson in self.lessons if isinstance(lesson, PlayLesson) and lesson.play]
 
-    def grades(self) -> list[dict[str, Any]]:
-        """The ``grades`` of ``bgboard sim --teach --json``."""
-        return [lesson.record() for lesson in self.plays]
+#: A lesson for the board (its player and the lesson), or None when there is nothing to grade.
+Graded = tuple[int, PlayLesson | CubeLesson] | None
 
-    def summary(self, lessons: Any = None) -> tuple[str, ...]:
-        """The report in one line (for the display at the end): of ``lessons`` (the
-        controller's), else of every lesson this teacher gave."""
-        return short_report(LearnerReport.of(self.lessons if lessons is None else lessons))
 
-    def write_report(self, path: Path, names: tuple[str, str], title: str = "Learner report") -> Path:
-        """Write the HTML learner report (atomically: a finished file or none)."""
-        path = Path(path)
-        tmp = path.with_suffix(path.suffix + ".tmp")
-        tmp.write_text(report_html(self.lessons, title, names), encoding="utf-8")
-        tmp.replace(path)
-        return path
+class WorkerTeacher(_Lessons):
+    """The real board's teacher (see the module docstring): the controller's and the
+    practice room's ``grade``/``grade_cube`` start a request on ``worker`` and return None;
+    the lesson comes later through ``deliver(player, lesson)``.
+
+    Requests are graded one after another, in order.  A grade is help, never a stop: an
+    engine failure or an answer over ``budget`` costs that lesson (logged), and a request
+    pushed aside on the worker by a hint (the worker answers the newest request) is asked
+    again.  The cube numbers of a double are kept for the answer to it (take or pass).
+    """
+
+    RETRIES = 3
+
+    def __init__(self, worker: Any, deliver: Callable[[int, Any], None], budget: float = 20.0) -> None:
+        self.worker = worker
+        self.engine: HintEngine = worker.engine
+        self.cubeful = self.engine.name == "bgsage"
+        self.deliver = deliver
+        self.budget = budget
+        self.lessons: list[PlayLesson | CubeLesson] = []
+        self._queue: asyncio.Queue[Callable[[], Awaitable[Graded]]] | None = None
+        self._task: asyncio.Task[None] | None = None
+        self._cube: tuple[tuple[Position, CubeState], Any] | None = None
+
+    # ------------------------------------------------------------------ the graders
+    def grade(self, player: int, before: Position, dice: tuple[int, int], after: Position, state: MatchState) -> None:
+        """The controller's ``grade`` (at the match score where the engine is cubeful)."""
+        cube = cube_state(state, player) if self.cubeful else None
+        self._submit(lambda: self._play(player, before, dice, after, cube))
+
+    def grade_cube(self, player: int, state: MatchState, decision: str) -> None:
+        """The controller's ``grade_cube``: a cube decision at the match score."""
+        at = _match_cube(state)
+        if at is not None:
+            self._submit(lambda: self._cube_decision(player, at[0], at[1], decision))
+
+    def grade_drill(self, player: int, before: Position, dice: tuple[int, int], after: Position, drill: Any) -> None:
+        """The practice room's ``grade``."""
+        cube = drill_state(drill) if self.cubeful else None
+        self._submit(lambda: self._play(player, before, dice, after, cube))
+
+    def grade_drill_cube(self, player: int, drill: Any, decision: str) -> None:
+        """The practice room's ``grade_cube``: double or not, in a cube drill."""
+        cube = drill_state(drill)
+        if cube_blocker(cube) is None:
+            self._submit(lambda: self._cube_decision(player, drill.position, cube, decision))
+
+    # ------------------------------------------------------------------ the requests
+    async def _play(self, player: int, before: Position, dice: tuple[int, int], after: Position,
+                    cube: CubeState | None) -> Graded:
+        ranked = await self.worker.plays(before, dice, limit=None, budget=self.budget, state=cube)
+        # the reason counts shots with the rules engine: off the loop too
+        lesson = await asyncio.to_thread(lesson_of, ranked, before, after, player=player)
+        return player, lesson
+
+    async def _cube_decision(self, player: int, position: Position, cube: CubeState, decision: str) -> Graded:
+        key = (position, cube)
+        if self._cube is not None and self._cube[0] == key:
+            hint = self._cube[1]  # the double's numbers, for the take or the pass
+        else:
+            try:
+                hint = await self.worker.cube(position, cube, budget=self.budget)
+            except UnsupportedError:  # an engine without cube numbers (pubeval)
+                return None
+            self._cube = (key, hint)
+        if hint.no_double is None or hint.double_take is None or hint.double_pass is None:
+            return None
+        return player, grade_cube(hint, decision, player=player, position=position_id(position))
+
+    def _submit(self, job: Callable[[], Awaitable[Graded]]) -> None:
+        if self._queue is None:
+            self._queue = asyncio.Queue()
+            self._task = asyncio.get_running_loop().create_task(self._grading(), name="bgboard-grade")
+        self._queue.put_nowait(job)
+
+    async def _grading(self) -> None:
+        from bgboard.hints.worker import HintCancelled
+
+        assert self._queue is not None
+        while True:
+            job = await self._queue.get()
+            try:
+                for attempt in range(self.RETRIES):
+                    try:
+                        graded = await job()
+                    except HintCancelled as exc:
+                        if exc.reason == "board changed" and attempt + 1 < self.RETRIES:
+                            continue  # a hint took the worker: ask again
+                        log.warning("a grade was dropped: %s", exc.reason)
+                    except Exception as exc:  # an engine failure costs the lesson, never the match
+                        log.warning("the hint engine failed to grade: %s", exc)
+                    else:
+                        if graded is not None:
+                            self.lessons.append(graded[1])
+                            self.deliver(*graded)
+                    break
+            finally:
+                self._queue.task_done()
+
+    async def settled(self, timeout: float = 30.0) -> bool:
+        """Wait until every request so far is graded (False if that took over ``timeout``)."""
+        if self._queue is None:
+            return True
+        try:
+            await asyncio.wait_for(self._queue.join(), timeout)
+        except asyncio.TimeoutError:
+            return False
+        return True
+
+    async def write_report_async(self, path: Path, names: tuple[str, str], title: str = "Learner report") -> Path:
+        """:meth:`write_report` off the loop (matplotlib draws the chart)."""
+        return await asyncio.to_thread(self.write_report, path, names, title)
+
+    async def close(self) -> None:
+        """Stop grading (what is still queued is dropped)."""
+        if self._task is not None:
+            self._task.cancel()
+            try:
+                await self._task
+            except asyncio.CancelledError:
+                pass
+            self._task = None
 
 
 def open_teacher(engine: str | None = None) -> tuple[Teacher, str | None]:

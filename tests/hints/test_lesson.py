@@ -179,6 +179,9 @@ def test_the_learner_report_counts_mistakes_and_shows_the_worst_three(engine):
         assert worst.best in page.ids["worst"] and worst.position in page.ids["worst"]
     assert "Ann <b>" in page.ids["plays"]  # escaped: text, not a tag
     assert short_report(report)[0].startswith(f"{report.plays} plays")
+    if report.worst:  # the display's summary names the worst play and the best one
+        w = report.worst[0]
+        assert f"worst: {w.play} with {w.dice}, -{w.loss:.3f} (best {w.best})" in short_report(report)[0]
 
 
 #: Match scores (my away, their away, cube, owner) at which the cube can be turned.

@@ -30,7 +30,7 @@ from bgboard.sense.recognise import (
     Verdict,
 )
 
-__all__ = ["BLUE", "GREEN", "RED", "Offer", "TurnJudge"]
+__all__ = ["BLUE", "GREEN", "RED", "Offer", "TurnJudge", "verdict_leds"]
 
 #: LED colours (r, g, b): legal destinations, the place a checker was lifted from, wrong places.
 GREEN = (0, 160, 0)
@@ -199,15 +199,7 @@ class TurnJudge:
 
     def leds(self) -> tuple[Led, ...]:
         """Lifted checker (blue) and its legal destinations (green), or what to put back (red)."""
-        verdict = self.verdict
-        leds: list[Led] = []
-        if isinstance(verdict, Moving):
-            if verdict.lifted is not None:
-                leds.append(Led(verdict.lifted - 1, BLUE))
-            leds += [Led(p - 1, GREEN) for p in verdict.destinations]
-        elif isinstance(verdict, (Illegal, Miscount)):
-            leds += [Led(f.place - 1, RED) for f in verdict.fixes]
-        return tuple(leds)
+        return verdict_leds(self.verdict)
 
     def message(self) -> Notice | None:
         """What the display says about the board during the play (None: nothing)."""
@@ -229,3 +221,16 @@ class TurnJudge:
         if isinstance(verdict, Unchanged) and verdict.no_play:
             return Notice("no legal play: press done")
         return None
+
+
+def verdict_leds(verdict: Verdict | None) -> tuple[Led, ...]:
+    """The LEDs of a reading: the lifted checker (blue) and its legal destinations (green),
+    or what to put back (red)."""
+    leds: list[Led] = []
+    if isinstance(verdict, Moving):
+        if verdict.lifted is not None:
+            leds.append(Led(verdict.lifted - 1, BLUE))
+        leds += [Led(p - 1, GREEN) for p in verdict.destinations]
+    elif isinstance(verdict, (Illegal, Miscount)):
+        leds += [Led(f.place - 1, RED) for f in verdict.fixes]
+    return tuple(leds)

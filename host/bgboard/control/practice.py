@@ -8,18 +8,25 @@ has the learner on roll.  Drills come from ``bgboard.hints.drills`` (anything wi
 learner's): **roll** — roll when the board is laid out, *done* after the play, the next
 drill after the grade; on a cube drill **double** doubles and **roll** rolls without
 doubling; **drop** skips the drill.  Grading is injected (``grade``/``grade_cube``: the
-lessons of :mod:`bgboard.hints.lesson`).
+lessons of :mod:`bgboard.hints.lesson`): a grader answers at once with the lesson, or with
+None and the lesson comes later as a :class:`LessonReady` event (the real board grades on
+its hint worker, ``bgboard.app``); until then the display says the play is being graded.
+After the last drill the display shows the session in short (``summarise``: the learner
+report's lines, of every lesson).  The room has the App's ``handle``, ``actions`` (none: a
+drill is no match) and ``state`` (None); a lost link or a board fault is shown as the
+controller shows it.
 """
 
 from __future__ import annotations
 
 from typing import Any, Callable, Sequence
 
-from bgboard.control.events import BoardRead, Button, ButtonPressed, DiceRolled, Event
+from bgboard.control.events import BoardFault, BoardRead, Button, ButtonPressed, DiceRolled, Event, LessonReady, LinkChanged
+from bgboard.control.judge import RED, verdict_leds
 from bgboard.control.numbering import Numbering, Words
 from bgboard.control.presenter import diagram_of
 from bgboard.display.state import DisplayPhase, DisplayState, Severity
-from bgboard.link.messages import SetLeds, SetRolling
+from bgboard.link.messages import Led, SetLeds, SetRolling
 from bgboard.match import Move, Pass
 from bgboard.rules.position import Position
 from bgboard.sense.board import Observation, Slots, describe_fixes, setup_guidance
@@ -48,6 +55,7 @@ class PracticeRoom:
         slots: Slots = Slots(),
         numbering: Numbering = Numbering.OWN,
         names: tuple[str, str] = ("You", "Drill"),
+        summarise: Callable[[list[Any]], tuple[str, ...]] | None = None,
     ) -> None:
         if not drills:
             raise ValueError("no drills to practise")
@@ -70,6 +78,16 @@ class PracticeRoom:
         self.results: list[dict[str, Any]] = []
         self.notice: tuple[str, Severity] | None = None
         self.now_ms = 0
+        self.summarise = summarise
+        self.awaiting: list[int] = []  # results whose play lesson is still being graded
+        self.link_up = True
+        self.actions: list[Any] = []  # drills are no match: nothing for the records
+        self.leds: tuple[Led, ...] | None = None  # what the LEDs show (sent when it changes)
+
+    @property
+    def state(self) -> None:
+        """No match state (the App logs and records a match's; a drill has none)."""
+        return None
 
     # ------------------------------------------------------------------ state
     @property
@@ -95,7 +113,22 @@ class PracticeRoom:
             self._on_dice(event.dice)
         elif isinstance(event, ButtonPressed):
             self._on_button(event.player, Button(event.button))
+        elif isinstance(event, LessonReady):
+            self._on_lesson(event.lesson)
+        elif isinstance(event, LinkChanged):
+            self.link_up = event.up
+            self.notice = (event.text, Severity.INFO if event.up else Severity.ERROR)
+            if not event.up:
+                self.observation = None
+        elif isinstance(event, BoardFault):
+            self.notice = (event.text, Severity.ERROR)
         self._refresh()
+
+    def _on_lesson(self, lesson: Any) -> None:
+        """A lesson graded later (on the board's hint worker)."""
+        self._learn(lesson)
+        if hasattr(lesson, "record") and self.awaiting:  # a play's, not a cube decision's
+            self.results[self.awaiting.pop(0)]["lesson"] = lesson.record()
 
     def _on_board(self, observation: Observation) -> None:
         self.observation = observation
@@ -165,9 +198,15 @@ class PracticeRoom:
             self.notice = ("finish your play first", Severity.WARNING)
             return
         del action
-        self._learn(self.grade(LEARNER, drill.position, self.dice, after, drill))
+        lesson = self.grade(LEARNER, drill.position, self.dice, after, drill)
         self.results.append({"drill": drill.name, "kind": drill.kind, "dice": f"{max(self.dice)}{min(self.dice)}",
-                             "lesson": self.lesson.record() if hasattr(self.lesson, "record") else None})
+                             "lesson": None})
+        if lesson is None:
+            self.awaiting.append(len(self.results) - 1)  # it comes as LessonReady
+            self.lesson = None
+        else:
+            self._learn(lesson)
+            self.results[-1]["lesson"] = lesson.record() if hasattr(lesson, "record") else None
         self.phase = "graded"
         self.send(SetLeds(()))
 
@@ -190,6 +229,8 @@ class PracticeRoom:
         drill = self.drill
         number = f"Drill {min(self.index + 1, len(self.drills))}/{len(self.drills)}"
         lesson = tuple(self.words.own(t) for t in self.lesson.text) if self.lesson is not None else ()
+        if self.phase == "done" and self.summarise is not None and self.lessons:
+            lesson = self.summarise(self.lessons)
         pips = drill.position.pips()
         common: dict[str, Any] = dict(names=self.names, match_length=0, score=(0, 0), pips=pips,
                       lesson=lesson if self.phase in ("graded", "done") else ())
@@ -224,8 +265,25 @@ class PracticeRoom:
                 said = (f"{self.words.own(self.verdict.play.notation)}: press done",)
             return DisplayState(**common, phase=DisplayPhase.MOVING, turn=LEARNER, dice=self.dice,
                                 message=message or said, severity=severity)
-        return DisplayState(**common, phase=DisplayPhase.ROLLING, turn=LEARNER,
+        if self.awaiting and self.awaiting[-1] == len(self.results) - 1:
+            return DisplayState(**common, phase=DisplayPhase.ROLLING, turn=LEARNER, message=message,
+                                severity=severity,
+                                title=(f"{number}: grading your play (roll: next drill)", "Grading..."))
+        return DisplayState(**common, phase=DisplayPhase.ROLLING, turn=LEARNER, message=message, severity=severity,
                             title=(f"{number} graded: press roll for the next drill", "Roll: next drill"))
 
+    def lights(self) -> tuple[Led, ...]:
+        """The LEDs now: while laying out, the places still to change (red); while playing,
+        the lifted checker and its legal destinations, or what to put back (as in a match)."""
+        if self.phase == "setup":
+            return tuple(Led(f.place - 1, RED) for f in self.fixes())
+        if self.phase == "moving":
+            return verdict_leds(self.verdict)
+        return ()
+
     def _refresh(self) -> None:
+        leds = self.lights()
+        if leds != self.leds:
+            self.leds = leds
+            self.send(SetLeds(leds))
         self.show(self.display())

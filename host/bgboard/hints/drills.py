@@ -18,7 +18,7 @@ from bgboard.errors import InputError
 from bgboard.rules import Position, position_from_id
 from bgboard.rules.ids import InvalidIdError
 
-__all__ = ["KINDS", "Drill", "DrillError", "builtin_drills", "drill_from_position_id", "parse_drills"]
+__all__ = ["KINDS", "Drill", "DrillError", "builtin_drills", "drill_from_position_id", "parse_drills", "select_drills"]
 
 KINDS = ("opening", "bear-off", "bar", "cube", "position")
 _FIELDS = {"name", "kind", "position", "dice", "away", "cube", "note"}
@@ -108,3 +108,40 @@ def builtin_drills() -> tuple[Drill, ...]:
     """The drill set shipped with bgboard (``bgboard/hints/drills.toml``)."""
     text = resources.files("bgboard.hints").joinpath("drills.toml").read_text(encoding="utf-8")
     return parse_drills(text, "drills.toml")
+
+
+def select_drills(chosen: str | tuple[str, ...] | list[str], where: str = "teach.drills") -> tuple[Drill, ...]:
+    """The drills ``[teach] drills`` chooses: ``"all"`` (the built-in set), or a list whose
+    entries are each ``"all"``, a kind of the built-in set (``"opening"``, ``"bear-off"``,
+    ``"bar"``, ``"cube"``), a built-in drill's name (``"Opening 3-1"``, any case) or a gnubg
+    Position ID with the learner on roll, with a fixed roll after a colon
+    (``"4HPwATDgc/ABMA:31"``).  In the order given; one sentence for an entry that is none
+    of these."""
+    entries = (chosen,) if isinstance(chosen, str) else tuple(chosen)
+    if not entries:
+        raise DrillError(f"{where} names no drill: say \"all\" or list drills")
+    builtin = builtin_drills()
+    by_name = {d.name.casefold(): d for d in builtin}
+    out: list[Drill] = []
+    for entry in entries:
+        text = entry.strip()
+        if text.casefold() == "all":
+            out += builtin
+        elif text in KINDS and text != "position":
+            out += [d for d in builtin if d.kind == text]
+        elif text.casefold() in by_name:
+            out.append(by_name[text.casefold()])
+        else:
+            pid, _, dice = text.partition(":")
+            try:
+                _position(pid, where)
+            except DrillError:
+                raise DrillError(
+                    f"{where}: {text[:60]!r} is not \"all\", a kind ({', '.join(KINDS[:4])}), a built-in drill's "
+                    "name or a gnubg Position ID like \"4HPwATDgc/ABMA:31\""
+                ) from None
+            try:
+                out.append(drill_from_position_id(pid, dice or None))
+            except DrillError as exc:  # a Position ID with a roll that is no roll
+                raise DrillError(f"{where}: {exc}") from None
+    return tuple(out)

@@ -47,12 +47,19 @@ class LearnerReport:
 
 
 def short_report(report: LearnerReport) -> tuple[str, ...]:
-    """The report in one line for the display at the end, longest first."""
+    """The report in short for the display at the end (the renderer wraps it over a few
+    lines): plays, mistakes, average loss and the worst play with the best; longest first."""
     m = report.mistakes
     errors = m["doubtful"] + m["bad"] + m["very bad"]
+    cube = f", {m['cube']} cube error{'s' if m['cube'] != 1 else ''}" if report.cube_decisions else ""
+    head = (f"{report.plays} plays, {errors} mistakes ({m['very bad']} very bad){cube}, "
+            f"{report.loss_per_play:.3f} lost per play")
+    worst = report.worst[0] if report.worst else None
+    longest = (head,) if worst is None else (
+        f"{head}; worst: {worst.play} with {worst.dice}, -{worst.loss:.3f} (best {worst.best})",)
     return (
-        f"{report.plays} plays, {errors} mistakes ({m['very bad']} very bad), "
-        f"{report.loss_per_play:.3f} lost per play",
+        *longest,
+        head,
         f"{report.plays} plays, {errors} mistakes, {report.loss_per_play:.3f}/play",
         f"{errors} mistakes in {report.plays}",
     )
@@ -123,7 +130,7 @@ def report_html(lessons: Sequence[PlayLesson | CubeLesson], title: str = "Learne
         for c in lessons if isinstance(c, CubeLesson)
     )
     cube_table = (
-        "<h2>Cube decisions</h2><table><tr><th>player</th><th>position</th><th>decision</th><th>best</th>"
+        "<h2>Cube decisions</h2><table id=\"cubes\"><tr><th>player</th><th>position</th><th>decision</th><th>best</th>"
         f"<th>loss</th><th>grade</th></tr>{cubes}</table>" if cubes else ""
     )
     return f"""<!doctype html>

@@ -1,0 +1,371 @@
+"""The teaching modes on ``bgboard run`` (issue 14), end to end: the real firmware under
+MicroPython on a pty (the simulator's virtual board), the real :class:`bgboard.app.App` with
+gpiozero's MockFactory buttons, a file panel, the SQLite journal and a real engine grading
+on the hint worker's process.
+
+* learner: plays *and cube decisions* (no double, double, take) graded at the match score,
+  each lesson equal to the synchronous teacher's on the same engine; at the match's end the
+  learner report is written beside the journal (opened in Chromium) and the display shows
+  the session in short;
+* practice: ``[teach] drills`` (built-in drills by name, a cube drill, a Position ID) laid
+  out with the set-up guidance (the firmware's LEDs light the places to change), rolled on
+  the dice module, played, graded, and the report and summary at the end.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+from gpiozero.pins.mock import MockFactory
+
+from bgboard.app import App
+from bgboard.config import config_from_dict
+from bgboard.display.panel import FilePanel
+from bgboard.display.panels import panel_spec
+from bgboard.hardware import load_grid, load_pins
+from bgboard.hints.drills import select_drills
+from bgboard.hints.lesson import CubeLesson, PlayLesson
+from bgboard.hints.registry import open_engine
+from bgboard.link.connection import Timing
+from bgboard.link.transport import open_serial
+from bgboard.rules import Position, legal_plays, start_position
+from bgboard.sense.board import Observation, Slots, board_of, WHITE
+from bgboard.sense.recognise import Played, setup_fixes
+from bgboard.sim.field import Faults
+from bgboard.sim.layout import Layout
+from bgboard.sim.live import SimClock
+from bgboard.sim.pico import VirtualPico
+from bgboard.sim.players import moves_of
+from bgboard.sim.table import Table
+from bgboard.teaching import REPORT_NAME, Teacher
+from tests.club.webrun import chromium
+
+SPEED = 8
+GRID = load_grid()
+SLOTS = Slots(point=GRID.count("point"), bar=GRID.count("bar"), tray=GRID.count("off"))
+
+
+class Bench:
+    """The virtual board (real firmware) and the real app, with hands for the tests."""
+
+    def __init__(self, tmp_path: Path, match: dict, teach: dict, engine: str) -> None:
+        from gpiozero import Device
+
+        self.out = tmp_path
+        self.pico = VirtualPico(tmp_path / "pico", clock=f"fast:{SPEED}")
+        self.factory = MockFactory()
+        self._old = Device.pin_factory
+        Device.pin_factory = self.factory
+        config = config_from_dict({
+            "board": {"port": self.pico.slave_name, "settle_ms": 120},
+            "buttons": {"bounce_ms": 2},
+            "match": match,
+            "hints": {"engine": engine},
+            "teach": teach,
+            "journal": {"path": str(tmp_path / "journal.sqlite")},
+        })
+        k = SPEED
+        self.app = App(
+            config, opener=lambda: open_serial(self.pico.slave_name), pin_factory=self.factory,
+            panel=FilePanel(panel_spec("waveshare-4in2"), tmp_path / "frames"),
+            clock_ms=SimClock(k, int(time.time() * 1000)),
+            timing=Timing(hello_s=1.0, watchdog_s=1.0, snapshot_s=0.5, ack_s=0.2, tick_s=0.05 / k),
+            tick_s=0.05 / k,
+        )
+        self.pins = load_pins().buttons
+        self.table = Table(Layout(tuple([0] * 24)), random.Random(1), grid=GRID, faults=Faults(), flicker=False,
+                           debounce=1)
+
+    @property
+    def c(self) -> Any:
+        return self.app.controller
+
+    async def until(self, test: Callable[[], Any], what: str, timeout: float = 30.0) -> None:
+        deadline = time.monotonic() + timeout
+        while not test():
+            if time.monotonic() > deadline:
+                raise AssertionError(f"timed out waiting for {what} (shown: {self.app.shown[-1:]})")
+            await asyncio.sleep(0.01)
+
+    async def press(self, player: int, button: str) -> None:
+        pin = self.factory.pin(self.pins[player, button])
+        pin.drive_low()
+        await asyncio.sleep(0.01)
+        pin.drive_high()
+        await asyncio.sleep(0.02)
+
+    async def seen(self) -> None:
+        """Until the host's settled reading is the table as it is."""
+        layout = self.table.layout
+        want = Observation.of_board((*layout.points, layout.bar[0], -layout.bar[1], layout.off[0], -layout.off[1]),
+                                    SLOTS).codes
+        await self.until(lambda: self.c.observation is not None and self.c.observation.codes == want,
+                         "the host to read the board")
+
+    async def lay_out(self, position: Position, colour: int) -> None:
+        self.table.layout = Layout.from_position(position, colour)
+        self.pico.slots(self.table.values())
+        await self.seen()
+
+    async def carry(self, steps: Any, colour: int) -> None:
+        for frame in self.table.frames(moves_of(steps, colour)):
+            self.pico.slots(self.table.values(frame))
+            await asyncio.sleep(max(frame.ms, 40) / 1000 / SPEED)
+        self.pico.slots(self.table.values())
+        await self.seen()
+
+    async def roll(self, dice: tuple[int, int], rolled: Callable[[], bool]) -> None:
+        """The dice module's button, until the host has the roll (``rolled``)."""
+        await self.until(lambda: self.app._rolling, "the dice to be enabled")
+        for _ in range(20):
+            before = self.pico.rolls()
+            self.pico.send(f"dice {dice[0]} {dice[1]}")
+            self.pico.button(True)
+            try:
+                await self.until(lambda: self.pico.rolls() > before or rolled(), "the roll", 1.0)
+            except AssertionError:
+                pass
+            finally:
+                self.pico.button(False)
+            try:
+                await self.until(rolled, "the dice", 3.0)
+                return
+            except AssertionError:
+                continue
+        raise AssertionError("the dice module never rolled")
+
+    async def run(self, script: Callable[["Bench"], Any]) -> Any:
+        from gpiozero import Device
+
+        async def power() -> None:
+            while True:
+                self.pico.revive()
+                await asyncio.sleep(0.02)
+
+        self.pico.start()
+        keeper = asyncio.create_task(power())
+        task = asyncio.create_task(self.app.run())
+        try:
+            await self.until(lambda: self.c is not None and self.c.observation is not None, "the board to connect")
+            return await script(self)
+        finally:
+            self.app.stop()
+            await asyncio.wait_for(task, 60)
+            keeper.cancel()
+            Device.pin_factory = self._old
+            self.pico.close()
+            self.factory.reset()
+
+
+def _play(position: Position, dice: tuple[int, int], notation: str) -> Any:
+    return next(p for p in legal_plays(position, dice) if p.notation == notation)
+
+
+def _open_report(path: Path, profile: Path) -> dict[str, Any]:
+    """The learner report as Chromium shows it."""
+    from selenium.webdriver.common.by import By
+
+    driver = chromium(profile)
+    try:
+        driver.get(path.as_uri())
+        chart = driver.find_element(By.CSS_SELECTOR, "#chart svg")
+        return {
+            "title": driver.title,
+            "summary": driver.find_element(By.ID, "summary").text,
+            "chart": (chart.size["width"], chart.size["height"]),
+            "worst": [li.text for li in driver.find_elements(By.CSS_SELECTOR, "#worst li")],
+            "plays": len(driver.find_elements(By.CSS_SELECTOR, "#plays tr")) - 1,
+            "mistakes": driver.find_element(By.ID, "mistakes").text,
+            "cubes": [[td.text for td in tr.find_elements(By.TAG_NAME, "td")][0:3:2]
+                      for tr in driver.find_elements(By.CSS_SELECTOR, "#cubes tr")[1:]],
+        }
+    finally:
+        driver.quit()
+
+
+# ------------------------------------------------------------------ learner: plays and cube decisions
+def test_learner_mode_on_run_grades_plays_and_cube_decisions_and_ends_with_the_report(tmp_path: Path) -> None:
+    """A 2-point match: white plays 3-1, black rolls without doubling (graded: no double)
+    and plays 6-4, white doubles, black takes (both graded), white resigns a single game
+    (2 points with the cube): black wins the match."""
+    bench = Bench(tmp_path, {"length": 2, "players": ["Ann", "Bob"]}, {"mode": "learner"}, "bgsage")
+    states: dict[str, Any] = {}
+
+    async def script(b: Bench) -> None:
+        c = b.c
+        await b.lay_out(start_position(), 0)
+        await b.press(0, "roll")
+        await b.roll((3, 1), lambda: c.state.phase == "play")
+        states["white"] = c.state
+        await b.carry(_play(c.state.position, (3, 1), "8/5 6/5").steps, 0)
+        await b.until(lambda: isinstance(c.verdict, Played), "white's play")
+        await b.press(0, "roll")  # done
+        await b.until(lambda: c.state.turn == 1 and c.state.phase == "turn", "black's turn")
+        await b.until(lambda: any(s.lesson and s.lesson[0].startswith("Ann: 8/5 6/5") for s in b.app.shown),
+                      "white's lesson on the display")
+        states["no double"] = c.state
+        await b.press(1, "roll")  # black rolls without doubling: a cube decision
+        await b.roll((6, 4), lambda: c.state.phase == "play")
+        states["black"] = c.state
+        await b.carry(_play(c.state.position, (6, 4), "24/14").steps, 1)
+        await b.until(lambda: isinstance(c.verdict, Played), "black's play")
+        await b.press(1, "roll")
+        await b.until(lambda: c.state.turn == 0 and c.state.phase == "turn", "white's turn")
+        states["double"] = c.state
+        await b.press(0, "double")
+        await b.until(lambda: c.state.phase == "doubled", "the double")
+        states["take"] = c.state
+        await b.press(1, "double")  # take
+        await b.until(lambda: c.state.phase == "turn" and c.state.cube == 2, "the take")
+        await b.press(0, "drop")  # white resigns...
+        await b.press(0, "roll")  # ...a single game
+        await b.until(lambda: c.state.phase == "resigned", "the resignation")
+        await b.press(1, "double")  # black accepts: 2 points, the match
+        await b.until(lambda: c.over, "the match's end")
+        await b.until(lambda: b.app.report is not None, "the learner report", 60)
+        await b.until(lambda: b.app.shown[-1].lesson == b.app.teacher.summary(), "the summary on the display")
+
+    asyncio.run(bench.run(script))
+    app = bench.app
+    lessons = app.teacher.lessons
+    # every decision graded, in order, and the controller was told each (LessonReady)
+    assert [type(x).__name__ for x in lessons] == ["PlayLesson", "CubeLesson", "PlayLesson", "CubeLesson", "CubeLesson"]
+    assert app.controller.lessons == lessons
+    # each lesson is the one the synchronous teacher gives on the same engine at the same state
+    teacher = Teacher(open_engine("bgsage").engine)
+    for key, player, notation, dice in (("white", 0, "8/5 6/5", (3, 1)), ("black", 1, "24/14", (6, 4))):
+        s = states[key]
+        after = _play(s.position, dice, notation).position
+        assert teacher.grade(player, s.position, dice, after, s) in lessons
+    expected = [teacher.grade_cube(1, states["no double"], "no double"), teacher.grade_cube(0, states["double"], "double"),
+                teacher.grade_cube(1, states["take"], "take")]
+    assert [x for x in lessons if isinstance(x, CubeLesson)] == expected
+    assert all(x.grade is not None and x.unit == "equity" for x in expected)  # cubeful, at the match score
+    assert [x.decision for x in expected] == ["no double", "double", "take"]
+    # the end: the match-over screen shows the session in short, and the report is beside the journal
+    last = app.shown[-1]
+    assert last.phase == "match-over" and last.lesson == app.teacher.summary()
+    assert last.lesson[0].startswith("2 plays, ")
+    report = tmp_path / REPORT_NAME
+    assert app.report == report and report.exists()
+    page = _open_report(report, tmp_path / "profile")
+    assert page["title"] == "Learner report: Ann and Bob"
+    assert "2 plays graded, 3 cube decisions" in page["summary"]
+    assert page["plays"] == 2 and page["chart"][0] > 300 and page["chart"][1] > 100
+    assert page["cubes"] == [["Bob", "no double"], ["Ann", "double"], ["Bob", "take"]]
+
+
+# ------------------------------------------------------------------ practice
+DRILLS = ["Opening 3-1", "Enter two checkers", "Race, 2-away 4-away", "4HPwATDgc/ABMA:65"]
+
+
+def test_practice_mode_on_run_lays_out_rolls_plays_and_grades_the_configured_drills(tmp_path: Path) -> None:
+    drills = select_drills(tuple(DRILLS))
+    bench = Bench(tmp_path, {"players": ["Ann", "Bob"]}, {"mode": "practice", "drills": DRILLS}, "gnubg-nn")
+    played: list[tuple[Any, tuple[int, int], Any]] = []
+    seen_setup: list[Any] = []
+
+    async def script(b: Bench) -> None:
+        room = b.c
+        assert room.drills == drills
+        for number, drill in enumerate(drills):
+            await b.until(lambda: room.phase == "setup" and room.index == number, f"drill {number + 1}'s set-up")
+            if room.fixes():
+                await b.until(lambda: b.app.shown[-1].phase == "setup", "the set-up diagram")
+                seen_setup.append(b.app.shown[-1])
+            await b.lay_out(drill.position, 0)
+            await b.until(lambda: not room.fixes(), "the drill laid out")
+            await b.press(0, "roll")  # laid out: start
+            if drill.kind == "cube":
+                await b.until(lambda: room.phase == "cube", "the cube question")
+                await b.press(0, "double")
+            await b.until(lambda: room.phase == "rolling", "the roll")
+            dice = drill.dice or (5, 2)
+            await b.roll(dice, lambda: room.phase == "moving")
+            assert room.dice == dice
+            plays = legal_plays(drill.position, dice)
+            play = plays[-1]  # the last listed: often a mistake
+            played.append((drill, dice, play))
+            await b.carry(play.steps, 0)
+            await b.until(lambda: isinstance(room.verdict, Played), "the play recognised")
+            await b.press(0, "roll")  # done
+            await b.until(lambda: room.phase == "graded" and room.results[-1]["lesson"] is not None, "the grade", 60)
+            assert b.app.shown[-1].lesson == tuple(room.words.own(t) for t in room.lesson.text)
+            await b.press(0, "roll")  # next
+        await b.until(lambda: room.over, "the end of the drills")
+        await b.until(lambda: b.app.report is not None, "the learner report", 60)
+        await b.until(lambda: b.app.shown[-1].lesson == b.app.teacher.summary(), "the summary on the display")
+
+    asyncio.run(bench.run(script))
+    app = bench.app
+    room = app.controller
+    assert [r["drill"] for r in room.results] == [d.name for d in drills]
+    # each play graded as the synchronous teacher grades it on gnubg-nn
+    teacher = Teacher(open_engine("gnubg-nn").engine)
+    plays = [x for x in app.teacher.lessons if isinstance(x, PlayLesson)]
+    assert plays == [teacher.grade_drill(0, d.position, dice, p.position, d) for d, dice, p in played]
+    assert [r["lesson"] for r in room.results] == [x.record() for x in plays]
+    cubes = [x for x in app.teacher.lessons if isinstance(x, CubeLesson)]
+    assert [x.decision for x in cubes] == ["double"] and cubes[0] == teacher.grade_drill_cube(0, drills[2], "double")
+    # the set-up guidance: a diagram on the display, and the firmware lit the places to change
+    assert seen_setup and all(s.diagram is not None and s.diagram.marked for s in seen_setup)
+    empty = Observation.of_board(board_of(Position((0,) * 26, (0,) * 26), WHITE), SLOTS)
+    places = {f.place - 1 for f in setup_fixes(empty, drills[0].position)}
+    red: set[int] = set()
+    for line in (tmp_path / "pico" / "leds.log").read_text().splitlines():
+        for index, value in enumerate(line.split()[1:29]):
+            if value != "000000" and int(value[0:2], 16) and not int(value[2:6], 16):
+                red.add(index)
+    assert places <= red
+    # the end: all drills done, the session in short, and the report beside the journal
+    last = app.shown[-1]
+    assert last.title[0] == "All drills done" and last.lesson == app.teacher.summary()
+    assert last.lesson[0].startswith(f"{len(drills)} plays, ")
+    worst = max(plays, key=lambda x: x.loss)
+    assert f"worst: {worst.play} with {worst.dice}" in last.lesson[0]
+    page = _open_report(tmp_path / REPORT_NAME, tmp_path / "profile")
+    assert page["title"] == "Learner report: practice drills"
+    assert f"{len(drills)} plays graded, 1 cube decisions" in page["summary"]
+    assert page["plays"] == len(drills)
+    assert len(page["worst"]) == min(3, sum(1 for x in plays if x.loss > 0))
+
+
+def test_a_bad_drill_in_the_config_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    config = tmp_path / "config.toml"
+    config.write_text('[teach]\nmode = "practice"\ndrills = ["opening", "4HPwATDgc/ABMA:71"]\n')
+    done = subprocess.run([sys.executable, "-m", "bgboard", "run", "--config", str(config)], capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1
+    assert done.stderr.startswith("bgboard: teach.drills: drill '4HPwATDgc/ABMA': dice must be two digits")
+
+
+
+# ------------------------------------------------------------------ stopping mid-session
+def test_stopping_the_app_mid_match_writes_the_report_and_leaves_the_summary_on_the_display(tmp_path: Path) -> None:
+    bench = Bench(tmp_path, {"length": 5}, {"mode": "learner"}, "gnubg-nn")
+
+    async def script(b: Bench) -> None:
+        c = b.c
+        await b.lay_out(start_position(), 0)
+        await b.press(0, "roll")
+        await b.roll((6, 5), lambda: c.state.phase == "play")
+        await b.carry(_play(c.state.position, (6, 5), "13/8 13/7").steps, 0)  # not 24/13: a mistake
+        await b.until(lambda: isinstance(c.verdict, Played), "white's play")
+        await b.press(0, "roll")
+        await b.until(lambda: c.state.turn == 1, "black's turn")  # the grade may still be running: stop now
+
+    asyncio.run(bench.run(script))
+    app = bench.app
+    assert not app.controller.over
+    [lesson] = app.teacher.lessons  # the grade under way came in before the report was written
+    assert (lesson.play, lesson.best, lesson.grade) == ("13/8 13/7", "24/13", "bad" if lesson.loss <= 0.16 else "very bad")
+    assert app.report == tmp_path / REPORT_NAME and "1 plays graded" in app.report.read_text()
+    assert app.shown[-1].lesson == app.teacher.summary()  # the e-ink panel keeps it after the stop
+    assert app.shown[-1].lesson[0].startswith("1 plays, 1 mistakes")
