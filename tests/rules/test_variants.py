@@ -75,6 +75,19 @@ def test_fevga_prime_must_be_opened_when_all_their_checkers_wait_behind_it():
         GAMES["fevga"].parse_play("3/1 3/2", board, (2, 1))
 
 
+def test_fevga_prime_counts_only_ahead_of_them_on_their_way_round():
+    """VARIANTS.md Fevga (H): the point *behind* the prime is behind it on the opponent's way.
+    Found by the differential test (docs/rules.md): my 13-8 with their last checkers on
+    their 2-point (my 14) is not a trap (they bear off from there; my 13 is their 1-point
+    and my 12 their start), while my 11-6 in front of their 15 on their start is."""
+    passed = board_of({"mine": {str(p): 1 for p in range(8, 14)} | {"3": 9}, "theirs": {"2": 5}})
+    assert fevga.trapping_primes(GAMES["fevga"].validate(passed)) == []
+    trapped = board_of({"mine": {str(p): 1 for p in range(6, 12)} | {"3": 9}, "theirs": {"24": 15}})
+    assert fevga.trapping_primes(GAMES["fevga"].validate(trapped)) == [11]
+    plays = GAMES["fevga"].plays(passed, (2, 1))
+    assert any(all(p.board.mine[q] for q in range(8, 14)) for p in plays)  # the prime may stand
+
+
 def test_plakoto_pinned_checker_explained():
     row = {"mine": {"13": 1, "10": 1}, "theirs": {"15": 1}, "pinned": [[10], []]}
     board = board_of(row)

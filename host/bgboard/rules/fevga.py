@@ -68,20 +68,20 @@ def steps_from(board: Board, die: int) -> list[tuple[Step, Board]]:
 
 
 def trapping_primes(board: Board) -> list[int]:
-    """The top points (my numbering) of six points in a row that I hold while every one of
-    the opponent's remaining checkers stands on the point just behind them (on their way
-    round: my point ``top + 1``, or my 1-point behind my 24-point)."""
+    """The top points (my numbering) of six points in a row that I hold just ahead of the
+    point where every one of the opponent's remaining checkers stands, ahead **on his way
+    round**: from his point ``s`` his points ``s - 1`` to ``s - 6`` (so ``s`` is 7 or more:
+    from his 6-point down he bears off), which on my side of the board may run across my
+    1-point to my 24-point (his 13 and 12) but never across my 12/13 (his start and his end)."""
     me, th = board.mine, board.theirs
     waiting = sum(th[1:BAR])
     if not waiting:
         return []
-    found: list[int] = []
-    for top in range(6, 25):
-        if all(me[top - 5 : top + 1]):
-            behind = top + 1 if top < 24 else 1
-            if th[theirs_at(behind)] == waiting:
-                found.append(top)
-    return found
+    for s in range(7, 25):
+        if th[s] == waiting:
+            ahead = [theirs_at(s - k) for k in range(1, 7)]  # theirs_at is its own inverse
+            return [ahead[0]] if all(me[p] for p in ahead) else []
+    return []
 
 
 def open_primes(plays: list[VariantPlay]) -> list[VariantPlay]:

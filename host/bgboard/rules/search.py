@@ -28,6 +28,7 @@ def search(board: Board, dice: tuple[int, int], steps_from: StepsFrom, ended: En
     done: dict[Board, tuple[Step, ...]] = {}
     if d1 == d2:
         level: dict[Board, tuple[Step, ...]] = {board: ()}
+        depth = 0
         for _ in range(4):
             deeper: dict[Board, tuple[Step, ...]] = {}
             for b, steps in level.items():
@@ -41,8 +42,12 @@ def search(board: Board, dice: tuple[int, int], steps_from: StepsFrom, ended: En
             if not deeper:
                 break
             level = deeper
+            depth += 1
         found = [VariantPlay(s, b, True) for b, s in done.items()]
-        if next(iter(level.values())):
+        # The deepest boards that did not end the game are plays when they use every die, or
+        # when no play ends the game (then they are the most dice that can be played); a board
+        # one step short of a play that ends the game is not (it counts as complete).
+        if depth and (depth == 4 or not done):
             found += [VariantPlay(s, b) for b, s in level.items()]
         return found
     hi, lo = (d1, d2) if d1 > d2 else (d2, d1)
