@@ -76,6 +76,14 @@ class Bench:
             timing=Timing(hello_s=1.0, watchdog_s=1.0, snapshot_s=0.5, ack_s=0.2, tick_s=0.05 / k),
             tick_s=0.05 / k,
         )
+        self.shown: list[Any] = []  # every state handed to the display (the app keeps the last 50)
+        to_screen = self.app._to_screen
+
+        def keep(state: Any) -> None:
+            self.shown.append(state)
+            to_screen(state)
+
+        self.app._to_screen = keep  # type: ignore[method-assign]
         self.pins = load_pins().buttons
         self.table = Table(Layout(tuple([0] * 24)), random.Random(1), grid=GRID, faults=Faults(), flicker=False,
                            debounce=1)
@@ -205,7 +213,7 @@ def test_learner_mode_on_run_grades_plays_and_cube_decisions_and_ends_with_the_r
         await b.until(lambda: isinstance(c.verdict, Played), "white's play")
         await b.press(0, "roll")  # done
         await b.until(lambda: c.state.turn == 1 and c.state.phase == "turn", "black's turn")
-        await b.until(lambda: any(s.lesson and s.lesson[0].startswith("Ann: 8/5 6/5") for s in b.app.shown),
+        await b.until(lambda: any(s.lesson and s.lesson[0].startswith("Ann: 8/5 6/5") for s in b.shown),
                       "white's lesson on the display")
         states["no double"] = c.state
         await b.press(1, "roll")  # black rolls without doubling: a cube decision
@@ -221,6 +229,8 @@ def test_learner_mode_on_run_grades_plays_and_cube_decisions_and_ends_with_the_r
         states["take"] = c.state
         await b.press(1, "double")  # take
         await b.until(lambda: c.state.phase == "turn" and c.state.cube == 2, "the take")
+        # the players read the grades (the match's end shows the summary instead of the last one)
+        await b.until(lambda: len(b.app.teacher.lessons) == 5, "the cube decisions' grades", 60)
         await b.press(0, "drop")  # white resigns...
         await b.press(0, "roll")  # ...a single game
         await b.until(lambda: c.state.phase == "resigned", "the resignation")
@@ -246,6 +256,9 @@ def test_learner_mode_on_run_grades_plays_and_cube_decisions_and_ends_with_the_r
     assert [x for x in lessons if isinstance(x, CubeLesson)] == expected
     assert all(x.grade is not None and x.unit == "equity" for x in expected)  # cubeful, at the match score
     assert [x.decision for x in expected] == ["no double", "double", "take"]
+    # the display showed each cube grade as it shows a play's, with the player's name
+    for name, lesson in zip(("Bob", "Ann", "Bob"), expected):
+        assert any(s.lesson[:1] == (f"{name}: {lesson.text[0]}",) for s in bench.shown), lesson
     # the end: the match-over screen shows the session in short, and the report is beside the journal
     last = app.shown[-1]
     assert last.phase == "match-over" and last.lesson == app.teacher.summary()
