@@ -480,7 +480,9 @@ class App:
                     factory = MockFactory()
                 elif factory is None and config.buttons.pin_factory:
                     os.environ["GPIOZERO_PIN_FACTORY"] = config.buttons.pin_factory  # gpiozero's own switch
-                buttons = Buttons(pins, to_loop(loop, self._on_press), pin_factory=factory, bounce_ms=config.buttons.bounce_ms)
+                # gpiozero starts a thread per button: not on the loop
+                buttons = await asyncio.to_thread(Buttons, pins, to_loop(loop, self._on_press), pin_factory=factory,
+                                                  bounce_ms=config.buttons.bounce_ms)
             self.link = Link(self._opener, self._on_link, timing=self.timing, port=config.board.port)
             link_task = asyncio.create_task(self.link.run(), name="bgboard-link")
             while not self._stop.is_set():

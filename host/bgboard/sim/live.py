@@ -294,7 +294,7 @@ class LiveRun:
                 return
             count = len(self.controller.actions)
             if self.faults.restart_at is not None and count >= self.faults.restart_at and self.pico.restarts == 0:
-                self.pico.restart()
+                await self.pico.restart_async()
                 self.injected.append(f"firmware restart after {count} actions")
                 await self._until(lambda: self.controller.link_up and self.controller.observation is not None, "the board after its restart", 20)
                 self._set_up_table()
@@ -310,7 +310,7 @@ class LiveRun:
     async def _power(self) -> None:
         """The Pico comes back after every reset (``machine.reset()`` ends the process)."""
         while True:
-            self.pico.revive()  # the board's field is restored as it starts
+            await self.pico.revive_async()  # the board's field is restored as it starts
             await asyncio.sleep(0.02)
 
     async def run(self) -> None:
@@ -320,7 +320,7 @@ class LiveRun:
         app_task: asyncio.Task[None] | None = None
         players: asyncio.Task[None] | None = None
         try:
-            self.pico.start()
+            await self.pico.start_async()  # the board starts beside the loop, not on it
             power = asyncio.create_task(self._power())
             app_task = asyncio.create_task(self.app.run())
             players = asyncio.create_task(self._players())

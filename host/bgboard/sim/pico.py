@@ -17,6 +17,7 @@ same pty), :meth:`garble` (bytes that are not frames appear on the wire).
 
 from __future__ import annotations
 
+import asyncio
 import ctypes
 import errno
 import os
@@ -94,10 +95,31 @@ class VirtualPico:
         self.field: IO[str] | None = None
         self.restarts = 0  # restarts the simulator forced (fault injection)
         self.resets = 0  # resets the firmware asked for (REBOOT from the host)
+        self._starting = False  # start_async is waiting for the field channel
         self.stderr = open(self.workdir / "firmware.log", "ab")
 
     def start(self) -> None:
         """Power the Pico on (the firmware starts and sends HELLO and a boot snapshot)."""
+        self._spawn()
+        deadline = time.monotonic() + 30
+        while (fd := self._field_fd(deadline)) is None:
+            time.sleep(0.002)
+        self._opened(fd)
+
+    async def start_async(self) -> None:
+        """:meth:`start` for a caller on an asyncio loop: the wait until MicroPython has
+        opened its field channel (tens of ms) sleeps on the loop instead of blocking it."""
+        self._starting = True
+        try:
+            self._spawn()
+            deadline = time.monotonic() + 30
+            while (fd := self._field_fd(deadline)) is None:
+                await asyncio.sleep(0.002)
+            self._opened(fd)
+        finally:
+            self._starting = False
+
+    def _spawn(self) -> None:
         env = dict(os.environ)
         env.update(
             MICROPYPATH=f"{FIRMWARE / 'sim'}:{FIRMWARE}",
@@ -115,32 +137,30 @@ class VirtualPico:
             cwd=self.workdir,
             preexec_fn=_die_with_parent if _PRCTL is not None else None,
         )
-        self.field = self._open_field()
+
+    def _field_fd(self, deadline: float) -> int | None:
+        """The writing end of the field FIFO once the shim has opened its reading end, None
+        while it has not yet (a firmware that dies before that is an error, not a hang)."""
+        try:
+            return os.open(self.fifo, os.O_WRONLY | os.O_NONBLOCK)
+        except OSError as exc:
+            if exc.errno != errno.ENXIO:  # ENXIO: no reader yet
+                raise
+        assert self.proc is not None
+        code = self.proc.poll()
+        if code is not None or time.monotonic() > deadline:
+            self._stop_process()
+            how = "it did not open its field channel" if code is None else f"exit code {code}"
+            raise FirmwareUnavailableError(
+                f"the firmware did not start ({how}): see {self.workdir / 'firmware.log'}"
+            )
+        return None
+
+    def _opened(self, fd: int) -> None:
+        os.set_blocking(fd, True)
+        self.field = os.fdopen(fd, "w")
         if self._slots is not None:
             self.send(self._slots)
-
-    def _open_field(self) -> IO[str]:
-        """The writing end of the field FIFO, once the shim has opened its reading end
-        (a firmware that dies before that is an error, not a hang)."""
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                fd = os.open(self.fifo, os.O_WRONLY | os.O_NONBLOCK)
-                break
-            except OSError as exc:
-                if exc.errno != errno.ENXIO:  # ENXIO: no reader yet
-                    raise
-            assert self.proc is not None
-            code = self.proc.poll()
-            if code is not None or time.monotonic() > deadline:
-                self._stop_process()
-                how = "it did not open its field channel" if code is None else f"exit code {code}"
-                raise FirmwareUnavailableError(
-                    f"the firmware did not start ({how}): see {self.workdir / 'firmware.log'}"
-                )
-            time.sleep(0.002)
-        os.set_blocking(fd, True)
-        return os.fdopen(fd, "w")
 
     def rolls(self) -> int:
         """The number of the last roll the firmware logged in its flash (0: none yet)."""
@@ -186,16 +206,38 @@ class VirtualPico:
         self.restarts += 1
         self.start()
 
+    async def restart_async(self) -> None:
+        """:meth:`restart` for a caller on an asyncio loop (see :meth:`start_async`)."""
+        self._stop_process()
+        self.restarts += 1
+        await self.start_async()
+
     def revive(self) -> int | None:
         """If the firmware has stopped (``machine.reset()`` exits with 75), start it again as
         the Pico comes back after a reset; returns the exit code it stopped with."""
+        code = self._reset_ended()
+        if code is not None:
+            self.start()
+        return code
+
+    async def revive_async(self) -> int | None:
+        """:meth:`revive` for a caller on an asyncio loop (see :meth:`start_async`); nothing
+        while a start is under way (that start owns the process and the field channel)."""
+        if self._starting:
+            return None
+        code = self._reset_ended()
+        if code is not None:
+            await self.start_async()
+        return code
+
+    def _reset_ended(self) -> int | None:
+        """The exit code of a firmware that has stopped (its process reaped), else None."""
         if self.proc is None or self.proc.poll() is None:
             return None
         code = self.proc.returncode
         self.proc = None
         self._close_field()
         self.resets += 1
-        self.start()
         return code
 
     def _close_field(self) -> None:
