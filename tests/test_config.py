@@ -83,6 +83,7 @@ def test_print_default_prints_the_default_file(capsys: pytest.CaptureFixture[str
         ({"teach": {"mode": "practice", "drills": ["opening", "xyzzy"]}}, "teach.drills: 'xyzzy' is not \"all\", a kind"),
         ({"teach": {"mode": "practice", "drills": 3}}, "teach.drills must be a text in quotes or a list of texts, not 3"),
         ({"teach": {"mode": "practice", "drills": []}}, "teach.drills must be a text in quotes or a list of texts"),
+        ({"teach": {"mode": "learner"}}, 'teach.mode = "learner" grades every play with a hint engine: set [hints] engine'),
     ],
 )
 def test_every_mistake_is_one_sentence_naming_the_key(data: dict, sentence: str) -> None:
@@ -113,7 +114,7 @@ def test_a_file_overrides_only_what_it_names(tmp_path: Path) -> None:
 def test_practice_drills_are_kinds_names_and_position_ids_in_the_order_given() -> None:
     from bgboard.hints.drills import builtin_drills, select_drills
 
-    config = config_from_dict({"teach": {"mode": "practice",
+    config = config_from_dict({"hints": {"engine": "pubeval"}, "teach": {"mode": "practice",
                                          "drills": ["Opening 3-1", "bar", "4HPwATDgc/ABMA:65", "4HPwATDgc/ABMA"]}})
     assert config.teach.drills == ("Opening 3-1", "bar", "4HPwATDgc/ABMA:65", "4HPwATDgc/ABMA")
     drills = select_drills(config.teach.drills)

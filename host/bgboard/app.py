@@ -433,13 +433,10 @@ class App:
         club_task: asyncio.Task[None] | None = None
         try:
             self.hints, notice = await asyncio.to_thread(open_hints, config.hints.engine)
-            if config.teach.mode != "off" and self._replay is None:
-                if self.hints is None:
-                    notice = "teaching needs a hint engine to grade: set [hints] engine"
-                else:
-                    from bgboard.teaching import WorkerTeacher
+            if config.teach.mode != "off" and self._replay is None and self.hints is not None:
+                from bgboard.teaching import WorkerTeacher  # (the config asks for an engine)
 
-                    self.teacher = WorkerTeacher(self.hints, self._lesson_ready)
+                self.teacher = WorkerTeacher(self.hints, self._lesson_ready)
             teacher = self.teacher
             if self._replay is not None:
                 controller: Any = await self._replayer()

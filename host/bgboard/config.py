@@ -273,6 +273,9 @@ def _check(c: Config) -> None:
             select_drills(c.teach.drills)
         except InputError as exc:
             raise ConfigError(str(exc)) from None
+    if c.teach.mode != "off" and c.hints.engine == "none":
+        raise ConfigError(f'teach.mode = "{c.teach.mode}" grades every play with a hint engine: '
+                          'set [hints] engine to auto, bgsage, gnubg-nn or pubeval')
     if c.hints.engine not in HINT_ENGINES:
         raise ConfigError(f"hints.engine must be one of {', '.join(HINT_ENGINES)}, not {c.hints.engine!r}")
     if not c.journal.path.strip():
