@@ -150,6 +150,7 @@ def display_state(view: View) -> DisplayState:
         put_back=view.put_back,
         lesson=view.lesson,
         ending=ending(view) if phase in (DisplayPhase.GAME_OVER, DisplayPhase.MATCH_OVER) else None,
+        may_double=state.phase != Phase.TURN or state.may_double,  # the prompt: "to roll" alone
     )
 
 

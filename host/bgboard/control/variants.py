@@ -5,7 +5,7 @@ and that no hint engine knows these games (so no backgammon hint is shown for th
 from __future__ import annotations
 
 from bgboard.display.state import BoardDiagram, DisplayPhase, DisplayState
-from bgboard.match.state import GAME_OVER, MATCH_OVER, OPENING, PLAY, TAVLI, MatchState, game_variant
+from bgboard.match.state import GAME_OVER, MATCH_OVER, OPENING, PLAY, TAVLI, TURN, MatchState, game_variant
 from bgboard.rules import plakoto
 from bgboard.rules.games import GAMES
 
@@ -63,6 +63,7 @@ def display_state(state: MatchState, setup: tuple[str, ...] = (), diagram: tuple
         "cube": state.cube,
         "cube_owner": state.cube_owner,
         "hint": hint,
+        "may_double": state.phase != TURN or state.may_double,  # the prompt: "to roll" alone
     }
     if setup:
         board = BoardDiagram(tuple(diagram), (0, 0), (0, 0)) if diagram is not None else None

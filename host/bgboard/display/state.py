@@ -117,6 +117,9 @@ class DisplayState:
     ``put_back`` lists the checkers to put back after an illegal play ("put back: 13→8,
     clear 4", shorter forms after it); ``lesson`` is the teaching mode's grade of the last
     play; ``ending`` says how the last game ended (game-over and match-over screens).
+    ``may_double`` is False when the player on roll may not offer the cube now (a game
+    without a cube, the Crawford game, the cube on the other side, a dead cube): the
+    prompt then says only "to roll" (read in the ``rolling`` phase).
     """
 
     names: tuple[str, str] = ("White", "Black")
@@ -139,6 +142,7 @@ class DisplayState:
     put_back: Text = ()
     lesson: Text = ()
     ending: Ending | None = None
+    may_double: bool = True
 
     def __post_init__(self) -> None:
         problems = _problems(self)
@@ -290,6 +294,10 @@ def state_from_dict(data: Mapping[str, Any]) -> DisplayState:
             kw[key] = None if value is None else _diagram(value)
         elif key == "ending":
             kw[key] = None if value is None else _ending(value)
+        elif key == "may_double":
+            if not isinstance(value, bool):
+                raise InvalidDisplayStateError(f"may_double must be true or false, not {value!r}")
+            kw[key] = value
     return DisplayState(**kw)
 
 

@@ -35,7 +35,8 @@ def format_clock(ms: int) -> str:
 
 
 def prompt(state: DisplayState) -> Text:
-    """What happens now, from the phase: ``"Alice to roll or double"`` and shorter forms."""
+    """What happens now, from the phase: ``"Alice to roll or double"`` and shorter forms
+    (only ``"Alice to roll"`` when she may not double: see ``DisplayState.may_double``)."""
     names = state.names
     who = names[state.turn] if state.turn is not None else ""
     other = names[1 - state.turn] if state.turn is not None else ""
@@ -44,7 +45,7 @@ def prompt(state: DisplayState) -> Text:
         return ("Opening roll: each player rolls one die", "Opening roll: one die each",
                 "Opening roll")
     if phase == "rolling" and who:
-        if state.crawford == "crawford" or (
+        if not state.may_double or state.crawford == "crawford" or (
             state.cube_owner is not None and state.cube_owner != state.turn
         ):
             return (f"{who} to roll", f"{who}: roll")
