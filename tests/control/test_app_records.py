@@ -32,9 +32,9 @@ def test_the_records_are_written_off_the_loop_and_end_with_the_last_action(
     real = recordfile.write_records
     threads: list[str] = []
 
-    def spy(actions, directory, info=None):
+    def spy(actions, directory, info=None, replayed=None):
         threads.append(threading.current_thread().name)
-        real(actions, directory, info)
+        return real(actions, directory, info, replayed)
 
     monkeypatch.setattr(recordfile, "write_records", spy)
 

@@ -206,11 +206,11 @@ def test_the_record_writer_writes_the_newest_log_on_its_thread(tmp_path: Path, m
     started, release = threading.Event(), threading.Event()
     calls: list[tuple[int, str]] = []
 
-    def slow(log, directory, info=None):  # the first write waits for the test: a slow disk
+    def slow(log, directory, info=None, replayed=None):  # the first write waits for the test: a slow disk
         calls.append((len(log), threading.current_thread().name))
         started.set()
         release.wait(5)
-        real(log, directory, info)
+        return real(log, directory, info, replayed)
 
     monkeypatch.setattr(recordfile, "write_records", slow)
     writer = RecordWriter(tmp_path)
@@ -235,3 +235,29 @@ def test_the_record_writer_keeps_a_failure_as_one_sentence(tmp_path: Path) -> No
     assert writer.error is not None and writer.written == 0
     assert str(writer.error).startswith(f"cannot write the match record {tmp_path / 'missing' / 'match.mat'}")
     assert "\n" not in str(writer.error)
+
+
+@pytest.mark.parametrize("seed", [3, 7])
+def test_a_replay_carried_over_gives_the_records_of_a_fresh_one(tmp_path: Path, seed: int) -> None:
+    """The records thread replays only what is new: growing the log an action at a time,
+    and taking actions back (a shorter log, then another continuation), the files are those
+    of the whole log written from scratch, and only the new actions were replayed."""
+    from bgboard.match import recordfile
+    from bgboard.match.recordfile import replay_onto, write_records
+    from bgboard.match.sgf import export_sgf
+
+    import copy
+
+    actions = selfplay(3, seed)
+    again = [copy.copy(a) for a in actions[5:9]]  # equal actions, other objects: replayed anew
+    logs = [actions[:n] for n in range(1, len(actions) + 1, 7)] + [actions[:5], actions[:5] + again, actions]
+    replayed: recordfile.Replayed = []
+    for log in logs:
+        before = list(replayed)
+        replayed = write_records(log, tmp_path, None, replayed)
+        assert (tmp_path / "match.mat").read_text() == export_mat(log)
+        assert (tmp_path / "match.sgf").read_text() == export_sgf(log)
+        shared = next((i for i, (a, b) in enumerate(zip(before, log)) if a[0] is not b), min(len(before), len(log)))
+        assert [r[1] for r in replayed[:shared]] == [r[1] for r in before[:shared]]
+        assert all(r is s for r, s in zip(replayed[:shared], before[:shared])), "the shared start is reused"
+    assert replay_onto([], actions) == list(states(actions))

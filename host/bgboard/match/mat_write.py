@@ -279,9 +279,17 @@ def mat_chunk(
 
 def export_mat(actions: Iterable[Action], info: MatInfo | None = None) -> str:
     """The whole .mat text of an action log."""
+    return mat_of_states(states(actions), info)
+
+
+def mat_of_states(
+    replayed: Iterable[tuple[Action, MatchState, MatchState | None]], info: MatInfo | None = None
+) -> str:
+    """The whole .mat text of a log already replayed (:func:`bgboard.match.state.states`):
+    for a writer that keeps the replay of a growing log instead of replaying it again."""
     out = []
     cursor = MatCursor()
-    for action, after, before in states(actions):
+    for action, after, before in replayed:
         chunk, cursor = mat_chunk(cursor, action, before, after, info)
         out.append(chunk)
     return "".join(out)

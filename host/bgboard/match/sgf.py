@@ -136,8 +136,13 @@ def _node(action: Action, before: MatchState) -> str:
 
 def export_sgf(actions: Iterable[Action]) -> str:
     """The SGF text of an action log (one game tree per game started)."""
+    return sgf_of_states(states(actions))
+
+
+def sgf_of_states(replayed: Iterable[tuple[Action, MatchState, MatchState | None]]) -> str:
+    """The SGF text of a log already replayed (:func:`bgboard.match.state.states`)."""
     games: list[tuple[MatchState, MatchState, list[str]]] = []
-    for action, after, before in states(actions):
+    for action, after, before in replayed:
         if before is None or after.game != before.game:
             games.append((after, after, []))
         else:
