@@ -54,15 +54,20 @@ def main() -> int:
         print(f"{name + ' (' + str(len(ours)) + ')':36}{a:9.1f}{q(ours, 0.95):9.1f}{q(ours, 1.0):10.1f}{b:12.1f}{a / b:7.1f}")
     if args.no_firmware:
         return 0
-    from bgboard.sim.variant import play_match
+    from bgboard.sim.driver import Options
+    from bgboard.sim.session import run_firmware_match
 
-    print("whole matches on the real firmware (noise medium), seconds:")
+    print("whole matches through the host app on the real firmware (noise medium), seconds:")
     for variant, rules, length in (("plakoto", "standard", 3), ("fevga", "standard", 3), ("anti", "standard", 3),
                                    ("race", "standard", 3), (None, "tavli", 5)):
+        options = Options(match_length=length, seed=2, noise=450.0, rules=rules, variant=variant)
         with tempfile.TemporaryDirectory() as tmp:
-            s = play_match(Path(tmp), variant=variant, rules=rules, length=length, seed=2, noise="medium")
-        print(f"  {variant or rules} to {length}: {s['seconds']} s, {s['plays_recognised']} plays recognised, "
-              f"{s['pinned_points_read']} pinned points read, {s['display_frames']} display frames")
+            start = time.monotonic()
+            s = run_firmware_match(options, Path(tmp))
+            seconds = time.monotonic() - start
+            frames = len(list((Path(tmp) / "frames").glob("*.png")))
+        print(f"  {variant or rules} to {length}: {seconds:.1f} s, {s['plays_recognised']} plays recognised, "
+              f"{s['pinned_points_read']} pinned points read, {frames} display frames")
     return 0
 
 

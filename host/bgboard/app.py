@@ -41,9 +41,13 @@ from bgboard.link.transport import Port, open_serial
 from bgboard.sense.board import SensorFaultError
 from bgboard.sense.settle import Settler
 from bgboard.sense.slots import SlotMap
+from bgboard.sense.variants import read_board
 from bgboard.store.journal import JournalError
 
 TICK_S = 0.05
+#: ``[match] variant`` values whose games the controller reads with pins and reserves in
+#: mind (the seed variants and tavli).
+SEED_MATCHES = ("plakoto", "fevga", "anti", "race", "tavli")
 log = logging.getLogger(__name__)
 
 
@@ -52,8 +56,9 @@ def wall_ms() -> int:
     return int(time.time() * 1000)
 
 
-def settings_of(config: Config, slots: Any) -> Settings:
-    """The controller settings of a config."""
+def settings_of(config: Config, slots: Any, slot_map: SlotMap | None = None) -> Settings:
+    """The controller settings of a config (``slot_map``: the board's slots, from which a
+    seed variant's pins are read; tavli is played under its own rule set)."""
     m, c = config.match, config.clock
     clock = None
     if c.enabled:
@@ -62,9 +67,9 @@ def settings_of(config: Config, slots: Any) -> Settings:
         )
     return Settings(
         length=m.length,
-        rules=m.rules,
+        rules="tavli" if m.variant == "tavli" else m.rules,
         players=m.players,
-        variant=None if m.variant == "standard" else m.variant,
+        variant=None if m.variant in ("standard", "tavli") else m.variant,
         takebacks=m.takebacks,
         illegal=IllegalPolicy(m.illegal),
         clock=clock,
@@ -73,6 +78,7 @@ def settings_of(config: Config, slots: Any) -> Settings:
         beavers=m.beavers,
         numbering=m.numbering,
         teach="learner" if config.teach.mode == "learner" else "off",  # practice: the PracticeRoom
+        slot_map=slot_map,
     )
 
 
@@ -299,7 +305,7 @@ class App:
             self.link.send(self._leds)
         elif isinstance(event, BoardSeen):
             try:
-                observation = self.grid.observation(event.states)
+                observation = self._read(event.states)
             except SensorFaultError as exc:
                 self._handle(BoardFault(str(exc), now, sensor=True))
                 return
@@ -313,6 +319,15 @@ class App:
             self._handle(BoardFault(event.text, now))
         elif isinstance(event, Lost):
             self._handle(LinkChanged(False, event.text, now))
+
+    def _read(self, states: Any) -> Any:
+        """The slot states as the controller reads them: in a seed variant's match with the
+        slot states kept and a Plakoto pin's cancelled base slot not taken for a fault
+        (:func:`bgboard.sense.variants.read_board`)."""
+        variant = self.config.match.variant
+        if variant not in SEED_MATCHES:
+            return self.grid.observation(states)
+        return read_board(self.grid, states, pins=variant in ("plakoto", "tavli"))
 
     def _on_press(self, player: int, button: str) -> None:
         self._handle(ButtonPressed(player, Button(button), self.clock_ms()))
@@ -445,7 +460,7 @@ class App:
             else:
                 controller = Controller.resume(
                     journal,
-                    settings_of(config, self.grid.slots()),
+                    settings_of(config, self.grid.slots(), self.grid),
                     self.clock_ms(),
                     send=self._to_board,
                     show=self._to_screen,

@@ -53,7 +53,7 @@ class MatchConfig:
     length: int = _key(5, 'points; 0 = money play')
     rules: str = _key("standard", 'rule set (docs/match.md)')
     players: tuple[str, str] = _key(("White", "Black"))
-    variant: str = _key("standard", 'standard, nackgammon, hypergammon1..3')
+    variant: str = _key("standard", 'standard, nackgammon, hypergammon1..3, plakoto, fevga, anti, race, tavli (Portes, Plakoto, Fevga in rotation)')
     takebacks: bool = _key(False, 'allow taking a finished play back before the opponent rolls')
     condone: bool = _key(False, 'true: the opponent may accept an illegal play (roll button); false: it must be corrected')
     numbering: str = _key("own", 'point numbers in messages: "own" (each player\'s own, as notation) or "physical" (white\'s)')
@@ -253,10 +253,15 @@ def _check(c: Config) -> None:
         rule_set(c.match.rules).check_length(c.match.length)
     except InputError as exc:
         raise ConfigError(f"match: {exc}") from None
-    from bgboard.rules.variants import VARIANTS
+    from bgboard.match.state import MATCH_VARIANTS
 
-    if c.match.variant not in VARIANTS:
-        raise ConfigError(f"match.variant must be one of {', '.join(VARIANTS)}, not {c.match.variant!r}")
+    if c.match.variant not in MATCH_VARIANTS:
+        raise ConfigError(f"match.variant must be one of {', '.join(MATCH_VARIANTS)}, not {c.match.variant!r}")
+    if c.match.variant == "tavli":
+        try:
+            rule_set("tavli").check_length(c.match.length)
+        except InputError as exc:
+            raise ConfigError(f"match: {exc}") from None
     for key in ("per_point_s", "scored_s", "delay_s", "overtime_s"):
         if getattr(c.clock, key) < 0:
             raise ConfigError(f"clock.{key} cannot be negative")

@@ -90,8 +90,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     )
     p.add_argument("--matches", type=int, default=None, metavar="N", help="with --club: stop after N matches")
     p.add_argument("--variant", choices=("plakoto", "fevga", "anti", "race", "tavli"),
-                   help="a seed variant (tavli: Portes, Plakoto, Fevga in rotation) on the real firmware "
-                   "with the built-in heuristic players (docs/simulator.md, 'The seed variants')")
+                   help="a seed variant (tavli: Portes, Plakoto, Fevga in rotation) through the host app on the real "
+                   "firmware with the built-in heuristic players (docs/simulator.md, 'The seed variants')")
     return p
 
 
@@ -185,27 +185,46 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _variant(args: argparse.Namespace, noise: float) -> int:
-    """``--variant NAME``: a whole match of a seed variant, read through the real firmware."""
+    """``--variant NAME``: a whole match of a seed variant (or tavli) through the real host
+    app and the real firmware, played by the built-in heuristic players."""
     from bgboard.sim.pico import micropython
-    from bgboard.sim.variant import play_match
+    from bgboard.sim.run import Options
+    from bgboard.sim.session import run_firmware_match
 
     tavli = args.variant == "tavli"
     if args.match_length < 1 or tavli and args.match_length not in (5, 7):
         raise SimArgumentError(
             "a tavli match is played to 5 or 7 points" if tavli else f"--match-length must be at least 1, not {args.match_length}"
         )
+    if not 0.0 <= args.illegal_rate <= 1.0:
+        raise SimArgumentError(f"--illegal-rate must be between 0 and 1, not {args.illegal_rate}")
+    if args.speed is not None and not 1 <= args.speed <= 50:
+        raise SimArgumentError(f"--speed must be between 1 and 50, not {args.speed}")
+    for flag, given in (("--model-firmware", args.model_firmware), ("--interactive", args.interactive),
+                        ("--teach", args.teach is not None), ("--club", args.club)):
+        if given:
+            raise SimArgumentError(f"{flag} is not yet for the seed variants: leave it out of --variant runs")
     micropython()  # the firmware is needed: FirmwareUnavailableError says how to get it
-    summary = play_match(
-        args.out, variant=None if tavli else args.variant, rules="tavli" if tavli else args.rules,
-        length=args.match_length, seed=args.seed, noise=noise,
+    options = Options(
+        match_length=args.match_length,
+        seed=args.seed,
+        illegal_rate=args.illegal_rate,
+        noise=noise,
+        rules="tavli" if tavli else args.rules,
+        variant=None if tavli else args.variant,
+        flicker=not args.no_flicker,
+        stuck=tuple(_stuck(text) for text in args.stuck),
     )
+    progress = sys.stderr.isatty() and not args.json
+    summary = run_firmware_match(options, args.out, progress=progress, speed=1 if args.realtime else args.speed)
     if args.json:
         print(json.dumps(summary))
     else:
         a, b = summary["score"]
         print(f"{args.variant} match to {args.match_length}: white {a}, black {b} after {len(summary['games'])} game(s)")
-        print(f"plays recognised through the firmware {summary['plays_recognised']}, "
-              f"pinned points read {summary['pinned_points_read']}; written to {args.out}/")
+        print(f"plays recognised {summary['plays_recognised']}, pinned points read {summary['pinned_points_read']}, "
+              f"illegal attempts {summary['illegal_attempts']} (flagged {summary['illegal_flagged']}), "
+              f"legal plays rejected {summary['legal_rejected']}; written to {args.out}/")
     return 0
 
 

@@ -61,14 +61,16 @@ from bgboard.control.judge import BLUE, GREEN, RED, Offer, TurnJudge
 from bgboard.control.notice import Notice, Severity, Topic
 from bgboard.control.numbering import Numbering, Words
 from bgboard.control.presenter import View, display_state
+from bgboard.control.variants import variant_notes
 from bgboard.control.session import ILLEGAL_POLICIES, IllegalPolicy, JournalLike, MatchSession, Settings
 from bgboard.link.messages import SetLeds, SetRolling
 from bgboard.match import (AcceptResign, Beaver, Double, Drop, Move, NextGame, OpeningRoll, Pass, RejectResign,
                            Resign, Roll, Take)
 from bgboard.match.state import MatchState, Phase
 from bgboard.rules.position import Position
-from bgboard.sense.board import Observation
-from bgboard.sense.recognise import Turn, Verdict, setup_fixes, setup_message
+from bgboard.sense.board import Observation, differences
+from bgboard.sense.recognise import Turn, Verdict, setup_message
+from bgboard.sense.variants import VariantTurn
 
 __all__ = [
     "BLUE",
@@ -202,7 +204,7 @@ class Controller:
     def offer(self) -> Offer | None:
         return self.judge.offer
 
-    def turn(self) -> Turn | None:
+    def turn(self) -> Turn | VariantTurn | None:
         """The recognition context of the roll being played (None outside the play phase)."""
         return self.judge.turn(self.session)
 
@@ -214,6 +216,9 @@ class Controller:
     def _new_turn(self, state: MatchState) -> None:
         assert state.dice is not None
         self.hint_text = None
+        if state.game_rules is not None:  # no engine plays the seed variants: say so, show no hint
+            self.hint_text = f"no engine knows {state.game_rules.title}"
+            return
         if not self.learner:  # a learner sees the hint only when asking for it
             self._ask_hint(state)
 
@@ -287,7 +292,8 @@ class Controller:
             leds = self.judge.read(event.observation, self.turn())
             self.notice = None
             self.send(SetLeds(leds))
-        elif state.phase == Phase.TURN and self.settings.takebacks and self.session.may_take_back:
+        elif (state.phase == Phase.TURN and self.settings.takebacks and self.session.may_take_back
+              and state.game_rules is None):
             if self.judge.shows_turn_start(self.session, event.observation):
                 self.session.take_back(event.at_ms)
                 self.notice = Notice("play taken back: play the roll again")
@@ -484,7 +490,7 @@ class Controller:
         """What to put where before a game, or None when the board is set up (or unread)."""
         if self.observation is None:
             return None
-        fixes = setup_fixes(self.observation, self.session.start_position(), self.settings.slots)
+        fixes = differences(self.observation, self.session.start_counts())
         own = Numbering(self.settings.numbering) == Numbering.OWN  # each player's own numbers
         return Notice(setup_message(fixes, own), WARNING, "set up the board", Topic.SETUP) if fixes else None
 
@@ -553,12 +559,13 @@ class Controller:
             forfeit=self.forfeit,
             hint=self.words.own(self.hint_text) if self.hint_text else None,
             observation=self.observation,
-            start=self.session.start_position(),
+            start=self.session.start_counts(),
             slots=self.settings.slots,
             put_back=self.judge.put_back() if self.state.phase == Phase.PLAY else (),
             lesson=self._lesson_text(),
             sent=self.result_sent,
             beavers=self.state.rules.beavers,
+            variant=variant_notes(self.state),
         )
 
     def _lesson_text(self) -> tuple[str, ...]:

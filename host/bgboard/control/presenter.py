@@ -8,14 +8,14 @@ module knows nothing of the controller.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Sequence
 
 from bgboard.control.clock import Clock
 from bgboard.control.notice import Notice, Severity, Topic
 from bgboard.display.state import BoardDiagram, ClockState, DisplayPhase, DisplayState, Ending
 from bgboard.match.state import MatchState, Phase
 from bgboard.rules.position import Position
-from bgboard.sense.board import BLACK_BAR, BLACK_OFF, WHITE_BAR, WHITE_OFF, Observation, Slots
-from bgboard.sense.recognise import setup_fixes
+from bgboard.sense.board import BLACK_BAR, BLACK_OFF, WHITE, WHITE_BAR, WHITE_OFF, Observation, Slots, board_of, differences
 
 __all__ = ["MAX_CUBE", "PHASES", "View", "diagram_of", "display_state", "ending", "title"]
 
@@ -36,7 +36,10 @@ PHASES = {
 @dataclass(frozen=True, slots=True)
 class View:
     """Everything the display shows, at ``now_ms``: the match, what to say, the clocks, a
-    loss on time, the hint for the roll, and the board as read (for the set-up diagram)."""
+    loss on time, the hint for the roll, and the board as read (for the set-up diagram:
+    ``start`` is the start's position, or its 28 signed physical counts).  ``variant``: a
+    seed variant's notes (:func:`bgboard.control.variants.variant_notes`), shown where a
+    backgammon hint would be."""
 
     state: MatchState
     now_ms: int
@@ -45,16 +48,18 @@ class View:
     forfeit: int | None = None
     hint: str | None = None
     observation: Observation | None = None
-    start: Position | None = None
+    start: Position | tuple[int, ...] | None = None
     slots: Slots = field(default_factory=Slots)
     put_back: tuple[str, ...] = ()
     lesson: tuple[str, ...] = ()
     sent: bool | None = None
     beavers: bool = False
+    variant: tuple[str, ...] = ()
 
 
 #: How a game ended, as the display names it, for each result of the match machine.
-HOW = {"single": "single", "gammon": "gammon", "backgammon": "backgammon", "drop": "drop", "resign": "resignation"}
+HOW = {"single": "single", "gammon": "gammon", "backgammon": "backgammon", "drop": "drop", "resign": "resignation",
+       "mother": "mother"}
 LEVEL_NAMES = {1: "single", 2: "gammon", 3: "backgammon"}
 
 
@@ -67,8 +72,10 @@ def ending(view: View) -> Ending | None:
     if state.phase not in (Phase.GAME_OVER, Phase.MATCH_OVER) or not state.games:
         return None
     game = state.games[-1]
+    if game.winner is None:
+        return None  # a drawn game (Plakoto's two pinned mothers): the variant notes say so
     return Ending(
-        winner=game.winner,  # pyright: ignore[reportArgumentType] - a drawn game (Plakoto) has none: issue 14/17 to settle
+        winner=game.winner,
         how=HOW[game.result],
         points=game.points,
         cube=min(game.cube, MAX_CUBE),
@@ -117,7 +124,7 @@ def display_state(view: View) -> DisplayState:
             (_seconds(c.remaining(0, now)), _seconds(c.remaining(1, now))), _seconds(c.delay_left(now)), c.running
         )
     pips = None
-    if state.phase in (Phase.TURN, Phase.PLAY, Phase.DOUBLED) and state.turn is not None:
+    if state.phase in (Phase.TURN, Phase.PLAY, Phase.DOUBLED) and state.turn is not None and state.game_rules is None:
         mine, theirs = state.position.pips()
         pips = (mine, theirs) if state.turn == 0 else (theirs, mine)
     crawford = "crawford" if state.crawford else ("post-crawford" if state.post_crawford else "none")
@@ -140,7 +147,7 @@ def display_state(view: View) -> DisplayState:
         clock=clock,
         phase=phase,
         winner=winner,
-        hint=(view.hint,) if view.hint and state.phase == Phase.PLAY else (),
+        hint=_notes(view.variant) if view.variant else (view.hint,) if view.hint and state.phase == Phase.PLAY else (),
         # a loss on time: the match-end screen says who ran out of time
         message=_variants(notice.text, notice.short, notice.tiny) if notice is not None and notice.text.strip()
         and view.forfeit is None else (),
@@ -154,15 +161,26 @@ def display_state(view: View) -> DisplayState:
     )
 
 
+def _notes(notes: tuple[str, ...]) -> tuple[str, ...]:
+    """A seed variant's notes as one line in forms for the renderer to fit, longest first:
+    pins and a mother checker in danger first, then the tavli game, then that no engine
+    knows the game (no backgammon hint is shown)."""
+    lines = [n.removeprefix("no hints: ") for n in notes]
+    urgent = [n for n in lines if "pinned" in n or "danger" in n or "to enter" in n]
+    rest = [n for n in lines if n not in urgent]
+    ordered = urgent + rest
+    return tuple("; ".join(ordered[:k]) for k in range(len(ordered), 0, -1))
+
+
 def _diagram(view: View) -> BoardDiagram | None:
     if view.observation is None or view.start is None:
         return None
     return diagram_of(view.observation, view.start, view.slots)
 
 
-def diagram_of(observation: Observation, start: Position, slots: Slots = Slots()) -> BoardDiagram:
+def diagram_of(observation: Observation, start: Position | Sequence[int], slots: Slots = Slots()) -> BoardDiagram:
     """The set-up diagram: the board as read, with the places that differ from ``start``
-    (white's view) marked."""
+    (white's view, or 28 signed physical counts) marked."""
     readings = observation.readings()
 
     def signed(place: int) -> int:
@@ -171,7 +189,8 @@ def diagram_of(observation: Observation, start: Position, slots: Slots = Slots()
             return 0
         return r.low if r.colour == 0 else -r.low
 
-    fixes = setup_fixes(observation, start, slots)
+    del slots
+    fixes = differences(observation, board_of(start, WHITE) if isinstance(start, Position) else start)
     marked = sorted({f.place if f.place <= 24 else (25 if f.place in (WHITE_BAR, BLACK_BAR) else 0) for f in fixes})
     return BoardDiagram(
         points=tuple(signed(p) for p in range(1, 25)),

@@ -25,10 +25,13 @@ from bgboard.match import (
     action_to_dict,
     apply,
 )
-from bgboard.match.state import MatchState, Phase
+from bgboard.match.state import MatchState, Phase, game_variant
+from bgboard.rules.games import GAMES
 from bgboard.rules.position import Position
 from bgboard.rules.variants import start_position
 from bgboard.sense.board import Slots
+from bgboard.sense.slots import SlotMap
+from bgboard.sense.variants import start_counts
 
 __all__ = ["IllegalPolicy", "ILLEGAL_POLICIES", "JournalLike", "MatchSession", "Settings"]
 
@@ -71,6 +74,7 @@ class Settings:
     beavers: bool = False  # money play: a doubled player may redouble at once (roll button)
     numbering: str = "own"  # "own": each player's own point numbers; "physical": white's for both
     teach: str = "off"  # "off", "learner" (grade every play), "practice" (drills)
+    slot_map: SlotMap | None = None  # the board's slots in wire order: a seed variant's pins are read from them
 
 
 class MatchSession:
@@ -230,12 +234,33 @@ class MatchSession:
     @property
     def condoning(self) -> bool:
         """The match lets the opponent condone an illegal play."""
-        return self.state is not None and self.state.rules.illegal_plays == IllegalPolicy.CONDONE
+        return (self.state is not None and self.state.rules.illegal_plays == IllegalPolicy.CONDONE
+                and self.state.game_rules is None)
 
     def start_position(self) -> Position:
-        """The position a game of this match starts from."""
+        """The position a game of backgammon's family starts from (a seed variant's start:
+        :meth:`start_counts`)."""
         state = self.state
-        return start_position(state.rules.variant if state is not None else "standard")
+        return start_position(state.rules.variant if state is not None and state.rules.variant not in GAMES
+                              and state.rules.variant != "tavli" else "standard")
+
+    def next_variant(self) -> str:
+        """The variant of the game to be set up: the one starting (before its opening roll)
+        or the next (after a game; tavli rotates)."""
+        state = self.state
+        if state is None:
+            return self.settings.variant or "standard"
+        if state.phase == Phase.MATCH_OVER:  # a new match at the board starts from game 1
+            return game_variant(state.rules.variant, 1)
+        if state.phase == Phase.GAME_OVER:
+            return game_variant(state.rules.variant, state.game + 1)
+        return state.variant
+
+    def start_counts(self) -> tuple[int, ...]:
+        """The 28 signed physical counts of the game to be set up (:meth:`next_variant`):
+        backgammon's family, 15 on one point (Plakoto, Fevga) or all in the trays (Race)."""
+        variant = self.next_variant()
+        return start_counts(variant, GAMES.get(variant))
 
 
 def _track(history: list[tuple[Position, int]], action: Any, state: MatchState) -> list[tuple[Position, int]]:

@@ -44,7 +44,7 @@ class Severity(StrEnum):
 
 PHASES = tuple(DisplayPhase)
 SEVERITIES = tuple(Severity)
-ENDINGS = ("single", "gammon", "backgammon", "drop", "resignation", "time")
+ENDINGS = ("single", "gammon", "backgammon", "drop", "resignation", "time", "mother")
 """How a game ends: played out (single / gammon / backgammon), a passed double, a
 resignation accepted, or a clock that ran out."""
 LEVELS = ("single", "gammon", "backgammon")

@@ -90,6 +90,8 @@ def ending_how(state: DisplayState) -> Text:
         level = e.level or "single"
         what = "a single game" if level == "single" else f"a {level}"
         return (f"{loser} resigned {what}", f"{loser} resigned", "resigned")
+    if e.how == "mother":  # Plakoto: the loser's last checker on its starting point pinned
+        return (f"{loser}'s mother checker pinned", "mother checker pinned", "mother")
     return (f"{loser} ran out of time", f"{loser}: time", "time")
 
 
@@ -119,6 +121,9 @@ def ending_title(state: DisplayState) -> Text:
         what = "a single game" if level == "single" else f"a {level}"
         return (f"{loser} resigned {what}: {winner} wins", f"{loser} resigned: {winner} wins",
                 f"{loser} resigned {what}", f"{loser} resigned", "Resigned")
+    if e.how == "mother":
+        return (f"{winner} pinned the mother checker: {winner} wins", f"{winner} wins: mother checker",
+                f"{winner} wins")
     return (f"{loser} ran out of time: {winner} wins", f"{loser} lost on time",
             f"{loser}: time", "Time")
 
@@ -128,7 +133,7 @@ def ending_points(state: DisplayState) -> Text:
     e = state.ending
     if e is None:
         return ()
-    level = e.level if e.how == "resignation" else (e.how if e.how in ("gammon", "backgammon") else None)
+    level = e.level if e.how == "resignation" else (e.how if e.how in ("gammon", "backgammon", "mother") else None)
     if e.how == "time":
         return (f"{state.names[e.winner]} wins the match on time", "wins on time", "time")
     parts = [p for p in (level, f"cube {e.cube}" if e.cube > 1 else None) if p]

@@ -74,6 +74,12 @@ class VariantPlay:
     ended: bool = False
 
     @property
+    def position(self) -> Position:
+        """The backgammon :class:`Position` of the counts after the play (pins and the
+        reserve dropped; :meth:`Board.position`)."""
+        return self.board.position()
+
+    @property
     def notation(self) -> str:
         from bgboard.rules.play import format_play
 

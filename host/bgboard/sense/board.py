@@ -20,7 +20,7 @@ Pure code: no I/O, no clock.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
 from bgboard.errors import InputError
@@ -131,9 +131,13 @@ def clamp(count: int, capacity: int) -> int:
 
 @dataclass(frozen=True, slots=True)
 class Observation:
-    """A whole-board sensor reading: one code per place 1..28 (see the module docstring)."""
+    """A whole-board sensor reading: one code per place 1..28 (see the module docstring).
+
+    ``states``: the slot states it was read from (wire order), kept where recognition needs
+    more than the codes (a Plakoto pin, :mod:`bgboard.sense.variants`); not compared."""
 
     codes: tuple[int, ...]
+    states: tuple[int, ...] = field(default=(), compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if len(self.codes) != 28:

@@ -27,6 +27,7 @@ from typing import Iterable, Sequence
 
 from bgboard import rules
 from bgboard.errors import InputError
+from bgboard.rules.board import VariantPlay
 from bgboard.rules.legal import legal_plays
 from bgboard.rules.play import Play
 from bgboard.rules.position import BAR, OFF, Position
@@ -66,16 +67,17 @@ class Unchanged:
 
 @dataclass(frozen=True, slots=True)
 class Played:
-    """The board shows the result of exactly one legal play."""
+    """The board shows the result of exactly one legal play (a seed variant's
+    :class:`~bgboard.rules.board.VariantPlay` in :meth:`bgboard.sense.variants.VariantTurn.verdict`)."""
 
-    play: Play
+    play: Play | VariantPlay
 
 
 @dataclass(frozen=True, slots=True)
 class Ambiguous:
     """Several legal plays fit the readings (a stack count is uncertain): the player picks one."""
 
-    plays: tuple[Play, ...]
+    plays: tuple[Play | VariantPlay, ...]
 
 
 @dataclass(frozen=True, slots=True)

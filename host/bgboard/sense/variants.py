@@ -27,18 +27,23 @@ from bgboard.rules import fevga
 from bgboard.rules.board import Board, VariantPlay
 from bgboard.rules.games import Game
 from bgboard.rules.position import BAR, OFF
+from bgboard.rules.step import Step
+from bgboard.sense import recognise as judged
 from bgboard.sense.board import (
     CAPPED,
     BLACK_BAR,
     BLACK_OFF,
     WHITE_BAR,
     WHITE_OFF,
+    Fix,
     Observation,
     SensorFaultError,
     Slots,
     clamp,
+    code_fits,
+    code_reading,
 )
-from bgboard.sense.slots import SlotMap
+from bgboard.sense.slots import FAULT, SlotMap
 
 WHITE = 0
 BLACK = 1
@@ -112,6 +117,36 @@ def observe(slot_map: SlotMap, states: Sequence[int], pinned: Collection[int] = 
     return slot_map.observation(states, skip_base=pinned)
 
 
+def read_board(slot_map: SlotMap, states: Sequence[int], pins: bool = True) -> Observation:
+    """A seed variant's board as the host's settler and controller get it: the place codes
+    and, kept with them, the slot states (:meth:`VariantTurn.verdict` reads those).  With
+    ``pins`` (a match that may play Plakoto) a point whose base slot disagrees with the
+    occupied slot above it is read from the slot above — the cancelling magnets of a pin,
+    which the plain reading would call a faulty sensor; which points are really pinned the
+    host knows from the history of plays, not from this reading."""
+    if len(states) != slot_map.count:
+        raise SensorFaultError(f"the board reported {len(states)} slots, the grid has {slot_map.count}")
+    skip: set[int] = set()
+    if pins:
+        for place in range(1, 25):
+            wires = slot_map.places[place - 1]
+            if len(wires) > 1:
+                base, above = states[wires[0]] & 3, states[wires[1]] & 3
+                if above in (1, 2) and base not in (above, FAULT):
+                    skip.add(place)
+    return Observation(slot_map.observation(states, skip_base=skip).codes, tuple(states))
+
+
+def place_of(variant: str, index: int, colour: int, *, reserve: bool = False) -> int:
+    """The physical place (1..28, :mod:`bgboard.sense.board`) of ``colour``'s own index
+    (0 off, 1..24 points, 25 bar; ``reserve``: Race's unentered checkers, in the tray)."""
+    if index == OFF or (index == BAR and reserve):
+        return WHITE_OFF if colour == WHITE else BLACK_OFF
+    if index == BAR:
+        return WHITE_BAR if colour == WHITE else BLACK_BAR
+    return index if colour == WHITE else black_point(variant, index)
+
+
 # ------------------------------------------------------------------ recognition
 @dataclass(frozen=True, slots=True)
 class Unchanged:
@@ -154,14 +189,143 @@ class VariantTurn:
     on_roll: int
     dice: tuple[int, int]
     slots: Slots = Slots()
+    slot_map: SlotMap | None = None
     plays: tuple[VariantPlay, ...] = field(init=False)
     _before: Physical = field(init=False)
     _after: tuple[Physical, ...] = field(init=False)
+    _partial: dict[Board, tuple[tuple[Step, ...], Physical]] | None = field(init=False, default=None)
 
     def __post_init__(self) -> None:
         self.plays = self.game.plays(self.board, self.dice)
         self._before = physical(self.game.name, self.board, self.on_roll)
         self._after = tuple(physical(self.game.name, p.board, self.on_roll) for p in self.plays)
+
+    @property
+    def mover(self) -> int:
+        """The colour on roll (0 white, 1 black)."""
+        return self.on_roll
+
+    # -------------------------------------------------------------- the controller's verdict
+    def verdict(self, observation: Observation) -> judged.Verdict:
+        """The controller's verdict (:mod:`bgboard.sense.recognise`'s kinds) on a settled
+        reading of :func:`read_board`: a legal play (or several a stack or pin hides), the
+        board unchanged, part of a legal play with the next legal steps (the LEDs), or
+        nothing legal — with what to put back.  Never a play the rules forbid: only the
+        legal plays' and their steps' readings are compared, each with slot 0 of its pinned
+        points unread (``observation.states``; without them, the codes alone)."""
+        seen: dict[frozenset[int], Observation | None] = {}
+
+        def shows(board: Physical) -> bool:
+            if board.pinned not in seen:
+                seen[board.pinned] = self._read(observation, board.pinned)
+            reading = seen[board.pinned]
+            return reading is not None and board.fits(reading, self.slots)
+
+        unchanged = shows(self._before)
+        fits = tuple(play for play, after in zip(self.plays, self._after) if shows(after))
+        if len(fits) == 1 and not unchanged:
+            return judged.Played(fits[0])
+        if fits:
+            return judged.Ambiguous(fits)
+        if unchanged:
+            return judged.Unchanged(no_play=not self.plays)
+        partials = self.partials()
+        for board, (steps, place) in partials.items():
+            if shows(place):
+                return self._moving(board, steps)
+        # a checker in the hand: one fewer on one place than the board before the roll, on
+        # the way, or after a legal play (the likeliest first)
+        candidates = [(self.board, (), self._before), *((b, st, ph) for b, (st, ph) in partials.items()),
+                      *((p.board, p.steps, ph) for p, ph in zip(self.plays, self._after))]
+        for board, steps, place in candidates:
+            if place.pinned not in seen:
+                seen[place.pinned] = self._read(observation, place.pinned)
+            reading = seen[place.pinned]
+            lifted = None if reading is None else _lifted(reading, place.expected(self.slots))
+            if lifted is not None:
+                moving = self._moving(board, steps)
+                if lifted[1] != self.on_roll:  # the opponent's checker on its way to the bar
+                    return moving
+                own = [s for s in moving.next_steps if place_of(self.game.name, s.frm, self.on_roll,
+                                                                 reserve=s.frm == BAR and not board.mine[BAR]) == lifted[0]]
+                dests = tuple(sorted({place_of(self.game.name, s.to, self.on_roll) for s in own}))
+                return judged.Moving(steps, lifted[0], tuple(own), dests)
+        d1, d2 = self.dice
+        if not self.plays:
+            reason = f"there is no legal play of {d1}-{d2}"
+        else:
+            reason = f"the board shows no legal play of {d1}-{d2} in {self.game.title}"
+        return judged.Illegal(reason, self._fixes(observation, seen.get(self._before.pinned)))
+
+    def _read(self, observation: Observation, pinned: frozenset[int]) -> Observation | None:
+        if self.slot_map is not None and observation.states:
+            try:
+                return observe(self.slot_map, observation.states, pinned)
+            except SensorFaultError:
+                return None
+        return observation if not pinned else None
+
+    def _fixes(self, observation: Observation, reading: Observation | None) -> tuple[Fix, ...]:
+        """The places that differ from the board before the roll (what to put back)."""
+        seen = reading if reading is not None else observation
+        want = self._before.expected(self.slots).codes
+        fixes: list[Fix] = []
+        for place, (code, expected, count) in enumerate(zip(seen.codes, want, self._before.counts), start=1):
+            if code != expected and not code_fits(code, count):
+                fixes.append(Fix(place, count, code_reading(code)))
+        return tuple(fixes)
+
+    def partials(self) -> dict[Board, tuple[tuple[Step, ...], Physical]]:
+        """Every board on the way to a legal play, one checker step at a time (the steps in
+        any order the rules allow each), with the steps made and its physical board."""
+        if self._partial is None:
+            finals = {p.board for p in self.plays}
+            d1, d2 = self.dice
+            dice = (d1,) * 4 if d1 == d2 else (d1, d2)
+            found: dict[Board, tuple[Step, ...]] = {}
+            memo: dict[tuple[Board, tuple[int, ...]], bool] = {}
+
+            def walk(board: Board, left: tuple[int, ...], done: tuple[Step, ...]) -> bool:
+                key = (board, left)
+                ok = memo.get(key)
+                if ok is None:
+                    ok = False
+                    if board in finals and done:
+                        ok = True
+                    else:
+                        for die in sorted(set(left)):
+                            rest = list(left)
+                            rest.remove(die)
+                            for step, after in self.game.steps_from(board, die):
+                                ok = walk(after, tuple(rest), (*done, step)) or ok
+                    memo[key] = ok
+                if ok and done and board not in finals:
+                    found.setdefault(board, done)
+                return ok
+
+            if finals:
+                walk(self.board, dice, ())
+            self._partial = {
+                b: (steps, physical(self.game.name, b, self.on_roll)) for b, steps in found.items() if b != self.board
+            }
+        return self._partial
+
+    def _moving(self, board: Board, steps: tuple[Step, ...]) -> judged.Moving:
+        """Part of a play on the board: the next legal steps and where they land (LEDs)."""
+        d1, d2 = self.dice
+        left = [d1] * 4 if d1 == d2 else [d1, d2]
+        for step in steps:
+            if step.die in left:
+                left.remove(step.die)
+        reach = self.partials().keys() | {p.board for p in self.plays}
+        nexts = tuple(
+            step
+            for die in sorted(set(left), reverse=True)
+            for step, after in self.game.steps_from(board, die)
+            if after in reach
+        )
+        dests = tuple(sorted({place_of(self.game.name, s.to, self.on_roll) for s in nexts}))
+        return judged.Moving(steps, None, nexts, dests)
 
     def recognise(self, slot_map: SlotMap, states: Sequence[int]) -> Unchanged | Played | Ambiguous | Unexplained:
         """The verdict for one settled set of slot states."""
@@ -179,6 +343,21 @@ class VariantTurn:
         if not self.plays:
             return Unexplained(f"there is no legal play of {d1}-{d2}: put the checkers back")
         return Unexplained(f"the board shows no legal play of {d1}-{d2} in {self.game.title}")
+
+
+def _lifted(seen: Observation, want: Observation) -> tuple[int, int] | None:
+    """``(place, colour)`` when ``seen`` is ``want`` with one checker lifted off one place
+    (an exact count there: a capped stack could hide it), else None."""
+    found: tuple[int, int] | None = None
+    for place, (code, expected) in enumerate(zip(seen.codes, want.codes), start=1):
+        if code == expected:
+            continue
+        if found is not None or abs(expected) > CAPPED or abs(code) > CAPPED or code * expected < 0:
+            return None
+        if abs(expected) - abs(code) != 1:
+            return None
+        found = (place, WHITE if expected > 0 else BLACK)
+    return found
 
 
 def _shows(slot_map: SlotMap, states: Sequence[int], board: Physical, slots: Slots) -> bool:
@@ -199,3 +378,14 @@ def setup_text(variant: str) -> tuple[str, ...]:
     if variant == "race":
         return ("Race: 15 of each colour in its tray",)
     return ("Set up as for backgammon.",)
+
+
+def start_counts(variant: str, game: Game | None) -> tuple[int, ...]:
+    """The 28 signed physical counts of a game's start (``game`` None: backgammon's family,
+    ``variant`` naming its layout)."""
+    if game is None:
+        from bgboard.rules.variants import start_position
+        from bgboard.sense.board import board_of
+
+        return board_of(start_position(variant), WHITE)
+    return physical(game.name, game.start(), WHITE).counts

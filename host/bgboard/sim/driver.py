@@ -29,7 +29,9 @@ from bgboard.control.events import Button
 from bgboard.errors import InputError
 from bgboard.match.state import Phase
 from bgboard.sense.recognise import Ambiguous, Illegal, Miscount
-from bgboard.sim.players import Move, choose_play, dice_for, illegal_attempt, moves_of, takes, wants_double
+from bgboard.sim.layout import Layout
+from bgboard.sim.players import (Move, choose_play, choose_variant_play, dice_for, illegal_attempt, moves_of, takes,
+                                 variant_moves, wants_double)
 
 __all__ = [
     "SIM_KIND",
@@ -47,6 +49,7 @@ __all__ = [
     "perform",
     "perform_async",
     "resume",
+    "table_layout",
 ]
 
 #: Journal kind of the simulator's own rows (the controller ignores kinds it does not know).
@@ -78,20 +81,30 @@ class Options:
     players: tuple[str, str] = ("White", "Black")
     teach: str = "off"  # "learner": every play and cube decision graded (bgboard sim --teach)
     engine: str | None = None  # the teacher's hint engine (None: the strongest installed)
+    variant: str | None = None  # a seed variant (bgboard sim --variant; tavli is rules "tavli")
 
     def match(self) -> dict[str, Any]:
         """The options that make the match what it is (journalled; a resume must repeat them)."""
-        return {
+        found = {
             "match_length": self.match_length,
             "seed": self.seed,
             "illegal_rate": self.illegal_rate,
             "noise": self.noise,
             "rules": self.rules,
         }
+        if self.variant is not None:  # (journals of backgammon runs stay as they were)
+            found["variant"] = self.variant
+        return found
+
+    @property
+    def match_variant(self) -> str:
+        """The ``[match] variant`` of the host's config for this run."""
+        return "tavli" if self.rules == "tavli" else self.variant or "standard"
 
 
 #: The command-line spelling of each journalled option (for the refusal's sentence).
-FLAGS = {"match_length": "--match-length", "seed": "--seed", "illegal_rate": "--illegal-rate", "noise": "--noise", "rules": "--rules"}
+FLAGS = {"match_length": "--match-length", "seed": "--seed", "illegal_rate": "--illegal-rate", "noise": "--noise",
+         "rules": "--rules", "variant": "--variant"}
 
 
 @dataclass
@@ -99,6 +112,7 @@ class Tally:
     """The run's counts for the summary."""
 
     plays_recognised: int = 0
+    pinned_points_read: int = 0
     illegal_attempts: int = 0
     illegal_flagged: int = 0
     legal_rejected: int = 0
@@ -109,6 +123,7 @@ class Tally:
         if entry["what"] == "play":
             if entry["accepted"]:
                 self.plays_recognised += 1
+                self.pinned_points_read += entry.get("pins", 0)
             else:
                 self.legal_rejected += 1
         elif entry["what"] == "attempt":
@@ -163,16 +178,18 @@ def resume(journal: JournalLike, options: Options, out: Path, at_ms: int) -> Res
 
 def _same_options(journalled: dict[str, Any], options: Options, out: Path) -> None:
     wanted = options.match()
-    differ = [key for key in FLAGS if key in journalled and journalled[key] != wanted[key]]
+    differ = [key for key in FLAGS if (key in journalled or key == "variant") and journalled.get(key) != wanted.get(key)]
     if differ:
-        was = " ".join(f"{FLAGS[k]} {_spelled(journalled[k])}" for k in differ)
-        now = " ".join(f"{FLAGS[k]} {_spelled(wanted[k])}" for k in differ)
+        was = " ".join(f"{FLAGS[k]} {_spelled(journalled.get(k))}" for k in differ)
+        now = " ".join(f"{FLAGS[k]} {_spelled(wanted.get(k))}" for k in differ)
         raise SimulationError(
             f"{out} holds a run started with {was}, not {now}: repeat its options to go on, or use another --out"
         )
 
 
 def _spelled(value: Any) -> str:
+    if value is None:
+        return "(none)"
     return f"{value:g}" if isinstance(value, float) else str(value)
 
 
@@ -309,7 +326,8 @@ class Players:
             yield from self._play(turn)
         elif s.phase == Phase.GAME_OVER:
             yield SetUp()
-            yield Press(s.games[-1].winner, ROLL)
+            winner = s.games[-1].winner
+            yield Press(0 if winner is None else winner, ROLL)  # (nobody won a drawn game)
         else:
             raise SimulationError(f"the simulated players do not handle phase {s.phase!r}")
         acted = yield Wait(lambda: len(c.actions) > n or c.over, f"the host to act in phase {s.phase}")
@@ -324,8 +342,14 @@ class Players:
         s = c.state
         o = self.options
         mover, position, dice, game = s.turn, s.position, s.dice, s.game
-        play = choose_play(position, dice, o.seed, game, turn)
-        if play is not None and (game, turn) not in self.attempted:
+        rules = s.game_rules
+        if rules is not None:  # a seed variant: its own plays, laid out on its own board
+            play = choose_variant_play(rules, s.board_view, dice, o.seed, game, turn)
+            moves = () if play is None else variant_moves(rules, s.board_view, play.steps, mover)
+        else:
+            play = choose_play(position, dice, o.seed, game, turn)
+            moves = () if play is None else moves_of(play.steps, mover)
+        if play is not None and rules is None and (game, turn) not in self.attempted:
             attempt = illegal_attempt(position, dice, mover, o.seed, game, turn, o.illegal_rate, self.points)
             if attempt is not None:
                 yield Carry(attempt.moves)
@@ -346,7 +370,7 @@ class Players:
                     )
                     self.attempted.add((game, turn))
                 yield Carry(tuple(Move(m.dst, m.src) for m in reversed(attempt.moves)))
-        yield Carry(() if play is None else moves_of(play.steps, mover))
+        yield Carry(moves)
         want = () if play is None else tuple((st.frm, st.to) for st in play.steps)
         n = len(c.actions)
         with self.atomic():  # the play's row lands with the host's action for it, or neither does
@@ -367,6 +391,7 @@ class Players:
                     "accepted": accepted,
                     "play": play.notation if play is not None else "",
                     "verdict": type(verdict).__name__,
+                    **({"pins": _pins(play)} if rules is not None and play is not None else {}),
                 }
             )
         if not accepted:
@@ -381,7 +406,9 @@ class Players:
         """The ``--json`` summary (player 0 = the .mat's left column)."""
         s = self.controller.state
         assert s is not None
+        variant = {"variant": self.options.match_variant, "pinned_points_read": self.tally.pinned_points_read}
         return {
+            **(variant if self.options.match_variant in ("plakoto", "fevga", "anti", "race", "tavli") else {}),
             "match_length": s.length,
             "score": list(s.score),
             "games": [{"winner": g.winner, "points": g.points, "cube": g.cube, "result": g.result} for g in s.games],
@@ -390,6 +417,28 @@ class Players:
             "illegal_flagged": self.tally.illegal_flagged,
             "legal_rejected": self.tally.legal_rejected,
         }
+
+
+def table_layout(controller: Any) -> Layout:
+    """The checkers on the table as the match stands (a resume, a new game's set-up): the
+    start of the game to be set up, or the board with a seed variant's pins and reserves."""
+    s = controller.state
+    if s.phase in (Phase.OPENING, Phase.GAME_OVER, Phase.MATCH_OVER):
+        from bgboard.sense.variants import Physical
+
+        return Layout.from_physical(Physical(controller.session.start_counts()))
+    if s.game_rules is not None:
+        from bgboard.sense.variants import physical
+
+        return Layout.from_physical(physical(s.game_rules.name, s.board_view, s.turn or 0))
+    return Layout.from_position(s.position, s.turn or 0)
+
+
+def _pins(play: Any) -> int:
+    """The pinned points on the board after a seed variant's play (read through the field
+    model's cancelling magnets)."""
+    mine, theirs = play.board.pins
+    return bin(mine).count("1") + bin(theirs).count("1")
 
 
 def _error(notice: Any) -> bool:

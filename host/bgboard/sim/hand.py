@@ -38,13 +38,17 @@ def _order(place: str) -> float:
     return float(int(place))
 
 
-def carry(layout: Layout, src: str, dst: str, *, step_ms: int = 40, flicker: bool = True) -> tuple[tuple[Frame, ...], Layout]:
+def carry(
+    layout: Layout, src: str, dst: str, *, step_ms: int = 40, flicker: bool = True, pin: bool = False
+) -> tuple[tuple[Frame, ...], Layout]:
     """Frames of one checker carried from ``src`` to ``dst``, and the layout afterwards.
 
-    With ``flicker`` off the move is a single jump (for fast, clean runs).
+    With ``flicker`` off the move is a single jump (for fast, clean runs).  ``pin``: a
+    Plakoto pinner set on a single checker of the other colour (the field model's pin:
+    opposite magnets on one slot, :mod:`bgboard.sim.field`).
     """
     lifted, colour = layout.lift(src)
-    after = lifted.put(dst, colour)
+    after = lifted.put(dst, colour, pin=pin)
     if not flicker:
         return (Frame(step_ms, after),), after
     frames = [Frame(step_ms, lifted, Hand(src, colour, s)) for s in LIFT]

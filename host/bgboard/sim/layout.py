@@ -86,31 +86,47 @@ class Layout:
         return (WHITE if n >= 0 else BLACK), abs(n)
 
     def lift(self, place: str) -> tuple["Layout", int]:
-        """Take the top checker off ``place``: the new layout and the checker's colour."""
+        """Take the top checker off ``place``: the new layout and the checker's colour (the
+        last pinner lifted off a Plakoto pin frees the pinned checker under it)."""
         colour, count = self.at(place)
         if count == 0:
             raise ValueError(f"no checker to lift at {place}")
-        return self._add(place, colour, -1), colour
+        after = self._add(place, colour, -1)
+        if count == 1 and place in POINT_PLACES and int(place) in self.pins:
+            points = list(after.points)
+            points[int(place) - 1] = -1 if colour == WHITE else 1
+            after = Layout(tuple(points), after.bar, after.off, self.pins - {int(place)})
+        return after, colour
 
-    def put(self, place: str, colour: int) -> "Layout":
-        """Put a checker of ``colour`` on ``place`` (which must not hold the other colour)."""
+    def put(self, place: str, colour: int, pin: bool = False) -> "Layout":
+        """Put a checker of ``colour`` on ``place`` (which must not hold the other colour,
+        unless ``pin``: a Plakoto pinner set on a single checker of the other colour)."""
         here, count = self.at(place)
         if count and here != colour and place in POINT_PLACES:
-            raise ValueError(f"point {place} holds the other colour")
+            if not (pin and count == 1 and int(place) not in self.pins):
+                raise ValueError(f"point {place} holds the other colour")
+            points = list(self.points)
+            points[int(place) - 1] = 1 if colour == WHITE else -1
+            return Layout(tuple(points), self.bar, self.off, self.pins | {int(place)})
         return self._add(place, colour, +1)
 
     def _add(self, place: str, colour: int, delta: int) -> "Layout":
         if place in BAR_PLACES:
             bar = list(self.bar)
             bar[colour] += delta
-            return Layout(self.points, (bar[0], bar[1]), self.off)
+            return Layout(self.points, (bar[0], bar[1]), self.off, self.pins)
         if place in OFF_PLACES:
             off = list(self.off)
             off[colour] += delta
-            return Layout(self.points, self.bar, (off[0], off[1]))
+            return Layout(self.points, self.bar, (off[0], off[1]), self.pins)
         points = list(self.points)
         points[int(place) - 1] += delta if colour == WHITE else -delta
-        return Layout(tuple(points), self.bar, self.off)
+        return Layout(tuple(points), self.bar, self.off, self.pins)
+
+    def physical(self) -> Physical:
+        """The host's view of this table (:class:`bgboard.sense.variants.Physical`): 28
+        signed counts, pins kept."""
+        return Physical((*self.points, self.bar[0], -self.bar[1], self.off[0], -self.off[1]), self.pins)
 
 
 def place_of(index: int, colour: int) -> str:

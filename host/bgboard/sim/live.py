@@ -33,7 +33,6 @@ from bgboard.control.events import DOUBLE, DROP, ROLL
 from bgboard.control.notice import Topic
 from bgboard.errors import InputError
 from bgboard.match.state import Phase
-from bgboard.rules import start_position
 from bgboard.sim.driver import (
     Carry,
     Op,
@@ -47,6 +46,7 @@ from bgboard.sim.driver import (
     Wait,
     perform_async,
     resume,
+    table_layout,
 )
 from bgboard.hardware import load_grid, load_pins
 from bgboard.sim.field import Faults
@@ -130,7 +130,7 @@ class LiveRun:
         config = config_from_dict(
             {
                 "board": {"port": self.pico.slave_name, "settle_ms": SETTLE_MS},
-                "match": {"length": options.match_length, "rules": options.rules},
+                "match": {"length": options.match_length, "rules": options.rules, "variant": options.match_variant},
                 "journal": {"path": str(self.out / "journal.sqlite")},
                 "buttons": {"bounce_ms": 2},
             }
@@ -195,12 +195,10 @@ class LiveRun:
     async def _seen(self, timeout: float = 8.0) -> None:
         """Wait until the host's settled reading shows the table as it is (a loaded machine
         may be slower than the firmware's debounce and the host's settling)."""
-        from bgboard.sense.board import Observation, Slots
+        from bgboard.sense.board import Slots
 
         slots = Slots(point=self.grid.count("point"), bar=self.grid.count("bar"), tray=self.grid.count("off"))
-        layout = self.table.layout
-        board = (*layout.points, layout.bar[0], -layout.bar[1], layout.off[0], -layout.off[1])
-        want = Observation.of_board(board, slots).codes
+        want = self.table.layout.physical().expected(slots).codes  # (a pin's base slot unread)
         try:
             await self._until(
                 lambda: self.controller.observation is not None and self.controller.observation.codes == want,
@@ -255,12 +253,7 @@ class LiveRun:
         raise SimulationError("the dice module never rolled")
 
     def _set_up_table(self) -> None:
-        s = self.controller.state
-        if s.phase in (Phase.OPENING, Phase.GAME_OVER):
-            position, colour = start_position(s.rules.variant), 0
-        else:
-            position, colour = s.position, s.turn or 0
-        self.table.layout = Layout.from_position(position, colour)
+        self.table.layout = table_layout(self.controller)
         self.pico.slots(self.table.values())
 
     # ------------------------------------------------------------------ the players

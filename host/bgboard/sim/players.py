@@ -22,7 +22,10 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from bgboard.rules import BAR, OFF, Position
-from bgboard.sim.layout import BAR_PLACES, Layout, place_of
+from bgboard.rules.board import Board
+from bgboard.rules.games import Game
+from bgboard.rules.step import Step
+from bgboard.sim.layout import BAR_PLACES, OFF_PLACES, Layout, place_of
 
 
 def rng_for(seed: int, game: int, turn: int, purpose: str) -> random.Random:
@@ -45,6 +48,7 @@ class Move:
 
     src: str
     dst: str
+    pin: bool = False  # a Plakoto pinner set on a single checker of the other colour
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +92,47 @@ def choose_play(position: Position, dice: tuple[int, int], seed: int, game: int,
         return None
     rng = rng_for(seed, game, turn, "play")
     return max(plays, key=lambda play: _score(position, play.position, rng))
+
+
+def choose_variant_play(game: Game, board: Board, dice: tuple[int, int], seed: int, number: int, turn: int):
+    """The legal play of a seed variant this player makes (the self-play heuristic,
+    :func:`bgboard.match.selfplay.variant_score`, with a seeded tie-break), or ``None``."""
+    from bgboard.match.selfplay import variant_score
+
+    plays = game.plays(board, dice)
+    if not plays:
+        return None
+    rng = rng_for(seed, number, turn, "play")
+    return max(plays, key=lambda p: variant_score(game.name, p.board, game.outcome(p.board)) + rng.random())
+
+
+#: Place names of the host's place numbers 25..28.
+_PLACE_NAMES = {25: BAR_PLACES[0], 26: BAR_PLACES[1], 27: OFF_PLACES[0], 28: OFF_PLACES[1]}
+
+
+def variant_moves(game: Game, board: Board, steps: Sequence[Step], colour: int) -> tuple[Move, ...]:
+    """Physical moves of a seed variant's steps from ``board`` (the mover of ``colour`` on
+    roll): Fevga's black on its own side of the table, Race's checkers entering from the
+    tray, a hit (Race, Anti) first carries the blot to its bar, a Plakoto pin sets the
+    pinner on the single checker."""
+    from bgboard.sense.variants import place_of as host_place
+
+    def name(place: int) -> str:
+        return _PLACE_NAMES.get(place, str(place))
+
+    out: list[Move] = []
+    for step in steps:
+        after = next((a for st, a in game.steps_from(board, step.die) if st == step), None)
+        if after is None:
+            raise ValueError(f"{step} is not a step of {game.title} here")
+        src = name(host_place(game.name, step.frm, colour, reserve=step.frm == BAR and not board.mine[BAR]))
+        dst = name(host_place(game.name, step.to, colour))
+        pinning = step.hit and game.name == "plakoto"
+        if step.hit and not pinning:
+            out.append(Move(dst, BAR_PLACES[1 - colour]))
+        out.append(Move(src, dst, pin=pinning))
+        board = after
+    return tuple(out)
 
 
 def _apply_moves(position: Position, moves: Sequence[Move], colour: int) -> Position | None:

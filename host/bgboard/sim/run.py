@@ -32,7 +32,6 @@ from bgboard.display.state import DisplayState
 from bgboard.errors import InputError
 from bgboard.link.messages import SetRolling
 from bgboard.match.state import Phase
-from bgboard.rules import start_position
 from bgboard.sense.board import Observation, SensorFaultError, Slots
 from bgboard.sense.settle import Settler
 from bgboard.sim.driver import (
@@ -49,6 +48,7 @@ from bgboard.sim.driver import (
     Wait,
     perform,
     resume,
+    table_layout,
 )
 from bgboard.hardware import load_grid
 from bgboard.sim.field import NOISE_LEVELS, Faults
@@ -141,13 +141,8 @@ class Simulation:
 
     def _set_up_table(self) -> None:
         """The checkers as the match stands (after a resume or a new game)."""
-        state = self.controller.state
-        assert state is not None
-        if state.phase in (Phase.OPENING, Phase.GAME_OVER):
-            position, colour = start_position(state.rules.variant), 0
-        else:
-            position, colour = state.position, state.turn or 0
-        self.table.layout = Layout.from_position(position, colour)
+        assert self.controller.state is not None
+        self.table.layout = table_layout(self.controller)
         self._rest()
 
     def _scan(self, frame: Frame | None) -> Observation | None:

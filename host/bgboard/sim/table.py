@@ -51,7 +51,7 @@ class Table:
         """Carry each checker in turn; the table ends with every move made."""
         out: list[Frame] = []
         for move in moves:
-            frames, self.layout = carry(self.layout, move.src, move.dst, flicker=self.flicker)
+            frames, self.layout = carry(self.layout, move.src, move.dst, flicker=self.flicker, pin=move.pin)
             out.extend(frames)
         return tuple(out)
 
