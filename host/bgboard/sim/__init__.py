@@ -27,7 +27,6 @@ if TYPE_CHECKING:
     from bgboard.sim.replay import guided_moves, simulate_replay
     from bgboard.sim.run import Simulation, noise_level
     from bgboard.sim.session import run_firmware_match, run_match, write_gif
-    from bgboard.sim.variant import play_match
 
 #: Each submodule and the public names it defines (imported when a name is first used).
 __getattr__ = exports(__name__, {
@@ -46,14 +45,13 @@ __getattr__ = exports(__name__, {
     "replay": "guided_moves simulate_replay",
     "run": "Simulation noise_level",
     "session": "run_firmware_match run_match write_gif",
-    "variant": "play_match",
 })
 
 __all__ = [
     "COLOURS", "NOISE_LEVELS", "Calibration", "ClubSimBoard", "Faults", "FirmwareUnavailableError",
     "Hand", "Layout", "LiveRun", "Options", "Simulation", "SimulationError", "VirtualPico", "carry",
     "choose_play", "default_grid", "dice_for", "guided_moves", "match_seed", "micropython",
-    "moves_of", "noise_level", "place_of", "play_evening", "play_interactive", "play_match",
+    "moves_of", "noise_level", "place_of", "play_evening", "play_interactive",
     "readings", "run_drills", "run_firmware_match", "run_match", "simulate_replay", "slot_units",
     "takes", "wants_double", "write_gif", "write_mat",
 ]
