@@ -158,6 +158,31 @@ def test_race_agrees_with_gnubg_once_every_checker_has_entered():
                 compared += 1
 
 
+def test_race_agrees_with_gnubg_once_the_mover_has_entered_while_the_opponent_has_not():
+    """The opponent's checkers still waiting to enter are off the board like borne-off
+    ones, and nothing the mover may do depends on which they are (VARIANTS.md Race: they
+    enter as from the bar; hitting, blocking and bearing off as usual; only the mover's own
+    waiting checkers make entering optional).  So once the mover has entered all his
+    checkers, Race is backgammon with the opponent's waiting checkers counted as borne off,
+    and gnubg-nn must give the same plays; random games reach such boards early in the game,
+    where the other test's boards (nobody waiting) never are."""
+    require_gnubg_nn()
+    from bgboard.rules import position_id
+    from bgboard.rules.position import Position
+
+    rng = random.Random(16)
+    compared = 0
+    while compared < 200:
+        for board, dice, plays, _chosen in random_game(GAMES["race"], rng, limit=60):
+            if board.reserve[0] == 0 and board.reserve[1] > 0 and compared < 200:
+                theirs = list(board.theirs)
+                theirs[OFF] += board.reserve[1]
+                position = Position(board.mine, tuple(theirs))
+                mine = {position_id(p.board.position()) for p in plays}
+                assert mine == gnubg_ids(position, dice), board_text(board)
+                compared += 1
+
+
 # ----------------------------------------------------------------- bgboard legal --variant
 def test_legal_cli_for_each_variant(capsys):
     from bgboard.cli import main
