@@ -34,8 +34,32 @@ def taught(tmp_path_factory) -> tuple[Path, dict]:
     return out, summary
 
 
+@pytest.fixture(scope="module")
+def taught_on_firmware(tmp_path_factory) -> tuple[Path, dict]:
+    """``bgboard sim --teach`` as it runs by default: the real firmware on a pty, the real
+    host app in learner mode, its teacher grading on the hint worker."""
+    from bgboard.sim.session import run_firmware_match
+
+    out = tmp_path_factory.mktemp("teach-firmware")
+    summary = run_firmware_match(Options(match_length=1, seed=2, illegal_rate=0.1, teach="learner", engine="gnubg-nn"), out)
+    return out, summary
+
+
 def test_every_play_is_graded_with_gnubg_nns_own_losses(taught) -> None:
-    out, summary = taught
+    _graded_as_gnubg_nn_grades(*taught)
+
+
+@pytest.mark.slow
+def test_on_the_real_firmware_every_play_is_graded_with_gnubg_nns_own_losses(taught_on_firmware) -> None:
+    out, summary = taught_on_firmware
+    _graded_as_gnubg_nn_grades(out, summary)
+    assert summary["plays_recognised"] > len(summary["grades"]) > 20 and summary["legal_rejected"] == 0
+    report = (out / "learner-report.html").read_text()  # written by the app, beside its journal
+    assert "<title>Learner report" in report and f"{len(summary['grades'])} plays graded" in report
+
+
+def _graded_as_gnubg_nn_grades(out: Path, summary: dict) -> None:
+    """A grade for every play of the journal, each loss gnubg-nn's own 0-ply evaluation."""
     grades = summary["grades"]
     moves = [a for a in journal_actions(out) if a["type"] == "move"]
     assert len(grades) == len(moves) > 20 and summary["engine"] == "gnubg-nn"
@@ -112,6 +136,27 @@ def test_drills_are_laid_out_with_the_guidance_rolled_played_and_graded(tmp_path
     setups = [s for s in shown if s.phase == "setup"]
     assert setups and all(s.diagram is not None and s.diagram.marked for s in setups)
     assert (tmp_path / "learner-report.html").exists() and list((tmp_path / "frames").glob("*.png"))
+
+
+@pytest.mark.slow
+def test_drills_on_the_real_firmware_are_laid_out_played_and_graded(tmp_path) -> None:
+    """``bgboard sim --teach practice`` by default: the app's practice room on the real
+    firmware, each drill laid out by the simulated hand and graded by the app's teacher."""
+    from bgboard.sim.practice import run_firmware_drills
+
+    drills = _subset()
+    summary = run_firmware_drills(Options(match_length=1, seed=3, engine="gnubg-nn"), tmp_path, drills)
+    assert [r["drill"] for r in summary["drills"]] == [d.name for d in drills]
+    assert len(summary["grades"]) == len(drills) and summary["engine"] == "gnubg-nn"
+    for drill, result, grade in zip(drills, summary["drills"], summary["grades"]):
+        assert result["lesson"] == grade and grade["position"] == drill.position_id
+        if drill.dice is not None:
+            assert grade["dice"] == f"{max(drill.dice)}{min(drill.dice)}"
+        dice = (int(grade["dice"][0]), int(grade["dice"][1]))
+        equities = {p.notation: _gnubg(p.position) for p in legal_plays(drill.position, dice)}
+        assert grade["loss"] == pytest.approx(max(equities.values()) - equities[grade["play"]], abs=2e-6)
+    assert (tmp_path / "learner-report.html").exists() and list((tmp_path / "frames").glob("*.png"))
+    assert json.loads((tmp_path / "summary.json").read_text()) == summary
 
 
 @pytest.mark.slow

@@ -3,8 +3,11 @@
     bgboard sim --match-length 3 --seed 1 --out out/sim [--illegal-rate 0.1] [--noise low] [--json]
 
 By default the board is the real firmware under the MicroPython unix port on a pty, run
-faster than real time (``--speed``, ``--realtime`` to watch); ``--model-firmware`` replaces
-it with the in-process model of its classify/debounce (faster, no firmware process).
+faster than real time (``--speed``, ``--realtime`` to watch), and the host is the real app;
+``--model-firmware`` replaces both with the in-process model of the firmware's
+classify/debounce and the controller on a virtual clock (faster, no firmware process).  So
+does ``--teach`` (learner or practice): on the firmware the app's own teacher grades on its
+hint worker, as ``bgboard run`` with ``[teach] mode`` does.
 
 Writes ``OUT/journal.sqlite``, ``OUT/match.mat``, ``OUT/match.sgf``, the display frames
 (``OUT/frames/*.png``, ``OUT/display.gif``) and ``OUT/summary.json``.  A directory whose
@@ -74,7 +77,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         choices=("learner", "practice"),
         default=None,
         help="teaching mode: grade every play and cube decision (learner, the default) or play the drill set "
-        "(practice); writes OUT/learner-report.html; --json adds the grades",
+        "(practice), on the real firmware and app as bgboard run with [teach] mode (--model-firmware: modelled); "
+        "writes OUT/learner-report.html; --json adds the grades",
     )
     p.add_argument("--drill", action="append", default=[], metavar="POSITION[:DICE]",
                    help="with --teach practice: practise this gnubg Position ID (learner on roll; DICE like 31, "
@@ -125,21 +129,25 @@ def run(args: argparse.Namespace) -> int:
         flicker=not args.no_flicker,
         stuck=stuck,
         teach=args.teach or "off",
-        engine=args.engine,
+        engine=_engine_name(args.engine) if args.engine is not None else None,
     )
     if args.drill and args.teach != "practice":
         raise SimArgumentError("--drill gives a position to practise: use it with --teach practice")
     if args.engine is not None and args.teach is None:
         raise SimArgumentError("--engine chooses the engine that grades the plays: give --teach or --replay too")
+    speed = 1 if args.realtime else args.speed
     if args.teach == "practice":
-        from bgboard.sim.practice import run_drills
+        from bgboard.sim.practice import run_drills, run_firmware_drills
 
         drills = None
         if args.drill:
             from bgboard.teaching import drill_of
 
             drills = tuple(drill_of(text) for text in args.drill)
-        summary = run_drills(options, args.out, drills)
+        if _modelled(args):
+            summary = run_drills(options, args.out, drills)
+        else:
+            summary = run_firmware_drills(options, args.out, drills, speed=speed)
         if args.json:
             print(json.dumps(summary))
         else:
@@ -153,23 +161,11 @@ def run(args: argparse.Namespace) -> int:
 
         return play_interactive(options, args.out)
     progress = sys.stderr.isatty() and not args.json
-    model = args.model_firmware or args.teach is not None  # the teacher grades on the virtual clock
-    if not model:
-        from bgboard.sim.pico import FirmwareUnavailableError, micropython
-
-        try:
-            micropython()
-        except FirmwareUnavailableError as exc:
-            if args.firmware:
-                raise
-            sys.stderr.write(f"bgboard: {exc}; modelling the firmware instead\n")
-            model = True
-    if model:
+    if _modelled(args):
         summary = run_match(options, args.out, progress=progress, realtime=args.realtime)
     else:
         from bgboard.sim.session import run_firmware_match
 
-        speed = 1 if args.realtime else args.speed
         summary = run_firmware_match(options, args.out, progress=progress, speed=speed)
     if args.json:
         print(json.dumps(summary))
@@ -182,6 +178,33 @@ def run(args: argparse.Namespace) -> int:
         )
         print(f"written to {args.out}/")
     return 0
+
+
+def _modelled(args: argparse.Namespace) -> bool:
+    """Whether the firmware is modelled in-process: asked for (``--model-firmware``), or
+    the MicroPython unix port is missing (said on stderr; ``--firmware`` insists instead)."""
+    if args.model_firmware:
+        return True
+    from bgboard.sim.pico import FirmwareUnavailableError, micropython
+
+    try:
+        micropython()
+    except FirmwareUnavailableError as exc:
+        if args.firmware:
+            raise
+        sys.stderr.write(f"bgboard: {exc}; modelling the firmware instead\n")
+        return True
+    return False
+
+
+def _engine_name(name: str) -> str:
+    """``--engine``: a hint engine bgboard knows (one sentence otherwise)."""
+    from bgboard.hints.registry import ENGINES
+
+    spelled = {"gnubg": "gnubg-nn", "gnubg_nn": "gnubg-nn"}.get(name.strip().lower(), name.strip().lower())
+    if spelled not in (*ENGINES, "auto"):
+        raise SimArgumentError(f"--engine takes one of {', '.join(ENGINES)} or auto, not {name!r}")
+    return spelled
 
 
 def _variant(args: argparse.Namespace, noise: float) -> int:

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from bgboard.sim.live import LiveRun
     from bgboard.sim.pico import FirmwareUnavailableError, VirtualPico, micropython
     from bgboard.sim.players import choose_play, dice_for, moves_of, takes, wants_double
-    from bgboard.sim.practice import run_drills
+    from bgboard.sim.practice import run_drills, run_firmware_drills
     from bgboard.sim.records import write_mat
     from bgboard.sim.replay import guided_moves, simulate_replay
     from bgboard.sim.run import Simulation, noise_level
@@ -40,7 +40,7 @@ __getattr__ = exports(__name__, {
     "live": "LiveRun",
     "pico": "FirmwareUnavailableError VirtualPico micropython",
     "players": "choose_play dice_for moves_of takes wants_double",
-    "practice": "run_drills",
+    "practice": "run_drills run_firmware_drills",
     "records": "write_mat",
     "replay": "guided_moves simulate_replay",
     "run": "Simulation noise_level",
@@ -52,6 +52,6 @@ __all__ = [
     "Hand", "Layout", "LiveRun", "Options", "Simulation", "SimulationError", "VirtualPico", "carry",
     "choose_play", "default_grid", "dice_for", "guided_moves", "match_seed", "micropython",
     "moves_of", "noise_level", "place_of", "play_evening", "play_interactive",
-    "readings", "run_drills", "run_firmware_match", "run_match", "simulate_replay", "slot_units",
+    "readings", "run_drills", "run_firmware_drills", "run_firmware_match", "run_match", "simulate_replay", "slot_units",
     "takes", "wants_double", "write_gif", "write_mat",
 ]

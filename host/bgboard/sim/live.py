@@ -127,14 +127,7 @@ class LiveRun:
         self.factory = MockFactory()
         self._old_factory = Device.pin_factory
         Device.pin_factory = self.factory
-        config = config_from_dict(
-            {
-                "board": {"port": self.pico.slave_name, "settle_ms": SETTLE_MS},
-                "match": {"length": options.match_length, "rules": options.rules, "variant": options.match_variant},
-                "journal": {"path": str(self.out / "journal.sqlite")},
-                "buttons": {"bounce_ms": 2},
-            }
-        )
+        config = config_from_dict(self._config_table())
         frames = self.out / "frames"
         self.panel = FilePanel(panel_spec("waveshare-4in2"), frames)
         self.panel.frames = [(p, "full" in p.name) for p in sorted(frames.glob("frame-*.png"))]
@@ -176,6 +169,21 @@ class LiveRun:
     @property
     def tally(self) -> Tally:
         return self.players.tally
+
+    def _config_table(self) -> dict[str, Any]:
+        """The host's config: the board on the pty, the match, the journal in OUT; with
+        ``--teach`` the teaching mode and its hint engine, as ``bgboard run`` reads them."""
+        o = self.options
+        table: dict[str, Any] = {
+            "board": {"port": self.pico.slave_name, "settle_ms": SETTLE_MS},
+            "match": {"length": o.match_length, "rules": o.rules, "variant": o.match_variant},
+            "journal": {"path": str(self.out / "journal.sqlite")},
+            "buttons": {"bounce_ms": 2},
+        }
+        if o.teach != "off":
+            table["teach"] = {"mode": o.teach}
+            table["hints"] = {"engine": o.engine or "auto"}
+        return table
 
     # ------------------------------------------------------------------ the body
     async def _show(self, frames_layout: Any = None) -> None:
@@ -234,23 +242,27 @@ class LiveRun:
     async def _roll(self, dice: tuple[int, int]) -> None:
         """Press the board's dice button until the host has the roll; ``dice`` are what
         the firmware's next roll shows (a ``dice`` line before the press)."""
-        before = len(self.controller.actions)
+        before = self._rolled()
         for _ in range(20):
             rolled = self.pico.rolls()
             self.pico.send(f"dice {dice[0]} {dice[1]}")
             self.pico.button(True)
             try:  # held until the firmware has rolled (3 scans), as a person holds it
-                await self._until(lambda: self.pico.rolls() > rolled or len(self.controller.actions) > before, "the roll", 1.0)
+                await self._until(lambda: self.pico.rolls() > rolled or self._rolled() != before, "the roll", 1.0)
             except SimulationError:
                 pass
             finally:
                 self.pico.button(False)
             try:
-                await self._until(lambda: len(self.controller.actions) > before, "the dice", 3.0)
+                await self._until(lambda: self._rolled() != before, "the dice", 3.0)
                 return
             except SimulationError:
                 continue  # the host had not enabled the dice yet: press again
         raise SimulationError("the dice module never rolled")
+
+    def _rolled(self) -> Any:
+        """What changes when the host has taken a roll (the match's actions)."""
+        return len(self.controller.actions)
 
     def _set_up_table(self) -> None:
         self.table.layout = table_layout(self.controller)
@@ -340,5 +352,15 @@ class LiveRun:
             self.journal.close()
 
     def summary(self) -> dict[str, Any]:
-        """The ``--json`` summary."""
-        return self.players.summary()
+        """The ``--json`` summary; in a teaching mode with the grade of every play, as the
+        board's teacher gave them (``grades``) and its engine."""
+        summary = self.players.summary()
+        if self.options.teach != "off":
+            summary |= self.teaching()
+        return summary
+
+    def teaching(self) -> dict[str, Any]:
+        """``grades`` and ``engine`` of the board's teacher (none when it had no engine)."""
+        teacher, hints = getattr(self.app, "teacher", None), self.app.hints
+        return {"grades": teacher.grades() if teacher is not None else [],
+                "engine": hints.engine.name if hints is not None else None}
