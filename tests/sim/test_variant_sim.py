@@ -43,16 +43,37 @@ def _options(variant: str, length: int, seed: int, illegal_rate: float = 0.0) ->
 
 
 def test_a_plakoto_game_through_the_host_app_on_the_firmware_reads_its_pins(tmp_path: Path) -> None:
-    summary = run_firmware_match(_options("plakoto", 1, 1), tmp_path)
+    summary = run_firmware_match(_options("plakoto", 1, 1, illegal_rate=0.3), tmp_path)
     _check(tmp_path, summary, "standard", 1)
     assert summary["variant"] == "plakoto" and summary["pinned_points_read"] > 0
+    # every wrong play refused by the host with its reason, and put back
+    assert summary["illegal_attempts"] > 0 and summary["illegal_flagged"] == summary["illegal_attempts"]
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("variant", ["plakoto", "fevga", "anti", "race"])
 def test_three_point_matches_of_every_variant_on_the_firmware(tmp_path: Path, variant: str) -> None:
-    summary = run_firmware_match(_options(variant, 3, 3), tmp_path)
+    summary = run_firmware_match(_options(variant, 3, 3, illegal_rate=0.2), tmp_path)
     _check(tmp_path, summary, "standard", 3)
+    assert summary["illegal_flagged"] == summary["illegal_attempts"] > 0
+
+
+@pytest.mark.slow
+def test_a_plakoto_match_stopped_midway_resumes_from_the_journal_to_the_same_end(tmp_path: Path) -> None:
+    import asyncio
+
+    from bgboard.sim.live import LiveRun
+
+    options = _options("plakoto", 1, 4, illegal_rate=0.3)
+    whole = run_firmware_match(options, tmp_path / "whole")
+    stopped = LiveRun(options, tmp_path / "resumed", max_actions=40)
+    asyncio.run(stopped.run())
+    assert not stopped.controller.over
+    resumed = run_firmware_match(options, tmp_path / "resumed")
+    assert resumed == whole
+    assert (tmp_path / "resumed" / "match.mat").read_text() == (tmp_path / "whole" / "match.mat").read_text()
+    with pytest.raises(Exception, match="--variant plakoto, not --variant fevga"):
+        run_firmware_match(_options("fevga", 1, 4, illegal_rate=0.3), tmp_path / "resumed")
 
 
 @pytest.mark.slow

@@ -241,7 +241,7 @@ class VariantTurn:
             if place.pinned not in seen:
                 seen[place.pinned] = self._read(observation, place.pinned)
             reading = seen[place.pinned]
-            lifted = None if reading is None else _lifted(reading, place.expected(self.slots))
+            lifted = None if reading is None else one_lifted(reading, place.expected(self.slots))
             if lifted is not None:
                 moving = self._moving(board, steps)
                 if lifted[1] != self.on_roll:  # the opponent's checker on its way to the bar
@@ -345,7 +345,7 @@ class VariantTurn:
         return Unexplained(f"the board shows no legal play of {d1}-{d2} in {self.game.title}")
 
 
-def _lifted(seen: Observation, want: Observation) -> tuple[int, int] | None:
+def one_lifted(seen: Observation, want: Observation) -> tuple[int, int] | None:
     """``(place, colour)`` when ``seen`` is ``want`` with one checker lifted off one place
     (an exact count there: a capped stack could hide it), else None."""
     found: tuple[int, int] | None = None

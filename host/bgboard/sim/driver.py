@@ -31,7 +31,7 @@ from bgboard.match.state import Phase
 from bgboard.sense.recognise import Ambiguous, Illegal, Miscount
 from bgboard.sim.layout import Layout
 from bgboard.sim.players import (Move, choose_play, choose_variant_play, dice_for, illegal_attempt, moves_of, takes,
-                                 variant_moves, wants_double)
+                                 variant_illegal_attempt, variant_moves, wants_double)
 
 __all__ = [
     "SIM_KIND",
@@ -349,8 +349,12 @@ class Players:
         else:
             play = choose_play(position, dice, o.seed, game, turn)
             moves = () if play is None else moves_of(play.steps, mover)
-        if play is not None and rules is None and (game, turn) not in self.attempted:
-            attempt = illegal_attempt(position, dice, mover, o.seed, game, turn, o.illegal_rate, self.points)
+        if play is not None and (game, turn) not in self.attempted:
+            if rules is not None:
+                attempt = variant_illegal_attempt(rules, s.board_view, dice, mover, o.seed, game, turn, o.illegal_rate,
+                                                  self.points)
+            else:
+                attempt = illegal_attempt(position, dice, mover, o.seed, game, turn, o.illegal_rate, self.points)
             if attempt is not None:
                 yield Carry(attempt.moves)
                 with self.atomic():  # the attempt's row lands with whatever the host did

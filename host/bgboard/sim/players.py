@@ -135,6 +135,63 @@ def variant_moves(game: Game, board: Board, steps: Sequence[Step], colour: int) 
     return tuple(out)
 
 
+def variant_illegal_attempt(
+    game: Game,
+    board: Board,
+    dice: tuple[int, int],
+    colour: int,
+    seed: int,
+    number: int,
+    turn: int,
+    rate: float,
+    capacity: int = 5,
+) -> Attempt | None:
+    """At ``rate``, a wrong play of a seed variant a learner tries first: one checker moved
+    by a die's distance plus or minus one onto an empty point or its own, whose board the
+    sensors tell from every legal play, every board on the way to one and the board before
+    the roll.  The host's reason for it (:meth:`bgboard.sense.variants.VariantTurn.verdict`)
+    is the ``reason``.  None when there is no such move (or at the rate's coin)."""
+    rng = rng_for(seed, number, turn, "illegal")
+    if rate <= 0 or rng.random() >= rate:
+        return None
+    from bgboard.sense.board import Slots
+    from bgboard.sense.variants import VariantTurn, one_lifted, physical
+    from bgboard.sense.variants import place_of as host_place
+
+    legal = VariantTurn(game, board, colour, dice)
+    if not legal.plays:
+        return None
+    slots = Slots(point=capacity)
+    shapes = [physical(game.name, board, colour)] + [physical(game.name, p.board, colour) for p in legal.plays]
+    shapes += [place for _, place in legal.partials().values()]
+    mine, theirs = board.mine, board.theirs
+    candidates: list[tuple[int, int]] = []
+    for frm in range(24, 0, -1):
+        if not mine[frm] or board.pins[0] >> frm & 1 or (mine[frm] == 1 and board.pins[1] >> game.opposite(frm) & 1):
+            continue  # no checker, a pinned one (under the opponent's) or a lone pinner
+        for die in sorted(set(dice)):
+            for to in (frm - die - 1, frm - die + 1):
+                if 1 <= to < frm and not theirs[game.opposite(to)] and mine[to] < capacity - 1:
+                    candidates.append((frm, to))
+    rng.shuffle(candidates)
+    for frm, to in candidates:
+        after = list(mine)
+        after[frm] -= 1
+        after[to] += 1
+        result = Board(tuple(after), theirs, board.pins, board.reserve)
+        seen = physical(game.name, result, colour).expected(slots)
+        if any(shape.fits(seen, slots) or one_lifted(seen, shape.expected(slots)) for shape in shapes):
+            continue  # the sensors could not tell it from a legal board (or one with a checker in the hand)
+        src, dst = (_PLACE_NAMES.get(p, str(p)) for p in (host_place(game.name, frm, colour), host_place(game.name, to, colour)))
+        d1, d2 = dice
+        return Attempt(
+            (Move(src, dst),),
+            result.position(),
+            f"the board shows no legal play of {d1}-{d2} in {game.title}",
+        )
+    return None
+
+
 def _apply_moves(position: Position, moves: Sequence[Move], colour: int) -> Position | None:
     layout = Layout.from_position(position, colour)
     try:
