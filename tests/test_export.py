@@ -12,6 +12,7 @@ from bgboard.sim.run import Options
 from bgboard.sim.session import run_match
 
 
+@pytest.mark.slow
 def test_a_simulated_matchs_journal_gives_back_its_records(tmp_path: Path) -> None:
     run_match(Options(match_length=1, seed=5, illegal_rate=0.2), tmp_path / "sim")  # takebacks of illegal tries included
     assert main(["export", "--journal", str(tmp_path / "sim" / "journal.sqlite"), "--out", str(tmp_path / "x")]) == 0

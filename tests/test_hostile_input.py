@@ -117,6 +117,7 @@ def _bgboard(*args: str, cwd: Path, prefix: tuple[str, ...] = ()) -> subprocess.
                           text=True, timeout=120)
 
 
+@pytest.mark.slow
 def test_run_on_a_machine_without_spidev_says_what_to_install(tmp_path: Path) -> None:
     # the default config drives a Waveshare panel over spidev; this machine has neither
     config = tmp_path / "config.toml"

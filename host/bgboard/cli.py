@@ -17,8 +17,8 @@ from bgboard.commands import COMMANDS, command_module
 from bgboard.errors import InputError
 
 
-def _command_modules() -> list[ModuleType]:
-    return [command_module(name) for name in COMMANDS]
+def _command_modules(only: str | None = None) -> list[ModuleType]:
+    return [command_module(name) for name in COMMANDS if only is None or name == only]
 
 
 LONGEST_WORD = 200  # a longer word of a message (a pasted argument, not a path) is cut
@@ -43,19 +43,24 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"bgboard: {one_line(message)} (see '{self.prog} --help')\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The parser of every subcommand, or of ``only`` (the command being run: importing one
+    command's module, not all ten, keeps a short command such as ``legal`` quick to start)."""
     parser = _Parser(prog="bgboard", description="The backgammon board companion.")
     parser.add_argument("--version", action="version", version=f"bgboard {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
-    for module in _command_modules():
+    for module in _command_modules(only):
         command_parser = module.add_parser(sub)
         command_parser.set_defaults(_run=module.run)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else argv
+    # the first word that is not an option names the command (bgboard's own options take no value)
+    command = next((word for word in argv if not word.startswith("-")), None)
+    parser = build_parser(command if command in COMMANDS else None)
     args = parser.parse_args(argv)
     logs.setup(args, getattr(args, "_log_level", logging.WARNING))
     try:

@@ -53,6 +53,7 @@ def log_in(browser, url: str, password: str) -> None:
     browser.find_element(By.CSS_SELECTOR, "form.login button").click()
 
 
+@pytest.mark.slow
 def test_the_bracket_shows_the_champion_and_names_as_text(served, browser):
     browser.get(served.url + event_url(DOUBLE))
     assert browser.find_element(By.ID, "champion").text == "Champion: Gus"
@@ -64,6 +65,7 @@ def test_the_bracket_shows_the_champion_and_names_as_text(served, browser):
     browser.save_screenshot(str(IMAGES / "club-bracket.png"))
 
 
+@pytest.mark.slow
 def test_a_wrong_password_is_refused(served, browser):
     log_in(browser, served.url, "not the password")
     assert browser.find_element(By.CSS_SELECTOR, "p.refused").text == \
@@ -72,6 +74,7 @@ def test_a_wrong_password_is_refused(served, browser):
     assert browser.current_url.endswith("/director/login")
 
 
+@pytest.mark.slow
 def test_the_director_corrects_a_result_and_standings_and_ratings_change(served, browser, db):
     evening = Evening(served.site.hub, boards=2, seed=3)
     served.call(evening.advance, 12)
@@ -104,6 +107,7 @@ def test_the_director_corrects_a_result_and_standings_and_ratings_change(served,
     assert float(shown[winner]) < float(ratings[winner])
 
 
+@pytest.mark.slow
 def test_a_form_without_its_csrf_token_is_refused(served, browser, db):
     log_in(browser, served.url, PASSWORD)
     WebDriverWait(browser, 5).until(lambda d: d.current_url.endswith("/director"))
@@ -120,6 +124,7 @@ def test_a_form_without_its_csrf_token_is_refused(served, browser, db):
         assert d.standings(SWISS) == before and d.audit()[-1].action != "correct"
 
 
+@pytest.mark.slow
 def test_the_director_pairs_a_round_from_the_page(tmp_path, browser):
     path = make_club(tmp_path / "fresh.sqlite", finish_double=False, swiss_rounds=0)
     served = ServedSite(club_site(path, LiveHub()))
@@ -164,6 +169,7 @@ def test_the_tv_view_cycles_through_the_room_and_the_running_events(tmp_path, br
                      f"{standings_url(SWISS)}?tv", "/?tv"]
 
 
+@pytest.mark.slow
 def test_pages_fit_a_phone(served, browser):
     evening = Evening(served.site.hub, boards=3, seed=2)
     served.call(evening.advance, 10)

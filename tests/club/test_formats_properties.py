@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import given, settings, strategies as st
 
 from bgboard.club import bracket, formats, swiss
@@ -113,6 +114,7 @@ def test_double_elimination_with_consolation(n, seed):
             assert losses_at[1] == len(mine) - 1
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(data=st.data(), n=fields, seed=seeds)
 def test_swiss(data, n, seed):
@@ -177,6 +179,7 @@ def test_standings_are_a_function_of_the_results(fmt, n, seed):
     assert sum(1 for r in once if r.status == CHAMPION) == 1
 
 
+@pytest.mark.slow
 @settings(max_examples=30, deadline=None)
 @given(n=fields, seed=seeds)
 def test_double_elimination_with_last_chance(n, seed):

@@ -51,6 +51,7 @@ def _score_cells(browser, board: int) -> list[str]:
     return texts(browser, f"#board-{board} td.score")
 
 
+@pytest.mark.slow
 def test_the_room_follows_a_running_evening_live(served, browser):
     evening = Evening(served.site.hub, boards=8, seed=11)
     served.call(evening.advance, 25)
@@ -83,6 +84,7 @@ def test_the_room_follows_a_running_evening_live(served, browser):
     browser.save_screenshot(str(IMAGES / "club-room.png"))
 
 
+@pytest.mark.slow
 def test_a_board_that_reports_later_appears_and_one_board_is_shown_large(served, browser):
     evening = Evening(served.site.hub, boards=2, seed=5)
     served.call(evening.advance, 40)

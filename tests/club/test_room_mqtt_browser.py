@@ -34,6 +34,7 @@ def browser(tmp_path):
     driver.quit()
 
 
+@pytest.mark.slow
 def test_a_board_on_a_real_broker_reaches_the_room_within_a_second(tmp_path, browser):
     broker = start_broker(tmp_path / "broker")
     db = tmp_path / "club.sqlite"

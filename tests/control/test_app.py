@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 from typing import AsyncIterator
 
+import pytest
 from gpiozero.pins.mock import MockFactory
 
 from bgboard.app import App
@@ -82,6 +83,7 @@ async def _running(tmp_path: Path, frames: str = "f") -> AsyncIterator[tuple[Fak
     factory.reset()
 
 
+@pytest.mark.slow
 def test_a_match_survives_unplugging_a_reboot_and_a_host_restart(tmp_path: Path) -> None:
     async def main() -> list:
         start = board_of(start_position(), WHITE)
@@ -155,6 +157,7 @@ def test_bgboard_run_with_a_bad_config_is_one_line_and_exit_2(tmp_path: Path) ->
     assert done.stderr == "bgboard: clock.delay_s must be a number, not 'twelve'\n"
 
 
+@pytest.mark.slow
 def test_bgboard_run_starts_without_a_board_and_stops_cleanly_on_sigterm(tmp_path: Path) -> None:
     import signal
     import time
@@ -191,6 +194,7 @@ def test_bgboard_run_starts_without_a_board_and_stops_cleanly_on_sigterm(tmp_pat
         assert [e.body["type"] for e in journal.entries()] == ["start"]
 
 
+@pytest.mark.slow
 def test_a_flickering_sensor_is_named_on_the_display(tmp_path: Path) -> None:
     from bgboard.link.messages import slot_state
 

@@ -9,6 +9,7 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
 from gpiozero.pins.mock import MockFactory
 from PIL import Image
 
@@ -43,6 +44,7 @@ class SlowPanel(FilePanel):
         super().show(image, full)
 
 
+@pytest.mark.slow
 def test_heartbeats_and_buttons_are_served_while_the_panel_refreshes(tmp_path: Path) -> None:
     async def main() -> tuple[int, float, SlowPanel, App]:
         board = FakeBoard(tmp_path / "bgboard", slots=GRID.count)

@@ -67,6 +67,7 @@ def test_run_says_what_it_waits_for_and_stops_cleanly(tmp_path: Path) -> None:
     assert "Traceback" not in text
 
 
+@pytest.mark.slow
 def test_quiet_keeps_only_warnings_and_verbose_says_every_step(tmp_path: Path) -> None:
     (tmp_path / "q").mkdir()
     code, text = _run_until(tmp_path / "q", "--quiet", wait_for=None)
@@ -76,6 +77,7 @@ def test_quiet_keeps_only_warnings_and_verbose_says_every_step(tmp_path: Path) -
     assert code == 0 and "DEBUG bgboard.link.reconnect: still no board on" in text, text
 
 
+@pytest.mark.slow
 def test_connections_link_errors_reconnects_and_match_actions_are_logged(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:

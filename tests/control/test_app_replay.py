@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+import pytest
 from gpiozero.pins.mock import MockFactory
 
 from bgboard.app import App
@@ -24,6 +25,7 @@ FILE = Path(__file__).parents[1] / "data" / "match" / "world" / "hand_notation.m
 WHITE_ROLL, WHITE_DOUBLE = 5, 6
 
 
+@pytest.mark.slow
 def test_run_replay_guides_the_set_up_then_lights_each_play(tmp_path: Path) -> None:
     match = import_mat(FILE.read_bytes())
     steps = replay_steps(match)

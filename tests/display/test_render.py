@@ -80,6 +80,7 @@ def test_layout_sizes_are_readable(panel):
     assert lay.score_px * 0.73 * spec.pitch_mm >= 5.0
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(state=display_states(), panel=st.sampled_from(list(PANELS)))
 def test_any_state_renders_with_readable_text(state, panel, monkeypatch_font_sizes):

@@ -121,6 +121,7 @@ def test_stop_frame_with_nobody_answering_returns_false(tmp_path: Path) -> None:
         close()
 
 
+@pytest.mark.slow
 def test_stop_command_stops_the_firmware_and_says_so(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     with firmware_on_a_serial_line(tmp_path) as (proc, port):
         assert main(["firmware", "stop", "--port", port]) == 0

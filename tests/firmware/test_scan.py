@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import tomllib
 
+import pytest
+
 from bgboard.link import messages as m
 from bgboard.link.codec import SequenceWatch
 
@@ -134,6 +136,7 @@ def ideal_state(colour: str, k: int) -> int:
     return m.slot_state(m.WHITE if colour == "white" else m.BLACK, k)
 
 
+@pytest.mark.slow
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(st.tuples(st.integers(0, N - 1), st.sampled_from(KINDS), st.integers(50, 200)),
                 min_size=1, max_size=25))

@@ -9,6 +9,8 @@ import subprocess
 import time
 from pathlib import Path
 
+import pytest
+
 from bgboard.link import messages as m
 from bgboard.link.codec import Frame, FrameDecoder
 
@@ -88,6 +90,7 @@ def _heartbeats(clock: str, tmp_path: Path, seconds: float) -> list[int]:
     return [x.uptime_ms for x in got if isinstance(x, m.Heartbeat)]
 
 
+@pytest.mark.slow
 def test_fast_clock_runs_firmware_time_k_times_real_time_and_still_reads_the_host(tmp_path: Path) -> None:
     fast = _heartbeats("fast:8", tmp_path, 1.5)
     # 1 s heartbeats of firmware time: 8 per real second at K = 8 (a loaded machine may lose

@@ -112,6 +112,7 @@ def test_keith_count_by_hand() -> None:
     assert keith_count(side) == 63
 
 
+@pytest.mark.slow
 def test_keith_count_agrees_with_bgsage_in_money_races(bgsage_engine) -> None:
     from bgboard.hints.pubeval import is_race
     from bgboard.hints.samples import random_positions

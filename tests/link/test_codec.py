@@ -219,6 +219,7 @@ messages = st.one_of(
 )
 
 
+@pytest.mark.slow
 @given(messages, st.integers(0, 65535))
 def test_every_message_survives_the_wire(message: m.Message, seq: int) -> None:
     frame = decode_frame(m.encode(message, seq))

@@ -296,6 +296,7 @@ def _sgf_board(text: str) -> tuple[list[int], list[int]]:
     return white, black
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(st.integers(0, 40), st.data())
 def test_the_sgf_setup_node_holds_the_condoned_board(index, data) -> None:
@@ -396,6 +397,7 @@ def _some_play(state, rng, rate: float):
 CONDONED = [(3, 1), (5, 2), (3, 3), (7, 4), (5, 5), (3, 6)]
 
 
+@pytest.mark.slow
 def test_matches_with_condoned_plays_read_back_and_replay() -> None:
     from bgboard.match.mat import read_mat
 
@@ -432,6 +434,7 @@ def _gnubg(script: Path, *args: str) -> list[dict]:
     return [json.loads(line[2:]) for line in result.stdout.splitlines() if line.startswith("@@")]
 
 
+@pytest.mark.slow
 def test_gnubg_imports_condoned_plays_with_the_same_games_and_boards(tmp_path: Path) -> None:
     pytest.importorskip("gnubg", reason="the gnubg wheel cannot be imported on this platform")
     # whole matches: gnubg's games, winners and points equal ours

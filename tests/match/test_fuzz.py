@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -69,6 +70,7 @@ actions = st.one_of(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(index=st.integers(0, 10_000), action=actions)
 def test_any_action_is_applied_or_refused_and_the_match_stays_whole(index: int, action) -> None:
@@ -89,6 +91,7 @@ def test_any_action_is_applied_or_refused_and_the_match_stays_whole(index: int, 
     assert from_json(to_json(after)) == after
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_damaged_mat_files_only_raise_record_errors(data) -> None:

@@ -9,6 +9,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -31,6 +32,7 @@ from bgboard.match.mat import export_mat
 from bgboard.match.selfplay import selfplay
 
 
+@pytest.mark.slow
 @settings(max_examples=20, deadline=None)
 @given(length=st.sampled_from([1, 3, 5, 7]), seed=st.integers(0, 10_000), rules=st.sampled_from(["standard", "brainking"]))
 def test_rebuilding_from_the_journal_equals_the_live_state_after_every_action(length: int, seed: int, rules: str) -> None:
@@ -54,6 +56,7 @@ def test_same_seed_same_match_and_seeds_differ() -> None:
     assert export_mat(selfplay(7, 42)) != export_mat(selfplay(7, 43))
 
 
+@pytest.mark.slow
 def test_doubles_takes_drops_redoubles_gammons_and_crawford_games_all_occur() -> None:
     seen: Counter[str] = Counter()
     for seed in range(40):
@@ -135,6 +138,7 @@ def test_cli_same_seed_same_files(tmp_path: Path, capsys) -> None:
     assert outputs[0] == outputs[1]
 
 
+@pytest.mark.slow
 def test_crawford_game_is_exactly_the_game_after_first_reaching_match_point() -> None:
     for seed in range(30):
         length = (3, 5, 7)[seed % 3]

@@ -40,6 +40,7 @@ KINDS = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", list(GAMES))
 def test_whole_matches_score_as_the_variant_says(variant):
     seen = Counter()
@@ -177,6 +178,7 @@ def test_fevga_sgf_letters_put_black_on_the_far_side():
     assert first_black[5] == "l"
 
 
+@pytest.mark.slow
 def test_selfplay_command_plays_each_variant(tmp_path, capsys):
     for variant in GAMES:
         out = tmp_path / f"{variant}.mat"

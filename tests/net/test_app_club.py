@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+import pytest
 from gpiozero.pins.mock import MockFactory
 
 from bgboard.app import App
@@ -31,6 +32,7 @@ from tests.net.conftest import CLUB
 BASE = f"bgboard/{CLUB}/board"
 
 
+@pytest.mark.slow
 def test_a_board_plays_the_directors_assignment_and_reports_it(tmp_path: Path, broker: PrivateBroker) -> None:
     broker.kill()  # the club is not reachable when the board starts
     config = config_from_dict(

@@ -13,6 +13,8 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from bgboard.net.boardlink import ClubLink, LinkSettings
 from bgboard.net.broker import DIRECTOR, board_user
 from bgboard.net.mosquitto import PrivateBroker
@@ -46,6 +48,7 @@ async def until(predicate: Any, seconds: float = 10.0) -> None:
             await asyncio.sleep(0.02)
 
 
+@pytest.mark.slow
 def test_a_result_made_while_the_broker_is_down_is_kept_and_sent_until_acked(tmp_path: Path, broker: PrivateBroker) -> None:
     broker.kill()
 

@@ -68,6 +68,7 @@ def test_a_board_cannot_publish_for_another_board_nor_assign(broker: PrivateBrok
     assert seen == [(f"{base}/1/result", b"board 1's own")]
 
 
+@pytest.mark.slow
 def test_a_board_cannot_read_another_boards_assignment(broker: PrivateBroker) -> None:
     base = f"bgboard/{CLUB}/board"
 

@@ -88,6 +88,7 @@ def test_the_broker_killed_mid_round_and_a_board_cut_off_for_a_whole_match(tmp_p
     check_exactly_once(evening, tmp_path, 8)
 
 
+@pytest.mark.slow
 def test_the_director_ignores_a_result_from_the_wrong_boards_topic(tmp_path: Path, broker: PrivateBroker) -> None:
     """Board 5 (its own topic: the ACL allows nothing else) reports match X, which is board 2's:
     the director neither stores it nor acks it; board 2's own result is stored."""

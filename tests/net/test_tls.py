@@ -7,6 +7,8 @@ import asyncio
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from bgboard.net.boardlink import ClubLink, LinkSettings
 from bgboard.net.broker import board_user
 from bgboard.net.mosquitto import PrivateBroker
@@ -15,6 +17,7 @@ from bgboard.store.journal import MemoryJournal
 from tests.net.conftest import CLUB
 
 
+@pytest.mark.slow
 def test_a_board_connects_over_tls_only_with_the_clubs_certificate(tmp_path: Path) -> None:
     cert, key = tmp_path / "broker.crt", tmp_path / "broker.key"
     subprocess.run(

@@ -33,6 +33,7 @@ def test_no_legal_play(capsys):
     assert json.loads(capsys.readouterr().out) == {"position": closed, "dice": [6, 1], "plays": []}
 
 
+@pytest.mark.slow
 def test_json_position_ids_are_gnubg_nn_keys(capsys):
     g = require_gnubg_nn()
     for _, position in selfplay_positions(seed=5, count=30):

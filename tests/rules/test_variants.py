@@ -103,6 +103,7 @@ def test_invalid_variant_boards_are_named():
 
 
 # ----------------------------------------------------------------- properties
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(GAMES))
 @settings(max_examples=8, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1))

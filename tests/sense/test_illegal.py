@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from bgboard import rules
 from bgboard.rules import Position
 from bgboard.sense.board import Observation, Slots, board_of
@@ -25,6 +27,7 @@ def _wrong_moves(position: Position, dice: tuple[int, int]):
             yield Position(tuple(mine), position.theirs)
 
 
+@pytest.mark.slow
 def test_every_illegal_attempt_gets_the_engines_explanation_and_the_fix() -> None:
     slots = Slots(point=15, bar=15, tray=15)  # exact counts: the guessed board is the board
     checked = 0

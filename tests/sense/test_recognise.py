@@ -45,6 +45,7 @@ def _games(seed: int, games: int):
             position, mover = after.swap(), 1 - mover
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("slots", [Slots(point=5, bar=3, tray=15), Slots(point=6, bar=4, tray=8)])
 def test_every_legal_play_is_recognised_with_no_false_accept(slots: Slots) -> None:
     played = ambiguous = settled_seen = lift_ambiguous = hidden = 0
@@ -193,6 +194,7 @@ def test_position_board_round_trip() -> None:
         assert position_of(board_of(position, mover), mover) == position
 
 
+@pytest.mark.slow
 def test_next_steps_by_look_up_agree_with_the_rules_engine() -> None:
     """The LED destinations come from the turn's index; the rules engine's legal_steps is
     the oracle: after every prefix of every chosen play, the same (from, to) steps."""

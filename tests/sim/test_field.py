@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -66,6 +67,7 @@ def _decode(grid, values, cal: Calibration = Calibration()) -> dict[str, tuple[i
     return out
 
 
+@pytest.mark.slow
 @given(positions(), st.sampled_from([WHITE, BLACK]))
 @settings(max_examples=40)
 def test_noiseless_slots_show_what_lies_there(position: Position, colour: int) -> None:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from bgboard.sim.interactive import play_interactive
 from bgboard.sim.run import Options
 
@@ -23,6 +25,7 @@ def _session(tmp_path: Path, lines: list[str]) -> list[str]:
     return said
 
 
+@pytest.mark.slow
 def test_a_wrong_play_is_refused_with_its_reason_and_a_right_one_taken(tmp_path: Path) -> None:
     # seed 4: black wins the opening roll and plays; white then rolls 5-4
     said = _session(tmp_path, ["r", "r", "13/7", "r", "zz/1", "7/13", "13/8", "13/9", "r", "b", "q"])

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -37,6 +38,7 @@ def test_dice_depend_only_on_seed_game_and_turn() -> None:
     assert all(a != b for a, b in (dice_for(1, g, 0) for g in range(1, 200)))
 
 
+@pytest.mark.slow
 @given(st.integers(0, 10_000), st.integers(0, 60))
 @settings(max_examples=40, deadline=None)
 def test_the_chosen_play_is_legal_and_repeatable(seed: int, plies: int) -> None:

@@ -67,6 +67,7 @@ def test_the_guidance_reaches_any_layout_from_any_other() -> None:
         assert layout == target
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["gnubg_match_3_12.mat", "hand_problems.mat", "hand_notation.mat"])
 def test_a_whole_match_replayed_on_the_board_reads_every_position_of_the_file(name: str) -> None:
     steps = steps_of(name)

@@ -46,6 +46,7 @@ def test_an_interrupted_run_resumes_to_the_same_end(tmp_path: Path, whole_6: tup
     assert (tmp_path / "match.mat").read_text() == (whole_out / "match.mat").read_text()
 
 
+@pytest.mark.slow
 def test_outputs_are_written(tmp_path: Path) -> None:
     summary = run_match(Options(1, seed=2), tmp_path)
     for name in ("match.mat", "match.sgf", "journal.sqlite", "display.gif", "summary.json"):
@@ -56,6 +57,7 @@ def test_outputs_are_written(tmp_path: Path) -> None:
     assert (tmp_path / "match.sgf").read_text().startswith("(;FF[4]GM[6]")
 
 
+@pytest.mark.slow
 def test_cli_json_has_exactly_the_documented_keys(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["sim", "--match-length", "1", "--seed", "3", "--out", str(tmp_path), "--json", "--model-firmware"]) == 0
     out = json.loads(capsys.readouterr().out)
@@ -111,6 +113,7 @@ def test_kill_9_then_sim_again_ends_as_the_uninterrupted_run(tmp_path: Path, who
     assert journal_actions(tmp_path / "killed") == journal_actions(whole_out)
 
 
+@pytest.mark.slow
 def test_a_stuck_sensor_stops_the_run_with_the_place_to_check_and_the_match_resumes(tmp_path: Path) -> None:
     args = [*BGBOARD, "sim", "--match-length", "1", "--seed", "3", "--out", str(tmp_path), "--model-firmware"]
     stuck = subprocess.run([*args, "--stuck", "6:0:32768"], capture_output=True, text=True, timeout=60)
@@ -146,6 +149,7 @@ def _sim(out: Path, *argv: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([*BGBOARD, *argv, "--out", str(out)], capture_output=True, text=True, timeout=180)
 
 
+@pytest.mark.slow
 def test_resuming_with_another_seed_or_options_is_refused_in_one_sentence(tmp_path: Path) -> None:
     part = Simulation(OPTIONS_6, tmp_path)
     part.run(max_actions=10)
@@ -162,6 +166,7 @@ def test_resuming_with_another_seed_or_options_is_refused_in_one_sentence(tmp_pa
     assert journal_actions(tmp_path) == before  # nothing was played on the refused runs
 
 
+@pytest.mark.slow
 def test_a_finished_dir_run_again_with_other_options_is_refused(tmp_path: Path) -> None:
     first = _sim(tmp_path, "sim", "--match-length", "1", "--seed", "3", "--json", "--model-firmware")
     assert first.returncode == 0, first.stderr
@@ -172,6 +177,7 @@ def test_a_finished_dir_run_again_with_other_options_is_refused(tmp_path: Path) 
     assert other.stderr.count("\n") == 1 and "--noise" in other.stderr and "another --out" in other.stderr
 
 
+@pytest.mark.slow
 def test_a_corrupt_journal_says_how_to_recover(tmp_path: Path) -> None:
     (tmp_path / "journal.sqlite").write_bytes(b"this is not a database\n" * 100)
     done = _sim(tmp_path, *CLI_6)

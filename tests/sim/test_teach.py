@@ -45,6 +45,7 @@ def taught_on_firmware(tmp_path_factory) -> tuple[Path, dict]:
     return out, summary
 
 
+@pytest.mark.slow
 def test_every_play_is_graded_with_gnubg_nns_own_losses(taught) -> None:
     _graded_as_gnubg_nn_grades(*taught)
 
@@ -77,6 +78,7 @@ def _graded_as_gnubg_nn_grades(out: Path, summary: dict) -> None:
     assert json.loads((out / "summary.json").read_text())["grades"] == grades
 
 
+@pytest.mark.slow
 def test_the_learner_report_opens_in_a_browser(taught, tmp_path) -> None:
     out, summary = taught
     report = out / "learner-report.html"
@@ -171,6 +173,7 @@ def test_engine_without_teach_is_one_line_and_exit_2(tmp_path) -> None:
     assert done.returncode == 2 and done.stderr.count("\n") == 1 and "--teach" in done.stderr
 
 
+@pytest.mark.slow
 def test_any_position_id_is_a_drill(tmp_path) -> None:
     done = subprocess.run([sys.executable, "-m", "bgboard", "sim", "--teach", "practice", "--drill", "4HPwATDgc/ABMA:31",
                            "--engine", "gnubg-nn", "--out", str(tmp_path), "--json"], capture_output=True, text=True)

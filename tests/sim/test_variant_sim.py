@@ -42,6 +42,7 @@ def _options(variant: str, length: int, seed: int, illegal_rate: float = 0.0) ->
                    rules="tavli" if tavli else "standard", variant=None if tavli else variant)
 
 
+@pytest.mark.slow
 def test_a_plakoto_game_through_the_host_app_on_the_firmware_reads_its_pins(tmp_path: Path) -> None:
     summary = run_firmware_match(_options("plakoto", 1, 1, illegal_rate=0.3), tmp_path)
     _check(tmp_path, summary, "standard", 1)
