@@ -8,6 +8,7 @@ Hardware libraries are imported only inside adapters, never at module level of a
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
@@ -56,6 +57,7 @@ def _layer(path: Path) -> str:
     return parts[0].removesuffix(".py")
 
 
+@functools.lru_cache(maxsize=None)
 def _imports(path: Path) -> list[tuple[str, bool]]:
     """(module, at module level?) for every absolute import in the file."""
     tree = ast.parse(path.read_text(), filename=str(path))

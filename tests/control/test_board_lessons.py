@@ -159,6 +159,7 @@ def _game_ending(result: str) -> list:
     raise AssertionError(f"no self-play game ends by {result}")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("result,how", [("single", "single"), ("gammon", "gammon"), ("backgammon", "backgammon"),
                                         ("drop", "drop"), ("resign", "resignation")])
 def test_the_end_of_game_screen_for_every_way_a_game_ends(result: str, how: str) -> None:

@@ -34,6 +34,7 @@ def match_states(tmp_path_factory) -> list:
     return shown
 
 
+@pytest.mark.slow
 def test_the_match_shows_the_states_that_matter(match_states) -> None:
     phases = {s.phase for s in match_states}
     assert {"opening", "rolling", "moving", "cube-offered", "game-over", "match-over"} <= phases  # (set-up: the demos)
@@ -41,6 +42,7 @@ def test_the_match_shows_the_states_that_matter(match_states) -> None:
     assert any(s.ending is not None for s in match_states)
 
 
+@pytest.mark.slow
 def test_every_kind_of_match_state_keeps_every_required_item_on_every_panel(match_states) -> None:
     seen: dict[tuple, object] = {}
     for state in match_states:
@@ -52,6 +54,7 @@ def test_every_kind_of_match_state_keeps_every_required_item_on_every_panel(matc
             assert not missing, f"{name} lost {sorted(missing)} of {state}"
 
 
+@pytest.mark.slow
 def test_the_same_states_with_clocks_keep_them_too(match_states) -> None:
     from bgboard.display.state import ClockState
 

@@ -227,6 +227,7 @@ def test_gnubg_nn_cube_errors_get_gnubgs_words_in_normalised_equity(drill):
             assert lesson.loss == pytest.approx(loss, abs=1e-4), (drill.name, my_away, their_away, decision)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("drill", [d for d in builtin_drills() if d.kind == "cube"], ids=lambda d: d.name)
 def test_both_engines_grade_cube_decisions_on_one_scale(drill):
     """bgsage's cubeful equity is normalised already; gnubg-nn's normalised no-double

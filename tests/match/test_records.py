@@ -126,6 +126,7 @@ def test_cursor_starts_fresh_each_game() -> None:
     assert seen[0] == 0 and max(seen) > 10
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("length", "seed"),
     # 7/21: dice rolled before a resignation right after passes (closed board).

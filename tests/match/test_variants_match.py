@@ -146,6 +146,7 @@ def test_illegal_variant_plays_say_why():
     assert apply(fevga, Move(((24, 18), (18, 13)))).turn == 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("variant", "rules"), [("plakoto", "standard"), ("fevga", "standard"), ("anti", "standard"), ("race", "standard"), (None, "tavli")])
 def test_mat_records_read_back_into_the_same_match(variant, rules):
     length = 5 if rules == "tavli" else 3

@@ -123,6 +123,7 @@ def test_the_corpus_holds_every_kind_of_file() -> None:
     assert {"single", "gammon", "backgammon", "drop", "resign"} <= results
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
 def test_we_read_every_file_as_gnubg_does(path: Path, gnubg_matches: dict[str, dict]) -> None:
     theirs = gnubg_matches[str(path)]
@@ -148,6 +149,7 @@ CLEAN = [p for p in FILES if not p.name.startswith("hand_problems")]
 NO_LOG = {"hand_cube_columns.mat", "hand_resign_not_on_roll.mat"}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", CLEAN, ids=lambda p: p.name)
 def test_files_without_problems_replay_as_one_match(path: Path) -> None:
     match = import_mat(path.read_bytes())

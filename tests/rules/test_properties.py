@@ -5,6 +5,7 @@ by step through ``legal_steps``, every offered step leads to a legal play, notat
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -43,6 +44,7 @@ def positions(draw) -> Position:
 dice = st.tuples(st.integers(1, 6), st.integers(1, 6))
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(positions(), dice)
 def test_plays_conserve_checkers_and_colours(position, roll):
@@ -60,6 +62,7 @@ def test_plays_conserve_checkers_and_colours(position, roll):
         assert position_from_id(position_id(after), sum(after.mine)) == after
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(positions(), dice)
 def test_every_play_is_reachable_step_by_step(position, roll):

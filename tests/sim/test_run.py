@@ -69,6 +69,7 @@ def test_cli_json_has_exactly_the_documented_keys(tmp_path: Path, capsys: pytest
     assert all(set(g) == {"winner", "points", "cube", "result"} for g in out["games"])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "argv, words",
     [
@@ -203,6 +204,35 @@ def _actions_in(journal: Path) -> int:
         return 0  # not created yet
 
 
+def _stopped(pid: int) -> bool:
+    """The process is stopped by a signal (state T in /proc/PID/stat)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] == "T"
+
+
+def _run_until(proc: subprocess.Popen[str], journal: Path, moment: int, deadline_s: float = 300) -> bool:
+    """Let ``proc`` run in short slices, stopped (SIGSTOP) while the journal is counted, until
+    it holds ``moment`` actions; True with the process stopped there, False if it ended.
+
+    Counting while it runs let a loaded machine (the test descheduled between two counts)
+    see a run finish before its last kill: stopped, it cannot move on while it is counted."""
+    deadline = time.monotonic() + deadline_s
+    while True:
+        proc.send_signal(signal.SIGSTOP)
+        while proc.poll() is None and not _stopped(proc.pid):
+            time.sleep(0.001)
+        if proc.poll() is not None:
+            return False
+        if _actions_in(journal) >= moment:
+            return True
+        assert time.monotonic() < deadline, f"the run did not reach {moment} actions in {deadline_s} s"
+        proc.send_signal(signal.SIGCONT)
+        time.sleep(0.003)
+
+
 @pytest.mark.slow
 def test_kill_9_at_any_moment_keeps_the_summary_of_the_uninterrupted_run(
     tmp_path: Path, whole_6: tuple[dict, Path]
@@ -223,15 +253,13 @@ def test_kill_9_at_any_moment_keeps_the_summary_of_the_uninterrupted_run(
     for moment in moments:
         proc = subprocess.Popen([*BGBOARD, *CLI_6, "--out", str(target)], stdout=subprocess.DEVNULL,
                                 stderr=subprocess.PIPE, text=True)
-        deadline = time.monotonic() + 120
-        while proc.poll() is None and _actions_in(journal) < moment and time.monotonic() < deadline:
-            time.sleep(0.005)
-        if proc.poll() is not None:
+        if _run_until(proc, journal, moment):
+            proc.send_signal(signal.SIGKILL)  # while it is stopped at the moment
+            proc.wait()
+            kills += 1
+        else:
             assert proc.returncode == 0, proc.stderr.read() if proc.stderr else ""
             break
-        proc.send_signal(signal.SIGKILL)
-        proc.wait()
-        kills += 1
     done = _sim(target, *CLI_6)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout) == whole

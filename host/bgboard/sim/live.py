@@ -299,9 +299,18 @@ class LiveRun:
                 return
             count = len(self.controller.actions)
             if self.faults.restart_at is not None and count >= self.faults.restart_at and self.pico.restarts == 0:
+                before = self._hello()
                 await self.pico.restart_async()
                 self.injected.append(f"firmware restart after {count} actions")
-                await self._until(lambda: self.controller.link_up and self.controller.observation is not None, "the board after its restart", 20)
+                # link_up and the observation are still the old board's: wait until the host
+                # has taken the restarted firmware's HELLO and snapshot (how long that takes
+                # depends on the machine's load; playing on before it was a race)
+                await self._until(
+                    lambda: self._hello() is not None and self._hello() is not before and self._in_sync()
+                    and self.controller.link_up and self.controller.observation is not None,
+                    "the board after its restart",
+                    60,
+                )
                 self._set_up_table()
                 await self._seen()
             if self.faults.garble_at is not None and count >= self.faults.garble_at and not any("garbled" in i for i in self.injected):
@@ -311,6 +320,17 @@ class LiveRun:
                 self.on_turn(self.controller.state)
             await perform_async(self.players.decide(), self._do)
             done += len(self.controller.actions) - count
+
+    def _hello(self) -> Any:
+        """The HELLO of the host's current board session (None: no session or no HELLO yet);
+        a new object for every HELLO the host takes, even from the same firmware."""
+        link = self.app.link
+        connection = link.connection if link is not None else None
+        return connection.hello if connection is not None else None
+
+    def _in_sync(self) -> bool:
+        link = self.app.link
+        return link is not None and link.connection is not None and link.connection.in_sync
 
     async def _power(self) -> None:
         """The Pico comes back after every reset (``machine.reset()`` ends the process)."""
