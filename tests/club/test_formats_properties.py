@@ -229,6 +229,7 @@ def test_swiss_search_finds_a_pairing_whenever_one_exists(n, data):
     assert not any(frozenset(pq) in met for pq in pairs)
 
 
+@pytest.mark.slow
 def test_a_large_swiss_pairs_without_recursion():
     # 3,000 players: deeper than Python's recursion limit if the search recursed
     spec = EventSpec(SWISS, 5, rounds=2)

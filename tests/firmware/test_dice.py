@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from bgboard.link import messages as m
 
 from fwrun import host, run_script
@@ -16,6 +18,7 @@ CHI2_5 = 30.856  # faces: 5 degrees of freedom
 CHI2_35 = 82.640  # ordered pairs of one roll: 35 degrees of freedom
 
 
+@pytest.mark.slow
 def test_sixty_thousand_rolls_are_uniform(tmp_path: Path) -> None:
     """The real Hal.random_bits (ROSC bit via the shim, von Neumann whitening) and the
     real rejection sampler, under MicroPython."""

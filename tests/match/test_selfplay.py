@@ -102,6 +102,7 @@ def _cli(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "bgboard", "selfplay", *args], capture_output=True, text=True, timeout=60)
 
 
+@pytest.mark.slow
 def test_bad_arguments_exit_2_with_one_line(tmp_path: Path) -> None:
     out = str(tmp_path / "m.mat")
     cases = [

@@ -82,6 +82,7 @@ def test_race_and_anti_keep_the_cube():
         assert apply(state, Double()).phase == "doubled"
 
 
+@pytest.mark.slow
 def test_tavli_rotates_portes_plakoto_fevga_without_cube_to_5_or_7():
     assert [game_variant("tavli", n) for n in range(1, 7)] == list(TAVLI) * 2 == ["standard", "plakoto", "fevga"] * 2
     from bgboard.match import UnknownRuleSetError

@@ -90,6 +90,7 @@ def test_every_offered_step_leads_to_a_legal_play(position, roll, rng):
         assert done == [] and current == position
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(positions(), dice, st.data())
 def test_explain_is_none_exactly_for_legal_results(position, roll, data):

@@ -75,6 +75,7 @@ def _apply_put_back(board: tuple[int, ...], listed: str, player: int | None) -> 
     return out
 
 
+@pytest.mark.slow
 def test_the_short_put_back_list_undoes_every_illegal_attempt_in_both_numberings() -> None:
     from bgboard.sense.board import put_back
 
