@@ -304,6 +304,19 @@ def test_set_up_guidance_speaks_to_each_player_in_the_chosen_numbering(numbering
     assert "set up" not in " ".join(shown[-1].message)
 
 
+@pytest.mark.parametrize("numbering,black", [("own", "your 24-point"), ("physical", "point 12")])
+def test_fevga_set_up_names_blacks_start_as_fevga_numbers_it(numbering: str, black: str) -> None:
+    """In Fevga both sides go the same way round: black's 24-point is physical 12, not 1."""
+    shown: list = []
+    c = Controller.resume(MemoryJournal(), Settings(length=3, variant="fevga", numbering=numbering), 0,
+                          show=shown.append)
+    c.handle(BoardRead(Observation.of_board([0] * 28), 1))
+    said = shown[-1].message[0]
+    where = "your 24-point" if numbering == "own" else "point 24"
+    assert said == f"set up the board — white: put 15 on {where} (now empty); black: put 15 on {black} (now empty)"
+    assert set(shown[-1].diagram.marked) == {12, 24}
+
+
 @pytest.mark.parametrize("numbering", ["own", "physical"])
 def test_the_practice_room_lays_out_drills_in_the_chosen_numbering(numbering: str) -> None:
     from bgboard.control.practice import PracticeRoom

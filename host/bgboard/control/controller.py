@@ -492,7 +492,8 @@ class Controller:
             return None
         fixes = differences(self.observation, self.session.start_counts())
         own = Numbering(self.settings.numbering) == Numbering.OWN  # each player's own numbers
-        return Notice(setup_message(fixes, own), WARNING, "set up the board", Topic.SETUP) if fixes else None
+        text = setup_message(fixes, own, self.session.next_variant())
+        return Notice(text, WARNING, "set up the board", Topic.SETUP) if fixes else None
 
     def _next_game(self, at: int) -> None:
         setup = self._setup_notice()

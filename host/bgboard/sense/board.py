@@ -321,17 +321,29 @@ def describe_fixes(fixes: Iterable[Fix]) -> str:
     return "; ".join(parts)
 
 
-def _place_for(place: int, colour: int, own: bool) -> str:
+def black_own_point(place: int, variant: str | None = None) -> int:
+    """Black's own number of physical point ``place``: ``25 - place``, or in Fevga, where
+    both sides go the same way round, ``place ± 12`` (:func:`bgboard.rules.fevga.theirs_at`)."""
+    if variant == "fevga":
+        from bgboard.rules.fevga import theirs_at
+
+        return theirs_at(place)
+    return 25 - place
+
+
+def _place_for(place: int, colour: int, own: bool, variant: str | None = None) -> str:
     """``place`` as said to ``colour``'s player: in that player's own numbering ("your
     24-point", "your bar", "your tray") or physically ("point 1", "the black bar")."""
     if 1 <= place <= 24:
-        return f"your {25 - place if colour == BLACK else place}-point" if own else f"point {place}"
+        if not own:
+            return f"point {place}"
+        return f"your {black_own_point(place, variant) if colour == BLACK else place}-point"
     if own:
         return "your bar" if place in (WHITE_BAR, BLACK_BAR) else "your tray"
     return place_name(place)
 
 
-def setup_guidance(fixes: Iterable[Fix], own: bool = True) -> str:
+def setup_guidance(fixes: Iterable[Fix], own: bool = True, variant: str | None = None) -> str:
     """The set-up instructions, each addressed to the player whose checkers it is about,
     white's first: ``"white: put 3 on your 8-point (now 2 white); black: put 2 on your
     24-point (now empty), clear your 6-point (now 1 black)"``.  ``own`` names each player's
@@ -340,7 +352,8 @@ def setup_guidance(fixes: Iterable[Fix], own: bool = True) -> str:
 
     A place short of its checkers is ``put N on``, one with too many ``leave N on``; the
     other colour's checkers on it are ``take yours off`` (``clear`` where the place should
-    be empty); a reading of both colours addresses both players."""
+    be empty); a reading of both colours addresses both players.  ``variant`` ("fevga")
+    names black's points as that game numbers them."""
     said: dict[int, list[str]] = {WHITE: [], BLACK: []}
     for f in fixes:
         wanted = None if f.want == 0 else (WHITE if f.want > 0 else BLACK)
@@ -349,12 +362,12 @@ def setup_guidance(fixes: Iterable[Fix], own: bool = True) -> str:
             n = abs(f.want)
             verb = "leave" if f.seen.colour == wanted and f.seen.low > n else "put"
             into = "in" if f.place in (WHITE_OFF, BLACK_OFF) else "on"
-            said[wanted].append(f"{verb} {n} {into} {_place_for(f.place, wanted, own)}{now}")
+            said[wanted].append(f"{verb} {n} {into} {_place_for(f.place, wanted, own, variant)}{now}")
         others = (WHITE, BLACK) if f.seen.mixed else (() if f.seen.colour is None else (f.seen.colour,))
         for colour in others:
             if colour != wanted:
                 verb = "clear" if wanted is None else "take yours off"
-                said[colour].append(f"{verb} {_place_for(f.place, colour, own)}{now}")
+                said[colour].append(f"{verb} {_place_for(f.place, colour, own, variant)}{now}")
     parts = [f"{COLOUR_NAMES[c]}: {', '.join(said[c])}" for c in (WHITE, BLACK) if said[c]]
     return "; ".join(parts) if parts else "nothing to correct"
 

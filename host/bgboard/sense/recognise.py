@@ -370,14 +370,15 @@ def setup_fixes(observation: Observation, start: Position, slots: Slots = Slots(
     return differences(observation, board_of(start, WHITE))
 
 
-def setup_message(fixes: Iterable[Fix], own: bool = True) -> str:
+def setup_message(fixes: Iterable[Fix], own: bool = True, variant: str | None = None) -> str:
     """One sentence for the display: what to change to reach the start position, each
     instruction to the player whose checkers it is about, in that player's numbering
-    (``own``) or the board's (:func:`bgboard.sense.board.setup_guidance`)."""
+    (``own``; black's Fevga points as ``variant`` "fevga" numbers them) or the board's
+    (:func:`bgboard.sense.board.setup_guidance`)."""
     fixes = tuple(fixes)
     if not fixes:
         return "the board is set up: roll to start"
-    return "set up the board — " + setup_guidance(fixes, own)
+    return "set up the board — " + setup_guidance(fixes, own, variant)
 
 
 __all__ = [
