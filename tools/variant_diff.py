@@ -40,7 +40,7 @@ from tests.rules.variant_boards import random_game  # noqa: E402
 IMPLEMENTATIONS = {
     "fevga": {
         "repository": "mvichosfm/fevga",
-        "file": "src/engine.js",
+        "file": "src/engine.js (its rules: everything above its evaluation section)",
         "entry": "finalPositions(view, expandDice(dice))",
         "driver": "tools/variant_diff_fevga.mjs",
         "variant": "fevga",
