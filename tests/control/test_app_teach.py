@@ -20,6 +20,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
+import pytest
 from gpiozero.pins.mock import MockFactory
 
 from bgboard.app import App
@@ -196,6 +197,7 @@ def _open_report(path: Path, profile: Path) -> dict[str, Any]:
 
 
 # ------------------------------------------------------------------ learner: plays and cube decisions
+@pytest.mark.slow
 def test_learner_mode_on_run_grades_plays_and_cube_decisions_and_ends_with_the_report(tmp_path: Path) -> None:
     """A 2-point match: white plays 3-1, black rolls without doubling (graded: no double)
     and plays 6-4, white doubles, black takes (both graded), white resigns a single game
@@ -276,6 +278,7 @@ def test_learner_mode_on_run_grades_plays_and_cube_decisions_and_ends_with_the_r
 DRILLS = ["Opening 3-1", "Enter two checkers", "Race, 2-away 4-away", "4HPwATDgc/ABMA:65"]
 
 
+@pytest.mark.slow
 def test_practice_mode_on_run_lays_out_rolls_plays_and_grades_the_configured_drills(tmp_path: Path) -> None:
     drills = select_drills(tuple(DRILLS))
     bench = Bench(tmp_path, {"players": ["Ann", "Bob"]}, {"mode": "practice", "drills": DRILLS}, "gnubg-nn")

@@ -238,6 +238,7 @@ def test_the_record_writer_keeps_a_failure_as_one_sentence(tmp_path: Path) -> No
     assert "\n" not in str(writer.error)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [3, 7])
 def test_a_replay_carried_over_gives_the_records_of_a_fresh_one(tmp_path: Path, seed: int) -> None:
     """The records thread replays only what is new: growing the log an action at a time,

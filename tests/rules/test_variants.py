@@ -159,6 +159,7 @@ def test_race_agrees_with_gnubg_once_every_checker_has_entered():
                 compared += 1
 
 
+@pytest.mark.slow
 def test_race_agrees_with_gnubg_once_the_mover_has_entered_while_the_opponent_has_not():
     """The opponent's checkers still waiting to enter are off the board like borne-off
     ones, and nothing the mover may do depends on which they are (VARIANTS.md Race: they
