@@ -60,6 +60,18 @@ def test_three_point_matches_of_every_variant_on_the_firmware(tmp_path: Path, va
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("variant", ["plakoto", "race"])
+def test_the_model_firmware_plays_the_same_match_as_the_firmware(tmp_path: Path, variant: str) -> None:
+    from bgboard.sim.session import run_match
+
+    options = _options(variant, 1, 5, illegal_rate=0.3)
+    firmware = run_firmware_match(options, tmp_path / "firmware")
+    model = run_match(options, tmp_path / "model")
+    assert model == firmware
+    assert (tmp_path / "model" / "match.mat").read_text() == (tmp_path / "firmware" / "match.mat").read_text()
+
+
+@pytest.mark.slow
 def test_a_plakoto_match_stopped_midway_resumes_from_the_journal_to_the_same_end(tmp_path: Path) -> None:
     import asyncio
 
@@ -96,6 +108,6 @@ def test_bad_variant_options_are_one_line() -> None:
     proc = subprocess.run([sys.executable, "-m", "bgboard", "sim", "--variant", "tavli", "--match-length", "3"],
                           capture_output=True, text=True)
     assert proc.returncode == 2 and proc.stderr.strip() == "bgboard: a tavli match is played to 5 or 7 points"
-    proc = subprocess.run([sys.executable, "-m", "bgboard", "sim", "--variant", "fevga", "--model-firmware"],
+    proc = subprocess.run([sys.executable, "-m", "bgboard", "sim", "--variant", "fevga", "--interactive"],
                           capture_output=True, text=True)
-    assert proc.returncode == 2 and "--model-firmware is not yet for the seed variants" in proc.stderr
+    assert proc.returncode == 2 and "--interactive is not yet for the seed variants" in proc.stderr

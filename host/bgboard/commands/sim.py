@@ -223,11 +223,11 @@ def _variant(args: argparse.Namespace, noise: float) -> int:
         raise SimArgumentError(f"--illegal-rate must be between 0 and 1, not {args.illegal_rate}")
     if args.speed is not None and not 1 <= args.speed <= 50:
         raise SimArgumentError(f"--speed must be between 1 and 50, not {args.speed}")
-    for flag, given in (("--model-firmware", args.model_firmware), ("--interactive", args.interactive),
-                        ("--teach", args.teach is not None), ("--club", args.club)):
+    for flag, given in (("--interactive", args.interactive), ("--teach", args.teach is not None), ("--club", args.club)):
         if given:
             raise SimArgumentError(f"{flag} is not yet for the seed variants: leave it out of --variant runs")
-    micropython()  # the firmware is needed: FirmwareUnavailableError says how to get it
+    if not args.model_firmware:
+        micropython()  # the firmware is needed: FirmwareUnavailableError says how to get it
     options = Options(
         match_length=args.match_length,
         seed=args.seed,
@@ -239,7 +239,12 @@ def _variant(args: argparse.Namespace, noise: float) -> int:
         stuck=tuple(_stuck(text) for text in args.stuck),
     )
     progress = sys.stderr.isatty() and not args.json
-    summary = run_firmware_match(options, args.out, progress=progress, speed=1 if args.realtime else args.speed)
+    if args.model_firmware:
+        from bgboard.sim.session import run_match
+
+        summary = run_match(options, args.out, progress=progress, realtime=args.realtime)
+    else:
+        summary = run_firmware_match(options, args.out, progress=progress, speed=1 if args.realtime else args.speed)
     if args.json:
         print(json.dumps(summary))
     else:

@@ -57,6 +57,10 @@ class Settler:
     def feed(self, observation: Observation, now_ms: int) -> None:
         """Record a reading that arrived at ``now_ms``."""
         if self._current is not None and observation.codes == self._current.codes:
+            if observation.states != self._current.states:
+                # the same codes from other slot states (a seed variant's reading keeps them:
+                # a Plakoto pin's base slot): the newer states count, as settled as before
+                self._current = observation
             return
         if self._current is not None:
             for place, old, new in zip(PLACES, self._current.codes, observation.codes):

@@ -314,13 +314,13 @@ class Players:
             yield Press(0, ROLL)
             yield RollDice(dice_for(o.seed, s.game, turn))
         elif s.phase == Phase.TURN:
-            if s.may_double and wants_double(s.position, o.seed, s.game, turn):
+            if s.may_double and wants_double(_cube_view(s), o.seed, s.game, turn):
                 yield Press(s.turn, DOUBLE)
             else:
                 yield Press(s.turn, ROLL)
                 yield RollDice(dice_for(o.seed, s.game, turn))
         elif s.phase == Phase.DOUBLED:
-            take = takes(s.position.swap(), o.seed, s.game, turn)
+            take = takes(_cube_view(s).swap(), o.seed, s.game, turn)
             yield Press(s.decider, DOUBLE if take else DROP)
         elif s.phase == Phase.PLAY:
             yield from self._play(turn)
@@ -436,6 +436,21 @@ def table_layout(controller: Any) -> Layout:
 
         return Layout.from_physical(physical(s.game_rules.name, s.board_view, s.turn or 0))
     return Layout.from_position(s.position, s.turn or 0)
+
+
+def _cube_view(state: Any) -> Any:
+    """The position the players' cube decisions read (the player on roll's view): Race's
+    checkers waiting to enter counted as on the bar (25 pips each)."""
+    position = state.position
+    reserve = state.board_view.reserve if state.game_rules is not None else (0, 0)
+    if reserve == (0, 0):
+        return position
+    from bgboard.rules import BAR, Position
+
+    mine, theirs = list(position.mine), list(position.theirs)
+    mine[BAR] += reserve[0]
+    theirs[BAR] += reserve[1]
+    return Position(tuple(mine), tuple(theirs))
 
 
 def _pins(play: Any) -> int:

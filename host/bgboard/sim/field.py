@@ -113,7 +113,7 @@ def slot_units(
             else:
                 units[slot] = 0.0
         if hand is not None and hand.place == place and slots:
-            top = slots[min(count, last)]
+            top = row[min(count, last)] if row else slots[0]  # above the checkers (and a pin's base)
             hsign = 1.0 if hand.colour == WHITE else -1.0
             units[top] = units[top] + hsign * hand.strength
     return units

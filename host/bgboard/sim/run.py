@@ -34,6 +34,8 @@ from bgboard.link.messages import SetRolling
 from bgboard.match.state import Phase
 from bgboard.sense.board import Observation, SensorFaultError, Slots
 from bgboard.sense.settle import Settler
+from bgboard.sense.slots import SlotMap
+from bgboard.sense.variants import read_board
 from bgboard.sim.driver import (
     SIM_KIND,
     Carry,
@@ -105,8 +107,12 @@ class Simulation:
             raise
         if resumed.last_ms is not None:
             self.clock = resumed.last_ms + 1000
+        slot_map = SlotMap.from_slots(self.grid.slots)
         settings = Settings(length=options.match_length, rules=options.rules, players=options.players, slots=self.slots,
-                            teach=options.teach)
+                            teach=options.teach, variant=options.variant, slot_map=slot_map)
+        if options.match_variant != "standard":  # a seed variant's slots: read as the app reads them
+            pins = options.match_variant in ("plakoto", "tavli")
+            self.table.reader = lambda states: read_board(slot_map, states, pins=pins)
         self.teacher: Any = None
         grading: dict[str, Any] = {}
         if options.teach != "off":

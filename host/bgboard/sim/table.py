@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Iterable
+from typing import Callable, Iterable
 
 from bgboard.sense.board import Observation, reading_from_slots
 from bgboard.hardware import Grid, load_grid
@@ -46,6 +46,9 @@ class Table:
     faults: Faults = field(default_factory=Faults)
     flicker: bool = True
     debounce: int = 4
+    #: how the host reads the slot states (wire bytes) of a seed variant's match
+    #: (:func:`bgboard.sense.variants.read_board`); None: the place codes of backgammon
+    reader: Callable[[bytes], Observation] | None = None
 
     def frames(self, moves: Iterable[Move]) -> tuple[Frame, ...]:
         """Carry each checker in turn; the table ends with every move made."""
@@ -103,6 +106,11 @@ class Table:
         cached = self._codes.get(states)
         if cached is not None:
             return cached
+        if self.reader is not None:  # the wire's slot bytes: level << 2 | colour (1 white, 2 black)
+            wire = bytes(((2 if abs(x) == 2 else 1) << 2 | (1 if x > 0 else 2)) if x else 0 for x in states)
+            observation = self.reader(wire)
+            self._codes[states] = observation
+            return observation
         per_place: dict[str, list[int]] = {}
         for slot, state in zip(self.grid.slots, states):
             per_place.setdefault(slot.place, []).append(state)
