@@ -213,6 +213,7 @@ def test_a_flickering_sensor_is_named_on_the_display(tmp_path: Path) -> None:
     assert all(a != b for a, b in zip(shown, shown[1:])), "a display state is drawn only when it changes"
 
 
+@pytest.mark.slow
 def test_the_dice_setting_is_restored_when_a_heartbeat_disagrees(tmp_path: Path) -> None:
     async def main() -> None:
         async with _running(tmp_path) as (board, factory, app):

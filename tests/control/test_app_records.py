@@ -26,6 +26,7 @@ from tests.control.fakeboard import FakeBoard, slot_states
 from tests.control.test_app import FAST, GRID, _config, _running, _settings, press, until
 
 
+@pytest.mark.slow
 def test_the_records_are_written_off_the_loop_and_end_with_the_last_action(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -64,6 +64,7 @@ def test_run_replay_guides_the_set_up_then_lights_each_play(tmp_path: Path) -> N
     assert not (tmp_path / "match.mat").exists()  # a replay records nothing
 
 
+@pytest.mark.slow
 def test_run_replay_with_a_hint_engine_shows_the_grade_of_each_play(tmp_path: Path) -> None:
     from bgboard.config import config_from_dict
 

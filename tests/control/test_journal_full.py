@@ -36,6 +36,7 @@ def _fill(journal: Journal) -> None:
             assert "full" in str(exc)
 
 
+@pytest.mark.slow
 def test_a_full_journal_stops_the_match_with_a_sentence_and_keeps_what_was_written(tmp_path: Path) -> None:
     journal = Journal(tmp_path / "journal.db")
     seen: list[list[str]] = []

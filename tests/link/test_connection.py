@@ -7,6 +7,8 @@ import asyncio
 from pathlib import Path
 from typing import Awaitable, Callable
 
+import pytest
+
 from bgboard.link.connection import BoardSeen, Connected, Connection, LinkEvent, Lost, Rolled, Timing, Trouble
 from bgboard.link.messages import Changes, RequestSnapshot, SetRolling, SlotChange, slot_state
 from bgboard.link.reconnect import Backoff, Link
@@ -171,6 +173,7 @@ def test_a_firmware_reboot_mid_game_is_a_new_handshake(tmp_path: Path) -> None:
     asyncio.run(session(tmp_path, script))
 
 
+@pytest.mark.slow
 def test_unplug_and_replug_reconnects_with_backoff(tmp_path: Path) -> None:
     async def main() -> list[LinkEvent]:
         board = FakeBoard(tmp_path / "bgboard")

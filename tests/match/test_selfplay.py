@@ -129,6 +129,7 @@ def test_money_session_plays_one_game(tmp_path: Path, capsys) -> None:
     assert (tmp_path / "m.mat").read_text().splitlines()[1] == " 0 point match"
 
 
+@pytest.mark.slow
 def test_cli_same_seed_same_files(tmp_path: Path, capsys) -> None:
     outputs = []
     for run in (1, 2):

@@ -110,6 +110,7 @@ def test_the_outbox_outlives_a_reboot_and_a_refusal_is_shown(tmp_path: Path, bro
     assert link.note() == ("the director refused the result: the score does not match the .mat", "result refused")
 
 
+@pytest.mark.slow
 def test_states_are_coalesced_and_the_newest_is_retained(tmp_path: Path, broker: PrivateBroker) -> None:
     from bgboard.match import OpeningRoll, StartMatch, apply
     from bgboard.net.report import board_state
@@ -211,6 +212,7 @@ def test_the_last_will_says_offline_when_a_board_dies(tmp_path: Path, broker: Pr
     assert asyncio.run(go()) == [True, False]
 
 
+@pytest.mark.slow
 def test_a_result_goes_at_once_even_right_after_a_state(tmp_path: Path, broker: PrivateBroker) -> None:
     """A result submitted while the link is coalescing states is sent then, not at the next
     resend (30 s here)."""

@@ -141,6 +141,7 @@ def test_the_director_ignores_a_result_from_the_wrong_boards_topic(tmp_path: Pat
         assert info.status == "finished" and info.reported_by == "board 2"
 
 
+@pytest.mark.slow
 def test_a_duplicate_is_acked_and_a_conflicting_result_refused(tmp_path: Path, broker: PrivateBroker) -> None:
     """The assigned board sends its result, then the same UUID again (acked ``duplicate``,
     nothing changes), then a different result for the same match (refused, with the
