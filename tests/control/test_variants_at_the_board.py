@@ -115,5 +115,8 @@ def test_a_pin_is_read_by_the_controller_from_the_history_of_plays() -> None:
     assert table.pins  # the pinner's magnet on the pinned one's slot
     c.handle(_read(table, 40))
     assert isinstance(c.verdict, Played) and c.verdict.play == chosen
+    shown.clear()
     c.handle(ButtonPressed(1, ROLL, 41))
-    assert c.state.pins[0] and any("white pinned on" in h for h in c.view().variant)
+    assert c.state.pins[0]
+    where = ", ".join(str(p) for p in sorted(p for p in table.pins if table.points[p - 1] < 0))
+    assert shown[-1].lesson[0].startswith(f"white pinned on {where}")  # the display's variant line

@@ -147,7 +147,7 @@ def display_state(view: View) -> DisplayState:
         clock=clock,
         phase=phase,
         winner=winner,
-        hint=_notes(view.variant) if view.variant else (view.hint,) if view.hint and state.phase == Phase.PLAY else (),
+        hint=_engine_note(view.variant) if view.variant else (view.hint,) if view.hint and state.phase == Phase.PLAY else (),
         # a loss on time: the match-end screen says who ran out of time
         message=_variants(notice.text, notice.short, notice.tiny) if notice is not None and notice.text.strip()
         and view.forfeit is None else (),
@@ -155,21 +155,26 @@ def display_state(view: View) -> DisplayState:
         diagram=diagram,
         title=title(view),
         put_back=view.put_back,
-        lesson=view.lesson,
+        lesson=view.lesson or _notes(view.variant),
         ending=ending(view) if phase in (DisplayPhase.GAME_OVER, DisplayPhase.MATCH_OVER) else None,
         may_double=state.phase != Phase.TURN or state.may_double,  # the prompt: "to roll" alone
     )
 
 
 def _notes(notes: tuple[str, ...]) -> tuple[str, ...]:
-    """A seed variant's notes as one line in forms for the renderer to fit, longest first:
-    pins and a mother checker in danger first, then the tavli game, then that no engine
-    knows the game (no backgammon hint is shown)."""
-    lines = [n.removeprefix("no hints: ") for n in notes]
+    """A seed variant's state as one line in forms for the renderer to fit, longest first:
+    pins, a mother checker alone or pinned and Race's checkers to enter first, then the tavli
+    game and the game's name (shown where a teaching lesson would be: no engine teaches
+    these games)."""
+    lines = [n for n in notes if not n.startswith("no hints: ")]
     urgent = [n for n in lines if "pinned" in n or "danger" in n or "to enter" in n]
-    rest = [n for n in lines if n not in urgent]
-    ordered = urgent + rest
+    ordered = urgent + [n for n in lines if n not in urgent]
     return tuple("; ".join(ordered[:k]) for k in range(len(ordered), 0, -1))
+
+
+def _engine_note(notes: tuple[str, ...]) -> tuple[str, ...]:
+    """Where a backgammon hint would be: that no engine knows the game."""
+    return tuple(n.removeprefix("no hints: ") for n in notes if n.startswith("no hints: "))
 
 
 def _diagram(view: View) -> BoardDiagram | None:
