@@ -120,3 +120,20 @@ def test_a_pin_is_read_by_the_controller_from_the_history_of_plays() -> None:
     assert c.state.pins[0]
     where = ", ".join(str(p) for p in sorted(p for p in table.pins if table.points[p - 1] < 0))
     assert shown[-1].lesson[0].startswith(f"white pinned on {where}")  # the display's variant line
+
+
+def test_bgboard_run_takes_the_seed_variants_and_tavli_from_its_config() -> None:
+    import pytest
+
+    from bgboard.app import settings_of
+    from bgboard.config import ConfigError, config_from_dict
+
+    tavli = settings_of(config_from_dict({"match": {"variant": "tavli", "length": 5}}), SLOT_MAP.slots(), SLOT_MAP)
+    assert (tavli.rules, tavli.variant, tavli.slot_map) == ("tavli", None, SLOT_MAP)
+    race = settings_of(config_from_dict({"match": {"variant": "race", "length": 3}}), SLOT_MAP.slots(), SLOT_MAP)
+    assert (race.rules, race.variant) == ("standard", "race")
+    with pytest.raises(ConfigError) as refused:
+        config_from_dict({"match": {"variant": "tavli", "length": 3}})
+    assert str(refused.value).startswith("match: ") and "5" in str(refused.value)
+    with pytest.raises(ConfigError, match="match.variant must be one of .*plakoto.*tavli"):
+        config_from_dict({"match": {"variant": "portes"}})
