@@ -137,3 +137,22 @@ def test_bgboard_run_takes_the_seed_variants_and_tavli_from_its_config() -> None
     assert str(refused.value).startswith("match: ") and "5" in str(refused.value)
     with pytest.raises(ConfigError, match="match.variant must be one of .*plakoto.*tavli"):
         config_from_dict({"match": {"variant": "portes"}})
+
+
+def test_a_drawn_plakoto_game_shows_no_winner_and_says_it_was_a_draw() -> None:
+    from dataclasses import replace
+
+    from bgboard.control.presenter import View, display_state
+    from bgboard.control.variants import variant_notes
+    from bgboard.display.panels import panel_spec
+    from bgboard.display.render import render
+    from bgboard.match import StartMatch, apply
+    from bgboard.match.state import GameRecord, Phase
+
+    state = apply(None, StartMatch(3, variant="plakoto"))
+    drawn = GameRecord(number=1, winner=None, points=0, cube=1, result="draw", level=0, crawford=False)
+    state = replace(state, phase=Phase.GAME_OVER, games=(drawn,))
+    shown = display_state(View(state=state, now_ms=0, variant=variant_notes(state)))
+    assert shown.winner is None and shown.ending is None
+    assert shown.lesson[0].startswith("a draw: both mother checkers pinned, no points")
+    assert render(shown, panel_spec("waveshare-4in2")).size == (400, 300)

@@ -21,6 +21,8 @@ def hints_known(state: MatchState) -> bool:
 def variant_notes(state: MatchState) -> tuple[str, ...]:
     """Short lines for the display (empty for plain backgammon)."""
     lines: list[str] = []
+    if state.phase == GAME_OVER and state.games and state.games[-1].result == "draw":
+        lines.append("a draw: both mother checkers pinned, no points; roll for the next game")
     if state.rules.variant == "tavli":
         following = TITLES[game_variant("tavli", state.game + 1)]
         lines.append(f"tavli game {state.game}: {TITLES[state.variant]} (next {following})")
