@@ -42,6 +42,26 @@ def _options(variant: str, length: int, seed: int, illegal_rate: float = 0.0) ->
                    rules="tavli" if tavli else "standard", variant=None if tavli else variant)
 
 
+def test_the_first_plays_of_a_plakoto_game_through_the_host_app_on_the_firmware(tmp_path: Path) -> None:
+    """The short one of the default run: the opening and a few plays with wrong ones first."""
+    import asyncio
+
+    from bgboard.sim.live import LiveRun
+
+    run = LiveRun(_options("plakoto", 1, 1, illegal_rate=0.5), tmp_path, max_actions=12)
+    asyncio.run(run.run())
+    tally = run.tally
+    assert tally.plays_recognised >= 4 and tally.legal_rejected == 0
+    assert tally.illegal_attempts > 0 and tally.illegal_flagged == tally.illegal_attempts
+    journal = Journal(tmp_path / "journal.sqlite")
+    try:
+        actions = [action_from_dict(e.body) for e in journal.entries() if e.kind == "action"]
+    finally:
+        journal.close()
+    assert sum(isinstance(a, (Move, Pass)) for a in actions) == tally.plays_recognised  # each one journalled
+    assert replay(actions).variant == "plakoto"
+
+
 @pytest.mark.slow
 def test_a_plakoto_game_through_the_host_app_on_the_firmware_reads_its_pins(tmp_path: Path) -> None:
     summary = run_firmware_match(_options("plakoto", 1, 1, illegal_rate=0.3), tmp_path)
@@ -49,6 +69,17 @@ def test_a_plakoto_game_through_the_host_app_on_the_firmware_reads_its_pins(tmp_
     assert summary["variant"] == "plakoto" and summary["pinned_points_read"] > 0
     # every wrong play refused by the host with its reason, and put back
     assert summary["illegal_attempts"] > 0 and summary["illegal_flagged"] == summary["illegal_attempts"]
+    # the LED strip as the firmware drove it (host LEDs 0..27 after the time stamp)
+    lit: set[tuple[int, ...]] = set()
+    for line in (tmp_path / "pico" / "leds.log").read_text().splitlines():
+        for value in line.split()[1:29]:
+            rgb = (int(value[0:2], 16), int(value[2:4], 16), int(value[4:6], 16))
+            if rgb != (0, 0, 0):
+                lit.add(tuple(1 if c else 0 for c in rgb))
+    assert (0, 1, 0) in lit  # the legal destinations while a play is under way (green)
+    assert (0, 0, 1) in lit  # a lifted checker's place (blue)
+    assert (1, 0, 0) in lit  # the places to put right after a wrong play (red)
+    assert "Traceback" not in (tmp_path / "pico" / "firmware.log").read_text()
 
 
 @pytest.mark.slow
