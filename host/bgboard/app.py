@@ -394,8 +394,11 @@ class App:
                     grades[id(play)] = grade_play(hint, play.result).text
                 except (HintCancelled, ValueError) as exc:  # a grade is help, never a stop
                     log.debug("no grade for line %d: %s", play.line, exc)
-        steps = replay_steps(self._replay, lambda play: grades.get(id(play)))
-        return ReplayController(steps, send=self._to_board, show=self._to_screen)
+        from bgboard.control.numbering import Numbering
+
+        numbering = Numbering(self.config.match.numbering)
+        steps = replay_steps(self._replay, lambda play: grades.get(id(play)), numbering)
+        return ReplayController(steps, send=self._to_board, show=self._to_screen, numbering=numbering)
 
     async def _session_end(self) -> None:
         """The app stops in a teaching mode: the grades still running come in, the learner

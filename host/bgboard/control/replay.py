@@ -24,6 +24,7 @@ from typing import Any, Callable
 from bgboard.control.events import BoardRead, Button, ButtonPressed
 from bgboard.control.judge import BLUE, GREEN
 from bgboard.control.notice import Notice, Severity, Topic
+from bgboard.control.numbering import Numbering, Words
 from bgboard.control.presenter import View, display_state
 from bgboard.display.state import DisplayState
 from bgboard.link.messages import Led, SetLeds, SetRolling
@@ -98,22 +99,27 @@ def _describe(match: ImportedMatch, play: MatPlay) -> str:
     return f"{name} resigns {_LEVELS[max(1, min(3, play.level)) - 1]}"
 
 
-def replay_steps(match: ImportedMatch, grade: Callable[[MatPlay], str | None] | None = None) -> tuple[ReplayStep, ...]:
+def replay_steps(match: ImportedMatch, grade: Callable[[MatPlay], str | None] | None = None,
+                 numbering: Numbering = Numbering.OWN) -> tuple[ReplayStep, ...]:
     """Every stop of a replay of ``match`` (see the module docstring).  ``grade`` gives a
-    short grade of a checker play, or ``None``."""
+    short grade of a checker play, or ``None``.  The plays and grades (the file's and the
+    engine's notation: the mover's own numbering) are said in ``numbering`` (config
+    ``[match] numbering``)."""
     steps: list[ReplayStep] = []
     for game in match.games:
         if not game.plays:
             continue
         for k, play in enumerate(game.plays, start=1):
-            text = f"Game {game.number}, {k}: {_describe(match, play)}"
+            words = Words(play.player, numbering)
+            said = words.own(_describe(match, play))
+            text = f"Game {game.number}, {k}: {said}"
             if grade is not None and play.kind == "move" and play.steps:
                 graded = grade(play)
                 if graded:
-                    text += f" - {graded}"
+                    text += f" - {words.own(graded)}"
             shown = play.after if play.kind == "double" else play.before
             notice = Notice(text, Severity.WARNING if play.kind in ("illegal", "condone") else Severity.INFO,
-                            short=_describe(match, play))
+                            short=said)
             steps.append(ReplayStep(game.number, play.line, _white_view(play.before),
                                     _leds(play) if play.steps else (),
                                     display_state(View(state=shown, now_ms=0, notice=notice)), text, shown, play))
@@ -156,11 +162,13 @@ class Replayer:
 @dataclass
 class ReplayController:
     """The replay on the real board (see the module docstring): the App's ``handle``,
-    ``actions`` and ``state``, with ``send`` (to the board) and ``show`` (to the display)."""
+    ``actions`` and ``state``, with ``send`` (to the board) and ``show`` (to the display);
+    the set-up guidance speaks in ``numbering`` (config ``[match] numbering``)."""
 
     steps: tuple[ReplayStep, ...]
     send: Callable[[Any], None]
     show: Callable[[DisplayState], None]
+    numbering: Numbering = Numbering.OWN
     actions: list[Action] = field(default_factory=list)
     replayer: Replayer = field(init=False)
     observation: Observation | None = None
@@ -193,7 +201,7 @@ class ReplayController:
             self.show(step.display)
             return
         self.send(SetLeds(()))
-        guidance = setup_message(fixes) if fixes else "waiting for the board"
+        guidance = setup_message(fixes, self.numbering == Numbering.OWN) if fixes else "waiting for the board"
         text = f"{step.text.split(':')[0]}: {guidance}"
         notice = Notice(text, Severity.INFO, short=guidance, topic=Topic.SETUP)
         # the presenter draws the set-up diagram for a game about to start
