@@ -145,6 +145,8 @@ class App:
         self._reported: tuple[int, bool] = (-1, False)
         self.shown: list[Any] = []
         self.failure: Exception | None = None  # what stopped the match (raised by run)
+        self.progress: Any = None  # a bgboard.store.Progress: where the learner is in the drills
+        self._progress_kept: dict[str, Any] | None = None
 
     # ------------------------------------------------------------------ outputs
     def _to_board(self, message: object) -> None:
@@ -257,6 +259,40 @@ class App:
                 log.info("match action %d: %s", number, action)
             self._after()
             self._report_at_end()
+            if self.progress is not None:
+                self._keep_progress()
+
+    def _keep_progress(self) -> None:
+        """Practice: where the learner is, kept beside the journal when it changes (a drill
+        graded or skipped, a grade come in); forgotten once the drills are done."""
+        from bgboard.hints.lesson import lesson_body
+
+        room: Any = self.controller  # a PracticeRoom
+        body = {} if room.over else room.progress(lesson_body)
+        if body != self._progress_kept:
+            if room.over:
+                self.progress.clear()
+            else:
+                self.progress.save(body)
+            self._progress_kept = body
+
+    def _resume_practice(self, journal_path: Path) -> None:
+        """Practice: open the progress beside the journal and go back to where the learner
+        was (the same drill set): the drill after the last one graded, the grades so far."""
+        from bgboard.hints.lesson import lesson_from_body
+        from bgboard.store.progress import PROGRESS_NAME, Progress
+
+        room: Any = self.controller  # a PracticeRoom
+        self.progress = Progress(journal_path.parent / PROGRESS_NAME)
+        body = self.progress.load()
+        lessons = room.resume(body, lesson_from_body) if body else None
+        if lessons is None:
+            return
+        if self.teacher is not None:
+            self.teacher.lessons[:0] = lessons
+        self._progress_kept = body
+        log.info("practice: resuming at drill %d of %d (%d grade%s so far)", room.index + 1, len(room.drills),
+                 len(lessons), "" if len(lessons) == 1 else "s")
 
     def _report_at_end(self) -> None:
         """Teaching: at the end of a match (or of the drills) the learner report is written."""
@@ -473,6 +509,8 @@ class App:
                     summarise=teacher.summary if teacher is not None else None,
                 )
             self.controller = controller
+            if config.teach.mode == "practice" and self._replay is None and getattr(journal, "path", None):
+                self._resume_practice(Path(journal.path))
             state, done = controller.state, len(controller.actions)
             log.info("journal %s: %d match action%s, phase %s", getattr(journal, "path", "(given)"), done,
                      "" if done == 1 else "s", state.phase if state is not None else "none")
@@ -529,6 +567,8 @@ class App:
                 self._hint_task.cancel()
             if self.teacher is not None:
                 await self._session_end()
+            if self.progress is not None:
+                self.progress.close()
             if self.hints is not None:
                 await asyncio.to_thread(self.hints.close)
             await asyncio.to_thread(self.screen.close)  # the refresh under way ends first

@@ -53,11 +53,11 @@ SLOTS = Slots(point=GRID.count("point"), bar=GRID.count("bar"), tray=GRID.count(
 class Bench:
     """The virtual board (real firmware) and the real app, with hands for the tests."""
 
-    def __init__(self, tmp_path: Path, match: dict, teach: dict, engine: str) -> None:
+    def __init__(self, tmp_path: Path, match: dict, teach: dict, engine: str, pico: str = "pico") -> None:
         from gpiozero import Device
 
         self.out = tmp_path
-        self.pico = VirtualPico(tmp_path / "pico", clock=f"fast:{SPEED}")
+        self.pico = VirtualPico(tmp_path / pico, clock=f"fast:{SPEED}")
         self.factory = MockFactory()
         self._old = Device.pin_factory
         Device.pin_factory = self.factory
@@ -361,6 +361,75 @@ def test_a_bad_drill_in_the_config_is_one_line_and_exit_2(tmp_path: Path) -> Non
     assert done.returncode == 2 and done.stderr.count("\n") == 1
     assert done.stderr.startswith("bgboard: teach.drills: drill '4HPwATDgc/ABMA': dice must be two digits")
 
+
+
+async def _practise(b: Bench, drill: Any) -> None:
+    """Lay ``drill`` out, roll, make its first legal play, press done and wait for the grade."""
+    room = b.c
+    await b.lay_out(drill.position, 0)
+    await b.until(lambda: not room.fixes(), "the drill laid out")
+    await b.press(0, "roll")
+    if drill.kind == "cube":
+        await b.until(lambda: room.phase == "cube", "the cube question")
+        await b.press(0, "roll")  # no double
+    await b.until(lambda: room.phase == "rolling", "the roll")
+    dice = drill.dice or (5, 2)
+    await b.roll(dice, lambda: room.phase == "moving")
+    await b.carry(legal_plays(drill.position, room.dice)[0].steps, 0)
+    await b.until(lambda: isinstance(room.verdict, Played), "the play recognised")
+    await b.press(0, "roll")  # done
+    await b.until(lambda: room.phase == "graded" and room.results[-1]["lesson"] is not None, "the grade", 60)
+
+
+@pytest.mark.slow
+def test_practice_resumes_at_the_same_drill_after_a_restart_and_reports_the_whole_session(tmp_path: Path) -> None:
+    """Drill 1 graded, the app stops; started again on the same journal it lays out drill 2
+    with drill 1's grade kept, and the summary and report at the end cover all three."""
+    from bgboard.store import PROGRESS_NAME, Progress
+
+    names = ["Opening 3-1", "Enter two checkers", "4HPwATDgc/ABMA:65"]
+    drills = select_drills(tuple(names))
+    teach = {"mode": "practice", "drills": names}
+    first = Bench(tmp_path, {"players": ["Ann", "Bob"]}, teach, "gnubg-nn")
+
+    async def drill_one(b: Bench) -> None:
+        await b.until(lambda: b.c.phase == "setup" and b.c.index == 0, "drill 1's set-up")
+        await _practise(b, drills[0])
+
+    asyncio.run(first.run(drill_one))
+    [kept] = first.app.teacher.lessons
+    saved = Progress(tmp_path / PROGRESS_NAME)
+    try:
+        assert saved.load()["next"] == 1  # graded: the next start lays out drill 2
+    finally:
+        saved.close()
+
+    second = Bench(tmp_path, {"players": ["Ann", "Bob"]}, teach, "gnubg-nn", pico="pico2")
+
+    async def the_rest(b: Bench) -> None:
+        room = b.c
+        assert room.index == 1 and room.phase == "setup"  # not drill 1 again
+        assert [r["drill"] for r in room.results] == [drills[0].name] and b.app.teacher.lessons == [kept]
+        await b.until(lambda: "Drill 2/3" in " ".join(b.app.shown[-1].title + b.app.shown[-1].message), "drill 2 shown")
+        for drill in drills[1:]:
+            await _practise(b, drill)
+            await b.press(0, "roll")  # next
+        await b.until(lambda: room.over, "the end of the drills")
+        await b.until(lambda: b.app.report is not None, "the learner report", 60)
+        await b.until(lambda: b.app.shown[-1].lesson == b.app.teacher.summary(), "the summary on the display")
+
+    asyncio.run(second.run(the_rest))
+    app = second.app
+    assert [r["drill"] for r in app.controller.results] == [d.name for d in drills]
+    plays = [x for x in app.teacher.lessons if isinstance(x, PlayLesson)]
+    assert len(plays) == 3 and plays[0] == kept
+    assert app.shown[-1].lesson[0].startswith("3 plays, ")  # the whole session, not since the restart
+    assert "3 plays graded" in app.report.read_text()
+    saved = Progress(tmp_path / PROGRESS_NAME)
+    try:
+        assert saved.load() is None  # done: the next start begins again from drill 1
+    finally:
+        saved.close()
 
 
 # ------------------------------------------------------------------ stopping mid-session

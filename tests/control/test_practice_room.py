@@ -95,3 +95,32 @@ def test_a_lost_link_and_a_board_fault_are_shown() -> None:
     room.handle(BoardFault("point 7 flickers", 3))
     assert shown[-1].message == ("point 7 flickers",) and shown[-1].severity == "error"
     assert room.state is None and room.actions == []  # what the App asks of a match: none here
+
+
+def test_the_progress_of_another_drill_set_or_a_damaged_one_starts_from_the_first_drill(tmp_path) -> None:
+    """The progress kept in real SQLite beside the journal is read back only for the same
+    drill set; anything else leaves the room at drill 1."""
+    from bgboard.hints.drills import select_drills
+    from bgboard.hints.lesson import PlayLesson, lesson_body, lesson_from_body
+    from bgboard.store import Progress
+
+    from bgboard.control.practice import PracticeRoom
+
+    lesson = PlayLesson(0, "4HPwATDgc/ABMA", "31", "8/5 6/5", "8/5 6/5", 0.0, "good", None, "gnubg-nn")
+    assert lesson_from_body(lesson_body(lesson)) == lesson
+    three = select_drills(("Opening 3-1", "Opening 4-2", "Enter two checkers"))
+    room = PracticeRoom(three, grade=lambda *a: lesson)
+    room.index, room.phase, room.lessons = 1, "graded", [lesson]
+    room.results = [{"drill": "Opening 3-1", "lesson": lesson.record()}]
+    store = Progress(tmp_path / "practice.sqlite")
+    store.save(room.progress(lesson_body))
+    store.close()
+    body = Progress(tmp_path / "practice.sqlite").load()
+    assert body is not None and body["next"] == 2
+    again = PracticeRoom(three, grade=lambda *a: None)
+    assert again.resume(body, lesson_from_body) == [lesson] and again.index == 2 and again.phase == "setup"
+    other = PracticeRoom(three[:2], grade=lambda *a: None)
+    assert other.resume(body, lesson_from_body) is None and other.index == 0
+    for damaged in ({**body, "next": 7}, {**body, "lessons": [{"kind": "chess"}]}, {"next": 1}):
+        fresh = PracticeRoom(three, grade=lambda *a: None)
+        assert fresh.resume(damaged, lesson_from_body) is None and fresh.index == 0 and fresh.lessons == []

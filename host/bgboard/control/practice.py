@@ -104,6 +104,38 @@ class PracticeRoom:
             return ()
         return setup_fixes(self.observation, self.drill.position, self.slots)
 
+    # ------------------------------------------------------------------ progress
+    def progress(self, encode: Callable[[Any], dict[str, Any]]) -> dict[str, Any]:
+        """Where the learner is, for the store beside the journal (``encode`` turns a lesson
+        into JSON): the drill set, the next drill to lay out (a graded drill counts as done),
+        the results and the lessons so far.  A drill under way starts again from its set-up."""
+        return {"drills": self._set(),
+                "next": self.index + (1 if self.phase == "graded" else 0),
+                "results": list(self.results), "lessons": [encode(x) for x in self.lessons]}
+
+    def _set(self) -> list[str]:
+        """The drill set, as the progress names it (a Position ID's drill by its dice too)."""
+        return [d.name if d.dice is None else f"{d.name} {d.dice[0]}{d.dice[1]}" for d in self.drills]
+
+    def resume(self, body: dict[str, Any], decode: Callable[[Any], Any]) -> list[Any] | None:
+        """Go back to the :meth:`progress` ``body`` (``decode`` reads a lesson back): the
+        lessons restored, or None when ``body`` is of another drill set, finished, or not
+        a progress (the drills start from the first)."""
+        try:
+            if body.get("drills") != self._set():
+                return None
+            index, results = body["next"], body["results"]
+            if not isinstance(index, int) or not 0 < index < len(self.drills) or not isinstance(results, list):
+                return None
+            lessons = [decode(x) for x in body["lessons"]]
+        except (KeyError, TypeError, ValueError, AttributeError):
+            return None
+        self.index, self.phase = index, "setup"
+        self.results = [r for r in results if isinstance(r, dict)]
+        self.lessons = lessons
+        self.lesson = lessons[-1] if lessons else None
+        return lessons
+
     # ------------------------------------------------------------------ events
     def handle(self, event: Event) -> None:
         self.now_ms = event.at_ms

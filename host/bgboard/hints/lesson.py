@@ -20,7 +20,7 @@ in the mover's own numbering, as notation and gnubg name them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, fields
 from typing import Any, Sequence
 
 from bgboard.hints._rules import legal_plays, position_id
@@ -35,6 +35,8 @@ __all__ = [
     "PlayLesson",
     "grade_cube",
     "grade_turn",
+    "lesson_body",
+    "lesson_from_body",
     "lesson_of",
     "shots",
     "why",
@@ -247,3 +249,25 @@ def mistakes_by_kind(lessons: Sequence[PlayLesson | CubeLesson]) -> dict[str, in
         elif lesson.grade in out:
             out[lesson.grade] += 1
     return out
+
+
+def lesson_body(lesson: PlayLesson | CubeLesson) -> dict[str, Any]:
+    """A lesson as a JSON object (every field, and which kind), for the practice progress
+    kept beside the journal; :func:`lesson_from_body` reads it back."""
+    return {"kind": "cube" if isinstance(lesson, CubeLesson) else "play", **asdict(lesson)}
+
+
+def lesson_from_body(body: Any) -> PlayLesson | CubeLesson:
+    """The lesson of a :func:`lesson_body` (ValueError for anything else)."""
+    if not isinstance(body, dict):
+        raise ValueError("a lesson is a JSON object")
+    cls = {"play": PlayLesson, "cube": CubeLesson}.get(str(body.get("kind")))
+    if cls is None:
+        raise ValueError(f"a lesson's kind is play or cube, not {body.get('kind')!r}")
+    names = {f.name for f in fields(cls)}
+    if set(body) - {"kind"} - names:
+        raise ValueError(f"a {body['kind']} lesson has no field {sorted(set(body) - {'kind'} - names)[0]!r}")
+    try:
+        return cls(**{k: v for k, v in body.items() if k != "kind"})
+    except TypeError as exc:
+        raise ValueError(str(exc)) from None

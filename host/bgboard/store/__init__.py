@@ -1,10 +1,12 @@
 """The match journal in SQLite (adapter): every action appended in one transaction, read back
-to resume a match after a power cut (docs/host.md)."""
+to resume a match after a power cut (docs/host.md); beside it, where a learner is in the
+practice drills."""
 
 from __future__ import annotations
 
 from bgboard.store.journal import SCHEMA, Journal, JournalError, MemoryJournal, read_entries
+from bgboard.store.progress import PROGRESS_NAME, Progress
 
 __all__ = [
-    "SCHEMA", "Journal", "JournalError", "MemoryJournal", "read_entries",
+    "PROGRESS_NAME", "SCHEMA", "Journal", "JournalError", "MemoryJournal", "Progress", "read_entries",
 ]
