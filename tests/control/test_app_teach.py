@@ -433,6 +433,7 @@ def test_practice_resumes_at_the_same_drill_after_a_restart_and_reports_the_whol
 
 
 # ------------------------------------------------------------------ stopping mid-session
+@pytest.mark.slow
 def test_stopping_the_app_mid_match_writes_the_report_and_leaves_the_summary_on_the_display(tmp_path: Path) -> None:
     bench = Bench(tmp_path, {"length": 5}, {"mode": "learner"}, "gnubg-nn")
 
