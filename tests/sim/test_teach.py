@@ -164,7 +164,22 @@ def test_drills_on_the_real_firmware_are_laid_out_played_and_graded(tmp_path) ->
 @pytest.mark.slow
 def test_the_whole_drill_set_is_played_through(tmp_path) -> None:
     summary = run_drills(Options(match_length=1, seed=1, engine="gnubg-nn"), tmp_path)
-    assert len(summary["drills"]) == len(builtin_drills()) and not any(r.get("skipped") for r in summary["drills"])
+    drills = builtin_drills()
+    assert [r["drill"] for r in summary["drills"]] == [d.name for d in drills]
+    assert not any(r.get("skipped") for r in summary["drills"])
+    # every drill graded, from the drill's own position
+    assert [r["lesson"]["position"] for r in summary["drills"]] == [d.position_id for d in drills]
+    assert len(summary["grades"]) == len(drills)
+
+
+@pytest.mark.slow
+def test_the_sim_command_prints_the_grades_with_gnubg_nns_own_losses(tmp_path) -> None:
+    """``bgboard sim --teach --json`` as a user types it: the printed summary's grades."""
+    done = subprocess.run([sys.executable, "-m", "bgboard", "sim", "--teach", "--json", "--engine", "gnubg-nn",
+                           "--match-length", "1", "--seed", "2", "--model-firmware", "--out", str(tmp_path)],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    _graded_as_gnubg_nn_grades(tmp_path, json.loads(done.stdout))
 
 
 def test_engine_without_teach_is_one_line_and_exit_2(tmp_path) -> None:
