@@ -270,10 +270,13 @@ class App:
         room: Any = self.controller  # a PracticeRoom
         body = {} if room.over else room.progress(lesson_body)
         if body != self._progress_kept:
-            if room.over:
-                self.progress.clear()
-            else:
-                self.progress.save(body)
+            try:
+                if room.over:
+                    self.progress.clear()
+                else:
+                    self.progress.save(body)
+            except Exception as exc:  # a full disk costs the resume point, never the drill
+                log.warning("the practice progress could not be kept: %s", exc)
             self._progress_kept = body
 
     def _resume_practice(self, journal_path: Path) -> None:

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import pytest
+
 from bgboard.control.events import ROLL, BoardFault, BoardRead, ButtonPressed, DiceRolled, LessonReady, LinkChanged
 from bgboard.control.judge import BLUE, GREEN, RED
 from bgboard.control.practice import PracticeRoom
@@ -104,8 +106,6 @@ def test_the_progress_of_another_drill_set_or_a_damaged_one_starts_from_the_firs
     from bgboard.hints.lesson import PlayLesson, lesson_body, lesson_from_body
     from bgboard.store import Progress
 
-    from bgboard.control.practice import PracticeRoom
-
     lesson = PlayLesson(0, "4HPwATDgc/ABMA", "31", "8/5 6/5", "8/5 6/5", 0.0, "good", None, "gnubg-nn")
     assert lesson_from_body(lesson_body(lesson)) == lesson
     three = select_drills(("Opening 3-1", "Opening 4-2", "Enter two checkers"))
@@ -124,3 +124,13 @@ def test_the_progress_of_another_drill_set_or_a_damaged_one_starts_from_the_firs
     for damaged in ({**body, "next": 7}, {**body, "lessons": [{"kind": "chess"}]}, {"next": 1}):
         fresh = PracticeRoom(three, grade=lambda *a: None)
         assert fresh.resume(damaged, lesson_from_body) is None and fresh.index == 0 and fresh.lessons == []
+
+
+def test_a_progress_file_that_is_no_database_is_one_sentence(tmp_path) -> None:
+    from bgboard.errors import InputError
+    from bgboard.store import Progress
+
+    damaged = tmp_path / "practice.sqlite"
+    damaged.write_bytes(b"not a database " * 20)
+    with pytest.raises(InputError, match=r"practice.sqlite cannot hold the practice progress .*move it aside"):
+        Progress(damaged)
