@@ -249,3 +249,19 @@ def test_both_engines_grade_cube_decisions_on_one_scale(drill):
             assert g.equity_scale is not None
             normalised_nd = 1 + (g.no_double - g.double_pass) * g.equity_scale
             assert abs(normalised_nd - s.no_double) < 0.1, (drill.name, state)
+
+
+def test_an_engine_that_only_ranks_reports_no_equity_lost() -> None:
+    """pubeval ranks plays but its numbers are no equity: no loss in the JSON, and the
+    summary and report say the plays were ranked, not "0.000 lost per play"."""
+    from bgboard.hints.registry import open_engine
+
+    pubeval = open_engine("pubeval").engine
+    plays = legal_plays(START, (3, 1))
+    lessons = [grade_turn(pubeval, START, (3, 1), p.position, player=0) for p in plays[:3]]
+    assert all(x.grade is None for x in lessons)
+    assert all(x.record()["loss"] is None for x in lessons)
+    short = short_report(LearnerReport.of(lessons))
+    assert short[0] == "3 plays ranked; this engine gives no equity to grade them" and "lost" not in " ".join(short)
+    html = report_html(lessons, "Learner report", ("Ann", "Bob"))
+    assert "3 plays ranked" in html and "no equity lost to report" in html

@@ -116,10 +116,11 @@ class PlayLesson:
         return self.grade not in (None, "good")
 
     def record(self) -> dict[str, Any]:
-        """The ``grades`` entry of ``bgboard sim --teach --json``."""
+        """The ``grades`` entry of ``bgboard sim --teach --json`` (``loss`` null from an
+        engine that only ranks: its numbers are no equity)."""
         return {"player": self.player, "position": self.position, "dice": self.dice,
-                "play": self.play, "best": self.best, "loss": round(self.loss, 6),
-                "grade": self.grade}
+                "play": self.play, "best": self.best,
+                "loss": None if self.grade is None else round(self.loss, 6), "grade": self.grade}
 
     @property
     def text(self) -> tuple[str, ...]:

@@ -32,6 +32,7 @@ class LearnerReport:
     mistakes: dict[str, int]
     total_loss: float
     worst: tuple[PlayLesson, ...]
+    graded: int = 0  # plays with a grade (an engine that only ranks gives none: no equity lost to sum)
 
     @property
     def loss_per_play(self) -> float:
@@ -43,12 +44,16 @@ class LearnerReport:
         plays = [lesson for lesson in lessons if isinstance(lesson, PlayLesson) and lesson.play]
         cubes = [lesson for lesson in lessons if isinstance(lesson, CubeLesson)]
         worst = sorted((p for p in plays if p.loss > 0), key=lambda p: -p.loss)[:3]
-        return cls(len(plays), len(cubes), mistakes_by_kind(lessons), sum(p.loss for p in plays), tuple(worst))
+        return cls(len(plays), len(cubes), mistakes_by_kind(lessons), sum(p.loss for p in plays), tuple(worst),
+                   sum(1 for p in plays if p.grade is not None))
 
 
 def short_report(report: LearnerReport) -> tuple[str, ...]:
     """The report in short for the display at the end (the renderer wraps it over a few
     lines): plays, mistakes, average loss and the worst play with the best; longest first."""
+    if report.plays and not report.graded:  # the engine only ranks (pubeval): no equity to grade with
+        return (f"{report.plays} plays ranked; this engine gives no equity to grade them",
+                f"{report.plays} plays ranked, not graded", f"{report.plays} plays ranked")
     m = report.mistakes
     errors = m["doubtful"] + m["bad"] + m["very bad"]
     cube = f", {m['cube']} cube error{'s' if m['cube'] != 1 else ''}" if report.cube_decisions else ""
@@ -133,13 +138,17 @@ def report_html(lessons: Sequence[PlayLesson | CubeLesson], title: str = "Learne
         "<h2>Cube decisions</h2><table id=\"cubes\"><tr><th>player</th><th>position</th><th>decision</th><th>best</th>"
         f"<th>loss</th><th>grade</th></tr>{cubes}</table>" if cubes else ""
     )
+    summary = (f"{report.plays} plays graded, {report.cube_decisions} cube decisions;\n"
+               f"equity lost: {report.total_loss:.3f} in all, {report.loss_per_play:.3f} per play.")
+    if report.plays and not report.graded:
+        summary = (f"{report.plays} plays ranked, {report.cube_decisions} cube decisions; the engine only ranks "
+                   "plays, so there is no equity lost to report: choose gnubg-nn or bgsage for grades.")
     return f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>{esc(title)}</title>
 <style>body{{font-family:sans-serif;max-width:50em;margin:1em auto}}table{{border-collapse:collapse}}
 td,th{{border:1px solid #ccc;padding:2px 6px;text-align:left}}</style></head>
 <body><h1>{esc(title)}</h1>
-<p id="summary">{report.plays} plays graded, {report.cube_decisions} cube decisions;
-equity lost: {report.total_loss:.3f} in all, {report.loss_per_play:.3f} per play.</p>
+<p id="summary">{summary}</p>
 <h2>Mistakes by kind</h2><table id="mistakes"><tr><th>kind</th><th>count</th></tr>{rows}</table>
 <h2>Equity lost per play</h2><figure id="chart">{chart_svg(lessons)}</figure>
 <h2>The worst three positions</h2><ol id="worst">{worst}</ol>
