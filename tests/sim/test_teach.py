@@ -199,3 +199,15 @@ def test_any_position_id_is_a_drill(tmp_path) -> None:
     bad = subprocess.run([sys.executable, "-m", "bgboard", "sim", "--teach", "practice", "--drill", "nonsense",
                           "--out", str(tmp_path / "x")], capture_output=True, text=True)
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "Position ID" in bad.stderr
+
+
+@pytest.mark.slow
+def test_the_sim_command_without_json_says_the_session_in_short_and_where_the_report_is(tmp_path) -> None:
+    done = subprocess.run([sys.executable, "-m", "bgboard", "sim", "--teach", "--engine", "gnubg-nn", "--match-length", "1",
+                           "--seed", "2", "--model-firmware", "--out", str(tmp_path)], capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    graded = json.loads((tmp_path / "summary.json").read_text())["grades"]
+    assert any(line.startswith(f"graded by gnubg-nn: {len(graded)} plays, ") for line in lines), lines
+    assert f"learner report: {tmp_path / 'learner-report.html'}" in lines
