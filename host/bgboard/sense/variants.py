@@ -20,8 +20,8 @@ not read at all.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Collection, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Callable, Collection, Sequence
 
 from bgboard.rules import fevga
 from bgboard.rules.board import Board, VariantPlay
@@ -90,6 +90,10 @@ class Physical:
         return True
 
 
+_FEVGA_POINTS = tuple((p, black_point("fevga", p)) for p in range(1, 25))
+_MIRROR_POINTS = tuple((p, black_point("plakoto", p)) for p in range(1, 25))
+
+
 def physical(variant: str, board: Board, on_roll: int) -> Physical:
     """Where the checkers of ``board`` (seen by ``on_roll``, 0 white / 1 black) lie."""
     white = board if on_roll == WHITE else board.swap()
@@ -97,13 +101,15 @@ def physical(variant: str, board: Board, on_roll: int) -> Physical:
     black_pins = white.pins[1]
     counts = [0] * 28
     pinned: set[int] = set()
-    for p in range(1, 25):
-        q = black_point(variant, p)  # an involution: black's point on physical p
-        if w[p] and b[q]:  # both colours: a Plakoto pin, the pinners on top
+    # black_point is an involution: black's point on physical p (the table: this runs for
+    # every board on the way to every legal play of a roll, on the asyncio loop)
+    for p, q in _FEVGA_POINTS if variant == "fevga" else _MIRROR_POINTS:
+        wp, bq = w[p], b[q]
+        if wp and bq:  # both colours: a Plakoto pin, the pinners on top
             pinned.add(p)
-            counts[p - 1] = w[p] if black_pins >> q & 1 else -b[q]
+            counts[p - 1] = wp if black_pins >> q & 1 else -bq
         else:
-            counts[p - 1] = w[p] - b[q]
+            counts[p - 1] = wp - bq
     counts[WHITE_BAR - 1] = w[BAR]
     counts[BLACK_BAR - 1] = -b[BAR]
     counts[WHITE_OFF - 1] = w[OFF] + white.reserve[0]
@@ -194,8 +200,16 @@ class VariantTurn:
     _before: Physical = field(init=False)
     _after: tuple[Physical, ...] = field(init=False)
     _partial: dict[Board, tuple[tuple[Step, ...], Physical]] | None = field(init=False, default=None)
+    _steps: dict[tuple[Board, int], list[tuple[Step, Board]]] = field(init=False, default_factory=dict)
+    _rules: Callable[[Board, int], list[tuple[Step, Board]]] = field(init=False)
 
     def __post_init__(self) -> None:
+        # The rules' single steps from each board met, kept for the roll: the plays' search,
+        # the boards on the way (partials) and the next steps (LEDs) walk the same tree, so
+        # each (board, die) is generated once per roll.  Same rules, same plays: only the
+        # repeated work goes (a double's tree cost up to ~20 ms of CPU twice on the loop).
+        self._rules = self.game.steps_from
+        self.game = replace(self.game, steps_from=self._steps_from)
         self.plays = self.game.plays(self.board, self.dice)
         self._before = physical(self.game.name, self.board, self.on_roll)
         self._after = tuple(physical(self.game.name, p.board, self.on_roll) for p in self.plays)
@@ -204,6 +218,13 @@ class VariantTurn:
     def mover(self) -> int:
         """The colour on roll (0 white, 1 black)."""
         return self.on_roll
+
+    def _steps_from(self, board: Board, die: int) -> list[tuple[Step, Board]]:
+        key = (board, die)
+        found = self._steps.get(key)
+        if found is None:
+            found = self._steps[key] = self._rules(board, die)
+        return found
 
     # -------------------------------------------------------------- the controller's verdict
     def verdict(self, observation: Observation) -> judged.Verdict:
