@@ -23,6 +23,8 @@ from bgboard.match.actions import Action
 from bgboard.match.mat_write import MatCursor, MatInfo, mat_chunk, mat_of_states
 from bgboard.match.state import MatchState, apply
 
+log = logging.getLogger(__name__)
+
 
 class RecordFileError(InputError):
     """A match record that cannot be written (the message names the file)."""
@@ -127,9 +129,6 @@ def write_records(
     return done
 
 
-log = logging.getLogger(__name__)
-
-
 class RecordWriter:
     """:func:`write_records` on a thread named ``bgboard-records``.
 
@@ -143,7 +142,7 @@ class RecordWriter:
     def __init__(self, directory: str | os.PathLike[str]) -> None:
         self.directory = Path(directory)
         self.error: RecordFileError | None = None
-        self.written = 0  # logs written (for tests and the benchmark)
+        self.written = 0  # logs written
         self._lock = threading.Lock()
         self._wake = threading.Event()
         self._waiting: tuple[tuple[Action, ...], MatInfo | None] | None = None
