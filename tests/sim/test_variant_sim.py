@@ -142,3 +142,46 @@ def test_bad_variant_options_are_one_line() -> None:
     proc = subprocess.run([sys.executable, "-m", "bgboard", "sim", "--variant", "fevga", "--interactive"],
                           capture_output=True, text=True)
     assert proc.returncode == 2 and "--interactive is not yet for the seed variants" in proc.stderr
+
+
+@pytest.mark.slow
+def test_kill_9_of_a_plakoto_match_then_sim_again_ends_as_the_uninterrupted_run(tmp_path: Path) -> None:
+    """kill -9 of the host process at two moments of a Plakoto match (pins on the table),
+    each time ``bgboard sim`` run again: the match resumes from the journal and ends as the
+    uninterrupted run (same summary: plays recognised, illegal attempts flagged; same
+    journal and match.mat).  The model firmware (fast); --realtime to land the kills mid-match."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from simrecords import journal_actions
+
+    args = [sys.executable, "-m", "bgboard", "sim", "--variant", "plakoto", "--match-length", "1", "--seed", "4",
+            "--noise", "medium", "--illegal-rate", "0.3", "--model-firmware", "--json"]
+    whole = subprocess.run([*args, "--out", str(tmp_path / "whole")], capture_output=True, text=True, timeout=120)
+    assert whole.returncode == 0, whole.stderr
+    summary = json.loads(whole.stdout)
+    total = len(journal_actions(tmp_path / "whole"))
+    killed = tmp_path / "killed"
+    for at in (6, 30):
+        run = subprocess.Popen([*args, "--out", str(killed), "--realtime"],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline and run.poll() is None:
+            time.sleep(0.2)
+            if (killed / "journal.sqlite").exists() and len(journal_actions(killed)) >= at:
+                break
+        os.kill(run.pid, signal.SIGKILL)
+        run.wait()
+        assert run.returncode == -signal.SIGKILL
+        assert at <= len(journal_actions(killed)) < total
+    again = subprocess.run([*args, "--out", str(killed)], capture_output=True, text=True, timeout=120)
+    assert again.returncode == 0, again.stderr
+    resumed = json.loads(again.stdout)
+    assert resumed == summary
+    assert resumed["plays_recognised"] > 0 and resumed["illegal_flagged"] == resumed["illegal_attempts"] > 0
+    assert resumed["pinned_points_read"] > 0
+    assert journal_actions(killed) == journal_actions(tmp_path / "whole")
+    assert (killed / "match.mat").read_text() == (tmp_path / "whole" / "match.mat").read_text()
