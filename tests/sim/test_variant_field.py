@@ -18,7 +18,7 @@ from bgboard.sense.variants import Ambiguous, Played, Unchanged, Unexplained, Va
 from bgboard.sim.field import NOISE_LEVELS, readings
 from bgboard.sim.layout import Layout
 
-from tests.rules.variant_boards import board_of
+from tests.rules.variant_boards import board_of, random_game
 
 FIRMWARE = Path(__file__).resolve().parents[2] / "firmware"
 sys.path.insert(0, str(FIRMWARE))
@@ -110,3 +110,32 @@ def test_each_start_on_the_table():
     turn = VariantTurn(GAMES["fevga"], GAMES["fevga"].start(), 0, (6, 5))
     assert isinstance(turn.recognise(SLOT_MAP, states), Unchanged)
     assert "black on 12" in " ".join(setup_text("fevga")) and "tray" in " ".join(setup_text("race"))
+
+
+@pytest.mark.parametrize("name", ["plakoto", "fevga", "anti", "race"])
+def test_the_roll_context_keeps_the_rules_plays_and_boards(name):
+    """A roll's recognition context generates each (board, die) step once (a table kept for
+    the roll) and places black's checkers from a point table: it must hold exactly the
+    rules' own plays, and every board it places must put each checker where black_point
+    says (the pinned points, the counts)."""
+    from bgboard.sense.variants import black_point
+
+    game = GAMES[name]
+    rolls = 0
+    for seed in range(2):
+        for board, dice, plays, _ in random_game(game, random.Random(seed)):
+            colour = rolls % 2
+            turn = VariantTurn(game, board, colour, dice)
+            assert turn.plays == plays
+            boards = [board, *(p.board for p in plays), *turn.partials()]
+            for b in boards[:: max(1, len(boards) // 8)]:
+                white = b if colour == 0 else b.swap()
+                place = physical(name, b, colour)
+                for p in range(1, 25):
+                    q = black_point(name, p)
+                    w, k = white.mine[p], white.theirs[q]
+                    assert (p in place.pinned) == bool(w and k)
+                    if not (w and k):
+                        assert place.counts[p - 1] == w - k
+            rolls += 1
+    assert rolls > 50
