@@ -14,13 +14,21 @@ match.
 from __future__ import annotations
 
 import logging
-import threading
 from typing import Callable
 
 from bgboard.display.screen import Screen
 from bgboard.display.state import DisplayState
+from bgboard.newest import NewestOnly
 
 log = logging.getLogger(__name__)
+
+#: A state to show and whether it asks for a full refresh.
+Frame = tuple[DisplayState, bool]
+
+
+def _merge(waiting: Frame, new: Frame) -> Frame:
+    """A newer state replaces the waiting one; a full refresh asked for by either is kept."""
+    return new[0], waiting[1] or new[1]
 
 
 class Painter:
@@ -29,27 +37,18 @@ class Painter:
     def __init__(self, screen: Screen, clock_ms: Callable[[], int]) -> None:
         self.screen = screen
         self._clock_ms = clock_ms
-        self._lock = threading.Lock()
-        self._wake = threading.Event()
-        self._state: DisplayState | None = None
-        self._full = False
-        self._closing = False
         self._failure: str | None = None
         self.busy = False  # the thread is rendering or refreshing right now
-        self._thread = threading.Thread(target=self._run, name="bgboard-display", daemon=True)
-        self._thread.start()
+        self._thread: NewestOnly[Frame] = NewestOnly("bgboard-display", self._paint, _merge)
 
     # ------------------------------------------------------------------ from the loop
     def update(self, state: DisplayState, full: bool = False) -> None:
         """Show ``state`` when the panel is free (replaces a state still waiting)."""
-        with self._lock:
-            self._state = state
-            self._full = self._full or full
-        self._wake.set()
+        self._thread.hand((state, full))
 
     def tick(self) -> None:
         """Let the screen refresh if its policy says the time has come."""
-        self._wake.set()
+        self._thread.wake()
 
     @property
     def error(self) -> str | None:
@@ -58,29 +57,18 @@ class Painter:
 
     def close(self, timeout: float | None = None) -> None:
         """Draw what is due, then stop the thread (blocks: call it off the loop)."""
-        with self._lock:
-            self._closing = True
-        self._wake.set()
-        self._thread.join(timeout)
+        self._thread.close(timeout)
 
     # ------------------------------------------------------------------ on the thread
-    def _run(self) -> None:
-        while True:
-            self._wake.wait()
-            self._wake.clear()
-            with self._lock:
-                state, full, closing = self._state, self._full, self._closing
-                self._state, self._full = None, False
-            self.busy = True
-            try:
-                if state is not None:
-                    self.screen.update(state, self._clock_ms(), full)
-                self.screen.tick(self._clock_ms())
-                self._failure = None
-            except Exception as exc:  # never into the match: say it, keep going
-                self._failure = f"the display failed ({exc})"
-                log.error("%s", self._failure)
-            finally:
-                self.busy = False
-            if closing:
-                return
+    def _paint(self, frame: Frame | None) -> None:
+        self.busy = True
+        try:
+            if frame is not None:
+                self.screen.update(frame[0], self._clock_ms(), frame[1])
+            self.screen.tick(self._clock_ms())
+            self._failure = None
+        except Exception as exc:  # never into the match: say it, keep going
+            self._failure = f"the display failed ({exc})"
+            log.error("%s", self._failure)
+        finally:
+            self.busy = False

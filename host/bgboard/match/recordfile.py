@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import logging
 import os
-import threading
 from pathlib import Path
 from typing import Sequence
 
@@ -22,6 +21,7 @@ from bgboard.errors import InputError
 from bgboard.match.actions import Action
 from bgboard.match.mat_write import MatCursor, MatInfo, mat_chunk, mat_of_states
 from bgboard.match.state import MatchState, apply
+from bgboard.newest import NewestOnly
 
 log = logging.getLogger(__name__)
 
@@ -134,49 +134,34 @@ class RecordWriter:
 
     :meth:`write` hands over the action log (returns at once); while a write is under way,
     a newer log replaces the one waiting, so only the newest is written when the thread is
-    free (each write replaces both files whole).  A write that fails is logged and kept in
-    :attr:`error` (the caller decides what it means for the match); :meth:`close` writes
-    what is waiting and stops the thread (it blocks: call it off the loop).
+    free (each write replaces both files whole; :class:`bgboard.newest.NewestOnly`).  A write
+    that fails is logged and kept in :attr:`error` (the caller decides what it means for the
+    match); :meth:`close` writes what is waiting and stops the thread (it blocks: call it off
+    the loop).
     """
 
     def __init__(self, directory: str | os.PathLike[str]) -> None:
         self.directory = Path(directory)
         self.error: RecordFileError | None = None
         self.written = 0  # logs written
-        self._lock = threading.Lock()
-        self._wake = threading.Event()
-        self._waiting: tuple[tuple[Action, ...], MatInfo | None] | None = None
-        self._closing = False
         self._replayed: Replayed = []  # the last log written, replayed (the next write starts from it)
-        self._thread = threading.Thread(target=self._run, name="bgboard-records", daemon=True)
-        self._thread.start()
+        self._thread: NewestOnly[tuple[tuple[Action, ...], MatInfo | None]] = NewestOnly(
+            "bgboard-records", self._write)
 
     def write(self, actions: Sequence[Action], info: MatInfo | None = None) -> None:
         """Write ``actions`` (copied now) when the thread is free."""
-        with self._lock:
-            self._waiting = (tuple(actions), info)
-        self._wake.set()
+        self._thread.hand((tuple(actions), info))
 
     def close(self, timeout: float | None = None) -> None:
         """Write what is waiting, then stop the thread (idempotent; blocks)."""
-        with self._lock:
-            self._closing = True
-        self._wake.set()
-        self._thread.join(timeout)
+        self._thread.close(timeout)
 
-    def _run(self) -> None:
-        while True:
-            self._wake.wait()
-            self._wake.clear()
-            with self._lock:
-                waiting, closing = self._waiting, self._closing
-                self._waiting = None
-            if waiting is not None:
-                try:
-                    self._replayed = write_records(waiting[0], self.directory, waiting[1], self._replayed)
-                    self.written += 1
-                except RecordFileError as exc:
-                    log.error("%s", exc)
-                    self.error = exc
-            if closing:
-                return
+    def _write(self, waiting: tuple[tuple[Action, ...], MatInfo | None] | None) -> None:
+        if waiting is None:
+            return
+        try:
+            self._replayed = write_records(waiting[0], self.directory, waiting[1], self._replayed)
+            self.written += 1
+        except RecordFileError as exc:
+            log.error("%s", exc)
+            self.error = exc

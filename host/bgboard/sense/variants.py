@@ -200,7 +200,7 @@ class VariantTurn:
     _before: Physical = field(init=False)
     _after: tuple[Physical, ...] = field(init=False)
     _partial: dict[Board, tuple[tuple[Step, ...], Physical]] | None = field(init=False, default=None)
-    _steps: dict[tuple[Board, int], list[tuple[Step, Board]]] = field(init=False, default_factory=dict)
+    _steps: dict[tuple[Board, int], list[tuple[Step, Board]]] = field(init=False, default_factory=lambda: {})
     _rules: Callable[[Board, int], list[tuple[Step, Board]]] = field(init=False)
 
     def __post_init__(self) -> None:
