@@ -131,19 +131,16 @@ class HintWorker:
 
     # ------------------------------------------------------------------ requests
     def _submit(self, work: Callable[[HintJob], Any]) -> HintJob:
-        if self._closed:
-            raise RuntimeError("the hint worker is closed")
-        job = HintJob()
-        with self._lock:
-            if self._current is not None:
-                self._current.cancel("board changed")
-            self._current = job
-            job.future = self._pool.submit(self._run, work, job)
-        return job
+        """A request run on the thread, which sees the job's cancel flag."""
+        return self._submit_job(lambda job: self._pool.submit(self._run, work, job))
 
     def _submit_call(self, function: Callable[..., Any], *args: Any) -> HintJob:
         """A request for the child process (the job's flag cannot reach it: a cancelled
         request that has started is abandoned, and its answer thrown away)."""
+        return self._submit_job(lambda job: self._pool.submit(function, *args))
+
+    def _submit_job(self, submit: Callable[[HintJob], concurrent.futures.Future[Any]]) -> HintJob:
+        """The newest request cancels the one before it (only one job is current)."""
         if self._closed:
             raise RuntimeError("the hint worker is closed")
         job = HintJob()
@@ -151,7 +148,7 @@ class HintWorker:
             if self._current is not None:
                 self._current.cancel("board changed")
             self._current = job
-            job.future = self._pool.submit(function, *args)
+            job.future = submit(job)
         return job
 
     @staticmethod
