@@ -5,7 +5,8 @@ an OS error said in one sentence with what to do (an adapter: the only I/O is he
 such as /dev/zero would never end) or not a file; :func:`os_error` turns any ``OSError`` into
 an :class:`~bgboard.errors.InputError` naming the file (disk full, read-only, a parent that
 is a file...), which ``bgboard`` prints as one line with exit code 2; :func:`check_distinct`
-refuses two outputs that are one file.
+refuses two outputs that are one file; :func:`write_text_atomic` replaces a file whole (the
+match records, the learner report), so a power cut leaves the old file or the new one.
 """
 
 from __future__ import annotations
@@ -70,3 +71,16 @@ def check_distinct(**paths: str | os.PathLike[str] | None) -> None:
         if key in seen:
             raise FileProblemError(f"--{seen[key]} and --{option} name the same file {path}: give two different files")
         seen[key] = option
+
+
+def write_text_atomic(path: str | os.PathLike[str], text: str) -> None:
+    """Replace the file at ``path`` with ``text`` (UTF-8, ``\\n`` line ends) whole: written to
+    ``NAME.tmp`` beside it, fsynced, renamed over it.  An ``OSError`` is the caller's to say
+    (:func:`os_error`, or a sentence of its own)."""
+    target = Path(path)
+    tmp = target.with_name(target.name + ".tmp")
+    with open(tmp, "w", encoding="utf-8", newline="\n") as f:
+        f.write(text)
+        f.flush()
+        os.fsync(f.fileno())
+    tmp.replace(target)

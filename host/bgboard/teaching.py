@@ -17,6 +17,7 @@ import logging
 from pathlib import Path
 from typing import Any, Awaitable, Callable
 
+from bgboard.files import write_text_atomic
 from bgboard.hints.advice import cube_blocker
 from bgboard.hints.engine import CubeState, HintEngine, UnsupportedError
 from bgboard.hints.lesson import CubeLesson, PlayLesson, grade_cube, grade_turn, lesson_of
@@ -85,9 +86,7 @@ class _Lessons:
     def write_report(self, path: Path, names: tuple[str, str], title: str = "Learner report") -> Path:
         """Write the HTML learner report (atomically: a finished file or none)."""
         path = Path(path)
-        tmp = path.with_suffix(path.suffix + ".tmp")
-        tmp.write_text(report_html(self.lessons, title, names), encoding="utf-8")
-        tmp.replace(path)
+        write_text_atomic(path, report_html(self.lessons, title, names))
         return path
 
 

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Sequence
 
 from bgboard.errors import InputError
+from bgboard.files import write_text_atomic
 from bgboard.match.actions import Action
 from bgboard.match.mat_write import MatCursor, MatInfo, mat_chunk, mat_of_states
 from bgboard.match.state import MatchState, apply
@@ -117,13 +118,8 @@ def write_records(
     folder = Path(directory)
     for name, text in (("match.mat", mat_of_states(done, info)), ("match.sgf", sgf_of_states(done))):
         target = folder / name
-        tmp = target.with_name(target.name + ".tmp")
         try:
-            with open(tmp, "w", encoding="utf-8", newline="\n") as f:
-                f.write(text)
-                f.flush()
-                os.fsync(f.fileno())
-            tmp.replace(target)
+            write_text_atomic(target, text)
         except OSError as exc:
             raise _fail(target, exc) from None
     return done

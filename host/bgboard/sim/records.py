@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Sequence
 
+from bgboard.files import write_text_atomic
 from bgboard.match.actions import Action
 from bgboard.match.mat import export_mat
 from bgboard.match.sgf import export_sgf
@@ -18,15 +19,11 @@ from bgboard.match.sgf import export_sgf
 
 def write_mat(actions: Sequence[Action], path: Path) -> None:
     """Write the .mat file of an action log."""
-    _write(Path(path), export_mat(actions))
+    write_text_atomic(path, export_mat(actions))
 
 
 def write_sgf(actions: Sequence[Action], path: Path) -> None:
     """Write the SGF file of an action log."""
-    _write(Path(path), export_sgf(actions))
+    write_text_atomic(path, export_sgf(actions))
 
 
-def _write(path: Path, text: str) -> None:
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_text(text)
-    tmp.replace(path)
