@@ -9,6 +9,7 @@ import shutil
 
 import pytest
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support.expected_conditions import staleness_of
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 from bgboard.club.director import Director
@@ -18,7 +19,7 @@ from bgboard.club.web.pages import event_url, standings_url
 from tests.club.evening import Evening
 from tests.club.test_room_browser import IMAGES, texts
 from tests.club.webclub import DOUBLE, HOSTILE, PASSWORD, SWISS, make_club
-from tests.club.webrun import ServedSite, chromium
+from tests.club.webrun import PAGE_WAIT_S, ServedSite, chromium
 
 
 @pytest.fixture(scope="module")
@@ -48,9 +49,14 @@ def browser(tmp_path):
 
 
 def log_in(browser, url: str, password: str) -> None:
+    """Submit the login form and wait until the browser has left the form's page: a click
+    only starts the navigation, and a look for the answer before it arrives finds the old
+    page (CI saw exactly that: no p.refused on a page that was still the form)."""
     browser.get(url + "/director/login")
     browser.find_element(By.NAME, "password").send_keys(password)
-    browser.find_element(By.CSS_SELECTOR, "form.login button").click()
+    button = browser.find_element(By.CSS_SELECTOR, "form.login button")
+    button.click()
+    WebDriverWait(browser, PAGE_WAIT_S).until(staleness_of(button))
 
 
 @pytest.mark.slow
@@ -68,6 +74,7 @@ def test_the_bracket_shows_the_champion_and_names_as_text(served, browser):
 @pytest.mark.slow
 def test_a_wrong_password_is_refused(served, browser):
     log_in(browser, served.url, "not the password")
+    WebDriverWait(browser, PAGE_WAIT_S).until(lambda d: d.find_elements(By.CSS_SELECTOR, "p.refused"))
     assert browser.find_element(By.CSS_SELECTOR, "p.refused").text == \
         "That password is not the director's password."
     browser.get(served.url + "/director")
@@ -88,12 +95,12 @@ def test_the_director_corrects_a_result_and_standings_and_ratings_change(served,
                     texts(browser, "table.standings td:nth-child(3)")))
 
     log_in(browser, served.url, PASSWORD)
-    WebDriverWait(browser, 5).until(lambda d: d.current_url.endswith("/director"))
+    WebDriverWait(browser, PAGE_WAIT_S).until(lambda d: d.current_url.endswith("/director"))
     row = browser.find_element(By.ID, f"done-{match.id}")
     row.find_element(By.NAME, "score").send_keys("0-3" if winner == match.players[0] else "3-0")
     row.find_element(By.NAME, "reason").send_keys("reported the wrong way round")
     row.find_element(By.CSS_SELECTOR, "form.correct button").click()
-    WebDriverWait(browser, 5).until(lambda d: d.find_elements(By.CSS_SELECTOR, "p.flash"))
+    WebDriverWait(browser, PAGE_WAIT_S).until(lambda d: d.find_elements(By.CSS_SELECTOR, "p.flash"))
     assert f"Match {match.id}: result corrected" in browser.find_element(By.CSS_SELECTOR, "p.flash").text
 
     browser.get(served.url + standings_url(SWISS))
@@ -110,7 +117,7 @@ def test_the_director_corrects_a_result_and_standings_and_ratings_change(served,
 @pytest.mark.slow
 def test_a_form_without_its_csrf_token_is_refused(served, browser, db):
     log_in(browser, served.url, PASSWORD)
-    WebDriverWait(browser, 5).until(lambda d: d.current_url.endswith("/director"))
+    WebDriverWait(browser, PAGE_WAIT_S).until(lambda d: d.current_url.endswith("/director"))
     with Director.open(db) as d:
         match = d.matches(SWISS)[0]
         before = d.standings(SWISS)
@@ -118,7 +125,7 @@ def test_a_form_without_its_csrf_token_is_refused(served, browser, db):
     browser.execute_script("arguments[0].querySelector('input[name=csrf]').remove()", row)
     row.find_element(By.NAME, "score").send_keys("3-2")
     row.find_element(By.CSS_SELECTOR, "form.correct button").click()
-    WebDriverWait(browser, 5).until(lambda d: d.find_elements(By.CSS_SELECTOR, "p.refused"))
+    WebDriverWait(browser, PAGE_WAIT_S).until(lambda d: d.find_elements(By.CSS_SELECTOR, "p.refused"))
     assert "did not come from this site" in browser.find_element(By.CSS_SELECTOR, "p.refused").text
     with Director.open(db) as d:
         assert d.standings(SWISS) == before and d.audit()[-1].action != "correct"
@@ -130,10 +137,10 @@ def test_the_director_pairs_a_round_from_the_page(tmp_path, browser):
     served = ServedSite(club_site(path, LiveHub()))
     try:
         log_in(browser, served.url, PASSWORD)
-        WebDriverWait(browser, 5).until(lambda d: d.current_url.endswith("/director"))
+        WebDriverWait(browser, PAGE_WAIT_S).until(lambda d: d.current_url.endswith("/director"))
         section = browser.find_element(By.CSS_SELECTOR, f'section[data-event="{SWISS}"]')
         section.find_element(By.CSS_SELECTOR, "form.pair button").click()
-        WebDriverWait(browser, 5).until(lambda d: d.find_elements(By.CSS_SELECTOR, "p.flash"))
+        WebDriverWait(browser, PAGE_WAIT_S).until(lambda d: d.find_elements(By.CSS_SELECTOR, "p.flash"))
         assert "Round 1 of Tuesday Swiss: 3 matches paired." in browser.find_element(By.CSS_SELECTOR, "p.flash").text
         browser.set_window_size(1280, 1000)
         browser.save_screenshot(str(IMAGES / "club-director.png"))
@@ -141,7 +148,7 @@ def test_the_director_pairs_a_round_from_the_page(tmp_path, browser):
         Select(forfeit.find_element(By.NAME, "winner")).select_by_index(1)
         forfeit.find_element(By.NAME, "reason").send_keys("no-show")
         forfeit.find_element(By.CSS_SELECTOR, "button").click()
-        WebDriverWait(browser, 5).until(lambda d: "by forfeit" in " ".join(texts(d, "p.flash")))
+        WebDriverWait(browser, PAGE_WAIT_S).until(lambda d: "by forfeit" in " ".join(texts(d, "p.flash")))
     finally:
         served.close()
     with Director.open(path) as d:
@@ -159,7 +166,7 @@ def test_the_tv_view_cycles_through_the_room_and_the_running_events(tmp_path, br
         assert "tv" in browser.find_element(By.TAG_NAME, "body").get_attribute("class")
         seen = []
         for _ in range(5):
-            WebDriverWait(browser, 5).until(lambda d: d.current_url != (seen[-1] if seen else served.url + "/?tv"))
+            WebDriverWait(browser, PAGE_WAIT_S).until(lambda d: d.current_url != (seen[-1] if seen else served.url + "/?tv"))
             seen.append(browser.current_url)
         paths = [url.removeprefix(served.url) for url in seen]
     finally:

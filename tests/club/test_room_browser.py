@@ -15,7 +15,7 @@ from bgboard.club.live import LiveHub
 from bgboard.club.web.app import Site
 from bgboard.club.web.boardview import board_view
 from tests.club.evening import Evening, payload
-from tests.club.webrun import ServedSite, chromium
+from tests.club.webrun import PAGE_WAIT_S, ServedSite, chromium
 
 IMAGES = Path(__file__).resolve().parents[2] / "docs" / "images"
 HOSTILE = "<img src=x onerror=alert(1)>"
@@ -60,7 +60,7 @@ def test_the_room_follows_a_running_evening_live(served, browser):
     assert [c.get_attribute("id") for c in cards] == [f"board-{b}" for b in range(1, 9)]
     assert "Ann" in cards[0].text and "Bob" in cards[0].text
     marker = browser.execute_script("window.__notReloaded = 1; return window.__notReloaded")
-    WebDriverWait(browser, 5).until(lambda d: d.execute_script(
+    WebDriverWait(browser, PAGE_WAIT_S).until(lambda d: d.execute_script(
         "return window.bgboardLive && window.bgboardLive.readyState === 1"))
 
     for board in (3, 6):   # two boards' next points, each pushed while the page stays open
@@ -77,7 +77,7 @@ def test_the_room_follows_a_running_evening_live(served, browser):
     assert browser.execute_script("return window.__notReloaded") == marker
 
     served.call(served.site.hub.offline, 5)
-    WebDriverWait(browser, 2).until(lambda d: "offline" in classes(d, "board-5"))
+    WebDriverWait(browser, PAGE_WAIT_S).until(lambda d: "offline" in classes(d, "board-5"))
     assert "offline" in texts(browser, "#board-5 .badge")
     IMAGES.mkdir(parents=True, exist_ok=True)
     browser.set_window_size(1280, 900)
@@ -89,33 +89,33 @@ def test_a_board_that_reports_later_appears_and_one_board_is_shown_large(served,
     evening = Evening(served.site.hub, boards=2, seed=5)
     served.call(evening.advance, 40)
     browser.get(served.url + "/")
-    WebDriverWait(browser, 5).until(lambda d: d.execute_script(
+    WebDriverWait(browser, PAGE_WAIT_S).until(lambda d: d.execute_script(
         "return window.bgboardLive && window.bgboardLive.readyState === 1"))
     late = Evening(served.site.hub, boards=9, seed=7)
     served.call(late.publish, late.tables[8])
     served.call(late.publish, late.tables[0])    # a board that was there is updated, not added
-    WebDriverWait(browser, 2).until(lambda d: d.find_elements(By.ID, "board-9"))
+    WebDriverWait(browser, PAGE_WAIT_S).until(lambda d: d.find_elements(By.ID, "board-9"))
     late.tables[4].board = 5
     served.call(late.publish, late.tables[4])    # board 5 reports later: between 2 and 9
-    WebDriverWait(browser, 2).until(lambda d: d.find_elements(By.ID, "board-5"))
+    WebDriverWait(browser, PAGE_WAIT_S).until(lambda d: d.find_elements(By.ID, "board-5"))
     assert browser.execute_script(
         "return Array.from(document.querySelectorAll('article.card'), e => e.id)") == \
         ["board-1", "board-2", "board-5", "board-9"]
 
     browser.get(served.url + "/board/1")
-    WebDriverWait(browser, 5).until(lambda d: d.execute_script(
+    WebDriverWait(browser, PAGE_WAIT_S).until(lambda d: d.execute_script(
         "return window.bgboardLive && window.bgboardLive.readyState === 1"))
     large = browser.find_element(By.CSS_SELECTOR, "section.large")
     assert large.find_element(By.TAG_NAME, "h1").text.startswith("Board 1")
     table = evening.tables[0]
     new = served.call(evening.until_score_changes, table)
     served.call(evening.publish, table)
-    WebDriverWait(browser, 2).until(lambda d: _score_cells(d, 1) == [str(s) for s in new.score])
+    WebDriverWait(browser, PAGE_WAIT_S).until(lambda d: _score_cells(d, 1) == [str(s) for s in new.score])
     for _ in range(6):                       # into the next game, for the picture
         table.step()
     served.call(evening.publish, table)
     line = board_view(1, payload(table.state)).phase_line
-    WebDriverWait(browser, 2).until(lambda d: texts(d, "#board-1 .phase") == [f"{line} · Friday night"])
+    WebDriverWait(browser, PAGE_WAIT_S).until(lambda d: texts(d, "#board-1 .phase") == [f"{line} · Friday night"])
     browser.set_window_size(900, 900)
     browser.save_screenshot(str(IMAGES / "club-board.png"))
 
@@ -124,7 +124,7 @@ def test_a_hostile_player_name_is_shown_as_text(served, browser):
     evening = Evening(served.site.hub, boards=1, names=(HOSTILE, "Bob"))
     served.call(evening.advance, 3)
     browser.get(served.url + "/")
-    WebDriverWait(browser, 5).until(lambda d: d.execute_script(
+    WebDriverWait(browser, PAGE_WAIT_S).until(lambda d: d.execute_script(
         "return window.bgboardLive && window.bgboardLive.readyState === 1"))
     assert texts(browser, "#board-1 td.name")[0] == HOSTILE
     assert browser.find_elements(By.CSS_SELECTOR, "img") == []
@@ -134,6 +134,6 @@ def test_a_hostile_player_name_is_shown_as_text(served, browser):
     state = payload(evening.tables[0].state)
     state["players"] = [name, "Bob"]
     served.call(served.site.hub.update, 1, state)
-    WebDriverWait(browser, 2).until(lambda d: texts(d, "#board-1 td.name")[:1] == [name])
+    WebDriverWait(browser, PAGE_WAIT_S).until(lambda d: texts(d, "#board-1 td.name")[:1] == [name])
     assert browser.find_elements(By.CSS_SELECTOR, "img") == []
     assert browser.execute_script("return document.querySelectorAll('[onerror]').length") == 0

@@ -22,7 +22,7 @@ from bgboard.net.boardlink import ClubLink
 from bgboard.net.report import board_state
 from bgboard.store.journal import Journal
 from tests.club.test_room_browser import classes, texts
-from tests.club.webrun import ServedSite, chromium
+from tests.club.webrun import PAGE_WAIT_S, ServedSite, chromium
 from tests.net.club_harness import board_settings, director_settings, new_club
 from tests.net.conftest import start_broker
 
@@ -70,8 +70,8 @@ def test_a_board_on_a_real_broker_reaches_the_room_within_a_second(tmp_path, bro
         served.call(publish, state)
         browser.get(served.url + "/")
         card = f"board-{match.board}"
-        WebDriverWait(browser, 10).until(lambda d: texts(d, f"#{card} td.name") == list(match.players))
-        WebDriverWait(browser, 5).until(lambda d: d.execute_script(
+        WebDriverWait(browser, PAGE_WAIT_S).until(lambda d: texts(d, f"#{card} td.name") == list(match.players))
+        WebDriverWait(browser, PAGE_WAIT_S).until(lambda d: d.execute_script(
             "return window.bgboardLive && window.bgboardLive.readyState === 1"))
         changes = 0
         while changes < 2 and done < len(actions):
@@ -91,7 +91,7 @@ def test_a_board_on_a_real_broker_reaches_the_room_within_a_second(tmp_path, bro
         assert changes == 2
 
         served.call(parts["link"].stop)     # the board leaves: its client says it is offline
-        WebDriverWait(browser, 5).until(lambda d: "offline" in classes(d, card))
+        WebDriverWait(browser, PAGE_WAIT_S).until(lambda d: "offline" in classes(d, card))
         assert texts(browser, f"#{card} td.score") == [str(s) for s in state.score]
     finally:
         if "link" in parts:
@@ -147,7 +147,7 @@ def test_a_simulated_swiss_round_over_the_broker_fills_the_room_and_the_standing
             standings = s.standings("Friday")
         for m in matches:   # the room's last word on each board is its final score
             final = results[m.id]
-            WebDriverWait(browser, 5).until(
+            WebDriverWait(browser, PAGE_WAIT_S).until(
                 lambda d: texts(d, f"#board-{m.board} td.score") == [str(x) for x in final.score])
         browser.get(served.url + "/standings/Friday")
         shown = dict(zip(texts(browser, "table.standings td.name"),

@@ -20,6 +20,10 @@ from bgboard.club.web.server import serve_http
 
 CHROMIUM = Path(os.environ.get("BGBOARD_CHROMIUM", "/usr/bin/chromium"))
 CHROMEDRIVER = Path(os.environ.get("BGBOARD_CHROMEDRIVER", "/usr/bin/chromedriver"))
+# How long a page may take to show what a test waits for. Generous: a wait that succeeds
+# returns at once, and a loaded CI machine must not turn a slow page into a failure (the
+# live pages' latency is measured in benchmarks/, not asserted here).
+PAGE_WAIT_S = 30
 
 
 class ServedSite:
