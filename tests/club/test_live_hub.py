@@ -70,7 +70,7 @@ def test_subscriber_gets_changes_in_order_and_stops_on_close():
             await asyncio.sleep(0)
             hub.update(2, {"a": 2})
             await asyncio.sleep(0)
-        await asyncio.wait_for(reader, 1)
+        await asyncio.wait_for(reader, 30)
         assert hub.subscribers == 0
         return seen
 

@@ -1,10 +1,13 @@
 """The room in a real headless Chromium: the boards of a running simulated evening, a score
-that changes on the page within a second of the board's move without a reload, an offline
-board, a hostile name shown as text, and the screenshots of docs/club.md."""
+pushed onto the open page (no reload) after the board's move, an offline board, a hostile name
+shown as text, and the screenshots of docs/club.md.
+
+How fast a pushed score reaches the page (issue 13: under 1 s) is measured in a real Chromium
+by benchmarks/club_live_browser.py (docs/performance.md), not asserted here: a loaded machine
+must not turn a slow page into a failure."""
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
@@ -68,12 +71,10 @@ def test_the_room_follows_a_running_evening_live(served, browser):
         new = served.call(evening.until_score_changes, table)
         before = _score_cells(browser, board)
         assert before != [str(s) for s in new.score]
-        sent = time.monotonic()
         served.call(evening.publish, table)
-        WebDriverWait(browser, 1.0, poll_frequency=0.02).until(
+        WebDriverWait(browser, PAGE_WAIT_S).until(
             lambda d: _score_cells(d, board) == [str(s) for s in new.score],
-            f"board {board}'s new score {new.score} did not reach the page within 1 s")
-        assert time.monotonic() - sent < 1.0
+            f"board {board}'s new score {new.score} did not reach the open page")
     assert browser.execute_script("return window.__notReloaded") == marker
 
     served.call(served.site.hub.offline, 5)

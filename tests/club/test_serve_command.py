@@ -76,9 +76,9 @@ def test_serve_answers_pages_and_stops_on_ctrl_c(db):
         line = server.stdout.readline()
         url = re.search(r"http://\S+/", line).group(0)
         assert line.startswith("club 'Riverside': web pages on ")
-        with urllib.request.urlopen(url + "events", timeout=10) as response:
+        with urllib.request.urlopen(url + "events", timeout=60) as response:
             assert response.status == 200 and b"No event yet" in response.read()
     finally:
         server.send_signal(signal.SIGINT)
-        out, err = server.communicate(timeout=20)
+        out, err = server.communicate(timeout=60)
     assert server.returncode in (0, 130) and "Traceback" not in err

@@ -24,6 +24,8 @@ CHROMEDRIVER = Path(os.environ.get("BGBOARD_CHROMEDRIVER", "/usr/bin/chromedrive
 # returns at once, and a loaded CI machine must not turn a slow page into a failure (the
 # live pages' latency is measured in benchmarks/, not asserted here).
 PAGE_WAIT_S = 30
+# The same for the server's own loop (start, a call into it, a task's end, a page load).
+SERVER_WAIT_S = 60
 
 
 class ServedSite:
@@ -39,8 +41,8 @@ class ServedSite:
         self.url = ""
         self._thread = threading.Thread(target=self._run, name="club-web", daemon=True)
         self._thread.start()
-        if not self._ready.wait(20):
-            raise RuntimeError("the club web server did not start in 20 s")
+        if not self._ready.wait(SERVER_WAIT_S):
+            raise RuntimeError(f"the club web server did not start in {SERVER_WAIT_S} s")
 
     def _run(self) -> None:
         asyncio.set_event_loop(self.loop)
@@ -72,16 +74,16 @@ class ServedSite:
                 future.set_exception(exc)
 
         self.loop.call_soon_threadsafe(run)
-        return future.result(10)
+        return future.result(SERVER_WAIT_S)
 
-    def wait(self, task: "asyncio.Future[Any]", timeout: float = 20) -> Any:
+    def wait(self, task: "asyncio.Future[Any]", timeout: float = SERVER_WAIT_S) -> Any:
         """Wait (from the test's thread) for a task of the server's loop to finish."""
         return asyncio.run_coroutine_threadsafe(_await(task), self.loop).result(timeout)
 
     def close(self) -> None:
         if self._stop is not None:
             self.loop.call_soon_threadsafe(self._stop.set)
-        self._thread.join(10)
+        self._thread.join(SERVER_WAIT_S)
 
 
 async def _await(task: "asyncio.Future[Any]") -> Any:
@@ -105,5 +107,5 @@ def chromium(profile: Path):
                  f"--user-data-dir={profile}", "--window-size=1280,900"):
         options.add_argument(flag)
     driver = webdriver.Chrome(service=Service(executable_path=str(CHROMEDRIVER)), options=options)
-    driver.set_page_load_timeout(20)
+    driver.set_page_load_timeout(SERVER_WAIT_S)
     return driver

@@ -80,7 +80,7 @@ def test_a_record_that_cannot_be_written_stops_the_match_with_one_sentence(tmp_p
                 if not task.done():
                     board.roll((3, 1))
             with pytest.raises(recordfile.RecordFileError) as stopped:
-                await asyncio.wait_for(task, 5)
+                await asyncio.wait_for(task, 30)
         finally:
             board.unplug()
             factory.reset()

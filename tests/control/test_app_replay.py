@@ -57,7 +57,7 @@ def test_run_replay_guides_the_set_up_then_lights_each_play(tmp_path: Path) -> N
             assert app.controller is not None and app.controller.actions == []
         finally:
             app.stop()
-            await asyncio.wait_for(task, 5)
+            await asyncio.wait_for(task, 30)
             board.unplug()
 
     asyncio.run(scenario())
@@ -89,7 +89,7 @@ def test_run_replay_with_a_hint_engine_shows_the_grade_of_each_play(tmp_path: Pa
             return list(app.shown[-1].message)
         finally:
             app.stop()
-            await asyncio.wait_for(task, 10)
+            await asyncio.wait_for(task, 30)
             board.unplug()
 
     message = asyncio.run(scenario())

@@ -74,7 +74,8 @@ class Bench:
             config, opener=lambda: open_serial(self.pico.slave_name), pin_factory=self.factory,
             panel=FilePanel(panel_spec("waveshare-4in2"), tmp_path / "frames"),
             clock_ms=SimClock(k, int(time.time() * 1000)),
-            timing=Timing(hello_s=1.0, watchdog_s=1.0, snapshot_s=0.5, ack_s=0.2, tick_s=0.05 / k),
+            # the watchdog long: a loaded machine that holds MicroPython back must not lose the board
+            timing=Timing(hello_s=1.0, watchdog_s=10.0, snapshot_s=0.5, ack_s=0.2, tick_s=0.05 / k),
             tick_s=0.05 / k,
         )
         self.shown: list[Any] = []  # every state handed to the display (the app keeps the last 50)

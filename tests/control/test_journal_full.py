@@ -60,7 +60,7 @@ def test_a_full_journal_stops_the_match_with_a_sentence_and_keeps_what_was_writt
         if not task.done():
             board.roll((3, 1))
         with pytest.raises(JournalError) as stopped:
-            await asyncio.wait_for(task, 5)
+            await asyncio.wait_for(task, 30)
         board.unplug()
         factory.reset()
         assert "cannot be written (database or disk is full): free space on its disk and start bgboard again" in str(stopped.value)

@@ -22,7 +22,7 @@ def test_bytes_go_both_ways_unchanged_and_a_vanished_port_is_reported() -> None:
         os.write(master, every_byte)
         got = b""
         while len(got) < 256:
-            got += await asyncio.wait_for(port.read(), 2)
+            got += await asyncio.wait_for(port.read(), 30)
         assert got == every_byte
         port.write(every_byte)
         echoed = b""
@@ -34,7 +34,7 @@ def test_bytes_go_both_ways_unchanged_and_a_vanished_port_is_reported() -> None:
         os.close(slave)
         with pytest.raises(PortLostError, match="was disconnected"):
             for _ in range(10):
-                await asyncio.wait_for(port.read(), 2)
+                await asyncio.wait_for(port.read(), 30)
         port.write(b"dropped")  # writing to a lost port is harmless
         await port.close()
         await port.close()

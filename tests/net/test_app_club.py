@@ -63,26 +63,26 @@ def test_a_board_plays_the_directors_assignment_and_reports_it(tmp_path: Path, b
             await d.publish(f"{BASE}/2/assign", encode(assignment), qos=1, retain=True)
             c = app.controller
             assert c is not None
-            await until(lambda: c.state is not None and c.state.players == ("Ann", "Bob"), 10)
+            await until(lambda: c.state is not None and c.state.players == ("Ann", "Bob"), 30)
             assert app.shown[-1].names == ("Ann", "Bob") and app.shown[-1].match_length == 1
             press(factory, 5)  # white: roll (the players are ready)
             await until(lambda: board.rolling)
             board.roll((3, 1))
-            await until(lambda: c.over, 10)  # white's 0.3 s run out
+            await until(lambda: c.over, 30)  # white's 0.3 s run out
             await until(lambda: c.result_sent is False)  # reported, not yet acked: "sending"
             assert app.shown[-1].ending is not None and app.shown[-1].ending.sent is False
-            async with asyncio.timeout(15):
+            async with asyncio.timeout(60):
                 async for m in d.messages:
                     if str(m.topic).endswith("/result"):
                         results.append(decode("result", m.payload))
                         await d.publish(f"{BASE}/2/ack", encode(Ack(results[-1].uuid, "stored")), qos=1)
                         break
-        await until(lambda: app.club_link is not None and not app.club_link.outbox.outbox_pending(), 10)
+        await until(lambda: app.club_link is not None and not app.club_link.outbox.outbox_pending(), 30)
         await until(lambda: c.result_sent is True)  # the ack reached the match-end screen
         assert app.shown[-1].ending is not None and app.shown[-1].ending.sent is True
         actions = list(c.actions)
         app.stop()
-        await asyncio.wait_for(task, 5)
+        await asyncio.wait_for(task, 30)
         board.unplug()
         return app, [results, actions]
 

@@ -4,6 +4,7 @@ in the journal's outbox and re-sent until acked, state is coalesced, the will sa
 from __future__ import annotations
 
 import asyncio
+import inspect
 import json
 import os
 import signal
@@ -58,10 +59,12 @@ def test_a_result_made_while_the_broker_is_down_is_kept_and_sent_until_acked(tmp
         task = asyncio.create_task(link.run())
         await asyncio.sleep(0.3)
         assert not link.online and link.note()[0].startswith("club not reachable")
-        loop = asyncio.get_running_loop()
-        t0 = loop.time()
-        assert link.submit_result(result())  # returns at once: nothing waits on the network
-        assert loop.time() - t0 < 0.1
+        # nothing waits on the network: submit_result is a plain function (it cannot await
+        # a broker), and it returns True while the broker is down, the result already durable
+        # in the outbox (a clock would prove nothing more and fail on a loaded machine)
+        assert not inspect.iscoroutinefunction(ClubLink.submit_result)
+        assert link.submit_result(result())
+        assert [o.uuid for o in journal.outbox_pending()] == [U1]
         assert "1 result(s) kept" in link.note()[0]
         broker.start()
         got: list[bytes] = []
@@ -124,28 +127,34 @@ def test_states_are_coalesced_and_the_newest_is_retained(tmp_path: Path, broker:
         await until(lambda: link.online)
         async with director(broker) as d:
             await d.subscribe(f"{BASE}/1/state", qos=1)
+            loop = asyncio.get_running_loop()
+            t0 = loop.time()
             for i in range(100):  # a burst of changes, far faster than the interval
                 link.publish_state(board_state(s0, i))
                 await asyncio.sleep(0.005)
             final = board_state(apply(s0, OpeningRoll((6, 1))), 100)
             link.publish_state(final)
             seen = []
-            async with asyncio.timeout(10):
+            async with asyncio.timeout(60):
                 async for m in d.messages:
                     seen.append(decode("state", m.payload))
                     if seen[-1] == final:
                         break
+            took = loop.time() - t0
         async with director(broker) as late:  # a director connecting later gets the retained newest
             await late.subscribe(f"{BASE}/1/state", qos=1)
-            async with asyncio.timeout(5):
+            async with asyncio.timeout(60):
                 retained = decode("state", (await anext(aiter(late.messages))).payload)
         link.stop()
         await task
         journal.close()
-        return len(seen), retained
+        return len(seen), took, retained
 
-    count, retained = asyncio.run(go())
-    assert count < 10
+    count, took, retained = asyncio.run(go())
+    # at most one state per 0.2 s interval (and the first at once): on an idle machine the
+    # 0.5 s burst goes out as a few states; a loaded one that stretches the burst may send
+    # more, never more than the interval allows, and always far fewer than the 101 made
+    assert count <= 2 + took / 0.2 and count < 101, (count, took)
     assert retained.dice == (6, 1) and retained.updated_ms == 100
 
 
@@ -215,7 +224,7 @@ def test_the_last_will_says_offline_when_a_board_dies(tmp_path: Path, broker: Pr
 @pytest.mark.slow
 def test_a_result_goes_at_once_even_right_after_a_state(tmp_path: Path, broker: PrivateBroker) -> None:
     """A result submitted while the link is coalescing states is sent then, not at the next
-    resend (30 s here)."""
+    resend (600 s here: far beyond the wait below, however loaded the machine)."""
     from bgboard.match import StartMatch, apply
     from bgboard.net.report import board_state
 
@@ -223,7 +232,7 @@ def test_a_result_goes_at_once_even_right_after_a_state(tmp_path: Path, broker: 
 
     async def go() -> float:
         journal = Journal(tmp_path / "b.sqlite")
-        link = ClubLink(settings(broker, resend_s=30.0, state_interval_s=0.3), journal)
+        link = ClubLink(settings(broker, resend_s=600.0, state_interval_s=0.3), journal)
         task = asyncio.create_task(link.run())
         await until(lambda: link.online)
         async with director(broker) as d:
@@ -234,7 +243,7 @@ def test_a_result_goes_at_once_even_right_after_a_state(tmp_path: Path, broker: 
             await asyncio.sleep(0.05)  # the link is now inside its coalescing pause
             t0 = loop.time()
             link.submit_result(result())
-            async with asyncio.timeout(10):
+            async with asyncio.timeout(120):   # against a hang; 600 s is the next resend
                 await anext(aiter(d.messages))
             took = loop.time() - t0
         link.stop()
@@ -242,4 +251,4 @@ def test_a_result_goes_at_once_even_right_after_a_state(tmp_path: Path, broker: 
         journal.close()
         return took
 
-    assert asyncio.run(go()) < 5.0
+    assert asyncio.run(go()) < 120   # so it was not the resend

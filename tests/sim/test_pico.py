@@ -22,7 +22,7 @@ def test_a_relative_directory_still_reaches_the_firmware(tmp_path: Path, monkeyp
     try:
         fd = os.open(board.slave_name, os.O_RDWR | os.O_NONBLOCK)
         decoder, got = FrameDecoder(), []
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + 60  # against a hang; returns at the first CHANGES
         sent = False
         while not any(isinstance(x, m.Changes) for x in got) and time.monotonic() < deadline:
             if not sent and any(isinstance(x, m.Snapshot) for x in got):
@@ -45,8 +45,8 @@ def test_a_relative_directory_still_reaches_the_firmware(tmp_path: Path, monkeyp
 def test_a_firmware_that_dies_at_start_is_one_sentence_not_a_hang(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(pico_module, "micropython", lambda: Path("/bin/false"))
     board = VirtualPico(tmp_path / "pico")
-    started = time.monotonic()
+    # "exit code 1": the death itself was seen, not the start's 30 s deadline (that one says
+    # "it did not open its field channel"), so no clock is needed to tell a hang from an answer
     with pytest.raises(FirmwareUnavailableError, match="did not start.*exit code 1"):
         board.start()
-    assert time.monotonic() - started < 10
     board.close()
