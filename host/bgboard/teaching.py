@@ -68,6 +68,7 @@ class _Lessons:
     """What both teachers keep: the session's lessons, the grades, the report."""
 
     lessons: list[PlayLesson | CubeLesson]
+    engine: HintEngine
 
     @property
     def plays(self) -> list[PlayLesson]:
@@ -82,6 +83,13 @@ class _Lessons:
         """The report in short (for the display at the end), longest form first: of
         ``lessons`` (the controller's), else of every lesson this teacher gave."""
         return short_report(LearnerReport.of(self.lessons if lessons is None else lessons))
+
+    def session(self, report: Path | None) -> dict[str, Any]:
+        """The teaching keys of ``bgboard sim --teach --json`` (learner and practice alike):
+        the ``grades``, the ``engine``, the path of the learner ``report`` written (None when
+        none was) and the session ``in_short`` as the display says it at the end."""
+        return {"grades": self.grades(), "engine": self.engine.name,
+                "report": str(report) if report is not None else None, "in_short": self.summary()[0]}
 
     def write_report(self, path: Path, names: tuple[str, str], title: str = "Learner report") -> Path:
         """Write the HTML learner report (atomically: a finished file or none)."""

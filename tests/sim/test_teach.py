@@ -18,6 +18,7 @@ from bgboard.rules import Position, legal_plays, position_from_id
 from bgboard.sim.practice import run_drills
 from bgboard.sim.run import Options
 from bgboard.sim.session import run_match
+from bgboard.teaching import REPORT_NAME
 from tests.club.webrun import chromium
 from tests.sim.simrecords import journal_actions
 
@@ -55,8 +56,17 @@ def test_on_the_real_firmware_every_play_is_graded_with_gnubg_nns_own_losses(tau
     out, summary = taught_on_firmware
     _graded_as_gnubg_nn_grades(out, summary)
     assert summary["plays_recognised"] > len(summary["grades"]) > 20 and summary["legal_rejected"] == 0
-    report = (out / "learner-report.html").read_text()  # written by the app, beside its journal
+    _the_report_named(out, summary)  # written by the app, beside its journal
+
+
+def _the_report_named(out: Path, summary: dict) -> str:
+    """The summary's ``report`` names the learner report written beside the journal, of
+    exactly the summary's grades; its text."""
+    assert summary["report"] == str(out / REPORT_NAME)
+    report = Path(summary["report"]).read_text()
     assert "<title>Learner report" in report and f"{len(summary['grades'])} plays graded" in report
+    assert summary["in_short"].startswith(f"{len(summary['grades'])} plays, ")
+    return report
 
 
 def _graded_as_gnubg_nn_grades(out: Path, summary: dict) -> None:
@@ -81,7 +91,8 @@ def _graded_as_gnubg_nn_grades(out: Path, summary: dict) -> None:
 @pytest.mark.slow
 def test_the_learner_report_opens_in_a_browser(taught, tmp_path) -> None:
     out, summary = taught
-    report = out / "learner-report.html"
+    _the_report_named(out, summary)
+    report = Path(summary["report"])
     assert report.parent == (out / "journal.sqlite").parent
     driver = chromium(tmp_path / "profile")
     try:
@@ -137,7 +148,8 @@ def test_drills_are_laid_out_with_the_guidance_rolled_played_and_graded(tmp_path
     # the set-up guidance showed the diagram between drills (the board held the last one)
     setups = [s for s in shown if s.phase == "setup"]
     assert setups and all(s.diagram is not None and s.diagram.marked for s in setups)
-    assert (tmp_path / "learner-report.html").exists() and list((tmp_path / "frames").glob("*.png"))
+    assert "drill set" in _the_report_named(tmp_path, summary) and list((tmp_path / "frames").glob("*.png"))
+    assert json.loads((tmp_path / "summary.json").read_text()) == summary
 
 
 @pytest.mark.slow
@@ -157,7 +169,7 @@ def test_drills_on_the_real_firmware_are_laid_out_played_and_graded(tmp_path) ->
         dice = (int(grade["dice"][0]), int(grade["dice"][1]))
         equities = {p.notation: _gnubg(p.position) for p in legal_plays(drill.position, dice)}
         assert grade["loss"] == pytest.approx(max(equities.values()) - equities[grade["play"]], abs=2e-6)
-    assert (tmp_path / "learner-report.html").exists() and list((tmp_path / "frames").glob("*.png"))
+    assert "practice drills" in _the_report_named(tmp_path, summary) and list((tmp_path / "frames").glob("*.png"))
     assert json.loads((tmp_path / "summary.json").read_text()) == summary
 
 
@@ -170,6 +182,7 @@ def test_the_whole_drill_set_is_played_through(tmp_path) -> None:
     # every drill graded, from the drill's own position
     assert [r["lesson"]["position"] for r in summary["drills"]] == [d.position_id for d in drills]
     assert len(summary["grades"]) == len(drills)
+    assert "drill set" in _the_report_named(tmp_path, summary)
 
 
 @pytest.mark.slow
@@ -179,7 +192,9 @@ def test_the_sim_command_prints_the_grades_with_gnubg_nns_own_losses(tmp_path) -
                            "--match-length", "1", "--seed", "2", "--model-firmware", "--out", str(tmp_path)],
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
-    _graded_as_gnubg_nn_grades(tmp_path, json.loads(done.stdout))
+    summary = json.loads(done.stdout)
+    _graded_as_gnubg_nn_grades(tmp_path, summary)
+    _the_report_named(tmp_path, summary)
 
 
 def test_engine_without_teach_is_one_line_and_exit_2(tmp_path) -> None:
@@ -210,4 +225,4 @@ def test_the_sim_command_without_json_says_the_session_in_short_and_where_the_re
     lines = done.stdout.splitlines()
     graded = json.loads((tmp_path / "summary.json").read_text())["grades"]
     assert any(line.startswith(f"graded by gnubg-nn: {len(graded)} plays, ") for line in lines), lines
-    assert f"learner report: {tmp_path / 'learner-report.html'}" in lines
+    assert f"learner report: {tmp_path / REPORT_NAME}" in lines

@@ -151,7 +151,9 @@ def run(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps(summary))
         else:
-            print(f"{len(summary['drills'])} drills played; {summary['report']}")
+            print(f"{len(summary['drills'])} drills played; {summary['in_short']}")
+            if summary["report"] is not None:
+                print(f"learner report: {summary['report']}")
             print(f"written to {args.out}/")
         return 0
     if args.club:
@@ -176,22 +178,12 @@ def run(args: argparse.Namespace) -> int:
             f"plays recognised {summary['plays_recognised']}, illegal attempts {summary['illegal_attempts']}"
             f" (flagged {summary['illegal_flagged']}), legal plays rejected {summary['legal_rejected']}"
         )
-        if "grades" in summary:  # --teach: the session in short, and where the report is
-            print(f"graded by {summary['engine']}: {_in_short(summary['grades'])}")
-            if (Path(args.out) / "learner-report.html").exists():
-                print(f"learner report: {Path(args.out) / 'learner-report.html'}")
+        if "grades" in summary:  # --teach: the session in short (as the display says it), and where the report is
+            print(f"graded by {summary['engine']}: {summary['in_short']}")
+            if summary["report"] is not None:
+                print(f"learner report: {summary['report']}")
         print(f"written to {args.out}/")
     return 0
-
-
-def _in_short(grades: list[dict]) -> str:
-    """The plays' grades of a ``--teach`` summary in one line (as the display says it at the end)."""
-    from bgboard.hints.lesson import PlayLesson
-    from bgboard.hints.report import LearnerReport, short_report
-
-    lessons = [PlayLesson(g["player"], g["position"], g["dice"], g["play"], g["best"], g["loss"] or 0.0, g["grade"])
-               for g in grades]
-    return short_report(LearnerReport.of(lessons))[0]
 
 
 def _modelled(args: argparse.Namespace) -> bool:

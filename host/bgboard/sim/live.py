@@ -393,7 +393,10 @@ class LiveRun:
         return summary
 
     def teaching(self) -> dict[str, Any]:
-        """``grades`` and ``engine`` of the board's teacher (none when it had no engine)."""
+        """``grades``, ``engine``, ``report`` (the path of the learner report the app wrote
+        beside its journal) and ``in_short`` of the board's teacher (none when it had no engine)."""
         teacher, hints = getattr(self.app, "teacher", None), self.app.hints
-        return {"grades": teacher.grades() if teacher is not None else [],
-                "engine": hints.engine.name if hints is not None else None}
+        if teacher is not None:
+            return teacher.session(self.app.report)
+        return {"grades": [], "engine": hints.engine.name if hints is not None else None, "report": None,
+                "in_short": None}

@@ -148,10 +148,11 @@ def run_drills(options: Options, out: Path, drills: Any = None) -> dict[str, Any
     while due[0] is not None:
         due[0] = screen.tick(max(due[0], run.clock))
     room: PracticeRoom = run.controller  # type: ignore[assignment]
-    run.teacher.write_report(out / "learner-report.html", ("Learner", "Drill"), "Learner report: the drill set")
+    from bgboard.teaching import REPORT_NAME
+
+    report = run.teacher.write_report(out / REPORT_NAME, ("Learner", "Drill"), "Learner report: the drill set")
     write_gif([p for p, _ in panel.frames], out / "display.gif")
-    summary = {"drills": room.results, "grades": run.teacher.grades(), "engine": run.teacher.engine.name,
-               "report": " ".join(run.teacher.summary()[:1])}
+    summary = {"drills": room.results, **run.teacher.session(report)}
     (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
     return summary
 
@@ -220,8 +221,6 @@ class LivePractice(LiveRun):
         await perform_async(drill_script(lambda: self.controller, self.options), self._do)
 
     def summary(self) -> dict[str, Any]:
-        """The summary of :func:`run_drills`: each drill's result, the grades, the engine
-        and the report in one line."""
-        teacher = getattr(self.app, "teacher", None)
-        return {"drills": self.controller.results, **self.teaching(),
-                "report": " ".join(teacher.summary()[:1]) if teacher is not None else ""}
+        """The summary of :func:`run_drills`: each drill's result and the teaching keys
+        (grades, engine, the report's path, the session in short)."""
+        return {"drills": self.controller.results, **self.teaching()}

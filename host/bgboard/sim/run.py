@@ -245,10 +245,10 @@ class Simulation:
     # ------------------------------------------------------------------ results
     def summary(self) -> dict[str, Any]:
         """The ``--json`` summary (player 0 = the .mat's left column); with a teacher, the
-        grades of every play."""
+        grades of every play (``report`` is None until the learner report is written)."""
         summary = self.players.summary()
         if self.teacher is not None:
-            summary |= {"grades": self.teacher.grades(), "engine": self.teacher.engine.name}
+            summary |= self.teacher.session(None)
         return summary
 
     @property

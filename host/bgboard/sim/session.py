@@ -83,8 +83,12 @@ def run_match(options: Options, out: Path, *, progress: bool = False, realtime: 
         summary = sim.summary()
         write_records(sim, out)
         if sim.teacher is not None:  # the learner report, beside the journal
-            sim.teacher.write_report(out / "learner-report.html", sim.options.players,
-                                     f"Learner report: {sim.options.match_length}-point match, seed {sim.options.seed}")
+            from bgboard.teaching import REPORT_NAME
+
+            report = sim.teacher.write_report(
+                out / REPORT_NAME, sim.options.players,
+                f"Learner report: {sim.options.match_length}-point match, seed {sim.options.seed}")
+            summary |= sim.teacher.session(report)
     finally:
         sim.close()
         bar.end()
