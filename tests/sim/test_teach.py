@@ -1,6 +1,6 @@
 """``bgboard sim --teach``: every play graded as gnubg-nn itself grades it, the learner
-report written beside the journal and opened in a real browser, and the drill set played
-through on the virtual board."""
+report written beside the journal (the summary's ``report`` names it) and opened in a real
+browser, and the whole drill set played through on the real firmware."""
 
 from __future__ import annotations
 
@@ -174,15 +174,26 @@ def test_drills_on_the_real_firmware_are_laid_out_played_and_graded(tmp_path) ->
 
 
 @pytest.mark.slow
-def test_the_whole_drill_set_is_played_through(tmp_path) -> None:
-    summary = run_drills(Options(match_length=1, seed=1, engine="gnubg-nn"), tmp_path)
+def test_the_whole_drill_set_is_played_through_on_the_real_firmware(tmp_path) -> None:
+    """``bgboard sim --teach practice`` as it runs by default, the whole built-in set: every
+    drill laid out, played and graded by the app's teacher from the drill's own position
+    (with its own roll where it has one), the loss gnubg-nn's own."""
+    from bgboard.sim.practice import run_firmware_drills
+
     drills = builtin_drills()
+    summary = run_firmware_drills(Options(match_length=1, seed=1, engine="gnubg-nn"), tmp_path)
+    assert len(drills) >= 29 and {d.kind for d in drills} == {"opening", "bear-off", "bar", "cube"}
     assert [r["drill"] for r in summary["drills"]] == [d.name for d in drills]
     assert not any(r.get("skipped") for r in summary["drills"])
-    # every drill graded, from the drill's own position
     assert [r["lesson"]["position"] for r in summary["drills"]] == [d.position_id for d in drills]
-    assert len(summary["grades"]) == len(drills)
-    assert "drill set" in _the_report_named(tmp_path, summary)
+    assert [r["lesson"] for r in summary["drills"]] == summary["grades"]
+    for drill, grade in zip(drills, summary["grades"]):
+        dice = (int(grade["dice"][0]), int(grade["dice"][1]))
+        if drill.dice is not None:
+            assert dice == (max(drill.dice), min(drill.dice))
+        equities = {p.notation: _gnubg(p.position) for p in legal_plays(drill.position, dice)}
+        assert grade["loss"] == pytest.approx(max(equities.values()) - equities[grade["play"]], abs=2e-6)
+    assert "practice drills" in _the_report_named(tmp_path, summary)
 
 
 @pytest.mark.slow
