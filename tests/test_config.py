@@ -83,6 +83,7 @@ def test_print_default_prints_the_default_file(capsys: pytest.CaptureFixture[str
         ({"teach": {"mode": "practice", "drills": ["opening", "xyzzy"]}}, "teach.drills: 'xyzzy' is not \"all\", a kind"),
         ({"teach": {"mode": "practice", "drills": 3}}, "teach.drills must be a text in quotes or a list of texts, not 3"),
         ({"teach": {"mode": "practice", "drills": []}}, "teach.drills must be a text in quotes or a list of texts"),
+        ({"match": {"length": 7, "beavers": True}}, "match.jacoby and match.beavers apply to money play only"),
         ({"teach": {"mode": "learner"}}, 'teach.mode = "learner" grades every play with a hint engine: set [hints] engine'),
     ],
 )
