@@ -222,6 +222,14 @@ def test_any_position_id_is_a_drill(tmp_path) -> None:
     summary = json.loads(done.stdout)
     assert summary["grades"] == [{"player": 0, "position": "4HPwATDgc/ABMA", "dice": "31", "play": "8/5 6/5",
                                   "best": "8/5 6/5", "loss": 0.0, "grade": "good"}]
+    _the_report_named(tmp_path, summary)
+    said = subprocess.run([sys.executable, "-m", "bgboard", "sim", "--teach", "practice", "--drill", "4HPwATDgc/ABMA:31",
+                           "--engine", "gnubg-nn", "--model-firmware", "--out", str(tmp_path / "said")],
+                          capture_output=True, text=True)
+    assert said.returncode == 0, said.stderr
+    assert said.stdout.splitlines() == [
+        "1 drill played; 1 plays, 0 mistakes (0 very bad), 0.000 lost per play",
+        f"learner report: {tmp_path / 'said' / REPORT_NAME}", f"written to {tmp_path / 'said'}/"]
     bad = subprocess.run([sys.executable, "-m", "bgboard", "sim", "--teach", "practice", "--drill", "nonsense",
                           "--out", str(tmp_path / "x")], capture_output=True, text=True)
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "Position ID" in bad.stderr

@@ -151,7 +151,8 @@ def run(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps(summary))
         else:
-            print(f"{len(summary['drills'])} drills played; {summary['in_short']}")
+            played = len(summary["drills"])
+            print(f"{played} drill{'' if played == 1 else 's'} played; {summary['in_short']}")
             if summary["report"] is not None:
                 print(f"learner report: {summary['report']}")
             print(f"written to {args.out}/")
