@@ -7,6 +7,7 @@ import os
 import select
 import subprocess
 import threading
+import time
 import tty
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -90,6 +91,25 @@ def null_modem() -> tuple[int, str, callable]:
     return s1, os.ttyname(s2), close
 
 
+def _until_booted(port: str, proc: subprocess.Popen, seconds: float = 60) -> None:
+    """Read the line until the firmware's boot HELLO: a board that is running, as the stop
+    command expects (its own 2 s wait for the answer must not include MicroPython's start
+    on a loaded machine)."""
+    import serial
+
+    from bgboard.link import messages as m
+    from bgboard.link.codec import Frame, FrameDecoder
+
+    decoder = FrameDecoder()
+    deadline = time.monotonic() + seconds
+    with serial.serial_for_url(port, baudrate=115200, timeout=0.1) as link:
+        while time.monotonic() < deadline and proc.poll() is None:
+            for item in decoder.feed(link.read(256)):
+                if isinstance(item, Frame) and item.kind == m.Hello.KIND:
+                    return
+    raise AssertionError(f"the firmware did not boot (exit code {proc.poll()})")
+
+
 @contextmanager
 def firmware_on_a_serial_line(tmp_path: Path) -> Iterator[tuple[subprocess.Popen, str]]:
     """The real firmware on one end of a :func:`null_modem`: ``(process, port of the other end)``."""
@@ -98,6 +118,7 @@ def firmware_on_a_serial_line(tmp_path: Path) -> Iterator[tuple[subprocess.Popen
                             stdout=firmware_end, stderr=subprocess.PIPE,
                             env=micropython_env(tmp_path / "flash"))
     try:
+        _until_booted(port, proc)
         yield proc, port
     finally:
         if proc.poll() is None:
@@ -109,8 +130,8 @@ def firmware_on_a_serial_line(tmp_path: Path) -> Iterator[tuple[subprocess.Popen
 
 def test_stop_frame_stops_the_real_firmware_over_a_serial_line(tmp_path: Path) -> None:
     with firmware_on_a_serial_line(tmp_path) as (proc, port):
-        assert stop_firmware(port, timeout=10) is True
-        assert proc.wait(timeout=10) == 0
+        assert stop_firmware(port, timeout=60) is True
+        assert proc.wait(timeout=60) == 0
 
 
 def test_stop_frame_with_nobody_answering_returns_false(tmp_path: Path) -> None:
@@ -125,7 +146,7 @@ def test_stop_frame_with_nobody_answering_returns_false(tmp_path: Path) -> None:
 def test_stop_command_stops_the_firmware_and_says_so(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     with firmware_on_a_serial_line(tmp_path) as (proc, port):
         assert main(["firmware", "stop", "--port", port]) == 0
-        assert proc.wait(timeout=10) == 0
+        assert proc.wait(timeout=60) == 0
         assert "stopped the firmware" in capsys.readouterr().out
         # nothing runs any more: a second stop gets no answer -> one line, exit 2
         assert main(["firmware", "stop", "--port", port]) == 2

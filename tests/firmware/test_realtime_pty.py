@@ -16,7 +16,7 @@ from bgboard.link.codec import Frame, FrameDecoder
 from fwrun import FIRMWARE, MICROPYTHON, counts, micropython_env
 
 
-def read_until(fd: int, decoder: FrameDecoder, want: type, timeout: float = 10.0) -> list[m.Message]:
+def read_until(fd: int, decoder: FrameDecoder, want: type, timeout: float = 60.0) -> list[m.Message]:
     got: list[m.Message] = []
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -55,7 +55,7 @@ def test_ping_and_a_checker_over_a_pty_in_real_time(tmp_path: Path) -> None:
         changes = read_until(master, decoder, m.Changes)[-1]
         assert changes == m.Changes((m.SlotChange(77, m.slot_state(m.BLACK, 1)),))
         os.write(master, m.encode(m.Reboot(m.REBOOT_REPL), 1))
-        assert proc.wait(timeout=10) == 0
+        assert proc.wait(timeout=60) == 0
     finally:
         field.close()
         os.close(master)
@@ -71,7 +71,7 @@ def test_end_of_input_stops_the_firmware(tmp_path: Path) -> None:
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         env=micropython_env(tmp_path / "flash"),
     )
-    out, err = proc.communicate(m.encode(m.Ping(9), 0), timeout=10)
+    out, err = proc.communicate(m.encode(m.Ping(9), 0), timeout=60)
     assert proc.returncode == 0, err
     messages = [m.decode(f) for f in FrameDecoder().feed(out)]
     assert isinstance(messages[0], m.Hello)
@@ -88,5 +88,5 @@ def test_closing_the_pty_stops_the_firmware(tmp_path: Path) -> None:
     os.close(slave)
     read_until(master, FrameDecoder(), m.Snapshot)
     os.close(master)
-    assert proc.wait(timeout=10) == 0, proc.stderr.read()
+    assert proc.wait(timeout=60) == 0, proc.stderr.read()
     proc.stderr.close()

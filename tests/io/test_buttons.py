@@ -37,7 +37,7 @@ def test_presses_from_gpio_threads_arrive_on_the_asyncio_loop(factory: MockFacto
         with Buttons(PINS, to_loop(loop, lambda p, b: queue.put_nowait((p, b))), pin_factory=factory):
             pin = factory.pin(19)  # black's double button, pressed on another thread
             await asyncio.to_thread(pin.drive_low)
-            got = [await asyncio.wait_for(queue.get(), 2)]
+            got = [await asyncio.wait_for(queue.get(), 30)]
             await asyncio.to_thread(pin.drive_high)
         return got
 

@@ -21,7 +21,7 @@ def start_broker(root: Path, boards: tuple[int, ...] = BOARDS) -> PrivateBroker:
         broker = PrivateBroker(root, CLUB, boards)
     except BrokerMissingError as exc:
         pytest.fail(f"{exc} — these tests run the real broker")
-    broker.start()
+    broker.start(timeout=60)   # at once; the bound only against a loaded machine
     return broker
 
 

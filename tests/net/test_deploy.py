@@ -4,6 +4,7 @@ way the Debian package loads it (included from /etc/mosquitto/conf.d/)."""
 from __future__ import annotations
 
 import os
+import socket
 import subprocess
 import time
 from pathlib import Path
@@ -37,9 +38,17 @@ def test_mosquitto_loads_the_deploy_config_from_a_debian_style_main_file(tmp_pat
         f"include_dir {tmp_path}/conf.d\n"
     )
     proc = subprocess.Popen([binary, "-c", str(main)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    try:
-        time.sleep(0.7)
+    try:  # it accepts connections on the configured listener (a bad file: it exits instead)
+        deadline = time.monotonic() + 60
+        while proc.poll() is None and time.monotonic() < deadline:
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=1):
+                    break
+            except OSError:
+                time.sleep(0.05)
         assert proc.poll() is None, (proc.stderr.read() if proc.stderr else b"").decode()
+        with socket.create_connection(("127.0.0.1", port), timeout=10):
+            pass
     finally:
         proc.kill()
         proc.wait()

@@ -29,13 +29,13 @@ def test_a_board_connects_over_tls_only_with_the_clubs_certificate(tmp_path: Pat
     broker.start()
     assert broker.url.startswith("mqtts://")
 
-    async def online(ca_file: str) -> bool:
+    async def online(ca_file: str, wait_s: float) -> bool:
         s = LinkSettings(parse_broker_url(broker.url), CLUB, 1, board_user(1), broker.password(board_user(1)),
                          ca_file=ca_file, backoff_first_s=0.1, backoff_most_s=0.3)
         link = ClubLink(s, MemoryJournal())
         task = asyncio.create_task(link.run())
         try:
-            async with asyncio.timeout(4):
+            async with asyncio.timeout(wait_s):
                 while not link.online:
                     await asyncio.sleep(0.02)
             return True
@@ -46,7 +46,7 @@ def test_a_board_connects_over_tls_only_with_the_clubs_certificate(tmp_path: Pat
             await task
 
     try:
-        assert asyncio.run(online(str(cert)))
-        assert not asyncio.run(online(""))  # the system's CAs do not vouch for the club's own certificate
+        assert asyncio.run(online(str(cert), 60))  # at once; 60 s only against a loaded machine
+        assert not asyncio.run(online("", 4))  # the system's CAs do not vouch for the club's own certificate
     finally:
         broker.kill()

@@ -148,7 +148,7 @@ def test_kill_9_of_the_host_then_sim_again_ends_as_the_uninterrupted_run(whole: 
     assert killed.returncode == -signal.SIGKILL
     assert 40 <= len(journal_actions(target)) < len(journal_actions(out))
     # the firmware died with the host (parent-death signal): no board left running
-    deadline = time.monotonic() + 5
+    deadline = time.monotonic() + 30  # at once; the bound only against a loaded machine
     while _running_in(target / "pico") and time.monotonic() < deadline:
         time.sleep(0.05)
     assert _running_in(target / "pico") == []
