@@ -28,6 +28,6 @@ def gnubg_games(mat: Path) -> list[tuple[int, int]]:
         print("RESULT", json.dumps([[g["info"]["winner"], g["info"]["points-won"]] for g in m["games"]]))
         """
     )
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=600)
     line = next(l for l in done.stdout.splitlines() if l.startswith("RESULT "))
     return [(0 if w == "X" else 1, p) for w, p in json.loads(line[7:])]

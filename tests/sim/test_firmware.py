@@ -58,7 +58,7 @@ def _running_in(directory: Path) -> list[int]:
 def whole(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict, Path]:
     """The uninterrupted match through the CLI's default path (the real firmware)."""
     out = tmp_path_factory.mktemp("whole")
-    done = subprocess.run([*BGBOARD, "sim", *ARGS, "--out", str(out), "--json"], capture_output=True, text=True, timeout=240)
+    done = subprocess.run([*BGBOARD, "sim", *ARGS, "--out", str(out), "--json"], capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout), out
 
@@ -153,7 +153,7 @@ def test_kill_9_of_the_host_then_sim_again_ends_as_the_uninterrupted_run(whole: 
         time.sleep(0.05)
     assert _running_in(target / "pico") == []
     again = subprocess.run([*BGBOARD, "sim", *ARGS, "--speed", "12", "--out", str(target), "--json"],
-                           capture_output=True, text=True, timeout=240)
+                           capture_output=True, text=True, timeout=600)
     assert again.returncode == 0, again.stderr
     assert json.loads(again.stdout) == summary
     assert _comparable(journal_actions(target)) == _comparable(journal_actions(out))
@@ -164,7 +164,7 @@ def test_a_stuck_sensor_stops_the_firmware_run_with_the_place_to_check(tmp_path:
     """The firmware classifies the stuck reading, the host names the place, the run stops
     with that sentence and exit code 2 (the model path has the same test with the resume)."""
     done = subprocess.run([*BGBOARD, "sim", "--match-length", "1", "--seed", "3", "--out", str(tmp_path),
-                           "--stuck", "6:0:32768"], capture_output=True, text=True, timeout=120)
+                           "--stuck", "6:0:32768"], capture_output=True, text=True, timeout=600)
     assert done.returncode == 2
     assert done.stderr == "bgboard: check point 6: a sensor sees a checker beyond a gap\n"
     assert _running_in(tmp_path / "pico") == []
