@@ -12,6 +12,14 @@ import platform
 import sys
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+# Hypothesis's two wall-clock checks would make a property test fail on a loaded machine
+# (CI, or this one shared by several runs): its per-example deadline (200 ms by default)
+# and its "data generation is too slow" health check. Neither is a property of the code;
+# speed is measured in benchmarks/. Every test's own @settings inherits this profile.
+settings.register_profile("bgboard", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("bgboard")
 
 
 def _skips_forbidden() -> bool:

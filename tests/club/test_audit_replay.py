@@ -51,7 +51,7 @@ def run_evening(d: Director, fmt: str, n: int, rng: random.Random) -> None:
 
 
 @pytest.mark.slow
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(fmt=st.sampled_from(["double-elimination", "single-elimination", "swiss", "round-robin"]),
        n=st.integers(min_value=2, max_value=10), seed=st.integers(0, 2**32))
 def test_replaying_the_audit_log_gives_the_same_club(tmp_path_factory, fmt, n, seed):

@@ -137,7 +137,7 @@ def ideal_state(colour: str, k: int) -> int:
 
 
 @pytest.mark.slow
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(st.lists(st.tuples(st.integers(0, N - 1), st.sampled_from(KINDS), st.integers(50, 200)),
                 min_size=1, max_size=25))
 def test_reported_states_follow_every_held_reading(run_firmware, steps) -> None:

@@ -129,7 +129,7 @@ def test_hints_limit_and_losses(gnubg_engine) -> None:
     assert all(p.loss == pytest.approx(hint.plays[0].equity - p.equity) for p in hint.plays)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(seed=st.integers(0, 10**6), turn=st.integers(0, 60))
 def test_every_backend_ranks_exactly_the_legal_plays(request, seed, turn) -> None:
     position, dice = random_positions(turn + 1, seed=seed)[turn]

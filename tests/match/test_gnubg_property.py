@@ -24,7 +24,7 @@ def plays(match) -> list[tuple]:
 
 
 @pytest.mark.slow
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(length=st.integers(1, 11), seed=st.integers(0, 10**6), rules=st.sampled_from(["standard", "brainking"]))
 def test_gnubg_export_of_any_selfplay_match_reads_back_as_the_same_match(
     tmp_path: Path, length: int, seed: int, rules: str
