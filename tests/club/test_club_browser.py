@@ -55,7 +55,12 @@ def log_in(browser, url: str, password: str) -> None:
     page (CI saw exactly that: no p.refused on a page that was still the form)."""
     browser.get(url + "/director/login")
     browser.find_element(By.NAME, "password").send_keys(password)
-    button = browser.find_element(By.CSS_SELECTOR, "form.login button")
+    submit(browser, browser.find_element(By.CSS_SELECTOR, "form.login button"))
+
+
+def submit(browser, button) -> None:
+    """Click a form's button and wait until the answer page has replaced the form's page
+    (then what the test reads is the answer, however slow the machine)."""
     button.click()
     WebDriverWait(browser, PAGE_WAIT_S).until(staleness_of(button))
 
@@ -100,7 +105,7 @@ def test_the_director_corrects_a_result_and_standings_and_ratings_change(served,
     row = browser.find_element(By.ID, f"done-{match.id}")
     row.find_element(By.NAME, "score").send_keys("0-3" if winner == match.players[0] else "3-0")
     row.find_element(By.NAME, "reason").send_keys("reported the wrong way round")
-    row.find_element(By.CSS_SELECTOR, "form.correct button").click()
+    submit(browser, row.find_element(By.CSS_SELECTOR, "form.correct button"))
     WebDriverWait(browser, PAGE_WAIT_S).until(lambda d: d.find_elements(By.CSS_SELECTOR, "p.flash"))
     assert f"Match {match.id}: result corrected" in browser.find_element(By.CSS_SELECTOR, "p.flash").text
 
@@ -125,7 +130,7 @@ def test_a_form_without_its_csrf_token_is_refused(served, browser, db):
     row = browser.find_element(By.ID, f"done-{match.id}")
     browser.execute_script("arguments[0].querySelector('input[name=csrf]').remove()", row)
     row.find_element(By.NAME, "score").send_keys("3-2")
-    row.find_element(By.CSS_SELECTOR, "form.correct button").click()
+    submit(browser, row.find_element(By.CSS_SELECTOR, "form.correct button"))
     WebDriverWait(browser, PAGE_WAIT_S).until(lambda d: d.find_elements(By.CSS_SELECTOR, "p.refused"))
     assert "did not come from this site" in browser.find_element(By.CSS_SELECTOR, "p.refused").text
     with Director.open(db) as d:
@@ -140,7 +145,7 @@ def test_the_director_pairs_a_round_from_the_page(tmp_path, browser):
         log_in(browser, served.url, PASSWORD)
         WebDriverWait(browser, PAGE_WAIT_S).until(lambda d: d.current_url.endswith("/director"))
         section = browser.find_element(By.CSS_SELECTOR, f'section[data-event="{SWISS}"]')
-        section.find_element(By.CSS_SELECTOR, "form.pair button").click()
+        submit(browser, section.find_element(By.CSS_SELECTOR, "form.pair button"))
         WebDriverWait(browser, PAGE_WAIT_S).until(lambda d: d.find_elements(By.CSS_SELECTOR, "p.flash"))
         assert "Round 1 of Tuesday Swiss: 3 matches paired." in browser.find_element(By.CSS_SELECTOR, "p.flash").text
         browser.set_window_size(1280, 1000)
@@ -148,7 +153,7 @@ def test_the_director_pairs_a_round_from_the_page(tmp_path, browser):
         forfeit = browser.find_elements(By.CSS_SELECTOR, f'section[data-event="{SWISS}"] form.forfeit')[0]
         Select(forfeit.find_element(By.NAME, "winner")).select_by_index(1)
         forfeit.find_element(By.NAME, "reason").send_keys("no-show")
-        forfeit.find_element(By.CSS_SELECTOR, "button").click()
+        submit(browser, forfeit.find_element(By.CSS_SELECTOR, "button"))
         WebDriverWait(browser, PAGE_WAIT_S).until(lambda d: "by forfeit" in " ".join(texts(d, "p.flash")))
     finally:
         served.close()
