@@ -23,6 +23,10 @@ from tests.club.webrun import chromium
 from tests.sim.simrecords import journal_actions
 
 
+#: A guard against a hung ``bgboard sim``, never a measure of the machine's speed.
+HANG_S = 600
+
+
 def _gnubg(after: Position) -> float:
     board = after.swap().to_gnubg()
     return -cubeless_equity(gnubg_nn.probabilities([list(board[0]), list(board[1])], 0))
@@ -201,7 +205,7 @@ def test_the_sim_command_prints_the_grades_with_gnubg_nns_own_losses(tmp_path) -
     """``bgboard sim --teach --json`` as a user types it: the printed summary's grades."""
     done = subprocess.run([sys.executable, "-m", "bgboard", "sim", "--teach", "--json", "--engine", "gnubg-nn",
                            "--match-length", "1", "--seed", "2", "--model-firmware", "--out", str(tmp_path)],
-                          capture_output=True, text=True, timeout=300)
+                          capture_output=True, text=True, timeout=HANG_S)
     assert done.returncode == 0, done.stderr
     summary = json.loads(done.stdout)
     _graded_as_gnubg_nn_grades(tmp_path, summary)
@@ -210,14 +214,15 @@ def test_the_sim_command_prints_the_grades_with_gnubg_nns_own_losses(tmp_path) -
 
 def test_engine_without_teach_is_one_line_and_exit_2(tmp_path) -> None:
     done = subprocess.run([sys.executable, "-m", "bgboard", "sim", "--engine", "gnubg-nn", "--out", str(tmp_path)],
-                          capture_output=True, text=True)
+                          capture_output=True, text=True, timeout=HANG_S)
     assert done.returncode == 2 and done.stderr.count("\n") == 1 and "--teach" in done.stderr
 
 
 @pytest.mark.slow
 def test_any_position_id_is_a_drill(tmp_path) -> None:
     done = subprocess.run([sys.executable, "-m", "bgboard", "sim", "--teach", "practice", "--drill", "4HPwATDgc/ABMA:31",
-                           "--engine", "gnubg-nn", "--out", str(tmp_path), "--json"], capture_output=True, text=True)
+                           "--engine", "gnubg-nn", "--out", str(tmp_path), "--json"],
+                          capture_output=True, text=True, timeout=HANG_S)
     assert done.returncode == 0, done.stderr
     summary = json.loads(done.stdout)
     assert summary["grades"] == [{"player": 0, "position": "4HPwATDgc/ABMA", "dice": "31", "play": "8/5 6/5",
@@ -225,13 +230,13 @@ def test_any_position_id_is_a_drill(tmp_path) -> None:
     _the_report_named(tmp_path, summary)
     said = subprocess.run([sys.executable, "-m", "bgboard", "sim", "--teach", "practice", "--drill", "4HPwATDgc/ABMA:31",
                            "--engine", "gnubg-nn", "--model-firmware", "--out", str(tmp_path / "said")],
-                          capture_output=True, text=True)
+                          capture_output=True, text=True, timeout=HANG_S)
     assert said.returncode == 0, said.stderr
     assert said.stdout.splitlines() == [
         "1 drill played; 1 plays, 0 mistakes (0 very bad), 0.000 lost per play",
         f"learner report: {tmp_path / 'said' / REPORT_NAME}", f"written to {tmp_path / 'said'}/"]
     bad = subprocess.run([sys.executable, "-m", "bgboard", "sim", "--teach", "practice", "--drill", "nonsense",
-                          "--out", str(tmp_path / "x")], capture_output=True, text=True)
+                          "--out", str(tmp_path / "x")], capture_output=True, text=True, timeout=HANG_S)
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "Position ID" in bad.stderr
 
 
@@ -239,7 +244,7 @@ def test_any_position_id_is_a_drill(tmp_path) -> None:
 def test_the_sim_command_without_json_says_the_session_in_short_and_where_the_report_is(tmp_path) -> None:
     done = subprocess.run([sys.executable, "-m", "bgboard", "sim", "--teach", "--engine", "gnubg-nn", "--match-length", "1",
                            "--seed", "2", "--model-firmware", "--out", str(tmp_path)], capture_output=True, text=True,
-                          timeout=300)
+                          timeout=HANG_S)
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     graded = json.loads((tmp_path / "summary.json").read_text())["grades"]
