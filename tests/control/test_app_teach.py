@@ -346,7 +346,7 @@ def test_practice_mode_on_run_lays_out_rolls_plays_and_grades_the_configured_dri
     assert f"worst: {worst.play} with {worst.dice}" in last.lesson[0]
     page = _open_report(tmp_path / REPORT_NAME, tmp_path / "profile")
     assert page["title"] == "Learner report: practice drills"
-    assert f"{len(drills)} plays graded, 1 cube decisions" in page["summary"]
+    assert f"{len(drills)} plays graded, 1 cube decision;" in page["summary"]
     assert page["plays"] == len(drills)
     assert len(page["worst"]) == min(3, sum(1 for x in plays if x.loss > 0))
 
@@ -453,6 +453,6 @@ def test_stopping_the_app_mid_match_writes_the_report_and_leaves_the_summary_on_
     assert not app.controller.over
     [lesson] = app.teacher.lessons  # the grade under way came in before the report was written
     assert (lesson.play, lesson.best, lesson.grade) == ("13/8 13/7", "24/13", "bad" if lesson.loss <= 0.16 else "very bad")
-    assert app.report == tmp_path / REPORT_NAME and "1 plays graded" in app.report.read_text()
+    assert app.report == tmp_path / REPORT_NAME and "1 play graded" in app.report.read_text()
     assert app.shown[-1].lesson == app.teacher.summary()  # the e-ink panel keeps it after the stop
-    assert app.shown[-1].lesson[0].startswith("1 plays, 1 mistakes")
+    assert app.shown[-1].lesson[0].startswith("1 play, 1 mistake ")

@@ -265,3 +265,14 @@ def test_an_engine_that_only_ranks_reports_no_equity_lost() -> None:
     assert short[0] == "3 plays ranked; this engine gives no equity to grade them" and "lost" not in " ".join(short)
     html = report_html(lessons, "Learner report", ("Ann", "Bob"))
     assert "3 plays ranked" in html and "no equity lost to report" in html
+
+
+def test_one_play_and_one_mistake_are_said_in_the_singular() -> None:
+    """A session of one bad play: "1 play, 1 mistake", never "1 plays, 1 mistakes"."""
+    bad = PlayLesson(0, "4HPwATDgc/ABMA", "65", "13/8 13/7", "24/13", 0.1, "bad")
+    short = short_report(LearnerReport.of([bad]))
+    assert short[0].startswith("1 play, 1 mistake (0 very bad), 0.100 lost per play")
+    assert short[2:] == ("1 play, 1 mistake, 0.100/play", "1 mistake in 1")
+    assert "1 play graded, 0 cube decisions;" in report_html([bad], "Learner report", ("Ann", "Bob"))
+    two = short_report(LearnerReport.of([bad, bad]))
+    assert two[0].startswith("2 plays, 2 mistakes (0 very bad)")

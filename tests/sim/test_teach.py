@@ -68,8 +68,10 @@ def _the_report_named(out: Path, summary: dict) -> str:
     exactly the summary's grades; its text."""
     assert summary["report"] == str(out / REPORT_NAME)
     report = Path(summary["report"]).read_text()
-    assert "<title>Learner report" in report and f"{len(summary['grades'])} plays graded" in report
-    assert summary["in_short"].startswith(f"{len(summary['grades'])} plays, ")
+    plays = len(summary["grades"])
+    plays = "1 play" if plays == 1 else f"{plays} plays"
+    assert "<title>Learner report" in report and f"{plays} graded" in report
+    assert summary["in_short"].startswith(f"{plays}, ")
     return report
 
 
@@ -233,7 +235,7 @@ def test_any_position_id_is_a_drill(tmp_path) -> None:
                           capture_output=True, text=True, timeout=HANG_S)
     assert said.returncode == 0, said.stderr
     assert said.stdout.splitlines() == [
-        "1 drill played; 1 plays, 0 mistakes (0 very bad), 0.000 lost per play",
+        "1 drill played; 1 play, 0 mistakes (0 very bad), 0.000 lost per play",
         f"learner report: {tmp_path / 'said' / REPORT_NAME}", f"written to {tmp_path / 'said'}/"]
     bad = subprocess.run([sys.executable, "-m", "bgboard", "sim", "--teach", "practice", "--drill", "nonsense",
                           "--out", str(tmp_path / "x")], capture_output=True, text=True, timeout=HANG_S)

@@ -17,7 +17,7 @@ from typing import Sequence
 from bgboard.errors import InputError
 from bgboard.hints.lesson import CubeLesson, PlayLesson, mistakes_by_kind
 
-__all__ = ["LearnerReport", "chart_svg", "report_html", "short_report"]
+__all__ = ["LearnerReport", "chart_svg", "counted", "report_html", "short_report"]
 
 GRADE_COLOURS = {"good": "#4a9a4a", "doubtful": "#d9b43a", "bad": "#d9822b", "very bad": "#c0392b", None: "#888888"}
 _NAME_MAX = 40
@@ -48,16 +48,22 @@ class LearnerReport:
                    sum(1 for p in plays if p.grade is not None))
 
 
+def counted(count: int, thing: str) -> str:
+    """``count`` things in words: "1 play", "2 plays", "0 mistakes"."""
+    return f"{count} {thing}{'' if count == 1 else 's'}"
+
+
 def short_report(report: LearnerReport) -> tuple[str, ...]:
     """The report in short for the display at the end (the renderer wraps it over a few
     lines): plays, mistakes, average loss and the worst play with the best; longest first."""
     if report.plays and not report.graded:  # the engine only ranks (pubeval): no equity to grade with
-        return (f"{report.plays} plays ranked; this engine gives no equity to grade them",
-                f"{report.plays} plays ranked, not graded", f"{report.plays} plays ranked")
+        plays = counted(report.plays, "play")
+        return (f"{plays} ranked; this engine gives no equity to grade them",
+                f"{plays} ranked, not graded", f"{plays} ranked")
     m = report.mistakes
     errors = m["doubtful"] + m["bad"] + m["very bad"]
-    cube = f", {m['cube']} cube error{'s' if m['cube'] != 1 else ''}" if report.cube_decisions else ""
-    head = (f"{report.plays} plays, {errors} mistakes ({m['very bad']} very bad){cube}, "
+    cube = f", {counted(m['cube'], 'cube error')}" if report.cube_decisions else ""
+    head = (f"{counted(report.plays, 'play')}, {counted(errors, 'mistake')} ({m['very bad']} very bad){cube}, "
             f"{report.loss_per_play:.3f} lost per play")
     worst = report.worst[0] if report.worst else None
     longest = (head,) if worst is None else (
@@ -65,8 +71,8 @@ def short_report(report: LearnerReport) -> tuple[str, ...]:
     return (
         *longest,
         head,
-        f"{report.plays} plays, {errors} mistakes, {report.loss_per_play:.3f}/play",
-        f"{errors} mistakes in {report.plays}",
+        f"{counted(report.plays, 'play')}, {counted(errors, 'mistake')}, {report.loss_per_play:.3f}/play",
+        f"{counted(errors, 'mistake')} in {report.plays}",
     )
 
 
@@ -138,10 +144,11 @@ def report_html(lessons: Sequence[PlayLesson | CubeLesson], title: str = "Learne
         "<h2>Cube decisions</h2><table id=\"cubes\"><tr><th>player</th><th>position</th><th>decision</th><th>best</th>"
         f"<th>loss</th><th>grade</th></tr>{cubes}</table>" if cubes else ""
     )
-    summary = (f"{report.plays} plays graded, {report.cube_decisions} cube decisions;\n"
+    summary = (f"{counted(report.plays, 'play')} graded, {counted(report.cube_decisions, 'cube decision')};\n"
                f"equity lost: {report.total_loss:.3f} in all, {report.loss_per_play:.3f} per play.")
     if report.plays and not report.graded:
-        summary = (f"{report.plays} plays ranked, {report.cube_decisions} cube decisions; the engine only ranks "
+        summary = (f"{counted(report.plays, 'play')} ranked, {counted(report.cube_decisions, 'cube decision')}; "
+                   "the engine only ranks "
                    "plays, so there is no equity lost to report: choose gnubg-nn or bgsage for grades.")
     return f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>{esc(title)}</title>
