@@ -46,7 +46,7 @@ class SlowPanel(FilePanel):
 
 @pytest.mark.slow
 def test_heartbeats_and_buttons_are_served_while_the_panel_refreshes(tmp_path: Path) -> None:
-    async def main() -> tuple[int, float, SlowPanel, App]:
+    async def main() -> tuple[int, SlowPanel, App]:
         board = FakeBoard(tmp_path / "bgboard", slots=GRID.count)
         board.states = slot_states(board_of(start_position(), WHITE), GRID)
         board.plug()
