@@ -91,7 +91,7 @@ def test_fevga_prime_counts_only_ahead_of_them_on_their_way_round():
 def test_plakoto_pinned_checker_explained():
     row = {"mine": {"13": 1, "10": 1}, "theirs": {"15": 1}, "pinned": [[10], []]}
     board = board_of(row)
-    with pytest.raises(IllegalPlayError, match="pinned checker"):
+    with pytest.raises(IllegalPlayError, match="your checker on point 10 is pinned"):
         GAMES["plakoto"].parse_play("10/7 13/12", board, (3, 1))
 
 

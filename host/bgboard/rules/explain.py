@@ -16,9 +16,16 @@ from typing import Sequence
 from bgboard.rules.legal import cached_plays, check_dice
 from bgboard.rules.position import BAR, OFF, Position
 
-_BAR = "a checker is on the bar: enter it first"
-_OUTSIDE = "you cannot bear off while a checker is outside your home board"
-_HIGHEST = "bear off from the highest point first"
+#: The rule sentences shared with the seed variants (:mod:`bgboard.rules.refusal`).
+ENTER_FIRST = "a checker is on the bar: enter it first"
+BEAR_OFF_OUTSIDE = "you cannot bear off while a checker is outside your home board"
+BEAR_OFF_HIGHEST = "bear off from the highest point first"
+_BAR, _OUTSIDE, _HIGHEST = ENTER_FIRST, BEAR_OFF_OUTSIDE, BEAR_OFF_HIGHEST
+
+
+def blocked(point: int) -> str:
+    """A point the opponent holds with two or more checkers."""
+    return f"point {point} is blocked"
 
 _NAMES = {1: "1s", 2: "2s", 3: "3s", 4: "4s", 5: "5s", 6: "6s"}
 
@@ -37,7 +44,7 @@ def _count_problem(position: Position, result: Position, colours: tuple[str, str
     for p in range(1, 25):
         if result.mine[p] and result.theirs[BAR - p]:
             if position.theirs[BAR - p] >= 2:
-                return f"point {p} is blocked"
+                return blocked(p)
             return f"point {p} holds checkers of both colours"
     return None
 
@@ -95,7 +102,7 @@ def _search(position: Position, dice: tuple[int, ...], target: Position) -> tupl
                 if to >= 1:
                     n = th[BAR - to]
                     if n >= 2:
-                        broken = broken or f"point {to} is blocked"
+                        broken = broken or blocked(to)
                     elif n == 1:
                         hit = list(th)
                         hit[BAR - to] = 0

@@ -13,6 +13,7 @@ must be opened (when some play of the roll opens it).  No bar; bearing off as us
 from __future__ import annotations
 
 from bgboard.rules.board import Board, VariantPlay, borne_off_outcome, side_problems
+from bgboard.rules.explain import BEAR_OFF_HIGHEST, BEAR_OFF_OUTSIDE
 from bgboard.rules.position import BAR, CHECKERS, OFF
 from bgboard.rules.step import STEPS, Step
 
@@ -65,6 +66,35 @@ def steps_from(board: Board, die: int) -> list[tuple[Step, Board]]:
             continue  # never all six points of the starting quarter
         out.append((STEPS[s, to, die, False], Board(tuple(m), th)))
     return out
+
+
+#: The prime rule's sentence (:func:`open_primes`).
+PRIME_RULE = "six points in a row must be opened when all the opponent's remaining checkers wait behind them"
+
+
+def why_not(board: Board, frm: int, die: int) -> str | None:
+    """The rule (VARIANTS.md, Fevga) that forbids moving my checker on ``frm`` by ``die``,
+    for a step :func:`steps_from` does not offer (None if none of these applies)."""
+    me, th = board.mine, board.theirs
+    if frm == START and _first_checker_out(me):
+        return ("your first checker must pass the opponent's starting point (your 12-point) "
+                "before another checker leaves your start")
+    to = frm - die
+    if to >= 1:
+        if th[theirs_at(to)]:
+            return f"point {to} is held by the opponent: in Fevga a single checker holds a point"
+    else:
+        if any(me[7:BAR]):
+            return BEAR_OFF_OUTSIDE
+        if to < 0 and any(me[frm + 1 : 7]):
+            return BEAR_OFF_HIGHEST
+        to = OFF
+    m = list(me)
+    m[frm] -= 1
+    m[to] += 1
+    if all(m[19:BAR]):
+        return "you may never hold all six points of your starting quarter (19 to 24) at once"
+    return None
 
 
 def trapping_primes(board: Board) -> list[int]:

@@ -27,6 +27,7 @@ from bgboard.rules import fevga, plakoto, race
 from bgboard.rules.board import Board, VariantPlay, board_text, parse_board, raise_problems
 from bgboard.rules.legal import check_dice
 from bgboard.rules.notation import IllegalPlayError, parse_moves
+from bgboard.rules.refusal import hand_move, refuse_move, refuse_play
 from bgboard.rules.position import BAR, CHECKERS, OFF
 from bgboard.rules.search import search
 from bgboard.rules.step import Step
@@ -41,6 +42,10 @@ class Game:
     ``cube``: whether the doubling cube is used (VARIANTS.md: not in Plakoto and Fevga).
     ``opposite(p)``: the opponent's index (in their own numbering) of my point ``p``.
     ``kinds``: the results a game can end with, lowest first.
+    ``why_not(board, frm, die)``: the sentence naming the rule that forbids a single step
+    ``steps_from`` does not offer (:mod:`bgboard.rules.refusal`); ``hits``: whether landing
+    on a lone opposing checker sends it to the bar; ``prime_rule``: the sentence of the
+    rule ``filter_plays`` applies.
     """
 
     name: str
@@ -52,6 +57,9 @@ class Game:
     outcome: Callable[[Board], Outcome | None]
     problems: Callable[[Board], list[str]]
     opposite: Callable[[int], int]
+    why_not: Callable[[Board, int, int], str | None]
+    hits: bool = False
+    prime_rule: str | None = None
     ends_mid_turn: bool = True
     fast_plays: Callable[[Board, tuple[int, int]], list[VariantPlay]] | None = None
     filter_plays: Callable[[list[VariantPlay]], list[VariantPlay]] | None = None
@@ -102,8 +110,11 @@ class Game:
             return done
         for frm, to in pairs:
             if self._walk(board, frm, to, left) is None:
-                raise IllegalPlayError(f"{_where(frm)}/{_where(to)} {self._why(board, frm, to, left)}")
-        raise IllegalPlayError(f"these moves cannot all be played with {d[0]}-{d[1]} in any order")
+                raise IllegalPlayError(f"{_where(frm)}/{_where(to)}: {self._why(board, frm, to, left)}")
+        hand = board  # each move can be made alone, not all together: judge where they lead
+        for frm, to in pairs:
+            hand = hand_move(self, hand, frm, to)
+        raise IllegalPlayError(self.explain(board, d, hand))
 
     def _moves(self, board: Board, pairs: list[tuple[int, int]], left: list[int]) -> Board | None:
         """The moves in some order in which every one can be made (as on a real board, the
@@ -158,16 +169,7 @@ class Game:
         return out
 
     def _why(self, board: Board, frm: int, to: int, left: list[int]) -> str:
-        if frm != BAR and not board.mine[frm]:
-            return "moves no checker: there is none of yours there"
-        if frm != BAR and board.pins[0] >> frm & 1:
-            return "moves a pinned checker: it cannot move until the pinner leaves"
-        if to != OFF and frm - to in left:
-            if self.name == "fevga" and board.theirs[self.opposite(to)]:
-                return f"lands on point {to}, held by the opponent"
-            return "is not allowed here"
-        dice = " or ".join(str(d) for d in sorted(set(left), reverse=True))
-        return f"is not a step of the dice left ({dice})"
+        return refuse_move(self, board, frm, to, left)
 
     def parse_play(self, text: str, board: Board, dice: Sequence[int]) -> VariantPlay:
         """The legal play written ``text`` (gnubg notation; ``*`` marks a pin in Plakoto, a
@@ -193,13 +195,7 @@ class Game:
             return "it is legal"
         if not plays:
             return f"there is no legal play of {d[0]}-{d[1]}: the checkers must stay where they are"
-        if self.name == "fevga" and result in {p.board for p in search(board, d, self.steps_from, self._ended)}:
-            return "six points in a row must be opened when all the opponent's checkers wait behind them"
-        most = max(len(p.steps) for p in plays if not p.ended) if any(not p.ended for p in plays) else 0
-        moved = sum(board.mine[p] * p for p in range(26)) - sum(result.mine[p] * p for p in range(26))
-        if most and moved < sum(d) * (2 if d[0] == d[1] else 1) and most > 1:
-            return f"as many dice as possible must be played ({most})"
-        return f"that is not a play of {d[0]}-{d[1]}"
+        return refuse_play(self, board, d, result, plays)
 
 
 def _never(board: Board) -> bool:
@@ -221,6 +217,7 @@ GAMES: dict[str, Game] = {
         outcome=plakoto.outcome,
         problems=plakoto.problems,
         opposite=lambda p: BAR - p,
+        why_not=plakoto.why_not,
     ),
     "fevga": Game(
         name="fevga",
@@ -233,6 +230,8 @@ GAMES: dict[str, Game] = {
         problems=fevga.problems,
         opposite=fevga.theirs_at,
         filter_plays=fevga.open_primes,
+        why_not=fevga.why_not,
+        prime_rule=fevga.PRIME_RULE,
     ),
     "anti": Game(
         name="anti",
@@ -244,6 +243,8 @@ GAMES: dict[str, Game] = {
         outcome=race.anti_outcome,
         problems=race.anti_problems,
         opposite=lambda p: BAR - p,
+        why_not=race.why_not,
+        hits=True,
         ends_mid_turn=False,
         fast_plays=race.anti_plays,
     ),
@@ -257,6 +258,8 @@ GAMES: dict[str, Game] = {
         outcome=race.race_outcome,
         problems=race.race_problems,
         opposite=lambda p: BAR - p,
+        why_not=race.why_not,
+        hits=True,
         ends_mid_turn=False,
     ),
 }
@@ -281,6 +284,8 @@ BACKGAMMON = Game(
     outcome=_backgammon_outcome,
     problems=race.anti_problems,
     opposite=lambda p: BAR - p,
+    why_not=race.why_not,
+    hits=True,
     ends_mid_turn=False,
     fast_plays=race.anti_plays,
 )

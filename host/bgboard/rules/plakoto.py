@@ -13,6 +13,7 @@ backgammon, not while a checker of mine is pinned in my home board.
 from __future__ import annotations
 
 from bgboard.rules.board import Board, borne_off_outcome, side_problems
+from bgboard.rules.explain import BEAR_OFF_HIGHEST, BEAR_OFF_OUTSIDE
 from bgboard.rules.position import BAR, CHECKERS, OFF
 from bgboard.rules.step import STEPS, Step
 
@@ -60,6 +61,29 @@ def steps_from(board: Board, die: int) -> list[tuple[Step, Board]]:
             pins_t &= ~(1 << (BAR - s))  # my last pinner left: their checker is free
         out.append((STEPS[s, to, die, pinned_now], Board(tuple(m), th, (mine_pins, pins_t))))
     return out
+
+
+def why_not(board: Board, frm: int, die: int) -> str | None:
+    """The rule (VARIANTS.md, Plakoto) that forbids moving my checker on ``frm`` by ``die``,
+    for a step :func:`steps_from` does not offer (None if none of these applies)."""
+    me, th = board.mine, board.theirs
+    mine_pins = board.pins[0]
+    if mine_pins >> frm & 1:
+        return f"your checker on point {frm} is pinned: it cannot move until every checker pinning it has left"
+    to = frm - die
+    if to >= 1:
+        if mine_pins >> to & 1:
+            return f"point {to} is blocked: the opponent pins one of your checkers there"
+        if th[BAR - to] >= 2:
+            return f"point {to} is blocked: two or more of the opponent's checkers hold it"
+        return None
+    if any(me[7:BAR]):
+        return BEAR_OFF_OUTSIDE
+    if mine_pins:
+        return "you cannot bear off while one of your checkers is pinned in your home board"
+    if to < 0 and any(me[frm + 1 : 7]):
+        return BEAR_OFF_HIGHEST
+    return None
 
 
 def mother_pinned(side: tuple[int, ...], pins: int) -> bool:

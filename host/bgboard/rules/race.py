@@ -14,6 +14,7 @@ generator, unchanged — with the aim reversed: whoever bears off all checkers f
 from __future__ import annotations
 
 from bgboard.rules.board import Board, VariantPlay, side_problems
+from bgboard.rules.explain import BEAR_OFF_HIGHEST, BEAR_OFF_OUTSIDE, ENTER_FIRST, blocked
 from bgboard.rules.legal import cached_plays
 from bgboard.rules.position import BAR, CHECKERS, OFF
 from bgboard.rules.result import result_of
@@ -81,6 +82,24 @@ def race_steps_from(board: Board, die: int) -> list[tuple[Step, Board]]:
         m[to] += 1
         out.append((STEPS[s, to, die, hit], Board(tuple(m), t, (0, 0), board.reserve)))
     return out
+
+
+def why_not(board: Board, frm: int, die: int) -> str | None:
+    """The rule that forbids moving my checker on ``frm`` (the bar: the bar or the reserve)
+    by ``die`` in Race or Anti, for a step :func:`race_steps_from` does not offer."""
+    me, th = board.mine, board.theirs
+    if frm != BAR and me[BAR]:
+        return ENTER_FIRST
+    to = frm - die
+    if to >= 1:
+        return blocked(to) if th[BAR - to] >= 2 else None
+    if board.reserve[0]:
+        return "you cannot bear off while a checker waits to enter"
+    if any(me[7 : BAR + 1]):
+        return BEAR_OFF_OUTSIDE
+    if to < 0 and any(me[frm + 1 : 7]):
+        return BEAR_OFF_HIGHEST
+    return None
 
 
 def race_outcome(board: Board) -> tuple[str | None, str, int] | None:
