@@ -139,10 +139,10 @@ def test_anti_the_player_who_bears_off_all_loses():
 def test_illegal_variant_plays_say_why():
     row = {"mine": {"13": 1, "10": 1}, "theirs": {"15": 1}, "pinned": [[10], []]}
     state = _playing("plakoto", row, (3, 1))
-    with pytest.raises(IllegalPlayError, match="pinned checker"):
+    with pytest.raises(IllegalPlayError, match="your checker on point 10 is pinned: it cannot move"):
         apply(state, Move(((10, 7), (13, 12))))
     fevga = apply(apply(None, StartMatch(5, variant="fevga")), OpeningRoll((6, 5)))
-    with pytest.raises(IllegalPlayError):
+    with pytest.raises(IllegalPlayError, match="your first checker must pass the opponent's starting point"):
         apply(fevga, Move(((24, 18), (24, 19))))  # the first-checker rule
     assert apply(fevga, Move(((24, 18), (18, 13)))).turn == 1
 
