@@ -187,6 +187,18 @@ def _name(text: str, what: str = "a player's name") -> str:
     return name
 
 
+def _mat_key(name: str) -> str:
+    """A player's name as a .mat record can hold it, for comparing: spaces collapsed, case
+    folded, cut at a colon (a .mat names line ends a name at its first colon)."""
+    return " ".join(str(name).split(":", 1)[0].split()).casefold()
+
+
+def _bounded_name(name: str) -> str:
+    """A name from a file, for a sentence: printable and at most :data:`MAX_NAME` characters."""
+    name = "".join(c if c.isprintable() else "?" for c in str(name))
+    return name if len(name) <= MAX_NAME else name[:MAX_NAME] + "..."
+
+
 def _text(text: str, what: str) -> str:
     text = " ".join(str(text).split())
     if len(text) > MAX_TEXT:
@@ -614,8 +626,13 @@ class Director:
         names = self._names()
         a, b = names[match["player_a"]], names[match["player_b"]]
         got = tuple(state.score)
-        if [p.lower() for p in state.players] == [b.lower(), a.lower()]:
+        players = [_mat_key(p) for p in state.players]
+        if players == [_mat_key(b), _mat_key(a)]:
             got = got[::-1]
+        elif players != [_mat_key(a), _mat_key(b)]:
+            shown = " v ".join(repr(_bounded_name(p)) for p in state.players)
+            raise InputError(f"the .mat record is a match of {shown}, match {match['id']} is "
+                             f"{a!r} v {b!r}: the result was not stored")
         if state.length != match["length"]:
             raise InputError(f"the .mat record is a {state.length}-point match, match {match['id']} "
                              f"is {match['length']} points: the result was not stored")
