@@ -56,6 +56,7 @@ from bgboard.errors import InputError
 RULES = ("standard", "brainking")
 DEFAULT_CLOCK = {"reserve_per_point_s": 120, "delay_s": 12}
 MAX_NAME = 60
+MAX_ID = 2**63 - 1  # SQLite's largest integer: a larger match id names no match
 MAX_TEXT = 500
 MAX_MAT = 4_000_000
 PENDING, FINISHED, FORFEIT, BYE = "pending", "finished", "forfeit", "bye"
@@ -187,6 +188,16 @@ def _name(text: str, what: str = "a player's name") -> str:
     return name
 
 
+def _match_id(value: object) -> int:
+    """A match id as a whole number from 0 (one sentence if it is not one); a number beyond
+    SQLite's integers (:data:`MAX_ID`) is no match, never an overflow."""
+    text = str(value).strip()
+    if isinstance(value, bool) or not text.isdigit() or not text.isascii():
+        raise InputError(f"a match id is a whole number (as 'bgboard club round' prints it), "
+                         f"not {_bounded_name(text)!r}")
+    return int(text) if len(text) <= 19 else MAX_ID + 1
+
+
 def _mat_key(name: str) -> str:
     """A player's name as a .mat record can hold it, for comparing: spaces collapsed, case
     folded, cut at a colon (a .mat names line ends a name at its first colon)."""
@@ -296,15 +307,11 @@ class Director:
                        r["status"] == FORFEIT) for r in rows]
 
     def _match_row(self, event: sqlite3.Row, match_id: int | str) -> sqlite3.Row:
-        try:
-            mid = int(match_id)
-        except (TypeError, ValueError):
-            raise InputError(f"a match id is a whole number (as 'bgboard club round' prints it), "
-                             f"not {match_id!r}") from None
-        row = self.db.execute("SELECT * FROM matches WHERE id = ? AND event_id = ?",
+        mid = _match_id(match_id)
+        row = None if mid > MAX_ID else self.db.execute("SELECT * FROM matches WHERE id = ? AND event_id = ?",
                               (mid, event["id"])).fetchone()
         if row is None:
-            raise InputError(f"event {event['name']!r} has no match {mid}: "
+            raise InputError(f"event {event['name']!r} has no match {_bounded_name(str(match_id).strip())}: "
                              f"'bgboard club round {event['name']} --json' lists its matches")
         return row
 
@@ -555,16 +562,18 @@ class Director:
         return int(row[0])
 
     def match(self, match_id: int) -> MatchInfo:
-        row = self.db.execute("SELECT * FROM matches WHERE id = ?", (int(match_id),)).fetchone()
+        mid = _match_id(match_id)
+        row = None if mid > MAX_ID else self.db.execute("SELECT * FROM matches WHERE id = ?", (mid,)).fetchone()
         if row is None:
-            raise InputError(f"there is no match {match_id}")
+            raise InputError(f"there is no match {_bounded_name(str(match_id).strip())}")
         return self._info(row)
 
     def match_record(self, match_id: int) -> str | None:
         """The match's .mat text, when one was reported."""
-        row = self.db.execute("SELECT mat FROM matches WHERE id = ?", (int(match_id),)).fetchone()
+        mid = _match_id(match_id)
+        row = None if mid > MAX_ID else self.db.execute("SELECT mat FROM matches WHERE id = ?", (mid,)).fetchone()
         if row is None:
-            raise InputError(f"there is no match {match_id}")
+            raise InputError(f"there is no match {_bounded_name(str(match_id).strip())}")
         return row["mat"]
 
     def assignments(self, event: str) -> list[Assignment]:

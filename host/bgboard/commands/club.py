@@ -31,11 +31,13 @@ import asyncio
 import getpass
 import json
 import os
+import sqlite3
 import sys
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
+from bgboard.club.db import database_error
 from bgboard.club.director import MAX_MAT, Director, parse_score
 from bgboard.club.live import LiveHub
 from bgboard.club.model import FORMATS
@@ -175,6 +177,13 @@ def _score(m: object) -> str:
 
 def run(args: argparse.Namespace) -> int:
     path = db_path(args)
+    try:
+        return _command(path, args)
+    except sqlite3.Error as exc:  # locked, read-only, damaged...: one sentence, never a traceback
+        raise database_error(exc, path) from None
+
+
+def _command(path: Path, args: argparse.Namespace) -> int:
     by = args.by
     if args.club_command == "serve":
         return _serve(path, args)

@@ -10,7 +10,9 @@ from this site, so even a name that slipped past escaping could not run.
 
 from __future__ import annotations
 
+import logging
 import secrets
+import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -28,10 +30,11 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from bgboard.club.live import LiveHub
 from bgboard.club.web import director as auth
-from bgboard.club.web.boardview import view_of
+from bgboard.club.web.boardview import bounded, view_of
 from bgboard.club.web.room import Fragments, live_stream, svg
 
 HERE = Path(__file__).resolve().parent
+log = logging.getLogger("bgboard.club.web")
 SESSION_HOURS = 12
 TV_SECONDS = 20
 HEADERS = [
@@ -55,6 +58,7 @@ class Site:
     name: str = "bgboard club"
     secret_key: str = field(default_factory=lambda: secrets.token_urlsafe(32))
     tv_seconds: int = TV_SECONDS
+    path: Path | None = None  # the club database's file (named in the server's log)
 
 
 class SecurityHeaders:
@@ -177,6 +181,36 @@ def create_app(site: Site) -> Starlette:
         Middleware(SessionMiddleware, secret_key=site.secret_key, session_cookie="bgboard_club",
                    max_age=SESSION_HOURS * 3600, same_site="strict"),
     ]
-    app = Starlette(routes=routes, middleware=middleware)
+    def database_trouble(request: Request, exc: Exception) -> Response:
+        """A database hiccup (locked by another program, read-only, damaged): 503 and one
+        sentence on the page, the details (file, who holds it) in the server's log."""
+        from bgboard.club.db import database_error
+
+        where = site.path or "of the site"
+        detail = database_error(exc, where) if isinstance(exc, sqlite3.Error) else exc
+        log.warning("%s %s: %s", request.method, request.url.path[:200], detail)
+        busy = "busy" in str(detail)
+        sentence = ("The club's database is busy (another program is changing it): nothing was "
+                    "changed, try again in a moment." if busy else
+                    "The club's database cannot be used just now: nothing was changed; the "
+                    "director can see why in the server's log.")
+        response = page(request, "refused.html", status=503, sentence=sentence, tv_pages=[])
+        if busy:
+            response.headers["Retry-After"] = "5"
+        return response
+
+    async def database_handler(request: Request, exc: Exception) -> Response:
+        return await run_in_threadpool(database_trouble, request, exc)
+
+    def bad_input(request: Request, exc: Exception) -> Response:
+        """Any other bad input that reached a handler: 400 and its one sentence."""
+        return page(request, "refused.html", status=400, sentence=bounded(str(exc), 300), tv_pages=[])
+
+    from bgboard.club.db import ClubDatabaseError
+    from bgboard.errors import InputError
+
+    handlers: dict[Any, Any] = {sqlite3.Error: database_handler, ClubDatabaseError: database_handler,
+                                InputError: bad_input}
+    app = Starlette(routes=routes, middleware=middleware, exception_handlers=handlers)
     app.state.fragments = fragments
     return app
