@@ -36,6 +36,7 @@ Reads:
 from __future__ import annotations
 
 import json
+import secrets
 import sqlite3
 import uuid as uuidlib
 from collections.abc import Iterator, Sequence
@@ -365,6 +366,19 @@ class Director:
             db.execute("INSERT INTO meta VALUES ('director_password', ?) ON CONFLICT(key)"
                        " DO UPDATE SET value = excluded.value", (hashed,))
             self._audit("director-password", {}, {"set": was_set}, {"set": True}, actor, at)
+            self.end_director_sessions()   # a new password: every logged-in browser logs in again
+
+    def director_sessions(self) -> str:
+        """The token every director login's session carries ("" before the first change):
+        a session whose token is not this one has ended (logged out, password changed)."""
+        row = self.db.execute("SELECT value FROM meta WHERE key = 'director_sessions'").fetchone()
+        return row["value"] if row else ""
+
+    def end_director_sessions(self) -> None:
+        """End every director session, on every browser: a saved cookie no longer works."""
+        with self.club.transaction() as db:
+            db.execute("INSERT INTO meta VALUES ('director_sessions', ?) ON CONFLICT(key)"
+                       " DO UPDATE SET value = excluded.value", (secrets.token_urlsafe(16),))
 
     def club_name(self) -> str:
         row = self.db.execute("SELECT value FROM meta WHERE key = 'name'").fetchone()

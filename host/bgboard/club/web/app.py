@@ -59,6 +59,8 @@ class Site:
     secret_key: str = field(default_factory=lambda: secrets.token_urlsafe(32))
     tv_seconds: int = TV_SECONDS
     path: Path | None = None  # the club database's file (named in the server's log)
+    director_sessions: Callable[[], str] = lambda: ""          # the live sessions' token
+    end_director_sessions: Callable[[], None] = lambda: None   # a new token: all sessions end
 
 
 class SecurityHeaders:
@@ -147,13 +149,18 @@ def create_app(site: Site) -> Starlette:
         return live_stream(site.hub, fragments, request)
 
     # ------------------------------------------------------------------ the director
+    guard = auth.LoginGuard()
+
     async def login(request: Request) -> Response:
         if request.method == "GET":
             return page(request, "login.html")
         try:
-            await auth.log_in(request, site.password_hash)
+            await auth.log_in(request, site.password_hash, guard, site.director_sessions)
         except auth.Refused as error:
-            return page(request, "login.html", status=error.status, sentence=error.sentence)
+            response = page(request, "login.html", status=error.status, sentence=error.sentence)
+            if error.retry_after is not None:
+                response.headers["Retry-After"] = str(error.retry_after)
+            return response
         return RedirectResponse("/director", status_code=303)
 
     async def logout(request: Request) -> Response:
@@ -161,6 +168,8 @@ def create_app(site: Site) -> Starlette:
             await auth.checked_form(request)
         except auth.Refused as error:
             return refused(request, error)
+        if auth.is_director(request):   # ended in the database: a saved copy of the cookie is dead too
+            await run_in_threadpool(site.end_director_sessions)
         auth.log_out(request)
         return RedirectResponse("/", status_code=303)
 

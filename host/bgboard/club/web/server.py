@@ -156,4 +156,13 @@ def club_site(path: "str | Path", hub: LiveHub) -> "Site":
 
     with club() as director:
         name = director.club_name()
-    return Site(hub, club=club, password_hash=password_hash, name=name or "bgboard club", path=Path(path))
+    def director_sessions() -> str:
+        with club() as director:
+            return director.director_sessions()
+
+    def end_director_sessions() -> None:
+        with club() as director:
+            director.end_director_sessions()
+
+    return Site(hub, club=club, password_hash=password_hash, name=name or "bgboard club", path=Path(path),
+                director_sessions=director_sessions, end_director_sessions=end_director_sessions)
