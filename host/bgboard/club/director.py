@@ -57,6 +57,7 @@ from bgboard.errors import InputError
 RULES = ("standard", "brainking")
 DEFAULT_CLOCK = {"reserve_per_point_s": 120, "delay_s": 12}
 MAX_NAME = 60
+MAX_ROUNDS = 999  # a Swiss event's rounds (a club evening plays a handful)
 MAX_ID = 2**63 - 1  # SQLite's largest integer: a larger match id names no match
 MAX_TEXT = 500
 MAX_MAT = 4_000_000
@@ -431,8 +432,8 @@ class Director:
         for what, n in (("--length", length), ("--consolation-length", consolation_length)):
             if n is not None and not (isinstance(n, int) and 1 <= n <= 99):
                 raise InputError(f"{what} is a match length from 1 to 99 points, not {n}")
-        if rounds is not None and (format != "swiss" or not (isinstance(rounds, int) and rounds >= 1)):
-            raise InputError("--rounds is a whole number of rounds from 1, for a Swiss event only")
+        if rounds is not None and (format != "swiss" or not (isinstance(rounds, int) and 1 <= rounds <= MAX_ROUNDS)):
+            raise InputError(f"--rounds is a whole number of rounds from 1 to {MAX_ROUNDS}, for a Swiss event only")
         if consolation_length is not None and format != "double-elimination":
             raise InputError("--consolation-length is for a double-elimination event only")
         if last_chance and format != "double-elimination":

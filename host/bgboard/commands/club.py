@@ -181,6 +181,8 @@ def run(args: argparse.Namespace) -> int:
         return _command(path, args)
     except sqlite3.Error as exc:  # locked, read-only, damaged...: one sentence, never a traceback
         raise database_error(exc, path) from None
+    except OverflowError:  # a number past SQLite's integers that no check caught
+        raise InputError("a number given is far too large for the club database: check the command") from None
 
 
 def _command(path: Path, args: argparse.Namespace) -> int:

@@ -28,10 +28,12 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from bgboard.club.db import ClubDatabaseError, database_error
 from bgboard.club.live import LiveHub
 from bgboard.club.web import director as auth
 from bgboard.club.web.boardview import bounded, view_of
 from bgboard.club.web.room import Fragments, live_stream, svg
+from bgboard.errors import InputError
 
 HERE = Path(__file__).resolve().parent
 log = logging.getLogger("bgboard.club.web")
@@ -193,11 +195,9 @@ def create_app(site: Site) -> Starlette:
     def database_trouble(request: Request, exc: Exception) -> Response:
         """A database hiccup (locked by another program, read-only, damaged): 503 and one
         sentence on the page, the details (file, who holds it) in the server's log."""
-        from bgboard.club.db import database_error
-
         where = site.path or "of the site"
         detail = database_error(exc, where) if isinstance(exc, sqlite3.Error) else exc
-        log.warning("%s %s: %s", request.method, request.url.path[:200], detail)
+        log.warning("%s %s: %s", request.method, bounded(request.url.path, 200), detail)
         busy = "busy" in str(detail)
         sentence = ("The club's database is busy (another program is changing it): nothing was "
                     "changed, try again in a moment." if busy else
@@ -213,13 +213,12 @@ def create_app(site: Site) -> Starlette:
 
     def bad_input(request: Request, exc: Exception) -> Response:
         """Any other bad input that reached a handler: 400 and its one sentence."""
-        return page(request, "refused.html", status=400, sentence=bounded(str(exc), 300), tv_pages=[])
-
-    from bgboard.club.db import ClubDatabaseError
-    from bgboard.errors import InputError
+        sentence = (bounded(str(exc), 300) if isinstance(exc, InputError) else
+                    "A number in the request is far too large.")
+        return page(request, "refused.html", status=400, sentence=sentence, tv_pages=[])
 
     handlers: dict[Any, Any] = {sqlite3.Error: database_handler, ClubDatabaseError: database_handler,
-                                InputError: bad_input}
+                                InputError: bad_input, OverflowError: bad_input}
     app = Starlette(routes=routes, middleware=middleware, exception_handlers=handlers)
     app.state.fragments = fragments
     return app
