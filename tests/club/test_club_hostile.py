@@ -466,3 +466,18 @@ def test_hostile_requests_are_answered_without_a_500(db, method, url, body, head
             return
         response = client.request(method, url, content=body, headers=headers, follow_redirects=False)
         assert response.status_code < 500, (url, response.status_code, response.text[:300])
+
+
+def test_case11_a_damaged_database_is_a_503_page_never_a_500(db):
+    with sqlite3.connect(db) as conn:
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        root = conn.execute("SELECT rootpage FROM sqlite_master WHERE name = 'players'").fetchone()[0]
+        size = conn.execute("PRAGMA page_size").fetchone()[0]
+    conn.close()
+    with TestClient(create_app(club_site(db, LiveHub()))) as client:
+        with open(db, "r+b") as f:
+            f.seek((root - 1) * size)
+            f.write(b"\xff" * 200)
+        response = client.get("/ratings")
+        assert response.status_code == 503 and "cannot be used just now" in response.text
+        assert "malformed" not in response.text        # the detail is for the server's log only
