@@ -414,7 +414,7 @@ TEXT = st.one_of(
                      "\x00", "\ud800", "<script>alert(1)</script>", "' OR 1=1 --", "Ann", "Bob", SWISS,
                      "Friday Double", "x" * 1001, "../../etc/passwd", "%00"]),
 )
-ACTIONS = st.sampled_from(["pair", "result", "correct", "forfeit", "withdraw", "penalty", "nothing", HUGE, "..%2f"])
+ACTIONS = st.sampled_from(["pair", "result", "correct", "forfeit", "withdraw", "penalty", "login", "nothing", HUGE, "..%2f"])
 FIELDS = st.fixed_dictionaries({}, optional={k: TEXT for k in ("event", "match", "score", "winner", "player",
                                                              "reason", "points")})
 
