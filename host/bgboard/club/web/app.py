@@ -170,9 +170,10 @@ def create_app(site: Site) -> Starlette:
             await auth.checked_form(request)
         except auth.Refused as error:
             return refused(request, error)
-        if auth.is_director(request):   # ended in the database: a saved copy of the cookie is dead too
+        was_director = auth.is_director(request)
+        auth.log_out(request)   # this browser's cookie first: it is cleared even if the database is busy
+        if was_director:        # ended in the database: a saved copy of the cookie is dead too
             await run_in_threadpool(site.end_director_sessions)
-        auth.log_out(request)
         return RedirectResponse("/", status_code=303)
 
     routes = [
