@@ -481,3 +481,12 @@ def test_case11_a_damaged_database_is_a_503_page_never_a_500(db):
         response = client.get("/ratings")
         assert response.status_code == 503 and "cannot be used just now" in response.text
         assert "malformed" not in response.text        # the detail is for the server's log only
+
+
+def test_case13_a_file_that_is_not_sqlite_is_refused_untouched(tmp_path, capsys):
+    path = tmp_path / "notes.txt"
+    path.write_text("milk, eggs\n" * 500)
+    before = path.read_bytes()
+    assert main(["club", "--db", str(path), "player", "add", "Ann"]) == 2
+    one_sentence((2, capsys.readouterr().err), "is not a club database, not even an SQLite file")
+    assert path.read_bytes() == before and sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]

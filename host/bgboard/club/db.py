@@ -151,8 +151,11 @@ def database_error(exc: sqlite3.Error, path: str | Path) -> ClubDatabaseError:
         return ClubDatabaseError(
             f"the club database {path} is read-only: nothing was changed; let this user write the "
             "file and its folder (chmod/chown), or work on a writable copy")
-    if ("malformed" in low or "not a database" in low or "corrupt" in low
-            or code.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB"))):
+    if "not a database" in low or code.startswith("SQLITE_NOTADB"):
+        return ClubDatabaseError(
+            f"{path} is not a club database, not even an SQLite file: give the club's file with "
+            "--db (if it was the club's, restore it from your last copy of the file)")
+    if "malformed" in low or "corrupt" in low or code.startswith("SQLITE_CORRUPT"):
         return ClubDatabaseError(
             f"the club database {path} is damaged ({text}): stop every program using it and "
             "restore it from your last copy of the file (keep the damaged one aside)")
