@@ -210,6 +210,9 @@ class Club:
         if create and self.path.exists():
             raise ClubDatabaseError(f"{self.path} already exists: pick another --db path or "
                                     "use the club it holds")
+        if create and not self.path.parent.is_dir():
+            raise ClubDatabaseError(f"the folder {self.path.parent} does not exist: create it first, "
+                                    "or choose another --db path")
         if not create and not self.path.is_file():
             raise ClubDatabaseError(f"{self.path} is not a file: give the club database's file (--db)")
         try:
