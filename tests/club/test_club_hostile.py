@@ -297,12 +297,13 @@ def test_case8_length_and_final_score_are_checked_too(two_players):
 
 
 # ---------------------------------------------------------------- case 10: huge ids
-def test_case10_huge_ids_are_no_match_never_an_overflow(db, capsys):
-    with TestClient(create_app(club_site(db, LiveHub()))) as client:
+def test_case10_huge_ids_are_no_match_never_an_overflow(serve, db, capsys):
+    with serve.client() as client:
         for url in (f"/match/{HUGE}", f"/match/{HUGE}/mat", "/match/9223372036854775808", f"/board/{HUGE}"):
             response = client.get(url)
             assert response.status_code == 404, (url, response.status_code)
             assert "Traceback" not in response.text
+        assert client.get("/match/1").status_code == 200        # the server still serves
     assert main(["club", "--db", str(db), "result", SWISS, HUGE, "--score", "3-0"]) == 2
     one_sentence((2, capsys.readouterr().err), f"has no match {HUGE}")
     assert main(["club", "--db", str(db), "forfeit", SWISS, HUGE, "--winner", "Ann", "--reason", "x"]) == 2
