@@ -36,6 +36,7 @@ Reads:
 from __future__ import annotations
 
 import json
+import secrets
 import sqlite3
 import uuid as uuidlib
 from collections.abc import Iterator, Sequence
@@ -56,6 +57,8 @@ from bgboard.errors import InputError
 RULES = ("standard", "brainking")
 DEFAULT_CLOCK = {"reserve_per_point_s": 120, "delay_s": 12}
 MAX_NAME = 60
+MAX_ROUNDS = 999  # a Swiss event's rounds (a club evening plays a handful)
+MAX_ID = 2**63 - 1  # SQLite's largest integer: a larger match id names no match
 MAX_TEXT = 500
 MAX_MAT = 4_000_000
 PENDING, FINISHED, FORFEIT, BYE = "pending", "finished", "forfeit", "bye"
@@ -187,6 +190,28 @@ def _name(text: str, what: str = "a player's name") -> str:
     return name
 
 
+def _match_id(value: object) -> int:
+    """A match id as a whole number from 0 (one sentence if it is not one); a number beyond
+    SQLite's integers (:data:`MAX_ID`) is no match, never an overflow."""
+    text = str(value).strip()
+    if isinstance(value, bool) or not text.isdigit() or not text.isascii():
+        raise InputError(f"a match id is a whole number (as 'bgboard club round' prints it), "
+                         f"not {_bounded_name(text)!r}")
+    return int(text) if len(text) <= 19 else MAX_ID + 1
+
+
+def _mat_key(name: str) -> str:
+    """A player's name as a .mat record can hold it, for comparing: spaces collapsed, case
+    folded, cut at a colon (a .mat names line ends a name at its first colon)."""
+    return " ".join(str(name).split(":", 1)[0].split()).casefold()
+
+
+def _bounded_name(name: str) -> str:
+    """A name from a file, for a sentence: printable and at most :data:`MAX_NAME` characters."""
+    name = "".join(c if c.isprintable() else "?" for c in str(name))
+    return name if len(name) <= MAX_NAME else name[:MAX_NAME] + "..."
+
+
 def _text(text: str, what: str) -> str:
     text = " ".join(str(text).split())
     if len(text) > MAX_TEXT:
@@ -284,15 +309,11 @@ class Director:
                        r["status"] == FORFEIT) for r in rows]
 
     def _match_row(self, event: sqlite3.Row, match_id: int | str) -> sqlite3.Row:
-        try:
-            mid = int(match_id)
-        except (TypeError, ValueError):
-            raise InputError(f"a match id is a whole number (as 'bgboard club round' prints it), "
-                             f"not {match_id!r}") from None
-        row = self.db.execute("SELECT * FROM matches WHERE id = ? AND event_id = ?",
+        mid = _match_id(match_id)
+        row = None if mid > MAX_ID else self.db.execute("SELECT * FROM matches WHERE id = ? AND event_id = ?",
                               (mid, event["id"])).fetchone()
         if row is None:
-            raise InputError(f"event {event['name']!r} has no match {mid}: "
+            raise InputError(f"event {event['name']!r} has no match {_bounded_name(str(match_id).strip())}: "
                              f"'bgboard club round {event['name']} --json' lists its matches")
         return row
 
@@ -346,6 +367,19 @@ class Director:
             db.execute("INSERT INTO meta VALUES ('director_password', ?) ON CONFLICT(key)"
                        " DO UPDATE SET value = excluded.value", (hashed,))
             self._audit("director-password", {}, {"set": was_set}, {"set": True}, actor, at)
+            self.end_director_sessions()   # a new password: every logged-in browser logs in again
+
+    def director_sessions(self) -> str:
+        """The token every director login's session carries ("" before the first change):
+        a session whose token is not this one has ended (logged out, password changed)."""
+        row = self.db.execute("SELECT value FROM meta WHERE key = 'director_sessions'").fetchone()
+        return row["value"] if row else ""
+
+    def end_director_sessions(self) -> None:
+        """End every director session, on every browser: a saved cookie no longer works."""
+        with self.club.transaction() as db:
+            db.execute("INSERT INTO meta VALUES ('director_sessions', ?) ON CONFLICT(key)"
+                       " DO UPDATE SET value = excluded.value", (secrets.token_urlsafe(16),))
 
     def club_name(self) -> str:
         row = self.db.execute("SELECT value FROM meta WHERE key = 'name'").fetchone()
@@ -398,8 +432,8 @@ class Director:
         for what, n in (("--length", length), ("--consolation-length", consolation_length)):
             if n is not None and not (isinstance(n, int) and 1 <= n <= 99):
                 raise InputError(f"{what} is a match length from 1 to 99 points, not {n}")
-        if rounds is not None and (format != "swiss" or not (isinstance(rounds, int) and rounds >= 1)):
-            raise InputError("--rounds is a whole number of rounds from 1, for a Swiss event only")
+        if rounds is not None and (format != "swiss" or not (isinstance(rounds, int) and 1 <= rounds <= MAX_ROUNDS)):
+            raise InputError(f"--rounds is a whole number of rounds from 1 to {MAX_ROUNDS}, for a Swiss event only")
         if consolation_length is not None and format != "double-elimination":
             raise InputError("--consolation-length is for a double-elimination event only")
         if last_chance and format != "double-elimination":
@@ -543,16 +577,18 @@ class Director:
         return int(row[0])
 
     def match(self, match_id: int) -> MatchInfo:
-        row = self.db.execute("SELECT * FROM matches WHERE id = ?", (int(match_id),)).fetchone()
+        mid = _match_id(match_id)
+        row = None if mid > MAX_ID else self.db.execute("SELECT * FROM matches WHERE id = ?", (mid,)).fetchone()
         if row is None:
-            raise InputError(f"there is no match {match_id}")
+            raise InputError(f"there is no match {_bounded_name(str(match_id).strip())}")
         return self._info(row)
 
     def match_record(self, match_id: int) -> str | None:
         """The match's .mat text, when one was reported."""
-        row = self.db.execute("SELECT mat FROM matches WHERE id = ?", (int(match_id),)).fetchone()
+        mid = _match_id(match_id)
+        row = None if mid > MAX_ID else self.db.execute("SELECT mat FROM matches WHERE id = ?", (mid,)).fetchone()
         if row is None:
-            raise InputError(f"there is no match {match_id}")
+            raise InputError(f"there is no match {_bounded_name(str(match_id).strip())}")
         return row["mat"]
 
     def assignments(self, event: str) -> list[Assignment]:
@@ -614,8 +650,13 @@ class Director:
         names = self._names()
         a, b = names[match["player_a"]], names[match["player_b"]]
         got = tuple(state.score)
-        if [p.lower() for p in state.players] == [b.lower(), a.lower()]:
+        players = [_mat_key(p) for p in state.players]
+        if players == [_mat_key(b), _mat_key(a)]:
             got = got[::-1]
+        elif players != [_mat_key(a), _mat_key(b)]:
+            shown = " v ".join(repr(_bounded_name(p)) for p in state.players)
+            raise InputError(f"the .mat record is a match of {shown}, match {match['id']} is "
+                             f"{a!r} v {b!r}: the result was not stored")
         if state.length != match["length"]:
             raise InputError(f"the .mat record is a {state.length}-point match, match {match['id']} "
                              f"is {match['length']} points: the result was not stored")

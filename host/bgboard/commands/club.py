@@ -31,15 +31,21 @@ import asyncio
 import getpass
 import json
 import os
+import sqlite3
 import sys
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
+from bgboard.club.db import database_error
 from bgboard.club.director import MAX_MAT, Director, parse_score
 from bgboard.club.live import LiveHub
 from bgboard.club.model import FORMATS
 from bgboard.errors import InputError
+from bgboard.files import read_fd, read_text
+
+MAX_PASSWORD_FILE = 64 * 1024  # a broker password file is one short line
+MAX_PASSWORD_LINE = 4096  # longer than any allowed director password (they stop at 256)
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:  # type: ignore[type-arg]
@@ -160,13 +166,8 @@ def db_path(args: argparse.Namespace) -> Path:
 
 
 def _read_mat(path: str) -> str:
-    try:
-        if Path(path).stat().st_size > MAX_MAT:
-            raise InputError(f"{path} is too large for a .mat record (at most {MAX_MAT} bytes)")
-        return Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = getattr(exc, "strerror", None) or "not UTF-8 text"
-        raise InputError(f"cannot read the .mat file {path} ({reason})") from None
+    """The .mat file's text: bounded by the bytes read (a device), in time (a named pipe)."""
+    return read_text(path, "the .mat file", limit=MAX_MAT)
 
 
 def _score(m: object) -> str:
@@ -176,6 +177,15 @@ def _score(m: object) -> str:
 
 def run(args: argparse.Namespace) -> int:
     path = db_path(args)
+    try:
+        return _command(path, args)
+    except sqlite3.Error as exc:  # locked, read-only, damaged...: one sentence, never a traceback
+        raise database_error(exc, path) from None
+    except OverflowError:  # a number past SQLite's integers that no check caught
+        raise InputError("a number given is far too large for the club database: check the command") from None
+
+
+def _command(path: Path, args: argparse.Namespace) -> int:
     by = args.by
     if args.club_command == "serve":
         return _serve(path, args)
@@ -272,7 +282,20 @@ def _run(d: Director, args: argparse.Namespace, by: str) -> int:
 def _new_password(from_stdin: bool) -> str:
     """The new director password: one line of stdin, or asked twice without echo."""
     if from_stdin:
-        return sys.stdin.readline().rstrip("\r\n")
+        # one line, bounded by the bytes read (</dev/zero has no newline) and, unless a person
+        # types it at a terminal, in time (a pipe that never ends)
+        try:
+            fd = sys.stdin.fileno()
+        except (AttributeError, OSError, ValueError):  # not a real file (a test's StringIO)
+            text = sys.stdin.readline(MAX_PASSWORD_LINE + 1)
+            if len(text) > MAX_PASSWORD_LINE:
+                raise InputError("the line on standard input is too long for a password") from None
+            return text.rstrip("\r\n")
+        line = read_fd(fd, "standard input", MAX_PASSWORD_LINE, line=True, forever=os.isatty(fd))
+        try:
+            return line.decode("utf-8").rstrip("\r")
+        except UnicodeDecodeError:
+            raise InputError("the password on standard input is not UTF-8 text") from None
     first = getpass.getpass("New director password: ")
     if getpass.getpass("The same again: ") != first:
         raise InputError("the two passwords differ: nothing was changed, run the command again")
@@ -293,10 +316,7 @@ def _serve(path: Path, args: argparse.Namespace) -> int:
 
         if not args.password_file:
             raise InputError("--broker needs --password-file FILE holding the director's broker password")
-        try:
-            password = Path(args.password_file).read_text(encoding="utf-8").strip()
-        except OSError as exc:
-            raise InputError(f"cannot read the password file {args.password_file} ({exc.strerror or exc})") from None
+        password = read_text(args.password_file, "the password file", limit=MAX_PASSWORD_FILE).strip()
         settings = DirectorSettings(parse_broker_url(args.broker), check_club(args.topic), password, args.user,
                                     args.ca_file)
         tasks.append(lambda: serve_boards(path, hub, settings))

@@ -189,8 +189,11 @@ def club_routes(site: Any, page: Callable[..., Response], refused: Callable[...,
             return page(request, "director.html", status=status, events=events,
                         sentence=sentence, flash=flash if isinstance(flash, str) else None)
 
+    def director_now(request: Request) -> bool:
+        return auth.check_director(request, site.director_sessions)
+
     async def director_home(request: Request) -> Response:
-        if not auth.is_director(request):
+        if not await run_in_threadpool(director_now, request):
             return RedirectResponse("/director/login", status_code=303)
         return await run_in_threadpool(director_page, request)
 
@@ -234,7 +237,7 @@ def club_routes(site: Any, page: Callable[..., Response], refused: Callable[...,
             fields = await auth.checked_form(request)
         except auth.Refused as error:
             return refused(request, error)
-        if not auth.is_director(request):
+        if not await run_in_threadpool(director_now, request):
             return refused(request, auth.Refused(403, "Log in as the director first."))
         try:
             done = await run_in_threadpool(act, fields, request.path_params["action"])
