@@ -121,6 +121,17 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE events ADD COLUMN last_chance INTEGER NOT NULL DEFAULT 0;
     """,
+    # 4: the director's evening (club/evening.py): check-in, a late entrant's starting score,
+    # an event's settings (check-in, entry fee and payouts) as JSON, each match's number in its event
+    """
+    ALTER TABLE entries ADD COLUMN checked_in INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE entries ADD COLUMN start_score REAL NOT NULL DEFAULT 0;
+    ALTER TABLE events ADD COLUMN settings TEXT NOT NULL DEFAULT '{}';
+    ALTER TABLE matches ADD COLUMN number INTEGER;
+    UPDATE matches SET number = (SELECT COUNT(*) FROM matches m2 WHERE m2.event_id = matches.event_id
+        AND m2.id <= matches.id AND m2.status != 'bye') WHERE status != 'bye';
+    CREATE UNIQUE INDEX matches_event_number ON matches(event_id, number);
+    """,
 )
 SCHEMA = len(MIGRATIONS)
 

@@ -44,7 +44,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from bgboard.club import bracket, export as exporting, formats
+from bgboard.club import bracket, evening, export as exporting, formats
 from bgboard.club.db import Club
 from bgboard.club.model import (
     ELIMINATION, FORMATS, Entrant, EventSpec, Played,
@@ -104,6 +104,7 @@ class MatchInfo:
     has_mat: bool
     reported_at: str | None
     reported_by: str | None
+    number: int | None = None   # the match's number in its event (byes have none)
 
 
 @dataclass(frozen=True)
@@ -208,6 +209,7 @@ class Director:
     def __init__(self, club: Club) -> None:
         self.club = club
         self.db = club.conn
+        self.last_backup: str | None = None   # what the automatic backup after a round did
 
     # ------------------------------------------------------------------ opening
     @classmethod
@@ -266,19 +268,20 @@ class Director:
 
     def _entrants(self, event_id: int) -> list[Entrant]:
         rows = self.db.execute(
-            "SELECT e.player_id, e.seed, e.withdrawn, p.rating, p.name FROM entries e"
+            "SELECT e.player_id, e.seed, e.withdrawn, e.start_score, p.rating, p.name FROM entries e"
             " JOIN players p ON p.id = e.player_id WHERE e.event_id = ?", (event_id,)).fetchall()
         if rows and rows[0]["seed"] is None:
             # not yet seeded: by rating, best first (then by name)
             rows = sorted(rows, key=lambda r: (-r["rating"], r["name"].lower()))
-            return [Entrant(r["player_id"], i, bool(r["withdrawn"])) for i, r in enumerate(rows, 1)]
-        return [Entrant(r["player_id"], r["seed"], bool(r["withdrawn"])) for r in rows]
+            return [Entrant(r["player_id"], i, bool(r["withdrawn"]), r["start_score"])
+                    for i, r in enumerate(rows, 1)]
+        return [Entrant(r["player_id"], r["seed"], bool(r["withdrawn"]), r["start_score"]) for r in rows]
 
     def _played(self, event_id: int) -> list[Played]:
         rows = self.db.execute(
-            "SELECT m.*, r.number FROM matches m JOIN rounds r ON r.id = m.round_id"
+            "SELECT m.*, r.number AS round_number FROM matches m JOIN rounds r ON r.id = m.round_id"
             " WHERE m.event_id = ? ORDER BY m.id", (event_id,)).fetchall()
-        return [Played(r["node"], r["flight"], r["number"], r["player_a"], r["player_b"],
+        return [Played(r["node"], r["flight"], r["round_number"], r["player_a"], r["player_b"],
                        r["winner"],
                        (r["score_a"], r["score_b"]) if r["score_a"] is not None else None,
                        r["status"] == FORFEIT) for r in rows]
@@ -293,7 +296,7 @@ class Director:
                               (mid, event["id"])).fetchone()
         if row is None:
             raise InputError(f"event {event['name']!r} has no match {mid}: "
-                             f"'bgboard club round {event['name']} --json' lists its matches")
+                             f"'bgboard club round {evening.shell_word(event['name'])} --json' lists its matches")
         return row
 
     def _info(self, row: sqlite3.Row, names: dict[int, str] | None = None,
@@ -309,7 +312,8 @@ class Director:
             row["length"], row["board"], row["status"],
             [row["score_a"], row["score_b"]] if row["score_a"] is not None else None,
             names.get(row["winner"]) if row["winner"] else None,
-            row["forfeit_reason"], row["mat"] is not None, row["reported_at"], row["reported_by"])
+            row["forfeit_reason"], row["mat"] is not None, row["reported_at"], row["reported_by"],
+            row["number"])
 
     def _snapshot(self, row: sqlite3.Row) -> dict[str, Any]:
         winner = None
@@ -471,6 +475,7 @@ class Director:
             row = self._event_row(event)
             if row["status"] == "finished":
                 raise InputError(f"event {row['name']!r} is finished: see its standings")
+            evening.check_pairable(row)
             spec = self._spec(row)
             entrants = self._entrants(row["id"])
             formats.check_field(spec, len(entrants))
@@ -504,6 +509,7 @@ class Director:
                     (str(uuidlib.uuid4()), row["id"], round_id, p.node, p.flight, p.a, p.b, p.length,
                      board, status, winner, reason,
                      at if status != PENDING else None, actor if status != PENDING else None))
+            evening.number_matches(db, row["id"])
             self._audit("pair_round", {"event": row["name"]}, None,
                         {"round": number, "nodes": [p.node for p in pairings]}, actor, at, row["id"])
             self._finish_check(row)
@@ -511,6 +517,7 @@ class Director:
         rows = self.db.execute("SELECT * FROM matches WHERE round_id = ? ORDER BY id", (round_id,)).fetchall()
         infos = [self._info(r, names, number, row["name"]) for r in rows]
         byes = list(dict.fromkeys(m.players[0] for m in infos if m.status == BYE))
+        self.last_backup = evening.after_round(self, row["name"], number)
         return RoundInfo(row["name"], number, [m for m in infos if m.status == PENDING],
                          byes, [m for m in infos if m.status == FORFEIT])  # type: ignore[arg-type]
 
@@ -561,10 +568,10 @@ class Director:
         names = self._names()
         clock = json.loads(row["clock"])
         out = []
-        for m in self.db.execute("SELECT m.*, r.number FROM matches m JOIN rounds r ON r.id = m.round_id"
+        for m in self.db.execute("SELECT m.*, r.number AS round_number FROM matches m JOIN rounds r ON r.id = m.round_id"
                                  " WHERE m.event_id = ? AND m.status = 'pending' ORDER BY m.board",
                                  (row["id"],)):
-            out.append(Assignment(m["id"], m["uuid"], row["name"], m["number"], m["board"],
+            out.append(Assignment(m["id"], m["uuid"], row["name"], m["round_number"], m["board"],
                                   [names[m["player_a"]], names[m["player_b"]]], m["length"],
                                   m["flight"], row["rules"], clock))
         return out
@@ -708,7 +715,7 @@ class Director:
             if match["status"] != PENDING:
                 raise InputError(f"match {match['id']} already has a result "
                                  f"({self._describe(match)}): correct it with "
-                                 f"'bgboard club result {ev['name']} {match['id']} --score A-B --correct'")
+                                 f"'bgboard club result {evening.shell_word(ev['name'])} {match['id']} --score A-B --correct'")
             winner = self._check_score(match, score)
             if mat is not None:
                 mat = self._check_mat(match, ev["rules"], score, mat)
@@ -953,7 +960,7 @@ def replay_audit(entries: Sequence[AuditEntry], path: str | Path) -> Director:
             director.penalty(a["event"], a["name"], a["points"], a["reason"], **kw)
         elif e.action == "director-password":
             continue  # the log never holds the hash: the new club sets its own password
-        else:
+        elif not evening.replay(director, e):
             raise InputError(f"unknown audit action {e.action!r}")
     if director is None:
         raise InputError("the audit log is empty")

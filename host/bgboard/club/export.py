@@ -21,11 +21,18 @@ def _csv(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
     return out.getvalue()
 
 
+def number(value: object) -> object:
+    """A tie-break as people write it: 11, not 11.0; 1.5 stays 1.5."""
+    if isinstance(value, float) and value == int(value):
+        return int(value)
+    return value
+
+
 def standings_csv(standings: Sequence[Any]) -> str:
     keys = sorted({k for s in standings for k in s.tiebreaks})
     return _csv(["rank", "name", "wins", "losses", "points_for", "points_against", *keys, "status"],
                 [[s.rank, s.name, s.wins, s.losses, s.points_for, s.points_against,
-                  *[s.tiebreaks.get(k, "") for k in keys], s.status] for s in standings])
+                  *[number(s.tiebreaks.get(k, "")) for k in keys], s.status] for s in standings])
 
 
 def results_csv(matches: Sequence[Any]) -> str:
@@ -94,7 +101,7 @@ def html_page(club: str, event: Any, rounds: Sequence[Any], nodes: Sequence[Any]
     for s in standings:
         parts.append(f"<tr><td>{s.rank}</td><td>{_e(s.name)}</td><td>{s.wins}</td><td>{s.losses}</td>"
                      f"<td>{s.points_for}</td><td>{s.points_against}</td>"
-                     + "".join(f"<td>{_e(s.tiebreaks.get(k, ''))}</td>" for k in keys)
+                     + "".join(f"<td>{_e(number(s.tiebreaks.get(k, '')))}</td>" for k in keys)
                      + f"<td>{_e(s.status)}</td></tr>")
     parts.append("</table></section></body></html>")
     return "\n".join(parts) + "\n"

@@ -32,6 +32,11 @@ FLASH = "flash"
 STAGE_NAMES = {"main": "Main flight", "consolation": "Consolation flight"}
 
 
+def plural(n: int, one: str, many: str | None = None) -> str:
+    """'1 penalty point', '2 penalty points'."""
+    return f"{n} {one if n == 1 else (many or one + 's')}"
+
+
 def event_url(name: str) -> str:
     return "/events/" + quote(name, safe="")
 
@@ -206,7 +211,7 @@ def club_routes(site: Any, page: Callable[..., Response], refused: Callable[...,
         with open_club() as club:
             if action == "pair":
                 done = club.pair_round(event, actor=ACTOR)
-                return f"Round {done.round} of {done.event}: {len(done.matches)} matches paired."
+                return f"Round {done.round} of {done.event}: {plural(len(done.matches), 'match', 'matches')} paired."
             if action == "result":
                 match_id = _int(fields, "match", "a match number")
                 club.record_result(event, match_id, fields.get("score", ""), actor=ACTOR)
@@ -226,7 +231,7 @@ def club_routes(site: Any, page: Callable[..., Response], refused: Callable[...,
             if action == "penalty":
                 points = _int(fields, "points", "penalty points")
                 club.penalty(event, fields.get("player", ""), points, fields.get("reason", ""), actor=ACTOR)
-                return f"{points} penalty points for {fields.get('player', '')} in {event}."
+                return f"{plural(points, 'penalty point')} for {fields.get('player', '')} in {event}."
         raise InputError(f"there is no director action {bounded(action, 20)!r}")
 
     async def director_action(request: Request) -> Response:
