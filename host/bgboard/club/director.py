@@ -893,7 +893,8 @@ class Director:
 
     # ------------------------------------------------------------------ export
     def export(self, event: str, out_dir: str | Path) -> list[Path]:
-        """standings.csv, results.csv, mat/<id>.mat and draw.html of an event in ``out_dir``."""
+        """standings.csv, results.csv, mat/<id>.mat, draw.html (the bracket or table, the
+        standings) and slips.html (the matches to play) of an event in ``out_dir``."""
         info = self.event(event)
         out = Path(out_dir)
         try:
@@ -906,8 +907,8 @@ class Director:
         files = {
             "standings.csv": exporting.standings_csv(standings),
             "results.csv": exporting.results_csv(matches),
-            "draw.html": exporting.html_page(self.club_name(), info, self.rounds(event),
-                                             self.bracket(event), standings),
+            "draw.html": evening.draw_sheet(self, info.name, css_text=True),
+            "slips.html": evening.slips_sheet(self, info.name, css_text=True),
         }
         for m in matches:
             text = self.match_record(m.id)

@@ -463,6 +463,34 @@ def _amount(c: int) -> int | float:
     return c // 100 if c % 100 == 0 else c / 100
 
 
+# ---------------------------------------------------------------------- sheets to print
+def draw_sheet(d: "Director", event: str, *, with_standings: bool = True, css_href: str | None = None,
+               css_text: bool = False) -> str:
+    """The event's printable draw (:func:`bgboard.club.printing.draw_page`)."""
+    from bgboard.club import printing
+
+    info = d.event(event)
+    matches = d.matches(info.name)
+    standings = d.standings(info.name)
+    count = max([m.round for m in matches] + [info.rounds or 0])
+    try:
+        paid: dict[str, Any] | None = payouts(d, info.name)
+    except InputError:
+        paid = None
+    return printing.draw_page(d.club_name(), info, d.bracket(info.name), matches, standings, count,
+                              with_standings=with_standings, payouts=paid, css_href=css_href,
+                              css_text=printing.PRINT_CSS if css_text else None)
+
+
+def slips_sheet(d: "Director", event: str, *, css_href: str | None = None, css_text: bool = False) -> str:
+    """A slip per match to play (:func:`bgboard.club.printing.slips_page`)."""
+    from bgboard.club import printing
+
+    info = d.event(event)
+    return printing.slips_page(d.club_name(), info, d.matches(info.name), css_href=css_href,
+                               css_text=printing.PRINT_CSS if css_text else None)
+
+
 # ---------------------------------------------------------------------- backups
 def set_backup_dir(d: "Director", folder: str | None, *, actor: str = "director", at: str | None = None) -> None:
     """Back the database up into ``folder`` after each round is paired (None: stop)."""
@@ -488,4 +516,4 @@ def backup_dir(d: "Director") -> str | None:
 
 __all__ = ["configure", "event_settings", "check_in", "check_in_list", "close_check_in", "late_entry",
            "edit_player", "remove_player", "match_id", "payouts", "set_backup_dir", "backup_dir",
-           "number_matches", "check_pairable", "after_round", "replay", "settings"]
+           "draw_sheet", "slips_sheet", "number_matches", "check_pairable", "after_round", "replay", "settings"]
