@@ -28,12 +28,15 @@ body.print .meta { font-size: 8pt; color: #333; margin: 0 0 4px; }
 .sheet-bracket { display: flex; gap: 8px; align-items: stretch; }
 .sheet-bracket .col { flex: 1 1 0; min-width: 0; display: flex; flex-direction: column; justify-content: space-around; gap: 3px; }
 .sheet-bracket h3 { font-size: 8pt; margin: 0; color: #333; text-align: center; }
-.box { border: 1px solid #000; border-radius: 2px; padding: 1px 3px; font-size: 7.5pt; break-inside: avoid; }
+.box { border: 1px solid #000; border-radius: 2px; padding: 1px 3px; font-size: 7.5pt; break-inside: avoid;
+       display: grid; grid-template-columns: minmax(0, 1fr) auto; column-gap: 4px; }
 .box.empty { visibility: hidden; }
 .box .p { display: flex; justify-content: space-between; gap: 4px; white-space: nowrap; }
 .box .who { overflow: hidden; text-overflow: ellipsis; }
 .box .won { font-weight: 700; }
-.box .tag { font-size: 6.5pt; color: #333; border-top: 1px dotted #999; }
+.box .p { grid-column: 1; }
+.box .tag { grid-column: 2; grid-row: 1 / span 2; align-self: center; font-size: 6.5pt; color: #333;
+            border-left: 1px dotted #999; padding-left: 3px; text-align: right; line-height: 1.1; }
 b.table { font-weight: 700; color: #000; }
 table.sheet { border-collapse: collapse; width: 100%; font-size: 8.5pt; }
 table.sheet th, table.sheet td { border: 1px solid #555; padding: 1px 4px; text-align: left; }
@@ -110,7 +113,7 @@ def bracket_html(nodes: Sequence[Any], matches: dict[int, Any]) -> list[str]:
                 if m is not None and m.status == "forfeit":
                     tag.append("forfeit")
                 if tag:
-                    out.append(f'<div class="tag">{" · ".join(tag)}</div>')
+                    out.append(f'<div class="tag">{"<br>".join(tag)}</div>')
                 out.append("</div>")
             out.append("</div>")
         out.append("</div></section>")
