@@ -88,7 +88,8 @@ def after_round(d: "Director", event: str, number: int) -> str | None:
 
 def replay(d: "Director", e: "AuditEntry") -> bool:
     """Re-run one of this module's audited changes (False: not one of them)."""
-    a, kw = e.args, {"actor": e.actor, "at": e.at}
+    a: dict[str, Any] = e.args
+    kw: dict[str, Any] = {"actor": e.actor, "at": e.at}
     if e.action == "event_settings":
         configure(d, a["event"], **a["settings"], **kw)
     elif e.action == "checkin":
@@ -312,10 +313,11 @@ def _into_bye(d: "Director", db: sqlite3.Connection, row: sqlite3.Row, pid: int,
     number_matches(db, row["id"])
     names = d._names()
     other = s.a if s.b == pid else s.b
+    assert isinstance(other, int)
     mid = int(rows[taken]["id"])
     info = d._info(db.execute("SELECT * FROM matches WHERE id = ?", (mid,)).fetchone())
     return (f"{name} takes {names[other]}'s first-round bye: match {info.number} on board {board}",
-            {"node": taken, "match": mid})   # type: ignore[index]
+            {"node": taken, "match": mid})
 
 
 # ---------------------------------------------------------------------- players

@@ -220,11 +220,12 @@ def evening_routes(site: Any, page: Callable[..., Response], refused: Callable[.
                 with club.club.transaction():
                     e = club.new_event(fields.get("name", ""), fields.get("format", ""), length,
                                        number("rounds"), number("consolation_length"), actor=ACTOR)
-                    options = {k: fields.get(k, "").strip() or None
-                               for k in ("entry_fee", "payout", "consolation_payout", "rake", "round_to")}
+                    options: dict[str, Any] = {
+                        k: fields.get(k, "").strip() or None
+                        for k in ("entry_fee", "payout", "consolation_payout", "rake", "round_to")}
                     if options["rake"] is not None:
                         try:
-                            options["rake"] = float(options["rake"])   # type: ignore[assignment]
+                            options["rake"] = float(options["rake"])
                         except ValueError:
                             raise InputError("the rake is a percentage") from None
                     if fields.get("check_in") or any(v is not None for v in options.values()):
