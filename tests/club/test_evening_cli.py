@@ -291,3 +291,43 @@ def test_the_audit_log_replays_the_evening(tmp_path):
             assert copy.ratings() == d.ratings()
             assert evening.payouts(copy, "S") == evening.payouts(d, "S")
             assert evening.payouts(d, "S")["pot"] == 22.5
+
+
+@given(st.integers(3, 14), st.integers(1, 6), st.booleans(), st.randoms(use_true_random=False))
+def test_late_bracket_entrants_leave_a_bracket_that_plays_out(tmp_path_factory, n, late, double, rnd):
+    """Whatever the field and however many come late (each taking a bye or refused), the
+    event plays to its champion: a double elimination in 2m - 3 matches, a single one in
+    m - 1, m the final field; the audit log replays to the same standings."""
+    from bgboard.club import evening
+    from bgboard.club.director import replay_audit
+    from bgboard.errors import InputError
+
+    fmt = "double-elimination" if double else "single-elimination"
+    path = tmp_path_factory.mktemp("late") / "c.sqlite"
+    names = [f"P{i}" for i in range(n + late)]
+    with Director.create(path, "C") as d:
+        for i, name in enumerate(names):
+            d.add_player(name, 1800 - i)
+        d.new_event("E", fmt, 1)
+        d.enter("E", names[:n])
+        d.pair_round("E")
+        taken = 0
+        for name in names[n:]:
+            try:
+                evening.late_entry(d, "E", name)
+                taken += 1
+            except InputError as exc:
+                assert "no first-round bye left" in str(exc)
+        assert taken == len(d.event("E").players) - n
+        while d.event("E").status != "finished":
+            for m in d.matches("E"):
+                if m.status == "pending":
+                    d.record_result("E", m.id, (1, 0) if rnd.random() < 0.5 else (0, 1))
+            if d.event("E").status != "finished":
+                d.pair_round("E")
+        m = len(d.event("E").players)
+        played = [x for x in d.matches("E") if x.status in ("finished", "forfeit")]
+        assert len(played) == (2 * m - 3 if double and m > 2 else m - 1)
+        assert sorted(x.number for x in d.matches("E") if x.status != "bye") == list(range(1, len(played) + 1))
+        with replay_audit(d.audit(), path.with_name("copy.sqlite")) as copy:
+            assert copy.standings("E") == d.standings("E")
