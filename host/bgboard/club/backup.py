@@ -21,8 +21,9 @@ from bgboard.errors import InputError
 TABLES = {"meta", "players", "events", "entries", "rounds", "matches", "audit"}
 
 
-def check_club_file(path: str | Path) -> str:
-    """The club's name in ``path``, or one sentence saying why it is not a usable club database."""
+def check_club_file(path: str | Path, integrity: bool = True) -> str:
+    """The club's name in ``path``, or one sentence saying why it is not a usable club database
+    (``integrity``: with SQLite's whole-file integrity check)."""
     path = Path(path)
     if not path.is_file():
         raise InputError(f"there is no file {path}")
@@ -38,7 +39,7 @@ def check_club_file(path: str | Path) -> str:
         if version > SCHEMA:
             raise InputError(f"{path} has club schema {version}, this bgboard reads up to {SCHEMA}: "
                              "upgrade bgboard")
-        check = conn.execute("PRAGMA integrity_check").fetchone()[0]
+        check = conn.execute("PRAGMA integrity_check").fetchone()[0] if integrity else "ok"
         if check != "ok":
             raise InputError(f"{path} is damaged ({str(check)[:200]})")
         row = conn.execute("SELECT value FROM meta WHERE key = 'name'").fetchone()
@@ -61,8 +62,9 @@ def _copy(source: sqlite3.Connection, target: Path) -> None:
 
 def backup(db_path: str | Path, out: str | Path) -> Path:
     """Copy the club database at ``db_path`` to ``out`` (module doc); returns ``out``."""
-    with Club(db_path):
-        pass                        # one sentence if it is not a club database
+    if not Path(db_path).exists():
+        Club(db_path)               # the usual sentence: no club database there
+    check_club_file(db_path, integrity=False)   # never migrates what it copies
     out = Path(out)
     if out.resolve() == Path(db_path).resolve():
         raise InputError("the backup cannot be the club database itself: pick another --out")
