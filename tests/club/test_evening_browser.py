@@ -198,3 +198,25 @@ def test_the_standings_rows_stay_rows_when_there_is_a_champion(tmp_path, browser
         assert champion.value_of_css_property("border-top-width") == "0px"
     finally:
         served.close()
+
+
+def test_the_director_page_of_a_whole_evening_fits_a_phone(tmp_path, browser):
+    served = serve(make_club(tmp_path / "club.sqlite", finish_double=False, swiss_rounds=1))
+    try:
+        browser.set_window_size(390, 844)
+        log_in(browser, served.url, PASSWORD)
+        for url in ("/director", "/director/setup", "/players/Ann", "/print/Friday%20Double"):
+            browser.get(served.url + url)
+            if url.startswith("/print"):
+                continue        # a sheet for paper: it scrolls sideways on a phone
+            assert overflow(browser) <= 0, url
+            width = browser.execute_script("return document.documentElement.clientWidth")
+            buttons = browser.find_elements(By.CSS_SELECTOR, "main button, main input, main select")
+            assert buttons or url.startswith("/players")
+            for b in buttons:
+                if b.get_attribute("type") == "hidden":
+                    continue
+                right = browser.execute_script("return arguments[0].getBoundingClientRect().right", b)
+                assert right <= width, (url, b.get_attribute("outerHTML")[:80])
+    finally:
+        served.close()

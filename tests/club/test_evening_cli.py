@@ -331,3 +331,16 @@ def test_late_bracket_entrants_leave_a_bracket_that_plays_out(tmp_path_factory, 
         assert sorted(x.number for x in d.matches("E") if x.status != "bye") == list(range(1, len(played) + 1))
         with replay_audit(d.audit(), path.with_name("copy.sqlite")) as copy:
             assert copy.standings("E") == d.standings("E")
+
+
+def test_exports_write_whole_numbers_and_the_draw_as_a_bracket(db, capsys, tmp_path):
+    ok(capsys, "event", "new", "Cup", "--format", "double-elimination", "--length", "1")
+    ok(capsys, "event", "enter", "Cup", *NAMES[:8])
+    play_out(capsys, "Cup")
+    ok(capsys, "export", "Cup", "--out", str(tmp_path / "out"))
+    standings = (tmp_path / "out" / "standings.csv").read_text()
+    assert ".0," not in standings and ".0\n" not in standings
+    draw = (tmp_path / "out" / "draw.html").read_text()
+    assert draw.count('class="sheet-bracket"') == 2 and "Consolation flight" in draw
+    assert "<style>" in draw and "@page { size: landscape" in draw      # a file: its style inline
+    assert (tmp_path / "out" / "slips.html").is_file()
