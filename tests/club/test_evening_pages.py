@@ -137,3 +137,16 @@ def test_the_set_up_forms_need_the_director(client, db):
     assert bad.status_code == 400 and "unknown format" in said(bad.text)[0]
     late = client.post("/director/evening/late", data={"csrf": token, "event": SWISS, "player": "Gus"})
     assert late.status_code == 400 and "finished" in said(late.text)[0]
+    late = client.post("/director/evening/late", data={"csrf": token, "event": SWISS, "player": "Gus",
+                                                       "score": "lots"})
+    assert late.status_code == 400 and "0 or 0.5" in said(late.text)[0]
+    for action, data in (("event", {"name": "Y", "format": "swiss", "length": "x"}),
+                         ("event", {"name": "Y", "format": "swiss", "length": "3", "rake": "lots"}),
+                         ("player", {"name": "Q", "rating": "high"}),
+                         ("enter", {"event": "Nope", "p:1": "Ann"}),
+                         ("mat", {"event": SWISS, "match": "1"}),
+                         ("checkin", {"event": SWISS, "player": "Ann"}),
+                         ("close", {"event": "Nope"}),
+                         ("nothing", {})):
+        answer = client.post(f"/director/evening/{action}", data={"csrf": token, **data})
+        assert answer.status_code in (400, 404) and len(said(answer.text)) == 1, (action, answer.text[:300])

@@ -233,7 +233,7 @@ def close_check_in(d: "Director", event: str, *, actor: str = "director",
 
 
 # ---------------------------------------------------------------------- late entries
-def late_entry(d: "Director", event: str, name: str, score: float = 0.0, *,
+def late_entry(d: "Director", event: str, name: str, score: float | str = 0.0, *,
                actor: str = "director", at: str | None = None) -> str:
     """Enter a player in a running event by the format's rule (module doc); a sentence saying
     what happened."""
@@ -243,7 +243,8 @@ def late_entry(d: "Director", event: str, name: str, score: float = 0.0, *,
     try:
         score = float(score)
     except (TypeError, ValueError):
-        raise InputError("a late entrant's score is 0 or 0.5 (a half-point bye)") from None
+        raise InputError("a late entrant's score is 0 or 0.5 (a half-point bye), "
+                         f"not {str(score)[:20]!r}") from None
     with d.club.transaction() as db:
         row = d._event_row(event)
         pid = d._player_id(name)

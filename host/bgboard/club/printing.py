@@ -26,12 +26,13 @@ body.print h1 { font-size: 14pt; margin: 0 0 2px; }
 body.print h2 { font-size: 11pt; margin: 4px 0; }
 body.print .meta { font-size: 8pt; color: #333; margin: 0 0 4px; }
 .sheet-bracket { display: flex; gap: 8px; align-items: stretch; }
-.sheet-bracket .col { flex: 1 1 0; min-width: 0; display: flex; flex-direction: column; justify-content: space-around; gap: 3px; }
+.sheet-bracket .col { flex: 1 1 0; min-width: 0; display: flex; flex-direction: column; }
+.sheet-bracket .games { flex: 1; display: flex; flex-direction: column; justify-content: space-around; gap: 3px; }
 .sheet-bracket h3 { font-size: 8pt; margin: 0; color: #333; text-align: center; }
 .box { border: 1px solid #000; border-radius: 2px; padding: 1px 3px; font-size: 7.5pt; break-inside: avoid;
        display: grid; grid-template-columns: minmax(0, 1fr) auto; column-gap: 4px; }
 .box.empty { visibility: hidden; }
-.box .p { display: flex; justify-content: space-between; gap: 4px; white-space: nowrap; }
+.box .p { display: flex; justify-content: space-between; gap: 4px; white-space: nowrap; min-height: 1.25em; }
 .box .who { overflow: hidden; text-overflow: ellipsis; }
 .box .won { font-weight: 700; }
 .box .p { grid-column: 1; }
@@ -94,7 +95,7 @@ def bracket_html(nodes: Sequence[Any], matches: dict[int, Any]) -> list[str]:
                    '<div class="sheet-bracket">')
         for number, stage in enumerate(order, 1):
             title = "Final" if stage == order[-1] else f"Round {number}"
-            out.append(f'<div class="col"><h3>{title}</h3>')
+            out.append(f'<div class="col"><h3>{title}</h3><div class="games">')
             for n in stages[stage]:
                 m = matches.get(n.match_id) if n.match_id is not None else None
                 cls = n.state + (" pending" if m is not None and m.status == "pending" else "")
@@ -115,7 +116,7 @@ def bracket_html(nodes: Sequence[Any], matches: dict[int, Any]) -> list[str]:
                 if tag:
                     out.append(f'<div class="tag">{"<br>".join(tag)}</div>')
                 out.append("</div>")
-            out.append("</div>")
+            out.append("</div></div>")
         out.append("</div></section>")
     return out
 

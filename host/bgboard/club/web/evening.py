@@ -238,7 +238,7 @@ def evening_routes(site: Any, page: Callable[..., Response], refused: Callable[.
                 return f"{len(names)} entered in {e.name}: {len(e.players)} players.", back
             if action == "late":
                 return service.late_entry(club, event, fields.get("player", ""),
-                                          float(fields.get("score", "0") or 0), actor=ACTOR) + ".", back
+                                          fields.get("score", "0") or "0", actor=ACTOR) + ".", back
             if action == "mat":
                 if not data:
                     raise InputError("choose the .mat file to attach")
