@@ -220,6 +220,10 @@ def test_backup_and_restore_on_the_command_line(db, capsys, tmp_path):
     assert "backup after round 1:" in out
     assert (tmp_path / "auto" / "club-Cup-round1.sqlite").is_file()
     play_out(capsys, "Cup")
+    assert sorted(p.name for p in (tmp_path / "auto").iterdir()) == [
+        "club-Cup-final.sqlite", "club-Cup-round1.sqlite", "club-Cup-round2.sqlite"]
+    with Director.open(tmp_path / "auto" / "club-Cup-final.sqlite") as final:
+        assert final.event("Cup").status == "finished"
     before = ok(capsys, "standings", "Cup", "--json")
     assert "backed up to" in ok(capsys, "backup", "--out", str(tmp_path / "b.sqlite"))
     ok(capsys, "player", "add", "Zed")

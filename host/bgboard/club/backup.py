@@ -52,10 +52,12 @@ def check_club_file(path: str | Path, integrity: bool = True) -> str:
         conn.close()
 
 
-def _copy(source: sqlite3.Connection, target: Path) -> None:
+def _copy(source: sqlite3.Connection, target: Path, single_file: bool = True) -> None:
     dest = sqlite3.connect(target)
     try:
         source.backup(dest)          # pages=-1: the whole database from one snapshot
+        if single_file:              # a backup is one file: no -wal/-shm beside it
+            dest.execute("PRAGMA journal_mode=DELETE")
     finally:
         dest.close()
 
@@ -106,7 +108,7 @@ def restore(file: str | Path, db_path: str | Path, at: datetime | None = None) -
     try:
         source = sqlite3.connect(f"file:{file}?mode=ro", uri=True)
         try:
-            _copy(source, db_path)
+            _copy(source, db_path, single_file=False)
         finally:
             source.close()
         with Club(db_path):

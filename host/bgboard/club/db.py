@@ -12,7 +12,7 @@ committed.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -167,6 +167,11 @@ class Club:
         except sqlite3.DatabaseError as exc:
             raise ClubDatabaseError(f"{self.path} cannot be used as a club database ({exc})") from None
         self._depth = 0
+        self._after_commit: list[Callable[[], None]] = []
+
+    def after_commit(self, action: Callable[[], None]) -> None:
+        """Run ``action`` once the current transaction is committed (dropped if it rolls back)."""
+        self._after_commit.append(action)
 
     def _migrate(self, version: int) -> None:
         for number in range(version, SCHEMA):
@@ -197,11 +202,15 @@ class Club:
             yield self.conn
         except BaseException:
             self.conn.execute("ROLLBACK")
+            self._after_commit.clear()
             raise
         else:
             self.conn.execute("COMMIT")
         finally:
             self._depth = 0
+        actions, self._after_commit = self._after_commit, []
+        for action in actions:
+            action()
 
     def schema_version(self) -> int:
         return int(self.conn.execute("PRAGMA user_version").fetchone()[0])

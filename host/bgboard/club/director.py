@@ -332,6 +332,7 @@ class Director:
         if formats.finished(
                 self._spec(event), self._entrants(event["id"]), self._played(event["id"])):
             self.db.execute("UPDATE events SET status = 'finished' WHERE id = ?", (event["id"],))
+            self.club.after_commit(lambda: evening.after_finish(self, event["name"]))
 
     # ------------------------------------------------------------------ players
     def director_password_hash(self) -> str | None:

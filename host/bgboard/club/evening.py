@@ -68,9 +68,10 @@ def check_pairable(row: sqlite3.Row) -> None:
                          f"'bgboard club checkin {_q(row['name'])} --close' (the draw follows)")
 
 
-def after_round(d: "Director", event: str, number: int) -> str | None:
-    """The automatic backup after a round is paired: a sentence saying where it went (or why
-    it failed: the round itself stands), None when no backup folder is set."""
+def after_round(d: "Director", event: str, number: int | None) -> str | None:
+    """The automatic backup after a round is paired (``number``) or the event finished
+    (None): a sentence saying where it went (or why it failed: the round or result itself
+    stands), None when no backup folder is set."""
     row = d.db.execute("SELECT value FROM meta WHERE key = 'backup_dir'").fetchone()
     if row is None:
         return None
@@ -78,12 +79,18 @@ def after_round(d: "Director", event: str, number: int) -> str | None:
 
     folder = Path(row[0])
     slug = re.sub(r"[^A-Za-z0-9]+", "-", event).strip("-")[:40] or "event"
-    out = folder / f"{d.club.path.stem}-{slug}-round{number}.sqlite"
+    when = f"round{number}" if number is not None else "final"
+    out = folder / f"{d.club.path.stem}-{slug}-{when}.sqlite"
     try:
         backup(d.club.path, out)
     except InputError as exc:
-        return f"the automatic backup failed ({exc}); the round is paired"
-    return f"backup after round {number}: {out}"
+        return f"the automatic backup failed ({exc}); the {'round is paired' if number else 'result stands'}"
+    return f"backup {'after round ' + str(number) if number is not None else 'of the finished event'}: {out}"
+
+
+def after_finish(d: "Director", event: str) -> None:
+    """The automatic backup once an event is finished (its last round's results)."""
+    d.last_backup = after_round(d, event, None)
 
 
 def replay(d: "Director", e: "AuditEntry") -> bool:
