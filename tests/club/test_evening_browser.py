@@ -220,3 +220,30 @@ def test_the_director_page_of_a_whole_evening_fits_a_phone(tmp_path, browser):
                 assert right <= width, (url, b.get_attribute("outerHTML")[:80])
     finally:
         served.close()
+
+
+def test_a_32_player_swiss_table_and_its_standings_print_one_landscape_page_each(tmp_path, browser):
+    path = tmp_path / "club.sqlite"
+    with Director.create(path, "Print Club") as d:
+        names = [f"Player {i:02d} Longname" for i in range(1, 33)]
+        for i, n in enumerate(names):
+            d.add_player(n, 1800 - i)
+        d.new_event("Big Swiss", "swiss", 3, rounds=5)
+        d.enter("Big Swiss", names)
+        for _ in range(4):
+            for m in d.pair_round("Big Swiss").matches:
+                d.record_result("Big Swiss", m.id, (3, 1) if m.id % 2 else (0, 3))
+        d.pair_round("Big Swiss")                       # round 5 to play: its boards on the sheet
+    served = serve(path)
+    try:
+        browser.get(served.url + "/print/Big%20Swiss")
+        assert len(browser.find_elements(By.CSS_SELECTOR, "table.sheet tr")) == 33
+        assert len(browser.find_elements(By.CSS_SELECTOR, "table.sheet b.table")) == 32   # 16 boards, both rows
+        for paper in PAPER:
+            assert pdf_pages(browser, paper) == 1
+        browser.get(served.url + "/print/Big%20Swiss?sheet=standings")
+        assert len(browser.find_elements(By.CSS_SELECTOR, "section.standings tr")) == 33
+        for paper in PAPER:
+            assert pdf_pages(browser, paper) == 1
+    finally:
+        served.close()

@@ -41,7 +41,8 @@ body.print .meta { font-size: 8pt; color: #333; margin: 0 0 4px; }
 b.table { font-weight: 700; color: #000; }
 table.sheet { border-collapse: collapse; width: 100%; font-size: 8.5pt; }
 table.sheet th, table.sheet td { border: 1px solid #555; padding: 1px 4px; text-align: left; }
-section.flight + section.flight, section.standings { break-before: page; }
+table.sheet td { white-space: nowrap; overflow: hidden; text-overflow: ellipsis; max-width: 40ch; }
+section.flight + section.flight, section.flight ~ section.standings { break-before: page; }
 .slip { border: 1px dashed #000; padding: 6px; margin: 0 0 6px; break-inside: avoid; }
 .slip .slip-head { margin: 0 0 4px; }
 .slip td.who { width: 45%; font-weight: 700; }
@@ -122,7 +123,10 @@ def bracket_html(nodes: Sequence[Any], matches: dict[int, Any]) -> list[str]:
 
 
 def table_html(standings: Sequence[Any], matches: Sequence[Any], rounds: int) -> list[str]:
-    """Swiss / round robin: a row per player (standings order), a cell per round."""
+    """Swiss / round robin: a crosstable — a row per player (standings order), a cell per
+    round naming the opponent by his row number (``W 3-1 v #12``), and the board of a match
+    still to play."""
+    rank = {s.name: s.rank for s in standings}
     cells: dict[str, dict[int, str]] = defaultdict(dict)
     for m in matches:
         a, b = m.players
@@ -135,7 +139,7 @@ def table_html(standings: Sequence[Any], matches: Sequence[Any], rounds: int) ->
             mark = "" if m.winner is None else ("W " if m.winner == me else "L ")
             score = f"{m.score[side]}-{m.score[1 - side]} " if m.score else ""
             table = f' <b class="table">{_e(where(m))}</b>' if where(m) else ""
-            cells[me][m.round] = f"{mark}{score}v {_e(other)}{table}"
+            cells[me][m.round] = f"{mark}{score}v #{rank.get(other, '?')}{table}"
     out = ['<section class="flight"><table class="sheet"><tr><th>#</th><th>Player</th>'
            + "".join(f"<th>Round {r}</th>" for r in range(1, rounds + 1)) + "<th>Won</th></tr>"]
     for s in standings:
