@@ -5,6 +5,7 @@ evening's defects (quoted event names, double-elimination ranking, the runner-up
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 
 import pytest
@@ -348,3 +349,20 @@ def test_exports_write_whole_numbers_and_the_draw_as_a_bracket(db, capsys, tmp_p
     assert draw.count('class="sheet-bracket"') == 2 and "Consolation flight" in draw
     assert "<style>" in draw and "@page { size: landscape" in draw      # a file: its style inline
     assert (tmp_path / "out" / "slips.html").is_file()
+
+
+def test_suggested_commands_quote_the_event_name_so_they_run(tmp_path):
+    import shlex
+
+    from bgboard.errors import InputError
+
+    with Director.create(tmp_path / "c.sqlite", "C") as d:
+        for name in ("Ann", "Bob"):
+            d.add_player(name)
+        d.new_event("Friday DE2", "single-elimination", 1)
+        d.enter("Friday DE2", ["Ann", "Bob"])
+        d.pair_round("Friday DE2")
+        with pytest.raises(InputError) as refused:
+            d.record_result("Friday DE2", 999, (1, 0))
+        command = re.search(r"'(bgboard club round [^']*)'", str(refused.value)).group(1)
+        assert shlex.split(command) == ["bgboard", "club", "round", "Friday DE2", "--json"]
