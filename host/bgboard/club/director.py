@@ -31,6 +31,9 @@ Reads:
     export(event, out_dir) -> [paths]    recompute_ratings()
     replay_audit(entries, path) -> Director  (a new club from an audit log: same standings
                                               and ratings)
+The evening around the pairings — check-in, late entries, player edit/remove, per-event
+match numbers, payouts, the automatic backup after each round — is :mod:`bgboard.club.evening`'s
+(its hooks here: ``check_pairable``, ``number_matches``, ``after_round``, ``after_finish``).
 """
 
 from __future__ import annotations
