@@ -340,7 +340,7 @@ def test_case11_a_read_only_database_file(two_players):
     assert listed.returncode == 0 and "Ann" in listed.stdout     # reading still works
 
 
-def test_case11_a_damaged_page_points_at_a_copy(two_players):
+def test_case11_a_damaged_page_points_at_the_backup(two_players):
     path, _ = two_players
     with sqlite3.connect(path) as conn:
         conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
@@ -351,7 +351,7 @@ def test_case11_a_damaged_page_points_at_a_copy(two_players):
         f.write(b"\xff" * 200)
     for args in (("player", "list"), ("player", "add", "Dora"), ("standings", "E")):
         done = bgboard("club", "--db", str(path), *args)
-        one_sentence(done, f"the club database {path} is damaged", "restore it from your last copy")
+        one_sentence(done, f"the club database {path} is damaged", "bgboard club restore FILE")
 
 
 # ---------------------------------------------------------------- case 12: serve --http problems

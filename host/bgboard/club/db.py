@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -122,6 +122,17 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE events ADD COLUMN last_chance INTEGER NOT NULL DEFAULT 0;
     """,
+    # 4: the director's evening (club/evening.py): check-in, a late entrant's starting score,
+    # an event's settings (check-in, entry fee and payouts) as JSON, each match's number in its event
+    """
+    ALTER TABLE entries ADD COLUMN checked_in INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE entries ADD COLUMN start_score REAL NOT NULL DEFAULT 0;
+    ALTER TABLE events ADD COLUMN settings TEXT NOT NULL DEFAULT '{}';
+    ALTER TABLE matches ADD COLUMN number INTEGER;
+    UPDATE matches SET number = (SELECT COUNT(*) FROM matches m2 WHERE m2.event_id = matches.event_id
+        AND m2.id <= matches.id AND m2.status != 'bye') WHERE status != 'bye';
+    CREATE UNIQUE INDEX matches_event_number ON matches(event_id, number);
+    """,
 )
 SCHEMA = len(MIGRATIONS)
 
@@ -158,7 +169,8 @@ def database_error(exc: sqlite3.Error, path: str | Path) -> ClubDatabaseError:
     if "malformed" in low or "corrupt" in low or code.startswith("SQLITE_CORRUPT"):
         return ClubDatabaseError(
             f"the club database {path} is damaged ({text}): stop every program using it and "
-            "restore it from your last copy of the file (keep the damaged one aside)")
+            "restore your last backup with 'bgboard club restore FILE' ('club backup' makes one; "
+            "the damaged file is kept aside)")
     if "disk is full" in low or "disk i/o" in low or code.startswith(("SQLITE_FULL", "SQLITE_IOERR")):
         return ClubDatabaseError(f"the club database {path} cannot be written ({text}): "
                                  "free some disk space or check the disk, then try again")
@@ -240,6 +252,11 @@ class Club:
             self.conn.close()
             raise
         self._depth = 0
+        self._after_commit: list[Callable[[], None]] = []
+
+    def after_commit(self, action: Callable[[], None]) -> None:
+        """Run ``action`` once the current transaction is committed (dropped if it rolls back)."""
+        self._after_commit.append(action)
 
     def _check_is_club(self, version: int) -> None:
         """Refuse a file that is not a club database (reading only)."""
@@ -277,11 +294,15 @@ class Club:
             yield self.conn
         except BaseException:
             self.conn.execute("ROLLBACK")
+            self._after_commit.clear()
             raise
         else:
             self.conn.execute("COMMIT")
         finally:
             self._depth = 0
+        actions, self._after_commit = self._after_commit, []
+        for action in actions:
+            action()
 
     def schema_version(self) -> int:
         return int(self.conn.execute("PRAGMA user_version").fetchone()[0])

@@ -185,9 +185,10 @@ def create_app(site: Site) -> Starlette:
         Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
     ]
     if site.club is not None:
+        from bgboard.club.web.evening import evening_routes
         from bgboard.club.web.pages import club_routes
 
-        routes[-1:-1] = club_routes(site, page, refused)
+        routes[-1:-1] = evening_routes(site, page, refused) + club_routes(site, page, refused)
     middleware = [
         Middleware(SecurityHeaders),
         Middleware(SessionMiddleware, secret_key=site.secret_key, session_cookie="bgboard_club",
