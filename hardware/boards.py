@@ -177,19 +177,19 @@ def layout_strip(nets: Netlist, slots: int, pitch: float) -> Layout:
 
 
 def layout_controller(nets: Netlist, mux_count: int) -> Layout:
-    """Strip headers upright in one row along the top (place order, 5.08 mm apart), the nine
+    """Strip headers upright in one row along the top (place order, 6.35 mm apart), the nine
     multiplexers in a row under them, the Pico across the bottom, power at the right."""
-    step = 5.08
-    x_first = 8.89
+    step = 6.35
+    x_first = 11.43
     top = 6.0  # pin 1 of the headers
     place: dict[str, tuple[float, float, float]] = {}
     for k in range(len(PLACES)):
         place[f"J{k + 1}"] = (x_first + k * step, top, 0)
     headers_end = x_first + (len(PLACES) - 1) * step
-    mux_y = top + 22.86 + 13.97
-    mux_step = 16.51
+    mux_y = top + 22.86 + 26.67
+    mux_step = 20.32  # = 3.2 headers: a multiplexer sits under the headers it reads
     for m in range(mux_count):
-        x = x_first + 6.35 + m * mux_step
+        x = x_first + 10.16 + m * mux_step
         place[f"U{10 + m}"] = (x, mux_y, 0)
         place[f"C{10 + m}"] = (x + 1.27, mux_y - 10.16, 0)
     pico_y = mux_y + 33.02
@@ -212,8 +212,8 @@ def layout_controller(nets: Netlist, mux_count: int) -> Layout:
     tags = {"bar-white": "BW", "bar-black": "BB", "off-white": "OW", "off-black": "OB"}
     labels = [(tags.get(p, p), x_first + k * step, top - 3.6, 1.0) for k, p in enumerate(PLACES)]
     labels.append(("strip headers: " + HEADER_LEGEND, 70, top + 25.6, 1.0))
-    labels.append(("DICE 1 5V 2 GND 3 DI 4 BTN", right - 30.48, pico_y - 9.5, 0.9))
-    labels.append(("5V IN", right - 17.78, pico_y + 10.5, 1.0))
+    labels.append(("DICE: 5V GND DI BTN", right - 42.0, pico_y - 5.08, 0.9))
+    labels.append(("5V IN", right - 17.78, pico_y + 12.5, 1.0))
     labels.append(("bgboard controller", 40, height - 2.2, 1.2))
     return Layout(width, height, place, holes, labels, net_order=["GND", "+5V", "+3V3"])
 
@@ -315,20 +315,29 @@ def build_board(name: str, nets: Netlist, layout: Layout, out: Path) -> dict:
             pads.append(p)
             if net_name:
                 by_net.setdefault(net_name, []).append(p)
-    router = rt.Router(x0, y0, layout.width, layout.height, pads,
-                       [(x0 + a, y0 + b, x0 + c, y0 + d) for a, b, c, d in layout.keepouts], grid=layout.grid)
-    order = [n for n in layout.net_order if n in by_net]
-    order += sorted((n for n in by_net if n not in order), key=lambda n: (len(by_net[n]) < 2, n))
-    failed = []
-    for net_name in order:
-        if len(by_net[net_name]) < 2:
-            continue
-        cls = rt.POWER if net_name in POWER_NETS else rt.SIGNAL
-        try:
-            route = router.route(ids[net_name], by_net[net_name], cls, net_name)
-        except rt.RoutingError as exc:
-            failed.append(str(exc))
-            continue
+    keepouts = [(x0 + a, y0 + b, x0 + c, y0 + d) for a, b, c, d in layout.keepouts]
+    first = [n for n in layout.net_order if n in by_net]
+
+    def span(n: str) -> float:  # short nets first: they leave the most room
+        xs = [p.x for p in by_net[n]]
+        return max(xs) - min(xs)
+
+    rest = sorted((n for n in by_net if n not in first and len(by_net[n]) > 1), key=lambda n: (span(n), n))
+    for attempt in range(4):  # rip everything up and retry with the nets that failed first
+        router = rt.Router(x0, y0, layout.width, layout.height, pads, keepouts, grid=layout.grid)
+        routes, failed = {}, []
+        for net_name in first + rest:
+            cls = rt.POWER if net_name in POWER_NETS else rt.SIGNAL
+            try:
+                routes[net_name] = router.route(ids[net_name], by_net[net_name], cls, net_name)
+            except rt.RoutingError as exc:
+                failed.append((net_name, str(exc)))
+        if not failed:
+            break
+        names = [n for n, _ in failed]
+        rest = names + [n for n in rest if n not in names]
+    failed = [why for _, why in failed]
+    for net_name, route in routes.items():
         for layer, xa, ya, xb, yb, width in route.tracks:
             track = pcbnew.PCB_TRACK(board)
             track.SetStart(point(xa, ya))
@@ -350,12 +359,74 @@ def build_board(name: str, nets: Netlist, layout: Layout, out: Path) -> dict:
     pcb = out / f"{name}.kicad_pcb"
     board.BuildConnectivity()
     pcbnew.SaveBoard(str(pcb), board)
+    render(board, out / f"{name}.png")
     report = out / f"{name}-drc.rpt"
     pcbnew.WriteDRCReport(board, str(report), pcbnew.EDA_UNITS_MILLIMETRES, True)
     summary = drc_summary(report.read_text())
     summary.update({"board": name, "routing_failures": failed, "width_mm": layout.width, "height_mm": layout.height,
                     "parts": len(nets.parts), "tracks": len(board.GetTracks())})
     return summary
+
+
+def render(board: pcbnew.BOARD, path: Path, scale: float = 8.0) -> None:
+    """A picture of the board as a maker sees it (Pillow): the outline, copper of both layers
+    (F.Cu red, B.Cu blue), pads, vias, holes, and the silkscreen labels, top view."""
+    from PIL import Image, ImageDraw, ImageFont
+
+    box = board.GetBoardEdgesBoundingBox()
+    bx, by = pcbnew.ToMM(box.GetX()), pcbnew.ToMM(box.GetY())
+    w, h = pcbnew.ToMM(box.GetWidth()), pcbnew.ToMM(box.GetHeight())
+    margin = 2.0
+    image = Image.new("RGB", (int((w + 2 * margin) * scale), int((h + 2 * margin) * scale)), "white")
+    draw = ImageDraw.Draw(image, "RGBA")
+
+    def xy(x: float, y: float) -> tuple[float, float]:
+        return ((x - bx + margin) * scale, (y - by + margin) * scale)
+
+    draw.rectangle((*xy(bx, by), *xy(bx + w, by + h)), fill=(20, 90, 40), outline="black", width=2)
+    for track in board.GetTracks():
+        if track.GetClass() == "PCB_VIA":
+            continue
+        colour = (200, 60, 50, 230) if track.GetLayer() == pcbnew.F_Cu else (70, 110, 230, 160)
+        a, b = track.GetStart(), track.GetEnd()
+        draw.line((*xy(pcbnew.ToMM(a.x), pcbnew.ToMM(a.y)), *xy(pcbnew.ToMM(b.x), pcbnew.ToMM(b.y))), fill=colour,
+                  width=max(1, int(pcbnew.ToMM(track.GetWidth()) * scale)))
+    for fp in board.GetFootprints():
+        for pad in fp.Pads():
+            bb = pad.GetBoundingBox()
+            corners = (*xy(pcbnew.ToMM(bb.GetX()), pcbnew.ToMM(bb.GetY())),
+                       *xy(pcbnew.ToMM(bb.GetRight()), pcbnew.ToMM(bb.GetBottom())))
+            if pad.GetAttribute() == pcbnew.PAD_ATTRIB_NPTH:
+                draw.ellipse(corners, fill="black")
+                continue
+            shape = draw.ellipse if pad.GetShape() in (pcbnew.PAD_SHAPE_CIRCLE, pcbnew.PAD_SHAPE_OVAL) else draw.rectangle
+            shape(corners, fill=(215, 180, 60))
+            if pad.GetAttribute() == pcbnew.PAD_ATTRIB_PTH:
+                c = pad.GetPosition()
+                r = pcbnew.ToMM(pad.GetDrillSize().x) / 2
+                draw.ellipse((*xy(pcbnew.ToMM(c.x) - r, pcbnew.ToMM(c.y) - r),
+                              *xy(pcbnew.ToMM(c.x) + r, pcbnew.ToMM(c.y) + r)), fill="black")
+    for track in board.GetTracks():
+        if track.GetClass() == "PCB_VIA":
+            c = track.GetPosition()
+            r = pcbnew.ToMM(track.GetWidth()) / 2
+            draw.ellipse((*xy(pcbnew.ToMM(c.x) - r, pcbnew.ToMM(c.y) - r),
+                          *xy(pcbnew.ToMM(c.x) + r, pcbnew.ToMM(c.y) + r)), fill=(215, 180, 60))
+    font = ImageFont.load_default()
+    for drawing in board.GetDrawings():
+        if drawing.GetClass() == "PTEXT" and drawing.GetLayer() == pcbnew.F_SilkS:
+            c = drawing.GetPosition()
+            x, y = xy(pcbnew.ToMM(c.x), pcbnew.ToMM(c.y))
+            text = drawing.GetText()
+            tw = draw.textlength(text, font=font)
+            draw.text((x - tw / 2, y - 5), text, fill="white", font=font)
+    for fp in board.GetFootprints():
+        c = fp.GetPosition()
+        x, y = xy(pcbnew.ToMM(c.x), pcbnew.ToMM(c.y))
+        ref = fp.GetReference()
+        if not ref.startswith("H"):
+            draw.text((x - 3 * len(ref), y - 5), ref, fill=(255, 255, 255, 200), font=font)
+    image.save(path, optimize=True)
 
 
 def drc_summary(text: str) -> dict:
