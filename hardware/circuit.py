@@ -111,7 +111,7 @@ class Builder:
     def part(self, lib: str, name: str, ref: str, value: str, footprint: str, **fields) -> object:
         p = self.sk.Part(lib, name, ref=self.prefix + ref, value=value, footprint=FOOTPRINT[footprint])
         for key, val in fields.items():
-            setattr(p, key, val)
+            p.fields[key.upper()] = val  # written into the netlist's (fields ...): the BOM reads MPN
         return p
 
     def net(self, name: str, power: bool = False):
@@ -145,7 +145,7 @@ class Builder:
             elif name in ("VBUS", "RUN", "3V3_EN", "ADC_VREF"):
                 func = sk.Pin.types.PASSIVE
             pico += sk.Pin(num=num, name=name, func=func)
-        pico.mpn = "SC0915"
+        pico.fields["MPN"] = "SC0915"
         return pico
 
 
