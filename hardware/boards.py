@@ -29,7 +29,7 @@ FOOTPRINTS = Path("/usr/share/kicad/footprints")
 ORIGIN = (50.0, 50.0)  # the boards' top-left corner on KiCad's page, mm
 PLACES = tuple(str(p) for p in range(1, 25)) + ("bar-white", "bar-black", "off-white", "off-black")
 POWER_NETS = {"+5V", "GND", "+3V3", "VSYS"}
-HEADER_LEGEND = "1 5V  2 GND  3 DI  4 DO  5-9 SLOT 0-4  10 GND"
+HEADER_LEGEND = "1 5V  2 DI  3 DO  4 GND  5-9 SLOT 0-4  10 GND"
 
 
 from netlist import Netlist, read_netlist  # noqa: E402

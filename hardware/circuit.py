@@ -15,8 +15,9 @@ The boards (hardware/README.md, "Boards"):
 
 * **strip** (``strip5`` for the points and trays, ``strip4`` for the bar halves): one DRV5055
   hall sensor per slot with its 100 nF, an MCP1700 3.3 V regulator for the sensors, the
-  place's WS2812B with its 100 nF, and a 1x10 header J1: 1 +5V, 2 GND, 3 LED data in, 4 LED
-  data out, 5.. the sensor outputs (slot 0 first), 10 GND.
+  place's WS2812B with its 100 nF, and a 1x10 header J1: 1 +5V, 2 LED data in, 3 LED data
+  out, 4 GND, 5.. the sensor outputs (slot 0 first), 10 GND (a ground wire on each side of
+  the analog wires in the ribbon, between them and the LED data).
 * **controller**: the Pico, the nine CD74HC4067 multiplexers wired as grid.toml says (slot
   -> mux, channel) and as pins.toml says (select, enable, ADC lines), the 100 kOhm pull-downs on
   the ADC lines, the 74AHCT125 level shifter and 330 Ohm on the LED data, the LED chain from
@@ -45,6 +46,7 @@ SYMBOLS = os.environ.get("KICAD6_SYMBOL_DIR", "/usr/share/kicad/symbols")
 # point i + 1, then the white bar, black bar, white tray, black tray; the dice pips follow.
 PLACES = tuple(str(p) for p in range(1, 25)) + ("bar-white", "bar-black", "off-white", "off-black")
 STRIP_PINS = 10  # J1 of a strip and the controller's header for it
+PIN_5V, PIN_DI, PIN_DO, PIN_GND = 1, 2, 3, 4  # and pin 10: GND
 OUT_PIN0 = 5  # header pin of slot 0's sensor output
 PIPS = 7
 # Raspberry Pi Pico pins (datasheet, "Pinout"): header pin -> name.  GP25 is the on-board LED.
@@ -152,7 +154,7 @@ class Builder:
 # ------------------------------------------------------------------------------ the boards
 def strip(b: Builder, grid: dict, slots: int, cable: list | None = None) -> None:
     """One strip of ``slots`` sensors.  ``cable``: the nets of the controller's header for it
-    (pin 1 first; the system circuit), else the strip's own nets (a board of its own)."""
+    (+5V, GND, LED in, LED out, the outputs; the system circuit), else the strip's own nets."""
     if cable is None:
         v5, gnd = b.net("+5V", power=True), b.net("GND", power=True)
         din, dout = b.net("LED_DI"), b.net("LED_DO")
@@ -163,10 +165,10 @@ def strip(b: Builder, grid: dict, slots: int, cable: list | None = None) -> None
     v33 = b.net("+3V3")
     j = b.part("Connector_Generic", f"Conn_01x{STRIP_PINS:02d}", "J1", "strip header", "header10",
                mpn="PH 1x10 2.54 mm")
-    j[1] += v5
-    j[2] += gnd
-    j[3] += din
-    j[4] += dout
+    j[PIN_5V] += v5
+    j[PIN_GND] += gnd
+    j[PIN_DI] += din
+    j[PIN_DO] += dout
     for i in range(5):
         if i < slots:
             j[OUT_PIN0 + i] += outs[i]
@@ -224,7 +226,8 @@ def dice(b: Builder, cable: list | None = None) -> None:
 
 
 def controller(b: Builder, pins: dict, grid: dict) -> dict[str, list]:
-    """The controller board; returns the nets of each header: place -> strip nets, "dice" -> dice nets."""
+    """The controller board; returns the nets of each header: place -> [+5V, GND, LED in, LED out,
+    the five outputs (None where unused), GND], "dice" -> [+5V, GND, LED data, button]."""
     sk = b.sk
     mux_pins = pins["pico"]["mux"]
     v5, gnd, v33 = b.net("+5V", power=True), b.net("GND", power=True), b.net("+3V3")
@@ -282,10 +285,10 @@ def controller(b: Builder, pins: dict, grid: dict) -> dict[str, list]:
         j = b.part("Connector_Generic", f"Conn_01x{STRIP_PINS:02d}", f"J{k + 1}", f"strip {tag(place)}", "header10",
                    mpn="PH 1x10 2.54 mm")
         din, dout = link[k], link[k + 1]
-        j[1] += v5
-        j[2] += gnd
-        j[3] += din
-        j[4] += dout
+        j[PIN_5V] += v5
+        j[PIN_GND] += gnd
+        j[PIN_DI] += din
+        j[PIN_DO] += dout
         outs: list = []
         for i in range(5):
             if i < counts.get(place, 0):

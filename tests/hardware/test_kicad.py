@@ -161,3 +161,14 @@ def test_netlist_joins_every_function_to_its_pico_pin(built) -> None:
     assert net_of[("R4", "2")] == net_of[(chain[0], "4")]  # WS2812B: 4 DIN, 2 DOUT
     for a, b in zip(chain, chain[1:]):
         assert net_of[(a, "2")] == net_of[(b, "4")], (a, b)
+
+
+@pytest.mark.parametrize("board", BOARDS)
+def test_committed_pictures_are_the_built_ones(built, board: str) -> None:
+    from PIL import Image
+
+    out, _ = built
+    committed = Image.open(HARDWARE / "boards" / f"{board}.png").convert("RGB")
+    fresh = Image.open(out / board / f"{board}.png").convert("RGB")
+    assert committed.size == fresh.size and committed.tobytes() == fresh.tobytes(), \
+        "redraw with: python3 hardware/build.py --out DIR --pictures"
