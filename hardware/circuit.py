@@ -401,9 +401,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, required=True, help="directory for the netlists and erc.txt")
     args = parser.parse_args(argv)
-    problems = build(args.out)
+    out = args.out.resolve()
+    out.mkdir(parents=True, exist_ok=True)
+    os.chdir(out)  # SKiDL writes its circuit.log and circuit.erc into the working directory
+    problems = build(out)
     if problems:
-        print(f"circuit.py: the electrical rules check found {problems} problems (see {args.out / 'erc.txt'})",
+        print(f"circuit.py: the electrical rules check found {problems} problems (see {out / 'erc.txt'})",
               file=sys.stderr)
         return 1
     return 0

@@ -1,8 +1,8 @@
 """A two-layer grid router for the bgboard boards (KiCad 6 has no autorouter).
 
 Tracks run on a 0.635 mm grid (half the 1.27 mm pitch of the SOIC parts, a quarter of the
-2.54 mm headers), straight: F.Cu prefers horizontal runs, B.Cu vertical ones, and a via joins
-them.  Each net is routed by A* from the copper it already has to its nearest unconnected
+2.54 mm headers), straight: F.Cu prefers horizontal runs, B.Cu vertical ones, a via joins
+them, and a corner costs extra (long straight runs, no staircases).  Each net is routed by A* from the copper it already has to its nearest unconnected
 pad, in the order given; the clearance rules are kept by construction:
 
 * for every width class (signal, power, via) and layer, a cell map says which net may put
@@ -31,6 +31,7 @@ VIA_DIAMETER = 0.6
 VIA_DRILL = 0.3
 VIA_COST = 8
 WRONG_WAY_COST = 1
+TURN_COST = 2
 
 
 @dataclass(frozen=True)
@@ -267,11 +268,15 @@ class Router:
                 moves.append(((layer, j - 1, i), 1 + (WRONG_WAY_COST if layer == 0 else 0)))
             if vias[0, j, i] in (0, net) and vias[1, j, i] in (0, net):
                 moves.append(((1 - layer, j, i), VIA_COST))
+            before = came[cur]
+            heading = (j - before[1], i - before[2]) if before is not None and before[0] == layer else None
             for nxt, cost in moves:
                 nl, nj, ni = nxt
                 if cells[nl, nj, ni] not in (0, net):
                     continue
                 ng = g + cost
+                if heading is not None and nl == layer and (nj - j, ni - i) != heading:
+                    ng += TURN_COST  # a corner: fewer of them, no staircases
                 if ng < best.get(nxt, math.inf):
                     best[nxt] = ng
                     came[nxt] = cur
