@@ -95,11 +95,10 @@ class Router:
 
     def __init__(self, x0: float, y0: float, width: float, height: float, pads: list[Pad],
                  keepouts: list[tuple[float, float, float, float]] = (), grid: float = GRID) -> None:
-        global GRID
-        GRID = grid  # one board at a time: the grid of this board
+        self.grid = grid
         self.x0, self.y0 = x0, y0
-        self.nx = int(width / GRID) + 1
-        self.ny = int(height / GRID) + 1
+        self.nx = int(width / self.grid) + 1
+        self.ny = int(height / self.grid) + 1
         self.pads = pads
         shape = (2, self.ny, self.nx)
         # cell[k][layer, y, x]: 0 free, n > 0 only net n, -1 nobody
@@ -107,8 +106,8 @@ class Router:
         # step maps: hstep[k][l, y, x] the step (x, y) -> (x + 1, y); vstep (x, y) -> (x, y + 1)
         self.hstep = {c.name: np.zeros(shape, dtype=np.int32) for c in CLASSES}
         self.vstep = {c.name: np.zeros(shape, dtype=np.int32) for c in CLASSES}
-        self.gx = x0 + np.arange(self.nx) * GRID
-        self.gy = y0 + np.arange(self.ny) * GRID
+        self.gx = x0 + np.arange(self.nx) * self.grid
+        self.gy = y0 + np.arange(self.ny) * self.grid
         for c in CLASSES:
             edge = c.half + EDGE_CLEARANCE
             xs = (self.gx < x0 + edge) | (self.gx > x0 + width - edge)
@@ -132,10 +131,10 @@ class Router:
         view[mask] = np.where((current == 0) | (current == net), net, -1)
 
     def _window(self, x: float, y: float, reach: float) -> tuple[slice, slice]:
-        i0 = max(int((x - reach - self.x0) / GRID) - 1, 0)
-        i1 = min(int((x + reach - self.x0) / GRID) + 2, self.nx)
-        j0 = max(int((y - reach - self.y0) / GRID) - 1, 0)
-        j1 = min(int((y + reach - self.y0) / GRID) + 2, self.ny)
+        i0 = max(int((x - reach - self.x0) / self.grid) - 1, 0)
+        i1 = min(int((x + reach - self.x0) / self.grid) + 2, self.nx)
+        j0 = max(int((y - reach - self.y0) / self.grid) - 1, 0)
+        j1 = min(int((y + reach - self.y0) / self.grid) + 2, self.ny)
         return slice(j0, j1), slice(i0, i1)
 
     def _stamp_pad(self, pad: Pad) -> None:
@@ -143,7 +142,7 @@ class Router:
         extra = 0.1 if pad.net < 0 else 0.0  # a bare hole: hole clearance
         for c in CLASSES:
             need = c.half + CLEARANCE + extra
-            reach = max(pad.w, pad.h) / 2 + need + GRID
+            reach = max(pad.w, pad.h) / 2 + need + self.grid
             ys, xs = self._window(pad.x, pad.y, reach)
             px, py = np.meshgrid(self.gx[xs], self.gy[ys])
             d = pad.distance(px, py)
@@ -151,8 +150,8 @@ class Router:
             dh = np.full(d.shape, np.inf)
             dv = np.full(d.shape, np.inf)
             for t in (0.0, 0.25, 0.5, 0.75, 1.0):
-                dh = np.minimum(dh, pad.distance(px + t * GRID, py))
-                dv = np.minimum(dv, pad.distance(px, py + t * GRID))
+                dh = np.minimum(dh, pad.distance(px + t * self.grid, py))
+                dv = np.minimum(dv, pad.distance(px, py + t * self.grid))
             through = len(pad.layers) == 2
             for layer in (0, 1):
                 if layer not in pad.layers and pad.net >= 0:
@@ -230,7 +229,7 @@ class Router:
         return v == 0 or v == net
 
     def _astar(self, net: int, sources: set, targets: set, cls: WidthClass, pad: Pad):
-        tx, ty = (pad.x - self.x0) / GRID, (pad.y - self.y0) / GRID
+        tx, ty = (pad.x - self.x0) / self.grid, (pad.y - self.y0) / self.grid
         cells = self.cell[cls.name]
         hstep, vstep = self.hstep[cls.name], self.vstep[cls.name]
         vias = self.cell[VIA.name]
