@@ -95,7 +95,7 @@ def test_the_committed_table_is_magpylibs_for_the_design() -> None:
 def test_the_table_interpolates_magpylib(level: int, offset: float) -> None:
     exact = magnets.bz_mt(DESIGN, [offset], stack=1, offset_mm=0.0)[0] if level == 0 else (
         magnets.bz_mt(DESIGN, [offset], stack=level + 1)[0] - magnets.bz_mt(DESIGN, [offset], stack=level)[0])
-    assert TABLE.at(level, offset) == pytest.approx(exact, abs=0.02)
+    assert TABLE.at(level, offset) == pytest.approx(exact, abs=0.05)  # 0.4 % of a checker at the rim
 
 
 # ---------------------------------------------------------------------- the design

@@ -332,6 +332,31 @@ def response(design: Design, table: FieldTable) -> Response:
     )
 
 
+#: The firmware's highest stack level (firmware/classify.py MAX_LEVEL).
+MAX_LEVEL = 7
+#: Two stack heights are told apart only if their fields differ by this much (checker
+#: units): the sensors' calibration spread and the noise are a few hundredths, a leaning
+#: stack loses a tenth.
+LEVEL_SEPARATION = 0.25
+
+
+def level_shape(resp: Response) -> tuple[int, ...]:
+    """The firmware's stack-level thresholds for levels 2..MAX_LEVEL, as thousandths of the
+    stack gain: level L from ``1 + gain · shape[L-2] / 1000`` checker units — the midpoint
+    between the fields of L-1 and L stacked checkers.  A level whose field is closer than
+    :data:`LEVEL_SEPARATION` to the one below cannot be told and gets 0 (never reached): the
+    top level reached means "that many or more"."""
+    out: list[int] = []
+    u = resp.stack_units
+    for level in range(2, MAX_LEVEL + 1):
+        told = not out or out[-1] != 0
+        if told and u[level - 1] - u[level - 2] >= LEVEL_SEPARATION:
+            out.append(round(((u[level - 2] + u[level - 1]) / 2 - 1) / resp.stack_gain * 1000))
+        else:
+            out.append(0)
+    return tuple(out)
+
+
 def reads_as(units: float, resp: Response) -> str:
     """What the firmware makes of a field of ``units`` (signed checker units) read from
     empty: "empty", "white"/"black" (one checker), "white stack"/"black stack" (two or
@@ -389,8 +414,8 @@ def crowded_tolerance_mm(design: Design, table: FieldTable, step: float = 0.5) -
 
 
 __all__ = [
-    "GRADES", "HYSTERESIS", "MAX_STACK", "PRESENT", "SENSORS", "TABLE_FILE",
+    "GRADES", "HYSTERESIS", "LEVEL_SEPARATION", "MAX_LEVEL", "MAX_STACK", "PRESENT", "SENSORS", "TABLE_FILE",
     "Design", "DesignError", "FieldTable", "Magnet", "Response", "Sensor",
-    "check_design", "crowd", "crowded_tolerance_mm", "disc_on_axis_mt", "field_mt", "load_design", "load_table", "parse_design",
+    "check_design", "crowd", "crowded_tolerance_mm", "disc_on_axis_mt", "field_mt", "level_shape", "load_design", "load_table", "parse_design",
     "reads_as", "response", "single_tolerance_mm",
 ]
