@@ -82,6 +82,7 @@ class Design:
     magnet_depth_mm: float
     surface_mm: float
     slot_pitch_mm: float
+    base_mm: float
     point_pitch_mm: float
     tip_gap_mm: float
     sensor: Sensor
@@ -181,6 +182,7 @@ def parse_design(text: str) -> Design:
         magnet_depth_mm=_number(magnet, "magnet", "depth_mm", 0, 10),
         surface_mm=_number(board, "board", "surface_mm", 0.5, 30),
         slot_pitch_mm=_number(board, "board", "slot_pitch_mm", 15, 80),
+        base_mm=_number(board, "board", "base_mm", 5, 60),
         point_pitch_mm=_number(board, "board", "point_pitch_mm", 15, 80),
         tip_gap_mm=_number(board, "board", "tip_gap_mm", 15, 400),
         sensor=SENSORS[str(name)],

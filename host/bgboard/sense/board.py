@@ -189,8 +189,8 @@ def code_fits(code: int, count: int) -> bool:
 
 def reading_from_slots(place: int, slots: Sequence[int], stacked: bool = False) -> int:
     """The place code from one place's slot states (``+1`` white, ``-1`` black, ``0``
-    empty; slot 0 nearest the base); ``stacked``: the last slot senses more than one magnet,
-    so the place holds at least one checker more than it has slots.
+    empty; slot 0 nearest the base); ``stacked``: a slot senses more than one magnet, so the
+    place holds at least one checker more than it has occupied slots.
 
     Checkers lie in a row from the base, so an occupied slot beyond an empty one
     contradicts itself: raises :class:`SensorFaultError` ("check point 7").
@@ -206,7 +206,7 @@ def reading_from_slots(place: int, slots: Sequence[int], stacked: bool = False) 
         return MIXED
     n = len(seen)
     sign = 1 if seen[0] > 0 else -1
-    if n == len(slots) and stacked:
+    if stacked:
         return sign * (CAPPED + n + 1)
     return sign * n
 
