@@ -186,6 +186,12 @@ def test_same_colour_neighbours_push_each_other_less_than_felt_holds_them() -> N
     assert magnets.neighbour_force_mn(DESIGN, DESIGN.checker_diameter_mm) < 20.0
 
 
+def test_a_stack_holds_together_and_a_plakoto_pinner_is_pushed_off() -> None:
+    weight = 12e-3 * 9.81 * 1000  # mN of a 12 g checker
+    assert magnets.stack_force_mn(DESIGN, opposite=False) < -0.5 * weight  # pulled down onto its own colour
+    assert magnets.stack_force_mn(DESIGN, opposite=True) > 1.5 * weight  # hardware/README.md: not solved
+
+
 def test_the_sensor_variants_and_grades() -> None:
     assert [SENSORS[n].mv_per_mt for n in ("DRV5055A1", "DRV5055A2", "DRV5055A3", "DRV5055A4")] == [60, 30, 15, 7.5]
     assert GRADES["N35"] == 1.19

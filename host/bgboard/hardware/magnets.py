@@ -85,4 +85,15 @@ def neighbour_force_mn(design: Design, distance_mm: float) -> float:
     return abs(float(force[0][0])) * 1000
 
 
-__all__ = ["MISSING", "REACH_MM", "STEP_MM", "bz_mt", "compute_table", "neighbour_force_mn", "require"]
+def stack_force_mn(design: Design, opposite: bool) -> float:
+    """The vertical force (mN, + pushes the upper checker up) between a checker's magnet and
+    the one of a checker lying on it: the same colour (attract) or ``opposite`` (a Plakoto pin)."""
+    magpy = require()
+    a = _magnet(magpy, design, 0.0, 0)
+    b = _magnet(magpy, design, 0.0, 1, -1 if opposite else 1)
+    force = magpy.getFT(a, b, meshing=300)
+    return float(force[0][2]) * 1000
+
+
+__all__ = ["MISSING", "REACH_MM", "STEP_MM", "bz_mt", "compute_table", "neighbour_force_mn", "require",
+           "stack_force_mn"]
