@@ -60,7 +60,7 @@ def place_name(place: int) -> str:
 class Slots:
     """How many checkers each kind of place can count exactly: its sensor slots (the
     defaults are hardware/grid.toml's: 5 per point, 4 per bar half, 5 per tray).  A taller
-    stack reads "at least one more" (the last slot senses a stack, not how tall)."""
+    stack reads "at least one more" (a slot senses a stack, not how tall)."""
 
     point: int = 5
     bar: int = 4
@@ -121,7 +121,7 @@ def code_reading(code: int, checkers: int = 15) -> Reading:
 
 def clamp(count: int, capacity: int) -> int:
     """The code a stack of ``count`` signed checkers produces on a place of ``capacity`` slots:
-    exact up to ``capacity`` (the last slot's field tells one checker from a stack), then
+    exact up to ``capacity`` (a slot's field tells one checker from a stack), then
     "at least ``capacity + 1``"."""
     n = abs(count)
     if n <= capacity:
