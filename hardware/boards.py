@@ -3,7 +3,7 @@
     /usr/bin/python3 hardware/boards.py --nets DIR --out DIR [--board NAME]
 
 reads the netlists hardware/circuit.py wrote (``strip5.net``, ``strip4.net``, ``controller.net``,
-``dice.net``), places every footprint by rule from grid.toml's ``[layout]`` (the slot pitch),
+``dice.net``), places every footprint by rule from sensing.toml's ``[board] slot_pitch_mm`` (the slot pitch),
 routes every net with hardware/router.py, adds the outline (Edge.Cuts), mounting holes and
 silkscreen labels, saves ``NAME.kicad_pcb`` and runs KiCad's own DRC (``pcbnew.WriteDRCReport``)
 into ``NAME-drc.rpt``.  hardware/build.py calls it and then writes the fab files.
@@ -409,7 +409,8 @@ def main(argv: list[str] | None = None) -> int:
         grid = tomllib.load(f)
     with open(HARDWARE / "pins.toml", "rb") as f:
         pins = tomllib.load(f)
-    pitch = float(grid.get("layout", {}).get("slot_pitch_mm", 38.0))
+    with open(HARDWARE / "sensing.toml", "rb") as f:  # the sensing design: where the slots lie
+        pitch = float(tomllib.load(f)["board"]["slot_pitch_mm"])
     results = []
     for name in args.board or boards_of(args.nets):
         nets = read_netlist(args.nets / f"{name}.net")

@@ -38,7 +38,7 @@ def skidl_python(given: str | None) -> str:
     if importlib.util.find_spec("skidl") is not None:
         return sys.executable
     venv = ROOT / ".venv" / "bin" / "python"
-    if venv.exists():
+    if venv.exists() and subprocess.run([str(venv), "-c", "import skidl"], capture_output=True).returncode == 0:
         return str(venv)
     raise SystemExit("build.py: no Python with skidl: run `python3 -m venv .venv && .venv/bin/pip install -e '.[hardware]'` "
                      "or pass --skidl-python")
@@ -126,7 +126,7 @@ def main(argv: list[str] | None = None) -> int:
     work = out / "work"
     nets = work / "nets"
     erc = subprocess.run([python, str(HARDWARE / "circuit.py"), "--out", str(nets)])
-    if erc.returncode not in (0, 1):
+    if erc.returncode not in (0, 1) or not (nets / "erc.txt").exists():
         print(f"build.py: hardware/circuit.py failed (exit {erc.returncode})", file=sys.stderr)
         return 1
     shutil.copy(nets / "erc.txt", out / "erc.txt")

@@ -81,12 +81,20 @@ def load(hardware: Path = HARDWARE) -> tuple[dict, dict]:
         pins = tomllib.load(f)
     with open(hardware / "grid.toml", "rb") as f:
         grid = tomllib.load(f)
+    # Which slot is which channel is grid.toml's; where the slots lie and which sensor sits
+    # under them is the sensing design's (sensing.toml, chosen by the physics: README.md
+    # "Sensing physics"), read here so that the boards follow it.
+    with open(hardware / "sensing.toml", "rb") as f:
+        sensing = tomllib.load(f)
+    grid["layout"] = {"sensor": sensing["sensor"]["name"],
+                      "slot_pitch_mm": float(sensing["board"]["slot_pitch_mm"])}
     return pins, grid
 
 
 def sensor_symbol(grid: dict) -> str:
-    """The KiCad symbol of the grid's sensor variant (``[layout] sensor``, SOT-23 package)."""
-    variant = grid.get("layout", {}).get("sensor", "DRV5055A3")
+    """The KiCad symbol of the design's sensor variant (sensing.toml ``[sensor] name``, as
+    :func:`load` puts it in ``grid["layout"]``; SOT-23 package)."""
+    variant = grid["layout"]["sensor"]
     return f"{variant}xDBZxQ1"
 
 

@@ -27,6 +27,7 @@ from netlist import read_netlist  # noqa: E402
 
 pytestmark = pytest.mark.slow
 GRID = tomllib.loads((HARDWARE / "grid.toml").read_text())
+SENSING = tomllib.loads((HARDWARE / "sensing.toml").read_text())  # the slot pitch and the sensor
 PINS = tomllib.loads((HARDWARE / "pins.toml").read_text())
 BOARDS = ("controller", "dice", "strip4", "strip5")
 # CD74HC4067 (TI datasheet, SOIC-24): channel -> pin; COM 1, S0 10, S1 11, S2 14, S3 13, /E 15
@@ -103,7 +104,7 @@ def test_fab_files_for_every_board(built, board: str) -> None:
 
 def test_strip_sensors_sit_one_pitch_apart(built) -> None:
     out, _ = built
-    pitch = GRID["layout"]["slot_pitch_mm"]
+    pitch = SENSING["board"]["slot_pitch_mm"]
     for board in ("strip4", "strip5"):
         rows = {r["Designator"]: r for r in csv.DictReader((out / board / f"{board}-cpl.csv").open())}
         sensors = sorted((k for k in rows if re.fullmatch(r"U[1-5]", k)), key=lambda k: int(k[1:]))
