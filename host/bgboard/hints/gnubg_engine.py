@@ -113,3 +113,166 @@ class GnubgEngine:
 
     def close(self) -> None:
         """Nothing to release."""
+
+
+class MatchEvaluator:
+    """gnubg-nn's 0-ply **cubeful** equities at a match score, as gnubg's analysis grades
+    plays and cube decisions (its ``FindnSaveBestMoves`` and ``FindCubeDecision``).
+
+    gnubg values a play by the position it leaves, with the opponent on roll and able to
+    turn the cube (eval.c's ``MakeCubePos`` and ``GetECF3``): the opponent's cubeful match
+    winning chance is no double, or min(double/take, double/pass) when doubling is right
+    for them.  gnubg-nn's ``evaluate_cube_decision`` gives those three chances at 0-ply;
+    the mover's chance is one minus the opponent's, turned into normalised money equity
+    (EMG) with gnubg's ``mwc2eq`` at the mover's cube (:func:`mwc_slope`).  Every value
+    this class returns is the mover's EMG.  Money sessions: gnubg-nn gives no cubeful
+    money equity, so plays are graded cubeless and cube decisions are not available
+    (``cube`` returns None).
+
+    ``top`` bounds how many plays (the best by gnubg-nn's own 0-ply choice at the score)
+    are valued cubefully: the played one is always valued too.
+    """
+
+    name = "gnubg-nn"
+
+    def __init__(self, engine: GnubgEngine | None = None, top: int = 8) -> None:
+        self.engine = engine or GnubgEngine(0)
+        self._g = self.engine._gnubg
+        self.top = top
+        self._set: tuple[int, int, int, int] | None = None
+        self._opp_cache: dict[tuple[str, tuple[int, int, int, int], bool], float] = {}
+
+    # ------------------------------------------------------------ match equities
+    def _me(self, my_away: int, their_away: int) -> float:
+        """Match winning chance at ``my_away``/``their_away`` (gnubg-nn's table)."""
+        if my_away <= 0:
+            return 1.0
+        if their_away <= 0:
+            return 0.0
+        return (float(self._g.equities.value(my_away, their_away)) + 1.0) / 2.0
+
+    def win_lose(self, state: CubeState) -> tuple[float, float]:
+        """The mover's match winning chances after winning and after losing the cube's
+        value now (gnubg's ``rMwcWin``/``rMwcLose``)."""
+        return (self._me(state.my_away - state.value, state.their_away),
+                self._me(state.my_away, state.their_away - state.value))
+
+    def to_emg(self, mwc: float, state: CubeState) -> float:
+        """gnubg's ``mwc2eq``: a match winning chance as normalised money equity."""
+        win, lose = self.win_lose(state)
+        if win - lose < 1e-9:
+            return 0.0
+        return (2.0 * mwc - (win + lose)) / (win - lose)
+
+    def _score(self, on_roll_away: int, other_away: int, crawford: bool, value: int) -> None:
+        key = (on_roll_away, other_away, int(crawford), value)
+        if self._set != key:
+            self._g.set.score(on_roll_away, other_away, int(crawford))
+            # gnubg-nn takes a centred cube at 1 only, and its answers did not depend on
+            # the owner in our trials (docs/analysis.md): an owned cube is set as "O"
+            self._g.set.cube(value, b"C" if value == 1 else b"O")
+            self._set = key
+
+    def reset(self) -> None:
+        """Back to money play (gnubg-nn's score is global)."""
+        self._g.set.cube(1, b"C")
+        self._g.set.score(0, 0, 0)
+        self._set = None
+
+    def _opponent_mwc(self, board: Sequence[Sequence[int]], state: CubeState) -> float:
+        """The opponent's cubeful match winning chance with the opponent on roll on
+        ``board`` (gnubg's order: the mover's side first, the opponent's second)."""
+        # gnubg's GetDPEq for the opponent: not the Crawford game, the cube alive for
+        # them (which also rules out a post-Crawford leader) and theirs or centred
+        opp_may_double = not state.crawford and state.their_away > state.value and state.owner in ("centred", "theirs")
+        pid = self._g.position_id([list(board[0]), list(board[1])])
+        key = (pid, (state.their_away, state.my_away, int(state.crawford), state.value), opp_may_double)
+        cached = self._opp_cache.get(key)
+        if cached is not None:
+            return cached
+        self._score(state.their_away, state.my_away, state.crawford, state.value)
+        _d, _t, _x, nd, dt, dp = self._g.evaluate_cube_decision(pid, 0, -1, b"O", 1)
+        nd, dt, dp = float(nd), float(dt), float(dp)
+        value = min(dt, dp) if opp_may_double and dt >= nd and dp >= nd else nd
+        if len(self._opp_cache) > 200_000:
+            self._opp_cache.clear()
+        self._opp_cache[key] = value
+        return value
+
+    def _finished(self, after: Position, state: CubeState) -> float | None:
+        """The mover's EMG when ``after`` ends the game (the mover bore off)."""
+        if sum(after.mine[1:]) != 0:
+            return None
+        checkers = sum(after.mine)
+        done = finished_equity(after, checkers)
+        points = int(round(abs(done))) if done is not None else 1
+        if state.money:
+            return float(points)
+        return self.to_emg(self._me(state.my_away - points * state.value, state.their_away), state)
+
+    def after_value(self, after: Position, state: CubeState) -> float:
+        """The mover's cubeful EMG of ``after`` (the mover still ``mine``, the opponent to
+        roll next)."""
+        done = self._finished(after, state)
+        if done is not None:
+            return done
+        board = after.swap().to_gnubg()
+        if state.money:
+            probs = self._g.probabilities([list(board[0]), list(board[1])], 0)
+            return -cubeless_equity(probs)
+        return self.to_emg(1.0 - self._opponent_mwc(board, state), state)
+
+    def plays(
+        self, position: Position, dice: tuple[int, int], state: CubeState, played: Position | None = None
+    ) -> tuple[int, list[tuple[Position, float]]]:
+        """(the number of distinct legal plays, [(resulting position, the mover's EMG)]
+        best first) for ``dice``; the candidates are gnubg-nn's best ``top`` at the score
+        and ``played``."""
+        board = position.to_gnubg()
+        if not state.money:
+            self._score(state.my_away, state.their_away, state.crawford, state.value)
+        found = self._g.best_move([list(board[0]), list(board[1])], dice[0], dice[1], 0, list=1)
+        listing = found[1] if isinstance(found, tuple) and len(found) > 1 else ()
+        count = len(listing)
+        if count == 0:
+            return 0, []
+        checkers = sum(position.mine)
+        results: dict[Position, float] = {}
+        chosen = [Position.from_gnubg(self._g.board_from_position_key(item[0]), checkers).swap() for item in listing[: self.top]]
+        if played is not None and played not in chosen:
+            chosen.append(played)
+        for after in chosen:
+            results[after] = self.after_value(after, state)
+        ranked = sorted(results.items(), key=lambda item: -item[1])
+        return count, ranked
+
+    def best_value(self, position: Position, dice: tuple[int, int], state: CubeState) -> float:
+        """The mover's EMG after gnubg-nn's best play of ``dice`` at the score (gnubg's
+        luck: the best play of a roll), or the value of passing when no play exists."""
+        board = position.to_gnubg()
+        if not state.money:
+            self._score(state.my_away, state.their_away, state.crawford, state.value)
+        found = self._g.best_move([list(board[0]), list(board[1])], dice[0], dice[1], 0, list=1)
+        listing = found[1] if isinstance(found, tuple) and len(found) > 1 else ()
+        if not listing:
+            return self.after_value(position, state)
+        checkers = sum(position.mine)
+        return max(self.after_value(Position.from_gnubg(self._g.board_from_position_key(item[0]), checkers).swap(), state)
+                   for item in listing[:2])
+
+    def cube(self, position: Position, state: CubeState) -> tuple[float, float, float] | None:
+        """(no double, double/take, double/pass) in the doubler's EMG, the doubler on
+        roll before rolling; None in a money session (gnubg-nn gives no money cube)."""
+        if state.money:
+            return None
+        board = position.to_gnubg()
+        pid = self._g.position_id([list(board[0]), list(board[1])])
+        self._score(state.my_away, state.their_away, state.crawford, state.value)
+        _d, _t, _x, nd, dt, _dp = self._g.evaluate_cube_decision(pid, 0, -1, b"O", 1)
+        return self.to_emg(float(nd), state), self.to_emg(float(dt), state), 1.0
+
+    def close(self) -> None:
+        """Back to money play and drop the cache."""
+        self.reset()
+        self._opp_cache.clear()
+
