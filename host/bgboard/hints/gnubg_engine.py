@@ -193,11 +193,32 @@ class MatchEvaluator:
         self._score(state.their_away, state.my_away, state.crawford, state.value)
         _d, _t, _x, nd, dt, dp = self._g.evaluate_cube_decision(pid, 0, -1, b"O", 1)
         nd, dt, dp = float(nd), float(dt), float(dp)
+        nd = self._uncapped(nd, dp, board, state.their_away, state.my_away, state.value)
         value = min(dt, dp) if opp_may_double and dt >= nd and dp >= nd else nd
         if len(self._opp_cache) > 200_000:
             self._opp_cache.clear()
         self._opp_cache[key] = value
         return value
+
+    def _uncapped(self, nd: float, dp: float, board: Sequence[Sequence[int]], away: int, other: int, value: int) -> float:
+        """gnubg-nn answers no double = double/pass in a position too good to double (it
+        caps the player's chance at the cash); gnubg plays on for the gammon there.  The
+        cubeless match winning chance of playing on (the outcomes' chances times the match
+        equities after them) is then the better estimate of no double."""
+        if nd < dp - 1e-6:
+            return nd
+        win, wg, wbg, lg, lbg = self._g.probabilities([list(board[0]), list(board[1])], 0)[:5]
+        lose = 1.0 - win
+        me = self._me
+        cubeless = (
+            (win - wg) * me(away - value, other)
+            + (wg - wbg) * me(away - 2 * value, other)
+            + wbg * me(away - 3 * value, other)
+            + (lose - lg) * me(away, other - value)
+            + (lg - lbg) * me(away, other - 2 * value)
+            + lbg * me(away, other - 3 * value)
+        )
+        return max(nd, cubeless)
 
     def _finished(self, after: Position, state: CubeState) -> float | None:
         """The mover's EMG when ``after`` ends the game (the mover bore off)."""
@@ -268,8 +289,15 @@ class MatchEvaluator:
         board = position.to_gnubg()
         pid = self._g.position_id([list(board[0]), list(board[1])])
         self._score(state.my_away, state.their_away, state.crawford, state.value)
-        _d, _t, _x, nd, dt, _dp = self._g.evaluate_cube_decision(pid, 0, -1, b"O", 1)
-        return self.to_emg(float(nd), state), self.to_emg(float(dt), state), 1.0
+        _d, _t, _x, nd, dt, dp = self._g.evaluate_cube_decision(pid, 0, -1, b"O", 1)
+        if dt == 0.0 and dp == 0.0:
+            # gnubg-nn answers zeros where the cube is dead (both 1-away): doubling then
+            # changes nothing but the stakes, valued cubeless as gnubg does
+            nd = self._uncapped(0.0, 0.0, board, state.my_away, state.their_away, state.value)
+            dt = self._uncapped(0.0, 0.0, board, state.my_away, state.their_away, 2 * state.value)
+        else:
+            nd = self._uncapped(float(nd), float(dp), board, state.my_away, state.their_away, state.value)
+        return self.to_emg(nd, state), self.to_emg(float(dt), state), 1.0
 
     def close(self) -> None:
         """Back to money play and drop the cache."""
