@@ -165,8 +165,15 @@ class MatchEvaluator:
         return (2.0 * mwc - (win + lose)) / (win - lose)
 
     def _score(self, on_roll_away: int, other_away: int, crawford: bool, value: int) -> None:
+        if on_roll_away == 1 and other_away == 1:
+            # a cube above 1 at 1-away each (a double the rules forbid, kept as written)
+            # leaves gnubg-nn answering nonsense from then on; the cube is dead there anyway
+            value = 1
         key = (on_roll_away, other_away, int(crawford), value)
         if self._set != key:
+            # the cube first back to 1: gnubg-nn keeps its old score when the cube it
+            # holds does not fit the new one
+            self._g.set.cube(1, b"C")
             self._g.set.score(on_roll_away, other_away, int(crawford))
             # gnubg-nn takes a centred cube at 1 only, and its answers did not depend on
             # the owner in our trials (docs/analysis.md): an owned cube is set as "O"
