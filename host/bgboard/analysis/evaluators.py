@@ -4,15 +4,103 @@ bgsage's cubeful evaluation (:class:`BgsageEvaluator`)."""
 
 from __future__ import annotations
 
+from bgboard.analysis import cubeful as cf
+from bgboard.analysis.money import money_decision, money_on_roll_value, money_utility
 from bgboard.analysis.walk import Evaluator
+from bgboard.hints.terminal import finished_equity
 from bgboard.errors import InputError
 from bgboard.hints.engine import CubeState
 from bgboard.rules import Position, legal_plays
 
-__all__ = ["ANALYSIS_ENGINES", "BgsageEvaluator", "open_evaluator"]
+__all__ = ["ANALYSIS_ENGINES", "BgsageEvaluator", "GnubgEvaluator", "open_evaluator"]
 
 ANALYSIS_ENGINES = ("gnubg-nn", "bgsage")
 _LEVELS = {0: "1ply", 1: "2ply", 2: "3ply"}
+
+
+_OWNER = {"centred": -1, "mine": 0, "theirs": 1}
+_SWAP_OWNER = {"centred": "centred", "mine": "theirs", "theirs": "mine"}
+
+
+class GnubgEvaluator:
+    """gnubg's own 0-ply analysis arithmetic over gnubg-nn's 0-ply probabilities: each play
+    valued by the position it leaves, the opponent on roll there with their cube options
+    (gnubg's ``ScoreMove`` → ``GetECF3``), cube decisions by ``Cl2CfMatch`` /
+    ``Cl2CfMoney`` (:mod:`bgboard.analysis.cubeful`, :mod:`bgboard.analysis.money`).
+    Every value is the mover's normalised money equity (EMG).
+
+    gnubg values every play cubefully; here the ``top`` best by cubeless equity are (and
+    the play made), the ``luck_top`` best for the luck of the rolls not thrown.
+    """
+
+    name = "gnubg-nn"
+
+    def __init__(self, top: int = 12, luck_top: int = 3) -> None:
+        from bgboard.hints.gnubg_engine import RawEvaluations
+
+        self.raw = RawEvaluations()
+        self.top = top
+        self.luck_top = luck_top
+
+    @staticmethod
+    def cube_of(state: CubeState) -> cf.Cube:
+        """gnubg's cube information with the mover as player 0."""
+        return cf.Cube((state.my_away, state.their_away), state.value, _OWNER[state.owner], 0, state.crawford)
+
+    def _after_value(self, after: Position, probs: tuple[float, ...], kind: str, pips: int, state: CubeState) -> float:
+        """The mover's EMG of ``after`` (the opponent on roll with ``probs``)."""
+        if sum(after.mine[1:]) == 0:  # the mover bore off the last checker
+            done = finished_equity(after, sum(after.mine)) or 1.0
+            points = int(round(abs(done)))
+            probs = (0.0, 0.0, 0.0, 1.0 if points >= 2 else 0.0, 1.0 if points >= 3 else 0.0)
+            kind = "over"
+        x = cf.cube_efficiency(kind, pips)
+        if state.money:
+            return -money_on_roll_value(probs, _SWAP_OWNER[state.owner], x, state.jacoby)
+        cube = self.cube_of(state)
+        return cf.mwc2eq(1.0 - cf.on_roll_value(probs, cube.swapped(), x), cube)
+
+    def _cubeless(self, probs: tuple[float, ...], state: CubeState) -> float:
+        """The opponent's cubeless equity (to pick the candidates worth a cubeful look)."""
+        if state.money:
+            return money_utility(probs)
+        return cf.utility(probs, self.cube_of(state).swapped())
+
+    def plays(
+        self, position: Position, dice: tuple[int, int], state: CubeState, played: Position | None = None
+    ) -> tuple[int, list[tuple[Position, float]]]:
+        found = self.raw.candidates(position, dice)
+        if not found:
+            return 0, []
+        found.sort(key=lambda c: self._cubeless(c[1], state))
+        chosen = found[: self.top] + [c for c in found[self.top:] if c[0] == played]
+        ranked = [(c[0], self._after_value(c[0], c[1], c[2], c[3], state)) for c in chosen]
+        ranked.sort(key=lambda item: -item[1])
+        return len(found), ranked
+
+    def best_value(self, position: Position, dice: tuple[int, int], state: CubeState) -> float:
+        found = self.raw.candidates(position, dice)
+        if not found:
+            probs, kind, pips = self.raw.on_roll(position.swap())
+            return self._after_value(position, probs, kind, pips, state)
+        found.sort(key=lambda c: self._cubeless(c[1], state))
+        return max(self._after_value(c[0], c[1], c[2], c[3], state) for c in found[: self.luck_top])
+
+    def cube(self, position: Position, state: CubeState) -> tuple[float, float, float] | None:
+        probs, kind, pips = self.raw.on_roll(position)
+        x = cf.cube_efficiency(kind, pips)
+        if state.money:
+            return money_decision(probs, state.owner, x, state.jacoby)
+        cube = self.cube_of(state)
+        nd, dt, dp = cf.decision(probs, cube, x)
+        return cf.mwc2eq(nd, cube), cf.mwc2eq(dt, cube), cf.mwc2eq(dp, cube)
+
+    def win_lose(self, state: CubeState) -> tuple[float, float]:
+        cube = self.cube_of(state)
+        return cf.match_equity(cube, 0, state.value, 0), cf.match_equity(cube, 0, state.value, 1)
+
+    def close(self) -> None:
+        """Nothing to release."""
 
 
 class BgsageEvaluator:
@@ -50,16 +138,9 @@ class BgsageEvaluator:
         return hint.no_double, hint.double_take, hint.double_pass
 
     def win_lose(self, state: CubeState) -> tuple[float, float]:
-        """bgsage gives no match equity table here: gnubg-nn's when installed, else a
-        linear stand-in (MWC figures then only approximate)."""
-        try:
-            from bgboard.hints.gnubg_engine import MatchEvaluator
-
-            if self._met is None:
-                self._met = MatchEvaluator()
-            return self._met.win_lose(state)  # type: ignore[attr-defined]
-        except InputError:
-            return 0.5 + 0.25 * state.value / max(state.my_away, 1), 0.5 - 0.25 * state.value / max(state.their_away, 1)
+        """MWC per EMG from gnubg's table (bgsage's own table may differ slightly)."""
+        cube = GnubgEvaluator.cube_of(state)
+        return cf.match_equity(cube, 0, state.value, 0), cf.match_equity(cube, 0, state.value, 1)
 
 
 def _swap(state: CubeState) -> CubeState:
@@ -78,7 +159,5 @@ def open_evaluator(name: str, plies: int = 0) -> Evaluator:
     if name == "gnubg-nn":
         if plies != 0:
             raise InputError("the gnubg-nn analysis runs at 0-ply only (gnubg-nn's cube evaluation): use --engine bgsage for 1 or 2 plies")
-        from bgboard.hints.gnubg_engine import MatchEvaluator
-
-        return MatchEvaluator()
+        return GnubgEvaluator()
     return BgsageEvaluator(plies)

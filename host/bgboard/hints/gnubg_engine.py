@@ -311,3 +311,55 @@ class MatchEvaluator:
         self.reset()
         self._opp_cache.clear()
 
+
+
+#: gnubg-nn's position classes (``classify``) by the names gnubg's cube efficiency uses.
+_CLASSES = {0: "over", 1: "bearoff", 2: "bearoff", 3: "race", 4: "crashed", 5: "contact"}
+
+
+def _pips(side: Sequence[int]) -> int:
+    return sum((i + 1) * n for i, n in enumerate(side))
+
+
+class RawEvaluations:
+    """gnubg-nn's 0-ply cubeless evaluations with what gnubg's cube arithmetic needs (the
+    position class and the pip count of the player on roll), for the analysis
+    (:mod:`bgboard.analysis.evaluators` turns them into cubeful match equities).  Nothing
+    here touches gnubg-nn's global score or cube."""
+
+    name = "gnubg-nn"
+
+    def __init__(self) -> None:
+        self._g = _import()
+
+    def on_roll(self, position: Position) -> tuple[tuple[float, ...], str, int]:
+        """(probabilities of the player on roll, class, their pips) for ``position``."""
+        board = position.to_gnubg()
+        lists = [list(board[0]), list(board[1])]
+        probs = tuple(float(p) for p in self._g.probabilities(lists, 0)[:5])
+        return probs, _CLASSES.get(int(self._g.classify(lists)), "contact"), _pips(board[1])
+
+    def candidates(self, position: Position, dice: tuple[int, int]) -> list[tuple[Position, tuple[float, ...], str, int]]:
+        """Every distinct play of ``dice`` in one call: (the position it leaves, the mover
+        still ``mine``; the opponent's probabilities on roll there; the class; the
+        opponent's pips).  Empty when no play exists."""
+        board = position.to_gnubg()
+        found = self._g.best_move([list(board[0]), list(board[1])], dice[0], dice[1], 0, list=1)
+        listing = found[1] if isinstance(found, tuple) and len(found) > 1 else ()
+        checkers = sum(position.mine)
+        out = []
+        for key, _move, probs, _score in listing:
+            after_board = self._g.board_from_position_key(key)  # (mover, opponent on roll)
+            lists = [list(after_board[0]), list(after_board[1])]
+            after = Position.from_gnubg(after_board, checkers).swap()
+            kind = _CLASSES.get(int(self._g.classify(lists)), "contact")
+            values = tuple(float(p) for p in probs[:5])
+            if kind == "bearoff" or not all(0.0 <= v <= 1.0 for v in values):
+                # the listing's numbers for bear-off database positions are not to be
+                # trusted (we met values like -2e19): evaluate those on their own
+                values = tuple(float(p) for p in self._g.probabilities(lists, 0)[:5])
+            out.append((after, values, kind, _pips(after_board[1])))
+        return out
+
+    def close(self) -> None:
+        """Nothing to release."""
