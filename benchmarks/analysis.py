@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 from bgboard.analysis import analyse_match, summarise
-from bgboard.hints.gnubg_engine import MatchEvaluator
+from bgboard.analysis.evaluators import GnubgEvaluator
 from bgboard.match.mat_read import import_mat
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -28,7 +28,7 @@ def main() -> None:
     ref = {json.loads(l[2:])["file"]: json.loads(l[2:]) for l in out.splitlines() if l.startswith("@@")}
     ours_total = gnubg_total = 0.0
     for path in files:
-        evaluator = MatchEvaluator()
+        evaluator = GnubgEvaluator()
         match = import_mat(path.read_bytes())
         start = time.perf_counter()
         analysis = analyse_match(match, evaluator)

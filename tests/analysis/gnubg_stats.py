@@ -37,7 +37,8 @@ def _rows(text: str) -> dict[str, tuple[str, str]]:
             continue
         if len(line) < 41 or not line[:40].strip():
             continue
-        label = line[:40].strip()
+        # a money session writes "(Points)" where a match writes "(MWC)"
+        label = line[:40].strip().replace("(Points)", "(MWC)")
         cells = (line[41:65].strip(), line[65:].strip())
         key = f"{section}:{label}" if label.startswith(("Error", "Luck total", "Luck rate")) else label
         rows[key] = cells

@@ -1,13 +1,11 @@
 """``bgboard analyse --engine gnubg-nn --ply 0`` against gnubg's own 0-ply analysis
 (``analyse match``, ``show statistics match``), player by player, on the match files other
-programs wrote (tests/data/match/world: gnubg, XG, GridGammon styles) and on matches
-bgboard plays itself (``bgboard selfplay``).
+programs wrote (tests/data/match/world: gnubg, XG, GridGammon styles, money sessions) and
+on matches bgboard plays itself (``bgboard selfplay``).
 
-What agrees today (docs/analysis.md, "Agreement with gnubg"): the move counts (total and
-unforced), the cube decision counts, and, where the cube is dead (a 1-point match),
-the checker error and the luck within 5 %.  Elsewhere gnubg-nn's cube evaluation (it
-ignores the cube's owner and caps no double at the cash) moves the error totals by up to
-~40 %: those figures are printed by the benchmark, not asserted.
+The issue's bar: the same unforced-move and close-cube-decision counts, checker and cube
+error totals within 5 %, error rates within 5 % or 0.5 mEMG.  gnubg prints totals to three
+decimals, so a total also agrees within 0.002 EMG of the printed one.
 """
 
 from __future__ import annotations
@@ -20,14 +18,14 @@ from pathlib import Path
 import pytest
 
 from bgboard.analysis import analyse_match, summarise
-from bgboard.hints.gnubg_engine import MatchEvaluator
+from bgboard.analysis.evaluators import GnubgEvaluator
 from bgboard.match.selfplay import selfplay
 from bgboard.match.mat_read import import_mat
 from bgboard.match.mat_write import export_mat
 
 HERE = Path(__file__).parent
 WORLD = HERE.parent / "data" / "match" / "world"
-FILES = sorted(p for p in WORLD.glob("*.mat") if not p.name.startswith("hand_") and "session" not in p.name)
+FILES = sorted(p for p in WORLD.glob("*.mat") if not p.name.startswith("hand_"))
 
 
 def gnubg_statistics(files: list[Path]) -> dict[str, list[dict[str, object]]]:
@@ -49,7 +47,7 @@ def gnubg_statistics(files: list[Path]) -> dict[str, list[dict[str, object]]]:
 def world(tmp_path_factory: pytest.TempPathFactory) -> tuple[list[Path], dict[str, list[dict[str, object]]]]:
     own = tmp_path_factory.mktemp("selfplay")
     files = list(FILES)
-    for length, seed in ((1, 3), (3, 8)):
+    for length, seed in ((1, 3), (3, 8), (5, 12), (7, 4)):
         path = own / f"bgboard_selfplay_{length}_{seed}.mat"
         path.write_text(export_mat(selfplay(length, seed)))
         files.append(path)
@@ -57,8 +55,23 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> tuple[list[Path], dict[st
 
 
 @pytest.fixture(scope="module")
+def ours_tiny(world: tuple[list[Path], dict[str, list[dict[str, object]]]]) -> dict[str, list[dict[str, int]]]:
+    """Per file and player, how many of our cube mistakes of each kind lose under 1e-4 EMG."""
+    evaluator = GnubgEvaluator()
+    result = {}
+    for path in world[0]:
+        analysis = analyse_match(import_mat(path.read_bytes()), evaluator, luck=False)
+        counts: list[dict[str, int]] = [{}, {}]
+        for d in analysis.cube:
+            if d.mistake and d.error < 1e-4:
+                counts[d.player][d.mistake] = counts[d.player].get(d.mistake, 0) + 1
+        result[str(path)] = counts
+    return result
+
+
+@pytest.fixture(scope="module")
 def ours(world: tuple[list[Path], dict[str, list[dict[str, object]]]]) -> dict[str, list[dict[str, object]]]:
-    evaluator = MatchEvaluator()
+    evaluator = GnubgEvaluator()
     result = {}
     for path in world[0]:
         analysis = analyse_match(import_mat(path.read_bytes()), evaluator)
@@ -70,7 +83,10 @@ def test_the_files_are_there(world):
     assert len(world[0]) >= 15
 
 
-@pytest.mark.parametrize("key", ["total_moves", "unforced_moves", "cube_decisions", "doubles", "takes", "passes"])
+COUNTS = ["total_moves", "unforced_moves", "cube_decisions", "close_cube_decisions", "doubles", "takes", "passes"]
+
+
+@pytest.mark.parametrize("key", COUNTS)
 def test_counts_equal_gnubgs_player_by_player(world, ours, key):
     for path in world[0]:
         for player in (0, 1):
@@ -80,18 +96,59 @@ def test_counts_equal_gnubgs_player_by_player(world, ours, key):
             assert mine[key] == theirs[key], f"{path.name} player {player} {key}"
 
 
-def test_dead_cube_checker_error_and_luck_within_5_percent(world):
-    """Through the command, one process per file (gnubg-nn's global score can be left
-    wrong by an earlier match: docs/analysis.md, known problems)."""
-    dead = [p for p in world[0] if "_1_" in p.name]
-    assert dead
-    for path in dead:
-        out = subprocess.run([sys.executable, "-m", "bgboard", "analyse", str(path), "--json"],
-                             capture_output=True, text=True, timeout=300, check=True).stdout
-        figures = json.loads(out)["players"]
+@pytest.mark.parametrize("key", ["checker_error_emg", "cube_error_emg", "error_emg"])
+def test_error_totals_within_5_percent(world, ours, key):
+    for path in world[0]:
+        for player in (0, 1):
+            theirs = world[1][str(path)][player][key]
+            mine = ours[str(path)][player][key]
+            assert mine == pytest.approx(theirs, rel=0.05, abs=0.002), f"{path.name} player {player} {key}"
+
+
+@pytest.mark.parametrize("key", ["checker_rate_memg", "cube_rate_memg", "error_rate_memg", "snowie_error_rate"])
+def test_error_rates_within_5_percent_or_half_a_memg(world, ours, key):
+    for path in world[0]:
+        for player in (0, 1):
+            theirs = world[1][str(path)][player][key]
+            mine = ours[str(path)][player][key]
+            assert mine == pytest.approx(theirs, rel=0.05, abs=0.5), f"{path.name} player {player} {key}"
+
+
+def test_cube_mistakes_and_words_equal_gnubgs(world, ours, ours_tiny):
+    for path in world[0]:
         for player in (0, 1):
             theirs = world[1][str(path)][player]
-            mine = figures[player]
-            for key in ("checker_error_emg", "luck_emg"):
-                assert mine[key] == pytest.approx(theirs[key], rel=0.05, abs=0.002), f"{path.name} {player} {key}"
-            assert mine["checker_rate_memg"] == pytest.approx(theirs["checker_rate_memg"], rel=0.05, abs=0.5)
+            mine = ours[str(path)][player]
+            tiny = ours_tiny[str(path)][player]
+            for kind, figures in theirs["cube_mistakes"].items():
+                # gnubg's single precision decides mistakes of a few 1e-5 EMG either way
+                difference = abs(mine["cube_mistakes"][kind]["count"] - figures["count"])
+                assert difference <= tiny.get(kind, 0), f"{path.name} {player} {kind}"
+                assert mine["cube_mistakes"][kind]["emg"] == pytest.approx(figures["emg"], rel=0.05, abs=0.002)
+            for key in ("checker_rating", "overall_rating"):
+                assert mine[key] == theirs[key], f"{path.name} {player} {key}"
+            assert [mine["marks"][w] for w in ("doubtful", "bad", "very bad")] == [
+                theirs["doubtful"], theirs["bad"], theirs["very_bad"]]
+
+
+def test_match_luck_within_5_percent(world, ours):
+    """Luck in matches (money sessions differ by up to ~8 %: docs/analysis.md)."""
+    for path in world[0]:
+        if "session" in path.name:
+            continue
+        for player in (0, 1):
+            theirs = world[1][str(path)][player]
+            mine = ours[str(path)][player]
+            assert mine["luck_emg"] == pytest.approx(theirs["luck_emg"], rel=0.05, abs=0.01), f"{path.name} {player}"
+            assert mine["luck_rating"] == theirs["luck_rating"]
+
+
+def test_the_command_prints_the_same_figures(world, ours):
+    """``bgboard analyse FILE --json`` (one process) gives the figures of the library."""
+    path = next(p for p in world[0] if p.name == "gnubg_match_7_13.mat")
+    out = subprocess.run([sys.executable, "-m", "bgboard", "analyse", str(path), "--json"],
+                         capture_output=True, text=True, timeout=300, check=True).stdout
+    figures = json.loads(out)["players"]
+    for player in (0, 1):
+        for key in ("name", "unforced_moves", "checker_error_emg", "cube_error_emg", "error_rate_memg", "pr", "luck_emg"):
+            assert figures[player][key] == ours[str(path)][player][key]

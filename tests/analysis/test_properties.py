@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from bgboard.analysis import analyse_match, summarise
 from bgboard.analysis.walk import cube_state
-from bgboard.hints.gnubg_engine import MatchEvaluator
+from bgboard.analysis.evaluators import GnubgEvaluator
 from bgboard.match import apply
 from bgboard.match.actions import Move, NextGame, OpeningRoll, Pass, Roll, StartMatch
 from bgboard.match.mat_read import import_mat
@@ -22,11 +22,11 @@ from bgboard.rules import legal_plays
 
 
 @pytest.fixture(scope="module")
-def evaluator() -> MatchEvaluator:
-    return MatchEvaluator()  # fails (not skips) when gnubg-nn is missing
+def evaluator() -> GnubgEvaluator:
+    return GnubgEvaluator()  # fails (not skips) when gnubg-nn is missing
 
 
-def _play_match(evaluator: MatchEvaluator, seed: int, length: int, wrong_at: int | None) -> tuple[str, float]:
+def _play_match(evaluator: GnubgEvaluator, seed: int, length: int, wrong_at: int | None) -> tuple[str, float]:
     """A match whose every play is the evaluator's best, except the ``wrong_at``-th
     unforced play, which is its worst candidate; the .mat text and that play's loss."""
     rng = random.Random(seed)
@@ -66,7 +66,7 @@ def _play_match(evaluator: MatchEvaluator, seed: int, length: int, wrong_at: int
 
 @settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 10_000))
-def test_the_engines_own_best_plays_have_no_error(evaluator: MatchEvaluator, seed: int):
+def test_the_engines_own_best_plays_have_no_error(evaluator: GnubgEvaluator, seed: int):
     text, _ = _play_match(evaluator, seed, 1, None)
     analysis = analyse_match(import_mat(text), evaluator, luck=False)
     assert analysis.checker, "the match has plays"
@@ -78,7 +78,7 @@ def test_the_engines_own_best_plays_have_no_error(evaluator: MatchEvaluator, see
 
 @settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 10_000), wrong_at=st.integers(0, 15))
-def test_one_wrong_play_costs_exactly_its_loss(evaluator: MatchEvaluator, seed: int, wrong_at: int):
+def test_one_wrong_play_costs_exactly_its_loss(evaluator: GnubgEvaluator, seed: int, wrong_at: int):
     text, loss = _play_match(evaluator, seed, 1, wrong_at)
     analysis = analyse_match(import_mat(text), evaluator, luck=False)
     total = sum(summarise(analysis, p).checker_error_emg for p in (0, 1))

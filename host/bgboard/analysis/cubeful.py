@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Sequence
+from typing import Callable, Sequence, Union
 
 from bgboard.analysis.met import POST, PRE
 from bgboard.errors import InputError
@@ -34,12 +34,15 @@ __all__ = [
     "match_equity",
     "mwc2eq",
     "on_roll_value",
+    "ts_efficiency",
     "utility",
 ]
 
 #: The longest match the table covers.
 MAX_AWAY = len(PRE)
 Probs = Sequence[float]
+#: A cube efficiency, or how to find it for a cube position (two-sided bear-offs).
+Efficiency = Union[float, Callable[["Cube"], float]]
 
 # gnubg's getMEMultiple result indices (matchequity.h): wins/losses by 1, 2, 3, 4, 6 cubes
 _NDW, _DTW, _NDWB, _DTWG, _DTWB = 0, 1, 2, 3, 4
@@ -260,12 +263,13 @@ def cubeful_mwc(probs: Probs, cube: Cube, x: float) -> float:
 
 
 def cube_efficiency(kind: str, pips_on_roll: int) -> float:
-    """gnubg's ``EvalEfficiency`` at 0-ply for a position class (``over``, ``bearoff``,
-    ``race``, ``crashed``, ``contact``) and the pip count of the player on roll."""
+    """gnubg's ``EvalEfficiency`` at 0-ply for a position class (``over``, ``ts`` the
+    two-sided bear-off database, ``bearoff``, ``race``, ``crashed``, ``contact``) and the
+    pip count of the player on roll."""
     if kind == "over":
         return 0.0
-    if kind == "bearoff":
-        return 0.6  # rOSCubeX / rTSCubeX
+    if kind in ("bearoff", "ts"):
+        return 0.6  # rOSCubeX; rTSCubeX (the upper bound in a two-sided bear-off)
     if kind == "race":
         return min(0.8, max(0.6, pips_on_roll * 0.0025 + 0.60))
     return 0.76  # rContactX / rCrashedX at 0-ply
@@ -280,22 +284,41 @@ def may_double(cube: Cube) -> bool:
             and cube.owner in (-1, me))
 
 
-def decision(probs: Probs, cube: Cube, x: float) -> tuple[float, float, float]:
+def _x(x: Efficiency, cube: Cube) -> float:
+    return x(cube) if callable(x) else x
+
+
+def ts_efficiency(ts: Sequence[float], probs: Probs, cube: Cube, limit: float = 0.6) -> float:
+    """gnubg's cube efficiency in a two-sided bear-off (EvaluatePositionCubeful4): the
+    exact cubeful money equity ``ts`` (cubeless, owned, centred, opponent owns) placed
+    between the cubeless one and Janowski's live cube, within 0 .. ``limit`` (rTSCubeX)."""
+    from bgboard.analysis.money import money_cubeful
+
+    owner = "centred" if cube.owner == -1 else ("mine" if cube.owner == cube.move else "theirs")
+    exact = ts[2] if owner == "centred" else (ts[1] if owner == "mine" else ts[3])
+    cubeless = ts[0]
+    live = money_cubeful(probs, owner, 1.0)
+    if abs(cubeless - live) <= 0.0001:
+        return limit
+    return min(limit, max(0.0, (exact - cubeless) / (live - cubeless)))
+
+
+def decision(probs: Probs, cube: Cube, x: Efficiency) -> tuple[float, float, float]:
     """(no double, double/take, double/pass) match winning chances of the player on roll
     (gnubg's 0-ply ``GeneralCubeDecision``)."""
-    nd = cubeful_mwc(probs, cube, x)
-    dt = cubeful_mwc(probs, cube.doubled(), x)
+    nd = cubeful_mwc(probs, cube, _x(x, cube))
+    dt = cubeful_mwc(probs, cube.doubled(), _x(x, cube.doubled()))
     dp = match_equity(cube, cube.move, cube.value, cube.move)
     return nd, dt, dp
 
 
-def on_roll_value(probs: Probs, cube: Cube, x: float) -> float:
+def on_roll_value(probs: Probs, cube: Cube, x: Efficiency) -> float:
     """The cubeful match winning chance of the player on roll who may double first
     (gnubg's ``GetECF3``): double when double/take and double/pass both beat no double."""
-    nd = cubeful_mwc(probs, cube, x)
+    nd = cubeful_mwc(probs, cube, _x(x, cube))
     if not may_double(cube):
         return nd
-    dt = cubeful_mwc(probs, cube.doubled(), x)
+    dt = cubeful_mwc(probs, cube.doubled(), _x(x, cube.doubled()))
     dp = match_equity(cube, cube.move, cube.value, cube.move)
     if dt >= nd and dp >= nd:
         return dp if dt >= dp else dt

@@ -1,5 +1,5 @@
-"""Opening an engine for the analysis (adapter): gnubg-nn's cubeful 0-ply match equities
-(:class:`bgboard.hints.gnubg_engine.MatchEvaluator`, the one that agrees with gnubg) or
+"""Opening an engine for the analysis (adapter): gnubg's 0-ply arithmetic over gnubg-nn's
+probabilities (:class:`GnubgEvaluator`, the one that agrees with gnubg's own analysis) or
 bgsage's cubeful evaluation (:class:`BgsageEvaluator`)."""
 
 from __future__ import annotations
@@ -8,6 +8,8 @@ from bgboard.analysis import cubeful as cf
 from bgboard.analysis.money import money_decision, money_on_roll_value, money_utility
 from bgboard.analysis.walk import Evaluator
 from bgboard.hints.terminal import finished_equity
+from typing import Sequence
+
 from bgboard.errors import InputError
 from bgboard.hints.engine import CubeState
 from bgboard.rules import Position, legal_plays
@@ -47,52 +49,72 @@ class GnubgEvaluator:
         """gnubg's cube information with the mover as player 0."""
         return cf.Cube((state.my_away, state.their_away), state.value, _OWNER[state.owner], 0, state.crawford)
 
-    def _after_value(self, after: Position, probs: tuple[float, ...], kind: str, pips: int, state: CubeState) -> float:
-        """The mover's EMG of ``after`` (the opponent on roll with ``probs``)."""
+    def _after_value(self, after: Position, board: Sequence[Sequence[int]], probs: tuple[float, ...], kind: str,
+                     pips: int, state: CubeState) -> float:
+        """The mover's EMG of ``after`` (``board``: the opponent on roll with ``probs``)."""
+        ts = None
         if sum(after.mine[1:]) == 0:  # the mover bore off the last checker
             done = finished_equity(after, sum(after.mine)) or 1.0
             points = int(round(abs(done)))
             probs = (0.0, 0.0, 0.0, 1.0 if points >= 2 else 0.0, 1.0 if points >= 3 else 0.0)
             kind = "over"
+        elif kind == "ts":
+            ts = self.raw.two_sided(board)
         x = cf.cube_efficiency(kind, pips)
         if state.money:
-            return -money_on_roll_value(probs, _SWAP_OWNER[state.owner], x, state.jacoby)
+            return -money_on_roll_value(probs, _SWAP_OWNER[state.owner], x, state.jacoby, ts)
         cube = self.cube_of(state)
-        return cf.mwc2eq(1.0 - cf.on_roll_value(probs, cube.swapped(), x), cube)
+        eff: cf.Efficiency = x if ts is None else (lambda c: cf.ts_efficiency(ts, probs, c))
+        return cf.mwc2eq(1.0 - cf.on_roll_value(probs, cube.swapped(), eff), cube)
 
-    def _cubeless(self, probs: tuple[float, ...], state: CubeState) -> float:
-        """The opponent's cubeless equity (to pick the candidates worth a cubeful look)."""
+    def _ranked(self, position: Position, dice: tuple[int, int], state: CubeState, top: int,
+                played: Position | None, luck: bool = False) -> tuple[int, list[tuple[Position, float]]]:
+        # the luck of the rolls not thrown: gnubg-nn's own order (cubeless money) picks the
+        # few plays valued cubefully; a play made: every play ordered at the match score
+        found = self.raw.candidates(position, dice, 2 * top if luck else None)
+        if not found:
+            return 0, []
         if state.money:
-            return money_utility(probs)
-        return cf.utility(probs, self.cube_of(state).swapped())
+            found.sort(key=lambda c: money_utility(c[1]))
+        else:
+            opp = self.cube_of(state).swapped()
+            found.sort(key=lambda c: cf.utility(c[1], opp))
+        chosen = found[:top]
+        if played is not None:
+            target = self.raw.key(played)
+            chosen += [c for c in found[top:] if c[0] == target]
+        checkers = sum(position.mine)
+        ranked = []
+        for key, _probs in chosen:
+            board = self.raw.board(key)
+            after = self.raw.after(board, checkers)
+            kind, pips = self.raw.kind(board)
+            ranked.append((after, self._after_value(after, board, self.raw.exact(board), kind, pips, state)))
+        ranked.sort(key=lambda item: -item[1])
+        return len(found), ranked
 
     def plays(
         self, position: Position, dice: tuple[int, int], state: CubeState, played: Position | None = None
     ) -> tuple[int, list[tuple[Position, float]]]:
-        found = self.raw.candidates(position, dice)
-        if not found:
-            return 0, []
-        found.sort(key=lambda c: self._cubeless(c[1], state))
-        chosen = found[: self.top] + [c for c in found[self.top:] if c[0] == played]
-        ranked = [(c[0], self._after_value(c[0], c[1], c[2], c[3], state)) for c in chosen]
-        ranked.sort(key=lambda item: -item[1])
-        return len(found), ranked
+        return self._ranked(position, dice, state, self.top, played)
 
     def best_value(self, position: Position, dice: tuple[int, int], state: CubeState) -> float:
-        found = self.raw.candidates(position, dice)
-        if not found:
-            probs, kind, pips = self.raw.on_roll(position.swap())
-            return self._after_value(position, probs, kind, pips, state)
-        found.sort(key=lambda c: self._cubeless(c[1], state))
-        return max(self._after_value(c[0], c[1], c[2], c[3], state) for c in found[: self.luck_top])
+        count, ranked = self._ranked(position, dice, state, self.luck_top, None, luck=True)
+        if count:
+            return ranked[0][1]
+        board = position.swap().to_gnubg()
+        probs, kind, pips = self.raw.on_roll(position.swap())
+        return self._after_value(position, board, probs, kind, pips, state)
 
     def cube(self, position: Position, state: CubeState) -> tuple[float, float, float] | None:
         probs, kind, pips = self.raw.on_roll(position)
         x = cf.cube_efficiency(kind, pips)
+        ts = self.raw.two_sided(position.to_gnubg()) if kind == "ts" else None
         if state.money:
-            return money_decision(probs, state.owner, x, state.jacoby)
+            return money_decision(probs, state.owner, x, state.jacoby, ts)
         cube = self.cube_of(state)
-        nd, dt, dp = cf.decision(probs, cube, x)
+        eff: cf.Efficiency = x if ts is None else (lambda c: cf.ts_efficiency(ts, probs, c))
+        nd, dt, dp = cf.decision(probs, cube, eff)
         return cf.mwc2eq(nd, cube), cf.mwc2eq(dt, cube), cf.mwc2eq(dp, cube)
 
     def win_lose(self, state: CubeState) -> tuple[float, float]:

@@ -51,19 +51,29 @@ def money_cubeful(probs: Sequence[float], owner: str, x: float, jacoby: bool = F
     return dead * (1.0 - x) + _live(w, l, win, owner, jacoby) * x
 
 
-def money_decision(probs: Sequence[float], owner: str, x: float, jacoby: bool = False) -> tuple[float, float, float]:
+def _exact(ts: Sequence[float] | None, probs: Sequence[float], owner: str, x: float, jacoby: bool) -> float:
+    """gnubg's ``CFMONEY`` in a two-sided bear-off (``ts``: cubeless, owned, centred,
+    opponent owns), else ``Cl2CfMoney``."""
+    if ts is not None:
+        return ts[2] if owner == "centred" else (ts[1] if owner == "mine" else ts[3])
+    return money_cubeful(probs, owner, x, jacoby)
+
+
+def money_decision(probs: Sequence[float], owner: str, x: float, jacoby: bool = False,
+                   ts: Sequence[float] | None = None) -> tuple[float, float, float]:
     """(no double, double/take, double/pass) for the player on roll at money."""
-    nd = money_cubeful(probs, owner, x, jacoby)
-    dt = 2.0 * money_cubeful(probs, "theirs", x, jacoby)
+    nd = _exact(ts, probs, owner, x, jacoby)
+    dt = 2.0 * _exact(ts, probs, "theirs", x, jacoby)
     return nd, dt, 1.0
 
 
-def money_on_roll_value(probs: Sequence[float], owner: str, x: float, jacoby: bool = False) -> float:
+def money_on_roll_value(probs: Sequence[float], owner: str, x: float, jacoby: bool = False,
+                        ts: Sequence[float] | None = None) -> float:
     """gnubg's ``GetECF3`` at money: the player on roll doubles when it beats no double."""
-    nd = money_cubeful(probs, owner, x, jacoby)
+    nd = _exact(ts, probs, owner, x, jacoby)
     if owner == "theirs":
         return nd
-    dt = 2.0 * money_cubeful(probs, "theirs", x, jacoby)
+    dt = 2.0 * _exact(ts, probs, "theirs", x, jacoby)
     if dt >= nd and 1.0 >= nd:
         return 1.0 if dt >= 1.0 else dt
     return nd

@@ -33,6 +33,11 @@ START = start_position("standard")
 _ROLLS = tuple((a, b) for a in range(1, 7) for b in range(1, a + 1))
 #: gnubg's threshold for a close cube decision (eval.c ``isCloseCubedecision``).
 CLOSE_CUBE = 0.16
+#: Cube equities closer than this are equal (a no double worth exactly the cash is no
+#: missed double).  gnubg computes in single precision: in games all but decided it counts
+#: some mistakes of a few 1e-5 EMG and not others, so counts of such mistakes may differ
+#: (docs/analysis.md); the error totals do not.
+TIE = 1e-6
 
 
 class Evaluator(Protocol):
@@ -245,9 +250,9 @@ def _no_double(values: tuple[float, float, float], player: int, game: int, line:
     better, optimal = _better(nd, dt, dp)
     double = min(dt, 1.0)
     close = optimal - double < CLOSE_CUBE
-    error = max(0.0, optimal - nd)
+    error = optimal - nd if optimal - nd > TIE else 0.0
     mistake = None
-    if nd < optimal:
+    if error > 0.0:
         mistake = "missed doubles above CP" if dt > 1.0 else "missed doubles below CP"
     return CubeDecision(player, game, line, pid, "no double", nd, dt, dp, close, error, error * scale, mistake, better)
 
@@ -265,7 +270,7 @@ def _double(evaluator: Evaluator, play: MatPlay, game: int, cube: list[CubeDecis
     nd, dt, dp = values
     better, optimal = _better(nd, dt, dp)
     scale = _scale(evaluator, state)
-    error = max(0.0, optimal - min(dt, dp))
+    error = optimal - min(dt, dp) if optimal - min(dt, dp) > TIE else 0.0
     mistake = None
     if error > 0:
         mistake = "wrong doubles above TG" if nd > 1.0 else "wrong doubles below DP"
@@ -279,9 +284,10 @@ def _answer(double: CubeDecision, scale: float, play: MatPlay, game: int) -> Cub
     """The opponent's take or pass of ``double`` (graded on the doubler's equities)."""
     dt, dp = double.dt, double.dp
     if play.kind == "take":
-        error, mistake, better, kind = max(0.0, dt - dp), "wrong takes", ("pass" if dt > dp else "take"), "take"
+        error, mistake, better, kind = dt - dp, "wrong takes", ("pass" if dt > dp else "take"), "take"
     else:
-        error, mistake, better, kind = max(0.0, dp - dt), "wrong passes", ("take" if dp > dt else "pass"), "pass"
+        error, mistake, better, kind = dp - dt, "wrong passes", ("take" if dp > dt else "pass"), "pass"
+    error = error if error > TIE else 0.0
     return CubeDecision(play.player, game, play.line, double.position_id, kind, double.nd, dt, dp, True,
                         error, error * scale, mistake if error > 0 else None, better)
 

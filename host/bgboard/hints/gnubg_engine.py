@@ -12,6 +12,9 @@ normalised money equity as gnubg grades them (``equity_scale``, see :func:`mwc_s
 
 from __future__ import annotations
 
+import os
+import struct
+from math import comb
 from typing import Any, Sequence
 
 from bgboard.hints.engine import CubeHint, classify_cube, CubeState, EngineUnavailableError, UnsupportedError
@@ -115,210 +118,69 @@ class GnubgEngine:
         """Nothing to release."""
 
 
-class MatchEvaluator:
-    """gnubg-nn's 0-ply **cubeful** equities at a match score, as gnubg's analysis grades
-    plays and cube decisions (its ``FindnSaveBestMoves`` and ``FindCubeDecision``).
-
-    gnubg values a play by the position it leaves, with the opponent on roll and able to
-    turn the cube (eval.c's ``MakeCubePos`` and ``GetECF3``): the opponent's cubeful match
-    winning chance is no double, or min(double/take, double/pass) when doubling is right
-    for them.  gnubg-nn's ``evaluate_cube_decision`` gives those three chances at 0-ply;
-    the mover's chance is one minus the opponent's, turned into normalised money equity
-    (EMG) with gnubg's ``mwc2eq`` at the mover's cube (:func:`mwc_slope`).  Every value
-    this class returns is the mover's EMG.  Money sessions: gnubg-nn gives no cubeful
-    money equity, so plays are graded cubeless and cube decisions are not available
-    (``cube`` returns None).
-
-    ``top`` bounds how many plays (the best by gnubg-nn's own 0-ply choice at the score)
-    are valued cubefully: the played one is always valued too.
-    """
-
-    name = "gnubg-nn"
-
-    def __init__(self, engine: GnubgEngine | None = None, top: int = 8) -> None:
-        self.engine = engine or GnubgEngine(0)
-        self._g = self.engine._gnubg
-        self.top = top
-        self._set: tuple[int, int, int, int] | None = None
-        self._opp_cache: dict[tuple[str, tuple[int, int, int, int], bool], float] = {}
-
-    # ------------------------------------------------------------ match equities
-    def _me(self, my_away: int, their_away: int) -> float:
-        """Match winning chance at ``my_away``/``their_away`` (gnubg-nn's table)."""
-        if my_away <= 0:
-            return 1.0
-        if their_away <= 0:
-            return 0.0
-        return (float(self._g.equities.value(my_away, their_away)) + 1.0) / 2.0
-
-    def win_lose(self, state: CubeState) -> tuple[float, float]:
-        """The mover's match winning chances after winning and after losing the cube's
-        value now (gnubg's ``rMwcWin``/``rMwcLose``)."""
-        return (self._me(state.my_away - state.value, state.their_away),
-                self._me(state.my_away, state.their_away - state.value))
-
-    def to_emg(self, mwc: float, state: CubeState) -> float:
-        """gnubg's ``mwc2eq``: a match winning chance as normalised money equity."""
-        win, lose = self.win_lose(state)
-        if win - lose < 1e-9:
-            return 0.0
-        return (2.0 * mwc - (win + lose)) / (win - lose)
-
-    def _score(self, on_roll_away: int, other_away: int, crawford: bool, value: int) -> None:
-        if on_roll_away == 1 and other_away == 1:
-            # a cube above 1 at 1-away each (a double the rules forbid, kept as written)
-            # leaves gnubg-nn answering nonsense from then on; the cube is dead there anyway
-            value = 1
-        key = (on_roll_away, other_away, int(crawford), value)
-        if self._set != key:
-            # the cube first back to 1: gnubg-nn keeps its old score when the cube it
-            # holds does not fit the new one
-            self._g.set.cube(1, b"C")
-            self._g.set.score(on_roll_away, other_away, int(crawford))
-            # gnubg-nn takes a centred cube at 1 only, and its answers did not depend on
-            # the owner in our trials (docs/analysis.md): an owned cube is set as "O"
-            self._g.set.cube(value, b"C" if value == 1 else b"O")
-            self._set = key
-
-    def reset(self) -> None:
-        """Back to money play (gnubg-nn's score is global)."""
-        self._g.set.cube(1, b"C")
-        self._g.set.score(0, 0, 0)
-        self._set = None
-
-    def _opponent_mwc(self, board: Sequence[Sequence[int]], state: CubeState) -> float:
-        """The opponent's cubeful match winning chance with the opponent on roll on
-        ``board`` (gnubg's order: the mover's side first, the opponent's second)."""
-        # gnubg's GetDPEq for the opponent: not the Crawford game, the cube alive for
-        # them (which also rules out a post-Crawford leader) and theirs or centred
-        opp_may_double = not state.crawford and state.their_away > state.value and state.owner in ("centred", "theirs")
-        pid = self._g.position_id([list(board[0]), list(board[1])])
-        key = (pid, (state.their_away, state.my_away, int(state.crawford), state.value), opp_may_double)
-        cached = self._opp_cache.get(key)
-        if cached is not None:
-            return cached
-        self._score(state.their_away, state.my_away, state.crawford, state.value)
-        _d, _t, _x, nd, dt, dp = self._g.evaluate_cube_decision(pid, 0, -1, b"O", 1)
-        nd, dt, dp = float(nd), float(dt), float(dp)
-        nd = self._uncapped(nd, dp, board, state.their_away, state.my_away, state.value)
-        value = min(dt, dp) if opp_may_double and dt >= nd and dp >= nd else nd
-        if len(self._opp_cache) > 200_000:
-            self._opp_cache.clear()
-        self._opp_cache[key] = value
-        return value
-
-    def _uncapped(self, nd: float, dp: float, board: Sequence[Sequence[int]], away: int, other: int, value: int) -> float:
-        """gnubg-nn answers no double = double/pass in a position too good to double (it
-        caps the player's chance at the cash); gnubg plays on for the gammon there.  The
-        cubeless match winning chance of playing on (the outcomes' chances times the match
-        equities after them) is then the better estimate of no double."""
-        if nd < dp - 1e-6:
-            return nd
-        win, wg, wbg, lg, lbg = self._g.probabilities([list(board[0]), list(board[1])], 0)[:5]
-        lose = 1.0 - win
-        me = self._me
-        cubeless = (
-            (win - wg) * me(away - value, other)
-            + (wg - wbg) * me(away - 2 * value, other)
-            + wbg * me(away - 3 * value, other)
-            + (lose - lg) * me(away, other - value)
-            + (lg - lbg) * me(away, other - 2 * value)
-            + lbg * me(away, other - 3 * value)
-        )
-        return max(nd, cubeless)
-
-    def _finished(self, after: Position, state: CubeState) -> float | None:
-        """The mover's EMG when ``after`` ends the game (the mover bore off)."""
-        if sum(after.mine[1:]) != 0:
-            return None
-        checkers = sum(after.mine)
-        done = finished_equity(after, checkers)
-        points = int(round(abs(done))) if done is not None else 1
-        if state.money:
-            return float(points)
-        return self.to_emg(self._me(state.my_away - points * state.value, state.their_away), state)
-
-    def after_value(self, after: Position, state: CubeState) -> float:
-        """The mover's cubeful EMG of ``after`` (the mover still ``mine``, the opponent to
-        roll next)."""
-        done = self._finished(after, state)
-        if done is not None:
-            return done
-        board = after.swap().to_gnubg()
-        if state.money:
-            probs = self._g.probabilities([list(board[0]), list(board[1])], 0)
-            return -cubeless_equity(probs)
-        return self.to_emg(1.0 - self._opponent_mwc(board, state), state)
-
-    def plays(
-        self, position: Position, dice: tuple[int, int], state: CubeState, played: Position | None = None
-    ) -> tuple[int, list[tuple[Position, float]]]:
-        """(the number of distinct legal plays, [(resulting position, the mover's EMG)]
-        best first) for ``dice``; the candidates are gnubg-nn's best ``top`` at the score
-        and ``played``."""
-        board = position.to_gnubg()
-        if not state.money:
-            self._score(state.my_away, state.their_away, state.crawford, state.value)
-        found = self._g.best_move([list(board[0]), list(board[1])], dice[0], dice[1], 0, list=1)
-        listing = found[1] if isinstance(found, tuple) and len(found) > 1 else ()
-        count = len(listing)
-        if count == 0:
-            return 0, []
-        checkers = sum(position.mine)
-        results: dict[Position, float] = {}
-        chosen = [Position.from_gnubg(self._g.board_from_position_key(item[0]), checkers).swap() for item in listing[: self.top]]
-        if played is not None and played not in chosen:
-            chosen.append(played)
-        for after in chosen:
-            results[after] = self.after_value(after, state)
-        ranked = sorted(results.items(), key=lambda item: -item[1])
-        return count, ranked
-
-    def best_value(self, position: Position, dice: tuple[int, int], state: CubeState) -> float:
-        """The mover's EMG after gnubg-nn's best play of ``dice`` at the score (gnubg's
-        luck: the best play of a roll), or the value of passing when no play exists."""
-        board = position.to_gnubg()
-        if not state.money:
-            self._score(state.my_away, state.their_away, state.crawford, state.value)
-        found = self._g.best_move([list(board[0]), list(board[1])], dice[0], dice[1], 0, list=1)
-        listing = found[1] if isinstance(found, tuple) and len(found) > 1 else ()
-        if not listing:
-            return self.after_value(position, state)
-        checkers = sum(position.mine)
-        return max(self.after_value(Position.from_gnubg(self._g.board_from_position_key(item[0]), checkers).swap(), state)
-                   for item in listing[:2])
-
-    def cube(self, position: Position, state: CubeState) -> tuple[float, float, float] | None:
-        """(no double, double/take, double/pass) in the doubler's EMG, the doubler on
-        roll before rolling; None in a money session (gnubg-nn gives no money cube)."""
-        if state.money:
-            return None
-        board = position.to_gnubg()
-        pid = self._g.position_id([list(board[0]), list(board[1])])
-        self._score(state.my_away, state.their_away, state.crawford, state.value)
-        _d, _t, _x, nd, dt, dp = self._g.evaluate_cube_decision(pid, 0, -1, b"O", 1)
-        if dt == 0.0 and dp == 0.0:
-            # gnubg-nn answers zeros where the cube is dead (both 1-away): doubling then
-            # changes nothing but the stakes, valued cubeless as gnubg does
-            nd = self._uncapped(0.0, 0.0, board, state.my_away, state.their_away, state.value)
-            dt = self._uncapped(0.0, 0.0, board, state.my_away, state.their_away, 2 * state.value)
-        else:
-            nd = self._uncapped(float(nd), float(dp), board, state.my_away, state.their_away, state.value)
-        return self.to_emg(nd, state), self.to_emg(float(dt), state), 1.0
-
-    def close(self) -> None:
-        """Back to money play and drop the cache."""
-        self.reset()
-        self._opp_cache.clear()
-
-
-
 #: gnubg-nn's position classes (``classify``) by the names gnubg's cube efficiency uses.
 _CLASSES = {0: "over", 1: "bearoff", 2: "bearoff", 3: "race", 4: "crashed", 5: "contact"}
 
 
 def _pips(side: Sequence[int]) -> int:
     return sum((i + 1) * n for i, n in enumerate(side))
+
+
+class TwoSidedBearoff:
+    """gnubg's two-sided bear-off database ``gnubg_ts0.bd`` (up to 6 checkers each on the
+    6 home points; exact cubeless and cubeful money equities), shipped with gnubg-nn and read
+    as gnubg reads it (bearoff.c ``ReadTwoSidedBearoff``: a 40-byte header, then per pair of
+    positions four little-endian 16-bit numbers, ``n / 32767.5 - 1``: cubeless, cube owned
+    by the player on roll, centred, owned by the opponent)."""
+
+    POINTS = 6
+    CHECKERS = 6
+
+    def __init__(self, data: bytes) -> None:
+        if not data.startswith(b"gnubg-TS-06-06-1"):
+            raise EngineUnavailableError("gnubg-nn's gnubg_ts0.bd is not a 6x6 cubeful two-sided bear-off database")
+        self._data = data
+        self._n = comb(self.POINTS + self.CHECKERS, self.POINTS)
+
+    @classmethod
+    def open(cls) -> "TwoSidedBearoff | None":
+        """The database beside gnubg-nn's module, or None when it is not there."""
+        module = _import()
+        path = os.path.join(os.path.dirname(module.__file__), "data", "gnubg_ts0.bd")
+        try:
+            with open(path, "rb") as f:
+                return cls(f.read())
+        except OSError:
+            return None
+
+    def covers(self, board: Sequence[Sequence[int]]) -> bool:
+        """Both sides have checkers left, at most 6, all on their first 6 points (gnubg's
+        ``isBearoff``)."""
+        for side in board:
+            if any(side[self.POINTS:]) or not 0 < sum(side) <= self.CHECKERS:
+                return False
+        return True
+
+    def _index(self, side: Sequence[int]) -> int:
+        """gnubg's ``PositionBearoff``: the combinatorial rank of one side's position."""
+        j = self.POINTS - 1 + sum(side[: self.POINTS])
+        bits = 1 << j
+        for i in range(self.POINTS - 1):
+            j -= side[i] + 1
+            bits |= 1 << j
+        rank, n, r = 0, self.CHECKERS + self.POINTS, self.POINTS
+        while n != r:
+            if bits & (1 << (n - 1)):
+                rank += comb(n - 1, r)
+                r -= 1
+            n -= 1
+        return rank
+
+    def equities(self, board: Sequence[Sequence[int]]) -> tuple[float, float, float, float]:
+        """(cubeless, owned, centred, opponent owns) money equities of ``board[1]`` on roll."""
+        at = 40 + 8 * (self._index(board[1]) * self._n + self._index(board[0]))
+        a, b, c, d = struct.unpack_from("<4H", self._data, at)
+        return a / 32767.5 - 1.0, b / 32767.5 - 1.0, c / 32767.5 - 1.0, d / 32767.5 - 1.0
 
 
 class RawEvaluations:
@@ -331,35 +193,73 @@ class RawEvaluations:
 
     def __init__(self) -> None:
         self._g = _import()
+        self.bearoff = TwoSidedBearoff.open()
 
     def on_roll(self, position: Position) -> tuple[tuple[float, ...], str, int]:
         """(probabilities of the player on roll, class, their pips) for ``position``."""
         board = position.to_gnubg()
-        lists = [list(board[0]), list(board[1])]
-        probs = tuple(float(p) for p in self._g.probabilities(lists, 0)[:5])
-        return probs, _CLASSES.get(int(self._g.classify(lists)), "contact"), _pips(board[1])
+        kind, pips = self.kind(board)
+        return self.exact(board), kind, pips
 
-    def candidates(self, position: Position, dice: tuple[int, int]) -> list[tuple[Position, tuple[float, ...], str, int]]:
-        """Every distinct play of ``dice`` in one call: (the position it leaves, the mover
-        still ``mine``; the opponent's probabilities on roll there; the class; the
-        opponent's pips).  Empty when no play exists."""
+    def two_sided(self, board: Sequence[Sequence[int]]) -> tuple[float, float, float, float] | None:
+        """gnubg's exact money equities for a two-sided bear-off (class ``ts``), else None."""
+        if self.bearoff is None or not self.bearoff.covers(board):
+            return None
+        return self.bearoff.equities(board)
+
+    def candidates(self, position: Position, dice: tuple[int, int], limit: int | None = None) -> list[tuple[str, tuple[float, ...]]]:
+        """Every distinct play of ``dice`` in one call, cheaply: (gnubg's position key of
+        the board it leaves, the opponent's probabilities on roll there).  Empty when no
+        play exists.  gnubg-nn lists them best first by its cubeless money equity;
+        ``limit`` keeps that many.  :meth:`board`, :meth:`after`, :meth:`kind` and
+        :meth:`exact` give the rest for the few plays that need it."""
         board = position.to_gnubg()
         found = self._g.best_move([list(board[0]), list(board[1])], dice[0], dice[1], 0, list=1)
         listing = found[1] if isinstance(found, tuple) and len(found) > 1 else ()
-        checkers = sum(position.mine)
         out = []
-        for key, _move, probs, _score in listing:
-            after_board = self._g.board_from_position_key(key)  # (mover, opponent on roll)
-            lists = [list(after_board[0]), list(after_board[1])]
-            after = Position.from_gnubg(after_board, checkers).swap()
-            kind = _CLASSES.get(int(self._g.classify(lists)), "contact")
-            values = tuple(float(p) for p in probs[:5])
-            if kind == "bearoff" or not all(0.0 <= v <= 1.0 for v in values):
-                # the listing's numbers for bear-off database positions are not to be
-                # trusted (we met values like -2e19): evaluate those on their own
-                values = tuple(float(p) for p in self._g.probabilities(lists, 0)[:5])
-            out.append((after, values, kind, _pips(after_board[1])))
+        for key, _move, probs, _score in listing[:limit]:
+            values = tuple(probs[:5])
+            if min(values) < 0.0 or max(values) > 1.0:
+                values = self._probs(*self.board(key))
+            out.append((key, values))
         return out
+
+    def key(self, after: Position) -> str:
+        """gnubg's position key of the board ``after`` leaves (the opponent to roll)."""
+        return str(self._g.key_of_board([list(after.mine[1:]), list(after.theirs[1:])]))
+
+    def board(self, key: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """The board of a position key: the mover's side first, the opponent on roll second."""
+        b0, b1 = self._g.board_from_position_key(key)
+        return tuple(b0), tuple(b1)
+
+    def _probs(self, b0: Sequence[int], b1: Sequence[int]) -> tuple[float, ...]:
+        return tuple(float(p) for p in self._g.probabilities([list(b0), list(b1)], 0)[:5])
+
+    @staticmethod
+    def after(board: tuple[tuple[int, ...], tuple[int, ...]], checkers: int = 15) -> Position:
+        """The :class:`Position` a candidate's board stands for (the mover still ``mine``;
+        unchecked: the engine's boards are legal)."""
+        b0, b1 = board
+        return Position((checkers - sum(b0), *b0), (checkers - sum(b1), *b1))
+
+    def kind(self, board: Sequence[Sequence[int]]) -> tuple[str, int]:
+        """gnubg's position class of a board (``ts`` for the two-sided bear-off database)
+        and the pips of its player on roll."""
+        if self.bearoff is not None and self.bearoff.covers(board):
+            return "ts", 0
+        kind = _CLASSES.get(int(self._g.classify([list(board[0]), list(board[1])])), "contact")
+        return kind, _pips(board[1]) if kind == "race" else 0
+
+    def exact(self, board: Sequence[Sequence[int]]) -> tuple[float, ...]:
+        """The probabilities of a candidate's board evaluated on their own: the listing's
+        numbers are only good to order the plays (about 1 % of them differ, in every
+        class, bear-offs most; we met values like -2e19).  A two-sided bear-off's come
+        from the database, as gnubg takes them (no gammons)."""
+        ts = self.two_sided(board)
+        if ts is not None:
+            return (ts[0] / 2.0 + 0.5, 0.0, 0.0, 0.0, 0.0)
+        return self._probs(board[0], board[1])
 
     def close(self) -> None:
         """Nothing to release."""
