@@ -62,9 +62,13 @@ class Cube:
     move: int
     crawford: bool
 
-    def __post_init__(self) -> None:
-        if max(self.away) > MAX_AWAY or min(self.away) < 1:
+    @classmethod
+    def checked(cls, away: tuple[int, int], value: int, owner: int, move: int, crawford: bool) -> "Cube":
+        """A cube whose score the table covers (one sentence otherwise); the plain
+        constructor is the unchecked fast path."""
+        if max(away) > MAX_AWAY or min(away) < 1:
             raise InputError(f"the match equity table covers matches up to {MAX_AWAY} points")
+        return cls(away, value, owner, move, crawford)
 
     def swapped(self) -> "Cube":
         """The same cube with the other player on roll."""
@@ -106,8 +110,13 @@ def match_equity(cube: Cube, player: int, points: int, winner: int) -> float:
 
 
 def _win_lose(cube: Cube) -> tuple[float, float]:
-    me = cube.move
-    return match_equity(cube, me, cube.value, me), match_equity(cube, me, cube.value, 1 - me)
+    return _win_lose_at(cube.away, cube.value, cube.move, cube.crawford)
+
+
+@lru_cache(maxsize=4096)
+def _win_lose_at(away: tuple[int, int], value: int, move: int, crawford: bool) -> tuple[float, float]:
+    cube = Cube(away, value, -1, move, crawford)
+    return match_equity(cube, move, value, move), match_equity(cube, move, value, 1 - move)
 
 
 def mwc2eq(mwc: float, cube: Cube) -> float:
@@ -181,42 +190,47 @@ def _ratios(probs: Probs) -> tuple[float, float, float, float]:
     return g0, b0, g1, b1
 
 
-def _cash_points(probs: Probs, cube: Cube) -> tuple[float, float]:
-    """gnubg's ``GetPoints``: each player's live-cube cash point at the cube's value."""
-    i, j = cube.away[0] - 1, cube.away[1] - 1
-    g0, b0, g1, b1 = _ratios(probs)
+@lru_cache(maxsize=4096)
+def _levels(a0: int, a1: int, value: int, post: bool) -> tuple[tuple[bool, tuple[float, ...], tuple[float, ...]], ...]:
+    """The cube levels ``GetPoints`` walks (the dead cube's first, down to ``value``): per
+    level whether the doubled cube is dead and both players' match equity results."""
+    i, j = a0 - 1, a1 - 1
+    dead = value
+    while i >= 2 * dead and j >= 2 * dead:
+        dead *= 2
+    levels = []
+    v = dead
+    while v >= value:
+        res = _me_multiple(a0, a1, v, post, _prime(i, j, v), _prime(j, i, v))
+        levels.append((i < 2 * v or j < 2 * v, res[0], res[1]))
+        v //= 2
+    return tuple(levels)
+
+
+def _cash_points(ratios: tuple[float, float, float, float], cube: Cube) -> tuple[float, float]:
+    """gnubg's ``GetPoints``: each player's live-cube cash point at the cube's value, from
+    the winner's and the loser's gammon and backgammon rates (:func:`_ratios`)."""
+    g0, b0, g1, b1 = ratios
     if cube.move == 0:
         arg, arbg = (g0, g1), (b0, b1)
     else:
         arg, arbg = (g1, g0), (b1, b0)
-    dead, levels = cube.value, 0
-    while i >= 2 * dead and j >= 2 * dead:
-        levels += 1
-        dead *= 2
-    post = _post_game(cube)
-    live: dict[int, tuple[float, float]] = {}
-    value, n = dead, levels
-    while n >= 0:
-        res = _me_multiple(cube.away[0], cube.away[1], value, post, _prime(i, j, value), _prime(j, i, value))
+    above = (0.0, 0.0)
+    for dead, r0, r1 in _levels(cube.away[0], cube.away[1], cube.value, _post_game(cube)):
         points = [0.0, 0.0]
-        for k in (0, 1):
-            r = res[k]
+        for k, r in ((0, r0), (1, r1)):
             o = 1 - k
-            if i < 2 * value or j < 2 * value:
+            win_single = 1.0 - arg[k] - arbg[k]
+            if dead:
                 base = 10 if k == 0 else 20  # the prime cube's results of player k
                 dtl = (1.0 - arg[o] - arbg[o]) * r[base + 6] + arg[o] * r[base + 8] + arbg[o] * r[base + 9]
-                dp = r[0]
-                dtw = (1.0 - arg[k] - arbg[k]) * r[base + 1] + arg[k] * r[base + 3] + arbg[k] * r[base + 4]
-                points[k] = (dtl - dp) / (dtl - dtw)
+                dtw = win_single * r[base + 1] + arg[k] * r[base + 3] + arbg[k] * r[base + 4]
+                points[k] = (dtl - r[0]) / (dtl - dtw)
             else:
-                rdp = r[_DTL]
-                dp = r[0]
-                dtw = (1.0 - arg[k] - arbg[k]) * r[_DTW] + arg[k] * r[_DTWG] + arbg[k] * r[_DTWB]
-                points[k] = 1.0 - live[n + 1][o] * (dp - dtw) / (rdp - dtw)
-        live[n] = (points[0], points[1])
-        value //= 2
-        n -= 1
-    return live[0]
+                dtw = win_single * r[_DTW] + arg[k] * r[_DTWG] + arbg[k] * r[_DTWB]
+                points[k] = 1.0 - above[o] * (r[0] - dtw) / (r[_DTL] - dtw)
+        above = (points[0], points[1])
+    return above
 
 
 def _dead_cube(cube: Cube) -> bool:
@@ -232,9 +246,10 @@ def cubeful_mwc(probs: Probs, cube: Cube, x: float) -> float:
     if _dead_cube(cube):
         return dead
     me = cube.move
-    g0, b0, g1, b1 = _ratios(probs)
+    ratios = _ratios(probs)
+    g0, b0, g1, b1 = ratios
     win = probs[0]
-    cp = _cash_points(probs, cube)
+    cp = _cash_points(ratios, cube)
     res = _me_multiple(cube.away[0], cube.away[1], cube.value, _post_game(cube), 0, 0)[me]
     cash, opp_cash = res[_NDW], res[_NDL]
     lose_all = (1.0 - g1 - b1) * res[_NDL] + g1 * res[_DTL] + b1 * res[_NDLB]

@@ -47,7 +47,7 @@ class GnubgEvaluator:
     @staticmethod
     def cube_of(state: CubeState) -> cf.Cube:
         """gnubg's cube information with the mover as player 0."""
-        return cf.Cube((state.my_away, state.their_away), state.value, _OWNER[state.owner], 0, state.crawford)
+        return cf.Cube.checked((state.my_away, state.their_away), state.value, _OWNER[state.owner], 0, state.crawford)
 
     def _after_value(self, after: Position, board: Sequence[Sequence[int]], probs: tuple[float, ...], kind: str,
                      pips: int, state: CubeState) -> float:
