@@ -198,7 +198,7 @@ def _levels(a0: int, a1: int, value: int, post: bool) -> tuple[tuple[bool, tuple
     dead = value
     while i >= 2 * dead and j >= 2 * dead:
         dead *= 2
-    levels = []
+    levels: list[tuple[bool, tuple[float, ...], tuple[float, ...]]] = []
     v = dead
     while v >= value:
         res = _me_multiple(a0, a1, v, post, _prime(i, j, v), _prime(j, i, v))
