@@ -33,7 +33,7 @@ ALLOWED: dict[str, set[str]] = {
     "config": {"errors", "files", "rules", "match", "display", "io", "net", "hints"},
     "net": {"errors", "exports", "rules", "match", "control"},
     "app": {"errors", "config", "control", "display", "files", "hardware", "hints", "io", "link", "sense", "store", "net", "match",
-            "teaching"},
+            "teaching", "analysis"},
     "club": {"errors", "exports", "rules", "match", "store", "net"},
     "teaching": {"errors", "files", "rules", "match", "hints"},
     "analysis": {"errors", "files", "rules", "match", "hints", "store", "control"},

@@ -32,17 +32,19 @@ class GnubgEvaluator:
     Every value is the mover's normalised money equity (EMG).
 
     gnubg values every play cubefully; here the ``top`` best by cubeless equity are (and
-    the play made), the ``luck_top`` best for the luck of the rolls not thrown.
+    the play made), for the luck of the rolls not thrown the ``luck_top`` best within
+    ``luck_margin`` of the best one's cubeless equity.
     """
 
     name = "gnubg-nn"
 
-    def __init__(self, top: int = 12, luck_top: int = 3) -> None:
+    def __init__(self, top: int = 12, luck_top: int = 3, luck_margin: float = 0.1) -> None:
         from bgboard.hints.gnubg_engine import RawEvaluations
 
         self.raw = RawEvaluations()
         self.top = top
         self.luck_top = luck_top
+        self.luck_margin = luck_margin
 
     @staticmethod
     def cube_of(state: CubeState) -> cf.Cube:
@@ -80,6 +82,11 @@ class GnubgEvaluator:
             opp = self.cube_of(state).swapped()
             found.sort(key=lambda c: cf.utility(c[1], opp))
         chosen = found[:top]
+        if luck and not state.money:
+            # the rolls not thrown: only plays whose cubeless equity is near the best's can
+            # be the best cubefully
+            first = cf.utility(chosen[0][1], opp)
+            chosen = [c for c in chosen if cf.utility(c[1], opp) <= first + self.luck_margin]
         if played is not None:
             target = self.raw.key(played)
             chosen += [c for c in found[top:] if c[0] == target]
