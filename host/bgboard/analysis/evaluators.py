@@ -8,6 +8,7 @@ from bgboard.analysis import cubeful as cf
 from bgboard.analysis.money import money_decision, money_on_roll_value, money_utility
 from bgboard.analysis.walk import Evaluator
 from bgboard.hints.terminal import finished_equity
+from functools import lru_cache
 from typing import Sequence
 
 from bgboard.errors import InputError
@@ -38,7 +39,7 @@ class GnubgEvaluator:
 
     name = "gnubg-nn"
 
-    def __init__(self, top: int = 12, luck_top: int = 3, luck_margin: float = 0.1) -> None:
+    def __init__(self, top: int = 12, luck_top: int = 3, luck_margin: float = 0.05) -> None:
         from bgboard.hints.gnubg_engine import RawEvaluations
 
         self.raw = RawEvaluations()
@@ -47,6 +48,7 @@ class GnubgEvaluator:
         self.luck_margin = luck_margin
 
     @staticmethod
+    @lru_cache(maxsize=1024)
     def cube_of(state: CubeState) -> cf.Cube:
         """gnubg's cube information with the mover as player 0."""
         return cf.Cube.checked((state.my_away, state.their_away), state.value, _OWNER[state.owner], 0, state.crawford)
