@@ -144,6 +144,7 @@ class App:
         self._report_task: asyncio.Task[None] | None = None
         self._analysis_task: asyncio.Task[None] | None = None
         self._analysed = -1  # the number of actions of the match last analysed at its end
+        self.analysis_figures: tuple[dict[str, Any], ...] = ()  # both players' figures of that match
         self._reported: tuple[int, bool] = (-1, False)
         self.shown: list[Any] = []
         self.failure: Exception | None = None  # what stopped the match (raised by run)
@@ -237,11 +238,17 @@ class App:
 
         if not await teacher.settled():
             log.warning("some grades were still running: the report leaves them out")
+        if self._analysis_task is not None and not self._analysis_task.done():
+            try:  # the report shows the match's PR and luck: let the analysis come first
+                await asyncio.wait_for(asyncio.shield(self._analysis_task), 30)
+            except (asyncio.TimeoutError, asyncio.CancelledError):
+                log.info("the report is written without the match's analysis (still running)")
         if not teacher.lessons:
             return
         names, title = self._report_names()
         try:
-            self.report = await teacher.write_report_async(self.records_dir / REPORT_NAME, names, title)
+            self.report = await teacher.write_report_async(self.records_dir / REPORT_NAME, names, title,
+                                                           self.analysis_figures)
         except Exception as exc:  # the report is help: it never stops the board
             log.warning("the learner report could not be written: %s", exc)
             return
@@ -323,11 +330,11 @@ class App:
                 self._analyse(tuple(c.actions), key), name="bgboard-analysis")
 
     async def _analyse(self, actions: tuple[Any, ...], key: int) -> None:
-        from bgboard.analysis.board import summary_for_actions
+        from bgboard.analysis.board import figures_for_actions, summary_lines
         from bgboard.hints.worker import HintCancelled
 
         try:
-            text = await self.hints.call(summary_for_actions, actions, self.hints.engine.name, budget=600.0)
+            figures = await self.hints.call(figures_for_actions, actions, self.hints.engine.name, budget=600.0)
         except HintCancelled as exc:
             log.info("the match analysis was dropped: %s", exc.reason)
             return
@@ -335,7 +342,9 @@ class App:
             log.warning("the match could not be analysed: %s", exc)
             return
         c = self.controller
+        text = summary_lines(figures)
         if text and c is not None:
+            self.analysis_figures = figures
             log.info("match analysis: %s", text[0])
             c.show_analysis(text, key)
 

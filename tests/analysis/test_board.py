@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 from bgboard.analysis import analyse_match, summarise
-from bgboard.analysis.board import summary_for_actions, summary_lines
+from bgboard.analysis.board import figures_for_actions, summary_lines
 from bgboard.analysis.evaluators import GnubgEvaluator
 from bgboard.control.clock import ClockRules
 from bgboard.control.controller import Controller, Settings
@@ -38,11 +38,12 @@ def _pid() -> int:
 
 def test_the_worker_analyses_the_match_in_its_own_process():
     actions = tuple(selfplay(3, 8))
-    expected = summarise(analyse_match(import_mat(export_mat(actions)), GnubgEvaluator(), luck=False), 0)
+    expected = summarise(analyse_match(import_mat(export_mat(actions)), GnubgEvaluator()), 0)
 
     async def main() -> tuple[tuple[str, ...], int]:
         with HintWorker(open_engine("gnubg-nn").engine, separate_process=True) as worker:
-            text = await worker.call(summary_for_actions, actions, "gnubg-nn", budget=300)
+            figures = await worker.call(figures_for_actions, actions, "gnubg-nn", budget=300)
+            text = summary_lines(figures)
             pid = await worker.call(_pid, budget=60)
         return text, pid
 
@@ -53,8 +54,8 @@ def test_the_worker_analyses_the_match_in_its_own_process():
 
 
 def test_a_variant_or_an_engine_without_equities_gives_no_analysis():
-    assert summary_for_actions(tuple(selfplay(1, 2, variant="plakoto")), "gnubg-nn") == ()
-    assert summary_for_actions(tuple(selfplay(1, 2)), "pubeval") == ()
+    assert figures_for_actions(tuple(selfplay(1, 2, variant="plakoto")), "gnubg-nn") == ()
+    assert figures_for_actions(tuple(selfplay(1, 2)), "pubeval") == ()
 
 
 def test_the_end_screen_shows_both_players_pr_and_error_rate_on_every_panel():
@@ -79,7 +80,7 @@ def test_the_end_screen_shows_both_players_pr_and_error_rate_on_every_panel():
 def test_the_lines_name_both_figures():
     a, b = (summarise(analyse_match(import_mat(export_mat(selfplay(3, 8))), GnubgEvaluator(), luck=False), p)
             for p in (0, 1))
-    lines = summary_lines(a, b)
+    lines = summary_lines((a.to_dict(), b.to_dict()))
     assert f"{a.pr:.1f}" in lines[-1] and f"{b.pr:.1f}" in lines[-1]
     assert f"{a.error_rate_memg:.1f}" in lines[1] and f"{b.error_rate_memg:.1f}" in lines[1]
 
@@ -98,3 +99,30 @@ def test_bgboard_sim_with_a_hint_engine_ends_on_the_analysis(tmp_path: Path):
     assert logged.group(1) == (f"{a['name']} PR {a['pr']:.1f} ({a['error_rate_memg']:.1f} mEMG) · "
                                f"{b['name']} PR {b['pr']:.1f} ({b['error_rate_memg']:.1f} mEMG)")
     assert "the match analysis was dropped" not in done.stderr
+    _the_learner_report_on_a_phone(out / "learner-report.html", figures, tmp_path / "profile")
+
+
+def _the_learner_report_on_a_phone(report: Path, figures: list, profile: Path) -> None:
+    """One section per learner with the match's PR, interval and luck, a board picture of
+    each worst position and the drills to practise next; nothing wider than a 390 px phone."""
+    from selenium.webdriver.common.by import By
+
+    from tests.club.webrun import chromium
+
+    driver = chromium(profile)
+    try:
+        driver.set_window_size(390, 900)
+        driver.get(report.as_uri())
+        width, inner = driver.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")
+        assert width <= inner <= 390, "the page scrolls sideways on a phone"
+        sections = driver.find_elements(By.CSS_SELECTOR, "section.learner")
+        assert [s.find_element(By.TAG_NAME, "h2").text for s in sections] == [f["name"] for f in figures]
+        for section, f in zip(sections, figures):
+            pr = section.find_element(By.CSS_SELECTOR, ".pr").text
+            assert pr.startswith(f"PR {f['pr']:.1f} (95 % interval {f['pr_low']:.1f}–{f['pr_high']:.1f}")
+            assert f"Luck {f['luck_emg']:+.2f} ({f['luck_rating']})" in pr
+            boards = section.find_elements(By.CSS_SELECTOR, ".worst-boards svg")
+            assert boards and all(b.size["width"] <= 390 for b in boards)
+            assert section.find_elements(By.CSS_SELECTOR, ".practise li")
+    finally:
+        driver.quit()
