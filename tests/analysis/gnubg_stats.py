@@ -58,6 +58,15 @@ def _paren(cell: str) -> tuple[int, float]:
     return int(float(numbers[0])), float(numbers[1]) if len(numbers) > 1 else 0.0
 
 
+def _second(cell: str) -> float:
+    """The figure in brackets: ``-0.019 ( -0.125%)`` → -0.00125 (a match's MWC); at money
+    ``-0.002 ( -0.002)`` → -0.002 (points)."""
+    numbers = re.findall(_NUMBER, cell)
+    if len(numbers) < 2:
+        return 0.0
+    return float(numbers[1]) / 100.0 if "%" in cell else float(numbers[1])
+
+
 def statistics(text: str) -> list[dict[str, object]]:
     rows = _rows(text)
     players = []
@@ -85,6 +94,11 @@ def statistics(text: str) -> list[dict[str, object]]:
                 "bad": int(_first(cell("Moves marked bad"))),
                 "very_bad": int(_first(cell("Moves marked very bad"))),
                 "checker_error_emg": -_first(cell("chequerplay:Error total EMG (MWC)")),
+                "checker_error_mwc": -_second(cell("chequerplay:Error total EMG (MWC)")),
+                "cube_error_mwc": -_second(cell("cube:Error total EMG (MWC)")),
+                "luck_mwc": _second(cell("luck:Luck total EMG (MWC)")),
+                "luck_adjusted_result": (_first(cell("Luck adjusted result")) / 100.0
+                                         if "%" in cell("Luck adjusted result") else _first(cell("Luck adjusted result"))),
                 "checker_rate_memg": -_first(cell("chequerplay:Error rate mEMG (MWC)")),
                 "checker_rating": cell("Chequerplay rating"),
                 "luck_emg": _first(cell("luck:Luck total EMG (MWC)")),

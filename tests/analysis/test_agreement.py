@@ -143,6 +143,28 @@ def test_match_luck_within_5_percent(world, ours):
             assert mine["luck_rating"] == theirs["luck_rating"]
 
 
+@pytest.mark.parametrize("key", ["checker_error_mwc", "cube_error_mwc"])
+def test_error_totals_in_mwc_within_5_percent(world, ours, key):
+    """The same errors in match winning chance (points at money), as gnubg's brackets."""
+    for path in world[0]:
+        for player in (0, 1):
+            theirs = world[1][str(path)][player][key]
+            mine = ours[str(path)][player][key]
+            assert mine == pytest.approx(theirs, rel=0.05, abs=0.0002 if "session" not in path.name else 0.002), \
+                f"{path.name} player {player} {key}"
+
+
+def test_match_luck_in_mwc_and_the_luck_adjusted_result(world, ours):
+    for path in world[0]:
+        if "session" in path.name:
+            continue
+        for player in (0, 1):
+            theirs = world[1][str(path)][player]
+            mine = ours[str(path)][player]
+            assert mine["luck_mwc"] == pytest.approx(theirs["luck_mwc"], rel=0.05, abs=0.001), f"{path.name} {player}"
+            assert mine["luck_adjusted_result"] == pytest.approx(theirs["luck_adjusted_result"], abs=0.005)
+
+
 def test_the_command_prints_the_same_figures(world, ours):
     """``bgboard analyse FILE --json`` (one process) gives the figures of the library."""
     path = next(p for p in world[0] if p.name == "gnubg_match_7_13.mat")
