@@ -145,7 +145,8 @@ def iter_results(files: list[Path], evaluator: Evaluator, plies: int, cache: Cac
     """(file, figures or the sentence why it could not be analysed, from the cache?) per file."""
     for path in files:
         try:
-            match_bytes = path.read_bytes() if cache is not None else b""
+            with open(path, "rb") as f:
+                match_bytes = f.read(MAX_BYTES + 1) if cache is not None else b""
         except OSError as exc:
             yield path, str(os_error(exc, path)), False
             continue

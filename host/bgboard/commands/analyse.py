@@ -36,10 +36,16 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     return p
 
 
+def one_line(text: str, longest: int = 120) -> str:
+    """A file's sentence as one bounded, printable line (as the CLI prints its own)."""
+    text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+    return text if len(text) <= 4 * longest else f"{text[: 2 * longest]}... ({len(text)} characters)"
+
+
 def _bar(done: int, total: int, name: str) -> None:
     width = 30
     filled = width * done // max(total, 1)
-    sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} {name[-40:]:40s}")
+    sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} {one_line(name[-40:]):40s}")
     sys.stderr.flush()
 
 
@@ -97,10 +103,12 @@ def run(args: argparse.Namespace) -> int:
             if show_bar:
                 _bar(done, len(files), str(path))
             if isinstance(figures, str):
+                if len(files) == 1:
+                    raise InputError(figures)  # one file: the CLI's one line, exit code 2
                 failed += 1
                 if show_bar:
                     sys.stderr.write("\n")
-                print(f"bgboard analyse: {figures}", file=sys.stderr)
+                print(f"bgboard: {one_line(figures)}", file=sys.stderr)
                 continue
             for p in figures["players"]:
                 p["worst"] = p["worst"][: args.worst]
