@@ -109,3 +109,16 @@ def test_a_folder_is_resumed_from_the_cache_after_an_interruption(tmp_path: Path
     # the figures of a resumed run equal a fresh run's
     fresh = _run(str(folder / "m05.mat"), "--json")
     assert json.loads(fresh.stdout)["players"] == next(f for f in files if f["file"].endswith("m05.mat"))["players"]
+
+
+def test_bgsage_counts_the_same_decisions_and_grades_close_to_gnubg_nn():
+    """Another engine, the same definitions: the counts are the match's, the errors bgsage's."""
+    path = str(WORLD / "gnubg_headers_selfplay_1_7.mat")
+    gnubg_nn = json.loads(_run(path, "--json").stdout)["players"]
+    bgsage = _run(path, "--json", "--engine", "bgsage")
+    assert bgsage.returncode == 0, bgsage.stderr
+    sage = json.loads(bgsage.stdout)
+    assert sage["engine"] == "bgsage"
+    for a, b in zip(sage["players"], gnubg_nn):
+        assert (a["total_moves"], a["unforced_moves"]) == (b["total_moves"], b["unforced_moves"])
+        assert a["checker_error_emg"] == pytest.approx(b["checker_error_emg"], rel=0.25)
