@@ -114,6 +114,9 @@ def run(args: argparse.Namespace) -> int:
                 p["worst"] = p["worst"][: args.worst]
             results.append(figures)
             if not args.json:
+                if show_bar:  # the bar's line is cleared before the figures (stderr and stdout share a terminal)
+                    sys.stderr.write("\r" + " " * 80 + "\r")
+                    sys.stderr.flush()
                 print(_text(figures), flush=True)
     except KeyboardInterrupt:
         sys.stderr.write(f"\ninterrupted after {len(results)} files; run again to resume"
