@@ -5,7 +5,8 @@ Pure given the :class:`Evaluator` it is handed (the engines live in
 :mod:`bgboard.analysis.evaluators`): the match comes from :func:`bgboard.match.import_mat`
 (a ``.mat`` file, or a journal's match written as one).  For each item of each game:
 
-* a roll (a play, a pass, an illegal play kept as written): one of the player's moves; a
+* a roll (a play, a pass, an illegal play kept as written; not dice rolled before a
+  resignation, which gnubg's import does not keep): one of the player's moves; a
   cube decision "no double" first when the cube was available to them and the board is
   not the starting position (gnubg's ``GetDPEq`` and ``is_initial_position``); the roll's
   luck (best equity of the roll thrown − the mean over all rolls; over the 30 opening
@@ -209,11 +210,13 @@ def _roll(
         values = evaluator.cube(position, state)
         if values is not None:
             cube.append(_no_double(values, player, game, play.line, pid, scale))
+    if play.kind == "roll":
+        # dice rolled and not played (a resignation followed): gnubg's import keeps no
+        # roll there, so it has no luck either
+        return
     if luck:
         value = _luck(evaluator, position, play.dice, state)
         rolls.append(LuckRoll(player, value, value * scale))
-    if play.kind == "roll":
-        return
     total_moves[player] += 1
     played = play.result if play.kind in ("move", "illegal") else None
     count, ranked = evaluator.plays(position, play.dice, state, played)
