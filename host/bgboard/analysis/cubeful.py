@@ -67,7 +67,7 @@ class Cube:
         """A cube whose score the table covers (one sentence otherwise); the plain
         constructor is the unchecked fast path."""
         if max(away) > MAX_AWAY or min(away) < 1:
-            raise InputError(f"the match equity table covers matches up to {MAX_AWAY} points")
+            raise InputError(f"the analysis covers matches up to {MAX_AWAY} points (gnubg's Kazaross-XG2 match equity table)")
         return cls(away, value, owner, move, crawford)
 
     def swapped(self) -> "Cube":
