@@ -22,7 +22,8 @@ from bgboard.errors import InputError
 from bgboard.files import os_error
 from bgboard.match.mat_read import ImportedMatch, import_mat
 
-__all__ = ["CACHE_NAME", "Cache", "analyse_file", "expand", "iter_results", "read_match"]
+__all__ = ["CACHE_NAME", "CSV_COLUMNS", "Cache", "analyse_file", "expand", "iter_results", "read_match",
+           "write_figures_csv"]
 
 CACHE_NAME = ".bgboard-analysis.json"
 #: Files bigger than this are no match record.
@@ -162,3 +163,45 @@ def iter_results(files: list[Path], evaluator: Evaluator, plies: int, cache: Cac
         if cache is not None:
             cache.put(key, figures)
         yield path, figures, False
+
+
+#: The columns of a club export's ``analysis.csv`` (one row per match and player).
+CSV_COLUMNS = ("match", "player", "pr", "pr_low", "pr_high", "decisions", "error_rate_memg", "checker_error_emg",
+               "cube_error_emg", "luck_emg", "overall_rating")
+
+
+def write_figures_csv(folder: Path, out: Path, engine: str = "gnubg-nn") -> int:
+    """Analyse every ``.mat`` file in ``folder`` (a club export's ``mat/``: one file per
+    match, named by its number) and write ``out`` as CSV, one row per match and player
+    (:data:`CSV_COLUMNS`), atomically; the number of rows.  The folder's results cache is
+    kept beside the files, so exporting again analyses only the new matches."""
+    import csv
+    import io
+
+    from bgboard.analysis.evaluators import open_evaluator
+
+    files = sorted(folder.glob("*.mat"), key=lambda p: (len(p.stem), p.stem)) if folder.is_dir() else []
+    evaluator = open_evaluator(engine)
+    cache = Cache.open(folder / CACHE_NAME)
+    text = io.StringIO()
+    writer = csv.writer(text, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    rows = 0
+    for path, figures, _cached in iter_results(files, evaluator, 0, cache):
+        if isinstance(figures, str):
+            continue  # a record the analysis does not cover (a variant, a long match)
+        for player in figures["players"]:
+            writer.writerow([path.stem, player["name"]] + [_cell(player[k]) for k in CSV_COLUMNS[2:]])
+            rows += 1
+    out.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=out.parent, prefix=".analysis-", suffix=".tmp")
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        f.write(text.getvalue())
+    os.replace(tmp, out)
+    return rows
+
+
+def _cell(value: Any) -> str:
+    if isinstance(value, float):
+        return f"{value:.4f}"
+    return "" if value is None else str(value)
