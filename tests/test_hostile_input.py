@@ -93,6 +93,13 @@ CASES = [
     ("control characters", ["legal", "4HP\x1b[2J\x07", "31"], "'4HP\\x1b[2J\\x07'"),
     ("not UTF-8 argument", ["legal", "4HP\udcff\udcfe", "31"], "4HP\\udcff\\udcfe"),
     ("bad port name", ["firmware", "deploy", "--dry-run", "--port", "-rf /"], "is not a serial port name"),
+    # match analysis
+    ("analyse endless", ["analyse", "/dev/zero"], "is larger than 16 MB: not a match record"),
+    ("analyse not a match", ["analyse", "{p}/afile"], "not a .mat match record"),
+    ("analyse no match in a folder", ["analyse", "{p}/adir"], "no .mat file found in the folders named"),
+    ("analyse missing", ["analyse", "{p}/none.mat"], "there is no file or folder"),
+    ("analyse huge engine name", ["analyse", "{p}/afile", "--engine", LONG], "characters)"),
+    ("analyse ply", ["analyse", "{p}/afile", "--ply", "9"], "--ply must be 0, 1 or 2"),
 ]
 
 

@@ -142,6 +142,9 @@ class App:
         self.teacher: Any = None  # a bgboard.teaching.WorkerTeacher in the teaching modes
         self.report: Path | None = None  # the learner report, once written
         self._report_task: asyncio.Task[None] | None = None
+        self._analysis_task: asyncio.Task[None] | None = None
+        self._analysed = -1  # the number of actions of the match last analysed at its end
+        self.analysis_figures: tuple[dict[str, Any], ...] = ()  # both players' figures of that match
         self._reported: tuple[int, bool] = (-1, False)
         self.shown: list[Any] = []
         self.failure: Exception | None = None  # what stopped the match (raised by run)
@@ -235,11 +238,17 @@ class App:
 
         if not await teacher.settled():
             log.warning("some grades were still running: the report leaves them out")
+        if self._analysis_task is not None and not self._analysis_task.done():
+            try:  # the report shows the match's PR and luck: let the analysis come first
+                await asyncio.wait_for(asyncio.shield(self._analysis_task), 30)
+            except (asyncio.TimeoutError, asyncio.CancelledError):
+                log.info("the report is written without the match's analysis (still running)")
         if not teacher.lessons:
             return
         names, title = self._report_names()
         try:
-            self.report = await teacher.write_report_async(self.records_dir / REPORT_NAME, names, title)
+            self.report = await teacher.write_report_async(self.records_dir / REPORT_NAME, names, title,
+                                                           self.analysis_figures)
         except Exception as exc:  # the report is help: it never stops the board
             log.warning("the learner report could not be written: %s", exc)
             return
@@ -259,6 +268,7 @@ class App:
                 log.info("match action %d: %s", number, action)
             self._after()
             self._report_at_end()
+            self._analysis_at_end()
             if self.progress is not None:
                 self._keep_progress()
 
@@ -306,6 +316,37 @@ class App:
         if key[1] and key != self._reported:
             self._reported = key
             self._report_task = asyncio.get_running_loop().create_task(self._write_report(), name="bgboard-report")
+
+    def _analysis_at_end(self) -> None:
+        """At a match's end the hint worker analyses it (PR and error rates for the end
+        screen): on its thread or process, never on the loop."""
+        c = self.controller
+        if self.hints is None or c is None or not getattr(c, "over", False) or not hasattr(c, "show_analysis"):
+            return
+        key = len(c.actions)
+        if key != self._analysed:
+            self._analysed = key
+            self._analysis_task = asyncio.get_running_loop().create_task(
+                self._analyse(tuple(c.actions), key), name="bgboard-analysis")
+
+    async def _analyse(self, actions: tuple[Any, ...], key: int) -> None:
+        from bgboard.analysis.board import figures_for_actions, summary_lines
+        from bgboard.hints.worker import HintCancelled
+
+        try:
+            figures = await self.hints.call(figures_for_actions, actions, self.hints.engine.name, budget=600.0)
+        except HintCancelled as exc:
+            log.info("the match analysis was dropped: %s", exc.reason)
+            return
+        except Exception as exc:  # the analysis is help: it never stops the board
+            log.warning("the match could not be analysed: %s", exc)
+            return
+        c = self.controller
+        text = summary_lines(figures)
+        if text and c is not None:
+            self.analysis_figures = figures
+            log.info("match analysis: %s", text[0])
+            c.show_analysis(text, key)
 
     def _after(self) -> None:
         """After an event: the match record beside the journal (handed to the records
@@ -568,6 +609,12 @@ class App:
                 await asyncio.to_thread(buttons.close)  # gpiozero joins each button's thread
             if self._hint_task is not None:
                 self._hint_task.cancel()
+            if self._analysis_task is not None and not self._analysis_task.done():
+                # the end screen is kept by the e-ink panel: let the match's analysis come
+                try:
+                    await asyncio.wait_for(self._analysis_task, 30)
+                except (asyncio.TimeoutError, asyncio.CancelledError):
+                    log.info("the match analysis did not finish before the app stopped")
             if self.teacher is not None:
                 await self._session_end()
             if self.progress is not None:

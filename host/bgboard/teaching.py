@@ -91,10 +91,13 @@ class _Lessons:
         return {"grades": self.grades(), "engine": self.engine.name,
                 "report": str(report) if report is not None else None, "in_short": self.summary()[0]}
 
-    def write_report(self, path: Path, names: tuple[str, str], title: str = "Learner report") -> Path:
-        """Write the HTML learner report (atomically: a finished file or none)."""
+    def write_report(self, path: Path, names: tuple[str, str], title: str = "Learner report",
+                     figures: Any = ()) -> Path:
+        """Write the HTML learner report (atomically: a finished file or none): a section
+        per learner with the match's PR and luck when ``figures`` (both players' match
+        analysis) are given."""
         path = Path(path)
-        write_text_atomic(path, report_html(self.lessons, title, names))
+        write_text_atomic(path, report_html(self.lessons, title, names, tuple(figures)))
         return path
 
 
@@ -269,9 +272,10 @@ class WorkerTeacher(_Lessons):
             return False
         return True
 
-    async def write_report_async(self, path: Path, names: tuple[str, str], title: str = "Learner report") -> Path:
+    async def write_report_async(self, path: Path, names: tuple[str, str], title: str = "Learner report",
+                                 figures: Any = ()) -> Path:
         """:meth:`write_report` off the loop (matplotlib draws the chart)."""
-        return await asyncio.to_thread(self.write_report, path, names, title)
+        return await asyncio.to_thread(self.write_report, path, names, title, figures)
 
     async def close(self) -> None:
         """Stop grading (what is still queued is dropped)."""

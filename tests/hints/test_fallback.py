@@ -71,3 +71,16 @@ def test_the_fallback_still_advises_on_the_cube_in_a_money_race() -> None:
     assert done.returncode == 0, done.stderr
     answer = json.loads(done.stdout)
     assert answer["engine"] == "pubeval" and answer["basis"].startswith("Keith count")
+
+
+def test_a_missing_engine_falls_back_to_the_strongest_installed_one() -> None:
+    """gnubg-nn asked for and missing, bgsage installed: bgsage answers, and it is said."""
+    block = BLOCK.replace("sys.modules['bgsage'] = None\n", "").replace("('bgsage', 'gnubg_nn')", "('gnubg_nn',)")
+    env = dict(os.environ)
+    env.pop("BGBOARD_HINT_ENGINE", None)
+    done = subprocess.run([sys.executable, "-c", block, "hint", "4HPwATDgc/ABMA", "31", "--engine", "gnubg-nn", "--json"],
+                          capture_output=True, text=True, timeout=120, env=env)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["engine"] == "bgsage"
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1 and "gnubg-nn engine is not installed" in lines[0] and lines[0].endswith("using bgsage")

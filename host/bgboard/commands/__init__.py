@@ -12,7 +12,8 @@ from types import ModuleType
 
 #: The subcommands in the order ``bgboard --help`` lists them (``import`` is a keyword: the
 #: modules are reached by name, not by attribute).
-COMMANDS = ("legal", "selfplay", "hint", "render", "firmware", "run", "sim", "club", "import", "export", "hardware")
+COMMANDS = ("legal", "selfplay", "hint", "render", "firmware", "run", "sim", "club", "import", "export", "analyse",
+            "hardware")
 
 
 def command_module(name: str) -> ModuleType:

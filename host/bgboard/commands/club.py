@@ -138,6 +138,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     p = sub.add_parser("export", help="an event's CSV, .mat files and printable HTML page")
     p.add_argument("event", metavar="EVENT")
     p.add_argument("--out", required=True, metavar="DIR")
+    p.add_argument("--analyse", nargs="?", const="gnubg-nn", metavar="ENGINE",
+                   help="also analyse every match (docs/analysis.md): analysis.csv, per player PR, error rate, luck")
 
     p = sub.add_parser("serve", help="the director's server: the club's live web pages",
                        description="Serve the club's web pages (the room's live boards, brackets, "
@@ -294,6 +296,11 @@ def _run(d: Director, args: argparse.Namespace, by: str) -> int:
     elif cmd == "export":
         written = d.export(args.event, args.out)
         print(f"{len(written)} files written to {args.out}")
+        if args.analyse:
+            from bgboard.analysis.batch import write_figures_csv
+
+            rows = write_figures_csv(Path(args.out) / "mat", Path(args.out) / "analysis.csv", args.analyse.strip().lower())
+            print(f"{rows} players' figures analysed into {Path(args.out) / 'analysis.csv'}")
     return 0
 
 

@@ -126,6 +126,9 @@ class Controller:
         self.lesson_player: int | None = None
         self.resigning: tuple[int, int] | None = None  # (player, level) being chosen at the board
         self.result_sent: bool | None = None  # club match: the result reached the event (set by the club link)
+        # the match's analysis at its end (PR and error rates, computed on the hint worker)
+        # and the number of actions it was computed for
+        self.analysis: tuple[tuple[str, ...], int] = ((), -1)
         self.send = send
         self.show = show
         self.notice: Notice | None = None
@@ -235,6 +238,13 @@ class Controller:
             return
         self.lessons.append(lesson)
         self.lesson, self.lesson_player = lesson, player
+
+    def show_analysis(self, text: tuple[str, ...], actions: int) -> None:
+        """The app's hint worker analysed the match of ``actions`` actions: the match-end
+        screen shows ``text`` (both players' PR and error rate, longest form first) while
+        the match is still that one."""
+        self.analysis = (tuple(text), actions)
+        self._refresh()
 
     def mark_result(self, sent: bool | None) -> None:
         """The club link says whether this match's result reached the event (True), is
@@ -565,6 +575,7 @@ class Controller:
             put_back=self.judge.put_back() if self.state.phase == Phase.PLAY else (),
             lesson=self._lesson_text(),
             sent=self.result_sent,
+            analysis=self.analysis[0] if self.analysis[1] == len(self.actions) else (),
             beavers=self.state.rules.beavers,
             variant=variant_notes(self.state),
         )

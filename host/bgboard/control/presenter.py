@@ -53,6 +53,7 @@ class View:
     put_back: tuple[str, ...] = ()
     lesson: tuple[str, ...] = ()
     sent: bool | None = None
+    analysis: tuple[str, ...] = ()
     beavers: bool = False
     variant: tuple[str, ...] = ()
 
@@ -157,6 +158,7 @@ def display_state(view: View) -> DisplayState:
         put_back=view.put_back,
         lesson=view.lesson or _notes(view.variant),
         ending=ending(view) if phase in (DisplayPhase.GAME_OVER, DisplayPhase.MATCH_OVER) else None,
+        analysis=view.analysis if phase == DisplayPhase.MATCH_OVER else (),
         may_double=state.phase != Phase.TURN or state.may_double,  # the prompt: "to roll" alone
     )
 

@@ -52,6 +52,13 @@ DEMOS: dict[str, DisplayState] = {
         cube=2, cube_owner=0, phase="match-over", winner=0,
         ending=Ending(winner=0, how="gammon", points=4, cube=2, sent=True),
     ),
+    "match-analysis": DisplayState(
+        names=("Alice", "Bob"), match_length=7, score=(7, 4), crawford="post-crawford",
+        cube=1, phase="match-over", winner=0,
+        ending=Ending(winner=0, how="single", points=1, cube=1),
+        analysis=("Alice PR 4.2 (8.4 mEMG) · Bob PR 9.8 (19.6 mEMG)",
+                  "PR 4.2 / 9.8 · error rate 8.4 / 19.6", "PR 4.2 · 9.8 (8 · 20 mEMG)", "PR 4.2 · 9.8"),
+    ),
     "game-over": DisplayState(
         names=("Alice", "Bob"), match_length=7, score=(2, 5), cube=2, cube_owner=1,
         phase="game-over", winner=1,

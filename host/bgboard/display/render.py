@@ -231,7 +231,7 @@ class _Canvas:
 # --------------------------------------------------------------------------- render
 ITEMS = ("score", "match", "cube", "crawford", "dice", "pips", "clock", "instruction",
          "prompt", "message", "put-back", "lesson", "hint", "names", "ending", "points", "sent",
-         "diagram")
+         "diagram", "analysis")
 """Everything the renderer can place; :attr:`Rendered.placed` is a subset."""
 
 
@@ -264,7 +264,7 @@ def bounded(state: DisplayState) -> DisplayState:
     """``state`` with every text cut to the limits above (the same state when it fits)."""
     texts = {
         name: tuple(_cut(v, MAX_TEXT) for v in getattr(state, name)[:MAX_VARIANTS])
-        for name in ("hint", "message", "title", "put_back", "lesson")
+        for name in ("hint", "message", "title", "put_back", "lesson", "analysis")
     }
     names = tuple(_cut(n, MAX_NAME) for n in state.names)
     if names == state.names and all(texts[k] == getattr(state, k) for k in texts):
@@ -302,7 +302,8 @@ def required_items(state: DisplayState) -> frozenset[str]:
     """The items every panel must show for ``state`` (checked against
     :attr:`Rendered.placed`): score, match length, the cube when it is not a centred 1,
     Crawford, dice, both pip counts (labelled), the clocks, the current instruction and
-    the put-back list; on the end screens who won, how, the points and the new score."""
+    the put-back list; on the end screens who won, how, the points and the new score, and
+    at the match's end its analysis when there is one."""
     need = {"instruction"} if (instruction_is_message(state) or state.title or prompt(state)) else set()
     if state.put_back:
         need.add("put-back")
@@ -311,6 +312,8 @@ def required_items(state: DisplayState) -> frozenset[str]:
     need |= {"score", "match"}
     if state.phase == "match-over" or (state.phase == "game-over" and state.ending is not None):
         need |= {"ending"} if state.ending is not None or state.phase == "match-over" else set()
+        if state.analysis and state.phase == "match-over":
+            need.add("analysis")
         if state.ending is not None:
             need.add("points")
             if state.ending.sent is not None:
@@ -653,6 +656,17 @@ def _ending_screen(c: _Canvas, lay: Layout, s: DisplayState) -> int:
         c.text((W // 2, y + line_h // 2), text, size, anchor="mm", bold=False)
         if whole:
             c.placed.update(k for k, forms in facts.items() if any(f in text for f in forms))
+        y += line_h
+    if s.analysis and s.phase == "match-over":
+        # the match's analysis (both players' PR and error rate) on the line that says
+        # the match length when that line is still to come, else on a line of its own
+        forms = tuple(f"{a} · {m}" for a in s.analysis for m in match) if "match" not in c.placed else s.analysis
+        text, size, whole = c.fit_whole(forms, W - 2 * pad, lay.info_px)
+        c.text((W // 2, y + line_h // 2), text, size, anchor="mm", bold=False)
+        if whole:
+            c.placed.add("analysis")
+            if any(text.endswith(m) for m in match):
+                c.placed.add("match")
         y += line_h
     if "match" not in c.placed:
         text, size, whole = c.fit_whole(

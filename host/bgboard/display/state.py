@@ -116,7 +116,9 @@ class DisplayState:
     player 1's, 0 = not rolled yet).  ``winner`` is set in ``game-over``/``match-over``.
     ``put_back`` lists the checkers to put back after an illegal play ("put back: 13→8,
     clear 4", shorter forms after it); ``lesson`` is the teaching mode's grade of the last
-    play; ``ending`` says how the last game ended (game-over and match-over screens).
+    play; ``ending`` says how the last game ended (game-over and match-over screens);
+    ``analysis`` the match's analysis at its end (both players' PR and error rate,
+    computed on the hint worker: :func:`bgboard.analysis.board.summary_lines`).
     ``may_double`` is False when the player on roll may not offer the cube now (a game
     without a cube, the Crawford game, the cube on the other side, a dead cube): the
     prompt then says only "to roll" (read in the ``rolling`` phase).
@@ -142,6 +144,7 @@ class DisplayState:
     put_back: Text = ()
     lesson: Text = ()
     ending: Ending | None = None
+    analysis: Text = ()
     may_double: bool = True
 
     def __post_init__(self) -> None:
@@ -205,7 +208,7 @@ def _problems(s: DisplayState) -> list[str]:
         if e.sent not in (None, True, False):
             out.append(f"ending sent must be true, false or null, not {e.sent!r}")
     for name, text in (("hint", s.hint), ("message", s.message), ("title", s.title),
-                       ("put_back", s.put_back), ("lesson", s.lesson)):
+                       ("put_back", s.put_back), ("lesson", s.lesson), ("analysis", s.analysis)):
         if any(not isinstance(t, str) or not t.strip() for t in text):
             out.append(f"{name} must be a list of non-empty strings, longest first")
     if s.diagram is not None:
@@ -286,7 +289,7 @@ def state_from_dict(data: Mapping[str, Any]) -> DisplayState:
             kw[key] = None if value is None else _ints(value, key)
         elif key in ("crawford", "phase", "severity"):
             kw[key] = _str(value, key)
-        elif key in ("hint", "message", "title", "put_back", "lesson"):
+        elif key in ("hint", "message", "title", "put_back", "lesson", "analysis"):
             kw[key] = _text(value, key)
         elif key == "clock":
             kw[key] = None if value is None else _clock(value)

@@ -47,8 +47,8 @@ def open_engine(name: str | None = None) -> Opened:
     """Open the engine ``name`` (None: ``$BGBOARD_HINT_ENGINE``, else "auto").
 
     "auto" takes the strongest installed engine.  A named engine that cannot be loaded
-    falls back to pubeval, with a notice such as "the bgsage engine is not installed
-    (No module named 'bgsage'); using pubeval".
+    falls back to the strongest engine that is installed, with a notice such as "the
+    gnubg-nn engine is not installed (No module named 'gnubg_nn'); using bgsage".
     """
     if name is None:
         name = os.environ.get(ENV) or DEFAULT
@@ -66,7 +66,15 @@ def open_engine(name: str | None = None) -> Opened:
     try:
         return Opened(_make(name))
     except EngineUnavailableError as exc:
-        return Opened(_make("pubeval"), f"{exc}; using pubeval")
+        # the strongest engine that is installed, never silently the weakest
+        for candidate in ENGINES:
+            if candidate == name:
+                continue
+            try:
+                return Opened(_make(candidate), f"{exc}; using {candidate}")
+            except EngineUnavailableError:
+                continue
+        raise  # pragma: no cover - pubeval is pure Python and always opens
 
 
 def open_configured(engine: str) -> Opened | None:

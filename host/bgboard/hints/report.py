@@ -15,9 +15,14 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from bgboard.errors import InputError
+from bgboard.hints.boardsvg import board_svg
 from bgboard.hints.lesson import CubeLesson, PlayLesson, mistakes_by_kind
+from bgboard.rules import legal_plays
+from bgboard.rules.ids import position_from_id
+from bgboard.rules.position import Position
 
-__all__ = ["LearnerReport", "chart_svg", "counted", "report_html", "short_report"]
+__all__ = ["LearnerReport", "chart_svg", "counted", "drill_kinds", "learner_section", "report_html", "short_report",
+           "unforced"]
 
 GRADE_COLOURS = {"good": "#4a9a4a", "doubtful": "#d9b43a", "bad": "#d9822b", "very bad": "#c0392b", None: "#888888"}
 _NAME_MAX = 40
@@ -105,9 +110,101 @@ def chart_svg(lessons: Sequence[PlayLesson | CubeLesson]) -> str:
     return svg[svg.index("<svg"):]
 
 
+def _position(lesson: PlayLesson | CubeLesson) -> Position | None:
+    try:
+        return position_from_id(lesson.position)
+    except ValueError:
+        return None
+
+
+def unforced(lesson: PlayLesson) -> bool:
+    """The play had a choice: more than one legal play of its roll (gnubg's unforced move)."""
+    position = _position(lesson)
+    if position is None or len(lesson.dice) != 2 or not lesson.dice.isdigit():
+        return True
+    return len(legal_plays(position, (int(lesson.dice[0]), int(lesson.dice[1])))) > 1
+
+
+def _kind(lesson: PlayLesson | CubeLesson) -> str:
+    """The drill kind a mistake belongs to (drills.toml's kinds): cube, bar, bear-off, or
+    opening (the middle game's mistakes are practised as openings' structures)."""
+    if isinstance(lesson, CubeLesson):
+        return "cube"
+    position = _position(lesson)
+    if position is None:
+        return "opening"
+    if position.mine[25]:
+        return "bar"
+    if sum(position.mine[7:25]) == 0:
+        return "bear-off"
+    return "opening"
+
+
+def drill_kinds(lessons: Sequence[PlayLesson | CubeLesson]) -> list[tuple[str, int, float]]:
+    """The drill kinds to practise next: (kind, mistakes, equity lost) for each kind the
+    learner made mistakes in, the costliest first."""
+    lost: dict[str, tuple[int, float]] = {}
+    for lesson in lessons:
+        if lesson.mistake:
+            n, e = lost.get(_kind(lesson), (0, 0.0))
+            lost[_kind(lesson)] = (n + 1, e + lesson.loss)
+    return sorted(((k, n, e) for k, (n, e) in lost.items()), key=lambda item: -item[2])
+
+
+def learner_section(lessons: Sequence[PlayLesson | CubeLesson], player: int, name: str,
+                    figures: dict[str, object] | None = None) -> str:
+    """One learner's part of the report: their PR (and luck) from the match's analysis when
+    there is one (else from their graded decisions), their plays and the equity lost per
+    *unforced* play, each of their worst positions drawn, and the drills to practise next
+    (kinds, and their own worst positions as ``[teach] drills`` entries)."""
+    esc = html.escape
+    mine = [lesson for lesson in lessons if lesson.player == player]
+    plays = [p for p in mine if isinstance(p, PlayLesson) and p.play]
+    free = [p for p in plays if unforced(p)]
+    cubes = [c for c in mine if isinstance(c, CubeLesson)]
+    lost = sum(p.loss for p in free)
+    per_play = lost / len(free) if free else 0.0
+    who = esc(name[:_NAME_MAX])
+    if figures:
+        lo, hi = figures.get("pr_low"), figures.get("pr_high")
+        interval = f"{lo:.1f}–{hi:.1f}" if isinstance(lo, float) and isinstance(hi, float) else "not known"
+        wide = " (few decisions: the interval is wide)" if figures.get("pr_wide") else ""
+        pr = (f"PR {figures['pr']:.1f} (95 % interval {interval}{wide}) over {figures['decisions']} decisions; "
+              f"error rate {figures['error_rate_memg']:.1f} mEMG, {esc(str(figures['overall_rating']))}. "
+              f"Luck {figures['luck_emg']:+.2f} ({esc(str(figures['luck_rating']))}).")
+    else:
+        decisions = len(free) + len(cubes)
+        value = 500.0 * (lost + sum(c.loss for c in cubes)) / decisions if decisions else 0.0
+        pr = f"PR {value:.1f} from the graded decisions ({decisions}); no match analysis to show luck."
+    worst = sorted((p for p in free if p.loss > 0), key=lambda p: -p.loss)[:3]
+    pictures = "".join(
+        "<li><figure>{svg}<figcaption><b>{dice}</b>: played <code>{play}</code>, lost {loss:.3f} ({grade}); "
+        "better <code>{best}</code>.{why} <small><code>{pid}</code></small></figcaption></figure></li>".format(
+            svg=board_svg(pos, esc(p.position)) if (pos := _position(p)) is not None else "",
+            dice=esc(p.dice), play=esc(p.play), loss=p.loss, grade=esc(p.grade or "not graded"), best=esc(p.best),
+            why=f" {esc(p.why)}" if p.why else "", pid=esc(p.position))
+        for p in worst) or "<li>No play lost equity.</li>"
+    kinds = drill_kinds(mine)
+    practise = "".join(f"<li>{esc(k)} drills: {counted(n, 'mistake')}, {e:.3f} lost</li>" for k, n, e in kinds) \
+        or "<li>No mistakes: any drill set keeps the eye in.</li>"
+    own = ", ".join(f'"{esc(p.position)}:{esc(p.dice)}"' for p in worst)
+    config = (f"<p>Your own worst positions as drills: <code>[teach] drills = [{own}]</code></p>" if own else "")
+    return f"""<section class="learner" id="learner-{player}"><h2>{who}</h2>
+<p class="pr">{pr}</p>
+<p class="plays">{counted(len(plays), 'play')} ({len(free)} with a choice), {counted(len(cubes), 'cube decision')};
+{per_play:.3f} lost per unforced play.</p>
+<h3>Worst positions</h3><ol class="worst-boards">{pictures}</ol>
+<h3>Practise next</h3><ul class="practise">{practise}</ul>{config}</section>
+"""
+
+
 def report_html(lessons: Sequence[PlayLesson | CubeLesson], title: str = "Learner report",
-                names: tuple[str, str] | None = None) -> str:
-    """The whole report as one HTML page (every text escaped, names bounded)."""
+                names: tuple[str, str] | None = None, figures: Sequence[dict[str, object]] = (),
+                learners: Sequence[int] | None = None) -> str:
+    """The whole report as one HTML page (every text escaped, names bounded): first one
+    section per learner (``learners``: the sides taught, by default each side with a
+    lesson; ``figures``: both players' match analysis, :mod:`bgboard.analysis`), then the
+    session's tables.  It reads on a 390 px phone (the tables scroll inside their box)."""
     report = LearnerReport.of(lessons)
     esc = html.escape
 
@@ -141,8 +238,8 @@ def report_html(lessons: Sequence[PlayLesson | CubeLesson], title: str = "Learne
         for c in lessons if isinstance(c, CubeLesson)
     )
     cube_table = (
-        "<h2>Cube decisions</h2><table id=\"cubes\"><tr><th>player</th><th>position</th><th>decision</th><th>best</th>"
-        f"<th>loss</th><th>grade</th></tr>{cubes}</table>" if cubes else ""
+        "<h2>Cube decisions</h2><div class=\"scroll\"><table id=\"cubes\"><tr><th>player</th><th>position</th><th>decision</th>"
+        f"<th>best</th><th>loss</th><th>grade</th></tr>{cubes}</table></div>" if cubes else ""
     )
     summary = (f"{counted(report.plays, 'play')} graded, {counted(report.cube_decisions, 'cube decision')};\n"
                f"equity lost: {report.total_loss:.3f} in all, {report.loss_per_play:.3f} per play.")
@@ -150,17 +247,28 @@ def report_html(lessons: Sequence[PlayLesson | CubeLesson], title: str = "Learne
         summary = (f"{counted(report.plays, 'play')} ranked, {counted(report.cube_decisions, 'cube decision')}; "
                    "the engine only ranks "
                    "plays, so there is no equity lost to report: choose gnubg-nn or bgsage for grades.")
+    sides = list(learners) if learners is not None else sorted({p.player for p in lessons if p.player is not None})
+    sections = "".join(
+        learner_section(lessons, side, names[side] if names is not None else f"Player {side}",
+                        figures[side] if len(figures) == 2 else None)
+        for side in sides if side in (0, 1))
     return f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>{esc(title)}</title>
-<style>body{{font-family:sans-serif;max-width:50em;margin:1em auto}}table{{border-collapse:collapse}}
-td,th{{border:1px solid #ccc;padding:2px 6px;text-align:left}}</style></head>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<style>body{{font-family:sans-serif;max-width:50em;margin:1em auto;padding:0 .5em}}table{{border-collapse:collapse}}
+td,th{{border:1px solid #ccc;padding:2px 6px;text-align:left}}
+.scroll{{overflow-x:auto;max-width:100%}} svg{{max-width:100%;height:auto}} code{{word-break:break-all}}
+.worst-boards{{padding-left:1.2em}} .worst-boards svg{{width:300px}} figure{{margin:0 0 .8em 0}}
+section.learner{{border-top:2px solid #999;margin-top:1em}}</style></head>
 <body><h1>{esc(title)}</h1>
+{sections}
+<h2>The session</h2>
 <p id="summary">{summary}</p>
-<h2>Mistakes by kind</h2><table id="mistakes"><tr><th>kind</th><th>count</th></tr>{rows}</table>
+<h2>Mistakes by kind</h2><div class="scroll"><table id="mistakes"><tr><th>kind</th><th>count</th></tr>{rows}</table></div>
 <h2>Equity lost per play</h2><figure id="chart">{chart_svg(lessons)}</figure>
 <h2>The worst three positions</h2><ol id="worst">{worst}</ol>
 {cube_table}
-<h2>Every play</h2><table id="plays"><tr><th>#</th><th>player</th><th>dice</th><th>play</th><th>best</th>
-<th>loss</th><th>grade</th></tr>{plays}</table>
+<h2>Every play</h2><div class="scroll"><table id="plays"><tr><th>#</th><th>player</th><th>dice</th><th>play</th><th>best</th>
+<th>loss</th><th>grade</th></tr>{plays}</table></div>
 </body></html>
 """

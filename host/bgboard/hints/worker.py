@@ -130,24 +130,27 @@ class HintWorker:
         self._closed = False
 
     # ------------------------------------------------------------------ requests
-    def _submit(self, work: Callable[[HintJob], Any]) -> HintJob:
+    def _submit(self, work: Callable[[HintJob], Any], replace: bool = True) -> HintJob:
         """A request run on the thread, which sees the job's cancel flag."""
-        return self._submit_job(lambda job: self._pool.submit(self._run, work, job))
+        return self._submit_job(lambda job: self._pool.submit(self._run, work, job), replace)
 
-    def _submit_call(self, function: Callable[..., Any], *args: Any) -> HintJob:
+    def _submit_call(self, function: Callable[..., Any], *args: Any, replace: bool = True) -> HintJob:
         """A request for the child process (the job's flag cannot reach it: a cancelled
         request that has started is abandoned, and its answer thrown away)."""
-        return self._submit_job(lambda job: self._pool.submit(function, *args))
+        return self._submit_job(lambda job: self._pool.submit(function, *args), replace)
 
-    def _submit_job(self, submit: Callable[[HintJob], concurrent.futures.Future[Any]]) -> HintJob:
-        """The newest request cancels the one before it (only one job is current)."""
+    def _submit_job(self, submit: Callable[[HintJob], concurrent.futures.Future[Any]], replace: bool = True) -> HintJob:
+        """The newest request cancels the one before it (only one job is current); a job
+        that does not ``replace`` waits its turn behind it and is cancelled by nothing but
+        :meth:`close` and its own budget."""
         if self._closed:
             raise RuntimeError("the hint worker is closed")
         job = HintJob()
         with self._lock:
-            if self._current is not None:
-                self._current.cancel("board changed")
-            self._current = job
+            if replace:
+                if self._current is not None:
+                    self._current.cancel("board changed")
+                self._current = job
             job.future = submit(job)
         return job
 
@@ -172,6 +175,14 @@ class HintWorker:
             return self._submit_call(_child_cube, position, state)
         engine = self.engine
         return self._submit(lambda job: cube_hint(engine, position, state))
+
+    def submit_call(self, function: Callable[..., Any], *args: Any) -> HintJob:
+        """Queue ``function(*args)`` on the worker (a module-level function: a worker in a
+        child process runs it there; the match's analysis at its end is one).  It cancels
+        nothing and no newer request cancels it: it runs after the requests before it."""
+        if self.separate_process:
+            return self._submit_call(function, *args, replace=False)
+        return self._submit(lambda job: function(*args), replace=False)
 
     def start(self) -> None:
         """Have the worker ready (a separate process is started and has opened its engine);
@@ -221,6 +232,11 @@ class HintWorker:
     async def cube(self, position: Position, state: CubeState, budget: float | None = None) -> CubeHint:
         """Cube advice without blocking the loop; raises :class:`HintCancelled`."""
         return await self._await(self.submit_cube(position, state), budget)
+
+    async def call(self, function: Callable[..., Any], *args: Any, budget: float | None = None) -> Any:
+        """``function(*args)`` on the worker without blocking the loop (see
+        :meth:`submit_call`); raises :class:`HintCancelled`."""
+        return await self._await(self.submit_call(function, *args), budget)
 
     # ------------------------------------------------------------------ lifetime
     def close(self) -> None:

@@ -1,0 +1,207 @@
+"""Analysing files, journals and folders with a results cache (adapter: reads files).
+
+A folder is analysed file by file; each file's figures are kept in a JSON cache
+(``--cache``, by default ``.bgboard-analysis.json`` in the first folder named) under the
+file's SHA-256, the engine and the plies, written atomically after every file: an
+interrupted run (Ctrl-C, kill) resumes where it stopped and never analyses a file twice.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+from bgboard.analysis.stats import summarise
+from bgboard.analysis.walk import Evaluator, analyse_match
+from bgboard.errors import InputError
+from bgboard.files import os_error
+from bgboard.match.mat_read import ImportedMatch, import_mat
+
+__all__ = ["CACHE_NAME", "CSV_COLUMNS", "Cache", "analyse_file", "expand", "iter_results", "read_match",
+           "write_figures_csv"]
+
+CACHE_NAME = ".bgboard-analysis.json"
+#: Files bigger than this are no match record.
+MAX_BYTES = 16 * 1024 * 1024
+CACHE_VERSION = 1
+
+
+def expand(paths: list[Path]) -> list[Path]:
+    """The files named: each file as it is, each folder's ``.mat`` files (sorted)."""
+    files: list[Path] = []
+    for path in paths:
+        if path.is_dir():
+            files.extend(sorted(p for p in path.rglob("*.mat") if p.is_file()))
+        elif path.exists():
+            files.append(path)
+        else:
+            raise InputError(f"there is no file or folder {path}")
+    return files
+
+
+def read_match(path: Path) -> tuple[ImportedMatch, bytes]:
+    """A ``.mat`` file or a board's journal (SQLite) as an imported match, and its bytes."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read(MAX_BYTES + 1)
+    except OSError as exc:
+        raise os_error(exc, path) from None
+    if len(data) > MAX_BYTES:
+        raise InputError(f"{path} is larger than {MAX_BYTES // (1024 * 1024)} MB: not a match record")
+    if data.startswith(b"SQLite format 3\x00"):
+        return import_mat(_journal_mat(path)), data
+    return import_mat(data), data
+
+
+def _journal_mat(path: Path) -> str:
+    """The .mat text of a journal's current match (as ``bgboard export`` writes it)."""
+    from bgboard.control.session import MatchSession, Settings
+    from bgboard.match.mat_write import export_mat
+    from bgboard.store.journal import read_entries
+
+    class _ReadOnly:
+        def __init__(self, entries: list[Any]) -> None:
+            self._entries = entries
+
+        def entries(self) -> list[Any]:
+            return self._entries
+
+        def append(self, kind: str, body: dict[str, Any], at_ms: int) -> int:
+            return 0
+
+    entries = read_entries(path)
+    if not any(e.kind == "action" for e in entries):
+        raise InputError(f"{path} holds no match yet: nothing to analyse")
+    session, _ = MatchSession.resume(_ReadOnly(entries), Settings(), 0)
+    if not session.actions:
+        raise InputError(f"{path}'s last match has no action yet: nothing to analyse")
+    return export_mat(session.actions)
+
+
+def analyse_file(path: Path, evaluator: Evaluator, plies: int = 0,
+                 progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
+    """``{"file", "players": [figures, figures], "engine", "plies", "problems"}`` for one file."""
+    match, _ = read_match(path)
+    if match.variant != "standard":
+        raise InputError(f"{path} is a {match.variant} match: only backgammon is analysed")
+    analysis = analyse_match(match, evaluator, plies=plies, progress=progress)
+    return {
+        "file": str(path),
+        "engine": analysis.engine,
+        "plies": plies,
+        "length": analysis.length,
+        "players": [summarise(analysis, p).to_dict() for p in (0, 1)],
+        "problems": list(analysis.problems)[:20],
+    }
+
+
+@dataclass
+class Cache:
+    """The results cache: ``{"version", "results": {key: figures}}`` in one JSON file."""
+
+    path: Path
+    results: dict[str, Any]
+
+    @classmethod
+    def open(cls, path: Path) -> "Cache":
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return cls(path, {})
+        except (OSError, ValueError):
+            raise InputError(f"the results cache {path} cannot be read: delete it to start again") from None
+        if not isinstance(data, dict) or data.get("version") != CACHE_VERSION or not isinstance(data.get("results"), dict):
+            raise InputError(f"the results cache {path} is not one bgboard wrote: delete it to start again")
+        return cls(path, data["results"])
+
+    @staticmethod
+    def key(data: bytes, engine: str, plies: int) -> str:
+        return f"{hashlib.sha256(data).hexdigest()}:{engine}:{plies}"
+
+    def get(self, key: str) -> Any:
+        return self.results.get(key)
+
+    def put(self, key: str, figures: Any) -> None:
+        """Keep ``figures`` and write the cache atomically (temporary file, fsync, rename)."""
+        self.results[key] = figures
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=".analysis-", suffix=".tmp")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                json.dump({"version": CACHE_VERSION, "results": self.results}, f)
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(tmp, self.path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+
+
+def iter_results(files: list[Path], evaluator: Evaluator, plies: int, cache: Cache | None) -> Iterator[tuple[Path, dict[str, Any] | str, bool]]:
+    """(file, figures or the sentence why it could not be analysed, from the cache?) per file."""
+    for path in files:
+        try:
+            with open(path, "rb") as f:
+                match_bytes = f.read(MAX_BYTES + 1) if cache is not None else b""
+        except OSError as exc:
+            yield path, str(os_error(exc, path)), False
+            continue
+        key = Cache.key(match_bytes, evaluator.name, plies) if cache is not None else ""
+        if cache is not None and cache.get(key) is not None:
+            yield path, {**cache.get(key), "file": str(path)}, True
+            continue
+        try:
+            figures = analyse_file(path, evaluator, plies)
+        except InputError as exc:
+            yield path, str(exc), False
+            continue
+        if cache is not None:
+            cache.put(key, figures)
+        yield path, figures, False
+
+
+#: The columns of a club export's ``analysis.csv`` (one row per match and player).
+CSV_COLUMNS = ("match", "player", "pr", "pr_low", "pr_high", "decisions", "error_rate_memg", "checker_error_emg",
+               "cube_error_emg", "luck_emg", "overall_rating")
+
+
+def write_figures_csv(folder: Path, out: Path, engine: str = "gnubg-nn") -> int:
+    """Analyse every ``.mat`` file in ``folder`` (a club export's ``mat/``: one file per
+    match, named by its number) and write ``out`` as CSV, one row per match and player
+    (:data:`CSV_COLUMNS`), atomically; the number of rows.  The folder's results cache is
+    kept beside the files, so exporting again analyses only the new matches."""
+    import csv
+    import io
+
+    from bgboard.analysis.evaluators import open_evaluator
+
+    files = sorted(folder.glob("*.mat"), key=lambda p: (len(p.stem), p.stem)) if folder.is_dir() else []
+    evaluator = open_evaluator(engine)
+    cache = Cache.open(folder / CACHE_NAME)
+    text = io.StringIO()
+    writer = csv.writer(text, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    rows = 0
+    for path, figures, _cached in iter_results(files, evaluator, 0, cache):
+        if isinstance(figures, str):
+            continue  # a record the analysis does not cover (a variant, a long match)
+        for player in figures["players"]:
+            writer.writerow([path.stem, player["name"]] + [_cell(player[k]) for k in CSV_COLUMNS[2:]])
+            rows += 1
+    out.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=out.parent, prefix=".analysis-", suffix=".tmp")
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        f.write(text.getvalue())
+    os.replace(tmp, out)
+    return rows
+
+
+def _cell(value: Any) -> str:
+    if isinstance(value, float):
+        return f"{value:.4f}"
+    return "" if value is None else str(value)

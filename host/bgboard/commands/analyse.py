@@ -1,0 +1,132 @@
+"""``bgboard analyse FILE.mat|JOURNAL|FOLDER... [--engine gnubg-nn|bgsage] [--ply 0|1|2] [--json]``
+
+Per player, the figures of gnubg's ``show statistics match`` (checker play, cube, overall
+error rate, Snowie error rate, rating words, luck) and XG's PR with a 95 % interval, the
+worst decisions with the better choice (docs/analysis.md).  A folder is analysed with
+every ``.mat`` file under it, with a progress bar on stderr and a results cache
+(``--cache``) that lets an interrupted run resume.  Exit code 2 when a file cannot be
+analysed (one sentence each) or the options are wrong.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from bgboard.errors import InputError
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:  # type: ignore[type-arg]
+    p = subparsers.add_parser(
+        "analyse",
+        help="analyse matches: error rates, PR and luck per player, as gnubg and XG report them",
+        description="Analyse .mat files, board journals or folders of .mat files: per player the "
+        "checker, cube and overall error rates as gnubg's 'show statistics match' counts them, "
+        "XG's PR with a confidence interval, luck, and the worst decisions.",
+    )
+    p.add_argument("files", nargs="+", type=Path, metavar="FILE", help=".mat file, journal.db or folder")
+    p.add_argument("--engine", default="gnubg-nn", help="gnubg-nn (0-ply, agrees with gnubg) or bgsage")
+    p.add_argument("--ply", type=int, default=0, help="0, 1 or 2 (gnubg's numbering: 0 = the raw net)")
+    p.add_argument("--json", action="store_true", help='print {"players": [...]} (one object per file)')
+    p.add_argument("--cache", type=Path, help="results cache for folders (default .bgboard-analysis.json in the first folder)")
+    p.add_argument("--worst", type=int, default=5, help="how many worst decisions to list per player")
+    return p
+
+
+def one_line(text: str, longest: int = 120) -> str:
+    """A file's sentence as one bounded, printable line (as the CLI prints its own)."""
+    text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+    return text if len(text) <= 4 * longest else f"{text[: 2 * longest]}... ({len(text)} characters)"
+
+
+def _bar(done: int, total: int, name: str) -> None:
+    width = 30
+    filled = width * done // max(total, 1)
+    sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} {one_line(name[-40:]):40s}")
+    sys.stderr.flush()
+
+
+def _text(result: dict[str, Any]) -> str:
+    lines = [f"{result['file']} ({result['engine']}, {result['plies']}-ply)"]
+    players = result["players"]
+    rows = [
+        ("Total moves", "total_moves", "{}"),
+        ("Unforced moves", "unforced_moves", "{}"),
+        ("Checker error EMG", "checker_error_emg", "{:.3f}"),
+        ("Checker error rate mEMG", "checker_rate_memg", "{:.1f}"),
+        ("Cube decisions", "cube_decisions", "{}"),
+        ("Close or actual cube decisions", "close_cube_decisions", "{}"),
+        ("Cube error EMG", "cube_error_emg", "{:.3f}"),
+        ("Error rate mEMG", "error_rate_memg", "{:.1f}"),
+        ("Snowie error rate", "snowie_error_rate", "{:.1f}"),
+        ("PR", "pr", "{:.2f}"),
+        ("Rating", "overall_rating", "{}"),
+        ("Luck EMG", "luck_emg", "{:+.3f}"),
+        ("Luck rating", "luck_rating", "{}"),
+    ]
+    lines.append(f"  {'':32s} {players[0]['name'][:20]:>20s} {players[1]['name'][:20]:>20s}")
+    for label, key, fmt in rows:
+        cells = [fmt.format(p[key]) if p[key] is not None else "n/a" for p in players]
+        lines.append(f"  {label:32s} {cells[0]:>20s} {cells[1]:>20s}")
+    for p in players:
+        lo, hi = p["pr_low"], p["pr_high"]
+        ci = f"{lo:.1f}–{hi:.1f}" if lo is not None and hi is not None else "n/a"
+        note = " (few decisions: the interval is wide)" if p["pr_wide"] else ""
+        lines.append(f"  {p['name']}: PR {p['pr']:.2f}, 95 % interval {ci} over {p['decisions']} decisions{note}")
+        for d in p["worst"]:
+            lines.append(f"    game {d['game']} line {d['line']}: {d['played']} — better {d['better']}"
+                         f" (−{d['error_emg']:.3f} EMG)")
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    from bgboard.analysis.batch import CACHE_NAME, Cache, expand, iter_results
+    from bgboard.analysis.evaluators import open_evaluator
+
+    if args.worst < 0 or args.worst > 50:
+        raise InputError("--worst must be between 0 and 50")
+    files = expand(list(args.files))
+    if not files:
+        raise InputError("no .mat file found in the folders named")
+    folder = next((p for p in args.files if p.is_dir()), None)
+    cache_path = args.cache or (folder / CACHE_NAME if folder is not None else None)
+    cache = Cache.open(cache_path) if cache_path is not None else None
+    evaluator = open_evaluator(args.engine.strip().lower(), args.ply)
+    failed = 0
+    results: list[dict[str, Any]] = []
+    show_bar = len(files) > 1 and sys.stderr.isatty() or folder is not None
+    try:
+        for done, (path, figures, _cached) in enumerate(iter_results(files, evaluator, args.ply, cache), 1):
+            if show_bar:
+                _bar(done, len(files), str(path))
+            if isinstance(figures, str):
+                if len(files) == 1:
+                    raise InputError(figures)  # one file: the CLI's one line, exit code 2
+                failed += 1
+                if show_bar:
+                    sys.stderr.write("\n")
+                print(f"bgboard: {one_line(figures)}", file=sys.stderr)
+                continue
+            for p in figures["players"]:
+                p["worst"] = p["worst"][: args.worst]
+            results.append(figures)
+            if not args.json:
+                if show_bar:  # the bar's line is cleared before the figures (stderr and stdout share a terminal)
+                    sys.stderr.write("\r" + " " * 80 + "\r")
+                    sys.stderr.flush()
+                print(_text(figures), flush=True)
+    except KeyboardInterrupt:
+        sys.stderr.write(f"\ninterrupted after {len(results)} files; run again to resume"
+                         f"{' (cache ' + str(cache_path) + ')' if cache_path else ''}\n")
+        return 130
+    if show_bar:
+        sys.stderr.write("\n")
+    if args.json:
+        if len(args.files) == 1 and len(results) == 1 and not args.files[0].is_dir():
+            print(json.dumps(results[0]))
+        else:
+            print(json.dumps({"files": results}))
+    return 2 if failed else 0
