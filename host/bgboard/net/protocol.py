@@ -222,6 +222,8 @@ def decode(kind: str, payload: bytes | bytearray | str) -> Any:
         text = payload if isinstance(payload, str) else bytes(payload).decode("utf-8")
         _check_shape(kind, text)
         data = json.loads(text, parse_int=_parse_int, parse_float=_parse_float, parse_constant=_parse_constant)
+    except ProtocolError:
+        raise
     except _Refused as exc:
         raise ProtocolError(f"the {kind} message holds {exc}") from None
     except (ValueError, UnicodeDecodeError, RecursionError, MemoryError, TypeError):
