@@ -213,7 +213,7 @@ def main() -> None:
             director.terminate()
             director.wait(30)
             broker.stop()
-        import shutil; shutil.copy(tmp / "director.log", "/tmp/clubnet_director_full.log")
+        print((tmp / "director.log").read_text()[-1500:], file=sys.stderr)
         with sqlite3.connect(db) as c:
             stored, keys = c.execute(
                 "SELECT COUNT(*), COUNT(DISTINCT result_key) FROM matches WHERE result_key IS NOT NULL").fetchone()

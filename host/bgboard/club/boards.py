@@ -45,8 +45,6 @@ from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable, Protocol
 
-from paho.mqtt.subscribeoptions import SubscribeOptions
-
 from bgboard.errors import InputError
 from bgboard.net.protocol import (
     Ack,
@@ -61,7 +59,7 @@ from bgboard.net.protocol import (
     parse_topic,
     topic,
 )
-from bgboard.net.session import Backoff, MqttError, open_client
+from bgboard.net.session import Backoff, MqttError, open_client, subscription
 
 log = logging.getLogger("bgboard.club.director")
 
@@ -260,7 +258,7 @@ class Director:
         club = self.settings.club
         # no_local: the director's own clearing publishes do not come back; retain-as-published:
         # a message tells whether the board left it retained (junk retained is cleared)
-        options = SubscribeOptions(qos=1, noLocal=True, retainAsPublished=True)
+        options = subscription(1, no_local=True, retain_as_published=True)
         await client.subscribe([(board_filter(club, kind), options) for kind in ("state", "online", "result")])
         self._assigned.clear()
         self._full_sync = True
