@@ -205,7 +205,7 @@ def main() -> None:
             stdout=subprocess.DEVNULL, stderr=open(tmp / "director.log", "w"), env=dict(os.environ, PYTHONPATH=str(ROOT / "host")),
         )
         try:
-            time.sleep(1.0)
+            time.sleep(3.0)  # the director connects and starts its checking workers
             b0, d0 = proc_figures(broker.process.pid), proc_figures(director.pid)
             latencies, wall, resent, flood_s = asyncio.run(run_boards(broker, tmp, args.boards, args.rounds, args.length, args.flood))
             b1, d1 = proc_figures(broker.process.pid), proc_figures(director.pid)

@@ -253,6 +253,9 @@ class Director:
             self._checks = ProcessPoolExecutor(lim.checks, mp_context=multiprocessing.get_context("forkserver"))
         else:
             self._checks = ThreadPoolExecutor(max(1, lim.checks), thread_name_prefix="club-check")
+        warm = getattr(self._checker, "warm", None)
+        for _ in range(max(1, lim.checks)):  # start every worker now, not at the first result
+            self._checks.submit(warm or _nothing)
 
     async def _serve(self, client: Any) -> None:
         club = self.settings.club
@@ -550,6 +553,30 @@ def _service(path: str, busy_timeout_ms: int = 10_000) -> Any:
     return service
 
 
+def _nothing() -> None:
+    return None
+
+
+def warm_checker(path: str) -> None:
+    """Open the club and load the match rules in a checking worker before the first result."""
+    import bgboard.match  # noqa: F401  (the .mat replay's modules)
+
+    _service(path)
+
+
+class _Checker:
+    """A picklable :func:`check_board_result` on one club, with its warm-up."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+
+    def __call__(self, board: int, result: Result) -> Outcome:
+        return check_board_result(self.path, board, result)
+
+    def warm(self) -> None:
+        warm_checker(self.path)
+
+
 def check_board_result(path: str, board: int, result: Result) -> Outcome:
     """Every read-only check of board ``board``'s result on the club at ``path`` (run in a
     worker process): the match is this board's, of this event, between these players; a
@@ -598,7 +625,7 @@ class ClubTournament:
         return [e.name for e in self.service.events() if e.status == "running"]
 
     def checker(self) -> Callable[[int, Result], Outcome]:
-        return functools.partial(check_board_result, self._path)
+        return _Checker(self._path)
 
     def store(self, batch: list[tuple[int, Result]]) -> list[Outcome]:
         service = self.service
