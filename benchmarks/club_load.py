@@ -15,9 +15,9 @@ director's CPU seconds and peak memory (VmHWM); lost and duplicated results (the
 against what the boards submitted).  Reference, in the same run: the same results stored by
 calling the club service directly in this process (no network), as a ratio.
 
-With ``--flood N`` one more board, with its own credentials, publishes N messages as fast as
-it can (junk states and deeply nested results, QoS 1) the moment the first result is
-submitted: the other boards' latencies, against a run without it, are what one hostile board
+With ``--flood N`` one more board, with its own credentials and in a process of its own,
+publishes N messages as fast as it can (junk states and deeply nested results, QoS 1) the
+moment the first result is submitted: the other boards' latencies, against a run without it, are what one hostile board
 costs them.  ``--json`` prints a last line ``{"results", "lost", "duplicated", "p50_s",
 "p99_s", ...}``.
 
@@ -123,21 +123,26 @@ class Board:
             await asyncio.sleep(0.05)
 
 
-async def flood(broker: PrivateBroker, board: int, count: int, go: asyncio.Event) -> float:
-    """A hostile board: ``count`` junk messages on its own topics as fast as the broker takes
-    them, from the moment ``go`` is set; the seconds it took."""
+def flood_process(url: str, board: int, password: str, count: int, go: Any, took: Any) -> None:
+    """A hostile board in a process of its own: ``count`` junk messages on its own topics as
+    fast as the broker takes them, from the moment ``go`` is set; ``took`` gets the seconds."""
     from bgboard.net.session import open_client
 
-    base = f"bgboard/{TOPIC}/board/{board}"
-    junk_state = b'{"v":1,"type":"state","players":["x","y"],"length":"junk"}'
-    nested = ('{"v":1,"type":"result","games":' + "[" * 3000 + "]" * 3000 + "}").encode()
-    async with open_client(parse_broker_url(broker.url), username=board_user(board), password=broker.password(board_user(board)),
-                           identifier=f"flood{board}") as client:
-        await go.wait()
-        t = time.perf_counter()
-        await asyncio.gather(*(client.publish(f"{base}/state" if i % 2 else f"{base}/result", junk_state if i % 2 else nested, qos=1)
-                               for i in range(count)))
-        return time.perf_counter() - t
+    async def main() -> None:
+        base = f"bgboard/{TOPIC}/board/{board}"
+        junk_state = b'{"v":1,"type":"state","players":["x","y"],"length":"junk"}'
+        nested = ('{"v":1,"type":"result","games":' + "[" * 3000 + "]" * 3000 + "}").encode()
+        async with open_client(parse_broker_url(url), username=board_user(board), password=password,
+                               identifier=f"flood{board}") as client:
+            await asyncio.to_thread(go.wait)
+            t = time.perf_counter()
+            for k in range(0, count, 100):
+                await asyncio.gather(*(client.publish(f"{base}/state" if i % 2 else f"{base}/result",
+                                                      junk_state if i % 2 else nested, qos=1)
+                                       for i in range(k, min(count, k + 100))))
+            took.value = time.perf_counter() - t
+
+    asyncio.run(main())
 
 
 async def run_boards(broker: PrivateBroker, tmp: Path, boards: int, rounds: int, length: int, flooding: int = 0) -> tuple[list[float], float, int, float]:
@@ -150,11 +155,30 @@ async def run_boards(broker: PrivateBroker, tmp: Path, boards: int, rounds: int,
                          resend_s=10.0, keepalive_s=30, backoff_most_s=2.0)
         fleet.append(Board(n, s, Journal(tmp / f"board{n}.sqlite"), book, latencies, first_result))
     links = [asyncio.create_task(b.link.run()) for b in fleet]
-    flooder = asyncio.create_task(flood(broker, boards + 1, flooding, first_result)) if flooding else None
+    flooder = None
+    if flooding:
+        import multiprocessing
+
+        context = multiprocessing.get_context("spawn")
+        go, took = context.Event(), context.Value("d", -1.0)
+        flooder = context.Process(target=flood_process, args=(broker.url, boards + 1, broker.password(board_user(boards + 1)),
+                                                             flooding, go, took))
+        flooder.start()
+        first_result.clear()
+
+        async def start_flood() -> None:
+            await first_result.wait()
+            go.set()
+
+        starter = asyncio.create_task(start_flood())
     start = time.perf_counter()
     await asyncio.gather(*(b.play(rounds) for b in fleet))
     wall = time.perf_counter() - start
-    flood_s = await flooder if flooder is not None else 0.0
+    flood_s = 0.0
+    if flooder is not None:
+        await asyncio.to_thread(flooder.join, 600)
+        starter.cancel()
+        flood_s = took.value
     resent = sum(b.link.sent_results for b in fleet) - boards * rounds
     for b in fleet:
         b.link.stop()

@@ -298,10 +298,15 @@ class Director:
                 for where, payload, retain in batch:
                     by_topic.setdefault(where, []).append((payload, retain))
                 try:  # one topic's messages in order; topics side by side
-                    await asyncio.gather(*(self._publish(client, where, items) for where, items in by_topic.items()))
+                    sent = await asyncio.gather(*(self._publish(client, where, items) for where, items in by_topic.items()),
+                                                return_exceptions=True)
                 except BaseException:
                     self._outgoing[:0] = batch  # sent again after the reconnection (acks and retained: harmless)
                     raise
+                failed = [e for e in sent if isinstance(e, BaseException)]
+                if failed:
+                    self._outgoing[:0] = batch
+                    raise failed[0]
 
     @staticmethod
     async def _publish(client: Any, where: str, items: list[tuple[bytes, bool]]) -> None:
