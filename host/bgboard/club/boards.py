@@ -399,6 +399,8 @@ class Director:
     # ------------------------------------------------------------------ checking (worker processes)
     async def _dispatch(self) -> None:
         loop = asyncio.get_running_loop()
+        check = self._checker
+        assert check is not None, "run() starts the checks first"
         while True:
             while self._turns and self._checking < max(2, 2 * self.limits.checks):
                 board = self._turns.popleft()
@@ -407,7 +409,7 @@ class Director:
                 if queue:
                     self._turns.append(board)  # its next result after every other board's
                 self._checking += 1
-                future = loop.run_in_executor(self._checks, self._checker, board, result)
+                future = loop.run_in_executor(self._checks, check, board, result)
                 future.add_done_callback(functools.partial(self._checked_one, board, result))
             self._dispatch_wake.clear()
             await self._dispatch_wake.wait()

@@ -939,7 +939,7 @@ def replay_audit(entries: Sequence[AuditEntry], path: str | Path) -> Director:
             continue
         if director is None:
             raise InputError("an audit log starts with the club's 'init'")
-        kw = {"actor": e.actor, "at": e.at}
+        kw: dict[str, Any] = {"actor": e.actor, "at": e.at}
         if e.action == "player_add":
             director.add_player(a["name"], a["rating"], a["experience"], **kw)
         elif e.action == "event_new":
