@@ -241,8 +241,8 @@ class Director:
             for w in workers:
                 w.cancel()
             await asyncio.gather(*workers, return_exceptions=True)
-            if self._checks is not None:
-                self._checks.shutdown(wait=False, cancel_futures=True)
+            if self._checks is not None:  # the workers end (a check under way finishes first)
+                await asyncio.shield(asyncio.to_thread(self._checks.shutdown, True, cancel_futures=True))
             self._database.shutdown(wait=False)
 
     def _start_checks(self) -> None:
