@@ -589,21 +589,24 @@ def check_board_result(path: str, board: int, result: Result) -> Outcome:
     worker process): the match is this board's, of this event, between these players; a
     result UUID not seen before has a finished score and a ``.mat`` that replays to it."""
     service = _service(path)
-    try:
-        match = service.match(result.match)
-    except InputError as exc:
-        return Outcome(REFUSED, str(exc))
-    if match.board != board:
-        return Outcome(IGNORED, f"match {result.match} is assigned to board {match.board}, not board {board}")
-    if match.event != result.event:
-        return Outcome(REFUSED, f"match {result.match} belongs to event {match.event!r}, not {result.event!r}")
-    if list(result.players) != list(match.players):
-        return Outcome(REFUSED, f"match {result.match} is {match.players[0]} against {match.players[1]}, "
+    # one query (not service.match(), which reads every player's name to describe a match)
+    match = service.db.execute(
+        "SELECT m.id, m.board, e.name AS event, a.name AS a, b.name AS b FROM matches m"
+        " JOIN events e ON e.id = m.event_id JOIN players a ON a.id = m.player_a"
+        " LEFT JOIN players b ON b.id = m.player_b WHERE m.id = ?", (result.match,)).fetchone()
+    if match is None:
+        return Outcome(REFUSED, f"there is no match {result.match}")
+    if match["board"] != board:
+        return Outcome(IGNORED, f"match {result.match} is assigned to board {match['board']}, not board {board}")
+    if match["event"] != result.event:
+        return Outcome(REFUSED, f"match {result.match} belongs to event {match['event']!r}, not {result.event!r}")
+    if list(result.players) != [match["a"], match["b"]]:
+        return Outcome(REFUSED, f"match {result.match} is {match['a']} against {match['b']}, "
                                 f"not {result.players[0]} against {result.players[1]}")
     known = service.db.execute("SELECT 1 FROM matches WHERE result_key = ?", (result.uuid,)).fetchone()
     if known is None:  # a re-send of a stored result needs no replay: the store compares it
         try:
-            service.check_result(match.event, match.id, (result.score[0], result.score[1]), result.mat)
+            service.check_result(match["event"], match["id"], (result.score[0], result.score[1]), result.mat)
         except InputError as exc:
             return Outcome(REFUSED, str(exc))
     return Outcome(CHECKED)
