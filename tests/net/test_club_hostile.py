@@ -412,3 +412,33 @@ def test_a_hostile_board_cannot_spoil_a_club_evening(tmp_path: Path, broker: Pri
     retained = asyncio.run(retained_states(broker))  # the junk left retained was cleared: the boards' own states remain
     assert retained and all(decode("state", payload) for _, payload in retained)
     assert not any(where.startswith(f"{BASE}/8/") for where, _ in retained)
+
+
+# ----------------------------------------------------------------------------- the checked store
+def test_a_board_result_checked_off_the_writer_is_stored_like_one_checked_inside(tmp_path: Path) -> None:
+    """The director's store (results checked in a worker, then ``record_result(...,
+    mat_checked=True)`` in one transaction): a new result is stored with its .mat; a result
+    entered by hand while the board was away gets the board's key and .mat; a .mat that does
+    not replay to the score is refused before the writer; a second result refused."""
+    from bgboard.club.boards import CHECKED, DUPLICATE, REFUSED, STORED, ClubTournament, check_board_result
+
+    db = tmp_path / "club.sqlite"
+    matches = new_club(db)
+    m1, m2 = (next(x for x in matches if x.board == b) for b in (1, 2))
+    r1 = result_for(m1, 1, "00000000-0000-4000-8000-0000000000d1")
+    r2 = result_for(m2, 2, "00000000-0000-4000-8000-0000000000d2")
+    with Service.open(db) as s:
+        s.record_result("Friday", m2.id, r2.score)  # by hand, no .mat: the board was offline
+        tournament = ClubTournament(s)
+        assert check_board_result(str(db), 1, r1).status == CHECKED
+        assert check_board_result(str(db), 2, r2).status == CHECKED
+        flipped = Result(r1.uuid[:-1] + "e", 1, r1.event, r1.match, r1.players, 1, r1.score[::-1], 1 - r1.winner,
+                         r1.games, r1.mat, r1.last_seq, 1)
+        refused = check_board_result(str(db), 1, flipped)
+        assert refused.status == REFUSED and "not stored" in refused.reason
+        assert [o.status for o in tournament.store([(1, r1), (2, r2)])] == [STORED, DUPLICATE]
+        second = tournament.store([(1, Result(r1.uuid[:-1] + "f", *[getattr(r1, f) for f in Result.__slots__[1:]]))])
+        assert [o.status for o in second] == [REFUSED] and "already has a result" in second[0].reason
+        assert s.match_record(m1.id) == r1.mat and s.match_record(m2.id) == r2.mat
+        keys = dict(s.db.execute("SELECT id, result_key FROM matches WHERE id IN (?, ?)", (m1.id, m2.id)).fetchall())
+    assert keys == {m1.id: r1.uuid, m2.id: r2.uuid}

@@ -12,15 +12,17 @@ Changes:
               clock=None, last_chance=False)                -> EventInfo
     enter(event, names)
     pair_round(event)                                       -> RoundInfo (matches, byes)
-    record_result(event, match_id, score, mat=None, result_key=None)   -> MatchInfo
+    record_result(event, match_id, score, mat=None, result_key=None, mat_checked=False) -> MatchInfo
         once per result_key (a board's result UUID): the same result again is a no-op,
         a different one is refused; a .mat is replayed and must end at ``score``
+        (``mat_checked``: check_result already did, off the writer)
     correct_result(event, match_id, score, mat=None, reason="")       -> MatchInfo
     forfeit(event, match_id, winner, reason)                -> MatchInfo
     withdraw(event, name, reason)                           (pending matches forfeited)
     penalty(event, name, points, reason)
     set_director_password_hash(hashed)                      (the web pages' login; audited)
 Reads:
+    check_result(event, match_id, score, mat)               (record_result's checks, no write)
     director_password_hash(), club_name(), players() -> [PlayerInfo], ratings() -> [PlayerInfo], rating_history(name)
     events() -> [EventInfo], event(name) -> EventInfo, rounds(event) -> [RoundInfo]
     matches(event) -> [MatchInfo], match(match_id) -> MatchInfo, match_record(match_id) -> str|None
@@ -713,8 +715,9 @@ class Director:
                     and (match["score_a"], match["score_b"]) == tuple(score)):
                 # entered by hand while the board was offline: the board's report agrees
                 db.execute("UPDATE matches SET result_key = ? WHERE id = ?", (result_key, match["id"]))
-                if mat is not None and match["mat"] is None and not mat_checked:
-                    mat = self._check_mat(match, ev["rules"], score, mat)
+                if mat is not None and match["mat"] is None:
+                    if not mat_checked:
+                        mat = self._check_mat(match, ev["rules"], score, mat)
                     db.execute("UPDATE matches SET mat = ? WHERE id = ?", (mat, match["id"]))
                 self._audit("result_key", {"event": ev["name"], "node": match["node"],
                                            "result_key": result_key, "mat": mat},
