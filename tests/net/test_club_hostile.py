@@ -442,3 +442,35 @@ def test_a_board_result_checked_off_the_writer_is_stored_like_one_checked_inside
         assert s.match_record(m1.id) == r1.mat and s.match_record(m2.id) == r2.mat
         keys = dict(s.db.execute("SELECT id, result_key FROM matches WHERE id IN (?, ?)", (m1.id, m2.id)).fetchall())
     assert keys == {m1.id: r1.uuid, m2.id: r2.uuid}
+
+
+def test_a_checking_worker_killed_does_not_stop_the_results(tmp_path: Path, broker: PrivateBroker) -> None:
+    """The workers that replay the .mat files are killed (SIGKILL: out of memory, a stray
+    kill): new workers take over and the next result is stored and acked."""
+    db = tmp_path / "club.sqlite"
+    m = next(x for x in new_club(db) if x.board == 3)
+
+    async def go() -> list[str]:
+        evening = Evening(tmp_path, broker, db)
+        evening.start_director()
+        director = evening.director
+        assert director is not None
+        await until(lambda: director.online and director._checks is not None)
+        pool: Any = director._checks
+        await until(lambda: len(getattr(pool, "_processes", None) or {}) >= 1)  # the warm-up started them
+        for pid in list(pool._processes):
+            os.kill(pid, signal.SIGKILL)
+        journal = Journal(tmp_path / "b3.sqlite")
+        link = ClubLink(board_settings(broker, 3), journal)
+        task = asyncio.create_task(link.run())
+        link.submit_result(result_for(m, 3, "00000000-0000-4000-8000-0000000000e3"))
+        await until(lambda: not journal.outbox_pending(), 120)
+        link.stop()
+        await task
+        statuses = [o.status for o in journal.outbox()]
+        journal.close()
+        assert director._checks is not pool  # new workers
+        await evening.stop_director()
+        return statuses
+
+    assert asyncio.run(go()) == ["stored"]

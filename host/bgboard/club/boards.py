@@ -41,7 +41,7 @@ import sqlite3
 import threading
 import time
 from collections import deque
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable, Protocol
 
@@ -200,6 +200,8 @@ class Director:
         self._quiet: dict[int, tuple[float, int]] = {}  # board -> (last sentence logged at, messages since)
         self._full_sync = True
         self._locked_since: float | None = None
+        self._generation = 0  # of the checking pool (a new one after a worker died)
+        self._retries: dict[str, int] = {}  # result UUID -> checks lost to a dead worker
 
     async def _off_loop(self, work: Callable[..., Any], *args: Any) -> Any:
         return await asyncio.get_running_loop().run_in_executor(self._database, work, *args)
@@ -248,6 +250,10 @@ class Director:
     def _start_checks(self) -> None:
         lim = self.limits
         self._checker = self.tournament.checker()
+        self._generation += 1
+        old = self._checks
+        if old is not None:  # a worker died (killed, out of memory): a new pool takes over
+            old.shutdown(wait=False, cancel_futures=True)
         if lim.processes and lim.checks > 0:
             # forkserver: the workers do not inherit this process's threads, sockets or locks
             self._checks = ProcessPoolExecutor(lim.checks, mp_context=multiprocessing.get_context("forkserver"))
@@ -408,19 +414,36 @@ class Director:
                 result = queue.popleft()
                 if queue:
                     self._turns.append(board)  # its next result after every other board's
+                try:
+                    future = loop.run_in_executor(self._checks, check, board, result)
+                except (BrokenExecutor, RuntimeError) as exc:
+                    log.error("the result checks' workers stopped (%s): starting new ones", type(exc).__name__)
+                    self._start_checks()
+                    future = loop.run_in_executor(self._checks, check, board, result)
                 self._checking += 1
-                future = loop.run_in_executor(self._checks, check, board, result)
-                future.add_done_callback(functools.partial(self._checked_one, board, result))
+                future.add_done_callback(functools.partial(self._checked_one, board, result, self._generation))
             self._dispatch_wake.clear()
             await self._dispatch_wake.wait()
 
-    def _checked_one(self, board: int, result: Result, future: "asyncio.Future[Outcome]") -> None:
+    def _checked_one(self, board: int, result: Result, generation: int, future: "asyncio.Future[Outcome]") -> None:
         self._checking -= 1
         self._dispatch_wake.set()
         if future.cancelled():
             self._busy.discard(result.uuid)
             return
         exc = future.exception()
+        if isinstance(exc, BrokenExecutor) and self._retries.get(result.uuid, 0) < 1:
+            # a worker died (killed, out of memory): new workers check it again, once
+            if generation == self._generation:
+                log.error("a worker checking results died (%s): new workers take over", type(exc).__name__)
+                self._start_checks()
+            self._retries[result.uuid] = self._retries.get(result.uuid, 0) + 1
+            queue = self._queues.setdefault(board, deque())
+            if not queue:
+                self._turns.append(board)
+            queue.appendleft(result)
+            return
+        self._retries.pop(result.uuid, None)
         if exc is not None:
             self._busy.discard(result.uuid)
             self.counts[FAILED] += 1
