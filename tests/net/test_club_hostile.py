@@ -360,7 +360,6 @@ def test_a_flooding_board_makes_the_broker_drop_nothing_for_the_director(tmp_pat
 
 
 # ----------------------------------------------------------------------------- the whole evening
-@pytest.mark.slow
 def test_a_hostile_board_cannot_spoil_a_club_evening(tmp_path: Path, broker: PrivateBroker) -> None:
     """A double elimination of 8 players on boards 1-4; board 8 (its own password) floods,
     leaves oversized and deeply nested JSON retained, and connects under the director's client
