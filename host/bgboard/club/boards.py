@@ -274,6 +274,14 @@ class ClubTournament:
         if list(result.players) != list(match.players):
             return Outcome(REFUSED, f"match {result.match} is {match.players[0]} against {match.players[1]}, "
                                     f"not {result.players[0]} against {result.players[1]}")
+        try:  # an event asking for confirmation: a disputed or unconfirmed result waits (club/confirm.py)
+            from bgboard.club.confirm import board_result
+
+            held = board_result(self.service, match.event, match.id, board, result)
+        except InputError as exc:
+            return Outcome(REFUSED, str(exc))
+        if held is not None:
+            return Outcome(*held)
         fresh = match.status == "pending"
         try:
             self.service.record_result(
@@ -299,7 +307,9 @@ class ClubTournament:
         out = []
         for event in self._running():
             out += [assignment_of(a) for a in self.service.assignments(event) if a.board is not None]
-        return out
+        from bgboard.club.confirm import confirming
+
+        return confirming(self.service, out)
 
 
 async def serve_boards(db_path: Any, hub: Any, settings: DirectorSettings, *, stop: "asyncio.Event | None" = None) -> None:

@@ -40,6 +40,9 @@ def add_event_options(p: argparse.ArgumentParser, new: bool = True) -> None:
                    help="double elimination: the consolation flight's percentages (with --payout, 100 in all)")
     p.add_argument("--rake", type=float, metavar="PERCENT", help="the club's share of the entry fees")
     p.add_argument("--round-to", metavar="UNIT", help="round each amount down to this unit (default 1)")
+    p.add_argument("--confirm-results", action=argparse.BooleanOptionalAction, default=None,
+                   help="networked boards: a result counts once both players confirm it at the board; "
+                        "a disputed one waits for the director")
 
 
 def add_parsers(sub: Any, player: Any, event: Any) -> None:
@@ -103,11 +106,15 @@ def without_db(path: Path, args: argparse.Namespace) -> int | None:
 
 def configure(d: Any, event: str, args: argparse.Namespace, by: str, check_in: bool | None = None) -> None:
     options = {"entry_fee": args.entry_fee, "payout": args.payout,
-               "consolation_payout": args.consolation_payout, "rake": args.rake, "round_to": args.round_to}
+               "consolation_payout": args.consolation_payout, "rake": args.rake, "round_to": args.round_to,
+               "confirm_results": args.confirm_results}
     if check_in:
         options["check_in"] = True
     if any(v is not None for v in options.values()):
         s = evening.configure(d, event, **{k: v for k, v in options.items() if v is not None}, actor=by)
+        if args.confirm_results is not None:
+            print("board results: " + ("both players confirm them at the board" if s.get("confirm_results")
+                                       else "they count when the board reports them"))
         if s.get("check_in"):
             print(f"check-in is open: 'bgboard club checkin {evening.shell_word(event)} NAME...', then --close")
         if "fee_cents" in s:

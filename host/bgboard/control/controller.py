@@ -243,6 +243,11 @@ class Controller:
         self.result_sent = sent
         self._refresh()
 
+    def tell(self, notice: Notice | None) -> None:
+        """Show ``notice`` now (the club seat: a result to confirm, control/confirm.py)."""
+        self.notice = notice
+        self._refresh()
+
     def _on_hint(self, event: HintReady) -> None:
         state = self.state
         if state is not None and state.phase == Phase.PLAY and (state.position, state.dice) == (event.position, event.dice):

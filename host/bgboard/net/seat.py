@@ -11,6 +11,10 @@
 * When a taken match is over, its result goes into the journal's outbox (the link sends it
   until acked) and a ``club`` row ``{"what": "reported", "uuid"}`` is journalled — once, also
   after a reboot between the two (the outbox ignores a UUID it already holds).
+* When the assignment asks both players to confirm (``confirm``), the result waits for them:
+  the display asks (:mod:`bgboard.control.confirm`), each press is a ``club`` row
+  ``{"what": "answer", "uuid", "player", "answer"}`` (:meth:`ClubSeat.press` takes the buttons
+  from the controller meanwhile), and the result goes with ``confirmed`` or ``disputed``.
 
 After a restart the rows say which club match the journal's current match is.
 """
@@ -22,6 +26,7 @@ from dataclasses import asdict, replace
 from typing import Any, Callable
 
 from bgboard.control.clock import ClockRules
+from bgboard.control.confirm import CONFIRM, DISPUTE, Confirmation, answer_of
 from bgboard.control.controller import Controller, Settings
 from bgboard.net.protocol import Assignment, ClockSettings
 from bgboard.net.report import board_state, result_of
@@ -35,7 +40,7 @@ def assignment_from(body: dict[str, Any]) -> Assignment:
     return Assignment(
         event=body["event"], match=body["match"], board=body["board"], players=tuple(body["players"]),  # type: ignore[arg-type]
         length=body["length"], rules=body.get("rules", "standard"), round=body.get("round", 0),
-        clock=ClockSettings(**clock) if clock else None,
+        clock=ClockSettings(**clock) if clock else None, confirm=bool(body.get("confirm", False)),
     )
 
 
@@ -155,6 +160,15 @@ class ClubSeat:
                 c.actions, c.state, uuid=uid, board=self.board, assignment=assignment,
                 last_seq=entries[-1].seq if entries else 0, finished_ms=now, forfeit=c.forfeit,
             )
+            if assignment.confirm:
+                ask = self.confirmation()
+                assert ask is not None
+                if ask.notice() != c.notice:
+                    c.tell(ask.notice())
+                if ask.decided is None:
+                    self._maybe_take()
+                    return
+                result = replace(result, confirmed=ask.decided == CONFIRM, disputed=ask.decided == DISPUTE)
             if self.link is not None:
                 self.link.submit_result(result)
             self.journal.append(CLUB_KIND, {"what": "reported", "uuid": uid}, now)
@@ -165,6 +179,33 @@ class ClubSeat:
             if c.result_sent is not sent:
                 c.mark_result(sent)
         self._maybe_take()
+
+    def confirmation(self) -> Confirmation | None:
+        """The players' answers so far to the result of the current club match (None: no club
+        match over that asks for them)."""
+        c = self.controller
+        current = self.current()
+        if c is None or c.state is None or not c.over or current is None or not current[0].confirm:
+            return None
+        winner = 1 - c.forfeit if c.forfeit is not None else c.state.winner
+        ask = Confirmation(c.state.players, c.state.score, winner if winner is not None else 0)
+        for _, _, body in self._rows():
+            if body.get("what") == "answer" and body.get("uuid") == current[1]:
+                ask.press(int(body["player"]), str(body["answer"]))
+        return ask
+
+    def press(self, player: int, button: str, at_ms: int) -> bool:
+        """A player's button while the result waits for the players' answers: journalled as
+        their answer (True: the seat took it, the controller must not see it)."""
+        current = self.current()
+        ask = self.confirmation()
+        if current is None or current[2] or ask is None:
+            return False
+        answer = answer_of(button)
+        if ask.press(player, answer):
+            self.journal.append(CLUB_KIND, {"what": "answer", "uuid": current[1], "player": player, "answer": answer}, at_ms)
+        self.after()
+        return True
 
     def _free(self) -> bool:
         c = self.controller
