@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from bgboard.control.events import Button
-from bgboard.control.notice import Notice, Severity
+from bgboard.control.notice import Notice, Severity, Topic
 
 __all__ = ["CONFIRM", "DISPUTE", "Confirmation", "answer_of"]
 
@@ -71,14 +71,14 @@ class Confirmation:
             who = self.players[self.disputed_by]
             return Notice(f"{who} disputed the result {self._result()}: the director decides, "
                           "the match record goes with it", Severity.WARNING, "result disputed: the director decides",
-                          tiny="disputed")
+                          Topic.RESULT, tiny="disputed")
         if self.decided == CONFIRM:
             return Notice(f"result {self._result()} confirmed by both players", Severity.INFO,
-                          "result confirmed", tiny="confirmed")
+                          "result confirmed", Topic.RESULT, tiny="confirmed")
         waiting = [self.players[p] for p in (0, 1) if not self.confirmed[p]]
         if len(waiting) == 2:
             ask = "both players press done to confirm"
         else:
             ask = f"{waiting[0]}, press done to confirm"
         return Notice(f"Result {self._result()}: {ask}, or another button to dispute", Severity.INFO,
-                      f"result {self.score[0]}-{self.score[1]}: done to confirm", tiny="confirm?")
+                      f"result {self.score[0]}-{self.score[1]}: done to confirm", Topic.RESULT, tiny="confirm?")

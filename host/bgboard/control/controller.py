@@ -530,6 +530,8 @@ class Controller:
 
     def message(self) -> Notice | None:
         """What the display says now."""
+        if self.notice is not None and self.notice.topic == Topic.RESULT:
+            return self.notice  # a club result the players are asked to confirm
         if self.forfeit is not None:
             names = self.state.players if self.state else ("White", "Black")
             return Notice(f"{names[self.forfeit]} ran out of time: {names[1 - self.forfeit]} wins the match", ERROR)
