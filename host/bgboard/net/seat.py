@@ -155,19 +155,19 @@ class ClubSeat:
                 self.link.publish_state(state)
         if current is not None and c.over and not current[2]:
             assignment, uid, _ = current
+            ask = self.confirmation() if assignment.confirm else None
+            if ask is not None:
+                if ask.notice() != c.notice:
+                    c.tell(ask.notice())
+                if ask.decided is None:  # the players have not answered yet
+                    self._maybe_take()
+                    return
             entries = self.journal.entries()
             result = result_of(
                 c.actions, c.state, uuid=uid, board=self.board, assignment=assignment,
                 last_seq=entries[-1].seq if entries else 0, finished_ms=now, forfeit=c.forfeit,
             )
-            if assignment.confirm:
-                ask = self.confirmation()
-                assert ask is not None
-                if ask.notice() != c.notice:
-                    c.tell(ask.notice())
-                if ask.decided is None:
-                    self._maybe_take()
-                    return
+            if ask is not None:
                 result = replace(result, confirmed=ask.decided == CONFIRM, disputed=ask.decided == DISPUTE)
             if self.link is not None:
                 self.link.submit_result(result)
