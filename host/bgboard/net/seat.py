@@ -89,6 +89,7 @@ class ClubSeat:
         self._first: Any = None  # the StartMatch the cached answer belongs to
         self._published: Any = None
         self._taken_cache: set[tuple[str, int]] | None = None
+        self._ask: tuple[str, Confirmation] | None = None  # (match UUID, the players' answers so far)
 
     # ------------------------------------------------------------------ the journal's rows
     def _rows(self) -> list[tuple[int, str, dict[str, Any]]]:
@@ -187,12 +188,14 @@ class ClubSeat:
         current = self.current()
         if c is None or c.state is None or not c.over or current is None or not current[0].confirm:
             return None
-        winner = 1 - c.forfeit if c.forfeit is not None else c.state.winner
-        ask = Confirmation(c.state.players, c.state.score, winner if winner is not None else 0)
-        for _, _, body in self._rows():
-            if body.get("what") == "answer" and body.get("uuid") == current[1]:
-                ask.press(int(body["player"]), str(body["answer"]))
-        return ask
+        if self._ask is None or self._ask[0] != current[1]:  # read from the journal once per match
+            winner = 1 - c.forfeit if c.forfeit is not None else c.state.winner
+            ask = Confirmation(c.state.players, c.state.score, winner if winner is not None else 0)
+            for _, _, body in self._rows():
+                if body.get("what") == "answer" and body.get("uuid") == current[1]:
+                    ask.press(int(body["player"]), str(body["answer"]))
+            self._ask = (current[1], ask)
+        return self._ask[1]
 
     def press(self, player: int, button: str, at_ms: int) -> bool:
         """A player's button while the result waits for the players' answers: journalled as
@@ -202,8 +205,9 @@ class ClubSeat:
         if current is None or current[2] or ask is None:
             return False
         answer = answer_of(button)
-        if ask.press(player, answer):
+        if replace(ask, confirmed=list(ask.confirmed)).press(player, answer):  # journalled before it counts
             self.journal.append(CLUB_KIND, {"what": "answer", "uuid": current[1], "player": player, "answer": answer}, at_ms)
+            ask.press(player, answer)
         self.after()
         return True
 
