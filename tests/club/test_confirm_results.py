@@ -72,6 +72,11 @@ def test_confirmed_counts_disputed_and_unconfirmed_wait(club, paired):
     [h2] = confirm.held(club)
     club.record_result("Friday", r2.matches[0].id, "1-0")  # by hand: immediate, settles the held one
     assert confirm.held(club) == [] and club.match(r2.matches[0].id).status == "finished"
+    other = r2.matches[1]
+    late = board_result(club, other, disputed=True)
+    club.record_result("Friday", other.id, "0-1" if late.score[0] else "1-0")  # the director was first
+    outcome = t.report(other.board, late)
+    assert outcome.status == "refused" and "already has a result" in outcome.reason and confirm.held(club) == []
 
 
 def test_a_held_result_must_replay_and_the_audit_log_replays_it(club, paired, tmp_path):

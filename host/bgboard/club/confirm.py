@@ -74,6 +74,8 @@ def board_result(d: "Director", event: str, match_id: int, board: int, result: A
     known = d.db.execute("SELECT id FROM held_results WHERE result_key = ?", (str(result.uuid),)).fetchone()
     if known is not None:
         return ("duplicate", "")
+    if d.match(match_id).status != "pending":
+        return None  # the director decided already: answered as any late board result
     if result.disputed:
         why = DISPUTED_WHY
     elif not result.confirmed and wants_confirmation(d, event):
