@@ -135,3 +135,37 @@ def test_the_cli_sets_it_per_event(tmp_path, monkeypatch, capsys):
     assert "they count when the board reports them" in capsys.readouterr().out
     with Director.open(tmp_path / "club.sqlite") as d:
         assert not confirm.wants_confirmation(d, "Friday")
+
+
+def test_the_cli_lists_and_settles_held_results(tmp_path, monkeypatch, capsys):
+    path = tmp_path / "club.sqlite"
+    monkeypatch.setenv("BGBOARD_CLUB_DB", str(path))
+    with Director.create(path, "C") as d:
+        for name in ("Ann", "Bob", "Cleo", "Dev"):
+            d.add_player(name)
+        d.new_event("Friday", "swiss", 1, rounds=1)
+        d.enter("Friday", ["Ann", "Bob", "Cleo", "Dev"])
+        evening.configure(d, "Friday", confirm_results=True)
+        a, b = d.pair_round("Friday").matches
+        t = ClubTournament(d)
+        ra, rb = board_result(d, a, disputed=True), board_result(d, b)
+        t.report(a.board, ra)
+        t.report(b.board, rb)
+    assert main(["club", "held"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert len(out) == 2 and "(disputed at the board)" in out[0] and "(not confirmed by both players at the board)" in out[1]
+    assert main(["club", "held", "--json"]) == 0
+    held = json.loads(capsys.readouterr().out)
+    assert [h["match_id"] for h in held] == [a.id, b.id]
+    for bad in (["--decide", str(held[0]["id"])], ["--score", "1-0"], ["--accept", "77"]):
+        assert main(["club", "held", *bad]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "Traceback" not in err
+    assert main(["club", "held", "--accept", str(held[0]["id"])]) == 0
+    assert f"{ra.score[0]}-{ra.score[1]} recorded" in capsys.readouterr().out
+    right = "0-1" if rb.score[0] else "1-0"
+    assert main(["club", "held", "--decide", str(held[1]["id"]), "--score", right]) == 0
+    assert f"{right} recorded" in capsys.readouterr().out
+    assert main(["club", "held"]) == 0 and "no result waits for you" in capsys.readouterr().out
+    with Director.open(path) as d:
+        assert d.match(b.id).score == [int(x) for x in right.split("-")] and d.event("Friday").status == "finished"
