@@ -155,7 +155,9 @@ def test_the_set_up_forms_need_the_director(client, db):
 def test_the_setup_page_makes_an_event_whose_board_results_both_players_confirm(client, db):
     from bgboard.club import confirm
 
+    assert client.get("/director/held/1/mat").status_code == 403  # a held .mat is the director's
     token = log_in(client)
+    assert client.get("/director/held/1/mat").status_code == 404
     assert 'name="confirm_results"' in client.get("/director/setup").text
     made = client.post("/director/evening/event", data={"csrf": token, "name": "Boards Night", "format": "swiss",
                                                          "length": "3", "confirm_results": "1"}, follow_redirects=False)
