@@ -5,9 +5,8 @@ report a finished match at once: the display shows the result and asks both play
 confirm it with **done** (the roll button); either player disputes it with **double** or
 **drop** (the resign button) — "another button".  The result is reported with
 ``confirmed`` once both have pressed done, or ``disputed`` as soon as one disputes (the
-director then decides, docs/club.md).  A press is final: a player who confirmed may still
-dispute until the other confirms (a second thought before the result goes), but a
-dispute cannot be taken back.
+director then decides, docs/club.md).  A player who confirmed may still dispute until the
+other confirms (a second thought before the result goes); a dispute cannot be taken back.
 
 :class:`Confirmation` is the answer so far, rebuilt from the presses journalled by the club
 seat (``bgboard.net.seat``), so a reboot in between keeps it.
