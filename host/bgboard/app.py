@@ -258,6 +258,9 @@ class App:
     def _handle(self, event: Any) -> None:
         controller = self.controller
         if controller is not None and self.failure is None:
+            if isinstance(event, ButtonPressed) and self.club is not None and self.club.press(event.player, event.button, event.at_ms):
+                self._after()  # the players' answer to a club result (net/seat.py, control/confirm.py)
+                return
             done = len(controller.actions)
             try:
                 controller.handle(event)

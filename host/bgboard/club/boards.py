@@ -661,6 +661,8 @@ class ClubTournament:
         return _Checker(self._path)
 
     def store(self, batch: list[tuple[int, Result]]) -> list[Outcome]:
+        from bgboard.club.confirm import board_result  # an event asking both players to confirm
+
         service = self.service
         out: list[Outcome] = []
         with service.club.transaction() as db:
@@ -668,6 +670,11 @@ class ClubTournament:
                 db.execute("SAVEPOINT one_result")
                 try:
                     row = db.execute("SELECT status FROM matches WHERE id = ?", (result.match,)).fetchone()
+                    held = board_result(service, result.event, result.match, board, result)
+                    if held is not None:  # disputed, or not confirmed: kept for the director (club/confirm.py)
+                        out.append(Outcome(*held))
+                        db.execute("RELEASE one_result")
+                        continue
                     service.record_result(
                         result.event, result.match, (result.score[0], result.score[1]), mat=result.mat,
                         result_key=result.uuid, actor=f"{self.actor} {board}", mat_checked=True,
@@ -706,7 +713,9 @@ class ClubTournament:
         out = []
         for event in self._running():
             out += [assignment_of(a) for a in self.service.assignments(event) if a.board is not None]
-        return out
+        from bgboard.club.confirm import confirming
+
+        return confirming(self.service, out)
 
     def boards(self) -> set[int]:
         return {int(r[0]) for r in self.service.db.execute("SELECT DISTINCT board FROM matches WHERE board IS NOT NULL")}

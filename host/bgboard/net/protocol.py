@@ -153,6 +153,8 @@ class Result:
     last_seq: int
     finished_ms: int
     forfeit: int | None = None
+    confirmed: bool = False  # both players confirmed it at the board (an event asking for it)
+    disputed: bool = False  # a player disputed it at the board: the director decides
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,6 +180,7 @@ class Assignment:
     rules: str = "standard"
     round: int = 0
     clock: ClockSettings | None = None
+    confirm: bool = False  # the event wants both players to confirm the result at the board
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,12 +203,17 @@ TYPES: dict[str, type] = {
     "ack": Ack,
 }
 KIND_OF: dict[type, str] = {cls: kind for kind, cls in TYPES.items()}
+#: Fields added after version 1 shipped, written only when true (result confirmation).
+OPTIONAL = ("confirm", "confirmed", "disputed")
 
 
 def encode(message: Any) -> bytes:
     """The JSON payload of a message (compact, keys sorted)."""
     kind = KIND_OF[type(message)]
     body = {"v": VERSION, "type": kind, **asdict(message)}
+    for name in OPTIONAL:  # left out when off: a peer of an older release reads the message
+        if body.get(name) is False:
+            del body[name]
     return json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
 
 
@@ -432,6 +440,8 @@ def _result(f: _Fields) -> Result:
         last_seq=f.int("last_seq", 0, _BIG),
         finished_ms=f.int("finished_ms", 0, _BIG),
         forfeit=f.opt_int("forfeit", 0, 1),
+        confirmed=f.bool("confirmed", False),
+        disputed=f.bool("disputed", False),
     )
 
 
@@ -452,6 +462,7 @@ def _assign(f: _Fields) -> Assignment:
         rules=f.text("rules", 20, "standard"),
         round=f.int("round", 0, 10**6, 0),
         clock=clock,
+        confirm=f.bool("confirm", False),
     )
 
 
