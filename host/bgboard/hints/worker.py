@@ -173,6 +173,17 @@ class HintWorker:
         engine = self.engine
         return self._submit(lambda job: cube_hint(engine, position, state))
 
+    def submit_call(self, function: Callable[..., Any], *args: Any) -> HintJob:
+        """Start ``function(*args)`` (a module-level function of picklable arguments: it runs
+        on the thread, or in the child process); cancels the previous request."""
+        if self.separate_process:
+            return self._submit_call(function, *args)
+        return self._submit(lambda job: function(*args))
+
+    async def call(self, function: Callable[..., Any], *args: Any, budget: float | None = None) -> Any:
+        """:meth:`submit_call` without blocking the loop; raises :class:`HintCancelled`."""
+        return await self._await(self.submit_call(function, *args), budget)
+
     def start(self) -> None:
         """Have the worker ready (a separate process is started and has opened its engine);
         blocks: call it off the loop.  Without it the first request pays for the start."""

@@ -121,8 +121,14 @@ class Simulation:
             self.teacher, _ = open_teacher(options.engine)
             grading = {"grade": self.teacher.grade, "grade_cube": self.teacher.grade_cube,
                        "summarise": self.teacher.summary}
-        self.controller = Controller.resume(self.journal, settings, self.clock, send=self._to_board, show=self._show,
-                                            **grading)
+        self.opponent: Any = None
+        if options.opponent is not None:  # the engine plays black, answering at once on the virtual clock
+            from bgboard.hints.levels import parse_opponent
+            from bgboard.opponents import EngineOpponent
+
+            self.opponent = EngineOpponent(parse_opponent(options.opponent), 1)
+        self.controller = (self.opponent or Controller).resume(self.journal, settings, self.clock, send=self._to_board,
+                                                               show=self._show, **grading)
         self.players = Players(
             options, lambda: self.controller, self.journal, resumed, lambda: self.clock, self.slots.point, self.journal.atomic
         )

@@ -1,0 +1,360 @@
+"""The other side played from elsewhere: an engine (or, later, a remote board) decides, the
+local person carries its plays out on the board, and the board checks them (pure).
+
+:class:`OpponentController` is the :class:`~bgboard.control.controller.Controller` with one
+side's decisions coming from an :class:`OpponentPlay` source instead of that side's buttons.
+Whenever the match waits for that side — to double or roll, to take, pass or beaver, to play
+its roll, to answer a resignation — the controller asks the source a :class:`Question`; the
+answer comes at once (the simulator's synchronous engine) or later as an
+:class:`~bgboard.control.events.OpponentMoved` event (the app's engine on its worker, a
+remote board's message).  An answer to a question no longer asked (a takeback, a new game)
+is dropped.  The source's answers press that side's buttons as a person would, so the match,
+the journal, the clocks and the records are exactly those of two people at the board; the
+physical buttons of that side do nothing (the display says so), except between games, when
+**double** and **drop** on that side raise and lower the engine's level for the next game.
+
+Its plays: the display names the play in the person's chosen numbering, the LEDs light the
+next step (from blue → to green) one step at a time, and the reading of the board is
+compared with the positions after each step of *that* play.  When the board shows the whole
+play it is recorded (the source's play, never another reading of the board).  Anything else
+— another legal play, a checker on the wrong point, a hit left on the point — is a wrong
+execution: the display says what to put back (red LEDs) to return to the last correct step.
+Dice: the person rolls the dice module for the engine when the display asks.
+
+Takebacks (``takebacks`` on): the person's last play may be taken back until the other side
+has rolled (the controller's rule); the other side's own plays are never taken back at the
+board.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any, Protocol
+
+from bgboard.control.controller import Controller
+from bgboard.control.events import Button, ButtonPressed, OpponentMoved
+from bgboard.control.notice import Notice, Severity
+from bgboard.control.numbering import Numbering, Words
+from bgboard.control.presenter import View
+from bgboard.link.messages import Led, SetLeds, SetRolling
+from bgboard.match import Move, Pass
+from bgboard.match.state import MatchState, Phase
+from bgboard.rules.position import BAR, OFF, Position
+from bgboard.rules.step import Step, apply_step
+from bgboard.sense.board import board_of, differences, physical_point, put_back
+
+__all__ = ["Answer", "OpponentController", "OpponentPlay", "Question", "opponent_words"]
+
+#: Journal kind of the opponent's own rows (the level chosen between games).
+OPPONENT_KIND = "opponent"
+BLUE, GREEN, RED = (0, 0, 160), (0, 160, 0), (160, 0, 0)
+INFO, WARNING, ERROR = Severity.INFO, Severity.WARNING, Severity.ERROR
+
+
+@dataclass(frozen=True, slots=True)
+class Question:
+    """What the match asks the other side: ``kind`` is "cube" (double or roll?), "take" (take,
+    pass or beaver?), "play" (the roll ``state.dice``) or "resign" (accept ``level``?);
+    ``player`` is the other side, ``state`` the match as it stands; ``key`` comes back with
+    the answer."""
+
+    kind: str
+    player: int
+    state: MatchState
+    key: tuple[object, ...]
+    level: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """The other side's decision: ``choice`` ("double"/"roll", "take"/"pass"/"beaver",
+    "accept"/"decline", "play"); a play's ``steps`` ((from, to) in that side's own
+    numbering, empty: no legal play) and ``notation``."""
+
+    choice: str
+    steps: tuple[tuple[int, int], ...] = ()
+    notation: str = ""
+
+
+class OpponentPlay(Protocol):
+    """Where the other side's decisions come from (an engine; a remote board)."""
+
+    name: str  # how the display names it ("gnubg-nn (expert)")
+
+    def ask(self, question: Question) -> Answer | None:
+        """Answer now, or return None and answer later with an OpponentMoved event."""
+        ...
+
+    def levels(self) -> tuple[str, ...]:
+        """The levels it can play at, weakest first (empty: it has none to choose)."""
+        ...
+
+    def set_level(self, level: str) -> None:
+        """Play at ``level`` from the next question on."""
+        ...
+
+
+def opponent_words(notation: str, side: int, numbering: Numbering) -> str:
+    """``notation`` of ``side`` (its own numbering) in the numbering the person reads."""
+    physical = Words(side, Numbering.PHYSICAL).own(notation)  # the side's own → physical
+    return Words(1 - side, numbering).physical(physical)  # physical → the person's
+
+
+class OpponentController(Controller):
+    """The controller with ``side`` played by ``opponent`` (see the module docstring)."""
+
+    def __init__(self, journal: Any, settings: Any, *, opponent: OpponentPlay, side: int = 1,
+                 **kwargs: Any) -> None:
+        super().__init__(journal, settings, **kwargs)
+        self.opponent = opponent
+        self.side = side
+        self.asked: tuple[object, ...] | None = None
+        self.answer: Answer | None = None  # the answer to the question asked now
+        self.guide: Notice | None = None  # what the display says about the other side's play
+        self.guide_back: tuple[str, ...] = ()
+        self.wrong_executions = 0  # readings that were not the other side's play (the simulator counts them)
+        self.handlers[OpponentMoved] = self._on_answer
+        for entry in journal.entries():  # the level chosen between games, as journalled
+            if entry.kind == OPPONENT_KIND and entry.body.get("level") in opponent.levels():
+                opponent.set_level(entry.body["level"])
+
+    @property
+    def rolls_for_engine(self) -> bool:
+        """The other side wants its dice rolled now (the display asks the person)."""
+        s = self.state
+        return (s is not None and s.phase == Phase.TURN and s.turn == self.side and self.answer is not None
+                and self.answer.choice == "roll")
+
+    # ------------------------------------------------------------------ the loop of questions
+    def handle(self, event: Any) -> None:
+        super().handle(event)
+        self._drive(event.at_ms)
+
+    def _key(self, kind: str, state: MatchState) -> tuple[object, ...]:
+        return (len(self.actions), kind, state.position, state.dice)
+
+    def _question(self) -> tuple[str, int] | None:
+        """What the match waits for from the other side now: (kind, resignation level)."""
+        s = self.state
+        if s is None or self.over or self.resigning is not None:
+            return None
+        if s.phase == Phase.TURN and s.turn == self.side:
+            return ("cube", 1) if s.may_double else ("roll", 1)
+        if s.phase == Phase.DOUBLED and s.decider == self.side:
+            return "take", 1
+        if s.phase == Phase.PLAY and s.turn == self.side:
+            return "play", 1
+        if s.phase == Phase.RESIGNED and s.decider == self.side:
+            return "resign", s.resign_level
+        return None
+
+    def _drive(self, at: int) -> None:
+        """Ask the other side when the match waits for it (once per question)."""
+        wanted = self._question()
+        if wanted is None:
+            if self.guide is not None:
+                self.guide, self.guide_back = None, ()
+                self._refresh()
+            return
+        kind, level = wanted
+        state = self.state
+        assert state is not None
+        key = self._key(kind, state)
+        if key == self.asked:
+            return
+        self.asked, self.answer = key, None
+        name = self.opponent.name
+        self.guide = Notice(f"{name} is thinking", INFO, "thinking")
+        if kind == "roll":  # the cube cannot be turned: roll at once
+            self._follow(Answer("roll"), at)
+        else:
+            answer = self.opponent.ask(Question(kind, self.side, state, key, level))
+            if answer is not None:
+                self._follow(answer, at)
+        self._refresh()
+
+    def _on_answer(self, event: OpponentMoved) -> None:
+        if event.key == self.asked and self.answer is None and isinstance(event.decision, Answer):
+            self._follow(event.decision, event.at_ms)
+
+    def _press(self, button: Button, at: int) -> None:
+        """The other side presses one of its buttons (the controller's own handling)."""
+        Controller._on_button(self, ButtonPressed(self.side, button, at))
+
+    def _follow(self, answer: Answer, at: int) -> None:
+        """Carry out the other side's answer to the question asked now."""
+        self.answer = answer
+        state = self.state
+        assert state is not None
+        name = self.opponent.name
+        if answer.choice == "double":
+            self._press(Button.DOUBLE, at)
+            self.guide = None
+        elif answer.choice == "roll":
+            self._press(Button.ROLL, at)
+            self.notice = None
+            self.guide = Notice(f"roll the dice for {name}", INFO, f"roll for {name}")
+        elif answer.choice in ("take", "accept"):
+            self._press(Button.DOUBLE, at)
+            self.guide = None
+            if answer.choice == "take":
+                self.notice = Notice(f"{name} takes")
+        elif answer.choice in ("pass", "decline"):
+            self._press(Button.DROP, at)
+            self.guide = None
+            self.notice = Notice(f"{name} passes") if answer.choice == "pass" else self.notice
+        elif answer.choice == "beaver":
+            self._press(Button.ROLL, at)
+            self.guide = None
+            self.notice = Notice(f"{name} beavers")
+        else:  # the play
+            self._check_board(at)
+
+    # ------------------------------------------------------------------ the other side's play
+    def _prefixes(self) -> list[tuple[int, ...]]:
+        """The physical board after 0, 1, ... steps of the other side's play."""
+        state, answer = self.state, self.answer
+        assert state is not None and answer is not None
+        position: Position = state.position
+        boards = [board_of(position, self.side)]
+        for frm, to in answer.steps:
+            position = apply_step(position, Step(frm, to, 0))
+            boards.append(board_of(position, self.side))
+        return boards
+
+    def _step_places(self, index: int) -> tuple[int, int, int]:
+        """Physical places of step ``index``: from, to, and the bar a hit blot goes to."""
+        assert self.answer is not None
+        frm, to = self.answer.steps[index]
+        opponent_bar = physical_point(BAR, 1 - self.side)
+        return physical_point(frm, self.side), physical_point(to, self.side), opponent_bar
+
+    def _check_board(self, at: int) -> None:
+        """Compare the board with the other side's play: record it when it is all there,
+        else light the next step, or say what to put back."""
+        answer, state, observation = self.answer, self.state, self.observation
+        assert answer is not None and state is not None
+        name = self.opponent.name
+        said = opponent_words(answer.notation, self.side, Numbering(self.settings.numbering))
+        if not answer.steps:
+            self._record(Pass(), state, at)
+            self.notice = Notice(f"{name} cannot move")
+            return
+        if observation is None:
+            self.guide = Notice(f"{name} plays {said}", INFO)
+            return
+        boards = self._prefixes()
+        if observation.consistent_with(boards[-1]):
+            self._record(Move(answer.steps), state, at)
+            self.notice = Notice(f"{name} played {said}")
+            return
+        done = max((k for k, board in enumerate(boards[:-1]) if observation.consistent_with(board)), default=None)
+        if done is not None:
+            self._light(done, said, ())
+            return
+        # mid-step (a checker in the hand, a hit blot not yet on the bar) or a wrong execution
+        scored = [(len(differences(observation, board)), -k, k) for k, board in enumerate(boards[:-1])]
+        _, _, best = min(scored)
+        fixes = differences(observation, boards[best])
+        nxt = differences(observation, boards[best + 1])
+        places = set(self._step_places(best))
+        if all(f.place in places for f in fixes) or all(f.place in places for f in nxt):
+            self._light(best, said, ())
+            return
+        self.wrong_executions += 1
+        back = put_back(fixes, (1 - self.side) if Numbering(self.settings.numbering) == Numbering.OWN else None)
+        self.guide = Notice(f"that is not {name}'s play {said}: {back[0] if back else 'put the checkers back'}",
+                            ERROR, f"not {name}'s play", tiny="Not the play")
+        self.guide_back = back
+        self.send(SetLeds(tuple(Led(f.place - 1, RED) for f in fixes)))
+
+    def _light(self, done: int, said: str, back: tuple[str, ...]) -> None:
+        """The next step of the play: from (blue) → to (green)."""
+        assert self.answer is not None
+        frm, to, _ = self._step_places(done)
+        total = len(self.answer.steps)
+        own_frm, own_to = self.answer.steps[done]
+        here = opponent_words(f"{'bar' if own_frm == BAR else own_frm}/{'off' if own_to == OFF else own_to}",
+                              self.side, Numbering(self.settings.numbering))
+        self.guide = Notice(f"{self.opponent.name} plays {said}: move {here} ({done + 1} of {total})", INFO,
+                            f"move {here}")
+        self.guide_back = back
+        self.send(SetLeds((Led(frm - 1, BLUE), Led(to - 1, GREEN))))
+
+    def _record(self, action: Any, before: MatchState, at: int) -> None:
+        mover = before.turn
+        self.guide, self.guide_back = None, ()
+        if self._act(action, at):
+            self.send(SetLeds(()))
+            self._after_play(mover, at)
+
+    # ------------------------------------------------------------------ what the controller does differently
+    def _on_board(self, event: Any) -> None:
+        state = self.state
+        if state is not None and state.phase == Phase.PLAY and state.turn == self.side and not self.over:
+            self.judge.observation = event.observation
+            if self.answer is not None and self.asked == self._key("play", state):
+                self._check_board(event.at_ms)
+            return
+        if (state is not None and state.phase == Phase.TURN and self.session.history
+                and self.session.history[-1][1] == self.side):
+            self.judge.observation = event.observation  # the other side's play is never taken back here
+            return
+        super()._on_board(event)
+
+    def _on_button(self, event: ButtonPressed) -> None:
+        state = self.state
+        if event.player != self.side or state is None:
+            super()._on_button(event)
+            return
+        if state.phase in (Phase.OPENING, Phase.GAME_OVER) and event.button != Button.ROLL:
+            self._change_level(+1 if event.button == Button.DOUBLE else -1, event.at_ms)
+        elif state.phase in (Phase.OPENING, Phase.GAME_OVER) or self.over:
+            super()._on_button(event)  # roll: start the game (any player's roll button)
+        else:
+            self.notice = Notice(f"{self.opponent.name} presses its own buttons", WARNING)
+
+    def _change_level(self, by: int, at: int) -> None:
+        """Between games: the other side's double (drop) raises (lowers) its level."""
+        levels = self.opponent.levels()
+        if not levels:
+            self.notice = Notice(f"{self.opponent.name} has no levels to choose", WARNING)
+            return
+        current = self.opponent.name
+        index = next((i for i, name in enumerate(levels) if f"({name})" in current), len(levels) - 1)
+        level = levels[max(0, min(len(levels) - 1, index + by))]
+        self.journal.append(OPPONENT_KIND, {"level": level}, at)
+        self.opponent.set_level(level)
+        self.notice = Notice(f"{self.opponent.name} from the next game on", INFO, f"level {level}")
+
+    def _new_turn(self, state: MatchState) -> None:
+        if state.turn == self.side:  # no hint for the other side's roll
+            self.hint_text = None
+            return
+        super()._new_turn(state)
+
+    def _play_lesson(self, before: MatchState, action: Any) -> None:
+        if before.turn != self.side:  # the person's plays are graded, the other side's are not
+            super()._play_lesson(before, action)
+
+    def _cube_lesson(self, player: int, before: MatchState, decision: str) -> None:
+        if player != self.side:
+            super()._cube_lesson(player, before, decision)
+
+    def _on_dice(self, event: Any) -> None:
+        super()._on_dice(event)
+        state = self.state
+        if state is not None and not (state.phase == Phase.TURN and state.turn == self.side):
+            self.send(SetRolling(False))
+
+    def message(self) -> Notice | None:
+        if self.forfeit is None and self.notice is None and self.link_up and self.guide is not None:
+            return self.guide
+        return super().message()
+
+    def view(self) -> View | None:
+        view = super().view()
+        if view is not None and self.guide is not None and self.guide_back:
+            return replace(view, put_back=self.guide_back)
+        return view
+
