@@ -253,8 +253,8 @@ class OpponentController(Controller):
             self._light(done, said, ())
             return
         # mid-step (a checker in the hand, a hit blot not yet on the bar) or a wrong execution
-        scored = [(len(differences(observation, board)), -k, k) for k, board in enumerate(boards[:-1])]
-        _, _, best = min(scored)
+        scored = [(len(differences(observation, board)), k) for k, board in enumerate(boards[:-1])]
+        _, best = min(scored)  # (on a tie, back to the earlier step: "put back", not "move on")
         fixes = differences(observation, boards[best])
         nxt = differences(observation, boards[best + 1])
         places = set(self._step_places(best))

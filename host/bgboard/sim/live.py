@@ -182,6 +182,10 @@ class LiveRun:
             "journal": {"path": str(self.out / "journal.sqlite")},
             "buttons": {"bounce_ms": 2},
         }
+        if o.opponent is not None:  # the engine plays black (bgboard sim --opponent)
+            engine, _, level = o.opponent.partition(":")
+            table["match"]["opponent"] = "engine"
+            table["opponent"] = {"engine": engine, "level": level, "side": "black"}
         if o.teach != "off":
             table["teach"] = {"mode": o.teach}
             table["hints"] = {"engine": o.engine or "auto"}

@@ -70,7 +70,7 @@ def engine_script(players: Any, turn: int) -> Any:
                 yield Carry(wrong)
                 with players.atomic():
                     caught = yield Wait(lambda: c.guide is not None and c.guide.severity == "error",
-                                        "the board to catch the wrong execution", 5.0)
+                                        "the board to catch the wrong execution", 15.0)
                     players.note({"what": "wrong", "caught": bool(caught) and len(c.actions) == n,
                                   "notice": c.guide.text if c.guide is not None else None})
                     players.attempted.add((s.game, turn))
