@@ -21,7 +21,7 @@ from bgboard.hints.engine import HintEngine
 from bgboard.hints.levels import ENGINE_LEVELS, Ask, Decision, Level, decide, level_of, make_engine
 from bgboard.teaching import cube_state
 
-__all__ = ["BUDGET_S", "EngineOpponent", "ask_of", "decide_cached", "open_opponent"]
+__all__ = ["BUDGET_S", "EngineOpponent", "ask_of", "decide_cached", "engine_opponent", "open_opponent"]
 
 log = logging.getLogger(__name__)
 #: How long one decision may take before the fallback answers (bgsage's deepest level on a Pi).
@@ -140,6 +140,13 @@ class EngineOpponent:
             self._task.cancel()
         if self.worker is not None:
             await asyncio.to_thread(self.worker.close)
+
+
+def engine_opponent(spec: str, side: int = 1) -> EngineOpponent:
+    """``ENGINE[:LEVEL]`` playing ``side``, answering at once (the model simulator)."""
+    from bgboard.hints.levels import parse_opponent
+
+    return EngineOpponent(parse_opponent(spec), side)
 
 
 async def open_opponent(config: Any, post: Callable[[Any], None], clock: Callable[[], int]) -> EngineOpponent | None:

@@ -293,6 +293,7 @@ class OpponentController(Controller):
         state = self.state
         if state is not None and state.phase == Phase.PLAY and state.turn == self.side and not self.over:
             self.judge.observation = event.observation
+            self.notice = None  # (a reading answers what a button press was told)
             if self.answer is not None and self.asked == self._key("play", state):
                 self._check_board(event.at_ms)
             return
@@ -300,7 +301,10 @@ class OpponentController(Controller):
                 and self.session.history[-1][1] == self.side):
             self.judge.observation = event.observation  # the other side's play is never taken back here
             return
+        done = len(self.actions)
         super()._on_board(event)
+        if len(self.actions) < done:  # the person's play taken back before the other side rolled
+            self.send(SetRolling(False))
 
     def _on_button(self, event: ButtonPressed) -> None:
         state = self.state

@@ -28,7 +28,7 @@ from bgboard.display.screen import Screen
 from bgboard.errors import InputError
 from bgboard.match import apply
 from bgboard.match.state import DOUBLED, GAME_OVER, OPENING, PLAY, TURN
-from bgboard.rules import BAR, legal_plays, legal_steps, parse_play
+from bgboard.rules import BAR, apply_step, explain, legal_plays, legal_steps, parse_play
 from bgboard.rules.step import Step
 from bgboard.sim.layout import BAR_PLACES, WHITE, Layout, place_of
 from bgboard.sim.players import Move, dice_for, moves_of
@@ -303,20 +303,30 @@ class _Session:
         frm, to = _single(text)
         done = [st for st, _ in self.steps]
         allowed = {(st.frm, st.to): st for st in legal_steps(s.position, s.dice, done)}
-        if (frm, to) not in allowed:
-            said = line if "/" in line else text
-            raise StepTextError(f"{said} is not a legal checker move with {dice_text(s.dice)} here: nothing moved")
         position = s.position
         for st in done:
-            from bgboard.rules import apply_step
-
             position = apply_step(position, st)
+        if (frm, to) not in allowed:
+            raise StepTextError(f"{self._why(position, frm, to, mover)}: nothing moved")
         moves: list[Move] = []
         if 1 <= to <= 24 and position.theirs[BAR - to] == 1:  # a hit: the blot goes to its bar first
             moves.append(Move(place_of(to, mover), BAR_PLACES[1 - mover]))
         moves.append(Move(place_of(frm, mover), place_of(to, mover)))
         self.sim._carry(tuple(moves))
         self.steps.append((allowed[frm, to], tuple(moves)))
+
+    def _why(self, position: Any, frm: int, to: int, mover: int) -> str:
+        """Why a single checker move is refused: the rules engine's sentence for the board it
+        would leave (as a whole illegal play is refused), in white's numbering."""
+        s = self.sim.controller.state
+        reason = None
+        if 0 <= to < frm <= 25 and position.mine[frm] > 0:
+            try:
+                reason = explain(s.position, s.dice, apply_step(position, Step(frm, to, frm - to)))
+            except InputError:
+                reason = None
+        reason = reason or f"{frm}/{to} is not a legal checker move with {dice_text(s.dice)} here"
+        return flip_points(reason) if mover == 1 else reason
 
     def _undo(self) -> None:
         if not self.steps or self.steps_key != (len(self.sim.controller.actions), self.sim.controller.state.position,

@@ -123,10 +123,9 @@ class Simulation:
                        "summarise": self.teacher.summary}
         self.opponent: Any = None
         if options.opponent is not None:  # the engine plays black, answering at once on the virtual clock
-            from bgboard.hints.levels import parse_opponent
-            from bgboard.opponents import EngineOpponent
+            from bgboard.opponents import engine_opponent
 
-            self.opponent = EngineOpponent(parse_opponent(options.opponent), 1)
+            self.opponent = engine_opponent(options.opponent, 1)
         self.controller = (self.opponent or Controller).resume(self.journal, settings, self.clock, send=self._to_board,
                                                                show=self._show, **grading)
         self.players = Players(
