@@ -125,6 +125,18 @@ class OpponentController(Controller):
         return (s is not None and s.phase == Phase.TURN and s.turn == self.side and self.answer is not None
                 and self.answer.choice == "roll")
 
+    @property
+    def blind(self) -> bool:
+        """The board reads the start of the other side's play and its end alike (stacks
+        taller than the sensors count): the person's press of that side's roll says done."""
+        s, answer, observation = self.state, self.answer, self.observation
+        if s is None or s.phase != Phase.PLAY or s.turn != self.side or answer is None or observation is None:
+            return False
+        if not answer.steps or self.asked != self._key("play", s):
+            return False
+        boards = self._prefixes()
+        return observation.consistent_with(boards[0]) and observation.consistent_with(boards[-1])
+
     # ------------------------------------------------------------------ the loop of questions
     def handle(self, event: Any) -> None:
         super().handle(event)
@@ -244,9 +256,13 @@ class OpponentController(Controller):
             self.guide = Notice(f"{name} plays {said}", INFO)
             return
         boards = self._prefixes()
-        if observation.consistent_with(boards[-1]):
+        if observation.consistent_with(boards[-1]) and not observation.consistent_with(boards[0]):
             self._record(Move(answer.steps), state, at)
             self.notice = Notice(f"{name} played {said}")
+            return
+        if observation.consistent_with(boards[-1]):  # tall stacks: the sensors see no difference
+            self.guide = Notice(f"{name} plays {said}: the board cannot see it on the tall stacks; "
+                                f"press {name}'s roll when it is done", WARNING, f"{name}: roll when done")
             return
         done = max((k for k, board in enumerate(boards[:-1]) if observation.consistent_with(board)), default=None)
         if done is not None:
@@ -310,6 +326,10 @@ class OpponentController(Controller):
         state = self.state
         if event.player != self.side or state is None:
             super()._on_button(event)
+            return
+        if (state.phase == Phase.PLAY and state.turn == self.side and event.button == Button.ROLL
+                and self.blind and self.answer is not None):
+            self._record(Move(self.answer.steps), state, event.at_ms)  # the person says it is done
             return
         if state.phase in (Phase.OPENING, Phase.GAME_OVER) and event.button != Button.ROLL:
             self._change_level(+1 if event.button == Button.DOUBLE else -1, event.at_ms)

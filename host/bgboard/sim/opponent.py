@@ -46,7 +46,8 @@ def wrong_execution(position: Any, dice: tuple[int, int], play: Any, colour: int
 
 def engine_script(players: Any, turn: int) -> Any:
     """The person's ops while the engine is the one to act (a generator of driver ops)."""
-    from bgboard.sim.driver import Carry, RollDice, Wait
+    from bgboard.control.events import ROLL
+    from bgboard.sim.driver import Carry, Press, RollDice, Wait
 
     c = players.controller
     s = c.state
@@ -79,7 +80,10 @@ def engine_script(players: Any, turn: int) -> Any:
         with players.atomic():
             if moves:
                 yield Carry(moves)
-            done = yield Wait(lambda: len(c.actions) > n, "the board to take the engine's play", 5.0)
+            done = yield Wait(lambda: len(c.actions) > n or c.blind, "the board to take the engine's play", 5.0)
+            if done and c.blind:  # tall stacks hide the play from the sensors: the person says done
+                yield Press(side, ROLL)
+                done = yield Wait(lambda: len(c.actions) > n, "the board to take the engine's play", 5.0)
             accepted = bool(done) and getattr(c.actions[n], "steps", ()) == want
             players.note({"what": "engine play", "accepted": accepted, "play": play.notation})
     # DOUBLED / RESIGNED with the engine to answer: it answers by itself
