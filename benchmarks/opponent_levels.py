@@ -69,17 +69,25 @@ def play_game(game: int, mover: Mover, rng: random.Random) -> int:
         d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
 
 
-def measure(mover: Mover, games: int, seed: int) -> dict[str, float]:
+def measure(mover: Mover, games: int, seed: int, every: int = 0, name: str = "") -> dict[str, float]:
+    """``every`` > 0: print the figures so far every that many games (a slow level on a busy
+    machine still leaves a result if it is stopped)."""
     rng = random.Random(seed)
     total = square = 0
     started = time.perf_counter()
+    result: dict[str, float] = {}
     for game in range(games):
         points = play_game(game, mover, rng)
         total += points
         square += points * points
-    mean = total / games
-    se = math.sqrt(max(square / games - mean * mean, 0.0) / games)
-    return {"games": games, "ppg": mean, "se": se, "ci95": 1.96 * se, "seconds": time.perf_counter() - started}
+        n = game + 1
+        if n == games or (every and n % every == 0):
+            mean = total / n
+            se = math.sqrt(max(square / n - mean * mean, 0.0) / n)
+            result = {"games": n, "ppg": mean, "se": se, "ci95": 1.96 * se, "seconds": time.perf_counter() - started}
+            if every and n < games:
+                print(f"  {name} after {n} games: {mean:+.3f} ± {se:.3f} (load {os.getloadavg()[0]:.1f})", flush=True)
+    return result
 
 
 def main() -> int:
@@ -89,6 +97,7 @@ def main() -> int:
     parser.add_argument("--levels", default="", help="comma-separated ENGINE:LEVEL specs (default: the ladder)")
     parser.add_argument("--calibrate", default="", help="comma-separated noise values for gnubg-nn (the sweep)")
     parser.add_argument("--json", type=Path, default=None)
+    parser.add_argument("--every", type=int, default=0, help="print the figures so far every N games")
     args = parser.parse_args()
     if args.calibrate:
         levels = [Level("gnubg-nn", f"noise {s}", float(s)) for s in args.calibrate.split(",")]
@@ -100,7 +109,7 @@ def main() -> int:
     print(f"load average {os.getloadavg()[0]:.2f}; {args.games} games per level, seed {args.seed}", flush=True)
     print(f"{'level':30s} {'noise':>6s} {'games':>6s} {'ppg vs pubeval':>16s} {'95% CI':>8s} {'s/game':>7s}", flush=True)
     for level in levels:
-        r = measure(level_mover(level), args.games, args.seed)
+        r = measure(level_mover(level), args.games, args.seed, args.every, level.spec)
         rows[level.spec] = r | {"noise": level.noise}
         print(f"{level.spec:30s} {level.noise:6.3f} {r['games']:6d} {r['ppg']:+8.3f} ± {r['se']:.3f} "
               f"±{r['ci95']:.3f} {r['seconds'] / r['games']:7.3f}", flush=True)

@@ -226,3 +226,62 @@ def test_cube_actions_in_the_record_follow_the_engines_cube_decision(tmp_path: P
             decisions += 1
     assert decisions > 5
     assert any(a.kind == "double" for a in actions)
+
+
+# ---------------------------------------------------------------------- the check itself, over many positions
+def _positions(seed: int, count: int) -> list[tuple[Position, tuple[int, int]]]:
+    """Positions with black on roll and its dice, from seeded random games (every phase of a game)."""
+    import random
+
+    rng = random.Random(seed)
+    found: list[tuple[Position, tuple[int, int]]] = []
+    while len(found) < count:
+        position = start_position()
+        for turn in range(200):
+            dice = (rng.randint(1, 6), rng.randint(1, 6))
+            if turn % 2 == 1:
+                found.append((position, dice))
+            plays = legal_plays(position, dice)
+            if not plays:
+                position = position.swap()
+                continue
+            after = rng.choice(plays).position
+            if after.mine[0] == 15:
+                break
+            position = after.swap()
+    return found[:count]
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_every_other_play_is_wrong_and_every_step_of_the_engines_play_is_progress(seed: int) -> None:
+    from bgboard.control.opponent import execution, mid_step, prefixes
+
+    checked = 0
+    for position, dice in _positions(seed, 60):
+        plays = legal_plays(position, dice)
+        if not plays:
+            continue
+        engine = plays[len(plays) // 2]
+        steps = tuple((s.frm, s.to) for s in engine.steps)
+        boards = prefixes(position, BLACK, steps)
+        exact = lambda board: Observation.exact(board)  # noqa: E731  (sensors that count every checker)
+        assert execution(exact(boards[-1]), position, BLACK, steps)[0] == "done"
+        for k in range(len(steps)):
+            assert execution(exact(boards[k]), position, BLACK, steps)[:2] == ("step", k) or (
+                k and boards[k] == boards[k - 1])
+            for mid in mid_step(boards[k], boards[k + 1], steps[k], BLACK):
+                if mid != boards[-1]:  # (the last step's hands done: the whole play)
+                    assert execution(exact(mid), position, BLACK, steps)[0] == "step"
+        for other in plays:
+            if other.position == engine.position:
+                continue
+            shown = board_of(other.position, BLACK)
+            verdict, back_to, fixes = execution(exact(shown), position, BLACK, steps)
+            if shown in boards:  # another play ending where the engine's is on its way: go on from there
+                assert verdict == "step" and back_to == boards.index(shown)
+                continue
+            assert verdict == "wrong" and fixes, f"{other.notation} read as {verdict} for {engine.notation}"
+            # what to put back leads to a board of the engine's play so far, step back_to
+            assert {f.place: f.want for f in fixes} == {f.place: boards[back_to][f.place - 1] for f in fixes}
+            checked += 1
+    assert checked > 100

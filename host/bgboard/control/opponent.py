@@ -41,9 +41,10 @@ from bgboard.match import Move, Pass
 from bgboard.match.state import MatchState, Phase
 from bgboard.rules.position import BAR, OFF, Position
 from bgboard.rules.step import Step, apply_step
-from bgboard.sense.board import board_of, differences, physical_point, put_back
+from bgboard.sense.board import Fix, Observation, board_of, differences, physical_point, put_back
 
-__all__ = ["Answer", "OpponentController", "OpponentPlay", "Question", "opponent_words"]
+__all__ = ["Answer", "OpponentController", "OpponentPlay", "Question", "execution", "mid_step", "opponent_words",
+           "prefixes", "step_places"]
 
 #: Journal kind of the opponent's own rows (the level chosen between games).
 OPPONENT_KIND = "opponent"
@@ -134,8 +135,7 @@ class OpponentController(Controller):
             return False
         if not answer.steps or self.asked != self._key("play", s):
             return False
-        boards = self._prefixes()
-        return observation.consistent_with(boards[0]) and observation.consistent_with(boards[-1])
+        return execution(observation, s.position, self.side, answer.steps)[0] == "blind"
 
     # ------------------------------------------------------------------ the loop of questions
     def handle(self, event: Any) -> None:
@@ -223,24 +223,6 @@ class OpponentController(Controller):
             self._check_board(at)
 
     # ------------------------------------------------------------------ the other side's play
-    def _prefixes(self) -> list[tuple[int, ...]]:
-        """The physical board after 0, 1, ... steps of the other side's play."""
-        state, answer = self.state, self.answer
-        assert state is not None and answer is not None
-        position: Position = state.position
-        boards = [board_of(position, self.side)]
-        for frm, to in answer.steps:
-            position = apply_step(position, Step(frm, to, 0))
-            boards.append(board_of(position, self.side))
-        return boards
-
-    def _step_places(self, index: int) -> tuple[int, int, int]:
-        """Physical places of step ``index``: from, to, and the bar a hit blot goes to."""
-        assert self.answer is not None
-        frm, to = self.answer.steps[index]
-        opponent_bar = physical_point(BAR, 1 - self.side)
-        return physical_point(frm, self.side), physical_point(to, self.side), opponent_bar
-
     def _check_board(self, at: int) -> None:
         """Compare the board with the other side's play: record it when it is all there,
         else light the next step, or say what to put back."""
@@ -255,39 +237,27 @@ class OpponentController(Controller):
         if observation is None:
             self.guide = Notice(f"{name} plays {said}", INFO)
             return
-        boards = self._prefixes()
-        if observation.consistent_with(boards[-1]) and not observation.consistent_with(boards[0]):
+        verdict, step, fixes = execution(observation, state.position, self.side, answer.steps)
+        if verdict == "done":
             self._record(Move(answer.steps), state, at)
             self.notice = Notice(f"{name} played {said}")
-            return
-        if observation.consistent_with(boards[-1]):  # tall stacks: the sensors see no difference
+        elif verdict == "blind":  # tall stacks: the sensors see no difference
             self.guide = Notice(f"{name} plays {said}: the board cannot see it on the tall stacks; "
                                 f"press {name}'s roll when it is done", WARNING, f"{name}: roll when done")
-            return
-        done = max((k for k, board in enumerate(boards[:-1]) if observation.consistent_with(board)), default=None)
-        if done is not None:
-            self._light(done, said, ())
-            return
-        # mid-step (a checker in the hand, a hit blot not yet on the bar) or a wrong execution
-        scored = [(len(differences(observation, board)), k) for k, board in enumerate(boards[:-1])]
-        _, best = min(scored)  # (on a tie, back to the earlier step: "put back", not "move on")
-        fixes = differences(observation, boards[best])
-        nxt = differences(observation, boards[best + 1])
-        places = set(self._step_places(best))
-        if all(f.place in places for f in fixes) or all(f.place in places for f in nxt):
-            self._light(best, said, ())
-            return
-        self.wrong_executions += 1
-        back = put_back(fixes, (1 - self.side) if Numbering(self.settings.numbering) == Numbering.OWN else None)
-        self.guide = Notice(f"that is not {name}'s play {said}: {back[0] if back else 'put the checkers back'}",
-                            ERROR, f"not {name}'s play", tiny="Not the play")
-        self.guide_back = back
-        self.send(SetLeds(tuple(Led(f.place - 1, RED) for f in fixes)))
+        elif verdict == "step":
+            self._light(step, said, ())
+        else:
+            self.wrong_executions += 1
+            back = put_back(fixes, (1 - self.side) if Numbering(self.settings.numbering) == Numbering.OWN else None)
+            self.guide = Notice(f"that is not {name}'s play {said}: {back[0] if back else 'put the checkers back'}",
+                                ERROR, f"not {name}'s play", tiny="Not the play")
+            self.guide_back = back
+            self.send(SetLeds(tuple(Led(f.place - 1, RED) for f in fixes)))
 
     def _light(self, done: int, said: str, back: tuple[str, ...]) -> None:
         """The next step of the play: from (blue) → to (green)."""
         assert self.answer is not None
-        frm, to, _ = self._step_places(done)
+        frm, to, _ = step_places(self.answer.steps[done], self.side)
         total = len(self.answer.steps)
         own_frm, own_to = self.answer.steps[done]
         here = opponent_words(f"{'bar' if own_frm == BAR else own_frm}/{'off' if own_to == OFF else own_to}",
@@ -382,3 +352,55 @@ class OpponentController(Controller):
             return replace(view, put_back=self.guide_back)
         return view
 
+
+# ---------------------------------------------------------------------- checking an execution (pure)
+def prefixes(position: Position, side: int, steps: tuple[tuple[int, int], ...]) -> list[tuple[int, ...]]:
+    """The physical board after 0, 1, ... ``steps`` of ``side``'s play from ``position``."""
+    boards = [board_of(position, side)]
+    for frm, to in steps:
+        position = apply_step(position, Step(frm, to, 0))
+        boards.append(board_of(position, side))
+    return boards
+
+
+def step_places(step: tuple[int, int], side: int) -> tuple[int, int, int]:
+    """Physical places of one step of ``side``: from, to, and the bar a hit blot goes to."""
+    frm, to = step
+    return physical_point(frm, side), physical_point(to, side), physical_point(BAR, 1 - side)
+
+
+def mid_step(before: tuple[int, ...], after: tuple[int, ...], step: tuple[int, int], side: int) -> list[tuple[int, ...]]:
+    """The boards a person's hands pass through during ``step``: the checker lifted from its
+    place (gone from there), the place it goes to as before, cleared of a hit blot, or with
+    it arrived; the hit blot not yet or already on its bar."""
+    frm, to, bar = step_places(step, side)
+    blot = -1 if side == 0 else 1  # a single checker of the other colour on the step's point: a hit
+    out = []
+    for at_to in {before[to - 1], after[to - 1]} | ({0} if before[to - 1] == blot else set()):
+        for at_bar in {before[bar - 1], after[bar - 1]}:
+            board = list(before)
+            board[frm - 1] = after[frm - 1]
+            board[to - 1] = at_to
+            board[bar - 1] = at_bar
+            out.append(tuple(board))
+    return out
+
+
+def execution(observation: Observation, position: Position, side: int,
+              steps: tuple[tuple[int, int], ...]) -> tuple[str, int, tuple[Fix, ...]]:
+    """How the board shows ``side``'s play ``steps`` from ``position``: ("done", n, ()) the whole
+    play; ("blind", n, ()) the sensors read the start and the end alike (tall stacks);
+    ("step", k, ()) the first k steps, or in the hand during step k+1; ("wrong", k, fixes)
+    anything else, with what to put back to reach the first k steps."""
+    boards = prefixes(position, side, steps)
+    if observation.consistent_with(boards[-1]):
+        return ("blind" if observation.consistent_with(boards[0]) else "done"), len(steps), ()
+    done = max((k for k, board in enumerate(boards[:-1]) if observation.consistent_with(board)), default=None)
+    if done is not None:
+        return "step", done, ()
+    for k in range(len(steps)):
+        if any(observation.consistent_with(mid) for mid in mid_step(boards[k], boards[k + 1], steps[k], side)):
+            return "step", k, ()
+    scored = [(len(differences(observation, board)), k) for k, board in enumerate(boards[:-1])]
+    _, best = min(scored)  # (on a tie, back to the earlier step: "put back", not "move on")
+    return "wrong", best, differences(observation, boards[best])

@@ -16,7 +16,10 @@ from typing import Any
 from bgboard.match.state import Phase
 from bgboard.sim.players import Move, dice_for, moves_of, rng_for
 
-__all__ = ["engine_moves", "engine_script", "wrong_execution"]
+__all__ = ["THINK_S", "engine_moves", "engine_script", "wrong_execution"]
+
+#: How long the person waits for the engine's decision (its worker's budget: a deep level on a loaded machine).
+THINK_S = 120.0
 
 
 def engine_moves(position: Any, dice: tuple[int, int], steps: tuple[tuple[int, int], ...], colour: int) -> Any:
@@ -56,14 +59,18 @@ def engine_script(players: Any, turn: int) -> Any:
     n = len(c.actions)
     if s.phase == Phase.TURN:
         # the engine doubles (an action) or asks for its dice (the display says so)
-        yield Wait(lambda: len(c.actions) > n or c.rolls_for_engine, "the engine's cube decision")
+        yield Wait(lambda: len(c.actions) > n or c.rolls_for_engine, "the engine's cube decision", THINK_S)
         if len(c.actions) == n:
             yield RollDice(dice_for(o.seed, s.game, turn))
     elif s.phase == Phase.PLAY:
-        yield Wait(lambda: c.answer is not None and c.asked is not None and c.asked[1] == "play",
-                   "the engine's play")
+        decided = yield Wait(lambda: len(c.actions) > n or (c.answer is not None and c.asked is not None
+                                                            and c.asked[1] == "play"), "the engine's play", THINK_S)
         if len(c.actions) > n:  # no legal play: the engine passed at once
             return
+        if not decided:
+            from bgboard.sim.driver import SimulationError
+
+            raise SimulationError(f"the engine did not decide its play within {THINK_S:.0f} s")
         play, moves = engine_moves(s.position, s.dice, c.answer.steps, side)
         if (s.game, turn) not in players.attempted:
             wrong = wrong_execution(s.position, s.dice, play, side, o.seed, s.game, turn, o.illegal_rate)
@@ -87,4 +94,4 @@ def engine_script(players: Any, turn: int) -> Any:
             accepted = bool(done) and getattr(c.actions[n], "steps", ()) == want
             players.note({"what": "engine play", "accepted": accepted, "play": play.notation})
     # DOUBLED / RESIGNED with the engine to answer: it answers by itself
-    yield Wait(lambda: len(c.actions) > n or c.over, f"the engine to act in phase {s.phase}")
+    yield Wait(lambda: len(c.actions) > n or c.over, f"the engine to act in phase {s.phase}", THINK_S)
