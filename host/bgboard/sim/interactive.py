@@ -101,7 +101,7 @@ def _single(text: str) -> tuple[int, int]:
 def narrate(before: Any, actions: list[Any], names: tuple[str, str]) -> list[str]:
     """What each action did, in white's words and numbering (black's plays flipped)."""
     lines: list[str] = []
-    state = before
+    state: Any = before
     for action in actions:
         kind = action.kind
         who = names[state.turn] if state.turn is not None else ""
@@ -205,7 +205,7 @@ class _Session:
     """The person at the terminal: what they may do now, and what happened after each action."""
 
     def __init__(self, sim: Simulation, write: Callable[[str], None]) -> None:
-        self.sim = sim
+        self.sim: Any = sim  # (its controller is an OpponentController against the engine)
         self.write = write
         self.steps: list[tuple[Step, tuple[Move, ...]]] = []  # single checkers this roll
         self.quiet = False  # the simulated black player's own display messages are not for the person
