@@ -86,6 +86,7 @@ class OpponentConfig:
     engine: str = _key("gnubg-nn", '[match] opponent = "engine": pubeval, gnubg-nn or bgsage')
     level: str = _key("", 'the engine\'s level (docs/opponent.md); "" = its full strength')
     side: str = _key("black", 'the side the engine plays: "white" or "black"')
+    dice: str = _key("module", '"module": the engine rolls the dice module itself; "person": the person presses it')
 
 
 @dataclass(frozen=True, slots=True)
@@ -304,6 +305,8 @@ def _check_opponent(c: Config) -> None:
         raise ConfigError(f'match.opponent must be "person" or "engine", not {c.match.opponent!r}')
     if c.opponent.side not in ("white", "black"):
         raise ConfigError(f'opponent.side must be "white" or "black", not {c.opponent.side!r}')
+    if c.opponent.dice not in ("module", "person"):
+        raise ConfigError(f'opponent.dice must be "module" or "person", not {c.opponent.dice!r}')
     from bgboard.hints.levels import level_of
 
     try:

@@ -71,9 +71,11 @@ class EngineOpponent:
     time from ``clock``; None: answer at once."""
 
     def __init__(self, level: Level, side: int = 1, *, worker: Any = None,
-                 post: Callable[[Any], None] | None = None, clock: Callable[[], int] | None = None) -> None:
+                 post: Callable[[Any], None] | None = None, clock: Callable[[], int] | None = None,
+                 dice: str = "module") -> None:
         self.level = level
         self.side = side
+        self.dice = dice
         self.worker = worker
         self.post = post
         self.clock = clock
@@ -130,7 +132,8 @@ class EngineOpponent:
         from dataclasses import replace
 
         settings = replace(settings, players=self.players(settings.players))
-        controller = OpponentController.resume(journal, settings, now_ms, opponent=self, side=self.side, **kwargs)
+        controller = OpponentController.resume(journal, settings, now_ms, opponent=self, side=self.side, dice=self.dice,
+                                               **kwargs)
         assert isinstance(controller, OpponentController)
         return controller
 
@@ -142,11 +145,11 @@ class EngineOpponent:
             await asyncio.to_thread(self.worker.close)
 
 
-def engine_opponent(spec: str, side: int = 1) -> EngineOpponent:
+def engine_opponent(spec: str, side: int = 1, dice: str = "module") -> EngineOpponent:
     """``ENGINE[:LEVEL]`` playing ``side``, answering at once (the model simulator)."""
     from bgboard.hints.levels import parse_opponent
 
-    return EngineOpponent(parse_opponent(spec), side)
+    return EngineOpponent(parse_opponent(spec), side, dice=dice)
 
 
 async def open_opponent(config: Any, post: Callable[[Any], None], clock: Callable[[], int]) -> EngineOpponent | None:
@@ -165,4 +168,5 @@ async def open_opponent(config: Any, post: Callable[[Any], None], clock: Callabl
         return worker
 
     worker = await asyncio.to_thread(start)
-    return EngineOpponent(level, SIDES[config.opponent.side], worker=worker, post=post, clock=clock)
+    return EngineOpponent(level, SIDES[config.opponent.side], worker=worker, post=post, clock=clock,
+                          dice=config.opponent.dice)

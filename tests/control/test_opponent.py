@@ -30,11 +30,12 @@ START = Observation.of_board(board_of(start_position(), WHITE))
 BLUE, GREEN, RED = (0, 0, 160), (0, 160, 0), (160, 0, 0)
 
 
-def _opened(settings: Settings = Settings(length=3), spec: str = "gnubg-nn") -> tuple[OpponentController, list, list]:
+def _opened(settings: Settings = Settings(length=3), spec: str = "gnubg-nn",
+            dice: str = "module") -> tuple[OpponentController, list, list]:
     """A match against the engine (black) that black opens with 3-1."""
     sent: list = []
     shown: list = []
-    c = engine_opponent(spec, BLACK).resume(MemoryJournal(), settings, 0, send=sent.append, show=shown.append)
+    c = engine_opponent(spec, BLACK, dice).resume(MemoryJournal(), settings, 0, send=sent.append, show=shown.append)
     c.handle(BoardRead(START, 1))
     c.handle(ButtonPressed(WHITE, ROLL, 2))
     c.handle(DiceRolled((1, 3), 1, 3))  # white 1, black 3: black (the engine) plays 3-1
@@ -86,7 +87,7 @@ def test_a_wrong_execution_is_guided_back_and_never_recorded_as_another_play() -
 
 def test_the_person_rolls_for_the_engine_and_takes_back_before_it_has_rolled_with_the_clocks_right() -> None:
     clock = ClockRules(60_000, 0, 12_000, 0)
-    c, sent, shown = _opened(Settings(length=3, takebacks=True, clock=clock))
+    c, sent, shown = _opened(Settings(length=3, takebacks=True, clock=clock), dice="person")
     start = start_position().swap()
     c.handle(BoardRead(Observation.of_board(board_of(_after(start, c.answer.steps), BLACK)), 10))
     c.handle(DiceRolled((6, 5), 2, 20))  # white rolls (the dice button was enabled for white)
@@ -113,6 +114,33 @@ def test_the_person_rolls_for_the_engine_and_takes_back_before_it_has_rolled_wit
     done = len(c.actions)
     c.handle(BoardRead(Observation.of_board(board_of(before, BLACK)), 60))
     assert len(c.actions) == done and c.state.turn == WHITE
+
+
+def test_the_engine_rolls_the_dice_module_itself_after_the_takeback_grace() -> None:
+    from bgboard.control.events import LinkChanged, Tick
+    from bgboard.control.opponent import TAKEBACK_GRACE_MS
+
+    for takebacks in (False, True):
+        c, sent, shown = _opened(Settings(length=3, takebacks=takebacks))
+        start = start_position().swap()
+        c.handle(BoardRead(Observation.of_board(board_of(_after(start, c.answer.steps), BLACK)), 10))
+        c.handle(DiceRolled((6, 5), 2, 20))
+        run = next(p for p in legal_plays(c.state.position, (6, 5)) if p.notation == "24/13")
+        c.handle(BoardRead(Observation.of_board(board_of(run.position, WHITE)), 30))
+        c.handle(ButtonPressed(WHITE, ROLL, 31))
+        assert c.rolls_for_engine
+        if takebacks:  # the person has the grace to take the play back; then the module rolls
+            assert SetRolling(False, now=True) not in sent
+            assert shown[-1].message[0].startswith("gnubg-nn (expert) rolls in 3 s")
+            c.handle(Tick(31 + TAKEBACK_GRACE_MS - 1))
+            assert SetRolling(False, now=True) not in sent
+            c.handle(Tick(31 + TAKEBACK_GRACE_MS))
+        assert sent[-1] == SetRolling(False, now=True) and shown[-1].message[0] == "gnubg-nn (expert) rolls"
+        c.handle(LinkChanged(False, "board lost", 40000))
+        c.handle(LinkChanged(True, "board back", 40001))  # the roll asked while it was away: asked again
+        assert sent[-1] == SetRolling(False, now=True)
+        c.handle(DiceRolled((4, 2), 3, 40002))
+        assert c.state.phase == Phase.PLAY and c.state.turn == BLACK and c.answer.choice == "play"
 
 
 def test_the_engine_answers_a_double_as_it_decides_and_doubles_when_it_decides() -> None:

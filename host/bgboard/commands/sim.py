@@ -72,6 +72,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
                    help="the engine plays black (pubeval, gnubg-nn, bgsage; ENGINE alone: its full strength); the "
                    "simulated person plays white and carries the engine's plays out, now and then wrongly first "
                    "(--illegal-rate); with --interactive you play white against it")
+    p.add_argument("--opponent-dice", choices=("module", "person"), default="module",
+                   help="the engine's dice: the dice module rolls them itself (default) or the person presses it")
     p.add_argument("--replay", type=Path, metavar="FILE.mat",
                    help="replay a match file on the modelled board (set-up guidance, LEDs, display per play)")
     p.add_argument(
@@ -135,6 +137,7 @@ def run(args: argparse.Namespace) -> int:
         teach=args.teach or "off",
         engine=_engine_name(args.engine) if args.engine is not None else None,
         opponent=_opponent(args.opponent) if args.opponent is not None else None,
+        opponent_dice=args.opponent_dice,
     )
     if args.opponent is not None and (args.teach == "practice" or args.club):
         raise SimArgumentError("--opponent plays a match: leave out --teach practice and --club")

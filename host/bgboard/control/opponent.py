@@ -19,7 +19,10 @@ compared with the positions after each step of *that* play.  When the board show
 play it is recorded (the source's play, never another reading of the board).  Anything else
 — another legal play, a checker on the wrong point, a hit left on the point — is a wrong
 execution: the display says what to put back (red LEDs) to return to the last correct step.
-Dice: the person rolls the dice module for the engine when the display asks.
+Dice (``dice``): "module" — the host tells the dice module to roll at once for that side
+(ROLLING 2, docs/protocol.md; with takebacks on, :data:`TAKEBACK_GRACE_MS` later, so the
+person may still take the play just made back); "person" — the display asks the person to
+press the dice button for it.
 
 Takebacks (``takebacks`` on): the person's last play may be taken back until the other side
 has rolled (the controller's rule); the other side's own plays are never taken back at the
@@ -49,6 +52,9 @@ __all__ = ["Answer", "OpponentController", "OpponentPlay", "Question", "executio
 #: Journal kind of the opponent's own rows (the level chosen between games).
 OPPONENT_KIND = "opponent"
 BLUE, GREEN, RED = (0, 0, 160), (0, 160, 0), (160, 0, 0)
+#: With takebacks on, how long the dice module waits before rolling for the other side
+#: (the person may take the play just made back until then).
+TAKEBACK_GRACE_MS = 3000
 INFO, WARNING, ERROR = Severity.INFO, Severity.WARNING, Severity.ERROR
 
 
@@ -104,11 +110,13 @@ def opponent_words(notation: str, side: int, numbering: Numbering) -> str:
 class OpponentController(Controller):
     """The controller with ``side`` played by ``opponent`` (see the module docstring)."""
 
-    def __init__(self, journal: Any, settings: Any, *, opponent: OpponentPlay, side: int = 1,
+    def __init__(self, journal: Any, settings: Any, *, opponent: OpponentPlay, side: int = 1, dice: str = "module",
                  **kwargs: Any) -> None:
         super().__init__(journal, settings, **kwargs)
         self.opponent = opponent
         self.side = side
+        self.dice = dice  # "module": the dice module rolls at once for that side; "person": the person presses it
+        self.roll_at: int | None = None  # with takebacks on, the module rolls for that side at this time
         self.asked: tuple[object, ...] | None = None
         self.answer: Answer | None = None  # the answer to the question asked now
         self.guide: Notice | None = None  # what the display says about the other side's play
@@ -121,7 +129,7 @@ class OpponentController(Controller):
 
     @property
     def rolls_for_engine(self) -> bool:
-        """The other side wants its dice rolled now (the display asks the person)."""
+        """The other side wants its dice rolled now (by the dice module, or the person)."""
         s = self.state
         return (s is not None and s.phase == Phase.TURN and s.turn == self.side and self.answer is not None
                 and self.answer.choice == "roll")
@@ -140,6 +148,12 @@ class OpponentController(Controller):
     # ------------------------------------------------------------------ the loop of questions
     def handle(self, event: Any) -> None:
         super().handle(event)
+        if self.roll_at is not None and (not self.rolls_for_engine or event.at_ms >= self.roll_at):
+            if self.rolls_for_engine:  # no takeback came: the dice module rolls
+                self.send(SetRolling(False, now=True))
+                self.guide = Notice(f"{self.opponent.name} rolls", INFO)
+                self._refresh()
+            self.roll_at = None
         self._drive(event.at_ms)
 
     def _key(self, kind: str, state: MatchState) -> tuple[object, ...]:
@@ -202,6 +216,13 @@ class OpponentController(Controller):
         if answer.choice == "double":
             self._press(Button.DOUBLE, at)
             self.guide = None
+        elif answer.choice == "roll" and self.dice == "module" and self.settings.takebacks:
+            self.roll_at = at + TAKEBACK_GRACE_MS  # time to take the person's play back first
+            self.guide = Notice(f"{name} rolls in {TAKEBACK_GRACE_MS // 1000} s: put your checkers back now to take "
+                                f"your play back", INFO, f"{name} rolls soon")
+        elif answer.choice == "roll" and self.dice == "module":
+            self.send(SetRolling(False, now=True))  # the dice module rolls at once
+            self.guide = Notice(f"{name} rolls", INFO)
         elif answer.choice == "roll":
             self._press(Button.ROLL, at)
             self.notice = None
@@ -334,6 +355,11 @@ class OpponentController(Controller):
     def _cube_lesson(self, player: int, before: MatchState, decision: str) -> None:
         if player != self.side:
             super()._cube_lesson(player, before, decision)
+
+    def _on_link(self, event: Any) -> None:
+        super()._on_link(event)
+        if event.up and self.dice == "module" and self.rolls_for_engine and self.roll_at is None:
+            self.send(SetRolling(False, now=True))  # the roll asked while the board was away
 
     def _on_dice(self, event: Any) -> None:
         super()._on_dice(event)

@@ -39,6 +39,7 @@ __all__ = [
     "Op",
     "Options",
     "Players",
+    "Preload",
     "Press",
     "Resumed",
     "RollDice",
@@ -83,6 +84,7 @@ class Options:
     engine: str | None = None  # the teacher's hint engine (None: the strongest installed)
     variant: str | None = None  # a seed variant (bgboard sim --variant; tavli is rules "tavli")
     opponent: str | None = None  # ENGINE[:LEVEL]: the engine plays black (bgboard sim --opponent)
+    opponent_dice: str = "module"  # the engine's dice: "module" rolls itself, "person" is pressed for it
 
     def match(self) -> dict[str, Any]:
         """The options that make the match what it is (journalled; a resume must repeat them)."""
@@ -226,6 +228,14 @@ class RollDice:
 
 
 @dataclass(frozen=True, slots=True)
+class Preload:
+    """The dice the module's next roll shows (the simulator's field channel: the engine's own
+    roll, which the module makes by itself, is then a function of the seed too)."""
+
+    dice: tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
 class Carry:
     """Carry checkers over the field, then let the host read the board at rest."""
 
@@ -246,7 +256,7 @@ class Wait:
     timeout_s: float = TIMEOUT_S
 
 
-Op = Press | RollDice | Carry | SetUp | Wait
+Op = Press | RollDice | Preload | Carry | SetUp | Wait
 Script = Generator[Op, bool | None, None]
 
 
@@ -409,6 +419,8 @@ class Players:
                     yield Press(mover, DOUBLE)  # the next candidate reading
                     yield Wait(lambda: c.choice != choice, "the next reading", 2.0)
                     continue
+                if o.opponent is not None:  # the engine's next roll, if the dice module makes it
+                    yield Preload(dice_for(o.seed, game, turn + 1))
                 yield Press(mover, ROLL)  # done
                 if (yield Wait(lambda: len(c.actions) > n, "the host to take the play", 1.0)):
                     break

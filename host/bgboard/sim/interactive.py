@@ -221,7 +221,8 @@ class _Session:
         if s.phase in (OPENING, GAME_OVER) or s.decider == HUMAN:
             return True
         # against the engine: the person rolls its dice and carries its plays out
-        return self.engine is not None and (c.rolls_for_engine or (s.phase == PLAY and c.answer is not None))
+        return self.engine is not None and ((c.rolls_for_engine and c.dice == "person")
+                                            or (s.phase == PLAY and c.answer is not None))
 
     def prompt(self) -> str:
         c = self.sim.controller
@@ -229,7 +230,7 @@ class _Session:
         a, b = s.score
         dice = f" dice {dice_text(s.dice)}" if s.phase == PLAY and s.dice else ""
         who = f" {s.players[s.turn]}" if s.turn is not None and s.phase in (TURN, PLAY, DOUBLED) else ""
-        if self.engine is not None and c.rolls_for_engine:
+        if self.engine is not None and c.rolls_for_engine and c.dice == "person":
             return f"[roll for {self.engine.name}: r] {s.players[0]} {a} {s.players[1]} {b}> "
         if self.engine is not None and s.phase == PLAY and s.turn == c.side:
             return f"[move {self.engine.name}'s checkers{dice}] {s.players[0]} {a} {s.players[1]} {b}> "
@@ -240,6 +241,7 @@ class _Session:
         c = self.sim.controller
         before, n, layout = c.state, len(c.actions), self.sim.table.layout
         act()
+        self.sim.roll_pending()  # the engine's own dice: the module rolls at once
         new = list(c.actions[n:])
         for line in narrate(before, new, c.state.players):
             self.write(line)
@@ -257,7 +259,7 @@ class _Session:
         elif word == "b":
             self.write(board_text(sim.table.layout))
         elif word in ("r", "roll", "done"):
-            if self.engine is not None and c.rolls_for_engine:
+            if self.engine is not None and c.rolls_for_engine and c.dice == "person":
                 sim._roll(dice_for(sim.options.seed, s.game, sim.turn))
                 return
             rolling_phase = s.phase in (OPENING, TURN)

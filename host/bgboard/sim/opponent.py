@@ -60,7 +60,7 @@ def engine_script(players: Any, turn: int) -> Any:
     if s.phase == Phase.TURN:
         # the engine doubles (an action) or asks for its dice (the display says so)
         yield Wait(lambda: len(c.actions) > n or c.rolls_for_engine, "the engine's cube decision", THINK_S)
-        if len(c.actions) == n:
+        if len(c.actions) == n and c.dice == "person":  # the display asks the person to roll for it
             yield RollDice(dice_for(o.seed, s.game, turn))
     elif s.phase == Phase.PLAY:
         decided = yield Wait(lambda: len(c.actions) > n or (c.answer is not None and c.asked is not None

@@ -42,6 +42,7 @@ from bgboard.sim.driver import (
     Op,
     Options,
     Players,
+    Preload,
     Press,
     RollDice,
     SetUp,
@@ -56,7 +57,7 @@ from bgboard.hardware import load_grid
 from bgboard.sim.field import NOISE_LEVELS, Faults
 from bgboard.sim.hand import Frame
 from bgboard.sim.layout import Layout
-from bgboard.sim.players import Move
+from bgboard.sim.players import Move, dice_for
 from bgboard.sim.table import Table
 from bgboard.store.journal import Journal, JournalError
 
@@ -89,6 +90,8 @@ class Simulation:
         self.sensor_faults = 0  # scans dropped because they contradicted themselves
         self.last_fault = ""
         self.rolling = False
+        self.roll_now = False  # the host asked the dice module to roll at once (the engine's dice)
+        self.preloaded: tuple[int, int] | None = None  # what the module's next roll shows
         self.rolls = 0
         faults = Faults(stuck={(p, i): v for p, i, v in options.stuck}) if options.stuck else Faults()
         self.table = Table(
@@ -125,7 +128,7 @@ class Simulation:
         if options.opponent is not None:  # the engine plays black, answering at once on the virtual clock
             from bgboard.opponents import engine_opponent
 
-            self.opponent = engine_opponent(options.opponent, 1)
+            self.opponent = engine_opponent(options.opponent, 1, options.opponent_dice)
         self.controller = (self.opponent or Controller).resume(self.journal, settings, self.clock, send=self._to_board,
                                                                show=self._show, **grading)
         self.players = Players(
@@ -145,6 +148,7 @@ class Simulation:
     def _to_board(self, message: object) -> None:
         if isinstance(message, SetRolling):
             self.rolling = message.enabled
+            self.roll_now = self.roll_now or message.now  # rolled as soon as the host has returned
 
     def _show(self, state: object) -> None:
         if self.on_show is not None and isinstance(state, DisplayState):
@@ -203,6 +207,19 @@ class Simulation:
         self.clock += 200
         self.controller.handle(ButtonPressed(player, Button(button), self.clock))
 
+    def roll_pending(self) -> bool:
+        """The module rolls at once when the host asked it to (the engine's dice): the dice
+        preloaded by the players, else the seed's for this turn."""
+        if not self.roll_now:
+            return False
+        self.roll_now, self.rolling = False, True
+        state = self.controller.state
+        dice = self.preloaded or dice_for(self.options.seed, state.game if state else 0, self.players.turn)
+        self.preloaded = None
+        self._roll(dice)
+        self.rolling = False
+        return True
+
     def _roll(self, dice: tuple[int, int]) -> None:
         """The dice button of the board (rolls only when the host enabled rolling)."""
         if not self.rolling:
@@ -222,8 +239,11 @@ class Simulation:
                 self._carry(op.moves)
         elif isinstance(op, SetUp):
             self._set_up_table()
+        elif isinstance(op, Preload):
+            self.preloaded = op.dice
         else:
             assert isinstance(op, Wait)
+            self.roll_pending()
             return op.test()
         return None
 
