@@ -313,3 +313,39 @@ def test_every_other_play_is_wrong_and_every_step_of_the_engines_play_is_progres
             assert {f.place: f.want for f in fixes} == {f.place: boards[back_to][f.place - 1] for f in fixes}
             checked += 1
     assert checked > 100
+
+
+# ---------------------------------------------------------------------- the command, teaching, resuming
+def test_sim_opponent_json_names_the_engines_side_and_bad_specs_are_one_sentence(tmp_path: Path, capsys) -> None:
+    import json
+
+    from bgboard.cli import main
+
+    assert main(["sim", "--opponent", "gnubg-nn:advanced", "--match-length", "1", "--seed", "2", "--out",
+                 str(tmp_path / "a"), "--json", "--model-firmware"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["opponent"] == {"player": 1, "engine": "gnubg-nn", "level": "advanced"}
+    assert summary["engine_plays"] > 0 and summary["engine_rejected"] == 0
+    assert "gnubg-nn (advanced)" in (tmp_path / "a" / "match.mat").read_text()
+    assert "gnubg-nn (advanced)" in (tmp_path / "a" / "match.sgf").read_text()
+    for bad, said in ((["--opponent", "deepblue"], "unknown opponent engine 'deepblue'"),
+                      (["--opponent", "pubeval:expert"], "pubeval plays at casual, not 'expert'")):
+        assert main(["sim", *bad, "--out", str(tmp_path / "b"), "--model-firmware"]) == 2
+        err = capsys.readouterr().err
+        assert said in err and err.count("\n") == 1 and "Traceback" not in err
+    # a DIR started against another engine is refused, not mixed
+    assert main(["sim", "--opponent", "pubeval", "--match-length", "1", "--seed", "2", "--out", str(tmp_path / "a"),
+                 "--model-firmware"]) == 2
+    assert "--opponent gnubg-nn:advanced, not --opponent pubeval:casual" in capsys.readouterr().err
+
+
+def test_teaching_grades_the_persons_plays_and_not_the_engines(tmp_path: Path) -> None:
+    sim = Simulation(Options(match_length=1, seed=2, opponent="gnubg-nn:advanced", teach="learner",
+                             engine="gnubg-nn"), tmp_path)
+    try:
+        sim.run()
+        summary = sim.summary()
+    finally:
+        sim.close()
+    grades = summary["grades"]
+    assert grades and {g["player"] for g in grades} == {WHITE}
