@@ -169,10 +169,12 @@ def test_beavers_and_passes_come_from_the_engines_cube_decision() -> None:
 
 def test_the_level_changes_between_games_with_the_engines_buttons_and_is_journalled() -> None:
     journal = MemoryJournal()
-    c = engine_opponent("gnubg-nn", BLACK).resume(journal, Settings(length=3), 0)
+    shown: list = []
+    c = engine_opponent("gnubg-nn", BLACK).resume(journal, Settings(length=3), 0, show=shown.append)
     c.handle(BoardRead(START, 1))
     c.handle(ButtonPressed(BLACK, DROP, 2))
     assert c.opponent.level.name == "advanced" and c.message().text == "gnubg-nn (advanced) from the next game on"
+    assert shown[-1].names == ("White", "gnubg-nn (advanced)")  # the display names the level now played
     c.handle(ButtonPressed(BLACK, DROP, 3))
     c.handle(ButtonPressed(BLACK, DOUBLE, 4))
     assert c.opponent.level.name == "advanced"

@@ -78,12 +78,14 @@ def test_quitting_and_coming_back_resumes_the_match(tmp_path: Path) -> None:
 
 def test_playing_the_engine_its_play_is_shown_checked_and_a_wrong_one_put_back(tmp_path: Path) -> None:
     # seed 4: the engine (black) wins the opening 6-2; gnubg-nn plays 24/18 13/11 = 1/7 12/14 for white
-    said = _session(tmp_path, ["r", "1/3", "u", "1/7 12/14", "q"], opponent="gnubg-nn")
+    said = _session(tmp_path, ["r", "1/3", "u", "1/7 12/14", "d", "q"], opponent="gnubg-nn")
     assert "display: gnubg-nn (expert) plays 1/7 12/14: move 1/7 (1 of 2)" in said
     assert "display: that is not gnubg-nn (expert)'s play 1/7 12/14: put back: 3→1" in said
     assert "gnubg-nn (expert) plays 1/7 12/14" in said
     assert any(s.startswith("[turn White] White 0 gnubg-nn (expert) 0") for s in said)
     assert "gnubg-nn (expert)" in (tmp_path / "match.mat").read_text()
+    # after doubling the terminal says what happened: the double and the engine's answer
+    assert said.index("White doubles to 2") < said.index("gnubg-nn (expert) takes the 2")
 
 
 # ---------------------------------------------------------------------- the real command on a terminal

@@ -374,8 +374,14 @@ class OpponentController(Controller):
 
     def view(self) -> View | None:
         view = super().view()
-        if view is not None and self.guide is not None and self.guide_back:
-            return replace(view, put_back=self.guide_back)
+        if view is None:
+            return None
+        if self.guide is not None and self.guide_back:
+            view = replace(view, put_back=self.guide_back)
+        names = list(view.state.players)
+        if names[self.side] != self.opponent.name:  # the level chosen between games, on the display
+            names[self.side] = self.opponent.name
+            view = replace(view, state=replace(view.state, players=(names[0], names[1])))
         return view
 
 
