@@ -76,6 +76,7 @@ class EngineOpponent:
         self.level = level
         self.side = side
         self.dice = dice
+        self.budget = BUDGET_S  # how long one decision may take (s)
         self.worker = worker
         self.post = post
         self.clock = clock
@@ -112,7 +113,7 @@ class EngineOpponent:
 
         try:
             decision = await self.worker.call(decide_cached, self.level.engine, self.level.eval_level, ask,
-                                              budget=BUDGET_S)
+                                              budget=self.budget)
             answer = answer_of(decision)
         except HintCancelled as exc:
             if exc.reason == "board changed":

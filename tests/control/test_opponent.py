@@ -351,3 +351,35 @@ def test_teaching_grades_the_persons_plays_and_not_the_engines(tmp_path: Path) -
         sim.close()
     grades = summary["grades"]
     assert grades and {g["player"] for g in grades} == {WHITE}
+
+
+def test_on_its_worker_the_engine_answers_off_the_loop_and_a_late_answer_falls_back() -> None:
+    import asyncio
+
+    from bgboard.control.events import OpponentMoved
+    from bgboard.hints.worker import HintWorker
+    from bgboard.opponents import EngineOpponent
+
+    async def main() -> tuple[list, list]:
+        posted: list = []
+        with HintWorker(make_engine("pubeval"), separate_process=False) as worker:
+            opponent = EngineOpponent(level_of("pubeval"), BLACK, worker=worker, post=posted.append, clock=lambda: 7)
+            state = replay([*_opened(spec="pubeval")[0].actions])
+            question = Question("play", BLACK, state, ("key",))
+            assert opponent.ask(question) is None  # the answer comes later, as an event
+            while not posted:
+                await asyncio.sleep(0.001)
+            opponent.budget = 1e-9  # no time at all: the first legal play, and the log says so
+            late: list = []
+            opponent.post = late.append
+            assert opponent.ask(question) is None
+            while not late:
+                await asyncio.sleep(0.001)
+            return posted, late
+
+    posted, late = asyncio.run(main())
+    state = replay([*_opened(spec="pubeval")[0].actions])
+    best = decide(make_engine("pubeval"), ask_of(Question("play", BLACK, state, ()), level_of("pubeval")))
+    assert posted == [OpponentMoved(("key",), Answer("play", best.steps, best.notation), 7)]
+    first = legal_plays(state.position, state.dice)[0]
+    assert late[0].decision == Answer("play", tuple((s.frm, s.to) for s in first.steps), first.notation)
