@@ -74,6 +74,9 @@ SCAN_MS = 10
 class Simulation:
     """One match on the model board, journalled in ``out/journal.sqlite``."""
 
+    roll_now = False  # the host asked the dice module to roll at once (the engine's dice)
+    preloaded: tuple[int, int] | None = None  # what the module's next roll shows
+
     def __init__(
         self,
         options: Options,
@@ -90,8 +93,6 @@ class Simulation:
         self.sensor_faults = 0  # scans dropped because they contradicted themselves
         self.last_fault = ""
         self.rolling = False
-        self.roll_now = False  # the host asked the dice module to roll at once (the engine's dice)
-        self.preloaded: tuple[int, int] | None = None  # what the module's next roll shows
         self.rolls = 0
         faults = Faults(stuck={(p, i): v for p, i, v in options.stuck}) if options.stuck else Faults()
         self.table = Table(
