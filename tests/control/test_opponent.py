@@ -383,3 +383,26 @@ def test_on_its_worker_the_engine_answers_off_the_loop_and_a_late_answer_falls_b
     assert posted == [OpponentMoved(("key",), Answer("play", best.steps, best.notation), 7)]
     first = legal_plays(state.position, state.dice)[0]
     assert late[0].decision == Answer("play", tuple((s.frm, s.to) for s in first.steps), first.notation)
+
+
+def test_the_engine_accepts_a_resignation_worth_its_position_and_declines_one_that_is_not() -> None:
+    # gnubg boards (the engine, the resigner on roll): the engine far ahead in a race, nothing of the
+    # resigner's borne off: a single game is less than the engine expects (a gammon), a gammon is not
+    gammoned = Position.from_gnubg([[0, 0, 0, 3] + [0] * 21, [0] * 12 + [15] + [0] * 12])
+    for spec in ("gnubg-nn", "bgsage"):
+        engine = make_engine(*((spec, "1ply") if spec == "bgsage" else (spec,)))
+        assert decide(engine, Ask("resign", gammoned, CubeState(), level=1)).choice == "decline"
+        assert decide(engine, Ask("resign", gammoned, CubeState(), level=2)).choice == "accept"
+        assert decide(engine, Ask("resign", start_position(), CubeState(), level=1)).choice == "accept"
+    assert decide(make_engine("pubeval"), Ask("resign", gammoned, CubeState(), level=2)).choice == "decline"
+
+
+def test_the_person_resigns_and_the_engine_answers_at_the_board() -> None:
+    c, sent, shown = _opened()
+    start = start_position().swap()
+    c.handle(BoardRead(Observation.of_board(board_of(_after(start, c.answer.steps), BLACK)), 10))
+    assert c.state.phase == Phase.TURN and c.state.turn == WHITE
+    c.handle(ButtonPressed(WHITE, DROP, 20))  # resign: a single game offered
+    c.handle(ButtonPressed(WHITE, ROLL, 21))
+    assert [a.kind for a in c.actions][-2:] == ["resign", "accept"]  # worth more than gnubg-nn expects
+    assert c.state.games[-1].winner == BLACK and c.state.games[-1].points == 1

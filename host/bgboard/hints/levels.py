@@ -230,10 +230,16 @@ def decide(engine: HintEngine, ask: Ask) -> Decision:
 
 def _resign(engine: HintEngine, ask: Ask) -> Decision:
     """Accept a resignation of ``level`` (1 single, 2 gammon, 3 backgammon) when it gives the
-    engine at least its cubeless equity in the position (a backgammon always)."""
-    equity_after = getattr(engine, "equity_after", None)
+    engine at least its cubeless equity in the position (a backgammon always).  An engine
+    that gives no position equity of its own (bgsage ranks plays) asks gnubg-nn's net."""
     if ask.level >= 3:
         return Decision("accept", why="a backgammon is the most a game can give")
+    equity_after = getattr(engine, "equity_after", None)
+    if equity_after is None and engine.calibrated:
+        try:
+            equity_after = make_engine("gnubg-nn").equity_after  # type: ignore[attr-defined]
+        except InputError:
+            equity_after = None
     if not engine.calibrated or equity_after is None:
         return Decision("decline", why=f"{engine.name} knows no equities: it plays on")
     mine = float(equity_after(ask.position.swap()))  # the engine's equity, the resigner on roll
