@@ -18,7 +18,7 @@ from bgboard.sim.interactive import keyed, play_interactive
 from bgboard.sim.run import Options
 
 
-def _session(tmp_path: Path, lines: list[str], opponent: str | None = None) -> list[str]:
+def _session(tmp_path: Path, lines: list[str], opponent: str | None = None, length: int = 1) -> list[str]:
     said: list[str] = []
     feed = iter(lines)
 
@@ -29,7 +29,7 @@ def _session(tmp_path: Path, lines: list[str], opponent: str | None = None) -> l
         except StopIteration:
             raise EOFError from None
 
-    play_interactive(Options(1, seed=4, opponent=opponent), tmp_path, read=read, write=said.append)
+    play_interactive(Options(length, seed=4, opponent=opponent), tmp_path, read=read, write=said.append)
     return said
 
 
@@ -86,6 +86,15 @@ def test_playing_the_engine_its_play_is_shown_checked_and_a_wrong_one_put_back(t
     assert "gnubg-nn (expert)" in (tmp_path / "match.mat").read_text()
     # after doubling the terminal says what happened: the double and the engine's answer
     assert said.index("White doubles to 2") < said.index("gnubg-nn (expert) takes the 2")
+
+
+def test_a_game_over_gets_its_own_frame_between_games(tmp_path: Path) -> None:
+    said = _session(tmp_path, ["r", "1/7 12/14", "resign", "r", "q"], opponent="gnubg-nn", length=3)
+    assert "White resigns (1 × the cube)" in said and "gnubg-nn (expert) accepts the resignation" in said
+    frame = next(s for s in said if "game over:" in s)
+    assert "game over: gnubg-nn (expert) wins (resign, 1 point); score White 0, gnubg-nn (expert) 1" in frame
+    assert "r = the next game" in frame
+    assert any(s.startswith("[game over] White 0 gnubg-nn (expert) 1") for s in said)  # the prompt waits for the next game
 
 
 # ---------------------------------------------------------------------- the real command on a terminal

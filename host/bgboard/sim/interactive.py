@@ -27,7 +27,7 @@ from bgboard.display.panels import panel_spec
 from bgboard.display.screen import Screen
 from bgboard.errors import InputError
 from bgboard.match import apply
-from bgboard.match.state import DOUBLED, GAME_OVER, OPENING, PLAY, TURN
+from bgboard.match.state import DOUBLED, GAME_OVER, MATCH_OVER, OPENING, PLAY, TURN
 from bgboard.rules import BAR, apply_step, explain, legal_plays, legal_steps, parse_play
 from bgboard.rules.step import Step
 from bgboard.sim.layout import BAR_PLACES, WHITE, Layout, place_of
@@ -138,7 +138,7 @@ def game_over_frame(state: Any) -> str:
     points = f"{game.points} point{'' if game.points == 1 else 's'}"
     a, b = state.score
     rule = "-" * 40
-    tail = "match over" if state.phase == "match-over" else "r = the next game (set up as the display says)"
+    tail = "match over" if state.phase == MATCH_OVER else "r = the next game (set up as the display says)"
     return (f"{rule}\ngame over: {winner} wins ({game.result}, {points}); "
             f"score {state.players[0]} {a}, {state.players[1]} {b}\n{tail}\n{rule}")
 
@@ -234,7 +234,8 @@ class _Session:
             return f"[roll for {self.engine.name}: r] {s.players[0]} {a} {s.players[1]} {b}> "
         if self.engine is not None and s.phase == PLAY and s.turn == c.side:
             return f"[move {self.engine.name}'s checkers{dice}] {s.players[0]} {a} {s.players[1]} {b}> "
-        return f"[{s.phase}{who}{dice}] {s.players[0]} {a} {s.players[1]} {b} (? = keys)> "
+        phase = str(s.phase).replace("_", " ")
+        return f"[{phase}{who}{dice}] {s.players[0]} {a} {s.players[1]} {b} (? = keys)> "
 
     def run(self, act: Callable[[], None]) -> None:
         """Do ``act``, then say what happened: every action in words, the board, a game's end."""
@@ -247,7 +248,7 @@ class _Session:
             self.write(line)
         if new or self.sim.table.layout != layout:
             self.write(board_text(self.sim.table.layout))
-        if new and c.state.phase in (GAME_OVER, "match-over") and before.phase not in (GAME_OVER, "match-over"):
+        if new and c.state.phase in (GAME_OVER, MATCH_OVER) and before.phase not in (GAME_OVER, MATCH_OVER):
             self.write(game_over_frame(c.state))
 
     def command(self, line: str) -> None:
