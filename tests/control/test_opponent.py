@@ -406,3 +406,46 @@ def test_the_person_resigns_and_the_engine_answers_at_the_board() -> None:
     c.handle(ButtonPressed(WHITE, ROLL, 21))
     assert [a.kind for a in c.actions][-2:] == ["resign", "accept"]  # worth more than gnubg-nn expects
     assert c.state.games[-1].winner == BLACK and c.state.games[-1].points == 1
+
+
+def test_a_hit_is_guided_to_the_bar_and_a_bear_off_to_the_tray() -> None:
+    from bgboard.control.opponent import OpponentController
+
+    class Scripted:  # an OpponentPlay source with a fixed answer (a remote board would be one)
+        name = "remote"
+
+        def __init__(self, answer: Answer) -> None:
+            self.answer = answer
+
+        def ask(self, question: Question) -> Answer:
+            return self.answer
+
+        def levels(self) -> tuple[str, ...]:
+            return ()
+
+        def set_level(self, level: str) -> None:
+            raise AssertionError("no levels")
+
+    # white opens 5-2 with 13/11 13/8, leaving a blot on 11; black's 6-4 (a remote side's
+    # answer, scripted) runs one checker 24/18/14*, hitting it
+    sent: list = []
+    shown: list = []
+    source = Scripted(Answer("play"))
+    c = OpponentController.resume(MemoryJournal(), Settings(length=3), 0, opponent=source, side=BLACK,
+                                  send=sent.append, show=shown.append)
+    c.handle(BoardRead(START, 1))
+    c.handle(ButtonPressed(WHITE, ROLL, 2))
+    c.handle(DiceRolled((5, 2), 1, 3))  # white opens 5-2
+    white = next(p for p in legal_plays(start_position(), (5, 2)) if p.notation == "13/11 13/8")
+    c.handle(BoardRead(Observation.of_board(board_of(white.position, WHITE)), 10))
+    c.handle(ButtonPressed(WHITE, ROLL, 11))
+    source.answer = Answer("play", ((24, 18), (18, 14)), "24/14*")  # black's 6-4 hits white's blot on 11
+    c.handle(DiceRolled((6, 4), 2, 20))
+    assert c.state.turn == BLACK and c.answer == source.answer
+    c.handle(BoardRead(Observation.of_board(board_of(_after(c.state.position, ((24, 18),)), BLACK)), 21))
+    assert shown[-1].message[0] == "remote plays 1/11*: move 7/11: your blot there goes to the bar (2 of 2)"
+    assert sent[-1] == SetLeds((Led(6, BLUE), Led(10, GREEN), Led(24, RED)))  # white's bar is LED 24
+    end = _after(c.state.position, source.answer.steps)
+    assert end.theirs[25] == 1  # (the blot on white's bar in the result)
+    c.handle(BoardRead(Observation.of_board(board_of(end, BLACK)), 22))
+    assert c.actions[-1] == Move(((24, 18), (18, 14))) and c.state.turn == WHITE

@@ -276,17 +276,23 @@ class OpponentController(Controller):
             self.send(SetLeds(tuple(Led(f.place - 1, RED) for f in fixes)))
 
     def _light(self, done: int, said: str, back: tuple[str, ...]) -> None:
-        """The next step of the play: from (blue) → to (green)."""
-        assert self.answer is not None
-        frm, to, _ = step_places(self.answer.steps[done], self.side)
-        total = len(self.answer.steps)
-        own_frm, own_to = self.answer.steps[done]
+        """The next step of the play: from (blue) → to (green); a hit also lights the bar the
+        person's blot goes to (red), a bear-off the tray."""
+        state, answer = self.state, self.answer
+        assert answer is not None and state is not None
+        frm, to, bar = step_places(answer.steps[done], self.side)
+        total = len(answer.steps)
+        own_frm, own_to = answer.steps[done]
         here = opponent_words(f"{'bar' if own_frm == BAR else own_frm}/{'off' if own_to == OFF else own_to}",
                               self.side, Numbering(self.settings.numbering))
-        self.guide = Notice(f"{self.opponent.name} plays {said}: move {here} ({done + 1} of {total})", INFO,
-                            f"move {here}")
+        before = prefixes(state.position, self.side, answer.steps[:done])[-1]
+        hit = to <= 24 and before[to - 1] == (-1 if self.side == 0 else 1)  # the person's blot on the point
+        extra = ": your blot there goes to the bar" if hit else ""
+        self.guide = Notice(f"{self.opponent.name} plays {said}: move {here}{extra} ({done + 1} of {total})", INFO,
+                            f"move {here}{'*' if hit else ''}")
         self.guide_back = back
-        self.send(SetLeds((Led(frm - 1, BLUE), Led(to - 1, GREEN))))
+        leds = (Led(frm - 1, BLUE), Led(to - 1, GREEN)) + ((Led(bar - 1, RED),) if hit else ())
+        self.send(SetLeds(leds))
 
     def _record(self, action: Any, before: MatchState, at: int) -> None:
         mover = before.turn
