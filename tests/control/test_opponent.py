@@ -355,10 +355,17 @@ def test_teaching_grades_the_persons_plays_and_not_the_engines(tmp_path: Path) -
 
 def test_on_its_worker_the_engine_answers_off_the_loop_and_a_late_answer_falls_back() -> None:
     import asyncio
+    import threading
 
     from bgboard.control.events import OpponentMoved
     from bgboard.hints.worker import HintWorker
     from bgboard.opponents import EngineOpponent
+
+    started, release = threading.Event(), threading.Event()
+
+    def busy() -> None:  # holds the worker's thread until released
+        started.set()
+        release.wait(60)
 
     async def main() -> tuple[list, list]:
         posted: list = []
@@ -369,12 +376,16 @@ def test_on_its_worker_the_engine_answers_off_the_loop_and_a_late_answer_falls_b
             assert opponent.ask(question) is None  # the answer comes later, as an event
             while not posted:
                 await asyncio.sleep(0.001)
-            opponent.budget = 1e-9  # no time at all: the first legal play, and the log says so
+            # the worker busy past the decision's budget: the first legal play, and the log says so
+            worker.submit_call(busy)
+            await asyncio.to_thread(started.wait, 60)
+            opponent.budget = 0.05
             late: list = []
             opponent.post = late.append
             assert opponent.ask(question) is None
             while not late:
                 await asyncio.sleep(0.001)
+            release.set()
             return posted, late
 
     posted, late = asyncio.run(main())
