@@ -36,7 +36,7 @@ ALLOWED: dict[str, set[str]] = {
             "teaching", "analysis", "opponents"},
     "opponents": {"errors", "rules", "match", "control", "hints", "teaching"},
     "club": {"errors", "exports", "rules", "match", "store", "net"},
-    "teaching": {"errors", "files", "rules", "match", "hints"},
+    "teaching": {"errors", "files", "rules", "match", "hints", "analysis"},
     "analysis": {"errors", "files", "rules", "match", "hints", "store", "control"},
     "sim": {"errors", "exports", "files", "hardware", "rules", "match", "sense", "link", "display", "store", "control", "config", "app", "net",
             "club", "teaching", "opponents"},

@@ -24,26 +24,13 @@ from bgboard.hints.lesson import CubeLesson, PlayLesson, grade_cube, grade_turn,
 from bgboard.hints.report import report_html, short_report, LearnerReport
 from bgboard.match.state import MatchState
 from bgboard.rules import Position, position_id
+from bgboard.analysis.walk import cube_state  # the cube as a player sees it: one definition, the analysis'
 
 __all__ = ["REPORT_NAME", "Teacher", "WorkerTeacher", "cube_state", "open_teacher"]
 
 #: The learner report's file name, beside the journal.
 REPORT_NAME = "learner-report.html"
 log = logging.getLogger(__name__)
-
-
-def cube_state(state: MatchState, player: int) -> CubeState:
-    """The cube and score of ``state`` as ``player`` sees them."""
-    owner = "centred" if state.cube_owner is None else ("mine" if state.cube_owner == player else "theirs")
-    if state.length == 0:
-        return CubeState(value=state.cube, owner=owner, jacoby=state.rules.jacoby, beaver=state.rules.beavers)
-    return CubeState(
-        value=state.cube,
-        owner=owner,
-        my_away=max(1, state.length - state.score[player]),
-        their_away=max(1, state.length - state.score[1 - player]),
-        crawford=state.crawford,
-    )
 
 
 def drill_state(drill: Any) -> CubeState:
