@@ -60,24 +60,14 @@ def read_match(path: Path) -> tuple[ImportedMatch, bytes]:
 
 def _journal_mat(path: Path) -> str:
     """The .mat text of a journal's current match (as ``bgboard export`` writes it)."""
-    from bgboard.control.session import MatchSession, Settings
+    from bgboard.control.session import MatchSession, ReadOnlyJournal, Settings
     from bgboard.match.mat_write import export_mat
     from bgboard.store.journal import read_entries
-
-    class _ReadOnly:
-        def __init__(self, entries: list[Any]) -> None:
-            self._entries = entries
-
-        def entries(self) -> list[Any]:
-            return self._entries
-
-        def append(self, kind: str, body: dict[str, Any], at_ms: int) -> int:
-            return 0
 
     entries = read_entries(path)
     if not any(e.kind == "action" for e in entries):
         raise InputError(f"{path} holds no match yet: nothing to analyse")
-    session, _ = MatchSession.resume(_ReadOnly(entries), Settings(), 0)
+    session, _ = MatchSession.resume(ReadOnlyJournal(entries), Settings(), 0)
     if not session.actions:
         raise InputError(f"{path}'s last match has no action yet: nothing to analyse")
     return export_mat(session.actions)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any
 
 from bgboard.errors import InputError
 
@@ -25,21 +24,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     return p
 
 
-class _ReadOnly:
-    """The journal's rows for the match session, which must not write anything back."""
-
-    def __init__(self, entries: list[Any]) -> None:
-        self._entries = entries
-
-    def entries(self) -> list[Any]:
-        return self._entries
-
-    def append(self, kind: str, body: dict[str, Any], at_ms: int) -> int:
-        return 0
-
-
 def run(args: argparse.Namespace) -> int:
-    from bgboard.control.session import MatchSession, Settings
+    from bgboard.control.session import MatchSession, ReadOnlyJournal, Settings
     from bgboard.match.recordfile import write_records
     from bgboard.net.report import mat_info
     from bgboard.net.seat import club_match_of
@@ -48,7 +34,7 @@ def run(args: argparse.Namespace) -> int:
     entries = read_entries(args.journal)
     if not any(e.kind == "action" for e in entries):
         raise InputError(f"{args.journal} holds no match yet: nothing to export")
-    session, _ = MatchSession.resume(_ReadOnly(entries), Settings(), 0)
+    session, _ = MatchSession.resume(ReadOnlyJournal(entries), Settings(), 0)
     if not session.actions:
         raise InputError(f"{args.journal}'s last match has no action yet: nothing to export")
     club = club_match_of(entries)

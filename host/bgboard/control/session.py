@@ -33,7 +33,7 @@ from bgboard.sense.board import Slots
 from bgboard.sense.slots import SlotMap
 from bgboard.sense.variants import start_counts
 
-__all__ = ["IllegalPolicy", "ILLEGAL_POLICIES", "JournalLike", "MatchSession", "Settings"]
+__all__ = ["IllegalPolicy", "ILLEGAL_POLICIES", "JournalLike", "MatchSession", "ReadOnlyJournal", "Settings"]
 
 
 class IllegalPolicy(StrEnum):
@@ -56,6 +56,20 @@ class JournalLike(Protocol):
     def append(self, kind: str, body: dict[str, Any], at_ms: int) -> int: ...
 
     def entries(self) -> list[Any]: ...
+
+
+class ReadOnlyJournal:
+    """A journal's rows read back (``bgboard export``, ``bgboard analyse``): a session resumed
+    on it rebuilds the match and writes nothing back."""
+
+    def __init__(self, entries: list[Any]) -> None:
+        self._entries = entries
+
+    def entries(self) -> list[Any]:
+        return self._entries
+
+    def append(self, kind: str, body: dict[str, Any], at_ms: int) -> int:
+        return 0
 
 
 @dataclass(frozen=True, slots=True)
