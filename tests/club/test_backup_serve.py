@@ -17,6 +17,7 @@ import httpx2
 from bgboard.club.backup import check_club_file
 from bgboard.club.director import Director
 from bgboard.club.web.password import hash_password
+from tests.club.webclub import csrf
 
 PASSWORD = "a long director password"
 HANG_S = 600     # a bound against a hang only
@@ -26,10 +27,6 @@ NAMES = [f"P{i:02d}" for i in range(12)]
 def bgboard(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "bgboard", *args], text=True, capture_output=True,
                           timeout=HANG_S)
-
-
-def csrf(html: str) -> str:
-    return re.search(r'name="csrf" value="([^"]+)"', html).group(1)
 
 
 def consistent(path) -> int:

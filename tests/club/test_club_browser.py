@@ -5,12 +5,10 @@ text; and the screenshots of docs/club.md."""
 
 from __future__ import annotations
 
-import shutil
 
 import pytest
 from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.expected_conditions import staleness_of
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 from bgboard.club.director import Director
@@ -19,8 +17,8 @@ from bgboard.club.web.server import club_site
 from bgboard.club.web.pages import event_url, standings_url
 from tests.club.evening import Evening
 from tests.club.test_room_browser import IMAGES, texts
-from tests.club.webclub import DOUBLE, HOSTILE, PASSWORD, SWISS, make_club
-from tests.club.webrun import PAGE_WAIT_S, ServedSite, chromium
+from tests.club.webclub import DOUBLE, HOSTILE, PASSWORD, SWISS, copy_club, make_club
+from tests.club.webrun import PAGE_WAIT_S, ServedSite, chromium, log_in, submit
 
 
 @pytest.fixture(scope="module")
@@ -30,9 +28,7 @@ def finished_club(tmp_path_factory):
 
 @pytest.fixture
 def db(finished_club, tmp_path):
-    path = tmp_path / "club.sqlite"
-    shutil.copy(finished_club, path)
-    return path
+    return copy_club(finished_club, tmp_path)
 
 
 @pytest.fixture
@@ -47,22 +43,6 @@ def browser(tmp_path):
     driver = chromium(tmp_path / "profile")
     yield driver
     driver.quit()
-
-
-def log_in(browser, url: str, password: str) -> None:
-    """Submit the login form and wait until the browser has left the form's page: a click
-    only starts the navigation, and a look for the answer before it arrives finds the old
-    page (CI saw exactly that: no p.refused on a page that was still the form)."""
-    browser.get(url + "/director/login")
-    browser.find_element(By.NAME, "password").send_keys(password)
-    submit(browser, browser.find_element(By.CSS_SELECTOR, "form.login button"))
-
-
-def submit(browser, button) -> None:
-    """Click a form's button and wait until the answer page has replaced the form's page
-    (then what the test reads is the answer, however slow the machine)."""
-    button.click()
-    WebDriverWait(browser, PAGE_WAIT_S).until(staleness_of(button))
 
 
 @pytest.mark.slow

@@ -38,7 +38,7 @@ from bgboard.club.web.app import create_app
 from bgboard.club.web.server import club_site
 from bgboard.errors import InputError
 from tests.club.conftest import selfplay_mat
-from tests.club.webclub import PASSWORD, SWISS, make_club
+from tests.club.webclub import PASSWORD, SWISS, copy_club, csrf, log_in, make_club
 
 # bounds that only stop a hang (a test returns as soon as its condition holds)
 PROCESS_S = 120
@@ -72,9 +72,7 @@ def finished_club(tmp_path_factory):
 
 @pytest.fixture
 def db(finished_club, tmp_path):
-    path = tmp_path / "club.sqlite"
-    shutil.copy(finished_club, path)
-    return path
+    return copy_club(finished_club, tmp_path)
 
 
 @pytest.fixture
@@ -120,15 +118,6 @@ def serve(db, tmp_path):
     server = Serve(db, tmp_path)
     yield server
     server.stop()
-
-
-def csrf(html: str) -> str:
-    return re.search(r'name="csrf" value="([^"]+)"', html).group(1)
-
-
-def log_in(client, password: str = PASSWORD):
-    token = csrf(client.get("/director/login").text)
-    return client.post("/director/login", data={"csrf": token, "password": password}, follow_redirects=False)
 
 
 # ---------------------------------------------------------------- case 2: a locked database, web

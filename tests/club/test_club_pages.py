@@ -5,7 +5,6 @@ ratings, match records, the director's login, CSRF and every director operation.
 from __future__ import annotations
 
 import re
-import shutil
 
 import pytest
 from starlette.testclient import TestClient
@@ -15,7 +14,7 @@ from bgboard.club.live import LiveHub
 from bgboard.club.web.app import create_app
 from bgboard.club.web.server import club_site
 from bgboard.club.web.pages import ACTOR, event_url, standings_url
-from tests.club.webclub import DOUBLE, HOSTILE, PASSWORD, SWISS, make_club
+from tests.club.webclub import DOUBLE, HOSTILE, PASSWORD, SWISS, copy_club, csrf, director_token, make_club
 
 
 @pytest.fixture(scope="module")
@@ -25,9 +24,7 @@ def finished_club(tmp_path_factory):
 
 @pytest.fixture
 def db(finished_club, tmp_path):
-    path = tmp_path / "club.sqlite"
-    shutil.copy(finished_club, path)
-    return path
+    return copy_club(finished_club, tmp_path)
 
 
 @pytest.fixture
@@ -36,16 +33,8 @@ def client(db):
         yield c
 
 
-def csrf(html: str) -> str:
-    return re.search(r'name="csrf" value="([^"]+)"', html).group(1)
-
-
 def log_in(client) -> str:
-    token = csrf(client.get("/director/login").text)
-    response = client.post("/director/login", data={"csrf": token, "password": PASSWORD},
-                           follow_redirects=False)
-    assert response.status_code == 303 and response.headers["location"] == "/director"
-    return csrf(client.get("/director").text)
+    return director_token(client)
 
 
 def test_events_bracket_with_champion_and_both_flights(client):

@@ -15,7 +15,8 @@ from bgboard.club.director import Director
 from bgboard.club.web.password import hash_password
 from bgboard.net.protocol import Game, Result
 from tests.club.conftest import selfplay_mat
-from tests.club.test_evening_browser import log_in, overflow, serve, submit
+from tests.club.test_evening_browser import overflow, serve
+from tests.club.webrun import log_in, submit
 from tests.club.webclub import PASSWORD
 from tests.club.webrun import chromium
 

@@ -18,12 +18,9 @@ from bgboard.club.director import Director
 from bgboard.club.live import LiveHub
 from bgboard.club.web.password import hash_password
 from bgboard.club.web.server import club_site
-from selenium.common.exceptions import WebDriverException
-from selenium.webdriver.support.ui import WebDriverWait
 
-from tests.club.webrun import PAGE_WAIT_S
 from tests.club.webclub import DOUBLE, PASSWORD, make_club
-from tests.club.webrun import ServedSite, chromium
+from tests.club.webrun import ServedSite, chromium, log_in, submit
 
 PAPER = {"A4": (21.0, 29.7), "Letter": (21.59, 27.94)}   # cm, portrait
 
@@ -33,28 +30,6 @@ def browser(tmp_path):
     driver = chromium(tmp_path / "profile")
     yield driver
     driver.quit()
-
-
-def submit(browser, button) -> None:
-    """Click a form's button and wait until a new document has replaced the form's page: the
-    old page carries a mark the new one lacks (asking during the navigation may fail: ask again)."""
-    browser.execute_script("window.__beforeSubmit = true")
-    button.click()
-
-    def replaced(driver) -> bool:
-        try:
-            return driver.execute_script("return window.__beforeSubmit === undefined "
-                                         "&& document.readyState === 'complete'")
-        except WebDriverException:
-            return False
-
-    WebDriverWait(browser, PAGE_WAIT_S).until(replaced)
-
-
-def log_in(browser, url: str, password: str) -> None:
-    browser.get(url + "/director/login")
-    browser.find_element(By.NAME, "password").send_keys(password)
-    submit(browser, browser.find_element(By.CSS_SELECTOR, "form.login button"))
 
 
 def serve(path):

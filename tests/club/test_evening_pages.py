@@ -6,7 +6,6 @@ refused when it does not replay, a late entry) and their CSRF guard."""
 from __future__ import annotations
 
 import re
-import shutil
 
 import pytest
 from starlette.testclient import TestClient
@@ -17,7 +16,7 @@ from bgboard.club.live import LiveHub
 from bgboard.club.web.app import create_app
 from bgboard.club.web.server import club_site
 from tests.club.conftest import selfplay_mat
-from tests.club.webclub import DOUBLE, HOSTILE, PASSWORD, SWISS, make_club
+from tests.club.webclub import DOUBLE, HOSTILE, PASSWORD, SWISS, copy_club, csrf, director_token, make_club
 
 
 @pytest.fixture(scope="module")
@@ -27,9 +26,7 @@ def finished_club(tmp_path_factory):
 
 @pytest.fixture
 def db(finished_club, tmp_path):
-    path = tmp_path / "club.sqlite"
-    shutil.copy(finished_club, path)
-    return path
+    return copy_club(finished_club, tmp_path)
 
 
 @pytest.fixture
@@ -38,14 +35,8 @@ def client(db):
         yield c
 
 
-def csrf(html: str) -> str:
-    return re.search(r'name="csrf" value="([^"]+)"', html).group(1)
-
-
 def log_in(client) -> str:
-    token = csrf(client.get("/director/login").text)
-    client.post("/director/login", data={"csrf": token, "password": PASSWORD})
-    return csrf(client.get("/director").text)
+    return director_token(client)
 
 
 def said(html: str) -> list[str]:

@@ -3,6 +3,8 @@ with consolation and a Swiss, every result from a self-played match with its .ma
 
 from __future__ import annotations
 
+import re
+import shutil
 from pathlib import Path
 
 from bgboard.club.director import Director
@@ -45,3 +47,30 @@ def make_club(path: Path, *, finish_double: bool = True, swiss_rounds: int = 3) 
             play_round(club, SWISS, seed)
         club.set_director_password_hash(hash_password(PASSWORD))
     return path
+
+
+def copy_club(club: Path, tmp_path: Path) -> Path:
+    """A test's own copy of a club made once for a module (the pages may change it)."""
+    path = tmp_path / "club.sqlite"
+    shutil.copy(club, path)
+    return path
+
+
+def csrf(html: str) -> str:
+    """The CSRF token of a page's form."""
+    match = re.search(r'name="csrf" value="([^"]+)"', html)
+    assert match is not None, "the page has no form with a CSRF token"
+    return match.group(1)
+
+
+def log_in(client, password: str = PASSWORD):
+    """Log the director in (a Starlette/httpx client): the login form's answer."""
+    token = csrf(client.get("/director/login").text)
+    return client.post("/director/login", data={"csrf": token, "password": password}, follow_redirects=False)
+
+
+def director_token(client) -> str:
+    """Log the director in, check it worked, and give the director page's CSRF token."""
+    response = log_in(client)
+    assert response.status_code == 303 and response.headers["location"] == "/director", response.status_code
+    return csrf(client.get("/director").text)

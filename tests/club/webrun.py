@@ -14,6 +14,9 @@ from pathlib import Path
 from typing import Any, Callable
 
 import pytest
+from selenium.common.exceptions import WebDriverException
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
 
 from bgboard.club.web.app import Site, create_app
 from bgboard.club.web.server import serve_http
@@ -109,3 +112,26 @@ def chromium(profile: Path):
     driver = webdriver.Chrome(service=Service(executable_path=str(CHROMEDRIVER)), options=options)
     driver.set_page_load_timeout(SERVER_WAIT_S)
     return driver
+
+
+def submit(browser: Any, button: Any) -> None:
+    """Click a form's button and wait until a new document has replaced the form's page: the
+    old page carries a mark the new one lacks (asking during the navigation may fail: ask again)."""
+    browser.execute_script("window.__beforeSubmit = true")
+    button.click()
+
+    def replaced(driver) -> bool:
+        try:
+            return driver.execute_script("return window.__beforeSubmit === undefined "
+                                         "&& document.readyState === 'complete'")
+        except WebDriverException:
+            return False
+
+    WebDriverWait(browser, PAGE_WAIT_S).until(replaced)
+
+
+def log_in(browser: Any, url: str, password: str) -> None:
+    """Submit the director's login form and wait for its answer page."""
+    browser.get(url + "/director/login")
+    browser.find_element(By.NAME, "password").send_keys(password)
+    submit(browser, browser.find_element(By.CSS_SELECTOR, "form.login button"))
