@@ -25,7 +25,7 @@ from bgboard.hints.report import report_html, short_report, LearnerReport
 from bgboard.match.state import MatchState
 from bgboard.rules import Position, position_id
 
-__all__ = ["REPORT_NAME", "Teacher", "WorkerTeacher", "cube_state", "open_teacher"]
+__all__ = ["REPORT_NAME", "Teacher", "WorkerTeacher", "cube_state", "match_figures", "open_teacher"]
 
 #: The learner report's file name, beside the journal.
 REPORT_NAME = "learner-report.html"
@@ -92,12 +92,13 @@ class _Lessons:
                 "report": str(report) if report is not None else None, "in_short": self.summary()[0]}
 
     def write_report(self, path: Path, names: tuple[str, str], title: str = "Learner report",
-                     figures: Any = ()) -> Path:
+                     figures: Any = (), learners: Any = None, histories: Any = None) -> Path:
         """Write the HTML learner report (atomically: a finished file or none): a section
-        per learner with the match's PR and luck when ``figures`` (both players' match
-        analysis) are given."""
+        per learner (``learners``: the sides of ``[teach] learner``; None: each side with a
+        lesson) with the match's PR and luck when ``figures`` (both players' match analysis)
+        are given, and each learner's PR match by match (``histories``: side -> rows)."""
         path = Path(path)
-        write_text_atomic(path, report_html(self.lessons, title, names, tuple(figures)))
+        write_text_atomic(path, report_html(self.lessons, title, names, tuple(figures), learners, histories))
         return path
 
 
@@ -273,9 +274,9 @@ class WorkerTeacher(_Lessons):
         return True
 
     async def write_report_async(self, path: Path, names: tuple[str, str], title: str = "Learner report",
-                                 figures: Any = ()) -> Path:
-        """:meth:`write_report` off the loop (matplotlib draws the chart)."""
-        return await asyncio.to_thread(self.write_report, path, names, title, figures)
+                                 figures: Any = (), learners: Any = None, histories: Any = None) -> Path:
+        """:meth:`write_report` off the loop (matplotlib draws the charts)."""
+        return await asyncio.to_thread(self.write_report, path, names, title, figures, learners, histories)
 
     async def close(self) -> None:
         """Stop grading (what is still queued is dropped)."""
@@ -286,6 +287,19 @@ class WorkerTeacher(_Lessons):
             except asyncio.CancelledError:
                 pass
             self._task = None
+
+
+def match_figures(lessons: Any, side: int, figures: Any = ()) -> dict[str, Any]:
+    """What the learner history keeps of ``side``'s match: the match analysis' PR, interval
+    and decisions when there is one (``figures``, both players'), else the PR of their graded
+    decisions (no interval)."""
+    from bgboard.hints.report import learner_pr
+
+    if len(figures) == 2:
+        f = figures[side]
+        return {"pr": f["pr"], "pr_low": f.get("pr_low"), "pr_high": f.get("pr_high"), "decisions": f["decisions"]}
+    pr, decisions = learner_pr(lessons, side)
+    return {"pr": pr, "pr_low": None, "pr_high": None, "decisions": decisions}
 
 
 def open_teacher(engine: str | None = None) -> tuple[Teacher, str | None]:

@@ -82,6 +82,7 @@ class Options:
     teach: str = "off"  # "learner": every play and cube decision graded (bgboard sim --teach)
     engine: str | None = None  # the teacher's hint engine (None: the strongest installed)
     variant: str | None = None  # a seed variant (bgboard sim --variant; tavli is rules "tavli")
+    learner: str = "both"  # whose learner report: white, black or both ([teach] learner, --learner)
 
     def match(self) -> dict[str, Any]:
         """The options that make the match what it is (journalled; a resume must repeat them)."""

@@ -183,7 +183,7 @@ class LiveRun:
             "buttons": {"bounce_ms": 2},
         }
         if o.teach != "off":
-            table["teach"] = {"mode": o.teach}
+            table["teach"] = {"mode": o.teach, "learner": o.learner}
             table["hints"] = {"engine": o.engine or "auto"}
         return table
 
