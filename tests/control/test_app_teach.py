@@ -182,16 +182,18 @@ def _open_report(path: Path, profile: Path) -> dict[str, Any]:
     driver = chromium(profile)
     try:
         driver.get(path.as_uri())
-        chart = driver.find_element(By.CSS_SELECTOR, "#chart svg")
+        chart = driver.find_element(By.CSS_SELECTOR, "section.learner .chart svg")
+        sections = driver.find_elements(By.CSS_SELECTOR, "section.learner")
         return {
             "title": driver.title,
             "summary": driver.find_element(By.ID, "summary").text,
+            "learners": [s.find_element(By.TAG_NAME, "h2").text for s in sections],
             "chart": (chart.size["width"], chart.size["height"]),
-            "worst": [li.text for li in driver.find_elements(By.CSS_SELECTOR, "#worst li")],
-            "plays": len(driver.find_elements(By.CSS_SELECTOR, "#plays tr")) - 1,
-            "mistakes": driver.find_element(By.ID, "mistakes").text,
-            "cubes": [[td.text for td in tr.find_elements(By.TAG_NAME, "td")][0:3:2]
-                      for tr in driver.find_elements(By.CSS_SELECTOR, "#cubes tr")[1:]],
+            "worst": [li.text for li in driver.find_elements(By.CSS_SELECTOR, ".worst-boards li")],
+            "plays": len(driver.find_elements(By.CSS_SELECTOR, "table.plays tr"))
+            - len(driver.find_elements(By.CSS_SELECTOR, "table.plays")),  # less each table's heading
+            "cubes": [[s.find_element(By.TAG_NAME, "h2").text, tr.find_elements(By.TAG_NAME, "td")[1].text]
+                      for s in sections for tr in s.find_elements(By.CSS_SELECTOR, "table.cubes tr")[1:]],
         }
     finally:
         driver.quit()
@@ -272,7 +274,8 @@ def test_learner_mode_on_run_grades_plays_and_cube_decisions_and_ends_with_the_r
     assert page["title"] == "Learner report: Ann and Bob"
     assert "2 plays graded, 3 cube decisions" in page["summary"]
     assert page["plays"] == 2 and page["chart"][0] > 300 and page["chart"][1] > 100
-    assert page["cubes"] == [["Bob", "no double"], ["Ann", "double"], ["Bob", "take"]]
+    assert page["learners"] == ["Ann", "Bob"]  # [teach] learner = "both": one section each
+    assert page["cubes"] == [["Ann", "double"], ["Bob", "no double"], ["Bob", "take"]]
 
 
 # ------------------------------------------------------------------ practice
@@ -345,7 +348,7 @@ def test_practice_mode_on_run_lays_out_rolls_plays_and_grades_the_configured_dri
     worst = max(plays, key=lambda x: x.loss)
     assert f"worst: {worst.play} with {worst.dice}" in last.lesson[0]
     page = _open_report(tmp_path / REPORT_NAME, tmp_path / "profile")
-    assert page["title"] == "Learner report: practice drills"
+    assert page["title"] == "Learner report: practice drills" and page["learners"] == ["Ann"]
     assert f"{len(drills)} plays graded, 1 cube decision;" in page["summary"]
     assert page["plays"] == len(drills)
     assert len(page["worst"]) == min(3, sum(1 for x in plays if x.loss > 0))
