@@ -33,7 +33,7 @@ from bgboard.hints.lesson import CubeLesson, PlayLesson
 from bgboard.hints.registry import open_engine
 from bgboard.link.connection import Timing
 from bgboard.link.transport import open_serial
-from bgboard.rules import Position, legal_plays, start_position
+from bgboard.rules import Position, legal_plays, position_id, start_position
 from bgboard.sense.board import Observation, Slots, board_of, WHITE
 from bgboard.sense.recognise import Played, setup_fixes
 from bgboard.sim.field import Faults
@@ -276,6 +276,19 @@ def test_learner_mode_on_run_grades_plays_and_cube_decisions_and_ends_with_the_r
     assert page["plays"] == 2 and page["chart"][0] > 300 and page["chart"][1] > 100
     assert page["learners"] == ["Ann", "Bob"]  # [teach] learner = "both": one section each
     assert page["cubes"] == [["Ann", "double"], ["Bob", "no double"], ["Bob", "take"]]
+    # the finished match joined each learner's history beside the journal, with the analysis' PR
+    from bgboard.store import PROGRESS_NAME, LearnerHistory
+
+    history = LearnerHistory(tmp_path / PROGRESS_NAME)
+    try:
+        for side, name in enumerate(("Ann", "Bob")):
+            [row] = history.matches(name)
+            figures = app.analysis_figures[side]  # bgsage analysed the match at its end
+            assert (row["pr"], row["pr_low"], row["decisions"]) == (
+                figures["pr"], figures["pr_low"], figures["decisions"])
+            assert f"<td>1</td><td>{row['played']}</td><td>{row['pr']:.1f}</td>" in report.read_text()
+    finally:
+        history.close()
 
 
 # ------------------------------------------------------------------ practice
@@ -434,6 +447,36 @@ def test_practice_resumes_at_the_same_drill_after_a_restart_and_reports_the_whol
         assert saved.load() is None  # done: the next start begins again from drill 1
     finally:
         saved.close()
+
+
+@pytest.mark.slow
+def test_practice_of_mine_plays_the_learners_own_worst_positions_kept_beside_the_journal(tmp_path: Path) -> None:
+    """``[teach] drills = "mine"`` with ``learner = "black"``: Bob's kept worst positions,
+    the worst first, each with the roll he faced (Ann's are not his)."""
+    from bgboard.store import PROGRESS_NAME, LearnerHistory
+
+    bar = position_id(Position((0, 0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1),
+                               (0, 0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0)))
+    history = LearnerHistory(tmp_path / PROGRESS_NAME)
+    history.record("Bob", "m1", "2026-11-01", {"pr": 9.0, "decisions": 30}, [("4HPwATDgc/ABMA", "65", 0.1)])
+    history.record("Bob", "m2", "2026-11-08", {"pr": 7.0, "decisions": 30}, [(bar, "31", 0.3)])
+    history.record("Ann", "m2", "2026-11-08", {"pr": 5.0, "decisions": 30}, [("4HPwATDgc/ABMA", "11", 0.9)])
+    history.close()
+    bench = Bench(tmp_path, {"players": ["Ann", "Bob"]}, {"mode": "practice", "drills": "mine", "learner": "black"},
+                  "gnubg-nn")
+
+    async def script(b: Bench) -> None:
+        room = b.c
+        assert [(d.position_id, d.dice) for d in room.drills] == [(bar, (3, 1)), ("4HPwATDgc/ABMA", (6, 5))]
+        for drill in room.drills:
+            await b.until(lambda: room.phase == "setup", "the set-up")
+            await _practise(b, drill)
+            await b.press(0, "roll")  # next
+        await b.until(lambda: room.over, "the end of the drills")
+
+    asyncio.run(bench.run(script))
+    plays = [x for x in bench.app.teacher.lessons if isinstance(x, PlayLesson)]
+    assert [(x.position, x.dice) for x in plays] == [(bar, "31"), ("4HPwATDgc/ABMA", "65")]
 
 
 # ------------------------------------------------------------------ stopping mid-session
