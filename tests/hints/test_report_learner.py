@@ -3,6 +3,10 @@ PR, a board picture per worst position, the drill kinds to practise next."""
 
 from __future__ import annotations
 
+import re
+
+import pytest
+
 from bgboard.hints.boardsvg import board_svg
 from bgboard.hints.lesson import CubeLesson, PlayLesson
 from bgboard.hints.report import drill_kinds, history_svg, learner_section, report_html, unforced
@@ -78,6 +82,16 @@ def test_a_report_for_one_learner_shows_only_their_decisions():
     assert "The session" not in both and 'id="plays"' not in both  # no mixed tables after the sections
 
 
+def _error_bars(svg: str) -> list[float]:
+    """The lengths of the error bars of an SVG chart (matplotlib's LineCollection paths)."""
+    group = svg[svg.index('<g id="LineCollection_1">'):]
+    group = group[:group.index("</g>")]
+    lengths = []
+    for (y0, y1) in re.findall(r'd="M [\d.]+ ([\d.]+) \s*L [\d.]+ ([\d.]+) \s*"', group):
+        lengths.append(abs(float(y0) - float(y1)))
+    return lengths
+
+
 def test_the_pr_history_is_a_table_and_a_chart_with_error_bars():
     rows = [{"played": "2026-11-01", "pr": 12.5, "pr_low": 8.0, "pr_high": 17.0, "decisions": 60},
             {"played": "2026-11-08", "pr": 7.25, "pr_low": None, "pr_high": None, "decisions": 4},
@@ -90,6 +104,8 @@ def test_the_pr_history_is_a_table_and_a_chart_with_error_bars():
     assert "<td>7.2</td><td>not known</td><td>4</td>" in table and "&lt;b&gt;" in table
     chart = history_svg(rows)
     assert chart.startswith("<svg") and "PR (lower is better)" in chart
-    # matplotlib draws each interval as a line with two caps: 2 intervals known, 2 × 2 caps
-    assert chart.count('id="line2d_') >= 3 and chart != history_svg(rows[:2])
+    # the error bars: matplotlib's vertical lines, as long as each interval (8.0–17.0, none, 3.5–6.5)
+    bars = _error_bars(chart)
+    assert len(bars) == 3 and bars[1] == pytest.approx(0.0, abs=1e-6)
+    assert bars[0] / bars[2] == pytest.approx((17.0 - 8.0) / (6.5 - 3.5), rel=1e-3)
     assert learner_section([_play(0, "31", 0.2, "very bad")], 0, "Ann").count("history") == 0
