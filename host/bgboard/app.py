@@ -599,6 +599,10 @@ class App:
                 from bgboard.teaching import WorkerTeacher  # (the config asks for an engine)
 
                 self.teacher = WorkerTeacher(self.hints, self._lesson_ready)
+                if config.teach.mode == "learner" and config.teach.learner != "both":
+                    from bgboard.config import LEARNERS
+
+                    self.teacher.learners = LEARNERS[config.teach.learner]  # the display sums up theirs
             teacher = self.teacher
             if self._replay is not None:
                 controller: Any = await self._replayer()

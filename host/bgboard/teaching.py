@@ -69,6 +69,8 @@ class _Lessons:
 
     lessons: list[PlayLesson | CubeLesson]
     engine: HintEngine
+    #: the sides whose session the display sums up at the end (``[teach] learner``; None: every lesson's)
+    learners: tuple[int, ...] | None = None
 
     @property
     def plays(self) -> list[PlayLesson]:
@@ -81,8 +83,12 @@ class _Lessons:
 
     def summary(self, lessons: Any = None) -> tuple[str, ...]:
         """The report in short (for the display at the end), longest form first: of
-        ``lessons`` (the controller's), else of every lesson this teacher gave."""
-        return short_report(LearnerReport.of(self.lessons if lessons is None else lessons))
+        ``lessons`` (the controller's), else of every lesson this teacher gave; only the
+        ``learners``' when they are set (one learner: their session)."""
+        chosen = self.lessons if lessons is None else lessons
+        if self.learners is not None:
+            chosen = [lesson for lesson in chosen if lesson.player in self.learners]
+        return short_report(LearnerReport.of(chosen))
 
     def session(self, report: Path | None) -> dict[str, Any]:
         """The teaching keys of ``bgboard sim --teach --json`` (learner and practice alike):

@@ -30,8 +30,13 @@ def _bgboard(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def _match(out: Path, seed: int) -> dict:
-    _bgboard("sim", "--model-firmware", "--teach", "learner", "--learner", "white", "--engine", "gnubg-nn",
-             "--match-length", "1", "--seed", str(seed), "--out", str(out))
+    """White's figures of a learner match on ``seed`` in ``out``; the display's summary of
+    the session at the end is white's alone (every play is graded, both sides')."""
+    summary = json.loads(_bgboard("sim", "--model-firmware", "--teach", "learner", "--learner", "white", "--engine",
+                                  "gnubg-nn", "--match-length", "1", "--seed", str(seed), "--out", str(out),
+                                  "--json").stdout)
+    white = sum(1 for g in summary["grades"] if g["player"] == 0)
+    assert summary["in_short"].startswith(f"{white} plays, ") and white < len(summary["grades"])
     return json.loads(_bgboard("analyse", str(out / "match.mat"), "--json").stdout)["players"][0]
 
 
