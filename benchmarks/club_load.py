@@ -15,13 +15,20 @@ director's CPU seconds and peak memory (VmHWM); lost and duplicated results (the
 against what the boards submitted).  Reference, in the same run: the same results stored by
 calling the club service directly in this process (no network), as a ratio.
 
-Usage: .venv/bin/python benchmarks/club_load.py [--boards 200] [--rounds 2] [--length 1]
+With ``--flood N`` one more board, with its own credentials and in a process of its own,
+publishes N messages as fast as it can (junk states and deeply nested results, QoS 1) the
+moment the first result is submitted: the other boards' latencies, against a run without it, are what one hostile board
+costs them.  ``--json`` prints a last line ``{"results", "lost", "duplicated", "p50_s",
+"p99_s", ...}``.
+
+Usage: .venv/bin/python benchmarks/club_load.py [--boards 200] [--rounds 2] [--length 1] [--flood 5000] [--json]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import sqlite3
 import statistics
@@ -73,8 +80,10 @@ def new_club(db: Path, boards: int, rounds: int, length: int) -> list[str]:
 class Board:
     """One lightweight board: the real ClubLink and journal, replaying self-play."""
 
-    def __init__(self, n: int, settings: LinkSettings, journal: Journal, book: list[list[Any]], latencies: list[float]) -> None:
+    def __init__(self, n: int, settings: LinkSettings, journal: Journal, book: list[list[Any]], latencies: list[float],
+                 first_result: asyncio.Event) -> None:
         self.n = n
+        self.first_result = first_result
         self.book = book
         self.journal = journal
         self.latencies = latencies
@@ -109,29 +118,74 @@ class Board:
                                last_seq=len(actions), finished_ms=int(time.time() * 1000))
             self.sent[result.uuid] = time.perf_counter()
             self.link.submit_result(result)
+            self.first_result.set()
         while self.sent:  # until every result is acked
             await asyncio.sleep(0.05)
 
 
-async def run_boards(broker: PrivateBroker, tmp: Path, boards: int, rounds: int, length: int) -> tuple[list[float], float, int]:
+def flood_process(url: str, board: int, password: str, count: int, go: Any, took: Any) -> None:
+    """A hostile board in a process of its own: ``count`` junk messages on its own topics as
+    fast as the broker takes them, from the moment ``go`` is set; ``took`` gets the seconds."""
+    from bgboard.net.session import open_client
+
+    async def main() -> None:
+        base = f"bgboard/{TOPIC}/board/{board}"
+        junk_state = b'{"v":1,"type":"state","players":["x","y"],"length":"junk"}'
+        nested = ('{"v":1,"type":"result","games":' + "[" * 3000 + "]" * 3000 + "}").encode()
+        async with open_client(parse_broker_url(url), username=board_user(board), password=password,
+                               identifier=f"flood{board}") as client:
+            await asyncio.to_thread(go.wait)
+            t = time.perf_counter()
+            for k in range(0, count, 100):
+                await asyncio.gather(*(client.publish(f"{base}/state" if i % 2 else f"{base}/result",
+                                                      junk_state if i % 2 else nested, qos=1)
+                                       for i in range(k, min(count, k + 100))))
+            took.value = time.perf_counter() - t
+
+    asyncio.run(main())
+
+
+async def run_boards(broker: PrivateBroker, tmp: Path, boards: int, rounds: int, length: int, flooding: int = 0) -> tuple[list[float], float, int, float]:
     latencies: list[float] = []
     book = [selfplay(length, seed) for seed in range(1, 41)]  # computed before the clock starts
     fleet = []
+    first_result = asyncio.Event()
     for n in range(1, boards + 1):
         s = LinkSettings(parse_broker_url(broker.url), TOPIC, n, board_user(n), broker.password(board_user(n)),
                          resend_s=10.0, keepalive_s=30, backoff_most_s=2.0)
-        fleet.append(Board(n, s, Journal(tmp / f"board{n}.sqlite"), book, latencies))
+        fleet.append(Board(n, s, Journal(tmp / f"board{n}.sqlite"), book, latencies, first_result))
     links = [asyncio.create_task(b.link.run()) for b in fleet]
+    flooder = None
+    if flooding:
+        import multiprocessing
+
+        context = multiprocessing.get_context("spawn")
+        go, took = context.Event(), context.Value("d", -1.0)
+        flooder = context.Process(target=flood_process, args=(broker.url, boards + 1, broker.password(board_user(boards + 1)),
+                                                             flooding, go, took))
+        flooder.start()
+        first_result.clear()
+
+        async def start_flood() -> None:
+            await first_result.wait()
+            go.set()
+
+        starter = asyncio.create_task(start_flood())
     start = time.perf_counter()
     await asyncio.gather(*(b.play(rounds) for b in fleet))
     wall = time.perf_counter() - start
+    flood_s = 0.0
+    if flooder is not None:
+        await asyncio.to_thread(flooder.join, 600)
+        starter.cancel()
+        flood_s = took.value
     resent = sum(b.link.sent_results for b in fleet) - boards * rounds
     for b in fleet:
         b.link.stop()
     await asyncio.gather(*links)
     for b in fleet:
         b.journal.close()
-    return latencies, wall, resent
+    return latencies, wall, resent, flood_s
 
 
 def reference(tmp: Path, boards: int, length: int) -> float:
@@ -159,12 +213,14 @@ def main() -> None:
     parser.add_argument("--boards", type=int, default=200)
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--length", type=int, default=1)
+    parser.add_argument("--flood", type=int, default=0, metavar="N", help="one more board floods N junk messages")
+    parser.add_argument("--json", action="store_true", help="a last line of JSON figures")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp_name:
         tmp = Path(tmp_name)
         db = tmp / "club.sqlite"
         new_club(db, args.boards, args.rounds, args.length)
-        broker = PrivateBroker(tmp / "broker", TOPIC, range(1, args.boards + 1))
+        broker = PrivateBroker(tmp / "broker", TOPIC, range(1, args.boards + 2))  # the last: the flooder
         broker.start()
         assert broker.process is not None
         director = subprocess.Popen(
@@ -173,9 +229,9 @@ def main() -> None:
             stdout=subprocess.DEVNULL, stderr=open(tmp / "director.log", "w"), env=dict(os.environ, PYTHONPATH=str(ROOT / "host")),
         )
         try:
-            time.sleep(1.0)
+            time.sleep(3.0)  # the director connects and starts its checking workers
             b0, d0 = proc_figures(broker.process.pid), proc_figures(director.pid)
-            latencies, wall, resent = asyncio.run(run_boards(broker, tmp, args.boards, args.rounds, args.length))
+            latencies, wall, resent, flood_s = asyncio.run(run_boards(broker, tmp, args.boards, args.rounds, args.length, args.flood))
             b1, d1 = proc_figures(broker.process.pid), proc_figures(director.pid)
         finally:
             director.terminate()
@@ -195,6 +251,15 @@ def main() -> None:
     print(f"mosquitto: {b1[0] - b0[0]:.1f} s CPU, peak {b1[1] / 1024:.1f} MiB; director: {d1[0] - d0[0]:.1f} s CPU, peak {d1[1] / 1024:.1f} MiB")
     print(f"stored {stored} of {submitted} (lost {submitted - stored}), distinct result keys {keys} (duplicated {stored - keys}); "
           f"re-sends before an ack {resent}")
+    if args.flood:
+        print(f"a board flooded {args.flood} junk messages in {flood_s:.1f} s meanwhile")
+    load = Path("/proc/loadavg").read_text().split()[:3]
+    print(f"load average {' '.join(load)} (a shared machine)")
+    if args.json:
+        print(json.dumps({"results": submitted, "lost": submitted - stored, "duplicated": stored - keys,
+                          "p50_s": round(q[49], 3), "p99_s": round(q[98], 3), "max_s": round(max(latencies), 3),
+                          "resent": resent, "flood": args.flood, "reference_per_s": round(ref, 1),
+                          "loadavg": [float(x) for x in load]}))
 
 
 if __name__ == "__main__":

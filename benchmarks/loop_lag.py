@@ -17,6 +17,11 @@ made on the loop during the match are timed too (wall and CPU per commit).
    blocks its caller for ``--refresh-s`` seconds, polling like a BUSY line (``time.sleep``
    every 10 ms).  Side by side, as the reference, the same run with the screen on the loop
    (the app before the display thread) for the first ``--reference-s`` seconds.
+3. **The engine opponent** (``--opponent ENGINE[:LEVEL]``, default bgsage's deepest level):
+   the same simulated match with the engine playing black, its every decision on its own
+   ``HintWorker`` process (``bgboard.opponents``), beside the reference: the same match with
+   the engine answering inline on the loop (the opponent without a worker) for the first
+   ``--reference-s`` seconds.  ``--opponent-only`` runs just this case.
 2. **Cube hints**: ``--hints`` cube decisions of the default engine ("auto": bgsage when
    installed) asked through the ``HintWorker`` in a separate process (the app's choice for
    a compiled engine, which holds the GIL while it evaluates), on a thread, and computed
@@ -222,12 +227,20 @@ class TimedConnection:
                 f"loop CPU p99 {_p99(cpu) * 1000:.2f} ms")
 
 
-def match(args: argparse.Namespace, inline: bool) -> tuple[LagMeter, SlowPanel, float, str]:
+def match(args: argparse.Namespace, inline: bool, opponent: str | None = None,
+          engine_inline: bool = False) -> tuple[LagMeter, SlowPanel, float, str]:
+    from bgboard import opponents
     from bgboard.sim.live import LiveRun
     from bgboard.sim.run import Options, SimulationError
 
     out = Path(tempfile.mkdtemp(prefix="bgboard-lag-"))
-    live = LiveRun(Options(match_length=args.match_length, seed=args.seed), out / "run")
+    live = LiveRun(Options(match_length=args.match_length, seed=args.seed, opponent=opponent), out / "run")
+    opened = opponents.open_opponent
+    if engine_inline:  # the reference: the engine's decisions computed on the loop
+        async def on_the_loop(config: Any, post: Any, clock: Any) -> Any:
+            return opponents.engine_opponent(f"{config.opponent.engine}:{config.opponent.level}", 1)
+
+        opponents.open_opponent = on_the_loop  # type: ignore[assignment]
     commits = live.journal._db = TimedConnection(live.journal._db)  # type: ignore[assignment]
     panel = SlowPanel(out / "run" / "frames", args.refresh_s)
     live.panel = live.app._panel = panel
@@ -239,7 +252,7 @@ def match(args: argparse.Namespace, inline: bool) -> tuple[LagMeter, SlowPanel, 
     async def main() -> str:
         task = asyncio.create_task(meter.run())
         try:
-            if inline:
+            if inline or engine_inline:
                 try:
                     await asyncio.wait_for(live.run(), args.reference_s)
                 except asyncio.TimeoutError:
@@ -259,6 +272,7 @@ def match(args: argparse.Namespace, inline: bool) -> tuple[LagMeter, SlowPanel, 
         outcome = asyncio.run(main())
     finally:
         painter_module.Painter = original  # type: ignore[misc]
+        opponents.open_opponent = opened  # type: ignore[assignment]
     return meter, panel, time.perf_counter() - started, outcome
 
 
@@ -316,9 +330,14 @@ def main() -> int:
     parser.add_argument("--hints", type=int, default=40)
     parser.add_argument("--bare", action="store_true", help=argparse.SUPPRESS)  # the reference process
     parser.add_argument("--match-only", action="store_true", help="only the match with the display thread")
+    parser.add_argument("--opponent", default="bgsage:world-class", help="case 3: the engine opponent ENGINE[:LEVEL]")
+    parser.add_argument("--opponent-only", action="store_true", help="only case 3 (the engine opponent)")
     args = parser.parse_args()
     if args.bare:
         bare_loop()
+        return 0
+    if args.opponent_only:
+        opponent_case(args)
         return 0
     if args.match_only:
         bare_proc = start_bare()
@@ -350,7 +369,23 @@ def main() -> int:
     print(f"   on the loop        : {ref_seconds:.1f} s\n        {ref.summary()}")
     print(f"   worst stall ratio process / loop: {max(meter.lags) / max(ref.lags):.4f}, "
           f"thread / loop: {max(thread.lags) / max(ref.lags):.4f}")
+    opponent_case(args)
     return 0
+
+
+def opponent_case(args: argparse.Namespace) -> None:
+    """Case 3: a match against the engine, its decisions on its worker process, and inline."""
+    print(f"3. a {args.match_length}-point simulated match against {args.opponent} (black), "
+          f"every panel refresh {args.refresh_s:.0f} s")
+    bare_proc = start_bare()
+    meter, panel, seconds, outcome = match(args, inline=False, opponent=args.opponent)
+    bare = stop_bare(bare_proc)
+    print(f"   engine on its HintWorker process: {seconds:.0f} s, {outcome}\n        {meter.summary()}")
+    print(f"   bare loop beside it: {bare.summary()}")
+    ref, _, _, ref_outcome = match(args, inline=False, opponent=args.opponent, engine_inline=True)
+    print(f"   engine inline on the loop (reference): {ref_outcome}\n        {ref.summary()}")
+    print(f"   worst stall ratio worker / inline: {max(meter.lags) / max(ref.lags):.4f}; "
+          f"less the wait for a CPU, worker / bare loop: {max(meter.own()) / max(max(bare.own()), 1e-6):.2f}")
 
 
 if __name__ == "__main__":

@@ -198,8 +198,14 @@ class Controller:
             self.leds.set_host(entries)
             self.send(enc.ack(seq, kind))
         elif kind == wire.ROLLING:
-            if n != 1 or payload[0] > 1:
-                return self.bad(seq, kind, "ROLLING takes one byte: 0 or 1")
+            if n != 1 or payload[0] > wire.ROLL_NOW:
+                return self.bad(seq, kind, "ROLLING takes one byte: 0, 1 or 2")
+            if payload[0] == wire.ROLL_NOW:  # roll at once, as a press would; the button stays off
+                self.send(enc.ack(seq, kind))
+                self.rolling = True
+                self.press()
+                self.rolling = False
+                return
             self.rolling = payload[0] == 1
             self.send(enc.ack(seq, kind))
         elif kind == wire.PING:

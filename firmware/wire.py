@@ -30,6 +30,7 @@ LEDS = 0x83
 ROLLING = 0x84
 PING = 0x85
 REBOOT = 0x86
+ROLL_NOW = 2  # ROLLING's payload that rolls at once (the engine opponent's dice)
 
 # error codes
 BAD_CHECKSUM = 1

@@ -178,6 +178,7 @@ class App:
         self.hints: Any = None  # a hints.worker.HintWorker: hints are computed on its thread or process
         self._hint_task: asyncio.Task[None] | None = None
         self.teacher: Any = None  # a bgboard.teaching.WorkerTeacher in the teaching modes
+        self.opponent: Any = None  # a bgboard.opponents.EngineOpponent under [match] opponent = "engine"
         self.report: Path | None = None  # the learner report, once written
         self._report_task: asyncio.Task[None] | None = None
         self._analysis_task: asyncio.Task[None] | None = None
@@ -322,6 +323,9 @@ class App:
     def _handle(self, event: Any) -> None:
         controller = self.controller
         if controller is not None and self.failure is None:
+            if isinstance(event, ButtonPressed) and self.club is not None and self.club.press(event.player, event.button, event.at_ms):
+                self._after()  # the players' answer to a club result (net/seat.py, control/confirm.py)
+                return
             done = len(controller.actions)
             try:
                 controller.handle(event)
@@ -604,12 +608,15 @@ class App:
 
                     self.teacher.learners = LEARNERS[config.teach.learner]  # the display sums up theirs
             teacher = self.teacher
+            from bgboard.opponents import open_opponent  # (its worker starts off the loop)
+
+            self.opponent = None if self._replay else await open_opponent(config, self._handle, self.clock_ms)
             if self._replay is not None:
                 controller: Any = await self._replayer()
             elif config.teach.mode == "practice":
                 controller = self._practice_room(journal)
             else:
-                controller = Controller.resume(
+                controller = (self.opponent or Controller).resume(
                     journal,
                     settings_of(config, self.grid.slots(), self.grid),
                     self.clock_ms(),
@@ -689,6 +696,8 @@ class App:
                 self.progress.close()
             if self.hints is not None:
                 await asyncio.to_thread(self.hints.close)
+            if self.opponent is not None:
+                await self.opponent.close()
             await asyncio.to_thread(self.screen.close)  # the refresh under way ends first
             if self.records is not None:
                 await asyncio.to_thread(self.records.close)  # the last action's records are written

@@ -59,6 +59,7 @@ class MatchConfig:
     numbering: str = _key("own", 'point numbers in messages: "own" (each player\'s own, as notation) or "physical" (white\'s)')
     jacoby: bool = _key(False, 'money play (length 0, rules "money"): gammons count single while the cube is centred')
     beavers: bool = _key(False, 'money play: a doubled player may beaver (roll button)')
+    opponent: str = _key("person", '"person" (two people at the board) or "engine" (the engine plays one side: [opponent])')
 
     @property
     def illegal(self) -> str:
@@ -78,6 +79,14 @@ class ClockConfig:
 @dataclass(frozen=True, slots=True)
 class HintsConfig:
     engine: str = _key("none", 'none, auto, bgsage, gnubg-nn, pubeval')
+
+
+@dataclass(frozen=True, slots=True)
+class OpponentConfig:
+    engine: str = _key("gnubg-nn", '[match] opponent = "engine": pubeval, gnubg-nn or bgsage')
+    level: str = _key("", 'the engine\'s level (docs/opponent.md); "" = its full strength')
+    side: str = _key("black", 'the side the engine plays: "white" or "black"')
+    dice: str = _key("module", '"module": the engine rolls the dice module itself; "person": the person presses it')
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,6 +132,7 @@ class Config:
     match: MatchConfig = field(default_factory=MatchConfig)
     clock: ClockConfig = field(default_factory=ClockConfig)
     hints: HintsConfig = field(default_factory=HintsConfig)
+    opponent: OpponentConfig = field(default_factory=OpponentConfig)
     teach: TeachConfig = field(default_factory=TeachConfig)
     journal: JournalConfig = field(default_factory=JournalConfig)
     club: ClubConfig = field(default_factory=ClubConfig)
@@ -135,6 +145,7 @@ SECTIONS: dict[str, Any] = {
     "match": MatchConfig,
     "clock": ClockConfig,
     "hints": HintsConfig,
+    "opponent": OpponentConfig,
     "teach": TeachConfig,
     "journal": JournalConfig,
     "club": ClubConfig,
@@ -287,9 +298,28 @@ def _check(c: Config) -> None:
                           'set [hints] engine to auto, bgsage, gnubg-nn or pubeval')
     if c.hints.engine not in HINT_ENGINES:
         raise ConfigError(f"hints.engine must be one of {', '.join(HINT_ENGINES)}, not {c.hints.engine!r}")
+    _check_opponent(c)
     if not c.journal.path.strip():
         raise ConfigError("journal.path must name the journal file")
     _check_club(c.club)
+
+
+def _check_opponent(c: Config) -> None:
+    if c.match.opponent not in ("person", "engine"):
+        raise ConfigError(f'match.opponent must be "person" or "engine", not {c.match.opponent!r}')
+    if c.opponent.side not in ("white", "black"):
+        raise ConfigError(f'opponent.side must be "white" or "black", not {c.opponent.side!r}')
+    if c.opponent.dice not in ("module", "person"):
+        raise ConfigError(f'opponent.dice must be "module" or "person", not {c.opponent.dice!r}')
+    from bgboard.hints.levels import level_of
+
+    try:
+        level_of(c.opponent.engine, c.opponent.level)
+    except InputError as exc:
+        raise ConfigError(f"opponent: {exc}") from None
+    if c.match.opponent == "engine" and (c.match.variant not in ("standard", "nackgammon") or c.teach.mode == "practice"):
+        raise ConfigError('match.opponent = "engine" plays backgammon matches (variant standard or nackgammon), '
+                          'not practice or the seed variants')
 
 
 def _check_club(c: ClubConfig) -> None:

@@ -149,3 +149,21 @@ def test_the_set_up_forms_need_the_director(client, db):
                          ("nothing", {})):
         answer = client.post(f"/director/evening/{action}", data={"csrf": token, **data})
         assert answer.status_code in (400, 404) and len(said(answer.text)) == 1, (action, answer.text[:300])
+
+
+def test_the_setup_page_makes_an_event_whose_board_results_both_players_confirm(client, db):
+    from bgboard.club import confirm
+
+    assert client.get("/director/held/1/mat").status_code == 403  # a held .mat is the director's
+    token = log_in(client)
+    assert client.get("/director/held/1/mat").status_code == 404
+    assert 'name="confirm_results"' in client.get("/director/setup").text
+    made = client.post("/director/evening/event", data={"csrf": token, "name": "Boards Night", "format": "swiss",
+                                                         "length": "3", "confirm_results": "1"}, follow_redirects=False)
+    assert made.status_code == 303
+    client.post("/director/evening/event", data={"csrf": token, "name": "Paper Night", "format": "swiss", "length": "3"})
+    with Director.open(db) as d:
+        assert confirm.wants_confirmation(d, "Boards Night") and not confirm.wants_confirmation(d, "Paper Night")
+    for bad in ("x", "99999", ""):  # a held result that is not there: one sentence on the director's page
+        refused = client.post("/director/accept", data={"csrf": token, "held": bad})
+        assert refused.status_code == 400 and "no held result" in refused.text

@@ -46,7 +46,7 @@ def test_ping_snapshot_rolling_leds_each_get_their_reply(run_firmware) -> None:
     (Frame(0x82, 0, b"\x03"), 4, "one mode byte"),
     (Frame(0x83, 0, b"\x00\x01\x02"), 4, "groups of 4 bytes"),
     (Frame(0x83, 0, b"\x1c\x01\x02\x03"), 4, "not a host LED"),
-    (Frame(0x84, 0, b"\x02"), 4, "0 or 1"),
+    (Frame(0x84, 0, b"\x03"), 4, "0, 1 or 2"),
     (Frame(0x85, 0, b"\x01\x02"), 4, "4-byte nonce"),
     (Frame(0x86, 0, b""), 4, "one mode byte"),
     (Frame(0x99, 0, b""), 3, "0x99 is unknown"),

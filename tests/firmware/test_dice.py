@@ -131,3 +131,17 @@ def test_the_chi_square_check_catches_modulo_bias(tmp_path: Path) -> None:
     faces = [int(x) for x in proc.stdout.split()]
     expected = sum(faces) / 6
     assert sum((f - expected) ** 2 / expected for f in faces) > 10 * CHI2_5
+
+
+def test_roll_now_rolls_at_once_and_leaves_the_button_off(run_firmware) -> None:
+    """ROLLING 2 (the engine opponent's own dice): an ACK, one ROLL, the button off after."""
+    run = run_firmware([
+        "@100", host(m.SetRolling(False, now=True), 0),
+        "@300", "button down", "@500", "button up",  # the button is off again: an error, no roll
+        "@1500", "stop",
+    ])
+    assert [r.number for r in run.of(m.Roll)] == [1]
+    assert m.Ack(0, m.SetRolling.KIND) in run.messages
+    assert run.messages.index(m.Ack(0, m.SetRolling.KIND)) < run.messages.index(run.of(m.Roll)[0])
+    assert [e.name for e in run.of(m.DeviceError)] == ["rolling_disabled"]
+    assert not run.of(m.Heartbeat)[-1].rolling

@@ -174,7 +174,7 @@ def test_sequence_numbers_wrap() -> None:
     Frame(0x02, 0, struct.pack("<BH", 0, 1) + b"\x04"),
     Frame(0x83, 0, b"\x00\x01\x02"),
     Frame(0x83, 0, b"\x1c\x01\x02\x03"),
-    Frame(0x84, 0, b"\x02"),
+    Frame(0x84, 0, b"\x03"),
     Frame(0x85, 0, b""),
     Frame(0x08, 0, b"\x01\x00\x00\x00\xff"),
     Frame(0x7e, 0, b""),

@@ -44,6 +44,7 @@ def test_protocol_version_and_limits() -> None:
     assert WIRE.PROTOCOL_VERSION == messages.PROTOCOL_VERSION
     assert WIRE.MAX_CHANGES == messages.MAX_CHANGES
     assert _firmware("board").HOST_LEDS == messages.HOST_LEDS
+    assert _firmware("wire").ROLL_NOW == messages.ROLL_NOW
 
 
 def test_every_frame_kind_has_the_same_number_on_both_sides() -> None:

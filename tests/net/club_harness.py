@@ -68,8 +68,8 @@ class Evening:
         await self.director_task
         self.service.close()
 
-    def start_board(self, n: int, matches: int | None = None, pace_s: float = 0.0) -> ClubSimBoard:
-        board = ClubSimBoard(board_settings(self.broker, n), self.tmp / f"board{n}", matches=matches, pace_s=pace_s)
+    def start_board(self, n: int, matches: int | None = None, pace_s: float = 0.0, **options: Any) -> ClubSimBoard:
+        board = ClubSimBoard(board_settings(self.broker, n), self.tmp / f"board{n}", matches=matches, pace_s=pace_s, **options)
         self.boards[n] = board
         self.board_tasks[n] = asyncio.create_task(board.run())
         return board

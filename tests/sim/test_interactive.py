@@ -1,16 +1,24 @@
-"""bgboard sim --interactive, driven by scripted input lines."""
+"""bgboard sim --interactive, tried as a person would: scripted input lines, and the real
+command on a pseudo-terminal."""
 
 from __future__ import annotations
 
+import os
+import pty
+import re
+import select
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
 
-from bgboard.sim.interactive import play_interactive
+from bgboard.sim.interactive import keyed, play_interactive
 from bgboard.sim.run import Options
 
 
-def _session(tmp_path: Path, lines: list[str]) -> list[str]:
+def _session(tmp_path: Path, lines: list[str], opponent: str | None = None, length: int = 1) -> list[str]:
     said: list[str] = []
     feed = iter(lines)
 
@@ -21,7 +29,7 @@ def _session(tmp_path: Path, lines: list[str]) -> list[str]:
         except StopIteration:
             raise EOFError from None
 
-    play_interactive(Options(1, seed=4), tmp_path, read=read, write=said.append)
+    play_interactive(Options(length, seed=4, opponent=opponent), tmp_path, read=read, write=said.append)
     return said
 
 
@@ -30,14 +38,114 @@ def test_a_wrong_play_is_refused_with_its_reason_and_a_right_one_taken(tmp_path:
     # seed 4: black wins the opening roll and plays; white then rolls 5-4
     said = _session(tmp_path, ["r", "r", "13/7", "r", "zz/1", "7/13", "13/8", "13/9", "r", "b", "q"])
     text = "\n".join(said)
-    assert "13/7 moves 6 pips: the roll 5-4 cannot play that" in text
-    assert "display: 13/9 13/8: press done" in text
+    # an illegal single step is refused as an illegal whole play is: nothing is placed
+    assert "13/7 moves 6 pips: the roll 5-4 cannot play that: nothing moved" in text
+    assert "display: move your checkers first" in text  # (r pressed with nothing moved)
+    assert "display: 13/9 13/8: press done (r)" in text  # the display's word and its key
     assert "write one checker as FROM/TO" in text
     assert list((tmp_path / "frames").glob("frame-*.png"))
     assert (tmp_path / "match.mat").read_text().count("54: 13/8 13/9") == 1
 
 
+def test_the_other_side_is_narrated_in_whites_numbering_and_the_board_redrawn(tmp_path: Path) -> None:
+    said = _session(tmp_path, ["r", "q"])
+    # black opens 6-2 with 13/5 in its own numbering: 12/20 in white's (the person's)
+    assert "opening roll: White 2, Black 6" in said
+    assert "Black plays 12/20" in said
+    after = said[said.index("Black plays 12/20") + 1]
+    assert after.splitlines()[2].split()[-13:] == ["B4", ".", ".", ".", "W3", ".", "W5", ".", ".", ".", ".", "B2"]
+    assert not any(s.startswith("display: 13/5") for s in said)  # black's own display line is not the person's
+
+
+def test_p_with_no_double_offered_says_so_and_resign_is_its_own_word(tmp_path: Path) -> None:
+    said = _session(tmp_path, ["r", "p", "resign", "p", "q"])
+    assert "no double is offered: p passes one. To resign, type resign" in said
+    resign = next(s for s in said if s.startswith("display: Resign a single game"))
+    assert "double (d): resign more, roll (r): offer it, drop (p): cancel" in resign
+    assert "display: resignation cancelled: play on" in said
+
+
+def test_keys_are_listed_and_named_beside_the_displays_words() -> None:
+    assert keyed("13/8 13/9: press done") == "13/8 13/9: press done (r)"
+    assert keyed("Black doubles to 2: White, take or pass?") == "Black doubles to 2: White, take (d) or pass (p)?"
+
+
 def test_quitting_and_coming_back_resumes_the_match(tmp_path: Path) -> None:
     _session(tmp_path, ["r", "q"])
     said = _session(tmp_path, ["b", "q"])
-    assert any("[turn] white 0 black 0>" in s or "[play]" in s for s in said)
+    assert any("[turn White] White 0 Black 0" in s for s in said)
+
+
+def test_playing_the_engine_its_play_is_shown_checked_and_a_wrong_one_put_back(tmp_path: Path) -> None:
+    # seed 4: the engine (black) wins the opening 6-2; gnubg-nn plays 24/18 13/11 = 1/7 12/14 for white
+    said = _session(tmp_path, ["r", "1/3", "u", "1/7 12/14", "d", "q"], opponent="gnubg-nn")
+    assert "display: gnubg-nn (expert) plays 1/7 12/14: move 1/7 (1 of 2)" in said
+    assert "display: that is not gnubg-nn (expert)'s play 1/7 12/14: put back: 3→1" in said
+    assert "gnubg-nn (expert) plays 1/7 12/14" in said
+    assert any(s.startswith("[turn White] White 0 gnubg-nn (expert) 0") for s in said)
+    assert "gnubg-nn (expert)" in (tmp_path / "match.mat").read_text()
+    # after doubling the terminal says what happened: the double and the engine's answer
+    assert said.index("White doubles to 2") < said.index("gnubg-nn (expert) takes the 2")
+
+
+def test_a_game_over_gets_its_own_frame_between_games(tmp_path: Path) -> None:
+    said = _session(tmp_path, ["r", "1/7 12/14", "resign", "r", "q"], opponent="gnubg-nn", length=3)
+    assert "White resigns (1 × the cube)" in said and "gnubg-nn (expert) accepts the resignation" in said
+    frame = next(s for s in said if "game over:" in s)
+    assert "game over: gnubg-nn (expert) wins (resign, 1 point); score White 0, gnubg-nn (expert) 1" in frame
+    assert "r = the next game" in frame
+    assert any(s.startswith("[game over] White 0 gnubg-nn (expert) 1") for s in said)  # the prompt waits for the next game
+
+
+# ---------------------------------------------------------------------- the real command on a terminal
+class Terminal:
+    """``bgboard sim --interactive`` on a pseudo-terminal, read as the person reads it."""
+
+    def __init__(self, args: list[str]) -> None:
+        master, slave = pty.openpty()
+        self.master = master
+        self.proc = subprocess.Popen([sys.executable, "-m", "bgboard", "sim", "--interactive", "--model-firmware", *args],
+                                     stdin=slave, stdout=slave, stderr=slave, close_fds=True)
+        os.close(slave)
+        self.seen = ""
+
+    def expect(self, pattern: str, bound_s: float = 120.0) -> str:
+        """Read until ``pattern`` shows (the bound only stops a hang)."""
+        end = time.monotonic() + bound_s
+        while not re.search(pattern, self.seen):
+            assert time.monotonic() < end, f"{pattern!r} never came:\n{self.seen[-2000:]}"
+            ready, _, _ = select.select([self.master], [], [], 1.0)
+            if ready:
+                try:
+                    self.seen += os.read(self.master, 65536).decode(errors="replace")
+                except OSError:
+                    assert False, f"the terminal closed before {pattern!r}:\n{self.seen[-2000:]}"
+        return self.seen
+
+    def send(self, line: str) -> None:
+        self.seen = ""
+        os.write(self.master, (line + "\n").encode())
+
+    def close(self) -> int:
+        try:
+            return self.proc.wait(60)
+        finally:
+            os.close(self.master)
+
+
+def test_the_terminal_board_on_a_real_terminal(tmp_path: Path) -> None:
+    term = Terminal(["--opponent", "gnubg-nn:expert", "--match-length", "1", "--seed", "4", "--out", str(tmp_path)])
+    try:
+        term.expect(r"keys: r = roll the dice")
+        term.expect(r"\[opening\] White 0 gnubg-nn \(expert\) 0 \(\? = keys\)> ")
+        term.send("r")
+        term.expect(r"move 1/7 \(1 of 2\)")
+        term.expect(r"\[move gnubg-nn \(expert\)'s checkers dice 6-2\]")
+        term.send("1/7 12/14")
+        term.expect(r"gnubg-nn \(expert\) plays 1/7 12/14\r?\n 13  14")  # narrated, then the board drawn
+        term.expect(r"\[turn White\]")
+        term.send("q")
+        assert term.close() == 0
+    finally:
+        if term.proc.poll() is None:
+            term.proc.kill()

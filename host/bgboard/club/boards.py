@@ -6,27 +6,43 @@ waiting for it) subscribed to every board's ``state``, ``online`` and ``result``
 
 * a board's state goes to the room's :class:`~bgboard.club.live.LiveHub` (the web pages), its
   last will marks it offline there;
-* a result goes to the :class:`Tournament` (the club database), which stores it **once per
-  result UUID** in one transaction and says ``stored``, ``duplicate`` or ``refused`` (with a
-  sentence: a .mat that does not replay to the score, a second result for a decided match);
-  only then is the ack published, so a director killed in between is asked again by the board
-  and answers ``duplicate``.  A result from a board that is not the match's assigned board is
-  ignored (logged, not acked);
-* after a stored result the director pairs what can be played now and publishes the new
-  assignments (retained) to their boards; a board left without a match gets a cleared one;
-* on every (re)connection it publishes every open assignment again from the database — the
-  database is the truth, the broker may have lost everything.
+* a result is **checked off the writer** — the match, the board, the players, the score and
+  the ``.mat`` replay, in a pool of worker processes, the boards taken in turn so one board's
+  flood cannot starve the others — then **stored in batches**: every checked result waiting
+  goes into one transaction (one savepoint each), once per result UUID, and only after the
+  commit are the acks (``stored``, ``duplicate``, ``refused`` with a sentence) published, so a
+  director killed in between is asked again by the board and answers ``duplicate``.  A result
+  from a board that is not the match's assigned board is ignored (logged, not acked);
+* a **locked database** (another program writing longer than the busy time-out) is retried
+  with backoff: nothing is acked until it is stored;
+* the **assignments follow the database**, whoever changed it: after each batch, and
+  whenever another connection (the CLI, the web pages) committed something — SQLite's
+  ``data_version`` says so — the director pairs what can be played now and publishes every
+  board's assignment that changed (retained); a board left without a match gets a cleared
+  one (a result entered by hand clears the board's old assignment);
+* on every (re)connection it publishes every board's assignment again from the database —
+  the database is the truth, the broker may have lost everything.
 
-A message that cannot be read is logged with one sentence and ignored.
+Every message is bounded: the protocol's decoder refuses oversized, deeply nested or
+out-of-range JSON with one sentence; each board may send so many messages a second (a token
+bucket per board and kind: the rest are dropped unread and counted); a message that cannot
+be read is logged with one sentence (then quietly, counted, while a board keeps sending
+them) and ignored; **junk a board left retained is cleared** (an empty retained publish);
+and no exception from one message ends the director.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
+import multiprocessing
+import sqlite3
 import threading
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import asdict, dataclass
+import time
+from collections import deque
+from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from dataclasses import asdict, dataclass, field
 from typing import Any, Callable, Protocol
 
 from bgboard.errors import InputError
@@ -43,26 +59,38 @@ from bgboard.net.protocol import (
     parse_topic,
     topic,
 )
-from bgboard.net.session import Backoff, MqttError, open_client
+from bgboard.net.session import Backoff, MqttError, open_client, subscription
 
 log = logging.getLogger("bgboard.club.director")
 
 STORED, DUPLICATE, REFUSED, IGNORED = "stored", "duplicate", "refused", "ignored"
+#: A result whose checks passed: the writer stores it (the store says stored or duplicate).
+CHECKED = "checked"
+#: A result the director could not handle (a fault, not the board's): not acked, the board
+#: sends it again.
+FAILED = "failed"
 
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
     """What the club database made of a board's result."""
 
-    status: str  # stored, duplicate, refused or ignored (not this board's match: no ack)
+    status: str  # stored, duplicate, refused, ignored (not this board's match: no ack), checked, failed
     reason: str = ""
 
 
 class Tournament(Protocol):
-    """What the director needs of the club database."""
+    """What the director needs of the club database.  ``checker`` runs in worker processes;
+    every other method on the director's one database thread."""
 
-    def report(self, board: int, result: Result) -> Outcome:
-        """Store a board's result once per UUID (see :class:`Outcome`)."""
+    def checker(self) -> Callable[[int, Result], Outcome]:
+        """A picklable function doing every read-only check of a board's result (the .mat
+        replay included): ``checked``, ``refused`` or ``ignored``."""
+        ...
+
+    def store(self, batch: list[tuple[int, Result]]) -> list[Outcome]:
+        """Store checked results in one transaction, once per UUID: one outcome each
+        (``sqlite3.OperationalError`` when the database stays locked: nothing stored)."""
         ...
 
     def pair(self) -> list[Assignment]:
@@ -70,8 +98,36 @@ class Tournament(Protocol):
         ...
 
     def assignments(self) -> list[Assignment]:
-        """Every open match that has a board (published again on each connection)."""
+        """Every open match that has a board."""
         ...
+
+    def boards(self) -> set[int]:
+        """Every board that was ever given a match (one without an open match is cleared)."""
+        ...
+
+    def changed(self) -> bool:
+        """Whether another connection changed the database since the last call."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """How much one board may send, and how the director works through it.  A board sends a
+    state at most every 0.25 s and a result every few seconds until acked: the buckets leave
+    it ample room and stop a flood at the door."""
+
+    state_per_s: float = 20.0
+    state_burst: float = 100.0
+    result_per_s: float = 5.0
+    result_burst: float = 50.0
+    online_per_s: float = 2.0
+    online_burst: float = 20.0
+    queued_results: int = 100  # per board, waiting for a check
+    batch: int = 500  # results stored in one transaction at most
+    checks: int = 2  # .mat checks at once (worker processes; 0: threads of this process)
+    processes: bool = True
+    watch_s: float = 0.5  # how often the database is asked whether someone else changed it
+    busy_timeout_ms: int = 1000  # SQLite's wait for a lock before the director's own backoff
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +138,28 @@ class DirectorSettings:
     username: str = "director"
     ca_file: str = ""
     keepalive_s: int = 10
+    limits: Limits = field(default_factory=Limits)
+
+
+class _Bucket:
+    """A token bucket: ``burst`` messages at once, ``rate`` a second after that."""
+
+    __slots__ = ("rate", "burst", "tokens", "at")
+
+    def __init__(self, rate: float, burst: float, now: float) -> None:
+        self.rate, self.burst, self.tokens, self.at = rate, burst, burst, now
+
+    def take(self, now: float) -> bool:
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            return True
+        return False
+
+
+def _is_lock(exc: BaseException) -> bool:
+    return isinstance(exc, sqlite3.OperationalError) and ("locked" in str(exc) or "busy" in str(exc))
 
 
 class Director:
@@ -96,17 +174,34 @@ class Director:
         on_refused: Callable[[int, Result, str], None] = lambda board, result, reason: None,
     ) -> None:
         self.settings = settings
+        self.limits = settings.limits
         self.tournament = tournament
         self.hub = hub
         self.on_refused = on_refused
         self.online = False
-        self.counts = {STORED: 0, DUPLICATE: 0, REFUSED: 0, IGNORED: 0, "bad": 0}
+        self.counts = {STORED: 0, DUPLICATE: 0, REFUSED: 0, IGNORED: 0, "bad": 0, "dropped": 0, "cleared": 0, FAILED: 0}
         self._stopping = asyncio.Event()
         self._outgoing: list[tuple[str, bytes, bool]] = []
         self._assigned: dict[int, Assignment] = {}
-        # The club database (a .mat replayed, an fsynced transaction: tens of ms a result) is
-        # worked on one thread of its own, never on the event loop the web pages share.
+        # The club database is written on one thread of its own, never on the event loop the
+        # web pages share; the .mat checks run in worker processes (the GIL would serialise them).
         self._database = ThreadPoolExecutor(max_workers=1, thread_name_prefix="club-db")
+        self._checks: Executor | None = None
+        self._checker: Callable[[int, Result], Outcome] | None = None
+        self._queues: dict[int, deque[Result]] = {}
+        self._turns: deque[int] = deque()  # boards with results waiting, taken in turn
+        self._busy: set[str] = set()  # result UUIDs being checked or stored: re-sends wait
+        self._checking = 0
+        self._checked: list[tuple[int, Result, Outcome]] = []
+        self._dispatch_wake = asyncio.Event()
+        self._write_wake = asyncio.Event()
+        self._send_wake = asyncio.Event()
+        self._buckets: dict[tuple[int, str], _Bucket] = {}
+        self._quiet: dict[int, tuple[float, int]] = {}  # board -> (last sentence logged at, messages since)
+        self._full_sync = True
+        self._locked_since: float | None = None
+        self._generation = 0  # of the checking pool (a new one after a worker died)
+        self._retries: dict[str, int] = {}  # result UUID -> checks lost to a dead worker
 
     async def _off_loop(self, work: Callable[..., Any], *args: Any) -> Any:
         return await asyncio.get_running_loop().run_in_executor(self._database, work, *args)
@@ -114,70 +209,131 @@ class Director:
     def stop(self) -> None:
         self._stopping.set()
 
-    def _open_assignments(self) -> list[Assignment]:
-        return self.tournament.assignments() + self.tournament.pair()
-
+    # ------------------------------------------------------------------ the session
     async def run(self) -> None:
         """Serve until :meth:`stop`, reconnecting after any loss."""
         s = self.settings
+        self._start_checks()
+        workers = [asyncio.ensure_future(self._dispatch()), asyncio.ensure_future(self._write())]
         backoff = Backoff()
-        while not self._stopping.is_set():
-            client = open_client(
-                s.broker, username=s.username, password=s.password, identifier=f"bgboard-{s.club}-director",
-                ca_file=s.ca_file, keepalive=s.keepalive_s,
-            )
-            try:
-                async with client:
-                    backoff.reset()
-                    self.online = True
-                    await self._serve(client)
-            except MqttError as exc:
-                log.warning("the club broker %s is not reachable (%s)", s.broker, exc or type(exc).__name__)
-            self.online = False
-            if self._stopping.is_set():
-                break
-            try:
-                await asyncio.wait_for(self._stopping.wait(), backoff.delay())
-            except asyncio.TimeoutError:
-                pass
+        try:
+            while not self._stopping.is_set():
+                client = open_client(
+                    s.broker, username=s.username, password=s.password, identifier=f"bgboard-{s.club}-director",
+                    ca_file=s.ca_file, keepalive=s.keepalive_s,
+                )
+                try:
+                    async with client:
+                        backoff.reset()
+                        self.online = True
+                        await self._serve(client)
+                except MqttError as exc:
+                    log.warning("the club broker %s is not reachable (%s)", s.broker, exc or type(exc).__name__)
+                except Exception as exc:  # never let one fault end the evening: log it, connect again
+                    log.error("the director's session ended on an unexpected %s (%s): connecting again",
+                              type(exc).__name__, str(exc)[:200])
+                self.online = False
+                if self._stopping.is_set():
+                    break
+                try:
+                    await asyncio.wait_for(self._stopping.wait(), backoff.delay())
+                except asyncio.TimeoutError:
+                    pass
+        finally:
+            for w in workers:
+                w.cancel()
+            await asyncio.gather(*workers, return_exceptions=True)
+            if self._checks is not None:  # the workers end (a check under way finishes first)
+                await asyncio.shield(asyncio.to_thread(self._checks.shutdown, True, cancel_futures=True))
+            self._database.shutdown(wait=False)
+
+    def _start_checks(self) -> None:
+        lim = self.limits
+        self._checker = self.tournament.checker()
+        self._generation += 1
+        old = self._checks
+        if old is not None:  # a worker died (killed, out of memory): a new pool takes over
+            old.shutdown(wait=False, cancel_futures=True)
+        if lim.processes and lim.checks > 0:
+            # forkserver: the workers do not inherit this process's threads, sockets or locks
+            self._checks = ProcessPoolExecutor(lim.checks, mp_context=multiprocessing.get_context("forkserver"))
+        else:
+            self._checks = ThreadPoolExecutor(max(1, lim.checks), thread_name_prefix="club-check")
+        warm = getattr(self._checker, "warm", None)
+        for _ in range(max(1, lim.checks)):  # start every worker now, not at the first result
+            self._checks.submit(warm or _nothing)
 
     async def _serve(self, client: Any) -> None:
         club = self.settings.club
-        await client.subscribe([(board_filter(club, kind), 1) for kind in ("state", "online", "result")])
+        # no_local: the director's own clearing publishes do not come back; retain-as-published:
+        # a message tells whether the board left it retained (junk retained is cleared)
+        options = subscription(1, no_local=True, retain_as_published=True)
+        await client.subscribe([(board_filter(club, kind), options) for kind in ("state", "online", "result")])
         self._assigned.clear()
-        for a in await self._off_loop(self._open_assignments):
-            self._assign(a)
-        await self._flush(client)
+        self._full_sync = True
+        self._write_wake.set()
+        self._send_wake.set()
         reader = asyncio.ensure_future(self._read(client))
+        sender = asyncio.ensure_future(self._send(client))
         stop = asyncio.ensure_future(self._stopping.wait())
         try:
-            done, _ = await asyncio.wait({reader, stop}, return_when=asyncio.FIRST_COMPLETED)
-            if reader in done:
-                reader.result()
+            done, _ = await asyncio.wait({reader, sender, stop}, return_when=asyncio.FIRST_COMPLETED)
+            for task in (reader, sender):
+                if task in done:
+                    task.result()
         finally:
-            reader.cancel()
-            stop.cancel()
+            for task in (reader, sender, stop):
+                task.cancel()
+            await asyncio.gather(reader, sender, stop, return_exceptions=True)
 
     async def _read(self, client: Any) -> None:
+        n = 0
         async for message in client.messages:
-            where = str(message.topic)
-            if where.endswith("/result"):
-                await self._off_loop(self.receive, where, message.payload)
-            else:  # a state or last will: the room's hub lives on the loop
-                self.receive(where, message.payload)
-            await self._flush(client)
+            self.receive(str(message.topic), message.payload, bool(message.retain))
+            n += 1
+            if n % 64 == 0:  # a flood queued in the client: let the web pages and the writer in
+                await asyncio.sleep(0)
 
-    async def _flush(self, client: Any) -> None:
-        while self._outgoing:
-            where, payload, retain = self._outgoing[0]
+    async def _send(self, client: Any) -> None:
+        while True:
+            await self._send_wake.wait()
+            self._send_wake.clear()
+            while self._outgoing:
+                batch, self._outgoing = self._outgoing, []
+                by_topic: dict[str, list[tuple[bytes, bool]]] = {}
+                for where, payload, retain in batch:
+                    by_topic.setdefault(where, []).append((payload, retain))
+                try:  # one topic's messages in order; topics side by side
+                    sent = await asyncio.gather(*(self._publish(client, where, items) for where, items in by_topic.items()),
+                                                return_exceptions=True)
+                except BaseException:
+                    self._outgoing[:0] = batch  # sent again after the reconnection (acks and retained: harmless)
+                    raise
+                failed = [e for e in sent if isinstance(e, BaseException)]
+                if failed:
+                    self._outgoing[:0] = batch
+                    raise failed[0]
+
+    @staticmethod
+    async def _publish(client: Any, where: str, items: list[tuple[bytes, bool]]) -> None:
+        for payload, retain in items:
             await client.publish(where, payload, qos=1, retain=retain)
-            self._outgoing.pop(0)
 
-    # ------------------------------------------------------------------ the core (no network)
-    def receive(self, where: str, payload: bytes) -> None:
-        """Act on one message; what to publish is queued for the session."""
+    def _queue(self, where: str, payload: bytes, retain: bool) -> None:
+        self._outgoing.append((where, payload, retain))
+        self._send_wake.set()
+
+    # ------------------------------------------------------------------ messages (on the loop, never waiting)
+    def receive(self, where: str, payload: Any, retained: bool = False) -> None:
+        """Act on one message at once: states to the hub, results to the checks.  Nothing a
+        board sends can raise out of here."""
+        board, kind = 0, ""
         try:
             board, kind = parse_topic(where, self.settings.club)
+            if payload is None or len(payload) == 0:
+                return  # a cleared retained message
+            if not self._admit(board, kind):
+                return
             if kind == "state":
                 state = decode("state", payload)
                 if self.hub is not None:
@@ -186,37 +342,210 @@ class Director:
                 if not decode("online", payload).online and self.hub is not None:
                     self.hub.offline(board)
             elif kind == "result":
-                self._result(board, decode("result", payload))
+                self._take_result(board, decode("result", payload))
             else:
                 raise ProtocolError(f"the director does not take {kind} messages")
         except InputError as exc:
             self.counts["bad"] += 1
-            log.warning("ignored a message on %s: %s", where[:120], exc)
+            self._say(board, "ignored a message on %s: %s", where[:120], exc)
+            if retained and kind in ("state", "online", "result"):
+                self.counts["cleared"] += 1
+                self._queue(where, b"", True)  # junk left retained: gone for every later subscriber
+        except Exception as exc:  # a fault of ours: logged, the message ignored, the director goes on
+            self.counts["bad"] += 1
+            log.error("could not handle a message on %s (%s: %s): ignored", where[:120], type(exc).__name__, str(exc)[:200])
 
-    def _result(self, board: int, result: Result) -> None:
-        if result.board != board:
-            outcome = Outcome(IGNORED, f"a result naming board {result.board} arrived on board {board}'s topic")
+    def _admit(self, board: int, kind: str) -> bool:
+        lim = self.limits
+        now = time.monotonic()
+        bucket = self._buckets.get((board, kind))
+        if bucket is None:
+            rate, burst = {
+                "state": (lim.state_per_s, lim.state_burst),
+                "result": (lim.result_per_s, lim.result_burst),
+            }.get(kind, (lim.online_per_s, lim.online_burst))
+            bucket = self._buckets[(board, kind)] = _Bucket(rate, burst, now)
+        if bucket.take(now):
+            return True
+        self.counts["dropped"] += 1
+        self._say(board, "board %d sends more %s messages than a board does: the rest are dropped unread", board, kind)
+        return False
+
+    def _say(self, board: int, text: str, *args: Any) -> None:
+        """Log one sentence, then at most one a minute per board while it goes on (counted)."""
+        now = time.monotonic()
+        last, since = self._quiet.get(board, (-1e9, 0))
+        if now - last >= 60.0:
+            more = f" ({since} more of board {board}'s messages ignored or dropped since the last word)" if since else ""
+            log.warning(text + "%s", *args, more)
+            self._quiet[board] = (now, 0)
         else:
-            outcome = self.tournament.report(board, result)
-        self.counts[outcome.status] += 1
-        if outcome.status == IGNORED:
-            log.warning("ignored a result from board %d: %s", board, outcome.reason)
-            return
-        ack = Ack(result.uuid, outcome.status, outcome.reason[:200])
-        self._outgoing.append((topic(self.settings.club, board, "ack"), encode(ack), False))
-        if outcome.status == REFUSED:
-            log.warning("refused the result of board %d (match %d): %s", board, result.match, outcome.reason)
-            self.on_refused(board, result, outcome.reason)
-        if outcome.status == STORED:
-            fresh = self.tournament.pair()
-            for a in fresh:
-                self._assign(a)
-            if self._assigned.get(board, clear_assignment(board)).match == result.match and not any(a.board == board for a in fresh):
-                self._assign(clear_assignment(board))
+            self._quiet[board] = (last, since + 1)
 
-    def _assign(self, a: Assignment) -> None:
-        self._assigned[a.board] = a
-        self._outgoing.append((topic(self.settings.club, a.board, "assign"), encode(a), True))
+    def _take_result(self, board: int, result: Result) -> None:
+        if result.board != board:
+            self.counts[IGNORED] += 1
+            self._say(board, "ignored a result from board %d: %s", board,
+                      f"a result naming board {result.board} arrived on board {board}'s topic")
+            return
+        if result.uuid in self._busy:
+            return  # a re-send of a result being checked or stored: its ack is coming
+        queue = self._queues.setdefault(board, deque())
+        if len(queue) >= self.limits.queued_results:
+            self.counts["dropped"] += 1
+            self._say(board, "board %d has %d results waiting: this one is dropped (the board sends it again)",
+                      board, len(queue))
+            return
+        self._busy.add(result.uuid)
+        if not queue:
+            self._turns.append(board)
+        queue.append(result)
+        self._dispatch_wake.set()
+
+    # ------------------------------------------------------------------ checking (worker processes)
+    async def _dispatch(self) -> None:
+        loop = asyncio.get_running_loop()
+        check = self._checker
+        assert check is not None, "run() starts the checks first"
+        while True:
+            while self._turns and self._checking < max(2, 2 * self.limits.checks):
+                board = self._turns.popleft()
+                queue = self._queues[board]
+                result = queue.popleft()
+                if queue:
+                    self._turns.append(board)  # its next result after every other board's
+                try:
+                    future = loop.run_in_executor(self._checks, check, board, result)
+                except (BrokenExecutor, RuntimeError) as exc:
+                    log.error("the result checks' workers stopped (%s): starting new ones", type(exc).__name__)
+                    self._start_checks()
+                    future = loop.run_in_executor(self._checks, check, board, result)
+                self._checking += 1
+                future.add_done_callback(functools.partial(self._checked_one, board, result, self._generation))
+            self._dispatch_wake.clear()
+            await self._dispatch_wake.wait()
+
+    def _checked_one(self, board: int, result: Result, generation: int, future: "asyncio.Future[Outcome]") -> None:
+        self._checking -= 1
+        self._dispatch_wake.set()
+        if future.cancelled():
+            self._busy.discard(result.uuid)
+            return
+        exc = future.exception()
+        if isinstance(exc, BrokenExecutor) and self._retries.get(result.uuid, 0) < 1:
+            # a worker died (killed, out of memory): new workers check it again, once
+            if generation == self._generation:
+                log.error("a worker checking results died (%s): new workers take over", type(exc).__name__)
+                self._start_checks()
+            self._retries[result.uuid] = self._retries.get(result.uuid, 0) + 1
+            queue = self._queues.setdefault(board, deque())
+            if not queue:
+                self._turns.append(board)
+            queue.appendleft(result)
+            return
+        self._retries.pop(result.uuid, None)
+        if exc is not None:
+            self._busy.discard(result.uuid)
+            self.counts[FAILED] += 1
+            log.error("could not check the result of board %d (match %d): %s: %s; it is taken when the board sends it again",
+                      board, result.match, type(exc).__name__, str(exc)[:200])
+            return
+        self._checked.append((board, result, future.result()))
+        self._write_wake.set()
+
+    # ------------------------------------------------------------------ writing (the database thread)
+    async def _write(self) -> None:
+        loop = asyncio.get_running_loop()
+        backoff = Backoff(0.2, 5.0)
+        while True:
+            try:
+                await asyncio.wait_for(self._write_wake.wait(), self.limits.watch_s)
+            except asyncio.TimeoutError:
+                pass
+            self._write_wake.clear()
+            full = self._full_sync
+            self._full_sync = False
+            try:
+                stored = False
+                if self._checked:
+                    batch = self._checked[: self.limits.batch]
+                    outcomes = await self._off_loop(self._store, batch)
+                    del self._checked[: len(batch)]
+                    stored = self._decided(batch, outcomes)
+                synced = await self._off_loop(self._assignments_now, full or stored)
+                if synced is not None:
+                    self._sync(*synced, full=full)
+                backoff.reset()
+                if self._locked_since is not None:
+                    log.warning("the club database is writable again after %.0f s: the waiting results are stored",
+                                loop.time() - self._locked_since)
+                    self._locked_since = None
+            except Exception as exc:
+                self._full_sync = self._full_sync or full
+                wait = backoff.delay()
+                if _is_lock(exc):
+                    if self._locked_since is None:
+                        self._locked_since = loop.time()
+                        log.warning("the club database is locked by another program (%s): %d result(s) wait, "
+                                    "retried with backoff and acked only once stored", exc, len(self._checked))
+                else:
+                    log.error("the club database could not be written (%s: %s): retried in %.1f s",
+                              type(exc).__name__, str(exc)[:200], wait)
+                self._write_wake.set()
+                try:
+                    await asyncio.wait_for(self._stopping.wait(), wait)
+                except asyncio.TimeoutError:
+                    pass
+
+    def _store(self, batch: list[tuple[int, Result, Outcome]]) -> list[Outcome]:
+        """On the database thread: the checked results of ``batch`` in one transaction."""
+        todo = [(board, result) for board, result, outcome in batch if outcome.status == CHECKED]
+        done = iter(self.tournament.store(todo) if todo else [])
+        return [next(done) if outcome.status == CHECKED else outcome for _, _, outcome in batch]
+
+    def _decided(self, batch: list[tuple[int, Result, Outcome]], outcomes: list[Outcome]) -> bool:
+        """Count, log and ack what the database made of ``batch``; whether anything was stored."""
+        stored = False
+        for (board, result, _), outcome in zip(batch, outcomes):
+            self._busy.discard(result.uuid)
+            self.counts[outcome.status] = self.counts.get(outcome.status, 0) + 1
+            if outcome.status == IGNORED:
+                self._say(board, "ignored a result from board %d: %s", board, outcome.reason)
+                continue
+            if outcome.status == FAILED:
+                log.error("could not store the result of board %d (match %d): %s; it is taken when the board sends it again",
+                          board, result.match, outcome.reason)
+                continue
+            stored = stored or outcome.status == STORED
+            ack = Ack(result.uuid, outcome.status, outcome.reason[:200])
+            self._queue(topic(self.settings.club, board, "ack"), encode(ack), False)
+            if outcome.status == REFUSED:
+                log.warning("refused the result of board %d (match %d): %s", board, result.match, outcome.reason)
+                try:
+                    self.on_refused(board, result, outcome.reason)
+                except Exception as exc:
+                    log.error("the refused-result handler failed (%s: %s)", type(exc).__name__, exc)
+        return stored
+
+    def _assignments_now(self, force: bool) -> tuple[list[Assignment], set[int]] | None:
+        """On the database thread: pair what can be played and every board's assignment, when
+        this director stored something (``force``) or another program changed the database."""
+        if not (self.tournament.changed() or force):
+            return None
+        self.tournament.pair()
+        return self.tournament.assignments(), self.tournament.boards()
+
+    def _sync(self, assignments: list[Assignment], boards: set[int], *, full: bool) -> None:
+        """Publish every board's assignment that differs from the one last published (all of
+        them when ``full``); a board without an open match gets a cleared one."""
+        desired: dict[int, Assignment] = {}
+        for a in assignments:
+            desired.setdefault(a.board, a)
+        for board in sorted(set(boards) | set(desired) | set(self._assigned)):
+            want = desired.get(board) or clear_assignment(board)
+            if full or self._assigned.get(board) != want:
+                self._assigned[board] = want
+                self._queue(topic(self.settings.club, board, "assign"), encode(want), True)
 
 
 # ----------------------------------------------------------------------------- the club database
@@ -236,53 +565,138 @@ def assignment_of(a: Any) -> Assignment:
     )
 
 
+_own = threading.local()  # per thread (and per worker process): its own connection to each club
+
+
+def _service(path: str, busy_timeout_ms: int = 10_000) -> Any:
+    """The club service of the calling thread on ``path`` (SQLite connections stay on the
+    thread that opened them), opened once."""
+    services = getattr(_own, "services", None)
+    if services is None:
+        services = _own.services = {}
+    service = services.get(path)
+    if service is None:
+        from bgboard.club.director import Director as Service
+
+        service = services[path] = Service.open(path)
+        service.db.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+    return service
+
+
+def _nothing() -> None:
+    return None
+
+
+def warm_checker(path: str) -> None:
+    """Open the club and load the match rules in a checking worker before the first result."""
+    import bgboard.match  # noqa: F401  (the .mat replay's modules)
+
+    _service(path)
+
+
+class _Checker:
+    """A picklable :func:`check_board_result` on one club, with its warm-up."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+
+    def __call__(self, board: int, result: Result) -> Outcome:
+        return check_board_result(self.path, board, result)
+
+    def warm(self) -> None:
+        warm_checker(self.path)
+
+
+def check_board_result(path: str, board: int, result: Result) -> Outcome:
+    """Every read-only check of board ``board``'s result on the club at ``path`` (run in a
+    worker process): the match is this board's, of this event, between these players; a
+    result UUID not seen before has a finished score and a ``.mat`` that replays to it."""
+    service = _service(path)
+    # one query (not service.match(), which reads every player's name to describe a match)
+    match = service.db.execute(
+        "SELECT m.id, m.board, e.name AS event, a.name AS a, b.name AS b FROM matches m"
+        " JOIN events e ON e.id = m.event_id JOIN players a ON a.id = m.player_a"
+        " LEFT JOIN players b ON b.id = m.player_b WHERE m.id = ?", (result.match,)).fetchone()
+    if match is None:
+        return Outcome(REFUSED, f"there is no match {result.match}")
+    if match["board"] != board:
+        return Outcome(IGNORED, f"match {result.match} is assigned to board {match['board']}, not board {board}")
+    if match["event"] != result.event:
+        return Outcome(REFUSED, f"match {result.match} belongs to event {match['event']!r}, not {result.event!r}")
+    if list(result.players) != [match["a"], match["b"]]:
+        return Outcome(REFUSED, f"match {result.match} is {match['a']} against {match['b']}, "
+                                f"not {result.players[0]} against {result.players[1]}")
+    known = service.db.execute("SELECT 1 FROM matches WHERE result_key = ?", (result.uuid,)).fetchone()
+    if known is None:  # a re-send of a stored result needs no replay: the store compares it
+        try:
+            service.check_result(match["event"], match["id"], (result.score[0], result.score[1]), result.mat)
+        except InputError as exc:
+            return Outcome(REFUSED, str(exc))
+    return Outcome(CHECKED)
+
+
 class ClubTournament:
     """:class:`Tournament` over the club's service (:class:`bgboard.club.director.Director`):
-    results are stored with ``record_result(..., result_key=<result UUID>)`` — once per UUID,
-    the .mat replayed and checked against the score — and rounds of *running* events are
+    results are checked by :func:`check_board_result` and stored with
+    ``record_result(..., result_key=<result UUID>, mat_checked=True)`` — once per UUID, a
+    savepoint each inside one transaction per batch — and rounds of *running* events are
     paired as soon as something can be played (an event is started by the director's first
     ``bgboard club round``)."""
 
-    def __init__(self, service: Any, *, actor: str = "board") -> None:
-        self._path = service.club.path
-        self._own = threading.local()
+    def __init__(self, service: Any, *, actor: str = "board", busy_timeout_ms: int = 1000) -> None:
+        self._path = str(service.club.path)
         self.actor = actor
+        self.busy_timeout_ms = busy_timeout_ms
+        self._version: int | None = None
 
     @property
     def service(self) -> Any:
-        """The club service on the calling thread's own connection (SQLite connections stay on
-        the thread that opened them; the director works the database off the event loop)."""
-        service = getattr(self._own, "service", None)
-        if service is None:
-            from bgboard.club.director import Director as Service
-
-            service = self._own.service = Service.open(self._path)
-        return service
+        """The club service on the calling thread's own connection."""
+        return _service(self._path, self.busy_timeout_ms)
 
     def _running(self) -> list[str]:
         return [e.name for e in self.service.events() if e.status == "running"]
 
+    def checker(self) -> Callable[[int, Result], Outcome]:
+        return _Checker(self._path)
+
+    def store(self, batch: list[tuple[int, Result]]) -> list[Outcome]:
+        from bgboard.club.confirm import board_result  # an event asking both players to confirm
+
+        service = self.service
+        out: list[Outcome] = []
+        with service.club.transaction() as db:
+            for board, result in batch:
+                db.execute("SAVEPOINT one_result")
+                try:
+                    row = db.execute("SELECT status FROM matches WHERE id = ?", (result.match,)).fetchone()
+                    held = board_result(service, result.event, result.match, board, result)
+                    if held is not None:  # disputed, or not confirmed: kept for the director (club/confirm.py)
+                        out.append(Outcome(*held))
+                        db.execute("RELEASE one_result")
+                        continue
+                    service.record_result(
+                        result.event, result.match, (result.score[0], result.score[1]), mat=result.mat,
+                        result_key=result.uuid, actor=f"{self.actor} {board}", mat_checked=True,
+                    )
+                    out.append(Outcome(STORED if row is not None and row["status"] == "pending" else DUPLICATE))
+                    db.execute("RELEASE one_result")
+                except InputError as exc:
+                    db.execute("ROLLBACK TO one_result")
+                    db.execute("RELEASE one_result")
+                    out.append(Outcome(REFUSED, str(exc)))
+                except Exception as exc:
+                    if _is_lock(exc):
+                        raise  # the whole batch waits for the lock
+                    db.execute("ROLLBACK TO one_result")
+                    db.execute("RELEASE one_result")
+                    out.append(Outcome(FAILED, f"{type(exc).__name__}: {str(exc)[:200]}"))
+        return out
+
     def report(self, board: int, result: Result) -> Outcome:
-        try:
-            match = self.service.match(result.match)
-        except InputError as exc:
-            return Outcome(REFUSED, str(exc))
-        if match.board != board:
-            return Outcome(IGNORED, f"match {result.match} is assigned to board {match.board}, not board {board}")
-        if match.event != result.event:
-            return Outcome(REFUSED, f"match {result.match} belongs to event {match.event!r}, not {result.event!r}")
-        if list(result.players) != list(match.players):
-            return Outcome(REFUSED, f"match {result.match} is {match.players[0]} against {match.players[1]}, "
-                                    f"not {result.players[0]} against {result.players[1]}")
-        fresh = match.status == "pending"
-        try:
-            self.service.record_result(
-                match.event, match.id, tuple(result.score), mat=result.mat, result_key=result.uuid,
-                actor=f"{self.actor} {board}",
-            )
-        except InputError as exc:
-            return Outcome(REFUSED, str(exc))
-        return Outcome(STORED if fresh else DUPLICATE)
+        """Check and store one result (what the director does for each, in one call)."""
+        outcome = check_board_result(self._path, board, result)
+        return self.store([(board, result)])[0] if outcome.status == CHECKED else outcome
 
     def pair(self) -> list[Assignment]:
         made = []
@@ -299,7 +713,18 @@ class ClubTournament:
         out = []
         for event in self._running():
             out += [assignment_of(a) for a in self.service.assignments(event) if a.board is not None]
-        return out
+        from bgboard.club.confirm import confirming
+
+        return confirming(self.service, out)
+
+    def boards(self) -> set[int]:
+        return {int(r[0]) for r in self.service.db.execute("SELECT DISTINCT board FROM matches WHERE board IS NOT NULL")}
+
+    def changed(self) -> bool:
+        version = int(self.service.db.execute("PRAGMA data_version").fetchone()[0])
+        changed = self._version is not None and version != self._version
+        self._version = version
+        return changed
 
 
 async def serve_boards(db_path: Any, hub: Any, settings: DirectorSettings, *, stop: "asyncio.Event | None" = None) -> None:

@@ -133,6 +133,24 @@ MIGRATIONS: tuple[str, ...] = (
         AND m2.id <= matches.id AND m2.status != 'bye') WHERE status != 'bye';
     CREATE UNIQUE INDEX matches_event_number ON matches(event_id, number);
     """,
+    # 5: results held for the director (club/confirm.py): disputed, or not confirmed, at a board
+    """
+    CREATE TABLE held_results (
+        id INTEGER PRIMARY KEY,
+        match_id INTEGER NOT NULL REFERENCES matches(id),
+        result_key TEXT NOT NULL UNIQUE,
+        board INTEGER,
+        score_a INTEGER NOT NULL,
+        score_b INTEGER NOT NULL,
+        mat TEXT,
+        why TEXT NOT NULL,
+        status TEXT NOT NULL DEFAULT 'open',
+        at TEXT NOT NULL,
+        settled_at TEXT,
+        settled_by TEXT
+    );
+    CREATE INDEX held_results_match ON held_results(match_id);
+    """,
 )
 SCHEMA = len(MIGRATIONS)
 

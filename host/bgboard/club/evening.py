@@ -112,7 +112,9 @@ def replay(d: "Director", e: "AuditEntry") -> bool:
     elif e.action == "backup_dir":
         return True     # a folder of the machine the log came from
     else:
-        return False
+        from bgboard.club import confirm
+
+        return confirm.replay(d, e)
     return True
 
 
@@ -136,8 +138,10 @@ def _audit(d: "Director", action: str, args: dict[str, Any], after: Any, actor: 
 def configure(d: "Director", event: str, *, check_in: bool | None = None,
               entry_fee: str | None = None, payout: str | list[float] | None = None,
               consolation_payout: str | list[float] | None = None, rake: float | None = None,
-              round_to: str | None = None, actor: str = "director", at: str | None = None) -> dict[str, Any]:
-    """Set an event's check-in, entry fee and payouts (before its first round for check-in)."""
+              round_to: str | None = None, confirm_results: bool | None = None,
+              actor: str = "director", at: str | None = None) -> dict[str, Any]:
+    """Set an event's check-in, entry fee and payouts (before its first round for check-in),
+    and whether its board results need both players' confirmation (club/confirm.py)."""
     with d.club.transaction() as db:
         row = d._event_row(event)
         s = settings(row)
@@ -145,6 +149,8 @@ def configure(d: "Director", event: str, *, check_in: bool | None = None,
             if row["status"] != "open":
                 raise InputError(f"event {row['name']!r} has started: check-in is for before the draw")
             s["check_in"] = OPEN if check_in else None
+        if confirm_results is not None:
+            s["confirm_results"] = True if confirm_results else None
         if entry_fee is not None:
             s["fee_cents"] = money.cents(entry_fee, "--entry-fee")
         if round_to is not None:
@@ -170,7 +176,8 @@ def configure(d: "Director", event: str, *, check_in: bool | None = None,
         s = {k: v for k, v in s.items() if v is not None}
         db.execute("UPDATE events SET settings = ? WHERE id = ?", (json.dumps(s, sort_keys=True), row["id"]))
         args = {"check_in": check_in, "entry_fee": entry_fee,
-                "payout": payout, "consolation_payout": consolation_payout, "rake": rake, "round_to": round_to}
+                "payout": payout, "consolation_payout": consolation_payout, "rake": rake, "round_to": round_to,
+                "confirm_results": confirm_results}
         _audit(d, "event_settings", {"event": row["name"], "settings": {k: v for k, v in args.items()
                                                                          if v is not None}},
                s, actor, at, row["id"])

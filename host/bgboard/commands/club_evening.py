@@ -1,6 +1,6 @@
 """``bgboard club``'s evening commands (check-in, late entries, players, payouts, backups).
 
-    bgboard club event new ... [--check-in] [--entry-fee AMOUNT --payout 50,30,20
+    bgboard club event new ... [--check-in] [--confirm-results] [--entry-fee AMOUNT --payout 50,30,20
                                [--consolation-payout 60,40] [--rake PERCENT] [--round-to UNIT]]
     bgboard club event set EVENT [the same options]
     bgboard club event list [--json]
@@ -8,6 +8,7 @@
     bgboard club player edit NAME [--name NEW] [--rating R]
     bgboard club player remove NAME
     bgboard club checkin EVENT NAME... [--undo]  |  checkin EVENT --close  |  checkin EVENT --list
+    bgboard club held [--json]  |  held --accept N  |  held --decide N --score A-B
     bgboard club matches EVENT [--json]
     bgboard club payouts EVENT [--json]
     bgboard club backup --out FILE  |  backup --auto DIR  |  backup --auto off
@@ -40,6 +41,9 @@ def add_event_options(p: argparse.ArgumentParser, new: bool = True) -> None:
                    help="double elimination: the consolation flight's percentages (with --payout, 100 in all)")
     p.add_argument("--rake", type=float, metavar="PERCENT", help="the club's share of the entry fees")
     p.add_argument("--round-to", metavar="UNIT", help="round each amount down to this unit (default 1)")
+    p.add_argument("--confirm-results", action=argparse.BooleanOptionalAction, default=None,
+                   help="networked boards: a result counts once both players confirm it at the board; "
+                        "a disputed one waits for the director")
 
 
 def add_parsers(sub: Any, player: Any, event: Any) -> None:
@@ -83,6 +87,12 @@ def add_parsers(sub: Any, player: Any, event: Any) -> None:
     group.add_argument("--auto", metavar="DIR", help="back up into DIR after each round ('off' to stop)")
     p = sub.add_parser("restore", help="replace the club database by a backup (checked first)")
     p.add_argument("file", metavar="FILE")
+    p = sub.add_parser("held", help="board results waiting for the director (disputed or not confirmed)")
+    group = p.add_mutually_exclusive_group()
+    group.add_argument("--accept", metavar="N", help="accept held result N: the board's score and .mat count")
+    group.add_argument("--decide", metavar="N", help="enter the right score of held result N (with --score)")
+    p.add_argument("--score", metavar="A-B", help="with --decide: the score that counts")
+    p.add_argument("--json", action="store_true")
 
 
 def without_db(path: Path, args: argparse.Namespace) -> int | None:
@@ -103,11 +113,15 @@ def without_db(path: Path, args: argparse.Namespace) -> int | None:
 
 def configure(d: Any, event: str, args: argparse.Namespace, by: str, check_in: bool | None = None) -> None:
     options = {"entry_fee": args.entry_fee, "payout": args.payout,
-               "consolation_payout": args.consolation_payout, "rake": args.rake, "round_to": args.round_to}
+               "consolation_payout": args.consolation_payout, "rake": args.rake, "round_to": args.round_to,
+               "confirm_results": args.confirm_results}
     if check_in:
         options["check_in"] = True
     if any(v is not None for v in options.values()):
         s = evening.configure(d, event, **{k: v for k, v in options.items() if v is not None}, actor=by)
+        if args.confirm_results is not None:
+            print("board results: " + ("both players confirm them at the board" if s.get("confirm_results")
+                                       else "they count when the board reports them"))
         if s.get("check_in"):
             print(f"check-in is open: 'bgboard club checkin {evening.shell_word(event)} NAME...', then --close")
         if "fee_cents" in s:
@@ -159,6 +173,8 @@ def run(d: Any, args: argparse.Namespace, by: str) -> int | None:
             print("the places are paid when the event is finished")
         for p in out["paid"]:
             print(f"{p['flight']} {p['place']}. {p['name']}: {p['amount']}")
+    elif cmd == "held":
+        _held(d, args, by)
     elif cmd == "backup":
         folder = None if args.auto.lower() == "off" else args.auto
         evening.set_backup_dir(d, folder, actor=by)
@@ -167,6 +183,31 @@ def run(d: Any, args: argparse.Namespace, by: str) -> int | None:
     else:
         return None
     return 0
+
+
+def _held(d: Any, args: argparse.Namespace, by: str) -> None:
+    """``club held``: list the results waiting for the director, or settle one (club/confirm.py)."""
+    from bgboard.club import confirm
+
+    if args.accept or args.decide:
+        if args.decide and not args.score:
+            raise InputError("say the score that counts: 'bgboard club held --decide N --score A-B'")
+        m = (confirm.accept(d, args.accept, actor=by) if args.accept else
+             confirm.decide(d, args.decide, args.score, actor=by))
+        print(f"match {m.number or m.id} of {m.event}: {m.score[0]}-{m.score[1]} recorded, {m.winner} wins")
+        return
+    if args.score:
+        raise InputError("--score goes with --decide N")
+    held = confirm.held(d)
+    if args.json:
+        print(json.dumps([asdict(h) for h in held]))
+        return
+    for h in held:
+        board = f" board {h.board}," if h.board else ""
+        print(f"held {h.id}: {h.event} match {h.number or h.match_id},{board} {h.players[0]} v {h.players[1]} "
+              f"{h.score[0]}-{h.score[1]} ({h.why})")
+    if not held:
+        print("no result waits for you")
 
 
 def _checkin(d: Any, args: argparse.Namespace, by: str) -> None:

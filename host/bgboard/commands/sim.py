@@ -68,6 +68,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     )
     p.add_argument("--firmware", action="store_true", help=argparse.SUPPRESS)  # the default now; kept for old scripts
     p.add_argument("--interactive", action="store_true", help="play yourself from the terminal")
+    p.add_argument("--opponent", metavar="ENGINE[:LEVEL]",
+                   help="the engine plays black (pubeval, gnubg-nn, bgsage; ENGINE alone: its full strength); the "
+                   "simulated person plays white and carries the engine's plays out, now and then wrongly first "
+                   "(--illegal-rate); with --interactive you play white against it")
+    p.add_argument("--opponent-dice", choices=("module", "person"), default="module",
+                   help="the engine's dice: the dice module rolls them itself (default) or the person presses it")
     p.add_argument("--replay", type=Path, metavar="FILE.mat",
                    help="replay a match file on the modelled board (set-up guidance, LEDs, display per play)")
     p.add_argument(
@@ -134,9 +140,13 @@ def run(args: argparse.Namespace) -> int:
         teach=args.teach or "off",
         engine=_engine_name(args.engine) if args.engine is not None else None,
         learner=args.learner or "both",
+        opponent=_opponent(args.opponent) if args.opponent is not None else None,
+        opponent_dice=args.opponent_dice,
     )
     if args.learner is not None and args.teach != "learner":
         raise SimArgumentError("--learner says whose learner report to write: use it with --teach learner")
+    if args.opponent is not None and (args.teach == "practice" or args.club):
+        raise SimArgumentError("--opponent plays a match: leave out --teach practice and --club")
     if args.drill and args.teach != "practice":
         raise SimArgumentError("--drill gives a position to practise: use it with --teach practice")
     if args.engine is not None and args.teach is None:
@@ -189,6 +199,10 @@ def run(args: argparse.Namespace) -> int:
             print(f"graded by {summary['engine']}: {summary['in_short']}")
             if summary["report"] is not None:
                 print(f"learner report: {summary['report']}")
+        if "opponent" in summary:
+            print(f"against {summary['opponent']['engine']} ({summary['opponent']['level']}): its plays carried out "
+                  f"{summary['engine_plays']}, wrong executions {summary['wrong_executions']}"
+                  f" (caught {summary['wrong_caught']})")
         print(f"written to {args.out}/")
     return 0
 
@@ -205,6 +219,13 @@ def _drills_of(text: str, out: Path) -> tuple[Any, ...]:
 
     mine = own_worst(out, ("White", "Black")) if out.is_dir() else []
     return select_drills("mine", "--drill", mine=mine)
+
+
+def _opponent(spec: str) -> str:
+    """``--opponent ENGINE[:LEVEL]`` checked (one sentence otherwise), as the journal keeps it."""
+    from bgboard.hints.levels import parse_opponent
+
+    return parse_opponent(spec).spec
 
 
 def _modelled(args: argparse.Namespace) -> bool:
@@ -250,7 +271,8 @@ def _variant(args: argparse.Namespace, noise: float) -> int:
         raise SimArgumentError(f"--illegal-rate must be between 0 and 1, not {args.illegal_rate}")
     if args.speed is not None and not 1 <= args.speed <= 50:
         raise SimArgumentError(f"--speed must be between 1 and 50, not {args.speed}")
-    for flag, given in (("--interactive", args.interactive), ("--teach", args.teach is not None), ("--club", args.club)):
+    for flag, given in (("--interactive", args.interactive), ("--teach", args.teach is not None), ("--club", args.club),
+                        ("--opponent", args.opponent is not None)):
         if given:
             raise SimArgumentError(f"{flag} is not yet for the seed variants: leave it out of --variant runs")
     if not args.model_firmware:

@@ -253,6 +253,11 @@ class Controller:
         self.result_sent = sent
         self._refresh()
 
+    def tell(self, notice: Notice | None) -> None:
+        """Show ``notice`` now (the club seat: a result to confirm, control/confirm.py)."""
+        self.notice = notice
+        self._refresh()
+
     def _on_hint(self, event: HintReady) -> None:
         state = self.state
         if state is not None and state.phase == Phase.PLAY and (state.position, state.dice) == (event.position, event.dice):
@@ -535,6 +540,8 @@ class Controller:
 
     def message(self) -> Notice | None:
         """What the display says now."""
+        if self.notice is not None and self.notice.topic == Topic.RESULT:
+            return self.notice  # a club result the players are asked to confirm
         if self.forfeit is not None:
             names = self.state.players if self.state else ("White", "Black")
             return Notice(f"{names[self.forfeit]} ran out of time: {names[1 - self.forfeit]} wins the match", ERROR)

@@ -92,6 +92,17 @@ class LessonReady:
 
 
 @dataclass(frozen=True, slots=True)
+class OpponentMoved:
+    """The other side's decision has come (an engine computed it off the loop, or a remote
+    board sent it): ``key`` names the question it answers (stale answers are dropped),
+    ``decision`` is a :class:`bgboard.control.opponent.Decision`-like value."""
+
+    key: tuple[object, ...]
+    decision: object
+    at_ms: int
+
+
+@dataclass(frozen=True, slots=True)
 class Tick:
     """Time passes (the clocks are checked)."""
 
@@ -112,7 +123,9 @@ __all__ = [
     "HintReady",
     "LessonReady",
     "LinkChanged",
+    "OpponentMoved",
     "Tick",
 ]
 
-Event = BoardRead | DiceRolled | ButtonPressed | LinkChanged | BoardFault | HintReady | LessonReady | Tick
+Event = (BoardRead | DiceRolled | ButtonPressed | LinkChanged | BoardFault | HintReady | LessonReady | OpponentMoved
+         | Tick)

@@ -16,6 +16,7 @@ class Topic(StrEnum):
     GENERAL = "general"
     SETUP = "setup"  # the checkers must be set up: the display draws the diagram of what is wrong
     SENSOR = "sensor"  # a sensor or a place of the board must be checked (the text names it)
+    RESULT = "result"  # a club result the players confirm (shown also after a loss on time)
 
 
 @dataclass(frozen=True, slots=True)

@@ -151,7 +151,7 @@ def display_state(view: View) -> DisplayState:
         hint=_engine_note(view.variant) if view.variant else (view.hint,) if view.hint and state.phase == Phase.PLAY else (),
         # a loss on time: the match-end screen says who ran out of time
         message=_variants(notice.text, notice.short, notice.tiny) if notice is not None and notice.text.strip()
-        and view.forfeit is None else (),
+        and (view.forfeit is None or notice.topic == Topic.RESULT) else (),
         severity=notice.severity if notice is not None else Severity.INFO,
         diagram=diagram,
         title=title(view),

@@ -398,7 +398,7 @@ def _scoreboard(c: _Canvas, lay: Layout, s: DisplayState) -> int:
         # pips, clock (own row on the larger panels) and the delay left this turn
         pips: Text = ()
         if s.pips is not None:
-            pips = (f"{s.pips[p]} pips", f"{s.pips[p]}p", str(s.pips[p]))
+            pips = (f"{s.pips[p]} pip{'' if s.pips[p] == 1 else 's'}", f"{s.pips[p]}p", str(s.pips[p]))
         outward = "lm" if p == 0 else "rm"
         inward = "rm" if p == 0 else "lm"
         if s.clock is None or two_rows:
@@ -408,8 +408,9 @@ def _scoreboard(c: _Canvas, lay: Layout, s: DisplayState) -> int:
                 forms = ("{} pips", "{}p", "{}")
                 text, size = c.fit(tuple(f.format(wide) for f in forms), x1 - x0, lay.info_px)
                 form = next((f for f in forms if f.format(wide) == text), "{}")
+                said = form.format(s.pips[p])
                 c.text((x0 if p == 0 else x1, info_top + info_h // 2),
-                       form.format(s.pips[p]), size, anchor=outward, bold=False)
+                       said[:-1] if s.pips[p] == 1 and form == "{} pips" else said, size, anchor=outward, bold=False)
                 labelled += form != "{}"
         if s.clock is not None:
             top, bottom = clock_top, clock_top + clock_h - 1

@@ -51,7 +51,7 @@ def prompt(state: DisplayState) -> Text:
             return (f"{who} to roll", f"{who}: roll")
         return (f"{who} to roll or double", f"{who}: roll or double", f"{who}: roll")
     if phase == "moving" and who:
-        dice = f"{state.dice[0]}-{state.dice[1]}" if state.dice else ""
+        dice = f"{max(state.dice)}-{min(state.dice)}" if state.dice else ""  # the higher first, whoever rolled
         return (f"{who} to play {dice}".rstrip(), f"{who}: {dice}".rstrip(": "))
     if phase == "cube-offered" and who:
         value = state.cube * 2

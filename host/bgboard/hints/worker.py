@@ -176,13 +176,15 @@ class HintWorker:
         engine = self.engine
         return self._submit(lambda job: cube_hint(engine, position, state))
 
-    def submit_call(self, function: Callable[..., Any], *args: Any) -> HintJob:
-        """Queue ``function(*args)`` on the worker (a module-level function: a worker in a
-        child process runs it there; the match's analysis at its end is one).  It cancels
-        nothing and no newer request cancels it: it runs after the requests before it."""
+    def submit_call(self, function: Callable[..., Any], *args: Any, replace: bool = False) -> HintJob:
+        """Queue ``function(*args)`` on the worker (a module-level function of picklable
+        arguments: a worker in a child process runs it there).  By default it cancels nothing
+        and no newer request cancels it: it runs after the requests before it (the match's
+        analysis at its end is one).  ``replace``: it cancels the request before it, as hints
+        do (the engine opponent's decisions: a late answer is never waited for)."""
         if self.separate_process:
-            return self._submit_call(function, *args, replace=False)
-        return self._submit(lambda job: function(*args), replace=False)
+            return self._submit_call(function, *args, replace=replace)
+        return self._submit(lambda job: function(*args), replace=replace)
 
     def start(self) -> None:
         """Have the worker ready (a separate process is started and has opened its engine);
@@ -233,10 +235,11 @@ class HintWorker:
         """Cube advice without blocking the loop; raises :class:`HintCancelled`."""
         return await self._await(self.submit_cube(position, state), budget)
 
-    async def call(self, function: Callable[..., Any], *args: Any, budget: float | None = None) -> Any:
+    async def call(self, function: Callable[..., Any], *args: Any, budget: float | None = None,
+                   replace: bool = False) -> Any:
         """``function(*args)`` on the worker without blocking the loop (see
         :meth:`submit_call`); raises :class:`HintCancelled`."""
-        return await self._await(self.submit_call(function, *args), budget)
+        return await self._await(self.submit_call(function, *args, replace=replace), budget)
 
     # ------------------------------------------------------------------ lifetime
     def close(self) -> None:

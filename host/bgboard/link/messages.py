@@ -32,6 +32,8 @@ MAX_LEVEL: Final = 7
 
 HOST_LEDS: Final = 28
 MAX_CHANGES: Final = 170
+#: ROLLING's payload that rolls the dice at once (firmware/wire.py ROLL_NOW).
+ROLL_NOW: Final = 2
 
 
 class Kind(IntEnum):
@@ -241,10 +243,12 @@ class SetLeds:
 
 @dataclass(frozen=True, slots=True)
 class SetRolling:
-    """Whether the dice button rolls."""
+    """Whether the dice button rolls; ``now``: roll at once, as a press of the button would
+    (the engine opponent's own dice), the button staying off after (payload 2)."""
 
     KIND = Kind.ROLLING
     enabled: bool
+    now: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -329,7 +333,7 @@ def payload(message: Message) -> bytes:
             out += bytes([led.index, *(_u8(c, "an LED colour") for c in led.rgb)])
         return bytes(out)
     if isinstance(message, SetRolling):
-        return bytes([int(message.enabled)])
+        return bytes([ROLL_NOW if message.now else int(message.enabled)])
     if isinstance(message, Ping):
         return struct.pack("<I", message.nonce)
     if isinstance(message, Reboot):  # pyright: ignore[reportUnnecessaryIsInstance] - the last kind, checked like the others
@@ -423,9 +427,9 @@ def decode(frame: Frame) -> Message:
         return SetLeds(leds)
     if kind == SetRolling.KIND:
         _need(data, 1, "ROLLING")
-        if data[0] > 1:
-            raise MessageError("a ROLLING frame says 0 or 1")
-        return SetRolling(bool(data[0]))
+        if data[0] > ROLL_NOW:
+            raise MessageError("a ROLLING frame says 0, 1 or 2")
+        return SetRolling(data[0] == 1, now=data[0] == ROLL_NOW)
     if kind == Ping.KIND:
         _need(data, 4, "PING")
         return Ping(struct.unpack("<I", data)[0])

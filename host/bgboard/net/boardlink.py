@@ -246,6 +246,9 @@ class ClubLink:
                     raise ProtocolError(f"a board does not take {kind} messages")
             except InputError as exc:
                 log.warning("ignored a message on %s: %s", str(message.topic)[:120], exc)
+            except Exception as exc:  # a fault of ours: one message never ends the board's link
+                log.error("could not handle a message on %s (%s: %s): ignored", str(message.topic)[:120],
+                          type(exc).__name__, str(exc)[:200])
 
     def _on_ack(self, ack: Ack) -> None:
         if self.outbox.outbox_settle(ack.uuid, ack.status, ack.reason, self.clock_ms()):

@@ -3,9 +3,11 @@
 One user per board (``board1``, ``board2``, ...) and one for the director.  The ACL gives
 each board exactly its own topics: it may *write* only its ``state``, ``online`` and
 ``result`` and *read* only its ``assign`` and ``ack``; the director reads every board's
-``state``/``online``/``result`` and writes every ``assign``/``ack``.  Anonymous clients are
-refused.  The same functions write deploy/mosquitto/ (the director's machine), the tests'
-private brokers and ``bgboard club demo``'s.
+``state``/``online``/``result`` (and may clear them) and writes every ``assign``/``ack``.
+Anonymous clients are refused; a client's id is its user name (``use_username_as_clientid``),
+so a board's password cannot take over the director's or another board's session.  The same
+functions write deploy/mosquitto/ (the director's machine), the tests' private brokers and
+``bgboard club demo``'s.
 """
 
 from __future__ import annotations
@@ -13,9 +15,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable
 
-from bgboard.net.protocol import PREFIX, check_club
+from bgboard.net.protocol import MAX_PAYLOAD, PREFIX, check_club
 
 DIRECTOR = "director"
+#: Messages the broker queues per client beyond those in flight (Mosquitto's default: 1000).
+MAX_QUEUED_MESSAGES = 100_000
+#: ... and at most these many bytes of them (a flood of states: about 400 bytes each).
+MAX_QUEUED_BYTES = 256 * 1024 * 1024
+#: QoS 1 messages in flight to one client at once (Mosquitto's default: 20).
+MAX_INFLIGHT = 100
+#: The largest MQTT packet accepted: the protocol's largest payload and its topic and header.
+MAX_PACKET = MAX_PAYLOAD + 1024
 
 
 def board_user(board: int) -> str:
@@ -63,7 +73,17 @@ def mosquitto_conf(
     # and at a clean stop; the results themselves never depend on it (the boards' outboxes do).
     lines += ["autosave_interval 30"]
     lines += [
-        "max_queued_messages 1000",  # per offline persistent client: a night of results at most
+        # A client id is its user name: no board can take another's (or the director's) session.
+        "use_username_as_clientid true",
+        # The director reads every board's messages: its queue must hold a flood from one board
+        # with every other board's messages behind it (the director drops a flood unread, as
+        # fast as it arrives, and boards re-send results until acked); the bytes bound memory.
+        f"max_queued_messages {MAX_QUEUED_MESSAGES}",
+        f"max_queued_bytes {MAX_QUEUED_BYTES}",
+        f"max_inflight_messages {MAX_INFLIGHT}",
+        # The largest message a board sends is a result with its .mat (the protocol's bound);
+        # a client sending a larger packet is disconnected by the broker.
+        f"max_packet_size {MAX_PACKET}",
         "persistent_client_expiration 14d",
     ]
     if log_file is not None:
@@ -78,9 +98,10 @@ def acl_text(club: str, boards: Iterable[int]) -> str:
     out = [
         f"# bgboard club {club!r}: each board its own topics, the director all of them.",
         f"user {DIRECTOR}",
-        f"topic read {base}/+/state",
-        f"topic read {base}/+/online",
-        f"topic read {base}/+/result",
+        # readwrite: the director clears junk a board left retained (an empty retained publish)
+        f"topic readwrite {base}/+/state",
+        f"topic readwrite {base}/+/online",
+        f"topic readwrite {base}/+/result",
         f"topic write {base}/+/assign",
         f"topic write {base}/+/ack",
         "",

@@ -33,6 +33,15 @@ PREFIX = "bgboard"
 KINDS = ("state", "online", "result", "assign", "ack")
 #: Largest payload accepted (a long match's .mat text is well under this).
 MAX_PAYLOAD = 512 * 1024
+#: Largest payload of each kind (a state, an ack are small; only a result carries a .mat).
+MAX_KIND_PAYLOAD = {"state": 8 * 1024, "online": 256, "result": MAX_PAYLOAD, "assign": 8 * 1024, "ack": 2 * 1024}
+#: Deepest nesting of JSON arrays/objects accepted (a result's games are 3 deep).
+MAX_DEPTH = 8
+#: Most JSON values (strings, numbers, arrays, objects...) in one payload: a result's games
+#: at most 10,000 of 4 values each, and the rest.
+MAX_VALUES = 50_000
+#: Longest number literal accepted (every number of the protocol is below 2**53: 16 digits).
+MAX_DIGITS = 20
 MAX_NAME = 64
 MAX_TEXT = 200
 MAX_MAT = 400 * 1024
@@ -144,6 +153,8 @@ class Result:
     last_seq: int
     finished_ms: int
     forfeit: int | None = None
+    confirmed: bool = False  # both players confirmed it at the board (an event asking for it)
+    disputed: bool = False  # a player disputed it at the board: the director decides
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,6 +180,7 @@ class Assignment:
     rules: str = "standard"
     round: int = 0
     clock: ClockSettings | None = None
+    confirm: bool = False  # the event wants both players to confirm the result at the board
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,24 +203,38 @@ TYPES: dict[str, type] = {
     "ack": Ack,
 }
 KIND_OF: dict[type, str] = {cls: kind for kind, cls in TYPES.items()}
+#: Fields added after version 1 shipped, written only when true (result confirmation).
+OPTIONAL = ("confirm", "confirmed", "disputed")
 
 
 def encode(message: Any) -> bytes:
     """The JSON payload of a message (compact, keys sorted)."""
     kind = KIND_OF[type(message)]
     body = {"v": VERSION, "type": kind, **asdict(message)}
+    for name in OPTIONAL:  # left out when off: a peer of an older release reads the message
+        if body.get(name) is False:
+            del body[name]
     return json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
 
 
 def decode(kind: str, payload: bytes | bytearray | str) -> Any:
     """The message of a ``kind`` payload, checked; :class:`ProtocolError` (one sentence)."""
     if kind not in TYPES:
-        raise ProtocolError(f"no message kind {kind!r}")
-    if len(payload) > MAX_PAYLOAD:
-        raise ProtocolError(f"the {kind} message of {len(payload)} bytes is larger than {MAX_PAYLOAD}")
+        raise ProtocolError(f"no message kind {str(kind)[:20]!r}")
+    if not isinstance(payload, (bytes, bytearray, str)):
+        raise ProtocolError(f"the {kind} message is not text")
+    limit = MAX_KIND_PAYLOAD[kind]
+    if len(payload) > limit:
+        raise ProtocolError(f"the {kind} message of {len(payload)} bytes is larger than {limit}")
     try:
-        data = json.loads(payload)
-    except (ValueError, UnicodeDecodeError):
+        text = payload if isinstance(payload, str) else bytes(payload).decode("utf-8")
+        _check_shape(kind, text)
+        data = json.loads(text, parse_int=_parse_int, parse_float=_parse_float, parse_constant=_parse_constant)
+    except ProtocolError:
+        raise
+    except _Refused as exc:
+        raise ProtocolError(f"the {kind} message holds {exc}") from None
+    except (ValueError, UnicodeDecodeError, RecursionError, MemoryError, TypeError):
         raise ProtocolError(f"the {kind} message is not JSON") from None
     if not isinstance(data, dict):
         raise ProtocolError(f"the {kind} message must be a JSON object")
@@ -220,6 +246,51 @@ def decode(kind: str, payload: bytes | bytearray | str) -> Any:
 
 
 # ----------------------------------------------------------------------------- checking
+# A JSON string (escapes included) or one of the characters that open/close a structure.
+_TOKENS = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]')
+
+
+def _check_shape(kind: str, text: str) -> None:
+    """Refuse nesting deeper than :data:`MAX_DEPTH` and more than :data:`MAX_VALUES`
+    structures before the JSON parser sees the text (it recurses once per level)."""
+    if text.count("[") + text.count("{") <= MAX_DEPTH:
+        return  # cannot be too deep (strings included in the count)
+    depth = deepest = count = 0
+    for token in _TOKENS.finditer(text):
+        c = token.group()
+        if c in "[{":
+            depth += 1
+            count += 1
+            if depth > deepest:
+                deepest = depth
+                if deepest > MAX_DEPTH:
+                    raise ProtocolError(f"the {kind} message nests deeper than {MAX_DEPTH} levels")
+            if count > MAX_VALUES:
+                raise ProtocolError(f"the {kind} message holds more than {MAX_VALUES} lists and objects")
+        elif c in "]}":
+            depth -= 1
+
+
+class _Refused(Exception):
+    """A value the JSON parser met that no message may hold (what, for the sentence)."""
+
+
+def _parse_int(digits: str) -> int:
+    if len(digits) > MAX_DIGITS:
+        raise _Refused(f"a number of {len(digits)} digits")
+    return int(digits)
+
+
+def _parse_float(digits: str) -> float:
+    if len(digits) > 2 * MAX_DIGITS:
+        raise _Refused(f"a number of {len(digits)} characters")
+    return float(digits)
+
+
+def _parse_constant(name: str) -> float:
+    raise _Refused(f"{name}, which is not a number")
+
+
 class _Fields:
     """Typed access to a payload's fields, each failure one sentence naming the field."""
 
@@ -369,6 +440,8 @@ def _result(f: _Fields) -> Result:
         last_seq=f.int("last_seq", 0, _BIG),
         finished_ms=f.int("finished_ms", 0, _BIG),
         forfeit=f.opt_int("forfeit", 0, 1),
+        confirmed=f.bool("confirmed", False),
+        disputed=f.bool("disputed", False),
     )
 
 
@@ -389,6 +462,7 @@ def _assign(f: _Fields) -> Assignment:
         rules=f.text("rules", 20, "standard"),
         round=f.int("round", 0, 10**6, 0),
         clock=clock,
+        confirm=f.bool("confirm", False),
     )
 
 

@@ -11,6 +11,10 @@
 * When a taken match is over, its result goes into the journal's outbox (the link sends it
   until acked) and a ``club`` row ``{"what": "reported", "uuid"}`` is journalled — once, also
   after a reboot between the two (the outbox ignores a UUID it already holds).
+* When the assignment asks both players to confirm (``confirm``), the result waits for them:
+  the display asks (:mod:`bgboard.control.confirm`), each press is a ``club`` row
+  ``{"what": "answer", "uuid", "player", "answer"}`` (:meth:`ClubSeat.press` takes the buttons
+  from the controller meanwhile), and the result goes with ``confirmed`` or ``disputed``.
 
 After a restart the rows say which club match the journal's current match is.
 """
@@ -22,6 +26,7 @@ from dataclasses import asdict, replace
 from typing import Any, Callable
 
 from bgboard.control.clock import ClockRules
+from bgboard.control.confirm import CONFIRM, DISPUTE, Confirmation, answer_of
 from bgboard.control.controller import Controller, Settings
 from bgboard.net.protocol import Assignment, ClockSettings
 from bgboard.net.report import board_state, result_of
@@ -35,7 +40,7 @@ def assignment_from(body: dict[str, Any]) -> Assignment:
     return Assignment(
         event=body["event"], match=body["match"], board=body["board"], players=tuple(body["players"]),  # type: ignore[arg-type]
         length=body["length"], rules=body.get("rules", "standard"), round=body.get("round", 0),
-        clock=ClockSettings(**clock) if clock else None,
+        clock=ClockSettings(**clock) if clock else None, confirm=bool(body.get("confirm", False)),
     )
 
 
@@ -84,6 +89,7 @@ class ClubSeat:
         self._first: Any = None  # the StartMatch the cached answer belongs to
         self._published: Any = None
         self._taken_cache: set[tuple[str, int]] | None = None
+        self._ask: tuple[str, Confirmation] | None = None  # (match UUID, the players' answers so far)
 
     # ------------------------------------------------------------------ the journal's rows
     def _rows(self) -> list[tuple[int, str, dict[str, Any]]]:
@@ -150,11 +156,20 @@ class ClubSeat:
                 self.link.publish_state(state)
         if current is not None and c.over and not current[2]:
             assignment, uid, _ = current
+            ask = self.confirmation() if assignment.confirm else None
+            if ask is not None:
+                if ask.notice() != c.notice:
+                    c.tell(ask.notice())
+                if ask.decided is None:  # the players have not answered yet
+                    self._maybe_take()
+                    return
             entries = self.journal.entries()
             result = result_of(
                 c.actions, c.state, uuid=uid, board=self.board, assignment=assignment,
                 last_seq=entries[-1].seq if entries else 0, finished_ms=now, forfeit=c.forfeit,
             )
+            if ask is not None:
+                result = replace(result, confirmed=ask.decided == CONFIRM, disputed=ask.decided == DISPUTE)
             if self.link is not None:
                 self.link.submit_result(result)
             self.journal.append(CLUB_KIND, {"what": "reported", "uuid": uid}, now)
@@ -165,6 +180,36 @@ class ClubSeat:
             if c.result_sent is not sent:
                 c.mark_result(sent)
         self._maybe_take()
+
+    def confirmation(self) -> Confirmation | None:
+        """The players' answers so far to the result of the current club match (None: no club
+        match over that asks for them)."""
+        c = self.controller
+        current = self.current()
+        if c is None or c.state is None or not c.over or current is None or not current[0].confirm:
+            return None
+        if self._ask is None or self._ask[0] != current[1]:  # read from the journal once per match
+            winner = 1 - c.forfeit if c.forfeit is not None else c.state.winner
+            ask = Confirmation(c.state.players, c.state.score, winner if winner is not None else 0)
+            for _, _, body in self._rows():
+                if body.get("what") == "answer" and body.get("uuid") == current[1]:
+                    ask.press(int(body["player"]), str(body["answer"]))
+            self._ask = (current[1], ask)
+        return self._ask[1]
+
+    def press(self, player: int, button: str, at_ms: int) -> bool:
+        """A player's button while the result waits for the players' answers: journalled as
+        their answer (True: the seat took it, the controller must not see it)."""
+        current = self.current()
+        ask = self.confirmation()
+        if current is None or current[2] or ask is None:
+            return False
+        answer = answer_of(button)
+        if replace(ask, confirmed=list(ask.confirmed)).press(player, answer):  # journalled before it counts
+            self.journal.append(CLUB_KIND, {"what": "answer", "uuid": current[1], "player": player, "answer": answer}, at_ms)
+            ask.press(player, answer)
+        self.after()
+        return True
 
     def _free(self) -> bool:
         c = self.controller

@@ -17,6 +17,7 @@ from typing import Any
 import aiomqtt
 from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
+from paho.mqtt.subscribeoptions import SubscribeOptions
 
 from bgboard.net.protocol import BrokerUrl
 
@@ -64,6 +65,12 @@ def open_client(
         will=aiomqtt.Will(will.topic, will.payload, qos=1, retain=True) if will is not None else None,
         tls_context=tls,
     )
+
+
+def subscription(qos: int = 1, *, no_local: bool = False, retain_as_published: bool = False) -> Any:
+    """MQTT 5 subscription options: ``no_local`` (the client's own publishes do not come back)
+    and ``retain_as_published`` (a message says whether its publisher retained it)."""
+    return SubscribeOptions(qos=qos, noLocal=no_local, retainAsPublished=retain_as_published)
 
 
 class Backoff:

@@ -4,7 +4,8 @@
 :class:`ClubSimBoard`: the board's :class:`~bgboard.net.boardlink.ClubLink` takes the
 director's assignments; each one is played by the simulated players on the virtual board with
 the modelled firmware (:class:`~bgboard.sim.run.Simulation`, the real host controller), its
-state published as it goes, and its result put in the outbox of the board's journal, which the
+state published as it goes (when the event wants results confirmed, the simulated players
+answer as ``answers`` says: both ``confirm``, or one ``dispute``), and its result put in the outbox of the board's journal, which the
 link sends until the director acks it.
 
 Everything lives under ``out``: ``journal.sqlite`` (the board's club rows — each assignment
@@ -20,10 +21,11 @@ import asyncio
 import hashlib
 import time
 import uuid as uuids
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any, Callable
 
+from bgboard.control.confirm import CONFIRM, DISPUTE, Confirmation
 from bgboard.net.boardlink import ClubLink, LinkSettings
 from bgboard.net.protocol import Assignment
 from bgboard.net.report import board_state, result_of
@@ -53,6 +55,7 @@ class ClubSimBoard:
         actions_per_step: int = 8,
         matches: int | None = None,
         clock_ms: Callable[[], int] = lambda: int(time.time() * 1000),
+        answers: Callable[[Assignment], tuple[str, str]] = lambda a: (CONFIRM, CONFIRM),
     ) -> None:
         self.out = Path(out)
         self.out.mkdir(parents=True, exist_ok=True)
@@ -62,6 +65,7 @@ class ClubSimBoard:
         self.actions_per_step = actions_per_step
         self.matches = matches
         self.clock_ms = clock_ms
+        self.answers = answers  # the players' answers to a result the event wants confirmed
         self.settings = settings
         self.journal = Journal(self.out / "journal.sqlite")
         self.link = ClubLink(settings, self.journal, on_assignment=self._on_assignment, clock_ms=clock_ms)
@@ -178,6 +182,15 @@ class ClubSimBoard:
             )
         finally:
             sim.close()
+        if assignment.confirm:  # the players answer at the board: done twice, or a dispute
+            ask = Confirmation(result.players, result.score, result.winner)
+            for player, answer in enumerate(self.answers(assignment)):
+                if ask.press(player, answer):
+                    self.journal.append(CLUB_KIND, {"what": "answer", "uuid": uid, "player": player, "answer": answer},
+                                        self.clock_ms())
+            if ask.decided is None:
+                return
+            result = replace(result, confirmed=ask.decided == CONFIRM, disputed=ask.decided == DISPUTE)
         self.link.submit_result(result)
         self.journal.append(CLUB_KIND, {"what": "reported", "uuid": uid}, self.clock_ms())
         self.played.append(uid)

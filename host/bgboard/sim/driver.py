@@ -39,6 +39,7 @@ __all__ = [
     "Op",
     "Options",
     "Players",
+    "Preload",
     "Press",
     "Resumed",
     "RollDice",
@@ -83,6 +84,8 @@ class Options:
     engine: str | None = None  # the teacher's hint engine (None: the strongest installed)
     variant: str | None = None  # a seed variant (bgboard sim --variant; tavli is rules "tavli")
     learner: str = "both"  # whose learner report: white, black or both ([teach] learner, --learner)
+    opponent: str | None = None  # ENGINE[:LEVEL]: the engine plays black (bgboard sim --opponent)
+    opponent_dice: str = "module"  # the engine's dice: "module" rolls itself, "person" is pressed for it
 
     def match(self) -> dict[str, Any]:
         """The options that make the match what it is (journalled; a resume must repeat them)."""
@@ -95,6 +98,8 @@ class Options:
         }
         if self.variant is not None:  # (journals of backgammon runs stay as they were)
             found["variant"] = self.variant
+        if self.opponent is not None:
+            found["opponent"] = self.opponent
         return found
 
     @property
@@ -105,7 +110,7 @@ class Options:
 
 #: The command-line spelling of each journalled option (for the refusal's sentence).
 FLAGS = {"match_length": "--match-length", "seed": "--seed", "illegal_rate": "--illegal-rate", "noise": "--noise",
-         "rules": "--rules", "variant": "--variant"}
+         "rules": "--rules", "variant": "--variant", "opponent": "--opponent"}
 
 
 @dataclass
@@ -118,6 +123,10 @@ class Tally:
     illegal_flagged: int = 0
     legal_rejected: int = 0
     wrong_reasons: list[dict[str, Any]] = field(default_factory=list)
+    engine_plays: int = 0  # the engine's plays the board took as carried out by the person
+    engine_rejected: int = 0
+    wrong_executions: int = 0  # the engine's play carried out wrongly first (--opponent)
+    wrong_caught: int = 0
 
     def count(self, entry: dict[str, Any]) -> None:
         """Count one journalled verdict."""
@@ -133,6 +142,14 @@ class Tally:
                 self.illegal_flagged += 1
             else:
                 self.wrong_reasons.append(entry)
+        elif entry["what"] == "engine play":
+            if entry["accepted"]:
+                self.engine_plays += 1
+            else:
+                self.engine_rejected += 1
+        elif entry["what"] == "wrong":
+            self.wrong_executions += 1
+            self.wrong_caught += bool(entry["caught"])
 
 
 @dataclass
@@ -165,7 +182,7 @@ def resume(journal: JournalLike, options: Options, out: Path, at_ms: int) -> Res
                 found.options_known = True
                 continue
             found.tally.count(body)
-            if body["what"] == "attempt":
+            if body["what"] in ("attempt", "wrong"):
                 found.attempted.add((body["game"], body["turn"]))
         elif entry.kind == "action" and entry.body.get("type") == "start" and not found.options_known:
             # a journal written before the options were journalled: the length is all it says
@@ -179,7 +196,8 @@ def resume(journal: JournalLike, options: Options, out: Path, at_ms: int) -> Res
 
 def _same_options(journalled: dict[str, Any], options: Options, out: Path) -> None:
     wanted = options.match()
-    differ = [key for key in FLAGS if (key in journalled or key == "variant") and journalled.get(key) != wanted.get(key)]
+    differ = [key for key in FLAGS if (key in journalled or key in ("variant", "opponent"))
+              and journalled.get(key) != wanted.get(key)]
     if differ:
         was = " ".join(f"{FLAGS[k]} {_spelled(journalled.get(k))}" for k in differ)
         now = " ".join(f"{FLAGS[k]} {_spelled(wanted.get(k))}" for k in differ)
@@ -211,6 +229,14 @@ class RollDice:
 
 
 @dataclass(frozen=True, slots=True)
+class Preload:
+    """The dice the module's next roll shows (the simulator's field channel: the engine's own
+    roll, which the module makes by itself, is then a function of the seed too)."""
+
+    dice: tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
 class Carry:
     """Carry checkers over the field, then let the host read the board at rest."""
 
@@ -231,7 +257,7 @@ class Wait:
     timeout_s: float = TIMEOUT_S
 
 
-Op = Press | RollDice | Carry | SetUp | Wait
+Op = Press | RollDice | Preload | Carry | SetUp | Wait
 Script = Generator[Op, bool | None, None]
 
 
@@ -311,6 +337,14 @@ class Players:
         s = c.state
         o = self.options
         n, turn = len(c.actions), self.turn
+        if o.opponent is not None and s.decider == c.side:
+            from bgboard.sim.opponent import engine_script
+
+            yield from engine_script(self, turn)
+            if not c.over and len(c.actions) == n:
+                notice = c.message()
+                raise SimulationError(f"the engine did not act: {notice.text if notice else 'no reason given'}")
+            return
         if s.phase == Phase.OPENING:
             yield Press(0, ROLL)
             yield RollDice(dice_for(o.seed, s.game, turn))
@@ -386,6 +420,8 @@ class Players:
                     yield Press(mover, DOUBLE)  # the next candidate reading
                     yield Wait(lambda: c.choice != choice, "the next reading", 2.0)
                     continue
+                if o.opponent is not None:  # the engine's next roll, if the dice module makes it
+                    yield Preload(dice_for(o.seed, game, turn + 1))
                 yield Press(mover, ROLL)  # done
                 if (yield Wait(lambda: len(c.actions) > n, "the host to take the play", 1.0)):
                     break
@@ -421,6 +457,19 @@ class Players:
             "illegal_attempts": self.tally.illegal_attempts,
             "illegal_flagged": self.tally.illegal_flagged,
             "legal_rejected": self.tally.legal_rejected,
+            **(self.opponent_summary() if self.options.opponent is not None else {}),
+        }
+
+    def opponent_summary(self) -> dict[str, Any]:
+        """``--opponent``: the engine's side and level, and how its plays were carried out."""
+        c = self.controller
+        level = c.opponent.level
+        return {
+            "opponent": {"player": c.side, "engine": level.engine, "level": level.name},
+            "engine_plays": self.tally.engine_plays,
+            "engine_rejected": self.tally.engine_rejected,
+            "wrong_executions": self.tally.wrong_executions,
+            "wrong_caught": self.tally.wrong_caught,
         }
 
 

@@ -1,40 +1,70 @@
 """``bgboard sim --interactive``: play white yourself at the virtual board (adapter).
 
 You move checkers by typing a whole play (``8/5 6/5``, ``bar/22*``, ``24/18(2)``) or one
-checker at a time (``13/7``); the keys stand for the buttons: ``r`` roll / done / next game,
-``d`` double or take, ``p`` drop (pass the cube), ``b`` show the board, ``?`` help, ``q``
-quit.  Black is the simulated player.  The host controller judges everything exactly as at
-a real board - a wrong play is refused with the reason - and every display refresh is
-written to ``OUT/frames`` (watch it with any image viewer that reloads).  Quit at any time:
-``bgboard sim --interactive`` on the same ``--out`` resumes the match.
+checker at a time (``13/7``; a step the roll cannot play is refused, as a whole play is, and
+``u`` puts your last single checker back).  The keys stand for the buttons and are named
+beside the display's words: ``r`` roll / done / next game, ``d`` double or take, ``p`` pass
+an offered cube, ``resign``; ``b`` shows the board, ``?`` the keys, ``q`` quits.  Black is
+the simulated player, or with ``--opponent ENGINE[:LEVEL]`` the engine: you roll the dice
+for it (``r``) and carry its plays out yourself, typed as the display names them (in your
+numbering), and the board checks them.  Every action of either side is printed in your
+words and numbering and the board is drawn again after it; a game's end gets its own frame.
+The host controller judges everything exactly as at a real board, and every display
+refresh is written to ``OUT/frames``.  Quit at any time: ``bgboard sim --interactive`` on
+the same ``--out`` resumes the match.
 """
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 from bgboard.control.events import DOUBLE, DROP, ROLL
+from bgboard.control.numbering import flip_points
 from bgboard.display.panel import FilePanel
 from bgboard.display.panels import panel_spec
 from bgboard.display.screen import Screen
 from bgboard.errors import InputError
-from bgboard.match.state import GAME_OVER, OPENING, PLAY
-from bgboard.rules import BAR, parse_play
+from bgboard.match import apply
+from bgboard.match.state import DOUBLED, GAME_OVER, MATCH_OVER, OPENING, PLAY, TURN
+from bgboard.rules import BAR, apply_step, explain, legal_plays, legal_steps, parse_play
+from bgboard.rules.step import Step
 from bgboard.sim.layout import BAR_PLACES, WHITE, Layout, place_of
 from bgboard.sim.players import Move, dice_for, moves_of
 from bgboard.sim.run import Options, Simulation
 from bgboard.sim.session import PANEL, write_gif, write_records
 
-HELP = (
-    "type a play (8/5 6/5) or one checker (13/7); r = roll / done / next game, "
-    "d = double or take, p = drop, b = board, q = quit"
+KEYS = (
+    ("r", "roll the dice / done after your play / the next game (the display's roll and done)"),
+    ("d", "double, or take an offered double (the display's double and take)"),
+    ("p", "pass an offered double (the display's drop and pass)"),
+    ("resign", "resign: then d resigns more, r offers it, p cancels"),
+    ("8/5 6/5", "move checkers: a whole play (bar/22*, 24/18(2))"),
+    ("13/7", "move one checker"),
+    ("u", "put your last single checker back"),
+    ("b", "show the board"),
+    ("?", "these keys"),
+    ("q", "quit (the same --out resumes the match)"),
 )
+HELP = "keys: " + "; ".join(f"{key} = {what}" for key, what in KEYS)
 HUMAN = WHITE
+#: The display's button words → the keys that press them.
+_BUTTONS = ((re.compile(r"\bpress done\b"), "press done (r)"), (re.compile(r"\bpress roll\b"), "press roll (r)"),
+            (re.compile(r"\bdouble: "), "double (d): "), (re.compile(r"\broll: "), "roll (r): "),
+            (re.compile(r"\bdrop: "), "drop (p): "), (re.compile(r"\btake or pass\?"), "take (d) or pass (p)?"),
+            (re.compile(r"\bor double for another reading\b"), "or double (d) for another reading"))
 
 
 class StepTextError(InputError):
-    """A single checker move that cannot be read."""
+    """A single checker move that cannot be read or played."""
+
+
+def keyed(text: str) -> str:
+    """A display text with the key of each button it names ("press done (r)")."""
+    for pattern, replacement in _BUTTONS:
+        text = pattern.sub(replacement, text)
+    return text
 
 
 def board_text(layout: Layout) -> str:
@@ -52,6 +82,11 @@ def board_text(layout: Layout) -> str:
     return "\n".join((top, up, down, bottom, extra))
 
 
+def dice_text(dice: tuple[int, int]) -> str:
+    """Dice as the display says them: the higher first ("2-1" whoever rolled it)."""
+    return f"{max(dice)}-{min(dice)}"
+
+
 def _single(text: str) -> tuple[int, int]:
     """``"13/7"`` -> (13, 7); ``bar`` = 25, ``off`` = 0."""
     parts = text.lower().split("/")
@@ -61,6 +96,51 @@ def _single(text: str) -> tuple[int, int]:
         return tuple(25 if p == "bar" else 0 if p == "off" else int(p.rstrip("*")) for p in parts)  # type: ignore[return-value]
     except ValueError:
         raise StepTextError(f"write one checker as FROM/TO, e.g. 13/7, not {text!r}") from None
+
+
+def narrate(before: Any, actions: list[Any], names: tuple[str, str]) -> list[str]:
+    """What each action did, in white's words and numbering (black's plays flipped)."""
+    lines: list[str] = []
+    state: Any = before
+    for action in actions:
+        kind = action.kind
+        who = names[state.turn] if state.turn is not None else ""
+        other = names[1 - state.turn] if state.turn is not None else ""
+        if kind == "opening":
+            lines.append(f"opening roll: {names[0]} {action.dice[0]}, {names[1]} {action.dice[1]}")
+        elif kind == "roll":
+            lines.append(f"{who} rolls {dice_text(action.dice)}")
+        elif kind == "move":
+            play = next((p for p in legal_plays(state.position, state.dice)
+                         if tuple((s.frm, s.to) for s in p.steps) == tuple(action.steps)), None)
+            text = play.notation if play is not None else " ".join(f"{a}/{b}" for a, b in action.steps)
+            lines.append(f"{who} plays {flip_points(text) if state.turn == 1 else text}")
+        elif kind in ("pass", "condone"):
+            lines.append(f"{who} cannot move" if kind == "pass" else f"{other} accepts {who}'s play as it stands")
+        elif kind == "double":
+            lines.append(f"{who} doubles to {state.cube * 2}")
+        elif kind in ("take", "beaver"):
+            lines.append(f"{other} {'takes' if kind == 'take' else 'beavers'} the {state.cube * 2}")
+        elif kind == "drop":
+            lines.append(f"{other} passes")
+        elif kind == "resign":
+            lines.append(f"{who} resigns ({action.level} × the cube)")
+        elif kind in ("accept", "reject"):
+            lines.append(f"{other} {'accepts' if kind == 'accept' else 'rejects'} the resignation")
+        state = apply(state, action)
+    return lines
+
+
+def game_over_frame(state: Any) -> str:
+    """The frame between two games: who won what, the score, what to press."""
+    game = state.games[-1]
+    winner = state.players[game.winner] if game.winner is not None else "nobody"
+    points = f"{game.points} point{'' if game.points == 1 else 's'}"
+    a, b = state.score
+    rule = "-" * 40
+    tail = "match over" if state.phase == MATCH_OVER else "r = the next game (set up as the display says)"
+    return (f"{rule}\ngame over: {winner} wins ({game.result}, {points}); "
+            f"score {state.players[0]} {a}, {state.players[1]} {b}\n{tail}\n{rule}")
 
 
 def play_interactive(
@@ -75,36 +155,40 @@ def play_interactive(
     screen = Screen(panel)
     last: list[str] = [""]
 
-    def on_show(state: object, now: int) -> None:
-        due = screen.update(state, now)  # type: ignore[arg-type]
+    def on_show(state: Any, now: int) -> None:
+        due = screen.update(state, now, full=state.phase in ("game-over", "match-over"))
         if due is not None:
             screen.tick(max(due, now))
         variants = getattr(state, "message", ()) or ()
         text = variants[0] if variants else ""
-        if text and text != last[0]:
-            write(f"display: {text}")
+        if text and text != last[0] and not session.quiet:
+            write(f"display: {keyed(text)}")
         last[0] = text
 
+    session: Any = None
     sim = Simulation(options, out, on_show=on_show)
+    session = _Session(sim, write)
     write(HELP)
+    write(board_text(sim.table.layout))
     try:
         while not sim.controller.over:
             s = sim.controller.state
             assert s is not None
-            human = s.phase in (OPENING, GAME_OVER) or s.decider == HUMAN
-            if not human:
-                sim.step()
+            if not session.human_acts():
+                session.quiet = True  # (what black's display says is for black: its actions are narrated)
+                try:
+                    session.run(sim.step)
+                finally:
+                    session.quiet = False
                 continue
-            a, b = s.score
-            dice = f" dice {s.dice[0]}-{s.dice[1]}" if s.phase == PLAY and s.dice else ""
             try:
-                line = read(f"[{s.phase}] white {a} black {b}{dice}> ").strip()
+                line = read(session.prompt()).strip()
             except EOFError:
                 break
             if line in ("q", "quit"):
                 break
             try:
-                _command(sim, line, write)
+                session.run(lambda: session.command(line))
             except InputError as exc:
                 write(f"bgboard: {exc}")
     finally:
@@ -117,39 +201,140 @@ def play_interactive(
     return 0
 
 
-def _command(sim: Simulation, line: str, write: Callable[[str], None]) -> None:
-    s = sim.controller.state
-    assert s is not None
-    if line in ("", "?", "h", "help"):
-        write(HELP)
-    elif line == "b":
-        write(board_text(sim.table.layout))
-    elif line == "r":
-        rolling_phase = s.phase in (OPENING, "turn")
-        sim._press(HUMAN, ROLL)
-        if rolling_phase and sim.rolling:
-            sim._roll(dice_for(sim.options.seed, s.game, sim.turn))
-        if s.phase == GAME_OVER:
-            sim._set_up_table()
-    elif line == "d":
-        sim._press(HUMAN, DOUBLE)
-    elif line == "p":
-        sim._press(HUMAN, DROP)
-    elif s.phase == PLAY and s.dice is not None:
-        if " " in line or "(" in line:
-            play = parse_play(line, s.position, s.dice)
-            sim._carry(moves_of(play.steps, HUMAN))
+class _Session:
+    """The person at the terminal: what they may do now, and what happened after each action."""
+
+    def __init__(self, sim: Simulation, write: Callable[[str], None]) -> None:
+        self.sim: Any = sim  # (its controller is an OpponentController against the engine)
+        self.write = write
+        self.steps: list[tuple[Step, tuple[Move, ...]]] = []  # single checkers this roll
+        self.quiet = False  # the simulated black player's own display messages are not for the person
+        self.steps_key: object = None
+
+    @property
+    def engine(self) -> Any:
+        return self.sim.opponent
+
+    def human_acts(self) -> bool:
+        c = self.sim.controller
+        s = c.state
+        if s.phase in (OPENING, GAME_OVER) or s.decider == HUMAN:
+            return True
+        # against the engine: the person rolls its dice and carries its plays out
+        return self.engine is not None and ((c.rolls_for_engine and c.dice == "person")
+                                            or (s.phase == PLAY and c.answer is not None))
+
+    def prompt(self) -> str:
+        c = self.sim.controller
+        s = c.state
+        a, b = s.score
+        dice = f" dice {dice_text(s.dice)}" if s.phase == PLAY and s.dice else ""
+        who = f" {s.players[s.turn]}" if s.turn is not None and s.phase in (TURN, PLAY, DOUBLED) else ""
+        if self.engine is not None and c.rolls_for_engine and c.dice == "person":
+            return f"[roll for {self.engine.name}: r] {s.players[0]} {a} {s.players[1]} {b}> "
+        if self.engine is not None and s.phase == PLAY and s.turn == c.side:
+            return f"[move {self.engine.name}'s checkers{dice}] {s.players[0]} {a} {s.players[1]} {b}> "
+        phase = str(s.phase).replace("_", " ")
+        return f"[{phase}{who}{dice}] {s.players[0]} {a} {s.players[1]} {b} (? = keys)> "
+
+    def run(self, act: Callable[[], None]) -> None:
+        """Do ``act``, then say what happened: every action in words, the board, a game's end."""
+        c = self.sim.controller
+        before, n, layout = c.state, len(c.actions), self.sim.table.layout
+        act()
+        self.sim.roll_pending()  # the engine's own dice: the module rolls at once
+        new = list(c.actions[n:])
+        for line in narrate(before, new, c.state.players):
+            self.write(line)
+        if new or self.sim.table.layout != layout:
+            self.write(board_text(self.sim.table.layout))
+        if new and c.state.phase in (GAME_OVER, MATCH_OVER) and before.phase not in (GAME_OVER, MATCH_OVER):
+            self.write(game_over_frame(c.state))
+
+    def command(self, line: str) -> None:
+        sim, c = self.sim, self.sim.controller
+        s = c.state
+        word = line.lower()
+        if word in ("", "?", "h", "help"):
+            self.write(HELP)
+        elif word == "b":
+            self.write(board_text(sim.table.layout))
+        elif word in ("r", "roll", "done"):
+            if self.engine is not None and c.rolls_for_engine and c.dice == "person":
+                sim._roll(dice_for(sim.options.seed, s.game, sim.turn))
+                return
+            rolling_phase = s.phase in (OPENING, TURN)
+            sim._press(HUMAN, ROLL)
+            if rolling_phase and sim.rolling:
+                sim._roll(dice_for(sim.options.seed, s.game, sim.turn))
+            if s.phase == GAME_OVER:
+                sim._set_up_table()
+        elif word in ("d", "double", "take"):
+            sim._press(HUMAN, DOUBLE)
+        elif word in ("p", "pass", "drop"):
+            if s.phase == DOUBLED or c.resigning is not None:
+                sim._press(HUMAN, DROP)
+            else:
+                self.write("no double is offered: p passes one. To resign, type resign")
+        elif word == "resign":
+            sim._press(HUMAN, DROP)
+        elif word == "u":
+            self._undo()
+        elif s.phase == PLAY and s.dice is not None and (s.turn == HUMAN or self.engine is not None):
+            self._move(line)
         else:
-            frm, to = _single(line)
-            moves = []
-            if 1 <= to <= 24 and s.position.theirs[BAR - to] == 1 and sim.table.layout.at(place_of(to, HUMAN))[1] == 1:
-                if sim.table.layout.at(place_of(to, HUMAN))[0] != HUMAN:
-                    moves.append(Move(place_of(to, HUMAN), BAR_PLACES[1 - HUMAN]))
-            moves.append(Move(place_of(frm, HUMAN), place_of(to, HUMAN)))
+            self.write("it is not time to move checkers: " + HELP)
+
+    def _mover(self) -> int:
+        s = self.sim.controller.state
+        return s.turn if s.turn is not None else HUMAN
+
+    def _move(self, line: str) -> None:
+        """Carry a whole play or one checker of the side to play (the engine's typed in white's numbering)."""
+        s = self.sim.controller.state
+        mover = self._mover()
+        text = flip_points(line) if mover == 1 else line  # the mover's own numbering
+        key = (len(self.sim.controller.actions), s.position, s.dice)
+        if key != self.steps_key:
+            self.steps, self.steps_key = [], key
+        if " " in text.strip() or "(" in text:
+            if self.steps:
+                raise StepTextError("finish the play one checker at a time, or put those checkers back (u)")
+            play = parse_play(text, s.position, s.dice)
+            self.sim._carry(moves_of(play.steps, mover))
+            return
+        frm, to = _single(text)
+        done = [st for st, _ in self.steps]
+        allowed = {(st.frm, st.to): st for st in legal_steps(s.position, s.dice, done)}
+        position = s.position
+        for st in done:
+            position = apply_step(position, st)
+        if (frm, to) not in allowed:
+            raise StepTextError(f"{self._why(position, frm, to, mover)}: nothing moved")
+        moves: list[Move] = []
+        if 1 <= to <= 24 and position.theirs[BAR - to] == 1:  # a hit: the blot goes to its bar first
+            moves.append(Move(place_of(to, mover), BAR_PLACES[1 - mover]))
+        moves.append(Move(place_of(frm, mover), place_of(to, mover)))
+        self.sim._carry(tuple(moves))
+        self.steps.append((allowed[frm, to], tuple(moves)))
+
+    def _why(self, position: Any, frm: int, to: int, mover: int) -> str:
+        """Why a single checker move is refused: the rules engine's sentence for the board it
+        would leave (as a whole illegal play is refused), in white's numbering."""
+        s = self.sim.controller.state
+        reason = None
+        if 0 <= to < frm <= 25 and position.mine[frm] > 0:
             try:
-                sim._carry(tuple(moves))
-            except ValueError as exc:
-                raise StepTextError(f"that checker cannot be moved: {exc}") from None
-        write(board_text(sim.table.layout))
-    else:
-        write("it is not time to move checkers: " + HELP)
+                reason = explain(s.position, s.dice, apply_step(position, Step(frm, to, frm - to)))
+            except InputError:
+                reason = None
+        reason = reason or f"{frm}/{to} is not a legal checker move with {dice_text(s.dice)} here"
+        return flip_points(reason) if mover == 1 else reason
+
+    def _undo(self) -> None:
+        if not self.steps or self.steps_key != (len(self.sim.controller.actions), self.sim.controller.state.position,
+                                                self.sim.controller.state.dice):
+            self.write("no single checker of this roll to put back")
+            return
+        _, moves = self.steps.pop()
+        self.sim._carry(tuple(Move(m.dst, m.src) for m in reversed(moves)))

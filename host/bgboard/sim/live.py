@@ -38,6 +38,7 @@ from bgboard.sim.driver import (
     Op,
     Options,
     Players,
+    Preload,
     Press,
     RollDice,
     SetUp,
@@ -182,6 +183,10 @@ class LiveRun:
             "journal": {"path": str(self.out / "journal.sqlite")},
             "buttons": {"bounce_ms": 2},
         }
+        if o.opponent is not None:  # the engine plays black (bgboard sim --opponent)
+            engine, _, level = o.opponent.partition(":")
+            table["match"]["opponent"] = "engine"
+            table["opponent"] = {"engine": engine, "level": level, "side": "black", "dice": o.opponent_dice}
         if o.teach != "off":
             table["teach"] = {"mode": o.teach, "learner": o.learner}
             table["hints"] = {"engine": o.engine or "auto"}
@@ -293,6 +298,8 @@ class LiveRun:
         elif isinstance(op, SetUp):
             self._set_up_table()
             await self._seen()
+        elif isinstance(op, Preload):  # the module's next roll (the engine's, made by the module itself)
+            self.pico.send(f"dice {op.dice[0]} {op.dice[1]}")
         else:
             assert isinstance(op, Wait)
             try:

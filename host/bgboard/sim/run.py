@@ -42,6 +42,7 @@ from bgboard.sim.driver import (
     Op,
     Options,
     Players,
+    Preload,
     Press,
     RollDice,
     SetUp,
@@ -56,7 +57,7 @@ from bgboard.hardware import load_grid
 from bgboard.sim.field import NOISE_LEVELS, Faults
 from bgboard.sim.hand import Frame
 from bgboard.sim.layout import Layout
-from bgboard.sim.players import Move
+from bgboard.sim.players import Move, dice_for
 from bgboard.sim.table import Table
 from bgboard.store.journal import Journal, JournalError
 
@@ -72,6 +73,9 @@ SCAN_MS = 10
 
 class Simulation:
     """One match on the model board, journalled in ``out/journal.sqlite``."""
+
+    roll_now = False  # the host asked the dice module to roll at once (the engine's dice)
+    preloaded: tuple[int, int] | None = None  # what the module's next roll shows
 
     def __init__(
         self,
@@ -125,8 +129,13 @@ class Simulation:
                 self.teacher.learners = LEARNERS[options.learner]
             grading = {"grade": self.teacher.grade, "grade_cube": self.teacher.grade_cube,
                        "summarise": self.teacher.summary}
-        self.controller = Controller.resume(self.journal, settings, self.clock, send=self._to_board, show=self._show,
-                                            **grading)
+        self.opponent: Any = None
+        if options.opponent is not None:  # the engine plays black, answering at once on the virtual clock
+            from bgboard.opponents import engine_opponent
+
+            self.opponent = engine_opponent(options.opponent, 1, options.opponent_dice)
+        self.controller = (self.opponent or Controller).resume(self.journal, settings, self.clock, send=self._to_board,
+                                                               show=self._show, **grading)
         self.players = Players(
             options, lambda: self.controller, self.journal, resumed, lambda: self.clock, self.slots.point, self.journal.atomic
         )
@@ -144,6 +153,7 @@ class Simulation:
     def _to_board(self, message: object) -> None:
         if isinstance(message, SetRolling):
             self.rolling = message.enabled
+            self.roll_now = self.roll_now or message.now  # rolled as soon as the host has returned
 
     def _show(self, state: object) -> None:
         if self.on_show is not None and isinstance(state, DisplayState):
@@ -202,6 +212,19 @@ class Simulation:
         self.clock += 200
         self.controller.handle(ButtonPressed(player, Button(button), self.clock))
 
+    def roll_pending(self) -> bool:
+        """The module rolls at once when the host asked it to (the engine's dice): the dice
+        preloaded by the players, else the seed's for this turn."""
+        if not self.roll_now:
+            return False
+        self.roll_now, self.rolling = False, True
+        state = self.controller.state
+        dice = self.preloaded or dice_for(self.options.seed, state.game if state else 0, self.players.turn)
+        self.preloaded = None
+        self._roll(dice)
+        self.rolling = False
+        return True
+
     def _roll(self, dice: tuple[int, int]) -> None:
         """The dice button of the board (rolls only when the host enabled rolling)."""
         if not self.rolling:
@@ -221,8 +244,11 @@ class Simulation:
                 self._carry(op.moves)
         elif isinstance(op, SetUp):
             self._set_up_table()
+        elif isinstance(op, Preload):
+            self.preloaded = op.dice
         else:
             assert isinstance(op, Wait)
+            self.roll_pending()
             return op.test()
         return None
 

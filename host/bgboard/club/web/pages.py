@@ -184,6 +184,23 @@ def club_routes(site: Any, page: Callable[..., Response], refused: Callable[...,
         return PlainTextResponse(text, headers={
             "Content-Disposition": f'attachment; filename="match-{number}.mat"'})
 
+    def held_mat(request: Request) -> Response:
+        """The .mat of a result held for the director (the director's only)."""
+        from bgboard.club.confirm import held_mat as held_text
+
+        if not director_now(request):
+            return refused(request, auth.Refused(403, "Log in as the director first."))
+        number = request.path_params["number"]
+        with open_club() as club:
+            try:
+                text = held_text(club, number)
+            except InputError as error:
+                return not_found(request, str(error))
+        if not text:
+            return not_found(request, f"The held result {number} has no .mat record.")
+        return PlainTextResponse(text, headers={
+            "Content-Disposition": f'attachment; filename="held-{number}.mat"'})
+
     # ------------------------------------------------------------------ the director
     def director_page(request: Request, status: int = 200, sentence: str | None = None) -> Response:
         with open_club() as club:
@@ -194,8 +211,10 @@ def club_routes(site: Any, page: Callable[..., Response], refused: Callable[...,
                 events.append({"info": info, "matches": matches, "entrants": entrants,
                                "pending": [m for m in matches if m.status == "pending"],
                                "done": [m for m in matches if m.status in ("finished", "forfeit")]})
+            from bgboard.club.confirm import held
+
             flash = request.session.pop(FLASH, None)
-            return page(request, "director.html", status=status, events=events,
+            return page(request, "director.html", status=status, events=events, held=held(club),
                         sentence=sentence, flash=flash if isinstance(flash, str) else None)
 
     def director_now(request: Request) -> bool:
@@ -235,6 +254,12 @@ def club_routes(site: Any, page: Callable[..., Response], refused: Callable[...,
             if action == "withdraw":
                 club.withdraw(event, fields.get("player", ""), fields.get("reason", ""), actor=ACTOR)
                 return f"{fields.get('player', '')} withdrawn from {event}."
+            if action in ("accept", "decide"):  # a result held for the director (club/confirm.py)
+                from bgboard.club import confirm
+
+                info = (confirm.accept(club, fields.get("held", ""), actor=ACTOR) if action == "accept" else
+                        confirm.decide(club, fields.get("held", ""), fields.get("score", ""), actor=ACTOR))
+                return f"Match {info.number or info.id}: result {info.score[0]}-{info.score[1]} recorded."
             if action == "penalty":
                 points = _int(fields, "points", "penalty points")
                 club.penalty(event, fields.get("player", ""), points, fields.get("reason", ""), actor=ACTOR)
@@ -262,6 +287,7 @@ def club_routes(site: Any, page: Callable[..., Response], refused: Callable[...,
         Route("/ratings", ratings),
         Route("/match/{number:int}", match),
         Route("/match/{number:int}/mat", mat),
+        Route("/director/held/{number:int}/mat", held_mat),
         Route("/director", director_home),
         Route("/director/{action:str}", director_action, methods=["POST"]),
     ]

@@ -1,0 +1,207 @@
+"""Results both players confirm at a networked board (adapter over the club database).
+
+An event made with ``--confirm-results`` (``event new``/``event set``; the event's settings
+hold ``"confirm_results": true``) tells its boards so in each assignment (``"confirm": true``):
+at the match's end the board shows the result and both players press *done* to confirm it,
+or one presses another button to dispute it (:mod:`bgboard.control.confirm`).  The board then
+reports the result with ``"confirmed": true`` or ``"disputed": true``.
+
+* A confirmed result — or any result of an event that does not ask for confirmation — is
+  stored as before (:meth:`bgboard.club.director.Director.record_result`) and counts at once.
+* A disputed result, or one the event wanted confirmed and was not (a board of an older
+  release), is **held**: a row of ``held_results`` (the score, the board's .mat, why) while the
+  match stays ``pending`` — it counts for nothing (standings, ratings, pairings) until the
+  director decides on the director's page (:func:`accept` the board's score with its .mat,
+  or :func:`decide` the right score by hand).  The board is acked ``stored`` with the reason,
+  so it stops sending; a re-send of a held result is a ``duplicate``.
+* Results the director enters by hand stay immediate; one entered for a match with a held
+  result settles it (the held row is no longer open once the match has a result).
+
+Every change is in the audit log (``result_held``, ``held_settled``) and replays.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
+
+from bgboard.club import evening
+from bgboard.errors import InputError
+
+if TYPE_CHECKING:
+    from bgboard.club.director import AuditEntry, Director
+
+SETTING = "confirm_results"
+OPEN, ACCEPTED, DECIDED = "open", "accepted", "decided"
+DISPUTED_WHY = "disputed at the board"
+UNCONFIRMED_WHY = "not confirmed by both players at the board"
+
+
+@dataclass(frozen=True)
+class Held:
+    """A board's result waiting for the director."""
+
+    id: int
+    match_id: int
+    number: int | None
+    event: str
+    board: int | None
+    players: list[str]
+    score: list[int]
+    why: str
+    at: str
+    has_mat: bool
+
+
+def wants_confirmation(d: "Director", event: str) -> bool:
+    """Whether ``event``'s board results need both players' confirmation."""
+    return evening.settings(d._event_row(event)).get(SETTING) is True  # noqa: SLF001
+
+
+def confirming(d: "Director", assignments: list[Any]) -> list[Any]:
+    """The network's assignments, each saying whether its event wants the result confirmed."""
+    wanted: dict[str, bool] = {}
+    for a in assignments:
+        if a.event not in wanted:
+            wanted[a.event] = wants_confirmation(d, a.event)
+    return [replace(a, confirm=True) if wanted[a.event] else a for a in assignments]
+
+
+def board_result(d: "Director", event: str, match_id: int, board: int, result: Any) -> tuple[str, str] | None:
+    """What to answer a board's ``result`` for match ``match_id`` when it is not stored as
+    usual: ``("duplicate", "")`` for a result already held, ``("stored", reason)`` when it is
+    held now; None: store it as before (it counts)."""
+    known = d.db.execute("SELECT id FROM held_results WHERE result_key = ?", (str(result.uuid),)).fetchone()
+    if known is not None:
+        return ("duplicate", "")
+    if d.match(match_id).status != "pending":
+        return None  # the director decided already: answered as any late board result
+    if result.disputed:
+        why = DISPUTED_WHY
+    elif not result.confirmed and wants_confirmation(d, event):
+        why = UNCONFIRMED_WHY
+    else:
+        return None
+    hold(d, event, match_id, tuple(result.score), result.mat, str(result.uuid), why, board=board,
+         actor=f"board {board}")
+    return ("stored", f"held for the director: {why}")
+
+
+def hold(d: "Director", event: str, match_id: int, score: tuple[int, int], mat: str | None, result_key: str,
+         why: str, *, board: int | None = None, actor: str = "board", at: str | None = None) -> int:
+    """Keep a board's result for the director; the match stays pending.  The score must be a
+    finished match and the .mat must replay to it (else :class:`InputError`, the board is
+    refused as for any result)."""
+    from bgboard.club.director import PENDING, now
+
+    at = at or now()
+    with d.club.transaction() as db:
+        ev = d._event_row(event)  # noqa: SLF001 - the same service, as club/evening.py
+        match = d._match_row(ev, match_id)  # noqa: SLF001
+        if match["status"] != PENDING:
+            raise InputError(f"match {match['id']} already has a result: the board's result is not held")
+        if db.execute("SELECT 1 FROM held_results WHERE match_id = ? AND status = ?", (match["id"], OPEN)).fetchone():
+            raise InputError(f"match {match['id']} already has a result waiting for the director")
+        d._check_score(match, score)  # noqa: SLF001
+        if mat is not None:
+            mat = d._check_mat(match, ev["rules"], score, mat)  # noqa: SLF001
+        cur = db.execute("INSERT INTO held_results (match_id, result_key, board, score_a, score_b, mat, why, at)"
+                         " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                         (match["id"], result_key, board, score[0], score[1], mat, why, at))
+        d._audit("result_held", {"event": ev["name"], "node": match["node"], "score": list(score), "mat": mat,  # noqa: SLF001
+                                 "result_key": result_key, "why": why, "board": board},
+                 None, None, actor, at, ev["id"], match["id"])
+        return int(cur.lastrowid or 0)
+
+
+def held(d: "Director", event: str | None = None) -> list[Held]:
+    """The results waiting for the director (open, and their match still without a result)."""
+    names = d._names()  # noqa: SLF001
+    rows = d.db.execute(
+        "SELECT h.*, m.player_a, m.player_b, m.number, e.name AS event FROM held_results h"
+        " JOIN matches m ON m.id = h.match_id JOIN events e ON e.id = m.event_id"
+        " WHERE h.status = ? AND m.status = 'pending' ORDER BY h.id", (OPEN,)).fetchall()
+    out = [Held(r["id"], r["match_id"], r["number"], r["event"], r["board"],
+                [names[r["player_a"]], names[r["player_b"]]], [r["score_a"], r["score_b"]],
+                r["why"], r["at"], r["mat"] is not None) for r in rows]
+    return [h for h in out if event is None or h.event == event]
+
+
+def _open_row(d: "Director", held_id: int | str) -> Any:
+    text = str(held_id).strip()
+    row = None
+    if text.isdigit() and len(text) < 12:
+        row = d.db.execute("SELECT h.*, e.name AS event FROM held_results h JOIN matches m ON m.id = h.match_id"
+                           " JOIN events e ON e.id = m.event_id WHERE h.id = ?", (int(text),)).fetchone()
+    if row is None:
+        raise InputError(f"there is no held result {text[:20]!r}")
+    if row["status"] != OPEN or d.match(row["match_id"]).status != "pending":
+        raise InputError(f"the held result {row['id']} was already settled")
+    return row
+
+
+def held_mat(d: "Director", held_id: int | str) -> str | None:
+    """The board's .mat of a held result."""
+    text = str(held_id).strip()
+    row = d.db.execute("SELECT mat FROM held_results WHERE id = ?", (int(text),)).fetchone() \
+        if text.isdigit() and len(text) < 12 else None
+    if row is None:
+        raise InputError(f"there is no held result {text[:20]!r}")
+    return row["mat"]
+
+
+def _settle(d: "Director", row: Any, status: str, actor: str, at: str) -> None:
+    d.db.execute("UPDATE held_results SET status = ?, settled_at = ?, settled_by = ? WHERE id = ?",
+                 (status, at, actor, row["id"]))
+    d._audit("held_settled", {"result_key": row["result_key"], "status": status},  # noqa: SLF001
+             None, None, actor, at, None, row["match_id"])
+
+
+def accept(d: "Director", held_id: int | str, *, actor: str = "director", at: str | None = None) -> Any:
+    """The director accepts the board's score: stored with its .mat and result key (counts now)."""
+    from bgboard.club.director import now
+
+    at = at or now()
+    with d.club.transaction():
+        row = _open_row(d, held_id)
+        info = d.record_result(row["event"], row["match_id"], (row["score_a"], row["score_b"]), mat=row["mat"],
+                               result_key=row["result_key"], actor=actor, at=at)
+        _settle(d, row, ACCEPTED, actor, at)
+    return info
+
+
+def decide(d: "Director", held_id: int | str, score: tuple[int, int] | str, *, actor: str = "director",
+           at: str | None = None) -> Any:
+    """The director enters the right score of a held result (the board's .mat is not kept
+    when it ends otherwise)."""
+    from bgboard.club.director import now, parse_score
+
+    at = at or now()
+    if isinstance(score, str):
+        score = parse_score(score)
+    with d.club.transaction():
+        row = _open_row(d, held_id)
+        if tuple(score) == (row["score_a"], row["score_b"]):
+            return accept(d, held_id, actor=actor, at=at)
+        info = d.record_result(row["event"], row["match_id"], score, actor=actor, at=at)
+        _settle(d, row, DECIDED, actor, at)
+    return info
+
+
+def replay(d: "Director", e: "AuditEntry") -> bool:
+    """Re-run one of this module's audited changes (False: not one of them)."""
+    a: dict[str, Any] = e.args
+    if e.action == "result_held":
+        mid = d._node_id(a["event"], a["node"])  # noqa: SLF001
+        hold(d, a["event"], mid, (a["score"][0], a["score"][1]), a["mat"], a["result_key"], a["why"],
+             board=a["board"], actor=e.actor, at=e.at)
+    elif e.action == "held_settled":
+        with d.club.transaction() as db:
+            db.execute("UPDATE held_results SET status = ?, settled_at = ?, settled_by = ? WHERE result_key = ?",
+                       (a["status"], e.at, e.actor, a["result_key"]))
+    else:
+        return False
+    return True
+
+
+__all__ = ["Held", "accept", "board_result", "confirming", "decide", "held", "held_mat", "hold", "replay", "wants_confirmation"]

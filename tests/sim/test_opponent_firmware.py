@@ -1,0 +1,32 @@
+"""``bgboard sim --opponent`` on the real firmware (MicroPython on a pty) and the real app:
+the engine decides on its own HintWorker process, rolls its own dice on the module, and the
+simulated person carries its plays out (and some wrongly first)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from bgboard.match.mat_read import import_mat
+from bgboard.sim.run import Options
+from bgboard.sim.session import run_firmware_match
+from bgboard.store.journal import Journal
+
+pytestmark = pytest.mark.slow  # a whole match on the firmware: the full run, not -m "not slow"
+
+
+@pytest.mark.parametrize("dice", ["module", "person"])
+def test_a_match_against_the_engine_on_the_real_firmware(tmp_path: Path, dice: str) -> None:
+    summary = run_firmware_match(Options(1, seed=2, illegal_rate=0.3, opponent="gnubg-nn:advanced",
+                                         opponent_dice=dice), tmp_path)
+    assert summary["opponent"] == {"player": 1, "engine": "gnubg-nn", "level": "advanced"}
+    assert max(summary["score"]) == 1 and summary["legal_rejected"] == 0 and summary["engine_rejected"] == 0
+    assert summary["engine_plays"] > 10 and summary["wrong_executions"] > 0 and summary["wrong_caught"] > 0
+    assert json.loads((tmp_path / "summary.json").read_text()) == summary
+    match = import_mat((tmp_path / "match.mat").read_text())
+    assert match.players == ("White", "gnubg-nn (advanced)")
+    with Journal(tmp_path / "journal.sqlite") as journal:
+        rolls = [e.body for e in journal.entries() if e.kind == "action" and e.body.get("type") == "roll"]
+    assert len(rolls) >= summary["engine_plays"]  # the engine's rolls are in the journal like any other
