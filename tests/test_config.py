@@ -84,6 +84,8 @@ def test_print_default_prints_the_default_file(capsys: pytest.CaptureFixture[str
         ({"teach": {"mode": "practice", "drills": 3}}, "teach.drills must be a text in quotes or a list of texts, not 3"),
         ({"teach": {"mode": "practice", "drills": []}}, "teach.drills must be a text in quotes or a list of texts"),
         ({"match": {"length": 7, "beavers": True}}, "match.jacoby and match.beavers apply to money play only"),
+        ({"teach": {"learner": "grey"}}, "teach.learner must be one of white, black, both, not 'grey'"),
+        ({"teach": {"learner": 0}}, "teach.learner must be a text in quotes, not 0"),
         ({"teach": {"mode": "learner"}}, 'teach.mode = "learner" grades every play with a hint engine: set [hints] engine'),
     ],
 )
@@ -123,3 +125,16 @@ def test_practice_drills_are_kinds_names_and_position_ids_in_the_order_given() -
     assert [d.name for d in drills[:1 + len(bar)]] == ["Opening 3-1", *(d.name for d in bar)]
     assert (drills[-2].position_id, drills[-2].dice, drills[-1].dice) == ("4HPwATDgc/ABMA", (6, 5), None)
     assert select_drills(config_from_dict({}).teach.drills) == builtin_drills()
+
+
+def test_mine_is_the_learners_own_worst_positions_and_none_kept_is_one_sentence() -> None:
+    from bgboard.hints.drills import DrillError, select_drills
+
+    config = config_from_dict({"hints": {"engine": "pubeval"}, "teach": {"mode": "practice", "drills": ["mine", "bar"],
+                                                                          "learner": "black"}})
+    assert config.teach.learner == "black"
+    drills = select_drills(config.teach.drills, mine=["4HPwATDgc/ABMA:65", "4HPwATDgc/ABMA:31"])
+    assert [(d.position_id, d.dice) for d in drills[:2]] == [("4HPwATDgc/ABMA", (6, 5)), ("4HPwATDgc/ABMA", (3, 1))]
+    assert all(d.kind == "bar" for d in drills[2:]) and drills[2:]
+    with pytest.raises(DrillError, match="none is kept yet: play a match in learner mode first"):
+        select_drills("mine", mine=[])

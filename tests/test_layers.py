@@ -38,7 +38,7 @@ ALLOWED: dict[str, set[str]] = {
     "club": {"errors", "exports", "rules", "match", "store", "net"},
     "teaching": {"errors", "files", "rules", "match", "hints", "analysis"},
     "analysis": {"errors", "files", "rules", "match", "hints", "store", "control"},
-    "sim": {"errors", "exports", "files", "hardware", "rules", "match", "sense", "link", "display", "store", "control", "config", "app", "net",
+    "sim": {"errors", "analysis", "exports", "files", "hardware", "rules", "match", "sense", "link", "display", "store", "control", "config", "app", "net",
             "club", "teaching", "opponents"},
     "commands": {"errors", "hardware", "rules", "match", "sense", "link", "display", "hints", "store",
                  "control", "io", "config", "app", "sim", "club", "net", "logs", "teaching", "files", "analysis",

@@ -20,6 +20,7 @@ in tests and in the board simulator (docs/host.md, "Running the app without hard
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 import os
 import time
@@ -80,6 +81,43 @@ def settings_of(config: Config, slots: Any, slot_map: SlotMap | None = None) -> 
         teach="learner" if config.teach.mode == "learner" else "off",  # practice: the PracticeRoom
         slot_map=slot_map,
     )
+
+
+def learner_histories(folder: Path, lessons: Any, names: tuple[str, str], learners: tuple[int, ...],
+                      match: str | None, played: str, figures: Any = ()) -> dict[int, list[dict[str, Any]]]:
+    """The learners' PR match by match, from the history beside the journal (in ``folder``,
+    :class:`~bgboard.store.LearnerHistory`); with ``match`` (a finished match's key) that
+    match is kept first: each learner's PR, interval and decisions, ``played`` (the date,
+    from the caller's clock) and their worst three positions (``[teach] drills = "mine"``).
+    Blocking (SQLite): call it off the loop."""
+    from bgboard.hints.report import worst_plays
+    from bgboard.store.history import LearnerHistory
+    from bgboard.store.progress import PROGRESS_NAME
+    from bgboard.teaching import match_figures
+
+    history = LearnerHistory(Path(folder) / PROGRESS_NAME)
+    try:
+        if match is not None:
+            for side in learners:
+                kept = match_figures(lessons, side, figures)
+                if kept["decisions"]:
+                    history.record(names[side], match, played, kept,
+                                   [(p.position, p.dice, p.loss) for p in worst_plays(lessons, side)])
+        return {side: history.matches(names[side]) for side in learners}
+    finally:
+        history.close()
+
+
+def own_worst(folder: Path, names: tuple[str, ...]) -> list[str]:
+    """The learners' worst positions kept beside the journal, as ``"ID:DICE"`` drills."""
+    from bgboard.store.history import LearnerHistory
+    from bgboard.store.progress import PROGRESS_NAME
+
+    history = LearnerHistory(Path(folder) / PROGRESS_NAME)
+    try:
+        return [f"{pid}:{dice}" for pid, dice, _loss in history.worst(names)]
+    finally:
+        history.close()
 
 
 def open_hints(engine_name: str) -> tuple[Any, str | None]:
@@ -199,14 +237,22 @@ class App:
         """Teaching: a lesson the teacher graded on the hint worker, for the controller."""
         self._handle(LessonReady(player, lesson, self.clock_ms()))
 
-    def _practice_room(self) -> Any:
+    def _practice_room(self, journal: Any) -> Any:
         """``[teach] mode = "practice"``: the drills of ``[teach] drills`` in a practice room,
-        graded by the teacher on the hint worker."""
+        graded by the teacher on the hint worker (``"mine"``: the learner's worst positions
+        kept beside the journal)."""
+        from bgboard.config import LEARNERS
         from bgboard.control.numbering import Numbering
         from bgboard.control.practice import PracticeRoom
         from bgboard.hints.drills import select_drills
 
-        drills = select_drills(self.config.teach.drills)
+        chosen = self.config.teach.drills
+        mine = None
+        if "mine" in ((chosen,) if isinstance(chosen, str) else chosen) and getattr(journal, "path", None):
+            players = self.config.match.players
+            mine = own_worst(Path(journal.path).parent,
+                             tuple(players[side] for side in LEARNERS[self.config.teach.learner]))
+        drills = select_drills(chosen, mine=mine)
         log.info("practice: %d drill%s", len(drills), "" if len(drills) == 1 else "s")
         teacher = self.teacher
         return PracticeRoom(
@@ -227,6 +273,9 @@ class App:
             return (self.config.match.players[0], "Drill"), "Learner report: practice drills"
         state = self.controller.state if self.controller is not None else None
         names = tuple(state.players) if state is not None else self.config.match.players
+        learner = self.config.teach.learner
+        if learner != "both":  # one learner: their report
+            return (names[0], names[1]), f"Learner report: {names[0 if learner == 'white' else 1]}"
         return (names[0], names[1]), f"Learner report: {names[0]} and {names[1]}"
 
     async def _write_report(self) -> None:
@@ -247,9 +296,24 @@ class App:
         if not teacher.lessons:
             return
         names, title = self._report_names()
+        learners, histories = None, None
+        if self.config.teach.mode == "learner":
+            from bgboard.config import LEARNERS
+
+            learners = LEARNERS[self.config.teach.learner]
+            c = self.controller
+            match = None
+            if c is not None and getattr(c, "over", False):  # a finished match joins the learner's history
+                match = hashlib.sha256(repr(tuple(c.actions)).encode()).hexdigest()[:20]
+            try:
+                histories = await asyncio.to_thread(
+                    learner_histories, self.records_dir, list(teacher.lessons), names, learners, match,
+                    time.strftime("%Y-%m-%d", time.gmtime()), self.analysis_figures)
+            except Exception as exc:  # the history is help: the report is written without it
+                log.warning("the learner's history could not be kept: %s", exc)
         try:
             self.report = await teacher.write_report_async(self.records_dir / REPORT_NAME, names, title,
-                                                           self.analysis_figures)
+                                                           self.analysis_figures, learners, histories)
         except Exception as exc:  # the report is help: it never stops the board
             log.warning("the learner report could not be written: %s", exc)
             return
@@ -539,6 +603,10 @@ class App:
                 from bgboard.teaching import WorkerTeacher  # (the config asks for an engine)
 
                 self.teacher = WorkerTeacher(self.hints, self._lesson_ready)
+                if config.teach.mode == "learner" and config.teach.learner != "both":
+                    from bgboard.config import LEARNERS
+
+                    self.teacher.learners = LEARNERS[config.teach.learner]  # the display sums up theirs
             teacher = self.teacher
             from bgboard.opponents import open_opponent  # (its worker starts off the loop)
 
@@ -546,7 +614,7 @@ class App:
             if self._replay is not None:
                 controller: Any = await self._replayer()
             elif config.teach.mode == "practice":
-                controller = self._practice_room()
+                controller = self._practice_room(journal)
             else:
                 controller = (self.opponent or Controller).resume(
                     journal,

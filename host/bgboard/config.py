@@ -93,7 +93,8 @@ class OpponentConfig:
 class TeachConfig:
     mode: str = _key("off", 'off, learner (no hint unless asked; every play graded), practice (drills)')
     drills: str | tuple[str, ...] = _key(
-        "all", 'practice: "all", or a list of kinds, drill names, Position IDs ("ID:31")', texts=True)
+        "all", 'practice: "all", "mine", or a list of kinds, drill names, Position IDs ("ID:31")', texts=True)
+    learner: str = _key("both", 'whose learner report: "white", "black" or "both" (one section each)')
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,6 +181,7 @@ def default_toml() -> str:
 
 HINT_ENGINES = ("none", "auto", "bgsage", "gnubg-nn", "pubeval")
 TEACH_MODES = ("off", "learner", "practice")
+LEARNERS = {"white": (0,), "black": (1,), "both": (0, 1)}
 NUMBERINGS = ("own", "physical")
 PIN_FACTORIES = ("", "mock", "lgpio", "rpigpio", "pigpio", "native")
 
@@ -282,6 +284,8 @@ def _check(c: Config) -> None:
         raise ConfigError("match.jacoby and match.beavers apply to money play only: set match.length = 0 and rules = \"money\"")
     if c.teach.mode not in TEACH_MODES:
         raise ConfigError(f"teach.mode must be one of {', '.join(TEACH_MODES)}, not {c.teach.mode!r}")
+    if c.teach.learner not in LEARNERS:
+        raise ConfigError(f"teach.learner must be one of {', '.join(LEARNERS)}, not {c.teach.learner!r}")
     if c.teach.mode == "practice":
         from bgboard.hints.drills import select_drills
 

@@ -26,7 +26,7 @@ from bgboard.match.state import MatchState
 from bgboard.rules import Position, position_id
 from bgboard.analysis.walk import cube_state  # the cube as a player sees it: one definition, the analysis'
 
-__all__ = ["REPORT_NAME", "Teacher", "WorkerTeacher", "cube_state", "open_teacher"]
+__all__ = ["REPORT_NAME", "Teacher", "WorkerTeacher", "cube_state", "match_figures", "open_teacher"]
 
 #: The learner report's file name, beside the journal.
 REPORT_NAME = "learner-report.html"
@@ -56,6 +56,8 @@ class _Lessons:
 
     lessons: list[PlayLesson | CubeLesson]
     engine: HintEngine
+    #: the sides whose session the display sums up at the end (``[teach] learner``; None: every lesson's)
+    learners: tuple[int, ...] | None = None
 
     @property
     def plays(self) -> list[PlayLesson]:
@@ -68,8 +70,12 @@ class _Lessons:
 
     def summary(self, lessons: Any = None) -> tuple[str, ...]:
         """The report in short (for the display at the end), longest form first: of
-        ``lessons`` (the controller's), else of every lesson this teacher gave."""
-        return short_report(LearnerReport.of(self.lessons if lessons is None else lessons))
+        ``lessons`` (the controller's), else of every lesson this teacher gave; only the
+        ``learners``' when they are set (one learner: their session)."""
+        chosen = self.lessons if lessons is None else lessons
+        if self.learners is not None:
+            chosen = [lesson for lesson in chosen if lesson.player in self.learners]
+        return short_report(LearnerReport.of(chosen))
 
     def session(self, report: Path | None) -> dict[str, Any]:
         """The teaching keys of ``bgboard sim --teach --json`` (learner and practice alike):
@@ -79,12 +85,13 @@ class _Lessons:
                 "report": str(report) if report is not None else None, "in_short": self.summary()[0]}
 
     def write_report(self, path: Path, names: tuple[str, str], title: str = "Learner report",
-                     figures: Any = ()) -> Path:
+                     figures: Any = (), learners: Any = None, histories: Any = None) -> Path:
         """Write the HTML learner report (atomically: a finished file or none): a section
-        per learner with the match's PR and luck when ``figures`` (both players' match
-        analysis) are given."""
+        per learner (``learners``: the sides of ``[teach] learner``; None: each side with a
+        lesson) with the match's PR and luck when ``figures`` (both players' match analysis)
+        are given, and each learner's PR match by match (``histories``: side -> rows)."""
         path = Path(path)
-        write_text_atomic(path, report_html(self.lessons, title, names, tuple(figures)))
+        write_text_atomic(path, report_html(self.lessons, title, names, tuple(figures), learners, histories))
         return path
 
 
@@ -260,9 +267,9 @@ class WorkerTeacher(_Lessons):
         return True
 
     async def write_report_async(self, path: Path, names: tuple[str, str], title: str = "Learner report",
-                                 figures: Any = ()) -> Path:
-        """:meth:`write_report` off the loop (matplotlib draws the chart)."""
-        return await asyncio.to_thread(self.write_report, path, names, title, figures)
+                                 figures: Any = (), learners: Any = None, histories: Any = None) -> Path:
+        """:meth:`write_report` off the loop (matplotlib draws the charts)."""
+        return await asyncio.to_thread(self.write_report, path, names, title, figures, learners, histories)
 
     async def close(self) -> None:
         """Stop grading (what is still queued is dropped)."""
@@ -273,6 +280,19 @@ class WorkerTeacher(_Lessons):
             except asyncio.CancelledError:
                 pass
             self._task = None
+
+
+def match_figures(lessons: Any, side: int, figures: Any = ()) -> dict[str, Any]:
+    """What the learner history keeps of ``side``'s match: the match analysis' PR, interval
+    and decisions when there is one (``figures``, both players'), else the PR of their graded
+    decisions (no interval)."""
+    from bgboard.hints.report import learner_pr
+
+    if len(figures) == 2:
+        f = figures[side]
+        return {"pr": f["pr"], "pr_low": f.get("pr_low"), "pr_high": f.get("pr_high"), "decisions": f["decisions"]}
+    pr, decisions = learner_pr(lessons, side)
+    return {"pr": pr, "pr_low": None, "pr_high": None, "decisions": decisions}
 
 
 def open_teacher(engine: str | None = None) -> tuple[Teacher, str | None]:

@@ -124,5 +124,10 @@ def _the_learner_report_on_a_phone(report: Path, figures: list, profile: Path) -
             boards = section.find_elements(By.CSS_SELECTOR, ".worst-boards svg")
             assert boards and all(b.size["width"] <= 390 for b in boards)
             assert section.find_elements(By.CSS_SELECTOR, ".practise li")
+            # the match joined the learner's history: its PR and interval in the table, drawn within the phone
+            [row] = [[td.text for td in tr.find_elements(By.TAG_NAME, "td")]
+                     for tr in section.find_elements(By.CSS_SELECTOR, "table.history tr")[1:]]
+            assert row[2:] == [f"{f['pr']:.1f}", f"{f['pr_low']:.1f}–{f['pr_high']:.1f}", str(f["decisions"])]
+            assert 200 < section.find_element(By.CSS_SELECTOR, ".history-chart svg").size["width"] <= 390
     finally:
         driver.quit()

@@ -33,7 +33,7 @@ from bgboard.hints.lesson import CubeLesson, PlayLesson
 from bgboard.hints.registry import open_engine
 from bgboard.link.connection import Timing
 from bgboard.link.transport import open_serial
-from bgboard.rules import Position, legal_plays, start_position
+from bgboard.rules import Position, legal_plays, position_id, start_position
 from bgboard.sense.board import Observation, Slots, board_of, WHITE
 from bgboard.sense.recognise import Played, setup_fixes
 from bgboard.sim.field import Faults
@@ -182,16 +182,18 @@ def _open_report(path: Path, profile: Path) -> dict[str, Any]:
     driver = chromium(profile)
     try:
         driver.get(path.as_uri())
-        chart = driver.find_element(By.CSS_SELECTOR, "#chart svg")
+        chart = driver.find_element(By.CSS_SELECTOR, "section.learner .chart svg")
+        sections = driver.find_elements(By.CSS_SELECTOR, "section.learner")
         return {
             "title": driver.title,
             "summary": driver.find_element(By.ID, "summary").text,
+            "learners": [s.find_element(By.TAG_NAME, "h2").text for s in sections],
             "chart": (chart.size["width"], chart.size["height"]),
-            "worst": [li.text for li in driver.find_elements(By.CSS_SELECTOR, "#worst li")],
-            "plays": len(driver.find_elements(By.CSS_SELECTOR, "#plays tr")) - 1,
-            "mistakes": driver.find_element(By.ID, "mistakes").text,
-            "cubes": [[td.text for td in tr.find_elements(By.TAG_NAME, "td")][0:3:2]
-                      for tr in driver.find_elements(By.CSS_SELECTOR, "#cubes tr")[1:]],
+            "worst": [li.text for li in driver.find_elements(By.CSS_SELECTOR, ".worst-boards li")],
+            "plays": len(driver.find_elements(By.CSS_SELECTOR, "table.plays tr"))
+            - len(driver.find_elements(By.CSS_SELECTOR, "table.plays")),  # less each table's heading
+            "cubes": [[s.find_element(By.TAG_NAME, "h2").text, tr.find_elements(By.TAG_NAME, "td")[1].text]
+                      for s in sections for tr in s.find_elements(By.CSS_SELECTOR, "table.cubes tr")[1:]],
         }
     finally:
         driver.quit()
@@ -272,7 +274,21 @@ def test_learner_mode_on_run_grades_plays_and_cube_decisions_and_ends_with_the_r
     assert page["title"] == "Learner report: Ann and Bob"
     assert "2 plays graded, 3 cube decisions" in page["summary"]
     assert page["plays"] == 2 and page["chart"][0] > 300 and page["chart"][1] > 100
-    assert page["cubes"] == [["Bob", "no double"], ["Ann", "double"], ["Bob", "take"]]
+    assert page["learners"] == ["Ann", "Bob"]  # [teach] learner = "both": one section each
+    assert page["cubes"] == [["Ann", "double"], ["Bob", "no double"], ["Bob", "take"]]
+    # the finished match joined each learner's history beside the journal, with the analysis' PR
+    from bgboard.store import PROGRESS_NAME, LearnerHistory
+
+    history = LearnerHistory(tmp_path / PROGRESS_NAME)
+    try:
+        for side, name in enumerate(("Ann", "Bob")):
+            [row] = history.matches(name)
+            figures = app.analysis_figures[side]  # bgsage analysed the match at its end
+            assert (row["pr"], row["pr_low"], row["decisions"]) == (
+                figures["pr"], figures["pr_low"], figures["decisions"])
+            assert f"<td>1</td><td>{row['played']}</td><td>{row['pr']:.1f}</td>" in report.read_text()
+    finally:
+        history.close()
 
 
 # ------------------------------------------------------------------ practice
@@ -345,7 +361,7 @@ def test_practice_mode_on_run_lays_out_rolls_plays_and_grades_the_configured_dri
     worst = max(plays, key=lambda x: x.loss)
     assert f"worst: {worst.play} with {worst.dice}" in last.lesson[0]
     page = _open_report(tmp_path / REPORT_NAME, tmp_path / "profile")
-    assert page["title"] == "Learner report: practice drills"
+    assert page["title"] == "Learner report: practice drills" and page["learners"] == ["Ann"]
     assert f"{len(drills)} plays graded, 1 cube decision;" in page["summary"]
     assert page["plays"] == len(drills)
     assert len(page["worst"]) == min(3, sum(1 for x in plays if x.loss > 0))
@@ -431,6 +447,36 @@ def test_practice_resumes_at_the_same_drill_after_a_restart_and_reports_the_whol
         assert saved.load() is None  # done: the next start begins again from drill 1
     finally:
         saved.close()
+
+
+@pytest.mark.slow
+def test_practice_of_mine_plays_the_learners_own_worst_positions_kept_beside_the_journal(tmp_path: Path) -> None:
+    """``[teach] drills = "mine"`` with ``learner = "black"``: Bob's kept worst positions,
+    the worst first, each with the roll he faced (Ann's are not his)."""
+    from bgboard.store import PROGRESS_NAME, LearnerHistory
+
+    bar = position_id(Position((0, 0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1),
+                               (0, 0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0)))
+    history = LearnerHistory(tmp_path / PROGRESS_NAME)
+    history.record("Bob", "m1", "2026-11-01", {"pr": 9.0, "decisions": 30}, [("4HPwATDgc/ABMA", "65", 0.1)])
+    history.record("Bob", "m2", "2026-11-08", {"pr": 7.0, "decisions": 30}, [(bar, "31", 0.3)])
+    history.record("Ann", "m2", "2026-11-08", {"pr": 5.0, "decisions": 30}, [("4HPwATDgc/ABMA", "11", 0.9)])
+    history.close()
+    bench = Bench(tmp_path, {"players": ["Ann", "Bob"]}, {"mode": "practice", "drills": "mine", "learner": "black"},
+                  "gnubg-nn")
+
+    async def script(b: Bench) -> None:
+        room = b.c
+        assert [(d.position_id, d.dice) for d in room.drills] == [(bar, (3, 1)), ("4HPwATDgc/ABMA", (6, 5))]
+        for drill in room.drills:
+            await b.until(lambda: room.phase == "setup", "the set-up")
+            await _practise(b, drill)
+            await b.press(0, "roll")  # next
+        await b.until(lambda: room.over, "the end of the drills")
+
+    asyncio.run(bench.run(script))
+    plays = [x for x in bench.app.teacher.lessons if isinstance(x, PlayLesson)]
+    assert [(x.position, x.dice) for x in plays] == [(bar, "31"), ("4HPwATDgc/ABMA", "65")]
 
 
 # ------------------------------------------------------------------ stopping mid-session

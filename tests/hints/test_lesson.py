@@ -175,9 +175,10 @@ def test_the_learner_report_counts_mistakes_and_shows_the_worst_three(engine):
     page.feed(report_html(lessons, "Session <1>", names=("Ann <b>", "Ben")))
     assert "svg" in page.tags  # the chart, inline
     assert f"{report.plays} plays graded" in page.ids["summary"]
-    for worst in report.worst:
-        assert worst.best in page.ids["worst"] and worst.position in page.ids["worst"]
-    assert "Ann <b>" in page.ids["plays"]  # escaped: text, not a tag
+    for worst in report.worst:  # each in its learner's section
+        section = page.ids[f"learner-{worst.player}"]
+        assert worst.best in section and worst.position in section and f"lost {worst.loss:.3f}" in section
+    assert "Ann <b>" in page.ids["learner-0"]  # escaped: text, not a tag
     assert short_report(report)[0].startswith(f"{report.plays} plays")
     if report.worst:  # the display's summary names the worst play and the best one
         w = report.worst[0]

@@ -3,9 +3,13 @@ PR, a board picture per worst position, the drill kinds to practise next."""
 
 from __future__ import annotations
 
+import re
+
+import pytest
+
 from bgboard.hints.boardsvg import board_svg
 from bgboard.hints.lesson import CubeLesson, PlayLesson
-from bgboard.hints.report import drill_kinds, learner_section, report_html, unforced
+from bgboard.hints.report import drill_kinds, history_svg, learner_section, report_html, unforced
 from bgboard.rules import Position, position_id
 from bgboard.rules.variants import start_position
 
@@ -25,7 +29,10 @@ def test_a_section_holds_one_learners_decisions_and_their_pr():
     assert "0.100 lost per unforced play" in section  # 0.2 over two unforced plays
     assert "PR 50.0 from the graded decisions (3)" in section  # 500 × (0.2 + 0.1) / 3
     assert "-0.500" not in section and "0.500" not in section  # Bob's play is not Ann's
-    assert section.count("<svg") == 1 and START in section  # the worst position, drawn
+    boards = section[section.index('class="worst-boards"'):section.index('class="practise"')]
+    assert boards.count("<svg") == 1 and START in boards  # the worst position, drawn
+    assert section.count('<figure class="chart"><svg') == 1  # and the chart of Ann's plays
+    assert "mistakes: 0 doubtful, 0 bad, 1 very bad,\n1 at the cube" in section
     assert f'[teach] drills = ["{START}:31"]' in section
 
 
@@ -63,3 +70,42 @@ def test_the_page_has_a_phone_viewport_and_one_section_per_learner():
 def test_a_board_picture_counts_the_checkers():
     svg = board_svg(start_position(), "start")
     assert svg.startswith("<svg") and svg.count("<circle") == 2 * (2 + 5 + 3 + 5)
+
+
+def test_a_report_for_one_learner_shows_only_their_decisions():
+    lessons = [_play(0, "31", 0.2, "very bad"), _play(1, "42", 0.5, "very bad"), _play(1, "21", 0.1, "bad")]
+    page = report_html(lessons, "r", ("Ann", "Bob"), learners=[0])
+    assert page.count('<section class="learner"') == 1 and "<h2>Ann</h2>" in page and "Bob" not in page
+    assert "0.500" not in page and "1 play graded" in page  # the summary line is Ann's too
+    both = report_html(lessons, "r", ("Ann", "Bob"), learners=[0, 1])
+    assert both.count('<section class="learner"') == 2 and "3 plays graded" in both
+    assert "The session" not in both and 'id="plays"' not in both  # no mixed tables after the sections
+
+
+def _error_bars(svg: str) -> list[float]:
+    """The lengths of the error bars of an SVG chart (matplotlib's LineCollection paths)."""
+    group = svg[svg.index('<g id="LineCollection_1">'):]
+    group = group[:group.index("</g>")]
+    lengths = []
+    for (y0, y1) in re.findall(r'd="M [\d.]+ ([\d.]+) \s*L [\d.]+ ([\d.]+) \s*"', group):
+        lengths.append(abs(float(y0) - float(y1)))
+    return lengths
+
+
+def test_the_pr_history_is_a_table_and_a_chart_with_error_bars():
+    rows = [{"played": "2026-11-01", "pr": 12.5, "pr_low": 8.0, "pr_high": 17.0, "decisions": 60},
+            {"played": "2026-11-08", "pr": 7.25, "pr_low": None, "pr_high": None, "decisions": 4},
+            {"played": "<b>2026</b>", "pr": 5.0, "pr_low": 3.5, "pr_high": 6.5, "decisions": 80}]
+    section = learner_section([_play(0, "31", 0.2, "very bad")], 0, "Ann", history=rows)
+    table = section[section.index('<table class="history">'):]
+    table = table[:table.index("</table>")]
+    assert table.count("<tr>") == 4
+    assert "<td>1</td><td>2026-11-01</td><td>12.5</td><td>8.0–17.0</td><td>60</td>" in table
+    assert "<td>7.2</td><td>not known</td><td>4</td>" in table and "&lt;b&gt;" in table
+    chart = history_svg(rows)
+    assert chart.startswith("<svg") and "PR (lower is better)" in chart
+    # the error bars: matplotlib's vertical lines, as long as each interval (8.0–17.0, none, 3.5–6.5)
+    bars = _error_bars(chart)
+    assert len(bars) == 3 and bars[1] == pytest.approx(0.0, abs=1e-6)
+    assert bars[0] / bars[2] == pytest.approx((17.0 - 8.0) / (6.5 - 3.5), rel=1e-3)
+    assert learner_section([_play(0, "31", 0.2, "very bad")], 0, "Ann").count("history") == 0

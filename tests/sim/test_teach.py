@@ -107,15 +107,21 @@ def test_the_learner_report_opens_in_a_browser(taught, tmp_path) -> None:
 
         assert driver.title.startswith("Learner report")
         assert f"{len(summary['grades'])} plays graded" in driver.find_element(By.ID, "summary").text
-        chart = driver.find_element(By.CSS_SELECTOR, "#chart svg")
-        assert chart.size["width"] > 300 and chart.size["height"] > 100  # drawn, not an empty box
-        worst = driver.find_elements(By.CSS_SELECTOR, "#worst li")
-        assert len(worst) == 3
-        losses = sorted((g["loss"] for g in summary["grades"]), reverse=True)[:3]
-        for item, loss in zip(worst, losses):
-            assert f"lost {loss:.3f}" in item.text
-        rows = driver.find_elements(By.CSS_SELECTOR, "#plays tr")
-        assert len(rows) == len(summary["grades"]) + 1
+        sections = driver.find_elements(By.CSS_SELECTOR, "section.learner")
+        assert [s.find_element(By.TAG_NAME, "h2").text for s in sections] == ["White", "Black"]
+        for side, section in enumerate(sections):  # each learner's own chart, worst positions and plays
+            chart = section.find_element(By.CSS_SELECTOR, ".chart svg")
+            assert chart.size["width"] > 300 and chart.size["height"] > 100  # drawn, not an empty box
+            worst = section.find_elements(By.CSS_SELECTOR, ".worst-boards li")
+            assert len(worst) == 3
+            mine = [g for g in summary["grades"] if g["player"] == side]
+            free = [g for g in mine if len(legal_plays(position_from_id(g["position"]),
+                                                       (int(g["dice"][0]), int(g["dice"][1])))) > 1]
+            losses = sorted((g["loss"] for g in free), reverse=True)[:3]
+            for item, loss in zip(worst, losses):
+                assert f"lost {loss:.3f}" in item.text
+            rows = section.find_elements(By.CSS_SELECTOR, "table.plays tr")
+            assert len(rows) == len(mine) + 1
     finally:
         driver.quit()
 

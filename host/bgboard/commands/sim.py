@@ -86,9 +86,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         "(practice), on the real firmware and app as bgboard run with [teach] mode (--model-firmware: modelled); "
         "writes OUT/learner-report.html; --json adds the grades",
     )
+    p.add_argument("--learner", choices=("white", "black", "both"), default=None,
+                   help="with --teach learner: whose learner report, as [teach] learner (default both: one section each)")
     p.add_argument("--drill", action="append", default=[], metavar="POSITION[:DICE]",
                    help="with --teach practice: practise this gnubg Position ID (learner on roll; DICE like 31, "
-                   "else rolled) instead of the built-in set; repeatable")
+                   "else rolled), or mine (the worst positions of the --teach learner matches played in OUT), "
+                   "instead of the built-in set; repeatable")
     p.add_argument("--engine", metavar="NAME",
                    help="with --replay or --teach: grade each play with this hint engine "
                    "(bgsage, gnubg-nn or pubeval; --teach defaults to the strongest installed)")
@@ -136,9 +139,12 @@ def run(args: argparse.Namespace) -> int:
         stuck=stuck,
         teach=args.teach or "off",
         engine=_engine_name(args.engine) if args.engine is not None else None,
+        learner=args.learner or "both",
         opponent=_opponent(args.opponent) if args.opponent is not None else None,
         opponent_dice=args.opponent_dice,
     )
+    if args.learner is not None and args.teach != "learner":
+        raise SimArgumentError("--learner says whose learner report to write: use it with --teach learner")
     if args.opponent is not None and (args.teach == "practice" or args.club):
         raise SimArgumentError("--opponent plays a match: leave out --teach practice and --club")
     if args.drill and args.teach != "practice":
@@ -153,7 +159,7 @@ def run(args: argparse.Namespace) -> int:
         if args.drill:
             from bgboard.teaching import drill_of
 
-            drills = tuple(drill_of(text) for text in args.drill)
+            drills = tuple(drill for text in args.drill for drill in _drills_of(text, args.out))
         if _modelled(args):
             summary = run_drills(options, args.out, drills)
         else:
@@ -199,6 +205,20 @@ def run(args: argparse.Namespace) -> int:
                   f" (caught {summary['wrong_caught']})")
         print(f"written to {args.out}/")
     return 0
+
+
+def _drills_of(text: str, out: Path) -> tuple[Any, ...]:
+    """``--drill``: a Position ID (with its roll), or ``mine``: the worst positions of the
+    matches played in OUT (``--teach learner`` kept them beside its journal)."""
+    from bgboard.teaching import drill_of
+
+    if text.strip().casefold() != "mine":
+        return (drill_of(text),)
+    from bgboard.app import own_worst
+    from bgboard.hints.drills import select_drills
+
+    mine = own_worst(out, ("White", "Black")) if out.is_dir() else []
+    return select_drills("mine", "--drill", mine=mine)
 
 
 def _opponent(spec: str) -> str:

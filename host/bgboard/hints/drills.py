@@ -12,7 +12,7 @@ from __future__ import annotations
 import tomllib
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any
+from typing import Any, Sequence
 
 from bgboard.errors import InputError
 from bgboard.rules import Position, position_from_id
@@ -110,9 +110,12 @@ def builtin_drills() -> tuple[Drill, ...]:
     return parse_drills(text, "drills.toml")
 
 
-def select_drills(chosen: str | tuple[str, ...] | list[str], where: str = "teach.drills") -> tuple[Drill, ...]:
-    """The drills ``[teach] drills`` chooses: ``"all"`` (the built-in set), or a list whose
-    entries are each ``"all"``, a kind of the built-in set (``"opening"``, ``"bear-off"``,
+def select_drills(chosen: str | tuple[str, ...] | list[str], where: str = "teach.drills",
+                  mine: Sequence[str] | None = None) -> tuple[Drill, ...]:
+    """The drills ``[teach] drills`` chooses: ``"all"`` (the built-in set), ``"mine"`` (the
+    learner's own worst positions of the matches kept, ``mine``: ``"ID:31"`` entries, worst
+    first; None only checks the entries), or a list whose entries are each ``"all"``,
+    ``"mine"``, a kind of the built-in set (``"opening"``, ``"bear-off"``,
     ``"bar"``, ``"cube"``), a built-in drill's name (``"Opening 3-1"``, any case) or a gnubg
     Position ID with the learner on roll, with a fixed roll after a colon
     (``"4HPwATDgc/ABMA:31"``).  In the order given; one sentence for an entry that is none
@@ -127,6 +130,13 @@ def select_drills(chosen: str | tuple[str, ...] | list[str], where: str = "teach
         text = entry.strip()
         if text.casefold() == "all":
             out += builtin
+        elif text.casefold() == "mine":
+            if mine is not None and not mine:
+                raise DrillError(f"{where}: \"mine\" plays your worst positions of the matches kept, and none is "
+                                 "kept yet: play a match in learner mode first")
+            for own in mine or ():
+                pid, _, dice = own.partition(":")
+                out.append(drill_from_position_id(pid, dice or None, name=f"Your position {pid} {dice}".strip()))
         elif text in KINDS and text != "position":
             out += [d for d in builtin if d.kind == text]
         elif text.casefold() in by_name:

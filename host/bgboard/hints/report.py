@@ -1,7 +1,9 @@
-"""The learner report of a teaching session: plays, mistakes by kind, equity lost per play,
-the worst three positions with their best plays (pure: text in, HTML text out).
+"""The learner report of a teaching session, one section per learner (``[teach] learner``):
+PR and luck, plays, mistakes by kind, equity lost per unforced play, the worst three
+positions drawn with their best plays, the drills to practise next, the PR match by match
+with its 95 % interval, every decision (pure: lessons, figures and history in, HTML out).
 
-The chart is drawn by matplotlib on its Agg back end (no display, no files) into an SVG
+The charts are drawn by matplotlib on its Agg back end (no display, no files) into an SVG
 that the HTML carries inline, so the report is one file that opens anywhere.  matplotlib
 comes with the ``teach`` extra (``pip install 'bgboard[teach]'``); it is imported only
 when a report is drawn.
@@ -12,7 +14,7 @@ from __future__ import annotations
 import html
 import io
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Any, Mapping, Sequence
 
 from bgboard.errors import InputError
 from bgboard.hints.boardsvg import board_svg
@@ -21,8 +23,8 @@ from bgboard.rules import legal_plays
 from bgboard.rules.ids import position_from_id
 from bgboard.rules.position import Position
 
-__all__ = ["LearnerReport", "chart_svg", "counted", "drill_kinds", "learner_section", "report_html", "short_report",
-           "unforced"]
+__all__ = ["LearnerReport", "chart_svg", "counted", "drill_kinds", "history_svg", "learner_pr", "learner_section",
+           "report_html", "short_report", "unforced", "worst_plays"]
 
 GRADE_COLOURS = {"good": "#4a9a4a", "doubtful": "#d9b43a", "bad": "#d9822b", "very bad": "#c0392b", None: "#888888"}
 _NAME_MAX = 40
@@ -83,15 +85,8 @@ def short_report(report: LearnerReport) -> tuple[str, ...]:
 
 def chart_svg(lessons: Sequence[PlayLesson | CubeLesson]) -> str:
     """A bar chart of the equity lost on each play, coloured by grade, as SVG text."""
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        from matplotlib.figure import Figure
-    except ImportError as exc:  # pragma: no cover - the teach extra is part of test
-        raise InputError(f"the learner report needs matplotlib: pip install 'bgboard[teach]' ({exc})") from None
     plays = [lesson for lesson in lessons if isinstance(lesson, PlayLesson) and lesson.play]
-    figure = Figure(figsize=(7.5, 2.6), dpi=100)
+    figure = _figure()(figsize=(7.5, 2.6), dpi=100)
     ax = figure.add_subplot()
     xs = list(range(1, len(plays) + 1))
     ax.bar(xs, [p.loss for p in plays], color=[GRADE_COLOURS.get(p.grade, "#888888") for p in plays], width=0.8)
@@ -103,11 +98,7 @@ def chart_svg(lessons: Sequence[PlayLesson | CubeLesson]) -> str:
     ax.set_ylabel("equity lost")
     ax.set_xlim(0.4, max(len(plays), 1) + 0.6)
     ax.set_ylim(bottom=0)
-    figure.tight_layout()
-    out = io.StringIO()
-    figure.savefig(out, format="svg", metadata={"Date": None})  # no clock in the file
-    svg = out.getvalue()
-    return svg[svg.index("<svg"):]
+    return _svg_text(figure)
 
 
 def _position(lesson: PlayLesson | CubeLesson) -> Position | None:
@@ -151,12 +142,85 @@ def drill_kinds(lessons: Sequence[PlayLesson | CubeLesson]) -> list[tuple[str, i
     return sorted(((k, n, e) for k, (n, e) in lost.items()), key=lambda item: -item[2])
 
 
+def learner_pr(lessons: Sequence[PlayLesson | CubeLesson], player: int) -> tuple[float, int]:
+    """``player``'s PR from their graded decisions (500 × the mean equity lost over their
+    unforced plays and cube decisions) and how many decisions that is."""
+    mine = [lesson for lesson in lessons if lesson.player == player]
+    free = [p for p in mine if isinstance(p, PlayLesson) and p.play and unforced(p)]
+    cubes = [c for c in mine if isinstance(c, CubeLesson)]
+    decisions = len(free) + len(cubes)
+    lost = sum(p.loss for p in free) + sum(c.loss for c in cubes)
+    return (500.0 * lost / decisions if decisions else 0.0), decisions
+
+
+def worst_plays(lessons: Sequence[PlayLesson | CubeLesson], player: int, count: int = 3) -> list[PlayLesson]:
+    """``player``'s costliest unforced plays, the worst first (only plays that lost equity)."""
+    free = [p for p in lessons if isinstance(p, PlayLesson) and p.player == player and p.play and unforced(p)]
+    return sorted((p for p in free if p.loss > 0), key=lambda p: -p.loss)[:count]
+
+
+def _figure() -> Any:
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        from matplotlib.figure import Figure
+    except ImportError as exc:  # pragma: no cover - the teach extra is part of test
+        raise InputError(f"the learner report needs matplotlib: pip install 'bgboard[teach]' ({exc})") from None
+    return Figure
+
+
+def _svg_text(figure: Any) -> str:
+    figure.tight_layout()
+    out = io.StringIO()
+    figure.savefig(out, format="svg", metadata={"Date": None})  # no clock in the file
+    svg = out.getvalue()
+    return svg[svg.index("<svg"):]
+
+
+def history_svg(rows: Sequence[Mapping[str, Any]]) -> str:
+    """The PR of each match, oldest first, with its 95 % interval as error bars (a match
+    whose interval is not known has none), as SVG text."""
+    figure = _figure()(figsize=(7.5, 2.6), dpi=100)
+    ax = figure.add_subplot()
+    xs = list(range(1, len(rows) + 1))
+    prs = [float(r["pr"]) for r in rows]
+    below = [float(r["pr"]) - float(r["pr_low"]) if r.get("pr_low") is not None else 0.0 for r in rows]
+    above = [float(r["pr_high"]) - float(r["pr"]) if r.get("pr_high") is not None else 0.0 for r in rows]
+    ax.errorbar(xs, prs, yerr=[below, above], fmt="o-", color="#2c6fb0", ecolor="#7aa6d6", capsize=4, linewidth=1)
+    ax.set_xlabel("match")
+    ax.set_ylabel("PR (lower is better)")
+    ax.set_xticks(xs)
+    ax.set_xlim(0.5, max(len(rows), 1) + 0.5)
+    ax.set_ylim(bottom=0)
+    return _svg_text(figure)
+
+
+def _history(rows: Sequence[Mapping[str, Any]]) -> str:
+    if not rows:
+        return ""
+    esc = html.escape
+    lines = "".join(
+        "<tr><td>{n}</td><td>{played}</td><td>{pr:.1f}</td><td>{interval}</td><td>{decisions}</td></tr>".format(
+            n=n, played=esc(str(r["played"])[:32]), pr=float(r["pr"]),
+            interval=(f"{float(r['pr_low']):.1f}–{float(r['pr_high']):.1f}"
+                      if r.get("pr_low") is not None and r.get("pr_high") is not None else "not known"),
+            decisions=int(r["decisions"]))
+        for n, r in enumerate(rows, start=1))
+    return (f"<h3>PR match by match</h3><div class=\"scroll\"><table class=\"history\"><tr><th>#</th><th>date</th>"
+            f"<th>PR</th><th>95 % interval</th><th>decisions</th></tr>{lines}</table></div>"
+            f"<figure class=\"history-chart\">{history_svg(rows)}</figure>")
+
+
 def learner_section(lessons: Sequence[PlayLesson | CubeLesson], player: int, name: str,
-                    figures: dict[str, object] | None = None) -> str:
-    """One learner's part of the report: their PR (and luck) from the match's analysis when
-    there is one (else from their graded decisions), their plays and the equity lost per
-    *unforced* play, each of their worst positions drawn, and the drills to practise next
-    (kinds, and their own worst positions as ``[teach] drills`` entries)."""
+                    figures: Mapping[str, object] | None = None,
+                    history: Sequence[Mapping[str, Any]] = ()) -> str:
+    """One learner's report: their PR (and luck) from the match's analysis when there is
+    one (else from their graded decisions), their plays, mistakes and the equity lost per
+    *unforced* play, each of their worst positions drawn, the drills to practise next
+    (kinds, and their own worst positions as ``[teach] drills`` entries), their PR match by
+    match (``history``: table and chart with the 95 % interval), the chart of the equity
+    lost on each of their plays and every decision of theirs."""
     esc = html.escape
     mine = [lesson for lesson in lessons if lesson.player == player]
     plays = [p for p in mine if isinstance(p, PlayLesson) and p.play]
@@ -173,10 +237,12 @@ def learner_section(lessons: Sequence[PlayLesson | CubeLesson], player: int, nam
               f"error rate {figures['error_rate_memg']:.1f} mEMG, {esc(str(figures['overall_rating']))}. "
               f"Luck {figures['luck_emg']:+.2f} ({esc(str(figures['luck_rating']))}).")
     else:
-        decisions = len(free) + len(cubes)
-        value = 500.0 * (lost + sum(c.loss for c in cubes)) / decisions if decisions else 0.0
+        value, decisions = learner_pr(lessons, player)
         pr = f"PR {value:.1f} from the graded decisions ({decisions}); no match analysis to show luck."
-    worst = sorted((p for p in free if p.loss > 0), key=lambda p: -p.loss)[:3]
+    if plays and not any(p.grade is not None for p in plays):
+        pr = (f"{counted(len(plays), 'play')} ranked: the engine only ranks plays, so there is no equity lost "
+              "to report; choose gnubg-nn or bgsage for grades.")
+    worst = worst_plays(lessons, player)
     pictures = "".join(
         "<li><figure>{svg}<figcaption><b>{dice}</b>: played <code>{play}</code>, lost {loss:.3f} ({grade}); "
         "better <code>{best}</code>.{why} <small><code>{pid}</code></small></figcaption></figure></li>".format(
@@ -188,70 +254,61 @@ def learner_section(lessons: Sequence[PlayLesson | CubeLesson], player: int, nam
     practise = "".join(f"<li>{esc(k)} drills: {counted(n, 'mistake')}, {e:.3f} lost</li>" for k, n, e in kinds) \
         or "<li>No mistakes: any drill set keeps the eye in.</li>"
     own = ", ".join(f'"{esc(p.position)}:{esc(p.dice)}"' for p in worst)
-    config = (f"<p>Your own worst positions as drills: <code>[teach] drills = [{own}]</code></p>" if own else "")
+    config = (f"<p>Your own worst positions as drills: <code>[teach] drills = [{own}]</code>, or "
+              "<code>[teach] drills = \"mine\"</code> for the worst of every match kept.</p>" if own else "")
+    m = mistakes_by_kind(mine)
+    every = "".join(
+        "<tr><td>{n}</td><td>{dice}</td><td><code>{play}</code></td><td><code>{best}</code></td>"
+        "<td>{loss:.3f}</td><td>{grade}</td></tr>".format(
+            n=i, dice=esc(p.dice), play=esc(p.play), best=esc(p.best), loss=p.loss, grade=esc(p.grade or "-"))
+        for i, p in enumerate(plays, start=1))
+    cube_rows = "".join(
+        f"<tr><td><code>{esc(c.position)}</code></td><td>{esc(c.decision)}</td>"
+        f"<td>{esc(c.best)}</td><td>{c.loss:.3f} {esc(c.unit)}</td><td>{esc(c.grade or '-')}</td></tr>" for c in cubes)
+    cube_table = ("<h3>Cube decisions</h3><div class=\"scroll\"><table class=\"cubes\"><tr><th>position</th>"
+                  f"<th>decision</th><th>best</th><th>loss</th><th>grade</th></tr>{cube_rows}</table></div>"
+                  if cubes else "")
+    chart = f"<h3>Equity lost per play</h3><figure class=\"chart\">{chart_svg(mine)}</figure>" if plays else ""
     return f"""<section class="learner" id="learner-{player}"><h2>{who}</h2>
 <p class="pr">{pr}</p>
 <p class="plays">{counted(len(plays), 'play')} ({len(free)} with a choice), {counted(len(cubes), 'cube decision')};
-{per_play:.3f} lost per unforced play.</p>
+{per_play:.3f} lost per unforced play; mistakes: {m['doubtful']} doubtful, {m['bad']} bad, {m['very bad']} very bad,
+{m['cube']} at the cube.</p>
 <h3>Worst positions</h3><ol class="worst-boards">{pictures}</ol>
-<h3>Practise next</h3><ul class="practise">{practise}</ul>{config}</section>
+<h3>Practise next</h3><ul class="practise">{practise}</ul>{config}
+{_history(history)}
+{chart}
+<h3>Every play</h3><div class="scroll"><table class="plays"><tr><th>#</th><th>dice</th><th>play</th><th>best</th>
+<th>loss</th><th>grade</th></tr>{every}</table></div>
+{cube_table}</section>
 """
 
 
 def report_html(lessons: Sequence[PlayLesson | CubeLesson], title: str = "Learner report",
-                names: tuple[str, str] | None = None, figures: Sequence[dict[str, object]] = (),
-                learners: Sequence[int] | None = None) -> str:
-    """The whole report as one HTML page (every text escaped, names bounded): first one
-    section per learner (``learners``: the sides taught, by default each side with a
-    lesson; ``figures``: both players' match analysis, :mod:`bgboard.analysis`), then the
-    session's tables.  It reads on a 390 px phone (the tables scroll inside their box)."""
-    report = LearnerReport.of(lessons)
+                names: tuple[str, str] | None = None, figures: Sequence[Mapping[str, object]] = (),
+                learners: Sequence[int] | None = None,
+                histories: Mapping[int, Sequence[Mapping[str, Any]]] | None = None) -> str:
+    """The report as one HTML page (every text escaped, names bounded): a line on the
+    decisions of the learners shown, then one section per learner (``learners``: the sides
+    taught, ``[teach] learner``; by default each side with a lesson; ``figures``: both
+    players' match analysis, :mod:`bgboard.analysis`; ``histories``: each side's PR match by
+    match, :class:`bgboard.store.LearnerHistory`).  It reads on a 390 px phone (the tables
+    scroll inside their box)."""
     esc = html.escape
-
-    def who(player: int | None) -> str:
-        if player is None or names is None:
-            return ""
-        return esc(names[player][:_NAME_MAX])
-
-    rows = "".join(
-        f"<tr><td>{kind}</td><td>{count}</td></tr>" for kind, count in report.mistakes.items()
-    )
-    worst = "".join(
-        "<li><p><b>{who}{dice}</b> from <code>{pid}</code>: played <code>{play}</code>, "
-        "lost {loss:.3f} ({grade}); best <code>{best}</code>.{why}</p></li>".format(
-            who=(who(p.player) + ", ") if who(p.player) else "", dice=esc(p.dice), pid=esc(p.position),
-            play=esc(p.play), loss=p.loss, grade=esc(p.grade or "not graded"), best=esc(p.best),
-            why=f" {esc(p.why)}" if p.why else "",
-        )
-        for p in report.worst
-    ) or "<li>No play lost equity.</li>"
-    plays = "".join(
-        "<tr><td>{n}</td><td>{who}</td><td>{dice}</td><td><code>{play}</code></td><td><code>{best}</code></td>"
-        "<td>{loss:.3f}</td><td>{grade}</td></tr>".format(
-            n=i, who=who(p.player), dice=esc(p.dice), play=esc(p.play), best=esc(p.best), loss=p.loss,
-            grade=esc(p.grade or "-"))
-        for i, p in enumerate((p for p in lessons if isinstance(p, PlayLesson) and p.play), start=1)
-    )
-    cubes = "".join(
-        f"<tr><td>{who(c.player)}</td><td><code>{esc(c.position)}</code></td><td>{esc(c.decision)}</td>"
-        f"<td>{esc(c.best)}</td><td>{c.loss:.3f} {esc(c.unit)}</td><td>{esc(c.grade or '-')}</td></tr>"
-        for c in lessons if isinstance(c, CubeLesson)
-    )
-    cube_table = (
-        "<h2>Cube decisions</h2><div class=\"scroll\"><table id=\"cubes\"><tr><th>player</th><th>position</th><th>decision</th>"
-        f"<th>best</th><th>loss</th><th>grade</th></tr>{cubes}</table></div>" if cubes else ""
-    )
+    sides = [side for side in (list(learners) if learners is not None
+                               else sorted({p.player for p in lessons if p.player is not None})) if side in (0, 1)]
+    shown = [lesson for lesson in lessons if lesson.player in sides] if learners is not None else list(lessons)
+    report = LearnerReport.of(shown)
     summary = (f"{counted(report.plays, 'play')} graded, {counted(report.cube_decisions, 'cube decision')};\n"
                f"equity lost: {report.total_loss:.3f} in all, {report.loss_per_play:.3f} per play.")
     if report.plays and not report.graded:
         summary = (f"{counted(report.plays, 'play')} ranked, {counted(report.cube_decisions, 'cube decision')}; "
                    "the engine only ranks "
                    "plays, so there is no equity lost to report: choose gnubg-nn or bgsage for grades.")
-    sides = list(learners) if learners is not None else sorted({p.player for p in lessons if p.player is not None})
     sections = "".join(
         learner_section(lessons, side, names[side] if names is not None else f"Player {side}",
-                        figures[side] if len(figures) == 2 else None)
-        for side in sides if side in (0, 1))
+                        figures[side] if len(figures) == 2 else None, (histories or {}).get(side, ()))
+        for side in sides)
     return f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>{esc(title)}</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -261,14 +318,7 @@ td,th{{border:1px solid #ccc;padding:2px 6px;text-align:left}}
 .worst-boards{{padding-left:1.2em}} .worst-boards svg{{width:300px}} figure{{margin:0 0 .8em 0}}
 section.learner{{border-top:2px solid #999;margin-top:1em}}</style></head>
 <body><h1>{esc(title)}</h1>
-{sections}
-<h2>The session</h2>
 <p id="summary">{summary}</p>
-<h2>Mistakes by kind</h2><div class="scroll"><table id="mistakes"><tr><th>kind</th><th>count</th></tr>{rows}</table></div>
-<h2>Equity lost per play</h2><figure id="chart">{chart_svg(lessons)}</figure>
-<h2>The worst three positions</h2><ol id="worst">{worst}</ol>
-{cube_table}
-<h2>Every play</h2><div class="scroll"><table id="plays"><tr><th>#</th><th>player</th><th>dice</th><th>play</th><th>best</th>
-<th>loss</th><th>grade</th></tr>{plays}</table></div>
+{sections}
 </body></html>
 """

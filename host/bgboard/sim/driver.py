@@ -83,6 +83,7 @@ class Options:
     teach: str = "off"  # "learner": every play and cube decision graded (bgboard sim --teach)
     engine: str | None = None  # the teacher's hint engine (None: the strongest installed)
     variant: str | None = None  # a seed variant (bgboard sim --variant; tavli is rules "tavli")
+    learner: str = "both"  # whose learner report: white, black or both ([teach] learner, --learner)
     opponent: str | None = None  # ENGINE[:LEVEL]: the engine plays black (bgboard sim --opponent)
     opponent_dice: str = "module"  # the engine's dice: "module" rolls itself, "person" is pressed for it
 

@@ -188,7 +188,7 @@ class LiveRun:
             table["match"]["opponent"] = "engine"
             table["opponent"] = {"engine": engine, "level": level, "side": "black", "dice": o.opponent_dice}
         if o.teach != "off":
-            table["teach"] = {"mode": o.teach}
+            table["teach"] = {"mode": o.teach, "learner": o.learner}
             table["hints"] = {"engine": o.engine or "auto"}
         return table
 

@@ -123,6 +123,10 @@ class Simulation:
             from bgboard.teaching import open_teacher
 
             self.teacher, _ = open_teacher(options.engine)
+            if options.learner != "both":  # one learner: the display sums up their session
+                from bgboard.config import LEARNERS
+
+                self.teacher.learners = LEARNERS[options.learner]
             grading = {"grade": self.teacher.grade, "grade_cube": self.teacher.grade_cube,
                        "summarise": self.teacher.summary}
         self.opponent: Any = None

@@ -87,7 +87,8 @@ def run_match(options: Options, out: Path, *, progress: bool = False, realtime: 
 
             report = sim.teacher.write_report(
                 out / REPORT_NAME, sim.options.players,
-                f"Learner report: {sim.options.match_length}-point match, seed {sim.options.seed}")
+                f"Learner report: {sim.options.match_length}-point match, seed {sim.options.seed}",
+                *_learner_history(sim, out))
             summary |= sim.teacher.session(report)
     finally:
         sim.close()
@@ -95,6 +96,26 @@ def run_match(options: Options, out: Path, *, progress: bool = False, realtime: 
     write_gif([p for p, _ in panel.frames], out / "display.gif")
     (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
     return summary
+
+
+def _learner_history(sim: Simulation, out: Path) -> tuple[Any, Any, Any]:
+    """The finished match's analysis (both players' figures, when the engine gives equities)
+    and the learners' PR match by match beside the journal, the match kept in it first: the
+    report's ``figures``, ``learners`` and ``histories`` (as ``bgboard run`` writes them)."""
+    import hashlib
+
+    from bgboard.analysis.board import figures_for_actions
+    from bgboard.app import learner_histories
+    from bgboard.config import LEARNERS
+
+    learners = LEARNERS[sim.options.learner]
+    actions = tuple(sim.controller.actions)
+    over = bool(getattr(sim.controller, "over", False))
+    figures = figures_for_actions(actions, sim.teacher.engine.name) if over else ()
+    match = hashlib.sha256(repr(actions).encode()).hexdigest()[:20] if over else None
+    histories = learner_histories(out, list(sim.teacher.lessons), sim.options.players, learners, match,
+                                  time.strftime("%Y-%m-%d", time.gmtime()), figures)
+    return figures, learners, histories
 
 
 def run_firmware_match(
