@@ -1,0 +1,177 @@
+"""Every stored result analysed in the background (issue 24, "In the club"): the queue in the
+club database survives restarts (real SQLite), the worker of ``club serve`` analyses a real
+self-played .mat stored as a result and its figures equal ``bgboard analyse --json`` for the
+same file, ``bgboard club analyse`` drains the queue, the pages and the export show the figures."""
+
+from __future__ import annotations
+
+import asyncio
+import csv
+import json
+
+import pytest
+
+from bgboard.cli import main
+from bgboard.club import analysis_queue as aq
+from bgboard.club.director import Director
+from tests.club.conftest import selfplay_mat
+
+WAIT_S = 600.0  # only stops a hang: the wait returns as soon as the analysis is stored
+
+
+def _one_match(path, names=("Ann", "Bob"), length=3):
+    with Director.create(path, "PR Club") as d:
+        for n in names:
+            d.add_player(n)
+        d.new_event("Cup", "single-elimination", length)
+        d.enter("Cup", list(names))
+        m = d.pair_round("Cup").matches[0]
+    return m
+
+
+def _store(path, m, seed=7, reverse=False):
+    players = tuple(reversed(m.players)) if reverse else tuple(m.players)
+    mat, score = selfplay_mat(m.length, seed, players)
+    score = score[::-1] if reverse else score
+    with Director.open(path) as d:
+        d.record_result("Cup", m.id, score, mat)
+    return mat
+
+
+def test_a_stored_result_is_queued_and_the_queue_survives_a_restart(tmp_path):
+    path = tmp_path / "club.sqlite"
+    m = _one_match(path)
+    with Director.open(path) as d:
+        assert aq.counts(d.db) == {"queued": 0, "done": 0, "failed": 0}   # no result yet
+        assert aq.match_figures(d.db, m.id) is None
+    mat = _store(path, m)
+    # a new process: the database opened afresh, the queue is still there
+    with Director.open(path) as d:
+        assert aq.counts(d.db)["queued"] == 1
+        assert aq.next_queued(d.db) == (m.id, mat)
+        assert aq.match_figures(d.db, m.id)["status"] == "queued"
+        # the result itself is usable while it waits
+        assert d.match(m.id).score is not None and d.standings("Cup")[0].status == "champion"
+
+
+def test_a_corrected_record_is_queued_again_and_a_dropped_one_leaves_the_queue(tmp_path):
+    path = tmp_path / "club.sqlite"
+    m = _one_match(path)
+    _store(path, m)
+    assert aq.drain(path) == 1
+    with Director.open(path) as d:
+        assert aq.match_figures(d.db, m.id)["status"] == "done"
+        other, score = selfplay_mat(m.length, 99, tuple(m.players))
+        d.correct_result("Cup", m.id, score, other, "the other board's record")
+        assert aq.match_figures(d.db, m.id)["status"] == "queued"
+        assert aq.next_queued(d.db) == (m.id, other)
+        d.correct_result("Cup", m.id, score[::-1], None, "the score was the other way round")
+        assert d.match_record(m.id) is None
+        assert aq.match_figures(d.db, m.id) is None and aq.next_queued(d.db) is None
+
+
+def test_the_worker_analyses_a_stored_result_as_bgboard_analyse_does(tmp_path, capsys):
+    path = tmp_path / "club.sqlite"
+    m = _one_match(path)
+    # the .mat's columns the other way round: the figures are kept in the club's order
+    mat = _store(path, m, seed=11, reverse=True)
+
+    async def serve_until_done() -> None:
+        stop = asyncio.Event()
+        task = asyncio.create_task(aq.run_worker(path, poll_s=0.05, stop=stop))
+
+        def done() -> bool:
+            with Director.open(path) as d:
+                return aq.counts(d.db)["done"] == 1
+
+        async with asyncio.timeout(WAIT_S):
+            while not await asyncio.to_thread(done):
+                await asyncio.sleep(0.05)
+        stop.set()
+        await task
+
+    asyncio.run(serve_until_done())
+    file = tmp_path / "match.mat"
+    file.write_text(mat, encoding="utf-8")
+    capsys.readouterr()
+    assert main(["analyse", str(file), "--json", "--engine", "gnubg-nn", "--ply", "0"]) == 0
+    expected = json.loads(capsys.readouterr().out)
+    with Director.open(path) as d:
+        stored = aq.match_figures(d.db, m.id)
+    assert stored["status"] == "done" and stored["engine"] == "gnubg-nn"
+    # bgboard analyse gives the file's column order (Bob first); the club keeps Ann first
+    assert [p["name"] for p in expected["players"]] == ["Bob", "Ann"]
+    assert [p["name"] for p in stored["players"]] == ["Ann", "Bob"]
+    assert stored["players"] == list(reversed(expected["players"]))
+    assert all(p["decisions"] > 0 for p in stored["players"])
+
+
+@pytest.fixture
+def analysed(tmp_path):
+    """A club of four whose three matches were stored with .mat records and analysed by
+    ``bgboard club analyse``."""
+    path = tmp_path / "club.sqlite"
+    names = ("Ann", "Bob", "Cleo", "Dan")
+    with Director.create(path, "PR Club") as d:
+        for n in names:
+            d.add_player(n)
+        d.new_event("Cup", "single-elimination", 1)
+        d.enter("Cup", list(names))
+    seed = 3
+    while True:
+        with Director.open(path) as d:
+            pending = [m for m in d.matches("Cup") if m.status == "pending"]
+            if not pending:
+                try:
+                    pending = d.pair_round("Cup").matches
+                except Exception:
+                    break
+        if not pending:
+            break
+        for m in pending:
+            _store(path, m, seed=seed)
+            seed += 1
+    return path
+
+
+def test_club_analyse_drains_the_queue_and_the_export_writes_the_figures(analysed, tmp_path, capsys):
+    with Director.open(analysed) as d:
+        assert aq.counts(d.db) == {"queued": 3, "done": 0, "failed": 0}
+    assert main(["club", "--db", str(analysed), "analyse"]) == 0
+    out = capsys.readouterr().out
+    assert "3 matches analysed" in out
+    with Director.open(analysed) as d:
+        assert aq.counts(d.db) == {"queued": 0, "done": 3, "failed": 0}
+        table = aq.pr_table(d.db, "Cup")
+        history = aq.pr_history(d.db, "Ann")
+        figures = {m.id: aq.match_figures(d.db, m.id) for m in d.matches("Cup")}
+    # the event's table: each player's decisions are the sum over their matches
+    by_name = {r["name"]: r for r in table}
+    assert set(by_name) == {"Ann", "Bob", "Cleo", "Dan"}
+    for name, row in by_name.items():
+        mine = [f["players"][i] for f in figures.values() for i in (0, 1) if f["players"][i]["name"] == name]
+        assert row["matches"] == len(mine) and row["decisions"] == sum(f["decisions"] for f in mine)
+        err = sum(f["error_emg"] for f in mine)
+        assert row["pr"] == pytest.approx(500 * err / row["decisions"])
+    assert [r["pr"] for r in table] == sorted(r["pr"] for r in table)
+    assert len(history) == by_name["Ann"]["matches"]
+    # nothing queued: a second run analyses nothing; --all analyses every record again
+    assert main(["club", "--db", str(analysed), "analyse"]) == 0
+    assert "0 matches analysed" in capsys.readouterr().out
+    # the export holds the stored figures, as --analyse writes them
+    out_dir = tmp_path / "export"
+    assert main(["club", "--db", str(analysed), "export", "Cup", "--out", str(out_dir)]) == 0
+    rows = list(csv.DictReader((out_dir / "analysis.csv").open(encoding="utf-8")))
+    assert len(rows) == 6
+    first = next(r for r in rows if r["match"] == str(min(figures)))
+    f0 = figures[min(figures)]["players"][0]
+    assert first["player"] == f0["name"] and float(first["pr"]) == pytest.approx(f0["pr"], abs=1e-4)
+    assert int(first["decisions"]) == f0["decisions"]
+    assert {p.stem for p in (out_dir / "mat").glob("*.mat")} == {r["match"] for r in rows}
+
+
+def test_club_analyse_all_queues_every_record_again(analysed, capsys):
+    assert main(["club", "--db", str(analysed), "analyse", "--all"]) == 0
+    assert "3 matches analysed" in capsys.readouterr().out
+    assert main(["club", "--db", str(analysed), "analyse", "--all"]) == 0
+    assert "3 matches analysed" in capsys.readouterr().out
