@@ -175,3 +175,44 @@ def test_club_analyse_all_queues_every_record_again(analysed, capsys):
     assert "3 matches analysed" in capsys.readouterr().out
     assert main(["club", "--db", str(analysed), "analyse", "--all"]) == 0
     assert "3 matches analysed" in capsys.readouterr().out
+
+
+def test_the_pages_show_pending_then_the_figures(analysed):
+    import html
+    import re
+
+    from starlette.testclient import TestClient
+
+    from bgboard.club.live import LiveHub
+    from bgboard.club.web.app import create_app
+    from bgboard.club.web.server import club_site
+
+    with Director.open(analysed) as d:
+        final = max(m.id for m in d.matches("Cup"))
+        info = d.match(final)
+    with TestClient(create_app(club_site(analysed, LiveHub()))) as client:
+        page = client.get(f"/match/{final}").text
+        assert "Analysis pending" in page and 'class="num pr"' not in page
+        assert "No analysed match yet." in client.get("/events/Cup").text
+        assert "No analysed match yet." in client.get("/ratings").text
+        assert aq.drain(analysed) == 3
+        with Director.open(analysed) as d:
+            figures = aq.match_figures(d.db, final)["players"]
+            table = aq.pr_table(d.db, "Cup")
+            club_table = aq.pr_table(d.db)
+            history = aq.pr_history(d.db, info.players[0])
+        page = client.get(f"/match/{final}").text
+        assert "Analysis pending" not in page
+        shown = re.findall(r'<td class="num pr">([^<]+)</td>', page)
+        assert shown == [f"{f['pr']:.2f}" for f in figures]
+        assert re.findall(r'<td class="num decisions">(\d+)</td>', page) == [str(f["decisions"]) for f in figures]
+        assert re.findall(r'<td class="num luck">([^<]+)</td>', page) == [f"{f['luck_emg']:+.3f}" for f in figures]
+        for url, rows in (("/events/Cup", table), ("/ratings", club_table)):
+            page = html.unescape(client.get(url).text)
+            got = re.findall(r'<a href="/players/[^"]+">([^<]+)</a></td><td class="num pr">([^<]+)</td>'
+                             r'<td class="num">[^<]+</td><td class="num decisions">(\d+)</td><td class="num">(\d+)</td>', page)
+            assert got == [(r["name"], f"{r['pr']:.2f}", str(r["decisions"]), str(r["matches"])) for r in rows]
+        page = client.get(f"/players/{info.players[0]}").text
+        assert "PR history" in page
+        assert re.findall(r'<td class="num pr">([^<]+)</td>', page) == [f"{h['pr']:.2f}" for h in history]
+        assert len(history) >= 1

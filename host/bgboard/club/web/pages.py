@@ -21,6 +21,7 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Route
 
+from bgboard.club import analysis_queue
 from bgboard.club.model import ELIMINATION
 from bgboard.club.web import director as auth
 from bgboard.club.web.boardview import bounded
