@@ -216,3 +216,43 @@ def test_the_pages_show_pending_then_the_figures(analysed):
         assert "PR history" in page
         assert re.findall(r'<td class="num pr">([^<]+)</td>', page) == [f"{h['pr']:.2f}" for h in history]
         assert len(history) >= 1
+
+
+@pytest.mark.slow
+def test_chromium_shows_the_match_page_pending_then_with_pr(analysed, tmp_path):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    from bgboard.club.live import LiveHub
+    from bgboard.club.web.server import club_site
+    from tests.club.webrun import PAGE_WAIT_S, ServedSite, chromium
+
+    with Director.open(analysed) as d:
+        final = max(m.id for m in d.matches("Cup"))
+        names = d.match(final).players
+    served = ServedSite(club_site(analysed, LiveHub()))
+    browser = chromium(tmp_path / "profile")
+    try:
+        browser.get(f"{served.url}/match/{final}")
+        assert "Analysis pending" in browser.find_element(By.ID, "analysis").text
+        assert aq.drain(analysed) == 3
+        browser.get(f"{served.url}/match/{final}")
+        WebDriverWait(browser, PAGE_WAIT_S).until(lambda b: b.find_elements(By.CSS_SELECTOR, "td.pr"))
+        with Director.open(analysed) as d:
+            figures = aq.match_figures(d.db, final)["players"]
+        heads = [e.text for e in browser.find_elements(By.CSS_SELECTOR, "table.analysis th.num")]
+        assert heads == list(names)
+        assert [e.text for e in browser.find_elements(By.CSS_SELECTOR, "table.analysis td.pr")] == \
+            [f"{f['pr']:.2f}" for f in figures]
+        assert [e.text for e in browser.find_elements(By.CSS_SELECTOR, "table.analysis td.luck")] == \
+            [f"{f['luck_emg']:+.3f}" for f in figures]
+        # the event's PR table, as a phone shows it: every row visible, the table scrolls in its box
+        browser.set_window_size(390, 844)
+        browser.get(f"{served.url}/events/Cup")
+        rows = browser.find_elements(By.CSS_SELECTOR, "table.pr tr")
+        assert len(rows) == 1 + 4 and all(r.is_displayed() for r in rows)
+        width = browser.execute_script("return document.documentElement.scrollWidth")
+        assert width <= 390
+    finally:
+        browser.quit()
+        served.close()
