@@ -34,7 +34,7 @@ ALLOWED: dict[str, set[str]] = {
     "net": {"errors", "exports", "rules", "match", "control"},
     "app": {"errors", "config", "control", "display", "files", "hardware", "hints", "io", "link", "sense", "store", "net", "match",
             "teaching", "analysis"},
-    "club": {"errors", "exports", "rules", "match", "store", "net"},
+    "club": {"errors", "exports", "rules", "match", "store", "net", "analysis"},
     "teaching": {"errors", "files", "rules", "match", "hints"},
     "analysis": {"errors", "files", "rules", "match", "hints", "store", "control"},
     "sim": {"errors", "exports", "files", "hardware", "rules", "match", "sense", "link", "display", "store", "control", "config", "app", "net",
