@@ -23,6 +23,7 @@ import json
 import logging
 import sqlite3
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable
@@ -173,11 +174,20 @@ async def run_worker(path: str | Path, *, engines: tuple[str, ...] = ENGINES, po
     import multiprocessing
 
     loop = asyncio.get_running_loop()
-    pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+
+    def new_pool() -> ProcessPoolExecutor:
+        return ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+
+    pool = new_pool()
     told = False
     try:
         while stop is None or not stop.is_set():
-            item = await asyncio.to_thread(_with_club, path, next_queued)
+            try:
+                item = await asyncio.to_thread(_with_club, path, next_queued)
+            except (InputError, sqlite3.Error) as exc:  # busy, moved, damaged: the pages say so; try later
+                log.warning("the analysis queue cannot be read just now: %s", exc)
+                await _wait(stop, 10 * poll_s)
+                continue
             if item is None:
                 await _wait(stop, poll_s)
                 continue
@@ -190,8 +200,21 @@ async def run_worker(path: str | Path, *, engines: tuple[str, ...] = ENGINES, po
                     told = True
                 await _wait(stop, 30 * poll_s)
                 continue
-            if await asyncio.to_thread(_with_club, path, lambda c: store(c, match_id, mat, result)):
-                log.info("match %d analysed", match_id)
+            except BrokenProcessPool:  # the child died (killed, out of memory): a new one, the match stays queued
+                log.warning("the analysis process ended unexpectedly; starting another")
+                pool.shutdown(wait=False, cancel_futures=True)
+                pool = new_pool()
+                await _wait(stop, poll_s)
+                continue
+            except Exception as exc:  # a fault in the analysis of this record: it is marked, the queue goes on
+                log.exception("match %d could not be analysed", match_id)
+                result = {"problem": f"the analysis failed ({type(exc).__name__}: {str(exc)[:200]})"}
+            try:
+                if await asyncio.to_thread(_with_club, path, lambda c: store(c, match_id, mat, result)):
+                    log.info("match %d analysed", match_id)
+            except (InputError, sqlite3.Error) as exc:
+                log.warning("match %d's analysis could not be stored just now: %s", match_id, exc)
+                await _wait(stop, 10 * poll_s)
     finally:
         pool.shutdown(wait=False, cancel_futures=True)
 
