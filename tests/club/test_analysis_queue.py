@@ -256,3 +256,46 @@ def test_chromium_shows_the_match_page_pending_then_with_pr(analysed, tmp_path):
     finally:
         browser.quit()
         served.close()
+
+
+def test_club_serve_analyses_the_queue_in_the_background_and_a_restart_goes_on(analysed):
+    """``bgboard club serve`` as a person runs it: stopped (Ctrl-C) and started again, it
+    analyses every queued result and its pages answer meanwhile."""
+    import os
+    import re
+    import signal
+    import subprocess
+    import sys
+    import time
+    import urllib.request
+
+    def serve() -> tuple[subprocess.Popen, str]:
+        server = subprocess.Popen([sys.executable, "-m", "bgboard", "club", "--db", str(analysed), "serve",
+                                   "--http", "127.0.0.1:0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                  text=True, env={**os.environ})
+        return server, re.search(r"http://\S+/", server.stdout.readline()).group(0)
+
+    def stop(server: subprocess.Popen) -> None:
+        server.send_signal(signal.SIGINT)
+        _, err = server.communicate(timeout=120)
+        assert "Traceback" not in err
+
+    server, url = serve()
+    stop(server)   # stopped at once: whatever was not analysed is still queued
+    with Director.open(analysed) as d:
+        assert sum(aq.counts(d.db).values()) == 3
+    server, url = serve()
+    try:
+        with urllib.request.urlopen(url + "events/Cup", timeout=60) as response:
+            assert response.status == 200   # the pages answer while the analysis runs
+        deadline = time.monotonic() + WAIT_S
+        while True:
+            with Director.open(analysed) as d:
+                if aq.counts(d.db)["done"] == 3:
+                    break
+            assert time.monotonic() < deadline and server.poll() is None
+            time.sleep(0.2)
+        with urllib.request.urlopen(url + "events/Cup", timeout=60) as response:
+            assert b"No analysed match yet" not in response.read()
+    finally:
+        stop(server)
