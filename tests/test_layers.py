@@ -35,7 +35,7 @@ ALLOWED: dict[str, set[str]] = {
     "app": {"errors", "config", "control", "display", "files", "hardware", "hints", "io", "link", "sense", "store", "net", "match",
             "teaching", "analysis", "opponents"},
     "opponents": {"errors", "rules", "match", "control", "hints", "teaching"},
-    "club": {"errors", "exports", "rules", "match", "store", "net"},
+    "club": {"errors", "exports", "rules", "match", "store", "net", "analysis"},
     "teaching": {"errors", "files", "rules", "match", "hints", "analysis"},
     "analysis": {"errors", "files", "rules", "match", "hints", "store", "control"},
     "sim": {"errors", "analysis", "exports", "files", "hardware", "rules", "match", "sense", "link", "display", "store", "control", "config", "app", "net",

@@ -45,9 +45,10 @@ def test_an_older_database_is_migrated_keeping_its_rows(tmp_path):
     raw.commit()
     raw.close()
     with Director.open(path) as d:
-        assert d.club.schema_version() == SCHEMA == 5
+        assert d.club.schema_version() == SCHEMA == 6
         assert d.club_name() == "Old Club"
         assert d.db.execute("SELECT 1 FROM sqlite_master WHERE name = 'matches_event_status'").fetchone()
+        assert d.db.execute("SELECT 1 FROM sqlite_master WHERE name = 'analyses'").fetchone()
 
 
 def test_a_refused_change_leaves_nothing_behind(club):

@@ -19,7 +19,41 @@ from pathlib import Path
 
 from bgboard.errors import InputError
 
-MIGRATIONS: tuple[str, ...] = (
+def _analyses(conn: sqlite3.Connection) -> None:
+    """The background analysis of results (issue 24, :mod:`bgboard.club.analysis_queue`): one
+    row per match whose result has a .mat record — ``queued`` until the worker has analysed it,
+    then ``done`` with each player's figures (JSON) or ``failed`` with the sentence why.  The
+    triggers queue a match whenever its .mat is stored or corrected (in the result's own
+    transaction, whichever path stores it) and drop the row when the .mat is taken away;
+    every result already stored with a .mat is queued now.  A function, not a string: a
+    trigger's body holds semicolons."""
+    conn.execute("""
+        CREATE TABLE analyses (
+            match_id INTEGER PRIMARY KEY REFERENCES matches(id) ON DELETE CASCADE,
+            status TEXT NOT NULL CHECK (status IN ('queued', 'done', 'failed')),
+            queued_at TEXT NOT NULL,
+            analysed_at TEXT,
+            engine TEXT,
+            plies INTEGER,
+            figures TEXT,
+            problem TEXT
+        )""")
+    conn.execute("CREATE INDEX analyses_status ON analyses(status, queued_at)")
+    queue = ("INSERT OR REPLACE INTO analyses (match_id, status, queued_at) "
+             "VALUES (NEW.id, 'queued', strftime('%Y-%m-%dT%H:%M:%S+00:00', 'now'))")
+    conn.execute(f"""CREATE TRIGGER analyses_queue_stored AFTER UPDATE OF mat ON matches
+        WHEN NEW.mat IS NOT NULL AND NEW.mat IS NOT OLD.mat BEGIN {queue}; END""")
+    conn.execute(f"""CREATE TRIGGER analyses_queue_inserted AFTER INSERT ON matches
+        WHEN NEW.mat IS NOT NULL BEGIN {queue}; END""")
+    conn.execute("""CREATE TRIGGER analyses_drop AFTER UPDATE OF mat ON matches
+        WHEN NEW.mat IS NULL BEGIN DELETE FROM analyses WHERE match_id = NEW.id; END""")
+    conn.execute("INSERT INTO analyses (match_id, status, queued_at) SELECT id, 'queued', "
+                 "strftime('%Y-%m-%dT%H:%M:%S+00:00', 'now') FROM matches WHERE mat IS NOT NULL")
+
+
+#: Each entry takes the database one version up: SQL statements (split at semicolons) or a
+#: function given the connection.
+MIGRATIONS: tuple[str | Callable[[sqlite3.Connection], None], ...] = (
     # 1: the whole first schema
     """
     CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -151,6 +185,8 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX held_results_match ON held_results(match_id);
     """,
+    # 6: the background analysis of results with a .mat (issue 24)
+    _analyses,
 )
 SCHEMA = len(MIGRATIONS)
 
@@ -287,9 +323,13 @@ class Club:
         for number in range(version, SCHEMA):
             self.conn.execute("BEGIN IMMEDIATE")
             try:
-                for statement in MIGRATIONS[number].split(";"):
-                    if statement.strip():
-                        self.conn.execute(statement)
+                step = MIGRATIONS[number]
+                if callable(step):
+                    step(self.conn)
+                else:
+                    for statement in step.split(";"):
+                        if statement.strip():
+                            self.conn.execute(statement)
                 self.conn.execute(f"PRAGMA user_version = {number + 1}")
                 self.conn.execute("COMMIT")
             except BaseException:

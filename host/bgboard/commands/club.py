@@ -15,6 +15,7 @@
     bgboard club standings EVENT [--json]
     bgboard club ratings [--json]
     bgboard club export EVENT --out DIR
+    bgboard club analyse [--all]     (the queue of results to analyse: club/analysis_queue.py)
     bgboard club checkin | matches | payouts | backup | restore, event set | list | late,
         player edit | remove          (commands/club_evening.py)
     bgboard club serve [--http HOST:PORT] [--broker URL --password-file FILE [--topic NAME]]
@@ -140,6 +141,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     p.add_argument("--out", required=True, metavar="DIR")
     p.add_argument("--analyse", nargs="?", const="gnubg-nn", metavar="ENGINE",
                    help="also analyse every match (docs/analysis.md): analysis.csv, per player PR, error rate, luck")
+
+    p = sub.add_parser("analyse", help="analyse the stored results waiting in the queue (PR, error rates, luck)",
+                       description="Analyse every stored result with a .mat record still queued "
+                       "(club serve does it in the background) with gnubg-nn at 0-ply, or bgsage "
+                       "when gnubg-nn is not installed (docs/club.md).")
+    p.add_argument("--all", action="store_true", help="analyse every stored record again, not only the queued")
 
     p = sub.add_parser("serve", help="the director's server: the club's live web pages",
                        description="Serve the club's web pages (the room's live boards, brackets, "
@@ -293,9 +300,28 @@ def _run(d: Director, args: argparse.Namespace, by: str) -> int:
 
         d.set_director_password_hash(hash_password(_new_password(args.password_stdin)), actor=by)
         print(f"director password set for {d.club_name()!r} (stored as an argon2id hash)")
+    elif cmd == "analyse":
+        from bgboard.club import analysis_queue
+
+        if args.all:
+            analysis_queue.queue_all(d.club)
+        waiting = analysis_queue.counts(d.db)["queued"]
+
+        def each(match_id: int, result: dict[str, Any]) -> None:
+            said = result.get("problem") or ", ".join(
+                f"{p['name']} PR {p['pr']:.2f} ({p['decisions']} decisions)" for p in result["players"])
+            print(f"match {match_id}: {said}", flush=True)
+
+        print(f"{waiting} match{'es' if waiting != 1 else ''} queued", flush=True)
+        done = analysis_queue.drain(d.club.path, on_each=each)
+        print(f"{done} match{'es' if done != 1 else ''} analysed")
     elif cmd == "export":
         written = d.export(args.event, args.out)
         print(f"{len(written)} files written to {args.out}")
+        from bgboard.club import analysis_queue
+
+        rows = analysis_queue.write_csv(d.db, d.event(args.event).name, Path(args.out) / "analysis.csv")
+        print(f"{rows} players' figures from the stored analyses in {Path(args.out) / 'analysis.csv'}")
         if args.analyse:
             from bgboard.analysis.batch import write_figures_csv
 
@@ -334,7 +360,9 @@ def _serve(path: Path, args: argparse.Namespace) -> int:
     with Director.open(path) as d:
         name = d.club_name()
     hub = LiveHub()
-    tasks = []
+    from bgboard.club.analysis_queue import run_worker
+
+    tasks = [lambda: run_worker(path)]  # every stored result analysed in the background
     if args.broker:
         from bgboard.club.boards import DirectorSettings, serve_boards
         from bgboard.net.protocol import check_club, parse_broker_url

@@ -139,9 +139,13 @@ def evening_routes(site: Any, page: Callable[..., Response], refused: Callable[.
                                  "score": f"{m.score[side]}-{m.score[1 - side]}" if m.score else m.status,
                                  "result": "" if m.winner is None else ("won" if m.winner == me.name else "lost"),
                                  "change": (h["rating_after"] - h["rating_before"]) if h else None})
+            from bgboard.club import analysis_queue
+
+            pr_history = analysis_queue.pr_history(club.db, me.name)
+            pr_overall = next((r for r in analysis_queue.pr_table(club.db) if r["name"] == me.name), None)
             return page(request, "player.html", me=me, events=events, matches=for_page,
                         history=history, event_url=lambda n: "/events/" + quote(n, safe=""),
-                        player_url=player_url)
+                        player_url=player_url, pr_history=pr_history, pr_overall=pr_overall)
 
     async def qr(request: Request) -> Response:
         import segno

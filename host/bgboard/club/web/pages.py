@@ -21,6 +21,7 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Route
 
+from bgboard.club import analysis_queue
 from bgboard.club.model import ELIMINATION
 from bgboard.club.web import director as auth
 from bgboard.club.web.boardview import bounded
@@ -130,6 +131,7 @@ def club_routes(site: Any, page: Callable[..., Response], refused: Callable[...,
             champion = next((s.name for s in standings if s.status == "champion"), None)
             context: dict[str, Any] = dict(event=info, champion=champion, standings_url=standings_url,
                                            rounds=rounds, stage_names=STAGE_NAMES,
+                                           pr_rows=analysis_queue.pr_table(club.db, info.name),
                                            payouts=evening_payouts(club, info.name))
             if info.format in ELIMINATION:
                 context["flights"] = bracket_columns(club.bracket(info.name), {m.id: m for m in matches})
@@ -153,7 +155,7 @@ def club_routes(site: Any, page: Callable[..., Response], refused: Callable[...,
 
     def ratings(request: Request) -> Response:
         with open_club() as club:
-            return page(request, "ratings.html", players=club.ratings())
+            return page(request, "ratings.html", players=club.ratings(), pr_rows=analysis_queue.pr_table(club.db))
 
     def match(request: Request) -> Response:
         number = request.path_params["number"]
@@ -163,6 +165,7 @@ def club_routes(site: Any, page: Callable[..., Response], refused: Callable[...,
             except InputError as error:
                 return not_found(request, str(error))
             text = club.match_record(number)
+            analysis = analysis_queue.match_figures(club.db, info.id)
         record, problem = None, None
         if text:
             try:
@@ -170,7 +173,7 @@ def club_routes(site: Any, page: Callable[..., Response], refused: Callable[...,
             except InputError as error:
                 problem = str(error)
         return page(request, "match.html", m=info, record=record, problem=problem,
-                    event_url=event_url)
+                    event_url=event_url, analysis=analysis)
 
     def mat(request: Request) -> Response:
         number = request.path_params["number"]
