@@ -30,9 +30,35 @@ def _skips_forbidden() -> bool:
     )
 
 
+#: Tests (node-id prefixes) that take longest, longest first: whole matches on the firmware,
+#: kill -9 campaigns, pyright.  They start first so that, with the suite spread over the
+#: cores by pytest-xdist (pyproject's addopts), no worker is left running one of them alone
+#: at the end; the rest keep their order.  ``benchmarks/quick_tests.py --full`` lists the
+#: slowest tests (pytest's --durations) when this list needs a look.
+FIRST = (
+    "tests/sim/test_variant_sim.py::test_a_tavli_match",
+    "tests/sim/test_variant_sim.py",
+    "tests/sim/test_firmware.py",
+    "tests/sim/test_teach.py",
+    "tests/store/test_crash.py",
+    "tests/net/test_club_kills.py",
+    "tests/test_types.py",
+    "tests/sim/test_run.py",
+    "tests/display/test_match_states.py",
+)
+
+
+@pytest.hookimpl(trylast=True)  # after pytest's own grouping by fixture scope
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    def rank(item: pytest.Item) -> int:
+        return next((i for i, prefix in enumerate(FIRST) if item.nodeid.startswith(prefix)), len(FIRST))
+
+    items.sort(key=rank)  # stable: the same order on every xdist worker
+
+
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
-    if not _skips_forbidden():
-        return
+    if not _skips_forbidden() or hasattr(session.config, "workerinput"):
+        return  # an xdist worker: the controller sees every worker's skips
     reporter = session.config.pluginmanager.get_plugin("terminalreporter")
     skipped = reporter.stats.get("skipped", []) if reporter else []
     if skipped:

@@ -29,7 +29,10 @@ from bgboard.store.journal import Journal
 
 from simrecords import gnubg_games, journal_actions
 
-pytestmark = pytest.mark.slow  # whole matches / engines / firmware runs: the full run, not -m "not slow"
+pytestmark = [
+    pytest.mark.slow,  # whole matches / engines / firmware runs: the full run, not -m "not slow"
+    pytest.mark.xdist_group("sim-firmware"),  # one xdist worker plays the reference match for all
+]
 
 BGBOARD = [sys.executable, "-m", "bgboard"]
 ARGS = ["--match-length", "3", "--seed", "7", "--noise", "medium", "--illegal-rate", "0.3"]

@@ -33,7 +33,12 @@ def whole_6(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict, Path]:
     return run_match(OPTIONS_6, out), out
 
 
+#: The tests that read whole_6 run on one xdist worker, which plays it once.
+WHOLE_6 = pytest.mark.xdist_group("sim-run-whole-6")
+
+
 @pytest.mark.slow
+@WHOLE_6
 def test_an_interrupted_run_resumes_to_the_same_end(tmp_path: Path, whole_6: tuple[dict, Path]) -> None:
     whole, whole_out = whole_6
     part = Simulation(OPTIONS_6, tmp_path)
@@ -93,6 +98,7 @@ def test_bad_options_give_one_line_and_exit_2(tmp_path: Path, argv: list[str], w
 
 
 @pytest.mark.slow
+@WHOLE_6
 def test_kill_9_then_sim_again_ends_as_the_uninterrupted_run(tmp_path: Path, whole_6: tuple[dict, Path]) -> None:
     args = ["sim", "--match-length", "3", "--seed", "6", "--noise", "low", "--illegal-rate", "0.2", "--json", "--model-firmware"]
     whole, whole_out = whole_6

@@ -50,7 +50,12 @@ def taught_on_firmware(tmp_path_factory) -> tuple[Path, dict]:
     return out, summary
 
 
+#: The tests that read ``taught`` run on one xdist worker, which plays it once.
+TAUGHT = pytest.mark.xdist_group("sim-teach-taught")
+
+
 @pytest.mark.slow
+@TAUGHT
 def test_every_play_is_graded_with_gnubg_nns_own_losses(taught) -> None:
     _graded_as_gnubg_nn_grades(*taught)
 
@@ -95,6 +100,7 @@ def _graded_as_gnubg_nn_grades(out: Path, summary: dict) -> None:
 
 
 @pytest.mark.slow
+@TAUGHT
 def test_the_learner_report_opens_in_a_browser(taught, tmp_path) -> None:
     out, summary = taught
     _the_report_named(out, summary)
