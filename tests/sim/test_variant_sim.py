@@ -197,7 +197,7 @@ def test_kill_9_of_a_plakoto_match_then_sim_again_ends_as_the_uninterrupted_run(
     summary = json.loads(whole.stdout)
     total = len(journal_actions(tmp_path / "whole"))
     killed = tmp_path / "killed"
-    for at in (6, 30):
+    for at in (6, 20):
         run = subprocess.Popen([*args, "--out", str(killed), "--realtime"],
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         deadline = time.monotonic() + 300  # leaves as soon as the journal holds `at` actions
