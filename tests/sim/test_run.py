@@ -19,6 +19,7 @@ from bgboard.sim.run import Options, Simulation
 from bgboard.sim.session import run_match
 
 from simrecords import journal_actions
+from tests.support import shared_run
 
 BGBOARD = [sys.executable, "-m", "bgboard"]
 
@@ -28,17 +29,12 @@ OPTIONS_6 = Options(3, seed=6, noise=180.0, illegal_rate=0.2)
 
 @pytest.fixture(scope="module")
 def whole_6(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict, Path]:
-    """The uninterrupted run that interrupted runs must end like."""
-    out = tmp_path_factory.mktemp("whole")
-    return run_match(OPTIONS_6, out), out
-
-
-#: The tests that read whole_6 run on one xdist worker, which plays it once.
-WHOLE_6 = pytest.mark.xdist_group("sim-run-whole-6")
+    """The uninterrupted run that interrupted runs must end like (played once per test run:
+    tests.support.shared_run)."""
+    return shared_run(tmp_path_factory, "sim-run-whole-6", lambda out: run_match(OPTIONS_6, out))
 
 
 @pytest.mark.slow
-@WHOLE_6
 def test_an_interrupted_run_resumes_to_the_same_end(tmp_path: Path, whole_6: tuple[dict, Path]) -> None:
     whole, whole_out = whole_6
     part = Simulation(OPTIONS_6, tmp_path)
@@ -98,7 +94,6 @@ def test_bad_options_give_one_line_and_exit_2(tmp_path: Path, argv: list[str], w
 
 
 @pytest.mark.slow
-@WHOLE_6
 def test_kill_9_then_sim_again_ends_as_the_uninterrupted_run(tmp_path: Path, whole_6: tuple[dict, Path]) -> None:
     args = ["sim", "--match-length", "3", "--seed", "6", "--noise", "low", "--illegal-rate", "0.2", "--json", "--model-firmware"]
     whole, whole_out = whole_6

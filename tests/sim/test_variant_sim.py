@@ -65,9 +65,6 @@ def test_the_first_plays_of_a_plakoto_game_through_the_host_app_on_the_firmware(
 
 #: The seed and illegal-play rate of the one-point match of each variant on the firmware.
 SEED, ILLEGAL_RATE = 3, 0.2
-#: The tests that read the same match run on one xdist worker (tests.support.shared_run
-#: plays it once in any case, but another worker would wait for it).
-PLAKOTO, RACE = pytest.mark.xdist_group("variant-plakoto"), pytest.mark.xdist_group("variant-race")
 
 
 def _match_on_the_firmware(tmp_path_factory: pytest.TempPathFactory, variant: str) -> tuple[dict, Path]:
@@ -83,7 +80,6 @@ def plakoto(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict, Path]:
 
 
 @pytest.mark.slow
-@PLAKOTO
 def test_a_plakoto_game_through_the_host_app_on_the_firmware_reads_its_pins(plakoto: tuple[dict, Path]) -> None:
     summary, out = plakoto
     _check(out, summary, "standard", 1)
@@ -104,8 +100,7 @@ def test_a_plakoto_game_through_the_host_app_on_the_firmware_reads_its_pins(plak
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("variant", [pytest.param("plakoto", marks=PLAKOTO), "fevga", "anti",
-                                     pytest.param("race", marks=RACE)])
+@pytest.mark.parametrize("variant", ["plakoto", "fevga", "anti", "race"])
 def test_a_match_of_every_variant_on_the_firmware(tmp_path_factory: pytest.TempPathFactory, variant: str) -> None:
     """One point, one game: each variant's set-up, plays, refusals and ending on the firmware.
     (Matches of several games and their scores: tests/match/test_variants_match.py on the
@@ -117,7 +112,7 @@ def test_a_match_of_every_variant_on_the_firmware(tmp_path_factory: pytest.TempP
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("variant", [pytest.param("plakoto", marks=PLAKOTO), pytest.param("race", marks=RACE)])
+@pytest.mark.parametrize("variant", ["plakoto", "race"])
 def test_the_model_firmware_plays_the_same_match_as_the_firmware(
     tmp_path_factory: pytest.TempPathFactory, tmp_path: Path, variant: str
 ) -> None:
@@ -130,7 +125,6 @@ def test_the_model_firmware_plays_the_same_match_as_the_firmware(
 
 
 @pytest.mark.slow
-@PLAKOTO
 def test_a_plakoto_match_stopped_midway_resumes_from_the_journal_to_the_same_end(
     plakoto: tuple[dict, Path], tmp_path: Path
 ) -> None:
