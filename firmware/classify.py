@@ -6,7 +6,10 @@ white checker, -1 for one black, and ``1 + gain * (k - 1)`` for a stack of k mag
 Thresholds, with hysteresis so a reading on a boundary does not flicker:
 
 * occupied from |u| >= 0.5 + 0.08, empty again below 0.5 - 0.08;
-* level L (2..7) from the midpoint between k = L-1 and k = L, +- 0.08;
+* level L (2..7) from the midpoint between the fields of L-1 and L stacked magnets, +- 0.08:
+  ``1 + gain * STACK_SHAPE_MILLI[L-2] / 1000`` (board.py, from the sensing physics: each
+  further magnet sits 7 mm higher and adds less); a level the physics cannot tell from the one
+  below has shape 0 and is never reached, so the top level reached means "that many or more";
 * a reading within 512 counts of either rail is FAULT (an open or shorted sensor: the
   sensor itself never drives that close to its supply).
 
@@ -17,6 +20,7 @@ waits for 4 identical scans before reporting one.  The fast path is one range ch
 band of counts in which the slot keeps its state.
 """
 
+import board
 from calibration import Calibration
 
 EMPTY = 0
@@ -29,6 +33,7 @@ RAIL = 512
 PRESENT = 0.5
 PRESENT_HYSTERESIS = 0.08
 LEVEL_HYSTERESIS = 0.08
+UNREACHED = 1e9  # the threshold of a level the physics cannot tell
 WINDOW = 50
 FLICKER = 6
 
@@ -51,7 +56,9 @@ class Classifier:
         self.cal = cal
         gain = cal.stack_gain_milli / 1000
         # threshold[L], hysteresis[L] for L = 1..MAX_LEVEL (index 0 unused)
-        self.threshold = [0.0, PRESENT] + [1 + gain * (level - 1.5) for level in range(2, MAX_LEVEL + 1)]
+        shape = board.STACK_SHAPE_MILLI
+        self.threshold = [0.0, PRESENT] + [1 + gain * shape[level - 2] / 1000 if shape[level - 2] else UNREACHED
+                                           for level in range(2, MAX_LEVEL + 1)]
         self.hysteresis = [0.0, PRESENT_HYSTERESIS] + [LEVEL_HYSTERESIS] * (MAX_LEVEL - 1)
         for s in range(self.count):
             self.hi[s] = -1  # force the slow path once
@@ -94,7 +101,7 @@ class Classifier:
             lo, hi = int(e - a) + 2, int(e + a) - 2
         else:
             xlo = (t[level] - h[level]) * w
-            xhi = (t[level + 1] + h[level + 1]) * w if level < MAX_LEVEL else 70000
+            xhi = (t[level + 1] + h[level + 1]) * w if level < MAX_LEVEL and t[level + 1] < UNREACHED else 70000
             d = cal.white_sign if state & 3 == WHITE else -cal.white_sign
             if d > 0:
                 lo, hi = int(e + xlo) + 2, int(e + xhi) - 2

@@ -121,7 +121,7 @@ def render(pins: dict, grid: dict) -> Image.Image:
     for who in ("white", "black"):
         b = pins["pi"]["buttons"][who]
         lines.append(f"  {who}: roll {b['roll']}, double {b['double']}, drop {b['drop']}")
-    lines += ["", "Pico USB -> Pi USB (CDC serial)", "5 V 3 A supply -> LEDs, VSYS (Schottky), 3V3 buck -> sensors"]
+    lines += ["", "Pico USB -> Pi USB (CDC serial)", "5 V 4 A supply -> LEDs, VSYS (Schottky), a 3V3 regulator", "  on each strip -> its sensors (hardware/boards/)"]
     for line in lines:
         draw.text((x, y), line, fill="black", font=font)
         y += 18

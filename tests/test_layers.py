@@ -125,3 +125,18 @@ def test_the_mqtt_library_is_imported_only_by_the_network_session(path: Path):
         assert module.split(".")[0] not in NETWORK, (
             f"{path.relative_to(ROOT)} imports {module}: only {sorted(NETWORK_ADAPTERS)} may use the MQTT library"
         )
+
+
+# The magnetic-field library (the sensing physics): imported by one adapter only.
+FIELD = {"magpylib", "numpy"}
+FIELD_ADAPTERS = {"hardware/magnets.py"}
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_the_field_library_is_imported_only_by_the_magnets_adapter(path: Path):
+    if str(path.relative_to(ROOT)) in FIELD_ADAPTERS:
+        return
+    for module, _ in _imports(path):
+        assert module.split(".")[0] not in FIELD, (
+            f"{path.relative_to(ROOT)} imports {module}: only {sorted(FIELD_ADAPTERS)} may use magpylib"
+        )

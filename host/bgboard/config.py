@@ -306,10 +306,12 @@ def _check_club(c: ClubConfig) -> None:
 
 def club_password(c: ClubConfig) -> str:
     """The board's broker password, read from ``club.password_file`` (one sentence if not)."""
-    try:
-        text = Path(c.password_file).read_text(encoding="utf-8").strip()
-    except OSError as exc:
-        raise ConfigError(f"club.password_file {c.password_file} cannot be read ({exc.strerror or exc})") from None
+    from bgboard.files import FileProblemError, read_text
+
+    try:  # bounded by the bytes read and, for a named pipe, in time
+        text = read_text(c.password_file, "club.password_file", limit=64 * 1024).strip()
+    except FileProblemError as exc:
+        raise ConfigError(str(exc)) from None
     if not text:
         raise ConfigError(f"club.password_file {c.password_file} is empty: put the board's broker password in it")
     return text

@@ -1,8 +1,10 @@
 """Files a user names (config, state, records, output): read within a limit as UTF-8, and
 an OS error said in one sentence with what to do (an adapter: the only I/O is here).
 
-:func:`read_text` refuses a file that is not UTF-8 ("save it as UTF-8"), too large (a device
-such as /dev/zero would never end) or not a file; :func:`os_error` turns any ``OSError`` into
+:func:`read_text` refuses a file that is not UTF-8 ("save it as UTF-8"), too large (counted
+in bytes actually read: a device such as /dev/zero would never end, and its size is 0), a
+pipe that does not end within :data:`PIPE_TIMEOUT_S`, or not a file (:func:`read_bytes`,
+:func:`read_fd` for an open descriptor such as standard input); :func:`os_error` turns any ``OSError`` into
 an :class:`~bgboard.errors.InputError` naming the file (disk full, read-only, a parent that
 is a file...), which ``bgboard`` prints as one line with exit code 2; :func:`check_distinct`
 refuses two outputs that are one file; :func:`write_text_atomic` replaces a file whole (the
@@ -13,11 +15,16 @@ from __future__ import annotations
 
 import errno
 import os
+import select
+import stat
+import time
 from pathlib import Path
 
 from bgboard.errors import InputError
 
 MAX_BYTES = 8 * 1024 * 1024  # no file bgboard reads is near this; a device would be endless
+PIPE_TIMEOUT_S = 10.0  # a named pipe or device given as a file: how long it may take to end
+CHUNK = 64 * 1024
 
 ADVICE = {
     errno.ENOSPC: "the disk is full: free some space or write somewhere else",
@@ -44,15 +51,93 @@ def os_error(exc: OSError, path: str | os.PathLike[str] | None = None) -> FilePr
     return FileProblemError(f"cannot use {name}: {advice}")
 
 
-def read_text(path: str | os.PathLike[str], what: str, limit: int = MAX_BYTES) -> str:
-    """The UTF-8 text of the file ``what`` (e.g. "the config file") at ``path``."""
+def read_bytes(path: str | os.PathLike[str], what: str, limit: int = MAX_BYTES,
+               timeout: float | None = None) -> bytes:
+    """The bytes of the file ``what`` at ``path``, at most ``limit`` of them: bounded by the
+    bytes actually read (a device's or /proc file's size says nothing), and for anything but a
+    regular file (a named pipe, a device) by ``timeout`` seconds too (default
+    :data:`PIPE_TIMEOUT_S`) — a pipe nobody writes to is refused, never waited on."""
     try:
-        with open(path, "rb") as f:
-            data = f.read(limit + 1)
+        fd = open_for_reading(path)
     except OSError as exc:
         raise FileProblemError(f"{what} {path} cannot be read ({exc.strerror or exc})") from None
-    if len(data) > limit:
-        raise FileProblemError(f"{what} {path} is larger than {limit // (1024 * 1024)} MB: is it the right file?")
+    try:
+        return read_fd(fd, f"{what} {path}", limit, timeout)
+    finally:
+        os.close(fd)
+
+
+def open_for_reading(path: str | os.PathLike[str]) -> int:
+    """A descriptor open for reading at ``path`` that never waited: a named pipe is opened
+    without waiting for a writer (:func:`read_fd` then waits, within its time-out).  A
+    directory raises :class:`IsADirectoryError`, any other problem its ``OSError``."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
+    try:
+        if stat.S_ISDIR(os.fstat(fd).st_mode):
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
+        os.set_blocking(fd, True)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def read_fd(fd: int, what: str, limit: int = MAX_BYTES, timeout: float | None = None,
+            *, line: bool = False, forever: bool = False) -> bytes:
+    """At most ``limit`` bytes from the open descriptor ``fd`` (``what`` names it in the
+    sentence), to its end — or with ``line`` to the first newline (kept out).  A regular file
+    is read directly; anything else only when :func:`select.poll` says it is readable, within
+    ``timeout`` seconds in all (default :data:`PIPE_TIMEOUT_S`; ``forever``: no time limit,
+    for a person typing at a terminal)."""
+    regular = stat.S_ISREG(os.fstat(fd).st_mode)
+    if timeout is None:
+        timeout = PIPE_TIMEOUT_S
+    deadline = None if forever else time.monotonic() + timeout
+    poller = select.poll()
+    poller.register(fd, select.POLLIN | select.POLLPRI)
+    data = bytearray()
+    while True:
+        if not regular:
+            if deadline is None:
+                ready = poller.poll()
+            else:
+                left = deadline - time.monotonic()
+                ready = poller.poll(int(left * 1000) + 1) if left > 0 else []
+            if not ready:
+                raise FileProblemError(f"{what} did not end within {timeout:g} s: "
+                                       "is it a pipe nobody writes to? give a file")
+        try:
+            chunk = os.read(fd, min(CHUNK, limit + 1 - len(data)))
+        except OSError as exc:
+            raise FileProblemError(f"{what} cannot be read ({exc.strerror or exc})") from None
+        if not chunk:
+            return bytes(data)
+        if line and b"\n" in chunk:
+            data += chunk[:chunk.index(b"\n")]
+            if len(data) <= limit:
+                return bytes(data)
+        else:
+            data += chunk
+        if len(data) > limit:
+            if line:
+                raise FileProblemError(f"{what} has no line end in its first {_size(limit)}: "
+                                       "give one line")
+            raise FileProblemError(f"{what} is larger than {_size(limit)}: is it the right file?")
+
+
+def _size(limit: int) -> str:
+    if limit >= 1024 * 1024:
+        return f"{limit // (1024 * 1024)} MB"
+    if limit >= 1024:
+        return f"{limit // 1024} kB"
+    return f"{limit} bytes"
+
+
+def read_text(path: str | os.PathLike[str], what: str, limit: int = MAX_BYTES,
+              timeout: float | None = None) -> str:
+    """The UTF-8 text of the file ``what`` (e.g. "the config file") at ``path`` (bounded as
+    :func:`read_bytes` bounds it)."""
+    data = read_bytes(path, what, limit, timeout)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:

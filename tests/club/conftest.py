@@ -11,9 +11,9 @@ def club(tmp_path):
         yield d
 
 
-def selfplay_mat(length: int, seed: int) -> tuple[str, tuple[int, int]]:
-    """A real self-played match record and its final score (player 0 first)."""
+def selfplay_mat(length: int, seed: int, players: tuple[str, str] = ("White", "Black")) -> tuple[str, tuple[int, int]]:
+    """A real self-played match record between ``players`` and its final score (player 0 first)."""
     from bgboard.match import replay
 
-    actions = selfplay(length, seed, "standard")
+    actions = selfplay(length, seed, "standard", players=tuple(players))
     return export_mat(actions), tuple(replay(actions).score)

@@ -24,10 +24,14 @@ def club(capsys, *args: str) -> tuple[int, str, str]:
     return code, out, err
 
 
-def selfplay(capsys, tmp: Path, length: int, seed: int) -> tuple[Path, list[int]]:
+def selfplay(capsys, tmp: Path, length: int, seed: int, players: list[str]) -> tuple[Path, list[int]]:
+    """A self-played record of the match between ``players`` (selfplay names them White and
+    Black; a board's record names the players of its assignment, as the director checks)."""
     path = tmp / f"m{seed}.mat"
     assert main(["selfplay", "--match-length", str(length), "--seed", str(seed),
                  "--out", str(path), "--json"]) == 0
+    text = path.read_text().replace("White : ", f"{players[0]} : ").replace("Black : ", f"{players[1]} : ")
+    path.write_text(text)
     return path, json.loads(capsys.readouterr().out)["score"]
 
 
@@ -60,7 +64,7 @@ def test_a_club_evening(tmp_path, capsys, monkeypatch):
             assert set(m) == {"id", "board", "players", "length", "flight"}
             assert m["length"] == (5 if m["flight"] == "main" else 3)
             seed += 1
-            path, (a, b) = selfplay(capsys, tmp_path, m["length"], seed)
+            path, (a, b) = selfplay(capsys, tmp_path, m["length"], seed, m["players"])
             if not refused:
                 # the board reports the wrong way round: the .mat disagrees and is refused
                 code, out, err = club(capsys, "result", "Friday", str(m["id"]),
@@ -139,8 +143,8 @@ def test_bad_input_is_one_sentence_and_exit_2(tmp_path, capsys, monkeypatch):
     for args, words in [
         (("result", "E", str(mid), "--score", "3:1"), "A-B"),
         (("result", "E", "x", "--score", "3-1"), "whole number"),
-        (("result", "E", str(mid), "--score", "3-1", "--mat", str(tmp_path / "none.mat")), "cannot read"),
-        (("result", "E", str(mid), "--score", "3-1", "--mat", str(tmp_path / "bad.mat")), "cannot read"),
+        (("result", "E", str(mid), "--score", "3-1", "--mat", str(tmp_path / "none.mat")), "cannot be read"),
+        (("result", "E", str(mid), "--score", "3-1", "--mat", str(tmp_path / "bad.mat")), "is not UTF-8 text"),
         (("forfeit", "E", str(mid), "--winner", "Zed", "--reason", "late"), "no player"),
     ]:
         code, out, err = club(capsys, *args)

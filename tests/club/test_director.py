@@ -45,7 +45,7 @@ def test_an_older_database_is_migrated_keeping_its_rows(tmp_path):
     raw.commit()
     raw.close()
     with Director.open(path) as d:
-        assert d.club.schema_version() == SCHEMA == 3
+        assert d.club.schema_version() == SCHEMA == 4
         assert d.club_name() == "Old Club"
         assert d.db.execute("SELECT 1 FROM sqlite_master WHERE name = 'matches_event_status'").fetchone()
 
@@ -80,9 +80,9 @@ def test_result_with_a_key_is_stored_once(club):
 
 
 def test_a_board_report_after_a_hand_entry_is_accepted_when_it_agrees(club):
-    mat, (a, b) = selfplay_mat(3, 7)
     _field(club, 2)
     m = club.pair_round("E").matches[0]
+    mat, (a, b) = selfplay_mat(3, 7, m.players)
     club.record_result("E", m.id, (a, b), actor="director")           # the board was offline
     with pytest.raises(InputError, match="already has a result"):
         club.record_result("E", m.id, (b, a), result_key="board-uuid")
@@ -94,9 +94,9 @@ def test_a_board_report_after_a_hand_entry_is_accepted_when_it_agrees(club):
 
 
 def test_a_mat_is_replayed_and_must_end_at_the_reported_score(club):
-    mat, (a, b) = selfplay_mat(3, 7)
     _field(club, 2)
     m = club.pair_round("E").matches[0]
+    mat, (a, b) = selfplay_mat(3, 7, m.players)
     with pytest.raises(InputError, match="not stored"):
         club.record_result("E", m.id, (b, a), mat=mat)
     with pytest.raises(InputError, match="cannot be replayed"):

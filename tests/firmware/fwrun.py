@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from bgboard.link import messages as m
+from bgboard.sim.field import PHYSICS
 from bgboard.link.codec import Frame, FrameDecoder
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -24,14 +25,22 @@ SIM = FIRMWARE / "sim"
 MICROPYTHON = Path(sys.executable).with_name("micropython")
 
 EMPTY = 32768
-SWING = 9000
+# the firmware's default calibration, generated from the sensing physics (firmware/board.py)
+_BOARD: dict = {}
+exec((FIRMWARE / "board.py").read_text(), _BOARD)
+SWING: int = _BOARD["SWING"]
+STACK_GAIN: float = _BOARD["STACK_GAIN_MILLI"] / 1000
+#: the highest stack level the firmware reports ("that many or more": the physics cannot
+#: tell taller stacks apart)
+TOP_LEVEL: int = 1 + sum(1 for v in _BOARD["STACK_SHAPE_MILLI"] if v)
 
 
 def counts(colour: str, k: int = 1) -> int:
-    """The default-calibration reading of ``k`` stacked checkers of ``colour``."""
+    """The default-calibration reading of ``k`` stacked checkers of ``colour`` (the sensing
+    physics: :mod:`bgboard.hardware.physics`, as the simulator's field has it)."""
     if k == 0:
         return EMPTY
-    units = 1 + 0.30 * (k - 1)
+    units = PHYSICS.stack_units[k - 1]
     return round(EMPTY + (SWING if colour == "white" else -SWING) * units)
 
 

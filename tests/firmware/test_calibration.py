@@ -7,7 +7,7 @@ from pathlib import Path
 
 from bgboard.link import messages as m
 
-from fwrun import counts, host
+from fwrun import STACK_GAIN, SWING, counts, host
 
 N = 138
 
@@ -28,10 +28,10 @@ def test_calibrate_empty_persists_and_survives_reboot(run_firmware, tmp_path: Pa
     assert saved["empty"] == base
 
     # A sensor whose baseline sits 1800 counts low: with the stored baseline a black checker
-    # (−9000) still reads one black, and the empty sensor reads empty after the reboot.
+    # (−SWING) still reads one black, and the empty sensor reads empty after the reboot.
     low = base.index(min(base))
     run = run_firmware([f"slots {' '.join(map(str, base))}", "@100",
-                        f"slot {low} {base[low] - 9000}", "@300", "stop"], flash=flash)
+                        f"slot {low} {base[low] - SWING}", "@300", "stop"], flash=flash)
     assert run.of(m.Hello)[0].calibration == m.CALIBRATION_LOADED
     assert run.of(m.Snapshot)[0].states == (0,) * N
     assert run.of(m.Changes) == [m.Changes((m.SlotChange(low, 6),))]
@@ -39,14 +39,14 @@ def test_calibrate_empty_persists_and_survives_reboot(run_firmware, tmp_path: Pa
 
 def test_calibrate_checkers_records_each_sensors_swing(run_firmware, tmp_path: Path) -> None:
     flash = tmp_path / "flash"
-    weak = 7000  # a sensor a little further from its magnet
+    weak = round(0.8 * SWING)  # a sensor a little further from its magnet
     run = run_firmware([f"slot 9 {32768 + weak}", "@100", host(m.Calibrate(m.CALIBRATE_CHECKERS), 0),
                         "@300", "stop"], flash=flash)
     assert run.of(m.Ack) == [m.Ack(0, m.Calibrate.KIND)]
     saved = json.loads((flash / "calibration.json").read_text())
-    assert saved["swing"][9] == weak and saved["swing"][8] == 9000
-    # Two stacked magnets on that weak sensor now read level 2 (1.3 x 7000), not 1.
-    run = run_firmware([f"slot 9 {32768 + round(1.3 * weak)}", "@100", "stop"], flash=flash)
+    assert saved["swing"][9] == weak and saved["swing"][8] == SWING
+    # Two stacked magnets on that weak sensor now read level 2, not 1.
+    run = run_firmware([f"slot 9 {32768 + round((1 + STACK_GAIN) * weak)}", "@100", "stop"], flash=flash)
     assert run.of(m.Snapshot)[0].states[9] == m.slot_state(m.WHITE, 2)
 
 

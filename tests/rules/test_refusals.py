@@ -58,6 +58,8 @@ def _hand_play(game, board, dice, rng):
     moves = []
     for die in rolled[: rng.randint(1, len(rolled))]:
         sources = [p for p in range(1, 25) if board.mine[p]] + ([25] if board.mine[25] or board.reserve[0] else [])
+        if not sources:  # the hand has borne off its last checker: the play ends there
+            break
         frm = rng.choice(sources)
         to = max(frm - die, 0)
         board = hand_move(game, board, frm, to)

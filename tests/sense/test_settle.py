@@ -77,6 +77,8 @@ def test_slot_readings_become_counts_with_uncertainty() -> None:
     assert reading_from_slots(7, [1, 1, 1, 1, 1]) == 5
     assert reading_from_slots(7, [1, 1, 1, 1, 1], stacked=True) == CAPPED + 6
     assert str(code_reading(CAPPED + 6)) == "6 or more white"
+    # a stack seen on a shorter row (players stack where they like): one more than its slots
+    assert reading_from_slots(7, [-1, -1, 0, 0, 0], stacked=True) == -(CAPPED + 3)
     assert reading_from_slots(7, [1, -1, 0, 0, 0]) == MIXED
     with pytest.raises(SensorFaultError, match="check point 7"):
         reading_from_slots(7, [1, 0, 1, 0, 0])

@@ -4,9 +4,11 @@ The tournament director: players, events, pairings, results, FIBS ratings, stand
 
 Pure core (no I/O, no clock): ``model`` (data), ``ratings`` (FIBS), ``bracket`` (elimination
 brackets), ``swiss``, ``formats`` (the four formats behind one interface), ``standings``
-(tie-breaks), ``export`` (CSV and HTML text).  Adapter: ``db`` (SQLite, versioned
-migrations, WAL, one transaction per change).  Service: ``director`` — every operation the
-CLI and the web pages call (read its docstring).  docs/club.md explains it for directors.
+(tie-breaks), ``export`` (CSV text), ``printing`` (draw sheets and match slips as HTML),
+``payouts`` (the pot and its split).  Adapters: ``db`` (SQLite, versioned migrations, WAL, one
+transaction per change), ``backup`` (SQLite's online backup, restore).  Service: ``director``
+— every operation the CLI and the web pages call (read its docstring) — and ``evening``
+(check-in, late entries, payouts, per-event match numbers, the backup after each round).  docs/club.md explains it for directors.
 ``live`` and ``web`` are the room's live boards and pages (their own docstrings).
 
 The public names are imported on first use (:mod:`bgboard.exports`): the pure core does not

@@ -11,8 +11,9 @@ committed.
 
 from __future__ import annotations
 
+import os
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -121,12 +122,93 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE events ADD COLUMN last_chance INTEGER NOT NULL DEFAULT 0;
     """,
+    # 4: the director's evening (club/evening.py): check-in, a late entrant's starting score,
+    # an event's settings (check-in, entry fee and payouts) as JSON, each match's number in its event
+    """
+    ALTER TABLE entries ADD COLUMN checked_in INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE entries ADD COLUMN start_score REAL NOT NULL DEFAULT 0;
+    ALTER TABLE events ADD COLUMN settings TEXT NOT NULL DEFAULT '{}';
+    ALTER TABLE matches ADD COLUMN number INTEGER;
+    UPDATE matches SET number = (SELECT COUNT(*) FROM matches m2 WHERE m2.event_id = matches.event_id
+        AND m2.id <= matches.id AND m2.status != 'bye') WHERE status != 'bye';
+    CREATE UNIQUE INDEX matches_event_number ON matches(event_id, number);
+    """,
 )
 SCHEMA = len(MIGRATIONS)
 
 
+BUSY_TIMEOUT_S = 10.0  # how long a change waits for another program's change to the file
+CLUB_TABLES = {"meta", "players", "events", "matches", "audit"}
+
+
 class ClubDatabaseError(InputError):
     """A club database that cannot be opened or used (the message names the file)."""
+
+
+def database_error(exc: sqlite3.Error, path: str | Path) -> ClubDatabaseError:
+    """One sentence for an SQLite error a user can meet on the club database at ``path``:
+    locked by another program (which, when this machine can tell), a read-only file or
+    folder, a damaged file, a full disk; anything else named as SQLite says it."""
+    text = str(exc)
+    low = text.lower()
+    code = getattr(exc, "sqlite_errorname", "") or ""
+    if "locked" in low or "busy" in low or code.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
+        holders = holders_of(path)
+        who = f" ({', '.join(holders)} has it open)" if holders else ""
+        return ClubDatabaseError(
+            f"the club database {path} is busy: another program is changing it{who} and did not "
+            f"finish within {BUSY_TIMEOUT_S:g} s; nothing was changed, try again in a moment")
+    if "readonly" in low or "read-only" in low or code.startswith("SQLITE_READONLY"):
+        return ClubDatabaseError(
+            f"the club database {path} is read-only: nothing was changed; let this user write the "
+            "file and its folder (chmod/chown), or work on a writable copy")
+    if "not a database" in low or code.startswith("SQLITE_NOTADB"):
+        return ClubDatabaseError(
+            f"{path} is not a club database, not even an SQLite file: give the club's file with "
+            "--db (if it was the club's, restore it from your last copy of the file)")
+    if "malformed" in low or "corrupt" in low or code.startswith("SQLITE_CORRUPT"):
+        return ClubDatabaseError(
+            f"the club database {path} is damaged ({text}): stop every program using it and "
+            "restore your last backup with 'bgboard club restore FILE' ('club backup' makes one; "
+            "the damaged file is kept aside)")
+    if "disk is full" in low or "disk i/o" in low or code.startswith(("SQLITE_FULL", "SQLITE_IOERR")):
+        return ClubDatabaseError(f"the club database {path} cannot be written ({text}): "
+                                 "free some disk space or check the disk, then try again")
+    if "unable to open" in low or code.startswith("SQLITE_CANTOPEN"):
+        return ClubDatabaseError(f"the club database {path} cannot be opened ({text}): check the "
+                                 "file's and its folder's permissions")
+    return ClubDatabaseError(f"the club database {path} cannot be used ({text})")
+
+
+def holders_of(path: str | Path) -> list[str]:
+    """The other processes of this machine that have the database (or its WAL) open, as
+    'process PID (command)' — what /proc lets this user see; empty elsewhere."""
+    try:
+        target = Path(path).resolve()
+    except OSError:
+        return []
+    wanted = {str(target), f"{target}-wal", f"{target}-shm", f"{target}-journal"}
+    found: list[str] = []
+    proc = Path("/proc")
+    if not proc.is_dir():
+        return []
+    me = os.getpid()
+    for entry in proc.iterdir():
+        if not entry.name.isdigit() or int(entry.name) == me:
+            continue
+        try:
+            if any(os.readlink(fd) in wanted for fd in (entry / "fd").iterdir()):
+                raw = (entry / "cmdline").read_bytes()[:300]
+                words = [w.decode("utf-8", "replace") for w in raw.split(b"\0") if w]
+                words = [Path(words[0]).name] + words[1:] if words else ["?"]
+                command = " ".join(" ".join(words).split())
+                command = command if len(command) <= 60 else command[:57] + "..."
+                found.append(f"process {entry.name} ({command})")
+        except OSError:
+            continue
+        if len(found) >= 3:
+            break
+    return found
 
 
 class Club:
@@ -140,22 +222,48 @@ class Club:
         if create and self.path.exists():
             raise ClubDatabaseError(f"{self.path} already exists: pick another --db path or "
                                     "use the club it holds")
+        if create and not self.path.parent.is_dir():
+            raise ClubDatabaseError(f"the folder {self.path.parent} does not exist: create it first, "
+                                    "or choose another --db path")
+        if not create and not self.path.is_file():
+            raise ClubDatabaseError(f"{self.path} is not a file: give the club database's file (--db)")
         try:
-            self.conn = sqlite3.connect(self.path, isolation_level=None, timeout=10.0)
+            self.conn = sqlite3.connect(self.path, isolation_level=None, timeout=BUSY_TIMEOUT_S)
+        except sqlite3.Error as exc:
+            raise database_error(exc, self.path) from None
+        try:
             self.conn.row_factory = sqlite3.Row
-            self.conn.execute("PRAGMA journal_mode=WAL")
-            self.conn.execute("PRAGMA synchronous=FULL")
-            self.conn.execute("PRAGMA foreign_keys=ON")
+            # what the file is, before anything is written: a foreign SQLite file (another
+            # program's) is refused untouched, not switched to WAL or migrated
             version = self.conn.execute("PRAGMA user_version").fetchone()[0]
-            if not create and version == 0:
-                raise ClubDatabaseError(f"{self.path} is not a bgboard club database")
+            if not create:
+                self._check_is_club(version)
             if version > SCHEMA:
                 raise ClubDatabaseError(f"{self.path} has club schema {version}, this bgboard "
                                         f"reads up to {SCHEMA}: upgrade bgboard")
+            self.conn.execute("PRAGMA journal_mode=WAL")
+            self.conn.execute("PRAGMA synchronous=FULL")
+            self.conn.execute("PRAGMA foreign_keys=ON")
             self._migrate(version)
-        except sqlite3.DatabaseError as exc:
-            raise ClubDatabaseError(f"{self.path} cannot be used as a club database ({exc})") from None
+        except sqlite3.Error as exc:
+            self.conn.close()
+            raise database_error(exc, self.path) from None
+        except BaseException:
+            self.conn.close()
+            raise
         self._depth = 0
+        self._after_commit: list[Callable[[], None]] = []
+
+    def after_commit(self, action: Callable[[], None]) -> None:
+        """Run ``action`` once the current transaction is committed (dropped if it rolls back)."""
+        self._after_commit.append(action)
+
+    def _check_is_club(self, version: int) -> None:
+        """Refuse a file that is not a club database (reading only)."""
+        tables = {r[0] for r in self.conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if version == 0 or not CLUB_TABLES <= tables:
+            raise ClubDatabaseError(f"{self.path} is not a bgboard club database (it was left as it is): "
+                                    "give the club's file with --db, or create one with 'bgboard club init'")
 
     def _migrate(self, version: int) -> None:
         for number in range(version, SCHEMA):
@@ -186,11 +294,15 @@ class Club:
             yield self.conn
         except BaseException:
             self.conn.execute("ROLLBACK")
+            self._after_commit.clear()
             raise
         else:
             self.conn.execute("COMMIT")
         finally:
             self._depth = 0
+        actions, self._after_commit = self._after_commit, []
+        for action in actions:
+            action()
 
     def schema_version(self) -> int:
         return int(self.conn.execute("PRAGMA user_version").fetchone()[0])

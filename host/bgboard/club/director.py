@@ -31,11 +31,15 @@ Reads:
     export(event, out_dir) -> [paths]    recompute_ratings()
     replay_audit(entries, path) -> Director  (a new club from an audit log: same standings
                                               and ratings)
+The evening around the pairings — check-in, late entries, player edit/remove, per-event
+match numbers, payouts, the automatic backup after each round — is :mod:`bgboard.club.evening`'s
+(its hooks here: ``check_pairable``, ``number_matches``, ``after_round``, ``after_finish``).
 """
 
 from __future__ import annotations
 
 import json
+import secrets
 import sqlite3
 import uuid as uuidlib
 from collections.abc import Iterator, Sequence
@@ -44,7 +48,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from bgboard.club import bracket, export as exporting, formats
+from bgboard.club import bracket, evening, export as exporting, formats
 from bgboard.club.db import Club
 from bgboard.club.model import (
     ELIMINATION, FORMATS, Entrant, EventSpec, Played,
@@ -56,6 +60,8 @@ from bgboard.errors import InputError
 RULES = ("standard", "brainking")
 DEFAULT_CLOCK = {"reserve_per_point_s": 120, "delay_s": 12}
 MAX_NAME = 60
+MAX_ROUNDS = 999  # a Swiss event's rounds (a club evening plays a handful)
+MAX_ID = 2**63 - 1  # SQLite's largest integer: a larger match id names no match
 MAX_TEXT = 500
 MAX_MAT = 4_000_000
 PENDING, FINISHED, FORFEIT, BYE = "pending", "finished", "forfeit", "bye"
@@ -104,6 +110,7 @@ class MatchInfo:
     has_mat: bool
     reported_at: str | None
     reported_by: str | None
+    number: int | None = None   # the match's number in its event (byes have none)
 
 
 @dataclass(frozen=True)
@@ -187,6 +194,28 @@ def _name(text: str, what: str = "a player's name") -> str:
     return name
 
 
+def _match_id(value: object) -> int:
+    """A match id as a whole number from 0 (one sentence if it is not one); a number beyond
+    SQLite's integers (:data:`MAX_ID`) is no match, never an overflow."""
+    text = str(value).strip()
+    if isinstance(value, bool) or not text.isdigit() or not text.isascii():
+        raise InputError(f"a match id is a whole number (as 'bgboard club round' prints it), "
+                         f"not {_bounded_name(text)!r}")
+    return int(text) if len(text) <= 19 else MAX_ID + 1
+
+
+def _mat_key(name: str) -> str:
+    """A player's name as a .mat record can hold it, for comparing: spaces collapsed, case
+    folded, cut at a colon (a .mat names line ends a name at its first colon)."""
+    return " ".join(str(name).split(":", 1)[0].split()).casefold()
+
+
+def _bounded_name(name: str) -> str:
+    """A name from a file, for a sentence: printable and at most :data:`MAX_NAME` characters."""
+    name = "".join(c if c.isprintable() else "?" for c in str(name))
+    return name if len(name) <= MAX_NAME else name[:MAX_NAME] + "..."
+
+
 def _text(text: str, what: str) -> str:
     text = " ".join(str(text).split())
     if len(text) > MAX_TEXT:
@@ -208,6 +237,7 @@ class Director:
     def __init__(self, club: Club) -> None:
         self.club = club
         self.db = club.conn
+        self.last_backup: str | None = None   # what the automatic backup after a round did
 
     # ------------------------------------------------------------------ opening
     @classmethod
@@ -266,34 +296,31 @@ class Director:
 
     def _entrants(self, event_id: int) -> list[Entrant]:
         rows = self.db.execute(
-            "SELECT e.player_id, e.seed, e.withdrawn, p.rating, p.name FROM entries e"
+            "SELECT e.player_id, e.seed, e.withdrawn, e.start_score, p.rating, p.name FROM entries e"
             " JOIN players p ON p.id = e.player_id WHERE e.event_id = ?", (event_id,)).fetchall()
         if rows and rows[0]["seed"] is None:
             # not yet seeded: by rating, best first (then by name)
             rows = sorted(rows, key=lambda r: (-r["rating"], r["name"].lower()))
-            return [Entrant(r["player_id"], i, bool(r["withdrawn"])) for i, r in enumerate(rows, 1)]
-        return [Entrant(r["player_id"], r["seed"], bool(r["withdrawn"])) for r in rows]
+            return [Entrant(r["player_id"], i, bool(r["withdrawn"]), r["start_score"])
+                    for i, r in enumerate(rows, 1)]
+        return [Entrant(r["player_id"], r["seed"], bool(r["withdrawn"]), r["start_score"]) for r in rows]
 
     def _played(self, event_id: int) -> list[Played]:
         rows = self.db.execute(
-            "SELECT m.*, r.number FROM matches m JOIN rounds r ON r.id = m.round_id"
+            "SELECT m.*, r.number AS round_number FROM matches m JOIN rounds r ON r.id = m.round_id"
             " WHERE m.event_id = ? ORDER BY m.id", (event_id,)).fetchall()
-        return [Played(r["node"], r["flight"], r["number"], r["player_a"], r["player_b"],
+        return [Played(r["node"], r["flight"], r["round_number"], r["player_a"], r["player_b"],
                        r["winner"],
                        (r["score_a"], r["score_b"]) if r["score_a"] is not None else None,
                        r["status"] == FORFEIT) for r in rows]
 
     def _match_row(self, event: sqlite3.Row, match_id: int | str) -> sqlite3.Row:
-        try:
-            mid = int(match_id)
-        except (TypeError, ValueError):
-            raise InputError(f"a match id is a whole number (as 'bgboard club round' prints it), "
-                             f"not {match_id!r}") from None
-        row = self.db.execute("SELECT * FROM matches WHERE id = ? AND event_id = ?",
+        mid = _match_id(match_id)
+        row = None if mid > MAX_ID else self.db.execute("SELECT * FROM matches WHERE id = ? AND event_id = ?",
                               (mid, event["id"])).fetchone()
         if row is None:
-            raise InputError(f"event {event['name']!r} has no match {mid}: "
-                             f"'bgboard club round {event['name']} --json' lists its matches")
+            raise InputError(f"event {event['name']!r} has no match {_bounded_name(str(match_id).strip())}: "
+                             f"'bgboard club round {evening.shell_word(event['name'])} --json' lists its matches")
         return row
 
     def _info(self, row: sqlite3.Row, names: dict[int, str] | None = None,
@@ -309,7 +336,8 @@ class Director:
             row["length"], row["board"], row["status"],
             [row["score_a"], row["score_b"]] if row["score_a"] is not None else None,
             names.get(row["winner"]) if row["winner"] else None,
-            row["forfeit_reason"], row["mat"] is not None, row["reported_at"], row["reported_by"])
+            row["forfeit_reason"], row["mat"] is not None, row["reported_at"], row["reported_by"],
+            row["number"])
 
     def _snapshot(self, row: sqlite3.Row) -> dict[str, Any]:
         winner = None
@@ -328,6 +356,7 @@ class Director:
         if formats.finished(
                 self._spec(event), self._entrants(event["id"]), self._played(event["id"])):
             self.db.execute("UPDATE events SET status = 'finished' WHERE id = ?", (event["id"],))
+            self.club.after_commit(lambda: evening.after_finish(self, event["name"]))
 
     # ------------------------------------------------------------------ players
     def director_password_hash(self) -> str | None:
@@ -346,6 +375,19 @@ class Director:
             db.execute("INSERT INTO meta VALUES ('director_password', ?) ON CONFLICT(key)"
                        " DO UPDATE SET value = excluded.value", (hashed,))
             self._audit("director-password", {}, {"set": was_set}, {"set": True}, actor, at)
+            self.end_director_sessions()   # a new password: every logged-in browser logs in again
+
+    def director_sessions(self) -> str:
+        """The token every director login's session carries ("" before the first change):
+        a session whose token is not this one has ended (logged out, password changed)."""
+        row = self.db.execute("SELECT value FROM meta WHERE key = 'director_sessions'").fetchone()
+        return row["value"] if row else ""
+
+    def end_director_sessions(self) -> None:
+        """End every director session, on every browser: a saved cookie no longer works."""
+        with self.club.transaction() as db:
+            db.execute("INSERT INTO meta VALUES ('director_sessions', ?) ON CONFLICT(key)"
+                       " DO UPDATE SET value = excluded.value", (secrets.token_urlsafe(16),))
 
     def club_name(self) -> str:
         row = self.db.execute("SELECT value FROM meta WHERE key = 'name'").fetchone()
@@ -398,8 +440,8 @@ class Director:
         for what, n in (("--length", length), ("--consolation-length", consolation_length)):
             if n is not None and not (isinstance(n, int) and 1 <= n <= 99):
                 raise InputError(f"{what} is a match length from 1 to 99 points, not {n}")
-        if rounds is not None and (format != "swiss" or not (isinstance(rounds, int) and rounds >= 1)):
-            raise InputError("--rounds is a whole number of rounds from 1, for a Swiss event only")
+        if rounds is not None and (format != "swiss" or not (isinstance(rounds, int) and 1 <= rounds <= MAX_ROUNDS)):
+            raise InputError(f"--rounds is a whole number of rounds from 1 to {MAX_ROUNDS}, for a Swiss event only")
         if consolation_length is not None and format != "double-elimination":
             raise InputError("--consolation-length is for a double-elimination event only")
         if last_chance and format != "double-elimination":
@@ -471,6 +513,7 @@ class Director:
             row = self._event_row(event)
             if row["status"] == "finished":
                 raise InputError(f"event {row['name']!r} is finished: see its standings")
+            evening.check_pairable(row)
             spec = self._spec(row)
             entrants = self._entrants(row["id"])
             formats.check_field(spec, len(entrants))
@@ -504,6 +547,7 @@ class Director:
                     (str(uuidlib.uuid4()), row["id"], round_id, p.node, p.flight, p.a, p.b, p.length,
                      board, status, winner, reason,
                      at if status != PENDING else None, actor if status != PENDING else None))
+            evening.number_matches(db, row["id"])
             self._audit("pair_round", {"event": row["name"]}, None,
                         {"round": number, "nodes": [p.node for p in pairings]}, actor, at, row["id"])
             self._finish_check(row)
@@ -511,6 +555,7 @@ class Director:
         rows = self.db.execute("SELECT * FROM matches WHERE round_id = ? ORDER BY id", (round_id,)).fetchall()
         infos = [self._info(r, names, number, row["name"]) for r in rows]
         byes = list(dict.fromkeys(m.players[0] for m in infos if m.status == BYE))
+        self.last_backup = evening.after_round(self, row["name"], number)
         return RoundInfo(row["name"], number, [m for m in infos if m.status == PENDING],
                          byes, [m for m in infos if m.status == FORFEIT])  # type: ignore[arg-type]
 
@@ -543,16 +588,18 @@ class Director:
         return int(row[0])
 
     def match(self, match_id: int) -> MatchInfo:
-        row = self.db.execute("SELECT * FROM matches WHERE id = ?", (int(match_id),)).fetchone()
+        mid = _match_id(match_id)
+        row = None if mid > MAX_ID else self.db.execute("SELECT * FROM matches WHERE id = ?", (mid,)).fetchone()
         if row is None:
-            raise InputError(f"there is no match {match_id}")
+            raise InputError(f"there is no match {_bounded_name(str(match_id).strip())}")
         return self._info(row)
 
     def match_record(self, match_id: int) -> str | None:
         """The match's .mat text, when one was reported."""
-        row = self.db.execute("SELECT mat FROM matches WHERE id = ?", (int(match_id),)).fetchone()
+        mid = _match_id(match_id)
+        row = None if mid > MAX_ID else self.db.execute("SELECT mat FROM matches WHERE id = ?", (mid,)).fetchone()
         if row is None:
-            raise InputError(f"there is no match {match_id}")
+            raise InputError(f"there is no match {_bounded_name(str(match_id).strip())}")
         return row["mat"]
 
     def assignments(self, event: str) -> list[Assignment]:
@@ -561,10 +608,10 @@ class Director:
         names = self._names()
         clock = json.loads(row["clock"])
         out = []
-        for m in self.db.execute("SELECT m.*, r.number FROM matches m JOIN rounds r ON r.id = m.round_id"
+        for m in self.db.execute("SELECT m.*, r.number AS round_number FROM matches m JOIN rounds r ON r.id = m.round_id"
                                  " WHERE m.event_id = ? AND m.status = 'pending' ORDER BY m.board",
                                  (row["id"],)):
-            out.append(Assignment(m["id"], m["uuid"], row["name"], m["number"], m["board"],
+            out.append(Assignment(m["id"], m["uuid"], row["name"], m["round_number"], m["board"],
                                   [names[m["player_a"]], names[m["player_b"]]], m["length"],
                                   m["flight"], row["rules"], clock))
         return out
@@ -614,8 +661,13 @@ class Director:
         names = self._names()
         a, b = names[match["player_a"]], names[match["player_b"]]
         got = tuple(state.score)
-        if [p.lower() for p in state.players] == [b.lower(), a.lower()]:
+        players = [_mat_key(p) for p in state.players]
+        if players == [_mat_key(b), _mat_key(a)]:
             got = got[::-1]
+        elif players != [_mat_key(a), _mat_key(b)]:
+            shown = " v ".join(repr(_bounded_name(p)) for p in state.players)
+            raise InputError(f"the .mat record is a match of {shown}, match {match['id']} is "
+                             f"{a!r} v {b!r}: the result was not stored")
         if state.length != match["length"]:
             raise InputError(f"the .mat record is a {state.length}-point match, match {match['id']} "
                              f"is {match['length']} points: the result was not stored")
@@ -708,7 +760,7 @@ class Director:
             if match["status"] != PENDING:
                 raise InputError(f"match {match['id']} already has a result "
                                  f"({self._describe(match)}): correct it with "
-                                 f"'bgboard club result {ev['name']} {match['id']} --score A-B --correct'")
+                                 f"'bgboard club result {evening.shell_word(ev['name'])} {match['id']} --score A-B --correct'")
             winner = self._check_score(match, score)
             if mat is not None:
                 mat = self._check_mat(match, ev["rules"], score, mat)
@@ -886,7 +938,8 @@ class Director:
 
     # ------------------------------------------------------------------ export
     def export(self, event: str, out_dir: str | Path) -> list[Path]:
-        """standings.csv, results.csv, mat/<id>.mat and draw.html of an event in ``out_dir``."""
+        """standings.csv, results.csv, mat/<id>.mat, draw.html (the bracket or table, the
+        standings) and slips.html (the matches to play) of an event in ``out_dir``."""
         info = self.event(event)
         out = Path(out_dir)
         try:
@@ -899,8 +952,8 @@ class Director:
         files = {
             "standings.csv": exporting.standings_csv(standings),
             "results.csv": exporting.results_csv(matches),
-            "draw.html": exporting.html_page(self.club_name(), info, self.rounds(event),
-                                             self.bracket(event), standings),
+            "draw.html": evening.draw_sheet(self, info.name, css_text=True),
+            "slips.html": evening.slips_sheet(self, info.name, css_text=True),
         }
         for m in matches:
             text = self.match_record(m.id)
@@ -953,7 +1006,7 @@ def replay_audit(entries: Sequence[AuditEntry], path: str | Path) -> Director:
             director.penalty(a["event"], a["name"], a["points"], a["reason"], **kw)
         elif e.action == "director-password":
             continue  # the log never holds the hash: the new club sets its own password
-        else:
+        elif not evening.replay(director, e):
             raise InputError(f"unknown audit action {e.action!r}")
     if director is None:
         raise InputError("the audit log is empty")

@@ -169,8 +169,9 @@ def _league(spec: EventSpec, entrants: Sequence[Entrant],
 
 
 def league_scores(entrants: Sequence[Entrant], played: Sequence[Played]) -> dict[int, float]:
-    """Swiss / round-robin score: one point a match won, a bye counting as a win."""
-    score = {e.player: 0.0 for e in entrants}
+    """Swiss / round-robin score: one point a match won, a bye counting as a win, plus a late
+    entrant's starting score."""
+    score = {e.player: e.start_score for e in entrants}
     for p in played:
         if p.winner is not None:
             score[p.winner] = score.get(p.winner, 0.0) + 1.0
@@ -236,12 +237,37 @@ def statuses(spec: EventSpec, entrants: Sequence[Entrant],
             out[p] = ELIMINATED
         elif e.withdrawn:
             out[p] = WITHDRAWN
-        elif final.state == bracket.DECIDED and final.loser == p:
-            out[p] = RUNNER_UP      # double elimination of two: no consolation to play
+        elif final.state == bracket.DECIDED and final.loser == p and not _still_in(p, slots):
+            out[p] = RUNNER_UP      # no consolation final left to play for him
         else:
             out[p] = PLAYING
     return out
 
 
-__all__ = ["check_field", "next_pairings", "statuses", "finished", "rounds_total",
+def _still_in(player: int, slots: dict[str, bracket.Slot]) -> bool:
+    """Whether ``player`` has a match still to play or waiting for him (the main final's
+    loser going on to the consolation final is still playing, not the runner-up)."""
+    return any(s.state in (bracket.READY, bracket.WAITING) and player in (s.a, s.b)
+               for s in slots.values())
+
+
+def reach(spec: EventSpec, entrants: Sequence[Entrant], played: Sequence[Played]) -> dict[int, int]:
+    """How far each player went in an elimination event: the highest bracket stage of the
+    main and consolation flights in which he played a match (a bye counts); the last-chance
+    flight, played by the early losers, does not count.  The standings rank eliminated
+    players by it before their wins (a player knocked out later ranks above one knocked out
+    earlier)."""
+    stage = {n.key: n.stage for n in nodes(spec, len(entrants)) if n.flight != LAST_CHANCE}
+    out = {e.player: 0 for e in entrants}
+    for p in played:
+        s = stage.get(p.node)
+        if s is None:
+            continue
+        for who in (p.a, p.b):
+            if who is not None and s > out.get(who, 0):
+                out[who] = s
+    return out
+
+
+__all__ = ["check_field", "reach", "next_pairings", "statuses", "finished", "rounds_total",
            "league_scores", "losses", "nodes", "MAIN", "LAST_CHANCE"]

@@ -48,11 +48,13 @@ class EventSpec:
 
 @dataclass(frozen=True, slots=True)
 class Entrant:
-    """A player in an event; ``seed`` 1 is the best (seeding is by rating)."""
+    """A player in an event; ``seed`` 1 is the best (seeding is by rating).  ``start_score``
+    is the Swiss score a late entrant starts with (0, or a half-point bye the director gives)."""
 
     player: int
     seed: int
     withdrawn: bool = False
+    start_score: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,7 +1,7 @@
 """Standings (pure): a function of the entrants, the matches played and the penalties.
 
 Swiss and round robin rank by score (match wins, a bye counting as a win worth no
-points), then the tie-breaks in this order:
+points, plus a late entrant's starting score: 0 or a half-point bye), then the tie-breaks in this order:
 
 1. ``head_to_head`` — matches won against the other players on the same score (for two
    tied players: who beat whom);
@@ -11,8 +11,9 @@ points), then the tie-breaks in this order:
 4. ``points_difference`` — points won minus points lost in reported scores, penalty points
    counted as points lost;
 then the seed.  Elimination events rank the champion first, then the consolation winner /
-runner-up, the last-chance winner, the players still playing, the eliminated and the withdrawn, each by wins,
-fewer losses, points difference and seed.  Forfeits count as a win and a loss with no
+runner-up, the last-chance winner, the players still playing, the eliminated and the withdrawn, each by
+how far he went (the last bracket stage he played, :func:`formats.reach`), then wins, fewer losses,
+points difference and seed.  Forfeits count as a win and a loss with no
 points.  docs/club.md gives the sources.
 """
 
@@ -77,7 +78,8 @@ def standings(spec: EventSpec, entrants: Sequence[Entrant], played: Sequence[Pla
     withdrawn = {e.player for e in entrants if e.withdrawn}
     if league:
         over = formats.finished(spec, entrants, played)
-        score = {p: float(wins[p]) for p in ids}
+        start = {e.player: e.start_score for e in entrants}
+        score = {p: wins[p] + start[p] for p in ids}
         tb: dict[int, dict[str, float]] = {}
         for p in ids:
             opp = sorted(score[q] for q in opponents[p])
@@ -102,7 +104,8 @@ def standings(spec: EventSpec, entrants: Sequence[Entrant], played: Sequence[Pla
     else:
         status = formats.statuses(spec, entrants, played)
         tb = {p: {"points_difference": float(pf[p] - pa[p])} for p in ids}
-        order = sorted(ids, key=lambda p: (_ORDER[status[p]], -wins[p], lost[p],
+        went = formats.reach(spec, entrants, played)
+        order = sorted(ids, key=lambda p: (_ORDER[status[p]], -went[p], -wins[p], lost[p],
                                            -(pf[p] - pa[p]), seed[p]))
     if penalties:
         for p in ids:

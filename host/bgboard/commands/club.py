@@ -15,6 +15,8 @@
     bgboard club standings EVENT [--json]
     bgboard club ratings [--json]
     bgboard club export EVENT --out DIR
+    bgboard club checkin | matches | payouts | backup | restore, event set | list | late,
+        player edit | remove          (commands/club_evening.py)
     bgboard club serve [--http HOST:PORT] [--broker URL --password-file FILE [--topic NAME]]
     bgboard club director-password [--password-stdin]
     bgboard club demo --boards 8 --players 16 --out DIR [--length N]
@@ -31,15 +33,23 @@ import asyncio
 import getpass
 import json
 import os
+import sqlite3
 import sys
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
+from bgboard.club import evening
+from bgboard.club.db import database_error
 from bgboard.club.director import MAX_MAT, Director, parse_score
 from bgboard.club.live import LiveHub
 from bgboard.club.model import FORMATS
+from bgboard.commands import club_evening
 from bgboard.errors import InputError
+from bgboard.files import read_fd, read_text
+
+MAX_PASSWORD_FILE = 64 * 1024  # a broker password file is one short line
+MAX_PASSWORD_LINE = 4096  # longer than any allowed director password (they stop at 256)
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:  # type: ignore[type-arg]
@@ -84,6 +94,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
                    help="reserve time per match point, minutes (default 2)")
     p.add_argument("--clock-delay", type=int, default=12, metavar="S",
                    help="delay per move, seconds (default 12)")
+    club_evening.add_event_options(p)
     p = esub.add_parser("enter", help="enter players in an event")
     p.add_argument("event", metavar="EVENT")
     p.add_argument("names", nargs="+", metavar="NAME")
@@ -142,6 +153,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     p.add_argument("--user", default="director", metavar="NAME", help="the director's broker user (default: director)")
     p.add_argument("--password-file", metavar="FILE", help="a file holding the director's broker password")
     p.add_argument("--ca-file", default="", metavar="FILE", help="the club's CA certificate for mqtts://")
+    club_evening.add_parsers(sub, psub, esub)
     p = sub.add_parser("demo", help="a whole simulated club evening on this machine (Mosquitto, director, boards)",
                        description="Play a double-elimination club evening to its champion: a private "
                        "Mosquitto, the director and simulated boards (modelled firmware) on this machine.")
@@ -160,13 +172,8 @@ def db_path(args: argparse.Namespace) -> Path:
 
 
 def _read_mat(path: str) -> str:
-    try:
-        if Path(path).stat().st_size > MAX_MAT:
-            raise InputError(f"{path} is too large for a .mat record (at most {MAX_MAT} bytes)")
-        return Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = getattr(exc, "strerror", None) or "not UTF-8 text"
-        raise InputError(f"cannot read the .mat file {path} ({reason})") from None
+    """The .mat file's text: bounded by the bytes read (a device), in time (a named pipe)."""
+    return read_text(path, "the .mat file", limit=MAX_MAT)
 
 
 def _score(m: object) -> str:
@@ -176,11 +183,23 @@ def _score(m: object) -> str:
 
 def run(args: argparse.Namespace) -> int:
     path = db_path(args)
+    try:
+        return _command(path, args)
+    except sqlite3.Error as exc:  # locked, read-only, damaged...: one sentence, never a traceback
+        raise database_error(exc, path) from None
+    except OverflowError:  # a number past SQLite's integers that no check caught
+        raise InputError("a number given is far too large for the club database: check the command") from None
+
+
+def _command(path: Path, args: argparse.Namespace) -> int:
     by = args.by
     if args.club_command == "serve":
         return _serve(path, args)
     if args.club_command == "demo":
         return _demo(args)
+    done = club_evening.without_db(path, args)
+    if done is not None:
+        return done
     if args.club_command == "init":
         with Director.create(path, args.name, actor=by) as d:
             print(f"club {d.club_name()!r} created in {path}")
@@ -191,6 +210,11 @@ def run(args: argparse.Namespace) -> int:
 
 def _run(d: Director, args: argparse.Namespace, by: str) -> int:
     cmd = args.club_command
+    done = club_evening.run(d, args, by)
+    if done is not None:
+        return done
+    if args.club_command in ("result", "forfeit"):
+        args.match_id = evening.match_id(d, args.event, args.match_id)
     if cmd == "player":
         if args.player_command == "add":
             p = d.add_player(args.name, args.rating, args.experience, actor=by)
@@ -208,6 +232,7 @@ def _run(d: Director, args: argparse.Namespace, by: str) -> int:
                                          "delay_s": args.clock_delay}, args.last_chance, actor=by)
             extra = f", consolation {e.consolation_length}" if e.consolation_length else ""
             print(f"event {e.name} created: {e.format}, {e.length}-point matches{extra}, rules {e.rules}")
+            club_evening.configure(d, e.name, args, by, args.check_in)
         else:
             e = d.enter(args.event, args.names, actor=by)
             print(f"{len(e.players)} players entered in {e.name}: {', '.join(e.players)}")
@@ -217,13 +242,16 @@ def _run(d: Director, args: argparse.Namespace, by: str) -> int:
             print(json.dumps(r.as_json()))
         else:
             for m in r.matches:
-                print(f"round {r.round} board {m.board}: match {m.id} {m.players[0]} v {m.players[1]}, "
-                      f"{m.length} points ({m.flight})")
+                print(f"round {r.round} board {m.board}: match {m.number} {m.players[0]} v {m.players[1]}, "
+                      f"{m.length} point{'s' if m.length != 1 else ''} ({m.flight})"
+                      + (f" [id {m.id}]" if m.id != m.number else ""))
             for name in r.byes:
                 print(f"round {r.round}: {name} has a bye")
             for m in r.walkovers:
-                print(f"round {r.round}: match {m.id} {m.players[0]} v {m.players[1]} goes to "
+                print(f"round {r.round}: match {m.number} {m.players[0]} v {m.players[1]} goes to "
                       f"{m.winner} (withdrawn opponent)")
+            if d.last_backup:
+                print(d.last_backup)
     elif cmd == "result":
         mat = _read_mat(args.mat) if args.mat else None
         score = parse_score(args.score)
@@ -231,11 +259,11 @@ def _run(d: Director, args: argparse.Namespace, by: str) -> int:
             m = d.correct_result(args.event, args.match_id, score, mat, args.reason, actor=by)
         else:
             m = d.record_result(args.event, args.match_id, score, mat, actor=by)
-        print(f"match {m.id}: {m.players[0]} {m.score[0]} - {m.score[1]} {m.players[1]}, "  # type: ignore[index]
+        print(f"match {m.number}: {m.players[0]} {m.score[0]} - {m.score[1]} {m.players[1]}, "  # type: ignore[index]
               f"{m.winner} wins" + (" (.mat checked)" if mat else ""))
     elif cmd == "forfeit":
         m = d.forfeit(args.event, args.match_id, args.winner, args.reason, actor=by)
-        print(f"match {m.id}: {m.winner} wins by forfeit ({m.forfeit_reason})")
+        print(f"match {m.number}: {m.winner} wins by forfeit ({m.forfeit_reason})")
     elif cmd == "withdraw":
         forfeited = d.withdraw(args.event, args.name, args.reason, actor=by)
         print(f"{args.name} withdrawn from {args.event}")
@@ -272,7 +300,20 @@ def _run(d: Director, args: argparse.Namespace, by: str) -> int:
 def _new_password(from_stdin: bool) -> str:
     """The new director password: one line of stdin, or asked twice without echo."""
     if from_stdin:
-        return sys.stdin.readline().rstrip("\r\n")
+        # one line, bounded by the bytes read (</dev/zero has no newline) and, unless a person
+        # types it at a terminal, in time (a pipe that never ends)
+        try:
+            fd = sys.stdin.fileno()
+        except (AttributeError, OSError, ValueError):  # not a real file (a test's StringIO)
+            text = sys.stdin.readline(MAX_PASSWORD_LINE + 1)
+            if len(text) > MAX_PASSWORD_LINE:
+                raise InputError("the line on standard input is too long for a password") from None
+            return text.rstrip("\r\n")
+        line = read_fd(fd, "standard input", MAX_PASSWORD_LINE, line=True, forever=os.isatty(fd))
+        try:
+            return line.decode("utf-8").rstrip("\r")
+        except UnicodeDecodeError:
+            raise InputError("the password on standard input is not UTF-8 text") from None
     first = getpass.getpass("New director password: ")
     if getpass.getpass("The same again: ") != first:
         raise InputError("the two passwords differ: nothing was changed, run the command again")
@@ -293,10 +334,7 @@ def _serve(path: Path, args: argparse.Namespace) -> int:
 
         if not args.password_file:
             raise InputError("--broker needs --password-file FILE holding the director's broker password")
-        try:
-            password = Path(args.password_file).read_text(encoding="utf-8").strip()
-        except OSError as exc:
-            raise InputError(f"cannot read the password file {args.password_file} ({exc.strerror or exc})") from None
+        password = read_text(args.password_file, "the password file", limit=MAX_PASSWORD_FILE).strip()
         settings = DirectorSettings(parse_broker_url(args.broker), check_club(args.topic), password, args.user,
                                     args.ca_file)
         tasks.append(lambda: serve_boards(path, hub, settings))

@@ -2,6 +2,7 @@
 
     bgboard firmware deploy --port PORT [--dry-run] [--no-stop] [--source DIR]
     bgboard firmware stop --port PORT
+    bgboard firmware selftest --port PORT [--empty-only] [--timeout S]
 
 
 PORT is the Pico's serial device (``/dev/ttyACM0``; mpremote shortcuts such as ``a0`` or
@@ -13,6 +14,14 @@ frame with mode 1 (stop and give the REPL back), then runs
 ``--dry-run`` prints the steps without touching the port.  ``stop`` only stops the
 firmware (the REPL is then free for ``mpremote``, e.g. to copy the dice log
 ``mpremote connect PORT cp :rolls.log .``); unplugging and replugging restarts it.
+
+``selftest`` is the bring-up check of a newly built board (hardware/README.md, "Bring-up"),
+over the serial link with the firmware running: it asks for a SNAPSHOT and every slot must
+read empty; then it asks for one checker on each slot in turn, in grid.toml's order, and
+checks that exactly that slot (and no other) reads it, and reads empty again once the
+checker is taken away.  Every slot that reads wrong is named with its place, its
+multiplexer channel and its strip header pin.  Exit 0 when every slot passed, 1 when some
+did not (the list says which), 2 when the board did not answer.
 """
 
 from __future__ import annotations
@@ -25,7 +34,7 @@ import time
 from pathlib import Path
 
 from bgboard.errors import InputError
-from bgboard.hardware import firmware_dir
+from bgboard.hardware import Grid, Slot, firmware_dir, load_grid
 from bgboard.link import messages as m
 from bgboard.link.codec import Frame, FrameDecoder
 
@@ -52,6 +61,11 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
                         help="the firmware directory (default: the one installed with bgboard)")
     stop = actions.add_parser("stop", help="stop the running firmware and give the REPL back")
     stop.add_argument("--port", required=True, help="the Pico's serial port, e.g. /dev/ttyACM0")
+    selftest = actions.add_parser("selftest", help="check every slot of a new board: empty, then one checker on each")
+    selftest.add_argument("--port", required=True, help="the Pico's serial port, e.g. /dev/ttyACM0")
+    selftest.add_argument("--empty-only", action="store_true", help="only check that every slot reads empty")
+    selftest.add_argument("--timeout", type=float, default=300.0,
+                          help="seconds to wait for the board and for each checker (default 300)")
     return parser
 
 
@@ -102,7 +116,142 @@ def stop_firmware(port: str, timeout: float = 2.0) -> bool:
     return False
 
 
+# ------------------------------------------------------------------------------ selftest
+_HEADER_ORDER = tuple(str(p) for p in range(1, 25)) + ("bar-white", "bar-black", "off-white", "off-black")
+_STATE_WORDS = {m.EMPTY: "empty", m.WHITE: "white", m.BLACK: "black", m.FAULT: "FAULT (open or shorted sensor)"}
+
+
+def where(slot: Slot) -> str:
+    """A slot in a builder's words: the place, the slot from its base."""
+    if slot.place.isdigit():
+        place = f"point {slot.place}"
+    elif slot.place.startswith("bar"):
+        place = f"the {slot.place.split('-')[1]} half of the bar"
+    else:
+        place = f"{slot.place.split('-')[1]}'s tray"
+    return f"{place}, slot {slot.index} from its base"
+
+
+def wiring(slot: Slot) -> str:
+    """Where to look when the slot reads wrong: its multiplexer channel and strip header pin."""
+    header = _HEADER_ORDER.index(slot.place) + 1 if slot.place in _HEADER_ORDER else 0
+    return (f"mux {slot.mux} channel {slot.channel}, controller header J{header} pin {5 + slot.index}, "
+            f"sensor U{slot.index + 1} of that strip")
+
+
+def state_words(state: int) -> str:
+    words = _STATE_WORDS[m.state_colour(state)]
+    level = m.state_level(state)
+    return f"{words} (level {level})" if level > 1 else words
+
+
+class _Board:
+    """The serial link to a running board: numbered commands out, decoded messages in."""
+
+    def __init__(self, port: str, timeout: float) -> None:
+        import serial  # the adapter's library, imported where it is used
+
+        try:
+            self.link = serial.serial_for_url(port, baudrate=115200, timeout=0.1)
+        except (serial.SerialException, OSError) as exc:
+            raise DeployError(f"cannot open {port}: {exc}") from None
+        self.port, self.timeout = port, timeout
+        self.decoder = FrameDecoder()
+        self.seq = 0
+        self.pending: list[m.Message] = []
+
+    def send(self, message: m.Message) -> None:
+        self.link.write(m.encode(message, self.seq))
+        self.link.flush()
+        self.seq = (self.seq + 1) & 0xFFFF
+
+    def next(self, what: str) -> m.Message:
+        """The next message from the board; DeployError after ``timeout`` s of silence about ``what``."""
+        deadline = time.monotonic() + self.timeout
+        while not self.pending:
+            if time.monotonic() > deadline:
+                raise DeployError(f"the board on {self.port} did not answer ({what}): is the firmware running?")
+            for item in self.decoder.feed(self.link.read(256)):
+                if isinstance(item, Frame):
+                    try:
+                        self.pending.append(m.decode(item))
+                    except m.MessageError:
+                        continue
+        return self.pending.pop(0)
+
+    def close(self) -> None:
+        self.link.close()
+
+
+def selftest(port: str, grid: Grid, empty_only: bool, timeout: float) -> int:
+    """The bring-up check (module docstring); prints as it goes, returns the exit code."""
+    board = _Board(port, timeout)
+    try:
+        board.send(m.RequestSnapshot())
+        while not isinstance(message := board.next("a snapshot"), m.Snapshot):
+            pass
+        states = list(message.states)
+        if len(states) != len(grid.slots):
+            raise DeployError(f"the board reports {len(states)} slots but grid.toml has {len(grid.slots)}: "
+                              "deploy the firmware built from this grid.toml")
+        bad = [(i, s) for i, s in enumerate(states) if s != 0]
+        for i, state in bad:
+            print(f"slot {i} ({where(grid.slots[i])}) reads {state_words(state)} on an empty board: "
+                  f"check {wiring(grid.slots[i])}")
+        if bad:
+            print(f"selftest: {len(bad)} of {len(states)} slots do not read empty: take every checker off and "
+                  "check the slots named above")
+            return 1
+        print(f"empty board: all {len(states)} slots read empty", flush=True)
+        if empty_only:
+            return 0
+        failed: list[int] = []
+        for i, slot in enumerate(grid.slots):
+            print(f"put one checker on {where(slot)} (slot {i})", flush=True)
+            reacted = _wait(board, states, lambda s: s != 0, f"a checker on slot {i}")
+            if reacted != i:
+                failed.append(i)
+                print(f"  slot {reacted} ({where(grid.slots[reacted])}) read it instead of slot {i}: check "
+                      f"{wiring(slot)} (and {wiring(grid.slots[reacted])})", flush=True)
+            elif m.state_colour(states[i]) == m.FAULT:
+                failed.append(i)
+                print(f"  slot {i} reads {state_words(states[i])}: check {wiring(slot)}", flush=True)
+            print("  take it away", flush=True)
+            _wait(board, states, lambda s: s == 0, f"slot {reacted} to read empty again", only=reacted)
+        if failed:
+            print(f"selftest: {len(failed)} of {len(states)} slots read wrong: slots {', '.join(map(str, failed))}")
+            return 1
+        print(f"selftest: all {len(states)} slots read empty and then read their checker")
+        return 0
+    finally:
+        board.close()
+
+
+def _wait(board: _Board, states: list[int], done, what: str, only: int | None = None) -> int:
+    """Apply the board's changes to ``states`` until a slot (``only`` that one) satisfies ``done``; its number."""
+    while True:
+        message = board.next(what)
+        if isinstance(message, m.Snapshot):
+            states[:] = message.states
+            changed = [(i, s) for i, s in enumerate(states)]
+        elif isinstance(message, m.Changes):
+            changed = []
+            for change in message.changes:
+                states[change.slot] = change.state
+                changed.append((change.slot, change.state))
+        else:
+            continue
+        for slot, state in changed:
+            if (only is None or slot == only) and done(state) and (only is not None or state != 0):
+                return slot
+
+
 def run(args: argparse.Namespace) -> int:
+    if args.action == "selftest":
+        check_port(args.port)
+        if args.timeout <= 0:
+            raise DeployError(f"--timeout {args.timeout} is not a positive number of seconds")
+        return selftest(args.port, load_grid(), args.empty_only, args.timeout)
     if args.action == "stop":
         check_port(args.port)
         if not stop_firmware(args.port):

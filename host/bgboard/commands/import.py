@@ -14,10 +14,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
 from bgboard.errors import InputError
+from bgboard.files import open_for_reading, read_fd
 from bgboard.match import ImportedMatch, MatchRecordError, import_mat
 
 #: Files bigger than this are no match record (the longest matches are a few hundred kB).
@@ -57,16 +59,17 @@ def mat_files(names: list[str]) -> list[Path]:
 def read_file(path: Path, strict: bool = False) -> ImportedMatch:
     """One file read; :class:`InputError` (one sentence) when it cannot be read at all."""
     try:
-        with path.open("rb") as handle:
-            data = handle.read(MAX_BYTES + 1)
+        fd = open_for_reading(path)
     except IsADirectoryError:
         raise InputError("is a folder") from None
     except FileNotFoundError:
         raise InputError("no such file: check the name") from None
     except OSError as exc:
         raise InputError(f"cannot be read ({exc.strerror or exc})") from None
-    if len(data) > MAX_BYTES:
-        raise InputError(f"is larger than {MAX_BYTES // (1024 * 1024)} MB: not a match record")
+    try:  # bounded by the bytes read (a device), and in time (a named pipe nobody writes to)
+        data = read_fd(fd, "it", MAX_BYTES)
+    finally:
+        os.close(fd)
     try:
         return import_mat(data, strict=strict)
     except MatchRecordError as exc:

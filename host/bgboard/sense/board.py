@@ -60,7 +60,7 @@ def place_name(place: int) -> str:
 class Slots:
     """How many checkers each kind of place can count exactly: its sensor slots (the
     defaults are hardware/grid.toml's: 5 per point, 4 per bar half, 5 per tray).  A taller
-    stack reads "at least one more" (the last slot senses a stack, not how tall)."""
+    stack reads "at least one more" (a slot senses a stack, not how tall)."""
 
     point: int = 5
     bar: int = 4
@@ -121,7 +121,7 @@ def code_reading(code: int, checkers: int = 15) -> Reading:
 
 def clamp(count: int, capacity: int) -> int:
     """The code a stack of ``count`` signed checkers produces on a place of ``capacity`` slots:
-    exact up to ``capacity`` (the last slot's field tells one checker from a stack), then
+    exact up to ``capacity`` (a slot's field tells one checker from a stack), then
     "at least ``capacity + 1``"."""
     n = abs(count)
     if n <= capacity:
@@ -189,8 +189,8 @@ def code_fits(code: int, count: int) -> bool:
 
 def reading_from_slots(place: int, slots: Sequence[int], stacked: bool = False) -> int:
     """The place code from one place's slot states (``+1`` white, ``-1`` black, ``0``
-    empty; slot 0 nearest the base); ``stacked``: the last slot senses more than one magnet,
-    so the place holds at least one checker more than it has slots.
+    empty; slot 0 nearest the base); ``stacked``: a slot senses more than one magnet, so the
+    place holds at least one checker more than it has occupied slots.
 
     Checkers lie in a row from the base, so an occupied slot beyond an empty one
     contradicts itself: raises :class:`SensorFaultError` ("check point 7").
@@ -206,7 +206,7 @@ def reading_from_slots(place: int, slots: Sequence[int], stacked: bool = False) 
         return MIXED
     n = len(seen)
     sign = 1 if seen[0] > 0 else -1
-    if n == len(slots) and stacked:
+    if stacked:
         return sign * (CAPPED + n + 1)
     return sign * n
 

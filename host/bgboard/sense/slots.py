@@ -3,10 +3,11 @@
 grid.toml (:mod:`bgboard.hardware`) lists every sensing slot in wire order with its place and its index
 along the place.  A slot state byte is ``level << 2 | colour`` (docs/protocol.md): colour
 0 empty, 1 white, 2 black, 3 fault.  Checkers fill a place from index 0; once every slot
-is covered, further checkers stack on the last one: the last slot's level (its field
-strength) tells one checker from a stack, so a place is counted exactly up to its number of
-slots and reads "at least one more" beyond — the certain part of the reading, which is
-what recognition uses (the stack height estimate is not trusted).  A fault or a gap in a row names the place to check.
+is covered, further checkers stack: a slot's level (its field strength) tells one checker
+from a stack (hardware/README.md, "Sensing physics": the second magnet adds 0.57 of the
+first), so a place is counted exactly while no slot shows a stack and reads "at least one
+more" than its occupied slots when one does — the certain part of the reading, which is
+what recognition uses (how tall a stack is, the physics cannot tell).  A fault or a gap in a row names the place to check.
 """
 
 from __future__ import annotations
@@ -96,6 +97,8 @@ class SlotMap:
                 if colour == FAULT:
                     raise SensorFaultError(f"check {place_name(place)}: a sensor reports a fault")
                 row.append(0 if colour == 0 else (1 if colour == 1 else -1))
-            stacked = (states[wires[-1]] >> 2) >= 2
+            # a stack on any slot (players stack where they like): the physics tells a stack
+            # from one checker, not how tall it is
+            stacked = any((states[wire] >> 2) >= 2 for wire in wires)
             codes.append(reading_from_slots(place, row, stacked))
         return Observation(tuple(codes))

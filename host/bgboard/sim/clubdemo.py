@@ -12,6 +12,7 @@ pages too when the ``club`` extra is installed.  Everything is written under ``o
 from __future__ import annotations
 
 import asyncio
+import shutil
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
@@ -27,6 +28,7 @@ from bgboard.net.protocol import parse_broker_url
 from bgboard.sim.clubboard import ClubSimBoard
 
 TOPIC = "demo"
+MAX_LENGTH = 99  # the club's longest match (Director.new_event)
 EVENT = "Demo evening"
 NAMES = (
     "Ann", "Bob", "Cleo", "Dev", "Eve", "Finn", "Gus", "Hana", "Ivo", "Jo", "Kai", "Lea", "Max", "Nia", "Oto", "Pia",
@@ -57,23 +59,31 @@ async def play_evening(
         raise InputError(f"--boards must be 1..64, not {boards}")
     if not 2 <= players <= len(NAMES) * 4:
         raise InputError(f"--players must be 2..{len(NAMES) * 4}, not {players}")
+    for option, value in (("--length", length), ("the consolation length", consolation_length)):
+        if not 1 <= value <= MAX_LENGTH:
+            raise InputError(f"{option} must be 1..{MAX_LENGTH} points, not {value}")
     out = Path(out)
     db = out / "club.sqlite"
     if db.exists():
         raise InputError(f"{out} already holds a club evening: choose another --out")
+    made_out = not out.exists()
     out.mkdir(parents=True, exist_ok=True)
     # at most one match per two players is played at once: that many boards are ever needed
     numbers = range(1, min(boards, players // 2) + 1)
-    broker = PrivateBroker(out / "broker", TOPIC, numbers)
     names = player_names(players)
-    with Service.create(db, "bgboard demo club") as service:
-        for i, name in enumerate(names):
-            service.add_player(name, rating=1500.0 + 7 * ((i * 5) % players))
-        service.new_event(EVENT, "double-elimination", length, consolation_length=consolation_length)
-        service.enter(EVENT, names)
-        first = service.pair_round(EVENT)
-    if any(m.board is not None and m.board > len(numbers) for m in first.matches):
-        raise InputError(f"the first round needs {len(first.matches)} boards: give --boards {len(first.matches)}")
+    try:  # a start refused half-way leaves nothing behind that would block the corrected rerun
+        broker = PrivateBroker(out / "broker", TOPIC, numbers)
+        with Service.create(db, "bgboard demo club") as service:
+            for i, name in enumerate(names):
+                service.add_player(name, rating=1500.0 + 7 * ((i * 5) % players))
+            service.new_event(EVENT, "double-elimination", length, consolation_length=consolation_length)
+            service.enter(EVENT, names)
+            first = service.pair_round(EVENT)
+        if any(m.board is not None and m.board > len(numbers) for m in first.matches):
+            raise InputError(f"the first round needs {len(first.matches)} boards: give --boards {len(first.matches)}")
+    except BaseException:
+        _undo_start(out, made_out)
+        raise
     on_line(f"{players} players, double elimination to {length} point(s), {len(numbers)} boards; broker {broker.url}")
     broker.start()
     hub = LiveHub()
@@ -125,6 +135,18 @@ async def play_evening(
         broker.stop()
     champion = next((s.name for s in standings if s.status == "champion"), None)
     return DemoResult(champion, standings, matches, pages, export)
+
+
+def _undo_start(out: Path, made_out: bool) -> None:
+    """Remove what a refused start wrote under ``out`` (the database, the broker's files)."""
+    for name in ("club.sqlite", "club.sqlite-wal", "club.sqlite-shm", "club.sqlite-journal"):
+        (out / name).unlink(missing_ok=True)
+    shutil.rmtree(out / "broker", ignore_errors=True)
+    if made_out:
+        try:
+            out.rmdir()
+        except OSError:
+            pass  # something else is in it now: left as it is
 
 
 def _start_pages(db: Path, hub: LiveHub, stop: asyncio.Event, tasks: list[asyncio.Task[Any]]) -> str:

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Mapping, Sequence
 
 from bgboard.hardware import Grid, Slot
+from bgboard.hardware.physics import MAX_STACK, load_design, load_table, response
 from bgboard.sim.layout import BAR_PLACES, OFF_PLACES, POINT_PLACES, WHITE, Layout
 
 FULL_SCALE = 65535
@@ -31,6 +32,9 @@ RAIL_BAND = 600
 
 #: Named noise levels (standard deviation in ADC counts) for ``bgboard sim --noise``.
 NOISE_LEVELS: Mapping[str, float] = {"none": 0.0, "low": 180.0, "medium": 450.0, "high": 900.0}
+
+#: The design's response (hardware/sensing.toml through its magpylib field table).
+PHYSICS = response(load_design(), load_table(load_design()))
 
 
 def default_grid(point_slots: int, bar_slots: int, off_slots: int) -> Grid:
@@ -51,18 +55,21 @@ def default_grid(point_slots: int, bar_slots: int, off_slots: int) -> Grid:
 class Calibration:
     """How a sensor responds: counts with no field, and the swing of one checker.
 
-    ``stack_gain`` is the extra field of each further stacked checker relative to the
-    first (the model firmware/sim/README.md documents; large stacks saturate the ADC); ``white_sign`` is +1 when a north-up (white) magnet raises the reading.
-    ``pin_residual``: what is left, in checker units of the pinned (lower) checker's colour,
-    of a Plakoto pin's two opposite magnets on one slot (below the firmware's 0.5 threshold:
-    the slot reads empty, or with noise now and then a weak checker).
+    ``stack_gain`` is what the second checker of a stack adds, relative to the first (the
+    firmware's level model); ``stack_field`` the field of k = 1, 2 ... stacked checkers in
+    checker units (the physics: each further one adds less); ``white_sign`` is +1 when a
+    north-up (white) magnet raises the reading.  ``pin_residual``: what is left, in checker
+    units of the pinned (lower) checker's colour, of a Plakoto pin's two opposite magnets on
+    one slot (below the firmware's 0.5 + 0.08 threshold to read a checker from empty; with
+    noise the slot may now and then read a weak checker: the host does not read a pin's base).
     """
 
     empty: int = 32768
-    swing: int = 9000
-    stack_gain: float = 0.30
+    swing: int = PHYSICS.swing
+    stack_gain: float = PHYSICS.stack_gain
     white_sign: int = +1
-    pin_residual: float = 0.2
+    pin_residual: float = PHYSICS.pin_residual
+    stack_field: tuple[float, ...] = PHYSICS.stack_units
 
     def counts(self, units: float) -> float:
         """Reading for a signed field in checker units (+ white, - black)."""
@@ -70,7 +77,7 @@ class Calibration:
 
     def stack_units(self, k: int) -> float:
         """Field of ``k`` checkers stacked on one slot, in checker units (k >= 1)."""
-        return 1.0 + self.stack_gain * (k - 1)
+        return self.stack_field[min(k, MAX_STACK) - 1]
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,7 +6,7 @@ into the host's place codes (:class:`bgboard.sense.board.Observation`).
 
 Readings are classified per slot with the calibration midpoints (a reading more than half a
 checker's swing away from the empty level is a checker of the sign's colour; more than
-1.15 swings, a stack), debounced as the firmware does (a slot's new state counts after 4
+halfway from one checker's field to two stacked checkers' — 1.28 swings —, a stack), debounced as the firmware does (a slot's new state counts after 4
 identical scans) and turned into place codes by the host's own
 :func:`bgboard.sense.board.reading_from_slots`.  (This stands in for the firmware's
 classify/debounce when the simulator runs without it.)
@@ -117,7 +117,7 @@ class Table:
         codes = [0] * 28
         for place, slots in per_place.items():
             number = PLACE_NUMBERS[place]
-            stacked = abs(slots[-1]) == 2
+            stacked = any(abs(x) == 2 for x in slots)  # as bgboard.sense.slots: a stack on any slot
             codes[number - 1] = reading_from_slots(number, [max(-1, min(1, x)) for x in slots], stacked)
         observation = Observation(tuple(codes))
         if len(self._codes) > 4096:

@@ -10,7 +10,9 @@ from this site, so even a name that slipped past escaping could not run.
 
 from __future__ import annotations
 
+import logging
 import secrets
+import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -26,12 +28,15 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from bgboard.club.db import ClubDatabaseError, database_error
 from bgboard.club.live import LiveHub
 from bgboard.club.web import director as auth
-from bgboard.club.web.boardview import view_of
+from bgboard.club.web.boardview import bounded, view_of
 from bgboard.club.web.room import Fragments, live_stream, svg
+from bgboard.errors import InputError
 
 HERE = Path(__file__).resolve().parent
+log = logging.getLogger("bgboard.club.web")
 SESSION_HOURS = 12
 TV_SECONDS = 20
 HEADERS = [
@@ -55,6 +60,9 @@ class Site:
     name: str = "bgboard club"
     secret_key: str = field(default_factory=lambda: secrets.token_urlsafe(32))
     tv_seconds: int = TV_SECONDS
+    path: Path | None = None  # the club database's file (named in the server's log)
+    director_sessions: Callable[[], str] = lambda: ""          # the live sessions' token
+    end_director_sessions: Callable[[], None] = lambda: None   # a new token: all sessions end
 
 
 class SecurityHeaders:
@@ -143,13 +151,18 @@ def create_app(site: Site) -> Starlette:
         return live_stream(site.hub, fragments, request)
 
     # ------------------------------------------------------------------ the director
+    guard = auth.LoginGuard()
+
     async def login(request: Request) -> Response:
         if request.method == "GET":
             return page(request, "login.html")
         try:
-            await auth.log_in(request, site.password_hash)
+            await auth.log_in(request, site.password_hash, guard, site.director_sessions)
         except auth.Refused as error:
-            return page(request, "login.html", status=error.status, sentence=error.sentence)
+            response = page(request, "login.html", status=error.status, sentence=error.sentence)
+            if error.retry_after is not None:
+                response.headers["Retry-After"] = str(error.retry_after)
+            return response
         return RedirectResponse("/director", status_code=303)
 
     async def logout(request: Request) -> Response:
@@ -157,7 +170,10 @@ def create_app(site: Site) -> Starlette:
             await auth.checked_form(request)
         except auth.Refused as error:
             return refused(request, error)
-        auth.log_out(request)
+        was_director = auth.is_director(request)
+        auth.log_out(request)   # this browser's cookie first: it is cleared even if the database is busy
+        if was_director:        # ended in the database: a saved copy of the cookie is dead too
+            await run_in_threadpool(site.end_director_sessions)
         return RedirectResponse("/", status_code=303)
 
     routes = [
@@ -169,14 +185,42 @@ def create_app(site: Site) -> Starlette:
         Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
     ]
     if site.club is not None:
+        from bgboard.club.web.evening import evening_routes
         from bgboard.club.web.pages import club_routes
 
-        routes[-1:-1] = club_routes(site, page, refused)
+        routes[-1:-1] = evening_routes(site, page, refused) + club_routes(site, page, refused)
     middleware = [
         Middleware(SecurityHeaders),
         Middleware(SessionMiddleware, secret_key=site.secret_key, session_cookie="bgboard_club",
                    max_age=SESSION_HOURS * 3600, same_site="strict"),
     ]
-    app = Starlette(routes=routes, middleware=middleware)
+    def database_trouble(request: Request, exc: Exception) -> Response:
+        """A database hiccup (locked by another program, read-only, damaged): 503 and one
+        sentence on the page, the details (file, who holds it) in the server's log."""
+        where = site.path or "of the site"
+        detail = database_error(exc, where) if isinstance(exc, sqlite3.Error) else exc
+        log.warning("%s %s: %s", request.method, bounded(request.url.path, 200), detail)
+        busy = "busy" in str(detail)
+        sentence = ("The club's database is busy (another program is changing it): nothing was "
+                    "changed, try again in a moment." if busy else
+                    "The club's database cannot be used just now: nothing was changed; the "
+                    "director can see why in the server's log.")
+        response = page(request, "refused.html", status=503, sentence=sentence, tv_pages=[])
+        if busy:
+            response.headers["Retry-After"] = "5"
+        return response
+
+    async def database_handler(request: Request, exc: Exception) -> Response:
+        return await run_in_threadpool(database_trouble, request, exc)
+
+    def bad_input(request: Request, exc: Exception) -> Response:
+        """Any other bad input that reached a handler: 400 and its one sentence."""
+        sentence = (bounded(str(exc), 300) if isinstance(exc, InputError) else
+                    "A number in the request is far too large.")
+        return page(request, "refused.html", status=400, sentence=sentence, tv_pages=[])
+
+    handlers: dict[Any, Any] = {sqlite3.Error: database_handler, ClubDatabaseError: database_handler,
+                                InputError: bad_input, OverflowError: bad_input}
+    app = Starlette(routes=routes, middleware=middleware, exception_handlers=handlers)
     app.state.fragments = fragments
     return app

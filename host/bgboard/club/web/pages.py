@@ -32,6 +32,11 @@ FLASH = "flash"
 STAGE_NAMES = {"main": "Main flight", "consolation": "Consolation flight"}
 
 
+def plural(n: int, one: str, many: str | None = None) -> str:
+    """'1 penalty point', '2 penalty points'."""
+    return f"{n} {one if n == 1 else (many or one + 's')}"
+
+
 def event_url(name: str) -> str:
     return "/events/" + quote(name, safe="")
 
@@ -67,6 +72,8 @@ def bracket_columns(nodes: list[Any], matches: dict[int, Any]) -> dict[str, list
                     "score": score, "match_id": node.match_id, "state": node.state,
                     "forfeit": info is not None and info.status == "forfeit",
                     "has_mat": info is not None and info.has_mat,
+                    "number": info.number if info is not None else None,
+                    "board": info.board if info is not None and info.status == "pending" else None,
                 })
             columns.append(column)
         out[flight] = columns
@@ -90,7 +97,8 @@ def round_table(standings: list[Any], matches: list[Any], rounds: int) -> list[d
                 mark = "W" if m.winner == me else "L"
             score = f" {m.score[side]}-{m.score[1 - side]}" if m.score else ""
             extra = " (forfeit)" if m.status == "forfeit" else ""
-            cells[me][m.round] = {"text": f"{mark}{score} v {other}{extra}", "match_id": m.id}
+            where = f" · board {m.board}" if m.status == "pending" and m.board else ""
+            cells[me][m.round] = {"text": f"{mark}{score} v {other}{extra}{where}", "match_id": m.id}
     return [{"standing": s, "cells": [cells[s.name].get(r) for r in range(1, rounds + 1)]}
             for s in standings]
 
@@ -121,7 +129,8 @@ def club_routes(site: Any, page: Callable[..., Response], refused: Callable[...,
             rounds = club.rounds(info.name)
             champion = next((s.name for s in standings if s.status == "champion"), None)
             context: dict[str, Any] = dict(event=info, champion=champion, standings_url=standings_url,
-                                           rounds=rounds, stage_names=STAGE_NAMES)
+                                           rounds=rounds, stage_names=STAGE_NAMES,
+                                           payouts=evening_payouts(club, info.name))
             if info.format in ELIMINATION:
                 context["flights"] = bracket_columns(club.bracket(info.name), {m.id: m for m in matches})
             else:
@@ -189,8 +198,11 @@ def club_routes(site: Any, page: Callable[..., Response], refused: Callable[...,
             return page(request, "director.html", status=status, events=events,
                         sentence=sentence, flash=flash if isinstance(flash, str) else None)
 
+    def director_now(request: Request) -> bool:
+        return auth.check_director(request, site.director_sessions)
+
     async def director_home(request: Request) -> Response:
-        if not auth.is_director(request):
+        if not await run_in_threadpool(director_now, request):
             return RedirectResponse("/director/login", status_code=303)
         return await run_in_threadpool(director_page, request)
 
@@ -206,7 +218,7 @@ def club_routes(site: Any, page: Callable[..., Response], refused: Callable[...,
         with open_club() as club:
             if action == "pair":
                 done = club.pair_round(event, actor=ACTOR)
-                return f"Round {done.round} of {done.event}: {len(done.matches)} matches paired."
+                return f"Round {done.round} of {done.event}: {plural(len(done.matches), 'match', 'matches')} paired."
             if action == "result":
                 match_id = _int(fields, "match", "a match number")
                 club.record_result(event, match_id, fields.get("score", ""), actor=ACTOR)
@@ -226,7 +238,7 @@ def club_routes(site: Any, page: Callable[..., Response], refused: Callable[...,
             if action == "penalty":
                 points = _int(fields, "points", "penalty points")
                 club.penalty(event, fields.get("player", ""), points, fields.get("reason", ""), actor=ACTOR)
-                return f"{points} penalty points for {fields.get('player', '')} in {event}."
+                return f"{plural(points, 'penalty point')} for {fields.get('player', '')} in {event}."
         raise InputError(f"there is no director action {bounded(action, 20)!r}")
 
     async def director_action(request: Request) -> Response:
@@ -234,7 +246,7 @@ def club_routes(site: Any, page: Callable[..., Response], refused: Callable[...,
             fields = await auth.checked_form(request)
         except auth.Refused as error:
             return refused(request, error)
-        if not auth.is_director(request):
+        if not await run_in_threadpool(director_now, request):
             return refused(request, auth.Refused(403, "Log in as the director first."))
         try:
             done = await run_in_threadpool(act, fields, request.path_params["action"])
@@ -253,6 +265,16 @@ def club_routes(site: Any, page: Callable[..., Response], refused: Callable[...,
         Route("/director", director_home),
         Route("/director/{action:str}", director_action, methods=["POST"]),
     ]
+
+
+def evening_payouts(club: Any, event: str) -> dict[str, Any] | None:
+    """The event's payouts for its page (None: it has no entry fee)."""
+    from bgboard.club.evening import payouts
+
+    try:
+        return payouts(club, event)
+    except InputError:
+        return None
 
 
 def tv_pages(site: Any) -> list[str]:

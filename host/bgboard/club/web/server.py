@@ -7,7 +7,9 @@ one loop, so the boards' messages reach the pages without crossing threads.
 from __future__ import annotations
 
 import asyncio
+import errno
 import ipaddress
+import socket
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
@@ -52,11 +54,13 @@ async def serve_http(
     """Serve ``app`` until ``stop`` is set (or the task is cancelled); ``ready(host, port)``
     is called once listening (with the real port when ``port`` is 0); ``on_stop()`` before
     shutting down (``LiveHub.close``, so open event streams end cleanly).  A port already in
-    use raises :class:`ListenAddressError`."""
+    use, or an address this machine lacks, raises :class:`ListenAddressError` (one sentence)."""
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False,
                             lifespan="off", timeout_graceful_shutdown=2)
     server = uvicorn.Server(config)
-    task = asyncio.create_task(server.serve())
+    # bound here, not by uvicorn (which exits the process with a traceback when it cannot)
+    sock = await asyncio.get_running_loop().run_in_executor(None, bind_socket, host, port)
+    task = asyncio.create_task(server.serve(sockets=[sock]))
     try:
         while not server.started:
             if task.done():
@@ -83,6 +87,43 @@ async def serve_http(
                 await asyncio.wait_for(asyncio.shield(task), 5)
             except (asyncio.TimeoutError, asyncio.CancelledError, SystemExit):
                 task.cancel()
+
+
+def bind_socket(host: str, port: int) -> socket.socket:
+    """A TCP socket bound to ``host:port`` for the web pages, or :class:`ListenAddressError`
+    saying in one sentence why not (the port in use, an address this machine lacks, a
+    privileged port, a host name that does not resolve)."""
+    where = f"{host}:{port}" if ":" not in host else f"[{host}]:{port}"
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except (socket.gaierror, UnicodeError) as exc:
+        raise ListenAddressError(f"--http {where}: this machine cannot find the host {host!r} "
+                                 f"({getattr(exc, 'strerror', None) or exc}): give one of its addresses, "
+                                 "or 0.0.0.0 for every address") from None
+    problem: OSError | None = None
+    for family, kind, proto, _, address in infos:
+        sock = socket.socket(family, kind, proto)
+        try:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            if family == socket.AF_INET6:
+                sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+            sock.bind(address)
+            sock.set_inheritable(True)
+            return sock
+        except OSError as exc:
+            sock.close()
+            problem = problem or exc
+    number = problem.errno if problem is not None else None
+    if number == errno.EADDRINUSE:
+        why = f"port {port} is in use (another program, or another 'club serve'): choose another port"
+    elif number == errno.EADDRNOTAVAIL:
+        why = (f"this machine has no address {host}: give one of its addresses, "
+               "or 0.0.0.0 for every address")
+    elif number == errno.EACCES:
+        why = "ports below 1024 need the administrator: choose a port from 1024, such as 8080"
+    else:
+        why = f"{problem.strerror if problem is not None else 'no address'}: choose another address or port"
+    raise ListenAddressError(f"--http {where}: cannot listen there, {why}")
 
 
 async def serve_club(
@@ -115,4 +156,13 @@ def club_site(path: "str | Path", hub: LiveHub) -> "Site":
 
     with club() as director:
         name = director.club_name()
-    return Site(hub, club=club, password_hash=password_hash, name=name or "bgboard club")
+    def director_sessions() -> str:
+        with club() as director:
+            return director.director_sessions()
+
+    def end_director_sessions() -> None:
+        with club() as director:
+            director.end_director_sessions()
+
+    return Site(hub, club=club, password_hash=password_hash, name=name or "bgboard club", path=Path(path),
+                director_sessions=director_sessions, end_director_sessions=end_director_sessions)

@@ -1,0 +1,433 @@
+"""Lay out, route and check the bgboard boards with KiCad 6's pcbnew (Debian's python3).
+
+    /usr/bin/python3 hardware/boards.py --nets DIR --out DIR [--board NAME]
+
+reads the netlists hardware/circuit.py wrote (``strip5.net``, ``strip4.net``, ``controller.net``,
+``dice.net``), places every footprint by rule from grid.toml's ``[layout]`` (the slot pitch),
+routes every net with hardware/router.py, adds the outline (Edge.Cuts), mounting holes and
+silkscreen labels, saves ``NAME.kicad_pcb`` and runs KiCad's own DRC (``pcbnew.WriteDRCReport``)
+into ``NAME-drc.rpt``.  hardware/build.py calls it and then writes the fab files.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pcbnew
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import router as rt  # noqa: E402  (hardware/ is not a package)
+
+HARDWARE = Path(__file__).resolve().parent
+FOOTPRINTS = Path("/usr/share/kicad/footprints")
+ORIGIN = (50.0, 50.0)  # the boards' top-left corner on KiCad's page, mm
+PLACES = tuple(str(p) for p in range(1, 25)) + ("bar-white", "bar-black", "off-white", "off-black")
+POWER_NETS = {"+5V", "GND", "+3V3", "VSYS"}
+HEADER_LEGEND = "1 5V  2 DI  3 DO  4 GND  5-9 SLOT 0-4  10 GND"
+
+
+from netlist import Netlist, read_netlist  # noqa: E402
+
+
+# ------------------------------------------------------------------------------ footprints
+def mm(v: float) -> int:
+    return pcbnew.FromMM(v)
+
+
+def point(x: float, y: float):
+    return pcbnew.wxPointMM(x, y)
+
+
+def pico_footprint(board: pcbnew.BOARD) -> pcbnew.FOOTPRINT:
+    """The Raspberry Pi Pico as a through-hole module (its datasheet's 2 x 20 pins, 2.54 mm
+    apart, rows 17.78 mm apart, board 21 x 51 mm); KiCad 6's library has none."""
+    fp = pcbnew.FOOTPRINT(board)
+    fp.SetFPID(pcbnew.LIB_ID("bgboard", "RaspberryPi_Pico"))
+    for n in range(1, 41):
+        pad = pcbnew.PAD(fp)
+        pad.SetNumber(str(n))
+        pad.SetAttribute(pcbnew.PAD_ATTRIB_PTH)
+        pad.SetShape(pcbnew.PAD_SHAPE_RECT if n == 1 else pcbnew.PAD_SHAPE_CIRCLE)
+        pad.SetSize(pcbnew.wxSizeMM(1.7, 1.7))
+        pad.SetDrillSize(pcbnew.wxSizeMM(1.0, 1.0))
+        pad.SetLayerSet(pcbnew.PAD.PTHMask())
+        x, y = (-8.89, -24.13 + (n - 1) * 2.54) if n <= 20 else (8.89, 24.13 - (n - 21) * 2.54)
+        pad.SetPos0(point(x, y))
+        pad.SetPosition(point(x, y))
+        fp.Add(pad)
+    for layer, half_w, half_h, width in ((pcbnew.F_SilkS, 10.5, 25.5, 0.12), (pcbnew.F_CrtYd, 10.75, 25.75, 0.05),
+                                         (pcbnew.F_Fab, 10.5, 25.5, 0.1)):
+        shape = pcbnew.FP_SHAPE(fp)
+        shape.SetShape(pcbnew.SHAPE_T_RECT)
+        shape.SetStart0(point(-half_w, -half_h))
+        shape.SetEnd0(point(half_w, half_h))
+        shape.SetLayer(layer)
+        shape.SetWidth(mm(width))
+        fp.Add(shape)
+    usb = pcbnew.FP_TEXT(fp)
+    usb.SetText("USB")
+    usb.SetPos0(point(0, -23.5))
+    usb.SetLayer(pcbnew.F_SilkS)
+    usb.SetTextSize(pcbnew.wxSizeMM(1.2, 1.2))
+    usb.SetTextThickness(mm(0.18))
+    fp.Add(usb)
+    return fp
+
+
+def load_footprint(board: pcbnew.BOARD, name: str) -> pcbnew.FOOTPRINT:
+    lib, fp_name = name.split(":")
+    if name == "bgboard:RaspberryPi_Pico":
+        return pico_footprint(board)
+    fp = pcbnew.FootprintLoad(str(FOOTPRINTS / f"{lib}.pretty"), fp_name)
+    if fp is None:
+        raise SystemExit(f"boards.py: footprint {name} is not in {FOOTPRINTS} (apt-get install kicad-footprints)")
+    return fp
+
+
+# ------------------------------------------------------------------------------ boards
+@dataclass
+class Layout:
+    """Where each part goes: ref -> (x, y, rotation degrees), mm from the board's corner."""
+
+    width: float
+    height: float
+    place: dict[str, tuple[float, float, float]]
+    holes: list[tuple[float, float]]
+    labels: list[tuple[str, float, float, float]]  # text, x, y, size
+    grid: float = rt.GRID
+    net_order: list[str] = field(default_factory=list)  # routed first, in this order
+    keepouts: list[tuple[float, float, float, float]] = field(default_factory=list)
+
+
+def layout_strip(nets: Netlist, slots: int, pitch: float) -> Layout:
+    """A strip: slot i's sensor at ((i + 0.5) * pitch, 7) from the base corner, the header J1
+    between slots 0 and 1 with the regulator under it, the LED at the base."""
+    width, height = slots * pitch, 14.0
+    mid = 6.0
+    place: dict[str, tuple[float, float, float]] = {}
+    for i in range(slots):
+        x = (i + 0.5) * pitch
+        place[f"U{i + 1}"] = (x, mid, 0)
+        place[f"C{i + 1}"] = (x, mid + 3.5, 0)
+    place["J1"] = (pitch - 11.43, mid - 3.0, 90)  # pins along x, pin 1 first
+    place["U10"] = (pitch, mid + 4.5, 0)
+    place["C10"] = (pitch - 5.0, mid + 4.5, 90)
+    place["C11"] = (pitch + 5.0, mid + 4.5, 90)
+    place["D1"] = (6.0, mid, 0)
+    place["C12"] = (6.0, mid + 5.0, 0)
+    holes = [(pitch * (k + 1), mid + 1.5) for k in range(1, slots - 1, 2)]
+    holes.append((width - 4.0, mid))
+    labels = [(f"{i}", (i + 0.5) * pitch, mid - 3.0, 1.0) for i in range(slots)]
+    labels.append((f"bgboard strip{slots}  POINT ____  pitch {pitch:g} mm", 2 * pitch, height - 1.6, 1.0))
+    labels.append(("J1: " + HEADER_LEGEND, pitch + 8, 0.9, 0.8))
+    grid = pitch / round(pitch / 0.475)
+    return Layout(width, height, place, holes, labels, grid=grid, net_order=["GND", "+3V3", "+5V"])
+
+
+def layout_controller(nets: Netlist, mux_count: int) -> Layout:
+    """Strip headers upright in one row along the top (place order, 6.35 mm apart), the nine
+    multiplexers in a row under them, the Pico across the bottom, power at the right."""
+    step = 6.35
+    x_first = 11.43
+    top = 6.0  # pin 1 of the headers
+    place: dict[str, tuple[float, float, float]] = {}
+    for k in range(len(PLACES)):
+        place[f"J{k + 1}"] = (x_first + k * step, top, 0)
+    headers_end = x_first + (len(PLACES) - 1) * step
+    mux_y = top + 22.86 + 26.67
+    mux_step = 20.32  # = 3.2 headers: a multiplexer sits under the headers it reads
+    for m in range(mux_count):
+        x = x_first + 10.16 + m * mux_step
+        place[f"U{10 + m}"] = (x, mux_y, 0)
+        place[f"C{10 + m}"] = (x + 1.27, mux_y - 10.16, 0)
+    pico_y = mux_y + 33.02
+    place["U1"] = (48.26, pico_y, 90)  # pins along x: pin 1 bottom-left with the USB end to the left
+    place["R1"] = (88.9, pico_y - 5.08, 0)
+    place["R2"] = (88.9, pico_y - 2.54, 0)
+    place["R3"] = (88.9, pico_y + 0.0, 0)
+    place["C31"] = (88.9, pico_y + 2.54, 0)
+    place["U2"] = (102.87, pico_y - 1.27, 0)
+    place["R4"] = (102.87, pico_y + 6.35, 0)
+    place["C32"] = (102.87, pico_y - 8.89, 0)
+    right = max(headers_end + 12.7, 160.0)
+    place["J29"] = (right - 30.48, pico_y - 5.08, 0)
+    place["J30"] = (right - 17.78, pico_y + 6.35, 0)
+    place["C30"] = (right - 17.78, pico_y - 6.35, 0)
+    place["D1"] = (right - 31.75, pico_y + 8.89, 0)
+    width, height = right, pico_y + 15.24
+    holes = [(4.0, 4.0), (width - 4.0, 4.0), (4.0, height - 4.0), (width - 4.0, height - 4.0),
+             (width / 2 + 6, height - 4.0)]
+    tags = {"bar-white": "BW", "bar-black": "BB", "off-white": "OW", "off-black": "OB"}
+    labels = [(tags.get(p, p), x_first + k * step, top - 3.6, 1.0) for k, p in enumerate(PLACES)]
+    labels.append(("strip headers: " + HEADER_LEGEND, 70, top + 25.6, 1.0))
+    labels.append(("DICE: 5V GND DI BTN", right - 42.0, pico_y - 5.08, 0.9))
+    labels.append(("5V IN", right - 17.78, pico_y + 12.5, 1.0))
+    labels.append(("bgboard controller", 40, height - 2.2, 1.2))
+    return Layout(width, height, place, holes, labels, net_order=["GND", "+5V", "+3V3"])
+
+
+def layout_dice(nets: Netlist) -> Layout:
+    """Two dice of seven pips (firmware/leds.py order: top-left, top-right, middle-left,
+    centre, middle-right, bottom-left, bottom-right), the roll button between them."""
+    pip = [(-1, -1), (1, -1), (-1, 0), (0, 0), (1, 0), (-1, 1), (1, 1)]
+    spacing = 8.89
+    place: dict[str, tuple[float, float, float]] = {}
+    for die, cx in enumerate((17.78, 62.23)):
+        for k, (dx, dy) in enumerate(pip):
+            n = die * 7 + k + 1
+            x, y = cx + dx * spacing, 20.32 + dy * spacing
+            place[f"D{n}"] = (x, y, 0)
+            place[f"C{n}"] = (x, y + 4.445, 0)
+    place["SW1"] = (36.83, 17.78, 0)
+    place["J1"] = (36.83, 34.29, 90)
+    width, height = 80.01, 40.64
+    holes = [(4.0, 4.0), (width - 4.0, 4.0), (4.0, height - 4.0), (width - 4.0, height - 4.0)]
+    labels = [("ROLL", 40.0, 27.0, 1.0), ("1 5V 2 GND 3 DI 4 BTN", 40.0, 38.8, 0.8), ("bgboard dice", 40.0, 2.4, 1.0)]
+    return Layout(width, height, place, holes, labels, net_order=["GND", "+5V"])
+
+
+# ------------------------------------------------------------------------------ building
+def build_board(name: str, nets: Netlist, layout: Layout, out: Path) -> dict:
+    """Place, route, outline, label and check one board; its DRC summary."""
+    board = pcbnew.BOARD()
+    ds = board.GetDesignSettings()
+    ds.SetCopperLayerCount(2)
+    x0, y0 = ORIGIN
+    netinfo: dict[str, pcbnew.NETINFO_ITEM] = {}
+    for n, net_name in enumerate(sorted(nets.nets), start=1):
+        info = pcbnew.NETINFO_ITEM(board, net_name, n)
+        board.Add(info)
+        netinfo[net_name] = info
+    pin_net = {(ref, pin): net_name for net_name, nodes in nets.nets.items() for ref, pin in nodes}
+
+    footprints: dict[str, pcbnew.FOOTPRINT] = {}
+    for ref, part in sorted(nets.parts.items()):
+        if ref not in layout.place:
+            raise SystemExit(f"boards.py: {name} has no place for {ref}")
+        fp = load_footprint(board, part["footprint"])
+        fp.SetReference(ref)
+        fp.SetValue(part["value"])
+        x, y, rot = layout.place[ref]
+        fp.SetPosition(point(x0 + x, y0 + y))
+        fp.SetOrientationDegrees(rot)
+        fp.Reference().SetLayer(pcbnew.F_Fab)  # references on the assembly drawing, not the silkscreen
+        fp.Value().SetVisible(False)
+        board.Add(fp)
+        footprints[ref] = fp
+        for pad in fp.Pads():
+            net_name = pin_net.get((ref, pad.GetNumber()))
+            if net_name:
+                pad.SetNet(netinfo[net_name])
+    for k, (hx, hy) in enumerate(layout.holes):
+        fp = load_footprint(board, "MountingHole:MountingHole_3.2mm_M3")
+        fp.SetReference(f"H{k + 1}")
+        fp.Reference().SetLayer(pcbnew.F_Fab)
+        fp.Value().SetVisible(False)
+        fp.SetPosition(point(x0 + hx, y0 + hy))
+        board.Add(fp)
+    outline = pcbnew.PCB_SHAPE(board)
+    outline.SetShape(pcbnew.SHAPE_T_RECT)
+    outline.SetStart(point(x0, y0))
+    outline.SetEnd(point(x0 + layout.width, y0 + layout.height))
+    outline.SetLayer(pcbnew.Edge_Cuts)
+    outline.SetWidth(mm(0.1))
+    board.Add(outline)
+    for text, tx, ty, size in layout.labels:
+        label = pcbnew.PCB_TEXT(board)
+        label.SetText(text)
+        label.SetPosition(point(x0 + tx, y0 + ty))
+        label.SetLayer(pcbnew.F_SilkS)
+        label.SetTextSize(pcbnew.wxSizeMM(size, size))
+        label.SetTextThickness(mm(size * 0.15))
+        board.Add(label)
+
+    # the router's view: every pad (holes as obstacles)
+    ids = {net_name: n for n, net_name in enumerate(sorted(nets.nets), start=1)}
+    pads: list[rt.Pad] = []
+    by_net: dict[str, list[rt.Pad]] = {}
+    for fp in board.GetFootprints():
+        for pad in fp.Pads():
+            box = pad.GetBoundingBox()
+            pos = pad.GetPosition()
+            layers = tuple(k for k, layer in enumerate((pcbnew.F_Cu, pcbnew.B_Cu)) if pad.IsOnLayer(layer))
+            shape = {pcbnew.PAD_SHAPE_CIRCLE: "circle", pcbnew.PAD_SHAPE_OVAL: "oval"}.get(pad.GetShape(), "rect")
+            net_name = pad.GetNetname()
+            if pad.GetAttribute() == pcbnew.PAD_ATTRIB_NPTH:
+                size = pcbnew.ToMM(pad.GetDrillSize().x)
+                p = rt.Pad(pcbnew.ToMM(pos.x), pcbnew.ToMM(pos.y), size, size, "circle", (0, 1), -1,
+                           f"{fp.GetReference()} hole")
+            else:
+                w, h = pcbnew.ToMM(box.GetWidth()), pcbnew.ToMM(box.GetHeight())
+                p = rt.Pad(pcbnew.ToMM(pos.x), pcbnew.ToMM(pos.y), w, h, shape, layers,
+                           ids.get(net_name, 0), f"{fp.GetReference()}.{pad.GetNumber()}")
+            pads.append(p)
+            if net_name:
+                by_net.setdefault(net_name, []).append(p)
+    keepouts = [(x0 + a, y0 + b, x0 + c, y0 + d) for a, b, c, d in layout.keepouts]
+    first = [n for n in layout.net_order if n in by_net]
+
+    def span(n: str) -> float:  # short nets first: they leave the most room
+        xs = [p.x for p in by_net[n]]
+        return max(xs) - min(xs)
+
+    rest = sorted((n for n in by_net if n not in first and len(by_net[n]) > 1), key=lambda n: (span(n), n))
+    for attempt in range(4):  # rip everything up and retry with the nets that failed first
+        router = rt.Router(x0, y0, layout.width, layout.height, pads, keepouts, grid=layout.grid)
+        routes, failed = {}, []
+        for net_name in first + rest:
+            cls = rt.POWER if net_name in POWER_NETS else rt.SIGNAL
+            try:
+                routes[net_name] = router.route(ids[net_name], by_net[net_name], cls, net_name)
+            except rt.RoutingError as exc:
+                failed.append((net_name, str(exc)))
+        if not failed:
+            break
+        names = [n for n, _ in failed]
+        rest = names + [n for n in rest if n not in names]
+    failed = [why for _, why in failed]
+    for net_name, route in routes.items():
+        for layer, xa, ya, xb, yb, width in route.tracks:
+            track = pcbnew.PCB_TRACK(board)
+            track.SetStart(point(xa, ya))
+            track.SetEnd(point(xb, yb))
+            track.SetWidth(mm(width))
+            track.SetLayer(pcbnew.F_Cu if layer == 0 else pcbnew.B_Cu)
+            track.SetNet(netinfo[net_name])
+            board.Add(track)
+        for vx, vy in route.vias:
+            via = pcbnew.PCB_VIA(board)
+            via.SetPosition(point(vx, vy))
+            via.SetWidth(mm(rt.VIA_DIAMETER))
+            via.SetDrill(mm(rt.VIA_DRILL))
+            via.SetViaType(pcbnew.VIATYPE_THROUGH)
+            via.SetLayerPair(pcbnew.F_Cu, pcbnew.B_Cu)
+            via.SetNet(netinfo[net_name])
+            board.Add(via)
+    out.mkdir(parents=True, exist_ok=True)
+    pcb = out / f"{name}.kicad_pcb"
+    board.BuildConnectivity()
+    pcbnew.SaveBoard(str(pcb), board)
+    render(board, out / f"{name}.png")
+    report = out / f"{name}-drc.rpt"
+    pcbnew.WriteDRCReport(board, str(report), pcbnew.EDA_UNITS_MILLIMETRES, True)
+    summary = drc_summary(report.read_text())
+    summary.update({"board": name, "routing_failures": failed, "width_mm": layout.width, "height_mm": layout.height,
+                    "parts": len(nets.parts), "tracks": len(board.GetTracks())})
+    return summary
+
+
+def render(board: pcbnew.BOARD, path: Path, scale: float = 8.0) -> None:
+    """A picture of the board as a maker sees it (Pillow): the outline, copper of both layers
+    (F.Cu red, B.Cu blue), pads, vias, holes, and the silkscreen labels, top view."""
+    from PIL import Image, ImageDraw, ImageFont
+
+    box = board.GetBoardEdgesBoundingBox()
+    bx, by = pcbnew.ToMM(box.GetX()), pcbnew.ToMM(box.GetY())
+    w, h = pcbnew.ToMM(box.GetWidth()), pcbnew.ToMM(box.GetHeight())
+    margin = 2.0
+    image = Image.new("RGB", (int((w + 2 * margin) * scale), int((h + 2 * margin) * scale)), "white")
+    draw = ImageDraw.Draw(image, "RGBA")
+
+    def xy(x: float, y: float) -> tuple[float, float]:
+        return ((x - bx + margin) * scale, (y - by + margin) * scale)
+
+    draw.rectangle((*xy(bx, by), *xy(bx + w, by + h)), fill=(20, 90, 40), outline="black", width=2)
+    for track in board.GetTracks():
+        if track.GetClass() == "PCB_VIA":
+            continue
+        colour = (200, 60, 50, 230) if track.GetLayer() == pcbnew.F_Cu else (70, 110, 230, 160)
+        a, b = track.GetStart(), track.GetEnd()
+        draw.line((*xy(pcbnew.ToMM(a.x), pcbnew.ToMM(a.y)), *xy(pcbnew.ToMM(b.x), pcbnew.ToMM(b.y))), fill=colour,
+                  width=max(1, int(pcbnew.ToMM(track.GetWidth()) * scale)))
+    for fp in board.GetFootprints():
+        for pad in fp.Pads():
+            bb = pad.GetBoundingBox()
+            corners = (*xy(pcbnew.ToMM(bb.GetX()), pcbnew.ToMM(bb.GetY())),
+                       *xy(pcbnew.ToMM(bb.GetRight()), pcbnew.ToMM(bb.GetBottom())))
+            if pad.GetAttribute() == pcbnew.PAD_ATTRIB_NPTH:
+                draw.ellipse(corners, fill="black")
+                continue
+            shape = draw.ellipse if pad.GetShape() in (pcbnew.PAD_SHAPE_CIRCLE, pcbnew.PAD_SHAPE_OVAL) else draw.rectangle
+            shape(corners, fill=(215, 180, 60))
+            if pad.GetAttribute() == pcbnew.PAD_ATTRIB_PTH:
+                c = pad.GetPosition()
+                r = pcbnew.ToMM(pad.GetDrillSize().x) / 2
+                draw.ellipse((*xy(pcbnew.ToMM(c.x) - r, pcbnew.ToMM(c.y) - r),
+                              *xy(pcbnew.ToMM(c.x) + r, pcbnew.ToMM(c.y) + r)), fill="black")
+    for track in board.GetTracks():
+        if track.GetClass() == "PCB_VIA":
+            c = track.GetPosition()
+            r = pcbnew.ToMM(track.GetWidth()) / 2
+            draw.ellipse((*xy(pcbnew.ToMM(c.x) - r, pcbnew.ToMM(c.y) - r),
+                          *xy(pcbnew.ToMM(c.x) + r, pcbnew.ToMM(c.y) + r)), fill=(215, 180, 60))
+    font = ImageFont.load_default()
+    for drawing in board.GetDrawings():
+        if drawing.GetClass() == "PTEXT" and drawing.GetLayer() == pcbnew.F_SilkS:
+            c = drawing.GetPosition()
+            x, y = xy(pcbnew.ToMM(c.x), pcbnew.ToMM(c.y))
+            text = drawing.GetText()
+            tw = draw.textlength(text, font=font)
+            draw.text((x - tw / 2, y - 5), text, fill="white", font=font)
+    for fp in board.GetFootprints():
+        c = fp.GetPosition()
+        x, y = xy(pcbnew.ToMM(c.x), pcbnew.ToMM(c.y))
+        ref = fp.GetReference()
+        if not ref.startswith("H"):
+            draw.text((x - 3 * len(ref), y - 5), ref, fill=(255, 255, 255, 200), font=font)
+    image.save(path, optimize=True)
+
+
+def drc_summary(text: str) -> dict:
+    """The counts of a KiCad DRC report: violations, unconnected pads, footprint errors."""
+    def count(pattern: str) -> int:
+        m = re.search(r"\*\* Found (\d+) " + pattern, text)
+        if not m:
+            raise SystemExit(f"boards.py: the DRC report has no line '** Found N {pattern}'")
+        return int(m.group(1))
+
+    return {"violations": count("DRC violations"), "unconnected": count("unconnected pads"),
+            "footprint_errors": count("Footprint errors")}
+
+
+def boards_of(nets_dir: Path) -> list[str]:
+    return sorted(p.stem for p in nets_dir.glob("*.net") if p.stem != "system")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--nets", type=Path, required=True, help="directory of circuit.py's netlists")
+    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--board", action="append", help="only this board (repeatable)")
+    args = parser.parse_args(argv)
+    with open(HARDWARE / "grid.toml", "rb") as f:
+        grid = tomllib.load(f)
+    with open(HARDWARE / "pins.toml", "rb") as f:
+        pins = tomllib.load(f)
+    pitch = float(grid.get("layout", {}).get("slot_pitch_mm", 38.0))
+    results = []
+    for name in args.board or boards_of(args.nets):
+        nets = read_netlist(args.nets / f"{name}.net")
+        if name.startswith("strip"):
+            layout = layout_strip(nets, int(name[5:]), pitch)
+        elif name == "controller":
+            layout = layout_controller(nets, pins["pico"]["mux"]["count"])
+        elif name == "dice":
+            layout = layout_dice(nets)
+        else:
+            raise SystemExit(f"boards.py: no layout for board {name}")
+        summary = build_board(name, nets, layout, args.out)
+        results.append(summary)
+        print(json.dumps(summary), file=sys.stderr)
+    (args.out / "drc.json").write_text(json.dumps(results, indent=1) + "\n")
+    bad = [r for r in results if r["violations"] or r["unconnected"] or r["footprint_errors"] or r["routing_failures"]]
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,416 @@
+"""The bgboard circuit as code (SKiDL 3, KiCad 6 symbol libraries), from pins.toml and grid.toml.
+
+    python hardware/circuit.py --out DIR      (a Python with skidl: ``pip install -e '.[hardware]'``)
+
+writes, into DIR:
+
+* ``strip5.net``, ``strip4.net``, ``controller.net``, ``dice.net``: one KiCad netlist per board
+  (hardware/boards.py lays each out and routes it);
+* ``system.net``: the whole board set wired together -- the controller, one strip per place
+  of grid.toml, the dice module, each ribbon cable a net joining the two connectors' pins;
+* ``erc.txt``: SKiDL's electrical rules check of every circuit above (exit 1 if any error or
+  warning).
+
+The boards (hardware/README.md, "Boards"):
+
+* **strip** (``strip5`` for the points and trays, ``strip4`` for the bar halves): one DRV5055
+  hall sensor per slot with its 100 nF, an MCP1700 3.3 V regulator for the sensors, the
+  place's WS2812B with its 100 nF, and a 1x10 header J1: 1 +5V, 2 LED data in, 3 LED data
+  out, 4 GND, 5.. the sensor outputs (slot 0 first), 10 GND (a ground wire on each side of
+  the analog wires in the ribbon, between them and the LED data).
+* **controller**: the Pico, the nine CD74HC4067 multiplexers wired as grid.toml says (slot
+  -> mux, channel) and as pins.toml says (select, enable, ADC lines), the 100 kOhm pull-downs on
+  the ADC lines, the 74AHCT125 level shifter and 330 Ohm on the LED data, the LED chain from
+  strip to strip in LED order, one strip header per place, the dice header, the 5 V input
+  with its 1000 uF and the Schottky diode into VSYS.
+* **dice**: the 14 dice pips (two 7-pip dice, pip order of firmware/leds.py) and the roll button.
+
+A strip's sensors take their supply from the strip's own regulator: the sensors are
+ratiometric, and the empty-board calibration (CALIBRATE mode 0) records each slot's no-field
+reading, so a regulator's tolerance costs nothing.  Pins of the Pico the design does not
+use are marked no-connect; so are the multiplexer channels grid.toml leaves free.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tomllib
+from pathlib import Path
+
+HARDWARE = Path(__file__).resolve().parent
+SYMBOLS = os.environ.get("KICAD6_SYMBOL_DIR", "/usr/share/kicad/symbols")
+
+# The places of grid.toml in LED order (firmware/leds.py, hardware/README.md): LED i < 24 under
+# point i + 1, then the white bar, black bar, white tray, black tray; the dice pips follow.
+PLACES = tuple(str(p) for p in range(1, 25)) + ("bar-white", "bar-black", "off-white", "off-black")
+STRIP_PINS = 10  # J1 of a strip and the controller's header for it
+PIN_5V, PIN_DI, PIN_DO, PIN_GND = 1, 2, 3, 4  # and pin 10: GND
+OUT_PIN0 = 5  # header pin of slot 0's sensor output
+PIPS = 7
+# Raspberry Pi Pico pins (datasheet, "Pinout"): header pin -> name.  GP25 is the on-board LED.
+PICO_PINS = {
+    1: "GP0", 2: "GP1", 3: "GND", 4: "GP2", 5: "GP3", 6: "GP4", 7: "GP5", 8: "GND", 9: "GP6", 10: "GP7",
+    11: "GP8", 12: "GP9", 13: "GND", 14: "GP10", 15: "GP11", 16: "GP12", 17: "GP13", 18: "GND", 19: "GP14",
+    20: "GP15", 21: "GP16", 22: "GP17", 23: "GND", 24: "GP18", 25: "GP19", 26: "GP20", 27: "GP21", 28: "GND",
+    29: "GP22", 30: "RUN", 31: "GP26", 32: "GP27", 33: "AGND", 34: "GP28", 35: "ADC_VREF", 36: "3V3",
+    37: "3V3_EN", 38: "GND", 39: "VSYS", 40: "VBUS",
+}
+FOOTPRINT = {
+    "sensor": "Package_TO_SOT_SMD:SOT-23",
+    "c0603": "Capacitor_SMD:C_0603_1608Metric",
+    "r0603": "Resistor_SMD:R_0603_1608Metric",
+    "ldo": "Package_TO_SOT_SMD:SOT-23",
+    "led": "LED_SMD:LED_WS2812B_PLCC4_5.0x5.0mm_P3.2mm",
+    "mux": "Package_SO:SOIC-24W_7.5x15.4mm_P1.27mm",
+    "buffer": "Package_SO:SOIC-14_3.9x8.7mm_P1.27mm",
+    "header10": "Connector_PinHeader_2.54mm:PinHeader_1x10_P2.54mm_Vertical",
+    "header4": "Connector_PinHeader_2.54mm:PinHeader_1x04_P2.54mm_Vertical",
+    "power": "Connector_JST:JST_XH_B2B-XH-A_1x02_P2.50mm_Vertical",
+    "bulk": "Capacitor_THT:CP_Radial_D10.0mm_P5.00mm",
+    "schottky": "Diode_SMD:D_SOD-123",
+    "button": "Button_Switch_THT:SW_PUSH_6mm",
+    "pico": "bgboard:RaspberryPi_Pico",
+}
+
+
+def load(hardware: Path = HARDWARE) -> tuple[dict, dict]:
+    """pins.toml and grid.toml, parsed."""
+    with open(hardware / "pins.toml", "rb") as f:
+        pins = tomllib.load(f)
+    with open(hardware / "grid.toml", "rb") as f:
+        grid = tomllib.load(f)
+    return pins, grid
+
+
+def sensor_symbol(grid: dict) -> str:
+    """The KiCad symbol of the grid's sensor variant (``[layout] sensor``, SOT-23 package)."""
+    variant = grid.get("layout", {}).get("sensor", "DRV5055A3")
+    return f"{variant}xDBZxQ1"
+
+
+def slots_of(grid: dict) -> dict[str, int]:
+    """Place -> number of slots."""
+    count: dict[str, int] = {}
+    for s in grid["slot"]:
+        count[s["place"]] = count.get(s["place"], 0) + 1
+    return count
+
+
+def tag(place: str) -> str:
+    """A place as a reference prefix and net-name part: P1..P24, BW, BB, OW, OB."""
+    return {"bar-white": "BW", "bar-black": "BB", "off-white": "OW", "off-black": "OB"}.get(place, f"P{place}")
+
+
+class Builder:
+    """SKiDL parts and nets of one circuit; ``prefix`` keeps references unique in the system."""
+
+    def __init__(self, skidl, prefix: str = "") -> None:
+        self.sk = skidl
+        self.prefix = prefix
+
+    def part(self, lib: str, name: str, ref: str, value: str, footprint: str, **fields) -> object:
+        p = self.sk.Part(lib, name, ref=self.prefix + ref, value=value, footprint=FOOTPRINT[footprint])
+        for key, val in fields.items():
+            p.fields[key.upper()] = val  # written into the netlist's (fields ...): the BOM reads MPN
+        return p
+
+    def net(self, name: str, power: bool = False):
+        n = self.sk.Net(self.prefix + name)
+        if power:
+            n.drive = self.sk.POWER
+        return n
+
+    def nc(self):
+        """The current circuit's no-connect net (SKiDL puts it in builtins when a circuit is entered)."""
+        import builtins
+
+        return builtins.NC  # type: ignore[attr-defined]
+
+    def cap(self, ref: str, value: str, a, b, mpn: str) -> None:
+        c = self.part("Device", "C", ref, value, "c0603", mpn=mpn)
+        c[1] += a
+        c[2] += b
+
+    def pico(self, ref: str):
+        sk = self.sk
+        pico = sk.Part(tool=sk.SKIDL, name="RaspberryPi_Pico", ref=self.prefix + ref, value="Raspberry Pi Pico",
+                       footprint=FOOTPRINT["pico"], dest=sk.NETLIST)
+        power_pins = {"GND", "AGND"}
+        for num, name in PICO_PINS.items():
+            func = sk.Pin.types.BIDIR
+            if name in power_pins or name == "VSYS":
+                func = sk.Pin.types.PWRIN
+            elif name == "3V3":
+                func = sk.Pin.types.PWROUT
+            elif name in ("VBUS", "RUN", "3V3_EN", "ADC_VREF"):
+                func = sk.Pin.types.PASSIVE
+            pico += sk.Pin(num=num, name=name, func=func)
+        pico.fields["MPN"] = "SC0915"
+        return pico
+
+
+# ------------------------------------------------------------------------------ the boards
+def strip(b: Builder, grid: dict, slots: int, cable: list | None = None) -> None:
+    """One strip of ``slots`` sensors.  ``cable``: the nets of the controller's header for it
+    (+5V, GND, LED in, LED out, the outputs; the system circuit), else the strip's own nets."""
+    if cable is None:
+        v5, gnd = b.net("+5V", power=True), b.net("GND", power=True)
+        din, dout = b.net("LED_DI"), b.net("LED_DO")
+        outs = [b.net(f"OUT{i}") for i in range(slots)]
+    else:
+        v5, gnd, din, dout = cable[:4]
+        outs = cable[4:4 + slots]
+    v33 = b.net("+3V3")
+    j = b.part("Connector_Generic", f"Conn_01x{STRIP_PINS:02d}", "J1", "strip header", "header10",
+               mpn="PH 1x10 2.54 mm")
+    j[PIN_5V] += v5
+    j[PIN_GND] += gnd
+    j[PIN_DI] += din
+    j[PIN_DO] += dout
+    for i in range(5):
+        if i < slots:
+            j[OUT_PIN0 + i] += outs[i]
+        else:
+            j[OUT_PIN0 + i] += b.nc()
+    j[STRIP_PINS] += gnd
+    reg = b.part("Regulator_Linear", "MCP1700x-330xxTT", "U10", "MCP1700-3.3", "ldo", mpn="MCP1700T-3302E/TT")
+    reg["VI"] += v5
+    reg["VO"] += v33
+    reg["GND"] += gnd
+    b.cap("C10", "1uF", v5, gnd, "CL10B105KA8NNNC")
+    b.cap("C11", "1uF", v33, gnd, "CL10B105KA8NNNC")
+    symbol = sensor_symbol(grid)
+    for i in range(slots):
+        u = b.part("Sensor_Magnetic", symbol, f"U{i + 1}", symbol.replace("xDBZxQ1", "DBZR"), "sensor",
+                   mpn=symbol.replace("xDBZxQ1", "QDBZR"))
+        u["VCC"] += v33
+        u["GND"] += gnd
+        u["OUT"] += outs[i]
+        b.cap(f"C{i + 1}", "100nF", v33, gnd, "CC0603KRX7R9BB104")
+    led = b.part("LED", "WS2812B", "D1", "WS2812B", "led", mpn="WS2812B-5050")
+    led["VDD"] += v5
+    led["VSS"] += gnd
+    led["DIN"] += din
+    led["DOUT"] += dout
+    b.cap("C12", "100nF", v5, gnd, "CC0603KRX7R9BB104")
+
+
+def dice(b: Builder, cable: list | None = None) -> None:
+    """The dice module: 14 WS2812B pips (die 1 then die 2, firmware/leds.py pip order) and the
+    roll button; header J1: +5V, GND, LED data in, button.  ``cable`` as for :func:`strip`."""
+    if cable is None:
+        v5, gnd = b.net("+5V", power=True), b.net("GND", power=True)
+        din, button = b.net("LED_DI"), b.net("BUTTON")
+    else:
+        v5, gnd, din, button = cable
+    j = b.part("Connector_Generic", "Conn_01x04", "J1", "dice header", "header4", mpn="PH 1x4 2.54 mm")
+    for pin, net in enumerate((v5, gnd, din, button), start=1):
+        j[pin] += net
+    data = din
+    for k in range(2 * PIPS):
+        led = b.part("LED", "WS2812B", f"D{k + 1}", "WS2812B", "led", mpn="WS2812B-5050")
+        led["VDD"] += v5
+        led["VSS"] += gnd
+        led["DIN"] += data
+        if k + 1 < 2 * PIPS:
+            data = b.net(f"PIP{k + 1}")
+            led["DOUT"] += data
+        else:
+            led["DOUT"] += b.nc()
+        b.cap(f"C{k + 1}", "100nF", v5, gnd, "CC0603KRX7R9BB104")
+    sw = b.part("Switch", "SW_Push", "SW1", "roll", "button", mpn="B3F-4055")
+    sw[1] += button
+    sw[2] += gnd
+
+
+def controller(b: Builder, pins: dict, grid: dict) -> dict[str, list]:
+    """The controller board; returns the nets of each header: place -> [+5V, GND, LED in, LED out,
+    the five outputs (None where unused), GND], "dice" -> [+5V, GND, LED data, button]."""
+    sk = b.sk
+    mux_pins = pins["pico"]["mux"]
+    v5, gnd, v33 = b.net("+5V", power=True), b.net("GND", power=True), b.net("+3V3")
+    vsys = b.net("VSYS", power=True)  # the 5 V input through the Schottky diode
+    pico = b.pico("U1")
+    gp = {name: num for num, name in PICO_PINS.items()}
+
+    used: set[str] = set()
+
+    def gpio(n: int, net) -> None:
+        pin = pico[gp[f"GP{n}"]]
+        pin += net
+        used.add(f"GP{n}")
+
+    for num, name in PICO_PINS.items():
+        if name in ("GND", "AGND"):
+            pico[num] += gnd
+    pico[gp["3V3"]] += v33
+    pico[gp["VSYS"]] += vsys
+    for name in ("VBUS", "RUN", "3V3_EN", "ADC_VREF"):
+        pico[gp[name]] += b.nc()
+
+    power = b.part("Connector_Generic", "Conn_01x02", "J30", "5V in", "power", mpn="B2B-XH-A")
+    power[1] += v5
+    power[2] += gnd
+    bulk = b.part("Device", "C_Polarized", "C30", "1000uF 10V", "bulk", mpn="EEU-FR1A102")
+    bulk[1] += v5
+    bulk[2] += gnd
+    diode = b.part("Device", "D_Schottky", "D1", "MBR120", "schottky", mpn="MBR120VLSFT1G")
+    diode["A"] += v5
+    diode["K"] += vsys
+    b.cap("C31", "100nF", v33, gnd, "CC0603KRX7R9BB104")
+
+    select = [b.net(f"S{i}") for i in range(4)]
+    for i, n in enumerate(mux_pins["select"]):
+        gpio(n, select[i])
+    enable = [b.net(f"EN{k}") for k in range(len(mux_pins["enable"]))]
+    for k, n in enumerate(mux_pins["enable"]):
+        gpio(n, enable[k])
+    adc = [b.net(f"ADC{k}") for k in range(len(mux_pins["adc"]))]
+    for k, n in enumerate(mux_pins["adc"]):
+        gpio(n, adc[k])
+        r = b.part("Device", "R", f"R{k + 1}", "100k", "r0603", mpn="RC0603FR-07100KL")
+        r[1] += adc[k]
+        r[2] += gnd
+
+    # one header per place, and its slots' nets
+    counts = slots_of(grid)
+    headers: dict[str, list] = {}
+    slot_net: dict[tuple[str, int], object] = {}
+    # link[k] is the data into LED k: link[0] from the level shifter, link[k + 1] from LED k's
+    # data out (the strip of PLACES[k]), the last one into the dice module
+    link = [b.net(f"LED{k}_DI") for k in range(len(PLACES) + 1)]
+    for k, place in enumerate(PLACES):
+        j = b.part("Connector_Generic", f"Conn_01x{STRIP_PINS:02d}", f"J{k + 1}", f"strip {tag(place)}", "header10",
+                   mpn="PH 1x10 2.54 mm")
+        din, dout = link[k], link[k + 1]
+        j[PIN_5V] += v5
+        j[PIN_GND] += gnd
+        j[PIN_DI] += din
+        j[PIN_DO] += dout
+        outs: list = []
+        for i in range(5):
+            if i < counts.get(place, 0):
+                net = b.net(f"SLOT_{tag(place)}_{i}")
+                slot_net[place, i] = net
+                j[OUT_PIN0 + i] += net
+                outs.append(net)
+            else:
+                j[OUT_PIN0 + i] += b.nc()
+                outs.append(None)
+        j[STRIP_PINS] += gnd
+        headers[place] = [v5, gnd, din, dout] + outs + [gnd]
+    # LED chain: GP16 -> buffer -> 330 Ohm -> first strip; each strip's out -> the next one's in; last -> dice
+    shifter = b.part("74xx", "74LS125", "U2", "SN74AHCT125", "buffer", mpn="SN74AHCT125DR")
+    shifter[14] += v5
+    shifter[7] += gnd
+    b.cap("C32", "100nF", v5, gnd, "CC0603KRX7R9BB104")
+    data_in, shifted = b.net("LED_DATA"), b.net("LED_5V")
+    gpio(pins["pico"]["leds"]["data"], data_in)
+    shifter[1] += gnd  # 1OE active low: always on
+    shifter[2] += data_in
+    shifter[3] += shifted
+    for oe, a, y in ((4, 5, 6), (10, 9, 8), (13, 12, 11)):  # unused gates: input grounded, output off
+        shifter[oe] += v5
+        shifter[a] += gnd
+        shifter[y] += b.nc()
+    series = b.part("Device", "R", "R4", "330", "r0603", mpn="RC0603FR-07330RL")
+    series[1] += shifted
+    series[2] += link[0]
+    dice_j = b.part("Connector_Generic", "Conn_01x04", "J29", "dice", "header4", mpn="PH 1x4 2.54 mm")
+    button = b.net("DICE_BUTTON")
+    dice_j[1] += v5
+    dice_j[2] += gnd
+    dice_j[3] += link[-1]
+    dice_j[4] += button
+    gpio(pins["pico"]["dice"]["button"], button)
+    headers["dice"] = [v5, gnd, link[-1], button]
+
+    # the multiplexers, as grid.toml wires them
+    banks = len(mux_pins["enable"])
+    channel_net: dict[tuple[int, int], object] = {}
+    for s in grid["slot"]:
+        channel_net[s["mux"], s["channel"]] = slot_net[s["place"], s["index"]]
+    for m in range(mux_pins["count"]):
+        u = b.part("74xx", "CD74HC4067M", f"U{10 + m}", "CD74HC4067M", "mux", mpn="CD74HC4067M96")
+        u["VCC"] += v33
+        u["GND"] += gnd
+        u["COM"] += adc[m // banks]
+        u["~{E}"] += enable[m % banks]
+        for i in range(4):
+            u[f"S{i}"] += select[i]
+        for ch in range(mux_pins["channels"]):
+            net = channel_net.get((m, ch))
+            u[f"I{ch}"] += net if net is not None else b.nc()
+        b.cap(f"C{10 + m}", "100nF", v33, gnd, "CC0603KRX7R9BB104")
+    for num, name in PICO_PINS.items():
+        if name.startswith("GP") and name not in used:
+            pico[num] += b.nc()
+    return headers
+
+
+# ------------------------------------------------------------------------------ the run
+def build(out: Path, hardware: Path = HARDWARE) -> int:
+    """Write the netlists and erc.txt into ``out``; the number of ERC errors and warnings."""
+    import logging
+
+    import skidl as sk
+
+    logging.getLogger("skidl").setLevel(logging.ERROR)
+    sk.set_default_tool(sk.KICAD6)
+    if SYMBOLS not in sk.lib_search_paths[sk.KICAD6]:
+        sk.lib_search_paths[sk.KICAD6].append(SYMBOLS)
+    pins, grid = load(hardware)
+    counts = slots_of(grid)
+    out.mkdir(parents=True, exist_ok=True)
+    report: list[str] = []
+    problems = 0
+
+    def run(name: str, make) -> None:
+        nonlocal problems
+        circuit = sk.Circuit()
+        with circuit:
+            make()
+        circuit.ERC()
+        errors, warnings = sk.erc_logger.error.count, sk.erc_logger.warning.count
+        problems += errors + warnings
+        report.append(f"{name}: {errors} errors, {warnings} warnings, {len(circuit.parts)} parts, "
+                      f"{len([n for n in circuit.nets if n.pins])} nets")
+        circuit.generate_netlist(file_=str(out / f"{name}.net"), do_backup=False)
+
+    sizes = sorted(set(counts.values()), reverse=True)
+    for size in sizes:
+        run(f"strip{size}", lambda size=size: strip(Builder(sk), grid, size))
+    run("controller", lambda: controller(Builder(sk), pins, grid))
+    run("dice", lambda: dice(Builder(sk)))
+
+    def system() -> None:
+        headers = controller(Builder(sk), pins, grid)
+        for place in PLACES:  # each ribbon cable joins a strip's J1 to its header, pin to pin
+            strip(Builder(sk, prefix=f"{tag(place)}-"), grid, counts[place], cable=headers[place])
+        dice(Builder(sk, prefix="DICE-"), cable=headers["dice"])
+
+    run("system", system)
+    (out / "erc.txt").write_text("SKiDL " + sk.__version__ + " ERC\n" + "\n".join(report) + "\n")
+    print("\n".join(report), file=sys.stderr)
+    return problems
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, required=True, help="directory for the netlists and erc.txt")
+    args = parser.parse_args(argv)
+    out = args.out.resolve()
+    out.mkdir(parents=True, exist_ok=True)
+    os.chdir(out)  # SKiDL writes its circuit.log and circuit.erc into the working directory
+    problems = build(out)
+    if problems:
+        print(f"circuit.py: the electrical rules check found {problems} problems (see {out / 'erc.txt'})",
+              file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,299 @@
+"""The evening's pages (over :mod:`bgboard.club.evening`): the director's set-up and check-in,
+the sheets to print, the players' own pages and the room's QR code.
+
+Public (no login, as the other club pages): ``/print/EVENT`` (the draw: bracket or table with
+board numbers; ``?sheet=standings`` the standings and payouts), ``/slips/EVENT`` (a slip per
+match to play), ``/players/NAME`` (a player's events, matches and rating history),
+``/qr.svg?path=/...`` (a QR code of this site's address for that page, made with segno).
+The director's (after the login; every form with its CSRF token): ``/director/setup`` (add
+a player, create an event with check-in and payouts, enter players, a late entry, attach a
+``.mat`` to a result) and ``/director/checkin/EVENT`` (one tap per player, fit for a phone;
+close check-in and draw).
+"""
+
+from __future__ import annotations
+
+import io
+import secrets
+from typing import Any, Callable
+from urllib.parse import quote
+
+from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import UploadFile
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, RedirectResponse, Response
+from starlette.routing import Route
+
+from bgboard.club import evening as service
+from bgboard.club.printing import PRINT_CSS
+from bgboard.club.web import director as auth
+from bgboard.club.web.boardview import bounded
+from bgboard.errors import InputError
+
+ACTOR = "director (web)"
+FLASH = "flash"
+MAX_MAT_UPLOAD = 4_000_000
+
+
+def checkin_url(name: str) -> str:
+    return "/director/checkin/" + quote(name, safe="")
+
+
+def print_url(name: str) -> str:
+    return "/print/" + quote(name, safe="")
+
+
+def slips_url(name: str) -> str:
+    return "/slips/" + quote(name, safe="")
+
+
+def player_url(name: str) -> str:
+    return "/players/" + quote(name, safe="")
+
+
+async def checked_upload(request: Request) -> tuple[dict[str, str], bytes | None]:
+    """A POSTed form with at most one file (the .mat), after the same CSRF check as
+    :func:`bgboard.club.web.director.checked_form`; the file bounded to 4 MB."""
+    form = await request.form(max_files=1, max_fields=20)
+    fields: dict[str, str] = {}
+    data = None
+    for key, value in form.items():
+        if isinstance(value, UploadFile):
+            data = await value.read(MAX_MAT_UPLOAD + 1)
+            if len(data) > MAX_MAT_UPLOAD:
+                raise auth.Refused(413, "A .mat record has at most 4 MB.")
+        else:
+            fields[key] = value
+    sent = fields.pop("csrf", "")
+    expected = request.session.get(auth.SESSION_CSRF)
+    if not isinstance(expected, str) or not secrets.compare_digest(sent.encode(), expected.encode()):
+        raise auth.Refused(403, "This form is out of date or did not come from this site: "
+                                "reload the page and send it again.")
+    for key, value in fields.items():
+        if len(value) > auth.MAX_FIELD:
+            raise auth.Refused(400, f"The field '{key[:30]}' is too long.")
+    return fields, data
+
+
+def evening_routes(site: Any, page: Callable[..., Response], refused: Callable[..., Response]) -> list[Route]:
+    """The routes of this module's pages (they come before the club's own)."""
+
+    def not_found(request: Request, sentence: str) -> Response:
+        return refused(request, auth.Refused(404, sentence))
+
+    # ------------------------------------------------------------------ public
+    def print_sheet(request: Request) -> Response:
+        name = request.path_params["name"]
+        with site.club() as club:
+            try:
+                info = club.event(name)
+            except InputError as error:
+                return not_found(request, str(error))
+            if request.query_params.get("sheet") == "standings":
+                from bgboard.club import printing
+
+                try:
+                    paid: dict[str, Any] | None = service.payouts(club, info.name)
+                except InputError:
+                    paid = None
+                text = printing.draw_page(site.name, info, [], [], club.standings(info.name), 0,
+                                          payouts=paid, css_href="/print.css")
+                text = text.replace('<p class="empty">No round has been paired yet.</p>\n', "")
+            else:
+                text = service.draw_sheet(club, info.name, with_standings=False, css_href="/print.css")
+        return HTMLResponse(text)
+
+    def slips(request: Request) -> Response:
+        name = request.path_params["name"]
+        with site.club() as club:
+            try:
+                info = club.event(name)
+            except InputError as error:
+                return not_found(request, str(error))
+            return HTMLResponse(service.slips_sheet(club, info.name, css_href="/print.css"))
+
+    async def print_css(request: Request) -> Response:
+        return Response(PRINT_CSS, media_type="text/css")
+
+    def player(request: Request) -> Response:
+        name = request.path_params["name"]
+        with site.club() as club:
+            try:
+                history = club.rating_history(name)
+            except InputError as error:
+                return not_found(request, str(error))
+            me = next(p for p in club.players() if p.name.lower() == " ".join(name.split()).lower())
+            events, matches = [], []
+            for e in club.events():
+                if me.name not in e.players:
+                    continue
+                rows = {s.name: s for s in club.standings(e.name)}
+                events.append({"info": e, "standing": rows.get(me.name)})
+                matches += [m for m in club.matches(e.name) if me.name in m.players and m.status != "bye"]
+            by_match = {h["match_id"]: h for h in history}
+            for_page = []
+            for m in sorted(matches, key=lambda m: m.id, reverse=True):
+                side = m.players.index(me.name)
+                h = by_match.get(m.id)
+                for_page.append({"m": m, "opponent": m.players[1 - side],
+                                 "score": f"{m.score[side]}-{m.score[1 - side]}" if m.score else m.status,
+                                 "result": "" if m.winner is None else ("won" if m.winner == me.name else "lost"),
+                                 "change": (h["rating_after"] - h["rating_before"]) if h else None})
+            return page(request, "player.html", me=me, events=events, matches=for_page,
+                        history=history, event_url=lambda n: "/events/" + quote(n, safe=""),
+                        player_url=player_url)
+
+    async def qr(request: Request) -> Response:
+        import segno
+
+        path = request.query_params.get("path", "/")
+        if not path.startswith("/") or path.startswith("//") or len(path) > 300:
+            path = "/"
+        url = str(request.base_url).rstrip("/") + path
+        out = io.BytesIO()
+        segno.make(url, error="m").save(out, kind="svg", scale=4, border=2, title=url[:300])
+        return Response(out.getvalue(), media_type="image/svg+xml",
+                        headers={"Cache-Control": "no-store"})
+
+    # ------------------------------------------------------------------ the director
+    def setup_page(request: Request, status: int = 200, sentence: str | None = None) -> Response:
+        with site.club() as club:
+            events = []
+            for info in club.events():
+                s = service.event_settings(club, info.name)
+                events.append({"info": info, "check_in": s.get("check_in"),
+                               "done": [m for m in club.matches(info.name) if m.status == "finished"]})
+            flash = request.session.pop(FLASH, None)
+            return page(request, "setup.html", status=status, events=events, players=club.players(),
+                        sentence=sentence, flash=flash if isinstance(flash, str) else None,
+                        checkin_url=checkin_url, print_url=print_url, slips_url=slips_url,
+                        backup_dir=service.backup_dir(club))
+
+    def checkin_page(request: Request, status: int = 200, sentence: str | None = None) -> Response:
+        name = request.path_params["name"]
+        with site.club() as club:
+            try:
+                info = club.event(name)
+            except InputError as error:
+                return not_found(request, str(error))
+            s = service.event_settings(club, info.name)
+            entered = dict(service.check_in_list(club, info.name))
+            everyone = [(p.name, entered.get(p.name)) for p in club.players()]
+            flash = request.session.pop(FLASH, None)
+            return page(request, "checkin.html", status=status, event=info, open=s.get("check_in") == "open",
+                        everyone=everyone, present=sum(1 for v in entered.values() if v),
+                        sentence=sentence, flash=flash if isinstance(flash, str) else None,
+                        checkin_url=checkin_url)
+
+    def director_only(handler: Callable[..., Response]) -> Callable[[Request], Any]:
+        async def guarded(request: Request) -> Response:
+            if not auth.is_director(request):
+                return RedirectResponse("/director/login", status_code=303)
+            return await run_in_threadpool(handler, request)
+        return guarded
+
+    def act(fields: dict[str, str], data: bytes | None, action: str) -> tuple[str, str]:
+        """One set-up or check-in change: (the sentence, the page to go back to)."""
+        event = fields.get("event", "")
+        back = "/director/setup"
+        with site.club() as club:
+            if action == "player":
+                rating = fields.get("rating", "").strip() or "1500"
+                try:
+                    value = float(rating)
+                except ValueError:
+                    raise InputError(f"a rating is a number, not {bounded(rating, 20)!r}") from None
+                p = club.add_player(fields.get("name", ""), value, actor=ACTOR)
+                return f"Player {p.name} added (rating {p.rating:.0f}).", back
+            if action == "event":
+                def number(key: str) -> int | None:
+                    text = fields.get(key, "").strip()
+                    if not text:
+                        return None
+                    if not text.isdigit() or len(text) > 4:
+                        raise InputError(f"{key.replace('_', ' ')} is a whole number, not {bounded(text, 20)!r}")
+                    return int(text)
+
+                length = number("length")
+                if length is None:
+                    raise InputError("say the match length")
+                with club.club.transaction():
+                    e = club.new_event(fields.get("name", ""), fields.get("format", ""), length,
+                                       number("rounds"), number("consolation_length"), actor=ACTOR)
+                    options: dict[str, Any] = {
+                        k: fields.get(k, "").strip() or None
+                        for k in ("entry_fee", "payout", "consolation_payout", "rake", "round_to")}
+                    if options["rake"] is not None:
+                        try:
+                            options["rake"] = float(options["rake"])
+                        except ValueError:
+                            raise InputError("the rake is a percentage") from None
+                    if fields.get("check_in") or any(v is not None for v in options.values()):
+                        service.configure(club, e.name, check_in=bool(fields.get("check_in")) or None,
+                                          **{k: v for k, v in options.items() if v is not None}, actor=ACTOR)
+                return f"Event {e.name} created ({e.format}, {e.length}-point matches).", back
+            if action == "enter":
+                names = [v for k, v in fields.items() if k.startswith("p:")]
+                e = club.enter(event, names, actor=ACTOR)
+                return f"{len(names)} entered in {e.name}: {len(e.players)} players.", back
+            if action == "late":
+                return service.late_entry(club, event, fields.get("player", ""),
+                                          fields.get("score", "0") or "0", actor=ACTOR) + ".", back
+            if action == "mat":
+                if not data:
+                    raise InputError("choose the .mat file to attach")
+                try:
+                    text = data.decode("utf-8")
+                except UnicodeDecodeError:
+                    raise InputError("the .mat file is not UTF-8 text") from None
+                mid = service.match_id(club, event, fields.get("match", ""))
+                m = club.match(mid)
+                if m.score is None:
+                    raise InputError(f"match {m.number} has no score yet: enter its result first")
+                club.correct_result(event, mid, (m.score[0], m.score[1]), text,
+                                    reason="the .mat record attached", actor=ACTOR)
+                return f"Match {m.number}: the .mat record is attached (it ends {m.score[0]}-{m.score[1]}).", back
+            back = checkin_url(event)
+            if action == "checkin":
+                undo = fields.get("undo") == "1"
+                done = service.check_in(club, event, [fields.get("player", "")], undo, actor=ACTOR)
+                return f"{done[0]} {'checked out' if undo else 'checked in'}.", back
+            if action == "close":
+                absent = service.close_check_in(club, event, actor=ACTOR)
+                r = club.pair_round(event, actor=ACTOR)
+                gone = f" Not checked in: {', '.join(absent)}." if absent else ""
+                return (f"Check-in closed: round {r.round}, {len(r.matches)} "
+                        f"match{'es' if len(r.matches) != 1 else ''}.{gone}", "/director")
+        raise InputError(f"there is no set-up action {bounded(action, 20)!r}")
+
+    async def action(request: Request) -> Response:
+        try:
+            fields, data = await checked_upload(request)
+        except auth.Refused as error:
+            return refused(request, error)
+        if not auth.is_director(request):
+            return refused(request, auth.Refused(403, "Log in as the director first."))
+        name = request.path_params["action"]
+        try:
+            done, back = await run_in_threadpool(act, fields, data, name)
+        except InputError as error:
+            if name in ("checkin", "close"):
+                request.path_params["name"] = fields.get("event", "")
+                return await run_in_threadpool(checkin_page, request, 400, str(error))
+            return await run_in_threadpool(setup_page, request, 400, str(error))
+        request.session[FLASH] = bounded(done, 300)
+        return RedirectResponse(back, status_code=303)
+
+    return [
+        Route("/print.css", print_css),
+        Route("/print/{name:path}", print_sheet),
+        Route("/slips/{name:path}", slips),
+        Route("/players/{name:path}", player),
+        Route("/qr.svg", qr),
+        Route("/director/setup", director_only(setup_page)),
+        Route("/director/checkin/{name:path}", director_only(checkin_page)),
+        Route("/director/evening/{action:str}", action, methods=["POST"]),
+    ]
+
+
+__all__ = ["evening_routes", "checkin_url", "print_url", "slips_url", "player_url", "checked_upload"]

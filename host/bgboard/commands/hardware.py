@@ -1,0 +1,132 @@
+"""``bgboard hardware field``: what a sensor reads, for a builder — computed with magpylib.
+
+    bgboard hardware field [--magnet DxT] [--grade N35] [--gap-mm G] [--sensor DRV5055A4] [--json]
+
+For the design as built (hardware/sensing.toml), or with another magnet (diameter x
+thickness in mm), grade, gap (sensor element to the lowest magnet's bottom face, mm) or
+DRV5055 variant: the field ``bz_mt`` at a sensor of a stack of 1 to 5 checkers lying
+``offset_mm`` off it (0 to the design's tolerance), and what the firmware reads it as.
+``--json`` prints ``{"magnet": {"diameter_mm", "thickness_mm", "polarization_t"},
+"checker_thickness_mm", "gap_mm", "sensor": {"name", "mv_per_mt", "range_mt"},
+"threshold_mt", "slot_pitch_mm", "max_offset_mm", "samples": [{"stack", "offset_mm",
+"bz_mt", "reads_as"}]}``.  ``max_offset_mm`` is how far off its sensor one checker may lie
+on a crowded board and still read as one (hardware/README.md, "Sensing physics").
+
+Needs the hardware extra (magpylib): without it the command says so in one sentence.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import re
+
+from bgboard.errors import InputError
+from bgboard.hardware.physics import GRADES, SENSORS, Design, crowded_tolerance_mm, load_design, reads_as, response
+
+STACKS = (1, 2, 3, 4, 5)
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    parser = subparsers.add_parser(
+        "hardware",
+        help="the board's sensing physics (what a sensor reads)",
+        description="The board as built: what a hall sensor reads for stacks of checkers off its centre.",
+    )
+    sub = parser.add_subparsers(dest="what", required=True, metavar="field")
+    field = sub.add_parser(
+        "field",
+        help="what a sensor reads for stacks of 1-5 at offsets up to the design's tolerance",
+        description="Compute (magpylib) what a sensor reads for stacks of 1 to 5 checkers at "
+        "offsets from 0 to the design's tolerance, for the design as built or another magnet, "
+        "grade, gap or sensor.",
+    )
+    field.add_argument("--magnet", metavar="DxT", help="magnet diameter x thickness in mm, like 30x1")
+    field.add_argument("--grade", metavar="GRADE", help=f"magnet grade: {', '.join(GRADES)}")
+    field.add_argument("--gap-mm", metavar="G", help="sensor element to the magnet's bottom face, mm")
+    field.add_argument("--sensor", metavar="NAME", help=f"sensor: {', '.join(SENSORS)}")
+    field.add_argument("--json", action="store_true", help="print one JSON object")
+    return parser
+
+
+def parse_magnet(text: str) -> tuple[float, float]:
+    """``"30x1"`` (or ``30×1``, ``30X1.5``) -> (30.0, 1.0); one sentence otherwise."""
+    m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*[xX×]\s*(\d+(?:\.\d+)?)\s*", text)
+    if not m:
+        raise InputError(f"--magnet {text[:40]!r} is not a diameter x thickness in mm, like 30x1")
+    return float(m.group(1)), float(m.group(2))
+
+
+def parse_gap(text: str) -> float:
+    try:
+        gap = float(text)
+    except ValueError:
+        raise InputError(f"--gap-mm {text[:40]!r} is not a number of millimetres") from None
+    if not math.isfinite(gap) or not 0.5 <= gap <= 30:
+        raise InputError(f"--gap-mm {text[:40]} is not between 0.5 and 30 mm")
+    return gap
+
+
+def design_of(args: argparse.Namespace) -> Design:
+    """The design as built with the command line's changes (checked)."""
+    if args.grade is not None and args.grade not in GRADES:
+        raise InputError(f"--grade {args.grade[:40]} is not one of {', '.join(GRADES)}")
+    if args.sensor is not None and args.sensor not in SENSORS:
+        raise InputError(f"--sensor {args.sensor[:40]} is not one of {', '.join(SENSORS)}")
+    return load_design().with_options(
+        magnet=parse_magnet(args.magnet) if args.magnet is not None else None,
+        grade=args.grade,
+        gap_mm=parse_gap(args.gap_mm) if args.gap_mm is not None else None,
+        sensor=args.sensor,
+    )
+
+
+def field_report(design: Design) -> dict:
+    """The JSON object of ``bgboard hardware field`` for ``design`` (magpylib)."""
+    from bgboard.hardware import magnets
+
+    table = magnets.compute_table(design)
+    resp = response(design, table)
+    tolerance = crowded_tolerance_mm(design, table)
+    offsets = [float(x) for x in range(0, int(tolerance) + 1)]
+    if tolerance > offsets[-1]:
+        offsets.append(tolerance)
+    samples = []
+    for stack in STACKS:
+        values = [magnets.bz_mt(design, [0.0], stack=stack, offset_mm=x)[0] for x in offsets]
+        for x, bz in zip(offsets, values):
+            samples.append({"stack": stack, "offset_mm": x, "bz_mt": round(bz, 2),
+                            "reads_as": reads_as(bz / resp.b0_mt, resp)})
+    return {
+        "magnet": {"diameter_mm": design.magnet_diameter_mm, "thickness_mm": design.magnet_thickness_mm,
+                   "polarization_t": design.polarization_t},
+        "checker_thickness_mm": design.checker_thickness_mm,
+        "gap_mm": round(design.gap_mm, 3),
+        "sensor": {"name": design.sensor.name, "mv_per_mt": design.sensor.mv_per_mt,
+                   "range_mt": design.sensor.range_mt},
+        "threshold_mt": round(resp.threshold_mt, 2),
+        "slot_pitch_mm": design.slot_pitch_mm,
+        "max_offset_mm": tolerance,
+        "samples": samples,
+    }
+
+
+def text_report(report: dict) -> str:
+    m, s = report["magnet"], report["sensor"]
+    lines = [
+        f"magnet {m['diameter_mm']:g} x {m['thickness_mm']:g} mm, J = {m['polarization_t']:g} T; "
+        f"gap {report['gap_mm']:g} mm; {s['name']} ({s['mv_per_mt']:g} mV/mT, ±{s['range_mt']:g} mT)",
+        f"reads a checker from {report['threshold_mt']:g} mT; one checker reads right up to "
+        f"{report['max_offset_mm']:g} mm off its sensor (slot pitch {report['slot_pitch_mm']:g} mm)",
+        f"{'stack':>5} {'offset mm':>9} {'Bz mT':>8}  reads as",
+    ]
+    for x in report["samples"]:
+        lines.append(f"{x['stack']:>5} {x['offset_mm']:>9g} {x['bz_mt']:>8.2f}  {x['reads_as']}")
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    report = field_report(design_of(args))
+    print(json.dumps(report) if args.json else text_report(report))
+    return 0

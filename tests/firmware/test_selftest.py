@@ -1,0 +1,125 @@
+"""``bgboard firmware selftest``: the bring-up check against the real firmware under the
+MicroPython unix port, over a real serial line (two ptys joined), the sensors played through
+the shim's field channel the way a builder's hand would: each checker goes down when the
+selftest asks for it and comes away when it says so."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+from bgboard.cli import main
+from bgboard.hardware import load_grid
+
+from fwrun import EMPTY, FIRMWARE, MICROPYTHON, counts, micropython_env
+from test_deploy_command import _until_booted, null_modem
+
+HANG_S = 600  # a bound against a hang only
+BGBOARD = Path(sys.executable).with_name("bgboard")
+SLOTS = len(load_grid().slots)
+
+
+@contextmanager
+def board(tmp_path: Path, first_lines: list[str] = ()) -> Iterator[tuple[str, object]]:
+    """The real firmware on a serial line: ``(port, field)``; ``field`` is the open field channel."""
+    fifo = tmp_path / "field"
+    os.mkfifo(fifo)
+    firmware_end, port, close = null_modem()
+    proc = subprocess.Popen([str(MICROPYTHON), str(FIRMWARE / "main.py")], stdin=firmware_end, stdout=firmware_end,
+                            stderr=subprocess.PIPE,
+                            env=micropython_env(tmp_path / "flash", BGBOARD_SIM_FIELD=str(fifo),
+                                                BGBOARD_SIM_CLOCK="fast:8"))
+    field = open(fifo, "w")  # the shim opens the other end as the firmware starts
+    try:
+        for line in first_lines:
+            field.write(line + "\n")
+        field.flush()
+        _until_booted(port, proc)
+        yield port, field
+    finally:
+        field.close()
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        proc.stderr.close()
+        close()
+
+
+def play(port: str, field, swap: tuple[int, int] | None = None, *extra: str) -> tuple[int, list[str]]:
+    """Run ``bgboard firmware selftest`` and answer its requests through the field; ``swap``
+    puts the checker asked for on one slot on the other (two crossed wires)."""
+    proc = subprocess.Popen([str(BGBOARD), "firmware", "selftest", "--port", port, "--timeout", "120", *extra],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    lines: list[str] = []
+    where = None
+    for line in proc.stdout:
+        lines.append(line.rstrip("\n"))
+        if line.startswith("put one checker on"):
+            asked = int(line.rsplit("(slot ", 1)[1].rstrip(")\n"))
+            where = asked
+            if swap and asked in swap:
+                where = swap[1] if asked == swap[0] else swap[0]
+            field.write(f"slot {where} {counts('white')}\n")
+            field.flush()
+        elif line.strip() == "take it away":
+            field.write(f"slot {where} {EMPTY}\n")
+            field.flush()
+    return proc.wait(timeout=HANG_S), lines
+
+
+@pytest.mark.slow
+def test_every_slot_reads_empty_then_its_checker(tmp_path: Path) -> None:
+    with board(tmp_path) as (port, field):
+        code, lines = play(port, field)
+    assert code == 0, lines[-5:]
+    assert lines[0] == f"empty board: all {SLOTS} slots read empty"
+    assert sum(line.startswith("put one checker on") for line in lines) == SLOTS
+    assert lines[1] == "put one checker on point 1, slot 0 from its base (slot 0)"
+    assert lines[-1] == f"selftest: all {SLOTS} slots read empty and then read their checker"
+
+
+@pytest.mark.slow
+def test_two_crossed_sensor_wires_are_named(tmp_path: Path) -> None:
+    with board(tmp_path) as (port, field):
+        code, lines = play(port, field, (5, 6))
+    assert code == 1
+    assert any(line.startswith("  slot 6 (point 2, slot 1 from its base) read it instead of slot 5: check "
+                               "mux 0 channel 5, controller header J2 pin 5") for line in lines), lines
+    assert lines[-1] == f"selftest: 2 of {SLOTS} slots read wrong: slots 5, 6"
+
+
+def test_a_dead_sensor_and_a_left_checker_fail_the_empty_check(tmp_path: Path) -> None:
+    with board(tmp_path, ["slot 3 0", f"slot {SLOTS - 1} {counts('black')}"]) as (port, field):
+        code, lines = play(port, field)
+    assert code == 1
+    assert lines[0] == ("slot 3 (point 1, slot 3 from its base) reads FAULT (open or shorted sensor) on an empty "
+                        "board: check mux 0 channel 3, controller header J1 pin 8, sensor U4 of that strip")
+    assert lines[1].startswith(f"slot {SLOTS - 1} (black's tray, slot 4 from its base) reads black on an empty board")
+    assert lines[-1].startswith(f"selftest: 2 of {SLOTS} slots do not read empty")
+
+
+def test_empty_only_stops_after_the_empty_check(tmp_path: Path) -> None:
+    with board(tmp_path) as (port, field):
+        code, lines = play(port, field, None, "--empty-only")
+    assert (code, lines) == (0, [f"empty board: all {SLOTS} slots read empty"])
+
+
+def test_bad_arguments_and_no_board_are_one_sentence_and_exit_2(tmp_path: Path,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["firmware", "selftest", "--port", "/dev/does-not-exist"]) == 2
+    assert "no serial port /dev/does-not-exist" in capsys.readouterr().err
+    _, port, close = null_modem()
+    try:
+        assert main(["firmware", "selftest", "--port", port, "--timeout", "0.3"]) == 2
+        err = capsys.readouterr().err
+        assert "did not answer (a snapshot)" in err and err.count("\n") == 1
+        assert main(["firmware", "selftest", "--port", port, "--timeout", "-1"]) == 2
+        assert "not a positive number" in capsys.readouterr().err
+    finally:
+        close()

@@ -1,0 +1,93 @@
+"""``bgboard hardware field``: the builder's tool (real magpylib, through the real CLI)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from bgboard.cli import main
+from bgboard.hardware.physics import load_design
+
+BGBOARD = [sys.executable, "-m", "bgboard"]
+KEYS = {"magnet", "checker_thickness_mm", "gap_mm", "sensor", "threshold_mt", "slot_pitch_mm", "max_offset_mm", "samples"}
+
+
+def field(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*BGBOARD, "hardware", "field", *args], capture_output=True, text=True, timeout=300)
+
+
+def test_the_design_as_built_as_json() -> None:
+    done = field("--json")
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert set(report) == KEYS
+    design = load_design()
+    assert report["magnet"] == {"diameter_mm": 30.0, "thickness_mm": 1.0, "polarization_t": 0.39}
+    assert report["sensor"] == {"name": "DRV5055A2", "mv_per_mt": 30.0, "range_mt": 44.0}
+    assert (report["gap_mm"], report["checker_thickness_mm"], report["slot_pitch_mm"]) == (
+        design.gap_mm, design.checker_thickness_mm, design.slot_pitch_mm)
+    assert 12.5 <= report["max_offset_mm"] < report["slot_pitch_mm"] / 2
+    samples = report["samples"]
+    assert {s["stack"] for s in samples} == {1, 2, 3, 4, 5}
+    for s in samples:
+        assert set(s) == {"stack", "offset_mm", "bz_mt", "reads_as"}
+        assert 0 <= s["offset_mm"] <= report["max_offset_mm"]
+        assert s["bz_mt"] < report["sensor"]["range_mt"]
+        if s["stack"] == 1:
+            assert s["reads_as"] == "white" and s["bz_mt"] >= report["threshold_mt"]
+        elif s["offset_mm"] <= 11:
+            assert s["reads_as"] == "white stack"  # a stack is seen; how tall, physics cannot tell
+    offsets = sorted({s["offset_mm"] for s in samples})
+    assert offsets[0] == 0 and offsets[-1] == report["max_offset_mm"]
+    # a taller stack reads a stronger field at every offset
+    for x in offsets:
+        row = [s["bz_mt"] for s in samples if s["offset_mm"] == x]
+        assert row == sorted(row)
+
+
+def test_the_issues_magnet_clips_a_drv5055a3() -> None:
+    done = field("--magnet", "6x2", "--grade", "N35", "--gap-mm", "3", "--sensor", "DRV5055A3", "--json")
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    centred = next(s for s in report["samples"] if s["stack"] == 1 and s["offset_mm"] == 0)
+    assert centred["bz_mt"] == pytest.approx(89.5, abs=0.05)
+    assert centred["reads_as"] == "out of range"
+
+
+def test_the_text_table() -> None:
+    done = field()
+    assert done.returncode == 0, done.stderr
+    assert "one checker reads right up to" in done.stdout and "white stack" in done.stdout
+
+
+@pytest.mark.parametrize("args,sentence", [
+    (["--magnet", "thirty"], "--magnet 'thirty' is not a diameter x thickness in mm, like 30x1"),
+    (["--magnet", "40x1"], "a 40 mm magnet does not fit a 38 mm checker (1 mm wall at least)"),
+    (["--grade", "N99"], "--grade N99 is not one of N35, N38, N42, N45, N48, N52, Y30, Y35"),
+    (["--gap-mm", "abc"], "--gap-mm 'abc' is not a number of millimetres"),
+    (["--gap-mm", "nan"], "--gap-mm nan is not between 0.5 and 30 mm"),
+    (["--sensor", "DRV5053"], "--sensor DRV5053 is not one of DRV5055A1, DRV5055A2, DRV5055A3, DRV5055A4"),
+])
+def test_bad_options_say_one_sentence_and_exit_2(args: list[str], sentence: str) -> None:
+    done = field(*args)
+    assert done.returncode == 2
+    assert done.stderr == f"bgboard: {sentence}\n" and done.stdout == ""
+
+
+def test_without_magpylib_one_sentence_says_what_to_install(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setitem(sys.modules, "magpylib", None)  # as if it were not installed
+    assert main(["hardware", "field"]) == 2
+    err = capsys.readouterr().err
+    assert err == "bgboard: bgboard hardware field needs magpylib: install the hardware extra (pip install 'bgboard[hardware]')\n"
+
+
+def test_the_rest_of_bgboard_runs_without_magpylib() -> None:
+    code = ("import sys; sys.modules['magpylib'] = None\n"
+            "import bgboard.sim.field, bgboard.commands.hardware, bgboard.hardware.physics\n"
+            "print(bgboard.sim.field.Calibration().swing)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert int(done.stdout) > 0

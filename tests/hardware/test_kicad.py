@@ -1,0 +1,174 @@
+"""The boards as built by hardware/build.py with the real tools: SKiDL's ERC, KiCad 6's DRC
+(pcbnew under Debian's /usr/bin/python3), the fab files, and the netlist checked against
+grid.toml and pins.toml.  KiCad missing is a failure, not a skip (tools/test-services installs it).
+
+One build (about 1-2 minutes of CPU, several on a loaded machine) feeds every test here.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import re
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+HARDWARE = ROOT / "hardware"
+DEBIAN_PYTHON = "/usr/bin/python3"
+HANG_S = 1800  # a bound against a hang, not a measure of speed
+
+sys.path.insert(0, str(HARDWARE))
+from netlist import read_netlist  # noqa: E402
+
+pytestmark = pytest.mark.slow
+GRID = tomllib.loads((HARDWARE / "grid.toml").read_text())
+PINS = tomllib.loads((HARDWARE / "pins.toml").read_text())
+BOARDS = ("controller", "dice", "strip4", "strip5")
+# CD74HC4067 (TI datasheet, SOIC-24): channel -> pin; COM 1, S0 10, S1 11, S2 14, S3 13, /E 15
+MUX_CHANNEL_PIN = {ch: 9 - ch for ch in range(8)} | {ch: 31 - ch for ch in range(8, 16)}
+MUX_SELECT_PIN = (10, 11, 14, 13)
+# Raspberry Pi Pico (datasheet pinout): GPn -> header pin, for the pins bgboard uses
+PICO_GP_PIN = {0: 1, 1: 2, 2: 4, 3: 5, 4: 6, 5: 7, 6: 9, 7: 10, 8: 11, 9: 12, 10: 14, 11: 15, 12: 16, 13: 17,
+               14: 19, 15: 20, 16: 21, 17: 22, 18: 24, 19: 25, 20: 26, 21: 27, 22: 29, 26: 31, 27: 32, 28: 34}
+TAG = {"bar-white": "BW", "bar-black": "BB", "off-white": "OW", "off-black": "OB"}
+
+
+def tag(place: str) -> str:
+    return TAG.get(place, f"P{place}")
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, subprocess.CompletedProcess]:
+    check = subprocess.run([DEBIAN_PYTHON, "-c", "import pcbnew"], capture_output=True)
+    if check.returncode:
+        pytest.fail("KiCad 6's pcbnew is missing from /usr/bin/python3: run tools/test-services "
+                    "(apt-get install kicad kicad-footprints kicad-symbols)")
+    out = tmp_path_factory.mktemp("fab")
+    run = subprocess.run([DEBIAN_PYTHON, str(HARDWARE / "build.py"), "--out", str(out), "--skidl-python", sys.executable],
+                         capture_output=True, text=True, timeout=HANG_S)
+    return out, run
+
+
+def test_build_exits_0_with_every_board(built) -> None:
+    out, run = built
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert sorted(r["board"] for r in json.loads((out / "drc.json").read_text())) == list(BOARDS)
+
+
+def test_skidl_erc_is_clean_for_every_circuit(built) -> None:
+    out, _ = built
+    lines = (out / "erc.txt").read_text().splitlines()
+    circuits = {line.split(":")[0]: line for line in lines[1:]}
+    assert set(circuits) == set(BOARDS) | {"system"}
+    for name, line in circuits.items():
+        assert " 0 errors, 0 warnings," in line, line
+
+
+@pytest.mark.parametrize("board", BOARDS)
+def test_kicad_drc_is_clean(built, board: str) -> None:
+    out, _ = built
+    report = (out / board / f"{board}-drc.rpt").read_text()
+    for what in ("DRC violations", "unconnected pads", "Footprint errors"):
+        found = re.search(rf"\*\* Found (\d+) {what}", report)
+        assert found and found.group(1) == "0", (what, report[:3000])
+    pcb = (out / "work" / f"{board}.kicad_pcb").read_text()
+    assert "(segment" in pcb and "Edge.Cuts" in pcb  # routed, with an outline
+
+
+@pytest.mark.parametrize("board", BOARDS)
+def test_fab_files_for_every_board(built, board: str) -> None:
+    out, _ = built
+    folder = out / board
+    for suffix in ("F_Cu.gtl", "B_Cu.gbl", "F_Mask.gts", "B_Mask.gbs", "F_Silkscreen.gto", "F_Paste.gtp",
+                   "Edge_Cuts.gm1", "PTH.drl"):
+        path = folder / f"{board}-{suffix}"
+        assert path.stat().st_size > 100, path
+    assert "%TF.FileFunction,Profile" in (folder / f"{board}-Edge_Cuts.gm1").read_text()
+    assert "M48" in (folder / f"{board}-PTH.drl").read_text()  # an Excellon header
+    nets = read_netlist(out / "work" / "nets" / f"{board}.net")
+    bom = list(csv.DictReader((folder / f"{board}-bom.csv").open()))
+    assert list(bom[0]) == ["Comment", "Designator", "Footprint", "Manufacturer Part", "Quantity"]
+    assert sorted(ref for row in bom for ref in row["Designator"].split(",")) == sorted(nets.parts)
+    cpl = list(csv.DictReader((folder / f"{board}-cpl.csv").open()))
+    assert list(cpl[0]) == ["Designator", "Mid X", "Mid Y", "Layer", "Rotation"]
+    assert sorted(r["Designator"] for r in cpl) == sorted(nets.parts)
+    with open(folder / f"{board}.png", "rb") as f:
+        assert f.read(8) == b"\x89PNG\r\n\x1a\n"
+
+
+def test_strip_sensors_sit_one_pitch_apart(built) -> None:
+    out, _ = built
+    pitch = GRID["layout"]["slot_pitch_mm"]
+    for board in ("strip4", "strip5"):
+        rows = {r["Designator"]: r for r in csv.DictReader((out / board / f"{board}-cpl.csv").open())}
+        sensors = sorted((k for k in rows if re.fullmatch(r"U[1-5]", k)), key=lambda k: int(k[1:]))
+        xs = [float(rows[k]["Mid X"].removesuffix("mm")) for k in sensors]
+        assert xs == pytest.approx([(i + 0.5) * pitch for i in range(len(xs))], abs=1e-3)
+        assert len({rows[k]["Mid Y"] for k in sensors}) == 1
+
+
+def test_every_board_is_a_bom_row_and_the_sensors_add_up_to_the_slots(built) -> None:
+    out, _ = built
+    rows = {r["part_number"]: r for r in csv.DictReader((HARDWARE / "bom.csv").open())}
+    sensors = 0
+    for board in BOARDS:
+        assert board in rows, f"hardware/bom.csv has no row for the board {board}"
+        nets = read_netlist(out / "work" / "nets" / f"{board}.net")
+        on_board = sum(1 for p in nets.parts.values() if p["value"].startswith("DRV5055"))
+        sensors += on_board * int(rows[board]["quantity"])
+    assert sensors == len(GRID["slot"])
+
+
+def test_netlist_joins_every_slot_to_its_multiplexer_channel(built) -> None:
+    out, _ = built
+    nets = read_netlist(out / "work" / "nets" / "system.net")
+    net_of = {node: name for name, nodes in nets.nets.items() for node in nodes}
+    for slot in GRID["slot"]:
+        sensor_out = (f"{tag(slot['place'])}-U{slot['index'] + 1}", "2")  # DRV5055 SOT-23: pin 2 = OUT
+        mux_in = (f"U{10 + slot['mux']}", str(MUX_CHANNEL_PIN[slot["channel"]]))
+        assert sensor_out in net_of and net_of[sensor_out] == net_of.get(mux_in), slot
+        assert len(nets.nets[net_of[sensor_out]]) == 4  # sensor, both ends of the cable, the mux: nothing else
+
+
+def test_netlist_joins_every_function_to_its_pico_pin(built) -> None:
+    out, _ = built
+    nets = read_netlist(out / "work" / "nets" / "system.net")
+    net_of = {node: name for name, nodes in nets.nets.items() for node in nodes}
+    mux = PINS["pico"]["mux"]
+
+    def pico(gp: int) -> str:
+        return net_of[("U1", str(PICO_GP_PIN[gp]))]
+
+    banks = len(mux["enable"])
+    for m in range(mux["count"]):
+        u = f"U{10 + m}"
+        for i, gp in enumerate(mux["select"]):
+            assert net_of[(u, str(MUX_SELECT_PIN[i]))] == pico(gp), (u, f"S{i}")
+        assert net_of[(u, "15")] == pico(mux["enable"][m % banks]), (u, "/E")
+        assert net_of[(u, "1")] == pico(mux["adc"][m // banks]), (u, "COM")
+    assert net_of[("DICE-SW1", "1")] == pico(PINS["pico"]["dice"]["button"])
+    assert net_of[("U2", "2")] == pico(PINS["pico"]["leds"]["data"])  # into the level shifter
+    # the LED chain in LED order: shifter -> 330 Ohm -> point 1 ... black tray -> the dice pips
+    places = [str(p) for p in range(1, 25)] + list(TAG)
+    chain = [f"{tag(p)}-D1" for p in places] + [f"DICE-D{k}" for k in range(1, 15)]
+    assert len(chain) == PINS["pico"]["leds"]["count"]
+    assert net_of[("R4", "1")] == net_of[("U2", "3")]
+    assert net_of[("R4", "2")] == net_of[(chain[0], "4")]  # WS2812B: 4 DIN, 2 DOUT
+    for a, b in zip(chain, chain[1:]):
+        assert net_of[(a, "2")] == net_of[(b, "4")], (a, b)
+
+
+@pytest.mark.parametrize("board", BOARDS)
+def test_committed_pictures_are_the_built_ones(built, board: str) -> None:
+    from PIL import Image
+
+    out, _ = built
+    committed = Image.open(HARDWARE / "boards" / f"{board}.png").convert("RGB")
+    fresh = Image.open(out / board / f"{board}.png").convert("RGB")
+    assert committed.size == fresh.size and committed.tobytes() == fresh.tobytes(), \
+        "redraw with: python3 hardware/build.py --out DIR --pictures"
