@@ -38,6 +38,7 @@ def _skips_forbidden() -> bool:
 #: its readers, so that no worker waits for another's set-up.  ``python
 #: benchmarks/quick_tests.py --full`` lists the slowest tests when this list needs a look.
 FIRST = (
+    "tests/hardware/test_kicad.py::test_build_exits_0_with_every_board",  # makes the KiCad build
     "tests/sim/test_variant_sim.py::test_a_tavli_match",
     "tests/sim/test_firmware.py::test_end_to_end_through_the_firmware",  # makes `whole`
     "tests/sim/test_variant_sim.py::test_a_match_of_every_variant_on_the_firmware[plakoto]",  # makes plakoto's
@@ -55,6 +56,7 @@ FIRST = (
     "tests/control/test_condone.py",
     "tests/display/test_match_states.py",
     "tests/rules/test_differential.py",
+    "tests/hardware/test_kicad.py",  # the build's readers, long after it started
 )
 
 
