@@ -30,9 +30,47 @@ def _skips_forbidden() -> bool:
     )
 
 
+#: Tests (node-id prefixes) that take longest, longest first: whole matches on the firmware,
+#: kill -9 campaigns, pyright.  They start first so that, with the suite spread over the
+#: cores by pytest-xdist (pyproject's addopts: one test at a time to the next free worker, in
+#: this order), no worker is left running one of them alone at the end; the rest keep their
+#: order.  A test that makes a set-up others read (tests.support.shared_run) comes well before
+#: its readers, so that no worker waits for another's set-up.  ``python
+#: benchmarks/quick_tests.py --full`` lists the slowest tests when this list needs a look.
+FIRST = (
+    "tests/hardware/test_kicad.py::test_build_exits_0_with_every_board",  # makes the KiCad build
+    "tests/sim/test_variant_sim.py::test_a_tavli_match",
+    "tests/sim/test_firmware.py::test_end_to_end_through_the_firmware",  # makes `whole`
+    "tests/sim/test_variant_sim.py::test_a_match_of_every_variant_on_the_firmware[plakoto]",  # makes plakoto's
+    "tests/sim/test_variant_sim.py::test_a_match_of_every_variant_on_the_firmware[race]",  # makes race's
+    "tests/store/test_crash.py",
+    "tests/net/test_club_kills.py",
+    "tests/sim/test_variant_sim.py::test_kill_9",
+    "tests/test_types.py",
+    "tests/sim/test_teach.py::test_every_play_is_graded",  # makes `taught`
+    "tests/sim/test_run.py::test_kill_9_at_any_moment",
+    "tests/sim/test_variant_sim.py",
+    "tests/sim/test_firmware.py",
+    "tests/sim/test_teach.py",
+    "tests/sim/test_run.py",
+    "tests/control/test_condone.py",
+    "tests/display/test_match_states.py",
+    "tests/rules/test_differential.py",
+    "tests/hardware/test_kicad.py",  # the build's readers, long after it started
+)
+
+
+@pytest.hookimpl(trylast=True)  # after pytest's own grouping by fixture scope
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    def rank(item: pytest.Item) -> int:
+        return next((i for i, prefix in enumerate(FIRST) if item.nodeid.startswith(prefix)), len(FIRST))
+
+    items.sort(key=rank)  # stable: the same order on every xdist worker
+
+
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
-    if not _skips_forbidden():
-        return
+    if not _skips_forbidden() or hasattr(session.config, "workerinput"):
+        return  # an xdist worker: the controller sees every worker's skips
     reporter = session.config.pluginmanager.get_plugin("terminalreporter")
     skipped = reporter.stats.get("skipped", []) if reporter else []
     if skipped:

@@ -121,6 +121,7 @@ def serve(db, tmp_path):
 
 
 # ---------------------------------------------------------------- case 2: a locked database, web
+@pytest.mark.slow  # waits out the server's 10 s busy timeout: the full run, not -m "not slow"
 def test_case2_a_director_post_while_the_database_is_locked_is_503_with_one_sentence(serve, db):
     with serve.client() as client:
         assert log_in(client).status_code == 303
@@ -231,6 +232,7 @@ def test_case7_devices_are_refused_by_the_bytes_read(two_players, tmp_path):
         assert d.match(match.id).status == "pending" and d.director_password_hash() is None
 
 
+@pytest.mark.slow  # waits out files.PIPE_TIMEOUT_S (10 s): the full run, not -m "not slow"
 @pytest.mark.parametrize("command", ["import", "result"])
 def test_case7_a_named_pipe_nobody_writes_to_is_refused_in_time(two_players, tmp_path, command):
     path, match = two_players
@@ -300,6 +302,7 @@ def test_case10_huge_ids_are_no_match_never_an_overflow(serve, db, capsys):
 
 
 # ---------------------------------------------------------------- case 11: SQLite errors a user meets
+@pytest.mark.slow  # waits out the 10 s busy timeout: the full run, not -m "not slow"
 def test_case11_a_locked_database_names_who_holds_it(two_players):
     path, _ = two_players
     holder = sqlite3.connect(path, isolation_level=None)

@@ -100,7 +100,7 @@ def test_the_director_attaches_a_mat_and_a_wrong_one_is_refused(client, db):
         d.new_event("Mat Night", "single-elimination", 1)
         d.enter("Mat Night", ["Ann", "Bob"])
         m = d.pair_round("Mat Night").matches[0]
-    mat, score = selfplay_mat(1, 5, players=m.players)
+    mat, score = selfplay_mat(1, 5, players=m.players)  # the match's own players (a .mat must name them)
     token = log_in(client)
     with Director.open(db) as d:
         d.record_result("Mat Night", m.id, score)

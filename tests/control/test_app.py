@@ -7,7 +7,6 @@ import asyncio
 import contextlib
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import AsyncIterator
 
@@ -27,22 +26,13 @@ from bgboard.sense.board import BLACK, WHITE, board_of
 from bgboard.hardware import load_grid
 from bgboard.sense.slots import SlotMap
 from tests.control.fakeboard import FakeBoard, slot_states
+from tests.support import until, wait_until
 
 # Short timeouts keep the tests fast.  The watchdog is long: the fake board sends heartbeats
 # only when a test says so, and a loaded machine that holds a test back for a second must not
 # lose the board (tests/link/test_connection.py tests the watchdog itself).
 FAST = Timing(hello_s=0.3, watchdog_s=30.0, snapshot_s=0.3, ack_s=0.2, tick_s=0.02)
 GRID = SlotMap.from_slots(load_grid().slots)
-
-
-async def until(check, timeout: float = 30.0) -> None:
-    """Wait until ``check()`` holds: returns as soon as it does; the generous bound only
-    stops a hang (a loaded machine must not turn a slow answer into a failure)."""
-    deadline = time.monotonic() + timeout
-    while not check():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout} s")
-        await asyncio.sleep(0.01)
 
 
 def show(board: FakeBoard, layout: tuple[int, ...]) -> None:
@@ -166,7 +156,6 @@ def test_bgboard_run_with_a_bad_config_is_one_line_and_exit_2(tmp_path: Path) ->
 @pytest.mark.slow
 def test_bgboard_run_starts_without_a_board_and_stops_cleanly_on_sigterm(tmp_path: Path) -> None:
     import signal
-    import time
 
     config = tmp_path / "config.toml"
     config.write_text(
@@ -179,12 +168,8 @@ def test_bgboard_run_starts_without_a_board_and_stops_cleanly_on_sigterm(tmp_pat
         [sys.executable, "-m", "bgboard", "run", "--config", str(config)], stderr=subprocess.PIPE, text=True
     )
     try:
-        for _ in range(600):  # the display shows the unplugged board (at once; 60 s against a loaded machine)
-            if list((tmp_path / "frames").glob("*.png")):
-                break
-            time.sleep(0.1)
-        else:
-            raise AssertionError("no frame was shown")
+        # the display shows the unplugged board (at once; 60 s against a loaded machine)
+        wait_until(lambda: list((tmp_path / "frames").glob("*.png")), 60, "a frame on the display", poll=0.1)
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(timeout=60) == 0
     finally:

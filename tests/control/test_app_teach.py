@@ -44,6 +44,7 @@ from bgboard.sim.players import moves_of
 from bgboard.sim.table import Table
 from bgboard.teaching import REPORT_NAME, Teacher
 from tests.club.webrun import chromium
+from tests.support import until
 
 SPEED = 8
 GRID = load_grid()
@@ -95,11 +96,7 @@ class Bench:
         return self.app.controller
 
     async def until(self, test: Callable[[], Any], what: str, timeout: float = 30.0) -> None:
-        deadline = time.monotonic() + timeout
-        while not test():
-            if time.monotonic() > deadline:
-                raise AssertionError(f"timed out waiting for {what} (shown: {self.app.shown[-1:]})")
-            await asyncio.sleep(0.01)
+        await until(test, timeout, lambda: f"{what} (shown: {self.app.shown[-1:]})")
 
     async def press(self, player: int, button: str) -> None:
         pin = self.factory.pin(self.pins[player, button])

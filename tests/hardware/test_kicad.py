@@ -14,8 +14,11 @@ import subprocess
 import sys
 import tomllib
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
+
+from tests.support import shared_run
 
 ROOT = Path(__file__).resolve().parents[2]
 HARDWARE = ROOT / "hardware"
@@ -44,15 +47,21 @@ def tag(place: str) -> str:
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, subprocess.CompletedProcess]:
+def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, SimpleNamespace]:
+    """The build and its outcome (returncode, stderr), made once per test run for every test
+    and xdist worker (tests.support.shared_run)."""
     check = subprocess.run([DEBIAN_PYTHON, "-c", "import pcbnew"], capture_output=True)
     if check.returncode:
         pytest.fail("KiCad 6's pcbnew is missing from /usr/bin/python3: run tools/test-services "
                     "(apt-get install kicad kicad-footprints kicad-symbols)")
-    out = tmp_path_factory.mktemp("fab")
-    run = subprocess.run([DEBIAN_PYTHON, str(HARDWARE / "build.py"), "--out", str(out), "--skidl-python", sys.executable],
-                         capture_output=True, text=True, timeout=HANG_S)
-    return out, run
+
+    def build(out: Path) -> dict:
+        run = subprocess.run([DEBIAN_PYTHON, str(HARDWARE / "build.py"), "--out", str(out), "--skidl-python",
+                              sys.executable], capture_output=True, text=True, timeout=HANG_S)
+        return {"returncode": run.returncode, "stderr": run.stderr}
+
+    outcome, out = shared_run(tmp_path_factory, "kicad-build", build)
+    return out, SimpleNamespace(**outcome)
 
 
 def test_build_exits_0_with_every_board(built) -> None:

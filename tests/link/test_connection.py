@@ -4,19 +4,19 @@ re-sent commands, firmware reboots, unplugging and replugging."""
 from __future__ import annotations
 
 import asyncio
-import time
 from dataclasses import replace
 from pathlib import Path
 from typing import Awaitable, Callable
 
 import pytest
 
-from bgboard.link.connection import BoardSeen, Connected, Connection, LinkEvent, Lost, Rolled, Timing, Trouble
+from bgboard.link.connection import Beat, BoardSeen, Connected, Connection, LinkEvent, Lost, Rolled, Timing, Trouble
 from bgboard.link.messages import Changes, RequestSnapshot, SetRolling, SlotChange, slot_state
 from bgboard.link.reconnect import Backoff, Link
 from bgboard.link.transport import PortUnavailableError, open_serial
 from tests.control.fakeboard import FakeBoard
 from tests.control.guard import no_leftover_tasks  # noqa: F401  (autouse)
+from tests.support import until
 
 # Short timeouts keep the tests fast; the watchdog is long (the fake board sends no heartbeat
 # of its own, and a loaded machine that holds the test back must not lose the board) except
@@ -24,15 +24,6 @@ from tests.control.guard import no_leftover_tasks  # noqa: F401  (autouse)
 FAST = Timing(hello_s=0.3, watchdog_s=30.0, snapshot_s=0.3, ack_s=0.15, tick_s=0.02)
 SILENT = replace(FAST, watchdog_s=0.6)
 WHITE1 = slot_state(1, 1)
-
-
-async def until(check: Callable[[], bool], timeout: float = 30.0) -> None:
-    """Wait until ``check()`` holds (at once when it does; the bound only stops a hang)."""
-    deadline = time.monotonic() + timeout
-    while not check():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout} s")
-        await asyncio.sleep(0.01)
 
 
 async def session(tmp_path: Path, script: Callable[[FakeBoard, Connection, list[LinkEvent]], Awaitable[None]],
@@ -116,7 +107,9 @@ def test_a_dropped_frame_is_noticed_and_nothing_is_trusted_until_the_snapshot(tm
         await until(lambda: any(isinstance(m, RequestSnapshot) for m in board.received))
         seen = len(states_seen(events))
         board.change(11, WHITE1)  # not trusted while out of sync
-        await asyncio.sleep(0.1)
+        beats = sum(isinstance(e, Beat) for e in events)
+        board.heartbeat()  # frames are read in order: once its beat is seen, the change was read
+        await until(lambda: sum(isinstance(e, Beat) for e in events) > beats)
         assert len(states_seen(events)) == seen and not c.in_sync
         board.answer_snapshots = True
         await until(lambda: c.in_sync)  # the host asks again and gets it
@@ -185,7 +178,13 @@ def test_unplug_and_replug_reconnects_with_backoff(tmp_path: Path) -> None:
     async def main() -> list[LinkEvent]:
         board = FakeBoard(tmp_path / "bgboard")
         events: list[LinkEvent] = []
-        link = Link(lambda: open_serial(str(board.path)), events.append, backoff=Backoff(0.05, 2, 0.2), timing=FAST)
+        attempts = [0]
+
+        def opener():  # type: ignore[no-untyped-def]
+            attempts[0] += 1
+            return open_serial(str(board.path))
+
+        link = Link(opener, events.append, backoff=Backoff(0.05, 2, 0.2), timing=FAST)
         task = asyncio.create_task(link.run())
         await until(lambda: bool(events))  # no board yet
         assert isinstance(events[0], Lost) and "cannot be opened" in events[0].text
@@ -196,7 +195,8 @@ def test_unplug_and_replug_reconnects_with_backoff(tmp_path: Path) -> None:
         board.unplug()
         await until(lambda: isinstance(events[-1], Lost))
         assert not link.send(SetRolling(False))
-        await asyncio.sleep(0.3)  # a few failed attempts: reported once
+        tried = attempts[0]
+        await until(lambda: attempts[0] >= tried + 3)  # a few failed attempts: reported once (below)
         board.plug()
         board.boot()
         await until(lambda: link.connection is not None and link.connection.in_sync)

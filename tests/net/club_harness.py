@@ -18,6 +18,7 @@ from bgboard.net.mosquitto import PrivateBroker
 from bgboard.net.protocol import parse_broker_url
 from bgboard.sim.clubboard import ClubSimBoard
 from tests.net.conftest import CLUB
+from tests.support import until
 
 PLAYERS = [f"Player {chr(65 + i)}" for i in range(16)]
 
@@ -79,12 +80,9 @@ class Evening:
         await self.board_tasks.pop(n)
 
     async def until(self, predicate: Any, seconds: float = 120.0) -> None:
-        async with asyncio.timeout(seconds):
-            while not predicate():
-                for task in list(self.board_tasks.values()) + ([self.director_task] if self.director_task else []):
-                    if task.done():
-                        task.result()  # a crash in a board or the director: raise it here
-                await asyncio.sleep(0.05)
+        """tests.support.until, and a crash in a board or the director raises here."""
+        tasks = list(self.board_tasks.values()) + ([self.director_task] if self.director_task else [])
+        await until(predicate, seconds, watch=tasks, poll=0.05)
 
     def pending(self) -> int:
         with Service.open(self.db) as s:

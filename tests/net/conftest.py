@@ -1,4 +1,5 @@
-"""A real Mosquitto for the club network tests: a private broker on a free localhost port,
+"""A real Mosquitto for the club network tests: a private broker on a free localhost port of
+the test's own xdist worker (tests.support.worker_port),
 configured as the club's broker is (password file hashed by mosquitto_passwd, the ACL of
 bgboard.net.broker).  A test that needs it FAILS when Mosquitto is not installed
 (tools/test-services installs it)."""
@@ -11,6 +12,7 @@ from typing import Iterator
 import pytest
 
 from bgboard.net.mosquitto import BrokerMissingError, PrivateBroker
+from tests.support import worker_port
 
 CLUB = "testclub"
 BOARDS = tuple(range(1, 9))
@@ -18,7 +20,7 @@ BOARDS = tuple(range(1, 9))
 
 def start_broker(root: Path, boards: tuple[int, ...] = BOARDS) -> PrivateBroker:
     try:
-        broker = PrivateBroker(root, CLUB, boards)
+        broker = PrivateBroker(root, CLUB, boards, port=worker_port())
     except BrokerMissingError as exc:
         pytest.fail(f"{exc} — these tests run the real broker")
     broker.start(timeout=60)   # at once; the bound only against a loaded machine

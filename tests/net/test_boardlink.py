@@ -23,6 +23,7 @@ from bgboard.net.protocol import Ack, Assignment, Game, Result, decode, encode, 
 from bgboard.net.session import open_client
 from bgboard.store.journal import Journal
 from tests.net.conftest import CLUB
+from tests.support import until
 
 U1 = "00000000-0000-4000-8000-00000000000a"
 BASE = f"bgboard/{CLUB}/board"
@@ -43,12 +44,6 @@ def director(broker: PrivateBroker):  # type: ignore[no-untyped-def]
     return open_client(parse_broker_url(broker.url), username=DIRECTOR, password=broker.password(DIRECTOR), identifier="test-director")
 
 
-async def until(predicate: Any, seconds: float = 10.0) -> None:
-    async with asyncio.timeout(seconds):
-        while not predicate():
-            await asyncio.sleep(0.02)
-
-
 @pytest.mark.slow
 def test_a_result_made_while_the_broker_is_down_is_kept_and_sent_until_acked(tmp_path: Path, broker: PrivateBroker) -> None:
     broker.kill()
@@ -57,7 +52,7 @@ def test_a_result_made_while_the_broker_is_down_is_kept_and_sent_until_acked(tmp
         journal = Journal(tmp_path / "board.sqlite")
         link = ClubLink(settings(broker), journal)
         task = asyncio.create_task(link.run())
-        await asyncio.sleep(0.3)
+        await until(lambda: bool(link.last_error))  # its first attempt failed
         assert not link.online and link.note()[0].startswith("club not reachable")
         # nothing waits on the network: submit_result is a plain function (it cannot await
         # a broker), and it returns True while the broker is down, the result already durable

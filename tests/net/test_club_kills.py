@@ -23,6 +23,7 @@ from bgboard.sim.run import Options, Simulation
 from bgboard.sim.records import write_mat
 from tests.net.club_harness import new_club, standings_from_mats, mat_results
 from tests.net.conftest import CLUB
+from tests.support import wait_until as wait
 
 BGBOARD = [sys.executable, "-m", "bgboard"]
 
@@ -62,14 +63,6 @@ def actions_in(board_dir: Path) -> int:
         except sqlite3.Error:
             return 0
     return 0
-
-
-def wait(predicate, seconds: float, what: str) -> None:  # type: ignore[no-untyped-def]
-    deadline = time.monotonic() + seconds
-    while not predicate():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.02)
 
 
 @pytest.mark.slow

@@ -10,7 +10,8 @@ import time
 from pathlib import Path
 
 from bgboard.net.broker import DIRECTOR, Listener, acl_text, mosquitto_conf
-from bgboard.net.mosquitto import free_port, mosquitto_binary, write_password_file
+from bgboard.net.mosquitto import mosquitto_binary, write_password_file
+from tests.support import worker_port
 
 DEPLOY = Path(__file__).resolve().parents[2] / "deploy" / "mosquitto"
 
@@ -24,7 +25,7 @@ def test_the_deploy_files_are_the_generators_text() -> None:
 
 def test_mosquitto_loads_the_deploy_config_from_a_debian_style_main_file(tmp_path: Path) -> None:
     binary = mosquitto_binary()
-    port = free_port()
+    port = worker_port()
     (tmp_path / "conf.d").mkdir()
     (tmp_path / "data").mkdir()
     conf = (DEPLOY / "bgboard.conf").read_text()

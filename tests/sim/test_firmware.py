@@ -28,6 +28,7 @@ from bgboard.sim.session import run_match
 from bgboard.store.journal import Journal
 
 from simrecords import gnubg_games, journal_actions
+from tests.support import shared_run
 
 pytestmark = pytest.mark.slow  # whole matches / engines / firmware runs: the full run, not -m "not slow"
 
@@ -56,11 +57,15 @@ def _running_in(directory: Path) -> list[int]:
 
 @pytest.fixture(scope="module")
 def whole(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict, Path]:
-    """The uninterrupted match through the CLI's default path (the real firmware)."""
-    out = tmp_path_factory.mktemp("whole")
-    done = subprocess.run([*BGBOARD, "sim", *ARGS, "--out", str(out), "--json"], capture_output=True, text=True, timeout=600)
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout), out
+    """The uninterrupted match through the CLI's default path (the real firmware), played once
+    per test run for every test (and xdist worker) that reads it (tests.support.shared_run)."""
+    def play(out: Path) -> dict:
+        done = subprocess.run([*BGBOARD, "sim", *ARGS, "--out", str(out), "--json"], capture_output=True, text=True,
+                              timeout=600)
+        assert done.returncode == 0, done.stderr
+        return json.loads(done.stdout)
+
+    return shared_run(tmp_path_factory, "sim-firmware-whole", play)
 
 
 def test_end_to_end_through_the_firmware(whole: tuple[dict, Path]) -> None:

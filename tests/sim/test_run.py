@@ -19,6 +19,7 @@ from bgboard.sim.run import Options, Simulation
 from bgboard.sim.session import run_match
 
 from simrecords import journal_actions
+from tests.support import shared_run
 
 BGBOARD = [sys.executable, "-m", "bgboard"]
 
@@ -28,9 +29,9 @@ OPTIONS_6 = Options(3, seed=6, noise=180.0, illegal_rate=0.2)
 
 @pytest.fixture(scope="module")
 def whole_6(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict, Path]:
-    """The uninterrupted run that interrupted runs must end like."""
-    out = tmp_path_factory.mktemp("whole")
-    return run_match(OPTIONS_6, out), out
+    """The uninterrupted run that interrupted runs must end like (played once per test run:
+    tests.support.shared_run)."""
+    return shared_run(tmp_path_factory, "sim-run-whole-6", lambda out: run_match(OPTIONS_6, out))
 
 
 @pytest.mark.slow

@@ -21,6 +21,7 @@ from bgboard.sim.session import run_match
 from bgboard.teaching import REPORT_NAME
 from tests.club.webrun import chromium
 from tests.sim.simrecords import journal_actions
+from tests.support import shared_run
 
 
 #: A guard against a hung ``bgboard sim``, never a measure of the machine's speed.
@@ -34,8 +35,9 @@ def _gnubg(after: Position) -> float:
 
 @pytest.fixture(scope="module")
 def taught(tmp_path_factory) -> tuple[Path, dict]:
-    out = tmp_path_factory.mktemp("teach")
-    summary = run_match(Options(match_length=3, seed=2, illegal_rate=0.1, teach="learner", engine="gnubg-nn"), out)
+    """Played once per test run for every test (and xdist worker) that reads it."""
+    options = Options(match_length=3, seed=2, illegal_rate=0.1, teach="learner", engine="gnubg-nn")
+    summary, out = shared_run(tmp_path_factory, "sim-teach-taught", lambda out: run_match(options, out))
     return out, summary
 
 

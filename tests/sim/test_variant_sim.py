@@ -18,6 +18,7 @@ from bgboard.sim.driver import Options
 from bgboard.sim.session import run_firmware_match
 from bgboard.store.journal import Journal
 from bgboard.match.actions import action_from_dict
+from tests.support import shared_run
 
 
 def _check(out: Path, summary: dict, rules: str, length: int) -> None:
@@ -62,16 +63,32 @@ def test_the_first_plays_of_a_plakoto_game_through_the_host_app_on_the_firmware(
     assert replay(actions).variant == "plakoto"
 
 
+#: The seed and illegal-play rate of the one-point match of each variant on the firmware.
+SEED, ILLEGAL_RATE = 3, 0.2
+
+
+def _match_on_the_firmware(tmp_path_factory: pytest.TempPathFactory, variant: str) -> tuple[dict, Path]:
+    """A whole one-point match of ``variant`` on the real firmware through the host app, played
+    once per test run (tests.support.shared_run) and read by every test below that needs it."""
+    return shared_run(tmp_path_factory, f"variant-{variant}",
+                      lambda out: run_firmware_match(_options(variant, 1, SEED, ILLEGAL_RATE), out))
+
+
+@pytest.fixture
+def plakoto(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict, Path]:
+    return _match_on_the_firmware(tmp_path_factory, "plakoto")
+
+
 @pytest.mark.slow
-def test_a_plakoto_game_through_the_host_app_on_the_firmware_reads_its_pins(tmp_path: Path) -> None:
-    summary = run_firmware_match(_options("plakoto", 1, 1, illegal_rate=0.3), tmp_path)
-    _check(tmp_path, summary, "standard", 1)
+def test_a_plakoto_game_through_the_host_app_on_the_firmware_reads_its_pins(plakoto: tuple[dict, Path]) -> None:
+    summary, out = plakoto
+    _check(out, summary, "standard", 1)
     assert summary["variant"] == "plakoto" and summary["pinned_points_read"] > 0
     # every wrong play refused by the host with its reason, and put back
     assert summary["illegal_attempts"] > 0 and summary["illegal_flagged"] == summary["illegal_attempts"]
     # the LED strip as the firmware drove it (host LEDs 0..27 after the time stamp)
     lit: set[tuple[int, ...]] = set()
-    for line in (tmp_path / "pico" / "leds.log").read_text().splitlines():
+    for line in (out / "pico" / "leds.log").read_text().splitlines():
         for value in line.split()[1:29]:
             rgb = (int(value[0:2], 16), int(value[2:4], 16), int(value[4:6], 16))
             if rgb != (0, 0, 0):
@@ -79,56 +96,65 @@ def test_a_plakoto_game_through_the_host_app_on_the_firmware_reads_its_pins(tmp_
     assert (0, 1, 0) in lit  # the legal destinations while a play is under way (green)
     assert (0, 0, 1) in lit  # a lifted checker's place (blue)
     assert (1, 0, 0) in lit  # the places to put right after a wrong play (red)
-    assert "Traceback" not in (tmp_path / "pico" / "firmware.log").read_text()
+    assert "Traceback" not in (out / "pico" / "firmware.log").read_text()
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("variant", ["plakoto", "fevga", "anti", "race"])
-def test_three_point_matches_of_every_variant_on_the_firmware(tmp_path: Path, variant: str) -> None:
-    summary = run_firmware_match(_options(variant, 3, 3, illegal_rate=0.2), tmp_path)
-    _check(tmp_path, summary, "standard", 3)
+def test_a_match_of_every_variant_on_the_firmware(tmp_path_factory: pytest.TempPathFactory, variant: str) -> None:
+    """One point, one game: each variant's set-up, plays, refusals and ending on the firmware.
+    (Matches of several games and their scores: tests/match/test_variants_match.py on the
+    rules, the tavli match below on the firmware.)"""
+    summary, out = _match_on_the_firmware(tmp_path_factory, variant)
+    _check(out, summary, "standard", 1)
+    assert summary["variant"] == variant
     assert summary["illegal_flagged"] == summary["illegal_attempts"] > 0
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("variant", ["plakoto", "race"])
-def test_the_model_firmware_plays_the_same_match_as_the_firmware(tmp_path: Path, variant: str) -> None:
+def test_the_model_firmware_plays_the_same_match_as_the_firmware(
+    tmp_path_factory: pytest.TempPathFactory, tmp_path: Path, variant: str
+) -> None:
     from bgboard.sim.session import run_match
 
-    options = _options(variant, 1, 5, illegal_rate=0.3)
-    firmware = run_firmware_match(options, tmp_path / "firmware")
-    model = run_match(options, tmp_path / "model")
+    firmware, firmware_out = _match_on_the_firmware(tmp_path_factory, variant)
+    model = run_match(_options(variant, 1, SEED, ILLEGAL_RATE), tmp_path / "model")
     assert model == firmware
-    assert (tmp_path / "model" / "match.mat").read_text() == (tmp_path / "firmware" / "match.mat").read_text()
+    assert (tmp_path / "model" / "match.mat").read_text() == (firmware_out / "match.mat").read_text()
 
 
 @pytest.mark.slow
-def test_a_plakoto_match_stopped_midway_resumes_from_the_journal_to_the_same_end(tmp_path: Path) -> None:
+def test_a_plakoto_match_stopped_midway_resumes_from_the_journal_to_the_same_end(
+    plakoto: tuple[dict, Path], tmp_path: Path
+) -> None:
     import asyncio
 
     from bgboard.sim.live import LiveRun
 
-    options = _options("plakoto", 1, 4, illegal_rate=0.3)
-    whole = run_firmware_match(options, tmp_path / "whole")
+    whole, whole_out = plakoto
+    options = _options("plakoto", 1, SEED, ILLEGAL_RATE)
     stopped = LiveRun(options, tmp_path / "resumed", max_actions=40)
     asyncio.run(stopped.run())
     assert not stopped.controller.over
     resumed = run_firmware_match(options, tmp_path / "resumed")
     assert resumed == whole
-    assert (tmp_path / "resumed" / "match.mat").read_text() == (tmp_path / "whole" / "match.mat").read_text()
+    assert (tmp_path / "resumed" / "match.mat").read_text() == (whole_out / "match.mat").read_text()
     with pytest.raises(Exception, match="--variant plakoto, not --variant fevga"):
-        run_firmware_match(_options("fevga", 1, 4, illegal_rate=0.3), tmp_path / "resumed")
+        run_firmware_match(_options("fevga", 1, SEED, ILLEGAL_RATE), tmp_path / "resumed")
 
 
 @pytest.mark.slow
 def test_a_tavli_match_on_the_firmware_through_the_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["sim", "--variant", "tavli", "--match-length", "5", "--seed", "2", "--noise", "medium",
+    # seed 1: the shortest tavli match of the first ten seeds that still plays all three games
+    assert main(["sim", "--variant", "tavli", "--match-length", "5", "--seed", "1", "--noise", "medium",
                  "--illegal-rate", "0", "--out", str(tmp_path), "--json"]) == 0
     summary = json.loads(capsys.readouterr().out)
     _check(tmp_path, summary, "tavli", 5)
     results = {g["result"] for g in summary["games"]}
     assert results <= {"single", "gammon", "backgammon", "mother", "resign", "draw"}
     assert summary["pinned_points_read"] > 0  # Plakoto, the second game, was played
+    assert len(summary["games"]) >= 3  # and Fevga, the third
     assert len(list((tmp_path / "frames").glob("*.png"))) >= 2 * len(summary["games"])
 
 
@@ -165,7 +191,7 @@ def test_kill_9_of_a_plakoto_match_then_sim_again_ends_as_the_uninterrupted_run(
     summary = json.loads(whole.stdout)
     total = len(journal_actions(tmp_path / "whole"))
     killed = tmp_path / "killed"
-    for at in (6, 30):
+    for at in (6, 20):
         run = subprocess.Popen([*args, "--out", str(killed), "--realtime"],
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         deadline = time.monotonic() + 300  # leaves as soon as the journal holds `at` actions

@@ -1,0 +1,131 @@
+"""The test suite's shared helpers, in one place (``from tests.support import ...``).
+
+- :func:`until` (asyncio) and :func:`wait_until` (threads, processes): wait until a
+  condition holds.  They return as soon as it does; the bound only stops a hang, so a loaded
+  machine is slower, never failing (README, "Tests and benchmarks").
+- :func:`shared_run`: an expensive set-up (a whole simulated match, say) made once per test
+  run and read by every test that needs it, whichever pytest-xdist worker runs that test.
+- :func:`worker_port`: a localhost TCP port for a service a test starts (a private
+  Mosquitto), from a block of ports of the test's own xdist worker, so that two workers never
+  pick the same port, even when a test stops its broker and starts it again on the same port.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import fcntl
+import json
+import os
+import shutil
+import socket
+import time
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import pytest
+
+__all__ = ["shared_run", "until", "wait_until", "worker_number", "worker_port"]
+
+T = TypeVar("T")
+
+#: The bound of a wait, against a hang only (never a measure of the machine's speed).
+HANG_S = 30.0
+
+
+def _describe(what: str | Callable[[], str] | None) -> str:
+    if what is None:
+        return "the condition"
+    return what() if callable(what) else what
+
+
+async def until(
+    check: Callable[[], Any],
+    timeout: float = HANG_S,
+    what: str | Callable[[], str] | None = None,
+    *,
+    watch: Iterable[asyncio.Future[Any]] = (),
+    poll: float = 0.01,
+) -> None:
+    """Wait until ``check()`` holds (at once when it does already).
+
+    ``watch``: tasks that must not end meanwhile - one that ends with an exception raises it
+    here (a crashed board or director fails the test at once, not at the bound).  ``what``
+    (text, or a function giving it when the bound is hit) says what was awaited."""
+    deadline = time.monotonic() + timeout
+    watched = list(watch)
+    while not check():
+        for task in watched:
+            if task.done():
+                task.result()
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout} s waiting for {_describe(what)}")
+        await asyncio.sleep(poll)
+
+
+def wait_until(
+    check: Callable[[], Any], timeout: float = HANG_S, what: str | Callable[[], str] | None = None, *, poll: float = 0.02
+) -> None:
+    """:func:`until` for code outside an event loop (processes, threads, a browser)."""
+    deadline = time.monotonic() + timeout
+    while not check():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout} s waiting for {_describe(what)}")
+        time.sleep(poll)
+
+
+def worker_number() -> int:
+    """0 for the first pytest-xdist worker (gw0) and for a run without xdist, 1 for gw1, ..."""
+    name = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
+    return int(name[2:]) if name[2:].isdigit() else 0
+
+
+#: Ports below Linux's ephemeral range (32768-60999, where the kernel picks client ports and
+#: ``bind(0)`` ports), PORTS_PER_WORKER of them for each xdist worker.
+FIRST_PORT = 20000
+PORTS_PER_WORKER = 500
+_next_port: dict[int, int] = {}
+
+
+def worker_port() -> int:
+    """A TCP port free on localhost now, from this worker's own block (see the module
+    docstring).  Where in the block a run starts depends on the run, so two runs at once on
+    one machine (two checkouts) rarely meet either; a port in use is passed over."""
+    n = worker_number()
+    block = FIRST_PORT + (n % 24) * PORTS_PER_WORKER
+    if n not in _next_port:
+        run = os.environ.get("PYTEST_XDIST_TESTRUNUID") or str(os.getpid())
+        _next_port[n] = sum(run.encode()) * 7 % PORTS_PER_WORKER
+    for _ in range(PORTS_PER_WORKER):
+        port = block + _next_port[n] % PORTS_PER_WORKER
+        _next_port[n] += 1
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    raise RuntimeError(f"no free port in {block}-{block + PORTS_PER_WORKER - 1}")
+
+
+def shared_run(tmp_path_factory: pytest.TempPathFactory, name: str, make: Callable[[Path], T]) -> tuple[T, Path]:
+    """``make(out)`` once per test run, its (JSON) result and ``out`` for every caller.
+
+    Under pytest-xdist every worker has its own base temporary directory inside the run's;
+    the first worker to ask makes the set-up there, under a file lock, and the others read
+    it.  A set-up that fails is made again by the next test that asks (from an empty ``out``),
+    so each of them fails with its own error.  Callers only read ``out``."""
+    base = tmp_path_factory.getbasetemp()
+    root = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    out = root / f"shared-{name}"
+    done = root / f"shared-{name}.json"
+    with open(root / f"shared-{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            if not done.exists():
+                shutil.rmtree(out, ignore_errors=True)
+                out.mkdir()
+                done.write_text(json.dumps(make(out)))
+            return json.loads(done.read_text()), out
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
