@@ -44,6 +44,7 @@ from bgboard.net.session import MqttError, open_client
 from bgboard.store.journal import Journal
 from tests.net.club_harness import Evening, board_settings, new_club
 from tests.net.conftest import CLUB
+from tests.support import until
 
 BASE = f"bgboard/{CLUB}/board"
 NESTED = '{"v":1,"type":"state","players":' + "[" * 5000 + "]" * 5000 + "}"
@@ -101,12 +102,6 @@ class Serve:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
         return self.proc.wait()
-
-
-async def until(predicate: Any, seconds: float = 120.0) -> None:
-    async with asyncio.timeout(seconds):  # a bound against a hang only
-        while not predicate():
-            await asyncio.sleep(0.02)
 
 
 async def retained_states(broker: PrivateBroker) -> list[tuple[str, bytes]]:
