@@ -333,6 +333,11 @@ class Director:
             if payload is None or len(payload) == 0:
                 return  # a cleared retained message
             if not self._admit(board, kind):
+                if retained and kind in ("state", "online", "result"):
+                    # dropped unread, so it cannot be told from junk: cleared all the same (a
+                    # board's own state comes again, coalesced; its result from its outbox)
+                    self.counts["cleared"] += 1
+                    self._queue(where, b"", True)
                 return
             if kind == "state":
                 state = decode("state", payload)
