@@ -14,6 +14,9 @@ from pathlib import Path
 
 import pytest
 
+from bgboard.analysis.batch import CACHE_NAME, Cache
+from bgboard.errors import InputError
+
 from bgboard.match.mat_write import export_mat
 from bgboard.match.selfplay import selfplay
 
@@ -82,19 +85,19 @@ def test_a_folder_is_resumed_from_the_cache_after_an_interruption(tmp_path: Path
     for seed in range(12):
         (folder / f"m{seed:02d}.mat").write_text(export_mat(selfplay(3, seed)))
     (folder / "broken.mat").write_text("garbage\n")
-    cache = folder / ".bgboard-analysis.json"
+    cache = folder / CACHE_NAME
     proc = subprocess.Popen([sys.executable, "-m", "bgboard", "analyse", str(folder), "--json"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 300
     while time.monotonic() < deadline:  # interrupt once some results are kept
-        if cache.exists() and len(json.loads(cache.read_text())["results"]) >= 3:
+        if cache.exists() and len(Cache.open(cache).results) >= 3:
             break
         if proc.poll() is not None:
             break
         time.sleep(0.05)
     proc.send_signal(signal.SIGINT)
     _out, err = proc.communicate(timeout=300)
-    kept = json.loads(cache.read_text())["results"]
+    kept = Cache.open(cache).results
     assert 3 <= len(kept)
     if len(kept) < 12:
         assert "run again to resume" in err
@@ -104,7 +107,7 @@ def test_a_folder_is_resumed_from_the_cache_after_an_interruption(tmp_path: Path
     assert "[" in done.stderr and "13/13" in done.stderr  # the progress bar
     files = json.loads(done.stdout)["files"]
     assert len(files) == 12
-    again = json.loads(cache.read_text())["results"]
+    again = Cache.open(cache).results
     assert len(again) == 12
     # the figures of a resumed run equal a fresh run's
     fresh = _run(str(folder / "m05.mat"), "--json")
@@ -122,3 +125,17 @@ def test_bgsage_counts_the_same_decisions_and_grades_close_to_gnubg_nn():
     for a, b in zip(sage["players"], gnubg_nn):
         assert (a["total_moves"], a["unforced_moves"]) == (b["total_moves"], b["unforced_moves"])
         assert a["checker_error_emg"] == pytest.approx(b["checker_error_emg"], rel=0.25)
+
+
+def test_the_cache_keeps_every_whole_line_and_drops_a_line_cut_short(tmp_path: Path):
+    path = tmp_path / CACHE_NAME
+    cache = Cache.open(path)
+    cache.put("a", {"players": [1]})
+    cache.put("b", {"players": [2]})
+    with open(path, "a", encoding="utf-8") as f:
+        f.write('{"key": "c", "figu')  # a stop in the middle of a write
+    assert Cache.open(path).results == {"a": {"players": [1]}, "b": {"players": [2]}}
+    lines = path.read_text().splitlines()
+    path.write_text("\n".join([lines[0], "junk", lines[1]]) + "\n")  # damage before the end
+    with pytest.raises(InputError, match="not one bgboard wrote"):
+        Cache.open(path)

@@ -11,24 +11,23 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 from bgboard.analysis.stats import summarise
 from bgboard.analysis.walk import Evaluator, analyse_match
 from bgboard.errors import InputError
-from bgboard.files import os_error
+from bgboard.files import os_error, write_text_atomic
 from bgboard.match.mat_read import ImportedMatch, import_mat
 
 __all__ = ["CACHE_NAME", "CSV_COLUMNS", "Cache", "analyse_file", "expand", "iter_results", "read_match",
-           "write_figures_csv"]
+           "figures_csv", "write_figures_csv"]
 
-CACHE_NAME = ".bgboard-analysis.json"
+CACHE_NAME = ".bgboard-analysis.jsonl"
 #: Files bigger than this are no match record.
 MAX_BYTES = 16 * 1024 * 1024
-CACHE_VERSION = 1
+CACHE_VERSION = 2
 
 
 def expand(paths: list[Path]) -> list[Path]:
@@ -92,7 +91,10 @@ def analyse_file(path: Path, evaluator: Evaluator, plies: int = 0,
 
 @dataclass
 class Cache:
-    """The results cache: ``{"version", "results": {key: figures}}`` in one JSON file."""
+    """The results cache, JSON Lines: a header ``{"version"}``, then one ``{"key", "figures"}``
+    line per analysed file, appended and fsynced as each file is done (a folder of 1,000
+    matches writes each result once, not the whole cache again after every file).  A last
+    line cut short by a stop mid-write is left out when the cache is read again."""
 
     path: Path
     results: dict[str, Any]
@@ -100,14 +102,26 @@ class Cache:
     @classmethod
     def open(cls, path: Path) -> "Cache":
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
+            lines = path.read_text(encoding="utf-8").splitlines()
         except FileNotFoundError:
             return cls(path, {})
-        except (OSError, ValueError):
+        except (OSError, UnicodeDecodeError):
             raise InputError(f"the results cache {path} cannot be read: delete it to start again") from None
-        if not isinstance(data, dict) or data.get("version") != CACHE_VERSION or not isinstance(data.get("results"), dict):
-            raise InputError(f"the results cache {path} is not one bgboard wrote: delete it to start again")
-        return cls(path, data["results"])
+        results: dict[str, Any] = {}
+        try:
+            if not lines or json.loads(lines[0]) != {"version": CACHE_VERSION}:
+                raise ValueError("no header")
+            for number, line in enumerate(lines[1:], start=2):
+                try:
+                    row = json.loads(line)
+                except ValueError:
+                    if number == len(lines):
+                        break  # the line a stop cut short: its file is analysed again
+                    raise
+                results[row["key"]] = row["figures"]
+        except (ValueError, KeyError, TypeError):
+            raise InputError(f"the results cache {path} is not one bgboard wrote: delete it to start again") from None
+        return cls(path, results)
 
     @staticmethod
     def key(data: bytes, engine: str, plies: int) -> str:
@@ -117,19 +131,16 @@ class Cache:
         return self.results.get(key)
 
     def put(self, key: str, figures: Any) -> None:
-        """Keep ``figures`` and write the cache atomically (temporary file, fsync, rename)."""
+        """Keep ``figures``: one line appended to the cache and fsynced."""
         self.results[key] = figures
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=".analysis-", suffix=".tmp")
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                json.dump({"version": CACHE_VERSION, "results": self.results}, f)
-                f.flush()
-                os.fsync(f.fileno())
-            os.replace(tmp, self.path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        fresh = not self.path.exists() or self.path.stat().st_size == 0
+        with open(self.path, "a", encoding="utf-8", newline="\n") as f:
+            if fresh:
+                f.write(json.dumps({"version": CACHE_VERSION}) + "\n")
+            f.write(json.dumps({"key": key, "figures": figures}) + "\n")
+            f.flush()
+            os.fsync(f.fileno())
 
 
 def iter_results(files: list[Path], evaluator: Evaluator, plies: int, cache: Cache | None) -> Iterator[tuple[Path, dict[str, Any] | str, bool]]:
@@ -160,35 +171,40 @@ CSV_COLUMNS = ("match", "player", "pr", "pr_low", "pr_high", "decisions", "error
                "cube_error_emg", "luck_emg", "overall_rating")
 
 
-def write_figures_csv(folder: Path, out: Path, engine: str = "gnubg-nn") -> int:
-    """Analyse every ``.mat`` file in ``folder`` (a club export's ``mat/``: one file per
-    match, named by its number) and write ``out`` as CSV, one row per match and player
-    (:data:`CSV_COLUMNS`), atomically; the number of rows.  The folder's results cache is
-    kept beside the files, so exporting again analyses only the new matches."""
+def figures_csv(rows: Iterable[tuple[str, dict[str, Any]]], out: Path) -> int:
+    """Write ``out`` as CSV (:data:`CSV_COLUMNS`) whole, one row per match and player, from
+    ``(match, figures)`` pairs (``figures``: one player's, as :func:`analyse_file` gives them);
+    the number of rows.  The one writer of ``analysis.csv`` (the export's ``--analyse`` and the
+    club's stored figures)."""
     import csv
     import io
 
+    text = io.StringIO()
+    writer = csv.writer(text, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    count = 0
+    for match, player in rows:
+        writer.writerow([match, player["name"]] + [_cell(player[k]) for k in CSV_COLUMNS[2:]])
+        count += 1
+    out.parent.mkdir(parents=True, exist_ok=True)
+    write_text_atomic(out, text.getvalue())
+    return count
+
+
+def write_figures_csv(folder: Path, out: Path, engine: str = "gnubg-nn") -> int:
+    """Analyse every ``.mat`` file in ``folder`` (a club export's ``mat/``: one file per
+    match, named by its number) and write ``out`` as CSV (:func:`figures_csv`); the number of
+    rows.  The folder's results cache is kept beside the files, so exporting again analyses
+    only the new matches."""
     from bgboard.analysis.evaluators import open_evaluator
 
     files = sorted(folder.glob("*.mat"), key=lambda p: (len(p.stem), p.stem)) if folder.is_dir() else []
     evaluator = open_evaluator(engine)
     cache = Cache.open(folder / CACHE_NAME)
-    text = io.StringIO()
-    writer = csv.writer(text, lineterminator="\n")
-    writer.writerow(CSV_COLUMNS)
-    rows = 0
-    for path, figures, _cached in iter_results(files, evaluator, 0, cache):
-        if isinstance(figures, str):
-            continue  # a record the analysis does not cover (a variant, a long match)
-        for player in figures["players"]:
-            writer.writerow([path.stem, player["name"]] + [_cell(player[k]) for k in CSV_COLUMNS[2:]])
-            rows += 1
-    out.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=out.parent, prefix=".analysis-", suffix=".tmp")
-    with os.fdopen(fd, "w", encoding="utf-8") as f:
-        f.write(text.getvalue())
-    os.replace(tmp, out)
-    return rows
+    return figures_csv(((path.stem, player)
+                        for path, figures, _cached in iter_results(files, evaluator, 0, cache)
+                        if not isinstance(figures, str)  # a record the analysis does not cover
+                        for player in figures["players"]), out)
 
 
 def _cell(value: Any) -> str:

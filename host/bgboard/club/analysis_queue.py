@@ -319,35 +319,11 @@ def pr_history(conn: sqlite3.Connection, name: str) -> list[dict[str, Any]]:
 
 
 def write_csv(conn: sqlite3.Connection, event: str, out: Path) -> int:
-    """The event's stored figures as ``out`` (``analysis.csv``: the columns of
-    :data:`bgboard.analysis.batch.CSV_COLUMNS`, one row per analysed match and player,
-    matches by their id as the export's ``mat/ID.mat`` files are named); the number of rows."""
-    import csv
-    import io
-    import os
-    import tempfile
-
-    from bgboard.analysis.batch import CSV_COLUMNS
+    """The event's stored figures as ``out`` (``analysis.csv``, written by
+    :func:`bgboard.analysis.batch.figures_csv`: one row per analysed match and player, matches
+    by their id as the export's ``mat/ID.mat`` files are named); the number of rows."""
+    from bgboard.analysis.batch import figures_csv
 
     row = conn.execute("SELECT id FROM events WHERE name = ?", (event,)).fetchone()
-    text = io.StringIO()
-    writer = csv.writer(text, lineterminator="\n")
-    writer.writerow(CSV_COLUMNS)
-    rows = 0
-    for r in _done(conn, row[0]) if row is not None else []:
-        for f in json.loads(r["figures"])["players"]:
-            writer.writerow([r["id"], f["name"]]
-                            + [_cell(f[k]) for k in CSV_COLUMNS[2:]])
-            rows += 1
-    out.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=out.parent, prefix=".analysis-", suffix=".tmp")
-    with os.fdopen(fd, "w", encoding="utf-8") as f:
-        f.write(text.getvalue())
-    os.replace(tmp, out)
-    return rows
-
-
-def _cell(value: Any) -> str:
-    if isinstance(value, float):
-        return f"{value:.4f}"
-    return "" if value is None else str(value)
+    done = _done(conn, row[0]) if row is not None else []
+    return figures_csv(((str(r["id"]), f) for r in done for f in json.loads(r["figures"])["players"]), out)
