@@ -88,7 +88,9 @@ class GnubgEvaluator:
             # the rolls not thrown: only plays whose cubeless equity is near the best's can
             # be the best cubefully
             first = cf.utility(chosen[0][1], opp)
-            chosen = [c for c in chosen if cf.utility(c[1], opp) <= first + self.luck_margin]
+            # the first is the best of this order and always stays (a filtered-empty list raised
+            # IndexError once, in a full run: only a NaN utility can compare so)
+            chosen = chosen[:1] + [c for c in chosen[1:] if cf.utility(c[1], opp) <= first + self.luck_margin]
         if played is not None:
             target = self.raw.key(played)
             chosen += [c for c in found[top:] if c[0] == target]
