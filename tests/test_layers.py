@@ -26,7 +26,8 @@ ALLOWED: dict[str, set[str]] = {
     "sense": {"errors", "rules"},
     "link": {"errors"},
     "display": {"errors", "exports", "hardware", "newest"},
-    "hints": {"errors", "rules"},
+    "boardsvg": set(),
+    "hints": {"errors", "rules", "boardsvg"},
     "store": {"errors"},
     "control": {"errors", "exports", "rules", "match", "sense", "link", "display"},
     "io": {"errors", "control", "hardware"},
@@ -35,7 +36,7 @@ ALLOWED: dict[str, set[str]] = {
     "app": {"errors", "config", "control", "display", "files", "hardware", "hints", "io", "link", "sense", "store", "net", "match",
             "teaching", "analysis", "opponents"},
     "opponents": {"errors", "rules", "match", "control", "hints", "teaching"},
-    "club": {"errors", "exports", "rules", "match", "store", "net", "analysis"},
+    "club": {"errors", "exports", "rules", "match", "store", "net", "analysis", "boardsvg"},
     "teaching": {"errors", "files", "rules", "match", "hints", "analysis"},
     "analysis": {"errors", "files", "rules", "match", "hints", "store", "control"},
     "sim": {"errors", "analysis", "exports", "files", "hardware", "rules", "match", "sense", "link", "display", "store", "control", "config", "app", "net",
@@ -49,7 +50,7 @@ ALLOWED: dict[str, set[str]] = {
     "__main__": {"cli"},
     "__init__": set(),
 }
-PURE = {"rules", "match", "sense", "display", "hints", "link"}
+PURE = {"rules", "match", "sense", "display", "hints", "link", "boardsvg"}
 HARDWARE = {"spidev", "machine", "inky", "RPi", "lgpio", "smbus2", "neopixel"}
 # The MQTT client library: imported by one adapter only (the club network's session).
 NETWORK = {"aiomqtt", "paho"}

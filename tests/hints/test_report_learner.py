@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from bgboard.hints.boardsvg import board_svg
+from bgboard.boardsvg import board_svg
 from bgboard.hints.lesson import CubeLesson, PlayLesson
 from bgboard.hints.report import drill_kinds, history_svg, learner_section, report_html, unforced
 from bgboard.rules import Position, position_id
@@ -68,8 +68,10 @@ def test_the_page_has_a_phone_viewport_and_one_section_per_learner():
 
 
 def test_a_board_picture_counts_the_checkers():
-    svg = board_svg(start_position(), "start")
+    start = start_position()
+    svg = board_svg((start.mine, start.theirs), "start", numbers=True)
     assert svg.startswith("<svg") and svg.count("<circle") == 2 * (2 + 5 + 3 + 5)
+    assert svg.count('class="point-number"') == 24
 
 
 def test_a_report_for_one_learner_shows_only_their_decisions():

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 from bgboard.errors import InputError
-from bgboard.hints.boardsvg import board_svg
+from bgboard.boardsvg import board_svg
 from bgboard.hints.lesson import CubeLesson, PlayLesson, mistakes_by_kind
 from bgboard.rules import legal_plays
 from bgboard.rules.ids import position_from_id
@@ -106,6 +106,12 @@ def _position(lesson: PlayLesson | CubeLesson) -> Position | None:
         return position_from_id(lesson.position)
     except ValueError:
         return None
+
+
+def _board(position: Position, label: str) -> str:
+    """A worst position as the club draws boards: the player on roll at the bottom (white),
+    the points in their numbering, the cube in the middle."""
+    return board_svg((position.mine, position.theirs), label, numbers=True, css_class="board")
 
 
 def unforced(lesson: PlayLesson) -> bool:
@@ -249,7 +255,7 @@ def learner_section(lessons: Sequence[PlayLesson | CubeLesson], player: int, nam
     pictures = "".join(
         "<li><figure>{svg}<figcaption><b>{dice}</b>: played <code>{play}</code>, lost {loss:.3f} ({grade}); "
         "better <code>{best}</code>.{why} <small><code>{pid}</code></small></figcaption></figure></li>".format(
-            svg=board_svg(pos, esc(p.position)) if (pos := _position(p)) is not None else "",
+            svg=_board(pos, p.position) if (pos := _position(p)) is not None else "",
             dice=esc(p.dice), play=esc(p.play), loss=p.loss, grade=esc(p.grade or "not graded"), best=esc(p.best),
             why=f" {esc(p.why)}" if p.why else "", pid=esc(p.position))
         for p in worst) or "<li>No play lost equity.</li>"
