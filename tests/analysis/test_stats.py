@@ -52,6 +52,7 @@ def test_error_rate_is_errors_over_unforced_moves_and_close_cube_decisions():
     assert ann.pr == pytest.approx(ann.error_rate_memg / 2)  # PR = 500 × error / decisions
     assert ann.snowie_error_rate == pytest.approx(1000 * 0.21 / 7)  # both players' moves
     assert ann.decisions == 4 and ann.pr_wide  # four decisions: a wide interval
+    assert ann.pr_note == "few decisions: the interval is wide"
     assert ann.pr_low <= ann.pr <= ann.pr_high
 
 
@@ -80,3 +81,11 @@ def test_one_decision_has_no_interval_and_json_says_none():
     one = MatchAnalysis(("A", "B"), 1, "t", 0, (_play(0, 3, 0.1),), (), (), (1, 0))
     stats = summarise(one, 0)
     assert math.isinf(stats.pr_high) and stats.to_dict()["pr_high"] is None and stats.pr_wide
+
+
+def test_a_wide_interval_says_why():
+    from bgboard.analysis.stats import FEW_DECISIONS, WIDE_HALF_WIDTH, _pr_note
+
+    assert _pr_note(FEW_DECISIONS - 1, 0.0) == "few decisions: the interval is wide"
+    assert _pr_note(FEW_DECISIONS, WIDE_HALF_WIDTH + 0.1) == "the interval is wide: one match says little of a PR"
+    assert _pr_note(FEW_DECISIONS, WIDE_HALF_WIDTH) == ""

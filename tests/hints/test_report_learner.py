@@ -37,7 +37,7 @@ def test_a_section_holds_one_learners_decisions_and_their_pr():
 
 
 def test_the_match_analysis_gives_pr_interval_and_luck():
-    figures = {"pr": 4.25, "pr_low": 1.0, "pr_high": 7.5, "pr_wide": True, "decisions": 40,
+    figures = {"pr": 4.25, "pr_low": 1.0, "pr_high": 7.5, "pr_wide": True, "pr_note": "few decisions: the interval is wide", "decisions": 40,
                "error_rate_memg": 8.5, "overall_rating": "Master", "luck_emg": -0.31, "luck_rating": "Bad dice, man!"}
     section = learner_section([_play(0, "31", 0.2, "very bad")], 0, "Ann <b>", figures)
     assert "PR 4.2 (95 % interval 1.0–7.5 (few decisions: the interval is wide)) over 40 decisions" in section

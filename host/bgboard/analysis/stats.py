@@ -49,6 +49,15 @@ FEW_DECISIONS = 100
 WIDE_HALF_WIDTH = 2.0
 
 
+def _pr_note(decisions: int, half: float) -> str:
+    """Why a PR's interval is wide, in words ('' when it is not)."""
+    if decisions < FEW_DECISIONS:
+        return "few decisions: the interval is wide"
+    if half > WIDE_HALF_WIDTH:
+        return "the interval is wide: one match says little of a PR"
+    return ""
+
+
 def mark(error: float) -> str | None:
     """gnubg's mark for a decision losing ``error`` EMG (``Skill``), or None."""
     for word, level in SKILL_LEVELS:
@@ -181,6 +190,7 @@ class PlayerStats:
     pr_high: float
     decisions: int
     pr_wide: bool
+    pr_note: str  # why the interval is wide, in words ('' when it is not)
     checker_rating: str
     cube_rating: str
     overall_rating: str
@@ -298,6 +308,7 @@ def summarise(analysis: MatchAnalysis, player: int, worst: int = 5) -> PlayerSta
         pr_high=pr + half,
         decisions=decisions,
         pr_wide=decisions < FEW_DECISIONS or half > WIDE_HALF_WIDTH,
+        pr_note=_pr_note(decisions, half),
         checker_rating=rating(_ratio(checker_emg, len(unforced))),
         cube_rating=rating(_ratio(cube_emg, len(close))),
         overall_rating=rating(_ratio(error_emg, decisions)),

@@ -71,13 +71,10 @@ def _text(result: dict[str, Any]) -> str:
     for label, key, fmt in rows:
         cells = [fmt.format(p[key]) if p[key] is not None else "n/a" for p in players]
         lines.append(f"  {label:32s} {cells[0]:>20s} {cells[1]:>20s}")
-    from bgboard.analysis.stats import FEW_DECISIONS
-
     for p in players:
         lo, hi = p["pr_low"], p["pr_high"]
         ci = f"{lo:.1f}–{hi:.1f}" if lo is not None and hi is not None else "n/a"
-        note = (" (few decisions: the interval is wide)" if p["decisions"] < FEW_DECISIONS else
-                " (the interval is wide: one match says little of a PR)") if p["pr_wide"] else ""
+        note = f" ({p['pr_note']})" if p.get("pr_note") else ""
         lines.append(f"  {p['name']}: PR {p['pr']:.2f}, 95 % interval {ci} over {p['decisions']} decisions{note}")
         for d in p["worst"]:
             lines.append(f"    game {d['game']} line {d['line']}: {d['played']} — better {d['better']}"

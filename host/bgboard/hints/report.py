@@ -238,10 +238,8 @@ def learner_section(lessons: Sequence[PlayLesson | CubeLesson], player: int, nam
     if figures:
         lo, hi = figures.get("pr_low"), figures.get("pr_high")
         interval = f"{lo:.1f}–{hi:.1f}" if isinstance(lo, float) and isinstance(hi, float) else "not known"
-        behind = figures.get("decisions")
-        few = isinstance(behind, int) and behind < 100  # analysis.stats.FEW_DECISIONS (hints may not import it)
-        wide = ((" (few decisions: the interval is wide)" if few else " (the interval is wide: one match says little of a PR)")
-                if figures.get("pr_wide") else "")
+        note = figures.get("pr_note")
+        wide = f" ({esc(note)})" if isinstance(note, str) and note else ""
         pr = (f"PR {figures['pr']:.1f} (95 % interval {interval}{wide}) over {figures['decisions']} decisions; "
               f"error rate {figures['error_rate_memg']:.1f} mEMG, {esc(str(figures['overall_rating']))}. "
               f"Luck {figures['luck_emg']:+.2f} ({esc(str(figures['luck_rating']))}).")
