@@ -1,8 +1,25 @@
 import pytest
 
+from tests.club.webclub import copy_club, make_club
+from tests.support import shared_run
+
 from bgboard.club.director import Director
 from bgboard.match import export_mat
 from bgboard.match.selfplay import selfplay
+
+
+@pytest.fixture(scope="session")
+def finished_club(tmp_path_factory):
+    """A club with a finished evening (tests.club.webclub.make_club), made once per test run
+    and only read: a test that changes it takes its own copy (the ``db`` fixture)."""
+    _, out = shared_run(tmp_path_factory, "finished-club", lambda out: str(make_club(out / "club.sqlite")))
+    return out / "club.sqlite"
+
+
+@pytest.fixture
+def db(finished_club, tmp_path):
+    """This test's own copy of the finished club."""
+    return copy_club(finished_club, tmp_path)
 
 
 @pytest.fixture

@@ -17,18 +17,8 @@ from bgboard.club.web.server import club_site
 from bgboard.club.web.pages import event_url, standings_url
 from tests.club.evening import Evening
 from tests.club.test_room_browser import IMAGES, texts
-from tests.club.webclub import DOUBLE, HOSTILE, PASSWORD, SWISS, copy_club, make_club
+from tests.club.webclub import DOUBLE, HOSTILE, PASSWORD, SWISS, make_club
 from tests.club.webrun import PAGE_WAIT_S, ServedSite, chromium, log_in, submit
-
-
-@pytest.fixture(scope="module")
-def finished_club(tmp_path_factory):
-    return make_club(tmp_path_factory.mktemp("club") / "club.sqlite")
-
-
-@pytest.fixture
-def db(finished_club, tmp_path):
-    return copy_club(finished_club, tmp_path)
 
 
 @pytest.fixture

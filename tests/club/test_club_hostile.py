@@ -38,7 +38,7 @@ from bgboard.club.web.app import create_app
 from bgboard.club.web.server import club_site
 from bgboard.errors import InputError
 from tests.club.conftest import selfplay_mat
-from tests.club.webclub import PASSWORD, SWISS, copy_club, csrf, log_in, make_club
+from tests.club.webclub import PASSWORD, SWISS, csrf, log_in, make_club
 
 # bounds that only stop a hang (a test returns as soon as its condition holds)
 PROCESS_S = 120
@@ -68,11 +68,6 @@ def one_sentence(done: subprocess.CompletedProcess | tuple[int, str], *words: st
 @pytest.fixture(scope="module")
 def finished_club(tmp_path_factory):
     return make_club(tmp_path_factory.mktemp("club") / "club.sqlite", swiss_rounds=2)
-
-
-@pytest.fixture
-def db(finished_club, tmp_path):
-    return copy_club(finished_club, tmp_path)
 
 
 @pytest.fixture

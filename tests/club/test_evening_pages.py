@@ -16,17 +16,7 @@ from bgboard.club.live import LiveHub
 from bgboard.club.web.app import create_app
 from bgboard.club.web.server import club_site
 from tests.club.conftest import selfplay_mat
-from tests.club.webclub import DOUBLE, HOSTILE, PASSWORD, SWISS, copy_club, csrf, director_token, make_club
-
-
-@pytest.fixture(scope="module")
-def finished_club(tmp_path_factory):
-    return make_club(tmp_path_factory.mktemp("club") / "club.sqlite")
-
-
-@pytest.fixture
-def db(finished_club, tmp_path):
-    return copy_club(finished_club, tmp_path)
+from tests.club.webclub import DOUBLE, HOSTILE, PASSWORD, SWISS, csrf, director_token
 
 
 @pytest.fixture
