@@ -194,8 +194,17 @@ def test_case6_logout_ends_the_session_a_saved_cookie_no_longer_works(serve, db)
     with serve.client() as thief:
         thief.cookies.set("bgboard_club", saved)
         assert thief.get("/director").status_code == 303          # to the login page
+    for page in ("/director/setup", "/director/checkin/" + SWISS.replace(" ", "%20")):  # the evening's pages too
+        with serve.client() as thief:
+            thief.cookies.set("bgboard_club", saved)
+            assert thief.get(page).status_code == 303, page
+    with serve.client() as thief:
+        thief.cookies.set("bgboard_club", saved)
+        added = thief.post("/director/evening/player", data={"csrf": token, "name": "Zed"})
+        assert added.status_code == 403 and "Log in as the director first" in added.text
     with Director.open(db) as d:
         assert not [r for r in d.rounds(SWISS) if r.round == 3]     # nothing was paired
+        assert "Zed" not in {p.name for p in d.players()}          # and nobody added
 
 
 def test_case6_a_new_director_password_ends_every_session(serve, db):

@@ -191,7 +191,7 @@ def evening_routes(site: Any, page: Callable[..., Response], refused: Callable[.
 
     def director_only(handler: Callable[..., Response]) -> Callable[[Request], Any]:
         async def guarded(request: Request) -> Response:
-            if not auth.is_director(request):
+            if not await run_in_threadpool(auth.check_director, request, site.director_sessions):
                 return RedirectResponse("/director/login", status_code=303)
             return await run_in_threadpool(handler, request)
         return guarded
@@ -277,7 +277,7 @@ def evening_routes(site: Any, page: Callable[..., Response], refused: Callable[.
             fields, data = await checked_upload(request)
         except auth.Refused as error:
             return refused(request, error)
-        if not auth.is_director(request):
+        if not await run_in_threadpool(auth.check_director, request, site.director_sessions):
             return refused(request, auth.Refused(403, "Log in as the director first."))
         name = request.path_params["action"]
         try:
