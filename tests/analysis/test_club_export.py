@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from bgboard.analysis.batch import CACHE_NAME
+
 
 def _bgboard(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "bgboard", *args], capture_output=True, text=True, timeout=900)
@@ -40,8 +42,13 @@ def test_the_export_carries_every_matchs_figures(evening: Path, tmp_path: Path):
             assert float(row["pr"]) == pytest.approx(f["pr"], abs=1e-4)
             assert int(row["decisions"]) == f["decisions"]
     # exporting again analyses nothing twice: the figures come from the cache beside the files
+    # (the cache gains a line for every file it analyses: none this time)
+    cache = out / "mat" / CACHE_NAME
+    kept = cache.read_text()
+    assert kept.count("\n") == 1 + len(mats)  # the header, then one line per record
     again = _bgboard("club", "--db", str(evening / "club.sqlite"), "export", "Demo evening", "--out", str(out), "--analyse")
     assert again.returncode == 0 and (out / "analysis.csv").read_text().count("\n") == len(rows) + 1
+    assert cache.read_text() == kept
 
 
 def test_an_unknown_engine_is_one_sentence(evening: Path, tmp_path: Path):

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from bgboard.club.db import Club
+from bgboard.club.director import mat_key
 from bgboard.errors import InputError
 
 __all__ = ["ENGINES", "POLL_S", "analyse_record", "counts", "drain", "match_figures", "next_queued", "pr_history",
@@ -94,11 +95,6 @@ def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
 
-def _key(name: str) -> str:
-    """A name as a .mat record holds it, for comparing (as the director compares them)."""
-    return " ".join(str(name).split(":", 1)[0].split()).casefold()
-
-
 def next_queued(conn: sqlite3.Connection) -> tuple[int, str] | None:
     """The oldest queued match and its .mat record, or None."""
     row = conn.execute("SELECT a.match_id, m.mat FROM analyses a JOIN matches m ON m.id = a.match_id"
@@ -122,7 +118,7 @@ def store(club: Club, match_id: int, mat: str, result: dict[str, Any]) -> bool:
                        " WHERE match_id = ?", (_now(), str(result["problem"]), match_id))
             return True
         players = list(result["players"])
-        if _key(players[0]["name"]) != _key(row["a"]) and _key(players[1]["name"]) == _key(row["a"]):
+        if mat_key(players[0]["name"]) != mat_key(row["a"]) and mat_key(players[1]["name"]) == mat_key(row["a"]):
             players.reverse()  # the .mat's columns are the other way round: the club's order
         figures = {"players": players, "length": result["length"], "problems": result["problems"]}
         db.execute("UPDATE analyses SET status = 'done', analysed_at = ?, engine = ?, plies = ?, figures = ?,"

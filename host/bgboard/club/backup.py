@@ -15,11 +15,8 @@ import sqlite3
 from datetime import datetime, timezone
 from pathlib import Path
 
-from bgboard.club.db import SCHEMA, Club, ClubDatabaseError
+from bgboard.club.db import CLUB_TABLES, SCHEMA, Club, ClubDatabaseError
 from bgboard.errors import InputError
-
-TABLES = {"meta", "players", "events", "entries", "rounds", "matches", "audit"}
-
 
 def check_club_file(path: str | Path, integrity: bool = True) -> str:
     """The club's name in ``path``, or one sentence saying why it is not a usable club database
@@ -34,7 +31,7 @@ def check_club_file(path: str | Path, integrity: bool = True) -> str:
     try:
         version = int(conn.execute("PRAGMA user_version").fetchone()[0])
         tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-        if version == 0 or not TABLES <= tables:
+        if version == 0 or not CLUB_TABLES <= tables:
             raise InputError(f"{path} is not a bgboard club database")
         if version > SCHEMA:
             raise InputError(f"{path} has club schema {version}, this bgboard reads up to {SCHEMA}: "

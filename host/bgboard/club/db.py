@@ -192,7 +192,9 @@ SCHEMA = len(MIGRATIONS)
 
 
 BUSY_TIMEOUT_S = 10.0  # how long a change waits for another program's change to the file
-CLUB_TABLES = {"meta", "players", "events", "matches", "audit"}
+#: The tables every club database has (from migration 1): what tells a club's file from
+#: another program's (``Club``, ``club backup``/``restore``).
+CLUB_TABLES = {"meta", "players", "events", "entries", "rounds", "matches", "audit"}
 
 
 class ClubDatabaseError(InputError):

@@ -206,7 +206,7 @@ def _match_id(value: object) -> int:
     return int(text) if len(text) <= 19 else MAX_ID + 1
 
 
-def _mat_key(name: str) -> str:
+def mat_key(name: str) -> str:
     """A player's name as a .mat record can hold it, for comparing: spaces collapsed, case
     folded, cut at a colon (a .mat names line ends a name at its first colon)."""
     return " ".join(str(name).split(":", 1)[0].split()).casefold()
@@ -670,10 +670,10 @@ class Director:
         names = self._names()
         a, b = names[match["player_a"]], names[match["player_b"]]
         got = tuple(state.score)
-        players = [_mat_key(p) for p in state.players]
-        if players == [_mat_key(b), _mat_key(a)]:
+        players = [mat_key(p) for p in state.players]
+        if players == [mat_key(b), mat_key(a)]:
             got = got[::-1]
-        elif players != [_mat_key(a), _mat_key(b)]:
+        elif players != [mat_key(a), mat_key(b)]:
             shown = " v ".join(repr(_bounded_name(p)) for p in state.players)
             raise InputError(f"the .mat record is a match of {shown}, match {match['id']} is "
                              f"{a!r} v {b!r}: the result was not stored")

@@ -318,15 +318,17 @@ def _run(d: Director, args: argparse.Namespace, by: str) -> int:
     elif cmd == "export":
         written = d.export(args.event, args.out)
         print(f"{len(written)} files written to {args.out}")
-        from bgboard.club import analysis_queue
-
-        rows = analysis_queue.write_csv(d.db, d.event(args.event).name, Path(args.out) / "analysis.csv")
-        print(f"{rows} players' figures from the stored analyses in {Path(args.out) / 'analysis.csv'}")
-        if args.analyse:
+        csv_path = Path(args.out) / "analysis.csv"
+        if args.analyse:  # every record analysed now (cached beside them), not the stored figures
             from bgboard.analysis.batch import write_figures_csv
 
-            rows = write_figures_csv(Path(args.out) / "mat", Path(args.out) / "analysis.csv", args.analyse.strip().lower())
-            print(f"{rows} players' figures analysed into {Path(args.out) / 'analysis.csv'}")
+            rows = write_figures_csv(Path(args.out) / "mat", csv_path, args.analyse.strip().lower())
+            print(f"{rows} players' figures analysed into {csv_path}")
+        else:
+            from bgboard.club import analysis_queue
+
+            rows = analysis_queue.write_csv(d.db, d.event(args.event).name, csv_path)
+            print(f"{rows} players' figures from the stored analyses in {csv_path}")
     return 0
 
 
