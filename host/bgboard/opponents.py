@@ -80,8 +80,6 @@ class EngineOpponent:
         self.worker = worker
         self.post = post
         self.clock = clock
-        self.decisions = 0
-        self.fallbacks = 0
         self._task: asyncio.Task[None] | None = None
 
     @property
@@ -102,7 +100,6 @@ class EngineOpponent:
 
     def ask(self, question: Question) -> Answer | None:
         ask = ask_of(question, self.level)
-        self.decisions += 1
         if self.worker is None:
             return answer_of(decide_cached(self.level.engine, self.level.eval_level, ask))
         self._task = asyncio.get_running_loop().create_task(self._answer(question, ask), name="bgboard-opponent")
@@ -119,11 +116,9 @@ class EngineOpponent:
             if exc.reason == "board changed":
                 return  # a newer question replaced this one
             log.warning("the %s opponent took too long: it plays the first legal choice", self.name)
-            self.fallbacks += 1
             answer = fallback(question)
         except Exception as exc:  # an engine failure costs the engine its choice, never the match
             log.warning("the %s opponent failed (%s): it plays the first legal choice", self.name, exc)
-            self.fallbacks += 1
             answer = fallback(question)
         assert self.post is not None and self.clock is not None
         self.post(OpponentMoved(question.key, answer, self.clock()))

@@ -16,7 +16,7 @@ from bgboard.analysis.walk import Evaluator, analyse_match
 from bgboard.match.mat_read import import_mat
 from bgboard.match.mat_write import export_mat
 
-__all__ = ["figures_for_actions", "figures_of_text", "summary_lines"]
+__all__ = ["figures_for_actions", "summary_lines"]
 
 _EVALUATORS: dict[str, Evaluator] = {}
 
@@ -36,28 +36,24 @@ def summary_lines(figures: Sequence[Mapping[str, Any]]) -> tuple[str, ...]:
     )
 
 
-def figures_of_text(mat_text: str, engine: str, luck: bool = True) -> tuple[dict[str, Any], ...]:
-    """Both players' figures for ``mat_text`` with the hint engine ``engine`` (``gnubg-nn``
-    or ``bgsage``; none for another engine: pubeval's numbers are no equities)."""
+def figures_for_actions(actions: tuple[object, ...], engine: str) -> tuple[dict[str, Any], ...]:
+    """Both players' figures for a match's action log with the hint engine ``engine``
+    (``gnubg-nn`` or ``bgsage``; none for another engine: pubeval's numbers are no equities),
+    through its ``.mat`` text (writing and reading it replays the match: work for the worker,
+    not the loop); none for a match the analysis does not cover (a seed variant, a match
+    longer than 25 points)."""
     if engine not in ("gnubg-nn", "bgsage"):
         return ()
-    evaluator = _EVALUATORS.get(engine)
-    if evaluator is None:
-        from bgboard.analysis.evaluators import open_evaluator
-
-        evaluator = _EVALUATORS[engine] = open_evaluator(engine)
-    analysis = analyse_match(import_mat(mat_text), evaluator, luck=luck)
-    return tuple(summarise(analysis, p).to_dict() for p in (0, 1))
-
-
-def figures_for_actions(actions: tuple[object, ...], engine: str) -> tuple[dict[str, Any], ...]:
-    """:func:`figures_of_text` of a match's action log (writing the ``.mat`` text replays
-    the match: work for the worker, not the loop); none for a match the analysis does not
-    cover (a seed variant, a match longer than 25 points)."""
     try:
-        text = export_mat(actions)  # type: ignore[arg-type]
-        if import_mat(text).variant != "standard":
+        match = import_mat(export_mat(actions))  # type: ignore[arg-type]
+        if match.variant != "standard":
             return ()
-        return figures_of_text(text, engine)
+        evaluator = _EVALUATORS.get(engine)
+        if evaluator is None:
+            from bgboard.analysis.evaluators import open_evaluator
+
+            evaluator = _EVALUATORS[engine] = open_evaluator(engine)
+        analysis = analyse_match(match, evaluator)
     except ValueError:  # InputError: a match the analysis does not cover
         return ()
+    return tuple(summarise(analysis, p).to_dict() for p in (0, 1))

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from bgboard.analysis import cubeful as cf
 from bgboard.analysis.money import money_decision, money_on_roll_value, money_utility
-from bgboard.analysis.walk import Evaluator
+from bgboard.analysis.walk import SWAP_OWNER, Evaluator, swap_cube
 from bgboard.hints.terminal import finished_equity
 from functools import lru_cache
 from typing import Sequence
@@ -22,7 +22,6 @@ _LEVELS = {0: "1ply", 1: "2ply", 2: "3ply"}
 
 
 _OWNER = {"centred": -1, "mine": 0, "theirs": 1}
-_SWAP_OWNER = {"centred": "centred", "mine": "theirs", "theirs": "mine"}
 
 
 class GnubgEvaluator:
@@ -66,7 +65,7 @@ class GnubgEvaluator:
             ts = self.raw.two_sided(board)
         x = cf.cube_efficiency(kind, pips)
         if state.money:
-            return -money_on_roll_value(probs, _SWAP_OWNER[state.owner], x, state.jacoby, ts)
+            return -money_on_roll_value(probs, SWAP_OWNER[state.owner], x, state.jacoby, ts)
         cube = self.cube_of(state)
         eff: cf.Efficiency = x if ts is None else (lambda c: cf.ts_efficiency(ts, probs, c))
         return cf.mwc2eq(1.0 - cf.on_roll_value(probs, cube.swapped(), eff), cube)
@@ -145,7 +144,6 @@ class BgsageEvaluator:
         from bgboard.hints.bgsage_engine import BgsageEngine
 
         self.engine = BgsageEngine(_LEVELS[plies])
-        self._met: object | None = None
 
     def plays(
         self, position: Position, dice: tuple[int, int], state: CubeState, played: Position | None = None
@@ -160,7 +158,7 @@ class BgsageEvaluator:
         count, ranked = self.plays(position, dice, state)
         if count:
             return ranked[0][1]
-        hint = self.engine.cube(position.swap(), _swap(state))
+        hint = self.engine.cube(position.swap(), swap_cube(state))
         nd = hint.no_double or 0.0
         return -nd
 
@@ -174,12 +172,6 @@ class BgsageEvaluator:
         """MWC per EMG from gnubg's table (bgsage's own table may differ slightly)."""
         cube = GnubgEvaluator.cube_of(state)
         return cf.match_equity(cube, 0, state.value, 0), cf.match_equity(cube, 0, state.value, 1)
-
-
-def _swap(state: CubeState) -> CubeState:
-    owner = {"centred": "centred", "mine": "theirs", "theirs": "mine"}[state.owner]
-    return CubeState(value=state.value, owner=owner, my_away=state.their_away, their_away=state.my_away,
-                     crawford=state.crawford, jacoby=state.jacoby, beaver=state.beaver)
 
 
 def open_evaluator(name: str, plies: int = 0) -> Evaluator:

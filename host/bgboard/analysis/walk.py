@@ -18,7 +18,7 @@ Pure given the :class:`Evaluator` it is handed (the engines live in
 
 from __future__ import annotations
 
-from typing import Callable, Protocol, Sequence
+from typing import Callable, Protocol
 
 from bgboard.analysis.stats import CheckerDecision, CubeDecision, LuckRoll, MatchAnalysis
 from bgboard.hints.engine import CubeState
@@ -79,8 +79,13 @@ def cube_state(state: MatchState, player: int) -> CubeState:
     )
 
 
-def _swap(state: CubeState) -> CubeState:
-    owner = {"centred": "centred", "mine": "theirs", "theirs": "mine"}[state.owner]
+#: The cube's owner seen from the other side.
+SWAP_OWNER = {"centred": "centred", "mine": "theirs", "theirs": "mine"}
+
+
+def swap_cube(state: CubeState) -> CubeState:
+    """The cube and score seen from the other player."""
+    owner = SWAP_OWNER[state.owner]
     return CubeState(value=state.value, owner=owner, my_away=state.their_away, their_away=state.my_away,
                      crawford=state.crawford, jacoby=state.jacoby, beaver=state.beaver)
 
@@ -106,7 +111,7 @@ def _luck(evaluator: Evaluator, position: Position, dice: tuple[int, int], state
     """gnubg's ``LuckNormal`` / ``LuckFirst`` for the roll ``dice`` of the player on roll."""
     hi, lo = max(dice), min(dice)
     if position == START and hi != lo:
-        other = _swap(state)
+        other = swap_cube(state)
         total = 0.0
         for a, b in _ROLLS:
             if a == b:
@@ -294,9 +299,3 @@ def _answer(double: CubeDecision, scale: float, play: MatPlay, game: int) -> Cub
     return CubeDecision(play.player, game, play.line, double.position_id, kind, double.nd, dt, dp, True,
                         error, error * scale, mistake if error > 0 else None, better)
 
-
-def analyse_positions(
-    evaluator: Evaluator, position: Position, state: CubeState, rolls: Sequence[tuple[int, int]]
-) -> list[float]:
-    """The best value of each roll of ``rolls`` (a helper for the tests and the report)."""
-    return [evaluator.best_value(position, roll, state) for roll in rolls]

@@ -61,7 +61,6 @@ SENSORS: Mapping[str, Sensor] = {
 # The firmware's classifier (firmware/classify.py), in checker units.
 PRESENT = 0.5
 HYSTERESIS = 0.08
-EMPTY_COUNTS = 32768
 #: The stack heights the table covers (a place never holds more than 15 of one colour).
 MAX_STACK = 15
 

@@ -24,7 +24,6 @@ from __future__ import annotations
 import hashlib
 import random
 from dataclasses import dataclass
-from typing import Any
 
 from bgboard.errors import InputError
 from bgboard.hints._rules import legal_plays
@@ -245,7 +244,3 @@ def _resign(engine: HintEngine, ask: Ask) -> Decision:
     mine = float(equity_after(ask.position.swap()))  # the engine's equity, the resigner on roll
     return Decision("accept" if ask.level >= mine else "decline", why=f"its equity is {mine:+.2f}")
 
-
-def describe(level: Level) -> dict[str, Any]:
-    """The level as the ``--json`` summary names it."""
-    return {"engine": level.engine, "level": level.name}
