@@ -94,7 +94,7 @@ CASES = [
     ("not UTF-8 argument", ["legal", "4HP\udcff\udcfe", "31"], "4HP\\udcff\\udcfe"),
     ("bad port name", ["firmware", "deploy", "--dry-run", "--port", "-rf /"], "is not a serial port name"),
     # match analysis
-    ("analyse endless", ["analyse", "/dev/zero"], "is larger than 16 MB: not a match record"),
+    ("analyse endless", ["analyse", "/dev/zero"], "the match record /dev/zero is larger than 16 MB"),
     ("analyse not a match", ["analyse", "{p}/afile"], "not a .mat match record"),
     ("analyse no match in a folder", ["analyse", "{p}/adir"], "no .mat file found in the folders named"),
     ("analyse missing", ["analyse", "{p}/none.mat"], "there is no file or folder"),

@@ -237,12 +237,12 @@ def test_case7_devices_are_refused_by_the_bytes_read(two_players, tmp_path):
 
 
 @pytest.mark.slow  # waits out files.PIPE_TIMEOUT_S (10 s): the full run, not -m "not slow"
-@pytest.mark.parametrize("command", ["import", "result"])
+@pytest.mark.parametrize("command", ["import", "result", "analyse"])
 def test_case7_a_named_pipe_nobody_writes_to_is_refused_in_time(two_players, tmp_path, command):
     path, match = two_players
     fifo = tmp_path / "record.mat"
     os.mkfifo(fifo)
-    args = ["import", str(fifo)] if command == "import" else [
+    args = [command, str(fifo)] if command in ("import", "analyse") else [
         "club", "--db", str(path), "result", "E", str(match.id), "--score", "3-0", "--mat", str(fifo)]
     done = bgboard(*args)   # the bound only stops a hang: it ends after files.PIPE_TIMEOUT_S
     assert done.returncode == 2 and "did not end within 10 s" in done.stderr, done.stderr

@@ -1,9 +1,10 @@
 """Analysing files, journals and folders with a results cache (adapter: reads files).
 
-A folder is analysed file by file; each file's figures are kept in a JSON cache
-(``--cache``, by default ``.bgboard-analysis.json`` in the first folder named) under the
-file's SHA-256, the engine and the plies, written atomically after every file: an
+A folder is analysed file by file; each file's figures are kept in a cache of JSON lines
+(``--cache``, by default :data:`CACHE_NAME` in the first folder named) under the file's
+SHA-256, the engine and the plies, one line appended and fsynced after every file: an
 interrupted run (Ctrl-C, kill) resumes where it stopped and never analyses a file twice.
+Each file is read once (bounded by the bytes read, a pipe by time: ``bgboard.files``).
 """
 
 from __future__ import annotations
@@ -18,10 +19,10 @@ from typing import Any, Callable, Iterable, Iterator
 from bgboard.analysis.stats import summarise
 from bgboard.analysis.walk import Evaluator, analyse_match
 from bgboard.errors import InputError
-from bgboard.files import os_error, write_text_atomic
+from bgboard.files import read_bytes, write_text_atomic
 from bgboard.match.mat_read import ImportedMatch, import_mat
 
-__all__ = ["CACHE_NAME", "CSV_COLUMNS", "Cache", "analyse_file", "expand", "iter_results", "read_match",
+__all__ = ["CACHE_NAME", "CSV_COLUMNS", "Cache", "analyse_file", "expand", "iter_results", "read_match", "read_record",
            "figures_csv", "write_figures_csv"]
 
 CACHE_NAME = ".bgboard-analysis.jsonl"
@@ -43,18 +44,20 @@ def expand(paths: list[Path]) -> list[Path]:
     return files
 
 
-def read_match(path: Path) -> tuple[ImportedMatch, bytes]:
-    """A ``.mat`` file or a board's journal (SQLite) as an imported match, and its bytes."""
-    try:
-        with open(path, "rb") as f:
-            data = f.read(MAX_BYTES + 1)
-    except OSError as exc:
-        raise os_error(exc, path) from None
-    if len(data) > MAX_BYTES:
-        raise InputError(f"{path} is larger than {MAX_BYTES // (1024 * 1024)} MB: not a match record")
+def read_record(path: Path) -> bytes:
+    """The bytes of a ``.mat`` file or a board's journal, read once and bounded
+    (:func:`bgboard.files.read_bytes`: a device by the bytes read, a pipe by time)."""
+    return read_bytes(path, "the match record", MAX_BYTES)
+
+
+def read_match(path: Path, data: bytes | None = None) -> ImportedMatch:
+    """A ``.mat`` file or a board's journal (SQLite) as an imported match (``data``: the
+    file's bytes, already read)."""
+    if data is None:
+        data = read_record(path)
     if data.startswith(b"SQLite format 3\x00"):
-        return import_mat(_journal_mat(path)), data
-    return import_mat(data), data
+        return import_mat(_journal_mat(path))
+    return import_mat(data)
 
 
 def _journal_mat(path: Path) -> str:
@@ -73,9 +76,10 @@ def _journal_mat(path: Path) -> str:
 
 
 def analyse_file(path: Path, evaluator: Evaluator, plies: int = 0,
-                 progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
-    """``{"file", "players": [figures, figures], "engine", "plies", "problems"}`` for one file."""
-    match, _ = read_match(path)
+                 progress: Callable[[int, int], None] | None = None, data: bytes | None = None) -> dict[str, Any]:
+    """``{"file", "players": [figures, figures], "engine", "plies", "problems"}`` for one file
+    (``data``: its bytes, already read)."""
+    match = read_match(path, data)
     if match.variant != "standard":
         raise InputError(f"{path} is a {match.variant} match: only backgammon is analysed")
     analysis = analyse_match(match, evaluator, plies=plies, progress=progress)
@@ -143,27 +147,26 @@ class Cache:
             os.fsync(f.fileno())
 
 
-def iter_results(files: list[Path], evaluator: Evaluator, plies: int, cache: Cache | None) -> Iterator[tuple[Path, dict[str, Any] | str, bool]]:
-    """(file, figures or the sentence why it could not be analysed, from the cache?) per file."""
+def iter_results(files: list[Path], evaluator: Evaluator, plies: int, cache: Cache | None) -> Iterator[tuple[Path, dict[str, Any] | str]]:
+    """(file, figures or the sentence why it could not be analysed) per file."""
     for path in files:
         try:
-            with open(path, "rb") as f:
-                match_bytes = f.read(MAX_BYTES + 1) if cache is not None else b""
-        except OSError as exc:
-            yield path, str(os_error(exc, path)), False
+            data = read_record(path)
+        except InputError as exc:
+            yield path, str(exc)
             continue
-        key = Cache.key(match_bytes, evaluator.name, plies) if cache is not None else ""
+        key = Cache.key(data, evaluator.name, plies) if cache is not None else ""
         if cache is not None and cache.get(key) is not None:
-            yield path, {**cache.get(key), "file": str(path)}, True
+            yield path, {**cache.get(key), "file": str(path)}
             continue
         try:
-            figures = analyse_file(path, evaluator, plies)
+            figures = analyse_file(path, evaluator, plies, data=data)
         except InputError as exc:
-            yield path, str(exc), False
+            yield path, str(exc)
             continue
         if cache is not None:
             cache.put(key, figures)
-        yield path, figures, False
+        yield path, figures
 
 
 #: The columns of a club export's ``analysis.csv`` (one row per match and player).
@@ -202,7 +205,7 @@ def write_figures_csv(folder: Path, out: Path, engine: str = "gnubg-nn") -> int:
     evaluator = open_evaluator(engine)
     cache = Cache.open(folder / CACHE_NAME)
     return figures_csv(((path.stem, player)
-                        for path, figures, _cached in iter_results(files, evaluator, 0, cache)
+                        for path, figures in iter_results(files, evaluator, 0, cache)
                         if not isinstance(figures, str)  # a record the analysis does not cover
                         for player in figures["players"]), out)
 

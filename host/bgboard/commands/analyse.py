@@ -31,7 +31,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     p.add_argument("--engine", default="gnubg-nn", help="gnubg-nn (0-ply, agrees with gnubg) or bgsage")
     p.add_argument("--ply", type=int, default=0, help="0, 1 or 2 (gnubg's numbering: 0 = the raw net)")
     p.add_argument("--json", action="store_true", help='print {"players": [...]} (one object per file)')
-    p.add_argument("--cache", type=Path, help="results cache for folders (default .bgboard-analysis.json in the first folder)")
+    p.add_argument("--cache", type=Path, help="results cache for folders (default .bgboard-analysis.jsonl in the first folder)")
     p.add_argument("--worst", type=int, default=5, help="how many worst decisions to list per player")
     return p
 
@@ -99,7 +99,7 @@ def run(args: argparse.Namespace) -> int:
     results: list[dict[str, Any]] = []
     show_bar = len(files) > 1 and sys.stderr.isatty() or folder is not None
     try:
-        for done, (path, figures, _cached) in enumerate(iter_results(files, evaluator, args.ply, cache), 1):
+        for done, (path, figures) in enumerate(iter_results(files, evaluator, args.ply, cache), 1):
             if show_bar:
                 _bar(done, len(files), str(path))
             if isinstance(figures, str):
