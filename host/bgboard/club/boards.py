@@ -675,7 +675,8 @@ class ClubTournament:
                 db.execute("SAVEPOINT one_result")
                 try:
                     row = db.execute("SELECT status FROM matches WHERE id = ?", (result.match,)).fetchone()
-                    held = board_result(service, result.event, result.match, board, result)
+                    held = (board_result(service, result.event, result.match, board, result, row["status"])
+                            if row is not None else None)
                     if held is not None:  # disputed, or not confirmed: kept for the director (club/confirm.py)
                         out.append(Outcome(*held))
                         db.execute("RELEASE one_result")

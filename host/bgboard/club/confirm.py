@@ -67,14 +67,17 @@ def confirming(d: "Director", assignments: list[Any]) -> list[Any]:
     return [replace(a, confirm=True) if wanted[a.event] else a for a in assignments]
 
 
-def board_result(d: "Director", event: str, match_id: int, board: int, result: Any) -> tuple[str, str] | None:
-    """What to answer a board's ``result`` for match ``match_id`` when it is not stored as
-    usual: ``("duplicate", "")`` for a result already held, ``("stored", reason)`` when it is
-    held now; None: store it as before (it counts)."""
+def board_result(d: "Director", event: str, match_id: int, board: int, result: Any,
+                 status: str) -> tuple[str, str] | None:
+    """What to answer a board's ``result`` for match ``match_id`` (whose ``status`` the
+    caller has read) when it is not stored as usual: ``("duplicate", "")`` for a result
+    already held, ``("stored", reason)`` when it is held now; None: store it as before (it
+    counts).  The result was checked off the writer (``Director.check_result``): its .mat is
+    not replayed again here."""
     known = d.db.execute("SELECT id FROM held_results WHERE result_key = ?", (str(result.uuid),)).fetchone()
     if known is not None:
         return ("duplicate", "")
-    if d.match(match_id).status != "pending":
+    if status != "pending":
         return None  # the director decided already: answered as any late board result
     if result.disputed:
         why = DISPUTED_WHY
@@ -83,15 +86,16 @@ def board_result(d: "Director", event: str, match_id: int, board: int, result: A
     else:
         return None
     hold(d, event, match_id, tuple(result.score), result.mat, str(result.uuid), why, board=board,
-         actor=f"board {board}")
+         actor=f"board {board}", mat_checked=True)
     return ("stored", f"held for the director: {why}")
 
 
 def hold(d: "Director", event: str, match_id: int, score: tuple[int, int], mat: str | None, result_key: str,
-         why: str, *, board: int | None = None, actor: str = "board", at: str | None = None) -> int:
+         why: str, *, board: int | None = None, actor: str = "board", at: str | None = None,
+         mat_checked: bool = False) -> int:
     """Keep a board's result for the director; the match stays pending.  The score must be a
     finished match and the .mat must replay to it (else :class:`InputError`, the board is
-    refused as for any result)."""
+    refused as for any result; ``mat_checked``: it was replayed to this score already)."""
     from bgboard.club.director import PENDING, now
 
     at = at or now()
@@ -103,7 +107,7 @@ def hold(d: "Director", event: str, match_id: int, score: tuple[int, int], mat: 
         if db.execute("SELECT 1 FROM held_results WHERE match_id = ? AND status = ?", (match["id"], OPEN)).fetchone():
             raise InputError(f"match {match['id']} already has a result waiting for the director")
         d._check_score(match, score)  # noqa: SLF001
-        if mat is not None:
+        if mat is not None and not mat_checked:
             mat = d._check_mat(match, ev["rules"], score, mat)  # noqa: SLF001
         cur = db.execute("INSERT INTO held_results (match_id, result_key, board, score_a, score_b, mat, why, at)"
                          " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -165,7 +169,8 @@ def accept(d: "Director", held_id: int | str, *, actor: str = "director", at: st
     with d.club.transaction():
         row = _open_row(d, held_id)
         info = d.record_result(row["event"], row["match_id"], (row["score_a"], row["score_b"]), mat=row["mat"],
-                               result_key=row["result_key"], actor=actor, at=at)
+                               result_key=row["result_key"], actor=actor, at=at,
+                               mat_checked=True)  # replayed to this score when it was held
         _settle(d, row, ACCEPTED, actor, at)
     return info
 
