@@ -405,8 +405,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--board", action="append", help="only this board (repeatable)")
     args = parser.parse_args(argv)
-    with open(HARDWARE / "grid.toml", "rb") as f:
-        grid = tomllib.load(f)
     with open(HARDWARE / "pins.toml", "rb") as f:
         pins = tomllib.load(f)
     with open(HARDWARE / "sensing.toml", "rb") as f:  # the sensing design: where the slots lie

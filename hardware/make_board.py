@@ -23,13 +23,14 @@ def sensing() -> tuple[int, int, tuple[int, ...]]:
     """The default calibration the physics gives: one centred checker's swing in ADC counts,
     what the second checker of a stack adds (thousandths of one checker), and the stack
     levels' thresholds (:func:`bgboard.hardware.physics.level_shape`)."""
-    design = physics.parse_design((HARDWARE / "sensing.toml").read_text())
+    design = physics.load_design(HARDWARE / "sensing.toml")
     resp = physics.response(design, physics.load_table(design))
     return resp.swing, round(resp.stack_gain * 1000), physics.level_shape(resp)
 
 
 def render(pins: dict, grid: dict) -> str:
     """The text of firmware/board.py."""
+    swing, gain, shape = sensing()  # the physics, computed once
     mux, leds = pins["pico"]["mux"], pins["pico"]["leds"]
     slots = grid["slot"]
     places: list[str] = []
@@ -68,9 +69,9 @@ def render(pins: dict, grid: dict) -> str:
         f"SLOT_INDEX = {ints([s['index'] for s in slots])}",
         f"SLOT_LAST = {ints(last)}",
         "# the sensing physics (hardware/sensing.toml, field_table.json): the default calibration",
-        f"SWING = {sensing()[0]}",
-        f"STACK_GAIN_MILLI = {sensing()[1]}",
-        f"STACK_SHAPE_MILLI = {sensing()[2]!r}",
+        f"SWING = {swing}",
+        f"STACK_GAIN_MILLI = {gain}",
+        f"STACK_SHAPE_MILLI = {shape!r}",
         "",
     ]
     return "\n".join(lines)

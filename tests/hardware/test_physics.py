@@ -15,6 +15,7 @@ from bgboard.hardware import magnets
 from bgboard.hardware.physics import (
     GRADES,
     HYSTERESIS,
+    MAX_LEVEL,
     PRESENT,
     SENSORS,
     Design,
@@ -234,3 +235,4 @@ def test_present_threshold_is_the_firmwares() -> None:
     finally:
         sys.path.remove(str(firmware_dir()))
     assert (classify.PRESENT, classify.PRESENT_HYSTERESIS, classify.LEVEL_HYSTERESIS) == (PRESENT, HYSTERESIS, HYSTERESIS)
+    assert classify.MAX_LEVEL == MAX_LEVEL  # the length of the generated STACK_SHAPE_MILLI

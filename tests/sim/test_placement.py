@@ -5,16 +5,17 @@ the host: the recognition benchmark's path (benchmarks/physics_recognition.py) i
 from __future__ import annotations
 
 import random
+import runpy
 import sys
 from pathlib import Path
 
 import pytest
 
-from bgboard.hardware import load_grid
+from bgboard.hardware import firmware_dir, load_grid
 from bgboard.hardware.physics import load_design, load_table, response
 from bgboard.sense.board import Observation, board_of
 from bgboard.sense.slots import SlotMap
-from bgboard.sim.field import PHYSICS
+from bgboard.sim.field import Calibration
 from bgboard.sim.layout import WHITE, Layout
 from bgboard.sim.placement import NO_SCATTER, Scatter, fields_mt, hypot_offsets, place_magnets, readings, rows, sensor_xy
 from bgboard.rules.variants import start_position
@@ -30,7 +31,12 @@ GRID = load_grid()
 
 def test_the_simulators_field_is_the_physics() -> None:
     resp = response(DESIGN, TABLE)
-    assert PHYSICS == resp
+    # the simulator's sensors and the firmware are calibrated for this response, not for
+    # numbers of their own
+    cal = Calibration()
+    assert (cal.swing, cal.stack_gain, cal.stack_field) == (resp.swing, resp.stack_gain, resp.stack_units)
+    firmware = runpy.run_path(str(firmware_dir() / "board.py"))
+    assert (firmware["SWING"], firmware["STACK_GAIN_MILLI"]) == (resp.swing, round(1000 * resp.stack_gain))
     # one checker alone on its sensor reads B0: the swing the firmware is calibrated for
     pts = [0] * 24
     pts[6] = 1

@@ -13,7 +13,9 @@ from typing import Any, Sequence
 
 from bgboard.hardware.physics import MAX_STACK, Design, DesignError, FieldTable
 
-#: The table's lateral reach and step (mm): beyond 80 mm one magnet gives < 0.01 mT.
+#: The table's lateral reach and step (mm). Beyond 80 mm the table says 0: magpylib gives one
+#: magnet of the design -0.044 mT there (0.4 % of a checker, 0.8 % of the firmware's threshold)
+#: and a stack of 15 -0.135 mT, falling below 0.01 mT past about 135 mm.
 REACH_MM = 80.0
 STEP_MM = 0.5
 

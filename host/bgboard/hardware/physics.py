@@ -223,7 +223,8 @@ class FieldTable:
 
     @property
     def reach_mm(self) -> float:
-        """Beyond this offset the table says 0 (the field there is below 0.01 mT)."""
+        """Beyond this offset the table says 0 (the field there is under 1 % of the threshold:
+        :data:`bgboard.hardware.magnets.REACH_MM`)."""
         return self.step_mm * (len(self.bz[0]) - 1)
 
     def at(self, level: int, offset_mm: float) -> float:
