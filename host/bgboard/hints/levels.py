@@ -21,6 +21,7 @@ its child process.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import random
 from dataclasses import dataclass
@@ -29,6 +30,7 @@ from bgboard.errors import InputError
 from bgboard.hints._rules import legal_plays
 from bgboard.hints.advice import cube_hint
 from bgboard.hints.engine import CubeAction, CubeState, HintEngine, UnsupportedError
+from bgboard.hints.registry import make_engine
 from bgboard.rules.position import Position
 
 __all__ = ["ENGINE_LEVELS", "LADDER", "Ask", "Decision", "Level", "UnknownLevelError", "choose_play", "cube_rule",
@@ -119,20 +121,11 @@ def parse_opponent(spec: str) -> Level:
     return level_of(engine, level)
 
 
-def make_engine(engine: str, eval_level: str | None = None) -> HintEngine:
-    """Open the level's engine (no fallback: the opponent is the engine asked for).  A
-    module-level function of plain arguments, so a worker's child process can call it."""
-    if engine == "bgsage":
-        from bgboard.hints.bgsage_engine import BgsageEngine
-
-        return BgsageEngine(eval_level or "1ply")
-    if engine == "gnubg-nn":
-        from bgboard.hints.gnubg_engine import GnubgEngine
-
-        return GnubgEngine()
-    from bgboard.hints.pubeval_engine import PubevalEngine
-
-    return PubevalEngine()
+@functools.lru_cache(maxsize=1)
+def _equity_net() -> HintEngine:
+    """gnubg-nn, opened once per process, for the resignations an engine without position
+    equities answers."""
+    return make_engine("gnubg-nn")
 
 
 @dataclass(frozen=True, slots=True)
@@ -236,7 +229,7 @@ def _resign(engine: HintEngine, ask: Ask) -> Decision:
     equity_after = getattr(engine, "equity_after", None)
     if equity_after is None and engine.calibrated:
         try:
-            equity_after = make_engine("gnubg-nn").equity_after  # type: ignore[attr-defined]
+            equity_after = _equity_net().equity_after  # type: ignore[attr-defined]
         except InputError:
             equity_after = None
     if not engine.calibrated or equity_after is None:

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from bgboard.errors import InputError
 from bgboard.hints.engine import EngineUnavailableError, HintEngine
 
-__all__ = ["DEFAULT", "ENGINES", "ENV", "Opened", "UnknownEngineError", "open_configured", "open_engine"]
+__all__ = ["DEFAULT", "ENGINES", "ENV", "Opened", "UnknownEngineError", "open_configured", "make_engine", "open_engine"]
 
 #: Known backends, strongest first; "auto" tries them in this order.
 ENGINES = ("bgsage", "gnubg-nn", "pubeval")
@@ -29,11 +29,15 @@ class Opened:
     notice: str | None = None
 
 
-def _make(name: str) -> HintEngine:
+def make_engine(name: str, eval_level: str | None = None) -> HintEngine:
+    """Open the engine ``name`` (``bgsage`` at ``eval_level``, default 1-ply; ``gnubg-nn``;
+    anything else pubeval) with no fallback: :class:`InputError` (one sentence) when it is not
+    installed.  A module-level function of plain arguments, so a worker's child process can
+    call it."""
     if name == "bgsage":
         from bgboard.hints.bgsage_engine import BgsageEngine
 
-        return BgsageEngine()
+        return BgsageEngine(eval_level or "1ply")
     if name == "gnubg-nn":
         from bgboard.hints.gnubg_engine import GnubgEngine
 
@@ -60,18 +64,18 @@ def open_engine(name: str | None = None) -> Opened:
     if name == DEFAULT:
         for candidate in ENGINES:
             try:
-                return Opened(_make(candidate))
+                return Opened(make_engine(candidate))
             except EngineUnavailableError:
                 continue
     try:
-        return Opened(_make(name))
+        return Opened(make_engine(name))
     except EngineUnavailableError as exc:
         # the strongest engine that is installed, never silently the weakest
         for candidate in ENGINES:
             if candidate == name:
                 continue
             try:
-                return Opened(_make(candidate), f"{exc}; using {candidate}")
+                return Opened(make_engine(candidate), f"{exc}; using {candidate}")
             except EngineUnavailableError:
                 continue
         raise  # pragma: no cover - pubeval is pure Python and always opens
