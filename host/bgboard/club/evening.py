@@ -484,21 +484,27 @@ def _amount(c: int) -> int | float:
 
 
 # ---------------------------------------------------------------------- sheets to print
-def draw_sheet(d: "Director", event: str, *, with_standings: bool = True, css_href: str | None = None,
-               css_text: bool = False) -> str:
-    """The event's printable draw (:func:`bgboard.club.printing.draw_page`)."""
+def payouts_or_none(d: "Director", event: str) -> dict[str, Any] | None:
+    """:func:`payouts`, or None for an event without an entry fee."""
+    try:
+        return payouts(d, event)
+    except InputError:
+        return None
+
+
+def draw_sheet(d: "Director", event: str, *, with_standings: bool = True, with_draw: bool = True,
+               css_href: str | None = None, css_text: bool = False) -> str:
+    """The event's printable draw (:func:`bgboard.club.printing.draw_page`); ``with_draw=False``:
+    its standings (and payouts) alone."""
     from bgboard.club import printing
 
     info = d.event(event)
     matches = d.matches(info.name)
     standings = d.standings(info.name)
     count = max([m.round for m in matches] + [info.rounds or 0])
-    try:
-        paid: dict[str, Any] | None = payouts(d, info.name)
-    except InputError:
-        paid = None
     return printing.draw_page(d.club_name(), info, d.bracket(info.name), matches, standings, count,
-                              with_standings=with_standings, payouts=paid, css_href=css_href,
+                              with_standings=with_standings, with_draw=with_draw,
+                              payouts=payouts_or_none(d, info.name), css_href=css_href,
                               css_text=printing.PRINT_CSS if css_text else None)
 
 

@@ -176,16 +176,17 @@ def standings_html(standings: Sequence[Any], payouts: dict[str, Any] | None = No
 def draw_page(club: str, event: Any, nodes: Sequence[Any], matches: Sequence[Any],
               standings: Sequence[Any], rounds: int, *, with_standings: bool = True,
               payouts: dict[str, Any] | None = None, css_href: str | None = None,
-              css_text: str | None = None) -> str:
-    """The printable draw (module doc)."""
+              css_text: str | None = None, with_draw: bool = True) -> str:
+    """The printable draw (module doc); ``with_draw=False``: the standings sheet alone."""
     parts = _head(f"{event.name} — {club}", css_href, css_text, "draw")
     parts += [f"<h1>{_e(event.name)}</h1>", _settings_line(club, event)]
-    if nodes:
-        parts += bracket_html(nodes, {m.id: m for m in matches})
-    elif matches:
-        parts += table_html(standings, matches, rounds)
-    else:
-        parts.append('<p class="empty">No round has been paired yet.</p>')
+    if with_draw:
+        if nodes:
+            parts += bracket_html(nodes, {m.id: m for m in matches})
+        elif matches:
+            parts += table_html(standings, matches, rounds)
+        else:
+            parts.append('<p class="empty">No round has been paired yet.</p>')
     if with_standings:
         parts += standings_html(standings, payouts)
     parts.append("</body></html>")

@@ -83,34 +83,21 @@ def evening_routes(site: Any, page: Callable[..., Response], refused: Callable[.
 
     # ------------------------------------------------------------------ public
     def print_sheet(request: Request) -> Response:
-        name = request.path_params["name"]
+        standings = request.query_params.get("sheet") == "standings"
         with site.club() as club:
             try:
-                info = club.event(name)
-            except InputError as error:
+                text = service.draw_sheet(club, request.path_params["name"], with_standings=standings,
+                                          with_draw=not standings, css_href="/print.css")
+            except InputError as error:  # no such event
                 return not_found(request, str(error))
-            if request.query_params.get("sheet") == "standings":
-                from bgboard.club import printing
-
-                try:
-                    paid: dict[str, Any] | None = service.payouts(club, info.name)
-                except InputError:
-                    paid = None
-                text = printing.draw_page(site.name, info, [], [], club.standings(info.name), 0,
-                                          payouts=paid, css_href="/print.css")
-                text = text.replace('<p class="empty">No round has been paired yet.</p>\n', "")
-            else:
-                text = service.draw_sheet(club, info.name, with_standings=False, css_href="/print.css")
         return HTMLResponse(text)
 
     def slips(request: Request) -> Response:
-        name = request.path_params["name"]
         with site.club() as club:
             try:
-                info = club.event(name)
-            except InputError as error:
+                return HTMLResponse(service.slips_sheet(club, request.path_params["name"], css_href="/print.css"))
+            except InputError as error:  # no such event
                 return not_found(request, str(error))
-            return HTMLResponse(service.slips_sheet(club, info.name, css_href="/print.css"))
 
     async def print_css(request: Request) -> Response:
         return Response(PRINT_CSS, media_type="text/css")

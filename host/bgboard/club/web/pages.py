@@ -298,12 +298,9 @@ def club_routes(site: Any, page: Callable[..., Response], refused: Callable[...,
 
 def evening_payouts(club: Any, event: str) -> dict[str, Any] | None:
     """The event's payouts for its page (None: it has no entry fee)."""
-    from bgboard.club.evening import payouts
+    from bgboard.club.evening import payouts_or_none
 
-    try:
-        return payouts(club, event)
-    except InputError:
-        return None
+    return payouts_or_none(club, event)
 
 
 def tv_pages(site: Any) -> list[str]:
