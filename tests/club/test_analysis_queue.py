@@ -216,6 +216,8 @@ def test_the_pages_show_pending_then_the_figures(analysed):
         assert "PR history" in page
         assert re.findall(r'<td class="num pr">([^<]+)</td>', page) == [f"{h['pr']:.2f}" for h in history]
         assert len(history) >= 1
+        mine = next(r for r in club_table if r["name"] == info.players[0])  # the club table's row, over all matches
+        assert f"PR {mine['pr']:.2f} over {mine['decisions']} decisions" in page
 
 
 @pytest.mark.slow

@@ -261,23 +261,30 @@ def _done(conn: sqlite3.Connection, event_id: int | None, player_id: int | None 
     return conn.execute(sql + " ORDER BY m.id", args).fetchall()
 
 
-def pr_table(conn: sqlite3.Connection, event: str | None = None) -> list[dict[str, Any]]:
+def pr_table(conn: sqlite3.Connection, event: str | None = None, player: str | None = None) -> list[dict[str, Any]]:
     """Each analysed player's PR over the matches of ``event`` (or of the whole club), best
-    first: ``{"name", "pr", "error_rate_memg", "decisions", "matches", "luck_emg"}``.  Over
-    several matches PR is 500 × the total error ÷ the total decisions (each decision weighs
-    the same, as XG and the BMAB add matches up), not the mean of the matches' PRs."""
+    first: ``{"name", "pr", "error_rate_memg", "decisions", "matches", "luck_emg"}``
+    (``player``: that player's row alone, from their matches only).  Over several matches PR
+    is 500 × the total error ÷ the total decisions (each decision weighs the same, as XG and
+    the BMAB add matches up), not the mean of the matches' PRs."""
     event_id = None
     if event is not None:
         row = conn.execute("SELECT id FROM events WHERE name = ?", (event,)).fetchone()
         if row is None:
             return []
         event_id = row[0]
+    me = None
+    if player is not None:
+        found = conn.execute("SELECT id FROM players WHERE name = ?", (" ".join(player.split()),)).fetchone()
+        if found is None:
+            return []
+        me = found[0]
     names = {r[0]: r[1] for r in conn.execute("SELECT id, name FROM players")}
     totals: dict[int, dict[str, Any]] = {}
-    for r in _done(conn, event_id):
+    for r in _done(conn, event_id, me):
         players = json.loads(r["figures"])["players"]
         for pid, f in zip((r["player_a"], r["player_b"]), players):
-            if pid is None:
+            if pid is None or (me is not None and pid != me):
                 continue
             t = totals.setdefault(pid, {"error": 0.0, "decisions": 0, "matches": 0, "luck": 0.0})
             t["error"] += f["error_emg"]

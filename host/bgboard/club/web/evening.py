@@ -129,7 +129,7 @@ def evening_routes(site: Any, page: Callable[..., Response], refused: Callable[.
             from bgboard.club import analysis_queue
 
             pr_history = analysis_queue.pr_history(club.db, me.name)
-            pr_overall = next((r for r in analysis_queue.pr_table(club.db) if r["name"] == me.name), None)
+            pr_overall = next(iter(analysis_queue.pr_table(club.db, player=me.name)), None)
             return page(request, "player.html", me=me, events=events, matches=for_page,
                         history=history, event_url=lambda n: "/events/" + quote(n, safe=""),
                         player_url=player_url, pr_history=pr_history, pr_overall=pr_overall)
