@@ -22,7 +22,7 @@ import asyncio
 import json
 import logging
 import sqlite3
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from datetime import datetime, timezone
 from pathlib import Path
@@ -175,11 +175,12 @@ async def run_worker(path: str | Path, *, engines: tuple[str, ...] = ENGINES, po
         return ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
 
     pool = new_pool()
+    database = _ClubThread(path)
     told = False
     try:
         while stop is None or not stop.is_set():
             try:
-                item = await asyncio.to_thread(_with_club, path, next_queued)
+                item = await database.run(lambda c: next_queued(c.conn))
             except (InputError, sqlite3.Error) as exc:  # busy, moved, damaged: the pages say so; try later
                 log.warning("the analysis queue cannot be read just now: %s", exc)
                 await _wait(stop, 10 * poll_s)
@@ -206,23 +207,46 @@ async def run_worker(path: str | Path, *, engines: tuple[str, ...] = ENGINES, po
                 log.exception("match %d could not be analysed", match_id)
                 result = {"problem": f"the analysis failed ({type(exc).__name__}: {str(exc)[:200]})"}
             try:
-                if await asyncio.to_thread(_with_club, path, lambda c: store(c, match_id, mat, result)):
+                if await database.run(lambda c: store(c, match_id, mat, result)):
                     log.info("match %d analysed", match_id)
             except (InputError, sqlite3.Error) as exc:
                 log.warning("match %d's analysis could not be stored just now: %s", match_id, exc)
                 await _wait(stop, 10 * poll_s)
     finally:
         pool.shutdown(wait=False, cancel_futures=True)
+        await database.close()
 
 
-def _with_club(path: str | Path, work: Callable[[Any], Any]) -> Any:
-    """``work`` on a connection of its own (made, used and closed on the calling thread):
-    ``next_queued`` is given the connection, ``store`` the club."""
-    club = Club(path)
-    try:
-        return work(club.conn if work is next_queued else club)
-    finally:
-        club.close()
+class _ClubThread:
+    """The worker's club, opened once on a thread of its own (an SQLite connection stays on
+    the thread that made it) and used for every poll and store; a database error closes it,
+    and the next call opens it again."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = path
+        self.club: Any = None
+        self.thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="club-analysis")
+
+    def _call(self, work: Callable[[Any], Any]) -> Any:
+        if self.club is None:
+            self.club = Club(self.path)
+        try:
+            return work(self.club)
+        except sqlite3.Error:
+            self._close()
+            raise
+
+    def _close(self) -> None:
+        if self.club is not None:
+            self.club.close()
+            self.club = None
+
+    async def run(self, work: Callable[[Any], Any]) -> Any:
+        return await asyncio.get_running_loop().run_in_executor(self.thread, self._call, work)
+
+    async def close(self) -> None:
+        await asyncio.get_running_loop().run_in_executor(self.thread, self._close)
+        self.thread.shutdown(wait=False)
 
 
 async def _wait(stop: asyncio.Event | None, seconds: float) -> None:
