@@ -37,7 +37,7 @@ ALLOWED: dict[str, set[str]] = {
             "teaching", "analysis", "opponents"},
     "opponents": {"errors", "rules", "match", "control", "hints", "teaching"},
     "club": {"errors", "exports", "rules", "match", "store", "net", "analysis", "boardsvg"},
-    "teaching": {"errors", "files", "rules", "match", "hints", "analysis"},
+    "teaching": {"errors", "files", "rules", "match", "hints", "analysis", "store"},
     "analysis": {"errors", "files", "rules", "match", "hints", "store", "control"},
     "sim": {"errors", "analysis", "exports", "files", "hardware", "rules", "match", "sense", "link", "display", "store", "control", "config", "app", "net",
             "club", "teaching", "opponents"},

@@ -20,7 +20,6 @@ in tests and in the board simulator (docs/host.md, "Running the app without hard
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import logging
 import os
 import time
@@ -81,43 +80,6 @@ def settings_of(config: Config, slots: Any, slot_map: SlotMap | None = None) -> 
         teach="learner" if config.teach.mode == "learner" else "off",  # practice: the PracticeRoom
         slot_map=slot_map,
     )
-
-
-def learner_histories(folder: Path, lessons: Any, names: tuple[str, str], learners: tuple[int, ...],
-                      match: str | None, played: str, figures: Any = ()) -> dict[int, list[dict[str, Any]]]:
-    """The learners' PR match by match, from the history beside the journal (in ``folder``,
-    :class:`~bgboard.store.LearnerHistory`); with ``match`` (a finished match's key) that
-    match is kept first: each learner's PR, interval and decisions, ``played`` (the date,
-    from the caller's clock) and their worst three positions (``[teach] drills = "mine"``).
-    Blocking (SQLite): call it off the loop."""
-    from bgboard.hints.report import worst_plays
-    from bgboard.store.history import LearnerHistory
-    from bgboard.store.progress import PROGRESS_NAME
-    from bgboard.teaching import match_figures
-
-    history = LearnerHistory(Path(folder) / PROGRESS_NAME)
-    try:
-        if match is not None:
-            for side in learners:
-                kept = match_figures(lessons, side, figures)
-                if kept["decisions"]:
-                    history.record(names[side], match, played, kept,
-                                   [(p.position, p.dice, p.loss) for p in worst_plays(lessons, side)])
-        return {side: history.matches(names[side]) for side in learners}
-    finally:
-        history.close()
-
-
-def own_worst(folder: Path, names: tuple[str, ...]) -> list[str]:
-    """The learners' worst positions kept beside the journal, as ``"ID:DICE"`` drills."""
-    from bgboard.store.history import LearnerHistory
-    from bgboard.store.progress import PROGRESS_NAME
-
-    history = LearnerHistory(Path(folder) / PROGRESS_NAME)
-    try:
-        return [f"{pid}:{dice}" for pid, dice, _loss in history.worst(names)]
-    finally:
-        history.close()
 
 
 def open_hints(engine_name: str) -> tuple[Any, str | None]:
@@ -250,6 +212,8 @@ class App:
         mine = None
         if "mine" in ((chosen,) if isinstance(chosen, str) else chosen) and getattr(journal, "path", None):
             players = self.config.match.players
+            from bgboard.teaching import own_worst
+
             mine = own_worst(Path(journal.path).parent,
                              tuple(players[side] for side in LEARNERS[self.config.teach.learner]))
         drills = select_drills(chosen, mine=mine)
@@ -302,13 +266,14 @@ class App:
 
             learners = LEARNERS[self.config.teach.learner]
             c = self.controller
-            match = None
-            if c is not None and getattr(c, "over", False):  # a finished match joins the learner's history
-                match = hashlib.sha256(repr(tuple(c.actions)).encode()).hexdigest()[:20]
+            from bgboard.teaching import learner_histories
+
+            # a finished match joins the learner's history
+            finished = tuple(c.actions) if c is not None and getattr(c, "over", False) else None
             try:
                 histories = await asyncio.to_thread(
-                    learner_histories, self.records_dir, list(teacher.lessons), names, learners, match,
-                    time.strftime("%Y-%m-%d", time.gmtime()), self.analysis_figures)
+                    learner_histories, self.records_dir, list(teacher.lessons), names, learners, finished,
+                    self.analysis_figures)
             except Exception as exc:  # the history is help: the report is written without it
                 log.warning("the learner's history could not be kept: %s", exc)
         try:

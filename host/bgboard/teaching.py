@@ -26,7 +26,8 @@ from bgboard.match.state import MatchState
 from bgboard.rules import Position, position_id
 from bgboard.analysis.walk import cube_state  # the cube as a player sees it: one definition, the analysis'
 
-__all__ = ["REPORT_NAME", "Teacher", "WorkerTeacher", "cube_state", "match_figures", "open_teacher"]
+__all__ = ["REPORT_NAME", "Teacher", "WorkerTeacher", "cube_state", "learner_histories", "match_figures", "open_teacher",
+           "own_worst"]
 
 #: The learner report's file name, beside the journal.
 REPORT_NAME = "learner-report.html"
@@ -318,3 +319,44 @@ def drill_of(text: str) -> Any:
 
     pid, _, dice = text.partition(":")
     return drill_from_position_id(pid, dice or None)
+
+
+def learner_histories(folder: Path, lessons: Any, names: tuple[str, str], learners: tuple[int, ...],
+                      finished: tuple[Any, ...] | None, figures: Any = ()) -> dict[int, list[dict[str, Any]]]:
+    """The learners' PR match by match, from the history beside the journal (in ``folder``,
+    :class:`~bgboard.store.LearnerHistory`); with ``finished`` (a finished match's actions)
+    that match is kept first, under a key of its actions and today's date: each learner's
+    PR, interval and decisions and their worst three positions (``[teach] drills = "mine"``).
+    Blocking (SQLite): call it off the loop (``bgboard run`` and the simulator both call it)."""
+    import hashlib
+    import time
+
+    from bgboard.hints.report import worst_plays
+    from bgboard.store.history import LearnerHistory
+    from bgboard.store.progress import PROGRESS_NAME
+
+    history = LearnerHistory(Path(folder) / PROGRESS_NAME)
+    try:
+        if finished is not None:
+            match = hashlib.sha256(repr(tuple(finished)).encode()).hexdigest()[:20]
+            played = time.strftime("%Y-%m-%d", time.gmtime())
+            for side in learners:
+                kept = match_figures(lessons, side, figures)
+                if kept["decisions"]:
+                    history.record(names[side], match, played, kept,
+                                   [(p.position, p.dice, p.loss) for p in worst_plays(lessons, side)])
+        return {side: history.matches(names[side]) for side in learners}
+    finally:
+        history.close()
+
+
+def own_worst(folder: Path, names: tuple[str, ...]) -> list[str]:
+    """The learners' worst positions kept beside the journal, as ``"ID:DICE"`` drills."""
+    from bgboard.store.history import LearnerHistory
+    from bgboard.store.progress import PROGRESS_NAME
+
+    history = LearnerHistory(Path(folder) / PROGRESS_NAME)
+    try:
+        return [f"{pid}:{dice}" for pid, dice, _loss in history.worst(names)]
+    finally:
+        history.close()

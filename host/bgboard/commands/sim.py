@@ -214,7 +214,7 @@ def _drills_of(text: str, out: Path) -> tuple[Any, ...]:
 
     if text.strip().casefold() != "mine":
         return (drill_of(text),)
-    from bgboard.app import own_worst
+    from bgboard.teaching import own_worst
     from bgboard.hints.drills import select_drills
 
     mine = own_worst(out, ("White", "Black")) if out.is_dir() else []

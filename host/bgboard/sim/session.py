@@ -102,19 +102,16 @@ def _learner_history(sim: Simulation, out: Path) -> tuple[Any, Any, Any]:
     """The finished match's analysis (both players' figures, when the engine gives equities)
     and the learners' PR match by match beside the journal, the match kept in it first: the
     report's ``figures``, ``learners`` and ``histories`` (as ``bgboard run`` writes them)."""
-    import hashlib
-
     from bgboard.analysis.board import figures_for_actions
-    from bgboard.app import learner_histories
     from bgboard.config import LEARNERS
+    from bgboard.teaching import learner_histories
 
     learners = LEARNERS[sim.options.learner]
     actions = tuple(sim.controller.actions)
     over = bool(getattr(sim.controller, "over", False))
     figures = figures_for_actions(actions, sim.teacher.engine.name) if over else ()
-    match = hashlib.sha256(repr(actions).encode()).hexdigest()[:20] if over else None
-    histories = learner_histories(out, list(sim.teacher.lessons), sim.options.players, learners, match,
-                                  time.strftime("%Y-%m-%d", time.gmtime()), figures)
+    histories = learner_histories(out, list(sim.teacher.lessons), sim.options.players, learners,
+                                  actions if over else None, figures)
     return figures, learners, histories
 
 
