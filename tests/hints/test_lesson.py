@@ -51,6 +51,19 @@ def test_every_opening_play_loses_what_gnubg_nn_says(engine, dice):
                                    "loss": round(lesson.loss, 6), "grade": expected}
 
 
+def test_a_lesson_counts_the_plays_of_its_roll_as_the_report_would(engine):
+    from dataclasses import replace
+
+    from bgboard.hints.report import unforced
+
+    for before, dice in ((START, (3, 1)), (START, (6, 6))):
+        plays = legal_plays(before, dice)
+        lesson = grade_turn(engine, before, dice, plays[0].position)
+        assert lesson.choices == len(plays) > 1
+        assert unforced(lesson) and unforced(replace(lesson, choices=0))  # counted again when not kept
+    assert not unforced(replace(lesson, choices=1))
+
+
 def test_a_mistake_says_why_from_the_numbers(engine):
     lesson = grade_turn(engine, START, (3, 1), legal_plays(START, (3, 1))[0].position)
     assert lesson.best == "8/5 6/5" and lesson.mistake

@@ -109,6 +109,7 @@ class PlayLesson:
     grade: str | None
     why: str | None = None
     engine: str = ""
+    choices: int = 0  # the legal plays of the roll, as the grader saw them (0: not known)
 
     @property
     def mistake(self) -> bool:
@@ -149,16 +150,16 @@ def lesson_of(hint: PlaysHint, before: Position, played: Position, *, player: in
     pid = position_id(before)
     best = hint.best
     if best is None:  # no legal play: nothing to grade
-        return PlayLesson(player, pid, dice, "", "", 0.0, "good", None, hint.engine)
+        return PlayLesson(player, pid, dice, "", "", 0.0, "good", None, hint.engine, len(hint.plays))
     for candidate in hint.plays:
         if candidate.position == played:
             if not hint.calibrated:
                 return PlayLesson(player, pid, dice, candidate.notation, best.notation, 0.0, None, None,
-                                  hint.engine)
+                                  hint.engine, len(hint.plays))
             word = grade(candidate.loss)
             reason = why(before, played, best.position, best.notation) if word != "good" else None
             return PlayLesson(player, pid, dice, candidate.notation, best.notation, candidate.loss, word,
-                              reason, hint.engine)
+                              reason, hint.engine, len(hint.plays))
     raise ValueError("the play is not among the hint's plays")
 
 

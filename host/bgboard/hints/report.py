@@ -115,7 +115,11 @@ def _board(position: Position, label: str) -> str:
 
 
 def unforced(lesson: PlayLesson) -> bool:
-    """The play had a choice: more than one legal play of its roll (gnubg's unforced move)."""
+    """The play had a choice: more than one legal play of its roll (gnubg's unforced move).
+    The grader counted them (every play of the roll is ranked); a lesson kept before it did
+    has them counted again here."""
+    if lesson.choices:
+        return lesson.choices > 1
     position = _position(lesson)
     if position is None or len(lesson.dice) != 2 or not lesson.dice.isdigit():
         return True
