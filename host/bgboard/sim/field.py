@@ -34,7 +34,8 @@ RAIL_BAND = 600
 NOISE_LEVELS: Mapping[str, float] = {"none": 0.0, "low": 180.0, "medium": 450.0, "high": 900.0}
 
 #: The design's response (hardware/sensing.toml through its magpylib field table).
-PHYSICS = response(load_design(), load_table(load_design()))
+_DESIGN = load_design()
+PHYSICS = response(_DESIGN, load_table(_DESIGN))
 
 
 def default_grid(point_slots: int, bar_slots: int, off_slots: int) -> Grid:
@@ -66,10 +67,19 @@ class Calibration:
 
     empty: int = 32768
     swing: int = PHYSICS.swing
-    stack_gain: float = PHYSICS.stack_gain
     white_sign: int = +1
-    pin_residual: float = PHYSICS.pin_residual
     stack_field: tuple[float, ...] = PHYSICS.stack_units
+
+    @property
+    def stack_gain(self) -> float:
+        """What the second checker of a stack adds, relative to the first."""
+        return self.stack_field[1] - 1.0
+
+    @property
+    def pin_residual(self) -> float:
+        """A pin's two opposite magnets: the lower one's field less the upper one's (the
+        upper one is the second of a stack: what it adds, ``stack_gain``)."""
+        return 1.0 - self.stack_gain
 
     def counts(self, units: float) -> float:
         """Reading for a signed field in checker units (+ white, - black)."""
