@@ -34,7 +34,7 @@ import time
 from pathlib import Path
 
 from bgboard.errors import InputError
-from bgboard.hardware import Grid, Slot, firmware_dir, load_grid
+from bgboard.hardware import PLACES, Grid, Slot, firmware_dir, load_grid
 from bgboard.link import messages as m
 from bgboard.link.codec import Frame, FrameDecoder
 
@@ -117,7 +117,6 @@ def stop_firmware(port: str, timeout: float = 2.0) -> bool:
 
 
 # ------------------------------------------------------------------------------ selftest
-_HEADER_ORDER = tuple(str(p) for p in range(1, 25)) + ("bar-white", "bar-black", "off-white", "off-black")
 _STATE_WORDS = {m.EMPTY: "empty", m.WHITE: "white", m.BLACK: "black", m.FAULT: "FAULT (open or shorted sensor)"}
 
 
@@ -134,7 +133,7 @@ def where(slot: Slot) -> str:
 
 def wiring(slot: Slot) -> str:
     """Where to look when the slot reads wrong: its multiplexer channel and strip header pin."""
-    header = _HEADER_ORDER.index(slot.place) + 1 if slot.place in _HEADER_ORDER else 0
+    header = PLACES.index(slot.place) + 1 if slot.place in PLACES else 0  # the controller's headers, in place order
     return (f"mux {slot.mux} channel {slot.channel}, controller header J{header} pin {5 + slot.index}, "
             f"sensor U{slot.index + 1} of that strip")
 
