@@ -274,3 +274,16 @@ def test_the_final_score_is_shown_even_above_the_match_length() -> None:
     c.handle(ButtonPressed(0, DROP, at + 1))
     assert c.state.phase == "match_over" and c.state.score == (0, 4)
     assert shown[-1].phase == "match-over" and shown[-1].score == (0, 4) and shown[-1].winner == 1
+
+
+def test_a_cube_war_past_what_the_display_draws_ends_the_match_and_keeps_the_real_score():
+    # seed 19 of the scripted players doubles a 3-point match to 4096 and wins a gammon: a
+    # legal match (match play sets no cube limit) whose score no panel can draw; the kill -9
+    # campaign met it only when a faster run needed more matches, and the controller raised
+    controller = Controller.resume(MemoryJournal(), Settings(length=3, clock=ClockRules(per_point_ms=10**9)), 0)
+    shown: list[DisplayState] = []
+    controller.show = shown.append
+    play_out(controller, 19)
+    state = replay(controller.actions)
+    assert max(state.score) > 9999 and state.cube > 4096        # the record keeps the real numbers
+    assert max(shown[-1].score) == 9999 and shown[-1].ending is not None  # the display its bounds

@@ -17,9 +17,13 @@ from bgboard.match.state import MatchState, Phase
 from bgboard.rules.position import Position
 from bgboard.sense.board import BLACK_BAR, BLACK_OFF, WHITE, WHITE_BAR, WHITE_OFF, Observation, Slots, board_of, differences
 
-__all__ = ["MAX_CUBE", "PHASES", "View", "diagram_of", "display_state", "ending", "title"]
+__all__ = ["MAX_CUBE", "MAX_POINTS", "MAX_SCORE", "PHASES", "View", "diagram_of", "display_state", "ending", "title"]
 
 MAX_CUBE = 4096
+#: The largest score and game points the display draws (a cube war past MAX_CUBE — legal, if
+#: pointless, in match play — is shown at these bounds; the records keep the real numbers).
+MAX_SCORE = 9999
+MAX_POINTS = 3 * MAX_CUBE * 2
 
 #: The display's phase for each phase of the match.
 PHASES = {
@@ -78,7 +82,7 @@ def ending(view: View) -> Ending | None:
     return Ending(
         winner=game.winner,
         how=HOW[game.result],
-        points=game.points,
+        points=min(game.points, MAX_POINTS),
         cube=min(game.cube, MAX_CUBE),
         level=LEVEL_NAMES.get(game.level) if game.result == "resign" else None,
         sent=view.sent if state.phase == Phase.MATCH_OVER else None,
@@ -138,7 +142,8 @@ def display_state(view: View) -> DisplayState:
     return DisplayState(
         names=state.players,
         match_length=state.length,
-        score=state.score,  # a match can end above its length (a gammon or a cube in the last game)
+        # a match can end above its length (a gammon or a cube in the last game)
+        score=(min(state.score[0], MAX_SCORE), min(state.score[1], MAX_SCORE)),
         crawford=crawford if state.length else "none",
         cube=min(state.cube, MAX_CUBE),  # the display draws cubes up to 4096
         cube_owner=state.cube_owner,
