@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from bgboard.club.db import Club
-from bgboard.club.director import mat_key
+from bgboard.club.checks import mat_key
 from bgboard.errors import InputError
 
 __all__ = ["ENGINES", "POLL_S", "analyse_record", "counts", "drain", "match_figures", "next_queued", "pr_history",
