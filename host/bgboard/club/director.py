@@ -94,7 +94,6 @@ class Director:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-
     # ------------------------------------------------------------------ players
     def director_password_hash(self) -> str | None:
         """The stored hash of the director's web password (None: not set yet)."""
@@ -354,7 +353,6 @@ class Director:
         return [BracketNode(n.key, n.flight, n.stage, slots[n.key].state,
                             [show(slots[n.key].a), show(slots[n.key].b)], show(slots[n.key].winner),
                             ids.get(n.key)) for n in tree]
-
 
     # ------------------------------------------------------------------ results
     # A match's result, its correction, forfeits, withdrawals and penalties are
