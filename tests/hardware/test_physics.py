@@ -272,3 +272,40 @@ def test_present_threshold_is_the_firmwares() -> None:
         sys.path.remove(str(firmware_dir()))
     assert (classify.PRESENT, classify.PRESENT_HYSTERESIS, classify.LEVEL_HYSTERESIS) == (PRESENT, HYSTERESIS, HYSTERESIS)
     assert classify.MAX_LEVEL == MAX_LEVEL  # the length of the generated STACK_SHAPE_MILLI
+
+
+# ---------------------------------------------------------------- a lone checker anywhere
+# (benchmarks/lone_checker.py, hardware/README.md "A lone checker anywhere": the options computed)
+import sys as _sys  # noqa: E402
+from pathlib import Path as _Path  # noqa: E402
+
+_sys.path.insert(0, str(_Path(__file__).resolve().parents[2] / "benchmarks"))
+import lone_checker  # noqa: E402
+
+
+def test_half_a_pitch_off_both_sensors_a_lone_checker_gives_them_the_return_field() -> None:
+    # the mid-point lies outside the disc's rim: each sensor sees the reversed field, so no
+    # threshold and no sum of the two neighbours can see the checker there
+    mid = TABLE.at(0, DESIGN.slot_pitch_mm / 2) / RESP.b0_mt
+    assert mid < 0
+    assert 2 * mid < PRESENT
+
+
+def test_no_magnet_or_gap_or_threshold_option_reads_a_lone_checker_half_a_pitch_off() -> None:
+    results = {name: lone_checker.evaluate(design, ring, lowest="threshold" in name)
+               for name, design, ring in lone_checker.options(DESIGN)}
+    assert results["as built"]["read_to_mm"] == single_tolerance_mm(DESIGN, TABLE, step=0.25)
+    for name, r in results.items():
+        assert r["read_to_mm"] < DESIGN.slot_pitch_mm / 2 - 1.5, name
+        assert not r["pair_rule_works"], name  # each sensor's weak reading is within the crowd's crosstalk
+    # the largest disc a checker holds reads furthest, still 2 mm short of the mid-point
+    assert max(results, key=lambda n: results[n]["read_to_mm"]).startswith("36 mm disc")
+
+
+def test_two_sensors_per_slot_would_read_a_lone_checker_anywhere() -> None:
+    # a quarter of the pitch is the furthest a checker can lie from the nearest of two sensors per slot
+    quarter = DESIGN.slot_pitch_mm / 4
+    assert all(TABLE.at(0, i / 10) / RESP.b0_mt >= PRESENT + HYSTERESIS for i in range(int(quarter * 10) + 1))
+    two = lone_checker.two_per_slot(DESIGN, rows=400, seed=3)
+    assert two["right"] == two["rows"] and two["lone_right"] == two["lone"] > 40
+    assert two["worst_offset"] > quarter - 1.5  # lone checkers were put down up to the worst place
