@@ -111,7 +111,7 @@ class Library:
         return ["symbol", q(f"{lib}:{name}")] + body
 
 
-def _units(symbol: list) -> dict[int, list[dict]]:
+def units_of(symbol: list) -> dict[int, list[dict]]:
     """unit -> its pins ({number, x, y, angle, type}), the common pins (unit 0) in every unit."""
     name = unq(symbol[1]).split(":", 1)[1]
     per: dict[int, list[dict]] = {}
@@ -215,7 +215,7 @@ def write(circuit: Any, path: Path, library: Library, title: str, power_drive: i
             key = f"{origin[0]}:{origin[1]}"
             if key not in lib_symbols:
                 lib_symbols[key] = library.symbol(*origin)
-        units = _units(lib_symbols[key])
+        units = units_of(lib_symbols[key])
         by_number = {str(p.num): p for p in part.pins}
         for unit, pins in units.items():
             xs = [p["x"] for p in pins] or [0.0]
@@ -299,4 +299,4 @@ def write(circuit: Any, path: Path, library: Library, title: str, power_drive: i
     return counts
 
 
-__all__ = ["Library", "drawn_symbol", "dump", "parse", "write"]
+__all__ = ["Library", "drawn_symbol", "dump", "parse", "q", "units_of", "unq", "write"]
