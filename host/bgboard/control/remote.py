@@ -85,6 +85,7 @@ class RemoteController(OpponentController):
             if body is None or not self._take(n, body, at):
                 break
         self._waiting()
+        self._refresh()
 
     def _waiting(self) -> None:
         """What the display says while the match waits for the other board."""

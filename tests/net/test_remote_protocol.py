@@ -1,0 +1,111 @@
+"""Remote play's wire (pure): topics, moves and acks round trip, hostile payloads refused
+with one sentence, the per-board ACL, invitations, the [remote] config."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from bgboard.config import ConfigError, config_from_dict, remote_place
+from bgboard.match.actions import (AcceptResign, Double, Move, NextGame, OpeningRoll, Pass, Resign, Roll, StartMatch,
+                                   Take, action_from_dict, action_to_dict)
+from bgboard.net.protocol import ProtocolError
+from bgboard.net.remote import (MoveAck, MoveMessage, decode_ack, decode_move, encode_ack, encode_move, match_topic,
+                                parse_invitation, remote_acl_text)
+
+ACTIONS = [StartMatch(3, players=("Ann", "Bob")), OpeningRoll((3, 1)), Roll((6, 6)), Move(((8, 5), (6, 5))),
+           Move(((25, 22), (13, 10), (13, 10), (6, 3))), Pass(), Double(player=0), Take(player=1), Resign(2, player=1),
+           AcceptResign(player=0), NextGame()]
+
+
+@pytest.mark.parametrize("action", ACTIONS, ids=lambda a: a.kind)
+def test_every_action_a_board_sends_round_trips(action) -> None:
+    message = MoveMessage("friday-1", 7, action_to_dict(action))
+    decoded = decode_move(encode_move(message))
+    assert decoded == message and action_from_dict(decoded.action) == action
+    assert decode_ack(encode_ack(MoveAck("friday-1", 7))) == MoveAck("friday-1", 7)
+
+
+def _move(**change) -> bytes:
+    body = {"v": 1, "type": "move", "match": "m", "seq": 3, "action": {"type": "roll", "dice": [3, 4]}} | change
+    return json.dumps(body).encode()
+
+
+@pytest.mark.parametrize("payload, words", [
+    (_move(seq=-1), "'seq' must be a whole number"),
+    (_move(seq=True), "'seq' must be a whole number"),
+    (_move(match="Other Match"), "match name must be"),
+    (_move(v=2), "of version '2'"),
+    (_move(type="ack"), "type 'ack' arrived on a move topic"),
+    (_move(extra=1), "'extra' is not a field"),
+    (_move(action={"type": "roll", "dice": [0, 7]}), "field 'dice'"),
+    (_move(action={"type": "move", "steps": [[30, 1]]}), "field 'steps'"),
+    (_move(action={"type": "move", "steps": [[8, 5]] * 5}), "field 'steps'"),
+    (_move(action={"type": "condone", "mine": [0] * 26, "theirs": [0] * 26}), "not one a remote board sends"),
+    (_move(action={"type": "resign", "level": 9}), "field 'level'"),
+    (_move(action={"type": "start", "length": 3, "players": ["A\x1b[2J", "B"]}), "field 'players'"),
+    (_move(action={"type": "roll", "dice": [1, 2], "player": 0}), "'player' is not a field of it"),
+    (_move(action=[1, 2]), "must be a JSON object"),
+    (b"\xff\xfe", "not JSON"),
+    (b"[" * 2000, "nests deeper"),
+    (b'{"v": 1, "seq": ' + b"9" * 40 + b"}", "digits"),
+    (b" " * 5000, "larger than"),
+])
+def test_a_hostile_move_is_refused_with_one_sentence(payload: bytes, words: str) -> None:
+    with pytest.raises(ProtocolError) as refused:
+        decode_move(payload)
+    text = str(refused.value)
+    assert words in text and "\n" not in text and len(text) < 300
+
+
+@given(st.binary(max_size=300))
+def test_no_payload_makes_the_decoder_fail_otherwise(payload: bytes) -> None:
+    for decode in (decode_move, decode_ack):
+        try:
+            decode(payload)
+        except ProtocolError:
+            pass
+
+
+def test_the_acl_gives_each_board_its_own_side_of_its_own_match() -> None:
+    acl = remote_acl_text([("board1", "m1", "white"), ("board2", "m1", "black")])
+    assert acl.split("user board2")[0].strip().splitlines()[-4:] == [
+        "topic write bgboard/match/m1/white/move", "topic write bgboard/match/m1/white/ack",
+        "topic read bgboard/match/m1/black/move", "topic read bgboard/match/m1/black/ack"]
+    assert "topic write bgboard/match/m1/black/move" in acl.split("user board2")[1]
+    assert "#" not in acl.replace("# bgboard", "") and "+" not in acl  # no wildcard reaches another match
+    assert match_topic("m1", "white", "move") == "bgboard/match/m1/white/move"
+    with pytest.raises(ProtocolError):
+        match_topic("m1/#", "white", "move")
+
+
+def test_an_invitation_names_the_match_and_the_side() -> None:
+    assert parse_invitation("friday-42:black") == ("friday-42", "black")
+    for bad in ("friday-42", "friday-42:red", "Friday:white", ":white"):
+        with pytest.raises(ProtocolError):
+            parse_invitation(bad)
+
+
+def test_the_remote_table_is_checked_with_one_sentence(tmp_path: Path) -> None:
+    secret = tmp_path / "pw"
+    secret.write_text("s3cret\n")
+    base = {"broker": "mqtt://example:1883", "username": "board1", "password_file": str(secret)}
+    config = config_from_dict({"remote": base | {"invitation": "m7:black"}})
+    assert config.remote.enabled and remote_place(config.remote) == ("m7", "black")
+    assert remote_place(config_from_dict({"remote": base | {"match": "m7"}}).remote) == ("m7", "white")
+    for table, words in [
+        (base, "remote.match must name the match"),
+        (base | {"match": "m7", "side": "red"}, 'remote.side must be "white" or "black"'),
+        (base | {"match": "M 7"}, "match name must be"),
+        (base | {"match": "m7", "broker": "http://x"}, "broker must be written"),
+        (base | {"match": "m7", "username": ""}, "remote.username"),
+    ]:
+        with pytest.raises(ConfigError) as refused:
+            config_from_dict({"remote": table})
+        assert words in str(refused.value)
+    with pytest.raises(ConfigError, match="person at another board"):
+        config_from_dict({"remote": base | {"match": "m7"}, "match": {"opponent": "engine"}})
