@@ -579,9 +579,11 @@ class App:
 
             self.opponent = None if self._replay else await open_opponent(config, self._handle, self.clock_ms)
             if self.opponent is None and self._replay is None and config.remote.enabled:
+                from bgboard.config import remote_settings
                 from bgboard.net.remotelink import open_remote  # a person at another board (docs/remote.md)
 
-                self.opponent = open_remote(config, journal, self._handle, self.clock_ms)
+                self.opponent = open_remote(remote_settings(config), config.match.players, journal, self._handle,
+                                            self.clock_ms)
             if self._replay is not None:
                 controller: Any = await self._replayer()
             elif config.teach.mode == "practice":

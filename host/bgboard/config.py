@@ -392,6 +392,16 @@ def remote_place(r: RemoteConfig) -> tuple[str, str]:
     return check_match(r.match), r.side
 
 
+def remote_settings(c: Config) -> Any:
+    """A :class:`bgboard.net.remote.RemoteSettings` of ``[remote]`` (its password read now)."""
+    from bgboard.net.protocol import parse_broker_url
+    from bgboard.net.remote import RemoteSettings
+
+    r = c.remote
+    match, side = remote_place(r)
+    return RemoteSettings(parse_broker_url(r.broker), match, side, r.username, remote_password(r), ca_file=r.ca_file)
+
+
 def remote_password(r: RemoteConfig) -> str:
     """The board's broker password for remote play, read from ``remote.password_file``."""
     from bgboard.files import FileProblemError, read_text

@@ -26,10 +26,10 @@ import re
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
-from bgboard.net.protocol import MAX_NAME, PREFIX, ProtocolError, load_json
+from bgboard.net.protocol import MAX_NAME, PREFIX, BrokerUrl, ProtocolError, load_json
 
-__all__ = ["SIDES", "MoveAck", "MoveMessage", "check_match", "decode_ack", "decode_move", "encode_ack",
-           "encode_move", "match_topic", "parse_invitation", "remote_acl_text"]
+__all__ = ["SIDES", "MoveAck", "MoveMessage", "RemoteSettings", "check_match", "decode_ack", "decode_move",
+           "encode_ack", "encode_move", "match_topic", "parse_invitation", "remote_acl_text"]
 
 VERSION = 1
 SIDES = ("white", "black")
@@ -76,6 +76,26 @@ def parse_invitation(code: str) -> tuple[str, str]:
     if not colon or side not in SIDES:
         raise ProtocolError(f"an invitation code is MATCH:white or MATCH:black, not {str(code)[:60]!r}")
     return check_match(match), side
+
+
+@dataclass(frozen=True, slots=True)
+class RemoteSettings:
+    """Where and who: the broker, the match both boards joined, this board's side and login."""
+
+    broker: BrokerUrl
+    match: str
+    side: str  # the side this board's person plays: "white" or "black"
+    username: str
+    password: str
+    ca_file: str = ""
+    resend_s: float = 3.0
+    keepalive_s: int = 10
+    backoff_first_s: float = 0.3
+    backoff_most_s: float = 5.0
+
+    @property
+    def other(self) -> str:
+        return SIDES[1 - SIDES.index(self.side)]
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,7 +22,7 @@ import logging
 import os
 import pwd
 import secrets
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Callable
 
@@ -33,36 +33,16 @@ from bgboard.errors import InputError
 from bgboard.match.actions import action_to_dict
 from bgboard.net.broker import Listener, mosquitto_conf
 from bgboard.net.mosquitto import PrivateBroker, write_password_file
-from bgboard.net.protocol import BrokerUrl, ProtocolError
-from bgboard.net.remote import (SIDES, MoveAck, MoveMessage, decode_ack, decode_move, encode_ack, encode_move,
-                                match_topic, remote_acl_text)
+from bgboard.net.protocol import ProtocolError
+from bgboard.net.remote import (SIDES, MoveAck, MoveMessage, RemoteSettings, decode_ack, decode_move, encode_ack,
+                                encode_move, match_topic, remote_acl_text)
 from bgboard.net.session import Backoff, MqttError, open_client
 
-__all__ = ["REMOTE_KIND", "RemoteBroker", "RemoteLink", "RemoteSeat", "RemoteSettings", "open_remote"]
+__all__ = ["REMOTE_KIND", "RemoteBroker", "RemoteLink", "RemoteSeat", "open_remote"]
 
 log = logging.getLogger("bgboard.remote")
 #: Journal kind of the remote match's rows (the controller ignores kinds it does not know).
 REMOTE_KIND = "remote"
-
-
-@dataclass(frozen=True, slots=True)
-class RemoteSettings:
-    """Where and who: the broker, the match both boards joined, this board's side and login."""
-
-    broker: BrokerUrl
-    match: str
-    side: str  # the side this board's person plays: "white" or "black"
-    username: str
-    password: str
-    ca_file: str = ""
-    resend_s: float = 3.0
-    keepalive_s: int = 10
-    backoff_first_s: float = 0.3
-    backoff_most_s: float = 5.0
-
-    @property
-    def other(self) -> str:
-        return SIDES[1 - SIDES.index(self.side)]
 
 
 class RemoteLink:
@@ -347,14 +327,8 @@ class RemoteBroker(PrivateBroker):
             user=pwd.getpwuid(os.geteuid()).pw_name))
 
 
-def open_remote(config: Any, journal: Any, post: Callable[[Any], None], clock_ms: Callable[[], int]) -> RemoteSeat:
-    """The remote seat of ``config``'s ``[remote]`` table (its password read now)."""
-    from bgboard.config import remote_password, remote_place
-    from bgboard.net.protocol import parse_broker_url
-
-    r = config.remote
-    match, side = remote_place(r)
-    settings = RemoteSettings(parse_broker_url(r.broker), match, side, r.username, remote_password(r),
-                              ca_file=r.ca_file)
-    other = 1 - SIDES.index(side)
-    return RemoteSeat(journal, settings, config.match.players[other], post, clock_ms)
+def open_remote(settings: RemoteSettings, players: tuple[str, str], journal: Any, post: Callable[[Any], None],
+                clock_ms: Callable[[], int]) -> RemoteSeat:
+    """The remote seat of a board whose person plays ``settings.side`` of a match between
+    ``players`` (the config's :func:`bgboard.config.remote_settings`)."""
+    return RemoteSeat(journal, settings, players[1 - SIDES.index(settings.side)], post, clock_ms)

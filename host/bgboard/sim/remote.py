@@ -154,6 +154,7 @@ def run_remote_board(options: Options, out: Path, config: Any, *, model: bool, s
 
 
 async def _model_board(options: Options, out: Path, config: Any, side: str) -> dict[str, Any]:
+    from bgboard.config import remote_settings
     from bgboard.net.remotelink import open_remote
     from bgboard.sim.driver import Wait
     from bgboard.sim.records import write_mat, write_sgf
@@ -173,7 +174,7 @@ async def _model_board(options: Options, out: Path, config: Any, side: str) -> d
     seats: list[Any] = []
 
     def make(journal: Any) -> Any:
-        seats.append(open_remote(config, journal, post, clock))
+        seats.append(open_remote(remote_settings(config), config.match.players, journal, post, clock))
         return seats[0]
 
     sim = Simulation(options, out, opponent=make)
@@ -220,7 +221,7 @@ def _firmware_board(options: Options, out: Path, config: Any, side: str, speed: 
             await super()._players()
             await _acked(self.app.opponent)
 
-    live = RemoteLive(options, out, speed=SPEED if speed is None else speed, config=remote_table(config))
+    live = RemoteLive(options, out, speed=SPEED if speed is None else speed, more_config=remote_table(config))
     asyncio.run(live.run())
     write_mat(live.controller.actions, out / "match.mat")
     write_sgf(live.controller.actions, out / "match.sgf")
