@@ -3,9 +3,10 @@ journal, their moves handed across as the link hands them (the network is tests/
 
 from __future__ import annotations
 
+from bgboard.control.clock import ClockRules
 from bgboard.control.controller import Settings
-from bgboard.control.events import DOUBLE, DROP, ROLL, BoardRead, ButtonPressed, DiceRolled, OpponentMoved
-from bgboard.control.remote import RemoteController, RemotePeer, author
+from bgboard.control.events import DOUBLE, DROP, ROLL, BoardRead, ButtonPressed, DiceRolled, OpponentMoved, Tick
+from bgboard.control.remote import FORFEIT, RemoteController, RemotePeer, author
 from bgboard.link.messages import Led, SetLeds, SetRolling
 from bgboard.match import Move
 from bgboard.match.actions import Double, OpeningRoll, Roll, action_to_dict
@@ -22,12 +23,12 @@ BLUE, GREEN, RED = (0, 0, 160), (0, 160, 0), (160, 0, 0)
 class Board:
     """One board of a remote match: its controller, what it sent to the LEDs and display."""
 
-    def __init__(self, local: int) -> None:
+    def __init__(self, local: int, settings: Settings = Settings(length=3)) -> None:
         self.sent: list = []
         self.shown: list = []
         name = ("White", "Black")[1 - local]
         self.peer = RemotePeer(name, online=True)
-        self.c = RemoteController.resume(MemoryJournal(), Settings(length=3), 0, opponent=self.peer, side=1 - local,
+        self.c = RemoteController.resume(MemoryJournal(), settings, 0, opponent=self.peer, side=1 - local,
                                          send=self.sent.append, show=self.shown.append)
         self.c.handle(BoardRead(START, 1))
 
@@ -151,3 +152,29 @@ def test_each_action_is_made_at_the_board_of_the_player_whose_decision_it_is() -
     s = white.c.state
     assert author(s, Move(((8, 5), (6, 5)))) == BLACK
     assert author(s, OpeningRoll((1, 3))) == WHITE and author(s, Roll((1, 2))) == BLACK
+
+
+def test_both_clocks_run_at_both_boards_and_each_board_judges_its_own_players_time() -> None:
+    clocked = Settings(length=3, clock=ClockRules(per_point_ms=10_000, scored_ms=0, delay_ms=0))
+    white, black = Board(WHITE, clocked), Board(BLACK, clocked)
+    white.c.handle(ButtonPressed(WHITE, ROLL, 2))
+    white.c.handle(DiceRolled((1, 3), 1, 3))
+    white.to(black, 3)
+    assert white.c.clock.running == black.c.clock.running == BLACK
+    start = start_position().swap()
+    black.read(_after(start, ((8, 5), (6, 5))), BLACK, 5000)
+    black.c.handle(ButtonPressed(BLACK, ROLL, 5000))
+    black.to(white, 5000)  # black's clock stops at white's board when the play arrives, not when carried out
+    assert white.c.clock.running == black.c.clock.running == WHITE
+    assert white.c.clock.remaining(BLACK, 6000) == black.c.clock.remaining(BLACK, 6000) == 30_000 - 4997
+    shown = [board.shown[-1].clock for board in (white, black)]  # both clocks on both displays, alike
+    assert shown[0] is not None and shown[0].running == WHITE and shown[1].running == WHITE
+    assert shown[0].reserve_ms == shown[1].reserve_ms and abs(shown[0].reserve_ms[BLACK] - 25_003) <= 1000
+    black.c.handle(Tick(40_000))  # white's time is up: not black's board to say so
+    assert not black.c.over
+    white.c.handle(Tick(40_000))  # white's board says so, and tells black's
+    assert white.c.over and white.c.forfeit == WHITE
+    black.peer.inbox[len(black.c.actions)] = {"type": FORFEIT, "loser": WHITE}
+    black.c.handle(OpponentMoved(("remote", 0), None, 40_001))
+    assert black.c.over and black.c.forfeit == WHITE
+    assert [e.body for e in black.c.journal.entries() if e.kind == "forfeit"] == [{"loser": WHITE}]

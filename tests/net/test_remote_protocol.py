@@ -28,6 +28,8 @@ def test_every_action_a_board_sends_round_trips(action) -> None:
     decoded = decode_move(encode_move(message))
     assert decoded == message and action_from_dict(decoded.action) == action
     assert decode_ack(encode_ack(MoveAck("friday-1", 7))) == MoveAck("friday-1", 7)
+    lost = MoveMessage("friday-1", 9, {"type": "forfeit", "loser": 1})  # a loss on time, the log's last entry
+    assert decode_move(encode_move(lost)) == lost
 
 
 def _move(**change) -> bytes:
@@ -50,6 +52,7 @@ def _move(**change) -> bytes:
     (_move(action={"type": "start", "length": 3, "players": ["A\x1b[2J", "B"]}), "field 'players'"),
     (_move(action={"type": "roll", "dice": [1, 2], "player": 0}), "'player' is not a field of it"),
     (_move(action=[1, 2]), "must be a JSON object"),
+    (_move(action={"type": "forfeit", "loser": 2}), "field 'loser'"),
     (b"\xff\xfe", "not JSON"),
     (b"[" * 2000, "nests deeper"),
     (b'{"v": 1, "seq": ' + b"9" * 40 + b"}", "digits"),

@@ -14,7 +14,10 @@ and a play is shown and checked exactly as the engine's is — named in the pers
 lit step by step, recorded when this board shows it, put-back guidance for anything else.
 Every action taken must be the very action the other board made; anything else (another
 match's start, an action of the wrong side, an illegal play) stops the match at this board
-with one sentence, never a guess.  The other side's buttons do nothing here, nor this board's
+with one sentence, never a guess.  Clocks: both run at both boards; a play made at the other
+board stops its player's clock here as soon as it arrives (the person here carries it out on
+their own time), and each board judges only its own player's time — a loss on time is sent to
+the other board as the log's last entry (``{"type": "forfeit", "loser": n}``).  The other side's buttons do nothing here, nor this board's
 dice for the other side; takebacks and condoned plays are off in a remote match.
 """
 
@@ -33,9 +36,11 @@ from bgboard.match.actions import Action, NextGame, Resign, action_from_dict, ac
 from bgboard.match.errors import MatchRecordError
 from bgboard.match.state import Phase
 
-__all__ = ["RemoteController", "RemotePeer", "author"]
+__all__ = ["FORFEIT", "RemoteController", "RemotePeer", "author"]
 
 INFO, WARNING, ERROR = Severity.INFO, Severity.WARNING, Severity.ERROR
+#: The move log's entry for a player who lost on time, after the last action (not a match action).
+FORFEIT = "forfeit"
 
 
 @dataclass
@@ -116,6 +121,14 @@ class RemoteController(OpponentController):
         """Take action ``n`` of the other board; False when it is not recorded (yet)."""
         state = self.state
         assert state is not None
+        if body.get("type") == FORFEIT:  # the other board's player lost on time there
+            if body.get("loser") != self.side:
+                return self._stop("the other board says this board's player lost on time: only this board judges that")
+            self.journal.append("forfeit", {"loser": self.side}, at)
+            self.session.forfeit = self.side
+            self.session.clock_to(None, at)
+            self.notice = Notice(f"{self.opponent.name} lost on time at their board")
+            return True
         try:
             action = action_from_dict(body)
         except MatchRecordError:
@@ -175,6 +188,7 @@ class RemoteController(OpponentController):
                 return self._stop(f"the other board's play {steps} is not a legal play of "
                                   f"{state.dice[0]}-{state.dice[1]} here: the boards disagree, the match stops here")
             self.asked, self.answer = key, Answer("play", steps, found.notation if found is not None else "")
+            self.session.clock_to(1 - self.side, at)  # made at their board: their clock stopped there
             done = len(self.actions)
             self._check_board(at)
             return len(self.actions) > done
@@ -218,6 +232,12 @@ class RemoteController(OpponentController):
 
     def _on_link(self, event: Any) -> None:
         Controller._on_link(self, event)
+
+    def _on_tick(self, event: Any) -> None:
+        clock = self.session.clock
+        if clock is not None and clock.running == self.side:
+            return  # the other board judges its own player's time, and says so (a forfeit message)
+        Controller._on_tick(self, event)
 
     def message(self) -> Notice | None:
         if self.peer.problem is not None:

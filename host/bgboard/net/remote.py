@@ -53,6 +53,7 @@ ACTION_FIELDS: dict[str, tuple[str, ...]] = {
     "accept": ("player",),
     "reject": ("player",),
     "next": (),
+    "forfeit": ("loser",),  # not a match action: the sender's player lost on time (the log's last entry)
 }
 
 
@@ -186,6 +187,8 @@ def _field_ok(name: str, value: Any) -> bool:
                 and all(isinstance(s, list) and len(s) == 2 and all(_whole(p, 0, 25) for p in s) for s in value))
     if name == "player":
         return value is None or _whole(value, 0, 1)
+    if name == "loser":
+        return _whole(value, 0, 1)
     if name == "level":
         return _whole(value, 1, 3)
     if name == "length":

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from bgboard.control.events import OpponentMoved
-from bgboard.control.remote import RemoteController, RemotePeer
+from bgboard.control.remote import FORFEIT, RemoteController, RemotePeer
 from bgboard.control.session import IllegalPolicy
 from bgboard.errors import InputError
 from bgboard.match.actions import action_to_dict
@@ -239,6 +239,9 @@ class RemoteSeat:
             if (seq == 0 or seq not in self.received) and seq not in self.acked:
                 self.link.send(MoveMessage(self.settings.match, seq, action_to_dict(actions[seq])))
         self._sent_upto = len(actions)
+        seq = len(actions)  # this board's player lost on time: the log's last entry
+        if c.forfeit == 1 - self.side and seq not in self.received and seq not in self.acked:
+            self.link.send(MoveMessage(self.settings.match, seq, {"type": FORFEIT, "loser": c.forfeit}))
 
     async def close(self) -> None:
         self.link.stop()
@@ -275,7 +278,8 @@ class RemoteSeat:
             self.link.settle(ack.seq)
             return
         c = self.controller
-        if c is None or ack.seq >= len(c.actions) or (ack.seq in self.received and ack.seq != 0):
+        sent = c is not None and (ack.seq < len(c.actions) or (ack.seq == len(c.actions) and c.forfeit is not None))
+        if c is None or not sent or (ack.seq in self.received and ack.seq != 0):
             log.warning("ignored the other board's ack of move %d, which this board did not send", ack.seq)
             return
         self.journal.append(REMOTE_KIND, {"what": "acked", "match": self.settings.match, "seq": ack.seq},
