@@ -112,3 +112,46 @@ def test_the_remote_table_is_checked_with_one_sentence(tmp_path: Path) -> None:
         assert words in str(refused.value)
     with pytest.raises(ConfigError, match="person at another board"):
         config_from_dict({"remote": base | {"match": "m7"}, "match": {"opponent": "engine"}})
+
+
+def test_the_seat_journals_a_move_once_before_acking_and_resends_only_what_was_not_acked(tmp_path: Path) -> None:
+    """The seat over the real journal, its link not connected (what it would send is kept)."""
+    import asyncio
+
+    from bgboard.control.controller import Settings
+    from bgboard.control.events import ROLL, ButtonPressed, DiceRolled
+    from bgboard.net.protocol import parse_broker_url
+    from bgboard.net.remote import RemoteSettings
+    from bgboard.net.remotelink import RemoteSeat
+    from bgboard.store.journal import Journal
+
+    settings = RemoteSettings(parse_broker_url("mqtt://127.0.0.1:1"), "m1", "white", "board1", "pw")
+
+    async def white_board(journal: Journal, moves: list[MoveMessage]) -> tuple[RemoteSeat, list[int]]:
+        seat = RemoteSeat(journal, settings, "Black", lambda event: seat.controller.handle(event), lambda: 5)
+        c = seat.resume(journal, Settings(length=3), 0)
+        if not c.actions[1:]:
+            c.handle(ButtonPressed(0, ROLL, 1))
+            c.handle(DiceRolled((1, 3), 1, 2))  # white's board rolls the opening: black to play
+            seat.after()
+        for move in moves:
+            seat._on_move(move)
+        await seat.close()
+        return seat, list(seat.link._acks)
+
+    with Journal(tmp_path / "journal.sqlite") as journal:
+        black_start = MoveMessage("m1", 0, action_to_dict(StartMatch(3, players=("White", "Black"))))
+        seat, acks = asyncio.run(white_board(journal, [black_start, black_start, MoveMessage("m1", 40, {"type": "pass"})]))
+        assert sorted(seat.link.pending) == [0, 1] and acks == [0, 0]  # its own start and opening; no ack for 40
+        assert seat.peer.problem is None
+        seat._on_ack(MoveAck("m1", 1))
+        rows = [e.body for e in journal.entries() if e.kind == "remote"]
+        assert [(r["what"], r["seq"]) for r in rows] == [("received", 0), ("acked", 1)]
+    with Journal(tmp_path / "journal.sqlite") as journal:  # the board restarts
+        seat, acks = asyncio.run(white_board(journal, []))
+        assert sorted(seat.link.pending) == [0]  # the opening was acked: only the start goes again
+        assert seat.received == {0: black_start.action}
+    with Journal(tmp_path / "other.sqlite") as journal:  # a board that started another match
+        other = MoveMessage("m1", 0, action_to_dict(StartMatch(5, players=("White", "Black"))))
+        seat, _ = asyncio.run(white_board(journal, [other]))
+        assert seat.peer.problem is not None and "length differ" in seat.peer.problem

@@ -43,6 +43,9 @@ __all__ = ["REMOTE_KIND", "RemoteBroker", "RemoteLink", "RemoteSeat", "open_remo
 log = logging.getLogger("bgboard.remote")
 #: Journal kind of the remote match's rows (the controller ignores kinds it does not know).
 REMOTE_KIND = "remote"
+#: How far the other board's moves may run ahead of this board's log (it makes a few actions in
+#: a row at most: a roll, its play, a resignation...); one further is ignored until it is due.
+AHEAD = 16
 
 
 class RemoteLink:
@@ -224,9 +227,6 @@ class RemoteSeat:
         controller.handle(OpponentMoved(("remote", "resumed"), None, now_ms))  # take what waited in the journal
         return controller
 
-    def players(self, names: tuple[str, str]) -> tuple[str, str]:
-        return names
-
     def after(self) -> None:
         """Send this board's actions that the other board has not acked."""
         c = self.controller
@@ -263,6 +263,9 @@ class RemoteSeat:
         if c is not None and 0 < seq < len(c.actions):
             log.warning("ignored the other board's move %d: this board made action %d itself", seq, seq)
             return
+        if c is not None and seq > len(c.actions) + AHEAD:
+            log.warning("ignored the other board's move %d: this board is at action %d", seq, len(c.actions))
+            return  # (not acked: it comes again once this board is there)
         now = self.clock_ms()
         self.journal.append(REMOTE_KIND, {"what": "received", "match": self.settings.match, "seq": seq, "action": body},
                             now)
