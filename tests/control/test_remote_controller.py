@@ -70,6 +70,7 @@ def test_the_opening_is_rolled_at_whites_board_and_shown_at_both() -> None:
     white.to(black, 4)
     assert black.c.actions == white.c.actions and black.c.actions[-1] == OpeningRoll((1, 3))
     assert black.c.state.phase == Phase.PLAY and black.c.state.turn == BLACK
+    assert black.shown[-1].message[0] == "opening roll: White 1, Black 3"
 
 
 def test_the_other_boards_play_is_lit_checked_and_recorded_as_that_play_only() -> None:

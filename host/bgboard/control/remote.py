@@ -169,8 +169,11 @@ class RemoteController(OpponentController):
                 "reject": f"{name} declines the resignation: play on"}.get(action.kind)
         if isinstance(action, Resign):
             said = f"{name} resigns {('a single game', 'a gammon', 'a backgammon')[action.level - 1]}"
-        if action.kind in ("opening", "roll"):
+        if action.kind == "roll":
             said = f"{name} rolled {action.dice[0]}-{action.dice[1]}"  # type: ignore[union-attr]
+        elif action.kind == "opening":
+            names = self.state.players if self.state is not None else ("White", "Black")
+            said = f"opening roll: {names[0]} {action.dice[0]}, {names[1]} {action.dice[1]}"  # type: ignore[union-attr]
         return Notice(said) if said else None
 
     def _play(self, action: Move | Pass, at: int) -> bool:
