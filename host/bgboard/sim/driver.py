@@ -311,6 +311,7 @@ class Players:
         self.clock = clock
         self.points = points  # slots along a point (the attempts' stacks must be readable)
         self.atomic = atomic
+        self.laid: int | None = None  # a remote match: the game the table is laid out for
 
     @property
     def controller(self) -> Any:
@@ -343,6 +344,9 @@ class Players:
         if o.remote is not None:
             from bgboard.sim.remote import remote_decides, remote_script
 
+            if self.laid is not None and s.game != self.laid and s.phase not in (Phase.GAME_OVER, Phase.MATCH_OVER):
+                yield SetUp()  # the other board started the next game and its first roll while this one waited
+            self.laid = s.game
             if remote_decides(c, s):  # the other board's person acts: this one carries it out
                 yield from remote_script(self, turn)
                 return

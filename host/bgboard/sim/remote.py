@@ -23,6 +23,8 @@ import json
 import os
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -253,6 +255,25 @@ def board_command(config: Path, out: Path, options: Options, *, model: bool, spe
     return command
 
 
+class _Output(threading.Thread):
+    """A board process's stdout, read to its end beside it (a full pipe would stop the board)."""
+
+    def __init__(self, process: "subprocess.Popen[bytes]") -> None:
+        super().__init__(daemon=True)
+        self.process = process
+        self.text = ""
+
+    def run(self) -> None:
+        assert self.process.stdout is not None
+        self.text = self.process.stdout.read().decode(errors="replace")
+
+
+def _reader(process: "subprocess.Popen[bytes]") -> _Output:
+    reader = _Output(process)
+    reader.start()
+    return reader
+
+
 def run_remote_match(options: Options, out: Path, *, model: bool, speed: int | None = None,
                      timeout_s: float = 3600.0) -> dict[str, Any]:
     """``bgboard sim --remote``: a private broker and two board processes play one match."""
@@ -272,16 +293,23 @@ def run_remote_match(options: Options, out: Path, *, model: bool, speed: int | N
             log = open(out / f"{side}.log", "wb")
             processes.append((side, subprocess.Popen(command, stdout=subprocess.PIPE, stderr=log,
                                                      env=os.environ | {"PYTHONUNBUFFERED": "1"}), log))
+        outputs = {side: _reader(process) for side, process, _ in processes}
+        deadline = time.monotonic() + timeout_s
+        while any(process.poll() is None for _, process, _ in processes):
+            for side, process, _ in processes:
+                if process.poll() not in (None, 0):  # one board failed: the other would wait for ever
+                    tail = (out / f"{side}.log").read_text(errors="replace").strip().splitlines()[-1:] or ["no message"]
+                    raise SimulationError(f"the {side} board stopped ({tail[0][:300]}); see {out / (side + '.log')}")
+            if time.monotonic() > deadline:
+                raise SimulationError(f"the remote match did not end within {timeout_s:.0f} s; see {out}/*.log")
+            time.sleep(0.1)
         boards = []
-        for side, process, log in processes:
-            try:
-                stdout, _ = process.communicate(timeout=timeout_s)
-            finally:
-                log.close()
+        for side, process, _ in processes:
+            outputs[side].join()
             if process.returncode != 0:
                 tail = (out / f"{side}.log").read_text(errors="replace").strip().splitlines()[-1:] or ["no message"]
                 raise SimulationError(f"the {side} board stopped ({tail[0][:300]}); see {out / (side + '.log')}")
-            boards.append(json.loads(stdout.decode().strip().splitlines()[-1]))
+            boards.append(json.loads(outputs[side].text.strip().splitlines()[-1]))
     finally:
         for _, process, log in processes:
             if process.poll() is None:
