@@ -212,6 +212,7 @@ class RemoteSeat:
         self.controller: RemoteController | None = None
         self._task: asyncio.Task[None] | None = None
         self._sent_upto = 0
+        self._owed: list[int] = []  # received moves to ack once their rows are committed
 
     # ------------------------------------------------------------------ the board's side
     def resume(self, journal: Any, settings: Any, now_ms: int, **kwargs: Any) -> RemoteController:
@@ -230,8 +231,10 @@ class RemoteSeat:
     def after(self) -> None:
         """Send this board's actions that the other board has not acked."""
         c = self.controller
-        if c is None:
-            return
+        if c is None or getattr(self.journal, "uncommitted", False):
+            return  # (the simulator's atomic rows: nothing goes out before it is on disk here)
+        while self._owed:
+            self.link.ack(self._owed.pop(0))
         actions = c.actions
         if len(actions) < self._sent_upto:
             self._sent_upto = 0
@@ -271,7 +274,10 @@ class RemoteSeat:
                             now)
         self.received[seq] = body  # in the journal before it is acked, and before it takes effect
         self.peer.inbox[seq] = body
-        self.link.ack(seq)
+        if getattr(self.journal, "uncommitted", False):
+            self._owed.append(seq)  # acked by after() once the row is on disk
+        else:
+            self.link.ack(seq)
         if seq == 0:
             self._check_start()
         self.post(OpponentMoved(("remote", seq), None, now))

@@ -189,6 +189,7 @@ async def _model_board(options: Options, out: Path, config: Any, side: str) -> d
             deadline = loop.time() + op.timeout_s
             while True:
                 sim.roll_pending()
+                seat.after()  # (what a journal transaction held back goes out now)
                 if op.test():
                     return True
                 if loop.time() > deadline:
