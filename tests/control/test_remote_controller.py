@@ -179,3 +179,16 @@ def test_both_clocks_run_at_both_boards_and_each_board_judges_its_own_players_ti
     black.c.handle(OpponentMoved(("remote", 0), None, 40_001))
     assert black.c.over and black.c.forfeit == WHITE
     assert [e.body for e in black.c.journal.entries() if e.kind == "forfeit"] == [{"loser": WHITE}]
+
+
+def test_the_display_says_when_the_other_board_is_not_reachable() -> None:
+    white, black = _opened()
+    black.peer.online = False
+    black.c.handle(BoardRead(START, 5))
+    assert black.shown[-1].message == ("the other board is not reachable: play on, your moves go to it when the link "
+                                       "is back", "other board offline")
+    assert black.shown[-1].severity == "warning"
+    white.peer.online = False
+    white.c.handle(OpponentMoved(("remote", "link"), None, 6))
+    assert white.shown[-1].message[0] == ("Black plays at their board (the link to the other board is down: it "
+                                          "catches up when back)")

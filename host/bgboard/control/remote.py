@@ -245,4 +245,8 @@ class RemoteController(OpponentController):
     def message(self) -> Notice | None:
         if self.peer.problem is not None:
             return Notice(self.peer.problem, ERROR, "remote match stopped")
-        return super().message()
+        said = super().message()
+        if said is None and not self.peer.online and not self.over:
+            return Notice("the other board is not reachable: play on, your moves go to it when the link is back",
+                          WARNING, "other board offline")
+        return said
