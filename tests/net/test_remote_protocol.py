@@ -155,3 +155,21 @@ def test_the_seat_journals_a_move_once_before_acking_and_resends_only_what_was_n
         other = MoveMessage("m1", 0, action_to_dict(StartMatch(5, players=("White", "Black"))))
         seat, _ = asyncio.run(white_board(journal, [other]))
         assert seat.peer.problem is not None and "length differ" in seat.peer.problem
+
+
+def test_bad_remote_options_are_one_line_and_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from bgboard.cli import main
+
+    plain = tmp_path / "plain.toml"
+    plain.write_text("[match]\nlength = 3\n")
+    wrong = tmp_path / "wrong.toml"
+    wrong.write_text('[remote]\nbroker = "mqtt://127.0.0.1:1"\nmatch = "m"\nusername = "b"\npassword_file = "/nonexistent"\n')
+    for argv, words in [
+        (["sim", "--remote-board", str(plain)], "has no [remote] broker"),
+        (["sim", "--remote", "--opponent", "pubeval"], "leave out --opponent"),
+        (["sim", "--remote", "--remote-board", str(plain)], "choose --remote"),
+        (["sim", "--remote-board", str(wrong), "--model-firmware"], "remote.password_file"),
+    ]:
+        assert main([*argv, "--out", str(tmp_path / "out")]) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and words in err[0], err
