@@ -151,10 +151,10 @@ def run(args: argparse.Namespace) -> int:
     )
     if args.learner is not None and args.teach != "learner":
         raise SimArgumentError("--learner says whose learner report to write: use it with --teach learner")
-    if (args.remote or args.remote_board) and (args.opponent is not None or args.teach is not None or args.club
-                                               or args.interactive):
-        raise SimArgumentError("--remote plays two people at two boards: leave out --opponent, --teach, --club and "
-                               "--interactive")
+    if (args.remote or args.remote_board) and (args.opponent is not None or args.teach is not None or args.club):
+        raise SimArgumentError("--remote plays two people at two boards: leave out --opponent, --teach and --club")
+    if args.remote_board and args.interactive:
+        raise SimArgumentError("--interactive --remote puts you at White's board: leave out --remote-board")
     if args.remote and args.remote_board:
         raise SimArgumentError("choose --remote (both boards and a broker) or --remote-board CONFIG (one board)")
     if args.opponent is not None and (args.teach == "practice" or args.club):
@@ -227,6 +227,10 @@ def _remote(args: argparse.Namespace, options: Any, speed: int | None) -> int:
 
     from bgboard.sim.remote import run_remote_board, run_remote_match
 
+    if args.interactive:  # you at White's board, a simulated person at Black's
+        from bgboard.sim.remote import play_remote_interactive
+
+        return play_remote_interactive(options, args.out)
     model = _modelled(args)
     if args.remote_board:
         from bgboard.config import load_config, remote_place

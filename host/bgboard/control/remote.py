@@ -51,7 +51,7 @@ class RemotePeer:
 
     name: str
     inbox: dict[int, dict[str, Any]] = field(default_factory=dict)
-    online: bool = False
+    online: bool | None = None  # None: not connected yet (nothing to say)
     problem: str | None = None
 
     def ask(self, question: Any) -> Answer | None:
@@ -106,11 +106,11 @@ class RemoteController(OpponentController):
             return
         if self.answer is not None and state is not None and self.asked == self._key("play", state):
             return  # its play is being carried out here: the guide says how
-        where = "" if self.peer.online else " (the link to the other board is down: it catches up when back)"
+        down = self.peer.online is False
+        where = " (the link to the other board is down: it catches up when back)" if down else ""
         doing = {Phase.OPENING: "rolls the opening", Phase.GAME_OVER: "starts the next game"}.get(
             state.phase if state is not None else Phase.OPENING, "plays")
-        self.guide = Notice(f"{name} {doing} at their board{where}", INFO if self.peer.online else WARNING,
-                            f"waiting for {name}")
+        self.guide = Notice(f"{name} {doing} at their board{where}", WARNING if down else INFO, f"waiting for {name}")
 
     def _stop(self, text: str) -> bool:
         self.peer.problem = text
@@ -197,6 +197,11 @@ class RemoteController(OpponentController):
             return len(self.actions) > done
         return False
 
+    def _record(self, action: Any, before: Any, at: int) -> None:
+        super()._record(action, before, at)
+        if len(self.actions) and self.state is not before:
+            self.answer = None  # that play is done: none is being carried out now
+
     # ------------------------------------------------------------------ what this board does differently
     def _on_answer(self, event: OpponentMoved) -> None:
         return None  # a message came in: handle() then takes what is due
@@ -246,7 +251,7 @@ class RemoteController(OpponentController):
         if self.peer.problem is not None:
             return Notice(self.peer.problem, ERROR, "remote match stopped")
         said = super().message()
-        if said is None and not self.peer.online and not self.over:
+        if said is None and self.peer.online is False and not self.over:
             return Notice("the other board is not reachable: play on, your moves go to it when the link is back",
                           WARNING, "other board offline")
         return said

@@ -59,7 +59,7 @@ class RemoteLink:
         self.on_move = on_move
         self.on_ack = on_ack
         self.on_status = on_status
-        self.online = False
+        self.online: bool | None = None  # None: not connected yet, nor failed
         self.pending: dict[int, bytes] = {}  # this board's moves not acked yet, by seq
         self._fresh: set[int] = set()  # ... of which not yet sent on this connection
         self._acks: list[int] = []
@@ -91,6 +91,10 @@ class RemoteLink:
         self._stopping.set()
         self._wake.set()
 
+    @property
+    def stopping(self) -> bool:
+        return self._stopping.is_set()
+
     async def run(self) -> None:
         """Connect, serve, reconnect until :meth:`stop` (never raises on network trouble)."""
         s = self.settings
@@ -109,9 +113,9 @@ class RemoteLink:
                 if text != said:
                     log.warning("%s", text)
                 said = text
-            self._set_online(False)
             if self._stopping.is_set():
                 break
+            self._set_online(False)
             try:
                 await asyncio.wait_for(self._stopping.wait(), backoff.delay())
             except asyncio.TimeoutError:
@@ -214,6 +218,11 @@ class RemoteSeat:
         self._sent_upto = 0
         self._owed: list[int] = []  # received moves to ack once their rows are committed
 
+    @property
+    def name(self) -> str:
+        """The other side's player, as the display names them."""
+        return self.peer.name
+
     # ------------------------------------------------------------------ the board's side
     def resume(self, journal: Any, settings: Any, now_ms: int, **kwargs: Any) -> RemoteController:
         """The controller of the remote match, standing where the journal left it; the link
@@ -298,7 +307,7 @@ class RemoteSeat:
 
     def _on_status(self, up: bool) -> None:
         self.peer.online = up
-        if self.controller is not None:
+        if self.controller is not None and not self.link.stopping:
             self.post(OpponentMoved(("remote", "link"), None, self.clock_ms()))
 
     def _check_start(self) -> None:

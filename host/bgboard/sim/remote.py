@@ -26,12 +26,13 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from bgboard.match.state import Phase
 from bgboard.sim.driver import Options, SimulationError, perform_async
 
-__all__ = ["REMOTE_WAIT_S", "remote_decides", "remote_script", "run_remote_board", "run_remote_match"]
+__all__ = ["REMOTE_WAIT_S", "play_remote_interactive", "remote_decides", "remote_script", "run_remote_board",
+           "run_remote_match"]
 
 #: How long a person waits for the other board (its person, a restart, a broker coming back).
 REMOTE_WAIT_S = 600.0
@@ -323,3 +324,121 @@ def run_remote_match(options: Options, out: Path, *, model: bool, speed: int | N
                "same_record": mats[0] == mats[1], "broker": broker.url}
     (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
     return summary
+
+
+# ---------------------------------------------------------------------- you at one board
+def play_remote_interactive(options: Options, out: Path, read: Callable[[str], str] = input,
+                            write: Callable[[str], None] = print) -> int:
+    """``bgboard sim --interactive --remote``: you play White at the terminal board, a simulated
+    person Black at another board (a process of its own, the modelled firmware) through a
+    private Mosquitto; Black's plays are named in your numbering for you to carry out."""
+    from bgboard.net.remotelink import RemoteBroker
+
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    match = f"sim-{options.seed}"
+    seats = [("board1", match, "white"), ("board2", match, "black")]
+    broker = RemoteBroker(out / "broker", seats)
+    broker.start()
+    black = board_command(board_config(out, broker, match, "black", "board2", options.match_length), out / "black",
+                          options, model=True, speed=None)
+    white = board_config(out, broker, match, "white", "board1", options.match_length)
+    log = open(out / "black.log", "ab")
+    process = subprocess.Popen(black, stdout=subprocess.DEVNULL, stderr=log)
+    log.close()
+    try:
+        from dataclasses import replace
+
+        from bgboard.config import load_config
+
+        return asyncio.run(_terminal_board(replace(options, remote="white"), out / "white", load_config(white), read,
+                                           write))
+    finally:
+        if process.poll() is None:
+            process.terminate()  # (it resumes from its journal with the same command)
+            process.wait()
+        broker.stop()
+
+
+async def _terminal_board(options: Options, out: Path, config: Any, read: Callable[[str], str],
+                          write: Callable[[str], None]) -> int:
+    from bgboard.config import remote_settings
+    from bgboard.display.panel import FilePanel
+    from bgboard.display.panels import panel_spec
+    from bgboard.display.screen import Screen
+    from bgboard.errors import InputError
+    from bgboard.net.remotelink import open_remote
+    from bgboard.sim.interactive import HELP, _Session, board_text, game_over_frame, keyed, narrate
+    from bgboard.sim.run import Simulation
+    from bgboard.sim.session import PANEL, write_gif, write_records
+
+    out.mkdir(parents=True, exist_ok=True)
+    panel = FilePanel(panel_spec(PANEL), out / "frames")
+    screen = Screen(panel)
+    last = [""]
+    holder: list[Any] = []
+    seats: list[Any] = []
+
+    def on_show(state: Any, now: int) -> None:
+        due = screen.update(state, now, full=state.phase in ("game-over", "match-over"))
+        if due is not None:
+            screen.tick(max(due, now))
+        text = (getattr(state, "message", ()) or ("",))[0]
+        if text and text != last[0]:
+            write(f"display: {keyed(text)}")
+        last[0] = text
+
+    def post(event: Any) -> None:
+        if holder:
+            holder[0].controller.handle(event)
+            seats[0].after()
+
+    def make(journal: Any) -> Any:
+        seats.append(open_remote(remote_settings(config), config.match.players, journal, post,
+                                 lambda: holder[0].clock if holder else 0))
+        return seats[0]
+
+    sim = Simulation(options, out, on_show=on_show, opponent=make)
+    holder.append(sim)
+    seat, c = seats[0], sim.controller
+    session = _Session(sim, write)
+    write(HELP)
+    write(board_text(sim.table.layout))
+    try:
+        while not c.over:
+            if c.peer.problem is not None:
+                write(f"bgboard: {c.peer.problem}")
+                return 2
+            if not session.human_acts():  # the other board's person acts: say what they did
+                before, n = c.state, len(c.actions)
+                while len(c.actions) == n and not session.human_acts() and c.peer.problem is None:
+                    seat.after()
+                    await asyncio.sleep(0.05)
+                for line in narrate(before, list(c.actions[n:]), c.state.players):
+                    write(line)
+                if len(c.actions) > n:
+                    write(board_text(sim.table.layout))
+                    if c.state.phase in ("game_over", "match_over") and before.phase not in ("game_over", "match_over"):
+                        write(game_over_frame(c.state))
+                continue
+            try:
+                line = (await asyncio.to_thread(read, session.prompt())).strip()
+            except EOFError:
+                break
+            if line in ("q", "quit"):
+                break
+            try:
+                session.run(lambda: session.command(line))
+            except InputError as exc:
+                write(f"bgboard: {exc}")
+            seat.after()
+        await _acked(seat, 30.0)
+    finally:
+        await seat.close()
+        write_records(sim, out)
+        sim.close()
+        write_gif([p for p, _ in panel.frames], out / "display.gif")
+    if c.over:
+        a, b = c.state.score
+        write(f"match over: white {a}, black {b}")
+    return 0
