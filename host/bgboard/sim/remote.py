@@ -400,7 +400,8 @@ async def _terminal_board(options: Options, out: Path, config: Any, read: Callab
 
     sim = Simulation(options, out, on_show=on_show, opponent=make)
     holder.append(sim)
-    seat, c = seats[0], sim.controller
+    seat = seats[0]
+    c: Any = sim.controller  # a RemoteController
     session = _Session(sim, write)
     write(HELP)
     write(board_text(sim.table.layout))
