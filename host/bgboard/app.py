@@ -32,6 +32,7 @@ from bgboard.control.clock import ClockRules
 from bgboard.control.controller import Controller, IllegalPolicy, Settings
 from bgboard.control.events import (BoardFault, BoardRead, Button, ButtonPressed, DiceRolled, HintReady,
                                     LessonReady, LinkChanged, Tick)
+from bgboard.errors import EnvironmentFailure
 from bgboard.hardware import load_grid, load_pins
 from bgboard.io.buttons import Buttons, to_loop
 from bgboard.link.connection import Beat, BoardSeen, Connected, LinkEvent, Lost, Rolled, Timing, Trouble
@@ -505,7 +506,7 @@ class App:
                 try:
                     hint = await self.hints.plays(play.before.position, play.dice)
                     grades[id(play)] = grade_play(hint, play.result).text
-                except (HintCancelled, ValueError) as exc:  # a grade is help, never a stop
+                except (HintCancelled, ValueError, EnvironmentFailure) as exc:  # a grade is help, never a stop
                     log.debug("no grade for line %d: %s", play.line, exc)
         from bgboard.control.numbering import Numbering
 

@@ -20,7 +20,7 @@ import warnings
 from typing import Any, Callable, Mapping
 
 from bgboard.control.events import BUTTONS
-from bgboard.errors import InputError
+from bgboard.errors import EnvironmentFailure, InputError
 from bgboard.hardware import PLAYERS
 
 
@@ -28,7 +28,7 @@ class PinConfigError(InputError):
     """Button pins that cannot be used (a button without a pin, or a pin for no button)."""
 
 
-class ButtonsUnavailableError(InputError):
+class ButtonsUnavailableError(EnvironmentFailure):
     """The GPIO pins cannot be opened (no GPIO library, not a Raspberry Pi, pin busy)."""
 
 

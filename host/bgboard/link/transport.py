@@ -16,17 +16,17 @@ import asyncio
 import os
 from typing import Protocol
 
-from bgboard.errors import InputError
+from bgboard.errors import EnvironmentFailure
 
 BAUDRATE = 115_200
 READ_SIZE = 4096
 
 
-class PortUnavailableError(InputError):
+class PortUnavailableError(EnvironmentFailure):
     """The serial port cannot be opened (the message says which and why)."""
 
 
-class PortLostError(InputError):
+class PortLostError(EnvironmentFailure):
     """The serial port went away while in use (the board was unplugged or reset)."""
 
 

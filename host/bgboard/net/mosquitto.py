@@ -22,17 +22,17 @@ import time
 from pathlib import Path
 from typing import Iterable
 
-from bgboard.errors import InputError
+from bgboard.errors import EnvironmentFailure
 from bgboard.net.broker import DIRECTOR, Listener, acl_text, board_user, mosquitto_conf
 
 SBIN = "/usr/sbin/mosquitto"
 
 
-class BrokerMissingError(InputError):
+class BrokerMissingError(EnvironmentFailure):
     """Mosquitto (or mosquitto_passwd) is not installed."""
 
 
-class BrokerStartError(InputError):
+class BrokerStartError(EnvironmentFailure):
     """The private broker did not start (the message quotes its log)."""
 
 

@@ -30,13 +30,13 @@ import tty
 from pathlib import Path
 from typing import IO, Sequence
 
-from bgboard.errors import InputError
+from bgboard.errors import EnvironmentFailure
 from bgboard.hardware import firmware_dir
 
 FIRMWARE = firmware_dir()
 
 
-class FirmwareUnavailableError(InputError):
+class FirmwareUnavailableError(EnvironmentFailure):
     """The firmware or the MicroPython unix port cannot be found."""
 
 

@@ -28,6 +28,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 
 from bgboard.club.web import password as passwords
+from bgboard.errors import InputError
 
 SESSION_DIRECTOR = "director"
 SESSION_TOKEN = "director_sessions"
@@ -44,7 +45,7 @@ MAX_CLIENTS = 10_000     # addresses remembered (the oldest forgotten first)
 log = logging.getLogger("bgboard.club.web.login")
 
 
-class Refused(Exception):
+class Refused(InputError):
     """A request the site refuses: ``status`` and one sentence for the page (``retry_after``
     seconds for a lockout)."""
 

@@ -17,14 +17,19 @@ import uvicorn
 from starlette.types import ASGIApp
 
 from bgboard.club.live import LiveHub
-from bgboard.errors import InputError
+from bgboard.errors import EnvironmentFailure, InputError
 
 if TYPE_CHECKING:
     from bgboard.club.web.app import Site
 
 
 class ListenAddressError(InputError):
-    """A ``--http`` address that is not HOST:PORT."""
+    """A ``--http`` address that is not HOST:PORT, or names a host this machine is not."""
+
+
+class ListenUnavailableError(EnvironmentFailure):
+    """A good ``--http`` address this machine will not let the pages listen on now (the port
+    in use by another program, a privileged port)."""
 
 
 def parse_listen(text: str) -> tuple[str, int]:
@@ -54,7 +59,8 @@ async def serve_http(
     """Serve ``app`` until ``stop`` is set (or the task is cancelled); ``ready(host, port)``
     is called once listening (with the real port when ``port`` is 0); ``on_stop()`` before
     shutting down (``LiveHub.close``, so open event streams end cleanly).  A port already in
-    use, or an address this machine lacks, raises :class:`ListenAddressError` (one sentence)."""
+    use raises :class:`ListenUnavailableError`, an address this machine lacks
+    :class:`ListenAddressError` (one sentence each)."""
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False,
                             lifespan="off", timeout_graceful_shutdown=2)
     server = uvicorn.Server(config)
@@ -65,7 +71,7 @@ async def serve_http(
         while not server.started:
             if task.done():
                 task.result()
-                raise ListenAddressError(f"cannot listen on {host}:{port}: is the port in use?")
+                raise ListenUnavailableError(f"cannot listen on {host}:{port}: is the port in use?")
             await asyncio.sleep(0.02)
         if ready is not None:
             bound = server.servers[0].sockets[0].getsockname()
@@ -77,7 +83,7 @@ async def serve_http(
             await asyncio.wait({task, stopper}, return_when=asyncio.FIRST_COMPLETED)
             stopper.cancel()
     except SystemExit:
-        raise ListenAddressError(f"cannot listen on {host}:{port}: is the port in use?") from None
+        raise ListenUnavailableError(f"cannot listen on {host}:{port}: is the port in use?") from None
     finally:
         if on_stop is not None:
             on_stop()
@@ -90,9 +96,9 @@ async def serve_http(
 
 
 def bind_socket(host: str, port: int) -> socket.socket:
-    """A TCP socket bound to ``host:port`` for the web pages, or :class:`ListenAddressError`
-    saying in one sentence why not (the port in use, an address this machine lacks, a
-    privileged port, a host name that does not resolve)."""
+    """A TCP socket bound to ``host:port`` for the web pages, or one sentence why not:
+    :class:`ListenAddressError` for an address this machine lacks or a host name that does not
+    resolve, :class:`ListenUnavailableError` for a port in use or a privileged port."""
     where = f"{host}:{port}" if ":" not in host else f"[{host}]:{port}"
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
@@ -123,7 +129,8 @@ def bind_socket(host: str, port: int) -> socket.socket:
         why = "ports below 1024 need the administrator: choose a port from 1024, such as 8080"
     else:
         why = f"{problem.strerror if problem is not None else 'no address'}: choose another address or port"
-    raise ListenAddressError(f"--http {where}: cannot listen there, {why}")
+    kind = ListenAddressError if number == errno.EADDRNOTAVAIL else ListenUnavailableError
+    raise kind(f"--http {where}: cannot listen there, {why}")
 
 
 async def serve_club(
