@@ -50,7 +50,7 @@ KINDS = {
     "EngineUnavailableError": ENVIRONMENT, "FirmwareUnavailableError": ENVIRONMENT,
     "ButtonsUnavailableError": ENVIRONMENT, "PanelError": ENVIRONMENT,
     "BoardUnreachableError": ENVIRONMENT, "ListenUnavailableError": ENVIRONMENT,
-    "ClubDatabaseUnavailableError": ENVIRONMENT,
+    "ClubDatabaseUnavailableError": ENVIRONMENT, "JournalWriteError": ENVIRONMENT,
     # a hint that will not come because the board changed or its budget ran out: control
     # flow between the hint worker and its caller, which always catches it (never shown)
     "Cancelled": SIGNAL, "HintCancelled": SIGNAL,

@@ -43,7 +43,7 @@ from bgboard.sense.board import SensorFaultError
 from bgboard.sense.settle import Settler
 from bgboard.sense.slots import SlotMap
 from bgboard.sense.variants import read_board
-from bgboard.store.journal import JournalError
+from bgboard.store.journal import JournalError, JournalWriteError
 
 TICK_S = 0.05
 #: ``[match] variant`` values whose games the controller reads with pins and reserves in
@@ -295,7 +295,7 @@ class App:
             done = len(controller.actions)
             try:
                 controller.handle(event)
-            except JournalError as exc:  # written before it takes effect: nothing kept is lost
+            except (JournalError, JournalWriteError) as exc:  # written before it takes effect: nothing kept is lost
                 self._fail(exc)
                 return
             for number, action in enumerate(controller.actions[done:], start=done + 1):

@@ -51,4 +51,13 @@ class RuleError(InputError):
         super().__init__(message)
 
 
-__all__ = ["EXIT_ENVIRONMENT", "EXIT_INPUT", "BgboardError", "EnvironmentFailure", "InputError", "RuleError"]
+def shown(value: object, most: int = 200) -> str:
+    """``value`` as it may go into a sentence or a log line when it came from outside (a
+    device, a peer, a file, an exception's text): its ``repr`` — so control characters and
+    line breaks are escaped and a log line stays one line — cut to ``most`` characters with
+    the full length named."""
+    text = repr(value)
+    return text if len(text) <= most else f"{text[:most]}... ({len(text)} characters)"
+
+
+__all__ = ["EXIT_ENVIRONMENT", "EXIT_INPUT", "BgboardError", "EnvironmentFailure", "InputError", "RuleError", "shown"]

@@ -61,7 +61,7 @@ from bgboard.net.protocol import (
 )
 from bgboard.net.session import Backoff, MqttError, open_client, subscription
 
-log = logging.getLogger("bgboard.club.director")
+log = logging.getLogger(__name__)
 
 STORED, DUPLICATE, REFUSED, IGNORED = "stored", "duplicate", "refused", "ignored"
 #: A result whose checks passed: the writer stores it (the store says stored or duplicate).
@@ -226,6 +226,7 @@ class Director:
                     async with client:
                         backoff.reset()
                         self.online = True
+                        log.info("the director is connected to the club broker %s", s.broker)
                         await self._serve(client)
                 except MqttError as exc:
                     log.warning("the club broker %s is not reachable (%s)", s.broker, exc or type(exc).__name__)

@@ -41,7 +41,7 @@ from bgboard.net.protocol import (
 )
 from bgboard.net.session import Backoff, MqttError, Will, open_client
 
-log = logging.getLogger("bgboard.club.board")
+log = logging.getLogger(__name__)
 
 
 class Outbox(Protocol):
@@ -182,6 +182,7 @@ class ClubLink:
         await client.subscribe([(self.topics["assign"], 1), (self.topics["ack"], 1)])
         await client.publish(self.topics["online"], encode(Online(True)), qos=1, retain=True)
         self._set_online(True)
+        log.info("board %d is connected to the club broker %s", self.settings.board, self.settings.broker)
         self.last_error = ""
         self._state_sent = None  # the broker may have lost it: send the newest again
         receiver = asyncio.create_task(self._receive(client))

@@ -9,6 +9,7 @@ short enough that the broker notices a lost board within seconds, TLS when the U
 
 from __future__ import annotations
 
+import logging
 import random
 import ssl
 from dataclasses import dataclass
@@ -19,7 +20,10 @@ from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 from paho.mqtt.subscribeoptions import SubscribeOptions
 
+from bgboard.errors import shown
 from bgboard.net.protocol import BrokerUrl
+
+log = logging.getLogger(__name__)
 
 SESSION_EXPIRY_S = 14 * 24 * 3600
 KEEPALIVE_S = 10
@@ -51,6 +55,7 @@ def open_client(
     tls: Any = None
     if url.tls:
         tls = ssl.create_default_context(cafile=ca_file or None)
+    log.debug("an MQTT session to %s as %s (client %s)", url, shown(username, 60), shown(identifier, 80))
     return aiomqtt.Client(
         url.host,
         url.port,

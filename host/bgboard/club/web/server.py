@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import errno
 import ipaddress
+import logging
 import socket
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
@@ -17,7 +18,9 @@ import uvicorn
 from starlette.types import ASGIApp
 
 from bgboard.club.live import LiveHub
-from bgboard.errors import EnvironmentFailure, InputError
+from bgboard.errors import EnvironmentFailure, InputError, shown
+
+log = logging.getLogger(__name__)
 
 if TYPE_CHECKING:
     from bgboard.club.web.app import Site
@@ -73,8 +76,9 @@ async def serve_http(
                 task.result()
                 raise ListenUnavailableError(f"cannot listen on {host}:{port}: is the port in use?")
             await asyncio.sleep(0.02)
+        bound = server.servers[0].sockets[0].getsockname()
+        log.info("the pages listen on %s:%d", bound[0], bound[1])
         if ready is not None:
-            bound = server.servers[0].sockets[0].getsockname()
             ready(bound[0], bound[1])
         if stop is None:
             await task
@@ -85,6 +89,8 @@ async def serve_http(
     except SystemExit:
         raise ListenUnavailableError(f"cannot listen on {host}:{port}: is the port in use?") from None
     finally:
+        if server.started:
+            log.info("the pages on %s:%d stop", host, port)
         if on_stop is not None:
             on_stop()
         server.should_exit = True
@@ -118,6 +124,7 @@ def bind_socket(host: str, port: int) -> socket.socket:
             return sock
         except OSError as exc:
             sock.close()
+            log.debug("cannot bind %s: %s", shown(address, 80), shown(exc))
             problem = problem or exc
     number = problem.errno if problem is not None else None
     if number == errno.EADDRINUSE:
@@ -145,6 +152,7 @@ async def serve_club(
     """Serve the club in the database at ``path`` with the room's ``hub`` (see serve_http)."""
     from bgboard.club.web.app import create_app
 
+    log.info("serving the club %s", path)
     await serve_http(create_app(club_site(path, hub)), host, port, ready=ready, stop=stop,
                      on_stop=hub.close)
 
