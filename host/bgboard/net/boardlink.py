@@ -25,7 +25,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable, Protocol
 
-from bgboard.errors import InputError
+from bgboard.errors import InputError, shown
 from bgboard.net.protocol import (
     Ack,
     Assignment,
@@ -246,9 +246,9 @@ class ClubLink:
                 else:
                     raise ProtocolError(f"a board does not take {kind} messages")
             except InputError as exc:
-                log.warning("ignored a message on %s: %s", str(message.topic)[:120], exc)
+                log.warning("ignored a message on %s: %s", shown(str(message.topic), 120), exc)
             except Exception as exc:  # a fault of ours: one message never ends the board's link
-                log.error("could not handle a message on %s (%s: %s): ignored", str(message.topic)[:120],
+                log.error("could not handle a message on %s (%s: %s): ignored", shown(str(message.topic), 120),
                           type(exc).__name__, str(exc)[:200])
 
     def _on_ack(self, ack: Ack) -> None:
