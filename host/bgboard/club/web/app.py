@@ -36,7 +36,7 @@ from bgboard.club.web.room import Fragments, live_stream, svg
 from bgboard.errors import EnvironmentFailure, InputError
 
 HERE = Path(__file__).resolve().parent
-log = logging.getLogger("bgboard.club.web")
+log = logging.getLogger(__name__)
 SESSION_HOURS = 12
 TV_SECONDS = 20
 HEADERS = [
