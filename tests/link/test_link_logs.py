@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from bgboard.link.connection import Connected, LinkEvent, Lost
-from bgboard.link.reconnect import Backoff, Link
+from bgboard.link.backoff import Backoff
+from bgboard.link.reconnect import Link
 from bgboard.link.transport import open_serial
 from tests.control.fakeboard import FakeBoard
 from tests.control.guard import no_leftover_tasks  # noqa: F401  (autouse)
@@ -22,7 +23,7 @@ def test_a_lost_port_is_one_warning_and_the_reconnect_is_logged(tmp_path: Path, 
     async def main() -> None:
         board = FakeBoard(tmp_path / "bgboard")
         events: list[LinkEvent] = []
-        link = Link(lambda: open_serial(str(board.path)), events.append, backoff=Backoff(0.05, 2, 0.2), timing=FAST,
+        link = Link(lambda: open_serial(str(board.path)), events.append, backoff=Backoff(0.05, 0.2, jitter=0), timing=FAST,
                     port=str(board.path))
         task = asyncio.create_task(link.run())
         board.plug()

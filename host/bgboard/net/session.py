@@ -10,7 +10,6 @@ short enough that the broker notices a lost board within seconds, TLS when the U
 from __future__ import annotations
 
 import logging
-import random
 import ssl
 from dataclasses import dataclass
 from typing import Any
@@ -21,6 +20,7 @@ from paho.mqtt.properties import Properties
 from paho.mqtt.subscribeoptions import SubscribeOptions
 
 from bgboard.errors import shown
+from bgboard.link.backoff import Backoff  # the one Backoff, also the club sessions' (net/boardlink, club/boards)
 from bgboard.net.protocol import BrokerUrl
 
 log = logging.getLogger(__name__)
@@ -76,24 +76,3 @@ def subscription(qos: int = 1, *, no_local: bool = False, retain_as_published: b
     """MQTT 5 subscription options: ``no_local`` (the client's own publishes do not come back)
     and ``retain_as_published`` (a message says whether its publisher retained it)."""
     return SubscribeOptions(qos=qos, noLocal=no_local, retainAsPublished=retain_as_published)
-
-
-class Backoff:
-    """Waits between reconnection attempts: doubling from ``first`` to ``most`` seconds, with
-    jitter so a room of boards does not reconnect in step after the broker comes back."""
-
-    def __init__(self, first: float = 0.5, most: float = 10.0, rng: random.Random | None = None) -> None:
-        self.first = first
-        self.most = most
-        self.rng = rng or random.Random()
-        self.next = first
-
-    def delay(self) -> float:
-        """The next wait (and double the one after)."""
-        d = self.next
-        self.next = min(self.most, self.next * 2)
-        return d * (0.75 + 0.5 * self.rng.random())
-
-    def reset(self) -> None:
-        """Connected: start from ``first`` again next time."""
-        self.next = self.first
