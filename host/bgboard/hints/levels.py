@@ -27,10 +27,10 @@ import random
 from dataclasses import dataclass
 
 from bgboard.errors import EnvironmentFailure, InputError
-from bgboard.hints._rules import legal_plays
 from bgboard.hints.advice import cube_hint
 from bgboard.hints.engine import CubeAction, CubeState, HintEngine, UnsupportedError
 from bgboard.hints.registry import make_engine
+from bgboard.rules import legal_plays
 from bgboard.rules.position import Position
 
 __all__ = ["ENGINE_LEVELS", "LADDER", "Ask", "Decision", "Level", "UnknownLevelError", "choose_play", "cube_rule",

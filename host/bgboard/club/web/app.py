@@ -30,7 +30,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from bgboard.club.db import ClubDatabaseError, ClubDatabaseUnavailableError, database_error
 from bgboard.club.live import LiveHub
-from bgboard.club.web import director as auth
+from bgboard.club.web import login as auth
 from bgboard.club.web.boardview import bounded, view_of
 from bgboard.club.web.room import Fragments, live_stream, svg
 from bgboard.errors import EnvironmentFailure, InputError

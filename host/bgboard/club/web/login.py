@@ -42,7 +42,7 @@ LOCK_BASE_S = 30.0       # the first lockout; each further failure doubles it
 LOCK_MAX_S = 3600.0
 MAX_CLIENTS = 10_000     # addresses remembered (the oldest forgotten first)
 
-log = logging.getLogger("bgboard.club.web.login")
+log = logging.getLogger(__name__)
 
 
 class Refused(InputError):
