@@ -1,6 +1,6 @@
 """The director's side of the club network (adapter; docs/club-protocol.md).
 
-:class:`Director` is what ``bgboard club serve --broker URL`` runs: one MQTT session (user
+:class:`DirectorLink` is what ``bgboard club serve --broker URL`` runs: one MQTT session (user
 ``director``, a persistent session, so results published while the director was down are
 waiting for it) subscribed to every board's ``state``, ``online`` and ``result``.
 
@@ -162,7 +162,7 @@ def _is_lock(exc: BaseException) -> bool:
     return isinstance(exc, sqlite3.OperationalError) and ("locked" in str(exc) or "busy" in str(exc))
 
 
-class Director:
+class DirectorLink:
     """The director's MQTT side (see the module docstring)."""
 
     def __init__(
@@ -740,7 +740,7 @@ async def serve_boards(db_path: Any, hub: Any, settings: DirectorSettings, *, st
     from bgboard.club.director import Director as Service
 
     with Service.open(db_path) as service:
-        director = Director(settings, ClubTournament(service), hub=hub)
+        director = DirectorLink(settings, ClubTournament(service), hub=hub)
         task = asyncio.ensure_future(director.run())
         try:
             if stop is None:
