@@ -92,3 +92,35 @@ def test_the_two_roots_are_apart_and_keep_their_builtin_kinds():
     assert issubclass(InputError, ValueError) and not issubclass(EnvironmentFailure, ValueError)
     assert issubclass(EnvironmentFailure, RuntimeError)
     assert (EXIT_INPUT, EXIT_ENVIRONMENT) == (2, 69)
+
+
+@pytest.mark.parametrize("failure, status", [
+    (EnvironmentFailure("the gnubg-nn engine is not installed: pip install 'bgboard[hints]'"), 503),
+    (InputError("there is no event 'Friday'"), 400),
+])
+def test_a_club_page_answers_the_environment_with_503_and_input_with_400(failure: BgboardError, status: int) -> None:
+    from starlette.testclient import TestClient
+
+    from bgboard.club.live import LiveHub
+    from bgboard.club.web.app import Site, create_app
+
+    def club() -> None:
+        raise failure
+
+    with TestClient(create_app(Site(LiveHub(), club=club))) as client:
+        response = client.get("/ratings")
+    assert response.status_code == status
+    assert str(failure).replace("'", "&#39;") in response.text and "Traceback" not in response.text
+
+
+def test_the_cli_says_an_environment_failure_in_one_line_with_its_exit_code(capsys: pytest.CaptureFixture[str]) -> None:
+    from bgboard.cli import main
+
+    # a serial port that is not there: the board is unplugged (the machine, not the input)
+    assert main(["firmware", "stop", "--port", "/dev/bgboard-unplugged"]) == EXIT_ENVIRONMENT
+    err = capsys.readouterr().err
+    assert err == "bgboard: there is no serial port /dev/bgboard-unplugged: is the board plugged in?\n", err
+    assert "Traceback" not in err
+    # and a port name with a space in it is the user's input
+    assert main(["firmware", "deploy", "--port", "bad port", "--dry-run"]) == EXIT_INPUT
+    assert capsys.readouterr().err.count("\n") == 1
