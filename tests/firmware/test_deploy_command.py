@@ -149,6 +149,6 @@ def test_stop_command_stops_the_firmware_and_says_so(tmp_path: Path, capsys: pyt
         assert main(["firmware", "stop", "--port", port]) == 0
         assert proc.wait(timeout=60) == 0
         assert "stopped the firmware" in capsys.readouterr().out
-        # nothing runs any more: a second stop gets no answer -> one line, exit 2
-        assert main(["firmware", "stop", "--port", port]) == 2
+        # nothing runs any more: a second stop gets no answer -> one line, exit 69 (the board, not the input)
+        assert main(["firmware", "stop", "--port", port]) == EXIT_ENVIRONMENT
         assert "did not answer" in capsys.readouterr().err
