@@ -28,18 +28,21 @@ see bgboard.errors).
 from __future__ import annotations
 
 import argparse
+import logging
 import shutil
 import subprocess
 import sys
 import time
 from pathlib import Path
 
-from bgboard.errors import EnvironmentFailure, InputError
+from bgboard.errors import EnvironmentFailure, InputError, shown
 from bgboard.hardware import PLACES, Grid, Slot, firmware_dir, load_grid
 from bgboard.link import messages as m
 from bgboard.link.codec import Frame, FrameDecoder
 
 FIRMWARE_DIR = firmware_dir()
+
+log = logging.getLogger(__name__)
 
 
 class DeployError(InputError):
@@ -109,7 +112,9 @@ def stop_firmware(port: str, timeout: float = 2.0) -> bool:
     try:
         link = serial.serial_for_url(port, baudrate=115200, timeout=0.1)
     except (serial.SerialException, OSError) as exc:
+        log.debug("cannot open %s: %s", port, shown(exc))
         raise BoardUnreachableError(f"cannot open {port}: {exc}") from None
+    log.debug("%s is open: asking the firmware to stop", port)
     with link:
         link.write(m.encode(m.Reboot(m.REBOOT_REPL), 0))
         link.flush()
@@ -160,13 +165,16 @@ class _Board:
         try:
             self.link = serial.serial_for_url(port, baudrate=115200, timeout=0.1)
         except (serial.SerialException, OSError) as exc:
+            log.debug("cannot open %s: %s", port, shown(exc))
             raise BoardUnreachableError(f"cannot open {port}: {exc}") from None
+        log.debug("%s is open for the self-test", port)
         self.port, self.timeout = port, timeout
         self.decoder = FrameDecoder()
         self.seq = 0
         self.pending: list[m.Message] = []
 
     def send(self, message: m.Message) -> None:
+        log.debug("to the board: %s (seq %d)", type(message).__name__, self.seq)
         self.link.write(m.encode(message, self.seq))
         self.link.flush()
         self.seq = (self.seq + 1) & 0xFFFF
@@ -181,7 +189,8 @@ class _Board:
                 if isinstance(item, Frame):
                     try:
                         self.pending.append(m.decode(item))
-                    except m.MessageError:
+                    except m.MessageError as exc:
+                        log.debug("a frame from the board was refused: %s", exc)
                         continue
         return self.pending.pop(0)
 
