@@ -4,7 +4,8 @@
 MQTT 5, a fixed client identifier, a **persistent session** (clean start off, the session
 kept 14 days) so QoS 1 messages sent while a client was away are queued for it, a keep-alive
 short enough that the broker notices a lost board within seconds, TLS when the URL says
-``mqtts://``.  :class:`Backoff` spaces reconnection attempts.
+``mqtts://``.  :class:`~bgboard.link.backoff.Backoff` (imported here for both sides) spaces
+reconnection attempts.
 """
 
 from __future__ import annotations
