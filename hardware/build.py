@@ -2,9 +2,11 @@
 
     python3 hardware/build.py --out DIR [--skidl-python PYTHON] [--board NAME ...]
 
-1. hardware/circuit.py (SKiDL) writes the netlists and its ERC report (``erc.txt``); it runs
-   under ``--skidl-python`` (default: this python if it has skidl, else the checkout's
-   ``.venv/bin/python``, made by ``pip install -e '.[hardware]'``);
+1. hardware/circuit.py (SKiDL) writes the netlists, each board's KiCad 6 schematic and its
+   ERC report (``erc.txt``); it runs under ``--skidl-python`` (default: this python if it has
+   skidl, else the checkout's ``.venv/bin/python``, made by ``pip install -e '.[hardware]'``);
+   hardware/erc.py, under the same Python, runs KiCad's own ERC (eeschema, through KiAuto
+   under Xvfb) on each schematic (``kicad-erc.txt``), while step 2 runs;
 2. hardware/boards.py places and routes each board and runs KiCad's DRC (``NAME-drc.rpt``,
    ``drc.json``);
 3. per board, in ``DIR/NAME/``: Gerbers (copper, mask, paste, silkscreen, Edge.Cuts), Excellon
@@ -12,7 +14,7 @@
    ``NAME.png`` (the picture hardware/README.md shows, copied to hardware/boards/ with
    ``--pictures``).
 
-Exit 0 when the ERC and every DRC are clean; 1 otherwise (the reports say why); 2 for bad
+Exit 0 when both ERCs and every DRC are clean; 1 otherwise (the reports say why); 2 for bad
 arguments or a missing tool, in one sentence.
 """
 
@@ -22,6 +24,7 @@ import argparse
 import csv
 import importlib.util
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -131,8 +134,19 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     shutil.copy(nets / "erc.txt", out / "erc.txt")
     board_args = [a for name in args.board or [] for a in ("--board", name)]
+    # KiCad's ERC runs beside the DRC: KiAuto needs pcbnew, which this (Debian's) Python has
+    import pcbnew
+
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        p for p in (str(Path(pcbnew.__file__).resolve().parent), os.environ.get("PYTHONPATH", "")) if p))
+    kicad_erc = subprocess.Popen([python, str(HARDWARE / "erc.py"), "--nets", str(nets), *board_args], env=env)
     drc = subprocess.run([sys.executable, str(HARDWARE / "boards.py"), "--nets", str(nets), "--out", str(work),
                           *board_args])
+    kicad_erc.wait()
+    if kicad_erc.returncode == 2 or not (nets / "kicad-erc.txt").exists():
+        print(f"build.py: hardware/erc.py failed (exit {kicad_erc.returncode})", file=sys.stderr)
+        return kicad_erc.returncode or 1
+    shutil.copy(nets / "kicad-erc.txt", out / "kicad-erc.txt")
     results = json.loads((work / "drc.json").read_text())
     shutil.copy(work / "drc.json", out / "drc.json")
     sys.path.insert(0, str(HARDWARE))
@@ -145,7 +159,7 @@ def main(argv: list[str] | None = None) -> int:
             shutil.copy(work / f"{name}.png", PICTURES / f"{name}.png")
         print(f"{name}: {result['violations']} DRC violations, {result['unconnected']} unconnected pads, "
               f"{result['footprint_errors']} footprint errors -> {out / name}", file=sys.stderr)
-    return 1 if erc.returncode or drc.returncode else 0
+    return 1 if erc.returncode or kicad_erc.returncode or drc.returncode else 0
 
 
 if __name__ == "__main__":

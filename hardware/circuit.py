@@ -363,6 +363,7 @@ def build(out: Path, hardware: Path = HARDWARE) -> int:
     """Write the netlists and erc.txt into ``out``; the number of ERC errors and warnings."""
     import logging
 
+    import schematic
     import skidl as sk
 
     logging.getLogger("skidl").setLevel(logging.ERROR)
@@ -375,11 +376,15 @@ def build(out: Path, hardware: Path = HARDWARE) -> int:
     report: list[str] = []
     problems = 0
 
-    def run(name: str, make) -> None:
+    library = schematic.Library(SYMBOLS)
+
+    def run(name: str, make, draw: bool = True) -> None:
         nonlocal problems
         circuit = sk.Circuit()
         with circuit:
             make()
+            if draw:  # the board's KiCad 6 schematic, for eeschema's ERC (hardware/erc.py)
+                schematic.write(circuit, out / f"{name}.kicad_sch", library, name, sk.POWER)
         circuit.ERC()
         errors, warnings = sk.erc_logger.error.count, sk.erc_logger.warning.count
         problems += errors + warnings
@@ -399,7 +404,7 @@ def build(out: Path, hardware: Path = HARDWARE) -> int:
             strip(Builder(sk, prefix=f"{tag(place)}-"), grid, counts[place], cable=headers[place])
         dice(Builder(sk, prefix="DICE-"), cable=headers["dice"])
 
-    run("system", system)
+    run("system", system, draw=False)  # the boards' ribbons: SKiDL's ERC checks the whole set
     (out / "erc.txt").write_text("SKiDL " + sk.__version__ + " ERC\n" + "\n".join(report) + "\n")
     print("\n".join(report), file=sys.stderr)
     return problems

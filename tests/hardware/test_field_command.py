@@ -25,8 +25,8 @@ def test_the_design_as_built_as_json() -> None:
     report = json.loads(done.stdout)
     assert set(report) == KEYS
     design = load_design()
-    assert report["magnet"] == {"diameter_mm": 30.0, "thickness_mm": 1.0, "polarization_t": 0.39}
-    assert report["sensor"] == {"name": "DRV5055A2", "mv_per_mt": 30.0, "range_mt": 44.0}
+    assert report["magnet"] == {"diameter_mm": 28.0, "thickness_mm": 0.5, "polarization_t": 0.39}
+    assert report["sensor"] == {"name": "DRV5055A1", "mv_per_mt": 60.0, "range_mt": 22.0}
     assert (report["gap_mm"], report["checker_thickness_mm"], report["slot_pitch_mm"]) == (
         design.gap_mm, design.checker_thickness_mm, design.slot_pitch_mm)
     assert 12.5 <= report["max_offset_mm"] < report["slot_pitch_mm"] / 2

@@ -1,5 +1,5 @@
-"""The boards as built by hardware/build.py with the real tools: SKiDL's ERC, KiCad 6's DRC
-(pcbnew under Debian's /usr/bin/python3), the fab files, and the netlist checked against
+"""The boards as built by hardware/build.py with the real tools: SKiDL's ERC, KiCad 6's own ERC
+(eeschema, through KiAuto under Xvfb), KiCad 6's DRC (pcbnew under Debian's /usr/bin/python3), the fab files, and the netlist checked against
 grid.toml and pins.toml.  KiCad missing is a failure, not a skip (tools/test-services installs it).
 
 One build (about 1-2 minutes of CPU, several on a loaded machine) feeds every test here.
@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 import re
 import subprocess
 import sys
@@ -40,6 +41,13 @@ MUX_SELECT_PIN = (10, 11, 14, 13)
 PICO_GP_PIN = {0: 1, 1: 2, 2: 4, 3: 5, 4: 6, 5: 7, 6: 9, 7: 10, 8: 11, 9: 12, 10: 14, 11: 15, 12: 16, 13: 17,
                14: 19, 15: 20, 16: 21, 17: 22, 18: 24, 19: 25, 20: 26, 21: 27, 22: 29, 26: 31, 27: 32, 28: 34}
 TAG = {"bar-white": "BW", "bar-black": "BB", "off-white": "OW", "off-black": "OB"}
+
+
+def with_pcbnew() -> dict[str, str]:
+    """This environment with Debian's pcbnew module on PYTHONPATH (KiAuto imports it), as build.py does."""
+    where = subprocess.run([DEBIAN_PYTHON, "-c", "import os, pcbnew; print(os.path.dirname(pcbnew.__file__))"],
+                           capture_output=True, text=True, check=True).stdout.strip()
+    return dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in (where, os.environ.get("PYTHONPATH", "")) if p))
 
 
 def tag(place: str) -> str:
@@ -77,6 +85,51 @@ def test_skidl_erc_is_clean_for_every_circuit(built) -> None:
     assert set(circuits) == set(BOARDS) | {"system"}
     for name, line in circuits.items():
         assert " 0 errors, 0 warnings," in line, line
+
+
+@pytest.mark.parametrize("board", BOARDS)
+def test_kicad_erc_is_clean_for_every_board(built, board: str) -> None:
+    out, _ = built
+    lines = (out / "kicad-erc.txt").read_text().splitlines()
+    assert lines[0] == "KiCad 6 eeschema ERC (KiAuto)"
+    assert f"{board}: 0 errors, 0 warnings (eeschema ERC, erc/{board}/{board}.erc)" in lines
+    report = (out / "work" / "nets" / "erc" / board / f"{board}.erc").read_text()
+    assert report.startswith("ERC report") and re.search(r"\*\* ERC messages: 0\s+Errors 0\s+Warnings 0", report)
+
+
+@pytest.mark.parametrize("board", BOARDS)
+def test_the_schematic_kicad_checks_is_the_boards_circuit(built, board: str) -> None:
+    out, _ = built
+    nets = read_netlist(out / "work" / "nets" / f"{board}.net")
+    sheet = (out / "work" / "nets" / f"{board}.kicad_sch").read_text()
+    assert sheet.startswith("(kicad_sch\n  (version 20211123)")  # KiCad 6's own format
+    drawn = set(re.findall(r'\(reference "([^"#][^"]*)"\)', sheet))
+    assert drawn == set(nets.parts)
+    # every connected pin carries its net's label: as many labels of a net as it has pins
+    for name, pins in nets.nets.items():
+        if len(pins) > 1:
+            assert sheet.count(f'(label "{name}"') >= len(pins), name
+
+
+def test_kicad_erc_finds_a_fault(built, tmp_path: Path) -> None:
+    """eeschema's ERC is a real check: the controller's schematic with one no-connect flag
+    taken off and one supply's PWR_FLAG taken off reports both."""
+    out, _ = built
+    nets = out / "work" / "nets"
+    sheet = (nets / "controller.kicad_sch").read_text()
+    start = sheet.index("  (no_connect")
+    sheet = sheet[:start] + sheet[sheet.index("\n  (", start + 3) + 1:]
+    flag = sheet.index('(lib_id "power:PWR_FLAG")')
+    start = sheet.rindex("\n  (symbol", 0, flag) + 1
+    sheet = sheet[:start] + sheet[sheet.index("\n  (", start + 3) + 1:]
+    (tmp_path / "controller.kicad_sch").write_text(sheet)
+    for extra in ("bgboard.kicad_sym", "sym-lib-table"):
+        (tmp_path / extra).write_text((nets / extra).read_text())
+    run = subprocess.run([sys.executable, str(HARDWARE / "erc.py"), "--nets", str(tmp_path), "--board", "controller"],
+                         capture_output=True, text=True, timeout=HANG_S, env=with_pcbnew())
+    assert run.returncode == 1, run.stderr
+    report = (tmp_path / "erc" / "controller" / "controller.erc").read_text()
+    assert "[pin_not_connected]" in report and "[power_pin_not_driven]" in report, report
 
 
 @pytest.mark.parametrize("board", BOARDS)

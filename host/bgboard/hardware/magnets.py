@@ -97,5 +97,16 @@ def stack_force_mn(design: Design, opposite: bool) -> float:
     return float(force[0][2]) * 1000
 
 
-__all__ = ["MISSING", "REACH_MM", "STEP_MM", "bz_mt", "compute_table", "neighbour_force_mn", "require",
+def pin_forces_mn(design: Design, offset_mm: float) -> tuple[float, float]:
+    """The force (mN) of a pinned checker's magnet on the opposite-colour checker lying on it
+    ``offset_mm`` off its centre (a Plakoto pin): ``(sideways, up)`` — sideways pushes the
+    pinner further off (+), up lifts it (+).  Magpylib's ``getFT`` on the two cylinders."""
+    magpy = require()
+    lower = _magnet(magpy, design, 0.0, 0)
+    upper = _magnet(magpy, design, offset_mm, 1, -1)
+    force = magpy.getFT(lower, upper, meshing=300)
+    return float(force[0][0]) * 1000, float(force[0][2]) * 1000
+
+
+__all__ = ["MISSING", "REACH_MM", "STEP_MM", "bz_mt", "compute_table", "neighbour_force_mn", "pin_forces_mn", "require",
            "stack_force_mn"]

@@ -87,6 +87,13 @@ class Design:
     sensor: Sensor
     supply_v: float = 3.3
     full_scale: int = 65536
+    checker_mass_g: float = 12.0
+    friction: float = 0.3
+
+    @property
+    def weight_mn(self) -> float:
+        """A checker's weight in mN (with its magnet)."""
+        return self.checker_mass_g * 9.81
 
     @property
     def polarization_t(self) -> float:
@@ -187,6 +194,8 @@ def parse_design(text: str) -> Design:
         sensor=SENSORS[str(name)],
         supply_v=_number(sensor, "sensor", "supply_v", 3.0, 3.6),
         full_scale=int(_number(adc, "adc", "full_scale", 4096, 65536)),
+        checker_mass_g=_number(checker, "checker", "mass_g", 1, 100),
+        friction=_number(checker, "checker", "friction", 0.05, 1.0),
     )
     check_design(design)
     return design
@@ -388,6 +397,15 @@ def single_tolerance_mm(design: Design, table: FieldTable, step: float = 0.5) ->
     return x
 
 
+def pin_sits(design: Design, sideways_mn: float, up_mn: float) -> bool:
+    """Whether a Plakoto pinner stays where it is set on the pinned checker, given the
+    magnets' force on it (:func:`bgboard.hardware.magnets.pin_forces_mn`): it is not lifted
+    (the upward push is less than half its weight, a margin for a jolted board) and the
+    sideways push is less than what friction holds with the weight that is left."""
+    weight = design.weight_mn
+    return up_mn < weight / 2 and abs(sideways_mn) < design.friction * (weight - up_mn)
+
+
 def crowd(design: Design, x: float, colour: int, side: int) -> list[Magnet]:
     """The checkers around one of ``colour`` lying ``x`` mm along its point from its sensor
     (at 0, 0) on a full board: its own row's neighbours touching it (same colour), and the
@@ -419,5 +437,5 @@ __all__ = [
     "GRADES", "HYSTERESIS", "LEVEL_SEPARATION", "MAX_LEVEL", "MAX_STACK", "PRESENT", "SENSORS", "TABLE_FILE",
     "Design", "DesignError", "FieldTable", "Magnet", "Response", "Sensor",
     "check_design", "crowd", "crowded_tolerance_mm", "disc_on_axis_mt", "field_mt", "level_shape", "load_design", "load_table", "parse_design",
-    "reads_as", "response", "single_tolerance_mm",
+    "pin_sits", "reads_as", "response", "single_tolerance_mm",
 ]
