@@ -25,9 +25,12 @@ def test_with_jitter_each_wait_is_within_a_quarter_of_its_step(seed: int, attemp
         assert 0.75 * step <= wait <= 1.25 * step
 
 
-def test_the_club_network_uses_the_same_class() -> None:
-    from bgboard.link import Backoff as from_link
-    from bgboard.net import Backoff as from_net
-    from bgboard.net.session import Backoff as from_session
+def test_the_serial_link_and_the_club_network_use_the_one_class() -> None:
+    import bgboard.club.boards
+    import bgboard.link
+    import bgboard.link.reconnect
+    import bgboard.net
+    import bgboard.net.boardlink
 
-    assert from_link is from_net is from_session is Backoff
+    homes = (bgboard.link, bgboard.link.reconnect, bgboard.net, bgboard.net.boardlink, bgboard.club.boards)
+    assert all(home.Backoff is Backoff for home in homes)

@@ -39,7 +39,8 @@ from bgboard.net.protocol import (
     parse_topic,
     topic,
 )
-from bgboard.net.session import Backoff, MqttError, Will, open_client
+from bgboard.link.backoff import Backoff
+from bgboard.net.session import MqttError, Will, open_client
 
 log = logging.getLogger(__name__)
 

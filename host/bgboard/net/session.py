@@ -4,8 +4,9 @@
 MQTT 5, a fixed client identifier, a **persistent session** (clean start off, the session
 kept 14 days) so QoS 1 messages sent while a client was away are queued for it, a keep-alive
 short enough that the broker notices a lost board within seconds, TLS when the URL says
-``mqtts://``.  :class:`~bgboard.link.backoff.Backoff` (imported here for both sides) spaces
-reconnection attempts.
+``mqtts://``.  Both sides space their reconnection attempts with the one
+:class:`~bgboard.link.backoff.Backoff` (re-exported here for the club layer, which does not
+import ``link``).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from paho.mqtt.properties import Properties
 from paho.mqtt.subscribeoptions import SubscribeOptions
 
 from bgboard.errors import shown
-from bgboard.link.backoff import Backoff  # the one Backoff, also the club sessions' (net/boardlink, club/boards)
+from bgboard.link.backoff import Backoff as Backoff  # re-exported: the club layer reaches it through net
 from bgboard.net.protocol import BrokerUrl
 
 log = logging.getLogger(__name__)
