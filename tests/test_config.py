@@ -66,7 +66,7 @@ def test_print_default_prints_the_default_file(capsys: pytest.CaptureFixture[str
 @pytest.mark.parametrize(
     "data, sentence",
     [
-        ({"bord": {}}, "unknown table [bord]: the tables are board, buttons, display, match, clock, hints, opponent, teach, journal, club"),
+        ({"bord": {}}, "unknown table [bord]: the tables are board, buttons, display, match, clock, hints, opponent, teach, journal, club, remote"),
         ({"board": {"prot": "x"}}, "unknown key board.prot: [board] has port, baudrate, grid, settle_ms"),
         ({"board": "x"}, "[board] must be a table of keys"),
         ({"board": {"settle_ms": "300"}}, "board.settle_ms must be a whole number, not '300'"),

@@ -401,6 +401,8 @@ class App:
             self._recorded = key
         if self.club is not None:
             self.club.after()
+        if hasattr(self.opponent, "after"):  # a remote match: this board's moves go to the other board
+            self.opponent.after()
 
     def _fail(self, exc: Exception) -> None:
         """Stop the match with ``exc`` (one sentence), raised by :meth:`run`."""
@@ -577,6 +579,12 @@ class App:
             from bgboard.opponents import open_opponent  # (its worker starts off the loop)
 
             self.opponent = None if self._replay else await open_opponent(config, self._handle, self.clock_ms)
+            if self.opponent is None and self._replay is None and config.remote.enabled:
+                from bgboard.config import remote_settings
+                from bgboard.net.remotelink import open_remote  # a person at another board (docs/remote.md)
+
+                self.opponent = open_remote(remote_settings(config), config.match.players, journal, self._handle,
+                                            self.clock_ms)
             if self._replay is not None:
                 controller: Any = await self._replayer()
             elif config.teach.mode == "practice":

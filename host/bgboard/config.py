@@ -123,6 +123,22 @@ class ClubConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class RemoteConfig:
+    broker: str = _key("", 'play a person at another board through this MQTT broker, e.g. "mqtt://club.example:1883"; "" = not')
+    match: str = _key("", "the match both boards join (1-32 lower-case letters, digits, '-', '_')")
+    side: str = _key("white", 'the side this board\'s person plays: "white" or "black"')
+    invitation: str = _key("", 'instead of match and side: the code the other player gave, "MATCH:white" or "MATCH:black"')
+    username: str = _key("", "this board's broker user")
+    password_file: str = _key("", "a file holding this board's broker password")
+    ca_file: str = _key("", 'TLS (mqtts://): the broker\'s CA certificate; "" = the system\'s')
+
+    @property
+    def enabled(self) -> bool:
+        """The board plays a person at another board."""
+        return bool(self.broker.strip())
+
+
+@dataclass(frozen=True, slots=True)
 class Config:
     """The whole configuration (see docs/config.md)."""
 
@@ -136,6 +152,7 @@ class Config:
     teach: TeachConfig = field(default_factory=TeachConfig)
     journal: JournalConfig = field(default_factory=JournalConfig)
     club: ClubConfig = field(default_factory=ClubConfig)
+    remote: RemoteConfig = field(default_factory=RemoteConfig)
 
 
 SECTIONS: dict[str, Any] = {
@@ -149,6 +166,7 @@ SECTIONS: dict[str, Any] = {
     "teach": TeachConfig,
     "journal": JournalConfig,
     "club": ClubConfig,
+    "remote": RemoteConfig,
 }
 #: The first line of the default file.
 HEADER = "# bgboard host configuration (every key is optional; these are the defaults)."
@@ -302,6 +320,7 @@ def _check(c: Config) -> None:
     if not c.journal.path.strip():
         raise ConfigError("journal.path must name the journal file")
     _check_club(c.club)
+    _check_remote(c)
 
 
 def _check_opponent(c: Config) -> None:
@@ -336,6 +355,64 @@ def _check_club(c: ClubConfig) -> None:
         raise ConfigError(f"club.board must be 1..{MAX_BOARD}, not {c.board}")
     if not c.password_file.strip():
         raise ConfigError("club.password_file must name the file holding this board's broker password")
+
+
+def _check_remote(c: Config) -> None:
+    r = c.remote
+    if not r.enabled:
+        return
+    from bgboard.net.protocol import parse_broker_url
+
+    try:
+        parse_broker_url(r.broker)
+        remote_place(r)
+    except InputError as exc:
+        raise ConfigError(f"remote: {exc}") from None
+    if not r.username.strip():
+        raise ConfigError("remote.username must name this board's broker user")
+    if not r.password_file.strip():
+        raise ConfigError("remote.password_file must name the file holding this board's broker password")
+    if c.match.opponent != "person" or c.club.enabled or c.teach.mode == "practice":
+        raise ConfigError('[remote] plays a person at another board: leave match.opponent = "person", [club] broker '
+                          'and teach.mode = "practice" out')
+    if c.match.variant not in ("standard", "nackgammon"):
+        raise ConfigError("[remote] plays backgammon matches (variant standard or nackgammon), not the seed variants")
+
+
+def remote_place(r: RemoteConfig) -> tuple[str, str]:
+    """The match and side of ``[remote]``: from ``invitation`` when given, else ``match`` and ``side``."""
+    from bgboard.net.remote import SIDES, check_match, parse_invitation
+
+    if r.invitation.strip():
+        return parse_invitation(r.invitation)
+    if r.side not in SIDES:
+        raise ConfigError(f'remote.side must be "white" or "black", not {r.side!r}')
+    if not r.match.strip():
+        raise ConfigError("remote.match must name the match both boards join (or give remote.invitation)")
+    return check_match(r.match), r.side
+
+
+def remote_settings(c: Config) -> Any:
+    """A :class:`bgboard.net.remote.RemoteSettings` of ``[remote]`` (its password read now)."""
+    from bgboard.net.protocol import parse_broker_url
+    from bgboard.net.remote import RemoteSettings
+
+    r = c.remote
+    match, side = remote_place(r)
+    return RemoteSettings(parse_broker_url(r.broker), match, side, r.username, remote_password(r), ca_file=r.ca_file)
+
+
+def remote_password(r: RemoteConfig) -> str:
+    """The board's broker password for remote play, read from ``remote.password_file``."""
+    from bgboard.files import FileProblemError, read_text
+
+    try:
+        text = read_text(r.password_file, "remote.password_file", limit=64 * 1024).strip()
+    except FileProblemError as exc:
+        raise ConfigError(str(exc)) from None
+    if not text:
+        raise ConfigError(f"remote.password_file {r.password_file} is empty: put the board's broker password in it")
+    return text
 
 
 def club_password(c: ClubConfig) -> str:

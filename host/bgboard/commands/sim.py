@@ -101,6 +101,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         help="be a board of a club evening: the [club] table of this config file names the broker and the board;"
         " play each match the director assigns (modelled firmware) and report it (docs/club-network.md)",
     )
+    p.add_argument("--remote", action="store_true",
+                   help="two simulated boards play one match through a private Mosquitto, each person at their own "
+                   "board (docs/remote.md); OUT/white and OUT/black hold each board's journal and records")
+    p.add_argument("--remote-board", metavar="CONFIG",
+                   help="be one board of a remote match: the [remote] table of this config file names the broker, "
+                   "the match and the side; the simulated person plays that side")
     p.add_argument("--matches", type=int, default=None, metavar="N", help="with --club: stop after N matches")
     p.add_argument("--variant", choices=("plakoto", "fevga", "anti", "race", "tavli"),
                    help="a seed variant (tavli: Portes, Plakoto, Fevga in rotation) through the host app on the real "
@@ -145,6 +151,12 @@ def run(args: argparse.Namespace) -> int:
     )
     if args.learner is not None and args.teach != "learner":
         raise SimArgumentError("--learner says whose learner report to write: use it with --teach learner")
+    if (args.remote or args.remote_board) and (args.opponent is not None or args.teach is not None or args.club):
+        raise SimArgumentError("--remote plays two people at two boards: leave out --opponent, --teach and --club")
+    if args.remote_board and args.interactive:
+        raise SimArgumentError("--interactive --remote puts you at White's board: leave out --remote-board")
+    if args.remote and args.remote_board:
+        raise SimArgumentError("choose --remote (both boards and a broker) or --remote-board CONFIG (one board)")
     if args.opponent is not None and (args.teach == "practice" or args.club):
         raise SimArgumentError("--opponent plays a match: leave out --teach practice and --club")
     if args.drill and args.teach != "practice":
@@ -175,6 +187,8 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if args.club:
         return _club_board(args, options)
+    if args.remote or args.remote_board:
+        return _remote(args, options, speed)
     if args.interactive:
         from bgboard.sim.interactive import play_interactive
 
@@ -205,6 +219,44 @@ def run(args: argparse.Namespace) -> int:
                   f" (caught {summary['wrong_caught']})")
         print(f"written to {args.out}/")
     return 0
+
+
+def _remote(args: argparse.Namespace, options: Any, speed: int | None) -> int:
+    """``--remote``: both boards and a private broker; ``--remote-board CONFIG``: one board."""
+    from dataclasses import replace
+
+    from bgboard.sim.remote import run_remote_board, run_remote_match
+
+    if args.interactive:  # you at White's board, a simulated person at Black's
+        from bgboard.sim.remote import play_remote_interactive
+
+        return play_remote_interactive(options, args.out)
+    model = _modelled(args)
+    if args.remote_board:
+        from bgboard.config import load_config, remote_place
+
+        config = load_config(args.remote_board)
+        if not config.remote.enabled:
+            raise SimArgumentError(f"{args.remote_board} has no [remote] broker: say which broker, match and side")
+        side = remote_place(config.remote)[1]
+        summary = run_remote_board(replace(options, remote=side), args.out, config, model=model, speed=speed)
+        if args.json:
+            print(json.dumps(summary))
+        else:
+            a, b = summary["score"]
+            print(f"{side} board: white {a}, black {b}; the other board's plays carried out {summary['remote_plays']}; "
+                  f"written to {args.out}/")
+        return 0
+    summary = run_remote_match(options, args.out, model=model, speed=speed)
+    if args.json:
+        print(json.dumps(summary))
+    else:
+        white, black = summary["boards"]
+        a, b = white["score"]
+        same = "the same record at both boards" if summary["same_record"] else "THE BOARDS' RECORDS DIFFER"
+        print(f"remote match to {summary['match_length']}: white {a}, black {b}; {same}")
+        print(f"boards: {white['mat']}, {black['mat']}")
+    return 0 if summary["same_record"] else 1
 
 
 def _drills_of(text: str, out: Path) -> tuple[Any, ...]:

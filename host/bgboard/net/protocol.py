@@ -221,9 +221,19 @@ def decode(kind: str, payload: bytes | bytearray | str) -> Any:
     """The message of a ``kind`` payload, checked; :class:`ProtocolError` (one sentence)."""
     if kind not in TYPES:
         raise ProtocolError(f"no message kind {str(kind)[:20]!r}")
+    data = load_json(kind, payload, MAX_KIND_PAYLOAD[kind])
+    if data.get("v") != VERSION:
+        raise ProtocolError(f"the {kind} message is of protocol version {str(data.get('v'))[:20]!r}: this side speaks {VERSION}")
+    if data.get("type") != kind:
+        raise ProtocolError(f"a message of type {str(data.get('type'))[:20]!r} arrived on a {kind} topic")
+    return _READERS[kind](_Fields(kind, data))
+
+
+def load_json(kind: str, payload: bytes | bytearray | str, limit: int) -> dict[str, Any]:
+    """The JSON object of a ``kind`` payload of at most ``limit`` bytes, read within the
+    protocol's bounds (nesting, values, digits); :class:`ProtocolError` (one sentence)."""
     if not isinstance(payload, (bytes, bytearray, str)):
         raise ProtocolError(f"the {kind} message is not text")
-    limit = MAX_KIND_PAYLOAD[kind]
     if len(payload) > limit:
         raise ProtocolError(f"the {kind} message of {len(payload)} bytes is larger than {limit}")
     try:
@@ -238,11 +248,7 @@ def decode(kind: str, payload: bytes | bytearray | str) -> Any:
         raise ProtocolError(f"the {kind} message is not JSON") from None
     if not isinstance(data, dict):
         raise ProtocolError(f"the {kind} message must be a JSON object")
-    if data.get("v") != VERSION:
-        raise ProtocolError(f"the {kind} message is of protocol version {str(data.get('v'))[:20]!r}: this side speaks {VERSION}")
-    if data.get("type") != kind:
-        raise ProtocolError(f"a message of type {str(data.get('type'))[:20]!r} arrived on a {kind} topic")
-    return _READERS[kind](_Fields(kind, data))
+    return data
 
 
 # ----------------------------------------------------------------------------- checking

@@ -86,6 +86,7 @@ class Options:
     learner: str = "both"  # whose learner report: white, black or both ([teach] learner, --learner)
     opponent: str | None = None  # ENGINE[:LEVEL]: the engine plays black (bgboard sim --opponent)
     opponent_dice: str = "module"  # the engine's dice: "module" rolls itself, "person" is pressed for it
+    remote: str | None = None  # "white"/"black": this board's side of a remote match (bgboard sim --remote)
 
     def match(self) -> dict[str, Any]:
         """The options that make the match what it is (journalled; a resume must repeat them)."""
@@ -100,6 +101,8 @@ class Options:
             found["variant"] = self.variant
         if self.opponent is not None:
             found["opponent"] = self.opponent
+        if self.remote is not None:
+            found["remote"] = self.remote
         return found
 
     @property
@@ -110,7 +113,7 @@ class Options:
 
 #: The command-line spelling of each journalled option (for the refusal's sentence).
 FLAGS = {"match_length": "--match-length", "seed": "--seed", "illegal_rate": "--illegal-rate", "noise": "--noise",
-         "rules": "--rules", "variant": "--variant", "opponent": "--opponent"}
+         "rules": "--rules", "variant": "--variant", "opponent": "--opponent", "remote": "a remote board's side"}
 
 
 @dataclass
@@ -142,7 +145,7 @@ class Tally:
                 self.illegal_flagged += 1
             else:
                 self.wrong_reasons.append(entry)
-        elif entry["what"] == "engine play":
+        elif entry["what"] in ("engine play", "remote play"):
             if entry["accepted"]:
                 self.engine_plays += 1
             else:
@@ -196,7 +199,7 @@ def resume(journal: JournalLike, options: Options, out: Path, at_ms: int) -> Res
 
 def _same_options(journalled: dict[str, Any], options: Options, out: Path) -> None:
     wanted = options.match()
-    differ = [key for key in FLAGS if (key in journalled or key in ("variant", "opponent"))
+    differ = [key for key in FLAGS if (key in journalled or key in ("variant", "opponent", "remote"))
               and journalled.get(key) != wanted.get(key)]
     if differ:
         was = " ".join(f"{FLAGS[k]} {_spelled(journalled.get(k))}" for k in differ)
@@ -308,6 +311,7 @@ class Players:
         self.clock = clock
         self.points = points  # slots along a point (the attempts' stacks must be readable)
         self.atomic = atomic
+        self.laid: int | None = None  # a remote match: the game the table is laid out for
 
     @property
     def controller(self) -> Any:
@@ -337,6 +341,15 @@ class Players:
         s = c.state
         o = self.options
         n, turn = len(c.actions), self.turn
+        if o.remote is not None:
+            from bgboard.sim.remote import remote_decides, remote_script
+
+            if self.laid is not None and s.game != self.laid and s.phase not in (Phase.GAME_OVER, Phase.MATCH_OVER):
+                yield SetUp()  # the other board started the next game and its first roll while this one waited
+            self.laid = s.game
+            if remote_decides(c, s):  # the other board's person acts: this one carries it out
+                yield from remote_script(self, turn)
+                return
         if o.opponent is not None and s.decider == c.side:
             from bgboard.sim.opponent import engine_script
 

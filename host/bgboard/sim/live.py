@@ -99,6 +99,7 @@ class LiveRun:
         max_actions: int | None = None,
         speed: int = SPEED,
         on_turn: Any = None,
+        more_config: dict[str, Any] | None = None,
     ) -> None:
         from gpiozero import Device
         from gpiozero.pins.mock import MockFactory
@@ -116,6 +117,7 @@ class LiveRun:
         self.max_actions = max_actions
         self.speed = max(1, int(speed))
         self.on_turn = on_turn  # called with the match state before every decision
+        self.extra = more_config or {}  # more of the host's config (a remote match's [remote] table)
         self.journal = open_journal(self.out)
         start_ms = int(time.time() * 1000)
         try:
@@ -190,7 +192,7 @@ class LiveRun:
         if o.teach != "off":
             table["teach"] = {"mode": o.teach, "learner": o.learner}
             table["hints"] = {"engine": o.engine or "auto"}
-        return table
+        return table | self.extra
 
     # ------------------------------------------------------------------ the body
     async def _show(self, frames_layout: Any = None) -> None:

@@ -82,6 +82,7 @@ class Simulation:
         options: Options,
         out: Path,
         on_show: Callable[[DisplayState, int], None] | None = None,
+        opponent: Callable[[Journal], Any] | None = None,
     ) -> None:
         self.options = options
         self.out = prepare_out(options, out)
@@ -129,7 +130,7 @@ class Simulation:
                 self.teacher.learners = LEARNERS[options.learner]
             grading = {"grade": self.teacher.grade, "grade_cube": self.teacher.grade_cube,
                        "summarise": self.teacher.summary}
-        self.opponent: Any = None
+        self.opponent: Any = opponent(self.journal) if opponent is not None else None  # (a remote board's seat)
         if options.opponent is not None:  # the engine plays black, answering at once on the virtual clock
             from bgboard.opponents import engine_opponent
 

@@ -143,6 +143,11 @@ class Journal:
             ) from None
         return int(cursor.lastrowid or 0)
 
+    @property
+    def uncommitted(self) -> bool:
+        """Inside an :meth:`atomic` block: the rows appended so far are not on disk yet."""
+        return self._db is not None and self._db.in_transaction
+
     @contextmanager
     def atomic(self) -> Iterator[None]:
         """Rows appended inside land together when the block ends, or none do (an exception,

@@ -1,0 +1,445 @@
+"""Remote play in the simulator (``bgboard sim --remote``; docs/remote.md).
+
+``--remote`` starts a private Mosquitto (:class:`~bgboard.net.remotelink.RemoteBroker`: two
+board accounts, each allowed only its side of the match) and two simulated boards, each a
+process of its own (``bgboard sim --remote-board CONFIG``): White's person at one, Black's at
+the other.  Each board is the real app on the real firmware (``--model-firmware``: the
+modelled firmware and the controller on a virtual clock), with its own journal, records and
+display frames in ``OUT/white`` and ``OUT/black``.  The simulated person decides only their
+own side (:class:`~bgboard.sim.driver.Players`); when the other board's person acts, they
+wait, and carry the other side's play out on their board as the display and LEDs show it —
+now and then (``--illegal-rate``) another legal play first, which the board must catch.
+
+The players' choices and dice are functions of ``(seed, game, turn)`` at both boards, so a
+board killed at any moment and started again (same options) resumes and ends the match as
+an uninterrupted run does.  The summary lists both boards and says whether their records
+(``match.mat``) are the same.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+from bgboard.match.state import Phase
+from bgboard.sim.driver import Options, SimulationError, perform_async
+
+__all__ = ["REMOTE_WAIT_S", "play_remote_interactive", "remote_decides", "remote_script", "run_remote_board",
+           "run_remote_match"]
+
+#: How long a person waits for the other board (its person, a restart, a broker coming back).
+REMOTE_WAIT_S = 600.0
+SIDES = ("white", "black")
+
+
+def remote_decides(controller: Any, state: Any) -> bool:
+    """Whether the match waits for the other board now (its decision, or a game it starts)."""
+    if state.phase in (Phase.OPENING, Phase.GAME_OVER):
+        return bool(controller.side == 0)
+    return bool(state.decider == controller.side)
+
+
+def remote_script(players: Any, turn: int) -> Any:
+    """The person's ops while the other board acts (a generator of driver ops)."""
+    from bgboard.sim.driver import Carry, Press, SetUp, Wait
+    from bgboard.sim.opponent import engine_moves, wrong_execution
+    from bgboard.sim.players import Move
+
+    c = players.controller
+    s = c.state
+    o = players.options
+    side = c.side
+    n = len(c.actions)
+    if s.phase == Phase.GAME_OVER:
+        yield SetUp()  # the person sets the board up while the other board starts the next game
+    if s.phase == Phase.PLAY:
+        shown = yield Wait(lambda: len(c.actions) > n or c.peer.problem is not None
+                           or (c.answer is not None and c.asked == c._key("play", s)), "the other board's play",
+                           REMOTE_WAIT_S)
+        _stopped(c)
+        if not shown:
+            raise SimulationError(f"the other board's play did not come within {REMOTE_WAIT_S:.0f} s")
+        if len(c.actions) == n:  # its play is on the display and the LEDs: carry it out
+            play, moves = engine_moves(s.position, s.dice, c.answer.steps, side)
+            if (s.game, turn) not in players.attempted:
+                wrong = wrong_execution(s.position, s.dice, play, side, o.seed, s.game, turn, o.illegal_rate)
+                if wrong is not None:
+                    yield Carry(wrong)
+                    with players.atomic():
+                        caught = yield Wait(lambda: c.guide is not None and c.guide.severity == "error",
+                                            "the board to catch the wrong execution", 15.0)
+                        players.note({"what": "wrong", "caught": bool(caught) and len(c.actions) == n,
+                                      "notice": c.guide.text if c.guide is not None else None})
+                        players.attempted.add((s.game, turn))
+                    yield Carry(tuple(Move(m.dst, m.src) for m in reversed(wrong)))
+            want = c.answer.steps
+            with players.atomic():
+                if moves:
+                    yield Carry(moves)
+                done = yield Wait(lambda: len(c.actions) > n or c.blind, "the board to take the other board's play", 8.0)
+                if done and c.blind:  # tall stacks hide the play from the sensors: the person says done
+                    from bgboard.control.events import ROLL
+
+                    yield Press(side, ROLL)
+                    done = yield Wait(lambda: len(c.actions) > n, "the board to take the other board's play", 5.0)
+                accepted = bool(done) and getattr(c.actions[n], "steps", ()) == want
+                players.note({"what": "remote play", "accepted": accepted, "play": play.notation})
+            if not accepted:
+                notice = c.message()
+                raise SimulationError(f"the board did not take the other board's play {play.notation}"
+                                      f" ({notice.text if notice else 'no message'})")
+            return
+    acted = yield Wait(lambda: len(c.actions) > n or c.over or c.peer.problem is not None,
+                       f"the other board to act in phase {s.phase}", REMOTE_WAIT_S)
+    _stopped(c)
+    if not acted:
+        raise SimulationError(f"the other board did not act within {REMOTE_WAIT_S:.0f} s (phase {s.phase})")
+    if c.state.phase == Phase.OPENING and s.phase == Phase.GAME_OVER:
+        yield SetUp()
+
+
+def _stopped(controller: Any) -> None:
+    if controller.peer.problem is not None:
+        raise SimulationError(controller.peer.problem)
+
+
+# ---------------------------------------------------------------------- one board
+def remote_table(config: Any) -> dict[str, Any]:
+    """The ``[remote]`` table of a board's config (what the host's app reads)."""
+    r = config.remote
+    return {"remote": {"broker": r.broker, "match": r.match, "side": r.side, "invitation": r.invitation,
+                       "username": r.username, "password_file": r.password_file, "ca_file": r.ca_file}}
+
+
+def board_summary(players: Any, seat: Any, out: Path, side: str) -> dict[str, Any]:
+    summary: dict[str, Any] = players.summary()
+    summary.update({
+        "side": side,
+        "match": seat.settings.match,
+        "mat": str(out / "match.mat"),
+        "journal": str(out / "journal.sqlite"),
+        "remote_plays": players.tally.engine_plays,
+        "remote_rejected": players.tally.engine_rejected,
+        "wrong_executions": players.tally.wrong_executions,
+        "wrong_caught": players.tally.wrong_caught,
+        "moves_published": seat.link.published,
+    })
+    return summary
+
+
+async def _acked(seat: Any, timeout: float = REMOTE_WAIT_S) -> None:
+    """Stay on the link until the other board has every move of this one (its last ones)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    seat.after()
+    while seat.link.pending and loop.time() < deadline:
+        await asyncio.sleep(0.02)
+
+
+def run_remote_board(options: Options, out: Path, config: Any, *, model: bool, speed: int | None = None) -> dict[str, Any]:
+    """Play (or resume) this board's side of the remote match of ``config``'s ``[remote]``."""
+    from bgboard.config import remote_place
+
+    side = remote_place(config.remote)[1]
+    if options.remote != side:
+        raise SimulationError(f"the board's options say {options.remote}, its [remote] table {side}")
+    out = Path(out)
+    if model:
+        return asyncio.run(_model_board(options, out, config, side))
+    return _firmware_board(options, out, config, side, speed)
+
+
+async def _model_board(options: Options, out: Path, config: Any, side: str) -> dict[str, Any]:
+    from bgboard.config import remote_settings
+    from bgboard.net.remotelink import open_remote
+    from bgboard.sim.driver import Wait
+    from bgboard.sim.records import write_mat, write_sgf
+    from bgboard.sim.run import Simulation
+
+    holder: list[Any] = []
+
+    def post(event: Any) -> None:
+        sim = holder[0] if holder else None
+        if sim is not None and getattr(sim, "controller", None) is not None:
+            sim.controller.handle(event)
+            seat.after()
+
+    def clock() -> int:
+        return holder[0].clock if holder else 0
+
+    seats: list[Any] = []
+
+    def make(journal: Any) -> Any:
+        seats.append(open_remote(remote_settings(config), config.match.players, journal, post, clock))
+        return seats[0]
+
+    sim = Simulation(options, out, opponent=make)
+    holder.append(sim)
+    seat = seats[0]
+    loop = asyncio.get_running_loop()
+
+    async def do(op: Any) -> bool | None:
+        if isinstance(op, Wait):
+            deadline = loop.time() + op.timeout_s
+            while True:
+                sim.roll_pending()
+                seat.after()  # (what a journal transaction held back goes out now)
+                if op.test():
+                    return True
+                if loop.time() > deadline:
+                    return False
+                await asyncio.sleep(0.01)
+        result = sim._do(op)
+        seat.after()
+        return result
+
+    try:
+        while not sim.controller.over:
+            _stopped(sim.controller)
+            await perform_async(sim.players.decide(), do)
+        await _acked(seat)
+        write_mat(sim.actions, out / "match.mat")
+        write_sgf(sim.actions, out / "match.sgf")
+        summary = board_summary(sim.players, seat, out, side)
+    finally:
+        await seat.close()
+        sim.close()
+    (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
+    return summary
+
+
+def _firmware_board(options: Options, out: Path, config: Any, side: str, speed: int | None) -> dict[str, Any]:
+    from bgboard.sim.live import SPEED, LiveRun
+    from bgboard.sim.records import write_mat, write_sgf
+    from bgboard.sim.session import write_gif
+
+    class RemoteLive(LiveRun):
+        async def _players(self) -> None:
+            await super()._players()
+            await _acked(self.app.opponent)
+
+    live = RemoteLive(options, out, speed=SPEED if speed is None else speed, more_config=remote_table(config))
+    asyncio.run(live.run())
+    write_mat(live.controller.actions, out / "match.mat")
+    write_sgf(live.controller.actions, out / "match.sgf")
+    write_gif([p for p, _ in live.panel.frames], out / "display.gif")
+    summary = board_summary(live.players, live.app.opponent, out, side)
+    (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
+    return summary
+
+
+# ---------------------------------------------------------------------- both boards and the broker
+def board_config(out: Path, broker: Any, match: str, side: str, user: str, length: int) -> Path:
+    """A board's config file for a remote match on ``broker``."""
+    path = out / f"{side}.toml"
+    path.write_text(
+        f'[match]\nlength = {length}\n\n[remote]\nbroker = "{broker.url}"\nmatch = "{match}"\nside = "{side}"\n'
+        f'username = "{user}"\npassword_file = "{broker.password_file(user)}"\n')
+    return path
+
+
+def board_command(config: Path, out: Path, options: Options, *, model: bool, speed: int | None) -> list[str]:
+    """The command line of one simulated board of a remote match."""
+    command = [sys.executable, "-m", "bgboard", "sim", "--remote-board", str(config), "--out", str(out), "--seed", str(options.seed), "--match-length", str(options.match_length),
+               "--illegal-rate", repr(options.illegal_rate), "--noise", repr(options.noise), "--rules", options.rules,
+               "--json"]
+    if model:
+        command.append("--model-firmware")
+    if speed is not None and not model:
+        command += ["--speed", str(speed)]
+    return command
+
+
+class _Output(threading.Thread):
+    """A board process's stdout, read to its end beside it (a full pipe would stop the board)."""
+
+    def __init__(self, process: "subprocess.Popen[bytes]") -> None:
+        super().__init__(daemon=True)
+        self.process = process
+        self.text = ""
+
+    def run(self) -> None:
+        assert self.process.stdout is not None
+        self.text = self.process.stdout.read().decode(errors="replace")
+
+
+def _reader(process: "subprocess.Popen[bytes]") -> _Output:
+    reader = _Output(process)
+    reader.start()
+    return reader
+
+
+def run_remote_match(options: Options, out: Path, *, model: bool, speed: int | None = None,
+                     timeout_s: float = 3600.0) -> dict[str, Any]:
+    """``bgboard sim --remote``: a private broker and two board processes play one match."""
+    from bgboard.net.remotelink import RemoteBroker
+
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    match = f"sim-{options.seed}"
+    seats = [("board1", match, "white"), ("board2", match, "black")]
+    broker = RemoteBroker(out / "broker", seats)
+    broker.start()
+    processes = []
+    try:
+        for user, _, side in seats:
+            config = board_config(out, broker, match, side, user, options.match_length)
+            command = board_command(config, out / side, options, model=model, speed=speed)
+            log = open(out / f"{side}.log", "wb")
+            processes.append((side, subprocess.Popen(command, stdout=subprocess.PIPE, stderr=log,
+                                                     env=os.environ | {"PYTHONUNBUFFERED": "1"}), log))
+        outputs = {side: _reader(process) for side, process, _ in processes}
+        deadline = time.monotonic() + timeout_s
+        while any(process.poll() is None for _, process, _ in processes):
+            for side, process, _ in processes:
+                if process.poll() not in (None, 0):  # one board failed: the other would wait for ever
+                    tail = (out / f"{side}.log").read_text(errors="replace").strip().splitlines()[-1:] or ["no message"]
+                    raise SimulationError(f"the {side} board stopped ({tail[0][:300]}); see {out / (side + '.log')}")
+            if time.monotonic() > deadline:
+                raise SimulationError(f"the remote match did not end within {timeout_s:.0f} s; see {out}/*.log")
+            time.sleep(0.1)
+        boards = []
+        for side, process, _ in processes:
+            outputs[side].join()
+            if process.returncode != 0:
+                tail = (out / f"{side}.log").read_text(errors="replace").strip().splitlines()[-1:] or ["no message"]
+                raise SimulationError(f"the {side} board stopped ({tail[0][:300]}); see {out / (side + '.log')}")
+            boards.append(json.loads(outputs[side].text.strip().splitlines()[-1]))
+    finally:
+        for _, process, log in processes:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+            log.close()
+        broker.stop()
+    mats = [Path(b["mat"]).read_text() for b in boards]
+    summary = {"match": match, "match_length": options.match_length, "boards": boards,
+               "same_record": mats[0] == mats[1], "broker": broker.url}
+    (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
+    return summary
+
+
+# ---------------------------------------------------------------------- you at one board
+def play_remote_interactive(options: Options, out: Path, read: Callable[[str], str] = input,
+                            write: Callable[[str], None] = print) -> int:
+    """``bgboard sim --interactive --remote``: you play White at the terminal board, a simulated
+    person Black at another board (a process of its own, the modelled firmware) through a
+    private Mosquitto; Black's plays are named in your numbering for you to carry out."""
+    from bgboard.net.remotelink import RemoteBroker
+
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    match = f"sim-{options.seed}"
+    seats = [("board1", match, "white"), ("board2", match, "black")]
+    broker = RemoteBroker(out / "broker", seats)
+    broker.start()
+    black = board_command(board_config(out, broker, match, "black", "board2", options.match_length), out / "black",
+                          options, model=True, speed=None)
+    white = board_config(out, broker, match, "white", "board1", options.match_length)
+    log = open(out / "black.log", "ab")
+    process = subprocess.Popen(black, stdout=subprocess.DEVNULL, stderr=log)
+    log.close()
+    try:
+        from dataclasses import replace
+
+        from bgboard.config import load_config
+
+        return asyncio.run(_terminal_board(replace(options, remote="white"), out / "white", load_config(white), read,
+                                           write))
+    finally:
+        if process.poll() is None:
+            process.terminate()  # (it resumes from its journal with the same command)
+            process.wait()
+        broker.stop()
+
+
+async def _terminal_board(options: Options, out: Path, config: Any, read: Callable[[str], str],
+                          write: Callable[[str], None]) -> int:
+    from bgboard.config import remote_settings
+    from bgboard.display.panel import FilePanel
+    from bgboard.display.panels import panel_spec
+    from bgboard.display.screen import Screen
+    from bgboard.errors import InputError
+    from bgboard.net.remotelink import open_remote
+    from bgboard.sim.interactive import HELP, _Session, board_text, game_over_frame, keyed, narrate
+    from bgboard.sim.run import Simulation
+    from bgboard.sim.session import PANEL, write_gif, write_records
+
+    out.mkdir(parents=True, exist_ok=True)
+    panel = FilePanel(panel_spec(PANEL), out / "frames")
+    screen = Screen(panel)
+    last = [""]
+    holder: list[Any] = []
+    seats: list[Any] = []
+
+    def on_show(state: Any, now: int) -> None:
+        due = screen.update(state, now, full=state.phase in ("game-over", "match-over"))
+        if due is not None:
+            screen.tick(max(due, now))
+        text = (getattr(state, "message", ()) or ("",))[0]
+        if text and text != last[0]:
+            write(f"display: {keyed(text)}")
+        last[0] = text
+
+    def post(event: Any) -> None:
+        if holder:
+            holder[0].controller.handle(event)
+            seats[0].after()
+
+    def make(journal: Any) -> Any:
+        seats.append(open_remote(remote_settings(config), config.match.players, journal, post,
+                                 lambda: holder[0].clock if holder else 0))
+        return seats[0]
+
+    sim = Simulation(options, out, on_show=on_show, opponent=make)
+    holder.append(sim)
+    seat = seats[0]
+    c: Any = sim.controller  # a RemoteController
+    session = _Session(sim, write)
+    write(HELP)
+    write(board_text(sim.table.layout))
+    try:
+        while not c.over:
+            if c.peer.problem is not None:
+                write(f"bgboard: {c.peer.problem}")
+                return 2
+            if not session.human_acts():  # the other board's person acts: say what they did
+                before, n = c.state, len(c.actions)
+                while len(c.actions) == n and not session.human_acts() and c.peer.problem is None:
+                    seat.after()
+                    await asyncio.sleep(0.05)
+                for line in narrate(before, list(c.actions[n:]), c.state.players):
+                    write(line)
+                if len(c.actions) > n:
+                    write(board_text(sim.table.layout))
+                    if c.state.phase in ("game_over", "match_over") and before.phase not in ("game_over", "match_over"):
+                        write(game_over_frame(c.state))
+                continue
+            try:
+                line = (await asyncio.to_thread(read, session.prompt())).strip()
+            except EOFError:
+                break
+            if line in ("q", "quit"):
+                break
+            try:
+                session.run(lambda: session.command(line))
+            except InputError as exc:
+                write(f"bgboard: {exc}")
+            seat.after()
+        await _acked(seat, 30.0)
+    finally:
+        await seat.close()
+        write_records(sim, out)
+        sim.close()
+        write_gif([p for p, _ in panel.frames], out / "display.gif")
+    if c.over:
+        a, b = c.state.score
+        write(f"match over: white {a}, black {b}")
+    return 0

@@ -1,0 +1,66 @@
+"""The simulated person at a board of a remote match (bgboard.sim.remote): what they do when
+the other board acts, over the real remote controller (the network is tests/net's)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bgboard.control.events import DOUBLE, DROP, ROLL, ButtonPressed, DiceRolled
+from bgboard.match.state import Phase
+from bgboard.sense.board import BLACK, WHITE
+from bgboard.sim.driver import Options, Players, Resumed, SetUp, Wait
+from bgboard.net.mosquitto import BrokerMissingError
+from bgboard.sim.remote import play_remote_interactive, remote_decides
+from tests.control.test_remote_controller import Board
+
+
+def test_the_table_is_laid_out_again_when_the_other_board_started_the_next_game_meanwhile() -> None:
+    white, black = Board(WHITE), Board(BLACK)
+    white.c.handle(ButtonPressed(WHITE, ROLL, 2))
+    white.c.handle(DiceRolled((1, 3), 1, 3))
+    white.to(black, 4)
+    players = Players(Options(match_length=3, seed=1, remote="black"), lambda: black.c, black.c.journal, Resumed(),
+                      lambda: 5, 5)
+    players.laid = black.c.state.game
+    black.c.handle(ButtonPressed(BLACK, DROP, 5))  # black resigns at black's board
+    black.c.handle(ButtonPressed(BLACK, ROLL, 6))
+    black.to(white, 7)
+    white.c.handle(ButtonPressed(WHITE, DOUBLE, 8))  # white accepts, starts the next game and wins its opening
+    white.c.handle(ButtonPressed(WHITE, ROLL, 9))
+    white.c.handle(ButtonPressed(WHITE, ROLL, 10))
+    white.c.handle(DiceRolled((5, 2), 2, 11))
+    assert white.c.state.phase == Phase.PLAY and white.c.state.turn == WHITE
+    white.to(black, 12)  # all of it reaches black's board at once
+    assert black.c.actions == white.c.actions and remote_decides(black.c, black.c.state)
+    script = players.decide()
+    assert isinstance(next(script), SetUp)  # the board is laid out for the new game first
+    assert isinstance(next(script), Wait)  # then the person waits to see white's play
+
+
+def test_you_at_whites_terminal_board_against_a_person_at_another_board(tmp_path: Path) -> None:
+    """``bgboard sim --interactive --remote``: a real Mosquitto, Black's board a process of its own."""
+    said: list[str] = []
+    feed = iter(["r", "1/3", "u", "12/18 18/20", "r", "q"])
+
+    def read(prompt: str) -> str:
+        said.append(prompt)
+        try:
+            return next(feed)
+        except StopIteration:
+            raise EOFError from None
+
+    try:
+        assert play_remote_interactive(Options(1, seed=4), tmp_path, read=read, write=said.append) == 0
+    except BrokerMissingError as exc:
+        pytest.fail(f"{exc} — this test runs the real broker")
+    text = "\n".join(said)
+    # seed 4: white rolls the opening at this board, black (6-2) plays 13/5 at the other board
+    assert "opening roll: White 2, Black 6" in said
+    assert "display: Black plays 12/20: move 12/18 (1 of 2)" in said  # in white's numbering, lit step by step
+    assert "[move Black's checkers dice 6-2] White 0 Black 0> " in said
+    assert "display: that is not Black's play 12/20: put back: 3→1" in said  # a wrong execution, put back (u)
+    assert said.index("display: Black played 12/20") > said.index("display: that is not Black's play 12/20: put back: 3→1")
+    assert "Black plays 12/20" in said and "White rolls 5-4" in said  # narrated, then white's own roll
+    assert "[play White dice 5-4] White 0 Black 0 (? = keys)> " in text
