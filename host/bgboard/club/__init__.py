@@ -13,7 +13,7 @@ transaction per change), ``backup`` (SQLite's online backup, restore).  Service:
 
 The public names are imported on first use (:mod:`bgboard.exports`): the pure core does not
 load SQLite, MQTT or Starlette.  ``Director`` is the tournament director's service;
-``boards`` holds the room's director of the boards over MQTT (``boards.Director``).
+``boards`` holds the director's link to the boards over MQTT (``boards.DirectorLink``).
 """
 
 from __future__ import annotations

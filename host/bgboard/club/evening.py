@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 
 from bgboard.club import bracket, formats, payouts as money
 from bgboard.club.model import CONSOLATION, DOUBLE, ELIMINATION, MAIN, ROUND_ROBIN, SWISS
-from bgboard.errors import InputError
+from bgboard.errors import EnvironmentFailure, InputError
 
 if TYPE_CHECKING:
     from bgboard.club.director import AuditEntry, Director
@@ -83,7 +83,7 @@ def after_round(d: "Director", event: str, number: int | None) -> str | None:
     out = folder / f"{d.club.path.stem}-{slug}-{when}.sqlite"
     try:
         backup(d.club.path, out)
-    except InputError as exc:
+    except (InputError, EnvironmentFailure) as exc:
         return f"the automatic backup failed ({exc}); the {'round is paired' if number else 'result stands'}"
     return f"backup {'after round ' + str(number) if number is not None else 'of the finished event'}: {out}"
 
