@@ -33,7 +33,7 @@ ALLOWED: dict[str, set[str]] = {
     "control": {"errors", "exports", "rules", "match", "sense", "link", "display"},
     "io": {"errors", "control", "hardware"},
     "config": {"errors", "files", "rules", "match", "display", "io", "net", "hints"},
-    "net": {"errors", "exports", "rules", "match", "control"},
+    "net": {"errors", "exports", "rules", "match", "control", "link"},
     "app": {"errors", "config", "control", "display", "files", "hardware", "hints", "io", "link", "sense", "store", "net", "match",
             "teaching", "analysis", "opponents"},
     "opponents": {"errors", "rules", "match", "control", "hints", "teaching"},

@@ -32,6 +32,7 @@ from bgboard.control.clock import ClockRules
 from bgboard.control.controller import Controller, IllegalPolicy, Settings
 from bgboard.control.events import (BoardFault, BoardRead, Button, ButtonPressed, DiceRolled, HintReady,
                                     LessonReady, LinkChanged, Tick)
+from bgboard.errors import EnvironmentFailure
 from bgboard.hardware import load_grid, load_pins
 from bgboard.io.buttons import Buttons, to_loop
 from bgboard.link.connection import Beat, BoardSeen, Connected, LinkEvent, Lost, Rolled, Timing, Trouble
@@ -42,7 +43,7 @@ from bgboard.sense.board import SensorFaultError
 from bgboard.sense.settle import Settler
 from bgboard.sense.slots import SlotMap
 from bgboard.sense.variants import read_board
-from bgboard.store.journal import JournalError
+from bgboard.store.journal import JournalError, JournalWriteError
 
 TICK_S = 0.05
 #: ``[match] variant`` values whose games the controller reads with pins and reserves in
@@ -294,7 +295,7 @@ class App:
             done = len(controller.actions)
             try:
                 controller.handle(event)
-            except JournalError as exc:  # written before it takes effect: nothing kept is lost
+            except (JournalError, JournalWriteError) as exc:  # written before it takes effect: nothing kept is lost
                 self._fail(exc)
                 return
             for number, action in enumerate(controller.actions[done:], start=done + 1):
@@ -507,7 +508,7 @@ class App:
                 try:
                     hint = await self.hints.plays(play.before.position, play.dice)
                     grades[id(play)] = grade_play(hint, play.result).text
-                except (HintCancelled, ValueError) as exc:  # a grade is help, never a stop
+                except (HintCancelled, ValueError, EnvironmentFailure) as exc:  # a grade is help, never a stop
                     log.debug("no grade for line %d: %s", play.line, exc)
         from bgboard.control.numbering import Numbering
 

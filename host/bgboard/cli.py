@@ -2,7 +2,9 @@
 
 Each subcommand lives in ``bgboard.commands.<name>`` and provides
 ``add_parser(subparsers) -> argparse.ArgumentParser`` and ``run(args) -> int``.
-Bad input (any :class:`bgboard.errors.InputError`) prints one line to stderr and exits 2.
+Bad input (any :class:`bgboard.errors.InputError`) prints one line to stderr and exits 2;
+the environment failing (any :class:`bgboard.errors.EnvironmentFailure`: a board port lost, a
+broker or engine not installed) prints one line too and exits 69 (``EX_UNAVAILABLE``).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from types import ModuleType
 
 from bgboard import __version__, logs
 from bgboard.commands import COMMANDS, command_module
-from bgboard.errors import InputError
+from bgboard.errors import EXIT_ENVIRONMENT, EXIT_INPUT, EnvironmentFailure, InputError
 
 
 def _command_modules(only: str | None = None) -> list[ModuleType]:
@@ -67,7 +69,10 @@ def main(argv: list[str] | None = None) -> int:
         return int(args._run(args) or 0)
     except InputError as exc:
         print(f"bgboard: {one_line(str(exc))}", file=sys.stderr)
-        return 2
+        return EXIT_INPUT
+    except EnvironmentFailure as exc:
+        print(f"bgboard: {one_line(str(exc))}", file=sys.stderr)
+        return EXIT_ENVIRONMENT
     except BrokenPipeError:
         return 0
     except OSError as exc:  # a file or device the user named: one sentence, never a traceback

@@ -1,15 +1,45 @@
-"""The root of the errors a *user* can cause.
+"""The two roots of the errors a person is shown: their mistake, or the machine's.
 
-Every error that bad input can provoke (a malformed Position ID, an illegal play, a bad
-config key, a malformed frame) subclasses :class:`InputError`.  Its message is one plain
-sentence meant for a person; the CLI prints it and exits with code 2, the host shows it on
-the display.  Errors of the program itself are ordinary exceptions and are never caught
-and hidden.
+Every error bgboard means a person to read is one plain sentence, and it is one of two kinds:
+
+* :class:`InputError` (a :class:`ValueError`) — bad input from a user, a file or a device:
+  a malformed Position ID, an illegal play, a bad config key, a malformed frame or network
+  message, a file that is not what it should be.  Fixing it means changing what was given.
+  The CLI prints the sentence and exits with code 2 (:data:`EXIT_INPUT`); the host shows it
+  on the display; the club pages show it on the page.
+* :class:`EnvironmentFailure` (a :class:`RuntimeError`) — the world around bgboard failing
+  while the input was fine: a serial port that is missing or lost, a broker that is not
+  installed or will not start, an engine or tool that is not installed, a panel or GPIO that
+  cannot be reached, a port already in use, a database another program holds or a full disk.
+  Fixing it means changing the machine (plug it in, install it, free it); the sentence says
+  what to do.  The CLI exits with code 69 (:data:`EXIT_ENVIRONMENT`, ``EX_UNAVAILABLE`` of
+  BSD's sysexits.h, "a service is unavailable"), so a script can tell a retry-worthy failure
+  from a mistake it must fix.
+
+Both share :class:`BgboardError`, for the few places that show either kind the same way (a
+web page, the display).  Errors of the program itself are ordinary exceptions and are never
+caught and hidden.  tests/test_errors.py checks that every exception class of the package
+is under exactly one of the two roots.
 """
 
+#: The CLI's exit code for an :class:`InputError` (argparse uses 2 for bad arguments too).
+EXIT_INPUT = 2
+#: The CLI's exit code for an :class:`EnvironmentFailure` (sysexits.h ``EX_UNAVAILABLE``).
+EXIT_ENVIRONMENT = 69
 
-class InputError(ValueError):
+
+class BgboardError(Exception):
+    """An error meant for a person: the message is one clear sentence.  Raise one of its
+    two kinds, :class:`InputError` or :class:`EnvironmentFailure`, never this class."""
+
+
+class InputError(BgboardError, ValueError):
     """Bad input from a user, a file or a device: the message is one clear sentence."""
+
+
+class EnvironmentFailure(BgboardError, RuntimeError):
+    """The machine, a device or a program bgboard needs failed (missing, lost, busy): the
+    message is one sentence saying what failed and what to do about it."""
 
 
 class RuleError(InputError):
@@ -21,4 +51,13 @@ class RuleError(InputError):
         super().__init__(message)
 
 
-__all__ = ["InputError", "RuleError"]
+def shown(value: object, most: int = 200) -> str:
+    """``value`` as it may go into a sentence or a log line when it came from outside (a
+    device, a peer, a file, an exception's text): its ``repr`` — so control characters and
+    line breaks are escaped and a log line stays one line — cut to ``most`` characters with
+    the full length named."""
+    text = repr(value)
+    return text if len(text) <= most else f"{text[:most]}... ({len(text)} characters)"
+
+
+__all__ = ["EXIT_ENVIRONMENT", "EXIT_INPUT", "BgboardError", "EnvironmentFailure", "InputError", "RuleError", "shown"]

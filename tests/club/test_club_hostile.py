@@ -33,10 +33,10 @@ from bgboard.cli import main
 from bgboard.club.db import Club, ClubDatabaseError
 from bgboard.club.director import Director
 from bgboard.club.live import LiveHub
-from bgboard.club.web import director as auth
+from bgboard.club.web import login as auth
 from bgboard.club.web.app import create_app
 from bgboard.club.web.server import club_site
-from bgboard.errors import InputError
+from bgboard.errors import EXIT_ENVIRONMENT, EXIT_INPUT, InputError
 from tests.club.conftest import selfplay_mat
 from tests.club.webclub import PASSWORD, SWISS, csrf, log_in, make_club
 
@@ -56,9 +56,12 @@ def bgboard(*args: str, stdin: object = None, prefix: tuple[str, ...] = (), cwd:
                           capture_output=True, timeout=timeout, cwd=cwd, preexec_fn=cap)
 
 
-def one_sentence(done: subprocess.CompletedProcess | tuple[int, str], *words: str) -> str:
+def one_sentence(done: subprocess.CompletedProcess | tuple[int, str], *words: str,
+                 exit_code: int = EXIT_INPUT) -> str:
+    """One line on stderr holding ``words``, and ``exit_code``: 2 for bad input, 69
+    (EXIT_ENVIRONMENT) for a machine that fails (a busy database, a port in use)."""
     code, err = (done.returncode, done.stderr) if not isinstance(done, tuple) else done
-    assert code == 2, err
+    assert code == exit_code, err
     assert err.startswith("bgboard: ") and err.count("\n") == 1 and "Traceback" not in err, err
     for word in words:
         assert word in err, err
@@ -317,7 +320,7 @@ def test_case11_a_locked_database_names_who_holds_it(two_players):
         holder.execute("ROLLBACK")
         holder.close()
     one_sentence(done, "is busy: another program is changing it", f"process {os.getpid()} (",
-                 "try again in a moment")
+                 "try again in a moment", exit_code=EXIT_ENVIRONMENT)
     assert bgboard("club", "--db", str(path), "player", "add", "Dora").returncode == 0  # the retry works
 
 
@@ -332,7 +335,7 @@ def test_case11_a_read_only_database_file(two_players):
         listed = bgboard("club", "--db", str(path), "player", "list", prefix=as_user)
     finally:
         path.chmod(0o644)
-    one_sentence(done, f"the club database {path} is read-only: nothing was changed")
+    one_sentence(done, f"the club database {path} is read-only: nothing was changed", exit_code=EXIT_ENVIRONMENT)
     assert listed.returncode == 0 and "Ann" in listed.stdout     # reading still works
 
 
@@ -360,7 +363,8 @@ def test_case12_a_port_in_use_and_an_address_this_machine_lacks(db):
         done = bgboard("club", "--db", str(db), "serve", "--http", f"127.0.0.1:{port}")
     finally:
         taken.close()
-    one_sentence(done, f"--http 127.0.0.1:{port}: cannot listen there, port {port} is in use")
+    one_sentence(done, f"--http 127.0.0.1:{port}: cannot listen there, port {port} is in use",
+                 exit_code=EXIT_ENVIRONMENT)
     done = bgboard("club", "--db", str(db), "serve", "--http", "192.0.2.1:8080")   # TEST-NET-1
     one_sentence(done, "this machine has no address 192.0.2.1")
     done = bgboard("club", "--db", str(db), "serve", "--http", "no-such-host.invalid:8080")

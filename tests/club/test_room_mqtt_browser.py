@@ -1,6 +1,6 @@
 """The whole live path on real parts: a board's client (bgboard.net.boardlink.ClubLink, its
 outbox in a real journal) publishes its match state to a real Mosquitto; the director's MQTT
-side (bgboard.club.boards.Director) feeds the room's hub; the web server pushes the card; a
+side (bgboard.club.boards.DirectorLink) feeds the room's hub; the web server pushes the card; a
 real headless Chromium shows the new score, pushed without a reload, and "offline" when the
 board leaves.  The latency (issue 13: under 1 s) is measured by benchmarks/club_live_browser.py."""
 
@@ -12,7 +12,7 @@ import time
 import pytest
 from selenium.webdriver.support.ui import WebDriverWait
 
-from bgboard.club.boards import ClubTournament, Director
+from bgboard.club.boards import ClubTournament, DirectorLink
 from bgboard.club.director import Director as Service
 from bgboard.club.live import LiveHub
 from bgboard.club.web.server import club_site
@@ -44,7 +44,7 @@ def test_a_board_on_a_real_broker_reaches_the_open_room_page_live(tmp_path, brow
 
     def start() -> None:     # in the server's loop, as 'bgboard club serve --broker --http' runs
         parts["service"] = Service.open(db)
-        parts["director"] = Director(director_settings(broker), ClubTournament(parts["service"]),
+        parts["director"] = DirectorLink(director_settings(broker), ClubTournament(parts["service"]),
                                      hub=served.site.hub)
         parts["director_task"] = asyncio.ensure_future(parts["director"].run())
         parts["journal"] = Journal(tmp_path / "board.sqlite")   # SQLite: opened in its thread

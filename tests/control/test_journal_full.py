@@ -15,7 +15,7 @@ from bgboard.display.panel import FilePanel
 from bgboard.display.panels import panel_spec
 from bgboard.rules.variants import start_position
 from bgboard.sense.board import WHITE, board_of
-from bgboard.store.journal import Journal, JournalError
+from bgboard.store.journal import Journal, JournalWriteError
 from tests.control.fakeboard import FakeBoard, slot_states
 from tests.control.test_app import FAST, GRID, _config, _settings, press, until
 
@@ -59,7 +59,7 @@ def test_a_full_journal_stops_the_match_with_a_sentence_and_keeps_what_was_writt
         await until(lambda: board.rolling or task.done())
         if not task.done():
             board.roll((3, 1))
-        with pytest.raises(JournalError) as stopped:
+        with pytest.raises(JournalWriteError) as stopped:
             await asyncio.wait_for(task, 30)
         board.unplug()
         factory.reset()

@@ -17,6 +17,7 @@ import pytest
 
 from bgboard.cli import main
 from bgboard.commands.firmware import firmware_files, mpremote_command, stop_firmware
+from bgboard.errors import EXIT_ENVIRONMENT, EXIT_INPUT
 
 from fwrun import FIRMWARE, MICROPYTHON, micropython_env
 
@@ -41,14 +42,14 @@ def test_missing_port_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> No
     assert "--port" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("argv, words", [
-    (["--port", "/dev/does-not-exist"], "no serial port /dev/does-not-exist"),
-    (["--port", "bad port", "--dry-run"], "not a serial port name"),
-    (["--port", "a0", "--source", "/nonexistent", "--dry-run"], "no firmware directory"),
+@pytest.mark.parametrize("argv, words, code", [
+    (["--port", "/dev/does-not-exist"], "no serial port /dev/does-not-exist", EXIT_ENVIRONMENT),  # no board
+    (["--port", "bad port", "--dry-run"], "not a serial port name", EXIT_INPUT),
+    (["--port", "a0", "--source", "/nonexistent", "--dry-run"], "no firmware directory", EXIT_INPUT),
 ])
-def test_bad_arguments_give_one_line_and_exit_2(argv: list[str], words: str,
-                                               capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["firmware", "deploy", *argv]) == 2
+def test_bad_arguments_exit_2_and_a_missing_board_69_with_one_line(argv: list[str], words: str, code: int,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["firmware", "deploy", *argv]) == code
     err = capsys.readouterr().err
     assert words in err and err.count("\n") == 1
 
@@ -148,6 +149,6 @@ def test_stop_command_stops_the_firmware_and_says_so(tmp_path: Path, capsys: pyt
         assert main(["firmware", "stop", "--port", port]) == 0
         assert proc.wait(timeout=60) == 0
         assert "stopped the firmware" in capsys.readouterr().out
-        # nothing runs any more: a second stop gets no answer -> one line, exit 2
-        assert main(["firmware", "stop", "--port", port]) == 2
+        # nothing runs any more: a second stop gets no answer -> one line, exit 69 (the board, not the input)
+        assert main(["firmware", "stop", "--port", port]) == EXIT_ENVIRONMENT
         assert "did not answer" in capsys.readouterr().err

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from bgboard.cli import main
+from bgboard.errors import EXIT_ENVIRONMENT, EXIT_INPUT
 from bgboard.hardware import load_grid
 
 from fwrun import EMPTY, FIRMWARE, MICROPYTHON, counts, micropython_env
@@ -110,16 +111,16 @@ def test_empty_only_stops_after_the_empty_check(tmp_path: Path) -> None:
     assert (code, lines) == (0, [f"empty board: all {SLOTS} slots read empty"])
 
 
-def test_bad_arguments_and_no_board_are_one_sentence_and_exit_2(tmp_path: Path,
-                                                                 capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["firmware", "selftest", "--port", "/dev/does-not-exist"]) == 2
+def test_bad_arguments_exit_2_and_no_board_exits_69_each_with_one_sentence(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["firmware", "selftest", "--port", "/dev/does-not-exist"]) == EXIT_ENVIRONMENT
     assert "no serial port /dev/does-not-exist" in capsys.readouterr().err
     _, port, close = null_modem()
     try:
-        assert main(["firmware", "selftest", "--port", port, "--timeout", "0.3"]) == 2
+        assert main(["firmware", "selftest", "--port", port, "--timeout", "0.3"]) == EXIT_ENVIRONMENT
         err = capsys.readouterr().err
         assert "did not answer (a snapshot)" in err and err.count("\n") == 1
-        assert main(["firmware", "selftest", "--port", port, "--timeout", "-1"]) == 2
+        assert main(["firmware", "selftest", "--port", port, "--timeout", "-1"]) == EXIT_INPUT
         assert "not a positive number" in capsys.readouterr().err
     finally:
         close()

@@ -12,7 +12,8 @@ import pytest
 
 from bgboard.link.connection import Beat, BoardSeen, Connected, Connection, LinkEvent, Lost, Rolled, Timing, Trouble
 from bgboard.link.messages import Changes, RequestSnapshot, SetRolling, SlotChange, slot_state
-from bgboard.link.reconnect import Backoff, Link
+from bgboard.link.backoff import Backoff
+from bgboard.link.reconnect import Link
 from bgboard.link.transport import PortUnavailableError, open_serial
 from tests.control.fakeboard import FakeBoard
 from tests.control.guard import no_leftover_tasks  # noqa: F401  (autouse)
@@ -184,7 +185,7 @@ def test_unplug_and_replug_reconnects_with_backoff(tmp_path: Path) -> None:
             attempts[0] += 1
             return open_serial(str(board.path))
 
-        link = Link(opener, events.append, backoff=Backoff(0.05, 2, 0.2), timing=FAST)
+        link = Link(opener, events.append, backoff=Backoff(0.05, 0.2, jitter=0), timing=FAST)
         task = asyncio.create_task(link.run())
         await until(lambda: bool(events))  # no board yet
         assert isinstance(events[0], Lost) and "cannot be opened" in events[0].text

@@ -8,7 +8,7 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-from bgboard.club.boards import ClubTournament, Director, DirectorSettings
+from bgboard.club.boards import ClubTournament, DirectorLink, DirectorSettings
 from bgboard.club.director import Director as Service
 from bgboard.club.live import LiveHub
 from bgboard.match import read_mat, replay
@@ -53,14 +53,14 @@ class Evening:
         self.db = db
         self.hub = LiveHub()
         self.service: Any = None
-        self.director: Director | None = None
+        self.director: DirectorLink | None = None
         self.director_task: asyncio.Task[None] | None = None
         self.boards: dict[int, ClubSimBoard] = {}
         self.board_tasks: dict[int, asyncio.Task[None]] = {}
 
     def start_director(self) -> None:
         self.service = Service.open(self.db)
-        self.director = Director(director_settings(self.broker), ClubTournament(self.service), hub=self.hub)
+        self.director = DirectorLink(director_settings(self.broker), ClubTournament(self.service), hub=self.hub)
         self.director_task = asyncio.create_task(self.director.run())
 
     async def stop_director(self) -> None:

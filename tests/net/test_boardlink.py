@@ -173,7 +173,7 @@ def test_assignments_arrive_and_bad_messages_are_ignored(tmp_path: Path, broker:
         journal.close()
         return got
 
-    with caplog.at_level("WARNING", logger="bgboard.club.board"):
+    with caplog.at_level("WARNING", logger="bgboard.net.boardlink"):
         got = asyncio.run(go())
     assert got == [a]
     warnings = [r.getMessage() for r in caplog.records]

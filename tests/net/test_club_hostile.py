@@ -107,7 +107,10 @@ class Serve:
 async def retained_states(broker: PrivateBroker) -> list[tuple[str, bytes]]:
     """Every retained message on the boards' state topics, seen by the director's user: the
     broker sends them right after the subscription, before it handles a later publish, so the
-    marker board 7 publishes after the subscription comes after every one of them."""
+    marker board 7 publishes after the subscription comes after every one of them.  The broker
+    ties the client id to the user, so this client resumes the director's own persistent session:
+    the messages queued for it while the director was stopped (any kind, on any board's topic)
+    come first and are not retained ones — only retained messages on a state topic count."""
     seen = []
     async with client(broker, DIRECTOR) as c, client(broker, board_user(7)) as board7:
         await c.subscribe(f"{BASE}/+/state", qos=1)
@@ -116,7 +119,8 @@ async def retained_states(broker: PrivateBroker) -> list[tuple[str, bytes]]:
             async for m in c.messages:
                 if m.payload == b"marker":
                     break
-                seen.append((str(m.topic), bytes(m.payload)))
+                if m.retain and m.topic.matches(f"{BASE}/+/state"):
+                    seen.append((str(m.topic), bytes(m.payload)))
     return seen
 
 

@@ -9,6 +9,7 @@ import pytest
 
 from bgboard.cli import main
 from bgboard.club.director import Director as Service
+from bgboard.errors import EXIT_ENVIRONMENT
 from tests.net.club_harness import mat_results
 
 
@@ -31,12 +32,12 @@ def test_a_small_evening_ends_with_its_champion(tmp_path: Path, capsys: pytest.C
     assert (out / "export" / "draw.html").exists()
 
 
-def test_without_mosquitto_it_is_one_sentence(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_without_mosquitto_it_is_one_sentence_and_exit_69(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     import bgboard.net.mosquitto as mosquitto
 
     monkeypatch.setenv("PATH", str(tmp_path))
     monkeypatch.setattr(mosquitto, "SBIN", str(tmp_path / "no-mosquitto"))
-    assert main(["club", "demo", "--out", str(tmp_path / "demo")]) == 2
+    assert main(["club", "demo", "--out", str(tmp_path / "demo")]) == EXIT_ENVIRONMENT
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "apt-get install mosquitto" in err
     assert not (tmp_path / "demo").exists()

@@ -15,6 +15,7 @@ from bgboard.analysis.stats import summarise
 from bgboard.analysis.walk import Evaluator, analyse_match
 from bgboard.match.mat_read import import_mat
 from bgboard.match.mat_write import export_mat
+from bgboard.errors import EnvironmentFailure
 
 __all__ = ["figures_for_actions", "summary_lines"]
 
@@ -54,6 +55,6 @@ def figures_for_actions(actions: tuple[object, ...], engine: str) -> tuple[dict[
 
             evaluator = _EVALUATORS[engine] = open_evaluator(engine)
         analysis = analyse_match(match, evaluator)
-    except ValueError:  # InputError: a match the analysis does not cover
+    except (ValueError, EnvironmentFailure):  # a match the analysis does not cover, no engine
         return ()
     return tuple(summarise(analysis, p).to_dict() for p in (0, 1))

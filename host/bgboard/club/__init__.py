@@ -15,7 +15,7 @@ and ``results`` — ``operations`` (the table of audited operations, ``replay_au
 
 The public names are imported on first use (:mod:`bgboard.exports`): the pure core does not
 load SQLite, MQTT or Starlette.  ``Director`` is the tournament director's service;
-``boards`` holds the room's director of the boards over MQTT (``boards.Director``).
+``boards`` holds the director's link to the boards over MQTT (``boards.DirectorLink``).
 """
 
 from __future__ import annotations

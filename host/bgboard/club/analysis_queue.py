@@ -30,7 +30,7 @@ from typing import Any, Callable
 
 from bgboard.club.db import Club
 from bgboard.club.checks import mat_key
-from bgboard.errors import InputError
+from bgboard.errors import EnvironmentFailure, InputError
 
 __all__ = ["ENGINES", "POLL_S", "analyse_record", "counts", "drain", "match_figures", "next_queued", "pr_history",
            "pr_table", "queue_all", "run_worker", "store", "write_csv"]
@@ -59,9 +59,9 @@ def _open_evaluator(engines: tuple[str, ...]) -> Any:
         try:
             _evaluator = open_evaluator(name, 0)
             return _evaluator
-        except InputError as exc:
+        except (InputError, EnvironmentFailure) as exc:
             reasons.append(str(exc))
-    raise InputError("no analysis engine is installed (" + "; ".join(reasons)
+    raise EnvironmentFailure("no analysis engine is installed (" + "; ".join(reasons)
                      + "): pip install 'bgboard[hints]'")
 
 
@@ -74,7 +74,7 @@ def analyse_record(mat: str, engines: tuple[str, ...] = ENGINES) -> dict[str, An
     from bgboard.analysis.walk import analyse_match
     from bgboard.match.mat_read import import_mat
 
-    evaluator = _open_evaluator(engines)  # no engine: the InputError goes to the caller (rows stay queued)
+    evaluator = _open_evaluator(engines)  # no engine: the EnvironmentFailure goes to the caller (rows stay queued)
     try:
         match = import_mat(mat)
         if match.variant != "standard":
@@ -181,7 +181,7 @@ async def run_worker(path: str | Path, *, engines: tuple[str, ...] = ENGINES, po
         while stop is None or not stop.is_set():
             try:
                 item = await database.run(lambda c: next_queued(c.conn))
-            except (InputError, sqlite3.Error) as exc:  # busy, moved, damaged: the pages say so; try later
+            except (InputError, EnvironmentFailure, sqlite3.Error) as exc:  # busy, moved, damaged: the pages say so; try later
                 log.warning("the analysis queue cannot be read just now: %s", exc)
                 await _wait(stop, 10 * poll_s)
                 continue
@@ -191,7 +191,7 @@ async def run_worker(path: str | Path, *, engines: tuple[str, ...] = ENGINES, po
             match_id, mat = item
             try:
                 result = await loop.run_in_executor(pool, analyse_record, mat, engines)
-            except InputError as exc:  # no engine installed
+            except EnvironmentFailure as exc:  # no engine installed
                 if not told:
                     log.warning("the results are not analysed: %s", exc)
                     told = True
@@ -209,7 +209,7 @@ async def run_worker(path: str | Path, *, engines: tuple[str, ...] = ENGINES, po
             try:
                 if await database.run(lambda c: store(c, match_id, mat, result)):
                     log.info("match %d analysed", match_id)
-            except (InputError, sqlite3.Error) as exc:
+            except (InputError, EnvironmentFailure, sqlite3.Error) as exc:
                 log.warning("match %d's analysis could not be stored just now: %s", match_id, exc)
                 await _wait(stop, 10 * poll_s)
     finally:

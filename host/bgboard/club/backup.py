@@ -15,8 +15,8 @@ import sqlite3
 from datetime import datetime, timezone
 from pathlib import Path
 
-from bgboard.club.db import CLUB_TABLES, SCHEMA, Club, ClubDatabaseError
-from bgboard.errors import InputError
+from bgboard.club.db import CLUB_TABLES, SCHEMA, Club, ClubDatabaseError, ClubDatabaseUnavailableError
+from bgboard.errors import EnvironmentFailure, InputError
 
 def check_club_file(path: str | Path, integrity: bool = True) -> str:
     """The club's name in ``path``, or one sentence saying why it is not a usable club database
@@ -110,8 +110,9 @@ def restore(file: str | Path, db_path: str | Path, at: datetime | None = None) -
             source.close()
         with Club(db_path):
             pass                    # migrates an older backup to this schema
-    except (sqlite3.Error, ClubDatabaseError) as exc:
-        raise InputError(f"the restore into {db_path} failed ({exc})"
+    except (sqlite3.Error, ClubDatabaseError, ClubDatabaseUnavailableError) as exc:
+        kind = EnvironmentFailure if isinstance(exc, EnvironmentFailure) else InputError
+        raise kind(f"the restore into {db_path} failed ({exc})"
                          + (f": the database before it is kept as {kept}" if kept else "")) from None
     return kept
 

@@ -1,6 +1,6 @@
 """The director's side of the club network (adapter; docs/club-protocol.md).
 
-:class:`Director` is what ``bgboard club serve --broker URL`` runs: one MQTT session (user
+:class:`DirectorLink` is what ``bgboard club serve --broker URL`` runs: one MQTT session (user
 ``director``, a persistent session, so results published while the director was down are
 waiting for it) subscribed to every board's ``state``, ``online`` and ``result``.
 
@@ -61,7 +61,7 @@ from bgboard.net.protocol import (
 )
 from bgboard.net.session import Backoff, MqttError, open_client, subscription
 
-log = logging.getLogger("bgboard.club.director")
+log = logging.getLogger(__name__)
 
 STORED, DUPLICATE, REFUSED, IGNORED = "stored", "duplicate", "refused", "ignored"
 #: A result whose checks passed: the writer stores it (the store says stored or duplicate).
@@ -162,7 +162,7 @@ def _is_lock(exc: BaseException) -> bool:
     return isinstance(exc, sqlite3.OperationalError) and ("locked" in str(exc) or "busy" in str(exc))
 
 
-class Director:
+class DirectorLink:
     """The director's MQTT side (see the module docstring)."""
 
     def __init__(
@@ -226,6 +226,7 @@ class Director:
                     async with client:
                         backoff.reset()
                         self.online = True
+                        log.info("the director is connected to the club broker %s", s.broker)
                         await self._serve(client)
                 except MqttError as exc:
                     log.warning("the club broker %s is not reachable (%s)", s.broker, exc or type(exc).__name__)
@@ -739,7 +740,7 @@ async def serve_boards(db_path: Any, hub: Any, settings: DirectorSettings, *, st
     from bgboard.club.director import Director as Service
 
     with Service.open(db_path) as service:
-        director = Director(settings, ClubTournament(service), hub=hub)
+        director = DirectorLink(settings, ClubTournament(service), hub=hub)
         task = asyncio.ensure_future(director.run())
         try:
             if stop is None:

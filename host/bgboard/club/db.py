@@ -25,7 +25,7 @@ from typing import Any
 from bgboard.club.checks import MAX_ID, bounded_name, clean_name, match_id, shell_word
 from bgboard.club.model import Entrant, EventSpec, Played
 from bgboard.club.views import FORFEIT, MatchInfo
-from bgboard.errors import InputError
+from bgboard.errors import EnvironmentFailure, InputError
 
 def _analyses(conn: sqlite3.Connection) -> None:
     """The background analysis of results (issue 24, :mod:`bgboard.club.analysis_queue`): one
@@ -206,10 +206,17 @@ CLUB_TABLES = {"meta", "players", "events", "entries", "rounds", "matches", "aud
 
 
 class ClubDatabaseError(InputError):
-    """A club database that cannot be opened or used (the message names the file)."""
+    """A file that is not a usable club database: another program's, damaged, missing (the
+    message names the file and what to do)."""
 
 
-def database_error(exc: sqlite3.Error, path: str | Path) -> ClubDatabaseError:
+class ClubDatabaseUnavailableError(EnvironmentFailure):
+    """A good club database the machine will not let us use now: busy in another program,
+    read-only, a full or failing disk, a folder that cannot be opened (the message names the
+    file and what to do)."""
+
+
+def database_error(exc: sqlite3.Error, path: str | Path) -> ClubDatabaseError | ClubDatabaseUnavailableError:
     """One sentence for an SQLite error a user can meet on the club database at ``path``:
     locked by another program (which, when this machine can tell), a read-only file or
     folder, a damaged file, a full disk; anything else named as SQLite says it."""
@@ -219,11 +226,11 @@ def database_error(exc: sqlite3.Error, path: str | Path) -> ClubDatabaseError:
     if "locked" in low or "busy" in low or code.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
         holders = holders_of(path)
         who = f" ({', '.join(holders)} has it open)" if holders else ""
-        return ClubDatabaseError(
+        return ClubDatabaseUnavailableError(
             f"the club database {path} is busy: another program is changing it{who} and did not "
             f"finish within {BUSY_TIMEOUT_S:g} s; nothing was changed, try again in a moment")
     if "readonly" in low or "read-only" in low or code.startswith("SQLITE_READONLY"):
-        return ClubDatabaseError(
+        return ClubDatabaseUnavailableError(
             f"the club database {path} is read-only: nothing was changed; let this user write the "
             "file and its folder (chmod/chown), or work on a writable copy")
     if "not a database" in low or code.startswith("SQLITE_NOTADB"):
@@ -236,12 +243,12 @@ def database_error(exc: sqlite3.Error, path: str | Path) -> ClubDatabaseError:
             "restore your last backup with 'bgboard club restore FILE' ('club backup' makes one; "
             "the damaged file is kept aside)")
     if "disk is full" in low or "disk i/o" in low or code.startswith(("SQLITE_FULL", "SQLITE_IOERR")):
-        return ClubDatabaseError(f"the club database {path} cannot be written ({text}): "
+        return ClubDatabaseUnavailableError(f"the club database {path} cannot be written ({text}): "
                                  "free some disk space or check the disk, then try again")
     if "unable to open" in low or code.startswith("SQLITE_CANTOPEN"):
-        return ClubDatabaseError(f"the club database {path} cannot be opened ({text}): check the "
+        return ClubDatabaseUnavailableError(f"the club database {path} cannot be opened ({text}): check the "
                                  "file's and its folder's permissions")
-    return ClubDatabaseError(f"the club database {path} cannot be used ({text})")
+    return ClubDatabaseUnavailableError(f"the club database {path} cannot be used ({text})")
 
 
 def holders_of(path: str | Path) -> list[str]:

@@ -38,7 +38,7 @@ from bgboard.club import audit, bracket, db as queries, formats, payouts as mone
 from bgboard.club.audit import now
 from bgboard.club.checks import clean_name, shell_word
 from bgboard.club.model import CONSOLATION, DOUBLE, ELIMINATION, MAIN, ROUND_ROBIN, SWISS
-from bgboard.errors import InputError
+from bgboard.errors import EnvironmentFailure, InputError
 
 if TYPE_CHECKING:
     from bgboard.club.director import Director
@@ -85,7 +85,7 @@ def after_round(d: "Director", event: str, number: int | None) -> str | None:
     out = folder / f"{d.club.path.stem}-{slug}-{when}.sqlite"
     try:
         backup(d.club.path, out)
-    except InputError as exc:
+    except (InputError, EnvironmentFailure) as exc:
         return f"the automatic backup failed ({exc}); the {'round is paired' if number else 'result stands'}"
     return f"backup {'after round ' + str(number) if number is not None else 'of the finished event'}: {out}"
 

@@ -21,10 +21,12 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence, Set
 from itertools import chain
 
+from bgboard.errors import InputError
+
 STEP_LIMIT = 200_000
 
 
-class NoPairing(Exception):
+class NoPairing(InputError):
     """No pairing without a rematch exists for this round."""
 
 

@@ -21,28 +21,38 @@ read empty; then it asks for one checker on each slot in turn, in grid.toml's or
 checks that exactly that slot (and no other) reads it, and reads empty again once the
 checker is taken away.  Every slot that reads wrong is named with its place, its
 multiplexer channel and its strip header pin.  Exit 0 when every slot passed, 1 when some
-did not (the list says which), 2 when the board did not answer.
+did not (the list says which), 69 when the board did not answer (an environment failure,
+see bgboard.errors).
 """
 
 from __future__ import annotations
 
 import argparse
+import logging
 import shutil
 import subprocess
 import sys
 import time
 from pathlib import Path
 
-from bgboard.errors import InputError
+from bgboard.errors import EnvironmentFailure, InputError, shown
 from bgboard.hardware import PLACES, Grid, Slot, firmware_dir, load_grid
 from bgboard.link import messages as m
 from bgboard.link.codec import Frame, FrameDecoder
 
 FIRMWARE_DIR = firmware_dir()
 
+log = logging.getLogger(__name__)
+
 
 class DeployError(InputError):
-    """The firmware could not be deployed (one sentence: what to check)."""
+    """The firmware could not be deployed as asked (a bad port name, a source that is not
+    the firmware, a board built from another grid.toml): one sentence, what to check."""
+
+
+class BoardUnreachableError(EnvironmentFailure):
+    """The board or the tool to reach it is not there (no port, a port that will not open, a
+    board that does not answer, mpremote missing or failing): one sentence, what to check."""
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -91,7 +101,7 @@ def mpremote_command(port: str, files: list[Path]) -> list[str]:
 def check_port(port: str) -> None:
     """A device path must exist (mpremote shortcuts like ``a0`` or ``id:...`` pass)."""
     if port.startswith("/") and not Path(port).exists():
-        raise DeployError(f"there is no serial port {port}: is the board plugged in?")
+        raise BoardUnreachableError(f"there is no serial port {port}: is the board plugged in?")
 
 
 def stop_firmware(port: str, timeout: float = 2.0) -> bool:
@@ -102,7 +112,9 @@ def stop_firmware(port: str, timeout: float = 2.0) -> bool:
     try:
         link = serial.serial_for_url(port, baudrate=115200, timeout=0.1)
     except (serial.SerialException, OSError) as exc:
-        raise DeployError(f"cannot open {port}: {exc}") from None
+        log.debug("cannot open %s: %s", port, shown(exc))
+        raise BoardUnreachableError(f"cannot open {port}: {exc}") from None
+    log.debug("%s is open: asking the firmware to stop", port)
     with link:
         link.write(m.encode(m.Reboot(m.REBOOT_REPL), 0))
         link.flush()
@@ -153,28 +165,32 @@ class _Board:
         try:
             self.link = serial.serial_for_url(port, baudrate=115200, timeout=0.1)
         except (serial.SerialException, OSError) as exc:
-            raise DeployError(f"cannot open {port}: {exc}") from None
+            log.debug("cannot open %s: %s", port, shown(exc))
+            raise BoardUnreachableError(f"cannot open {port}: {exc}") from None
+        log.debug("%s is open for the self-test", port)
         self.port, self.timeout = port, timeout
         self.decoder = FrameDecoder()
         self.seq = 0
         self.pending: list[m.Message] = []
 
     def send(self, message: m.Message) -> None:
+        log.debug("to the board: %s (seq %d)", type(message).__name__, self.seq)
         self.link.write(m.encode(message, self.seq))
         self.link.flush()
         self.seq = (self.seq + 1) & 0xFFFF
 
     def next(self, what: str) -> m.Message:
-        """The next message from the board; DeployError after ``timeout`` s of silence about ``what``."""
+        """The next message from the board; BoardUnreachableError after ``timeout`` s of silence about ``what``."""
         deadline = time.monotonic() + self.timeout
         while not self.pending:
             if time.monotonic() > deadline:
-                raise DeployError(f"the board on {self.port} did not answer ({what}): is the firmware running?")
+                raise BoardUnreachableError(f"the board on {self.port} did not answer ({what}): is the firmware running?")
             for item in self.decoder.feed(self.link.read(256)):
                 if isinstance(item, Frame):
                     try:
                         self.pending.append(m.decode(item))
-                    except m.MessageError:
+                    except m.MessageError as exc:
+                        log.debug("a frame from the board was refused: %s", exc)
                         continue
         return self.pending.pop(0)
 
@@ -254,7 +270,7 @@ def run(args: argparse.Namespace) -> int:
     if args.action == "stop":
         check_port(args.port)
         if not stop_firmware(args.port):
-            raise DeployError(f"the firmware on {args.port} did not answer: is it running?")
+            raise BoardUnreachableError(f"the firmware on {args.port} did not answer: is it running?")
         print(f"stopped the firmware on {args.port}: the REPL is free")
         return 0
     files = firmware_files(args.source)
@@ -267,12 +283,12 @@ def run(args: argparse.Namespace) -> int:
     check_port(args.port)
     mpremote = shutil.which("mpremote") or str(Path(sys.executable).with_name("mpremote"))
     if not Path(mpremote).exists():
-        raise DeployError("mpremote is not installed: pip install mpremote")
+        raise BoardUnreachableError("mpremote is not installed: pip install mpremote")
     if not args.no_stop and not stop_firmware(args.port):
         print(f"bgboard: no answer from the firmware on {args.port}; trying the REPL directly",
               file=sys.stderr)
     result = subprocess.run([mpremote, *command[1:]])
     if result.returncode != 0:
-        raise DeployError(f"mpremote failed (exit {result.returncode}): see its message above")
+        raise BoardUnreachableError(f"mpremote failed (exit {result.returncode}): see its message above")
     print(f"deployed {len(files)} files to {args.port}")
     return 0

@@ -8,12 +8,15 @@ three-colour panels), which the refresh policy knows from the panel caps.
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from PIL import Image
 
 from bgboard.display.panel import PanelError, check_frame
 from bgboard.display.panels import PanelSpec, panel_spec
+
+log = logging.getLogger(__name__)
 
 
 class InkyPanel:
@@ -58,4 +61,5 @@ def open_inky(panel: str) -> InkyPanel:  # pragma: no cover - needs an Inky on a
         display = auto()
     except RuntimeError as exc:
         raise PanelError(f"no Inky display found ({exc})") from None
+    log.info("the Inky display is open as the %s panel", caps.name)
     return InkyPanel(caps, display)

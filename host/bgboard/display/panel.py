@@ -13,10 +13,10 @@ from typing import Protocol, runtime_checkable
 from PIL import Image
 
 from bgboard.display.panels import PanelSpec
-from bgboard.errors import InputError
+from bgboard.errors import EnvironmentFailure
 
 
-class PanelError(InputError):
+class PanelError(EnvironmentFailure):
     """The panel cannot show a frame (stuck BUSY line, missing device): one sentence."""
 
 

@@ -11,10 +11,14 @@ a full refresh after :attr:`Screen.retry_ms`.
 
 from __future__ import annotations
 
+import logging
+
 from bgboard.display.panel import Panel, PanelError
 from bgboard.display.refresh import Refresh, RefreshConfig, RefreshPolicy, RefreshState
 from bgboard.display.render import render
 from bgboard.display.state import DisplayState
+
+log = logging.getLogger(__name__)
 
 
 class Screen:
@@ -52,9 +56,13 @@ class Screen:
                     self.panel.sleep()
             except PanelError as exc:
                 # a display fault must never stop the match: remember it, retry later
+                if self.error != str(exc):  # one line per fault, not one per retry
+                    log.warning("the panel failed: %s; retried in %.0f s", exc, self.retry_ms / 1000)
                 self.error = str(exc)
                 self.state = self.policy.failed(self.state, decision, now_ms, self.retry_ms)
                 return self.policy.due_ms(self.state)
+            if self.error is not None:
+                log.info("the panel works again")
             self.error = None
             self.history.append(decision)
             self.last_shown = self._pending_state

@@ -29,6 +29,7 @@ BUSY is polled every 10 ms with a timeout; a panel that stays busy raises
 
 from __future__ import annotations
 
+import logging
 import time
 from dataclasses import dataclass
 from typing import Any, Callable, Protocol
@@ -38,6 +39,8 @@ from PIL import Image
 from bgboard.display.panel import PanelError, check_frame
 from bgboard.display.panels import PanelSpec, panel_spec
 from bgboard.hardware import DisplayPins, load_pins
+
+log = logging.getLogger(__name__)
 
 # SSD1680 commands used here (datasheet names)
 DRIVER_OUTPUT = 0x01
@@ -165,6 +168,8 @@ class WaveshareSSD1680:
         start = self._monotonic()
         while self.busy.is_active == self.BUSY_WHEN_HIGH:
             if self._monotonic() - start > self.busy_timeout_s:
+                log.debug("the %s panel's BUSY line (GPIO %d) stayed high for %.1f s", self.caps.name,
+                          self.busy_pin, self._monotonic() - start)
                 raise PanelError(
                     f"the {self.caps.name} panel stayed busy for more than "
                     f"{self.busy_timeout_s:.0f} s: check its cable and the BUSY line "
@@ -256,6 +261,7 @@ class WaveshareSSD1680:
             self.closed = True
             for part in (self.spi, self.rst, self.dc, self.busy):
                 part.close()
+            log.info("the %s panel is closed", self.caps.name)
 
 
 def open_waveshare(panel: str, pins: DisplayPins | None = None,
@@ -295,4 +301,6 @@ def open_waveshare(panel: str, pins: DisplayPins | None = None,
             device.close()
         spi.close()
         raise PanelError(f"the {panel} panel's GPIO pins cannot be opened ({exc}): is this a Raspberry Pi with the panel HAT?") from None
+    log.info("the %s panel is open on SPI %d.%d (RST GPIO %d, DC %d, BUSY %d)", panel, pins.spi_bus,
+             pins.spi_device, pins.rst, pins.dc, pins.busy)
     return driver(caps, spi, *devices, busy_pin=pins.busy)

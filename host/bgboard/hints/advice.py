@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Callable
 
-from bgboard.hints._rules import legal_plays
 from bgboard.hints.engine import CubeAction, CubeHint, CubeState, HintEngine, PlayHint, PlaysHint
+from bgboard.rules import legal_plays
 from bgboard.rules.position import Position
 
 __all__ = ["Cancelled", "cube_blocker", "cube_hint", "play_hints"]

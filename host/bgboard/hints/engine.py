@@ -16,7 +16,7 @@ from enum import StrEnum
 from dataclasses import dataclass
 from typing import Protocol, Sequence, runtime_checkable
 
-from bgboard.errors import InputError
+from bgboard.errors import EnvironmentFailure, InputError
 from bgboard.rules.position import Position
 
 __all__ = [
@@ -32,7 +32,7 @@ __all__ = [
 ]
 
 
-class EngineUnavailableError(InputError):
+class EngineUnavailableError(EnvironmentFailure):
     """The engine asked for cannot be used here (not installed, or no wheel for this CPU)."""
 
 

@@ -23,10 +23,10 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, fields
 from typing import Any, Sequence
 
-from bgboard.hints._rules import legal_plays, position_id
 from bgboard.hints.advice import cube_blocker, play_hints
 from bgboard.hints.engine import CubeHint, CubeState, HintEngine, PlaysHint
 from bgboard.hints.grade import grade
+from bgboard.rules import legal_plays, position_id
 from bgboard.rules.position import BAR, OFF, Position
 
 __all__ = [

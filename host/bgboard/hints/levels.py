@@ -26,11 +26,11 @@ import hashlib
 import random
 from dataclasses import dataclass
 
-from bgboard.errors import InputError
-from bgboard.hints._rules import legal_plays
+from bgboard.errors import EnvironmentFailure, InputError
 from bgboard.hints.advice import cube_hint
 from bgboard.hints.engine import CubeAction, CubeState, HintEngine, UnsupportedError
 from bgboard.hints.registry import make_engine
+from bgboard.rules import legal_plays
 from bgboard.rules.position import Position
 
 __all__ = ["ENGINE_LEVELS", "LADDER", "Ask", "Decision", "Level", "UnknownLevelError", "choose_play", "cube_rule",
@@ -230,7 +230,7 @@ def _resign(engine: HintEngine, ask: Ask) -> Decision:
     if equity_after is None and engine.calibrated:
         try:
             equity_after = _equity_net().equity_after  # type: ignore[attr-defined]
-        except InputError:
+        except (InputError, EnvironmentFailure):  # gnubg-nn not installed: no equity to ask
             equity_after = None
     if not engine.calibrated or equity_after is None:
         return Decision("decline", why=f"{engine.name} knows no equities: it plays on")

@@ -3,11 +3,14 @@
 
 from __future__ import annotations
 
+import logging
 import os
 from dataclasses import dataclass
 
 from bgboard.errors import InputError
 from bgboard.hints.engine import EngineUnavailableError, HintEngine
+
+log = logging.getLogger(__name__)
 
 __all__ = ["DEFAULT", "ENGINES", "ENV", "Opened", "UnknownEngineError", "open_configured", "make_engine", "open_engine"]
 
@@ -75,9 +78,11 @@ def open_engine(name: str | None = None) -> Opened:
             if candidate == name:
                 continue
             try:
-                return Opened(make_engine(candidate), f"{exc}; using {candidate}")
+                opened = Opened(make_engine(candidate), f"{exc}; using {candidate}")
             except EngineUnavailableError:
                 continue
+            log.info("%s; using %s", exc, candidate)
+            return opened
         raise  # pragma: no cover - pubeval is pure Python and always opens
 
 

@@ -9,8 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from bgboard.hints import _rules
-from bgboard.rules import Step
+from bgboard.rules import Step, explain, legal_steps
 from bgboard.rules.position import BAR, Position
 
 __all__ = ["Destinations", "destinations", "illegal_reason"]
@@ -40,11 +39,11 @@ def destinations(position: Position, dice: tuple[int, int], steps_so_far: Sequen
     already made this turn (the rules engine's ``legal_steps`` convention).  A destination
     reachable by more than one die appears once, in descending order.
     """
-    steps = _rules.legal_steps(position, dice, tuple(steps_so_far))
+    steps = legal_steps(position, dice, tuple(steps_so_far))
     targets = sorted({s.to for s in steps if s.frm == frm}, reverse=True)
     return Destinations(frm, tuple(targets))
 
 
 def illegal_reason(position: Position, dice: tuple[int, int], result: Position) -> str | None:
     """None if ``result`` can be reached legally with ``dice``, else the reason in words."""
-    return _rules.explain(position, dice, result)
+    return explain(position, dice, result)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import logging
 import multiprocessing
 import threading
 from typing import Any, Callable
@@ -29,6 +30,8 @@ from bgboard.hints.engine import CubeHint, CubeState, HintEngine, PlaysHint
 from bgboard.rules.position import Position
 
 __all__ = ["HintCancelled", "HintJob", "HintWorker"]
+
+log = logging.getLogger(__name__)
 
 
 class HintCancelled(Cancelled):
@@ -125,6 +128,9 @@ class HintWorker:
             )
         else:
             self._pool = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="bgboard-hint")
+        self._name = str(getattr(engine, "name", type(engine).__name__))
+        log.info("the %s engine answers on a %s (budget %.1f s)", self._name,
+                 "child process" if separate_process else "worker thread", budget)
         self._current: HintJob | None = None
         self._lock = threading.Lock()
         self._closed = False
@@ -210,6 +216,8 @@ class HintWorker:
         except asyncio.TimeoutError:
             job.cancel("over budget")
             waiting.cancel()
+            log.info("a %s request ran over its %.1f s budget: abandoned", self._name,
+                     self.budget if budget is None else budget)
             raise HintCancelled("over budget") from None
         except (asyncio.CancelledError, concurrent.futures.CancelledError, Cancelled):
             if not job.cancelled:  # our caller was cancelled: stop the job too
@@ -249,6 +257,7 @@ class HintWorker:
         self._closed = True
         self.cancel()
         self._pool.shutdown(wait=True, cancel_futures=True)
+        log.debug("the %s engine's worker is closed", self._name)
 
     def __enter__(self) -> "HintWorker":
         return self

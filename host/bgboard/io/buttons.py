@@ -16,19 +16,23 @@ hardware), so this module imports no hardware library itself.
 from __future__ import annotations
 
 import asyncio
+import logging
 import warnings
 from typing import Any, Callable, Mapping
 
 from bgboard.control.events import BUTTONS
-from bgboard.errors import InputError
+from bgboard.errors import EnvironmentFailure, InputError, shown
 from bgboard.hardware import PLAYERS
+
+
+log = logging.getLogger(__name__)
 
 
 class PinConfigError(InputError):
     """Button pins that cannot be used (a button without a pin, or a pin for no button)."""
 
 
-class ButtonsUnavailableError(InputError):
+class ButtonsUnavailableError(EnvironmentFailure):
     """The GPIO pins cannot be opened (no GPIO library, not a Raspberry Pi, pin busy)."""
 
 
@@ -74,6 +78,7 @@ class Buttons:
                     self._buttons.append(button)
         except (GPIOZeroError, ImportError) as exc:  # no back end, or not a Pi
             self.close()
+            log.debug("the GPIO pins cannot be opened: %s", shown(exc))
             raise ButtonsUnavailableError(
                 f"the buttons cannot use the GPIO pins ({exc}): on a machine without GPIO set "
                 "[buttons] pin_factory = \"mock\" or enabled = false"
@@ -81,9 +86,14 @@ class Buttons:
         except BaseException:
             self.close()
             raise
+        factory = type(self._buttons[0].pin_factory).__name__ if self._buttons else "no"
+        log.info("%d buttons on GPIO pins %s (%s)", len(self._buttons),
+                 ", ".join(str(pin) for _, pin in sorted(pins.items())), factory)
 
     def close(self) -> None:
         """Release every pin (idempotent)."""
+        if self._buttons:
+            log.debug("the buttons' %d pins are released", len(self._buttons))
         while self._buttons:
             self._buttons.pop().close()
 
@@ -96,6 +106,7 @@ class Buttons:
 
 def _caller(on_press: Callable[[int, str], None], player: int, name: str) -> Callable[[], None]:
     def pressed() -> None:
+        log.debug("%s's %s button pressed", PLAYERS[player] if 0 <= player < len(PLAYERS) else player, name)
         on_press(player, name)
 
     return pressed

@@ -50,7 +50,8 @@ from bgboard.link.messages import (
     slot_state,
     to_frame,
 )
-from bgboard.link.reconnect import Backoff, Link
+from bgboard.link.backoff import Backoff
+from bgboard.link.reconnect import Link
 from bgboard.link.transport import Port, PortLostError, PortUnavailableError, open_serial
 
 __all__ = [

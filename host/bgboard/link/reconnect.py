@@ -1,8 +1,8 @@
 """Keep the board connected: open the port, run a session, and when the port vanishes wait
 (with backoff) until it comes back (an adapter).
 
-:class:`Backoff` is the pure delay sequence (0.2 s, 0.4 s, ... up to 5 s; back to the start
-after a session that got through its handshake).  :class:`Link` loops forever: it reports
+:class:`~bgboard.link.backoff.Backoff` gives the waits (0.2 s, 0.4 s, ... up to 5 s, no
+jitter; back to the start after a session that got through its handshake).  :class:`Link` loops forever: it reports
 each outage once to ``on_event`` as a :class:`~bgboard.link.connection.Lost` event (the
 players see it), never raises for a board problem, and stops only when cancelled or
 :meth:`Link.stop` is called.
@@ -13,30 +13,14 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-from dataclasses import dataclass
-from typing import Awaitable, Callable, Iterator
+from typing import Awaitable, Callable
 
+from bgboard.link.backoff import Backoff
 from bgboard.link.connection import Connected, Connection, LinkEvent, Lost, Timing
 from bgboard.link.messages import HostMessage
 from bgboard.link.transport import Port, PortUnavailableError
 
 log = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True, slots=True)
-class Backoff:
-    """Delays between attempts: ``initial`` × ``factor``ⁿ, at most ``maximum`` seconds."""
-
-    initial: float = 0.2
-    factor: float = 2.0
-    maximum: float = 5.0
-
-    def delays(self) -> Iterator[float]:
-        """The delays, forever."""
-        delay = self.initial
-        while True:
-            yield delay
-            delay = min(self.maximum, delay * self.factor)
 
 
 class Link:
@@ -51,14 +35,14 @@ class Link:
         opener: Callable[[], Awaitable[Port]],
         on_event: Callable[[LinkEvent], None],
         *,
-        backoff: Backoff = Backoff(),
+        backoff: Backoff | None = None,
         timing: Timing = Timing(),
         port: str = "the board's port",
     ) -> None:
         self.port = port  # its name, for the log
         self.opener = opener
         self.on_event = on_event
-        self.backoff = backoff
+        self.backoff = backoff or Backoff(0.2, 5.0, jitter=0)  # one board, one port: no jitter
         self.timing = timing
         self.connection: Connection | None = None
         self.sessions = 0
@@ -78,7 +62,7 @@ class Link:
 
     async def run(self) -> None:
         """Connect, reconnect, forever (until :meth:`stop` or cancellation)."""
-        delays = self.backoff.delays()
+        self.backoff.reset()
         reported = False
         while not self._stopped.is_set():
             try:
@@ -91,7 +75,7 @@ class Link:
                     reported = True
                 else:
                     log.debug("still no board on %s (%s)", self.port, exc)
-                await self._sleep(next(delays))
+                await self._sleep(self.backoff.delay())
                 continue
             connected = False
 
@@ -110,8 +94,8 @@ class Link:
                 self.connection = None
             reported = True  # the session's own Lost event told the players
             if connected:
-                delays = self.backoff.delays()
-            delay = next(delays)
+                self.backoff.reset()
+            delay = self.backoff.delay()
             if not self._stopped.is_set():
                 log.info("reconnecting to the board on %s in %.1f s", self.port, delay)
             await self._sleep(delay)

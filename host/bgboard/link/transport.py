@@ -13,20 +13,23 @@ cannot be opened (unplugged, no permission), :class:`PortLostError` when it vani
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 from typing import Protocol
 
-from bgboard.errors import InputError
+from bgboard.errors import EnvironmentFailure, shown
+
+log = logging.getLogger(__name__)
 
 BAUDRATE = 115_200
 READ_SIZE = 4096
 
 
-class PortUnavailableError(InputError):
+class PortUnavailableError(EnvironmentFailure):
     """The serial port cannot be opened (the message says which and why)."""
 
 
-class PortLostError(InputError):
+class PortLostError(EnvironmentFailure):
     """The serial port went away while in use (the board was unplugged or reset)."""
 
 
@@ -61,9 +64,11 @@ class SerialPort:
             raise PortLostError(f"the board port {self.name} is closed")
         try:
             data = await self._reader.read(READ_SIZE)
-        except OSError:  # pyserial's SerialException is an OSError
+        except OSError as exc:  # pyserial's SerialException is an OSError
+            log.debug("the board port %s was lost: %s", self.name, shown(exc))  # the link warns once
             raise PortLostError(f"the board on {self.name} was disconnected") from None
         if not data:
+            log.debug("the board port %s was lost: it reached its end (unplugged or reset)", self.name)
             raise PortLostError(f"the board on {self.name} was disconnected")
         return data
 
@@ -73,14 +78,15 @@ class SerialPort:
             return
         try:
             self._writer.write(data)
-        except (OSError, RuntimeError):
-            pass
+        except (OSError, RuntimeError) as exc:
+            log.debug("a write of %d bytes to %s was dropped: %s", len(data), self.name, shown(exc))
 
     async def close(self) -> None:
         """Close the port (idempotent)."""
         if self._closed:
             return
         self._closed = True
+        log.debug("the board port %s is closed", self.name)
         self._writer.close()
         try:
             await self._writer.wait_closed()
@@ -98,5 +104,7 @@ async def open_serial(name: str, baudrate: int = BAUDRATE) -> SerialPort:
     except (OSError, serial.SerialException, ValueError) as exc:
         code = getattr(exc, "errno", None)
         reason = os.strerror(code) if isinstance(code, int) else (str(exc) or type(exc).__name__)
+        log.debug("the board port %s cannot be opened: %s", name, shown(exc))
         raise PortUnavailableError(f"the board port {name} cannot be opened ({reason})") from None
+    log.debug("the board port %s is open at %d baud", name, baudrate)
     return SerialPort(name, reader, writer)

@@ -25,7 +25,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable, Protocol
 
-from bgboard.errors import InputError
+from bgboard.errors import InputError, shown
 from bgboard.net.protocol import (
     Ack,
     Assignment,
@@ -39,9 +39,10 @@ from bgboard.net.protocol import (
     parse_topic,
     topic,
 )
-from bgboard.net.session import Backoff, MqttError, Will, open_client
+from bgboard.link.backoff import Backoff
+from bgboard.net.session import MqttError, Will, open_client
 
-log = logging.getLogger("bgboard.club.board")
+log = logging.getLogger(__name__)
 
 
 class Outbox(Protocol):
@@ -182,6 +183,7 @@ class ClubLink:
         await client.subscribe([(self.topics["assign"], 1), (self.topics["ack"], 1)])
         await client.publish(self.topics["online"], encode(Online(True)), qos=1, retain=True)
         self._set_online(True)
+        log.info("board %d is connected to the club broker %s", self.settings.board, self.settings.broker)
         self.last_error = ""
         self._state_sent = None  # the broker may have lost it: send the newest again
         receiver = asyncio.create_task(self._receive(client))
@@ -245,9 +247,9 @@ class ClubLink:
                 else:
                     raise ProtocolError(f"a board does not take {kind} messages")
             except InputError as exc:
-                log.warning("ignored a message on %s: %s", str(message.topic)[:120], exc)
+                log.warning("ignored a message on %s: %s", shown(str(message.topic), 120), exc)
             except Exception as exc:  # a fault of ours: one message never ends the board's link
-                log.error("could not handle a message on %s (%s: %s): ignored", str(message.topic)[:120],
+                log.error("could not handle a message on %s (%s: %s): ignored", shown(str(message.topic), 120),
                           type(exc).__name__, str(exc)[:200])
 
     def _on_ack(self, ack: Ack) -> None:

@@ -11,6 +11,7 @@ instead (docs/club-network.md).
 
 from __future__ import annotations
 
+import logging
 import os
 import pwd
 import secrets
@@ -22,17 +23,19 @@ import time
 from pathlib import Path
 from typing import Iterable
 
-from bgboard.errors import InputError
+from bgboard.errors import EnvironmentFailure, shown
 from bgboard.net.broker import DIRECTOR, Listener, acl_text, board_user, mosquitto_conf
+
+log = logging.getLogger(__name__)
 
 SBIN = "/usr/sbin/mosquitto"
 
 
-class BrokerMissingError(InputError):
+class BrokerMissingError(EnvironmentFailure):
     """Mosquitto (or mosquitto_passwd) is not installed."""
 
 
-class BrokerStartError(InputError):
+class BrokerStartError(EnvironmentFailure):
     """The private broker did not start (the message quotes its log)."""
 
 
@@ -136,12 +139,17 @@ class PrivateBroker:
             if self.process.poll() is not None:
                 err = (self.process.stderr.read() if self.process.stderr else b"").decode(errors="replace")
                 tail = self.log.read_text(errors="replace")[-400:] if self.log.exists() else ""
+                log.debug("mosquitto (pid %d) exited with code %s: %s", self.process.pid, self.process.returncode,
+                          shown((err or tail).strip()[-400:], 500))
                 raise BrokerStartError(f"mosquitto stopped at once: {(err or tail).strip()[-400:]}")
             try:
                 with socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
+                    log.info("the private broker listens on %s (mosquitto pid %d, files in %s)",
+                             self.url, self.process.pid, self.root)
                     return
             except OSError:
                 time.sleep(0.05)
+        log.debug("mosquitto (pid %d) did not listen on port %d within %.0f s: killed", self.process.pid, self.port, timeout)
         self.kill()
         raise BrokerStartError(f"mosquitto did not listen on port {self.port} within {timeout:.0f} s")
 
@@ -158,6 +166,7 @@ class PrivateBroker:
         if p is None:
             return
         if p.poll() is None:
+            log.info("the private broker on port %d is %s", self.port, "stopped" if sig == signal.SIGTERM else "killed")
             p.send_signal(sig)
             try:
                 p.wait(10)

@@ -277,7 +277,7 @@ def _check_shape(kind: str, text: str) -> None:
             depth -= 1
 
 
-class _Refused(Exception):
+class _Refused(InputError):
     """A value the JSON parser met that no message may hold (what, for the sentence)."""
 
 

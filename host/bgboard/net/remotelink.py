@@ -29,7 +29,7 @@ from typing import Any, Callable
 from bgboard.control.events import OpponentMoved
 from bgboard.control.remote import FORFEIT, RemoteController, RemotePeer
 from bgboard.control.session import IllegalPolicy
-from bgboard.errors import InputError
+from bgboard.errors import InputError, shown
 from bgboard.match.actions import action_to_dict
 from bgboard.net.broker import Listener, mosquitto_conf
 from bgboard.net.mosquitto import PrivateBroker, write_password_file
@@ -40,7 +40,7 @@ from bgboard.net.session import Backoff, MqttError, open_client
 
 __all__ = ["REMOTE_KIND", "RemoteBroker", "RemoteLink", "RemoteSeat", "open_remote"]
 
-log = logging.getLogger("bgboard.remote")
+log = logging.getLogger(__name__)
 #: Journal kind of the remote match's rows (the controller ignores kinds it does not know).
 REMOTE_KIND = "remote"
 #: How far the other board's moves may run ahead of this board's log (it makes a few actions in
@@ -129,6 +129,8 @@ class RemoteLink:
 
     async def _serve(self, client: Any) -> None:
         await client.subscribe([(self.into["move"], 1), (self.into["ack"], 1)])
+        log.info("the %s side of match %s is connected to the broker %s", self.settings.side,
+                 shown(self.settings.match, 60), self.settings.broker)
         self._set_online(True)
         self._fresh = set(self.pending)  # the other board may lack any of them: send all again
         receiver = asyncio.create_task(self._receive(client))
@@ -181,9 +183,9 @@ class RemoteLink:
                 else:
                     raise ProtocolError(f"a message on {where[:120]!r} is not one of this match")
             except InputError as exc:
-                log.warning("ignored a message on %s: %s", where[:120], exc)
+                log.warning("ignored a message on %s: %s", shown(where, 120), exc)
             except Exception as exc:  # a fault of ours: one message never ends the link
-                log.error("could not handle a message on %s (%s: %s): ignored", where[:120], type(exc).__name__,
+                log.error("could not handle a message on %s (%s: %s): ignored", shown(where, 120), type(exc).__name__,
                           str(exc)[:200])
 
 

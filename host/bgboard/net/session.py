@@ -4,12 +4,14 @@
 MQTT 5, a fixed client identifier, a **persistent session** (clean start off, the session
 kept 14 days) so QoS 1 messages sent while a client was away are queued for it, a keep-alive
 short enough that the broker notices a lost board within seconds, TLS when the URL says
-``mqtts://``.  :class:`Backoff` spaces reconnection attempts.
+``mqtts://``.  Both sides space their reconnection attempts with the one
+:class:`~bgboard.link.backoff.Backoff` (re-exported here for the club layer, which does not
+import ``link``).
 """
 
 from __future__ import annotations
 
-import random
+import logging
 import ssl
 from dataclasses import dataclass
 from typing import Any
@@ -19,7 +21,11 @@ from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 from paho.mqtt.subscribeoptions import SubscribeOptions
 
+from bgboard.errors import shown
+from bgboard.link.backoff import Backoff as Backoff  # re-exported: the club layer reaches it through net
 from bgboard.net.protocol import BrokerUrl
+
+log = logging.getLogger(__name__)
 
 SESSION_EXPIRY_S = 14 * 24 * 3600
 KEEPALIVE_S = 10
@@ -51,6 +57,7 @@ def open_client(
     tls: Any = None
     if url.tls:
         tls = ssl.create_default_context(cafile=ca_file or None)
+    log.debug("an MQTT session to %s as %s (client %s)", url, shown(username, 60), shown(identifier, 80))
     return aiomqtt.Client(
         url.host,
         url.port,
@@ -71,24 +78,3 @@ def subscription(qos: int = 1, *, no_local: bool = False, retain_as_published: b
     """MQTT 5 subscription options: ``no_local`` (the client's own publishes do not come back)
     and ``retain_as_published`` (a message says whether its publisher retained it)."""
     return SubscribeOptions(qos=qos, noLocal=no_local, retainAsPublished=retain_as_published)
-
-
-class Backoff:
-    """Waits between reconnection attempts: doubling from ``first`` to ``most`` seconds, with
-    jitter so a room of boards does not reconnect in step after the broker comes back."""
-
-    def __init__(self, first: float = 0.5, most: float = 10.0, rng: random.Random | None = None) -> None:
-        self.first = first
-        self.most = most
-        self.rng = rng or random.Random()
-        self.next = first
-
-    def delay(self) -> float:
-        """The next wait (and double the one after)."""
-        d = self.next
-        self.next = min(self.most, self.next * 2)
-        return d * (0.75 + 0.5 * self.rng.random())
-
-    def reset(self) -> None:
-        """Connected: start from ``first`` again next time."""
-        self.next = self.first

@@ -3,7 +3,7 @@
 A private Mosquitto (:class:`~bgboard.net.mosquitto.PrivateBroker`, a free localhost port,
 one password per board and the ACL of a real club), a club database with ``players``
 entered in a double elimination with consolation, the director's MQTT side
-(:class:`~bgboard.club.boards.Director` on the club service) and ``boards`` simulated boards
+(:class:`~bgboard.club.boards.DirectorLink` on the club service) and ``boards`` simulated boards
 (:class:`~bgboard.sim.clubboard.ClubSimBoard`: simulated players, modelled firmware, the real
 host controller and the real board-side club link), all in one asyncio loop; the live web
 pages too when the ``club`` extra is installed.  Everything is written under ``out``.
@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from bgboard.club.boards import ClubTournament, Director, DirectorSettings
+from bgboard.club.boards import ClubTournament, DirectorLink, DirectorSettings
 from bgboard.club.director import Director as Service
 from bgboard.club.live import LiveHub
 from bgboard.errors import InputError
@@ -92,7 +92,7 @@ async def play_evening(
     pages = ""
     service = Service.open(db)
     try:
-        director = Director(DirectorSettings(parse_broker_url(broker.url), TOPIC, broker.password(DIRECTOR)),
+        director = DirectorLink(DirectorSettings(parse_broker_url(broker.url), TOPIC, broker.password(DIRECTOR)),
                             ClubTournament(service), hub=hub)
         tasks.append(asyncio.create_task(director.run(), name="director"))
         if http:

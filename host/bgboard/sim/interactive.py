@@ -25,7 +25,7 @@ from bgboard.control.numbering import flip_points
 from bgboard.display.panel import FilePanel
 from bgboard.display.panels import panel_spec
 from bgboard.display.screen import Screen
-from bgboard.errors import InputError
+from bgboard.errors import EnvironmentFailure, InputError
 from bgboard.match import apply
 from bgboard.match.state import DOUBLED, GAME_OVER, MATCH_OVER, OPENING, PLAY, TURN
 from bgboard.rules import BAR, apply_step, explain, legal_plays, legal_steps, parse_play
@@ -189,7 +189,7 @@ def play_interactive(
                 break
             try:
                 session.run(lambda: session.command(line))
-            except InputError as exc:
+            except (InputError, EnvironmentFailure) as exc:
                 write(f"bgboard: {exc}")
     finally:
         write_records(sim, out)

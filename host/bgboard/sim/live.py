@@ -31,7 +31,7 @@ from typing import Any
 
 from bgboard.control.events import DOUBLE, DROP, ROLL
 from bgboard.control.notice import Topic
-from bgboard.errors import InputError
+from bgboard.errors import EnvironmentFailure, InputError
 from bgboard.match.state import Phase
 from bgboard.sim.driver import (
     Carry,
@@ -122,7 +122,7 @@ class LiveRun:
         start_ms = int(time.time() * 1000)
         try:
             resumed = resume(self.journal, options, self.out, start_ms)
-        except InputError:
+        except (InputError, EnvironmentFailure):
             self.journal.close()
             raise
         if resumed.last_ms is not None:  # a resumed match: the clock never runs back

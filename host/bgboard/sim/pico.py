@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import ctypes
 import errno
+import logging
 import os
 import shutil
 import signal
@@ -30,13 +31,15 @@ import tty
 from pathlib import Path
 from typing import IO, Sequence
 
-from bgboard.errors import InputError
+from bgboard.errors import EnvironmentFailure
 from bgboard.hardware import firmware_dir
+
+log = logging.getLogger(__name__)
 
 FIRMWARE = firmware_dir()
 
 
-class FirmwareUnavailableError(InputError):
+class FirmwareUnavailableError(EnvironmentFailure):
     """The firmware or the MicroPython unix port cannot be found."""
 
 
@@ -151,12 +154,14 @@ class VirtualPico:
         if code is not None or time.monotonic() > deadline:
             self._stop_process()
             how = "it did not open its field channel" if code is None else f"exit code {code}"
+            log.debug("the firmware in %s did not start (%s)", self.workdir, how)
             raise FirmwareUnavailableError(
                 f"the firmware did not start ({how}): see {self.workdir / 'firmware.log'}"
             )
         return None
 
     def _opened(self, fd: int) -> None:
+        log.debug("the firmware runs (pid %s) on %s", self.proc.pid if self.proc is not None else "?", self.slave_name)
         os.set_blocking(fd, True)
         self.field = os.fdopen(fd, "w")
         if self._slots is not None:
@@ -202,12 +207,14 @@ class VirtualPico:
 
     def restart(self) -> None:
         """The Pico resets: the firmware process dies and starts again on the same pty."""
+        log.info("the simulated Pico is reset (restart %d)", self.restarts + 1)
         self._stop_process()
         self.restarts += 1
         self.start()
 
     async def restart_async(self) -> None:
         """:meth:`restart` for a caller on an asyncio loop (see :meth:`start_async`)."""
+        log.info("the simulated Pico is reset (restart %d)", self.restarts + 1)
         self._stop_process()
         self.restarts += 1
         await self.start_async()
@@ -238,6 +245,7 @@ class VirtualPico:
         self.proc = None
         self._close_field()
         self.resets += 1
+        log.info("the firmware stopped (exit code %d): it starts again, as a Pico does after a reset", code)
         return code
 
     def _close_field(self) -> None:

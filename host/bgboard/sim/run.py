@@ -29,7 +29,7 @@ from typing import Any, Callable
 from bgboard.control.controller import Controller, Settings
 from bgboard.control.events import Button, BoardRead, ButtonPressed, DiceRolled
 from bgboard.display.state import DisplayState
-from bgboard.errors import InputError
+from bgboard.errors import EnvironmentFailure, InputError
 from bgboard.link.messages import SetRolling
 from bgboard.match.state import Phase
 from bgboard.sense.board import Observation, SensorFaultError, Slots
@@ -107,7 +107,7 @@ class Simulation:
         self.journal = open_journal(self.out)
         try:
             resumed = resume(self.journal, options, self.out, self.clock)
-        except InputError:
+        except (InputError, EnvironmentFailure):
             self.journal.close()
             raise
         if resumed.last_ms is not None:

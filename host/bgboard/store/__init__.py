@@ -5,9 +5,9 @@ practice drills and the learner's history (PR per match, worst positions)."""
 from __future__ import annotations
 
 from bgboard.store.history import LearnerHistory
-from bgboard.store.journal import SCHEMA, Journal, JournalError, MemoryJournal, read_entries
+from bgboard.store.journal import SCHEMA, Journal, JournalError, JournalWriteError, MemoryJournal, read_entries
 from bgboard.store.progress import PROGRESS_NAME, Progress
 
 __all__ = [
-    "PROGRESS_NAME", "SCHEMA", "Journal", "JournalError", "LearnerHistory", "MemoryJournal", "Progress", "read_entries",
+    "PROGRESS_NAME", "SCHEMA", "Journal", "JournalError", "JournalWriteError", "LearnerHistory", "MemoryJournal", "Progress", "read_entries",
 ]

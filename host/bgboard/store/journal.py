@@ -20,13 +20,16 @@ of schema 1 is migrated in place when it is opened.
 from __future__ import annotations
 
 import json
+import logging
 import sqlite3
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator
 
-from bgboard.errors import InputError
+from bgboard.errors import EnvironmentFailure, InputError, shown
+
+log = logging.getLogger(__name__)
 
 SCHEMA = 2
 #: How to get going again with a journal that cannot be read (said after every such error).
@@ -44,6 +47,11 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
 
 class JournalError(InputError):
     """A journal file that cannot be opened or read (the message names the file)."""
+
+
+class JournalWriteError(EnvironmentFailure):
+    """The journal's disk refused an event (full, vanished, read-only): the event is not kept,
+    everything before it is (the message names the file and what to do)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,12 +102,15 @@ class Journal:
             row = self._db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
             version = int(row[0]) if str(row[0]).isdigit() else -1
             if 1 <= version < SCHEMA:
+                log.info("the journal %s is migrated from schema %d to %d", self.path, version, SCHEMA)
                 self._migrate(version)
                 version = SCHEMA
         except sqlite3.Error as exc:
+            log.debug("the journal %s cannot be opened: %s", self.path, shown(exc))
             raise JournalError(f"{self.path} cannot be used as a journal ({exc}){RECOVER}") from None
         if version != SCHEMA:
             raise JournalError(f"{self.path} is a journal of schema {row[0]}, this host reads {SCHEMA}")
+        log.debug("the journal %s is open (%s)", self.path, "new" if fresh else f"schema {SCHEMA}")
 
     def _migrate(self, version: int) -> None:
         """Bring the file from schema ``version`` to :data:`SCHEMA`, all or nothing."""
@@ -125,7 +136,8 @@ class Journal:
                 (kind, json.dumps(body, sort_keys=True), int(at_ms)),
             )
         except sqlite3.Error as exc:  # a full disk, a vanished or read-only file: the event is not kept
-            raise JournalError(
+            log.debug("the journal %s refused a %s event: %s", self.path, shown(kind, 40), shown(exc))
+            raise JournalWriteError(
                 f"the journal {self.path} cannot be written ({exc}): free space on its disk and start "
                 "bgboard again; everything journalled so far is kept"
             ) from None

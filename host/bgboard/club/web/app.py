@@ -28,15 +28,15 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from bgboard.club.db import ClubDatabaseError, database_error
+from bgboard.club.db import ClubDatabaseError, ClubDatabaseUnavailableError, database_error
 from bgboard.club.live import LiveHub
-from bgboard.club.web import director as auth
+from bgboard.club.web import login as auth
 from bgboard.club.web.boardview import bounded, view_of
 from bgboard.club.web.room import Fragments, live_stream, svg
-from bgboard.errors import InputError
+from bgboard.errors import EnvironmentFailure, InputError
 
 HERE = Path(__file__).resolve().parent
-log = logging.getLogger("bgboard.club.web")
+log = logging.getLogger(__name__)
 SESSION_HOURS = 12
 TV_SECONDS = 20
 HEADERS = [
@@ -219,8 +219,15 @@ def create_app(site: Site) -> Starlette:
                     "A number in the request is far too large.")
         return page(request, "refused.html", status=400, sentence=sentence, tv_pages=[])
 
+    def unavailable(request: Request, exc: Exception) -> Response:
+        """The machine failing a handler (an engine not installed, ...): 503 and its sentence."""
+        log.warning("%s %s: %s", request.method, bounded(request.url.path, 200), bounded(str(exc), 300))
+        return page(request, "refused.html", status=503, sentence=bounded(str(exc), 300), tv_pages=[])
+
     handlers: dict[Any, Any] = {sqlite3.Error: database_handler, ClubDatabaseError: database_handler,
-                                InputError: bad_input, OverflowError: bad_input}
+                                ClubDatabaseUnavailableError: database_handler,
+                                InputError: bad_input, OverflowError: bad_input,
+                                EnvironmentFailure: unavailable}
     app = Starlette(routes=routes, middleware=middleware, exception_handlers=handlers)
     app.state.fragments = fragments
     return app

@@ -26,7 +26,7 @@ from starlette.routing import Route
 
 from bgboard.club import evening as service
 from bgboard.club.printing import PRINT_CSS
-from bgboard.club.web import director as auth
+from bgboard.club.web import login as auth
 from bgboard.club.web.boardview import bounded
 from bgboard.errors import InputError
 
@@ -53,7 +53,7 @@ def player_url(name: str) -> str:
 
 async def checked_upload(request: Request) -> tuple[dict[str, str], bytes | None]:
     """A POSTed form with at most one file (the .mat), after the same CSRF check as
-    :func:`bgboard.club.web.director.checked_form`; the file bounded to 4 MB."""
+    :func:`bgboard.club.web.login.checked_form`; the file bounded to 4 MB."""
     form = await request.form(max_files=1, max_fields=20)
     fields: dict[str, str] = {}
     data = None

@@ -23,7 +23,7 @@ from starlette.routing import Route
 
 from bgboard.club import analysis_queue
 from bgboard.club.model import ELIMINATION
-from bgboard.club.web import director as auth
+from bgboard.club.web import login as auth
 from bgboard.club.web.boardview import bounded
 from bgboard.club.web.record import read_record
 from bgboard.errors import InputError

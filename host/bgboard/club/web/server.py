@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import errno
 import ipaddress
+import logging
 import socket
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
@@ -17,14 +18,21 @@ import uvicorn
 from starlette.types import ASGIApp
 
 from bgboard.club.live import LiveHub
-from bgboard.errors import InputError
+from bgboard.errors import EnvironmentFailure, InputError, shown
+
+log = logging.getLogger(__name__)
 
 if TYPE_CHECKING:
     from bgboard.club.web.app import Site
 
 
 class ListenAddressError(InputError):
-    """A ``--http`` address that is not HOST:PORT."""
+    """A ``--http`` address that is not HOST:PORT, or names a host this machine is not."""
+
+
+class ListenUnavailableError(EnvironmentFailure):
+    """A good ``--http`` address this machine will not let the pages listen on now (the port
+    in use by another program, a privileged port)."""
 
 
 def parse_listen(text: str) -> tuple[str, int]:
@@ -54,7 +62,8 @@ async def serve_http(
     """Serve ``app`` until ``stop`` is set (or the task is cancelled); ``ready(host, port)``
     is called once listening (with the real port when ``port`` is 0); ``on_stop()`` before
     shutting down (``LiveHub.close``, so open event streams end cleanly).  A port already in
-    use, or an address this machine lacks, raises :class:`ListenAddressError` (one sentence)."""
+    use raises :class:`ListenUnavailableError`, an address this machine lacks
+    :class:`ListenAddressError` (one sentence each)."""
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False,
                             lifespan="off", timeout_graceful_shutdown=2)
     server = uvicorn.Server(config)
@@ -65,10 +74,11 @@ async def serve_http(
         while not server.started:
             if task.done():
                 task.result()
-                raise ListenAddressError(f"cannot listen on {host}:{port}: is the port in use?")
+                raise ListenUnavailableError(f"cannot listen on {host}:{port}: is the port in use?")
             await asyncio.sleep(0.02)
+        bound = server.servers[0].sockets[0].getsockname()
+        log.info("the pages listen on %s:%d", bound[0], bound[1])
         if ready is not None:
-            bound = server.servers[0].sockets[0].getsockname()
             ready(bound[0], bound[1])
         if stop is None:
             await task
@@ -77,8 +87,10 @@ async def serve_http(
             await asyncio.wait({task, stopper}, return_when=asyncio.FIRST_COMPLETED)
             stopper.cancel()
     except SystemExit:
-        raise ListenAddressError(f"cannot listen on {host}:{port}: is the port in use?") from None
+        raise ListenUnavailableError(f"cannot listen on {host}:{port}: is the port in use?") from None
     finally:
+        if server.started:
+            log.info("the pages on %s:%d stop", host, port)
         if on_stop is not None:
             on_stop()
         server.should_exit = True
@@ -90,9 +102,9 @@ async def serve_http(
 
 
 def bind_socket(host: str, port: int) -> socket.socket:
-    """A TCP socket bound to ``host:port`` for the web pages, or :class:`ListenAddressError`
-    saying in one sentence why not (the port in use, an address this machine lacks, a
-    privileged port, a host name that does not resolve)."""
+    """A TCP socket bound to ``host:port`` for the web pages, or one sentence why not:
+    :class:`ListenAddressError` for an address this machine lacks or a host name that does not
+    resolve, :class:`ListenUnavailableError` for a port in use or a privileged port."""
     where = f"{host}:{port}" if ":" not in host else f"[{host}]:{port}"
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
@@ -112,6 +124,7 @@ def bind_socket(host: str, port: int) -> socket.socket:
             return sock
         except OSError as exc:
             sock.close()
+            log.debug("cannot bind %s: %s", shown(address, 80), shown(exc))
             problem = problem or exc
     number = problem.errno if problem is not None else None
     if number == errno.EADDRINUSE:
@@ -123,7 +136,8 @@ def bind_socket(host: str, port: int) -> socket.socket:
         why = "ports below 1024 need the administrator: choose a port from 1024, such as 8080"
     else:
         why = f"{problem.strerror if problem is not None else 'no address'}: choose another address or port"
-    raise ListenAddressError(f"--http {where}: cannot listen there, {why}")
+    kind = ListenAddressError if number == errno.EADDRNOTAVAIL else ListenUnavailableError
+    raise kind(f"--http {where}: cannot listen there, {why}")
 
 
 async def serve_club(
@@ -138,6 +152,7 @@ async def serve_club(
     """Serve the club in the database at ``path`` with the room's ``hub`` (see serve_http)."""
     from bgboard.club.web.app import create_app
 
+    log.info("serving the club %s", path)
     await serve_http(create_app(club_site(path, hub)), host, port, ready=ready, stop=stop,
                      on_stop=hub.close)
 

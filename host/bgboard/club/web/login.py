@@ -28,6 +28,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 
 from bgboard.club.web import password as passwords
+from bgboard.errors import InputError
 
 SESSION_DIRECTOR = "director"
 SESSION_TOKEN = "director_sessions"
@@ -41,10 +42,10 @@ LOCK_BASE_S = 30.0       # the first lockout; each further failure doubles it
 LOCK_MAX_S = 3600.0
 MAX_CLIENTS = 10_000     # addresses remembered (the oldest forgotten first)
 
-log = logging.getLogger("bgboard.club.web.login")
+log = logging.getLogger(__name__)
 
 
-class Refused(Exception):
+class Refused(InputError):
     """A request the site refuses: ``status`` and one sentence for the page (``retry_after``
     seconds for a lockout)."""
 
