@@ -56,7 +56,7 @@ from bgboard.match.ruleset import RuleSet, rule_set
 from bgboard.rules import BAR, OFF, VARIANTS, InvalidDiceError, Position
 from bgboard.rules.board import Board
 from bgboard.rules.games import GAME_NAMES, GAMES, Game
-from bgboard.rules.legal import check_dice
+from bgboard.rules.legal import check_dice, every_die_play
 
 class Phase(StrEnum):
     """What the match waits for (the table in the module docstring)."""
@@ -379,6 +379,9 @@ def _move(state: MatchState, action: Move) -> MatchState:
     if state.game_rules is not None:
         return _variant_move(state, state.game_rules, action)
     position = state.position
+    fast = every_die_play(position, state.dice, action.steps)
+    if fast is not None:  # a play of every die, step by step legal: legal without generating every play
+        return _after_play(state, state.turn, fast)
     plays = rules.legal_plays(position, state.dice)
     if not plays:
         raise IllegalPlayError(
