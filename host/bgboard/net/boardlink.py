@@ -202,6 +202,7 @@ class ClubLink:
     async def _send(self, client: Any, receiver: "asyncio.Task[None]") -> None:
         s = self.settings
         next_resend = 0.0
+        next_state = 0.0  # states are coalesced: at most one every state_interval_s
         loop = asyncio.get_running_loop()
         while not self._stopping.is_set():
             if receiver.done():
@@ -211,21 +212,24 @@ class ClubLink:
             if self._result_due:  # a new result: send it now, not at the next resend
                 self._result_due = False
                 next_resend = 0.0
-            now = loop.time()
             state = self._state
-            if state is not None and state != self._state_sent:
+            if state is not None and state != self._state_sent and loop.time() >= next_state:
                 await client.publish(self.topics["state"], encode(state), qos=1, retain=True)
                 self._state_sent = state
-                await asyncio.sleep(s.state_interval_s)  # coalesce: newer states wait here
-                continue
-            if now >= next_resend:
+                next_state = loop.time() + s.state_interval_s  # newer states wait until then
+            # a finished match's result never waits for the states' pause (a board finishing
+            # a match publishes its last state and its result together)
+            if loop.time() >= next_resend:
                 for owed in self.outbox.outbox_pending():
                     await client.publish(self.topics["result"], owed.payload.encode("utf-8"), qos=1)
                     self.sent_results += 1
                 next_resend = loop.time() + s.resend_s
+            until = next_resend
+            if self._state is not None and self._state != self._state_sent:
+                until = min(until, next_state)
             wake = asyncio.ensure_future(self._wake.wait())
             try:
-                await asyncio.wait({wake, receiver}, timeout=max(0.0, next_resend - loop.time()), return_when=asyncio.FIRST_COMPLETED)
+                await asyncio.wait({wake, receiver}, timeout=max(0.0, until - loop.time()), return_when=asyncio.FIRST_COMPLETED)
             finally:
                 wake.cancel()
 
