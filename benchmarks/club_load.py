@@ -5,7 +5,10 @@ director process (``bgboard club serve --broker``) on a club database whose Swis
 ``2 x boards`` players, so each round puts one match on every board.  The boards are
 lightweight: ``boards`` instances of the real board-side client (:class:`ClubLink` with the
 real SQLite journal and outbox each), spread over ``--board-procs`` processes (a real club's
-boards are as many computers; 1 puts them all on one event loop, as before 2026-11-26), taking
+boards are as many computers; 1 puts them all on one event loop, as before 2026-11-26) at
+``--board-nice`` (10: their CPU here stands for other computers' and must not be taken from
+the director; the latency is still timed in the boards' processes, where a late wake-up only
+adds to it), taking
 their assignments from the director over MQTT and replaying a precomputed self-play match of
 those players — its states (coalesced by the link), then the board's end-of-match work (the
 replay and the ``.mat`` export) — and then **every board of the round submits its result at
@@ -27,7 +30,8 @@ the other boards' latencies against the first run's, without it, are what one ho
 costs them.  ``--json`` prints a last line ``{"results", "lost", "duplicated", "p50_s",
 "p99_s", ...}`` (p50/p99 of the run without the flood; ``flood_delay_p99_s`` with ``--flood``).
 
-Usage: .venv/bin/python benchmarks/club_load.py [--boards 200] [--rounds 2] [--length 1] [--board-procs 4] [--flood 5000] [--json]
+Usage: .venv/bin/python benchmarks/club_load.py [--boards 200] [--rounds 2] [--length 1] [--board-procs 4] [--board-nice 10]
+       [--flood 5000] [--json]
 """
 
 from __future__ import annotations
@@ -156,9 +160,11 @@ class Board:
 
 
 def boards_process(url: str, logins: dict[int, str], rounds: int, length: int, tmp: str, across: Any, go: Any,
-                   out: str) -> None:
-    """Some of the boards, in a process of their own; their (submit, ack) times and re-sends
+                   out: str, nice: int) -> None:
+    """Some of the boards, in a process of their own (at ``nice``: on a real club they are
+    other computers, their CPU is not the director's); their (submit, ack) times and re-sends
     written to ``out`` as JSON."""
+    os.nice(nice)
 
     async def main() -> None:
         timings: list[tuple[float, float]] = []
@@ -183,9 +189,11 @@ def boards_process(url: str, logins: dict[int, str], rounds: int, length: int, t
     asyncio.run(main())
 
 
-def flood_process(url: str, board: int, password: str, count: int, go: Any, took: Any) -> None:
-    """A hostile board in a process of its own: ``count`` junk messages on its own topics as
-    fast as the broker takes them, from the moment ``go`` is set; ``took`` gets the seconds."""
+def flood_process(url: str, board: int, password: str, count: int, go: Any, took: Any, nice: int) -> None:
+    """A hostile board in a process of its own (at ``nice``, as the boards): ``count`` junk
+    messages on its own topics as fast as the broker takes them, from the moment ``go`` is set;
+    ``took`` gets the seconds."""
+    os.nice(nice)
     from bgboard.net.session import open_client
 
     async def main() -> None:
@@ -206,7 +214,7 @@ def flood_process(url: str, board: int, password: str, count: int, go: Any, took
 
 
 def run_boards(broker: PrivateBroker, tmp: Path, boards: int, rounds: int, length: int, procs: int,
-               flooding: int = 0) -> tuple[list[float], float, int, float, float]:
+               flooding: int = 0, nice: int = 0) -> tuple[list[float], float, int, float, float]:
     """The boards in ``procs`` processes (and the flooder in one more): the latencies, the
     seconds from the first submit to the last ack, the re-sends, the flood's seconds and the
     boards' CPU seconds from the moment on."""
@@ -219,11 +227,11 @@ def run_boards(broker: PrivateBroker, tmp: Path, boards: int, rounds: int, lengt
     for k, group in enumerate(groups):
         logins = {n: broker.password(board_user(n)) for n in group}
         workers.append(context.Process(target=boards_process, args=(broker.url, logins, rounds, length, str(tmp), across, go,
-                                                                    str(tmp / f"boards{k}.json"))))
+                                                                    str(tmp / f"boards{k}.json"), nice)))
     flooder = None
     if flooding:
         flooder = context.Process(target=flood_process, args=(broker.url, boards + 1, broker.password(board_user(boards + 1)),
-                                                             flooding, go, took))
+                                                             flooding, go, took, nice))
         flooder.start()
     for w in workers:
         w.start()
@@ -283,7 +291,7 @@ def burst(tmp: Path, args: argparse.Namespace, flood: int) -> dict[str, Any]:
         time.sleep(3.0)  # the director connects and starts its checking workers
         b0, d0 = proc_figures(broker.process.pid), proc_figures(director.pid)
         latencies, wall, resent, flood_s, boards_cpu = run_boards(broker, tmp, args.boards, args.rounds, args.length,
-                                                                  args.board_procs, flood)
+                                                                  args.board_procs, flood, args.board_nice)
         b1, d1 = proc_figures(broker.process.pid), proc_figures(director.pid)
     finally:
         director.terminate()
@@ -308,6 +316,8 @@ def main() -> None:
                         help="a second run in which one more board floods N junk messages (the first has no flood)")
     parser.add_argument("--board-procs", type=int, default=4, metavar="N",
                         help="the simulated boards run in N processes (1: all in one, as before 2026-11-26)")
+    parser.add_argument("--board-nice", type=int, default=10, metavar="N",
+                        help="the simulated boards and the flooder run at this niceness (they stand for other computers)")
     parser.add_argument("--json", action="store_true", help="a last line of JSON figures")
     args = parser.parse_args()
     load0 = Path("/proc/loadavg").read_text().split()[:3]
@@ -318,7 +328,7 @@ def main() -> None:
             runs.append(burst(tmp / "flood", args, args.flood))
         ref = reference(tmp, args.boards, args.length)
     submitted = args.boards * args.rounds
-    print(f"boards {args.boards} (in {args.board_procs} process(es)), rounds {args.rounds}, {args.length}-point matches: "
+    print(f"boards {args.boards} (in {args.board_procs} process(es), nice {args.board_nice}), rounds {args.rounds}, {args.length}-point matches: "
           f"{submitted} results a run")
     for run, title in zip(runs, ["no flood", f"one board flooding {args.flood} junk messages meanwhile"]):
         rate = submitted / run["wall"]
@@ -348,7 +358,7 @@ def main() -> None:
         print(json.dumps({"results": submitted * len(runs), "lost": sum(submitted - r["stored"] for r in runs),
                           "duplicated": sum(r["stored"] - r["keys"] for r in runs),
                           "p50_s": round(first["p50"], 3), "p99_s": round(first["p99"], 3), "max_s": round(first["max"], 3),
-                          "resent": sum(r["resent"] for r in runs), **figures, "board_procs": args.board_procs,
+                          "resent": sum(r["resent"] for r in runs), **figures, "board_procs": args.board_procs, "board_nice": args.board_nice,
                           "reference_per_s": round(ref, 1), "loadavg": [float(x) for x in load0 + load]}))
 
 
