@@ -200,6 +200,7 @@ class Director:
         self._quiet: dict[int, tuple[float, int]] = {}  # board -> (last sentence logged at, messages since)
         self._full_sync = True
         self._stored_since_sync = False  # stored results whose assignments are not yet published
+        self._synced_at = 0.0  # (loop time) the assignments were last compared with the database
         self._locked_since: float | None = None
         self._generation = 0  # of the checking pool (a new one after a worker died)
         self._retries: dict[str, int] = {}  # result UUID -> checks lost to a dead worker
@@ -477,15 +478,17 @@ class Director:
                     outcomes = await self._off_loop(self._store, batch)
                     del self._checked[: len(batch)]
                     self._stored_since_sync = self._decided(batch, outcomes) or self._stored_since_sync
-                if not self._checked or full:
-                    # (while more results were checked meanwhile, they are stored first: a
-                    # burst's acks do not wait for pairing and publishing the assignments)
+                if self._checked and not full and loop.time() - self._synced_at < 2 * self.limits.watch_s:
+                    # more results were checked meanwhile: they are stored first (a burst's
+                    # acks do not wait for pairing and publishing the assignments, which still
+                    # follow within a second however long the burst)
+                    self._write_wake.set()
+                else:
                     synced = await self._off_loop(self._assignments_now, full or self._stored_since_sync)
                     self._stored_since_sync = False
+                    self._synced_at = loop.time()
                     if synced is not None:
                         self._sync(*synced, full=full)
-                else:
-                    self._write_wake.set()
                 backoff.reset()
                 if self._locked_since is not None:
                     log.warning("the club database is writable again after %.0f s: the waiting results are stored",
