@@ -15,7 +15,9 @@ replay and the ``.mat`` export) — and then **every board of the round submits 
 the same moment** (a barrier across the board processes).
 
 Measured: for each result the wall-clock time from ``submit_result`` (the board's outbox
-write) to the director's ack arriving at that board, which is published only after the
+write, with its fsync) to the director's ack arriving at that board (before the board's own
+write that settles it: with 25 boards on one event loop, their settling writes one after
+another would be counted in each other's latency), the ack being published only after the
 result, the ratings and so the standings are committed in the club database (p50, p99);
 results per second (from the first submit to the last ack); mosquitto's and the director's
 CPU seconds and peak memory (VmHWM), the board processes' CPU seconds; lost and duplicated
@@ -129,9 +131,10 @@ class Board:
         journal.outbox_settle = self._acked  # type: ignore[method-assign]  # timestamp the ack
 
     def _acked(self, uuid: str, status: str, reason: str, at_ms: int) -> bool:
+        arrived = time.perf_counter()  # the ack has reached this board; its own outbox write follows
         fresh = self._settle(uuid, status, reason, at_ms)
         if fresh and uuid in self.sent:
-            self.timings.append((self.sent.pop(uuid), time.perf_counter()))
+            self.timings.append((self.sent.pop(uuid), arrived))
         return fresh
 
     async def play(self, rounds: int) -> None:
@@ -314,7 +317,7 @@ def main() -> None:
     parser.add_argument("--length", type=int, default=1)
     parser.add_argument("--flood", type=int, default=0, metavar="N",
                         help="a second run in which one more board floods N junk messages (the first has no flood)")
-    parser.add_argument("--board-procs", type=int, default=4, metavar="N",
+    parser.add_argument("--board-procs", type=int, default=8, metavar="N",
                         help="the simulated boards run in N processes (1: all in one, as before 2026-11-26)")
     parser.add_argument("--board-nice", type=int, default=10, metavar="N",
                         help="the simulated boards and the flooder run at this niceness (they stand for other computers)")
