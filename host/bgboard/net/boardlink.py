@@ -209,16 +209,17 @@ class ClubLink:
                 receiver.result()  # the connection broke: raise its MqttError
                 return
             self._wake.clear()  # before looking: a wake-up during the sends below is kept
-            if self._result_due:  # a new result: send it now, not at the next resend
+            finished = self._result_due
+            if finished:  # a new result: send it now, not at the next resend
                 self._result_due = False
                 next_resend = 0.0
             state = self._state
-            if state is not None and state != self._state_sent and loop.time() >= next_state:
+            # a finished match's last state and its result go at once, in that order: neither
+            # waits for the states' pause (and the room's last word is the final score)
+            if state is not None and state != self._state_sent and (finished or loop.time() >= next_state):
                 await client.publish(self.topics["state"], encode(state), qos=1, retain=True)
                 self._state_sent = state
                 next_state = loop.time() + s.state_interval_s  # newer states wait until then
-            # a finished match's result never waits for the states' pause (a board finishing
-            # a match publishes its last state and its result together)
             if loop.time() >= next_resend:
                 for owed in self.outbox.outbox_pending():
                     await client.publish(self.topics["result"], owed.payload.encode("utf-8"), qos=1)
