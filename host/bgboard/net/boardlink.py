@@ -214,17 +214,20 @@ class ClubLink:
                 self._result_due = False
                 next_resend = 0.0
             state = self._state
+            sends = []  # published in this order (one connection), their acknowledgements awaited together
             # a finished match's last state and its result go at once, in that order: neither
             # waits for the states' pause (and the room's last word is the final score)
             if state is not None and state != self._state_sent and (finished or loop.time() >= next_state):
-                await client.publish(self.topics["state"], encode(state), qos=1, retain=True)
+                sends.append(client.publish(self.topics["state"], encode(state), qos=1, retain=True))
                 self._state_sent = state
                 next_state = loop.time() + s.state_interval_s  # newer states wait until then
             if loop.time() >= next_resend:
                 for owed in self.outbox.outbox_pending():
-                    await client.publish(self.topics["result"], owed.payload.encode("utf-8"), qos=1)
+                    sends.append(client.publish(self.topics["result"], owed.payload.encode("utf-8"), qos=1))
                     self.sent_results += 1
                 next_resend = loop.time() + s.resend_s
+            if sends:
+                await asyncio.gather(*sends)
             until = next_resend
             if self._state is not None and self._state != self._state_sent:
                 until = min(until, next_state)
