@@ -39,6 +39,7 @@ roll resign, so such a file has no action log either.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -247,6 +248,7 @@ def _bounded(text: str) -> str:
     return text if len(text) <= MAX_TEXT else text[: MAX_TEXT - 1] + "…"
 
 
+@functools.lru_cache(maxsize=4096)  # a match repeats its moves' texts (a replay reads ~50 a game)
 def parse_steps(text: str) -> tuple[tuple[int, int], ...]:
     """``13/8 8/3* 24/18(2) bar/20 6/off`` → ``((13, 8), (8, 3), ...)`` (read by
     :func:`bgboard.rules.notation.parse_moves`; the board decides the hits)."""
