@@ -44,6 +44,7 @@ def test_the_bracket_shows_the_champion_and_names_as_text(served, browser):
     assert HOSTILE in texts(browser, ".bracket .who")
     assert browser.find_elements(By.CSS_SELECTOR, "main img") == []
     browser.set_window_size(1280, 1000)
+    IMAGES.mkdir(parents=True, exist_ok=True)
     browser.save_screenshot(str(IMAGES / "club-bracket.png"))
 
 
