@@ -1,27 +1,39 @@
-"""200 boards report to one director through one Mosquitto on this machine (issue 12).
+"""200 boards report to one director through one Mosquitto on this machine (issues 12, 25).
 
 One real ``mosquitto`` (the club's configuration: passwords, ACL, persistence) and one real
 director process (``bgboard club serve --broker``) on a club database whose Swiss event has
 ``2 x boards`` players, so each round puts one match on every board.  The boards are
 lightweight: ``boards`` instances of the real board-side client (:class:`ClubLink` with the
-real SQLite journal and outbox each) in one process, taking their assignments from the
-director over MQTT and replaying a precomputed self-play match of those players — its states
-(coalesced by the link) and its result with the whole .mat — as fast as they can.
+real SQLite journal and outbox each), spread over ``--board-procs`` processes (a real club's
+boards are as many computers; 1 puts them all on one event loop, as before 2026-11-26) at
+``--board-nice`` (10: their CPU here stands for other computers' and must not be taken from
+the director; the latency is still timed in the boards' processes, where a late wake-up only
+adds to it), taking
+their assignments from the director over MQTT and replaying a precomputed self-play match of
+those players — its states (coalesced by the link), then the board's end-of-match work (the
+replay and the ``.mat`` export) — and then **every board of the round submits its result at
+the same moment** (a barrier across the board processes).
 
-Measured: results per second; for each result the time from ``submit_result`` (the board's
-outbox write) to the director's ack, which is published only after the result, the ratings
-and so the standings are committed in the club database (p50, p99); mosquitto's and the
-director's CPU seconds and peak memory (VmHWM); lost and duplicated results (the database
-against what the boards submitted).  Reference, in the same run: the same results stored by
-calling the club service directly in this process (no network), as a ratio.
+Measured: for each result the wall-clock time from ``submit_result`` (the board's outbox
+write, with its fsync) to the director's ack arriving at that board (before the board's own
+write that settles it: with 25 boards on one event loop, their settling writes one after
+another would be counted in each other's latency), the ack being published only after the
+result, the ratings and so the standings are committed in the club database (p50, p99);
+results per second (from the first submit to the last ack); mosquitto's and the director's
+CPU seconds and peak memory (VmHWM), the board processes' CPU seconds; lost and duplicated
+results (the database against what the boards submitted).  Reference, in the same run: the
+same results stored by calling the club service directly in this process (no network), as a
+ratio.
 
-With ``--flood N`` one more board, with its own credentials and in a process of its own,
-publishes N messages as fast as it can (junk states and deeply nested results, QoS 1) the
-moment the first result is submitted: the other boards' latencies, against a run without it, are what one hostile board
+With ``--flood N`` a second run (a new club, broker and director) adds one more board, with
+its own credentials and in a process of its own, publishing N messages as fast as it can
+(junk states and deeply nested results, QoS 1) from the moment the results are submitted:
+the other boards' latencies against the first run's, without it, are what one hostile board
 costs them.  ``--json`` prints a last line ``{"results", "lost", "duplicated", "p50_s",
-"p99_s", ...}``.
+"p99_s", ...}`` (p50/p99 of the run without the flood; ``flood_delay_p99_s`` with ``--flood``).
 
-Usage: .venv/bin/python benchmarks/club_load.py [--boards 200] [--rounds 2] [--length 1] [--flood 5000] [--json]
+Usage: .venv/bin/python benchmarks/club_load.py [--boards 200] [--rounds 2] [--length 1] [--board-procs 4] [--board-nice 10]
+       [--flood 5000] [--json]
 """
 
 from __future__ import annotations
@@ -77,16 +89,40 @@ def new_club(db: Path, boards: int, rounds: int, length: int) -> list[str]:
     return names
 
 
+class Moment:
+    """Every board of a round finishes at the same moment: the boards of this process wait for
+    each other, then for every other board process (``across``, a multiprocessing barrier);
+    ``go`` (the flooder's start) is set then."""
+
+    def __init__(self, parties: int, across: Any, go: Any) -> None:
+        self.parties, self.across, self.go = parties, across, go
+        self.waiting = 0
+        self.event = asyncio.Event()
+        self.cpu_at = 0.0  # this process's CPU seconds at the first moment
+
+    async def ready(self) -> None:
+        event = self.event
+        self.waiting += 1
+        if self.waiting == self.parties:
+            self.waiting, self.event = 0, asyncio.Event()
+            await asyncio.to_thread(self.across.wait, 600)
+            self.cpu_at = self.cpu_at or time.process_time()
+            self.go.set()
+            event.set()
+        else:
+            await event.wait()
+
+
 class Board:
     """One lightweight board: the real ClubLink and journal, replaying self-play."""
 
-    def __init__(self, n: int, settings: LinkSettings, journal: Journal, book: list[list[Any]], latencies: list[float],
-                 first_result: asyncio.Event) -> None:
+    def __init__(self, n: int, settings: LinkSettings, journal: Journal, book: list[list[Any]],
+                 timings: list[tuple[float, float]], moment: Moment) -> None:
         self.n = n
-        self.first_result = first_result
+        self.moment = moment
         self.book = book
         self.journal = journal
-        self.latencies = latencies
+        self.timings = timings
         self.sent: dict[str, float] = {}
         self.done: set[tuple[str, int]] = set()
         self.queue: asyncio.Queue[Assignment] = asyncio.Queue()
@@ -95,9 +131,10 @@ class Board:
         journal.outbox_settle = self._acked  # type: ignore[method-assign]  # timestamp the ack
 
     def _acked(self, uuid: str, status: str, reason: str, at_ms: int) -> bool:
+        arrived = time.perf_counter()  # the ack has reached this board; its own outbox write follows
         fresh = self._settle(uuid, status, reason, at_ms)
         if fresh and uuid in self.sent:
-            self.latencies.append(time.perf_counter() - self.sent.pop(uuid))
+            self.timings.append((self.sent.pop(uuid), arrived))
         return fresh
 
     async def play(self, rounds: int) -> None:
@@ -113,19 +150,53 @@ class Board:
             for _action, after, _before in list(states(actions))[:: max(1, len(actions) // 6)]:
                 self.link.publish_state(board_state(after, int(time.time() * 1000), assignment=a))
                 await asyncio.sleep(0)
+            # the board's own work at the end of its match (the .mat export), then every board
+            # of the round submits at the same moment
             state = replay(actions)
             result = result_of(actions, state, uuid=str(uuids.uuid4()), board=self.n, assignment=a,
                                last_seq=len(actions), finished_ms=int(time.time() * 1000))
+            await self.moment.ready()
             self.sent[result.uuid] = time.perf_counter()
             self.link.submit_result(result)
-            self.first_result.set()
         while self.sent:  # until every result is acked
             await asyncio.sleep(0.05)
 
 
-def flood_process(url: str, board: int, password: str, count: int, go: Any, took: Any) -> None:
-    """A hostile board in a process of its own: ``count`` junk messages on its own topics as
-    fast as the broker takes them, from the moment ``go`` is set; ``took`` gets the seconds."""
+def boards_process(url: str, logins: dict[int, str], rounds: int, length: int, tmp: str, across: Any, go: Any,
+                   out: str, nice: int) -> None:
+    """Some of the boards, in a process of their own (at ``nice``: on a real club they are
+    other computers, their CPU is not the director's); their (submit, ack) times and re-sends
+    written to ``out`` as JSON."""
+    os.nice(nice)
+
+    async def main() -> None:
+        timings: list[tuple[float, float]] = []
+        book = [selfplay(length, seed) for seed in range(1, 41)]  # computed before the clock starts
+        moment = Moment(len(logins), across, go)
+        fleet = []
+        for n, password in logins.items():
+            s = LinkSettings(parse_broker_url(url), TOPIC, n, board_user(n), password,
+                             resend_s=10.0, keepalive_s=30, backoff_most_s=2.0)
+            fleet.append(Board(n, s, Journal(Path(tmp) / f"board{n}.sqlite"), book, timings, moment))
+        links = [asyncio.create_task(b.link.run()) for b in fleet]
+        await asyncio.gather(*(b.play(rounds) for b in fleet))
+        cpu = time.process_time() - moment.cpu_at
+        resent = sum(b.link.sent_results for b in fleet) - len(fleet) * rounds
+        for b in fleet:
+            b.link.stop()
+        await asyncio.gather(*links)
+        for b in fleet:
+            b.journal.close()
+        Path(out).write_text(json.dumps({"timings": timings, "resent": resent, "cpu": cpu}))
+
+    asyncio.run(main())
+
+
+def flood_process(url: str, board: int, password: str, count: int, go: Any, took: Any, nice: int) -> None:
+    """A hostile board in a process of its own (at ``nice``, as the boards): ``count`` junk
+    messages on its own topics as fast as the broker takes them, from the moment ``go`` is set;
+    ``took`` gets the seconds."""
+    os.nice(nice)
     from bgboard.net.session import open_client
 
     async def main() -> None:
@@ -145,47 +216,45 @@ def flood_process(url: str, board: int, password: str, count: int, go: Any, took
     asyncio.run(main())
 
 
-async def run_boards(broker: PrivateBroker, tmp: Path, boards: int, rounds: int, length: int, flooding: int = 0) -> tuple[list[float], float, int, float]:
-    latencies: list[float] = []
-    book = [selfplay(length, seed) for seed in range(1, 41)]  # computed before the clock starts
-    fleet = []
-    first_result = asyncio.Event()
-    for n in range(1, boards + 1):
-        s = LinkSettings(parse_broker_url(broker.url), TOPIC, n, board_user(n), broker.password(board_user(n)),
-                         resend_s=10.0, keepalive_s=30, backoff_most_s=2.0)
-        fleet.append(Board(n, s, Journal(tmp / f"board{n}.sqlite"), book, latencies, first_result))
-    links = [asyncio.create_task(b.link.run()) for b in fleet]
+def run_boards(broker: PrivateBroker, tmp: Path, boards: int, rounds: int, length: int, procs: int,
+               flooding: int = 0, nice: int = 0) -> tuple[list[float], float, int, float, float]:
+    """The boards in ``procs`` processes (and the flooder in one more): the latencies, the
+    seconds from the first submit to the last ack, the re-sends, the flood's seconds and the
+    boards' CPU seconds from the moment on."""
+    import multiprocessing
+
+    context = multiprocessing.get_context("spawn")
+    across, go, took = context.Barrier(procs), context.Event(), context.Value("d", -1.0)
+    groups = [list(range(1 + k, boards + 1, procs)) for k in range(procs)]
+    workers = []
+    for k, group in enumerate(groups):
+        logins = {n: broker.password(board_user(n)) for n in group}
+        workers.append(context.Process(target=boards_process, args=(broker.url, logins, rounds, length, str(tmp), across, go,
+                                                                    str(tmp / f"boards{k}.json"), nice)))
     flooder = None
     if flooding:
-        import multiprocessing
-
-        context = multiprocessing.get_context("spawn")
-        go, took = context.Event(), context.Value("d", -1.0)
         flooder = context.Process(target=flood_process, args=(broker.url, boards + 1, broker.password(board_user(boards + 1)),
-                                                             flooding, go, took))
+                                                             flooding, go, took, nice))
         flooder.start()
-        first_result.clear()
-
-        async def start_flood() -> None:
-            await first_result.wait()
-            go.set()
-
-        starter = asyncio.create_task(start_flood())
-    start = time.perf_counter()
-    await asyncio.gather(*(b.play(rounds) for b in fleet))
-    wall = time.perf_counter() - start
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join(900)
+        if w.exitcode != 0:
+            raise SystemExit(f"a boards process ended with exit code {w.exitcode}")
+    timings: list[tuple[float, float]] = []
+    resent, cpu = 0, 0.0
+    for k in range(procs):
+        got = json.loads((tmp / f"boards{k}.json").read_text())
+        timings += [(a, b) for a, b in got["timings"]]
+        resent += got["resent"]
+        cpu += got["cpu"]
     flood_s = 0.0
     if flooder is not None:
-        await asyncio.to_thread(flooder.join, 600)
-        starter.cancel()
+        flooder.join(600)
         flood_s = took.value
-    resent = sum(b.link.sent_results for b in fleet) - boards * rounds
-    for b in fleet:
-        b.link.stop()
-    await asyncio.gather(*links)
-    for b in fleet:
-        b.journal.close()
-    return latencies, wall, resent, flood_s
+    wall = max(b for _, b in timings) - min(a for a, _ in timings)  # one clock: CLOCK_MONOTONIC
+    return [b - a for a, b in timings], wall, resent, flood_s, cpu
 
 
 def reference(tmp: Path, boards: int, length: int) -> float:
@@ -208,58 +277,92 @@ def reference(tmp: Path, boards: int, length: int) -> float:
         return len(todo) / (time.perf_counter() - t)
 
 
+def burst(tmp: Path, args: argparse.Namespace, flood: int) -> dict[str, Any]:
+    """One run on a new club, broker and director: every figure of it."""
+    tmp.mkdir()
+    db = tmp / "club.sqlite"
+    new_club(db, args.boards, args.rounds, args.length)
+    broker = PrivateBroker(tmp / "broker", TOPIC, range(1, args.boards + 2))  # the last: the flooder
+    broker.start()
+    assert broker.process is not None
+    director = subprocess.Popen(
+        [sys.executable, "-m", "bgboard", "club", "--db", str(db), "serve", "--broker", broker.url, "--topic", TOPIC,
+         "--password-file", str(broker.password_file(DIRECTOR))],
+        stdout=subprocess.DEVNULL, stderr=open(tmp / "director.log", "w"), env=dict(os.environ, PYTHONPATH=str(ROOT / "host")),
+    )
+    try:
+        time.sleep(3.0)  # the director connects and starts its checking workers
+        b0, d0 = proc_figures(broker.process.pid), proc_figures(director.pid)
+        latencies, wall, resent, flood_s, boards_cpu = run_boards(broker, tmp, args.boards, args.rounds, args.length,
+                                                                  args.board_procs, flood, args.board_nice)
+        b1, d1 = proc_figures(broker.process.pid), proc_figures(director.pid)
+    finally:
+        director.terminate()
+        director.wait(30)
+        broker.stop()
+    print((tmp / "director.log").read_text()[-1500:], file=sys.stderr)
+    with sqlite3.connect(db) as c:
+        stored, keys = c.execute(
+            "SELECT COUNT(*), COUNT(DISTINCT result_key) FROM matches WHERE result_key IS NOT NULL").fetchone()
+    q = statistics.quantiles(latencies, n=100, method="inclusive")  # (exclusive puts p99 past the max)
+    return {"latencies": latencies, "p50": q[49], "p99": q[98], "max": max(latencies), "wall": wall, "resent": resent,
+            "flood_s": flood_s, "stored": stored, "keys": keys, "broker_cpu": b1[0] - b0[0], "broker_kib": b1[1],
+            "director_cpu": d1[0] - d0[0], "director_kib": d1[1], "boards_cpu": boards_cpu}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--boards", type=int, default=200)
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--length", type=int, default=1)
-    parser.add_argument("--flood", type=int, default=0, metavar="N", help="one more board floods N junk messages")
+    parser.add_argument("--flood", type=int, default=0, metavar="N",
+                        help="a second run in which one more board floods N junk messages (the first has no flood)")
+    parser.add_argument("--board-procs", type=int, default=8, metavar="N",
+                        help="the simulated boards run in N processes (1: all in one, as before 2026-11-26)")
+    parser.add_argument("--board-nice", type=int, default=10, metavar="N",
+                        help="the simulated boards and the flooder run at this niceness (they stand for other computers)")
     parser.add_argument("--json", action="store_true", help="a last line of JSON figures")
     args = parser.parse_args()
+    load0 = Path("/proc/loadavg").read_text().split()[:3]
     with tempfile.TemporaryDirectory() as tmp_name:
         tmp = Path(tmp_name)
-        db = tmp / "club.sqlite"
-        new_club(db, args.boards, args.rounds, args.length)
-        broker = PrivateBroker(tmp / "broker", TOPIC, range(1, args.boards + 2))  # the last: the flooder
-        broker.start()
-        assert broker.process is not None
-        director = subprocess.Popen(
-            [sys.executable, "-m", "bgboard", "club", "--db", str(db), "serve", "--broker", broker.url, "--topic", TOPIC,
-             "--password-file", str(broker.password_file(DIRECTOR))],
-            stdout=subprocess.DEVNULL, stderr=open(tmp / "director.log", "w"), env=dict(os.environ, PYTHONPATH=str(ROOT / "host")),
-        )
-        try:
-            time.sleep(3.0)  # the director connects and starts its checking workers
-            b0, d0 = proc_figures(broker.process.pid), proc_figures(director.pid)
-            latencies, wall, resent, flood_s = asyncio.run(run_boards(broker, tmp, args.boards, args.rounds, args.length, args.flood))
-            b1, d1 = proc_figures(broker.process.pid), proc_figures(director.pid)
-        finally:
-            director.terminate()
-            director.wait(30)
-            broker.stop()
-        print((tmp / "director.log").read_text()[-1500:], file=sys.stderr)
-        with sqlite3.connect(db) as c:
-            stored, keys = c.execute(
-                "SELECT COUNT(*), COUNT(DISTINCT result_key) FROM matches WHERE result_key IS NOT NULL").fetchone()
+        runs = [burst(tmp / "quiet", args, 0)]
+        if args.flood:
+            runs.append(burst(tmp / "flood", args, args.flood))
         ref = reference(tmp, args.boards, args.length)
     submitted = args.boards * args.rounds
-    rate = submitted / wall
-    q = statistics.quantiles(latencies, n=100)
-    print(f"boards {args.boards}, rounds {args.rounds}, {args.length}-point matches: {submitted} results in {wall:.1f} s")
-    print(f"results/s through MQTT: {rate:.1f}; straight into the club service: {ref:.1f}; ratio {rate / ref:.2f}")
-    print(f"submit -> stored and acked: p50 {q[49] * 1000:.0f} ms, p99 {q[98] * 1000:.0f} ms, max {max(latencies) * 1000:.0f} ms")
-    print(f"mosquitto: {b1[0] - b0[0]:.1f} s CPU, peak {b1[1] / 1024:.1f} MiB; director: {d1[0] - d0[0]:.1f} s CPU, peak {d1[1] / 1024:.1f} MiB")
-    print(f"stored {stored} of {submitted} (lost {submitted - stored}), distinct result keys {keys} (duplicated {stored - keys}); "
-          f"re-sends before an ack {resent}")
+    print(f"boards {args.boards} (in {args.board_procs} process(es), nice {args.board_nice}), rounds {args.rounds}, {args.length}-point matches: "
+          f"{submitted} results a run")
+    for run, title in zip(runs, ["no flood", f"one board flooding {args.flood} junk messages meanwhile"]):
+        rate = submitted / run["wall"]
+        print(f"-- {title}: {run['wall']:.1f} s from the first submit to the last ack")
+        print(f"results/s through MQTT: {rate:.1f}; straight into the club service: {ref:.1f}; ratio {rate / ref:.2f}")
+        print(f"submit -> stored and acked: p50 {run['p50'] * 1000:.0f} ms, p99 {run['p99'] * 1000:.0f} ms, "
+              f"max {run['max'] * 1000:.0f} ms")
+        print(f"mosquitto: {run['broker_cpu']:.1f} s CPU, peak {run['broker_kib'] / 1024:.1f} MiB; director (main process): "
+              f"{run['director_cpu']:.1f} s CPU, peak {run['director_kib'] / 1024:.1f} MiB; boards: {run['boards_cpu']:.1f} s CPU "
+              "from the moment to the last ack")
+        print(f"stored {run['stored']} of {submitted} (lost {submitted - run['stored']}), distinct result keys {run['keys']} "
+              f"(duplicated {run['stored'] - run['keys']}); re-sends before an ack {run['resent']}")
+        if run["flood_s"]:
+            print(f"the flooding board published its {args.flood} messages in {run['flood_s']:.1f} s")
+    figures: dict[str, Any] = {}
     if args.flood:
-        print(f"a board flooded {args.flood} junk messages in {flood_s:.1f} s meanwhile")
+        quiet, flooded = runs
+        figures = {"flood_p50_s": round(flooded["p50"], 3), "flood_p99_s": round(flooded["p99"], 3),
+                   "flood_delay_p50_s": round(flooded["p50"] - quiet["p50"], 3),
+                   "flood_delay_p99_s": round(flooded["p99"] - quiet["p99"], 3), "flood_publish_s": round(flooded["flood_s"], 2)}
+        print(f"the flood's cost to the other boards' results: p50 {figures['flood_delay_p50_s'] * 1000:+.0f} ms, "
+              f"p99 {figures['flood_delay_p99_s'] * 1000:+.0f} ms")
     load = Path("/proc/loadavg").read_text().split()[:3]
-    print(f"load average {' '.join(load)} (a shared machine)")
+    print(f"load average {' '.join(load0)} before, {' '.join(load)} after (a shared machine)")
     if args.json:
-        print(json.dumps({"results": submitted, "lost": submitted - stored, "duplicated": stored - keys,
-                          "p50_s": round(q[49], 3), "p99_s": round(q[98], 3), "max_s": round(max(latencies), 3),
-                          "resent": resent, "flood": args.flood, "reference_per_s": round(ref, 1),
-                          "loadavg": [float(x) for x in load]}))
+        first = runs[0]
+        print(json.dumps({"results": submitted * len(runs), "lost": sum(submitted - r["stored"] for r in runs),
+                          "duplicated": sum(r["stored"] - r["keys"] for r in runs),
+                          "p50_s": round(first["p50"], 3), "p99_s": round(first["p99"], 3), "max_s": round(first["max"], 3),
+                          "resent": sum(r["resent"] for r in runs), **figures, "board_procs": args.board_procs, "board_nice": args.board_nice,
+                          "reference_per_s": round(ref, 1), "loadavg": [float(x) for x in load0 + load]}))
 
 
 if __name__ == "__main__":

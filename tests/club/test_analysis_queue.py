@@ -301,3 +301,15 @@ def test_club_serve_analyses_the_queue_in_the_background_and_a_restart_goes_on(a
             assert b"No analysed match yet" not in response.read()
     finally:
         stop(server)
+
+
+def test_the_analysis_child_runs_at_a_lower_cpu_priority_than_club_serve():
+    """The analyses yield the CPU to the director's result checks and acks (issue 25)."""
+    import os
+
+    pool = aq.analysis_pool()
+    try:
+        child = pool.submit(os.nice, 0).result(timeout=120)
+    finally:
+        pool.shutdown()
+    assert child == min(19, os.nice(0) + aq.BACKGROUND_NICE)

@@ -44,6 +44,7 @@ def test_the_bracket_shows_the_champion_and_names_as_text(served, browser):
     assert HOSTILE in texts(browser, ".bracket .who")
     assert browser.find_elements(By.CSS_SELECTOR, "main img") == []
     browser.set_window_size(1280, 1000)
+    IMAGES.mkdir(parents=True, exist_ok=True)
     browser.save_screenshot(str(IMAGES / "club-bracket.png"))
 
 
@@ -119,6 +120,7 @@ def test_the_director_pairs_a_round_from_the_page(tmp_path, browser):
         WebDriverWait(browser, PAGE_WAIT_S).until(lambda d: d.find_elements(By.CSS_SELECTOR, "p.flash"))
         assert "Round 1 of Tuesday Swiss: 3 matches paired." in browser.find_element(By.CSS_SELECTOR, "p.flash").text
         browser.set_window_size(1280, 1000)
+        IMAGES.mkdir(parents=True, exist_ok=True)
         browser.save_screenshot(str(IMAGES / "club-director.png"))
         forfeit = browser.find_elements(By.CSS_SELECTOR, f'section[data-event="{SWISS}"] form.forfeit')[0]
         Select(forfeit.find_element(By.NAME, "winner")).select_by_index(1)

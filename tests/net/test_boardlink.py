@@ -217,9 +217,49 @@ def test_the_last_will_says_offline_when_a_board_dies(tmp_path: Path, broker: Pr
 
 
 @pytest.mark.slow
+def test_a_finished_match_sends_its_last_state_then_its_result_at_once(tmp_path: Path, broker: PrivateBroker) -> None:
+    """The last state of a match, held by the states' pause (600 s here), goes out with the
+    result, before it: the room's last word on the board is the final score even when the
+    board leaves as soon as the result is acked."""
+    from bgboard.match import OpeningRoll, StartMatch, apply
+    from bgboard.net.report import board_state
+
+    s0 = apply(None, StartMatch(length=1, players=("Ann", "Bob")))
+    first, last = board_state(s0, 1), board_state(apply(s0, OpeningRoll((6, 1))), 2)
+
+    async def go() -> list[str]:
+        journal = Journal(tmp_path / "b.sqlite")
+        link = ClubLink(settings(broker, resend_s=600.0, state_interval_s=600.0), journal)
+        task = asyncio.create_task(link.run())
+        await until(lambda: link.online)
+        seen: list[str] = []
+        async with director(broker) as d:
+            await d.subscribe([(f"{BASE}/1/state", 1), (f"{BASE}/1/result", 1)])
+            link.publish_state(first)
+            async with asyncio.timeout(120):  # against a hang; 600 s is the pause and the resend
+                async for m in d.messages:
+                    if str(m.topic).endswith("/state") and decode("state", m.payload) == first:
+                        break
+                link.publish_state(last)  # held by the pause after the first state
+                link.submit_result(result())
+                async for m in d.messages:
+                    kind = str(m.topic).rsplit("/", 1)[1]
+                    seen.append("last state" if kind == "state" and decode("state", m.payload) == last else kind)
+                    if kind == "result":
+                        break
+        link.stop()
+        await task
+        journal.close()
+        return seen
+
+    assert asyncio.run(go()) == ["last state", "result"]
+
+
+@pytest.mark.slow
 def test_a_result_goes_at_once_even_right_after_a_state(tmp_path: Path, broker: PrivateBroker) -> None:
-    """A result submitted while the link is coalescing states is sent then, not at the next
-    resend (600 s here: far beyond the wait below, however loaded the machine)."""
+    """A result submitted while the link is coalescing states is sent at once, not after the
+    states' pause nor at the next resend (600 s each here: far beyond the wait below, however
+    loaded the machine)."""
     from bgboard.match import StartMatch, apply
     from bgboard.net.report import board_state
 
@@ -227,7 +267,7 @@ def test_a_result_goes_at_once_even_right_after_a_state(tmp_path: Path, broker: 
 
     async def go() -> float:
         journal = Journal(tmp_path / "b.sqlite")
-        link = ClubLink(settings(broker, resend_s=600.0, state_interval_s=0.3), journal)
+        link = ClubLink(settings(broker, resend_s=600.0, state_interval_s=600.0), journal)
         task = asyncio.create_task(link.run())
         await until(lambda: link.online)
         async with director(broker) as d:
@@ -246,4 +286,4 @@ def test_a_result_goes_at_once_even_right_after_a_state(tmp_path: Path, broker: 
         journal.close()
         return took
 
-    assert asyncio.run(go()) < 120   # so it was not the resend
+    assert asyncio.run(go()) < 120   # so it was neither the resend nor the end of the pause

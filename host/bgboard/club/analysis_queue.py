@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
 import sqlite3
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -32,8 +33,8 @@ from bgboard.club.db import Club
 from bgboard.club.checks import mat_key
 from bgboard.errors import EnvironmentFailure, InputError
 
-__all__ = ["ENGINES", "POLL_S", "analyse_record", "counts", "drain", "match_figures", "next_queued", "pr_history",
-           "pr_table", "queue_all", "run_worker", "store", "write_csv"]
+__all__ = ["BACKGROUND_NICE", "ENGINES", "POLL_S", "analyse_record", "analysis_pool", "counts", "drain", "match_figures",
+           "next_queued", "pr_history", "pr_table", "queue_all", "run_worker", "store", "write_csv"]
 
 log = logging.getLogger(__name__)
 
@@ -161,19 +162,34 @@ def drain(path: str | Path, engines: tuple[str, ...] = ENGINES,
     return done
 
 
+BACKGROUND_NICE = 10
+
+
+def _background() -> None:
+    """In the analysis child: yield the CPU to the director's process (results checked and
+    acked, the pages) — an analysis can wait, a board's ack should not (issue 25: with 200
+    results at once the analyses took a core from the checks)."""
+    try:
+        os.nice(BACKGROUND_NICE)
+    except (AttributeError, OSError):  # no nice on this platform: the analysis runs as it is
+        pass
+
+
+def analysis_pool() -> ProcessPoolExecutor:
+    """The analysis child (one process, spawned; at a lower CPU priority)."""
+    import multiprocessing
+
+    return ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"), initializer=_background)
+
+
 async def run_worker(path: str | Path, *, engines: tuple[str, ...] = ENGINES, poll_s: float = POLL_S,
                      stop: asyncio.Event | None = None) -> None:
     """``bgboard club serve``'s analysis task: analyse queued matches in a child process, one
     at a time, until cancelled (or ``stop`` is set).  The loop only waits: the database is
     read and written on a thread, the engine runs in the child.  No engine installed: said
     once in the log, the matches stay queued."""
-    import multiprocessing
-
     loop = asyncio.get_running_loop()
-
-    def new_pool() -> ProcessPoolExecutor:
-        return ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
-
+    new_pool = analysis_pool
     pool = new_pool()
     database = _ClubThread(path)
     told = False

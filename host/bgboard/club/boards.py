@@ -199,6 +199,8 @@ class DirectorLink:
         self._buckets: dict[tuple[int, str], _Bucket] = {}
         self._quiet: dict[int, tuple[float, int]] = {}  # board -> (last sentence logged at, messages since)
         self._full_sync = True
+        self._stored_since_sync = False  # stored results whose assignments are not yet published
+        self._synced_at = 0.0  # (loop time) the assignments were last compared with the database
         self._locked_since: float | None = None
         self._generation = 0  # of the checking pool (a new one after a worker died)
         self._retries: dict[str, int] = {}  # result UUID -> checks lost to a dead worker
@@ -472,15 +474,22 @@ class DirectorLink:
             full = self._full_sync
             self._full_sync = False
             try:
-                stored = False
                 if self._checked:
                     batch = self._checked[: self.limits.batch]
                     outcomes = await self._off_loop(self._store, batch)
                     del self._checked[: len(batch)]
-                    stored = self._decided(batch, outcomes)
-                synced = await self._off_loop(self._assignments_now, full or stored)
-                if synced is not None:
-                    self._sync(*synced, full=full)
+                    self._stored_since_sync = self._decided(batch, outcomes) or self._stored_since_sync
+                if self._checked and not full and loop.time() - self._synced_at < 2 * self.limits.watch_s:
+                    # more results were checked meanwhile: they are stored first (a burst's
+                    # acks do not wait for pairing and publishing the assignments, which still
+                    # follow within a second however long the burst)
+                    self._write_wake.set()
+                else:
+                    synced = await self._off_loop(self._assignments_now, full or self._stored_since_sync)
+                    self._stored_since_sync = False
+                    self._synced_at = loop.time()
+                    if synced is not None:
+                        self._sync(*synced, full=full)
                 backoff.reset()
                 if self._locked_since is not None:
                     log.warning("the club database is writable again after %.0f s: the waiting results are stored",

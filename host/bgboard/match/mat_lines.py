@@ -5,6 +5,7 @@ line's two columns as gnubg splits them, the names line, a name's rating, a
 
 from __future__ import annotations
 
+import functools
 import re
 
 from bgboard import rules
@@ -43,6 +44,7 @@ def bounded(text: str) -> str:
     return text if len(text) <= MAX_TEXT else text[: MAX_TEXT - 1] + "…"
 
 
+@functools.lru_cache(maxsize=4096)  # a match repeats its moves' texts (a replay reads ~50 a game)
 def parse_steps(text: str) -> tuple[tuple[int, int], ...]:
     """``13/8 8/3* 24/18(2) bar/20 6/off`` → ``((13, 8), (8, 3), ...)`` (read by
     :func:`bgboard.rules.notation.parse_moves`; the board decides the hits)."""

@@ -204,30 +204,38 @@ class ClubLink:
     async def _send(self, client: Any, receiver: "asyncio.Task[None]") -> None:
         s = self.settings
         next_resend = 0.0
+        next_state = 0.0  # states are coalesced: at most one every state_interval_s
         loop = asyncio.get_running_loop()
         while not self._stopping.is_set():
             if receiver.done():
                 receiver.result()  # the connection broke: raise its MqttError
                 return
             self._wake.clear()  # before looking: a wake-up during the sends below is kept
-            if self._result_due:  # a new result: send it now, not at the next resend
+            finished = self._result_due
+            if finished:  # a new result: send it now, not at the next resend
                 self._result_due = False
                 next_resend = 0.0
-            now = loop.time()
             state = self._state
-            if state is not None and state != self._state_sent:
-                await client.publish(self.topics["state"], encode(state), qos=1, retain=True)
+            sends = []  # published in this order (one connection), their acknowledgements awaited together
+            # a finished match's last state and its result go at once, in that order: neither
+            # waits for the states' pause (and the room's last word is the final score)
+            if state is not None and state != self._state_sent and (finished or loop.time() >= next_state):
+                sends.append(client.publish(self.topics["state"], encode(state), qos=1, retain=True))
                 self._state_sent = state
-                await asyncio.sleep(s.state_interval_s)  # coalesce: newer states wait here
-                continue
-            if now >= next_resend:
+                next_state = loop.time() + s.state_interval_s  # newer states wait until then
+            if loop.time() >= next_resend:
                 for owed in self.outbox.outbox_pending():
-                    await client.publish(self.topics["result"], owed.payload.encode("utf-8"), qos=1)
+                    sends.append(client.publish(self.topics["result"], owed.payload.encode("utf-8"), qos=1))
                     self.sent_results += 1
                 next_resend = loop.time() + s.resend_s
+            if sends:
+                await asyncio.gather(*sends)
+            until = next_resend
+            if self._state is not None and self._state != self._state_sent:
+                until = min(until, next_state)
             wake = asyncio.ensure_future(self._wake.wait())
             try:
-                await asyncio.wait({wake, receiver}, timeout=max(0.0, next_resend - loop.time()), return_when=asyncio.FIRST_COMPLETED)
+                await asyncio.wait({wake, receiver}, timeout=max(0.0, until - loop.time()), return_when=asyncio.FIRST_COMPLETED)
             finally:
                 wake.cancel()
 

@@ -49,6 +49,8 @@ MAX_BOARD = 9999
 PHASES = ("opening", "turn", "doubled", "play", "resigned", "game_over", "match_over")
 ACK_STATUSES = ("stored", "duplicate", "refused")
 _CLUB_RE = re.compile(r"^[a-z0-9][a-z0-9_-]{0,31}$")
+_CONTROL = re.compile("[\x00-\x1f]")
+_CONTROL_IN_MAT = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f]")  # a .mat keeps its line ends and tabs
 _UUID_RE = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
 
 
@@ -340,8 +342,7 @@ class _Fields:
         v = self.value(name, default)
         if not isinstance(v, str) or len(v) > limit or (not blank and not v.strip()):
             raise self.error(name, f"must be a text of at most {limit} characters")
-        allowed = "\n\r\t" if name == "mat" else ""
-        if any(ord(c) < 32 and c not in allowed for c in v):
+        if (_CONTROL_IN_MAT if name == "mat" else _CONTROL).search(v):
             raise self.error(name, "holds control characters")
         return v
 

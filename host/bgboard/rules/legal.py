@@ -157,6 +157,63 @@ def legal_plays(position: Position, dice: Sequence[int]) -> tuple[Play, ...]:
     return cached_plays(position, d1, d2)
 
 
+def _one_step(me: list[int], th: tuple[int, ...], frm: int, to: int, die: int) -> tuple[list[int], tuple[int, ...]] | None:
+    """The counts after moving a checker ``frm``/``to`` with ``die`` if that is a legal single
+    step now (the rules of :func:`_next`, for one given step), else None."""
+    if me[BAR]:
+        if frm != BAR or to != BAR - die or th[die] > 1:
+            return None
+    else:
+        if not 1 <= frm < BAR or not me[frm]:
+            return None
+        land = frm - die
+        if land > 0:
+            if to != land or th[BAR - to] > 1:
+                return None
+        else:
+            if to != 0 or any(me[p] for p in range(7, BAR)):
+                return None  # bearing off: every checker home, and
+            if land < 0 and any(me[p] for p in range(frm + 1, 7)):
+                return None  # a larger die only from the highest point
+    m = me.copy()
+    m[frm] -= 1
+    m[to] += 1
+    if to and th[BAR - to] == 1:  # a blot is hit
+        t = list(th)
+        t[BAR - to] = 0
+        t[BAR] += 1
+        return m, tuple(t)
+    return m, th
+
+
+def every_die_play(position: Position, dice: Sequence[int], steps: Sequence[tuple[int, int]]) -> Position | None:
+    """The position after ``steps`` (``(from, to)`` pairs, in the order played) when they play
+    every die of the roll — two steps, four with a double — each a legal single step in turn;
+    None otherwise.
+
+    Such a play is always legal: it plays as many dice as there are, so neither the rule to
+    play as many dice as possible nor the larger-die rule (only one die playable) can forbid
+    it.  Checking one play this way needs no generation of every play; None decides nothing
+    (a play of fewer dice, or steps in an order that is not legal one by one): ask
+    :func:`legal_plays`.
+    """
+    d1, d2 = check_dice(dice)
+    orders = ((d1, d1, d1, d1),) if d1 == d2 else ((d1, d2), (d2, d1))
+    for order in orders:
+        if len(steps) != len(order):
+            return None
+        me: list[int] = list(position.mine)
+        th = position.theirs
+        for (frm, to), die in zip(steps, order):
+            after = _one_step(me, th, frm, to, die)
+            if after is None:
+                break
+            me, th = after
+        else:
+            return Position(tuple(me), th)
+    return None
+
+
 def _remaining(dice: Dice, used: Sequence[Step]) -> list[int]:
     left = [dice[0]] * 4 if dice[0] == dice[1] else [dice[0], dice[1]]
     for step in used:
