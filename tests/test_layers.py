@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import functools
+import sys
 from pathlib import Path
 
 import pytest
@@ -144,3 +145,73 @@ def test_the_field_library_is_imported_only_by_the_magnets_adapter(path: Path):
         assert module.split(".")[0] not in FIELD, (
             f"{path.relative_to(ROOT)} imports {module}: only {sorted(FIELD_ADAPTERS)} may use magpylib"
         )
+
+
+# Inside a layer: the pure parts import only pure parts of their own layer (and no SQLite), so
+# the renderer, the club's core and the match's core stay free of their layer's adapters.
+PURE_PARTS: dict[str, set[str]] = {
+    "club": {"model", "ratings", "bracket", "swiss", "formats", "standings", "export", "payouts",
+             "printing", "live", "views", "checks"},
+    "display": {"state", "panels", "texts", "fonts", "demos", "refresh", "render", "canvas", "layouts",
+                "scoreboard", "ending", "diagram", "footer"},
+    "match": {p.stem for p in (ROOT / "match").glob("*.py")} - {"__init__", "recordfile"},
+}
+# The director's parts (issue 21) import one way: each only the parts before it.
+DIRECTOR_PARTS = ["checks", "views", "db", "audit", "rating_store", "results", "director", "operations"]
+
+
+def _part(path: Path) -> tuple[str, str]:
+    """(layer, module within the layer) of a file: club/views.py -> ("club", "views")."""
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return parts[0], parts[1] if len(parts) > 1 else ""
+
+
+def _impure_imports(path: Path) -> list[str]:
+    layer, part = _part(path)
+    wrong = []
+    for module, _ in _imports(path):
+        words = module.split(".")
+        if words[0] == "sqlite3":
+            wrong.append(f"{module}: a pure part of '{layer}' uses no database")
+        elif words[:2] == ["bgboard", layer] and len(words) > 2 and words[2] not in PURE_PARTS[layer]:
+            wrong.append(f"{module}: '{layer}.{part}' is pure and may use only {sorted(PURE_PARTS[layer])}")
+    return wrong
+
+
+def _is_pure_part(path: Path) -> bool:
+    layer, part = _part(path)
+    return part in PURE_PARTS.get(layer, set())
+
+
+@pytest.mark.parametrize("path", [f for f in FILES if _is_pure_part(f)], ids=lambda p: str(p.relative_to(ROOT)))
+def test_a_pure_part_imports_only_pure_parts_of_its_layer(path: Path):
+    assert _impure_imports(path) == [], str(path.relative_to(ROOT))
+
+
+def _director_order(path: Path) -> list[str]:
+    _, part = _part(path)
+    before = set(DIRECTOR_PARTS[:DIRECTOR_PARTS.index(part)])
+    later = set(DIRECTOR_PARTS) - before - {part}
+    return [module for module, at_top in _imports(path)
+            if at_top and module.startswith("bgboard.club.") and module.split(".")[2] in later]
+
+
+@pytest.mark.parametrize("part", DIRECTOR_PARTS)
+def test_the_directors_parts_import_one_way(part: str):
+    assert _director_order(ROOT / "club" / f"{part}.py") == []
+
+
+def test_the_inside_checks_catch_a_bad_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """The checks above on files that break them, placed as if in the package."""
+    fake = tmp_path / "bgboard"
+    (fake / "club").mkdir(parents=True)
+    views = fake / "club" / "views.py"
+    views.write_text("import sqlite3\nfrom bgboard.club.db import Club\nfrom bgboard.club.model import Entrant\n")
+    checks = fake / "club" / "checks.py"
+    checks.write_text("from bgboard.club.director import Director\n")
+    monkeypatch.setattr(sys.modules[__name__], "ROOT", fake)
+    assert _impure_imports(views) == [
+        "sqlite3: a pure part of 'club' uses no database",
+        f"bgboard.club.db: 'club.views' is pure and may use only {sorted(PURE_PARTS['club'])}",
+    ]
+    assert _director_order(checks) == ["bgboard.club.director"]

@@ -8,7 +8,8 @@ import random
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from bgboard.club.director import Director, replay_audit
+from bgboard.club.director import Director
+from bgboard.club.operations import replay_audit
 from bgboard.errors import InputError
 
 
@@ -65,3 +66,42 @@ def test_replaying_the_audit_log_gives_the_same_club(tmp_path_factory, fmt, n, s
                 [d.rating_history(p.name) for p in d.players()]
             assert [(m.node, m.status, m.score, m.winner) for m in copy.matches("E")] == \
                 [(m.node, m.status, m.score, m.winner) for m in d.matches("E")]
+
+
+def _audited_actions() -> set[str]:
+    """Every action name the package writes to the audit log (``audit.write(conn, "action", ...)``
+    and the evening's ``_audit(d, "action", ...)``), read from the source."""
+    import ast
+    from pathlib import Path
+
+    import bgboard
+
+    found: set[str] = set()
+    for path in Path(bgboard.__file__).parent.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+            if not isinstance(node, ast.Call) or len(node.args) < 2:
+                continue
+            f = node.func
+            writes = (isinstance(f, ast.Attribute) and f.attr == "write" and isinstance(f.value, ast.Name)
+                      and f.value.id == "audit") or (isinstance(f, ast.Name) and f.id == "_audit")
+            if writes and isinstance(node.args[1], ast.Constant) and isinstance(node.args[1].value, str):
+                found.add(node.args[1].value)
+    return found
+
+
+def test_every_audited_action_has_its_row_in_the_table_of_operations():
+    from bgboard.club.operations import OPERATIONS
+
+    written = _audited_actions()
+    assert {"init", "result", "event_settings", "result_held"} <= written   # the scan finds them
+    assert written - {"init"} <= set(OPERATIONS), "an audited action replay_audit cannot re-run"
+    assert set(OPERATIONS) <= written, "a row of the table no operation writes"
+
+
+def test_an_unknown_action_is_one_sentence(tmp_path):
+    from bgboard.club.views import AuditEntry
+
+    init = AuditEntry(1, "2026-01-01T00:00:00+00:00", "director", "init", None, None, {"name": "C"}, None, None)
+    odd = AuditEntry(2, "2026-01-01T00:00:00+00:00", "director", "no_such", None, None, {}, None, None)
+    with pytest.raises(InputError, match="unknown audit action 'no_such'"):
+        replay_audit([init, odd], tmp_path / "c.sqlite")

@@ -14,7 +14,8 @@ import pytest
 from bgboard.cli import main
 from bgboard.club import confirm, evening
 from bgboard.club.boards import ClubTournament
-from bgboard.club.director import Director, replay_audit
+from bgboard.club.director import Director
+from bgboard.club.operations import replay_audit
 from bgboard.control.confirm import CONFIRM, DISPUTE, Confirmation, answer_of
 from bgboard.control.events import Button
 from bgboard.errors import InputError

@@ -5,7 +5,8 @@ import sqlite3
 import pytest
 
 from bgboard.club.db import SCHEMA, Club
-from bgboard.club.director import Director, replay_audit
+from bgboard.club.director import Director
+from bgboard.club.operations import replay_audit
 from bgboard.club.ratings import Rating, fibs_change
 from bgboard.errors import InputError
 

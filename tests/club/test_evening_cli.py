@@ -272,7 +272,7 @@ def test_the_main_finals_loser_still_in_the_consolation_final_is_playing_not_run
 
 def test_the_audit_log_replays_the_evening(tmp_path):
     from bgboard.club import evening
-    from bgboard.club.director import replay_audit
+    from bgboard.club.operations import replay_audit
 
     with Director.create(tmp_path / "a.sqlite", "C") as d:
         for i, name in enumerate(NAMES):
@@ -304,7 +304,7 @@ def test_late_bracket_entrants_leave_a_bracket_that_plays_out(tmp_path_factory, 
     event plays to its champion: a double elimination in 2m - 3 matches, a single one in
     m - 1, m the final field; the audit log replays to the same standings."""
     from bgboard.club import evening
-    from bgboard.club.director import replay_audit
+    from bgboard.club.operations import replay_audit
     from bgboard.errors import InputError
 
     fmt = "double-elimination" if double else "single-elimination"

@@ -13,10 +13,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from PIL import Image, ImageChops
 
-import bgboard.display.render as render_module
+import bgboard.display.canvas
+import bgboard.display.diagram
+import bgboard.display.ending
+import bgboard.display.footer
+import bgboard.display.scoreboard
 from bgboard.display.demos import DEMOS
 from bgboard.display.panels import PANELS
-from bgboard.display.render import ITEMS, layout_for, render, render_report, required_items
+from bgboard.display.layouts import layout_for
+from bgboard.display.render import ITEMS, render, render_report, required_items
 
 from strategies import display_states
 
@@ -95,17 +100,23 @@ def test_any_state_renders_with_readable_text(state, panel, monkeypatch_font_siz
 
 @pytest.fixture(scope="module")
 def monkeypatch_font_sizes():
-    """Record every font size the renderer asks for (wrapping the real font loader)."""
+    """Record every font size the renderer asks for (wrapping the real font loader in each of
+    the renderer's modules that loads fonts)."""
     sizes: list[int] = []
-    real = render_module.font
+    modules = [m for m in (bgboard.display.canvas, bgboard.display.diagram, bgboard.display.ending,
+                           bgboard.display.footer, bgboard.display.scoreboard) if hasattr(m, "font")]
+    assert bgboard.display.canvas in modules   # every text is drawn through the canvas
+    real = bgboard.display.canvas.font
 
     def recording(size: int, bold: bool = True):
         sizes.append(size)
         return real(size, bold)
 
-    render_module.font = recording
+    for m in modules:
+        m.font = recording
     yield sizes
-    render_module.font = real
+    for m in modules:
+        m.font = real
 
 
 @pytest.mark.parametrize("panel", ["waveshare-2in13", "waveshare-7in5"])

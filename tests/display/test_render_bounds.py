@@ -9,7 +9,8 @@ import pytest
 
 from bgboard.display.demos import DEMOS
 from bgboard.display.panels import panel_spec
-from bgboard.display.render import MAX_NAME, MAX_TEXT, MAX_VARIANTS, _Canvas, bounded, render
+from bgboard.display.canvas import Canvas
+from bgboard.display.render import MAX_NAME, MAX_TEXT, MAX_VARIANTS, bounded, render
 
 HUGE = "word " * 100_000  # 500,000 characters
 
@@ -30,7 +31,7 @@ def test_a_state_within_the_limits_is_drawn_as_it_is() -> None:
 
 
 def test_cutting_an_unbreakable_word_keeps_the_longest_prefix_that_fits() -> None:
-    canvas = _Canvas(panel_spec("waveshare-2in9"), accent=False)
+    canvas = Canvas(panel_spec("waveshare-2in9"), accent=False)
     word = "W" * MAX_TEXT
     text, size = canvas.fit((word,), 120, canvas.min_px)
     from bgboard.display.fonts import font

@@ -20,7 +20,8 @@ from bgboard.analysis.stats import summarise
 from bgboard.analysis.walk import Evaluator, analyse_match
 from bgboard.errors import InputError
 from bgboard.files import read_bytes, write_text_atomic
-from bgboard.match.mat_read import ImportedMatch, import_mat
+from bgboard.match.mat_read import import_mat
+from bgboard.match.mat_types import ImportedMatch
 
 __all__ = ["CACHE_NAME", "CSV_COLUMNS", "Cache", "analyse_file", "expand", "iter_results", "read_match", "read_record",
            "figures_csv", "write_figures_csv"]

@@ -22,7 +22,7 @@ from typing import Callable, Protocol
 
 from bgboard.analysis.stats import CheckerDecision, CubeDecision, LuckRoll, MatchAnalysis
 from bgboard.hints.engine import CubeState
-from bgboard.match.mat_read import ImportedMatch, MatPlay
+from bgboard.match.mat_types import ImportedMatch, MatPlay
 from bgboard.match.state import MatchState
 from bgboard.rules import Position, format_play, legal_plays, position_id
 from bgboard.rules.variants import start_position

@@ -6,8 +6,10 @@ Pure core (no I/O, no clock): ``model`` (data), ``ratings`` (FIBS), ``bracket`` 
 brackets), ``swiss``, ``formats`` (the four formats behind one interface), ``standings``
 (tie-breaks), ``export`` (CSV text), ``printing`` (draw sheets and match slips as HTML),
 ``payouts`` (the pot and its split).  Adapters: ``db`` (SQLite, versioned migrations, WAL, one
-transaction per change), ``backup`` (SQLite's online backup, restore).  Service: ``director``
-— every operation the CLI and the web pages call (read its docstring) — and ``evening``
+transaction per change, and the services' queries), ``backup`` (SQLite's online backup,
+restore), ``audit`` (the log), ``rating_store`` (ratings kept).  Service: ``director`` — every
+operation the CLI and the web pages call (read its docstring), with its ``views``, ``checks``
+and ``results`` — ``operations`` (the table of audited operations, ``replay_audit``) and ``evening``
 (check-in, late entries, payouts, per-event match numbers, the backup after each round).  docs/club.md explains it for directors.
 ``live`` and ``web`` are the room's live boards and pages (their own docstrings).
 
@@ -25,8 +27,9 @@ from bgboard.exports import exports
 if TYPE_CHECKING:
     from bgboard.club import boards, bracket, formats, standings, swiss, web
     from bgboard.club.boards import ClubTournament, DirectorSettings, serve_boards
+    from bgboard.club.checks import MAX_MAT, parse_score
     from bgboard.club.db import Club
-    from bgboard.club.director import MAX_MAT, Director, parse_score, replay_audit
+    from bgboard.club.director import Director
     from bgboard.club.live import BadBoardError, LiveHub
     from bgboard.club.model import (
         CHAMPION,
@@ -37,16 +40,19 @@ if TYPE_CHECKING:
         EventSpec,
         Played,
     )
+    from bgboard.club.operations import replay_audit
     from bgboard.club.ratings import RatedResult, Rating, fibs_change, k_factor, rate, upset_probability
 
 #: Each submodule and the public names it defines (imported when a name is first used).
 __getattr__ = exports(__name__, {
     ".": "boards bracket formats standings swiss web",
     "boards": "ClubTournament DirectorSettings serve_boards",
+    "checks": "MAX_MAT parse_score",
     "db": "Club",
-    "director": "MAX_MAT Director parse_score replay_audit",
+    "director": "Director",
     "live": "BadBoardError LiveHub",
     "model": "CHAMPION CONSOLATION_WINNER ELIMINATED FORMATS Entrant EventSpec Played",
+    "operations": "replay_audit",
     "ratings": "RatedResult Rating fibs_change k_factor rate upset_probability",
 })
 

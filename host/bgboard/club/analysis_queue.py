@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from bgboard.club.db import Club
-from bgboard.club.director import mat_key
+from bgboard.club.checks import mat_key
 from bgboard.errors import EnvironmentFailure, InputError
 
 __all__ = ["BACKGROUND_NICE", "ENGINES", "POLL_S", "analyse_record", "analysis_pool", "counts", "drain", "match_figures",

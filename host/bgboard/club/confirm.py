@@ -17,7 +17,8 @@ reports the result with ``"confirmed": true`` or ``"disputed": true``.
 * Results the director enters by hand stay immediate; one entered for a match with a held
   result settles it (the held row is no longer open once the match has a result).
 
-Every change is in the audit log (``result_held``, ``held_settled``) and replays.
+Every change is in the audit log (``result_held``, ``held_settled``) and replays
+(:data:`bgboard.club.operations.OPERATIONS`).
 """
 
 from __future__ import annotations
@@ -25,11 +26,14 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from bgboard.club import evening
+from bgboard.club import audit, db as queries, evening, results
+from bgboard.club.audit import now
+from bgboard.club.checks import parse_score
+from bgboard.club.views import PENDING
 from bgboard.errors import InputError
 
 if TYPE_CHECKING:
-    from bgboard.club.director import AuditEntry, Director
+    from bgboard.club.director import Director
 
 SETTING = "confirm_results"
 OPEN, ACCEPTED, DECIDED = "open", "accepted", "decided"
@@ -55,7 +59,7 @@ class Held:
 
 def wants_confirmation(d: "Director", event: str) -> bool:
     """Whether ``event``'s board results need both players' confirmation."""
-    return evening.settings(d._event_row(event)).get(SETTING) is True  # noqa: SLF001
+    return evening.settings(queries.event_row(d.db, event)).get(SETTING) is True
 
 
 def confirming(d: "Director", assignments: list[Any]) -> list[Any]:
@@ -96,31 +100,29 @@ def hold(d: "Director", event: str, match_id: int, score: tuple[int, int], mat: 
     """Keep a board's result for the director; the match stays pending.  The score must be a
     finished match and the .mat must replay to it (else :class:`InputError`, the board is
     refused as for any result; ``mat_checked``: it was replayed to this score already)."""
-    from bgboard.club.director import PENDING, now
-
     at = at or now()
     with d.club.transaction() as db:
-        ev = d._event_row(event)  # noqa: SLF001 - the same service, as club/evening.py
-        match = d._match_row(ev, match_id)  # noqa: SLF001
+        ev = queries.event_row(d.db, event)
+        match = queries.match_row(d.db, ev, match_id)
         if match["status"] != PENDING:
             raise InputError(f"match {match['id']} already has a result: the board's result is not held")
         if db.execute("SELECT 1 FROM held_results WHERE match_id = ? AND status = ?", (match["id"], OPEN)).fetchone():
             raise InputError(f"match {match['id']} already has a result waiting for the director")
-        d._check_score(match, score)  # noqa: SLF001
+        results.check_score(match, score)
         if mat is not None and not mat_checked:
-            mat = d._check_mat(match, ev["rules"], score, mat)  # noqa: SLF001
+            mat = results.check_mat(d.db, match, ev["rules"], score, mat)
         cur = db.execute("INSERT INTO held_results (match_id, result_key, board, score_a, score_b, mat, why, at)"
                          " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                          (match["id"], result_key, board, score[0], score[1], mat, why, at))
-        d._audit("result_held", {"event": ev["name"], "node": match["node"], "score": list(score), "mat": mat,  # noqa: SLF001
-                                 "result_key": result_key, "why": why, "board": board},
+        audit.write(d.db, "result_held", {"event": ev["name"], "node": match["node"], "score": list(score),
+                                          "mat": mat, "result_key": result_key, "why": why, "board": board},
                  None, None, actor, at, ev["id"], match["id"])
         return int(cur.lastrowid or 0)
 
 
 def held(d: "Director", event: str | None = None) -> list[Held]:
     """The results waiting for the director (open, and their match still without a result)."""
-    names = d._names()  # noqa: SLF001
+    names = queries.player_names(d.db)
     rows = d.db.execute(
         "SELECT h.*, m.player_a, m.player_b, m.number, e.name AS event FROM held_results h"
         " JOIN matches m ON m.id = h.match_id JOIN events e ON e.id = m.event_id"
@@ -157,14 +159,12 @@ def held_mat(d: "Director", held_id: int | str) -> str | None:
 def _settle(d: "Director", row: Any, status: str, actor: str, at: str) -> None:
     d.db.execute("UPDATE held_results SET status = ?, settled_at = ?, settled_by = ? WHERE id = ?",
                  (status, at, actor, row["id"]))
-    d._audit("held_settled", {"result_key": row["result_key"], "status": status},  # noqa: SLF001
-             None, None, actor, at, None, row["match_id"])
+    audit.write(d.db, "held_settled", {"result_key": row["result_key"], "status": status},
+                None, None, actor, at, None, row["match_id"])
 
 
 def accept(d: "Director", held_id: int | str, *, actor: str = "director", at: str | None = None) -> Any:
     """The director accepts the board's score: stored with its .mat and result key (counts now)."""
-    from bgboard.club.director import now
-
     at = at or now()
     with d.club.transaction():
         row = _open_row(d, held_id)
@@ -179,8 +179,6 @@ def decide(d: "Director", held_id: int | str, score: tuple[int, int] | str, *, a
            at: str | None = None) -> Any:
     """The director enters the right score of a held result (the board's .mat is not kept
     when it ends otherwise)."""
-    from bgboard.club.director import now, parse_score
-
     at = at or now()
     if isinstance(score, str):
         score = parse_score(score)
@@ -193,20 +191,4 @@ def decide(d: "Director", held_id: int | str, score: tuple[int, int] | str, *, a
     return info
 
 
-def replay(d: "Director", e: "AuditEntry") -> bool:
-    """Re-run one of this module's audited changes (False: not one of them)."""
-    a: dict[str, Any] = e.args
-    if e.action == "result_held":
-        mid = d._node_id(a["event"], a["node"])  # noqa: SLF001
-        hold(d, a["event"], mid, (a["score"][0], a["score"][1]), a["mat"], a["result_key"], a["why"],
-             board=a["board"], actor=e.actor, at=e.at)
-    elif e.action == "held_settled":
-        with d.club.transaction() as db:
-            db.execute("UPDATE held_results SET status = ?, settled_at = ?, settled_by = ? WHERE result_key = ?",
-                       (a["status"], e.at, e.actor, a["result_key"]))
-    else:
-        return False
-    return True
-
-
-__all__ = ["Held", "accept", "board_result", "confirming", "decide", "held", "held_mat", "hold", "replay", "wants_confirmation"]
+__all__ = ["Held", "accept", "board_result", "confirming", "decide", "held", "held_mat", "hold", "wants_confirmation"]

@@ -7,6 +7,10 @@ the director makes runs in :meth:`Club.transaction` (``BEGIN IMMEDIATE`` ... ``C
 it is all on disk or none of it is.  The file is in WAL mode with ``synchronous=FULL``,
 so readers (the web pages) never block the director and a power cut loses nothing
 committed.
+
+The lookups the club's services share (a player, an event or a match by what a person types;
+the entrants and matches the formats read; a match row as a :class:`~bgboard.club.views.MatchInfo`)
+are this module's functions below :class:`Club`.
 """
 
 from __future__ import annotations
@@ -16,7 +20,11 @@ import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
+from bgboard.club.checks import MAX_ID, bounded_name, clean_name, match_id, shell_word
+from bgboard.club.model import Entrant, EventSpec, Played
+from bgboard.club.views import FORFEIT, MatchInfo
 from bgboard.errors import EnvironmentFailure, InputError
 
 def _analyses(conn: sqlite3.Connection) -> None:
@@ -382,3 +390,127 @@ class Club:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+# ---------------------------------------------------------------------- the director's queries
+# What the club's services (director, results, evening, confirm) read: one place for the
+# lookups that turn a name or a number into a row, and the rows into views.
+
+def player_id(conn: sqlite3.Connection, name: str) -> int:
+    """The id of the player called ``name`` (one sentence if there is none)."""
+    row = conn.execute("SELECT id FROM players WHERE name = ?", (clean_name(name),)).fetchone()
+    if row is None:
+        raise InputError(f"there is no player {name!r}: add one with 'bgboard club player add'")
+    return int(row["id"])
+
+
+def player_names(conn: sqlite3.Connection) -> dict[int, str]:
+    """Every player's name by id."""
+    return {r["id"]: r["name"] for r in conn.execute("SELECT id, name FROM players")}
+
+
+def event_row(conn: sqlite3.Connection, event: str) -> sqlite3.Row:
+    """The event called ``event`` (one sentence if there is none)."""
+    row = conn.execute("SELECT * FROM events WHERE name = ?", (" ".join(str(event).split()),)).fetchone()
+    if row is None:
+        raise InputError(f"there is no event {event!r}: create one with 'bgboard club event new'")
+    return row
+
+
+def event_spec(row: sqlite3.Row) -> EventSpec:
+    """An event row's format, lengths and rounds."""
+    return EventSpec(row["format"], row["length"], row["consolation_length"], row["rounds"],
+                     bool(row["last_chance"]))
+
+
+def entrants(conn: sqlite3.Connection, event_id: int) -> list[Entrant]:
+    """The event's entrants with their seeds (before the draw: by rating, best first)."""
+    rows = conn.execute(
+        "SELECT e.player_id, e.seed, e.withdrawn, e.start_score, p.rating, p.name FROM entries e"
+        " JOIN players p ON p.id = e.player_id WHERE e.event_id = ?", (event_id,)).fetchall()
+    if rows and rows[0]["seed"] is None:
+        # not yet seeded: by rating, best first (then by name)
+        rows = sorted(rows, key=lambda r: (-r["rating"], r["name"].lower()))
+        return [Entrant(r["player_id"], i, bool(r["withdrawn"]), r["start_score"])
+                for i, r in enumerate(rows, 1)]
+    return [Entrant(r["player_id"], r["seed"], bool(r["withdrawn"]), r["start_score"]) for r in rows]
+
+
+def played(conn: sqlite3.Connection, event_id: int) -> list[Played]:
+    """Every match of the event so far, as the formats read them."""
+    rows = conn.execute(
+        "SELECT m.*, r.number AS round_number FROM matches m JOIN rounds r ON r.id = m.round_id"
+        " WHERE m.event_id = ? ORDER BY m.id", (event_id,)).fetchall()
+    return [Played(r["node"], r["flight"], r["round_number"], r["player_a"], r["player_b"],
+                   r["winner"],
+                   (r["score_a"], r["score_b"]) if r["score_a"] is not None else None,
+                   r["status"] == FORFEIT) for r in rows]
+
+
+def match_row(conn: sqlite3.Connection, event: sqlite3.Row, number: int | str) -> sqlite3.Row:
+    """The event's match with the club-wide id ``number`` (one sentence if there is none)."""
+    mid = match_id(number)
+    row = None if mid > MAX_ID else conn.execute("SELECT * FROM matches WHERE id = ? AND event_id = ?",
+                                                 (mid, event["id"])).fetchone()
+    if row is None:
+        raise InputError(f"event {event['name']!r} has no match {bounded_name(str(number).strip())}: "
+                         f"'bgboard club round {shell_word(event['name'])} --json' lists its matches")
+    return row
+
+
+def node_match(conn: sqlite3.Connection, event: str, node: str) -> int:
+    """The id of the event's match at bracket or pairing ``node`` (what the audit log names)."""
+    ev = event_row(conn, event)
+    row = conn.execute("SELECT id FROM matches WHERE event_id = ? AND node = ?", (ev["id"], node)).fetchone()
+    if row is None:
+        raise InputError(f"event {event!r} has no match {node}")
+    return int(row[0])
+
+
+def free_boards(conn: sqlite3.Connection) -> Iterator[int]:
+    """The board numbers no pending match is using, from 1 up."""
+    used = {r[0] for r in conn.execute("SELECT board FROM matches WHERE status = 'pending' AND board IS NOT NULL")}
+    n = 1
+    while True:
+        if n not in used:
+            yield n
+        n += 1
+
+
+def match_info(conn: sqlite3.Connection, row: sqlite3.Row, names: dict[int, str] | None = None,
+               number: int | None = None, event: str | None = None) -> MatchInfo:
+    """A match row as the view the service hands out (``names``, the round ``number`` and the
+    ``event``'s name read when not given)."""
+    names = names or player_names(conn)
+    number = number if number is not None else int(conn.execute(
+        "SELECT number FROM rounds WHERE id = ?", (row["round_id"],)).fetchone()[0])
+    event = event if event is not None else str(conn.execute(
+        "SELECT name FROM events WHERE id = ?", (row["event_id"],)).fetchone()[0])
+    return MatchInfo(
+        row["id"], row["uuid"], event, number, row["node"], row["flight"],
+        [names[row["player_a"]], names.get(row["player_b"]) if row["player_b"] else None],
+        row["length"], row["board"], row["status"],
+        [row["score_a"], row["score_b"]] if row["score_a"] is not None else None,
+        names.get(row["winner"]) if row["winner"] else None,
+        row["forfeit_reason"], row["mat"] is not None, row["reported_at"], row["reported_by"],
+        row["number"])
+
+
+def match_snapshot(conn: sqlite3.Connection, row: sqlite3.Row) -> dict[str, Any]:
+    """A match's result as the audit log keeps it (before and after a change)."""
+    winner = None
+    if row["winner"]:
+        winner = conn.execute("SELECT name FROM players WHERE id = ?", (row["winner"],)).fetchone()[0]
+    return {"status": row["status"],
+            "score": [row["score_a"], row["score_b"]] if row["score_a"] is not None else None,
+            "winner": winner, "forfeit_reason": row["forfeit_reason"]}
+
+
+def reread(conn: sqlite3.Connection, row: sqlite3.Row) -> sqlite3.Row:
+    """A match row read again (after a change to it)."""
+    return conn.execute("SELECT * FROM matches WHERE id = ?", (row["id"],)).fetchone()
+
+
+__all__ = ["MIGRATIONS", "SCHEMA", "BUSY_TIMEOUT_S", "CLUB_TABLES", "ClubDatabaseError", "database_error",
+           "holders_of", "Club", "player_id", "player_names", "event_row", "event_spec", "entrants", "played",
+           "match_row", "node_match", "free_boards", "match_info", "match_snapshot", "reread"]

@@ -3,7 +3,7 @@ check-in, late entries, players edited or removed, entry fees and payouts, per-e
 numbers, the automatic backup after each round.
 
 Every change runs in one transaction and writes an audit row (replayed by
-``director.replay_audit`` through :func:`replay`), as the director's own operations do.
+:func:`bgboard.club.operations.replay_audit`), as the director's own operations do.
 
     configure(d, event, check_in=, entry_fee=, payout=, consolation_payout=, rake=, round_to=)
     check_in(d, event, names, undo=False)   close_check_in(d, event)   check_in_list(d, event)
@@ -34,12 +34,14 @@ import sqlite3
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from bgboard.club import bracket, formats, payouts as money
+from bgboard.club import audit, bracket, db as queries, formats, payouts as money
+from bgboard.club.audit import now
+from bgboard.club.checks import clean_name, shell_word
 from bgboard.club.model import CONSOLATION, DOUBLE, ELIMINATION, MAIN, ROUND_ROBIN, SWISS
 from bgboard.errors import EnvironmentFailure, InputError
 
 if TYPE_CHECKING:
-    from bgboard.club.director import AuditEntry, Director
+    from bgboard.club.director import Director
 
 OPEN, CLOSED = "open", "closed"
 
@@ -93,45 +95,12 @@ def after_finish(d: "Director", event: str) -> None:
     d.last_backup = after_round(d, event, None)
 
 
-def replay(d: "Director", e: "AuditEntry") -> bool:
-    """Re-run one of this module's audited changes (False: not one of them)."""
-    a: dict[str, Any] = e.args
-    kw: dict[str, Any] = {"actor": e.actor, "at": e.at}
-    if e.action == "event_settings":
-        configure(d, a["event"], **a["settings"], **kw)
-    elif e.action == "checkin":
-        check_in(d, a["event"], a["names"], a["undo"], **kw)
-    elif e.action == "checkin_close":
-        close_check_in(d, a["event"], **kw)
-    elif e.action == "late_entry":
-        late_entry(d, a["event"], a["name"], a["score"], **kw)
-    elif e.action == "player_edit":
-        edit_player(d, a["name"], a["new_name"], a["rating"], **kw)
-    elif e.action == "player_remove":
-        remove_player(d, a["name"], **kw)
-    elif e.action == "backup_dir":
-        return True     # a folder of the machine the log came from
-    else:
-        from bgboard.club import confirm
-
-        return confirm.replay(d, e)
-    return True
-
-
-def shell_word(name: str) -> str:
-    """``name`` as one word of a shell command inside a quoted suggestion: as it is when it
-    needs no quoting, else in double quotes (Friday DE2 -> "Friday DE2")."""
-    if name and re.fullmatch(r"[A-Za-z0-9_.,:+@%/=-]+", name):
-        return name
-    return '"' + re.sub(r'(["\\$`])', r"\\\1", name) + '"'
-
-
 _q = shell_word
 
 
 def _audit(d: "Director", action: str, args: dict[str, Any], after: Any, actor: str, at: str | None,
            event_id: int | None = None) -> None:
-    d._audit(action, args, None, after, actor, at, event_id)   # noqa: SLF001 (the same service)
+    audit.write(d.db, action, args, None, after, actor, at, event_id)
 
 
 # ---------------------------------------------------------------------- settings
@@ -143,7 +112,7 @@ def configure(d: "Director", event: str, *, check_in: bool | None = None,
     """Set an event's check-in, entry fee and payouts (before its first round for check-in),
     and whether its board results need both players' confirmation (club/confirm.py)."""
     with d.club.transaction() as db:
-        row = d._event_row(event)
+        row = queries.event_row(d.db, event)
         s = settings(row)
         if check_in is not None:
             if row["status"] != "open":
@@ -185,43 +154,41 @@ def configure(d: "Director", event: str, *, check_in: bool | None = None,
 
 
 def event_settings(d: "Director", event: str) -> dict[str, Any]:
-    return settings(d._event_row(event))
+    return settings(queries.event_row(d.db, event))
 
 
 # ---------------------------------------------------------------------- check-in
 def check_in(d: "Director", event: str, names: list[str], undo: bool = False, *,
              actor: str = "director", at: str | None = None) -> list[str]:
     """Check players in (or out, with ``undo``); a club player not entered yet is entered."""
-    from bgboard.club.director import _name, now
-
     if not names:
         raise InputError("name at least one player to check in")
     with d.club.transaction() as db:
-        row = d._event_row(event)
+        row = queries.event_row(d.db, event)
         if settings(row).get("check_in") != OPEN:
             raise InputError(f"event {row['name']!r} has no open check-in"
                              + (" (its draw is made)" if row["status"] != "open" else
                                 f": create it with --check-in, or pair it with 'bgboard club round {_q(row['name'])}'"))
         done = []
         for name in names:
-            pid = d._player_id(name)
+            pid = queries.player_id(d.db, name)
             entry = db.execute("SELECT checked_in FROM entries WHERE event_id = ? AND player_id = ?",
                                (row["id"], pid)).fetchone()
             if entry is None:
                 if undo:
-                    raise InputError(f"{_name(name)} is not entered in {row['name']!r}")
+                    raise InputError(f"{clean_name(name)} is not entered in {row['name']!r}")
                 db.execute("INSERT INTO entries (event_id, player_id, entered_at) VALUES (?, ?, ?)",
                            (row["id"], pid, at or now()))
             db.execute("UPDATE entries SET checked_in = ? WHERE event_id = ? AND player_id = ?",
                        (0 if undo else 1, row["id"], pid))
-            done.append(_name(name))
+            done.append(clean_name(name))
         _audit(d, "checkin", {"event": row["name"], "names": done, "undo": undo}, None, actor, at, row["id"])
     return done
 
 
 def check_in_list(d: "Director", event: str) -> list[tuple[str, bool]]:
     """Each entrant and whether checked in, by name."""
-    row = d._event_row(event)
+    row = queries.event_row(d.db, event)
     return [(r["name"], bool(r["checked_in"])) for r in d.db.execute(
         "SELECT p.name, e.checked_in FROM entries e JOIN players p ON p.id = e.player_id"
         " WHERE e.event_id = ? ORDER BY p.name COLLATE NOCASE", (row["id"],))]
@@ -231,12 +198,12 @@ def close_check_in(d: "Director", event: str, *, actor: str = "director",
                    at: str | None = None) -> list[str]:
     """Close check-in: the entries not checked in are removed (returned); the draw can be made."""
     with d.club.transaction() as db:
-        row = d._event_row(event)
+        row = queries.event_row(d.db, event)
         s = settings(row)
         if s.get("check_in") != OPEN:
             raise InputError(f"event {row['name']!r} has no open check-in")
         present = [n for n, checked in check_in_list(d, row["name"]) if checked]
-        formats.check_field(d._spec(row), len(present))
+        formats.check_field(queries.event_spec(row), len(present))
         absent = [n for n, checked in check_in_list(d, row["name"]) if not checked]
         db.execute("DELETE FROM entries WHERE event_id = ? AND checked_in = 0", (row["id"],))
         s["check_in"] = CLOSED
@@ -251,8 +218,6 @@ def late_entry(d: "Director", event: str, name: str, score: float | str = 0.0, *
                actor: str = "director", at: str | None = None) -> str:
     """Enter a player in a running event by the format's rule (module doc); a sentence saying
     what happened."""
-    from bgboard.club.director import _name, now
-
     at = at or now()
     try:
         score = float(score)
@@ -260,9 +225,9 @@ def late_entry(d: "Director", event: str, name: str, score: float | str = 0.0, *
         raise InputError("a late entrant's score is 0 or 0.5 (a half-point bye), "
                          f"not {str(score)[:20]!r}") from None
     with d.club.transaction() as db:
-        row = d._event_row(event)
-        pid = d._player_id(name)
-        name = _name(name)
+        row = queries.event_row(d.db, event)
+        pid = queries.player_id(d.db, name)
+        name = clean_name(name)
         if row["status"] == "open":
             raise InputError(f"event {row['name']!r} has not started: enter {name} with "
                              f"'bgboard club event enter {_q(row['name'])} {_q(name)}'")
@@ -298,8 +263,8 @@ def late_entry(d: "Director", event: str, name: str, score: float | str = 0.0, *
 def _into_bye(d: "Director", db: sqlite3.Connection, row: sqlite3.Row, pid: int, name: str,
               at: str, actor: str) -> tuple[str, dict[str, Any]]:
     """An elimination late entrant takes a first-round bye (module doc) or is refused."""
-    spec = d._spec(row)
-    entrants = d._entrants(row["id"])     # already holds the new entry, seeded last
+    spec = queries.event_spec(row)
+    entrants = queries.entrants(d.db, row["id"])     # already holds the new entry, seeded last
     n = len(entrants)
     refused = (f"there is no first-round bye left for {name} in {row['name']!r}: "
                "a late entrant in a bracket takes a bye nobody has gone on from")
@@ -321,16 +286,16 @@ def _into_bye(d: "Director", db: sqlite3.Connection, row: sqlite3.Row, pid: int,
         if s.state not in (bracket.READY, bracket.DECIDED, bracket.BYE) or (s.a, s.b) != (r["player_a"], r["player_b"]):
             raise InputError(refused)
     s = slots[taken]
-    board = next(iter(d._free_boards()))
+    board = next(queries.free_boards(d.db))
     db.execute("UPDATE matches SET player_a = ?, player_b = ?, status = 'pending', winner = NULL,"
                " board = ?, reported_at = NULL, reported_by = NULL WHERE id = ?",
                (s.a, s.b, board, rows[taken]["id"]))
     number_matches(db, row["id"])
-    names = d._names()
+    names = queries.player_names(d.db)
     other = s.a if s.b == pid else s.b
     assert isinstance(other, int)
     mid = int(rows[taken]["id"])
-    info = d._info(db.execute("SELECT * FROM matches WHERE id = ?", (mid,)).fetchone())
+    info = queries.match_info(d.db, db.execute("SELECT * FROM matches WHERE id = ?", (mid,)).fetchone())
     return (f"{name} takes {names[other]}'s first-round bye: match {info.number} on board {board}",
             {"node": taken, "match": mid})
 
@@ -339,15 +304,13 @@ def _into_bye(d: "Director", db: sqlite3.Connection, row: sqlite3.Row, pid: int,
 def edit_player(d: "Director", name: str, new_name: str | None = None, rating: float | None = None, *,
                 actor: str = "director", at: str | None = None) -> str:
     """Rename a player and/or set his starting rating (every rating is re-derived)."""
-    from bgboard.club.director import _name
-
     with d.club.transaction() as db:
-        pid = d._player_id(name)
-        name = _name(name)
+        pid = queries.player_id(d.db, name)
+        name = clean_name(name)
         if new_name is None and rating is None:
             raise InputError("say what to change: --name NEW and/or --rating R")
         if new_name is not None:
-            new_name = _name(new_name)
+            new_name = clean_name(new_name)
             other = db.execute("SELECT id FROM players WHERE name = ?", (new_name,)).fetchone()
             if other is not None and other[0] != pid:
                 raise InputError(f"there is already a player called {new_name!r}: names are unique")
@@ -368,24 +331,22 @@ def edit_player(d: "Director", name: str, new_name: str | None = None, rating: f
 
 def remove_player(d: "Director", name: str, *, actor: str = "director", at: str | None = None) -> None:
     """Remove a player who was never entered in an event (a mistyped name)."""
-    from bgboard.club.director import _name
-
     with d.club.transaction() as db:
-        pid = d._player_id(name)
+        pid = queries.player_id(d.db, name)
         events = [r[0] for r in db.execute("SELECT ev.name FROM entries e JOIN events ev ON ev.id = e.event_id"
                                            " WHERE e.player_id = ?", (pid,))]
         if events or db.execute("SELECT 1 FROM matches WHERE player_a = ? OR player_b = ?", (pid, pid)).fetchone():
-            raise InputError(f"{_name(name)} is entered in {', '.join(events) or 'an event'}: a player "
+            raise InputError(f"{clean_name(name)} is entered in {', '.join(events) or 'an event'}: a player "
                              "with a record stays (withdraw him from a running event instead)")
         db.execute("DELETE FROM players WHERE id = ?", (pid,))
-        _audit(d, "player_remove", {"name": _name(name)}, None, actor, at)
+        _audit(d, "player_remove", {"name": clean_name(name)}, None, actor, at)
 
 
 # ---------------------------------------------------------------------- matches
 def match_id(d: "Director", event: str, text: str | int) -> int:
     """An event's match by its number in the event (``3``) or its club-wide id (``id12``);
     a plain number that is no match number of the event is taken as a club-wide id."""
-    row = d._event_row(event)
+    row = queries.event_row(d.db, event)
     t = str(text).strip().lower()
     by_id = t.startswith("id")
     digits = t[2:].lstrip(":") if by_id else t.lstrip("#")
@@ -410,10 +371,10 @@ def match_id(d: "Director", event: str, text: str | int) -> int:
 # ---------------------------------------------------------------------- payouts
 def _placings(d: "Director", row: sqlite3.Row) -> dict[str, list[list[int]]]:
     """Each paid flight's players in order, as groups tied with each other (docs/club.md)."""
-    spec = d._spec(row)
-    entrants = d._entrants(row["id"])
-    played = d._played(row["id"])
-    names = {v: k for k, v in d._names().items()}
+    spec = queries.event_spec(row)
+    entrants = queries.entrants(d.db, row["id"])
+    played = queries.played(d.db, row["id"])
+    names = {v: k for k, v in queries.player_names(d.db).items()}
     standing = d.standings(row["name"])
     if spec.format not in ELIMINATION:
         start = {e.player: e.start_score for e in entrants}
@@ -457,7 +418,7 @@ def _placings(d: "Director", row: sqlite3.Row) -> dict[str, list[list[int]]]:
 def payouts(d: "Director", event: str) -> dict[str, Any]:
     """The event's pot and payouts: {"gross", "rake", "pot", "paid": [{"place", "name",
     "amount", "flight"}]} (amounts in the club's currency; they add up to "pot")."""
-    row = d._event_row(event)
+    row = queries.event_row(d.db, event)
     s = settings(row)
     if "fee_cents" not in s:
         raise InputError(f"event {row['name']!r} has no entry fee: set one with "
@@ -472,7 +433,7 @@ def payouts(d: "Director", event: str) -> dict[str, Any]:
     if s.get("consolation_payout"):
         shares[CONSOLATION] = s["consolation_payout"]
     paid = money.split(net, shares, _placings(d, row), s.get("round_cents", 100))
-    names = d._names()
+    names = queries.player_names(d.db)
     out["final"] = True
     out["paid"] = [{"place": p.place, "name": names[p.player], "amount": _amount(p.cents), "flight": p.flight}
                    for p in paid if p.cents]
@@ -542,4 +503,4 @@ def backup_dir(d: "Director") -> str | None:
 
 __all__ = ["configure", "event_settings", "check_in", "check_in_list", "close_check_in", "late_entry",
            "edit_player", "remove_player", "match_id", "payouts", "set_backup_dir", "backup_dir",
-           "draw_sheet", "slips_sheet", "number_matches", "check_pairable", "after_round", "replay", "settings"]
+           "draw_sheet", "slips_sheet", "number_matches", "check_pairable", "after_round", "settings"]

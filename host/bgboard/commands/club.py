@@ -41,8 +41,9 @@ from pathlib import Path
 from typing import Any
 
 from bgboard.club import evening
+from bgboard.club.checks import MAX_MAT, parse_score
 from bgboard.club.db import database_error
-from bgboard.club.director import MAX_MAT, Director, parse_score
+from bgboard.club.director import Director
 from bgboard.club.live import LiveHub
 from bgboard.club.model import FORMATS
 from bgboard.commands import club_evening

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from bgboard.club import evening
+from bgboard.club.checks import shell_word
 from bgboard.errors import InputError
 
 
@@ -123,7 +124,7 @@ def configure(d: Any, event: str, args: argparse.Namespace, by: str, check_in: b
             print("board results: " + ("both players confirm them at the board" if s.get("confirm_results")
                                        else "they count when the board reports them"))
         if s.get("check_in"):
-            print(f"check-in is open: 'bgboard club checkin {evening.shell_word(event)} NAME...', then --close")
+            print(f"check-in is open: 'bgboard club checkin {shell_word(event)} NAME...', then --close")
         if "fee_cents" in s:
             split = ",".join(f"{p:g}" for p in s.get("payout", [100]))
             extra = (" consolation " + ",".join(f"{p:g}" for p in s["consolation_payout"])

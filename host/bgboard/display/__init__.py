@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from bgboard.display.demos import DEMOS, demo_state
     from bgboard.display.drivers import open_panel
     from bgboard.display.inky import InkyPanel
+    from bgboard.display.layouts import layout_for
     from bgboard.display.painter import Painter
     from bgboard.display.panel import FilePanel, Panel, PanelError
     from bgboard.display.panels import PANELS, PanelSpec, UnknownPanelError, panel_spec
@@ -27,7 +28,6 @@ if TYPE_CHECKING:
         MAX_TEXT,
         MAX_VARIANTS,
         bounded,
-        layout_for,
         render_report,
         required_items,
     )
@@ -57,11 +57,12 @@ __getattr__ = exports(__name__, {
     "demos": "DEMOS demo_state",
     "drivers": "open_panel",
     "inky": "InkyPanel",
+    "layouts": "layout_for",
     "painter": "Painter",
     "panel": "FilePanel Panel PanelError",
     "panels": "PANELS PanelSpec UnknownPanelError panel_spec",
     "refresh": "RefreshConfig RefreshPolicy RefreshState changed_fraction",
-    "render": "ITEMS MAX_NAME MAX_TEXT MAX_VARIANTS bounded layout_for render_report required_items",
+    "render": "ITEMS MAX_NAME MAX_TEXT MAX_VARIANTS bounded render_report required_items",
     "screen": "Screen",
     "state": (
         "CRAWFORD_STAGES ENDINGS LEVELS PHASES SEVERITIES BoardDiagram ClockState "

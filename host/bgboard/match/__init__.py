@@ -40,7 +40,8 @@ from bgboard.match.actions import (
 )
 from bgboard.match.codec import from_json, log_from_json, log_to_json, to_json
 from bgboard.match.errors import IllegalPlayError, MatchRecordError, MatchRuleError
-from bgboard.match.mat_read import ImportedMatch, MatGame, MatPlay, MatProblem, import_mat, read_mat
+from bgboard.match.mat_read import import_mat, read_mat
+from bgboard.match.mat_types import ImportedMatch, MatGame, MatPlay, MatProblem
 from bgboard.match.mat_write import MatInfo, export_mat
 from bgboard.match.ruleset import ILLEGAL_PLAYS, PRESETS, RuleSet, UnknownRuleSetError, rule_set
 from bgboard.match.state import (

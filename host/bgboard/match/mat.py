@@ -1,20 +1,12 @@
 """Jellyfish ``.mat`` match records: the writer (:mod:`bgboard.match.mat_write`, exactly as
 gnubg's ``export match mat``) and the reader (:mod:`bgboard.match.mat_read`, as tolerant as
-gnubg's ``import mat``), kept importable from here for the callers of the one module
+gnubg's ``import mat``; its values in :mod:`bgboard.match.mat_types`, its line reading in
+:mod:`bgboard.match.mat_lines`), kept importable from here for the callers of the one module
 they were split from."""
 
-from bgboard.match.mat_read import (
-    MAX_LENGTH,
-    ImportedMatch,
-    MatGame,
-    MatPlay,
-    MatProblem,
-    columns,
-    decode_mat,
-    import_mat,
-    parse_steps,
-    read_mat,
-)
+from bgboard.match.mat_lines import MAX_LENGTH, columns, decode_mat, parse_steps
+from bgboard.match.mat_read import import_mat, read_mat
+from bgboard.match.mat_types import ImportedMatch, MatGame, MatPlay, MatProblem
 from bgboard.match.mat_write import (
     VARIATIONS,
     MatCursor,

@@ -35,13 +35,15 @@ when the file can be replayed under our rules from its first game to its last wi
 problem; otherwise ``None`` (the games, plays and states are still there).  A resignation
 by the player not on roll is no problem, but our state machine lets only the player on
 roll resign, so such a file has no action log either.
+
+What it gives is :mod:`bgboard.match.mat_types`'; the text of one line (columns, names,
+moves, Snowie positions) is :mod:`bgboard.match.mat_lines`'.
 """
 
 from __future__ import annotations
 
-import functools
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from bgboard import rules
@@ -49,7 +51,6 @@ from bgboard.match.actions import (
     AcceptResign,
     Action,
     Beaver,
-    Condone,
     Double,
     Drop,
     Move,
@@ -62,7 +63,11 @@ from bgboard.match.actions import (
     Take,
 )
 from bgboard.match.errors import MatchRecordError, MatchRuleError
-from bgboard.match.mat_write import VARIATIONS
+from bgboard.match.mat_lines import (
+    MAX_LENGTH, MAX_TEXT, bounded, columns, condoned, decode_mat, names_line, parse_steps, position_id,
+    split_rating, variant_of,
+)
+from bgboard.match.mat_types import ImportedMatch, MatGame, MatPlay, MatProblem
 from bgboard.match.state import (
     DOUBLED,
     GAME_OVER,
@@ -71,24 +76,16 @@ from bgboard.match.state import (
     PLAY,
     TURN,
     MatchState,
-    _after_play,
-    _fresh_game,
+    after_play,
     apply,
+    fresh_game,
     game_variant,
 )
-from bgboard.rules import BAR, OFF, Position
+from bgboard.rules import Position
 from bgboard.rules.notation import IllegalPlayError as NotationIllegal
-from bgboard.rules.notation import NotationError, parse_moves, play_out
+from bgboard.rules.notation import NotationError, play_out
 
-__all__ = [
-    "MAX_LENGTH", "ImportedMatch", "MatGame", "MatPlay", "MatProblem", "columns", "decode_mat",
-    "import_mat", "parse_steps", "read_mat",
-]
-
-#: gnubg's MAXSCORE: the longest match its ``import mat`` accepts.
-MAX_LENGTH = 64
-#: Names, tags and quoted file text are cut to this many characters.
-MAX_TEXT = 80
+__all__ = ["import_mat", "read_mat"]
 
 _LENGTH_RE = re.compile(r"^\s*(\d{1,10})\s*points?\s*match\b", re.IGNORECASE)
 _GAME_RE = re.compile(r"^\s*Game\s+(\d+)", re.IGNORECASE)
@@ -96,230 +93,6 @@ _TAG_RE = re.compile(r'^\[\s*([A-Za-z][\w ]*?)\s*"(.*)"\s*\]?\s*$')
 _ROLL_RE = re.compile(r"^([1-6])([1-6]):(.*)$")
 _WINS_RE = re.compile(r"^wins?\s+(\d+)", re.IGNORECASE)
 _ILLEGAL_RE = re.compile(r"^Illegal play\s*\(([^)]*)\)?", re.IGNORECASE)
-_LEVELS = ("single", "gammon", "backgammon")
-
-
-# ----------------------------------------------------------------------------- values
-@dataclass(frozen=True, slots=True)
-class MatProblem:
-    """Something in the file that is not as the rules or the file itself say; ``line`` is
-    1-based (0: the file as a whole), ``game`` the file's game number (``None`` before the
-    first game)."""
-
-    line: int
-    game: int | None
-    message: str
-
-    def __str__(self) -> str:
-        where = f"line {self.line}" if self.line else "the file"
-        return f"{where}: {self.message}"
-
-
-@dataclass(frozen=True, slots=True)
-class MatPlay:
-    """One item of a game: ``kind`` is ``move``, ``pass``, ``roll`` (dice rolled and not
-    played: before a resignation, or a problem), ``illegal`` (a play the rules forbid, kept
-    as written), ``condone`` (Snowie's ``Illegal play (...)``), ``double``, ``take``,
-    ``drop``, ``beaver`` or ``resign`` (``player`` resigns; ``level`` 1 a single, 2 a
-    gammon, 3 a backgammon).
-    ``position_id`` is the gnubg Position ID before the item from ``player``'s view;
-    ``before``/``after`` are the match states around it (``after.board`` is the board the
-    play left)."""
-
-    line: int
-    game: int
-    player: int
-    kind: str
-    dice: tuple[int, int] | None
-    text: str
-    position_id: str
-    steps: tuple[tuple[int, int], ...]
-    level: int
-    before: MatchState = field(repr=False, compare=False)
-    after: MatchState = field(repr=False, compare=False)
-
-    @property
-    def result(self) -> Position:
-        """The board the item left, from ``player``'s view (the mover still ``mine``)."""
-        board = self.after.board
-        return Position(board[self.player], board[1 - self.player])
-
-
-@dataclass(frozen=True, slots=True)
-class MatGame:
-    """One game as the file gives it: ``score`` is the header's score before it,
-    ``winner``/``points``/``result`` ``None``/0/``None`` while it has no result."""
-
-    number: int
-    line: int
-    players: tuple[str, str]
-    score: tuple[int, int]
-    crawford: bool
-    plays: tuple[MatPlay, ...]
-    winner: int | None
-    points: int
-    result: str | None
-
-
-@dataclass(frozen=True, slots=True)
-class ImportedMatch:
-    """A ``.mat`` file as read by :func:`import_mat` (see the module docstring)."""
-
-    length: int
-    players: tuple[str, str]
-    ratings: tuple[str | None, str | None]
-    variant: str
-    tags: tuple[tuple[str, str], ...]
-    comments: tuple[str, ...]
-    games: tuple[MatGame, ...]
-    problems: tuple[MatProblem, ...]
-    state: MatchState = field(repr=False, compare=False)
-    actions: tuple[Action, ...] | None = field(repr=False, compare=False)
-
-    @property
-    def score(self) -> tuple[int, int]:
-        """The score after the last game (its header's score plus its result)."""
-        return self.state.score
-
-    @property
-    def finished(self) -> bool:
-        """The match is decided (never for a money session)."""
-        return bool(self.length) and max(self.score) >= self.length
-
-    @property
-    def winner(self) -> int | None:
-        """The match's winner once it is decided."""
-        if not self.finished:
-            return None
-        return 0 if self.score[0] >= self.length else 1
-
-    def tag(self, key: str) -> str | None:
-        """The value of header tag ``key`` (case-insensitive), or ``None``."""
-        for k, value in self.tags:
-            if k.lower() == key.lower():
-                return value
-        return None
-
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready summary (no boards)."""
-        return {
-            "players": list(self.players),
-            "ratings": list(self.ratings),
-            "length": self.length,
-            "variant": self.variant,
-            "tags": {k: v for k, v in self.tags},
-            "score": list(self.score),
-            "finished": self.finished,
-            "winner": self.winner,
-            "games": [
-                {
-                    "number": g.number,
-                    "line": g.line,
-                    "score": list(g.score),
-                    "crawford": g.crawford,
-                    "winner": g.winner,
-                    "points": g.points,
-                    "result": g.result,
-                    "plays": len(g.plays),
-                }
-                for g in self.games
-            ],
-            "problems": [{"line": p.line, "game": p.game, "message": p.message} for p in self.problems],
-        }
-
-
-# ----------------------------------------------------------------------------- text
-def decode_mat(data: bytes | str) -> str:
-    """The text of a file's bytes: UTF-8 (a BOM dropped), else Windows-1252, else Latin-1
-    (every byte reads: programs write names in all of them)."""
-    if isinstance(data, str):
-        return data.removeprefix("\ufeff")
-    for encoding in ("utf-8-sig", "cp1252"):
-        try:
-            return data.decode(encoding)
-        except UnicodeDecodeError:
-            continue
-    return data.decode("latin-1")
-
-
-def _bounded(text: str) -> str:
-    """File text fit to quote in a message: printable and at most :data:`MAX_TEXT` long."""
-    text = "".join(c if c.isprintable() else " " for c in text.strip())
-    return text if len(text) <= MAX_TEXT else text[: MAX_TEXT - 1] + "…"
-
-
-@functools.lru_cache(maxsize=4096)  # a match repeats its moves' texts (a replay reads ~50 a game)
-def parse_steps(text: str) -> tuple[tuple[int, int], ...]:
-    """``13/8 8/3* 24/18(2) bar/20 6/off`` → ``((13, 8), (8, 3), ...)`` (read by
-    :func:`bgboard.rules.notation.parse_moves`; the board decides the hits)."""
-    try:
-        moves = parse_moves(text)
-    except NotationError as exc:
-        raise MatchRecordError(f"cannot read the move: {exc}") from None
-    return tuple((a, b) for points, _stars in moves for a, b in zip(points, points[1:]))
-
-
-def columns(line: str) -> tuple[str, str | None]:
-    """The left (player 0) and right (player 1) text of a game line, split as gnubg's
-    ``ImportGame`` splits it: with two ``NN:`` rolls the right column starts at the second
-    roll's dice; otherwise at the first double space from column 15 on; the left text
-    starts after the row number's ``)``."""
-    left, right = line, None
-    first = line.find(":")
-    second = line.find(":", first + 1) if first >= 0 else -1
-    if second > 3:
-        left, right = line[: second - 3], line[second - 2 :]
-    elif len(line) > 15:
-        gap = line.find("  ", 15)
-        if gap >= 0:
-            left, right = line[:gap], line[gap + 1 :]
-    paren = left.find(")")
-    if paren >= 0:
-        left = left[paren + 1 :]
-    return left, right
-
-
-def _names(line: str) -> tuple[str, int, str, int] | None:
-    """gnubg's reading of a game's names line ``Ann : 0     Bob : 2``: the first name up to
-    the first colon, its score, then the second name up to the next colon and its score."""
-    colon = line.find(":")
-    if colon < 0:
-        return None
-    name0 = line[:colon].strip()
-    rest = line[colon + 1 :].lstrip()
-    m0 = re.match(r"[+-]?\d+", rest)
-    if m0 is None:
-        return None
-    # gnubg skips the whole word after the colon; a name written right after the score
-    # (gnubg pads 'name : score' to 31 columns and a long name leaves no gap) keeps its start.
-    rest = rest[m0.end() :].lstrip()
-    colon = rest.find(":")
-    if colon < 0:
-        return None
-    name1 = rest[:colon].strip()
-    m1 = re.match(r"\s*([+-]?\d+)", rest[colon + 1 :])
-    if m1 is None:
-        return None
-    return name0, int(m0.group()), name1, int(m1.group(1))
-
-
-def _rating(name: str) -> tuple[str, str | None]:
-    """A name and the rating written after its last comma (GridGammon's ``Ann,1650``)."""
-    m = re.match(r"^(.*?),\s*(\d+(?:\.\d+)?)\s*$", name)
-    if m and float(m.group(2)) > 0:
-        return m.group(1).strip(), m.group(2)
-    return name, None
-
-
-def _variant(value: str) -> str | None:
-    """Our variant for a ``[Variation "..."]`` value (gnubg's spellings, by prefix)."""
-    low = value.strip().lower()
-    for variant, name in sorted(VARIATIONS.items(), key=lambda item: -len(item[1])):
-        if low.startswith(name.lower()):
-            return variant
-    if low.startswith(("backgammon", "standard")):
-        return "standard"
-    return None
 
 
 # ----------------------------------------------------------------------------- reading
@@ -340,9 +113,9 @@ def import_mat(data: str | bytes, *, strict: bool = False) -> ImportedMatch:
             body = stripped[1:].strip()
             tag = _TAG_RE.match(body)
             if tag:
-                tags.append((_bounded(tag.group(1)), _bounded(tag.group(2))))
+                tags.append((bounded(tag.group(1)), bounded(tag.group(2))))
             elif body:
-                comments.append(_bounded(body))
+                comments.append(bounded(body))
             continue
         m = _LENGTH_RE.match(line)
         if m:
@@ -401,7 +174,7 @@ class _Importer:
         self.variant = "standard"
         for key, value in tags:
             if key.lower() == "variation":
-                variant = _variant(value)
+                variant = variant_of(value)
                 if variant is None:
                     self.problem(0, f"unknown variation {value!r}: read as standard backgammon (as gnubg does)")
                 else:
@@ -456,8 +229,8 @@ class _Importer:
                level: int = 0) -> None:
         assert self.game is not None
         self.plays.append(
-            MatPlay(line, self.game["number"], player, kind, dice, _bounded(text),
-                    _position_id(before, player), steps, level, before, self.st)
+            MatPlay(line, self.game["number"], player, kind, dice, bounded(text),
+                    position_id(before, player), steps, level, before, self.st)
         )
 
     # ------------------------------------------------------------- lines
@@ -473,10 +246,10 @@ class _Importer:
             if expect_names is not None:
                 game_no = expect_names
                 expect_names = None
-                names = _names(line)
+                names = names_line(line)
                 if names is None:
                     self.problem(number, f"expected the players' names and scores (like 'Ann : 0   Bob : 0'), "
-                                         f"not {_bounded(line)!r}: game {game_no} is left out")
+                                         f"not {bounded(line)!r}: game {game_no} is left out")
                     skipping = True
                     continue
                 if not self.start_game(number, game_no, names):
@@ -512,8 +285,8 @@ class _Importer:
         first = self.state is None
         if not first:
             self.end_game(eof=False)
-        (player0, rating0), (player1, rating1) = _rating(name0), _rating(name1)
-        players = (_bounded(player0)[:MAX_TEXT], _bounded(player1)[:MAX_TEXT])
+        (player0, rating0), (player1, rating1) = split_rating(name0), split_rating(name1)
+        players = (bounded(player0)[:MAX_TEXT], bounded(player1)[:MAX_TEXT])
         if first:
             self.players = players
             self.ratings = (rating0, rating1)
@@ -555,7 +328,7 @@ class _Importer:
         return self.condone
 
     def _fresh(self, game: int, score: tuple[int, int]) -> None:
-        self.force(game=game, score=score, **_fresh_game(game_variant(self.st.rules.variant, game)))
+        self.force(game=game, score=score, **fresh_game(game_variant(self.st.rules.variant, game)))
 
     def end_game(self, eof: bool) -> None:
         if self.game is None:
@@ -582,7 +355,7 @@ class _Importer:
         if self.st.phase in (GAME_OVER, MATCH_OVER) and not wins:
             if low.startswith("resign"):
                 return
-            self.problem(line, f"{_bounded(text)!r} comes after the game ended: left out")
+            self.problem(line, f"{bounded(text)!r} comes after the game ended: left out")
             return
         if roll:
             self.settle()
@@ -604,7 +377,7 @@ class _Importer:
         elif low.startswith("resign"):
             return  # ".gam" style "Resigns": the Wins line tells the rest (gnubg ignores it)
         else:
-            self.problem(line, f"cannot read {_bounded(text)!r}: left out (gnubg leaves it out too)")
+            self.problem(line, f"cannot read {bounded(text)!r}: left out (gnubg leaves it out too)")
 
     def to_play(self, line: int, player: int, dice: tuple[int, int]) -> None:
         """Bring the state to ``player`` playing ``dice``."""
@@ -663,14 +436,14 @@ class _Importer:
             return
         except MatchRuleError as exc:
             if game is not None:  # a seed variant (bgboard's extension): its own rules only
-                self.problem(line, f"illegal play by {self.name(player)}: {dice[0]}{dice[1]}: {_bounded(text)} "
+                self.problem(line, f"illegal play by {self.name(player)}: {dice[0]}{dice[1]}: {bounded(text)} "
                                    f"({exc}): left out")
                 self.pending = _Pending(player, line, text, st, 0, None, quiet=True)
                 return
         try:
             result = play_out(text, position)
         except (NotationError, NotationIllegal) as exc:
-            self.problem(line, f"{self.name(player)}'s {dice[0]}{dice[1]}: {_bounded(text)} cannot be played "
+            self.problem(line, f"{self.name(player)}'s {dice[0]}{dice[1]}: {bounded(text)} cannot be played "
                                f"on this board ({exc}): left out (as gnubg does)")
             self.pending = _Pending(player, line, text, st, 0, None, quiet=True)
             return
@@ -681,9 +454,9 @@ class _Importer:
                 self.record(line, player, "move", st, text, dice, legal)
                 return
         reason = rules.explain(position, dice, result) or f"not a play of {dice[0]}{dice[1]}"
-        self.problem(line, f"illegal play by {self.name(player)}: {dice[0]}{dice[1]}: {_bounded(text)} ({reason}): "
+        self.problem(line, f"illegal play by {self.name(player)}: {dice[0]}{dice[1]}: {bounded(text)} ({reason}): "
                            "kept as written")
-        self.state = _after_play(st, player, result)
+        self.state = after_play(st, player, result)
         self.replayable = False
         self.record(line, player, "illegal", st, text, dice, steps)
 
@@ -691,7 +464,7 @@ class _Importer:
         """Snowie's ``Illegal play (...)``: the board after the play (gnubg's SETBOARD)."""
         st = self.st
         try:
-            action = _condoned(fields, player, st.checkers)
+            action = condoned(fields, player, st.checkers)
         except MatchRecordError as exc:
             self.problem(line, f"{exc}: left out")
             self.pending = _Pending(player, line, text, st, 0, None, quiet=True)
@@ -700,7 +473,7 @@ class _Importer:
             self.do(action)
         except MatchRuleError as exc:
             self.problem(line, f"illegal play by {self.name(player)}: {exc}: kept as written")
-            self.state = _after_play(st, player, Position(action.mine, action.theirs))
+            self.state = after_play(st, player, Position(action.mine, action.theirs))
             self.replayable = False
         self.record(line, player, "condone", st, text, dice)
 
@@ -752,7 +525,7 @@ class _Importer:
     def answer(self, line: int, player: int, kind: str, text: str) -> None:
         st = self.st
         if st.phase != DOUBLED or st.decider != player:
-            self.problem(line, f"{_bounded(text)!r} answers no double: left out (as gnubg does)")
+            self.problem(line, f"{bounded(text)!r} answers no double: left out (as gnubg does)")
             return
         if kind == "beaver" and not (st.rules.money and st.rules.beavers):
             if not st.rules.money:
@@ -821,41 +594,3 @@ class _Importer:
             state=self.st,
             actions=tuple(self.actions) if self.replayable and not self.problems else None,
         )
-
-
-def _position_id(state: MatchState, player: int) -> str:
-    """gnubg's Position ID of the board from ``player``'s view ("" for a board it cannot
-    encode, as in the seed variants' reserve)."""
-    try:
-        return rules.position_id(Position(state.board[player], state.board[1 - player]))
-    except (ValueError, OverflowError):
-        return ""
-
-
-def _condoned(text: str, player: int, checkers: int) -> Condone:
-    """The :class:`Condone` of an ``Illegal play (...)`` Snowie position (see
-    :func:`bgboard.match.mat_write.snowie_text`): the board from the mover's (``player``'s)
-    view; the checkers not on the board are borne off."""
-    fields = [f.strip() for f in text.split(";")]
-    try:
-        turn = int(fields[4])
-        places = [int(f) for f in fields[12:38]]
-    except (IndexError, ValueError):
-        raise MatchRecordError("cannot read the position of an illegal play") from None
-    if len(places) != 26 or turn != 1 - player:
-        raise MatchRecordError("cannot read the position of an illegal play")
-    mine = [0] * (BAR + 1)
-    theirs = [0] * (BAR + 1)
-    theirs[BAR] = -places[0]
-    mine[BAR] = places[25]
-    for point in range(1, BAR):
-        n = places[point]
-        if n > 0:
-            mine[point] = n
-        elif n < 0:
-            theirs[BAR - point] = -n
-    mine[OFF] = checkers - sum(mine)
-    theirs[OFF] = checkers - sum(theirs)
-    if min(mine + theirs) < 0:
-        raise MatchRecordError("cannot read the position of an illegal play: too many checkers")
-    return Condone(tuple(mine), tuple(theirs))

@@ -29,15 +29,12 @@ from bgboard.match.actions import (
     Drop,
     Move,
     NextGame,
-    OpeningRoll,
     Pass,
-    Resign,
-    Roll,
     StartMatch,
     Take,
 )
 from bgboard.match.state import GAME_OVER, MATCH_OVER, MatchState, states
-from bgboard.rules import BAR, OFF, Position
+from bgboard.rules import BAR, Position
 
 _NORMAL, _DOUBLE, _TAKE, _DROP, _RESIGN, _SETDICE = range(6)
 
@@ -83,7 +80,7 @@ def format_steps(position: Position, steps: Sequence[tuple[int, int]]) -> str:
     formatted as gnubg's ``FormatMovePlain``: ``13/8 8/3* `` (a space after each of the first three
     steps; ``*`` when the opponent had a checker on the destination before the move and no
     earlier step of the move landed there)."""
-    out = []
+    out: list[str] = []
     for k, (frm, to) in enumerate(steps):
         text = f"{frm}/{to}"
         if to > 0 and position.theirs[BAR - to] and all(steps[j][1] != to for j in range(k)):
@@ -141,7 +138,7 @@ def _names_line(state: MatchState) -> str:
 def mat_header(state: MatchState, info: MatInfo | None = None) -> str:
     """The file header, the match line and the first game's header."""
     info = info or MatInfo()
-    out = []
+    out: list[str] = []
     if info.site:
         out.append(f'; [Site "{info.site}"]\n')
     if info.event:
@@ -169,7 +166,7 @@ def _points(n: int) -> str:
 def _emit(cursor: MatCursor, text: str, kind: int, player: int, wins: int = 0) -> tuple[str, MatCursor]:
     """gnubg's row layout for one move record (see ExportGameJF)."""
     i = cursor.i
-    out = []
+    out: list[str] = []
     if i == 0 and kind == _NORMAL and player == 1:
         out.append("  1)" + " " * 29)
         i = 1
@@ -287,7 +284,7 @@ def mat_of_states(
 ) -> str:
     """The whole .mat text of a log already replayed (:func:`bgboard.match.state.states`):
     for a writer that keeps the replay of a growing log instead of replaying it again."""
-    out = []
+    out: list[str] = []
     cursor = MatCursor()
     for action, after, before in replayed:
         chunk, cursor = mat_chunk(cursor, action, before, after, info)

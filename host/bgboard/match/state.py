@@ -27,13 +27,11 @@ message names the rule; the state is never changed in place.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, replace
-from enum import StrEnum
+from dataclasses import fields, replace
 from typing import Any, Callable, Iterable, Iterator
 
 from bgboard import rules
 from bgboard.match import cube as cubes
-from bgboard.match.condone import condone_refusal
 from bgboard.match.actions import (
     AcceptResign,
     Action,
@@ -51,217 +49,39 @@ from bgboard.match.actions import (
     StartMatch,
     Take,
 )
+from bgboard.match.condone import condone_refusal
 from bgboard.match.errors import IllegalPlayError, MatchRuleError
-from bgboard.match.ruleset import RuleSet, rule_set
-from bgboard.rules import BAR, OFF, VARIANTS, InvalidDiceError, Position
+from bgboard.match.values import (
+    DOUBLED,
+    GAME_OVER,
+    MATCH_OVER,
+    MATCH_VARIANTS,
+    OPENING,
+    PHASES,
+    PLAY,
+    RESIGNED,
+    RESULTS,
+    TAVLI,
+    TURN,
+    GameRecord,
+    MatchState,
+    Phase,
+    Side,
+    fresh_game,
+    game_variant,
+    no_cube_rule,
+    phase_rule,
+    start,
+)
+from bgboard.rules import BAR, OFF, InvalidDiceError, Position
 from bgboard.rules.board import Board
-from bgboard.rules.games import GAME_NAMES, GAMES, Game
+from bgboard.rules.games import Game
 from bgboard.rules.legal import check_dice, every_die_play
 
-class Phase(StrEnum):
-    """What the match waits for (the table in the module docstring)."""
-
-    OPENING = "opening"
-    TURN = "turn"
-    DOUBLED = "doubled"
-    PLAY = "play"
-    RESIGNED = "resigned"
-    GAME_OVER = "game_over"
-    MATCH_OVER = "match_over"
-
-
-OPENING = Phase.OPENING
-TURN = Phase.TURN
-DOUBLED = Phase.DOUBLED
-PLAY = Phase.PLAY
-RESIGNED = Phase.RESIGNED
-GAME_OVER = Phase.GAME_OVER
-MATCH_OVER = Phase.MATCH_OVER
-PHASES = tuple(Phase)
-
-RESULTS = ("single", "gammon", "backgammon", "drop", "resign", "mother", "draw")
-
-#: The tavli match format plays Portes (backgammon), Plakoto and Fevga in rotation.
-TAVLI = ("standard", "plakoto", "fevga")
-
-
-def game_variant(variant: str, game: int) -> str:
-    """The variant of game number ``game`` in a match of ``variant`` (``tavli`` rotates)."""
-    return TAVLI[(game - 1) % len(TAVLI)] if variant == "tavli" else variant
-
-Side = tuple[int, ...]
-
-#: The variants a match may be played in: backgammon's family, the seed variants, tavli.
-MATCH_VARIANTS: tuple[str, ...] = VARIANTS + GAME_NAMES + ("tavli",)
-
-
-@dataclass(frozen=True, slots=True)
-class GameRecord:
-    """How one game ended: ``winner`` (0/1) scored ``points`` = value × ``cube``.
-
-    ``result`` is ``single``, ``gammon``, ``backgammon``, ``drop`` or ``resign``, and in
-    the seed variants ``mother`` (Plakoto's mother checker, 2) or ``draw`` (both mothers
-    pinned: ``winner`` None, no points); ``level`` is the value before the cube (1, 2 or 3;
-    for a drop 1; 0 for a draw); ``crawford`` tells whether it was the Crawford game."""
-
-    number: int
-    winner: int | None
-    points: int
-    cube: int
-    result: str
-    level: int
-    crawford: bool
-
-
-@dataclass(frozen=True, slots=True)
-class MatchState:
-    """The complete state of a match (or money session); see the module docstring."""
-
-    rules: RuleSet
-    length: int
-    players: tuple[str, str]
-    score: tuple[int, int]
-    game: int
-    phase: Phase
-    board: tuple[Side, Side]
-    turn: int | None
-    dice: tuple[int, int] | None
-    cube: int
-    cube_owner: int | None
-    crawford: bool
-    post_crawford: bool
-    resign_level: int
-    games: tuple[GameRecord, ...]
-    checkers: int
-    pins: tuple[int, int] = (0, 0)
-    reserve: tuple[int, int] = (0, 0)
-
-    # ----------------------------------------------------------------- views
-    @property
-    def position(self) -> Position:
-        """The board from the view of the player on roll (player 0's view before the
-        opening roll)."""
-        p = self.turn if self.turn is not None else 0
-        return Position(self.board[p], self.board[1 - p])
-
-    @property
-    def variant(self) -> str:
-        """The variant of the game being played (``tavli`` rotates Portes, Plakoto, Fevga)."""
-        return game_variant(self.rules.variant, self.game)
-
-    @property
-    def game_rules(self) -> Game | None:
-        """The seed variant's :class:`~bgboard.rules.games.Game` of this game, or None for
-        backgammon's family (which plays on :attr:`position`)."""
-        return GAMES.get(self.variant)
-
-    @property
-    def board_view(self) -> Board:
-        """The board with pins and unentered checkers from the view of the player on roll
-        (player 0's view before the opening roll)."""
-        p = self.turn if self.turn is not None else 0
-        return Board(self.board[p], self.board[1 - p], (self.pins[p], self.pins[1 - p]), (self.reserve[p], self.reserve[1 - p]))
-
-    @property
-    def cube_used(self) -> bool:
-        """Whether this game is played with the doubling cube (VARIANTS.md: not in Plakoto
-        and Fevga; not in a tavli match at all)."""
-        game = self.game_rules
-        return self.rules.variant != "tavli" and (game is None or game.cube)
-
-    @property
-    def decider(self) -> int | None:
-        """The player who must act now (``None``: the opening roll or no one)."""
-        if self.turn is None or self.phase in (GAME_OVER, MATCH_OVER):
-            return None
-        if self.phase in (DOUBLED, RESIGNED):
-            return 1 - self.turn
-        return self.turn
-
-    @property
-    def money(self) -> bool:
-        """Money play (no match length)."""
-        return self.rules.money
-
-    def away(self, player: int) -> int:
-        """Points ``player`` still needs to win the match (0 in money play)."""
-        return max(0, self.length - self.score[player]) if self.length else 0
-
-    @property
-    def winner(self) -> int | None:
-        """The winner of the match once it is over."""
-        if self.phase != MATCH_OVER:
-            return None
-        return 0 if self.score[0] >= self.length else 1
-
-    def double_refusal(self, player: int | None = None) -> str | None:
-        """Why ``player`` (default: the player on roll) may not double now, or ``None``."""
-        if self.phase == OPENING:
-            return "a double offer is not an option at the first turn of the game"
-        if self.phase != TURN or self.turn is None:
-            return _phase_rule(self, "double")
-        who = self.turn if player is None else player
-        if who != self.turn:
-            return "it is not your turn: only the player on roll may double"
-        if not self.cube_used:
-            return _no_cube(self)
-        return cubes.double_refusal(self, who)
-
-    @property
-    def may_double(self) -> bool:
-        """The player on roll may offer the cube now."""
-        return self.double_refusal() is None
-
-
-def start(action: StartMatch) -> MatchState:
-    """The state before the first opening roll of a new match."""
-    ruleset = rule_set(
-        action.rules,
-        jacoby=action.jacoby,
-        beavers=action.beavers,
-        variant=action.variant,
-        illegal_plays=action.illegal_plays,
-    )
-    ruleset.check_length(action.length)
-    if len(action.players) != 2 or not all(isinstance(n, str) for n in action.players):  # pyright: ignore[reportUnnecessaryIsInstance] - input from outside is checked at run time
-        raise MatchRuleError("players", "a match is between two named players")
-    if ruleset.variant not in MATCH_VARIANTS:
-        raise rules.UnknownVariantError(
-            f"unknown variant {ruleset.variant!r}: choose one of {', '.join(MATCH_VARIANTS)}"
-        )
-    fresh = _fresh_game(game_variant(ruleset.variant, 1))
-    return MatchState(
-        rules=ruleset,
-        length=action.length,
-        players=(str(action.players[0]), str(action.players[1])),
-        score=(0, 0),
-        game=1,
-        crawford=False,
-        post_crawford=False,
-        games=(),
-        checkers=sum(fresh["board"][0]) + fresh["reserve"][0],
-        **fresh,
-    )
-
-
-def _fresh_game(variant: str) -> dict[str, Any]:
-    """The fields every game starts with (the first of a match and each next one): the
-    variant's starting board, the opening roll to come, the cube in the middle at 1."""
-    if variant in GAMES:
-        board = GAMES[variant].start()
-    else:
-        board = Board.of(rules.start_position(variant))
-    return {
-        "phase": OPENING,
-        "board": (board.mine, board.theirs),
-        "pins": board.pins,
-        "reserve": board.reserve,
-        "turn": None,
-        "dice": None,
-        "cube": 1,
-        "cube_owner": None,
-        "resign_level": 0,
-    }
+#: The match's values are :mod:`bgboard.match.values`'; every caller imports them from here.
+__all__ = ["Phase", "OPENING", "TURN", "DOUBLED", "PLAY", "RESIGNED", "GAME_OVER", "MATCH_OVER", "PHASES",
+           "RESULTS", "TAVLI", "MATCH_VARIANTS", "Side", "game_variant", "GameRecord", "MatchState", "start",
+           "fresh_game", "apply", "replay", "states", "after_play"]
 
 
 def apply(state: MatchState | None, action: Action) -> MatchState:
@@ -299,35 +119,9 @@ def states(actions: Iterable[Action]) -> Iterator[tuple[Action, MatchState, Matc
 
 
 # --------------------------------------------------------------------- handlers
-def _phase_rule(state: MatchState, what: str) -> str:
-    """The rule that forbids ``what`` in the current phase."""
-    phase = state.phase
-    if phase == MATCH_OVER:
-        return "the match is over"
-    if phase == GAME_OVER:
-        return "the game is over: start the next game"
-    if phase == OPENING:
-        return "roll the opening roll first: each player rolls one die"
-    if phase == DOUBLED:
-        return "answer the double first: take or drop"
-    if phase == RESIGNED:
-        return "answer the resignation first: accept or reject"
-    if phase == PLAY:
-        if what == "double":
-            return "the cube is offered only before rolling"
-        return "you have already rolled: play your checkers"
-    if phase == TURN:
-        if what in ("take", "drop", "beaver"):
-            return "there is no double to answer"
-        if what in ("accept", "reject"):
-            return "there is no resignation to answer"
-        return "roll or double first"
-    return f"not allowed now ({phase})"  # pragma: no cover - every phase is listed
-
-
 def _expect(state: MatchState, phases: tuple[str, ...], what: str) -> None:
     if state.phase not in phases:
-        raise MatchRuleError(f"phase-{state.phase}", _phase_rule(state, what))
+        raise MatchRuleError(f"phase-{state.phase}", phase_rule(state, what))
 
 
 def _check_player(state: MatchState, player: int | None, decider: int | None, what: str) -> None:
@@ -377,7 +171,7 @@ def _roll(state: MatchState, action: Roll) -> MatchState:
     return _evolve(state, phase=PLAY, dice=_check_dice(action.dice))
 
 
-def _after_play(state: MatchState, mover: int, position: Position) -> MatchState:
+def after_play(state: MatchState, mover: int, position: Position) -> MatchState:
     """Store the position (mover = mine) and end the game or hand the roll over."""
     board = (position.mine, position.theirs) if mover == 0 else (position.theirs, position.mine)
     if position.mine[OFF] == state.checkers:
@@ -394,7 +188,7 @@ def _move(state: MatchState, action: Move) -> MatchState:
     position = state.position
     fast = every_die_play(position, state.dice, action.steps)
     if fast is not None:  # a play of every die, step by step legal: legal without generating every play
-        return _after_play(state, state.turn, fast)
+        return after_play(state, state.turn, fast)
     plays = rules.legal_plays(position, state.dice)
     if not plays:
         raise IllegalPlayError(
@@ -412,7 +206,7 @@ def _move(state: MatchState, action: Move) -> MatchState:
     if result not in legal:
         reason = rules.explain(position, state.dice, result)
         raise IllegalPlayError(reason or "that is not a legal play")
-    return _after_play(state, state.turn, result)
+    return after_play(state, state.turn, result)
 
 
 def _variant_move(state: MatchState, game: Game, action: Move) -> MatchState:
@@ -443,13 +237,6 @@ def _after_variant_play(state: MatchState, mover: int, board: Board, game: Game)
     return _finish(state, 0 if winner == "mine" else 1, points, kind)
 
 
-def _no_cube(state: MatchState) -> str:
-    if state.rules.variant == "tavli":
-        return "a tavli match is played without the doubling cube"
-    game = state.game_rules
-    return f"there is no doubling cube in {game.title if game else state.variant}"
-
-
 def _condone(state: MatchState, action: Condone) -> MatchState:
     """Record an illegal play as played (the board as the mover left it), when the rule set
     lets the opponent condone it and the play is condonable."""
@@ -473,7 +260,7 @@ def _condone(state: MatchState, action: Condone) -> MatchState:
     refusal = condone_refusal(position, result, state.checkers)
     if refusal is not None:
         raise MatchRuleError(*refusal)
-    return _after_play(state, state.turn, result)
+    return after_play(state, state.turn, result)
 
 
 def _apply_steps(position: Position, steps: tuple[tuple[int, int], ...]) -> Position:
@@ -517,7 +304,7 @@ def _double(state: MatchState, action: Double) -> MatchState:
     _check_player(state, action.player, state.turn, "double")
     assert state.turn is not None
     if not state.cube_used:
-        raise MatchRuleError("no-cube", _no_cube(state))
+        raise MatchRuleError("no-cube", no_cube_rule(state))
     reason = cubes.double_refusal(state, state.turn)
     if reason is not None:
         raise MatchRuleError(cubes.rule_key(reason), reason)
@@ -610,7 +397,7 @@ def _next_game(state: MatchState, action: NextGame) -> MatchState:
         game=state.game + 1,
         crawford=crawford,
         post_crawford=post,
-        **_fresh_game(game_variant(state.rules.variant, state.game + 1)),
+        **fresh_game(game_variant(state.rules.variant, state.game + 1)),
     )
 
 

@@ -1,0 +1,83 @@
+"""The club's checks of what a director or a board types (pure): names, free text, match
+ids, scores, and the words a suggested shell command quotes.
+
+Each check returns the cleaned value or raises :class:`bgboard.errors.InputError` with one
+sentence; nothing here reads the database or the clock.
+"""
+
+from __future__ import annotations
+
+import re
+
+from bgboard.errors import InputError
+
+RULES = ("standard", "brainking")
+DEFAULT_CLOCK = {"reserve_per_point_s": 120, "delay_s": 12}
+MAX_NAME = 60
+MAX_ROUNDS = 999  # a Swiss event's rounds (a club evening plays a handful)
+MAX_ID = 2**63 - 1  # SQLite's largest integer: a larger match id names no match
+MAX_TEXT = 500
+MAX_MAT = 4_000_000
+
+
+def clean_name(text: str, what: str = "a player's name") -> str:
+    """A name with its spaces collapsed (one sentence if it is empty, too long or holds
+    control characters)."""
+    name = " ".join(str(text).split())
+    if not name:
+        raise InputError(f"{what} cannot be empty")
+    if len(name) > MAX_NAME:
+        raise InputError(f"{what} has at most {MAX_NAME} characters, {name[:20]!r}... has {len(name)}")
+    if any(ord(c) < 32 for c in name):
+        raise InputError(f"{what} cannot hold control characters")
+    return name
+
+
+def clean_text(text: str, what: str) -> str:
+    """Free text (a reason, a result key) with its spaces collapsed, at most :data:`MAX_TEXT`."""
+    text = " ".join(str(text).split())
+    if len(text) > MAX_TEXT:
+        raise InputError(f"{what} has at most {MAX_TEXT} characters")
+    return text
+
+
+def match_id(value: object) -> int:
+    """A match id as a whole number from 0 (one sentence if it is not one); a number beyond
+    SQLite's integers (:data:`MAX_ID`) is no match, never an overflow."""
+    text = str(value).strip()
+    if isinstance(value, bool) or not text.isdigit() or not text.isascii():
+        raise InputError(f"a match id is a whole number (as 'bgboard club round' prints it), "
+                         f"not {bounded_name(text)!r}")
+    return int(text) if len(text) <= 19 else MAX_ID + 1
+
+
+def mat_key(name: str) -> str:
+    """A player's name as a .mat record can hold it, for comparing: spaces collapsed, case
+    folded, cut at a colon (a .mat names line ends a name at its first colon)."""
+    return " ".join(str(name).split(":", 1)[0].split()).casefold()
+
+
+def bounded_name(name: str) -> str:
+    """A name from a file, for a sentence: printable and at most :data:`MAX_NAME` characters."""
+    name = "".join(c if c.isprintable() else "?" for c in str(name))
+    return name if len(name) <= MAX_NAME else name[:MAX_NAME] + "..."
+
+
+def parse_score(text: str) -> tuple[int, int]:
+    """'7-3' -> (7, 3) (one sentence if it is not two whole numbers)."""
+    parts = str(text).replace(" ", "").split("-")
+    if len(parts) != 2 or not all(p.isdigit() for p in parts):
+        raise InputError(f"a score is written A-B with two whole numbers (like 7-3), not {text!r}")
+    return int(parts[0]), int(parts[1])
+
+
+def shell_word(name: str) -> str:
+    """``name`` as one word of a shell command inside a quoted suggestion: as it is when it
+    needs no quoting, else in double quotes (Friday DE2 -> "Friday DE2")."""
+    if name and re.fullmatch(r"[A-Za-z0-9_.,:+@%/=-]+", name):
+        return name
+    return '"' + re.sub(r'(["\\$`])', r"\\\1", name) + '"'
+
+
+__all__ = ["RULES", "DEFAULT_CLOCK", "MAX_NAME", "MAX_ROUNDS", "MAX_ID", "MAX_TEXT", "MAX_MAT",
+           "clean_name", "clean_text", "match_id", "mat_key", "bounded_name", "parse_score", "shell_word"]
