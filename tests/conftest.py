@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import platform
 import sys
+import tempfile
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -40,6 +41,15 @@ def pytest_configure(config: pytest.Config) -> None:
     # xdist's workers inherit the variable; the controller makes their directories.
     if config.option.basetemp is None and "PYTEST_DEBUG_TEMPROOT" not in os.environ and _on_tmpfs("/dev/shm"):
         os.environ["PYTEST_DEBUG_TEMPROOT"] = "/dev/shm"
+    # A machine that sets PYTHONDONTWRITEBYTECODE (this one does) makes every process the suite
+    # starts - the xdist workers, each `bgboard` and engine process - compile bgboard's modules
+    # and pytest rewrite the test modules again from source (0.1 s of CPU per `bgboard` process,
+    # 3 s per worker).  The tests' processes keep their bytecode in a cache outside the checkout
+    # instead (PYTHONPYCACHEPREFIX, keyed by each source's full path and checked against its
+    # time stamp as always), so the source tree stays as clean as the variable keeps it.
+    if os.environ.get("PYTHONDONTWRITEBYTECODE") and "PYTHONPYCACHEPREFIX" not in os.environ:
+        os.environ["PYTHONPYCACHEPREFIX"] = os.path.join(tempfile.gettempdir(), f"bgboard-tests-pycache-{os.getuid()}")
+        del os.environ["PYTHONDONTWRITEBYTECODE"]
 
 
 @pytest.hookimpl(tryfirst=True)
