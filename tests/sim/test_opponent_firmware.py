@@ -22,7 +22,10 @@ def test_a_match_against_the_engine_on_the_real_firmware(tmp_path: Path, dice: s
     summary = run_firmware_match(Options(1, seed=2, illegal_rate=0.3, opponent="gnubg-nn:advanced",
                                          opponent_dice=dice), tmp_path)
     assert summary["opponent"] == {"player": 1, "engine": "gnubg-nn", "level": "advanced"}
-    assert max(summary["score"]) == 1 and summary["legal_rejected"] == 0 and summary["engine_rejected"] == 0
+    # a 1-point match ends with its first game: single (1), gammon (2) or backgammon (3); with the
+    # module's dice (the firmware's own, not the seed's) which one differs from run to run
+    assert min(summary["score"]) == 0 and max(summary["score"]) in (1, 2, 3)
+    assert summary["legal_rejected"] == 0 and summary["engine_rejected"] == 0
     assert summary["engine_plays"] > 10 and summary["wrong_executions"] > 0 and summary["wrong_caught"] > 0
     assert json.loads((tmp_path / "summary.json").read_text()) == summary
     match = import_mat((tmp_path / "match.mat").read_text())
