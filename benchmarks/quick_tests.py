@@ -77,6 +77,9 @@ def suite(label: str, args: list[str]) -> int:
             print(f"    {line}")
     if proc.returncode != 0:
         print("\n".join(line for line in out if line.startswith(("FAILED", "ERROR"))))
+        log = Path(os.environ.get("TMPDIR", "/tmp")) / f"quick_tests-{label.replace(' ', '-')}-{os.getpid()}.log"
+        log.write_text(proc.stdout + proc.stderr)
+        print(f"  pytest's whole output (the failures' tracebacks): {log}")
     return proc.returncode
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import platform
 import sys
+import tempfile
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -20,6 +21,48 @@ from hypothesis import HealthCheck, settings
 # speed is measured in benchmarks/. Every test's own @settings inherits this profile.
 settings.register_profile("bgboard", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("bgboard")
+
+
+def _on_tmpfs(path: str) -> bool:
+    try:
+        with open("/proc/mounts") as mounts:
+            return any(line.split()[1:3] == [path, "tmpfs"] for line in mounts) and os.access(path, os.W_OK)
+    except OSError:
+        return False
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # Temporary directories (tmp_path, tmp_path_factory, shared_run) in memory where Linux has
+    # /dev/shm: the journals, club databases and match files the tests write are fsynced after
+    # every action, and on this machine's disk those waits were most of many tests' time (a
+    # property test of 100 club databases: 21 s on disk, 4 s in memory, the same CPU).  What the
+    # tests prove does not change: a kill -9 loses no page-cache data, in memory or on disk, and
+    # power loss is not what they test.  --basetemp or PYTEST_DEBUG_TEMPROOT still choose.
+    # xdist's workers inherit the variable; the controller makes their directories.
+    if config.option.basetemp is None and "PYTEST_DEBUG_TEMPROOT" not in os.environ and _on_tmpfs("/dev/shm"):
+        os.environ["PYTEST_DEBUG_TEMPROOT"] = "/dev/shm"
+    # A machine that sets PYTHONDONTWRITEBYTECODE (this one does) makes every process the suite
+    # starts - the xdist workers, each `bgboard` and engine process - compile bgboard's modules
+    # and pytest rewrite the test modules again from source (0.1 s of CPU per `bgboard` process,
+    # 3 s per worker).  The tests' processes keep their bytecode in a cache outside the checkout
+    # instead (PYTHONPYCACHEPREFIX, keyed by each source's full path and checked against its
+    # time stamp as always), so the source tree stays as clean as the variable keeps it.
+    if os.environ.get("PYTHONDONTWRITEBYTECODE") and "PYTHONPYCACHEPREFIX" not in os.environ:
+        os.environ["PYTHONPYCACHEPREFIX"] = os.path.join(tempfile.gettempdir(), f"bgboard-tests-pycache-{os.getuid()}")
+        del os.environ["PYTHONDONTWRITEBYTECODE"]
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
+    """``-n auto`` (pyproject's addopts): one worker more than the cores.  A large part of the
+    suite's wall time is waiting, not computing - real-time runs before a kill -9, the busy and
+    pipe timeouts the hostile-input tests wait out, brokers, browsers and ``bgboard`` processes
+    starting - and a core left idle by a waiting worker is taken by the extra one.  Tests never
+    depend on the machine's speed, so sharing two cores among three workers only changes when
+    they finish.  PYTEST_XDIST_AUTO_NUM_WORKERS still decides when set; ``-n N`` as given."""
+    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS") or config.option.numprocesses != "auto":
+        return None  # pytest-xdist's own answer
+    return len(os.sched_getaffinity(0)) + 1
 
 
 def _skips_forbidden() -> bool:
@@ -53,6 +96,34 @@ FIRST = (
     "tests/sim/test_firmware.py",
     "tests/sim/test_teach.py",
     "tests/sim/test_run.py",
+    # the next longest (2026-11-26, --durations of two full runs), so that none of them is left
+    # for the end: whole matches against the engine, the firmware's self-test, the analysis
+    # oracles, the tests that wait out a 10 s timeout, the club's evenings, the wheel's install
+    "tests/control/test_opponent.py::test_a_whole_match_against_every_level",
+    "tests/sim/test_opponent_firmware.py",
+    "tests/firmware/test_selftest.py::test_every_slot_reads_empty_then_its_checker",
+    "tests/firmware/test_selftest.py::test_two_crossed_sensor_wires_are_named",
+    "tests/analysis/test_agreement.py",
+    "tests/analysis/test_board.py::test_bgboard_sim_with_a_hint_engine_ends_on_the_analysis",
+    "tests/firmware/test_build.py::test_firmware_type_checks_against_the_rp2_stubs",
+    "tests/sim/test_learner_history.py",
+    "tests/club/test_club_hostile.py::test_case7_a_named_pipe_nobody_writes_to_is_refused_in_time",
+    "tests/club/test_club_hostile.py::test_case2_",
+    "tests/club/test_club_hostile.py::test_case11_a_locked_database_names_who_holds_it",
+    "tests/club/test_club_hostile.py::test_case13_a_refused_demo",
+    "tests/club/test_club_hostile.py::test_case5_parallel_guesses",
+    "tests/net/test_club_hostile.py",
+    "tests/club/test_backup_serve.py",
+    "tests/analysis/test_command.py",
+    "tests/club/test_club_evening.py",
+    "tests/net/test_club_evening.py",
+    "tests/club/test_room_mqtt_browser.py",
+    "tests/match/test_gnubg_property.py",
+    "tests/test_wheel.py",
+    "tests/net/test_demo.py",
+    "tests/analysis/test_club_export.py",
+    "tests/club/test_board_svg.py::test_any_board_draws_a_well_formed_picture",
+    "tests/control/test_opponent.py",
     "tests/control/test_condone.py",
     "tests/display/test_match_states.py",
     "tests/rules/test_differential.py",

@@ -22,6 +22,7 @@ from bgboard.analysis.evaluators import GnubgEvaluator
 from bgboard.match.selfplay import selfplay
 from bgboard.match.mat_read import import_mat
 from bgboard.match.mat_write import export_mat
+from tests.support import shared_run
 
 HERE = Path(__file__).parent
 WORLD = HERE.parent / "data" / "match" / "world"
@@ -43,40 +44,56 @@ def gnubg_statistics(files: list[Path]) -> dict[str, list[dict[str, object]]]:
     return found
 
 
-@pytest.fixture(scope="module")
+# The three set-ups below are made once per test run (tests.support.shared_run) and read by
+# every test of the file, whichever xdist worker runs it: module-scoped, each was made again
+# every time a worker came back to this file between other files' tests (3-4 times a run).
+
+
+@pytest.fixture(scope="session")
 def world(tmp_path_factory: pytest.TempPathFactory) -> tuple[list[Path], dict[str, list[dict[str, object]]]]:
-    own = tmp_path_factory.mktemp("selfplay")
-    files = list(FILES)
-    for length, seed in ((1, 3), (3, 8), (5, 12), (7, 4)):
-        path = own / f"bgboard_selfplay_{length}_{seed}.mat"
-        path.write_text(export_mat(selfplay(length, seed)))
-        files.append(path)
-    return files, gnubg_statistics(files)
+    def make(own: Path) -> dict[str, object]:
+        files = list(FILES)
+        for length, seed in ((1, 3), (3, 8), (5, 12), (7, 4)):
+            path = own / f"bgboard_selfplay_{length}_{seed}.mat"
+            path.write_text(export_mat(selfplay(length, seed)))
+            files.append(path)
+        return {"files": [str(p) for p in files], "gnubg": gnubg_statistics(files)}
+
+    made, _ = shared_run(tmp_path_factory, "analysis-agreement-world", make)
+    return [Path(p) for p in made["files"]], made["gnubg"]
 
 
-@pytest.fixture(scope="module")
-def ours_tiny(world: tuple[list[Path], dict[str, list[dict[str, object]]]]) -> dict[str, list[dict[str, int]]]:
+@pytest.fixture(scope="session")
+def ours_tiny(tmp_path_factory: pytest.TempPathFactory,
+              world: tuple[list[Path], dict[str, list[dict[str, object]]]]) -> dict[str, list[dict[str, int]]]:
     """Per file and player, how many of our cube mistakes of each kind lose under 1e-4 EMG."""
-    evaluator = GnubgEvaluator()
-    result = {}
-    for path in world[0]:
-        analysis = analyse_match(import_mat(path.read_bytes()), evaluator, luck=False)
-        counts: list[dict[str, int]] = [{}, {}]
-        for d in analysis.cube:
-            if d.mistake and d.error < 1e-4:
-                counts[d.player][d.mistake] = counts[d.player].get(d.mistake, 0) + 1
-        result[str(path)] = counts
-    return result
+    def make(_: Path) -> dict[str, list[dict[str, int]]]:
+        evaluator = GnubgEvaluator()
+        result = {}
+        for path in world[0]:
+            analysis = analyse_match(import_mat(path.read_bytes()), evaluator, luck=False)
+            counts: list[dict[str, int]] = [{}, {}]
+            for d in analysis.cube:
+                if d.mistake and d.error < 1e-4:
+                    counts[d.player][d.mistake] = counts[d.player].get(d.mistake, 0) + 1
+            result[str(path)] = counts
+        return result
+
+    return shared_run(tmp_path_factory, "analysis-agreement-ours-tiny", make)[0]
 
 
-@pytest.fixture(scope="module")
-def ours(world: tuple[list[Path], dict[str, list[dict[str, object]]]]) -> dict[str, list[dict[str, object]]]:
-    evaluator = GnubgEvaluator()
-    result = {}
-    for path in world[0]:
-        analysis = analyse_match(import_mat(path.read_bytes()), evaluator)
-        result[str(path)] = [summarise(analysis, p).to_dict() for p in (0, 1)]
-    return result
+@pytest.fixture(scope="session")
+def ours(tmp_path_factory: pytest.TempPathFactory,
+         world: tuple[list[Path], dict[str, list[dict[str, object]]]]) -> dict[str, list[dict[str, object]]]:
+    def make(_: Path) -> dict[str, list[dict[str, object]]]:
+        evaluator = GnubgEvaluator()
+        result = {}
+        for path in world[0]:
+            analysis = analyse_match(import_mat(path.read_bytes()), evaluator)
+            result[str(path)] = [summarise(analysis, p).to_dict() for p in (0, 1)]
+        return result
+
+    return shared_run(tmp_path_factory, "analysis-agreement-ours", make)[0]
 
 
 def test_the_files_are_there(world):

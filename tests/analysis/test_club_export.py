@@ -19,7 +19,7 @@ def _bgboard(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "bgboard", *args], capture_output=True, text=True, timeout=900)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")  # once per worker: read only (module scope made it again each time a worker came back)
 def evening(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("club")
     done = _bgboard("club", "demo", "--boards", "2", "--players", "4", "--out", str(out))

@@ -68,7 +68,7 @@ def one_sentence(done: subprocess.CompletedProcess | tuple[int, str], *words: st
     return err
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")  # once per worker: read only (module scope made it again each time a worker came back)
 def finished_club(tmp_path_factory):
     return make_club(tmp_path_factory.mktemp("club") / "club.sqlite", swiss_rounds=2)
 

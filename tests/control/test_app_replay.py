@@ -47,7 +47,8 @@ def test_run_replay_guides_the_set_up_then_lights_each_play(tmp_path: Path) -> N
             press(factory, WHITE_ROLL)  # forward: the board still shows the start
             await until(lambda: bool(app.shown) and "set up the board" in " ".join(app.shown[-1].message))
             assert app.shown[-1].phase == "setup" and app.shown[-1].diagram is not None
-            assert [m for m in board.received if isinstance(m, SetLeds)][-1].leds == ()
+            # the lights go out too: a message over the pty, which may land after the display's update
+            await until(lambda: [m for m in board.received if isinstance(m, SetLeds)][-1].leds == ())
             show(board, board_of(steps[1].position, WHITE))  # the player follows the guidance
             await until(lambda: app.shown[-1] == steps[1].display and board.leds == steps[1].leds)
             press(factory, WHITE_DOUBLE)  # back: lay out the start again

@@ -32,7 +32,7 @@ def gnubg_read(paths: list[Path]) -> dict[str, dict]:
     return {item["file"]: item["match"] for item in found}
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")  # once per worker: read only (module scope made it again each time a worker came back)
 def gnubg_matches() -> dict[str, dict]:
     return gnubg_read(FILES)
 

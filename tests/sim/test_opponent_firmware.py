@@ -22,9 +22,10 @@ def test_a_match_against_the_engine_on_the_real_firmware(tmp_path: Path, dice: s
     summary = run_firmware_match(Options(1, seed=2, illegal_rate=0.3, opponent="gnubg-nn:advanced",
                                          opponent_dice=dice), tmp_path)
     assert summary["opponent"] == {"player": 1, "engine": "gnubg-nn", "level": "advanced"}
-    # one game ends the 1-point match: a single win, a gammon or a backgammon (which game the seed
-    # plays depends on the simulated sensor readings, hence on the sensing physics)
-    assert min(summary["score"]) == 0 and 1 <= max(summary["score"]) <= 3
+    # one game ends the 1-point match: a single win, a gammon or a backgammon — which one depends
+    # on the simulated sensor readings (the sensing physics) and, with the module's dice (the
+    # firmware's own, not the seed's), on the run
+    assert min(summary["score"]) == 0 and max(summary["score"]) in (1, 2, 3)
     assert summary["legal_rejected"] == 0 and summary["engine_rejected"] == 0
     assert summary["engine_plays"] > 10 and summary["wrong_executions"] > 0 and summary["wrong_caught"] > 0
     assert json.loads((tmp_path / "summary.json").read_text()) == summary
