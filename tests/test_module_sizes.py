@@ -22,7 +22,6 @@ LIMIT = 600
 STILL_OVER: dict[str, int] = {
     "app.py": 685,
     "club/boards.py": 768,
-    "control/controller.py": 605,
 }
 
 MODULES = sorted(ROOT.rglob("*.py"))
