@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from tests.support import parse_module
 
 ROOT = Path(__file__).resolve().parents[1] / "host" / "bgboard"
 
@@ -66,7 +67,7 @@ def _layer(path: Path) -> str:
 @functools.lru_cache(maxsize=None)
 def _imports(path: Path) -> list[tuple[str, bool]]:
     """(module, at module level?) for every absolute import in the file."""
-    tree = ast.parse(path.read_text(), filename=str(path))
+    tree = parse_module(path)
     top = {id(node) for node in tree.body}
     found = []
     for node in ast.walk(tree):
