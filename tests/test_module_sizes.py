@@ -20,7 +20,6 @@ LIMIT = 600
 
 #: Modules still over :data:`LIMIT` (path under host/bgboard -> its lines when listed).
 STILL_OVER: dict[str, int] = {
-    "app.py": 685,
     "club/boards.py": 768,
     "control/controller.py": 605,
 }

@@ -25,7 +25,7 @@ import os
 import time
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Awaitable, Callable
+from typing import TYPE_CHECKING, Any, Awaitable, Callable
 
 from bgboard.config import Config
 from bgboard.control.clock import ClockRules
@@ -44,6 +44,9 @@ from bgboard.sense.settle import Settler
 from bgboard.sense.slots import SlotMap
 from bgboard.sense.variants import read_board
 from bgboard.store.journal import JournalError, JournalWriteError
+
+if TYPE_CHECKING:
+    from bgboard.modes.practice import PracticeProgress
 
 TICK_S = 0.05
 #: ``[match] variant`` values whose games the controller reads with pins and reserves in
@@ -150,8 +153,7 @@ class App:
         self._reported: tuple[int, bool] = (-1, False)
         self.shown: list[Any] = []
         self.failure: Exception | None = None  # what stopped the match (raised by run)
-        self.progress: Any = None  # a bgboard.store.Progress: where the learner is in the drills
-        self._progress_kept: dict[str, Any] | None = None
+        self.progress: PracticeProgress | None = None  # practice: where the learner is in the drills
 
     # ------------------------------------------------------------------ outputs
     def _to_board(self, message: object) -> None:
@@ -200,90 +202,17 @@ class App:
         """Teaching: a lesson the teacher graded on the hint worker, for the controller."""
         self._handle(LessonReady(player, lesson, self.clock_ms()))
 
-    def _practice_room(self, journal: Any) -> Any:
-        """``[teach] mode = "practice"``: the drills of ``[teach] drills`` in a practice room,
-        graded by the teacher on the hint worker (``"mine"``: the learner's worst positions
-        kept beside the journal)."""
-        from bgboard.config import LEARNERS
-        from bgboard.control.numbering import Numbering
-        from bgboard.control.practice import PracticeRoom
-        from bgboard.hints.drills import select_drills
-
-        chosen = self.config.teach.drills
-        mine = None
-        if "mine" in ((chosen,) if isinstance(chosen, str) else chosen) and getattr(journal, "path", None):
-            players = self.config.match.players
-            from bgboard.teaching import own_worst
-
-            mine = own_worst(Path(journal.path).parent,
-                             tuple(players[side] for side in LEARNERS[self.config.teach.learner]))
-        drills = select_drills(chosen, mine=mine)
-        log.info("practice: %d drill%s", len(drills), "" if len(drills) == 1 else "s")
-        teacher = self.teacher
-        return PracticeRoom(
-            drills,
-            grade=teacher.grade_drill if teacher is not None else lambda *a: None,
-            grade_cube=teacher.grade_drill_cube if teacher is not None else None,
-            send=self._to_board,
-            show=self._to_screen,
-            slots=self.grid.slots(),
-            numbering=Numbering(self.config.match.numbering),
-            names=(self.config.match.players[0], "Drill"),
-            summarise=teacher.summary if teacher is not None else None,
-        )
-
-    def _report_names(self) -> tuple[tuple[str, str], str]:
-        """The players' names and the title of the learner report."""
-        if self.config.teach.mode == "practice":
-            return (self.config.match.players[0], "Drill"), "Learner report: practice drills"
-        state = self.controller.state if self.controller is not None else None
-        names = tuple(state.players) if state is not None else self.config.match.players
-        learner = self.config.teach.learner
-        if learner != "both":  # one learner: their report
-            return (names[0], names[1]), f"Learner report: {names[0 if learner == 'white' else 1]}"
-        return (names[0], names[1]), f"Learner report: {names[0]} and {names[1]}"
-
     async def _write_report(self) -> None:
-        """The learner report beside the journal, once every grade asked for so far is in
-        (at the end of a match or of the drills, and when the app stops)."""
-        teacher = self.teacher
-        if teacher is None or self.records_dir is None:
+        """The learner report beside the journal (``modes.report``), once every grade asked
+        for so far is in (at the end of a match or of the drills, and when the app stops)."""
+        if self.teacher is None or self.records_dir is None:
             return
-        from bgboard.teaching import REPORT_NAME
+        from bgboard.modes.report import write_learner_report
 
-        if not await teacher.settled():
-            log.warning("some grades were still running: the report leaves them out")
-        if self._analysis_task is not None and not self._analysis_task.done():
-            try:  # the report shows the match's PR and luck: let the analysis come first
-                await asyncio.wait_for(asyncio.shield(self._analysis_task), 30)
-            except (asyncio.TimeoutError, asyncio.CancelledError):
-                log.info("the report is written without the match's analysis (still running)")
-        if not teacher.lessons:
-            return
-        names, title = self._report_names()
-        learners, histories = None, None
-        if self.config.teach.mode == "learner":
-            from bgboard.config import LEARNERS
-
-            learners = LEARNERS[self.config.teach.learner]
-            c = self.controller
-            from bgboard.teaching import learner_histories
-
-            # a finished match joins the learner's history
-            finished = tuple(c.actions) if c is not None and getattr(c, "over", False) else None
-            try:
-                histories = await asyncio.to_thread(
-                    learner_histories, self.records_dir, list(teacher.lessons), names, learners, finished,
-                    self.analysis_figures)
-            except Exception as exc:  # the history is help: the report is written without it
-                log.warning("the learner's history could not be kept: %s", exc)
-        try:
-            self.report = await teacher.write_report_async(self.records_dir / REPORT_NAME, names, title,
-                                                           self.analysis_figures, learners, histories)
-        except Exception as exc:  # the report is help: it never stops the board
-            log.warning("the learner report could not be written: %s", exc)
-            return
-        log.info("learner report: %s (%s)", self.report, teacher.summary()[0])
+        report = await write_learner_report(self.config, self.teacher, self.records_dir, self.controller,
+                                            self._analysis_task, lambda: self.analysis_figures)
+        if report is not None:
+            self.report = report
 
     # ------------------------------------------------------------------ inputs
     def _handle(self, event: Any) -> None:
@@ -304,42 +233,7 @@ class App:
             self._report_at_end()
             self._analysis_at_end()
             if self.progress is not None:
-                self._keep_progress()
-
-    def _keep_progress(self) -> None:
-        """Practice: where the learner is, kept beside the journal when it changes (a drill
-        graded or skipped, a grade come in); forgotten once the drills are done."""
-        from bgboard.hints.lesson import lesson_body
-
-        room: Any = self.controller  # a PracticeRoom
-        body = {} if room.over else room.progress(lesson_body)
-        if body != self._progress_kept:
-            try:
-                if room.over:
-                    self.progress.clear()
-                else:
-                    self.progress.save(body)
-            except Exception as exc:  # a full disk costs the resume point, never the drill
-                log.warning("the practice progress could not be kept: %s", exc)
-            self._progress_kept = body
-
-    def _resume_practice(self, journal_path: Path) -> None:
-        """Practice: open the progress beside the journal and go back to where the learner
-        was (the same drill set): the drill after the last one graded, the grades so far."""
-        from bgboard.hints.lesson import lesson_from_body
-        from bgboard.store.progress import PROGRESS_NAME, Progress
-
-        room: Any = self.controller  # a PracticeRoom
-        self.progress = Progress(journal_path.parent / PROGRESS_NAME)
-        body = self.progress.load()
-        lessons = room.resume(body, lesson_from_body) if body else None
-        if lessons is None:
-            return
-        if self.teacher is not None:
-            self.teacher.lessons[:0] = lessons
-        self._progress_kept = body
-        log.info("practice: resuming at drill %d of %d (%d grade%s so far)", room.index + 1, len(room.drills),
-                 len(lessons), "" if len(lessons) == 1 else "s")
+                self.progress.keep()
 
     def _report_at_end(self) -> None:
         """Teaching: at the end of a match (or of the drills) the learner report is written."""
@@ -466,55 +360,18 @@ class App:
 
     def _start_club(self, journal: Any) -> "asyncio.Task[None] | None":
         """With ``[club] broker`` set: the club link and the seat tying it to the match."""
-        club = self.config.club
-        if not club.enabled or self.controller is None:
+        if not self.config.club.enabled or self.controller is None:
             return None
-        from bgboard.config import club_password
-        from bgboard.net.boardlink import ClubLink, LinkSettings
-        from bgboard.net.protocol import parse_broker_url
-        from bgboard.net.seat import ClubSeat
+        from bgboard.modes.club import open_club_seat
 
-        settings = LinkSettings(
-            parse_broker_url(club.broker), club.club, club.board, club.user, club_password(club), ca_file=club.ca_file
-        )
-        self.club = ClubSeat(journal, club.board, self.controller.settings, self.clock_ms)
-        self.club_link = ClubLink(settings, journal, on_assignment=self._on_assignment,
-                                  on_ack=lambda ack: self._after(), clock_ms=self.clock_ms)
-        self.club.link = self.club_link
-        self.club.attach(self.controller)
+        self.club, self.club_link = open_club_seat(self.config, journal, self.controller, self.clock_ms,
+                                                   self._on_assignment, lambda ack: self._after())
         return asyncio.create_task(self.club_link.run(), name="bgboard-club")
 
     def _on_assignment(self, assignment: Any) -> None:
         if self.club is not None:
             self.club.offer(assignment)
             self._after()
-
-    async def _replayer(self) -> Any:
-        """``bgboard run --replay``: the replay controller over the file's stops (no journal
-        rows, no records, no club); with a hint engine each checker play is graded first,
-        on the hint worker."""
-        from bgboard.control.replay import ReplayController, replay_steps
-
-        log.info("replaying %d game(s) of %s and %s", len(self._replay.games), *self._replay.players)
-        grades: dict[int, str] = {}
-        if self.hints is not None:
-            from bgboard.hints.grade import grade_play
-            from bgboard.hints.worker import HintCancelled
-
-            plays = [p for g in self._replay.games for p in g.plays
-                     if p.kind == "move" and p.steps and p.dice and p.before.turn == p.player]
-            log.info("grading %d plays", len(plays))
-            for play in plays:
-                try:
-                    hint = await self.hints.plays(play.before.position, play.dice)
-                    grades[id(play)] = grade_play(hint, play.result).text
-                except (HintCancelled, ValueError, EnvironmentFailure) as exc:  # a grade is help, never a stop
-                    log.debug("no grade for line %d: %s", play.line, exc)
-        from bgboard.control.numbering import Numbering
-
-        numbering = Numbering(self.config.match.numbering)
-        steps = replay_steps(self._replay, lambda play: grades.get(id(play)), numbering)
-        return ReplayController(steps, send=self._to_board, show=self._to_screen, numbering=numbering)
 
     async def _session_end(self) -> None:
         """The app stops in a teaching mode: the grades still running come in, the learner
@@ -585,10 +442,16 @@ class App:
 
                 self.opponent = open_remote(remote_settings(config), config.match.players, journal, self._handle,
                                             self.clock_ms)
+            journal_path = getattr(journal, "path", None)
             if self._replay is not None:
-                controller: Any = await self._replayer()
+                from bgboard.modes.replay import open_replay
+
+                controller: Any = await open_replay(config, self._replay, self.hints, self._to_board, self._to_screen)
             elif config.teach.mode == "practice":
-                controller = self._practice_room(journal)
+                from bgboard.modes.practice import open_practice_room
+
+                controller = open_practice_room(config, Path(journal_path) if journal_path else None, teacher,
+                                                self._to_board, self._to_screen, self.grid.slots())
             else:
                 controller = (self.opponent or Controller).resume(
                     journal,
@@ -602,13 +465,16 @@ class App:
                     summarise=teacher.summary if teacher is not None else None,
                 )
             self.controller = controller
-            if config.teach.mode == "practice" and self._replay is None and getattr(journal, "path", None):
-                self._resume_practice(Path(journal.path))
+            if config.teach.mode == "practice" and self._replay is None and journal_path:
+                from bgboard.modes.practice import PracticeProgress
+
+                self.progress = PracticeProgress(controller, Path(journal_path))
+                self.progress.resume(self.teacher)
             state, done = controller.state, len(controller.actions)
             log.info("journal %s: %d match action%s, phase %s", getattr(journal, "path", "(given)"), done,
                      "" if done == 1 else "s", state.phase if state is not None else "none")
             log.info("display: %s; hints: %s", panel.caps.name, config.hints.engine)
-            if journal_path := getattr(journal, "path", None):
+            if journal_path:
                 from bgboard.match.recordfile import RecordWriter
 
                 self.records_dir = Path(journal_path).parent
