@@ -23,6 +23,7 @@ import asyncio
 import logging
 import os
 import time
+from contextlib import AsyncExitStack
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Awaitable, Callable
@@ -143,6 +144,7 @@ class App:
         self.screen: Any = None  # a display.painter.Painter: the panel is refreshed on its thread
         self.hints: Any = None  # a hints.worker.HintWorker: hints are computed on its thread or process
         self._hint_task: asyncio.Task[None] | None = None
+        self._link_task: asyncio.Task[None] | None = None
         self.teacher: Any = None  # a bgboard.teaching.WorkerTeacher in the teaching modes
         self.opponent: Any = None  # a bgboard.opponents.EngineOpponent under [match] opponent = "engine"
         self.report: Path | None = None  # the learner report, once written
@@ -392,14 +394,34 @@ class App:
         self._stop.set()
 
     async def run(self) -> None:
-        """Run the companion until :meth:`stop`; everything opened here is closed here.
-        A journal that cannot be written stops the match: :attr:`failure` is raised."""
+        """Run the companion until :meth:`stop`; everything opened here is closed here, on an
+        :class:`~contextlib.AsyncExitStack` (each part closed once the parts opened after it
+        are). A journal that cannot be written stops the match: :attr:`failure` is raised."""
+        async with AsyncExitStack() as stack:
+            try:
+                await self._open(stack)
+                assert self._link_task is not None
+                while not self._stop.is_set():
+                    try:
+                        await asyncio.wait_for(self._stop.wait(), self.tick_s)
+                    except asyncio.TimeoutError:
+                        pass
+                    if self._link_task.done():
+                        self._link_task.result()  # a program error in the link: raise it
+                    self._tick()
+            finally:
+                log.info("stopping")
+        if self.failure is not None:
+            raise self.failure
+
+    async def _open(self, stack: AsyncExitStack) -> None:
+        """Open every part of the app, each one's closing pushed on ``stack`` (in the order
+        they close: the club and the link first, the panel last)."""
         from bgboard.store.journal import Journal
 
         loop = asyncio.get_running_loop()
         config = self.config
         journal = self._journal
-        own_journal = journal is None
         if journal is None:
             try:
                 Path(config.journal.path).parent.mkdir(parents=True, exist_ok=True)
@@ -408,6 +430,7 @@ class App:
 
                 raise os_error(exc, Path(config.journal.path).parent) from None
             journal = Journal(config.journal.path)
+            stack.callback(journal.close)
         panel = self._panel
         if panel is None:
             from bgboard.display.drivers import open_panel
@@ -415,137 +438,138 @@ class App:
             frames = config.display.frames_dir or None
             pins = None if frames else load_pins().display
             panel = await asyncio.to_thread(open_panel, config.display.panel, frames, pins)
+            stack.push_async_callback(asyncio.to_thread, panel.close)
         from bgboard.display.painter import Painter
         from bgboard.display.screen import Screen
 
         self.screen = Painter(Screen(panel), self.clock_ms)
-        buttons = None
-        link_task: asyncio.Task[None] | None = None
-        club_task: asyncio.Task[None] | None = None
+        stack.push_async_callback(self._close_records)  # after the display: the last action's records are written
+        stack.push_async_callback(asyncio.to_thread, self.screen.close)  # the refresh under way ends first
+        stack.push_async_callback(self._close_opponent)
+        self.hints, notice = await asyncio.to_thread(open_hints, config.hints.engine)
+        if self.hints is not None:
+            stack.push_async_callback(asyncio.to_thread, self.hints.close)
+        if config.teach.mode != "off" and self._replay is None and self.hints is not None:
+            from bgboard.teaching import WorkerTeacher  # (the config asks for an engine)
+
+            self.teacher = WorkerTeacher(self.hints, self._lesson_ready)
+            if config.teach.mode == "learner" and config.teach.learner != "both":
+                from bgboard.config import LEARNERS
+
+                self.teacher.learners = LEARNERS[config.teach.learner]  # the display sums up theirs
+        teacher = self.teacher
+        stack.callback(self._close_progress)
+        if teacher is not None:
+            stack.push_async_callback(self._session_end)
+        stack.push_async_callback(self._end_analysis)
+        stack.callback(self._cancel_hint)
+        from bgboard.opponents import open_opponent  # (its worker starts off the loop)
+
+        self.opponent = None if self._replay else await open_opponent(config, self._handle, self.clock_ms)
+        if self.opponent is None and self._replay is None and config.remote.enabled:
+            from bgboard.config import remote_settings
+            from bgboard.net.remotelink import open_remote  # a person at another board (docs/remote.md)
+
+            self.opponent = open_remote(remote_settings(config), config.match.players, journal, self._handle,
+                                        self.clock_ms)
+        journal_path = getattr(journal, "path", None)
+        if self._replay is not None:
+            from bgboard.modes.replay import open_replay
+
+            controller: Any = await open_replay(config, self._replay, self.hints, self._to_board, self._to_screen)
+        elif config.teach.mode == "practice":
+            from bgboard.modes.practice import open_practice_room
+
+            controller = open_practice_room(config, Path(journal_path) if journal_path else None, teacher,
+                                            self._to_board, self._to_screen, self.grid.slots())
+        else:
+            controller = (self.opponent or Controller).resume(
+                journal,
+                settings_of(config, self.grid.slots(), self.grid),
+                self.clock_ms(),
+                send=self._to_board,
+                show=self._to_screen,
+                hint=self._ask_hint if self.hints is not None else None,
+                grade=teacher.grade if teacher is not None else None,
+                grade_cube=teacher.grade_cube if teacher is not None else None,
+                summarise=teacher.summary if teacher is not None else None,
+            )
+        self.controller = controller
+        if config.teach.mode == "practice" and self._replay is None and journal_path:
+            from bgboard.modes.practice import PracticeProgress
+
+            self.progress = PracticeProgress(controller, Path(journal_path))
+            self.progress.resume(self.teacher)
+        state, done = controller.state, len(controller.actions)
+        log.info("journal %s: %d match action%s, phase %s", getattr(journal, "path", "(given)"), done,
+                 "" if done == 1 else "s", state.phase if state is not None else "none")
+        log.info("display: %s; hints: %s", panel.caps.name, config.hints.engine)
+        if journal_path:
+            from bgboard.match.recordfile import RecordWriter
+
+            self.records_dir = Path(journal_path).parent
+            self.records = RecordWriter(self.records_dir)
+        club_task = self._start_club(journal) if isinstance(controller, Controller) else None
+        if club_task is not None:
+            stack.push_async_callback(self._stop_club, club_task)
+        if notice:
+            log.warning("hints: %s", notice)
+            self._handle(BoardFault(notice, self.clock_ms()))
+        if config.buttons.enabled:
+            pins = load_pins().buttons
+            factory = self._pin_factory
+            if factory is None and config.buttons.pin_factory == "mock":
+                from gpiozero.pins.mock import MockFactory
+
+                factory = MockFactory()
+            elif factory is None and config.buttons.pin_factory:
+                os.environ["GPIOZERO_PIN_FACTORY"] = config.buttons.pin_factory  # gpiozero's own switch
+            # gpiozero starts a thread per button: not on the loop
+            buttons = await asyncio.to_thread(Buttons, pins, to_loop(loop, self._on_press), pin_factory=factory,
+                                              bounce_ms=config.buttons.bounce_ms)
+            stack.push_async_callback(asyncio.to_thread, buttons.close)  # gpiozero joins each button's thread
+        self.link = Link(self._opener, self._on_link, timing=self.timing, port=config.board.port)
+        self._link_task = asyncio.create_task(self.link.run(), name="bgboard-link")
+        stack.push_async_callback(self._stop_link, self.link, self._link_task)
+
+    async def _stop_club(self, task: asyncio.Task[None]) -> None:
+        assert self.club_link is not None
+        self.club_link.stop()
         try:
-            self.hints, notice = await asyncio.to_thread(open_hints, config.hints.engine)
-            if config.teach.mode != "off" and self._replay is None and self.hints is not None:
-                from bgboard.teaching import WorkerTeacher  # (the config asks for an engine)
+            await asyncio.wait_for(task, 5)
+        except asyncio.TimeoutError:  # pragma: no cover - the club link ignores stop
+            task.cancel()
 
-                self.teacher = WorkerTeacher(self.hints, self._lesson_ready)
-                if config.teach.mode == "learner" and config.teach.learner != "both":
-                    from bgboard.config import LEARNERS
+    @staticmethod
+    async def _stop_link(link: Link, task: asyncio.Task[None]) -> None:
+        link.stop()
+        try:
+            await asyncio.wait_for(task, 5)
+        except asyncio.TimeoutError:  # pragma: no cover - the link ignores stop
+            task.cancel()
 
-                    self.teacher.learners = LEARNERS[config.teach.learner]  # the display sums up theirs
-            teacher = self.teacher
-            from bgboard.opponents import open_opponent  # (its worker starts off the loop)
+    def _cancel_hint(self) -> None:
+        if self._hint_task is not None:
+            self._hint_task.cancel()
 
-            self.opponent = None if self._replay else await open_opponent(config, self._handle, self.clock_ms)
-            if self.opponent is None and self._replay is None and config.remote.enabled:
-                from bgboard.config import remote_settings
-                from bgboard.net.remotelink import open_remote  # a person at another board (docs/remote.md)
+    async def _end_analysis(self) -> None:
+        if self._analysis_task is not None and not self._analysis_task.done():
+            # the end screen is kept by the e-ink panel: let the match's analysis come
+            try:
+                await asyncio.wait_for(self._analysis_task, 30)
+            except (asyncio.TimeoutError, asyncio.CancelledError):
+                log.info("the match analysis did not finish before the app stopped")
 
-                self.opponent = open_remote(remote_settings(config), config.match.players, journal, self._handle,
-                                            self.clock_ms)
-            journal_path = getattr(journal, "path", None)
-            if self._replay is not None:
-                from bgboard.modes.replay import open_replay
+    def _close_progress(self) -> None:
+        if self.progress is not None:
+            self.progress.close()
 
-                controller: Any = await open_replay(config, self._replay, self.hints, self._to_board, self._to_screen)
-            elif config.teach.mode == "practice":
-                from bgboard.modes.practice import open_practice_room
+    async def _close_opponent(self) -> None:
+        if self.opponent is not None:
+            await self.opponent.close()
 
-                controller = open_practice_room(config, Path(journal_path) if journal_path else None, teacher,
-                                                self._to_board, self._to_screen, self.grid.slots())
-            else:
-                controller = (self.opponent or Controller).resume(
-                    journal,
-                    settings_of(config, self.grid.slots(), self.grid),
-                    self.clock_ms(),
-                    send=self._to_board,
-                    show=self._to_screen,
-                    hint=self._ask_hint if self.hints is not None else None,
-                    grade=teacher.grade if teacher is not None else None,
-                    grade_cube=teacher.grade_cube if teacher is not None else None,
-                    summarise=teacher.summary if teacher is not None else None,
-                )
-            self.controller = controller
-            if config.teach.mode == "practice" and self._replay is None and journal_path:
-                from bgboard.modes.practice import PracticeProgress
-
-                self.progress = PracticeProgress(controller, Path(journal_path))
-                self.progress.resume(self.teacher)
-            state, done = controller.state, len(controller.actions)
-            log.info("journal %s: %d match action%s, phase %s", getattr(journal, "path", "(given)"), done,
-                     "" if done == 1 else "s", state.phase if state is not None else "none")
-            log.info("display: %s; hints: %s", panel.caps.name, config.hints.engine)
-            if journal_path:
-                from bgboard.match.recordfile import RecordWriter
-
-                self.records_dir = Path(journal_path).parent
-                self.records = RecordWriter(self.records_dir)
-            club_task = self._start_club(journal) if isinstance(controller, Controller) else None
-            if notice:
-                log.warning("hints: %s", notice)
-                self._handle(BoardFault(notice, self.clock_ms()))
-            if config.buttons.enabled:
-                pins = load_pins().buttons
-                factory = self._pin_factory
-                if factory is None and config.buttons.pin_factory == "mock":
-                    from gpiozero.pins.mock import MockFactory
-
-                    factory = MockFactory()
-                elif factory is None and config.buttons.pin_factory:
-                    os.environ["GPIOZERO_PIN_FACTORY"] = config.buttons.pin_factory  # gpiozero's own switch
-                # gpiozero starts a thread per button: not on the loop
-                buttons = await asyncio.to_thread(Buttons, pins, to_loop(loop, self._on_press), pin_factory=factory,
-                                                  bounce_ms=config.buttons.bounce_ms)
-            self.link = Link(self._opener, self._on_link, timing=self.timing, port=config.board.port)
-            link_task = asyncio.create_task(self.link.run(), name="bgboard-link")
-            while not self._stop.is_set():
-                try:
-                    await asyncio.wait_for(self._stop.wait(), self.tick_s)
-                except asyncio.TimeoutError:
-                    pass
-                if link_task.done():
-                    link_task.result()  # a program error in the link: raise it
-                self._tick()
-        finally:
-            log.info("stopping")
-            if self.club_link is not None and club_task is not None:
-                self.club_link.stop()
-                try:
-                    await asyncio.wait_for(club_task, 5)
-                except asyncio.TimeoutError:  # pragma: no cover - the club link ignores stop
-                    club_task.cancel()
-            if self.link is not None:
-                self.link.stop()
-            if link_task is not None:
-                try:
-                    await asyncio.wait_for(link_task, 5)
-                except asyncio.TimeoutError:  # pragma: no cover - the link ignores stop
-                    link_task.cancel()
-            if buttons is not None:
-                await asyncio.to_thread(buttons.close)  # gpiozero joins each button's thread
-            if self._hint_task is not None:
-                self._hint_task.cancel()
-            if self._analysis_task is not None and not self._analysis_task.done():
-                # the end screen is kept by the e-ink panel: let the match's analysis come
-                try:
-                    await asyncio.wait_for(self._analysis_task, 30)
-                except (asyncio.TimeoutError, asyncio.CancelledError):
-                    log.info("the match analysis did not finish before the app stopped")
-            if self.teacher is not None:
-                await self._session_end()
-            if self.progress is not None:
-                self.progress.close()
-            if self.hints is not None:
-                await asyncio.to_thread(self.hints.close)
-            if self.opponent is not None:
-                await self.opponent.close()
-            await asyncio.to_thread(self.screen.close)  # the refresh under way ends first
-            if self.records is not None:
-                await asyncio.to_thread(self.records.close)  # the last action's records are written
-                if self.records.error is not None and self.failure is None:
-                    self._fail(self.records.error)
-            if own_journal:
-                journal.close()
-            if self._panel is None:
-                await asyncio.to_thread(panel.close)
-        if self.failure is not None:
-            raise self.failure
+    async def _close_records(self) -> None:
+        if self.records is not None:
+            await asyncio.to_thread(self.records.close)  # the last action's records are written
+            if self.records.error is not None and self.failure is None:
+                self._fail(self.records.error)

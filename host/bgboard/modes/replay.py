@@ -34,6 +34,7 @@ async def open_replay(config: Config, imported: ImportedMatch, hints: HintWorker
                  if p.kind == "move" and p.steps and p.dice and p.before.turn == p.player]
         log.info("grading %d plays", len(plays))
         for play in plays:
+            assert play.dice is not None  # (the plays chosen have their dice)
             try:
                 hint = await hints.plays(play.before.position, play.dice)
                 grades[id(play)] = grade_play(hint, play.result).text
