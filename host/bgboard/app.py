@@ -47,7 +47,21 @@ from bgboard.sense.variants import read_board
 from bgboard.store.journal import JournalError, JournalWriteError
 
 if TYPE_CHECKING:
+    from bgboard.control.events import Event
+    from bgboard.display.painter import Painter
+    from bgboard.display.panel import Panel
+    from bgboard.display.state import DisplayState
+    from bgboard.hints.worker import HintWorker
+    from bgboard.match import ImportedMatch
+    from bgboard.match.recordfile import RecordWriter
     from bgboard.modes.practice import PracticeProgress
+    from bgboard.net.boardlink import ClubLink
+    from bgboard.net.protocol import Assignment
+    from bgboard.net.remotelink import RemoteSeat
+    from bgboard.net.seat import ClubSeat
+    from bgboard.opponents import EngineOpponent
+    from bgboard.rules import Position
+    from bgboard.teaching import WorkerTeacher
 
 TICK_S = 0.05
 #: ``[match] variant`` values whose games the controller reads with pins and reserves in
@@ -87,7 +101,7 @@ def settings_of(config: Config, slots: Any, slot_map: SlotMap | None = None) -> 
     )
 
 
-def open_hints(engine_name: str) -> tuple[Any, str | None]:
+def open_hints(engine_name: str) -> tuple[HintWorker | None, str | None]:
     """A :class:`~bgboard.hints.worker.HintWorker` on the configured engine (None for
     "none") and the engine's notice (e.g. the fallback it had to take), for the display.
     Loading an engine takes a while: call it off the loop."""
@@ -112,12 +126,12 @@ class App:
         *,
         opener: Callable[[], Awaitable[Port]] | None = None,
         pin_factory: Any = None,
-        panel: Any = None,
+        panel: Panel | None = None,
         journal: Any = None,
         clock_ms: Callable[[], int] = wall_ms,
         timing: Timing = Timing(),
         tick_s: float = TICK_S,
-        replay: Any = None,
+        replay: ImportedMatch | None = None,
     ) -> None:
         self.config = config
         self._replay = replay  # a bgboard.match.ImportedMatch: step through it instead of playing
@@ -135,25 +149,26 @@ class App:
         self._leds: SetLeds = SetLeds(())
         self._flicker_reported: set[int] = set()
         self.controller: Controller | None = None
-        self.club: Any = None  # a bgboard.net.seat.ClubSeat when [club] broker is set
-        self.club_link: Any = None  # its bgboard.net.boardlink.ClubLink
+        self.club: ClubSeat | None = None  # when [club] broker is set
+        self.club_link: ClubLink | None = None  # its link to the director
         self.records_dir: Path | None = None
-        self.records: Any = None  # a match.recordfile.RecordWriter: the records are written on its thread
+        self.records: RecordWriter | None = None  # the records are written on its thread
         self._recorded: tuple[int, int] = (-1, 0)
         self.link: Link | None = None
-        self.screen: Any = None  # a display.painter.Painter: the panel is refreshed on its thread
-        self.hints: Any = None  # a hints.worker.HintWorker: hints are computed on its thread or process
+        self.screen: Painter | None = None  # the panel is refreshed on its thread
+        self.hints: HintWorker | None = None  # hints are computed on its thread or process
         self._hint_task: asyncio.Task[None] | None = None
         self._link_task: asyncio.Task[None] | None = None
-        self.teacher: Any = None  # a bgboard.teaching.WorkerTeacher in the teaching modes
-        self.opponent: Any = None  # a bgboard.opponents.EngineOpponent under [match] opponent = "engine"
+        self.teacher: WorkerTeacher | None = None  # in the teaching modes
+        # under [match] opponent = "engine" the engine, under [remote] the person at the other board
+        self.opponent: EngineOpponent | RemoteSeat | None = None
         self.report: Path | None = None  # the learner report, once written
         self._report_task: asyncio.Task[None] | None = None
         self._analysis_task: asyncio.Task[None] | None = None
         self._analysed = -1  # the number of actions of the match last analysed at its end
         self.analysis_figures: tuple[dict[str, Any], ...] = ()  # both players' figures of that match
         self._reported: tuple[int, bool] = (-1, False)
-        self.shown: list[Any] = []
+        self.shown: list[DisplayState] = []
         self.failure: Exception | None = None  # what stopped the match (raised by run)
         self.progress: PracticeProgress | None = None  # practice: where the learner is in the drills
 
@@ -166,7 +181,7 @@ class App:
         if self.link is not None:
             self.link.send(message)  # type: ignore[arg-type]  # dropped while unplugged; re-sent on connect
 
-    def _to_screen(self, state: Any) -> None:
+    def _to_screen(self, state: DisplayState) -> None:
         if self.club_link is not None:
             note = self.club_link.note()
             if note and not state.message:  # the club is not reachable (or refused a result)
@@ -180,17 +195,18 @@ class App:
         if self.screen is not None:
             self.screen.update(state)  # returns at once: the display thread draws it
 
-    def _ask_hint(self, position: Any, dice: tuple[int, int]) -> None:
+    def _ask_hint(self, position: Position, dice: tuple[int, int]) -> None:
         """The controller's hint request: the worker ranks the plays, the answer comes back
         as a :class:`HintReady` event (a newer request cancels this one)."""
         if self.hints is not None:
-            self._hint_task = asyncio.get_running_loop().create_task(self._hint(position, dice), name="bgboard-hint")
+            self._hint_task = asyncio.get_running_loop().create_task(self._hint(self.hints, position, dice),
+                                                                       name="bgboard-hint")
 
-    async def _hint(self, position: Any, dice: tuple[int, int]) -> None:
+    async def _hint(self, hints: HintWorker, position: Position, dice: tuple[int, int]) -> None:
         from bgboard.hints.worker import HintCancelled
 
         try:
-            ranked = (await self.hints.plays(position, dice, limit=1)).plays
+            ranked = (await hints.plays(position, dice, limit=1)).plays
         except HintCancelled as exc:
             log.debug("hint for %d-%d dropped: %s", *dice, exc.reason)
             return
@@ -200,7 +216,7 @@ class App:
         if ranked:
             self._handle(HintReady(position, dice, f"best: {ranked[0].notation}", self.clock_ms()))
 
-    def _lesson_ready(self, player: int, lesson: Any) -> None:
+    def _lesson_ready(self, player: int, lesson: object) -> None:
         """Teaching: a lesson the teacher graded on the hint worker, for the controller."""
         self._handle(LessonReady(player, lesson, self.clock_ms()))
 
@@ -217,7 +233,7 @@ class App:
             self.report = report
 
     # ------------------------------------------------------------------ inputs
-    def _handle(self, event: Any) -> None:
+    def _handle(self, event: Event) -> None:
         controller = self.controller
         if controller is not None and self.failure is None:
             if isinstance(event, ButtonPressed) and self.club is not None and self.club.press(event.player, event.button, event.at_ms):
@@ -257,14 +273,14 @@ class App:
         if key != self._analysed:
             self._analysed = key
             self._analysis_task = asyncio.get_running_loop().create_task(
-                self._analyse(tuple(c.actions), key), name="bgboard-analysis")
+                self._analyse(self.hints, tuple(c.actions), key), name="bgboard-analysis")
 
-    async def _analyse(self, actions: tuple[Any, ...], key: int) -> None:
+    async def _analyse(self, hints: HintWorker, actions: tuple[Any, ...], key: int) -> None:
         from bgboard.analysis.board import figures_for_actions, summary_lines
         from bgboard.hints.worker import HintCancelled
 
         try:
-            figures = await self.hints.call(figures_for_actions, actions, self.hints.engine.name, budget=600.0)
+            figures = await hints.call(figures_for_actions, actions, hints.engine.name, budget=600.0)
         except HintCancelled as exc:
             log.info("the match analysis was dropped: %s", exc.reason)
             return
@@ -289,16 +305,18 @@ class App:
         key = (len(c.actions), id(c.actions[-1]) if c.actions else 0)
         if self.records is not None and key != self._recorded and c.actions:
             info = None
-            if self.club is not None and self.club.current() is not None:
+            current = self.club.current() if self.club is not None else None
+            if current is not None:
                 from bgboard.net.report import mat_info
 
-                info = mat_info(self.club.current()[0])
+                info = mat_info(current[0])
             self.records.write(c.actions, info)
             self._recorded = key
         if self.club is not None:
             self.club.after()
-        if hasattr(self.opponent, "after"):  # a remote match: this board's moves go to the other board
-            self.opponent.after()
+        after = getattr(self.opponent, "after", None)
+        if after is not None:  # a remote match: this board's moves go to the other board
+            after()
 
     def _fail(self, exc: Exception) -> None:
         """Stop the match with ``exc`` (one sentence), raised by :meth:`run`."""
@@ -370,7 +388,7 @@ class App:
                                                    self._on_assignment, lambda ack: self._after())
         return asyncio.create_task(self.club_link.run(), name="bgboard-club")
 
-    def _on_assignment(self, assignment: Any) -> None:
+    def _on_assignment(self, assignment: Assignment) -> None:
         if self.club is not None:
             self.club.offer(assignment)
             self._after()
