@@ -29,8 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Awaitable, Callable
 
 from bgboard.config import Config
-from bgboard.control.clock import ClockRules
-from bgboard.control.controller import Controller, IllegalPolicy, Settings
+from bgboard.control.controller import Controller
 from bgboard.control.events import (BoardFault, BoardRead, Button, ButtonPressed, DiceRolled, HintReady,
                                     LessonReady, LinkChanged, Tick)
 from bgboard.errors import EnvironmentFailure
@@ -40,6 +39,8 @@ from bgboard.link.connection import Beat, BoardSeen, Connected, LinkEvent, Lost,
 from bgboard.link.messages import SetLeds, SetRolling
 from bgboard.link.reconnect import Link
 from bgboard.link.transport import Port, open_serial
+from bgboard.modes.engine import open_hints
+from bgboard.modes.settings import settings_of
 from bgboard.sense.board import SensorFaultError
 from bgboard.sense.settle import Settler
 from bgboard.sense.slots import SlotMap
@@ -73,48 +74,6 @@ log = logging.getLogger(__name__)
 def wall_ms() -> int:
     """Milliseconds since the epoch (the default clock of the app)."""
     return int(time.time() * 1000)
-
-
-def settings_of(config: Config, slots: Any, slot_map: SlotMap | None = None) -> Settings:
-    """The controller settings of a config (``slot_map``: the board's slots, from which a
-    seed variant's pins are read; tavli is played under its own rule set)."""
-    m, c = config.match, config.clock
-    clock = None
-    if c.enabled:
-        clock = ClockRules(
-            int(c.per_point_s * 1000), int(c.scored_s * 1000), int(c.delay_s * 1000), int(c.overtime_s * 1000)
-        )
-    return Settings(
-        length=m.length,
-        rules="tavli" if m.variant == "tavli" else m.rules,
-        players=m.players,
-        variant=None if m.variant in ("standard", "tavli") else m.variant,
-        takebacks=m.takebacks,
-        illegal=IllegalPolicy(m.illegal),
-        clock=clock,
-        slots=slots,
-        jacoby=m.jacoby,
-        beavers=m.beavers,
-        numbering=m.numbering,
-        teach="learner" if config.teach.mode == "learner" else "off",  # practice: the PracticeRoom
-        slot_map=slot_map,
-    )
-
-
-def open_hints(engine_name: str) -> tuple[HintWorker | None, str | None]:
-    """A :class:`~bgboard.hints.worker.HintWorker` on the configured engine (None for
-    "none") and the engine's notice (e.g. the fallback it had to take), for the display.
-    Loading an engine takes a while: call it off the loop."""
-    if engine_name == "none":
-        return None, None
-    from bgboard.hints.registry import open_engine
-    from bgboard.hints.worker import HintWorker
-
-    opened = open_engine(engine_name)
-    # the compiled engines hold the GIL for a whole evaluation: they get a process of their own
-    worker = HintWorker(opened.engine, separate_process=opened.engine.name in ("bgsage", "gnubg-nn"))
-    worker.start()
-    return worker, opened.notice
 
 
 class App:
@@ -481,15 +440,10 @@ class App:
             stack.push_async_callback(self._session_end)
         stack.push_async_callback(self._end_analysis)
         stack.callback(self._cancel_hint)
-        from bgboard.opponents import open_opponent  # (its worker starts off the loop)
+        if self._replay is None:
+            from bgboard.modes.opponent import open_other_side  # the engine or a person at another board
 
-        self.opponent = None if self._replay else await open_opponent(config, self._handle, self.clock_ms)
-        if self.opponent is None and self._replay is None and config.remote.enabled:
-            from bgboard.config import remote_settings
-            from bgboard.net.remotelink import open_remote  # a person at another board (docs/remote.md)
-
-            self.opponent = open_remote(remote_settings(config), config.match.players, journal, self._handle,
-                                        self.clock_ms)
+            self.opponent = await open_other_side(config, journal, self._handle, self.clock_ms)
         journal_path = getattr(journal, "path", None)
         if self._replay is not None:
             from bgboard.modes.replay import open_replay
