@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import ast
 import asyncio
 import fcntl
 import json
@@ -25,7 +26,7 @@ from typing import Any, TypeVar
 
 import pytest
 
-__all__ = ["shared_run", "until", "wait_until", "worker_number", "worker_port"]
+__all__ = ["parse_module", "shared_run", "until", "wait_until", "worker_number", "worker_port"]
 
 T = TypeVar("T")
 
@@ -129,3 +130,18 @@ def shared_run(tmp_path_factory: pytest.TempPathFactory, name: str, make: Callab
             return json.loads(done.read_text()), out
         finally:
             fcntl.flock(lock, fcntl.LOCK_UN)
+
+
+def parse_module(path: Path) -> ast.Module:
+    """``ast.parse`` of a source file, asked again if CPython 3.11 says "AST constructor
+    recursion depth mismatch": its AST builder keeps one depth counter for all threads
+    (python/cpython#106905), so a parse in a test can fail while another test's leftover thread
+    builds an AST; the source is the same, the second parse answers."""
+    source = path.read_text()
+    for attempt in range(3):
+        try:
+            return ast.parse(source, filename=str(path))
+        except SystemError:
+            if attempt == 2:
+                raise
+    raise AssertionError("unreachable")

@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from tests.support import parse_module
 
 ROOT = Path(__file__).resolve().parents[1] / "host" / "bgboard"
 
@@ -67,7 +68,7 @@ def _layer(path: Path) -> str:
 @functools.lru_cache(maxsize=None)
 def _imports(path: Path) -> list[tuple[str, bool]]:
     """(module, at module level?) for every absolute import in the file."""
-    tree = ast.parse(path.read_text(), filename=str(path))
+    tree = parse_module(path)
     top = {id(node) for node in tree.body}
     found = []
     for node in ast.walk(tree):
@@ -152,13 +153,16 @@ def test_the_field_library_is_imported_only_by_the_magnets_adapter(path: Path):
 # the renderer, the club's core and the match's core stay free of their layer's adapters.
 PURE_PARTS: dict[str, set[str]] = {
     "club": {"model", "ratings", "bracket", "swiss", "formats", "standings", "export", "payouts",
-             "printing", "live", "views", "checks"},
+             "printing", "live", "views", "checks", "board_limits"},
     "display": {"state", "panels", "texts", "fonts", "demos", "refresh", "render", "canvas", "layouts",
                 "scoreboard", "ending", "diagram", "footer"},
     "match": {p.stem for p in (ROOT / "match").glob("*.py")} - {"__init__", "recordfile"},
 }
 # The director's parts (issue 21) import one way: each only the parts before it.
 DIRECTOR_PARTS = ["checks", "views", "db", "audit", "rating_store", "results", "director", "operations"]
+# The director's MQTT side (issue 21) likewise: the limits (pure), the checks the worker
+# processes run, the club database as the link sees it, then the link itself.
+BOARDS_PARTS = ["board_limits", "board_checks", "board_tournament", "boards"]
 
 
 def _part(path: Path) -> tuple[str, str]:
@@ -189,10 +193,10 @@ def test_a_pure_part_imports_only_pure_parts_of_its_layer(path: Path):
     assert _impure_imports(path) == [], str(path.relative_to(ROOT))
 
 
-def _director_order(path: Path) -> list[str]:
+def _director_order(path: Path, parts: list[str] = DIRECTOR_PARTS) -> list[str]:
     _, part = _part(path)
-    before = set(DIRECTOR_PARTS[:DIRECTOR_PARTS.index(part)])
-    later = set(DIRECTOR_PARTS) - before - {part}
+    before = set(parts[:parts.index(part)])
+    later = set(parts) - before - {part}
     return [module for module, at_top in _imports(path)
             if at_top and module.startswith("bgboard.club.") and module.split(".")[2] in later]
 
@@ -200,6 +204,11 @@ def _director_order(path: Path) -> list[str]:
 @pytest.mark.parametrize("part", DIRECTOR_PARTS)
 def test_the_directors_parts_import_one_way(part: str):
     assert _director_order(ROOT / "club" / f"{part}.py") == []
+
+
+@pytest.mark.parametrize("part", BOARDS_PARTS)
+def test_the_boards_parts_import_one_way(part: str):
+    assert _director_order(ROOT / "club" / f"{part}.py", BOARDS_PARTS) == []
 
 
 def test_the_inside_checks_catch_a_bad_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
@@ -216,3 +225,8 @@ def test_the_inside_checks_catch_a_bad_file(tmp_path: Path, monkeypatch: pytest.
         f"bgboard.club.db: 'club.views' is pure and may use only {sorted(PURE_PARTS['club'])}",
     ]
     assert _director_order(checks) == ["bgboard.club.director"]
+    limits = fake / "club" / "board_limits.py"
+    limits.write_text("from bgboard.club.boards import DirectorLink\n")
+    assert _director_order(limits, BOARDS_PARTS) == ["bgboard.club.boards"]
+    assert _impure_imports(limits) == [
+        f"bgboard.club.boards: 'club.board_limits' is pure and may use only {sorted(PURE_PARTS['club'])}"]

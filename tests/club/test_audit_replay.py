@@ -11,6 +11,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from bgboard.club.director import Director
 from bgboard.club.operations import replay_audit
 from bgboard.errors import InputError
+from tests.support import parse_module
 
 
 def run_evening(d: Director, fmt: str, n: int, rng: random.Random) -> None:
@@ -78,7 +79,7 @@ def _audited_actions() -> set[str]:
 
     found: set[str] = set()
     for path in Path(bgboard.__file__).parent.rglob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+        for node in ast.walk(parse_module(path)):
             if not isinstance(node, ast.Call) or len(node.args) < 2:
                 continue
             f = node.func

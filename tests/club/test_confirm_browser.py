@@ -10,7 +10,7 @@ import pytest
 from selenium.webdriver.common.by import By
 
 from bgboard.club import confirm, evening
-from bgboard.club.boards import ClubTournament
+from bgboard.club.board_tournament import ClubTournament
 from bgboard.club.director import Director
 from bgboard.club.web.password import hash_password
 from bgboard.net.protocol import Game, Result

@@ -13,7 +13,7 @@ import pytest
 
 from bgboard.cli import main
 from bgboard.club import confirm, evening
-from bgboard.club.boards import ClubTournament
+from bgboard.club.board_tournament import ClubTournament
 from bgboard.club.director import Director
 from bgboard.club.operations import replay_audit
 from bgboard.control.confirm import CONFIRM, DISPUTE, Confirmation, answer_of

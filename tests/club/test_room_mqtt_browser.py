@@ -12,7 +12,8 @@ import time
 import pytest
 from selenium.webdriver.support.ui import WebDriverWait
 
-from bgboard.club.boards import ClubTournament, DirectorLink
+from bgboard.club.board_tournament import ClubTournament
+from bgboard.club.boards import DirectorLink
 from bgboard.club.director import Director as Service
 from bgboard.club.live import LiveHub
 from bgboard.club.web.server import club_site

@@ -16,6 +16,7 @@ from fwrun import FIRMWARE, ROOT
 
 sys.path.insert(0, str(ROOT / "hardware"))
 import make_board  # noqa: E402
+from tests.support import parse_module
 
 BIN = Path(sys.executable).parent
 FILES = sorted(FIRMWARE.rglob("*.py"))
@@ -77,7 +78,7 @@ HARDWARE_MODULES = {"machine", "neopixel", "micropython", "time", "select", "sys
 def test_only_hal_touches_hardware_clock_and_serial(path: Path) -> None:
     import ast
 
-    tree = ast.parse(path.read_text())
+    tree = parse_module(path)
     imported = {alias.name.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.Import)
                 for alias in node.names}
     imported |= {node.module.split(".")[0] for node in ast.walk(tree)

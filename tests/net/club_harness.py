@@ -8,7 +8,8 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-from bgboard.club.boards import ClubTournament, DirectorLink, DirectorSettings
+from bgboard.club.board_tournament import ClubTournament
+from bgboard.club.boards import DirectorLink, DirectorSettings
 from bgboard.club.director import Director as Service
 from bgboard.club.live import LiveHub
 from bgboard.match import read_mat, replay

@@ -434,7 +434,8 @@ def test_a_board_result_checked_off_the_writer_is_stored_like_one_checked_inside
     mat_checked=True)`` in one transaction): a new result is stored with its .mat; a result
     entered by hand while the board was away gets the board's key and .mat; a .mat that does
     not replay to the score is refused before the writer; a second result refused."""
-    from bgboard.club.boards import CHECKED, DUPLICATE, REFUSED, STORED, ClubTournament, check_board_result
+    from bgboard.club.board_checks import CHECKED, DUPLICATE, REFUSED, STORED, check_board_result
+    from bgboard.club.board_tournament import ClubTournament
 
     db = tmp_path / "club.sqlite"
     matches = new_club(db)

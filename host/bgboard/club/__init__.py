@@ -15,7 +15,8 @@ and ``results`` — ``operations`` (the table of audited operations, ``replay_au
 
 The public names are imported on first use (:mod:`bgboard.exports`): the pure core does not
 load SQLite, MQTT or Starlette.  ``Director`` is the tournament director's service;
-``boards`` holds the director's link to the boards over MQTT (``boards.DirectorLink``).
+``boards`` holds the director's link to the boards over MQTT (``boards.DirectorLink``), with
+``board_limits`` (pure), ``board_checks`` (run in worker processes) and ``board_tournament``.
 """
 
 from __future__ import annotations
@@ -26,7 +27,8 @@ from bgboard.exports import exports
 
 if TYPE_CHECKING:
     from bgboard.club import boards, bracket, formats, standings, swiss, web
-    from bgboard.club.boards import ClubTournament, DirectorSettings, serve_boards
+    from bgboard.club.board_tournament import ClubTournament
+    from bgboard.club.boards import DirectorSettings, serve_boards
     from bgboard.club.checks import MAX_MAT, parse_score
     from bgboard.club.db import Club
     from bgboard.club.director import Director
@@ -46,7 +48,8 @@ if TYPE_CHECKING:
 #: Each submodule and the public names it defines (imported when a name is first used).
 __getattr__ = exports(__name__, {
     ".": "boards bracket formats standings swiss web",
-    "boards": "ClubTournament DirectorSettings serve_boards",
+    "board_tournament": "ClubTournament",
+    "boards": "DirectorSettings serve_boards",
     "checks": "MAX_MAT parse_score",
     "db": "Club",
     "director": "Director",

@@ -29,6 +29,11 @@ bucket per board and kind: the rest are dropped unread and counted); a message t
 be read is logged with one sentence (then quietly, counted, while a board keeps sending
 them) and ignored; **junk a board left retained is cleared** (an empty retained publish);
 and no exception from one message ends the director.
+
+Its parts (importing one way, tests/test_layers.py): :mod:`~bgboard.club.board_limits` (the
+limits and token buckets, pure), :mod:`~bgboard.club.board_checks` (the checks the worker
+processes run) and :mod:`~bgboard.club.board_tournament` (the club database as the link sees
+it); this module holds the link and :func:`serve_boards`.
 """
 
 from __future__ import annotations
@@ -37,14 +42,15 @@ import asyncio
 import functools
 import logging
 import multiprocessing
-import sqlite3
-import threading
 import time
 from collections import deque
 from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
-from typing import Any, Callable, Protocol
+from typing import Any, Callable
 
+from bgboard.club.board_checks import CHECKED, DUPLICATE, FAILED, IGNORED, REFUSED, STORED, Outcome, is_lock, nothing
+from bgboard.club.board_limits import Bucket, Limits
+from bgboard.club.board_tournament import ClubTournament, Tournament
 from bgboard.errors import InputError
 from bgboard.net.protocol import (
     Ack,
@@ -63,72 +69,6 @@ from bgboard.net.session import Backoff, MqttError, open_client, subscription
 
 log = logging.getLogger(__name__)
 
-STORED, DUPLICATE, REFUSED, IGNORED = "stored", "duplicate", "refused", "ignored"
-#: A result whose checks passed: the writer stores it (the store says stored or duplicate).
-CHECKED = "checked"
-#: A result the director could not handle (a fault, not the board's): not acked, the board
-#: sends it again.
-FAILED = "failed"
-
-
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    """What the club database made of a board's result."""
-
-    status: str  # stored, duplicate, refused, ignored (not this board's match: no ack), checked, failed
-    reason: str = ""
-
-
-class Tournament(Protocol):
-    """What the director needs of the club database.  ``checker`` runs in worker processes;
-    every other method on the director's one database thread."""
-
-    def checker(self) -> Callable[[int, Result], Outcome]:
-        """A picklable function doing every read-only check of a board's result (the .mat
-        replay included): ``checked``, ``refused`` or ``ignored``."""
-        ...
-
-    def store(self, batch: list[tuple[int, Result]]) -> list[Outcome]:
-        """Store checked results in one transaction, once per UUID: one outcome each
-        (``sqlite3.OperationalError`` when the database stays locked: nothing stored)."""
-        ...
-
-    def pair(self) -> list[Assignment]:
-        """Pair every match that can be played now; the new matches with their boards."""
-        ...
-
-    def assignments(self) -> list[Assignment]:
-        """Every open match that has a board."""
-        ...
-
-    def boards(self) -> set[int]:
-        """Every board that was ever given a match (one without an open match is cleared)."""
-        ...
-
-    def changed(self) -> bool:
-        """Whether another connection changed the database since the last call."""
-        ...
-
-
-@dataclass(frozen=True, slots=True)
-class Limits:
-    """How much one board may send, and how the director works through it.  A board sends a
-    state at most every 0.25 s and a result every few seconds until acked: the buckets leave
-    it ample room and stop a flood at the door."""
-
-    state_per_s: float = 20.0
-    state_burst: float = 100.0
-    result_per_s: float = 5.0
-    result_burst: float = 50.0
-    online_per_s: float = 2.0
-    online_burst: float = 20.0
-    queued_results: int = 100  # per board, waiting for a check
-    batch: int = 500  # results stored in one transaction at most
-    checks: int = 2  # .mat checks at once (worker processes; 0: threads of this process)
-    processes: bool = True
-    watch_s: float = 0.5  # how often the database is asked whether someone else changed it
-    busy_timeout_ms: int = 1000  # SQLite's wait for a lock before the director's own backoff
-
 
 @dataclass(frozen=True, slots=True)
 class DirectorSettings:
@@ -139,27 +79,6 @@ class DirectorSettings:
     ca_file: str = ""
     keepalive_s: int = 10
     limits: Limits = field(default_factory=Limits)
-
-
-class _Bucket:
-    """A token bucket: ``burst`` messages at once, ``rate`` a second after that."""
-
-    __slots__ = ("rate", "burst", "tokens", "at")
-
-    def __init__(self, rate: float, burst: float, now: float) -> None:
-        self.rate, self.burst, self.tokens, self.at = rate, burst, burst, now
-
-    def take(self, now: float) -> bool:
-        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
-        self.at = now
-        if self.tokens >= 1.0:
-            self.tokens -= 1.0
-            return True
-        return False
-
-
-def _is_lock(exc: BaseException) -> bool:
-    return isinstance(exc, sqlite3.OperationalError) and ("locked" in str(exc) or "busy" in str(exc))
 
 
 class DirectorLink:
@@ -196,7 +115,7 @@ class DirectorLink:
         self._dispatch_wake = asyncio.Event()
         self._write_wake = asyncio.Event()
         self._send_wake = asyncio.Event()
-        self._buckets: dict[tuple[int, str], _Bucket] = {}
+        self._buckets: dict[tuple[int, str], Bucket] = {}
         self._quiet: dict[int, tuple[float, int]] = {}  # board -> (last sentence logged at, messages since)
         self._full_sync = True
         self._stored_since_sync = False  # stored results whose assignments are not yet published
@@ -264,7 +183,7 @@ class DirectorLink:
             self._checks = ThreadPoolExecutor(max(1, lim.checks), thread_name_prefix="club-check")
         warm = getattr(self._checker, "warm", None)
         for _ in range(max(1, lim.checks)):  # start every worker now, not at the first result
-            self._checks.submit(warm or _nothing)
+            self._checks.submit(warm or nothing)
 
     async def _serve(self, client: Any) -> None:
         club = self.settings.club
@@ -372,7 +291,7 @@ class DirectorLink:
                 "state": (lim.state_per_s, lim.state_burst),
                 "result": (lim.result_per_s, lim.result_burst),
             }.get(kind, (lim.online_per_s, lim.online_burst))
-            bucket = self._buckets[(board, kind)] = _Bucket(rate, burst, now)
+            bucket = self._buckets[(board, kind)] = Bucket(rate, burst, now)
         if bucket.take(now):
             return True
         self.counts["dropped"] += 1
@@ -498,7 +417,7 @@ class DirectorLink:
             except Exception as exc:
                 self._full_sync = self._full_sync or full
                 wait = backoff.delay()
-                if _is_lock(exc):
+                if is_lock(exc):
                     if self._locked_since is None:
                         self._locked_since = loop.time()
                         log.warning("the club database is locked by another program (%s): %d result(s) wait, "
@@ -563,186 +482,6 @@ class DirectorLink:
                 self._queue(topic(self.settings.club, board, "assign"), encode(want), True)
 
 
-# ----------------------------------------------------------------------------- the club database
-def assignment_of(a: Any) -> Assignment:
-    """The network's assignment of a :class:`bgboard.club.director.Assignment`."""
-    from bgboard.net.protocol import ClockSettings
-
-    clock = None
-    c = a.clock or {}
-    if "reserve_per_point_s" in c:
-        per_point = int(c["reserve_per_point_s"]) * 1000
-        # US clock rules: the reserve is cut by half a point's worth per point already scored.
-        clock = ClockSettings(per_point, per_point // 2, int(c.get("delay_s", 0)) * 1000)
-    return Assignment(
-        event=a.event, match=a.id, board=a.board, players=(a.players[0], a.players[1]), length=a.length,
-        rules=a.rules, round=a.round, clock=clock,
-    )
-
-
-_own = threading.local()  # per thread (and per worker process): its own connection to each club
-
-
-def _service(path: str, busy_timeout_ms: int = 10_000) -> Any:
-    """The club service of the calling thread on ``path`` (SQLite connections stay on the
-    thread that opened them), opened once."""
-    services = getattr(_own, "services", None)
-    if services is None:
-        services = _own.services = {}
-    service = services.get(path)
-    if service is None:
-        from bgboard.club.director import Director as Service
-
-        service = services[path] = Service.open(path)
-        service.db.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
-    return service
-
-
-def _nothing() -> None:
-    return None
-
-
-def warm_checker(path: str) -> None:
-    """Open the club and load the match rules in a checking worker before the first result."""
-    import bgboard.match  # noqa: F401  (the .mat replay's modules)
-
-    _service(path)
-
-
-class _Checker:
-    """A picklable :func:`check_board_result` on one club, with its warm-up."""
-
-    def __init__(self, path: str) -> None:
-        self.path = path
-
-    def __call__(self, board: int, result: Result) -> Outcome:
-        return check_board_result(self.path, board, result)
-
-    def warm(self) -> None:
-        warm_checker(self.path)
-
-
-def check_board_result(path: str, board: int, result: Result) -> Outcome:
-    """Every read-only check of board ``board``'s result on the club at ``path`` (run in a
-    worker process): the match is this board's, of this event, between these players; a
-    result UUID not seen before has a finished score and a ``.mat`` that replays to it."""
-    service = _service(path)
-    # one query (not service.match(), which reads every player's name to describe a match)
-    match = service.db.execute(
-        "SELECT m.id, m.board, e.name AS event, a.name AS a, b.name AS b FROM matches m"
-        " JOIN events e ON e.id = m.event_id JOIN players a ON a.id = m.player_a"
-        " LEFT JOIN players b ON b.id = m.player_b WHERE m.id = ?", (result.match,)).fetchone()
-    if match is None:
-        return Outcome(REFUSED, f"there is no match {result.match}")
-    if match["board"] != board:
-        return Outcome(IGNORED, f"match {result.match} is assigned to board {match['board']}, not board {board}")
-    if match["event"] != result.event:
-        return Outcome(REFUSED, f"match {result.match} belongs to event {match['event']!r}, not {result.event!r}")
-    if list(result.players) != [match["a"], match["b"]]:
-        return Outcome(REFUSED, f"match {result.match} is {match['a']} against {match['b']}, "
-                                f"not {result.players[0]} against {result.players[1]}")
-    known = service.db.execute("SELECT 1 FROM matches WHERE result_key = ?", (result.uuid,)).fetchone()
-    if known is None:  # a re-send of a stored result needs no replay: the store compares it
-        try:
-            service.check_result(match["event"], match["id"], (result.score[0], result.score[1]), result.mat)
-        except InputError as exc:
-            return Outcome(REFUSED, str(exc))
-    return Outcome(CHECKED)
-
-
-class ClubTournament:
-    """:class:`Tournament` over the club's service (:class:`bgboard.club.director.Director`):
-    results are checked by :func:`check_board_result` and stored with
-    ``record_result(..., result_key=<result UUID>, mat_checked=True)`` — once per UUID, a
-    savepoint each inside one transaction per batch — and rounds of *running* events are
-    paired as soon as something can be played (an event is started by the director's first
-    ``bgboard club round``)."""
-
-    def __init__(self, service: Any, *, actor: str = "board", busy_timeout_ms: int = 1000) -> None:
-        self._path = str(service.club.path)
-        self.actor = actor
-        self.busy_timeout_ms = busy_timeout_ms
-        self._version: int | None = None
-
-    @property
-    def service(self) -> Any:
-        """The club service on the calling thread's own connection."""
-        return _service(self._path, self.busy_timeout_ms)
-
-    def _running(self) -> list[str]:
-        return [e.name for e in self.service.events() if e.status == "running"]
-
-    def checker(self) -> Callable[[int, Result], Outcome]:
-        return _Checker(self._path)
-
-    def store(self, batch: list[tuple[int, Result]]) -> list[Outcome]:
-        from bgboard.club.confirm import board_result  # an event asking both players to confirm
-
-        service = self.service
-        out: list[Outcome] = []
-        with service.club.transaction() as db:
-            for board, result in batch:
-                db.execute("SAVEPOINT one_result")
-                try:
-                    row = db.execute("SELECT status FROM matches WHERE id = ?", (result.match,)).fetchone()
-                    held = (board_result(service, result.event, result.match, board, result, row["status"])
-                            if row is not None else None)
-                    if held is not None:  # disputed, or not confirmed: kept for the director (club/confirm.py)
-                        out.append(Outcome(*held))
-                        db.execute("RELEASE one_result")
-                        continue
-                    service.record_result(
-                        result.event, result.match, (result.score[0], result.score[1]), mat=result.mat,
-                        result_key=result.uuid, actor=f"{self.actor} {board}", mat_checked=True,
-                    )
-                    out.append(Outcome(STORED if row is not None and row["status"] == "pending" else DUPLICATE))
-                    db.execute("RELEASE one_result")
-                except InputError as exc:
-                    db.execute("ROLLBACK TO one_result")
-                    db.execute("RELEASE one_result")
-                    out.append(Outcome(REFUSED, str(exc)))
-                except Exception as exc:
-                    if _is_lock(exc):
-                        raise  # the whole batch waits for the lock
-                    db.execute("ROLLBACK TO one_result")
-                    db.execute("RELEASE one_result")
-                    out.append(Outcome(FAILED, f"{type(exc).__name__}: {str(exc)[:200]}"))
-        return out
-
-    def report(self, board: int, result: Result) -> Outcome:
-        """Check and store one result (what the director does for each, in one call)."""
-        outcome = check_board_result(self._path, board, result)
-        return self.store([(board, result)])[0] if outcome.status == CHECKED else outcome
-
-    def pair(self) -> list[Assignment]:
-        made = []
-        for event in self._running():
-            try:
-                made += [m for m in self.service.pair_round(event, actor="director").matches if m.board is not None]
-            except InputError:
-                continue  # nothing to pair now (a round still being played) or the event is over
-        if not made:
-            return []
-        return [a for a in self.assignments() if a.match in {m.id for m in made}]
-
-    def assignments(self) -> list[Assignment]:
-        out = []
-        for event in self._running():
-            out += [assignment_of(a) for a in self.service.assignments(event) if a.board is not None]
-        from bgboard.club.confirm import confirming
-
-        return confirming(self.service, out)
-
-    def boards(self) -> set[int]:
-        return {int(r[0]) for r in self.service.db.execute("SELECT DISTINCT board FROM matches WHERE board IS NOT NULL")}
-
-    def changed(self) -> bool:
-        version = int(self.service.db.execute("PRAGMA data_version").fetchone()[0])
-        changed = self._version is not None and version != self._version
-        self._version = version
-        return changed
-
-
 async def serve_boards(db_path: Any, hub: Any, settings: DirectorSettings, *, stop: "asyncio.Event | None" = None) -> None:
     """``bgboard club serve --broker``: the director's MQTT side on the club database at
     ``db_path`` until cancelled (or ``stop`` is set)."""
@@ -766,3 +505,6 @@ async def serve_boards(db_path: Any, hub: Any, settings: DirectorSettings, *, st
                     await task
                 except asyncio.CancelledError:
                     pass
+
+
+__all__ = ["DirectorSettings", "DirectorLink", "serve_boards"]

@@ -15,11 +15,10 @@ button is enabled only then), or *done* after moving (press the clock), or start
 game; **double** — offer the cube, or take an offered cube, or show the next candidate when
 the board could be read as several plays; **drop** — drop an offered cube.
 
-Resigning (the display says each step): the player on roll presses **drop** (before or
-after rolling); the display offers a single game, **double** raises the level (single,
-gammon, backgammon, round again), **roll** offers it, **drop** again cancels.  The
-opponent answers with **double** (accept: the game ends) or **drop** (decline: play goes
-on).  In money play with beavers on, a doubled player may beaver with **roll**.
+Resigning (the display says each step; :mod:`bgboard.control.resigning`): the player on roll
+presses **drop**, chooses the level with **double**, offers it with **roll**; the opponent
+accepts with **double** or declines with **drop**.  In money play with beavers on, a doubled
+player may beaver with **roll**.
 
 Teaching (``Settings.teach``): in ``learner`` mode no hint is shown before the play unless
 the mover asks for it with **double**; after each completed play the injected ``grade``
@@ -61,11 +60,11 @@ from bgboard.control.judge import BLUE, GREEN, RED, Offer, TurnJudge
 from bgboard.control.notice import Notice, Severity, Topic
 from bgboard.control.numbering import Numbering, Words
 from bgboard.control.presenter import View, display_state
+from bgboard.control.resigning import Resigning
 from bgboard.control.variants import variant_notes
 from bgboard.control.session import ILLEGAL_POLICIES, IllegalPolicy, JournalLike, MatchSession, Settings
 from bgboard.link.messages import SetLeds, SetRolling
-from bgboard.match import (AcceptResign, Beaver, Double, Drop, Move, NextGame, OpeningRoll, Pass, RejectResign,
-                           Resign, Roll, Take)
+from bgboard.match import Beaver, Double, Drop, Move, NextGame, OpeningRoll, Pass, Roll, Take
 from bgboard.match.state import MatchState, Phase
 from bgboard.rules.position import Position
 from bgboard.sense.board import Observation, differences
@@ -86,16 +85,13 @@ __all__ = [
 
 INFO, WARNING, ERROR = Severity.INFO, Severity.WARNING, Severity.ERROR
 
-#: Resignation levels: points before the cube, and their names.
-LEVELS = {1: "a single game", 2: "a gammon", 3: "a backgammon"}
-
 #: ``grade(player, before, dice, after, state)``: a lesson now, or None (it comes as LessonReady).
 Grader = Callable[[int, Position, tuple[int, int], Position, MatchState], Any]
 #: ``grade_cube(player, state_before, decision)``: a lesson of a cube decision, or None.
 CubeGrader = Callable[[int, MatchState, str], Any]
 
 
-class Controller:
+class Controller(Resigning):
     """Drives one match (see the module docstring).
 
     Build it with :meth:`resume`, which replays the journal (or starts the match the
@@ -426,50 +422,6 @@ class Controller:
         """Grade a cube decision at the match score (teaching mode)."""
         if self.learner and self.grade_cube is not None:
             self._learn(player, self.grade_cube(player, before, decision))
-
-    # ------------------------------------------------------------------ resigning at the board
-    def _resign_notice(self) -> Notice:
-        assert self.resigning is not None and self.state is not None
-        player, level = self.resigning
-        points = level * self.state.cube
-        what = LEVELS[level]
-        unit = "point" if points == 1 else "points"
-        return Notice(
-            f"Resign {what} ({points} {unit})? double: resign more, roll: offer it, drop: cancel",
-            WARNING,
-            f"Resign {what}? double: more, roll: offer, drop: cancel",
-        )
-
-    def _choose_resignation(self, button: Button, at: int) -> None:
-        """The resigner's buttons while choosing the level."""
-        assert self.resigning is not None
-        player, level = self.resigning
-        if button == Button.DOUBLE:
-            self.resigning = (player, level % 3 + 1)
-            self.notice = self._resign_notice()
-        elif button == Button.DROP:
-            self.resigning = None
-            self.notice = Notice("resignation cancelled: play on")
-        else:  # roll: offer it
-            self.resigning = None
-            if self._act(Resign(level, player=player), at):
-                self.session.clock_to(1 - player, at)
-
-    def _answer_resignation(self, player: int, button: Button, at: int) -> None:
-        """The opponent accepts (double) or declines (drop) the resignation."""
-        state = self.state
-        assert state is not None and state.turn is not None
-        if player != state.decider:
-            self.notice = Notice(f"waiting for {state.players[1 - state.turn]} to answer the resignation", WARNING)
-        elif button == Button.DOUBLE:
-            if self._act(AcceptResign(player=player), at):
-                self._after_game(at)
-        elif button == Button.DROP:
-            if self._act(RejectResign(player=player), at):
-                self.notice = Notice("resignation declined: play on")
-                self.session.clock_to(state.turn, at)
-        else:
-            self.notice = Notice("answer the resignation: double accepts, drop declines", WARNING)
 
     def _after_play(self, mover: int | None, at: int) -> None:
         state = self.state

@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from bgboard.club.boards import ClubTournament, DirectorLink, DirectorSettings
+from bgboard.club.board_tournament import ClubTournament
+from bgboard.club.boards import DirectorLink, DirectorSettings
 from bgboard.club.director import Director as Service
 from bgboard.club.live import LiveHub
 from bgboard.errors import InputError

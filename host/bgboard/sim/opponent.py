@@ -16,7 +16,7 @@ from typing import Any
 from bgboard.match.state import Phase
 from bgboard.sim.players import Move, dice_for, moves_of, rng_for
 
-__all__ = ["THINK_S", "engine_moves", "engine_script", "wrong_execution"]
+__all__ = ["THINK_S", "carry_out", "engine_moves", "engine_script", "wrong_execution"]
 
 #: How long the person waits for the engine's decision (its worker's budget: a deep level on a loaded machine).
 THINK_S = 120.0
@@ -47,15 +47,51 @@ def wrong_execution(position: Any, dice: tuple[int, int], play: Any, colour: int
     return moves_of(rng.choice(others).steps, colour)
 
 
-def engine_script(players: Any, turn: int) -> Any:
-    """The person's ops while the engine is the one to act (a generator of driver ops)."""
+def carry_out(players: Any, turn: int, n: int, what: str, whose: str, take_s: float) -> Any:
+    """The person carries out the other side's play shown on the display and the LEDs (the
+    engine's, or the other board's): first, once per turn at the options' illegal rate, wrongly
+    — the board must catch it, and it is put back —, then as shown; the result (``accepted``:
+    the board recorded exactly that play) is noted as ``what`` and returned with the play.  A
+    generator of driver ops (``yield from``)."""
     from bgboard.control.events import ROLL
-    from bgboard.sim.driver import Carry, Press, RollDice, Wait
+    from bgboard.sim.driver import Carry, Press, Wait
 
     c = players.controller
     s = c.state
     o = players.options
     side = c.side
+    play, moves = engine_moves(s.position, s.dice, c.answer.steps, side)
+    if (s.game, turn) not in players.attempted:
+        wrong = wrong_execution(s.position, s.dice, play, side, o.seed, s.game, turn, o.illegal_rate)
+        if wrong is not None:
+            yield Carry(wrong)
+            with players.atomic():
+                caught = yield Wait(lambda: c.guide is not None and c.guide.severity == "error",
+                                    "the board to catch the wrong execution", 15.0)
+                players.note({"what": "wrong", "caught": bool(caught) and len(c.actions) == n,
+                              "notice": c.guide.text if c.guide is not None else None})
+                players.attempted.add((s.game, turn))
+            yield Carry(tuple(Move(m.dst, m.src) for m in reversed(wrong)))
+    want = c.answer.steps
+    with players.atomic():
+        if moves:
+            yield Carry(moves)
+        done = yield Wait(lambda: len(c.actions) > n or c.blind, f"the board to take {whose}", take_s)
+        if done and c.blind:  # tall stacks hide the play from the sensors: the person says done
+            yield Press(side, ROLL)
+            done = yield Wait(lambda: len(c.actions) > n, f"the board to take {whose}", 5.0)
+        accepted = bool(done) and getattr(c.actions[n], "steps", ()) == want
+        players.note({"what": what, "accepted": accepted, "play": play.notation})
+    return accepted, play
+
+
+def engine_script(players: Any, turn: int) -> Any:
+    """The person's ops while the engine is the one to act (a generator of driver ops)."""
+    from bgboard.sim.driver import RollDice, Wait
+
+    c = players.controller
+    s = c.state
+    o = players.options
     n = len(c.actions)
     if s.phase == Phase.TURN:
         # the engine doubles (an action) or asks for its dice (the display says so)
@@ -71,27 +107,6 @@ def engine_script(players: Any, turn: int) -> Any:
             from bgboard.sim.driver import SimulationError
 
             raise SimulationError(f"the engine did not decide its play within {THINK_S:.0f} s")
-        play, moves = engine_moves(s.position, s.dice, c.answer.steps, side)
-        if (s.game, turn) not in players.attempted:
-            wrong = wrong_execution(s.position, s.dice, play, side, o.seed, s.game, turn, o.illegal_rate)
-            if wrong is not None:
-                yield Carry(wrong)
-                with players.atomic():
-                    caught = yield Wait(lambda: c.guide is not None and c.guide.severity == "error",
-                                        "the board to catch the wrong execution", 15.0)
-                    players.note({"what": "wrong", "caught": bool(caught) and len(c.actions) == n,
-                                  "notice": c.guide.text if c.guide is not None else None})
-                    players.attempted.add((s.game, turn))
-                yield Carry(tuple(Move(m.dst, m.src) for m in reversed(wrong)))
-        want = c.answer.steps
-        with players.atomic():
-            if moves:
-                yield Carry(moves)
-            done = yield Wait(lambda: len(c.actions) > n or c.blind, "the board to take the engine's play", 5.0)
-            if done and c.blind:  # tall stacks hide the play from the sensors: the person says done
-                yield Press(side, ROLL)
-                done = yield Wait(lambda: len(c.actions) > n, "the board to take the engine's play", 5.0)
-            accepted = bool(done) and getattr(c.actions[n], "steps", ()) == want
-            players.note({"what": "engine play", "accepted": accepted, "play": play.notation})
+        yield from carry_out(players, turn, n, "engine play", "the engine's play", 5.0)
     # DOUBLED / RESIGNED with the engine to answer: it answers by itself
     yield Wait(lambda: len(c.actions) > n or c.over, f"the engine to act in phase {s.phase}", THINK_S)

@@ -48,14 +48,11 @@ def remote_decides(controller: Any, state: Any) -> bool:
 
 def remote_script(players: Any, turn: int) -> Any:
     """The person's ops while the other board acts (a generator of driver ops)."""
-    from bgboard.sim.driver import Carry, Press, SetUp, Wait
-    from bgboard.sim.opponent import engine_moves, wrong_execution
-    from bgboard.sim.players import Move
+    from bgboard.sim.driver import SetUp, Wait
+    from bgboard.sim.opponent import carry_out
 
     c = players.controller
     s = c.state
-    o = players.options
-    side = c.side
     n = len(c.actions)
     if s.phase == Phase.GAME_OVER:
         yield SetUp()  # the person sets the board up while the other board starts the next game
@@ -67,30 +64,7 @@ def remote_script(players: Any, turn: int) -> Any:
         if not shown:
             raise SimulationError(f"the other board's play did not come within {REMOTE_WAIT_S:.0f} s")
         if len(c.actions) == n:  # its play is on the display and the LEDs: carry it out
-            play, moves = engine_moves(s.position, s.dice, c.answer.steps, side)
-            if (s.game, turn) not in players.attempted:
-                wrong = wrong_execution(s.position, s.dice, play, side, o.seed, s.game, turn, o.illegal_rate)
-                if wrong is not None:
-                    yield Carry(wrong)
-                    with players.atomic():
-                        caught = yield Wait(lambda: c.guide is not None and c.guide.severity == "error",
-                                            "the board to catch the wrong execution", 15.0)
-                        players.note({"what": "wrong", "caught": bool(caught) and len(c.actions) == n,
-                                      "notice": c.guide.text if c.guide is not None else None})
-                        players.attempted.add((s.game, turn))
-                    yield Carry(tuple(Move(m.dst, m.src) for m in reversed(wrong)))
-            want = c.answer.steps
-            with players.atomic():
-                if moves:
-                    yield Carry(moves)
-                done = yield Wait(lambda: len(c.actions) > n or c.blind, "the board to take the other board's play", 8.0)
-                if done and c.blind:  # tall stacks hide the play from the sensors: the person says done
-                    from bgboard.control.events import ROLL
-
-                    yield Press(side, ROLL)
-                    done = yield Wait(lambda: len(c.actions) > n, "the board to take the other board's play", 5.0)
-                accepted = bool(done) and getattr(c.actions[n], "steps", ()) == want
-                players.note({"what": "remote play", "accepted": accepted, "play": play.notation})
+            accepted, play = yield from carry_out(players, turn, n, "remote play", "the other board's play", 8.0)
             if not accepted:
                 notice = c.message()
                 raise SimulationError(f"the board did not take the other board's play {play.notation}"
