@@ -19,9 +19,7 @@ ROOT = Path(__file__).resolve().parents[1] / "host" / "bgboard"
 LIMIT = 600
 
 #: Modules still over :data:`LIMIT` (path under host/bgboard -> its lines when listed).
-STILL_OVER: dict[str, int] = {
-    "app.py": 685,
-}
+STILL_OVER: dict[str, int] = {}
 
 MODULES = sorted(ROOT.rglob("*.py"))
 

@@ -23,13 +23,13 @@ import asyncio
 import logging
 import os
 import time
+from contextlib import AsyncExitStack
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Awaitable, Callable
+from typing import TYPE_CHECKING, Any, Awaitable, Callable
 
 from bgboard.config import Config
-from bgboard.control.clock import ClockRules
-from bgboard.control.controller import Controller, IllegalPolicy, Settings
+from bgboard.control.controller import Controller
 from bgboard.control.events import (BoardFault, BoardRead, Button, ButtonPressed, DiceRolled, HintReady,
                                     LessonReady, LinkChanged, Tick)
 from bgboard.errors import EnvironmentFailure
@@ -39,11 +39,30 @@ from bgboard.link.connection import Beat, BoardSeen, Connected, LinkEvent, Lost,
 from bgboard.link.messages import SetLeds, SetRolling
 from bgboard.link.reconnect import Link
 from bgboard.link.transport import Port, open_serial
+from bgboard.modes.engine import open_hints
+from bgboard.modes.settings import settings_of
 from bgboard.sense.board import SensorFaultError
 from bgboard.sense.settle import Settler
 from bgboard.sense.slots import SlotMap
 from bgboard.sense.variants import read_board
 from bgboard.store.journal import JournalError, JournalWriteError
+
+if TYPE_CHECKING:
+    from bgboard.control.events import Event
+    from bgboard.display.painter import Painter
+    from bgboard.display.panel import Panel
+    from bgboard.display.state import DisplayState
+    from bgboard.hints.worker import HintWorker
+    from bgboard.match import ImportedMatch
+    from bgboard.match.recordfile import RecordWriter
+    from bgboard.modes.practice import PracticeProgress
+    from bgboard.net.boardlink import ClubLink
+    from bgboard.net.protocol import Assignment
+    from bgboard.net.remotelink import RemoteSeat
+    from bgboard.net.seat import ClubSeat
+    from bgboard.opponents import EngineOpponent
+    from bgboard.rules import Position
+    from bgboard.teaching import WorkerTeacher
 
 TICK_S = 0.05
 #: ``[match] variant`` values whose games the controller reads with pins and reserves in
@@ -57,48 +76,6 @@ def wall_ms() -> int:
     return int(time.time() * 1000)
 
 
-def settings_of(config: Config, slots: Any, slot_map: SlotMap | None = None) -> Settings:
-    """The controller settings of a config (``slot_map``: the board's slots, from which a
-    seed variant's pins are read; tavli is played under its own rule set)."""
-    m, c = config.match, config.clock
-    clock = None
-    if c.enabled:
-        clock = ClockRules(
-            int(c.per_point_s * 1000), int(c.scored_s * 1000), int(c.delay_s * 1000), int(c.overtime_s * 1000)
-        )
-    return Settings(
-        length=m.length,
-        rules="tavli" if m.variant == "tavli" else m.rules,
-        players=m.players,
-        variant=None if m.variant in ("standard", "tavli") else m.variant,
-        takebacks=m.takebacks,
-        illegal=IllegalPolicy(m.illegal),
-        clock=clock,
-        slots=slots,
-        jacoby=m.jacoby,
-        beavers=m.beavers,
-        numbering=m.numbering,
-        teach="learner" if config.teach.mode == "learner" else "off",  # practice: the PracticeRoom
-        slot_map=slot_map,
-    )
-
-
-def open_hints(engine_name: str) -> tuple[Any, str | None]:
-    """A :class:`~bgboard.hints.worker.HintWorker` on the configured engine (None for
-    "none") and the engine's notice (e.g. the fallback it had to take), for the display.
-    Loading an engine takes a while: call it off the loop."""
-    if engine_name == "none":
-        return None, None
-    from bgboard.hints.registry import open_engine
-    from bgboard.hints.worker import HintWorker
-
-    opened = open_engine(engine_name)
-    # the compiled engines hold the GIL for a whole evaluation: they get a process of their own
-    worker = HintWorker(opened.engine, separate_process=opened.engine.name in ("bgsage", "gnubg-nn"))
-    worker.start()
-    return worker, opened.notice
-
-
 class App:
     """The running companion (see the module docstring)."""
 
@@ -108,12 +85,12 @@ class App:
         *,
         opener: Callable[[], Awaitable[Port]] | None = None,
         pin_factory: Any = None,
-        panel: Any = None,
+        panel: Panel | None = None,
         journal: Any = None,
         clock_ms: Callable[[], int] = wall_ms,
         timing: Timing = Timing(),
         tick_s: float = TICK_S,
-        replay: Any = None,
+        replay: ImportedMatch | None = None,
     ) -> None:
         self.config = config
         self._replay = replay  # a bgboard.match.ImportedMatch: step through it instead of playing
@@ -131,27 +108,28 @@ class App:
         self._leds: SetLeds = SetLeds(())
         self._flicker_reported: set[int] = set()
         self.controller: Controller | None = None
-        self.club: Any = None  # a bgboard.net.seat.ClubSeat when [club] broker is set
-        self.club_link: Any = None  # its bgboard.net.boardlink.ClubLink
+        self.club: ClubSeat | None = None  # when [club] broker is set
+        self.club_link: ClubLink | None = None  # its link to the director
         self.records_dir: Path | None = None
-        self.records: Any = None  # a match.recordfile.RecordWriter: the records are written on its thread
+        self.records: RecordWriter | None = None  # the records are written on its thread
         self._recorded: tuple[int, int] = (-1, 0)
         self.link: Link | None = None
-        self.screen: Any = None  # a display.painter.Painter: the panel is refreshed on its thread
-        self.hints: Any = None  # a hints.worker.HintWorker: hints are computed on its thread or process
+        self.screen: Painter | None = None  # the panel is refreshed on its thread
+        self.hints: HintWorker | None = None  # hints are computed on its thread or process
         self._hint_task: asyncio.Task[None] | None = None
-        self.teacher: Any = None  # a bgboard.teaching.WorkerTeacher in the teaching modes
-        self.opponent: Any = None  # a bgboard.opponents.EngineOpponent under [match] opponent = "engine"
+        self._link_task: asyncio.Task[None] | None = None
+        self.teacher: WorkerTeacher | None = None  # in the teaching modes
+        # under [match] opponent = "engine" the engine, under [remote] the person at the other board
+        self.opponent: EngineOpponent | RemoteSeat | None = None
         self.report: Path | None = None  # the learner report, once written
         self._report_task: asyncio.Task[None] | None = None
         self._analysis_task: asyncio.Task[None] | None = None
         self._analysed = -1  # the number of actions of the match last analysed at its end
         self.analysis_figures: tuple[dict[str, Any], ...] = ()  # both players' figures of that match
         self._reported: tuple[int, bool] = (-1, False)
-        self.shown: list[Any] = []
+        self.shown: list[DisplayState] = []
         self.failure: Exception | None = None  # what stopped the match (raised by run)
-        self.progress: Any = None  # a bgboard.store.Progress: where the learner is in the drills
-        self._progress_kept: dict[str, Any] | None = None
+        self.progress: PracticeProgress | None = None  # practice: where the learner is in the drills
 
     # ------------------------------------------------------------------ outputs
     def _to_board(self, message: object) -> None:
@@ -162,7 +140,7 @@ class App:
         if self.link is not None:
             self.link.send(message)  # type: ignore[arg-type]  # dropped while unplugged; re-sent on connect
 
-    def _to_screen(self, state: Any) -> None:
+    def _to_screen(self, state: DisplayState) -> None:
         if self.club_link is not None:
             note = self.club_link.note()
             if note and not state.message:  # the club is not reachable (or refused a result)
@@ -176,17 +154,18 @@ class App:
         if self.screen is not None:
             self.screen.update(state)  # returns at once: the display thread draws it
 
-    def _ask_hint(self, position: Any, dice: tuple[int, int]) -> None:
+    def _ask_hint(self, position: Position, dice: tuple[int, int]) -> None:
         """The controller's hint request: the worker ranks the plays, the answer comes back
         as a :class:`HintReady` event (a newer request cancels this one)."""
         if self.hints is not None:
-            self._hint_task = asyncio.get_running_loop().create_task(self._hint(position, dice), name="bgboard-hint")
+            self._hint_task = asyncio.get_running_loop().create_task(self._hint(self.hints, position, dice),
+                                                                       name="bgboard-hint")
 
-    async def _hint(self, position: Any, dice: tuple[int, int]) -> None:
+    async def _hint(self, hints: HintWorker, position: Position, dice: tuple[int, int]) -> None:
         from bgboard.hints.worker import HintCancelled
 
         try:
-            ranked = (await self.hints.plays(position, dice, limit=1)).plays
+            ranked = (await hints.plays(position, dice, limit=1)).plays
         except HintCancelled as exc:
             log.debug("hint for %d-%d dropped: %s", *dice, exc.reason)
             return
@@ -196,97 +175,24 @@ class App:
         if ranked:
             self._handle(HintReady(position, dice, f"best: {ranked[0].notation}", self.clock_ms()))
 
-    def _lesson_ready(self, player: int, lesson: Any) -> None:
+    def _lesson_ready(self, player: int, lesson: object) -> None:
         """Teaching: a lesson the teacher graded on the hint worker, for the controller."""
         self._handle(LessonReady(player, lesson, self.clock_ms()))
 
-    def _practice_room(self, journal: Any) -> Any:
-        """``[teach] mode = "practice"``: the drills of ``[teach] drills`` in a practice room,
-        graded by the teacher on the hint worker (``"mine"``: the learner's worst positions
-        kept beside the journal)."""
-        from bgboard.config import LEARNERS
-        from bgboard.control.numbering import Numbering
-        from bgboard.control.practice import PracticeRoom
-        from bgboard.hints.drills import select_drills
-
-        chosen = self.config.teach.drills
-        mine = None
-        if "mine" in ((chosen,) if isinstance(chosen, str) else chosen) and getattr(journal, "path", None):
-            players = self.config.match.players
-            from bgboard.teaching import own_worst
-
-            mine = own_worst(Path(journal.path).parent,
-                             tuple(players[side] for side in LEARNERS[self.config.teach.learner]))
-        drills = select_drills(chosen, mine=mine)
-        log.info("practice: %d drill%s", len(drills), "" if len(drills) == 1 else "s")
-        teacher = self.teacher
-        return PracticeRoom(
-            drills,
-            grade=teacher.grade_drill if teacher is not None else lambda *a: None,
-            grade_cube=teacher.grade_drill_cube if teacher is not None else None,
-            send=self._to_board,
-            show=self._to_screen,
-            slots=self.grid.slots(),
-            numbering=Numbering(self.config.match.numbering),
-            names=(self.config.match.players[0], "Drill"),
-            summarise=teacher.summary if teacher is not None else None,
-        )
-
-    def _report_names(self) -> tuple[tuple[str, str], str]:
-        """The players' names and the title of the learner report."""
-        if self.config.teach.mode == "practice":
-            return (self.config.match.players[0], "Drill"), "Learner report: practice drills"
-        state = self.controller.state if self.controller is not None else None
-        names = tuple(state.players) if state is not None else self.config.match.players
-        learner = self.config.teach.learner
-        if learner != "both":  # one learner: their report
-            return (names[0], names[1]), f"Learner report: {names[0 if learner == 'white' else 1]}"
-        return (names[0], names[1]), f"Learner report: {names[0]} and {names[1]}"
-
     async def _write_report(self) -> None:
-        """The learner report beside the journal, once every grade asked for so far is in
-        (at the end of a match or of the drills, and when the app stops)."""
-        teacher = self.teacher
-        if teacher is None or self.records_dir is None:
+        """The learner report beside the journal (``modes.report``), once every grade asked
+        for so far is in (at the end of a match or of the drills, and when the app stops)."""
+        if self.teacher is None or self.records_dir is None:
             return
-        from bgboard.teaching import REPORT_NAME
+        from bgboard.modes.report import write_learner_report
 
-        if not await teacher.settled():
-            log.warning("some grades were still running: the report leaves them out")
-        if self._analysis_task is not None and not self._analysis_task.done():
-            try:  # the report shows the match's PR and luck: let the analysis come first
-                await asyncio.wait_for(asyncio.shield(self._analysis_task), 30)
-            except (asyncio.TimeoutError, asyncio.CancelledError):
-                log.info("the report is written without the match's analysis (still running)")
-        if not teacher.lessons:
-            return
-        names, title = self._report_names()
-        learners, histories = None, None
-        if self.config.teach.mode == "learner":
-            from bgboard.config import LEARNERS
-
-            learners = LEARNERS[self.config.teach.learner]
-            c = self.controller
-            from bgboard.teaching import learner_histories
-
-            # a finished match joins the learner's history
-            finished = tuple(c.actions) if c is not None and getattr(c, "over", False) else None
-            try:
-                histories = await asyncio.to_thread(
-                    learner_histories, self.records_dir, list(teacher.lessons), names, learners, finished,
-                    self.analysis_figures)
-            except Exception as exc:  # the history is help: the report is written without it
-                log.warning("the learner's history could not be kept: %s", exc)
-        try:
-            self.report = await teacher.write_report_async(self.records_dir / REPORT_NAME, names, title,
-                                                           self.analysis_figures, learners, histories)
-        except Exception as exc:  # the report is help: it never stops the board
-            log.warning("the learner report could not be written: %s", exc)
-            return
-        log.info("learner report: %s (%s)", self.report, teacher.summary()[0])
+        report = await write_learner_report(self.config, self.teacher, self.records_dir, self.controller,
+                                            self._analysis_task, lambda: self.analysis_figures)
+        if report is not None:
+            self.report = report
 
     # ------------------------------------------------------------------ inputs
-    def _handle(self, event: Any) -> None:
+    def _handle(self, event: Event) -> None:
         controller = self.controller
         if controller is not None and self.failure is None:
             if isinstance(event, ButtonPressed) and self.club is not None and self.club.press(event.player, event.button, event.at_ms):
@@ -304,42 +210,7 @@ class App:
             self._report_at_end()
             self._analysis_at_end()
             if self.progress is not None:
-                self._keep_progress()
-
-    def _keep_progress(self) -> None:
-        """Practice: where the learner is, kept beside the journal when it changes (a drill
-        graded or skipped, a grade come in); forgotten once the drills are done."""
-        from bgboard.hints.lesson import lesson_body
-
-        room: Any = self.controller  # a PracticeRoom
-        body = {} if room.over else room.progress(lesson_body)
-        if body != self._progress_kept:
-            try:
-                if room.over:
-                    self.progress.clear()
-                else:
-                    self.progress.save(body)
-            except Exception as exc:  # a full disk costs the resume point, never the drill
-                log.warning("the practice progress could not be kept: %s", exc)
-            self._progress_kept = body
-
-    def _resume_practice(self, journal_path: Path) -> None:
-        """Practice: open the progress beside the journal and go back to where the learner
-        was (the same drill set): the drill after the last one graded, the grades so far."""
-        from bgboard.hints.lesson import lesson_from_body
-        from bgboard.store.progress import PROGRESS_NAME, Progress
-
-        room: Any = self.controller  # a PracticeRoom
-        self.progress = Progress(journal_path.parent / PROGRESS_NAME)
-        body = self.progress.load()
-        lessons = room.resume(body, lesson_from_body) if body else None
-        if lessons is None:
-            return
-        if self.teacher is not None:
-            self.teacher.lessons[:0] = lessons
-        self._progress_kept = body
-        log.info("practice: resuming at drill %d of %d (%d grade%s so far)", room.index + 1, len(room.drills),
-                 len(lessons), "" if len(lessons) == 1 else "s")
+                self.progress.keep()
 
     def _report_at_end(self) -> None:
         """Teaching: at the end of a match (or of the drills) the learner report is written."""
@@ -361,14 +232,14 @@ class App:
         if key != self._analysed:
             self._analysed = key
             self._analysis_task = asyncio.get_running_loop().create_task(
-                self._analyse(tuple(c.actions), key), name="bgboard-analysis")
+                self._analyse(self.hints, tuple(c.actions), key), name="bgboard-analysis")
 
-    async def _analyse(self, actions: tuple[Any, ...], key: int) -> None:
+    async def _analyse(self, hints: HintWorker, actions: tuple[Any, ...], key: int) -> None:
         from bgboard.analysis.board import figures_for_actions, summary_lines
         from bgboard.hints.worker import HintCancelled
 
         try:
-            figures = await self.hints.call(figures_for_actions, actions, self.hints.engine.name, budget=600.0)
+            figures = await hints.call(figures_for_actions, actions, hints.engine.name, budget=600.0)
         except HintCancelled as exc:
             log.info("the match analysis was dropped: %s", exc.reason)
             return
@@ -393,16 +264,18 @@ class App:
         key = (len(c.actions), id(c.actions[-1]) if c.actions else 0)
         if self.records is not None and key != self._recorded and c.actions:
             info = None
-            if self.club is not None and self.club.current() is not None:
+            current = self.club.current() if self.club is not None else None
+            if current is not None:
                 from bgboard.net.report import mat_info
 
-                info = mat_info(self.club.current()[0])
+                info = mat_info(current[0])
             self.records.write(c.actions, info)
             self._recorded = key
         if self.club is not None:
             self.club.after()
-        if hasattr(self.opponent, "after"):  # a remote match: this board's moves go to the other board
-            self.opponent.after()
+        after = getattr(self.opponent, "after", None)
+        if after is not None:  # a remote match: this board's moves go to the other board
+            after()
 
     def _fail(self, exc: Exception) -> None:
         """Stop the match with ``exc`` (one sentence), raised by :meth:`run`."""
@@ -466,55 +339,18 @@ class App:
 
     def _start_club(self, journal: Any) -> "asyncio.Task[None] | None":
         """With ``[club] broker`` set: the club link and the seat tying it to the match."""
-        club = self.config.club
-        if not club.enabled or self.controller is None:
+        if not self.config.club.enabled or self.controller is None:
             return None
-        from bgboard.config import club_password
-        from bgboard.net.boardlink import ClubLink, LinkSettings
-        from bgboard.net.protocol import parse_broker_url
-        from bgboard.net.seat import ClubSeat
+        from bgboard.modes.club import open_club_seat
 
-        settings = LinkSettings(
-            parse_broker_url(club.broker), club.club, club.board, club.user, club_password(club), ca_file=club.ca_file
-        )
-        self.club = ClubSeat(journal, club.board, self.controller.settings, self.clock_ms)
-        self.club_link = ClubLink(settings, journal, on_assignment=self._on_assignment,
-                                  on_ack=lambda ack: self._after(), clock_ms=self.clock_ms)
-        self.club.link = self.club_link
-        self.club.attach(self.controller)
+        self.club, self.club_link = open_club_seat(self.config, journal, self.controller, self.clock_ms,
+                                                   self._on_assignment, lambda ack: self._after())
         return asyncio.create_task(self.club_link.run(), name="bgboard-club")
 
-    def _on_assignment(self, assignment: Any) -> None:
+    def _on_assignment(self, assignment: Assignment) -> None:
         if self.club is not None:
             self.club.offer(assignment)
             self._after()
-
-    async def _replayer(self) -> Any:
-        """``bgboard run --replay``: the replay controller over the file's stops (no journal
-        rows, no records, no club); with a hint engine each checker play is graded first,
-        on the hint worker."""
-        from bgboard.control.replay import ReplayController, replay_steps
-
-        log.info("replaying %d game(s) of %s and %s", len(self._replay.games), *self._replay.players)
-        grades: dict[int, str] = {}
-        if self.hints is not None:
-            from bgboard.hints.grade import grade_play
-            from bgboard.hints.worker import HintCancelled
-
-            plays = [p for g in self._replay.games for p in g.plays
-                     if p.kind == "move" and p.steps and p.dice and p.before.turn == p.player]
-            log.info("grading %d plays", len(plays))
-            for play in plays:
-                try:
-                    hint = await self.hints.plays(play.before.position, play.dice)
-                    grades[id(play)] = grade_play(hint, play.result).text
-                except (HintCancelled, ValueError, EnvironmentFailure) as exc:  # a grade is help, never a stop
-                    log.debug("no grade for line %d: %s", play.line, exc)
-        from bgboard.control.numbering import Numbering
-
-        numbering = Numbering(self.config.match.numbering)
-        steps = replay_steps(self._replay, lambda play: grades.get(id(play)), numbering)
-        return ReplayController(steps, send=self._to_board, show=self._to_screen, numbering=numbering)
 
     async def _session_end(self) -> None:
         """The app stops in a teaching mode: the grades still running come in, the learner
@@ -535,14 +371,34 @@ class App:
         self._stop.set()
 
     async def run(self) -> None:
-        """Run the companion until :meth:`stop`; everything opened here is closed here.
-        A journal that cannot be written stops the match: :attr:`failure` is raised."""
+        """Run the companion until :meth:`stop`; everything opened here is closed here, on an
+        :class:`~contextlib.AsyncExitStack` (each part closed once the parts opened after it
+        are). A journal that cannot be written stops the match: :attr:`failure` is raised."""
+        async with AsyncExitStack() as stack:
+            try:
+                await self._open(stack)
+                assert self._link_task is not None
+                while not self._stop.is_set():
+                    try:
+                        await asyncio.wait_for(self._stop.wait(), self.tick_s)
+                    except asyncio.TimeoutError:
+                        pass
+                    if self._link_task.done():
+                        self._link_task.result()  # a program error in the link: raise it
+                    self._tick()
+            finally:
+                log.info("stopping")
+        if self.failure is not None:
+            raise self.failure
+
+    async def _open(self, stack: AsyncExitStack) -> None:
+        """Open every part of the app, each one's closing pushed on ``stack`` (in the order
+        they close: the club and the link first, the panel last)."""
         from bgboard.store.journal import Journal
 
         loop = asyncio.get_running_loop()
         config = self.config
         journal = self._journal
-        own_journal = journal is None
         if journal is None:
             try:
                 Path(config.journal.path).parent.mkdir(parents=True, exist_ok=True)
@@ -551,6 +407,7 @@ class App:
 
                 raise os_error(exc, Path(config.journal.path).parent) from None
             journal = Journal(config.journal.path)
+            stack.callback(journal.close)
         panel = self._panel
         if panel is None:
             from bgboard.display.drivers import open_panel
@@ -558,128 +415,133 @@ class App:
             frames = config.display.frames_dir or None
             pins = None if frames else load_pins().display
             panel = await asyncio.to_thread(open_panel, config.display.panel, frames, pins)
+            stack.push_async_callback(asyncio.to_thread, panel.close)
         from bgboard.display.painter import Painter
         from bgboard.display.screen import Screen
 
         self.screen = Painter(Screen(panel), self.clock_ms)
-        buttons = None
-        link_task: asyncio.Task[None] | None = None
-        club_task: asyncio.Task[None] | None = None
+        stack.push_async_callback(self._close_records)  # after the display: the last action's records are written
+        stack.push_async_callback(asyncio.to_thread, self.screen.close)  # the refresh under way ends first
+        stack.push_async_callback(self._close_opponent)
+        self.hints, notice = await asyncio.to_thread(open_hints, config.hints.engine)
+        if self.hints is not None:
+            stack.push_async_callback(asyncio.to_thread, self.hints.close)
+        if config.teach.mode != "off" and self._replay is None and self.hints is not None:
+            from bgboard.teaching import WorkerTeacher  # (the config asks for an engine)
+
+            self.teacher = WorkerTeacher(self.hints, self._lesson_ready)
+            if config.teach.mode == "learner" and config.teach.learner != "both":
+                from bgboard.config import LEARNERS
+
+                self.teacher.learners = LEARNERS[config.teach.learner]  # the display sums up theirs
+        teacher = self.teacher
+        stack.callback(self._close_progress)
+        if teacher is not None:
+            stack.push_async_callback(self._session_end)
+        stack.push_async_callback(self._end_analysis)
+        stack.callback(self._cancel_hint)
+        if self._replay is None:
+            from bgboard.modes.opponent import open_other_side  # the engine or a person at another board
+
+            self.opponent = await open_other_side(config, journal, self._handle, self.clock_ms)
+        journal_path = getattr(journal, "path", None)
+        if self._replay is not None:
+            from bgboard.modes.replay import open_replay
+
+            controller: Any = await open_replay(config, self._replay, self.hints, self._to_board, self._to_screen)
+        elif config.teach.mode == "practice":
+            from bgboard.modes.practice import open_practice_room
+
+            controller = open_practice_room(config, Path(journal_path) if journal_path else None, teacher,
+                                            self._to_board, self._to_screen, self.grid.slots())
+        else:
+            controller = (self.opponent or Controller).resume(
+                journal,
+                settings_of(config, self.grid.slots(), self.grid),
+                self.clock_ms(),
+                send=self._to_board,
+                show=self._to_screen,
+                hint=self._ask_hint if self.hints is not None else None,
+                grade=teacher.grade if teacher is not None else None,
+                grade_cube=teacher.grade_cube if teacher is not None else None,
+                summarise=teacher.summary if teacher is not None else None,
+            )
+        self.controller = controller
+        if config.teach.mode == "practice" and self._replay is None and journal_path:
+            from bgboard.modes.practice import PracticeProgress
+
+            self.progress = PracticeProgress(controller, Path(journal_path))
+            self.progress.resume(self.teacher)
+        state, done = controller.state, len(controller.actions)
+        log.info("journal %s: %d match action%s, phase %s", getattr(journal, "path", "(given)"), done,
+                 "" if done == 1 else "s", state.phase if state is not None else "none")
+        log.info("display: %s; hints: %s", panel.caps.name, config.hints.engine)
+        if journal_path:
+            from bgboard.match.recordfile import RecordWriter
+
+            self.records_dir = Path(journal_path).parent
+            self.records = RecordWriter(self.records_dir)
+        club_task = self._start_club(journal) if isinstance(controller, Controller) else None
+        if club_task is not None:
+            stack.push_async_callback(self._stop_club, club_task)
+        if notice:
+            log.warning("hints: %s", notice)
+            self._handle(BoardFault(notice, self.clock_ms()))
+        if config.buttons.enabled:
+            pins = load_pins().buttons
+            factory = self._pin_factory
+            if factory is None and config.buttons.pin_factory == "mock":
+                from gpiozero.pins.mock import MockFactory
+
+                factory = MockFactory()
+            elif factory is None and config.buttons.pin_factory:
+                os.environ["GPIOZERO_PIN_FACTORY"] = config.buttons.pin_factory  # gpiozero's own switch
+            # gpiozero starts a thread per button: not on the loop
+            buttons = await asyncio.to_thread(Buttons, pins, to_loop(loop, self._on_press), pin_factory=factory,
+                                              bounce_ms=config.buttons.bounce_ms)
+            stack.push_async_callback(asyncio.to_thread, buttons.close)  # gpiozero joins each button's thread
+        self.link = Link(self._opener, self._on_link, timing=self.timing, port=config.board.port)
+        self._link_task = asyncio.create_task(self.link.run(), name="bgboard-link")
+        stack.push_async_callback(self._stop_link, self.link, self._link_task)
+
+    async def _stop_club(self, task: asyncio.Task[None]) -> None:
+        assert self.club_link is not None
+        self.club_link.stop()
         try:
-            self.hints, notice = await asyncio.to_thread(open_hints, config.hints.engine)
-            if config.teach.mode != "off" and self._replay is None and self.hints is not None:
-                from bgboard.teaching import WorkerTeacher  # (the config asks for an engine)
+            await asyncio.wait_for(task, 5)
+        except asyncio.TimeoutError:  # pragma: no cover - the club link ignores stop
+            task.cancel()
 
-                self.teacher = WorkerTeacher(self.hints, self._lesson_ready)
-                if config.teach.mode == "learner" and config.teach.learner != "both":
-                    from bgboard.config import LEARNERS
+    @staticmethod
+    async def _stop_link(link: Link, task: asyncio.Task[None]) -> None:
+        link.stop()
+        try:
+            await asyncio.wait_for(task, 5)
+        except asyncio.TimeoutError:  # pragma: no cover - the link ignores stop
+            task.cancel()
 
-                    self.teacher.learners = LEARNERS[config.teach.learner]  # the display sums up theirs
-            teacher = self.teacher
-            from bgboard.opponents import open_opponent  # (its worker starts off the loop)
+    def _cancel_hint(self) -> None:
+        if self._hint_task is not None:
+            self._hint_task.cancel()
 
-            self.opponent = None if self._replay else await open_opponent(config, self._handle, self.clock_ms)
-            if self.opponent is None and self._replay is None and config.remote.enabled:
-                from bgboard.config import remote_settings
-                from bgboard.net.remotelink import open_remote  # a person at another board (docs/remote.md)
+    async def _end_analysis(self) -> None:
+        if self._analysis_task is not None and not self._analysis_task.done():
+            # the end screen is kept by the e-ink panel: let the match's analysis come
+            try:
+                await asyncio.wait_for(self._analysis_task, 30)
+            except (asyncio.TimeoutError, asyncio.CancelledError):
+                log.info("the match analysis did not finish before the app stopped")
 
-                self.opponent = open_remote(remote_settings(config), config.match.players, journal, self._handle,
-                                            self.clock_ms)
-            if self._replay is not None:
-                controller: Any = await self._replayer()
-            elif config.teach.mode == "practice":
-                controller = self._practice_room(journal)
-            else:
-                controller = (self.opponent or Controller).resume(
-                    journal,
-                    settings_of(config, self.grid.slots(), self.grid),
-                    self.clock_ms(),
-                    send=self._to_board,
-                    show=self._to_screen,
-                    hint=self._ask_hint if self.hints is not None else None,
-                    grade=teacher.grade if teacher is not None else None,
-                    grade_cube=teacher.grade_cube if teacher is not None else None,
-                    summarise=teacher.summary if teacher is not None else None,
-                )
-            self.controller = controller
-            if config.teach.mode == "practice" and self._replay is None and getattr(journal, "path", None):
-                self._resume_practice(Path(journal.path))
-            state, done = controller.state, len(controller.actions)
-            log.info("journal %s: %d match action%s, phase %s", getattr(journal, "path", "(given)"), done,
-                     "" if done == 1 else "s", state.phase if state is not None else "none")
-            log.info("display: %s; hints: %s", panel.caps.name, config.hints.engine)
-            if journal_path := getattr(journal, "path", None):
-                from bgboard.match.recordfile import RecordWriter
+    def _close_progress(self) -> None:
+        if self.progress is not None:
+            self.progress.close()
 
-                self.records_dir = Path(journal_path).parent
-                self.records = RecordWriter(self.records_dir)
-            club_task = self._start_club(journal) if isinstance(controller, Controller) else None
-            if notice:
-                log.warning("hints: %s", notice)
-                self._handle(BoardFault(notice, self.clock_ms()))
-            if config.buttons.enabled:
-                pins = load_pins().buttons
-                factory = self._pin_factory
-                if factory is None and config.buttons.pin_factory == "mock":
-                    from gpiozero.pins.mock import MockFactory
+    async def _close_opponent(self) -> None:
+        if self.opponent is not None:
+            await self.opponent.close()
 
-                    factory = MockFactory()
-                elif factory is None and config.buttons.pin_factory:
-                    os.environ["GPIOZERO_PIN_FACTORY"] = config.buttons.pin_factory  # gpiozero's own switch
-                # gpiozero starts a thread per button: not on the loop
-                buttons = await asyncio.to_thread(Buttons, pins, to_loop(loop, self._on_press), pin_factory=factory,
-                                                  bounce_ms=config.buttons.bounce_ms)
-            self.link = Link(self._opener, self._on_link, timing=self.timing, port=config.board.port)
-            link_task = asyncio.create_task(self.link.run(), name="bgboard-link")
-            while not self._stop.is_set():
-                try:
-                    await asyncio.wait_for(self._stop.wait(), self.tick_s)
-                except asyncio.TimeoutError:
-                    pass
-                if link_task.done():
-                    link_task.result()  # a program error in the link: raise it
-                self._tick()
-        finally:
-            log.info("stopping")
-            if self.club_link is not None and club_task is not None:
-                self.club_link.stop()
-                try:
-                    await asyncio.wait_for(club_task, 5)
-                except asyncio.TimeoutError:  # pragma: no cover - the club link ignores stop
-                    club_task.cancel()
-            if self.link is not None:
-                self.link.stop()
-            if link_task is not None:
-                try:
-                    await asyncio.wait_for(link_task, 5)
-                except asyncio.TimeoutError:  # pragma: no cover - the link ignores stop
-                    link_task.cancel()
-            if buttons is not None:
-                await asyncio.to_thread(buttons.close)  # gpiozero joins each button's thread
-            if self._hint_task is not None:
-                self._hint_task.cancel()
-            if self._analysis_task is not None and not self._analysis_task.done():
-                # the end screen is kept by the e-ink panel: let the match's analysis come
-                try:
-                    await asyncio.wait_for(self._analysis_task, 30)
-                except (asyncio.TimeoutError, asyncio.CancelledError):
-                    log.info("the match analysis did not finish before the app stopped")
-            if self.teacher is not None:
-                await self._session_end()
-            if self.progress is not None:
-                self.progress.close()
-            if self.hints is not None:
-                await asyncio.to_thread(self.hints.close)
-            if self.opponent is not None:
-                await self.opponent.close()
-            await asyncio.to_thread(self.screen.close)  # the refresh under way ends first
-            if self.records is not None:
-                await asyncio.to_thread(self.records.close)  # the last action's records are written
-                if self.records.error is not None and self.failure is None:
-                    self._fail(self.records.error)
-            if own_journal:
-                journal.close()
-            if self._panel is None:
-                await asyncio.to_thread(panel.close)
-        if self.failure is not None:
-            raise self.failure
+    async def _close_records(self) -> None:
+        if self.records is not None:
+            await asyncio.to_thread(self.records.close)  # the last action's records are written
+            if self.records.error is not None and self.failure is None:
+                self._fail(self.records.error)

@@ -1,0 +1,28 @@
+"""Who plays the other side at the board: the engine under ``[match] opponent = "engine"``
+(``opponents.EngineOpponent``, its worker started off the loop), else under ``[remote]`` a
+person at another board (``net.remotelink.RemoteSeat``, docs/remote.md), else the players
+at the board themselves (None)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Callable
+
+from bgboard.config import Config
+
+if TYPE_CHECKING:
+    from bgboard.net.remotelink import RemoteSeat
+    from bgboard.opponents import EngineOpponent
+
+
+async def open_other_side(config: Config, journal: Any, post: Callable[[Any], None],
+                          clock_ms: Callable[[], int]) -> EngineOpponent | RemoteSeat | None:
+    """The opponent the config asks for (``post`` takes its moves as events)."""
+    from bgboard.opponents import open_opponent
+
+    opponent = await open_opponent(config, post, clock_ms)
+    if opponent is None and config.remote.enabled:
+        from bgboard.config import remote_settings
+        from bgboard.net.remotelink import open_remote
+
+        return open_remote(remote_settings(config), config.match.players, journal, post, clock_ms)
+    return opponent

@@ -1,0 +1,73 @@
+"""The learner report of a teaching session, written beside the journal by the teacher
+(``teaching.WorkerTeacher``) at the end of a match or of the drills, and when the app stops;
+in learner mode with each learner's history of PR (``teaching.learner_histories``)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable
+
+from bgboard.config import Config
+
+if TYPE_CHECKING:
+    from bgboard.teaching import WorkerTeacher
+
+log = logging.getLogger(__name__)
+
+
+def report_names(config: Config, controller: Any) -> tuple[tuple[str, str], str]:
+    """The players' names and the title of the learner report (``controller``: the match's
+    controller, whose state names the players, or None)."""
+    if config.teach.mode == "practice":
+        return (config.match.players[0], "Drill"), "Learner report: practice drills"
+    state = controller.state if controller is not None else None
+    names = tuple(state.players) if state is not None else config.match.players
+    learner = config.teach.learner
+    if learner != "both":  # one learner: their report
+        return (names[0], names[1]), f"Learner report: {names[0 if learner == 'white' else 1]}"
+    return (names[0], names[1]), f"Learner report: {names[0]} and {names[1]}"
+
+
+async def write_learner_report(config: Config, teacher: WorkerTeacher, records_dir: Path, controller: Any,
+                               analysis: asyncio.Task[None] | None,
+                               figures: Callable[[], tuple[dict[str, Any], ...]]) -> Path | None:
+    """The learner report beside the journal (in ``records_dir``), once every grade asked
+    for so far is in and the match's ``analysis`` (if running) has come; ``figures()``
+    gives both players' figures of the match (read once that analysis is done).  None when
+    there is nothing to report or it cannot be written."""
+    from bgboard.teaching import REPORT_NAME
+
+    if not await teacher.settled():
+        log.warning("some grades were still running: the report leaves them out")
+    if analysis is not None and not analysis.done():
+        try:  # the report shows the match's PR and luck: let the analysis come first
+            await asyncio.wait_for(asyncio.shield(analysis), 30)
+        except (asyncio.TimeoutError, asyncio.CancelledError):
+            log.info("the report is written without the match's analysis (still running)")
+    if not teacher.lessons:
+        return None
+    analysed = figures()
+    names, title = report_names(config, controller)
+    learners, histories = None, None
+    if config.teach.mode == "learner":
+        from bgboard.config import LEARNERS
+        from bgboard.teaching import learner_histories
+
+        learners = LEARNERS[config.teach.learner]
+        # a finished match joins the learner's history
+        finished = tuple(controller.actions) if controller is not None and getattr(controller, "over", False) else None
+        try:
+            histories = await asyncio.to_thread(
+                learner_histories, records_dir, list(teacher.lessons), names, learners, finished, analysed)
+        except Exception as exc:  # the history is help: the report is written without it
+            log.warning("the learner's history could not be kept: %s", exc)
+    try:
+        report = await teacher.write_report_async(records_dir / REPORT_NAME, names, title, analysed, learners,
+                                                  histories)
+    except Exception as exc:  # the report is help: it never stops the board
+        log.warning("the learner report could not be written: %s", exc)
+        return None
+    log.info("learner report: %s (%s)", report, teacher.summary()[0])
+    return report
