@@ -37,6 +37,8 @@ __all__ = ["REMOTE_WAIT_S", "play_remote_interactive", "remote_decides", "remote
 #: How long a person waits for the other board (its person, a restart, a broker coming back).
 REMOTE_WAIT_S = 600.0
 SIDES = ("white", "black")
+#: The simulated remote match's two board accounts and their sides.
+BOARDS = (("board1", "white"), ("board2", "black"))
 
 
 def remote_decides(controller: Any, state: Any) -> bool:
@@ -250,20 +252,26 @@ def _reader(process: "subprocess.Popen[bytes]") -> _Output:
     return reader
 
 
-def run_remote_match(options: Options, out: Path, *, model: bool, speed: int | None = None,
-                     timeout_s: float = 3600.0) -> dict[str, Any]:
-    """``bgboard sim --remote``: a private broker and two board processes play one match."""
+def _private_broker(out: Path, options: Options) -> tuple[Path, Any, str]:
+    """The simulator's private Mosquitto, started, with the two boards' accounts (board1 White,
+    board2 Black) for the match of ``options.seed``; returns the made ``out``, it and the match."""
     from bgboard.net.remotelink import RemoteBroker
 
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     match = f"sim-{options.seed}"
-    seats = [("board1", match, "white"), ("board2", match, "black")]
-    broker = RemoteBroker(out / "broker", seats)
+    broker = RemoteBroker(out / "broker", [(user, match, side) for user, side in BOARDS])
     broker.start()
+    return out, broker, match
+
+
+def run_remote_match(options: Options, out: Path, *, model: bool, speed: int | None = None,
+                     timeout_s: float = 3600.0) -> dict[str, Any]:
+    """``bgboard sim --remote``: a private broker and two board processes play one match."""
+    out, broker, match = _private_broker(out, options)
     processes = []
     try:
-        for user, _, side in seats:
+        for user, side in BOARDS:
             config = board_config(out, broker, match, side, user, options.match_length)
             command = board_command(config, out / side, options, model=model, speed=speed)
             log = open(out / f"{side}.log", "wb")
@@ -306,14 +314,7 @@ def play_remote_interactive(options: Options, out: Path, read: Callable[[str], s
     """``bgboard sim --interactive --remote``: you play White at the terminal board, a simulated
     person Black at another board (a process of its own, the modelled firmware) through a
     private Mosquitto; Black's plays are named in your numbering for you to carry out."""
-    from bgboard.net.remotelink import RemoteBroker
-
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    match = f"sim-{options.seed}"
-    seats = [("board1", match, "white"), ("board2", match, "black")]
-    broker = RemoteBroker(out / "broker", seats)
-    broker.start()
+    out, broker, match = _private_broker(out, options)
     black = board_command(board_config(out, broker, match, "black", "board2", options.match_length), out / "black",
                           options, model=True, speed=None)
     white = board_config(out, broker, match, "white", "board1", options.match_length)
