@@ -61,7 +61,7 @@ from bgboard.control.notice import Notice, Severity, Topic
 from bgboard.control.numbering import Numbering, Words
 from bgboard.control.presenter import View, display_state
 from bgboard.control.resigning import Resigning
-from bgboard.control.variants import variant_notes
+from bgboard.control.tavli import variant_notes
 from bgboard.control.session import ILLEGAL_POLICIES, IllegalPolicy, JournalLike, MatchSession, Settings
 from bgboard.link.messages import SetLeds, SetRolling
 from bgboard.match import Beaver, Double, Drop, Move, NextGame, OpeningRoll, Pass, Roll, Take
@@ -69,7 +69,7 @@ from bgboard.match.state import MatchState, Phase
 from bgboard.rules.position import Position
 from bgboard.sense.board import Observation, differences
 from bgboard.sense.recognise import Turn, Verdict, setup_message
-from bgboard.sense.variants import VariantTurn
+from bgboard.sense.tavli import VariantTurn
 
 __all__ = [
     "BLUE",
