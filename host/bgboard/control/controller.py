@@ -68,8 +68,7 @@ from bgboard.match import Beaver, Double, Drop, Move, NextGame, OpeningRoll, Pas
 from bgboard.match.state import MatchState, Phase
 from bgboard.rules.position import Position
 from bgboard.sense.board import Observation, differences
-from bgboard.sense.recognise import Turn, Verdict, setup_message
-from bgboard.sense.tavli import VariantTurn
+from bgboard.sense.recognise import RollReader, Verdict, setup_message
 
 __all__ = [
     "BLUE",
@@ -203,7 +202,7 @@ class Controller(Resigning):
     def offer(self) -> Offer | None:
         return self.judge.offer
 
-    def turn(self) -> Turn | VariantTurn | None:
+    def turn(self) -> RollReader | None:
         """The recognition context of the roll being played (None outside the play phase)."""
         return self.judge.turn(self.session)
 

@@ -69,6 +69,7 @@ from bgboard.match.values import (
     Side,
     fresh_game,
     game_variant,
+    match_rules,
     no_cube_rule,
     phase_rule,
     start,
@@ -80,7 +81,7 @@ from bgboard.rules.legal import check_dice, every_die_play
 
 #: The match's values are :mod:`bgboard.match.values`'; every caller imports them from here.
 __all__ = ["Phase", "OPENING", "TURN", "DOUBLED", "PLAY", "RESIGNED", "GAME_OVER", "MATCH_OVER", "PHASES",
-           "RESULTS", "MATCH_VARIANTS", "ROTATIONS", "Side", "game_variant", "GameRecord", "MatchState", "start",
+           "RESULTS", "MATCH_VARIANTS", "ROTATIONS", "match_rules", "Side", "game_variant", "GameRecord", "MatchState", "start",
            "fresh_game", "apply", "replay", "states", "after_play"]
 
 

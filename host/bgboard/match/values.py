@@ -10,7 +10,6 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from bgboard import rules
 from bgboard.match import cube as cubes
 from bgboard.match.actions import StartMatch
 from bgboard.match.errors import MatchRuleError
@@ -50,6 +49,13 @@ def game_variant(variant: str, game: int) -> str:
     return match_variant(variant).game(game).name
 
 Side = tuple[int, ...]
+
+
+def match_rules(variant: str, rules: str = "standard") -> tuple[str, str | None]:
+    """The ``(rule set, variant)`` of a match played in the registry's ``variant``: a
+    rotation (tavli) is played under its own rule set of the same name, a game alone under
+    ``rules``.  :class:`~bgboard.rules.starts.UnknownVariantError` for an unknown name."""
+    return (variant, None) if match_variant(variant).rotates else (rules, variant)
 
 #: The variants a match may be played in: backgammon's family, the seed variants, tavli.
 MATCH_VARIANTS: tuple[str, ...] = tuple(VARIANTS)
@@ -258,5 +264,5 @@ def no_cube_rule(state: MatchState) -> str:
 
 
 __all__ = ["Phase", "OPENING", "TURN", "DOUBLED", "PLAY", "RESIGNED", "GAME_OVER", "MATCH_OVER", "PHASES",
-           "RESULTS", "MATCH_VARIANTS", "ROTATIONS", "Side", "game_variant", "GameRecord", "MatchState", "start",
+           "RESULTS", "MATCH_VARIANTS", "ROTATIONS", "match_rules", "Side", "game_variant", "GameRecord", "MatchState", "start",
            "fresh_game", "phase_rule", "no_cube_rule"]
