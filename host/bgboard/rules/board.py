@@ -1,6 +1,7 @@
-"""The board of the seed variants that backgammon's :class:`Position` cannot hold: Plakoto's
-pins, Fevga's shared direction and Race's unentered checkers (Anti uses it too, so that
-every variant goes through one type).
+"""The board of every game of the registry (:mod:`bgboard.rules.games`): a backgammon
+:class:`Position` with what the seed games add — Plakoto's pins and Race's unentered
+checkers (Fevga's shared direction is the game's, not the board's) — so that code takes a
+``Position`` everywhere and a ``Board`` where pins or a reserve matter.
 
 A :class:`Board` is seen from the **player on roll** like a ``Position``: ``mine`` and
 ``theirs`` are 26-tuples from their owner's own view (index 0 off, 1..24 points, 25 bar).
