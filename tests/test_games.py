@@ -64,3 +64,35 @@ def test_every_game_plays_a_simulated_match_on_the_modelled_board(name: str, tmp
     assert list(state.score) == summary["score"]
     assert summary["plays_recognised"] == sum(isinstance(a, (Move, Pass)) for a in actions) > 0
     assert summary["legal_rejected"] == 0
+
+
+def test_a_seed_board_is_a_position_and_its_plays_are_plays() -> None:
+    """One type each: a Plakoto board is a Position whose swap keeps the pins, and its
+    plays are Play values that say when the game ended on the last step."""
+    from bgboard.rules import Play, Position
+    from bgboard.rules.board import Board
+
+    plakoto = variant("plakoto").games[0]
+    pinned = Board((0,) * 26, (0,) * 26, (1 << 5, 1 << 7), (0, 0))
+    assert isinstance(pinned, Position) and pinned.swap().pins == (1 << 7, 1 << 5)
+    assert pinned.swap().swap() == pinned and pinned != pinned.plain()
+    plays = plakoto.plays(plakoto.start(), (3, 1))
+    assert plays and all(isinstance(p, Play) and isinstance(p.position, Board) and not p.ended for p in plays)
+
+
+def test_the_records_names_and_the_cli_choices_come_from_the_registry() -> None:
+    import argparse
+
+    from bgboard.commands import legal, sim
+    from bgboard.match.mat_write import VARIATIONS
+    from bgboard.rules.games import GAMES, SEED_VARIANTS
+
+    assert VARIATIONS == {n: v.mat_name for n, v in VARIANTS.items() if v.mat_name}
+    assert VARIATIONS["tavli"] == "Tavli" and "standard" not in VARIATIONS
+    assert SEED_VARIANTS == tuple(n for n in NAMES if any(g.seed for g in variant(n).games))
+    assert [n for n, g in GAMES.items() if g.pins] == ["plakoto"]
+    assert [n for n, v in VARIANTS.items() if not v.cube] == ["plakoto", "fevga", "tavli"]
+    for command, want in ((sim, SEED_VARIANTS), (legal, tuple(GAMES))):
+        parser = command.add_parser(argparse.ArgumentParser().add_subparsers())
+        [choices] = [a.choices for a in parser._actions if "--variant" in a.option_strings]
+        assert tuple(choices) == want
