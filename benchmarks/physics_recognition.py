@@ -40,7 +40,7 @@ from pathlib import Path
 from bgboard.hardware import firmware_dir, load_grid
 from bgboard.hardware.physics import load_design, load_table, response
 from bgboard.rules.result import game_result
-from bgboard.rules.variants import start_position
+from bgboard.rules.starts import start_position
 from bgboard.sense.board import WHITE, Observation, SensorFaultError, board_of, position_of
 from bgboard.sense.recognise import Ambiguous, Played, Turn
 from bgboard.sense.slots import SlotMap

@@ -20,7 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bgboard.rules import VARIANTS, legal_plays, position_id  # noqa: E402
+from bgboard.rules import STARTS, legal_plays, position_id  # noqa: E402
 from tests.rules.oracle import compare_engines  # noqa: E402
 from tests.rules.selfplay import ROLLS, selfplay_positions  # noqa: E402
 
@@ -34,7 +34,7 @@ def main() -> int:
     bad_gnubg: list[tuple[str, tuple[int, int]]] = []
     bad_bgsage: list[tuple[str, tuple[int, int]]] = []
     start = time.perf_counter()
-    for n, (variant, position) in enumerate(selfplay_positions(args.seed, args.positions, VARIANTS), 1):
+    for n, (variant, position) in enumerate(selfplay_positions(args.seed, args.positions, STARTS), 1):
         seen[variant] += 1
         seen["positions with a checker on the bar"] += bool(position.mine[25])
         seen["positions bearing off"] += not any(position.mine[7:])
@@ -55,7 +55,7 @@ def main() -> int:
     took = time.perf_counter() - start
     print(f"machine: {platform.machine()}, Python {platform.python_version()}")
     print(f"positions: {args.positions} (seed {args.seed}); (position, roll) pairs: {seen['pairs']}; plays: {seen['plays']}")
-    for key in (*VARIANTS, "positions with a checker on the bar", "positions bearing off", "passes", "bgsage quirk: last checker off with one die"):
+    for key in (*STARTS, "positions with a checker on the bar", "positions bearing off", "passes", "bgsage quirk: last checker off with one die"):
         print(f"  {key}: {seen[key]}")
     print(f"disagreements with gnubg-nn: {len(bad_gnubg)}  {bad_gnubg[:5]}")
     print(f"disagreements with bgsage (beyond the quirk): {len(bad_bgsage)}  {bad_bgsage[:5]}")

@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import gnubg_nn  # noqa: E402
 
-from bgboard.rules import VARIANTS, legal_plays, legal_steps, position_from_id  # noqa: E402
+from bgboard.rules import STARTS, legal_plays, legal_steps, position_from_id  # noqa: E402
 from tests.rules.oracle import gnubg_board  # noqa: E402
 from tests.rules.selfplay import ROLLS, selfplay_positions  # noqa: E402
 
@@ -39,7 +39,7 @@ def main() -> int:
     parser.add_argument("--positions", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=11)
     args = parser.parse_args()
-    positions = [p for _, p in selfplay_positions(args.seed, args.positions, VARIANTS)]
+    positions = [p for _, p in selfplay_positions(args.seed, args.positions, STARTS)]
     ours: list[float] = []
     theirs: list[float] = []
     for position in positions:

@@ -28,7 +28,7 @@ KINDS = {
     # rules, match, sense, link, display: what a user, a file or a device gave
     "InvalidPositionError": INPUT, "InvalidIdError": INPUT, "InvalidDiceError": INPUT,
     "IllegalStepError": INPUT, "NotationError": INPUT, "IllegalPlayError": INPUT,
-    "UnknownGameError": INPUT, "UnknownVariantError": INPUT, "UnknownRuleSetError": INPUT,
+    "UnknownVariantError": INPUT, "UnknownRuleSetError": INPUT,
     "MatchRecordError": INPUT, "RecordFileError": INPUT, "ClockSettingError": INPUT,
     "SensorFaultError": INPUT,  # a reading that cannot be a real board: bad data from the device
     "FrameError": INPUT, "MessageError": INPUT, "ProtocolError": INPUT, "_Refused": INPUT,

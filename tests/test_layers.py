@@ -230,3 +230,50 @@ def test_the_inside_checks_catch_a_bad_file(tmp_path: Path, monkeypatch: pytest.
     assert _director_order(limits, BOARDS_PARTS) == ["bgboard.club.boards"]
     assert _impure_imports(limits) == [
         f"bgboard.club.boards: 'club.board_limits' is pure and may use only {sorted(PURE_PARTS['club'])}"]
+
+
+def _rules_graph() -> dict[str, set[str]]:
+    """Module -> the ``bgboard.rules`` modules it imports, ``TYPE_CHECKING`` imports and
+    imports inside functions included (``from bgboard.rules import fevga`` is the module
+    ``fevga``; the package's ``__init__`` only gathers names and is left out)."""
+    folder = ROOT / "rules"
+    modules = {p.stem for p in folder.glob("*.py") if p.stem != "__init__"}
+    graph: dict[str, set[str]] = {}
+    for name in modules:
+        found: set[str] = set()
+        for node in ast.walk(parse_module(folder / f"{name}.py")):
+            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                if node.module == "bgboard.rules":
+                    found |= {a.name for a in node.names if a.name in modules}
+                elif node.module.startswith("bgboard.rules."):
+                    found.add(node.module.split(".")[2])
+            elif isinstance(node, ast.Import):
+                found |= {a.name.split(".")[2] for a in node.names if a.name.startswith("bgboard.rules.")}
+        graph[name] = found & modules
+    return graph
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Every import cycle of ``graph``, each once (from its smallest module)."""
+    cycles: list[list[str]] = []
+
+    def walk(node: str, path: list[str]) -> None:
+        for nxt in sorted(graph[node]):
+            if nxt == path[0]:
+                cycles.append(path + [nxt])
+            elif nxt not in path and nxt > path[0]:
+                walk(nxt, path + [nxt])
+
+    for start in sorted(graph):
+        walk(start, [start])
+    return cycles
+
+
+def test_no_import_cycle_among_the_rules_modules() -> None:
+    """Issue 21: ``rules/games.py`` and ``rules/refusal.py`` imported each other (under
+    TYPE_CHECKING); no module of ``rules`` may reach itself through its imports."""
+    graph = _rules_graph()
+    assert "search" in graph["refusal"] and "game" in graph["games"]  # the graph was read
+    assert _cycles(graph) == []
+    # the check finds the circle that was there: refusal -> games (TYPE_CHECKING) -> refusal
+    assert _cycles({**graph, "refusal": graph["refusal"] | {"games"}, "games": graph["games"] | {"refusal"}})

@@ -41,10 +41,11 @@ from bgboard.link.reconnect import Link
 from bgboard.link.transport import Port, open_serial
 from bgboard.modes.engine import open_hints
 from bgboard.modes.settings import settings_of
+from bgboard.rules.games import variant as variant_of
 from bgboard.sense.board import SensorFaultError
 from bgboard.sense.settle import Settler
 from bgboard.sense.slots import SlotMap
-from bgboard.sense.variants import read_board
+from bgboard.sense.tavli import read_board
 from bgboard.store.journal import JournalError, JournalWriteError
 
 if TYPE_CHECKING:
@@ -67,7 +68,6 @@ if TYPE_CHECKING:
 TICK_S = 0.05
 #: ``[match] variant`` values whose games the controller reads with pins and reserves in
 #: mind (the seed variants and tavli).
-SEED_MATCHES = ("plakoto", "fevga", "anti", "race", "tavli")
 log = logging.getLogger(__name__)
 
 
@@ -312,11 +312,11 @@ class App:
     def _read(self, states: Any) -> Any:
         """The slot states as the controller reads them: in a seed variant's match with the
         slot states kept and a Plakoto pin's cancelled base slot not taken for a fault
-        (:func:`bgboard.sense.variants.read_board`)."""
-        variant = self.config.match.variant
-        if variant not in SEED_MATCHES:
+        (:func:`bgboard.sense.tavli.read_board`)."""
+        variant = variant_of(self.config.match.variant)
+        if not variant.seed:
             return self.grid.observation(states)
-        return read_board(self.grid, states, pins=variant in ("plakoto", "tavli"))
+        return read_board(self.grid, states, pins=variant.pins)
 
     def _on_press(self, player: int, button: str) -> None:
         self._handle(ButtonPressed(player, Button(button), self.clock_ms()))

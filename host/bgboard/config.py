@@ -285,12 +285,13 @@ def _check(c: Config) -> None:
     except InputError as exc:
         raise ConfigError(f"match: {exc}") from None
     from bgboard.match.state import MATCH_VARIANTS
+    from bgboard.rules.games import ROTATIONS
 
     if c.match.variant not in MATCH_VARIANTS:
         raise ConfigError(f"match.variant must be one of {', '.join(MATCH_VARIANTS)}, not {c.match.variant!r}")
-    if c.match.variant == "tavli":
+    if c.match.variant in ROTATIONS:  # tavli: its own rule set's lengths
         try:
-            rule_set("tavli").check_length(c.match.length)
+            rule_set(c.match.variant).check_length(c.match.length)
         except InputError as exc:
             raise ConfigError(f"match: {exc}") from None
     for key in ("per_point_s", "scored_s", "delay_s", "overtime_s"):

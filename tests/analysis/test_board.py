@@ -27,7 +27,7 @@ from bgboard.hints.worker import HintWorker
 from bgboard.match.mat_read import import_mat
 from bgboard.match.mat_write import export_mat
 from bgboard.match.selfplay import selfplay
-from bgboard.rules.variants import start_position
+from bgboard.rules.starts import start_position
 from bgboard.sense.board import WHITE, Observation, board_of
 from bgboard.store.journal import MemoryJournal
 

@@ -12,7 +12,7 @@ import random
 from bgboard.control.controller import Controller
 from bgboard.control.events import DOUBLE, DROP, ROLL, BoardRead, ButtonPressed, DiceRolled, Event
 from bgboard.rules.legal import legal_plays
-from bgboard.rules.variants import start_position
+from bgboard.rules.starts import start_position
 from bgboard.sense.board import WHITE, Observation, board_of
 
 

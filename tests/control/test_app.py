@@ -21,7 +21,7 @@ from bgboard.display.panels import panel_spec
 from bgboard.link.connection import Timing
 from bgboard.link.messages import Changes, SlotChange
 from bgboard.match import Move
-from bgboard.rules.variants import start_position
+from bgboard.rules.starts import start_position
 from bgboard.sense.board import BLACK, WHITE, board_of
 from bgboard.hardware import load_grid
 from bgboard.sense.slots import SlotMap

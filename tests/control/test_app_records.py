@@ -19,7 +19,7 @@ from bgboard.display.panels import panel_spec
 from bgboard.match import recordfile
 from bgboard.match.mat import export_mat
 from bgboard.match.sgf import export_sgf
-from bgboard.rules.variants import start_position
+from bgboard.rules.starts import start_position
 from bgboard.sense.board import WHITE, board_of
 from bgboard.store.journal import Journal
 from tests.control.fakeboard import FakeBoard, slot_states

@@ -16,7 +16,7 @@ from bgboard.display.panel import FilePanel
 from bgboard.display.panels import panel_spec
 from bgboard.link.messages import SetLeds
 from bgboard.match import import_mat
-from bgboard.rules.variants import start_position
+from bgboard.rules.starts import start_position
 from bgboard.sense.board import WHITE, board_of
 from tests.control.fakeboard import FakeBoard, slot_states
 from tests.control.test_app import FAST, GRID, _config, press, show, until

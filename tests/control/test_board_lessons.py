@@ -19,7 +19,7 @@ from bgboard.match import export_mat, read_mat, replay
 from bgboard.match.sgf import export_sgf
 from bgboard.match.selfplay import selfplay
 from bgboard.match.state import apply
-from bgboard.rules.variants import start_position
+from bgboard.rules.starts import start_position
 from bgboard.sense.board import WHITE, Observation, board_of
 from bgboard.store.journal import MemoryJournal
 from tests.sim.simrecords import gnubg_games

@@ -15,7 +15,7 @@ from bgboard.control.controller import Controller, Settings
 from bgboard.control.events import ROLL, BoardRead, ButtonPressed, DiceRolled
 from bgboard.link.messages import SetRolling
 from bgboard.match import Condone, Move, replay
-from bgboard.rules.variants import start_position
+from bgboard.rules.starts import start_position
 from bgboard.sense.board import WHITE, Observation, board_of
 from bgboard.store.journal import Journal, MemoryJournal
 

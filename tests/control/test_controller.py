@@ -10,7 +10,7 @@ from bgboard.control.events import DOUBLE, DROP, ROLL, BoardFault, BoardRead, Bu
 from bgboard.display.state import DisplayState
 from bgboard.link.messages import SetLeds, SetRolling
 from bgboard.match import Move, replay
-from bgboard.rules.variants import start_position
+from bgboard.rules.starts import start_position
 from bgboard.sense.board import BLACK, WHITE, Observation, board_of
 from bgboard.store.journal import Journal, MemoryJournal
 from tests.control.scripted import next_events, play_out

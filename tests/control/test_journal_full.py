@@ -13,7 +13,7 @@ from bgboard.app import App
 from bgboard.control.controller import Controller
 from bgboard.display.panel import FilePanel
 from bgboard.display.panels import panel_spec
-from bgboard.rules.variants import start_position
+from bgboard.rules.starts import start_position
 from bgboard.sense.board import WHITE, board_of
 from bgboard.store.journal import Journal, JournalWriteError
 from tests.control.fakeboard import FakeBoard, slot_states

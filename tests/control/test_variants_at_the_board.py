@@ -9,9 +9,9 @@ from bgboard.control.events import DOUBLE, ROLL, BoardRead, ButtonPressed, DiceR
 from bgboard.control.judge import GREEN, RED
 from bgboard.link.messages import SetLeds
 from bgboard.match import Move
-from bgboard.rules.games import GAMES
+from bgboard.rules.games import GAMES, SEED_GAMES
 from bgboard.sense.recognise import Illegal, Moving, Played
-from bgboard.sense.variants import physical, read_board
+from bgboard.sense.tavli import physical, read_board
 from bgboard.sim.layout import Layout
 from bgboard.store.journal import MemoryJournal
 from tests.sim.test_variant_field import SLOT_MAP, sensed
@@ -103,7 +103,7 @@ def test_a_pin_is_read_by_the_controller_from_the_history_of_plays() -> None:
     c.handle(DiceRolled((6, 6), 4, 33))
     before = c.state.board_view
     plays = GAMES["plakoto"].plays(before, (6, 6))
-    pinning = [p for p in plays if p.board.pins[1]]
+    pinning = [p for p in plays if p.position.pins[1]]
     assert pinning, "6-6 must be able to pin one of white's single checkers"
     chosen = pinning[0]
     from bgboard.sim.players import variant_moves
@@ -143,7 +143,7 @@ def test_a_drawn_plakoto_game_shows_no_winner_and_says_it_was_a_draw() -> None:
     from dataclasses import replace
 
     from bgboard.control.presenter import View, display_state
-    from bgboard.control.variants import variant_notes
+    from bgboard.control.tavli import variant_notes
     from bgboard.display.panels import panel_spec
     from bgboard.display.render import render
     from bgboard.match import StartMatch, apply

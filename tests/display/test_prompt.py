@@ -10,19 +10,19 @@ from dataclasses import replace
 import pytest
 
 from bgboard.control import presenter
-from bgboard.control import variants as variant_presenter
+from bgboard.control import tavli as variant_presenter
 from bgboard.display.state import DisplayState, state_from_dict
 from bgboard.display.texts import prompt
 from bgboard.match.actions import Move, OpeningRoll, StartMatch
 from bgboard.match.state import MatchState, Phase, apply
-from bgboard.rules.games import GAMES
+from bgboard.rules.games import GAMES, SEED_GAMES
 
 
 def _after_opening(length: int = 5, **start) -> MatchState:
     """Black on roll after White's opening 3-1 (the first play of the variant's engine)."""
     state = apply(None, StartMatch(length, players=("Alice", "Bob"), **start))
     state = apply(state, OpeningRoll((3, 1)))
-    game = GAMES.get(state.rules.variant) if state.rules.variant in GAMES else None
+    game = GAMES[state.rules.variant] if state.rules.variant in SEED_GAMES else None
     move = Move.of(game.plays(state.board_view, state.dice)[0]) if game else Move(((8, 5), (6, 5)))
     state = apply(state, move)
     assert state.phase == Phase.TURN and state.turn == 1

@@ -15,7 +15,7 @@ from bgboard.sense.board import board_of
 from bgboard.sense.slots import SlotMap
 from bgboard.sim.layout import WHITE, Layout
 from bgboard.sim.placement import Scatter, readings
-from bgboard.rules.variants import start_position
+from bgboard.rules.starts import start_position
 
 STACKED = Layout(points=(-2, 9, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -7, -3, 0, 0, 0, 0),
                  bar=(1, 1), off=(2, 1))

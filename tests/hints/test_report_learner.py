@@ -11,7 +11,7 @@ from bgboard.boardsvg import board_svg
 from bgboard.hints.lesson import CubeLesson, PlayLesson
 from bgboard.hints.report import drill_kinds, history_svg, learner_section, report_html, unforced
 from bgboard.rules import Position, position_id
-from bgboard.rules.variants import start_position
+from bgboard.rules.starts import start_position
 
 START = position_id(start_position())
 

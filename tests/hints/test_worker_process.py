@@ -10,7 +10,7 @@ import pytest
 
 from bgboard.hints import CubeState, cube_hint, open_engine, play_hints
 from bgboard.hints.worker import HintCancelled, HintWorker
-from bgboard.rules.variants import start_position
+from bgboard.rules.starts import start_position
 
 
 def test_a_separate_process_answers_as_the_engine_does() -> None:

@@ -22,7 +22,7 @@ from bgboard.net.mosquitto import PrivateBroker
 from bgboard.net.report import mat_info
 from bgboard.net.protocol import Ack, Assignment, ClockSettings, decode, encode, parse_broker_url
 from bgboard.net.session import open_client
-from bgboard.rules.variants import start_position
+from bgboard.rules.starts import start_position
 from bgboard.sense.board import WHITE, board_of
 from bgboard.store.journal import Journal
 from tests.control.fakeboard import FakeBoard, slot_states

@@ -105,7 +105,7 @@ def test_the_board_asks_both_players_and_reports_their_answer(tmp_path: Path, br
     from bgboard.net.broker import DIRECTOR
     from bgboard.net.protocol import Ack, Assignment, ClockSettings, decode, encode, parse_broker_url
     from bgboard.net.session import open_client
-    from bgboard.rules.variants import start_position
+    from bgboard.rules.starts import start_position
     from bgboard.sense.board import WHITE, board_of
     from tests.control.fakeboard import FakeBoard, slot_states
     from tests.control.test_app import FAST, GRID, press, until

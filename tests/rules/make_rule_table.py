@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from bgboard.rules import VARIANTS, checkers_of, legal_plays, position_id
+from bgboard.rules import STARTS, checkers_of, legal_plays, position_id
 
 from .oracle import gnubg_ids
 from .selfplay import ROLLS, selfplay_positions
@@ -19,7 +19,7 @@ OUT = Path(__file__).resolve().parents[1] / "data" / "rules" / "rule_table.json"
 
 def main() -> None:
     found: dict[str, list[dict]] = {name: [] for name in TRAPS}
-    for variant, position in selfplay_positions(seed=99, count=60000, variants=VARIANTS):
+    for variant, position in selfplay_positions(seed=99, count=60000, variants=STARTS):
         for dice in ROLLS:
             for name, detect in TRAPS.items():
                 if len(found[name]) >= PER_TRAP or not detect(position, dice):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bgboard.rules import (
-    VARIANTS,
+    STARTS,
     GameResult,
     InvalidIdError,
     Play,
@@ -28,9 +28,9 @@ from .selfplay import selfplay_positions
 
 
 def test_variants_and_their_checkers():
-    assert VARIANTS == ("standard", "nackgammon", "hypergammon1", "hypergammon2", "hypergammon3")
-    assert [checkers_of(v) for v in VARIANTS] == [15, 15, 1, 2, 3]
-    for v in VARIANTS:
+    assert STARTS == ("standard", "nackgammon", "hypergammon1", "hypergammon2", "hypergammon3")
+    assert [checkers_of(v) for v in STARTS] == [15, 15, 1, 2, 3]
+    for v in STARTS:
         start = start_position(v)
         start.validate(checkers_of(v))
         assert start.swap() == start
@@ -47,7 +47,7 @@ def test_start_position_matches_gnubg():
 
 def test_position_id_round_trips_and_matches_gnubg_nn():
     g = require_gnubg_nn()
-    for variant, position in selfplay_positions(seed=7, count=400, variants=VARIANTS):
+    for variant, position in selfplay_positions(seed=7, count=400, variants=STARTS):
         pid = position_id(position)
         opp, me = position.to_gnubg()
         assert pid == g.position_id([list(opp), list(me)])

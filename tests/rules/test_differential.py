@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from bgboard.rules import VARIANTS, legal_plays, position_id
+from bgboard.rules import STARTS, legal_plays, position_id
 
 from .oracle import compare_engines, require_bgsage, require_gnubg_nn
 from .selfplay import ROLLS, selfplay_positions
@@ -24,7 +24,7 @@ def test_against_gnubg_nn_and_bgsage():
     require_bgsage()
     seen: Counter[str] = Counter()
     disagreements = []
-    for variant, position in selfplay_positions(seed=2026, count=2100, variants=VARIANTS):
+    for variant, position in selfplay_positions(seed=2026, count=2100, variants=STARTS):
         seen[variant] += 1
         seen["bar"] += bool(position.mine[25])
         seen["bear-off"] += not any(position.mine[7:])
@@ -37,6 +37,6 @@ def test_against_gnubg_nn_and_bgsage():
                 disagreements.append((position_id(position), dice))
     assert disagreements == []
     # The sample really covers what it claims to.
-    assert all(seen[v] >= 50 for v in VARIANTS)
+    assert all(seen[v] >= 50 for v in STARTS)
     assert seen["bgsage ends early"] >= 1
     assert seen["bar"] >= 300 and seen["bear-off"] >= 100 and seen["pass"] >= 1000

@@ -22,7 +22,8 @@ from typing import Callable
 
 import pytest
 
-from bgboard.rules.board import Board, VariantPlay, board_text
+from bgboard.rules.board import Board, board_text
+from bgboard.rules.play import Play
 from bgboard.rules.games import GAMES, Game
 from bgboard.rules.position import BAR, OFF
 
@@ -47,7 +48,7 @@ class Differ:
     """One row on which the engines differ: bgboard's plays only it allows (by board text)
     and the other engine's steps for the boards only it allows."""
 
-    def __init__(self, game: Game, row: dict, ours: dict[str, VariantPlay]):
+    def __init__(self, game: Game, row: dict, ours: dict[str, Play]):
         self.game, self.row = game, row
         self.board = game.parse_board(row["position"])
         self.dice: tuple[int, int] = (row["dice"][0], row["dice"][1])
@@ -67,7 +68,7 @@ def _compare(path: Path) -> tuple[str, int, dict[Key, Differ]]:
     differ: dict[Key, Differ] = {}
     for row in rows:
         board = game.parse_board(row["position"])
-        ours = {board_text(p.board): p for p in game.plays(board, (row["dice"][0], row["dice"][1]))}
+        ours = {board_text(p.position): p for p in game.plays(board, (row["dice"][0], row["dice"][1]))}
         if set(ours) != set(row["plays"]):
             differ[_key(row)] = Differ(game, row, ours)
     return header["variant"], len(rows), differ
@@ -111,7 +112,7 @@ def _ends_before_its_last_step(d: Differ, text: str) -> bool:
 # ------------------------------------------------------------------ causes
 # Each cause: (does it explain a play only bgboard allows?, does it explain a play only the
 # other engine allows?), both given the row and the play.
-Cause = tuple[Callable[[Differ, VariantPlay], bool], Callable[[Differ, str], bool]]
+Cause = tuple[Callable[[Differ, Play], bool], Callable[[Differ, str], bool]]
 
 
 def _never(*_: object) -> bool:
@@ -122,7 +123,7 @@ def _through_full_quarter(d: Differ, text: str) -> bool:
     return any(all(mine[19:BAR]) for mine, _ in _counts(d.board, text)[1:])
 
 
-def _fewer_dice_than_passing_through(d: Differ, play: VariantPlay) -> bool:
+def _fewer_dice_than_passing_through(d: Differ, play: Play) -> bool:
     if not d.row["plays"]:
         return False
     longest = max(len(_steps(t)) for t in d.row["plays"].values())
@@ -139,18 +140,18 @@ def _bears_off_while_pinned(d: Differ, text: str) -> bool:
     return bool(d.board.pins[0]) and any(to == OFF for _, (_, to, _) in _counts(d.board, text))
 
 
-def _uses_fewer_dice(d: Differ, play: VariantPlay) -> bool:
+def _uses_fewer_dice(d: Differ, play: Play) -> bool:
     """Fewer dice than rolled, without the mother ending it (bearing off the last checker
     with the first die may)."""
     return len(play.steps) < d.rolled and not _mother_ends_it(d, play)
 
 
-def _mother_ends_it(d: Differ, play: VariantPlay) -> bool:
-    outcome = d.game.outcome(play.board)
+def _mother_ends_it(d: Differ, play: Play) -> bool:
+    outcome = d.game.outcome(play.position)
     return play.ended and outcome is not None and outcome[1] in ("mother", "draw") and len(play.steps) < d.rolled
 
 
-def _bears_off_after_coming_home(d: Differ, play: VariantPlay) -> bool:
+def _bears_off_after_coming_home(d: Differ, play: Play) -> bool:
     return any(d.board.mine[7:BAR]) and any(step.to == OFF for step in play.steps)
 
 

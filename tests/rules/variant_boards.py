@@ -36,7 +36,7 @@ def random_game(game: Game, rng: random.Random, limit: int = 3000):
         plays = game.plays(board, dice)
         chosen = rng.choice(plays) if plays else None
         yield board, dice, plays, chosen
-        after = chosen.board if chosen else board
+        after = chosen.position if chosen else board
         if game.outcome(after) is not None:
             return
         board = after.swap()

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bgboard.rules.variants import start_position
+from bgboard.rules.starts import start_position
 from bgboard.sense.board import WHITE, Observation, SensorFaultError, Slots, board_of
 from bgboard.hardware import load_grid
 from bgboard.sense.slots import SlotMap

@@ -10,7 +10,7 @@ import pytest
 
 from bgboard import rules
 from bgboard.rules import Position
-from bgboard.rules.variants import start_position
+from bgboard.rules.starts import start_position
 from bgboard.sense.board import BLACK, WHITE, Observation, board_of, position_of
 from bgboard.sense.recognise import Illegal, Miscount, Moving, Played, Turn, Unchanged
 

@@ -18,7 +18,7 @@ from bgboard.sense.slots import SlotMap
 from bgboard.sim.field import Calibration
 from bgboard.sim.layout import WHITE, Layout
 from bgboard.sim.placement import NO_SCATTER, Scatter, fields_mt, hypot_offsets, place_magnets, readings, rows, sensor_xy
-from bgboard.rules.variants import start_position
+from bgboard.rules.starts import start_position
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "benchmarks"))

@@ -11,8 +11,12 @@ from hypothesis import strategies as st
 
 from bgboard import rules
 from bgboard.rules import Position
+from bgboard.rules.board import Board
+from bgboard.rules.games import GAMES
 from bgboard.sim.layout import BLACK, WHITE, Layout
 from bgboard.sim.players import choose_play, dice_for, moves_of, takes, wants_double
+
+STANDARD = GAMES["standard"]
 
 
 def _self_play(seed: int, plies: int) -> tuple[Position, int]:
@@ -22,7 +26,7 @@ def _self_play(seed: int, plies: int) -> tuple[Position, int]:
         if rules.game_result(position.swap()) is not None:
             break
         dice = dice_for(seed, 1, turn)
-        play = choose_play(position, dice, seed, 1, turn)
+        play = choose_play(STANDARD, Board.of(position), dice, seed, 1, turn)
         if play is not None:
             position = play.position
         position, colour = position.swap(), 1 - colour
@@ -44,13 +48,13 @@ def test_dice_depend_only_on_seed_game_and_turn() -> None:
 def test_the_chosen_play_is_legal_and_repeatable(seed: int, plies: int) -> None:
     position, _ = _self_play(seed, plies)
     dice = dice_for(seed, 1, plies + 1)
-    play = choose_play(position, dice, seed, 1, plies + 1)
+    play = choose_play(STANDARD, Board.of(position), dice, seed, 1, plies + 1)
     plays = rules.legal_plays(position, dice)
     if not plays:
         assert play is None
     else:
         assert play in plays
-        assert choose_play(position, dice, seed, 1, plies + 1) == play
+        assert choose_play(STANDARD, Board.of(position), dice, seed, 1, plies + 1) == play
 
 
 @given(st.integers(0, 10_000), st.integers(0, 60))
@@ -58,7 +62,7 @@ def test_the_chosen_play_is_legal_and_repeatable(seed: int, plies: int) -> None:
 def test_moving_checkers_one_at_a_time_reaches_the_play(seed: int, plies: int) -> None:
     position, colour = _self_play(seed, plies)
     dice = dice_for(seed, 1, plies + 1)
-    play = choose_play(position, dice, seed, 1, plies + 1)
+    play = choose_play(STANDARD, Board.of(position), dice, seed, 1, plies + 1)
     if play is None:
         return
     layout = Layout.from_position(position, colour)

@@ -1,6 +1,6 @@
 """Plakoto pins through the simulator's hall field and the firmware's own classifier
 (firmware/classify.py, run here under CPython), recognised by the host from the history of
-plays (bgboard.sense.variants); the other variants' starts on the table."""
+plays (bgboard.sense.tavli); the other variants' starts on the table."""
 
 from __future__ import annotations
 
@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 from bgboard.hardware import load_grid
-from bgboard.rules.games import GAMES
+from bgboard.rules.games import GAMES, SEED_GAMES
 from bgboard.sense.board import SensorFaultError
 from bgboard.sense.slots import SlotMap
-from bgboard.sense.variants import Ambiguous, Played, Unchanged, Unexplained, VariantTurn, physical, setup_text
+from bgboard.sense.tavli import Ambiguous, Played, Unchanged, Unexplained, VariantTurn, physical, setup_text
 from bgboard.sim.field import NOISE_LEVELS, readings
 from bgboard.sim.layout import Layout
 
@@ -62,7 +62,7 @@ def test_a_pin_under_two_reads_one_of_the_top_colour_after_an_empty_base(noise):
     assert five[:2] == [0, 1]  # base cancelled, then one white: N - 1 of the top colour
     with pytest.raises(SensorFaultError, match="point 5"):
         SLOT_MAP.observation(states)  # without the history it is a gap: a faulty sensor
-    verdict = VariantTurn(game, board, 0, (3, 1)).recognise(SLOT_MAP, states)
+    verdict = VariantTurn(game, board, 0, (3, 1)).recognise_states(SLOT_MAP, states)
     assert isinstance(verdict, Played) and verdict.play.notation == "8/5* 6/5"
 
 
@@ -72,7 +72,7 @@ def test_a_one_on_one_pin_reads_empty_and_the_history_explains_it():
     layout = table_after(game, board, "8/5 3/2", (3, 1))
     states = sensed(layout)
     assert all(states[s] & 3 == 0 for s in range(len(GRID.slots)) if GRID.slots[s].place == "5")
-    verdict = VariantTurn(game, board, 0, (3, 1)).recognise(SLOT_MAP, states)
+    verdict = VariantTurn(game, board, 0, (3, 1)).recognise_states(SLOT_MAP, states)
     assert isinstance(verdict, Played) and verdict.play.notation == "8/5* 3/2"
 
 
@@ -81,22 +81,22 @@ def test_forbidden_plays_are_never_accepted():
     board = game.validate(board_of(ONE_ON_ONE))
     turn = VariantTurn(game, board, 0, (3, 1))
     before = Layout.from_physical(physical("plakoto", board, 0))
-    assert isinstance(turn.recognise(SLOT_MAP, sensed(before)), Unchanged)
+    assert isinstance(turn.recognise_states(SLOT_MAP, sensed(before)), Unchanged)
     # hitting as in backgammon (black's checker to the bar) is not Plakoto
     points = list(before.points)
     points[7], points[4], points[2], points[1] = 0, 1, 0, 1  # 8/5 "hitting", 3/2
     hit = Layout(tuple(points), (0, 1), before.off)
-    assert isinstance(turn.recognise(SLOT_MAP, sensed(hit)), Unexplained)
+    assert isinstance(turn.recognise_states(SLOT_MAP, sensed(hit)), Unexplained)
     # the pinned checker may not move: black's checker under white's cannot leave
     pinned = game.validate(board_of({"mine": {"8": 1, "5": 1}, "theirs": {"20": 1}, "pinned": [[], [20]]}))
     turn = VariantTurn(game, pinned, 0, (2, 1))
-    legal = {p.board for p in turn.plays}
+    legal = {p.position for p in turn.plays}
     for play in turn.plays:
-        layout = Layout.from_physical(physical("plakoto", play.board, 0))
-        verdict = turn.recognise(SLOT_MAP, sensed(layout))
+        layout = Layout.from_physical(physical("plakoto", play.position, 0))
+        verdict = turn.recognise_states(SLOT_MAP, sensed(layout))
         assert isinstance(verdict, (Played, Ambiguous))
         chosen = (verdict.play,) if isinstance(verdict, Played) else verdict.plays
-        assert all(p.board in legal for p in chosen)
+        assert all(p.position in legal for p in chosen)
 
 
 def test_each_start_on_the_table():
@@ -108,7 +108,7 @@ def test_each_start_on_the_table():
     assert race.counts[26] == 15 and race.counts[27] == -15 and not any(race.counts[:26])
     states = sensed(Layout.from_physical(physical("fevga", GAMES["fevga"].start(), 0)))
     turn = VariantTurn(GAMES["fevga"], GAMES["fevga"].start(), 0, (6, 5))
-    assert isinstance(turn.recognise(SLOT_MAP, states), Unchanged)
+    assert isinstance(turn.recognise_states(SLOT_MAP, states), Unchanged)
     assert "black on 12" in " ".join(setup_text("fevga")) and "tray" in " ".join(setup_text("race"))
 
 
@@ -118,7 +118,7 @@ def test_the_roll_context_keeps_the_rules_plays_and_boards(name):
     the roll) and places black's checkers from a point table: it must hold exactly the
     rules' own plays, and every board it places must put each checker where black_point
     says (the pinned points, the counts)."""
-    from bgboard.sense.variants import black_point
+    from bgboard.sense.tavli import black_point
 
     game = GAMES[name]
     rolls = 0
@@ -127,7 +127,7 @@ def test_the_roll_context_keeps_the_rules_plays_and_boards(name):
             colour = rolls % 2
             turn = VariantTurn(game, board, colour, dice)
             assert turn.plays == plays
-            boards = [board, *(p.board for p in plays), *turn.partials()]
+            boards = [board, *(p.position for p in plays), *turn.partials()]
             for b in boards[:: max(1, len(boards) // 8)]:
                 white = b if colour == 0 else b.swap()
                 place = physical(name, b, colour)

@@ -25,7 +25,7 @@ from bgboard.hints.engine import CubeState
 from bgboard.match.mat_types import ImportedMatch, MatPlay
 from bgboard.match.state import MatchState
 from bgboard.rules import Position, format_play, legal_plays, position_id
-from bgboard.rules.variants import start_position
+from bgboard.rules.starts import start_position
 
 __all__ = ["Evaluator", "analyse_match", "cube_state", "START"]
 

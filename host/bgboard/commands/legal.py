@@ -26,12 +26,10 @@ import sys
 from typing import TextIO
 
 from bgboard.errors import InputError
-from bgboard.rules.games import GAME_NAMES, GAMES
+from bgboard.rules.games import GAMES
 from bgboard.rules import (
-    VARIANTS,
     InvalidDiceError,
     Position,
-    checkers_of,
     legal_plays,
     parse_dice,
     parse_position,
@@ -40,7 +38,7 @@ from bgboard.rules import (
 )
 
 def variant_answer(variant: str, position_text: str, dice_text: str) -> dict:
-    """The JSON object for one question in one of the seed variants of :data:`GAMES`."""
+    """The JSON object for one question in one of the seed games of :data:`GAMES`."""
     game = GAMES[variant]
     board = game.parse_board(position_text)
     dice = parse_dice(dice_text)
@@ -49,7 +47,7 @@ def variant_answer(variant: str, position_text: str, dice_text: str) -> dict:
         "position": position_text,
         "dice": list(dice),
         "plays": [
-            {"play": p.notation, "board": game.board_text(p.board), "ended": p.ended}
+            {"play": p.notation, "board": game.board_text(p.position), "ended": p.ended}
             for p in game.plays(board, dice)
         ],
     }
@@ -57,7 +55,7 @@ def variant_answer(variant: str, position_text: str, dice_text: str) -> dict:
 
 def answer(position_text: str, dice_text: str, checkers: int = 15, variant: str = "standard") -> dict:
     """The JSON object for one question."""
-    if variant in GAMES:
+    if GAMES[variant].seed:
         return variant_answer(variant, position_text, dice_text)
     position = parse_position(position_text, checkers)
     dice = parse_dice(dice_text)
@@ -79,7 +77,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     parser.add_argument("dice", nargs="?", help="the roll, like 31")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--batch", action="store_true", help="read 'POSITION DICE' lines on stdin, write JSON lines")
-    parser.add_argument("--variant", choices=VARIANTS + GAME_NAMES, default="standard",
+    parser.add_argument("--variant", choices=tuple(GAMES), default="standard",
                         help="checkers per side (Hypergammon has fewer), or a seed variant's rules "
                         "(plakoto, fevga, anti, race: POSITION 'start' or the variant form of docs/rules.md)")
     return parser
@@ -92,13 +90,13 @@ def _batch(stdin: TextIO, stdout: TextIO, checkers: int, variant: str = "standar
 
 
 def run(args: argparse.Namespace) -> int:
-    checkers = 15 if args.variant in GAMES else checkers_of(args.variant)
+    checkers = GAMES[args.variant].checkers
     if args.batch:
         if args.position or args.dice:
             raise InputError("--batch reads positions and dice from stdin: give no POSITION or DICE")
         return _batch(sys.stdin, sys.stdout, checkers, args.variant)
     dice = args.dice
-    if args.position and not dice and ":" in args.position and args.variant not in GAMES:  # an XGID may carry the roll
+    if args.position and not dice and ":" in args.position and not GAMES[args.variant].seed:  # an XGID may carry the roll
         rolled = xgid_decode(args.position, checkers).dice
         if rolled != (0, 0):
             dice = f"{rolled[0]}{rolled[1]}"

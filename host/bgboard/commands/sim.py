@@ -24,6 +24,7 @@ from typing import Any
 
 from bgboard import logs
 from bgboard.errors import InputError
+from bgboard.rules.games import ROTATIONS, SEED_VARIANTS
 
 
 class SimArgumentError(InputError):
@@ -108,7 +109,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
                    help="be one board of a remote match: the [remote] table of this config file names the broker, "
                    "the match and the side; the simulated person plays that side")
     p.add_argument("--matches", type=int, default=None, metavar="N", help="with --club: stop after N matches")
-    p.add_argument("--variant", choices=("plakoto", "fevga", "anti", "race", "tavli"),
+    p.add_argument("--variant", choices=SEED_VARIANTS,
                    help="a seed variant (tavli: Portes, Plakoto, Fevga in rotation) through the host app on the real "
                    "firmware with the built-in heuristic players (docs/simulator.md, 'The seed variants')")
     return p
@@ -314,7 +315,7 @@ def _variant(args: argparse.Namespace, noise: float) -> int:
     from bgboard.sim.run import Options
     from bgboard.sim.session import run_firmware_match
 
-    tavli = args.variant == "tavli"
+    tavli = args.variant in ROTATIONS
     if args.match_length < 1 or tavli and args.match_length not in (5, 7):
         raise SimArgumentError(
             "a tavli match is played to 5 or 7 points" if tavli else f"--match-length must be at least 1, not {args.match_length}"
@@ -334,7 +335,7 @@ def _variant(args: argparse.Namespace, noise: float) -> int:
         seed=args.seed,
         illegal_rate=args.illegal_rate,
         noise=noise,
-        rules="tavli" if tavli else args.rules,
+        rules=args.variant if tavli else args.rules,
         variant=None if tavli else args.variant,
         flicker=not args.no_flicker,
         stuck=tuple(_stuck(text) for text in args.stuck),

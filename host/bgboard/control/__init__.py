@@ -43,7 +43,7 @@ if TYPE_CHECKING:
         replay_steps,
     )
     from bgboard.control.session import IllegalPolicy, MatchSession, Settings
-    from bgboard.control.variants import display_state, hints_known, variant_notes
+    from bgboard.control.tavli import display_state, hints_known, variant_notes
 
 #: Each submodule and the public names it defines (imported when a name is first used).
 __getattr__ = exports(__name__, {
@@ -58,7 +58,7 @@ __getattr__ = exports(__name__, {
     "practice": "LEARNER PracticeRoom",
     "replay": "BACK FORWARD NEXT_GAME ReplayController ReplayStep Replayer replay_steps",
     "session": "IllegalPolicy MatchSession Settings",
-    "variants": "display_state hints_known variant_notes",
+    "tavli": "display_state hints_known variant_notes",
 })
 
 __all__ = [

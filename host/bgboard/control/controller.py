@@ -61,15 +61,14 @@ from bgboard.control.notice import Notice, Severity, Topic
 from bgboard.control.numbering import Numbering, Words
 from bgboard.control.presenter import View, display_state
 from bgboard.control.resigning import Resigning
-from bgboard.control.variants import variant_notes
+from bgboard.control.tavli import variant_notes
 from bgboard.control.session import ILLEGAL_POLICIES, IllegalPolicy, JournalLike, MatchSession, Settings
 from bgboard.link.messages import SetLeds, SetRolling
 from bgboard.match import Beaver, Double, Drop, Move, NextGame, OpeningRoll, Pass, Roll, Take
 from bgboard.match.state import MatchState, Phase
 from bgboard.rules.position import Position
 from bgboard.sense.board import Observation, differences
-from bgboard.sense.recognise import Turn, Verdict, setup_message
-from bgboard.sense.variants import VariantTurn
+from bgboard.sense.recognise import RollReader, Verdict, setup_message
 
 __all__ = [
     "BLUE",
@@ -203,7 +202,7 @@ class Controller(Resigning):
     def offer(self) -> Offer | None:
         return self.judge.offer
 
-    def turn(self) -> Turn | VariantTurn | None:
+    def turn(self) -> RollReader | None:
         """The recognition context of the roll being played (None outside the play phase)."""
         return self.judge.turn(self.session)
 

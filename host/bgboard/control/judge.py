@@ -17,19 +17,19 @@ from bgboard.control.session import MatchSession
 from bgboard.link.messages import Led
 from bgboard.match import Condone, Move, Pass
 from bgboard.match.state import MatchState, Phase
-from bgboard.sense.board import Fix, Observation, board_of, describe_fixes, guess_board, position_of, put_back
+from bgboard.sense.board import Fix, Observation, board_of, describe_fixes, position_of, put_back
 from bgboard.sense.recognise import (
     Ambiguous,
     Illegal,
     Miscount,
     Moving,
     Played,
+    RollReader,
     Takeback,
-    Turn,
     Unchanged,
     Verdict,
 )
-from bgboard.sense.variants import VariantTurn
+from bgboard.sense.tavli import reader
 
 __all__ = ["BLUE", "GREEN", "RED", "Offer", "TurnJudge", "verdict_leds"]
 
@@ -62,33 +62,20 @@ class TurnJudge:
         self.verdict: Verdict | None = None
         self.choice = 0
         self.offer: Offer | None = None
-        self._turn: Turn | VariantTurn | None = None
+        self._turn: RollReader | None = None
         self._turn_key = -1
 
-    def turn(self, session: MatchSession) -> Turn | VariantTurn | None:
+    def turn(self, session: MatchSession) -> RollReader | None:
         """The recognition context of the roll being played (None outside the play phase),
-        built once per roll: a seed variant's from its board with pins
-        (:class:`~bgboard.sense.variants.VariantTurn`), backgammon's family's from the
-        position (:class:`~bgboard.sense.recognise.Turn`)."""
+        built once per roll by :func:`bgboard.sense.tavli.reader` for the game played."""
         state = session.state
         if state is None or state.phase != Phase.PLAY or state.dice is None or state.turn is None:
             return None
         key = len(session.actions)
-        if (self._turn is None or self._turn_key != key) and state.game_rules is not None:
+        if self._turn is None or self._turn_key != key:
             settings = session.settings
-            self._turn = VariantTurn(state.game_rules, state.board_view, state.turn, state.dice,
-                                     slots=settings.slots, slot_map=settings.slot_map)
-            self._turn_key = key
-            self.on_new_turn(state)
-        elif self._turn is None or self._turn_key != key:
-            self._turn = Turn(
-                state.position,
-                state.dice,
-                state.turn,
-                checkers=state.checkers,
-                slots=session.settings.slots,
-                history=session.history[:-1],
-            )
+            self._turn = reader(state.playing, state.board_view, state.turn, state.dice, checkers=state.checkers,
+                                slots=settings.slots, slot_map=settings.slot_map, history=session.history[:-1])
             self._turn_key = key
             self.on_new_turn(state)
         return self._turn
@@ -104,9 +91,9 @@ class TurnJudge:
         self.choice = 0
         self.offer = None
 
-    def read(self, observation: Observation, turn: Turn | VariantTurn | None) -> tuple[Led, ...]:
+    def read(self, observation: Observation, turn: RollReader | None) -> tuple[Led, ...]:
         """A settled board during the play: the verdict and the LEDs that show it."""
-        self.verdict = _recognise(turn, observation) if turn else None
+        self.verdict = turn.recognise(observation) if turn else None
         self.choice = 0
         if self.offer is not None and self.offer.codes != observation.codes:
             self.offer = None  # the board changed: the offer lapses
@@ -134,7 +121,7 @@ class TurnJudge:
             return Notice("the board cannot be read: check the board's cable", ERROR)
         if verdict is None:
             turn = self.turn(session)
-            verdict = _recognise(turn, self.observation) if turn and self.observation else None
+            verdict = turn.recognise(self.observation) if turn and self.observation else None
         if isinstance(verdict, Played):
             return Move.of(verdict.play)
         if isinstance(verdict, Ambiguous):
@@ -163,7 +150,7 @@ class TurnJudge:
         illegal; ``fixes``: what to put back to undo it."""
         state, observation, turn = session.state, self.observation, self.turn(session)
         assert state is not None and state.turn is not None
-        guess = guess_board(observation, state.checkers, turn.start) if observation and isinstance(turn, Turn) else None
+        guess = turn.guess(observation, state.checkers) if observation and turn else None
         if observation is None or turn is None or guess is None:
             return Notice("the board cannot be read as a whole board: correct the play", ERROR)
         action = Condone.of(position_of(guess, state.turn))
@@ -243,7 +230,3 @@ def verdict_leds(verdict: Verdict | None) -> tuple[Led, ...]:
     elif isinstance(verdict, (Illegal, Miscount)):
         leds += [Led(f.place - 1, RED) for f in verdict.fixes]
     return tuple(leds)
-
-
-def _recognise(turn: Turn | VariantTurn, observation: Observation) -> Verdict:
-    return turn.verdict(observation) if isinstance(turn, VariantTurn) else turn.recognise(observation)

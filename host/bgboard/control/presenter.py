@@ -42,7 +42,7 @@ class View:
     """Everything the display shows, at ``now_ms``: the match, what to say, the clocks, a
     loss on time, the hint for the roll, and the board as read (for the set-up diagram:
     ``start`` is the start's position, or its 28 signed physical counts).  ``variant``: a
-    seed variant's notes (:func:`bgboard.control.variants.variant_notes`), shown where a
+    seed variant's notes (:func:`bgboard.control.tavli.variant_notes`), shown where a
     backgammon hint would be."""
 
     state: MatchState

@@ -26,12 +26,12 @@ from bgboard.match import (
     apply,
 )
 from bgboard.match.state import MatchState, Phase, game_variant
-from bgboard.rules.games import GAMES
+from bgboard.rules.games import variant as variant_of
 from bgboard.rules.position import Position
-from bgboard.rules.variants import start_position
+from bgboard.rules.starts import start_position
 from bgboard.sense.board import Slots
 from bgboard.sense.slots import SlotMap
-from bgboard.sense.variants import start_counts
+from bgboard.sense.tavli import start_counts
 
 __all__ = ["IllegalPolicy", "ILLEGAL_POLICIES", "JournalLike", "MatchSession", "ReadOnlyJournal", "Settings"]
 
@@ -255,8 +255,8 @@ class MatchSession:
         """The position a game of backgammon's family starts from (a seed variant's start:
         :meth:`start_counts`)."""
         state = self.state
-        return start_position(state.rules.variant if state is not None and state.rules.variant not in GAMES
-                              and state.rules.variant != "tavli" else "standard")
+        return start_position(state.rules.variant if state is not None and not variant_of(state.rules.variant).seed
+                              else "standard")
 
     def next_variant(self) -> str:
         """The variant of the game to be set up: the one starting (before its opening roll)
@@ -274,7 +274,7 @@ class MatchSession:
         """The 28 signed physical counts of the game to be set up (:meth:`next_variant`):
         backgammon's family, 15 on one point (Plakoto, Fevga) or all in the trays (Race)."""
         variant = self.next_variant()
-        return start_counts(variant, GAMES.get(variant))
+        return start_counts(variant)
 
 
 def _track(history: list[tuple[Position, int]], action: Any, state: MatchState) -> list[tuple[Position, int]]:

@@ -35,6 +35,7 @@ from bgboard.match.actions import (
 )
 from bgboard.match.state import GAME_OVER, MATCH_OVER, MatchState, states
 from bgboard.rules import BAR, Position
+from bgboard.rules.games import VARIANTS
 
 _NORMAL, _DOUBLE, _TAKE, _DROP, _RESIGN, _SETDICE = range(6)
 
@@ -60,18 +61,9 @@ class MatInfo:
     transcriber: str | None = None
 
 
-VARIATIONS = {
-    "nackgammon": "NackGammon",
-    "hypergammon1": "HyperGammon (1)",
-    "hypergammon2": "HyperGammon (2)",
-    "hypergammon3": "HyperGammon (3)",
-    # bgboard's extension: gnubg has none of these (docs/match.md, "Records of the variants")
-    "plakoto": "Plakoto",
-    "fevga": "Fevga",
-    "anti": "Anti Backgammon",
-    "race": "Backgammon Race",
-    "tavli": "Tavli",
-}
+#: The .mat ``Variation`` of each match format that has one (the registry's ``mat_name``;
+#: the seed games' are bgboard's extension, docs/match.md "Records of the variants").
+VARIATIONS = {name: v.mat_name for name, v in VARIANTS.items() if v.mat_name is not None}
 
 
 def format_steps(position: Position, steps: Sequence[tuple[int, int]]) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from bgboard.errors import InputError
+from bgboard.rules.games import TAVLI
 
 
 class UnknownRuleSetError(InputError):
@@ -34,8 +35,8 @@ class RuleSet:
     the cube already gives him, e.g. the leader 1-away post-Crawford).
     ``jacoby``: money only: gammons and backgammons count single while the cube is centred.
     ``beavers``: money only: the taker may redouble at once and keep the cube.
-    ``variant``: the game played (``bgboard.rules.VARIANTS`` for backgammon's family, a seed
-    variant of ``bgboard.rules.games.GAMES``, or ``tavli`` for Portes, Plakoto and Fevga in
+    ``variant``: what the match is played in, a name of the registry
+    ``bgboard.rules.games.VARIANTS`` (a game alone, or ``tavli`` for Portes, Plakoto and Fevga in
     rotation).
     ``illegal_plays``: ``correct`` (an illegal play must be put right) or ``condone`` (it
     may be recorded as played with :class:`bgboard.match.Condone`); see :data:`ILLEGAL_PLAYS`.
@@ -112,8 +113,8 @@ PRESETS: dict[str, RuleSet] = {
     ),
     # Tavli (VARIANTS.md, issue 16): Portes, Plakoto and Fevga in rotation, as Greek players
     # play to 5 or 7 points; no cube (none in Plakoto and Fevga, H; none in a tavli match, L).
-    "tavli": RuleSet(
-        name="tavli", match_lengths=(5, 7), crawford=False, dead_cube=False, variant="tavli"
+    TAVLI.name: RuleSet(
+        name=TAVLI.name, match_lengths=(5, 7), crawford=False, dead_cube=False, variant=TAVLI.name
     ),
     # Money play (seeds 002, 004): unlimited games and cube; Jacoby and beavers are options.
     "money": RuleSet(name="money", money=True, crawford=False, dead_cube=False),

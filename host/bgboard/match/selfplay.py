@@ -57,6 +57,7 @@ from bgboard.match.state import (
 )
 from bgboard.rules import BAR, OFF, Position
 from bgboard.rules.board import Board
+from bgboard.rules.game import Game
 
 #: A match this long (in actions) is a bug, not a long match.
 MAX_ACTIONS = 200_000
@@ -179,22 +180,23 @@ def _variant_action(state: MatchState, rng: random.Random) -> Action:
     plays = game.plays(state.board_view, state.dice)
     if not plays:
         return Pass()
-    return Move.of(max(plays, key=lambda play: variant_score(game.name, play.board, game.outcome(play.board)) + rng.random()))
+    return Move.of(max(plays, key=lambda play: variant_score(game, play.position, game.outcome(play.position)) + rng.random()))
 
 
-def variant_score(variant: str, after: Board, ended: tuple[str | None, str, int] | None) -> float:
-    """Higher is better for the mover (``after.mine``) in a seed variant."""
+def variant_score(game: Game, after: Board, ended: tuple[str | None, str, int] | None) -> float:
+    """Higher is better for the mover (``after.mine``) in a seed game (by the registry's
+    properties: who bears off first loses, pins, both sides going the same way)."""
     if ended is not None:
         winner, _, points = ended
         return 1000.0 * points if winner == "mine" else (-1000.0 * points if winner else -500.0)
     mine = sum(p * n for p, n in enumerate(after.mine)) + 25 * after.reserve[0]
     theirs = sum(p * n for p, n in enumerate(after.theirs)) + 25 * after.reserve[1]
-    if variant == "anti":
+    if not game.bearing_off_wins:
         return mine - theirs - 20.0 * after.mine[OFF]
-    if variant == "plakoto":
+    if game.pins:
         lone = sum(1 for p in range(1, BAR) if after.mine[p] == 1 and not after.pins[1] >> (BAR - p) & 1)
         return theirs - mine + 15.0 * bin(after.pins[1]).count("1") - 20.0 * bin(after.pins[0]).count("1") - 3.0 * lone
-    if variant == "fevga":
+    if game.same_way:
         held = sum(1 for p in range(1, BAR) if after.mine[p])
         return theirs - mine + 2.0 * held
     blots = sum(1 for p in range(1, BAR) if after.mine[p] == 1)

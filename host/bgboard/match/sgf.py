@@ -31,18 +31,11 @@ from bgboard.match.actions import (
 )
 from bgboard.match.state import GAME_OVER, MATCH_OVER, MatchState, states
 from bgboard.rules import BAR, fevga
+from bgboard.rules.games import GAMES
 
-_VARIATIONS = {
-    "nackgammon": "Nackgammon",
-    "hypergammon1": "Hypergammon1",
-    "hypergammon2": "Hypergammon2",
-    "hypergammon3": "Hypergammon3",
-    # bgboard's extension: gnubg has none of these; in a tavli match each game names its own
-    "plakoto": "Plakoto",
-    "fevga": "Fevga",
-    "anti": "Anti",
-    "race": "Race",
-}
+# The registry's SGF names (the seed games' are bgboard's extension; in a tavli match each
+# game names its own).
+_VARIATIONS = {name: g.sgf_name for name, g in GAMES.items() if g.sgf_name is not None}
 
 
 def _escape(text: str) -> str:
@@ -116,7 +109,7 @@ def _node(action: Action, before: MatchState) -> str:
     if isinstance(action, (Move, Pass)):
         assert turn is not None and before.dice is not None
         steps = action.steps if isinstance(action, Move) else ()
-        same_way = before.variant == "fevga"
+        same_way = GAMES[before.variant].same_way
         letters = "".join(_letter(a, turn, same_way) + _letter(b, turn, same_way) for a, b in steps)
         return f"\n;{_colour(turn)}[{before.dice[0]}{before.dice[1]}{letters}]"
     if isinstance(action, Double):

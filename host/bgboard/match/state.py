@@ -61,7 +61,7 @@ from bgboard.match.values import (
     PLAY,
     RESIGNED,
     RESULTS,
-    TAVLI,
+    ROTATIONS,
     TURN,
     GameRecord,
     MatchState,
@@ -69,6 +69,7 @@ from bgboard.match.values import (
     Side,
     fresh_game,
     game_variant,
+    match_rules,
     no_cube_rule,
     phase_rule,
     start,
@@ -80,7 +81,7 @@ from bgboard.rules.legal import check_dice, every_die_play
 
 #: The match's values are :mod:`bgboard.match.values`'; every caller imports them from here.
 __all__ = ["Phase", "OPENING", "TURN", "DOUBLED", "PLAY", "RESIGNED", "GAME_OVER", "MATCH_OVER", "PHASES",
-           "RESULTS", "TAVLI", "MATCH_VARIANTS", "Side", "game_variant", "GameRecord", "MatchState", "start",
+           "RESULTS", "MATCH_VARIANTS", "ROTATIONS", "match_rules", "Side", "game_variant", "GameRecord", "MatchState", "start",
            "fresh_game", "apply", "replay", "states", "after_play"]
 
 
@@ -218,7 +219,7 @@ def _variant_move(state: MatchState, game: Game, action: Move) -> MatchState:
     if not plays:
         raise IllegalPlayError(f"no legal play with {state.dice[0]}-{state.dice[1]}: pass the turn")
     result = game.play_steps(board, action.steps, state.dice)  # IllegalPlayError says why
-    if result not in {p.board for p in plays}:
+    if result not in {p.position for p in plays}:
         raise IllegalPlayError(game.explain(board, state.dice, result))
     return _after_variant_play(state, state.turn, result, game)
 

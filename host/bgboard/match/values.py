@@ -10,14 +10,13 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from bgboard import rules
 from bgboard.match import cube as cubes
 from bgboard.match.actions import StartMatch
 from bgboard.match.errors import MatchRuleError
 from bgboard.match.ruleset import RuleSet, rule_set
-from bgboard.rules import VARIANTS, Position
+from bgboard.rules import Position
 from bgboard.rules.board import Board
-from bgboard.rules.games import GAME_NAMES, GAMES, Game
+from bgboard.rules.games import ROTATIONS, VARIANTS, Game, variant as match_variant
 
 
 class Phase(StrEnum):
@@ -43,18 +42,23 @@ PHASES = tuple(Phase)
 
 RESULTS = ("single", "gammon", "backgammon", "drop", "resign", "mother", "draw")
 
-#: The tavli match format plays Portes (backgammon), Plakoto and Fevga in rotation.
-TAVLI = ("standard", "plakoto", "fevga")
 
 
 def game_variant(variant: str, game: int) -> str:
     """The variant of game number ``game`` in a match of ``variant`` (``tavli`` rotates)."""
-    return TAVLI[(game - 1) % len(TAVLI)] if variant == "tavli" else variant
+    return match_variant(variant).game(game).name
 
 Side = tuple[int, ...]
 
+
+def match_rules(variant: str, rules: str = "standard") -> tuple[str, str | None]:
+    """The ``(rule set, variant)`` of a match played in the registry's ``variant``: a
+    rotation (tavli) is played under its own rule set of the same name, a game alone under
+    ``rules``.  :class:`~bgboard.rules.starts.UnknownVariantError` for an unknown name."""
+    return (variant, None) if match_variant(variant).rotates else (rules, variant)
+
 #: The variants a match may be played in: backgammon's family, the seed variants, tavli.
-MATCH_VARIANTS: tuple[str, ...] = VARIANTS + GAME_NAMES + ("tavli",)
+MATCH_VARIANTS: tuple[str, ...] = tuple(VARIANTS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,10 +116,16 @@ class MatchState:
         return game_variant(self.rules.variant, self.game)
 
     @property
+    def playing(self) -> Game:
+        """The registry's :class:`~bgboard.rules.game.Game` of the game being played."""
+        return match_variant(self.rules.variant).game(self.game)
+
+    @property
     def game_rules(self) -> Game | None:
         """The seed variant's :class:`~bgboard.rules.games.Game` of this game, or None for
         backgammon's family (which plays on :attr:`position`)."""
-        return GAMES.get(self.variant)
+        game = self.playing
+        return game if game.seed else None
 
     @property
     def board_view(self) -> Board:
@@ -128,8 +138,7 @@ class MatchState:
     def cube_used(self) -> bool:
         """Whether this game is played with the doubling cube (VARIANTS.md: not in Plakoto
         and Fevga; not in a tavli match at all)."""
-        game = self.game_rules
-        return self.rules.variant != "tavli" and (game is None or game.cube)
+        return match_variant(self.rules.variant).cube
 
     @property
     def decider(self) -> int | None:
@@ -187,10 +196,7 @@ def start(action: StartMatch) -> MatchState:
     ruleset.check_length(action.length)
     if len(action.players) != 2 or not all(isinstance(n, str) for n in action.players):  # pyright: ignore[reportUnnecessaryIsInstance] - input from outside is checked at run time
         raise MatchRuleError("players", "a match is between two named players")
-    if ruleset.variant not in MATCH_VARIANTS:
-        raise rules.UnknownVariantError(
-            f"unknown variant {ruleset.variant!r}: choose one of {', '.join(MATCH_VARIANTS)}"
-        )
+    match_variant(ruleset.variant)  # the registry's one error for an unknown name
     fresh = fresh_game(game_variant(ruleset.variant, 1))
     return MatchState(
         rules=ruleset,
@@ -209,10 +215,7 @@ def start(action: StartMatch) -> MatchState:
 def fresh_game(variant: str) -> dict[str, Any]:
     """The fields every game starts with (the first of a match and each next one): the
     variant's starting board, the opening roll to come, the cube in the middle at 1."""
-    if variant in GAMES:
-        board = GAMES[variant].start()
-    else:
-        board = Board.of(rules.start_position(variant))
+    board = match_variant(variant).games[0].start()
     return {
         "phase": OPENING,
         "board": (board.mine, board.theirs),
@@ -254,12 +257,12 @@ def phase_rule(state: MatchState, what: str) -> str:
 
 def no_cube_rule(state: MatchState) -> str:
     """Why the match has no doubling cube (a tavli match, a seed variant)."""
-    if state.rules.variant == "tavli":
-        return "a tavli match is played without the doubling cube"
+    if match_variant(state.rules.variant).rotates:
+        return f"a {state.rules.variant} match is played without the doubling cube"
     game = state.game_rules
     return f"there is no doubling cube in {game.title if game else state.variant}"
 
 
 __all__ = ["Phase", "OPENING", "TURN", "DOUBLED", "PLAY", "RESIGNED", "GAME_OVER", "MATCH_OVER", "PHASES",
-           "RESULTS", "TAVLI", "MATCH_VARIANTS", "Side", "game_variant", "GameRecord", "MatchState", "start",
+           "RESULTS", "MATCH_VARIANTS", "ROTATIONS", "match_rules", "Side", "game_variant", "GameRecord", "MatchState", "start",
            "fresh_game", "phase_rule", "no_cube_rule"]

@@ -8,6 +8,7 @@ from typing import Any
 from bgboard.config import Config
 from bgboard.control.clock import ClockRules
 from bgboard.control.controller import IllegalPolicy, Settings
+from bgboard.match.state import ROTATIONS
 from bgboard.sense.slots import SlotMap
 
 
@@ -22,9 +23,9 @@ def settings_of(config: Config, slots: Any, slot_map: SlotMap | None = None) -> 
         )
     return Settings(
         length=m.length,
-        rules="tavli" if m.variant == "tavli" else m.rules,
+        rules=m.variant if m.variant in ROTATIONS else m.rules,
         players=m.players,
-        variant=None if m.variant in ("standard", "tavli") else m.variant,
+        variant=None if m.variant == "standard" or m.variant in ROTATIONS else m.variant,
         takebacks=m.takebacks,
         illegal=IllegalPolicy(m.illegal),
         clock=clock,

@@ -1,4 +1,5 @@
-"""The rules engine: positions, dice, legal plays and steps, notation, IDs (pure code)."""
+"""The rules engine: positions, dice, legal plays and steps, notation, IDs, and the registry of
+the games bgboard plays (:mod:`bgboard.rules.games`) (pure code)."""
 
 from bgboard.rules import ids
 from bgboard.rules.ids import (
@@ -21,7 +22,7 @@ from bgboard.rules.play import Play, format_play
 from bgboard.rules.position import BAR, CHECKERS, OFF, InvalidPositionError, Position
 from bgboard.rules.result import GameResult, game_result, is_race, pip_counts
 from bgboard.rules.step import Step, apply_step
-from bgboard.rules.variants import VARIANTS, UnknownVariantError, checkers_of, start_position
+from bgboard.rules.starts import STARTS, UnknownVariantError, checkers_of, start_position
 
 __all__ = [
     "BAR",
@@ -49,7 +50,7 @@ __all__ = [
     "Position",
     "Step",
     "UnknownVariantError",
-    "VARIANTS",
+    "STARTS",
     "apply_step",
     "checkers_of",
     "format_play",

@@ -1,6 +1,7 @@
-"""The board of the seed variants that backgammon's :class:`Position` cannot hold: Plakoto's
-pins, Fevga's shared direction and Race's unentered checkers (Anti uses it too, so that
-every variant goes through one type).
+"""The board of every game of the registry (:mod:`bgboard.rules.games`): a backgammon
+:class:`Position` with what the seed games add — Plakoto's pins and Race's unentered
+checkers (Fevga's shared direction is the game's, not the board's) — so that code takes a
+``Position`` everywhere and a ``Board`` where pins or a reserve matter.
 
 A :class:`Board` is seen from the **player on roll** like a ``Position``: ``mine`` and
 ``theirs`` are 26-tuples from their owner's own view (index 0 off, 1..24 points, 25 bar).
@@ -26,16 +27,14 @@ from typing import Sequence
 
 from bgboard.rules.ids import InvalidIdError, position_counts, position_id
 from bgboard.rules.position import BAR, CHECKERS, OFF, InvalidPositionError, Position
-from bgboard.rules.step import Step
 
 
 @dataclass(frozen=True, slots=True)
-class Board:
-    """Checkers of the player on roll (``mine``) and of the opponent (``theirs``), pins and
-    unentered checkers; see the module docstring."""
+class Board(Position):
+    """A :class:`Position` (checkers of the player on roll, ``mine``, and of the opponent,
+    ``theirs``) with pins and unentered checkers; see the module docstring.  What must keep
+    them is overridden (:meth:`swap`, :meth:`checkers`, :meth:`problems`)."""
 
-    mine: tuple[int, ...]
-    theirs: tuple[int, ...]
     pins: tuple[int, int] = (0, 0)
     reserve: tuple[int, int] = (0, 0)
 
@@ -47,13 +46,18 @@ class Board:
         """Total checkers (board, bar, off and reserve) of ``(mine, theirs)``."""
         return sum(self.mine) + self.reserve[0], sum(self.theirs) + self.reserve[1]
 
+    def problems(self, checkers: int | None = CHECKERS) -> list[str]:
+        """The count problems every tavli game shares (the reserve counted; a point may hold
+        both colours under a pin); each game's own rules add theirs."""
+        return side_problems(self, CHECKERS if checkers is None else checkers)
+
     def pinned(self, side: int) -> tuple[int, ...]:
         """The points (in the owner's numbering) where ``side`` (0 mine, 1 theirs) has a
         pinned checker."""
         mask = self.pins[side]
         return tuple(p for p in range(1, 25) if mask >> p & 1)
 
-    def position(self) -> Position:
+    def plain(self) -> Position:
         """The backgammon :class:`Position` of the same counts (the reserve and pins are
         dropped): for Anti, and for Race once every checker has entered."""
         return Position(self.mine, self.theirs)
@@ -63,39 +67,13 @@ class Board:
         return cls(position.mine, position.theirs)
 
 
-@dataclass(frozen=True, slots=True)
-class VariantPlay:
-    """One legal way to play a roll in a variant: the steps and the board they lead to
-    (the mover still ``mine``).  ``ended`` is True when the game ended on the last step
-    (Plakoto's mother checker, or every checker borne off)."""
-
-    steps: tuple[Step, ...]
-    board: Board
-    ended: bool = False
-
-    @property
-    def position(self) -> Position:
-        """The backgammon :class:`Position` of the counts after the play (pins and the
-        reserve dropped; :meth:`Board.position`)."""
-        return self.board.position()
-
-    @property
-    def notation(self) -> str:
-        from bgboard.rules.play import format_play
-
-        return format_play(self.steps)
-
-    def __str__(self) -> str:
-        return self.notation or "no legal play"
-
-
 # ------------------------------------------------------------------- the text form
 def board_text(board: Board) -> str:
     """The documented text form: a gnubg Position ID of both sides' counts (each in its own
     numbering, the player on roll second as in gnubg), then ``:pinned=M/T`` (pinned
     checkers' points, each side in its own numbering, ``-`` for none) when there are pins
     and ``:reserve=M/T`` when checkers wait to enter."""
-    text = position_id(board.position())
+    text = position_id(board.plain())
     if board.pins != (0, 0):
         mine, theirs = (",".join(str(p) for p in board.pinned(s)) or "-" for s in (0, 1))
         text += f":pinned={mine}/{theirs}"
@@ -169,4 +147,4 @@ def raise_problems(found: Sequence[str]) -> None:
         raise InvalidPositionError(found)
 
 
-__all__ = ["BAR", "Board", "VariantPlay", "board_text", "parse_board"]
+__all__ = ["BAR", "Board", "board_text", "parse_board"]

@@ -12,7 +12,8 @@ must be opened (when some play of the roll opens it).  No bar; bearing off as us
 
 from __future__ import annotations
 
-from bgboard.rules.board import Board, VariantPlay, borne_off_outcome, side_problems
+from bgboard.rules.play import Play
+from bgboard.rules.board import Board, borne_off_outcome, side_problems
 from bgboard.rules.explain import BEAR_OFF_HIGHEST, BEAR_OFF_OUTSIDE
 from bgboard.rules.position import BAR, CHECKERS, OFF
 from bgboard.rules.step import STEPS, Step
@@ -114,9 +115,9 @@ def trapping_primes(board: Board) -> list[int]:
     return []
 
 
-def open_primes(plays: list[VariantPlay]) -> list[VariantPlay]:
+def open_primes(plays: list[Play[Board]]) -> list[Play[Board]]:
     """The prime rule: when some plays leave no trapping prime, only those are legal."""
-    free = [p for p in plays if not trapping_primes(p.board)]
+    free = [p for p in plays if not trapping_primes(p.position)]
     return free if free and len(free) < len(plays) else plays
 
 

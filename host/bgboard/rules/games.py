@@ -1,212 +1,80 @@
-"""The seed variants bgboard plays beyond backgammon's family: Plakoto, Fevga, Anti
-Backgammon and Backgammon Race, each as a :class:`Game` (pure code).
+"""The registry of games bgboard plays (pure code): every game, and every format a match
+is played in, each with what callers need to know instead of comparing names.
 
-Backgammon, Nackgammon and Hypergammon keep their :class:`~bgboard.rules.Position` and the
-fast generator of :mod:`bgboard.rules.legal`; these games play on a
-:class:`~bgboard.rules.board.Board` and each has its own single-step generator (one module
-per family: :mod:`~bgboard.rules.plakoto`, :mod:`~bgboard.rules.fevga`,
-:mod:`~bgboard.rules.race`), so backgammon's inner loop never branches on a variant.  The
-dice rules over those steps are :func:`bgboard.rules.search.search`; Anti takes its plays
-from backgammon's generator unchanged.
+* :data:`GAMES`: one :class:`~bgboard.rules.game.Game` each — backgammon with each start
+  (standard, Nackgammon, Hypergammon 1-3: backgammon's Position and fast generator) and the
+  seed games of the tavli family (Plakoto, Fevga, Anti Backgammon, Backgammon Race).
+* :data:`VARIANTS`: what a match is played in — every game alone, and tavli's rotation of
+  Portes, Plakoto and Fevga — as a :class:`Variant` (title, cube, pins, seed, its games).
+* :func:`variant` and :func:`game`: the lookups, with the one clear error
+  (:class:`UnknownVariantError`) for a name bgboard does not know.
+
+Config, CLI (``choices=``), simulator, app and match layer read these properties; none
+compares a game's name.
 
 Usage::
 
-    game = GAMES["plakoto"]
-    plays = game.plays(game.start(), (3, 1))        # VariantPlay values
-    game.outcome(plays[0].board)                     # None, or (winner, kind, points)
-    game.parse_play("24/21 24/23", board, (3, 1))    # one VariantPlay, or IllegalPlayError
+    g = game("plakoto")
+    plays = g.plays(g.start(), (3, 1))               # Play[Board] values
+    g.outcome(plays[0].position)                     # None, or (winner, kind, points)
+    g.parse_play("24/21 24/23", g.start(), (3, 1))   # one Play, or IllegalPlayError
+    variant("tavli").game(2).name                    # "plakoto"
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Sequence
 
-from bgboard.errors import InputError
 from bgboard.rules import fevga, plakoto, race
-from bgboard.rules.board import Board, VariantPlay, board_text, parse_board, raise_problems
-from bgboard.rules.legal import check_dice
-from bgboard.rules.notation import IllegalPlayError, parse_moves
-from bgboard.rules.refusal import hand_move, refuse_move, refuse_play
-from bgboard.rules.position import BAR, CHECKERS, OFF
-from bgboard.rules.search import search
-from bgboard.rules.step import Step
-
-Outcome = tuple[str | None, str, int]
+from bgboard.rules.board import Board
+from bgboard.rules.game import Game, Outcome
+from bgboard.rules.position import BAR
+from bgboard.rules.result import game_result
+from bgboard.rules.starts import UnknownVariantError, checkers_of, start_position
 
 
-@dataclass(frozen=True)
-class Game:
-    """One variant: its start, single steps, plays, end and scoring.
-
-    ``cube``: whether the doubling cube is used (VARIANTS.md: not in Plakoto and Fevga).
-    ``opposite(p)``: the opponent's index (in their own numbering) of my point ``p``.
-    ``kinds``: the results a game can end with, lowest first.
-    ``why_not(board, frm, die)``: the sentence naming the rule that forbids a single step
-    ``steps_from`` does not offer (:mod:`bgboard.rules.refusal`); ``hits``: whether landing
-    on a lone opposing checker sends it to the bar; ``prime_rule``: the sentence of the
-    rule ``filter_plays`` applies.
-    """
-
-    name: str
-    title: str
-    cube: bool
-    kinds: tuple[str, ...]
-    start: Callable[[], Board]
-    steps_from: Callable[[Board, int], list[tuple[Step, Board]]]
-    outcome: Callable[[Board], Outcome | None]
-    problems: Callable[[Board], list[str]]
-    opposite: Callable[[int], int]
-    why_not: Callable[[Board, int, int], str | None]
-    hits: bool = False
-    prime_rule: str | None = None
-    ends_mid_turn: bool = True
-    fast_plays: Callable[[Board, tuple[int, int]], list[VariantPlay]] | None = None
-    filter_plays: Callable[[list[VariantPlay]], list[VariantPlay]] | None = None
-
-    # ----------------------------------------------------------------- plays
-    def plays(self, board: Board, dice: Sequence[int]) -> tuple[VariantPlay, ...]:
-        """Every legal play of ``dice`` from ``board`` (the player on roll moves), one per
-        distinct resulting board; empty when the player must pass or the game is over."""
-        d = check_dice(dice)
-        if self.outcome(board) is not None:
-            return ()
-        if self.fast_plays is not None:
-            return tuple(self.fast_plays(board, d))
-        ended = self._ended if self.ends_mid_turn else _never
-        found = search(board, d, self.steps_from, ended)
-        if not self.ends_mid_turn:
-            found = [VariantPlay(p.steps, p.board, self.outcome(p.board) is not None) for p in found]
-        if self.filter_plays is not None:
-            found = self.filter_plays(found)
-        return tuple(found)
-
-    def _ended(self, board: Board) -> bool:
-        return self.outcome(board) is not None
-
-    def validate(self, board: Board) -> Board:
-        """``board`` if it can occur in this game, else :class:`InvalidPositionError`."""
-        raise_problems(self.problems(board))
-        return board
-
-    def parse_board(self, text: str) -> Board:
-        """A board in the documented text form (``start`` for the start), validated."""
-        if text.strip().lower() == "start":
-            return self.start()
-        return self.validate(parse_board(text))
-
-    def board_text(self, board: Board) -> str:
-        return board_text(board)
-
-    # ----------------------------------------------------------------- playing out
-    def play_steps(self, board: Board, pairs: Sequence[tuple[int, int]], dice: Sequence[int]) -> Board:
-        """The board after moving checkers ``(from, to)`` (mover = ``mine``), each move made
-        of one or more single steps of the dice left, as the rules allow each step; raises
-        :class:`IllegalPlayError` saying which move cannot be made."""
-        d = check_dice(dice)
-        left = [d[0]] * 4 if d[0] == d[1] else [d[0], d[1]]
-        done = self._moves(board, list(pairs), left)
-        if done is not None:
-            return done
-        for frm, to in pairs:
-            if self._walk(board, frm, to, left) is None:
-                raise IllegalPlayError(f"{_where(frm)}/{_where(to)}: {self._why(board, frm, to, left)}")
-        hand = board  # each move can be made alone, not all together: judge where they lead
-        for frm, to in pairs:
-            hand = hand_move(self, hand, frm, to)
-        raise IllegalPlayError(self.explain(board, d, hand))
-
-    def _moves(self, board: Board, pairs: list[tuple[int, int]], left: list[int]) -> Board | None:
-        """The moves in some order in which every one can be made (as on a real board, the
-        order written is not binding)."""
-        if not pairs:
-            return board
-        for i, (frm, to) in enumerate(pairs):
-            if (frm, to) in pairs[:i]:
-                continue
-            walked = self._walk(board, frm, to, left)
-            if walked is not None:
-                done = self._moves(walked[0], pairs[:i] + pairs[i + 1 :], walked[1])
-                if done is not None:
-                    return done
-        return None
-
-    def _walk(self, board: Board, frm: int, to: int, left: list[int]) -> tuple[Board, list[int]] | None:
-        """One checker from ``frm`` to ``to`` by single steps of the dice ``left``."""
-        for die in sorted(set(left), reverse=True):
-            for step, after in self.steps_from(board, die):
-                if step.frm != frm:
-                    continue
-                rest = left.copy()
-                rest.remove(die)
-                if step.to == to:
-                    return after, rest
-                if step.to != OFF and step.to > to and rest:
-                    deeper = self._walk(after, step.to, to, rest)
-                    if deeper is not None:
-                        return deeper
-        return None
-
-    def steps_of(self, board: Board, pairs: Sequence[tuple[int, int]], dice: Sequence[int]) -> list[Step]:
-        """The single steps of a recorded move (``(from, to)`` one die each, in the order
-        played), with their pin/hit flags as the board decides; a pair that is not a step
-        of the dice left stops the list there."""
-        d = check_dice(dice)
-        left = [d[0]] * 4 if d[0] == d[1] else [d[0], d[1]]
-        out: list[Step] = []
-        for frm, to in pairs:
-            found = [
-                (step, after)
-                for die in sorted(set(left))
-                for step, after in self.steps_from(board, die)
-                if (step.frm, step.to) == (frm, to)
-            ]
-            if not found:
-                break
-            step, board = found[0]
-            left.remove(step.die)
-            out.append(step)
-        return out
-
-    def _why(self, board: Board, frm: int, to: int, left: list[int]) -> str:
-        return refuse_move(self, board, frm, to, left)
-
-    def parse_play(self, text: str, board: Board, dice: Sequence[int]) -> VariantPlay:
-        """The legal play written ``text`` (gnubg notation; ``*`` marks a pin in Plakoto, a
-        hit in Race and Anti) or ``pass``; raises :class:`IllegalPlayError` with a reason."""
-        d = check_dice(dice)
-        plays = self.plays(board, d)
-        if text.strip().lower() in ("", "pass", "no legal play"):
-            if not plays:
-                return VariantPlay((), board)
-            raise IllegalPlayError(f"{d[0]}-{d[1]} can be played: you cannot pass")
-        pairs = [(a, b) for points, _ in parse_moves(text) for a, b in zip(points, points[1:])]
-        result = self.play_steps(board, pairs, d)
-        for play in plays:
-            if play.board == result:
-                return play
-        raise IllegalPlayError(f"{text.strip()} is not legal in {self.title}: {self.explain(board, d, result)}")
-
-    def explain(self, board: Board, dice: Sequence[int], result: Board) -> str:
-        """One sentence on why ``result`` is not a legal play of ``dice`` from ``board``."""
-        d = check_dice(dice)
-        plays = self.plays(board, d)
-        if any(p.board == result for p in plays):
-            return "it is legal"
-        if not plays:
-            return f"there is no legal play of {d[0]}-{d[1]}: the checkers must stay where they are"
-        return refuse_play(self, board, d, result, plays)
+def _mirror(p: int) -> int:
+    return BAR - p
 
 
-def _never(board: Board) -> bool:
-    return False
+def _backgammon_outcome(board: Board) -> Outcome | None:
+    r = game_result(board)
+    return None if r is None else (r.winner, r.kind, r.points)
 
 
-def _where(point: int) -> str:
-    return "bar" if point == BAR else "off" if point == OFF else str(point)
+def _backgammon(name: str, title: str, mat_name: str | None, sgf_name: str | None) -> Game:
+    """Backgammon from one of its starts: its plays from the fast generator."""
+    checkers = checkers_of(name)
+    return Game(
+        name=name,
+        title=title,
+        cube=True,
+        kinds=("single", "gammon", "backgammon"),
+        start=lambda: Board.of(start_position(name)),
+        steps_from=race.anti_steps_from,
+        outcome=_backgammon_outcome,
+        problems=lambda board: board.plain().problems(checkers),
+        opposite=_mirror,
+        why_not=race.why_not,
+        checkers=checkers,
+        seed=False,
+        mat_name=mat_name,
+        sgf_name=sgf_name,
+        hits=True,
+        ends_mid_turn=False,
+        fast_plays=race.anti_plays,
+    )
 
 
+#: Every game bgboard plays, by name.
 GAMES: dict[str, Game] = {
+    "standard": _backgammon("standard", "Backgammon", None, None),
+    "nackgammon": _backgammon("nackgammon", "Nackgammon", "NackGammon", "Nackgammon"),
+    "hypergammon1": _backgammon("hypergammon1", "Hypergammon (1)", "HyperGammon (1)", "Hypergammon1"),
+    "hypergammon2": _backgammon("hypergammon2", "Hypergammon (2)", "HyperGammon (2)", "Hypergammon2"),
+    "hypergammon3": _backgammon("hypergammon3", "Hypergammon (3)", "HyperGammon (3)", "Hypergammon3"),
+    # bgboard's extension of the .mat and SGF names: gnubg has none of the seed games
+    # (docs/match.md, "Records of the variants")
     "plakoto": Game(
         name="plakoto",
         title="Plakoto",
@@ -216,8 +84,12 @@ GAMES: dict[str, Game] = {
         steps_from=plakoto.steps_from,
         outcome=plakoto.outcome,
         problems=plakoto.problems,
-        opposite=lambda p: BAR - p,
+        opposite=_mirror,
         why_not=plakoto.why_not,
+        pins=True,
+        mat_name="Plakoto",
+        sgf_name="Plakoto",
+        setup="Plakoto: 15 white on 24, 15 black on 1",
     ),
     "fevga": Game(
         name="fevga",
@@ -232,6 +104,10 @@ GAMES: dict[str, Game] = {
         filter_plays=fevga.open_primes,
         why_not=fevga.why_not,
         prime_rule=fevga.PRIME_RULE,
+        same_way=True,
+        mat_name="Fevga",
+        sgf_name="Fevga",
+        setup="Fevga: 15 white on 24, 15 black on 12",
     ),
     "anti": Game(
         name="anti",
@@ -242,8 +118,11 @@ GAMES: dict[str, Game] = {
         steps_from=race.anti_steps_from,
         outcome=race.anti_outcome,
         problems=race.anti_problems,
-        opposite=lambda p: BAR - p,
+        opposite=_mirror,
         why_not=race.why_not,
+        bearing_off_wins=False,
+        mat_name="Anti Backgammon",
+        sgf_name="Anti",
         hits=True,
         ends_mid_turn=False,
         fast_plays=race.anti_plays,
@@ -257,52 +136,101 @@ GAMES: dict[str, Game] = {
         steps_from=race.race_steps_from,
         outcome=race.race_outcome,
         problems=race.race_problems,
-        opposite=lambda p: BAR - p,
+        opposite=_mirror,
         why_not=race.why_not,
+        mat_name="Backgammon Race",
+        sgf_name="Race",
+        setup="Race: 15 of each colour in its tray",
         hits=True,
         ends_mid_turn=False,
     ),
 }
 
-def _backgammon_outcome(board: Board) -> Outcome | None:
-    from bgboard.rules.result import game_result
 
-    r = game_result(board.position())
-    return None if r is None else (r.winner, r.kind, r.points)
+@dataclass(frozen=True)
+class Variant:
+    """What a match is played in: one game throughout, or a rotation of games (tavli).
+
+    ``games``: the games in order (game ``n`` of the match plays ``games[(n - 1) % len]``);
+    ``titles``: their names in this format (tavli calls backgammon Portes);
+    ``mat_name``: the .mat ``Variation`` (None: gnubg's default, backgammon)."""
+
+    name: str
+    title: str
+    games: tuple[Game, ...]
+    titles: tuple[str, ...]
+    mat_name: str | None
+
+    def game(self, number: int) -> Game:
+        """The game played as game ``number`` (1, 2, ...) of a match."""
+        return self.games[(number - 1) % len(self.games)]
+
+    def game_title(self, number: int) -> str:
+        return self.titles[(number - 1) % len(self.titles)]
+
+    @property
+    def rotates(self) -> bool:
+        """Several games take turns (tavli): the display names the game being played."""
+        return len(self.games) > 1
+
+    @property
+    def cube(self) -> bool:
+        """Whether the match uses the doubling cube (not in a rotation: VARIANTS.md)."""
+        return not self.rotates and self.games[0].cube
+
+    @property
+    def pins(self) -> bool:
+        """Whether some game of the match pins checkers (the board's reading must allow it)."""
+        return any(g.pins for g in self.games)
+
+    @property
+    def seed(self) -> bool:
+        """Whether some game of the match is a seed game (played on a Board with pins or a
+        reserve, not on backgammon's Position alone)."""
+        return any(g.seed for g in self.games)
+
+    @property
+    def checkers(self) -> int:
+        return self.games[0].checkers
 
 
-#: Backgammon itself as a :class:`Game` (tavli's Portes), for code that handles every game
-#: of a tavli match alike (the variant simulator); not one of :data:`GAMES`, since the
-#: match and the CLI play backgammon on its own Position.
-BACKGAMMON = Game(
-    name="standard",
-    title="Portes",
-    cube=True,
-    kinds=("single", "gammon", "backgammon"),
-    start=race.anti_start,
-    steps_from=race.anti_steps_from,
-    outcome=_backgammon_outcome,
-    problems=race.anti_problems,
-    opposite=lambda p: BAR - p,
-    why_not=race.why_not,
-    hits=True,
-    ends_mid_turn=False,
-    fast_plays=race.anti_plays,
+def _alone(g: Game) -> Variant:
+    return Variant(g.name, g.title, (g,), (g.title,), g.mat_name)
+
+
+#: Tavli (VARIANTS.md, issue 16): Portes, Plakoto and Fevga in rotation.
+TAVLI = Variant(
+    "tavli", "Tavli", (GAMES["standard"], GAMES["plakoto"], GAMES["fevga"]), ("Portes", "Plakoto", "Fevga"), "Tavli"
 )
 
-#: The variant names of :data:`GAMES`.
-GAME_NAMES: tuple[str, ...] = tuple(GAMES)
+#: Every format a match may be played in, by name: each game alone, then tavli.
+VARIANTS: dict[str, Variant] = {**{name: _alone(g) for name, g in GAMES.items()}, TAVLI.name: TAVLI}
+
+#: The match formats that rotate games (tavli), each played under its own rule set of the
+#: same name (:data:`bgboard.match.ruleset.RULE_SETS`).
+ROTATIONS: dict[str, Variant] = {name: v for name, v in VARIANTS.items() if v.rotates}
+#: The names of the seed games (not backgammon's starts).
+SEED_GAMES: tuple[str, ...] = tuple(name for name, g in GAMES.items() if g.seed)
+#: The names of the match formats that play a seed game (the variant simulator's choices).
+SEED_VARIANTS: tuple[str, ...] = tuple(name for name, v in VARIANTS.items() if v.seed)
 
 
-class UnknownGameError(InputError):
-    """A variant name that is not one of :data:`GAMES`."""
+def variant(name: str) -> Variant:
+    """The match format called ``name``; :class:`UnknownVariantError` names the choices."""
+    try:
+        return VARIANTS[name]
+    except KeyError:
+        raise UnknownVariantError(f"unknown variant {name!r}: choose one of {', '.join(VARIANTS)}") from None
 
 
 def game(name: str) -> Game:
-    try:
-        return GAMES[name]
-    except KeyError:
-        raise UnknownGameError(f"unknown variant {name!r}: choose one of {', '.join(GAMES)}") from None
+    """The game called ``name`` (a match format that rotates has no single game)."""
+    found = variant(name)
+    if found.rotates:
+        raise UnknownVariantError(f"{name!r} is a rotation of games: choose one of {', '.join(GAMES)}")
+    return found.games[0]
 
 
-__all__ = ["CHECKERS", "GAMES", "GAME_NAMES", "Game", "UnknownGameError", "game"]
+
+__all__ = ["GAMES", "ROTATIONS", "SEED_GAMES", "SEED_VARIANTS", "TAVLI", "VARIANTS", "Game",
+           "UnknownVariantError", "Variant", "game", "variant"]

@@ -10,23 +10,32 @@ here beside the value; reading text needs the position and the dice and lives in
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Generic, Sequence
+
+from typing_extensions import TypeVar
 
 from bgboard.rules.position import BAR, OFF, Position
 from bgboard.rules.step import Step
 
+#: The kind of position a play leads to: backgammon's :class:`Position`, or the tavli
+#: games' :class:`~bgboard.rules.board.Board` (a Position with pins and a reserve).
+P = TypeVar("P", bound=Position, default=Position, covariant=True)
+
 
 @dataclass(frozen=True, slots=True)
-class Play:
+class Play(Generic[P]):
     """One legal way to play a roll, identified by its resulting ``position``.
 
     ``position`` is the board after the play **before** the sides swap (the mover is still
     ``mine``); ``steps`` is one canonical sequence of single-die steps leading there.
-    A pass is ``Play((), position)``.
+    A pass is ``Play((), position)``.  In every game the same type: ``Play[Board]`` in the
+    tavli games, whose ``position`` keeps the pins and the reserve; ``ended`` is True when
+    the game ended on the last step (Plakoto's mother checker, every checker borne off).
     """
 
     steps: tuple[Step, ...]
-    position: Position
+    position: P
+    ended: bool = False
 
     @property
     def notation(self) -> str:

@@ -13,13 +13,14 @@ generator, unchanged — with the aim reversed: whoever bears off all checkers f
 
 from __future__ import annotations
 
-from bgboard.rules.board import Board, VariantPlay, side_problems
+from bgboard.rules.play import Play
+from bgboard.rules.board import Board, side_problems
 from bgboard.rules.explain import BEAR_OFF_HIGHEST, BEAR_OFF_OUTSIDE, ENTER_FIRST, blocked
 from bgboard.rules.legal import cached_plays
 from bgboard.rules.position import BAR, CHECKERS, OFF
 from bgboard.rules.result import result_of
 from bgboard.rules.step import STEPS, Step
-from bgboard.rules.variants import start_position
+from bgboard.rules.starts import start_position
 
 
 # ------------------------------------------------------------------------- Race
@@ -134,11 +135,11 @@ def anti_start() -> Board:
     return Board.of(start_position("standard"))
 
 
-def anti_plays(board: Board, dice: tuple[int, int]) -> list[VariantPlay]:
+def anti_plays(board: Board, dice: tuple[int, int]) -> list[Play[Board]]:
     """Backgammon's legal plays (its fast generator), as variant plays."""
     return [
-        VariantPlay(p.steps, Board(p.position.mine, p.position.theirs), p.position.mine[OFF] == CHECKERS)
-        for p in cached_plays(board.position(), *dice)
+        Play(p.steps, Board(p.position.mine, p.position.theirs), p.position.mine[OFF] == sum(p.position.mine))
+        for p in cached_plays(board.plain(), *dice)
     ]
 
 

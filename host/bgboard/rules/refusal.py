@@ -19,15 +19,13 @@ Anti plays backgammon's moves, so its refusals are backgammon's own (:func:`expl
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable, Iterator, Sequence
+from typing import Callable, Iterator, Sequence
 
-from bgboard.rules.board import Board, VariantPlay
+from bgboard.rules.play import Play
+from bgboard.rules.board import Board
 from bgboard.rules.explain import _mismatch, explain  # pyright: ignore[reportPrivateUsage]
 from bgboard.rules.position import BAR, OFF
-from bgboard.rules.search import search
-
-if TYPE_CHECKING:
-    from bgboard.rules.games import Game
+from bgboard.rules.search import StepRules, search
 
 #: The sentence for a move no rule sentence names (counted by benchmarks/variant_refusals.py).
 GENERIC_STEP = "that move is not allowed here"
@@ -47,7 +45,7 @@ def _key(board: Board) -> tuple[tuple[int, ...], tuple[int, ...], int]:
     return board.mine, board.theirs, board.reserve[0]
 
 
-def hand_move(game: "Game", board: Board, frm: int, to: int) -> Board:
+def hand_move(game: StepRules, board: Board, frm: int, to: int) -> Board:
     """The board after my checker on ``frm`` is put on ``to`` whatever the rules say, as a
     hand would (hits where the game hits)."""
     m = list(board.mine)
@@ -67,7 +65,7 @@ def hand_move(game: "Game", board: Board, frm: int, to: int) -> Board:
     return Board(tuple(m), th, pins, reserve)
 
 
-def steps_any(game: "Game", board: Board, die: int) -> Iterator[tuple[int, int, Board, str | None]]:
+def steps_any(game: StepRules, board: Board, die: int) -> Iterator[tuple[int, int, Board, str | None]]:
     """Every step a hand could make with ``die`` — each of my checkers ``die`` pips on, or
     off — as ``(frm, to, board after, None if legal else the rule it breaks)``."""
     legal = {(s.frm, s.to): after for s, after in game.steps_from(board, die)}
@@ -91,7 +89,7 @@ def _cum_goal(target: Board) -> list[int]:
     return cum
 
 
-def _search(game: "Game", board: Board, dice: tuple[int, ...], target: Board) -> tuple[int, str | None, int] | None:
+def _search(game: StepRules, board: Board, dice: tuple[int, ...], target: Board) -> tuple[int, str | None, int] | None:
     """The closest way to ``target``: (rules broken, first broken rule, dice used)."""
     goal = _key(target)
     goal_cum = _cum_goal(target)
@@ -145,19 +143,19 @@ def _count_problem(board: Board, result: Board) -> str | None:
     return None
 
 
-def refuse_play(game: "Game", board: Board, dice: tuple[int, int], result: Board, plays: Sequence[VariantPlay]) -> str:
+def refuse_play(game: StepRules, board: Board, dice: tuple[int, int], result: Board, plays: Sequence[Play[Board]]) -> str:
     """One sentence on why ``result`` is not among ``plays`` (the legal plays of ``dice``
     from ``board``, not empty)."""
     d1, d2 = dice
-    if game.name in ("anti", "standard"):
-        return explain(board.position(), dice, result.position()) or f"that is not a play of {d1}-{d2}"
+    if game.backgammon_moves:
+        return explain(board.plain(), dice, result.plain()) or f"that is not a play of {d1}-{d2}"
     problem = _count_problem(board, result)
     if problem:
         return problem
     rolled = (d1,) * 4 if d1 == d2 else (d1, d2)
     found = _search(game, board, rolled, result)
     if found is None:
-        return _mismatch(board.position(), result.position(), d1, d2)
+        return _mismatch(board.plain(), result.plain(), d1, d2)
     broken, first, used = found
     if broken:
         return first or GENERIC_STEP
@@ -165,7 +163,7 @@ def refuse_play(game: "Game", board: Board, dice: tuple[int, int], result: Board
         return f"{d1}-{d2} can be played: you cannot pass"
     if game.filter_plays is not None and game.prime_rule:
         raw = search(board, (d1, d2), game.steps_from, _ended_in(game) if game.ends_mid_turn else _never)
-        if any(_key(p.board) == _key(result) for p in raw):
+        if any(_key(p.position) == _key(result) for p in raw):
             return game.prime_rule
     most = max(len(p.steps) for p in plays)
     if used < most:
@@ -178,7 +176,7 @@ def refuse_play(game: "Game", board: Board, dice: tuple[int, int], result: Board
     return f"that is not a play of {d1}-{d2}"
 
 
-def refuse_move(game: "Game", board: Board, frm: int, to: int, left: list[int]) -> str:
+def refuse_move(game: StepRules, board: Board, frm: int, to: int, left: list[int]) -> str:
     """Why one checker cannot go ``frm`` to ``to`` by single steps of the dice ``left``
     (the sentence follows the move's text, as in "13/7: ...")."""
     if frm == BAR and not board.mine[BAR] and not board.reserve[0]:
@@ -216,7 +214,7 @@ def _never(board: Board) -> bool:
     return False
 
 
-def _ended_in(game: "Game") -> Callable[[Board], bool]:
+def _ended_in(game: StepRules) -> Callable[[Board], bool]:
     return lambda board: game.outcome(board) is not None
 
 

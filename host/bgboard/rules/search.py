@@ -12,18 +12,43 @@ play at once and counts as a complete play (the game can end in the middle of a 
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, Protocol
 
-from bgboard.rules.board import Board, VariantPlay
+from bgboard.rules.board import Board
+from bgboard.rules.play import Play
 from bgboard.rules.step import Step
 
 StepsFrom = Callable[[Board, int], list[tuple[Step, Board]]]
 Ended = Callable[[Board], bool]
 
 
-def search(board: Board, dice: tuple[int, int], steps_from: StepsFrom, ended: Ended) -> list[VariantPlay]:
+class StepRules(Protocol):
+    """What the refusals (:mod:`bgboard.rules.refusal`) need of a game: its single steps,
+    the sentence for a step it does not offer, its end and its dice-rule filter.
+    :class:`bgboard.rules.game.Game` is one; the protocol lives here, below both, so
+    that neither imports the other."""
+
+    @property
+    def hits(self) -> bool: ...
+    @property
+    def ends_mid_turn(self) -> bool: ...
+    @property
+    def prime_rule(self) -> str | None: ...
+    @property
+    def backgammon_moves(self) -> bool: ...
+    @property
+    def steps_from(self) -> StepsFrom: ...
+    @property
+    def why_not(self) -> Callable[[Board, int, int], str | None]: ...
+    @property
+    def outcome(self) -> Callable[[Board], tuple[str | None, str, int] | None]: ...
+    @property
+    def filter_plays(self) -> Callable[[list[Play[Board]]], list[Play[Board]]] | None: ...
+
+
+def search(board: Board, dice: tuple[int, int], steps_from: StepsFrom, ended: Ended) -> list[Play[Board]]:
     """Every legal play of ``dice`` (checked by the caller) from ``board``: one
-    :class:`VariantPlay` per distinct resulting board, in the order first met."""
+    :class:`~bgboard.rules.play.Play` per distinct resulting board, in the order first met."""
     d1, d2 = dice
     done: dict[Board, tuple[Step, ...]] = {}
     if d1 == d2:
@@ -43,12 +68,12 @@ def search(board: Board, dice: tuple[int, int], steps_from: StepsFrom, ended: En
                 break
             level = deeper
             depth += 1
-        found = [VariantPlay(s, b, True) for b, s in done.items()]
+        found = [Play(s, b, True) for b, s in done.items()]
         # The deepest boards that did not end the game are plays when they use every die, or
         # when no play ends the game (then they are the most dice that can be played); a board
         # one step short of a play that ends the game is not (it counts as complete).
         if depth and (depth == 4 or not done):
-            found += [VariantPlay(s, b) for b, s in level.items()]
+            found += [Play(s, b) for b, s in level.items()]
         return found
     hi, lo = (d1, d2) if d1 > d2 else (d2, d1)
     full: dict[Board, tuple[Step, ...]] = {}
@@ -64,7 +89,7 @@ def search(board: Board, dice: tuple[int, int], steps_from: StepsFrom, ended: En
             if not more:
                 singles.setdefault(after, (step,))
     if full:
-        return [VariantPlay(s, b, ended(b)) for b, s in full.items()]
+        return [Play(s, b, ended(b)) for b, s in full.items()]
     if any(s[0].die == hi for s in singles.values()):  # only one die: the larger if it can
         singles = {b: s for b, s in singles.items() if s[0].die == hi}
-    return [VariantPlay(s, b) for b, s in singles.items()]
+    return [Play(s, b) for b, s in singles.items()]

@@ -3,11 +3,11 @@ flicker, and recognition of the play a player made (or why it is not one).
 
 The backgammon recognisers' verdicts (``Played``, ``Ambiguous``, ``Unchanged`` ...) are
 exported here; the variants' recogniser (Plakoto, Fevga) has its own under
-:mod:`bgboard.sense.variants`."""
+:mod:`bgboard.sense.tavli`."""
 
 from __future__ import annotations
 
-from bgboard.sense import variants
+from bgboard.sense import tavli
 from bgboard.sense.board import (
     BLACK,
     BLACK_BAR,
@@ -47,7 +47,7 @@ from bgboard.sense.recognise import (
 )
 from bgboard.sense.settle import Flicker, Settler
 from bgboard.sense.slots import PLACE_NUMBERS, SlotMap
-from bgboard.sense.variants import Physical, Unexplained, VariantTurn, physical, setup_text
+from bgboard.sense.tavli import Physical, Unexplained, VariantTurn, physical, setup_text
 
 __all__ = [
     "BLACK", "BLACK_BAR", "BLACK_OFF", "CAPPED", "COLOUR_NAMES", "MIXED", "PLACE_NUMBERS", "WHITE",
@@ -55,5 +55,5 @@ __all__ = [
     "Observation", "Physical", "Played", "Reading", "SensorFaultError", "Settler", "SlotMap",
     "Slots", "Takeback", "Turn", "Unchanged", "Unexplained", "VariantTurn", "Verdict", "board_of",
     "code_reading", "describe_fixes", "guess_board", "physical", "physical_point", "position_of",
-    "put_back", "reading_from_slots", "setup_fixes", "setup_message", "setup_text", "variants",
+    "put_back", "reading_from_slots", "setup_fixes", "setup_message", "setup_text", "tavli",
 ]

@@ -134,7 +134,7 @@ class Observation:
     """A whole-board sensor reading: one code per place 1..28 (see the module docstring).
 
     ``states``: the slot states it was read from (wire order), kept where recognition needs
-    more than the codes (a Plakoto pin, :mod:`bgboard.sense.variants`); not compared."""
+    more than the codes (a Plakoto pin, :mod:`bgboard.sense.tavli`); not compared."""
 
     codes: tuple[int, ...]
     states: tuple[int, ...] = field(default=(), compare=False, repr=False)
@@ -324,7 +324,9 @@ def describe_fixes(fixes: Iterable[Fix]) -> str:
 def black_own_point(place: int, variant: str | None = None) -> int:
     """Black's own number of physical point ``place``: ``25 - place``, or in Fevga, where
     both sides go the same way round, ``place ± 12`` (:func:`bgboard.rules.fevga.theirs_at`)."""
-    if variant == "fevga":
+    from bgboard.rules.games import GAMES
+
+    if variant is not None and GAMES[variant].same_way:
         from bgboard.rules.fevga import theirs_at
 
         return theirs_at(place)
@@ -352,7 +354,7 @@ def setup_guidance(fixes: Iterable[Fix], own: bool = True, variant: str | None =
 
     A place short of its checkers is ``put N on``, one with too many ``leave N on``; the
     other colour's checkers on it are ``take yours off`` (``clear`` where the place should
-    be empty); a reading of both colours addresses both players.  ``variant`` ("fevga")
+    be empty); a reading of both colours addresses both players.  ``variant`` (a game going the same way round, Fevga)
     names black's points as that game numbers them."""
     said: dict[int, list[str]] = {WHITE: [], BLACK: []}
     for f in fixes:

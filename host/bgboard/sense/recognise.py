@@ -23,11 +23,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Iterable, Sequence
+from typing import Iterable, Protocol, Sequence
 
 from bgboard import rules
 from bgboard.errors import InputError
-from bgboard.rules.board import VariantPlay
 from bgboard.rules.legal import legal_plays
 from bgboard.rules.play import Play
 from bgboard.rules.position import BAR, OFF, Position
@@ -68,16 +67,16 @@ class Unchanged:
 @dataclass(frozen=True, slots=True)
 class Played:
     """The board shows the result of exactly one legal play (a seed variant's
-    :class:`~bgboard.rules.board.VariantPlay` in :meth:`bgboard.sense.variants.VariantTurn.verdict`)."""
+    ``Play[Board]`` in :meth:`bgboard.sense.tavli.VariantTurn.recognise`)."""
 
-    play: Play | VariantPlay
+    play: Play
 
 
 @dataclass(frozen=True, slots=True)
 class Ambiguous:
     """Several legal plays fit the readings (a stack count is uncertain): the player picks one."""
 
-    plays: tuple[Play | VariantPlay, ...]
+    plays: tuple[Play, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,6 +126,20 @@ class Miscount:
 
 
 Verdict = Unchanged | Played | Ambiguous | Moving | Takeback | Illegal | Miscount
+
+
+class RollReader(Protocol):
+    """What the turn judge (:mod:`bgboard.control.judge`) needs of the recognition of one
+    roll, in every game: backgammon's :class:`Turn` and the seed games'
+    :class:`bgboard.sense.tavli.VariantTurn` (:func:`bgboard.sense.tavli.reader` builds the
+    right one from the registry)."""
+
+    @property
+    def mover(self) -> int: ...
+
+    def recognise(self, observation: Observation) -> Verdict: ...
+
+    def guess(self, observation: Observation, checkers: int) -> tuple[int, ...] | None: ...
 
 
 # ------------------------------------------------------------------ the turn
@@ -238,6 +251,11 @@ class Turn:
                             add(Position(position.mine, tuple(theirs)), tuple(done))
 
     # -------------------------------------------------------------- recognition
+    def guess(self, observation: Observation, checkers: int) -> Board | None:
+        """The whole board the reading most likely shows (for condoning), preferring the
+        start of the roll where a reading is unsure."""
+        return guess_board(observation, checkers, self.start)
+
     def recognise(self, observation: Observation) -> Verdict:
         """The verdict on a settled ``observation`` (see the module docstring)."""
         key = observation.codes
@@ -373,7 +391,7 @@ def setup_fixes(observation: Observation, start: Position, slots: Slots = Slots(
 def setup_message(fixes: Iterable[Fix], own: bool = True, variant: str | None = None) -> str:
     """One sentence for the display: what to change to reach the start position, each
     instruction to the player whose checkers it is about, in that player's numbering
-    (``own``; black's Fevga points as ``variant`` "fevga" numbers them) or the board's
+    (``own``; black's Fevga points as ``variant`` (Fevga) numbers them) or the board's
     (:func:`bgboard.sense.board.setup_guidance`)."""
     fixes = tuple(fixes)
     if not fixes:
@@ -387,6 +405,7 @@ __all__ = [
     "Miscount",
     "Moving",
     "Played",
+    "RollReader",
     "Takeback",
     "Turn",
     "Unchanged",

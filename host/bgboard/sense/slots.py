@@ -84,7 +84,7 @@ class SlotMap:
         checker seen beyond a gap raises :class:`SensorFaultError` naming the place.
 
         ``skip_base``: places whose base slot is not read (a Plakoto pin: two opposite
-        magnets on one slot partly cancel; :mod:`bgboard.sense.variants`)."""
+        magnets on one slot partly cancel; :mod:`bgboard.sense.tavli`)."""
         if len(states) != self.count:
             raise SensorFaultError(f"the board reported {len(states)} slots, the grid has {self.count}")
         codes: list[int] = []

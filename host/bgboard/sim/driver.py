@@ -28,9 +28,10 @@ from typing import Any, Awaitable, Callable, Generator, Protocol
 from bgboard.control.events import Button
 from bgboard.errors import InputError
 from bgboard.match.state import Phase
+from bgboard.rules.games import ROTATIONS, variant as variant_of
 from bgboard.sense.recognise import Ambiguous, Illegal, Miscount
 from bgboard.sim.layout import Layout
-from bgboard.sim.players import (Move, choose_play, choose_variant_play, dice_for, illegal_attempt, moves_of, takes,
+from bgboard.sim.players import (Move, choose_play, dice_for, illegal_attempt, moves_of, takes,
                                  variant_illegal_attempt, variant_moves, wants_double)
 
 __all__ = [
@@ -82,7 +83,7 @@ class Options:
     players: tuple[str, str] = ("White", "Black")
     teach: str = "off"  # "learner": every play and cube decision graded (bgboard sim --teach)
     engine: str | None = None  # the teacher's hint engine (None: the strongest installed)
-    variant: str | None = None  # a seed variant (bgboard sim --variant; tavli is rules "tavli")
+    variant: str | None = None  # a seed game (bgboard sim --variant; a rotation such as tavli is its own rules)
     learner: str = "both"  # whose learner report: white, black or both ([teach] learner, --learner)
     opponent: str | None = None  # ENGINE[:LEVEL]: the engine plays black (bgboard sim --opponent)
     opponent_dice: str = "module"  # the engine's dice: "module" rolls itself, "person" is pressed for it
@@ -108,7 +109,7 @@ class Options:
     @property
     def match_variant(self) -> str:
         """The ``[match] variant`` of the host's config for this run."""
-        return "tavli" if self.rules == "tavli" else self.variant or "standard"
+        return self.rules if self.rules in ROTATIONS else self.variant or "standard"
 
 
 #: The command-line spelling of each journalled option (for the refusal's sentence).
@@ -392,10 +393,10 @@ class Players:
         mover, position, dice, game = s.turn, s.position, s.dice, s.game
         rules = s.game_rules
         if rules is not None:  # a seed variant: its own plays, laid out on its own board
-            play = choose_variant_play(rules, s.board_view, dice, o.seed, game, turn)
+            play = choose_play(rules, s.board_view, dice, o.seed, game, turn)
             moves = () if play is None else variant_moves(rules, s.board_view, play.steps, mover)
         else:
-            play = choose_play(position, dice, o.seed, game, turn)
+            play = choose_play(s.playing, s.board_view, dice, o.seed, game, turn)
             moves = () if play is None else moves_of(play.steps, mover)
         if play is not None and (game, turn) not in self.attempted:
             if rules is not None:
@@ -462,7 +463,7 @@ class Players:
         assert s is not None
         variant = {"variant": self.options.match_variant, "pinned_points_read": self.tally.pinned_points_read}
         return {
-            **(variant if self.options.match_variant in ("plakoto", "fevga", "anti", "race", "tavli") else {}),
+            **(variant if variant_of(self.options.match_variant).seed else {}),
             "match_length": s.length,
             "score": list(s.score),
             "games": [{"winner": g.winner, "points": g.points, "cube": g.cube, "result": g.result} for g in s.games],
@@ -491,11 +492,11 @@ def table_layout(controller: Any) -> Layout:
     start of the game to be set up, or the board with a seed variant's pins and reserves."""
     s = controller.state
     if s.phase in (Phase.OPENING, Phase.GAME_OVER, Phase.MATCH_OVER):
-        from bgboard.sense.variants import Physical
+        from bgboard.sense.tavli import Physical
 
         return Layout.from_physical(Physical(controller.session.start_counts()))
     if s.game_rules is not None:
-        from bgboard.sense.variants import physical
+        from bgboard.sense.tavli import physical
 
         return Layout.from_physical(physical(s.game_rules.name, s.board_view, s.turn or 0))
     return Layout.from_position(s.position, s.turn or 0)
@@ -519,7 +520,7 @@ def _cube_view(state: Any) -> Any:
 def _pins(play: Any) -> int:
     """The pinned points on the board after a seed variant's play (read through the field
     model's cancelling magnets)."""
-    mine, theirs = play.board.pins
+    mine, theirs = play.position.pins
     return bin(mine).count("1") + bin(theirs).count("1")
 
 

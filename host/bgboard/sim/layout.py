@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from bgboard.hardware import BAR_PLACES, OFF_PLACES, PLACES, POINT_PLACES  # noqa: F401 - the places of this layout
 from bgboard.rules import BAR, OFF, Position
-from bgboard.sense.variants import Physical
+from bgboard.sense.tavli import Physical
 
 __all__ = ["BAR_PLACES", "BLACK", "COLOURS", "OFF_PLACES", "PLACES", "POINT_PLACES", "WHITE", "Layout", "place_of"]
 
@@ -42,7 +42,7 @@ class Layout:
 
     @classmethod
     def from_physical(cls, physical: Physical) -> "Layout":
-        """The table of a seed variant's board (:func:`bgboard.sense.variants.physical`):
+        """The table of a seed variant's board (:func:`bgboard.sense.tavli.physical`):
         on a pinned point ``points`` counts the pinners on top and ``pins`` names it; the
         trays hold Race's unentered checkers with the borne-off ones."""
         c = physical.counts
@@ -124,7 +124,7 @@ class Layout:
         return Layout(tuple(points), self.bar, self.off, self.pins)
 
     def physical(self) -> Physical:
-        """The host's view of this table (:class:`bgboard.sense.variants.Physical`): 28
+        """The host's view of this table (:class:`bgboard.sense.tavli.Physical`): 28
         signed counts, pins kept."""
         return Physical((*self.points, self.bar[0], -self.bar[1], self.off[0], -self.off[1]), self.pins)
 

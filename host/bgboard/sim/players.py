@@ -23,7 +23,8 @@ from typing import Any, Sequence
 
 from bgboard.rules import BAR, OFF, Position
 from bgboard.rules.board import Board
-from bgboard.rules.games import Game
+from bgboard.rules.game import Game
+from bgboard.rules.play import Play
 from bgboard.rules.step import Step
 from bgboard.sim.layout import BAR_PLACES, OFF_PLACES, Layout, place_of
 
@@ -83,27 +84,23 @@ def _score(before: Position, after: Position, rng: random.Random) -> float:
     return 3.0 * hits + 1.0 * made - 1.2 * blots + 0.4 * home + rng.random()
 
 
-def choose_play(position: Position, dice: tuple[int, int], seed: int, game: int, turn: int):
-    """The legal play this player makes, or ``None`` when there is none (a pass)."""
-    from bgboard.rules import legal_plays  # type: ignore[attr-defined]
-
-    plays = legal_plays(position, dice)
-    if not plays:
-        return None
-    rng = rng_for(seed, game, turn, "play")
-    return max(plays, key=lambda play: _score(position, play.position, rng))
-
-
-def choose_variant_play(game: Game, board: Board, dice: tuple[int, int], seed: int, number: int, turn: int):
-    """The legal play of a seed variant this player makes (the self-play heuristic,
-    :func:`bgboard.match.selfplay.variant_score`, with a seeded tie-break), or ``None``."""
+def choose_play(game: Game, board: Board, dice: tuple[int, int], seed: int, number: int, turn: int) -> Play | None:
+    """The legal play this player makes in ``game`` from ``board`` (the player on roll
+    moves), or ``None`` when there is none (a pass): in backgammon's games the play
+    heuristic above over the fast generator's plays; in a seed game the self-play heuristic
+    (:func:`bgboard.match.selfplay.variant_score`); either with a seeded tie-break."""
     from bgboard.match.selfplay import variant_score
+    from bgboard.rules import legal_plays
 
+    rng = rng_for(seed, number, turn, "play")
+    if not game.seed:
+        position = board.plain()
+        found = legal_plays(position, dice)
+        return max(found, key=lambda play: _score(position, play.position, rng)) if found else None
     plays = game.plays(board, dice)
     if not plays:
         return None
-    rng = rng_for(seed, number, turn, "play")
-    return max(plays, key=lambda p: variant_score(game.name, p.board, game.outcome(p.board)) + rng.random())
+    return max(plays, key=lambda p: variant_score(game, p.position, game.outcome(p.position)) + rng.random())
 
 
 #: Place names of the host's place numbers 25..28.
@@ -115,7 +112,7 @@ def variant_moves(game: Game, board: Board, steps: Sequence[Step], colour: int) 
     roll): Fevga's black on its own side of the table, Race's checkers entering from the
     tray, a hit (Race, Anti) first carries the blot to its bar, a Plakoto pin sets the
     pinner on the single checker."""
-    from bgboard.sense.variants import place_of as host_place
+    from bgboard.sense.tavli import place_of as host_place
 
     def name(place: int) -> str:
         return _PLACE_NAMES.get(place, str(place))
@@ -127,7 +124,7 @@ def variant_moves(game: Game, board: Board, steps: Sequence[Step], colour: int) 
             raise ValueError(f"{step} is not a step of {game.title} here")
         src = name(host_place(game.name, step.frm, colour, reserve=step.frm == BAR and not board.mine[BAR]))
         dst = name(host_place(game.name, step.to, colour))
-        pinning = step.hit and game.name == "plakoto"
+        pinning = step.hit and game.pins
         if step.hit and not pinning:
             out.append(Move(dst, BAR_PLACES[1 - colour]))
         out.append(Move(src, dst, pin=pinning))
@@ -149,20 +146,20 @@ def variant_illegal_attempt(
     """At ``rate``, a wrong play of a seed variant a learner tries first: one checker moved
     by a die's distance plus or minus one onto an empty point or its own, whose board the
     sensors tell from every legal play, every board on the way to one and the board before
-    the roll.  The host's reason for it (:meth:`bgboard.sense.variants.VariantTurn.verdict`)
+    the roll.  The host's reason for it (:meth:`bgboard.sense.tavli.VariantTurn.recognise`)
     is the ``reason``.  None when there is no such move (or at the rate's coin)."""
     rng = rng_for(seed, number, turn, "illegal")
     if rate <= 0 or rng.random() >= rate:
         return None
     from bgboard.sense.board import Slots
-    from bgboard.sense.variants import VariantTurn, one_lifted, physical
-    from bgboard.sense.variants import place_of as host_place
+    from bgboard.sense.tavli import VariantTurn, one_lifted, physical
+    from bgboard.sense.tavli import place_of as host_place
 
     legal = VariantTurn(game, board, colour, dice)
     if not legal.plays:
         return None
     slots = Slots(point=capacity)
-    shapes = [physical(game.name, board, colour)] + [physical(game.name, p.board, colour) for p in legal.plays]
+    shapes = [physical(game.name, board, colour)] + [physical(game.name, p.position, colour) for p in legal.plays]
     shapes += [place for _, place in legal.partials().values()]
     mine, theirs = board.mine, board.theirs
     candidates: list[tuple[int, int]] = []
@@ -188,16 +185,16 @@ def variant_illegal_attempt(
         d1, d2 = dice
         return Attempt(
             (Move(src, dst),),
-            result.position(),
+            result.plain(),
             f"the board shows no legal play of {d1}-{d2} in {game.title}",
         )
     return None
 
 
 def _read_as(table: Any, skip: frozenset[int], slots: Any) -> Any:
-    """What the host reads of the table ``table`` (a :class:`bgboard.sense.variants.Physical`)
+    """What the host reads of the table ``table`` (a :class:`bgboard.sense.tavli.Physical`)
     with the base slot of the points ``skip`` unread, as
-    :meth:`bgboard.sense.variants.VariantTurn.verdict` reads it for a board whose pins are
+    :meth:`bgboard.sense.tavli.VariantTurn.recognise` reads it for a board whose pins are
     ``skip`` (a pin's base slot reads empty: the field model); None where that reading sees
     a checker beyond a gap (the host's sensor fault)."""
     from bgboard.sense.board import Observation, clamp

@@ -24,6 +24,8 @@ from bgboard.display.screen import Screen
 from bgboard.display.state import DisplayState
 from bgboard.hardware import load_grid
 from bgboard.rules import Position, legal_plays
+from bgboard.rules.board import Board
+from bgboard.rules.games import GAMES
 from bgboard.sense.board import Slots
 from bgboard.sense.settle import Settler
 from bgboard.sim.field import Faults
@@ -69,7 +71,7 @@ def drill_script(room: Callable[[], Any], options: Options) -> Generator[Any, bo
         yield RollDice(drill.dice or dice_for(o.seed, 1000 + number, 0))
         if not (yield Wait(lambda: r.phase == "moving" and r.dice is not None, "the dice")):
             raise SimulationError(f"drill {drill.name!r}: the dice never reached the room")
-        play = choose_play(drill.position, r.dice, o.seed, 1000 + number, 0)
+        play = choose_play(GAMES["standard"], Board.of(drill.position), r.dice, o.seed, 1000 + number, 0)
         assert play is None or play.position in {p.position for p in legal_plays(drill.position, r.dice)}
         if play is not None:
             yield Carry(moves_of(play.steps, LEARNER))

@@ -32,10 +32,11 @@ from bgboard.display.state import DisplayState
 from bgboard.errors import EnvironmentFailure, InputError
 from bgboard.link.messages import SetRolling
 from bgboard.match.state import Phase
+from bgboard.rules.games import variant as variant_of
 from bgboard.sense.board import Observation, SensorFaultError, Slots
 from bgboard.sense.settle import Settler
 from bgboard.sense.slots import SlotMap
-from bgboard.sense.variants import read_board
+from bgboard.sense.tavli import read_board
 from bgboard.sim.driver import (
     SIM_KIND,
     Carry,
@@ -116,7 +117,7 @@ class Simulation:
         settings = Settings(length=options.match_length, rules=options.rules, players=options.players, slots=self.slots,
                             teach=options.teach, variant=options.variant, slot_map=slot_map)
         if options.match_variant != "standard":  # a seed variant's slots: read as the app reads them
-            pins = options.match_variant in ("plakoto", "tavli")
+            pins = variant_of(options.match_variant).pins
             self.table.reader = lambda states: read_board(slot_map, states, pins=pins)
         self.teacher: Any = None
         grading: dict[str, Any] = {}

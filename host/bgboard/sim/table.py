@@ -47,7 +47,7 @@ class Table:
     flicker: bool = True
     debounce: int = 4
     #: how the host reads the slot states (wire bytes) of a seed variant's match
-    #: (:func:`bgboard.sense.variants.read_board`); None: the place codes of backgammon
+    #: (:func:`bgboard.sense.tavli.read_board`); None: the place codes of backgammon
     reader: Callable[[bytes], Observation] | None = None
 
     def frames(self, moves: Iterable[Move]) -> tuple[Frame, ...]:

@@ -1,4 +1,4 @@
-"""Sensing the seed variants: where their checkers lie on the physical board, what the hall
+"""Sensing the seed (tavli) games: where their checkers lie on the physical board, what the hall
 sensors report for them, and which legal play a reading shows (pure code).
 
 The physical board is numbered from white's view (:mod:`bgboard.sense.board`).  Black's
@@ -24,9 +24,10 @@ from dataclasses import dataclass, field, replace
 from typing import Callable, Collection, Sequence
 
 from bgboard.rules import fevga
-from bgboard.rules.board import Board, VariantPlay
-from bgboard.rules.games import Game
-from bgboard.rules.position import BAR, OFF
+from bgboard.rules.board import Board
+from bgboard.rules.games import GAMES, Game
+from bgboard.rules.play import Play
+from bgboard.rules.position import BAR, OFF, Position
 from bgboard.rules.step import Step
 from bgboard.sense import recognise as judged
 from bgboard.sense.board import (
@@ -50,8 +51,8 @@ BLACK = 1
 
 
 def black_point(variant: str, q: int) -> int:
-    """The physical point of black's own point ``q``."""
-    return fevga.theirs_at(q) if variant == "fevga" else 25 - q
+    """The physical point of black's own point ``q`` in the game called ``variant``."""
+    return fevga.theirs_at(q) if GAMES[variant].same_way else 25 - q
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,8 +91,8 @@ class Physical:
         return True
 
 
-_FEVGA_POINTS = tuple((p, black_point("fevga", p)) for p in range(1, 25))
-_MIRROR_POINTS = tuple((p, black_point("plakoto", p)) for p in range(1, 25))
+_SAME_WAY_POINTS = tuple((p, fevga.theirs_at(p)) for p in range(1, 25))
+_MIRROR_POINTS = tuple((p, 25 - p) for p in range(1, 25))
 
 
 def physical(variant: str, board: Board, on_roll: int) -> Physical:
@@ -103,7 +104,7 @@ def physical(variant: str, board: Board, on_roll: int) -> Physical:
     pinned: set[int] = set()
     # black_point is an involution: black's point on physical p (the table: this runs for
     # every board on the way to every legal play of a roll, on the asyncio loop)
-    for p, q in _FEVGA_POINTS if variant == "fevga" else _MIRROR_POINTS:
+    for p, q in _SAME_WAY_POINTS if GAMES[variant].same_way else _MIRROR_POINTS:
         wp, bq = w[p], b[q]
         if wp and bq:  # both colours: a Plakoto pin, the pinners on top
             pinned.add(p)
@@ -125,7 +126,7 @@ def observe(slot_map: SlotMap, states: Sequence[int], pinned: Collection[int] = 
 
 def read_board(slot_map: SlotMap, states: Sequence[int], pins: bool = True) -> Observation:
     """A seed variant's board as the host's settler and controller get it: the place codes
-    and, kept with them, the slot states (:meth:`VariantTurn.verdict` reads those).  With
+    and, kept with them, the slot states (:meth:`VariantTurn.recognise` reads those).  With
     ``pins`` (a match that may play Plakoto) a point whose base slot disagrees with the
     occupied slot above it is read from the slot above — the cancelling magnets of a pin,
     which the plain reading would call a faulty sensor; which points are really pinned the
@@ -165,7 +166,7 @@ class Unchanged:
 class Played:
     """The readings show exactly this legal play."""
 
-    play: VariantPlay
+    play: Play[Board]
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,7 +174,7 @@ class Ambiguous:
     """Several legal plays give these readings, or one does and so does the board before the
     roll (a capped stack or a pin hides a count): the player says which with the buttons."""
 
-    plays: tuple[VariantPlay, ...]
+    plays: tuple[Play[Board], ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,7 +197,7 @@ class VariantTurn:
     dice: tuple[int, int]
     slots: Slots = Slots()
     slot_map: SlotMap | None = None
-    plays: tuple[VariantPlay, ...] = field(init=False)
+    plays: tuple[Play[Board], ...] = field(init=False)
     _before: Physical = field(init=False)
     _after: tuple[Physical, ...] = field(init=False)
     _partial: dict[Board, tuple[tuple[Step, ...], Physical]] | None = field(init=False, default=None)
@@ -212,7 +213,7 @@ class VariantTurn:
         self.game = replace(self.game, steps_from=self._steps_from)
         self.plays = self.game.plays(self.board, self.dice)
         self._before = physical(self.game.name, self.board, self.on_roll)
-        self._after = tuple(physical(self.game.name, p.board, self.on_roll) for p in self.plays)
+        self._after = tuple(physical(self.game.name, p.position, self.on_roll) for p in self.plays)
 
     @property
     def mover(self) -> int:
@@ -227,7 +228,11 @@ class VariantTurn:
         return found
 
     # -------------------------------------------------------------- the controller's verdict
-    def verdict(self, observation: Observation) -> judged.Verdict:
+    def guess(self, observation: Observation, checkers: int) -> tuple[int, ...] | None:
+        """No whole board is guessed for condoning: condoning is for backgammon only."""
+        return None
+
+    def recognise(self, observation: Observation) -> judged.Verdict:
         """The controller's verdict (:mod:`bgboard.sense.recognise`'s kinds) on a settled
         reading of :func:`read_board`: a legal play (or several a stack or pin hides), the
         board unchanged, part of a legal play with the next legal steps (the LEDs), or
@@ -257,7 +262,7 @@ class VariantTurn:
         # a checker in the hand: one fewer on one place than the board before the roll, on
         # the way, or after a legal play (the likeliest first)
         candidates = [(self.board, (), self._before), *((b, st, ph) for b, (st, ph) in partials.items()),
-                      *((p.board, p.steps, ph) for p, ph in zip(self.plays, self._after))]
+                      *((p.position, p.steps, ph) for p, ph in zip(self.plays, self._after))]
         for board, steps, place in candidates:
             if place.pinned not in seen:
                 seen[place.pinned] = self._read(observation, place.pinned)
@@ -300,7 +305,7 @@ class VariantTurn:
         """Every board on the way to a legal play, one checker step at a time (the steps in
         any order the rules allow each), with the steps made and its physical board."""
         if self._partial is None:
-            finals = {p.board for p in self.plays}
+            finals = {p.position for p in self.plays}
             d1, d2 = self.dice
             dice = (d1,) * 4 if d1 == d2 else (d1, d2)
             found: dict[Board, tuple[Step, ...]] = {}
@@ -338,7 +343,7 @@ class VariantTurn:
         for step in steps:
             if step.die in left:
                 left.remove(step.die)
-        reach = self.partials().keys() | {p.board for p in self.plays}
+        reach = self.partials().keys() | {p.position for p in self.plays}
         nexts = tuple(
             step
             for die in sorted(set(left), reverse=True)
@@ -348,7 +353,7 @@ class VariantTurn:
         dests = tuple(sorted({place_of(self.game.name, s.to, self.on_roll) for s in nexts}))
         return judged.Moving(steps, None, nexts, dests)
 
-    def recognise(self, slot_map: SlotMap, states: Sequence[int]) -> Unchanged | Played | Ambiguous | Unexplained:
+    def recognise_states(self, slot_map: SlotMap, states: Sequence[int]) -> Unchanged | Played | Ambiguous | Unexplained:
         """The verdict for one settled set of slot states."""
         unchanged = _shows(slot_map, states, self._before, self.slots)
         fits = tuple(
@@ -364,6 +369,25 @@ class VariantTurn:
         if not self.plays:
             return Unexplained(f"there is no legal play of {d1}-{d2}: put the checkers back")
         return Unexplained(f"the board shows no legal play of {d1}-{d2} in {self.game.title}")
+
+
+def reader(
+    game: Game,
+    board: Board,
+    on_roll: int,
+    dice: tuple[int, int],
+    *,
+    checkers: int = 15,
+    slots: Slots = Slots(),
+    slot_map: SlotMap | None = None,
+    history: Sequence[tuple[Position, int]] = (),
+) -> judged.RollReader:
+    """The recognition of one roll of ``game`` from ``board`` (seen by ``on_roll``): a seed
+    game's from its board with pins (:class:`VariantTurn`), backgammon's from the position
+    with the earlier turns for a takeback (:class:`bgboard.sense.recognise.Turn`)."""
+    if game.seed:
+        return VariantTurn(game, board, on_roll, dice, slots=slots, slot_map=slot_map)
+    return judged.Turn(board.plain(), dice, on_roll, checkers=checkers, slots=slots, history=history)
 
 
 def one_lifted(seen: Observation, want: Observation) -> tuple[int, int] | None:
@@ -391,22 +415,15 @@ def _shows(slot_map: SlotMap, states: Sequence[int], board: Physical, slots: Slo
 
 # ------------------------------------------------------------------ setting up
 def setup_text(variant: str) -> tuple[str, ...]:
-    """How to set the board up for a game of ``variant`` (one line each)."""
-    if variant == "plakoto":
-        return ("Plakoto: 15 white on 24, 15 black on 1",)
-    if variant == "fevga":
-        return ("Fevga: 15 white on 24, 15 black on 12",)
-    if variant == "race":
-        return ("Race: 15 of each colour in its tray",)
-    return ("Set up as for backgammon.",)
+    """How to set the board up for a game of ``variant`` (one line each: the registry's)."""
+    return (GAMES[variant].setup,)
 
 
-def start_counts(variant: str, game: Game | None) -> tuple[int, ...]:
-    """The 28 signed physical counts of a game's start (``game`` None: backgammon's family,
-    ``variant`` naming its layout)."""
-    if game is None:
-        from bgboard.rules.variants import start_position
+def start_counts(variant: str) -> tuple[int, ...]:
+    """The 28 signed physical counts of the start of the game called ``variant``."""
+    game = GAMES[variant]
+    if not game.seed:
         from bgboard.sense.board import board_of
 
-        return board_of(start_position(variant), WHITE)
+        return board_of(game.start().plain(), WHITE)
     return physical(game.name, game.start(), WHITE).counts

@@ -1,16 +1,15 @@
-"""What the display says about a seed variant's game (pure): the game in the tavli
+"""What the display says about a seed (tavli) game (pure): the game in the tavli
 rotation, Plakoto's pins and a mother checker in danger, Race's checkers waiting to enter,
 and that no hint engine knows these games (so no backgammon hint is shown for them)."""
 
 from __future__ import annotations
 
 from bgboard.display.state import BoardDiagram, DisplayPhase, DisplayState
-from bgboard.match.state import GAME_OVER, MATCH_OVER, OPENING, PLAY, TAVLI, TURN, MatchState, game_variant
+from bgboard.match.state import GAME_OVER, MATCH_OVER, OPENING, PLAY, TURN, MatchState
 from bgboard.rules import plakoto
-from bgboard.rules.games import GAMES
+from bgboard.rules.games import variant
 
 COLOURS = ("white", "black")
-TITLES = {"standard": "Portes", **{name: game.title for name, game in GAMES.items()}}
 
 
 def hints_known(state: MatchState) -> bool:
@@ -23,16 +22,17 @@ def variant_notes(state: MatchState) -> tuple[str, ...]:
     lines: list[str] = []
     if state.phase == GAME_OVER and state.games and state.games[-1].result == "draw":
         lines.append("a draw: both mother checkers pinned, no points; roll for the next game")
-    if state.rules.variant == "tavli":
-        following = TITLES[game_variant("tavli", state.game + 1)]
-        lines.append(f"tavli game {state.game}: {TITLES[state.variant]} (next {following})")
+    played = variant(state.rules.variant)
+    if played.rotates:
+        following = played.game_title(state.game + 1)
+        lines.append(f"{played.name} game {state.game}: {played.game_title(state.game)} (next {following})")
     game = state.game_rules
     if game is None:
         return tuple(lines)
-    if state.rules.variant != "tavli":
+    if not played.rotates:
         lines.append(game.title)
     lines.append(f"no hints: no engine knows {game.title}")
-    if game.name == "plakoto":
+    if game.pins:
         for player in (0, 1):
             points = [_physical(player, p) for p in range(1, 25) if state.pins[player] >> p & 1]
             if points:
@@ -45,7 +45,7 @@ def variant_notes(state: MatchState) -> tuple[str, ...]:
                     lines.append(f"{COLOURS[player]}'s mother checker is pinned on {start}")
                 else:
                     lines.append(f"{COLOURS[player]}'s mother checker is alone on {start}: in danger")
-    if game.name == "race" and any(state.reserve):
+    if any(state.reserve):
         lines.append(f"to enter: white {state.reserve[0]}, black {state.reserve[1]}")
     return tuple(lines)
 
@@ -53,7 +53,7 @@ def variant_notes(state: MatchState) -> tuple[str, ...]:
 def display_state(state: MatchState, setup: tuple[str, ...] = (), diagram: tuple[int, ...] | None = None) -> DisplayState:
     """The display of a seed variant's game: the variant notes as the message and, instead
     of a backgammon hint, that no engine knows the game.  ``setup`` (the set-up lines of
-    :func:`bgboard.sense.variants.setup_text`) and ``diagram`` (24 signed physical counts)
+    :func:`bgboard.sense.tavli.setup_text`) and ``diagram`` (24 signed physical counts)
     show the set-up guidance of a new game."""
     notes = variant_notes(state)
     hint = tuple(n.removeprefix("no hints: ") for n in notes if n.startswith("no hints"))
@@ -86,4 +86,4 @@ def _physical(player: int, point: int) -> int:
     return point if player == 0 else 25 - point
 
 
-__all__ = ["TAVLI", "display_state", "hints_known", "variant_notes"]
+__all__ = ["display_state", "hints_known", "variant_notes"]

@@ -1,5 +1,6 @@
-"""Start positions of the variants on the BrainKing page: standard backgammon, Nackgammon
-and Hypergammon with 1, 2 or 3 checkers (gnubg's layouts)."""
+"""Backgammon's start positions (gnubg's layouts): standard, Nackgammon and Hypergammon with
+1, 2 or 3 checkers.  Each is a game of the registry (:mod:`bgboard.rules.games`) that plays
+on backgammon's :class:`Position` and fast generator."""
 
 from __future__ import annotations
 
@@ -15,12 +16,12 @@ _LAYOUTS: dict[str, dict[int, int]] = {
     "hypergammon3": {24: 1, 23: 1, 22: 1},
 }
 
-#: Names of the variants whose start position bgboard knows.
-VARIANTS: tuple[str, ...] = tuple(_LAYOUTS)
+#: Names of backgammon's starts.
+STARTS: tuple[str, ...] = tuple(_LAYOUTS)
 
 
 class UnknownVariantError(InputError):
-    """A variant name bgboard does not know."""
+    """A variant (game or match format) name bgboard does not know."""
 
 
 def _layout(variant: str) -> dict[int, int]:
@@ -28,7 +29,7 @@ def _layout(variant: str) -> dict[int, int]:
         return _LAYOUTS[variant]
     except KeyError:
         raise UnknownVariantError(
-            f"unknown variant {variant!r}: choose one of {', '.join(VARIANTS)}"
+            f"unknown variant {variant!r}: choose one of {', '.join(STARTS)}"
         ) from None
 
 
