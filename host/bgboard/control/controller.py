@@ -64,7 +64,7 @@ from bgboard.control.resigning import Resigning
 from bgboard.control.variants import variant_notes
 from bgboard.control.session import ILLEGAL_POLICIES, IllegalPolicy, JournalLike, MatchSession, Settings
 from bgboard.link.messages import HostMessage, SetLeds, SetRolling
-from bgboard.match import Beaver, Double, Drop, Move, NextGame, OpeningRoll, Pass, Roll, Take
+from bgboard.match import Action, Beaver, Double, Drop, Move, NextGame, OpeningRoll, Pass, Roll, Take
 from bgboard.match.state import MatchState, Phase
 from bgboard.rules.position import Position
 from bgboard.sense.board import Observation, differences
@@ -170,7 +170,7 @@ class Controller(Resigning):
         return self.session.state
 
     @property
-    def actions(self) -> list[Any]:
+    def actions(self) -> list[Action]:
         return self.session.actions
 
     @property
@@ -282,7 +282,7 @@ class Controller(Resigning):
         self._refresh()
 
     # ------------------------------------------------------------------ actions
-    def _act(self, action: Any, at_ms: int) -> bool:
+    def _act(self, action: Action, at_ms: int) -> bool:
         """Check ``action`` against the match, journal it, then let it take effect.
         A refused action becomes a notice (one sentence) and changes nothing."""
         refused = self.session.act(action, at_ms)
@@ -411,7 +411,7 @@ class Controller(Resigning):
             self._after_play(mover, at)
 
     # ------------------------------------------------------------------ teaching
-    def _play_lesson(self, before: MatchState, action: Any) -> None:
+    def _play_lesson(self, before: MatchState, action: Action) -> None:
         """Grade the play just recorded (teaching mode)."""
         if not self.learner or self.grade is None or before.turn is None or before.dice is None:
             return
