@@ -124,3 +124,22 @@ def test_a_progress_file_that_is_no_database_is_one_sentence(tmp_path) -> None:
     damaged.write_bytes(b"not a database " * 20)
     with pytest.raises(InputError, match=r"practice.sqlite cannot hold the practice progress .*move it aside"):
         Progress(damaged)
+
+
+def test_a_drills_result_is_its_json_object_and_back_and_junk_in_a_kept_progress_is_left_out() -> None:
+    """The results the room keeps are ``DrillResult`` values; the progress beside the journal
+    and ``bgboard sim --json`` hold their JSON objects, read back as they were written."""
+    graded = DrillResult("Opening 3-1", "opening", "31", {"play": "8/5 6/5", "grade": "good"})
+    skipped = DrillResult("Enter two checkers", "bar", skipped=True)
+    assert graded.record() == {"drill": "Opening 3-1", "kind": "opening", "dice": "31",
+                               "lesson": {"play": "8/5 6/5", "grade": "good"}}
+    assert skipped.record() == {"drill": "Enter two checkers", "kind": "bar", "skipped": True}
+    for result in (graded, skipped, DrillResult("Opening 4-2", "opening", "42")):
+        assert DrillResult.from_record(result.record()) == result
+    for junk in (None, [], "x", {"drill": 3, "kind": "opening"}, {"drill": "d", "kind": "k", "dice": 31},
+                 {"drill": "d", "kind": "k", "dice": "31", "lesson": "good"}):
+        assert DrillResult.from_record(junk) is None
+    three = [OPENING, OPENING, OPENING]
+    room = PracticeRoom(three, grade=lambda *a: None)
+    body = {"drills": room._set(), "next": 1, "lessons": [], "results": [graded.record(), "junk", {"drill": 1}]}
+    assert room.resume(body, lambda x: x) == [] and room.outcomes == [graded] and room.results == [graded.record()]

@@ -35,7 +35,7 @@ from bgboard.rules.position import Position
 from bgboard.sense.board import Fix, Observation, Slots, describe_fixes, setup_guidance
 from bgboard.sense.recognise import Ambiguous, Illegal, Played, Turn, Unchanged, Verdict, setup_fixes
 
-__all__ = ["LEARNER", "PracticeRoom"]
+__all__ = ["LEARNER", "PracticeRoom", "ProgressBody"]
 
 LEARNER = 0  # the learner plays white
 
