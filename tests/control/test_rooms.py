@@ -137,6 +137,27 @@ def test_pyright_finds_every_room_class_a_room() -> None:
 
 
 # ------------------------------------------------------------------ each room, through the protocol only
+def test_every_room_takes_every_kind_of_event() -> None:
+    """Whatever the app hands a room, the room takes it (one it has no use for changes
+    nothing it keeps) and draws what it shows."""
+    from bgboard.control.events import BoardFault, HintReady, LessonReady, LinkChanged, Tick
+
+    lesson = PlayLesson(0, "4HPwATDgc/ABMA", "31", "8/5 6/5", "8/5 6/5", 0.0, "good")
+    events: list[Event] = [BoardRead(START, 1), Tick(2), HintReady(start_position(), (3, 1), "best: 8/5 6/5", 3),
+                           LessonReady(0, lesson, 4), OpponentMoved(("nothing asked",), None, 5),
+                           LinkChanged(False, "the board is not connected", 6), LinkChanged(True, "connected", 7),
+                           BoardFault("point 7 flickers", 8, sensor=True), DiceRolled((3, 1), 0, 9),
+                           ButtonPressed(WHITE, ROLL, 10)]
+    for k in range(5):
+        screen = Screen()  # each room its own display
+        room = _typed_rooms(MemoryJournal(), [drill_from_position_id("4HPwATDgc/ABMA", "31")], screen)[k]
+        actions = list(room.actions)
+        for event in events:
+            _handle(room, screen, event)
+        assert room.display() is not None and not room.over
+        assert list(room.actions)[:len(actions)] == actions
+
+
 def _until_over(room: Room, screen: Screen, step: Callable[[int], list[Event]], limit: int = 5000) -> int:
     """Feed ``step``'s events until the room is over; the number of events fed."""
     fed = 0

@@ -276,9 +276,13 @@ class Controller(Resigning):
 
     # ------------------------------------------------------------------ the one entry point
     def handle(self, event: Event) -> None:
-        """Act on one event (its one handler), then refresh the display."""
+        """Act on one event (its one handler), then refresh the display; an event of a kind
+        this room has no handler for (the other side's answer in a match of two people at
+        the board) changes nothing (:class:`~bgboard.control.rooms.Room`)."""
         self.now_ms = event.at_ms
-        self.handlers[type(event)](event)
+        handler = self.handlers.get(type(event))
+        if handler is not None:
+            handler(event)
         self._refresh()
 
     # ------------------------------------------------------------------ actions
