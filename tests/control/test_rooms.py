@@ -113,7 +113,7 @@ def test_every_room_is_a_room_at_run_time() -> None:
 
 
 @pytest.mark.slow
-def test_pyright_finds_every_room_class_a_room() -> None:
+def test_pyright_finds_every_room_class_a_room(tmp_path: Path) -> None:
     """This file through pyright with the project's settings: ``_typed_rooms`` type-checks
     only if each class has the protocol's members with its types; a class that is no room
     is an error (the second file, written here, must be reported)."""
@@ -126,13 +126,10 @@ def test_pyright_finds_every_room_class_a_room() -> None:
         return [d["message"] for d in report["generalDiagnostics"] if d["severity"] == "error"]
 
     assert errors(Path(__file__)) == []
-    no_room = ROOT / "tests" / "control" / "_no_room_check.py"  # (removed below)
+    no_room = tmp_path / "no_room.py"
     no_room.write_text("from bgboard.control.rooms import Room\n\n\nclass Clock:\n"
                        "    def handle(self, event: object) -> None: ...\n\n\nroom: Room = Clock()\n")
-    try:
-        found = errors(no_room)
-    finally:
-        no_room.unlink()
+    found = errors(no_room)
     assert len(found) == 1 and '"Clock" is incompatible with protocol "Room"' in found[0]
 
 
