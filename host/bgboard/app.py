@@ -1,5 +1,14 @@
-"""The companion on real hardware: the asyncio wiring of link, sensors, buttons, controller,
+"""The companion on real hardware: the asyncio wiring of link, sensors, buttons, the room,
 journal and display (wiring only; the logic lives in ``bgboard.control`` and below).
+
+The app drives one *room* (:class:`bgboard.control.rooms.Room`): a match, practice drills or
+a replay, opened by the mode the config and the command line ask for (``bgboard.modes``).
+Every event — a board reading, the dice, a button, the link, a hint, a lesson, the other
+side's answer, a tick — goes to the room through one path (:meth:`App._handle`), and what the
+room shows and lights comes back through the ``show`` and ``send`` it was opened with; its
+actions go to the records, and when it is over the learner report (and a match's analysis)
+is written.  Only what a room of one class offers beyond that is wired for that class: a
+match's club seat and analysis, the practice room's progress.
 
 Everything that touches hardware can be injected, so the same :class:`App` runs on a Pi,
 in tests and in the board simulator (docs/host.md, "Running the app without hardware"):
@@ -26,7 +35,7 @@ import time
 from contextlib import AsyncExitStack
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Awaitable, Callable
+from typing import TYPE_CHECKING, Awaitable, Callable, Sequence
 
 from bgboard.config import Config
 from bgboard.control.controller import Controller
@@ -40,21 +49,24 @@ from bgboard.link.messages import SetLeds, SetRolling
 from bgboard.link.reconnect import Link
 from bgboard.link.transport import Port, open_serial
 from bgboard.modes.engine import open_hints
-from bgboard.modes.settings import settings_of
 from bgboard.rules.games import variant as variant_of
 from bgboard.sense.board import SensorFaultError
 from bgboard.sense.settle import Settler
 from bgboard.sense.slots import SlotMap
 from bgboard.sense.tavli import read_board
-from bgboard.store.journal import JournalError, JournalWriteError
+from bgboard.store.journal import Journal, JournalError, JournalWriteError
 
 if TYPE_CHECKING:
+    from gpiozero.pins import Factory
+
     from bgboard.control.events import Event
+    from bgboard.control.rooms import Room
     from bgboard.display.painter import Painter
     from bgboard.display.panel import Panel
     from bgboard.display.state import DisplayState
+    from bgboard.hints.lesson import Lesson
     from bgboard.hints.worker import HintWorker
-    from bgboard.match import ImportedMatch
+    from bgboard.match import Action, ImportedMatch
     from bgboard.match.recordfile import RecordWriter
     from bgboard.modes.practice import PracticeProgress
     from bgboard.net.boardlink import ClubLink
@@ -63,6 +75,8 @@ if TYPE_CHECKING:
     from bgboard.net.seat import ClubSeat
     from bgboard.opponents import EngineOpponent
     from bgboard.rules import Position
+    from bgboard.sense.board import Observation
+    from bgboard.store.journal import MemoryJournal
     from bgboard.teaching import WorkerTeacher
 
 TICK_S = 0.05
@@ -84,9 +98,9 @@ class App:
         config: Config,
         *,
         opener: Callable[[], Awaitable[Port]] | None = None,
-        pin_factory: Any = None,
+        pin_factory: Factory | None = None,
         panel: Panel | None = None,
-        journal: Any = None,
+        journal: Journal | MemoryJournal | None = None,
         clock_ms: Callable[[], int] = wall_ms,
         timing: Timing = Timing(),
         tick_s: float = TICK_S,
@@ -107,7 +121,8 @@ class App:
         self._rolling = False
         self._leds: SetLeds = SetLeds(())
         self._flicker_reported: set[int] = set()
-        self.controller: Controller | None = None
+        self.controller: Room | None = None  # the room the app drives (a match, drills or a replay)
+        self.match: Controller | None = None  # the same room when it plays a match (club, analysis)
         self.club: ClubSeat | None = None  # when [club] broker is set
         self.club_link: ClubLink | None = None  # its link to the director
         self.records_dir: Path | None = None
@@ -125,7 +140,7 @@ class App:
         self._report_task: asyncio.Task[None] | None = None
         self._analysis_task: asyncio.Task[None] | None = None
         self._analysed = -1  # the number of actions of the match last analysed at its end
-        self.analysis_figures: tuple[dict[str, Any], ...] = ()  # both players' figures of that match
+        self.analysis_figures: tuple[dict[str, object], ...] = ()  # both players' figures of that match
         self._reported: tuple[int, bool] = (-1, False)
         self.shown: list[DisplayState] = []
         self.failure: Exception | None = None  # what stopped the match (raised by run)
@@ -175,8 +190,8 @@ class App:
         if ranked:
             self._handle(HintReady(position, dice, f"best: {ranked[0].notation}", self.clock_ms()))
 
-    def _lesson_ready(self, player: int, lesson: object) -> None:
-        """Teaching: a lesson the teacher graded on the hint worker, for the controller."""
+    def _lesson_ready(self, player: int, lesson: Lesson) -> None:
+        """Teaching: a lesson the teacher graded on the hint worker, for the room."""
         self._handle(LessonReady(player, lesson, self.clock_ms()))
 
     async def _write_report(self) -> None:
@@ -193,18 +208,20 @@ class App:
 
     # ------------------------------------------------------------------ inputs
     def _handle(self, event: Event) -> None:
-        controller = self.controller
-        if controller is not None and self.failure is None:
+        """The one path of every event to the room (whatever room it is), then what follows
+        from it: the records, the club's and the other board's view, the report at the end."""
+        room = self.controller
+        if room is not None and self.failure is None:
             if isinstance(event, ButtonPressed) and self.club is not None and self.club.press(event.player, event.button, event.at_ms):
                 self._after()  # the players' answer to a club result (net/seat.py, control/confirm.py)
                 return
-            done = len(controller.actions)
+            done = len(room.actions)
             try:
-                controller.handle(event)
+                room.handle(event)
             except (JournalError, JournalWriteError) as exc:  # written before it takes effect: nothing kept is lost
                 self._fail(exc)
                 return
-            for number, action in enumerate(controller.actions[done:], start=done + 1):
+            for number, action in enumerate(room.actions[done:], start=done + 1):
                 log.info("match action %d: %s", number, action)
             self._after()
             self._report_at_end()
@@ -225,8 +242,8 @@ class App:
     def _analysis_at_end(self) -> None:
         """At a match's end the hint worker analyses it (PR and error rates for the end
         screen): on its thread or process, never on the loop."""
-        c = self.controller
-        if self.hints is None or c is None or not getattr(c, "over", False) or not hasattr(c, "show_analysis"):
+        c = self.match
+        if self.hints is None or c is None or not c.over:
             return
         key = len(c.actions)
         if key != self._analysed:
@@ -234,7 +251,7 @@ class App:
             self._analysis_task = asyncio.get_running_loop().create_task(
                 self._analyse(self.hints, tuple(c.actions), key), name="bgboard-analysis")
 
-    async def _analyse(self, hints: HintWorker, actions: tuple[Any, ...], key: int) -> None:
+    async def _analyse(self, hints: HintWorker, actions: tuple[Action, ...], key: int) -> None:
         from bgboard.analysis.board import figures_for_actions, summary_lines
         from bgboard.hints.worker import HintCancelled
 
@@ -246,7 +263,7 @@ class App:
         except Exception as exc:  # the analysis is help: it never stops the board
             log.warning("the match could not be analysed: %s", exc)
             return
-        c = self.controller
+        c = self.match
         text = summary_lines(figures)
         if text and c is not None:
             self.analysis_figures = figures
@@ -309,7 +326,7 @@ class App:
         elif isinstance(event, Lost):
             self._handle(LinkChanged(False, event.text, now))
 
-    def _read(self, states: Any) -> Any:
+    def _read(self, states: Sequence[int]) -> Observation:
         """The slot states as the controller reads them: in a seed variant's match with the
         slot states kept and a Plakoto pin's cancelled base slot not taken for a fault
         (:func:`bgboard.sense.tavli.read_board`)."""
@@ -337,13 +354,13 @@ class App:
         if self.screen is not None:
             self.screen.tick()
 
-    def _start_club(self, journal: Any) -> "asyncio.Task[None] | None":
+    def _start_club(self, journal: Journal | MemoryJournal) -> "asyncio.Task[None] | None":
         """With ``[club] broker`` set: the club link and the seat tying it to the match."""
-        if not self.config.club.enabled or self.controller is None:
+        if not self.config.club.enabled or self.match is None:
             return None
         from bgboard.modes.club import open_club_seat
 
-        self.club, self.club_link = open_club_seat(self.config, journal, self.controller, self.clock_ms,
+        self.club, self.club_link = open_club_seat(self.config, journal, self.match, self.clock_ms,
                                                    self._on_assignment, lambda ack: self._after())
         return asyncio.create_task(self.club_link.run(), name="bgboard-club")
 
@@ -394,8 +411,6 @@ class App:
     async def _open(self, stack: AsyncExitStack) -> None:
         """Open every part of the app, each one's closing pushed on ``stack`` (in the order
         they close: the club and the link first, the panel last)."""
-        from bgboard.store.journal import Journal
-
         loop = asyncio.get_running_loop()
         config = self.config
         journal = self._journal
@@ -444,36 +459,10 @@ class App:
             from bgboard.modes.opponent import open_other_side  # the engine or a person at another board
 
             self.opponent = await open_other_side(config, journal, self._handle, self.clock_ms)
-        journal_path = getattr(journal, "path", None)
-        if self._replay is not None:
-            from bgboard.modes.replay import open_replay
-
-            controller: Any = await open_replay(config, self._replay, self.hints, self._to_board, self._to_screen)
-        elif config.teach.mode == "practice":
-            from bgboard.modes.practice import open_practice_room
-
-            controller = open_practice_room(config, Path(journal_path) if journal_path else None, teacher,
-                                            self._to_board, self._to_screen, self.grid.slots())
-        else:
-            controller = (self.opponent or Controller).resume(
-                journal,
-                settings_of(config, self.grid.slots(), self.grid),
-                self.clock_ms(),
-                send=self._to_board,
-                show=self._to_screen,
-                hint=self._ask_hint if self.hints is not None else None,
-                grade=teacher.grade if teacher is not None else None,
-                grade_cube=teacher.grade_cube if teacher is not None else None,
-                summarise=teacher.summary if teacher is not None else None,
-            )
-        self.controller = controller
-        if config.teach.mode == "practice" and self._replay is None and journal_path:
-            from bgboard.modes.practice import PracticeProgress
-
-            self.progress = PracticeProgress(controller, Path(journal_path))
-            self.progress.resume(self.teacher)
-        state, done = controller.state, len(controller.actions)
-        log.info("journal %s: %d match action%s, phase %s", getattr(journal, "path", "(given)"), done,
+        journal_path = journal.path if isinstance(journal, Journal) else None
+        room = self.controller = await self._open_room(journal, journal_path, teacher)
+        state, done = room.state, len(room.actions)
+        log.info("journal %s: %d match action%s, phase %s", journal_path or "(in memory)", done,
                  "" if done == 1 else "s", state.phase if state is not None else "none")
         log.info("display: %s; hints: %s", panel.caps.name, config.hints.engine)
         if journal_path:
@@ -481,7 +470,7 @@ class App:
 
             self.records_dir = Path(journal_path).parent
             self.records = RecordWriter(self.records_dir)
-        club_task = self._start_club(journal) if isinstance(controller, Controller) else None
+        club_task = self._start_club(journal)
         if club_task is not None:
             stack.push_async_callback(self._stop_club, club_task)
         if notice:
@@ -503,6 +492,32 @@ class App:
         self.link = Link(self._opener, self._on_link, timing=self.timing, port=config.board.port)
         self._link_task = asyncio.create_task(self.link.run(), name="bgboard-link")
         stack.push_async_callback(self._stop_link, self.link, self._link_task)
+
+    async def _open_room(self, journal: Journal | MemoryJournal, journal_path: Path | None,
+                         teacher: WorkerTeacher | None) -> Room:
+        """The room of the mode asked for: the replay of ``--replay``, the drills of
+        ``[teach] mode = "practice"`` (resumed where the learner was), else the match of the
+        journal (against the other side opened, if any)."""
+        config = self.config
+        if self._replay is not None:
+            from bgboard.modes.replay import open_replay
+
+            return await open_replay(config, self._replay, self.hints, self._to_board, self._to_screen)
+        if config.teach.mode == "practice":
+            from bgboard.modes.practice import PracticeProgress, open_practice_room
+
+            practice = open_practice_room(config, journal_path, teacher, self._to_board, self._to_screen,
+                                          self.grid.slots())
+            if journal_path is not None:
+                self.progress = PracticeProgress(practice, journal_path)
+                self.progress.resume(teacher)
+            return practice
+        from bgboard.modes.match import open_match_room
+
+        self.match = open_match_room(config, journal, self.grid, self.clock_ms(), opponent=self.opponent,
+                                     send=self._to_board, show=self._to_screen,
+                                     hint=self._ask_hint if self.hints is not None else None, teacher=teacher)
+        return self.match
 
     async def _stop_club(self, task: asyncio.Task[None]) -> None:
         assert self.club_link is not None

@@ -16,7 +16,7 @@ import logging
 from typing import Any, Callable
 
 from bgboard.control.events import OpponentMoved
-from bgboard.control.opponent import Answer, OpponentController, Question
+from bgboard.control.opponent import Answer, OpponentRoom, Question
 from bgboard.hints.engine import HintEngine
 from bgboard.hints.levels import ENGINE_LEVELS, Ask, Decision, Level, decide, level_of, make_engine
 from bgboard.teaching import cube_state
@@ -123,14 +123,14 @@ class EngineOpponent:
         assert self.post is not None and self.clock is not None
         self.post(OpponentMoved(question.key, answer, self.clock()))
 
-    def resume(self, journal: Any, settings: Any, now_ms: int, **kwargs: Any) -> OpponentController:
+    def resume(self, journal: Any, settings: Any, now_ms: int, **kwargs: Any) -> OpponentRoom:
         """The controller of a match against this engine, standing where the journal left it."""
         from dataclasses import replace
 
         settings = replace(settings, players=self.players(settings.players))
-        controller = OpponentController.resume(journal, settings, now_ms, opponent=self, side=self.side, dice=self.dice,
+        controller = OpponentRoom.resume(journal, settings, now_ms, opponent=self, side=self.side, dice=self.dice,
                                                **kwargs)
-        assert isinstance(controller, OpponentController)
+        assert isinstance(controller, OpponentRoom)
         return controller
 
     async def close(self) -> None:

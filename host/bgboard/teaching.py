@@ -15,16 +15,20 @@ from __future__ import annotations
 import asyncio
 import logging
 from pathlib import Path
-from typing import Any, Awaitable, Callable
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, Sequence
 
 from bgboard.files import write_text_atomic
 from bgboard.hints.advice import cube_blocker
 from bgboard.hints.engine import CubeState, HintEngine, UnsupportedError
-from bgboard.hints.lesson import CubeLesson, PlayLesson, grade_cube, grade_turn, lesson_of
+from bgboard.hints.drills import Drill
+from bgboard.hints.lesson import CubeLesson, Lesson, PlayLesson, grade_cube, grade_turn, lesson_of
 from bgboard.hints.report import report_html, short_report, LearnerReport
 from bgboard.match.state import MatchState
 from bgboard.rules import Position, position_id
 from bgboard.analysis.walk import cube_state  # the cube as a player sees it: one definition, the analysis'
+
+if TYPE_CHECKING:
+    from bgboard.hints.worker import HintWorker
 
 __all__ = ["REPORT_NAME", "Teacher", "WorkerTeacher", "cube_state", "learner_histories", "match_figures", "open_teacher",
            "own_worst"]
@@ -34,7 +38,7 @@ REPORT_NAME = "learner-report.html"
 log = logging.getLogger(__name__)
 
 
-def drill_state(drill: Any) -> CubeState:
+def drill_state(drill: Drill) -> CubeState:
     """A drill's cube and score (centred cube; money when ``away`` is (0, 0))."""
     my_away, their_away = drill.away
     return CubeState(value=drill.cube, my_away=my_away, their_away=their_away)
@@ -69,7 +73,7 @@ class _Lessons:
         """The ``grades`` of ``bgboard sim --teach --json``."""
         return [lesson.record() for lesson in self.plays]
 
-    def summary(self, lessons: Any = None) -> tuple[str, ...]:
+    def summary(self, lessons: Sequence[Lesson] | None = None) -> tuple[str, ...]:
         """The report in short (for the display at the end), longest form first: of
         ``lessons`` (the controller's), else of every lesson this teacher gave; only the
         ``learners``' when they are set (one learner: their session)."""
@@ -129,19 +133,19 @@ class Teacher(_Lessons):
         self.lessons.append(lesson)
         return lesson
 
-    def drill_state(self, drill: Any) -> CubeState:
+    def drill_state(self, drill: Drill) -> CubeState:
         """A drill's cube and score (centred cube; money when ``away`` is (0, 0))."""
         return drill_state(drill)
 
     def grade_drill(self, player: int, before: Position, dice: tuple[int, int], after: Position,
-                    drill: Any) -> PlayLesson:
+                    drill: Drill) -> PlayLesson:
         """The practice room's ``grade``: a drill's play."""
         cube = self.drill_state(drill) if self.cubeful else None
         lesson = grade_turn(self.engine, before, dice, after, player=player, state=cube)
         self.lessons.append(lesson)
         return lesson
 
-    def grade_drill_cube(self, player: int, drill: Any, decision: str) -> CubeLesson | None:
+    def grade_drill_cube(self, player: int, drill: Drill, decision: str) -> CubeLesson | None:
         """The practice room's ``grade_cube``: double or not, in a cube drill."""
         try:
             hint = self.engine.cube(drill.position, self.drill_state(drill))
@@ -171,7 +175,7 @@ class WorkerTeacher(_Lessons):
 
     RETRIES = 3
 
-    def __init__(self, worker: Any, deliver: Callable[[int, Any], None], budget: float = 20.0) -> None:
+    def __init__(self, worker: HintWorker, deliver: Callable[[int, Lesson], None], budget: float = 20.0) -> None:
         self.worker = worker
         self.engine: HintEngine = worker.engine
         self.cubeful = self.engine.name == "bgsage"
@@ -194,12 +198,12 @@ class WorkerTeacher(_Lessons):
         if at is not None:
             self._submit(lambda: self._cube_decision(player, at[0], at[1], decision))
 
-    def grade_drill(self, player: int, before: Position, dice: tuple[int, int], after: Position, drill: Any) -> None:
+    def grade_drill(self, player: int, before: Position, dice: tuple[int, int], after: Position, drill: Drill) -> None:
         """The practice room's ``grade``."""
         cube = drill_state(drill) if self.cubeful else None
         self._submit(lambda: self._play(player, before, dice, after, cube))
 
-    def grade_drill_cube(self, player: int, drill: Any, decision: str) -> None:
+    def grade_drill_cube(self, player: int, drill: Drill, decision: str) -> None:
         """The practice room's ``grade_cube``: double or not, in a cube drill."""
         cube = drill_state(drill)
         if cube_blocker(cube) is None:
@@ -283,7 +287,7 @@ class WorkerTeacher(_Lessons):
             self._task = None
 
 
-def match_figures(lessons: Any, side: int, figures: Any = ()) -> dict[str, Any]:
+def match_figures(lessons: Sequence[Lesson], side: int, figures: Any = ()) -> dict[str, Any]:
     """What the learner history keeps of ``side``'s match: the match analysis' PR, interval
     and decisions when there is one (``figures``, both players'), else the PR of their graded
     decisions (no interval)."""
@@ -305,14 +309,14 @@ def open_teacher(engine: str | None = None) -> tuple[Teacher, str | None]:
     return Teacher(opened.engine), opened.notice
 
 
-def builtin_drills() -> tuple[Any, ...]:
+def builtin_drills() -> tuple[Drill, ...]:
     """The drill set shipped with bgboard (``bgboard/hints/drills.toml``)."""
     from bgboard.hints.drills import builtin_drills as drills
 
     return drills()
 
 
-def drill_of(text: str) -> Any:
+def drill_of(text: str) -> Drill:
     """A drill from ``POSITION[:DICE]`` (``bgboard sim --teach practice --drill``); a bad
     Position ID or roll is one sentence."""
     from bgboard.hints.drills import drill_from_position_id
@@ -321,7 +325,7 @@ def drill_of(text: str) -> Any:
     return drill_from_position_id(pid, dice or None)
 
 
-def learner_histories(folder: Path, lessons: Any, names: tuple[str, str], learners: tuple[int, ...],
+def learner_histories(folder: Path, lessons: Sequence[Lesson], names: tuple[str, str], learners: tuple[int, ...],
                       finished: tuple[Any, ...] | None, figures: Any = ()) -> dict[int, list[dict[str, Any]]]:
     """The learners' PR match by match, from the history beside the journal (in ``folder``,
     :class:`~bgboard.store.LearnerHistory`); with ``finished`` (a finished match's actions)

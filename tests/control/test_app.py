@@ -138,7 +138,7 @@ def test_a_match_survives_unplugging_a_reboot_and_a_host_restart(tmp_path: Path)
 
 
 def _settings(tmp_path: Path):
-    from bgboard.app import settings_of
+    from bgboard.modes.settings import settings_of
 
     return settings_of(_config(tmp_path), GRID.slots())
 

@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from bgboard.app import settings_of
+from bgboard.modes.settings import settings_of
 from bgboard.config import config_from_dict
 from bgboard.control.events import DOUBLE, ROLL, BoardRead, ButtonPressed
 from bgboard.sense.board import Slots

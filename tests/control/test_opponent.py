@@ -11,7 +11,7 @@ import pytest
 from bgboard.control.clock import ClockRules
 from bgboard.control.controller import Settings
 from bgboard.control.events import DOUBLE, DROP, ROLL, BoardRead, ButtonPressed, DiceRolled
-from bgboard.control.opponent import Answer, OpponentController, Question, opponent_words
+from bgboard.control.opponent import Answer, OpponentRoom, Question, opponent_words
 from bgboard.control.numbering import Numbering
 from bgboard.hints.engine import CubeState
 from bgboard.hints.levels import LADDER, Ask, decide, level_of, make_engine, parse_opponent
@@ -31,7 +31,7 @@ BLUE, GREEN, RED = (0, 0, 160), (0, 160, 0), (160, 0, 0)
 
 
 def _opened(settings: Settings = Settings(length=3), spec: str = "gnubg-nn",
-            dice: str = "module") -> tuple[OpponentController, list, list]:
+            dice: str = "module") -> tuple[OpponentRoom, list, list]:
     """A match against the engine (black) that black opens with 3-1."""
     sent: list = []
     shown: list = []
@@ -422,7 +422,7 @@ def test_the_person_resigns_and_the_engine_answers_at_the_board() -> None:
 
 
 def test_a_hit_is_guided_to_the_bar_and_a_bear_off_to_the_tray() -> None:
-    from bgboard.control.opponent import OpponentController
+    from bgboard.control.opponent import OpponentRoom
 
     class Scripted:  # an OpponentPlay source with a fixed answer (a remote board would be one)
         name = "remote"
@@ -444,8 +444,8 @@ def test_a_hit_is_guided_to_the_bar_and_a_bear_off_to_the_tray() -> None:
     sent: list = []
     shown: list = []
     source = Scripted(Answer("play"))
-    c = OpponentController.resume(MemoryJournal(), Settings(length=3), 0, opponent=source, side=BLACK,
-                                  send=sent.append, show=shown.append)
+    c = OpponentRoom.resume(MemoryJournal(), Settings(length=3), 0, opponent=source, side=BLACK,
+                            send=sent.append, show=shown.append)
     c.handle(BoardRead(START, 1))
     c.handle(ButtonPressed(WHITE, ROLL, 2))
     c.handle(DiceRolled((5, 2), 1, 3))  # white opens 5-2

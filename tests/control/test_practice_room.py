@@ -4,14 +4,13 @@ the session in short after the last drill."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import pytest
 
 from bgboard.control.events import ROLL, BoardFault, BoardRead, ButtonPressed, DiceRolled, LessonReady, LinkChanged
 from bgboard.control.judge import BLUE, GREEN, RED
 from bgboard.control.practice import PracticeRoom
-from bgboard.hints.drills import drill_from_position_id
+from bgboard.hints.drills import DrillResult, drill_from_position_id
+from bgboard.hints.lesson import PlayLesson
 from bgboard.link.messages import SetLeds
 from bgboard.rules import legal_plays
 from bgboard.sense.board import WHITE, Observation, board_of
@@ -19,15 +18,6 @@ from bgboard.sense.recognise import setup_fixes
 
 OPENING = drill_from_position_id("4HPwATDgc/ABMA", "31", name="Opening 3-1")
 EMPTY = Observation.of_board((0,) * 28)
-
-
-@dataclass(frozen=True)
-class _Lesson:
-    play: str
-    text: tuple[str, ...]
-
-    def record(self) -> dict:
-        return {"play": self.play}
 
 
 def _room(asked: list, **kw) -> tuple[PracticeRoom, list, list]:
@@ -80,9 +70,9 @@ def test_a_grade_that_comes_later_is_shown_and_recorded_and_the_end_shows_the_se
         room.handle(ButtonPressed(0, ROLL, 10 * drill + 5))  # done: the grade is asked for...
         assert len(asked) == drill + 1 and room.phase == "graded"
         assert room.results[-1]["lesson"] is None and shown[-1].title[-1] == "Grading..." and shown[-1].lesson == ()
-        lesson = _Lesson("8/5 6/5", ("8/5 6/5: good, the best play",))
+        lesson = PlayLesson(0, "4HPwATDgc/ABMA", "31", "8/5 6/5", "8/5 6/5", 0.0, "good")
         room.handle(LessonReady(0, lesson, 10 * drill + 6))  # ...and comes later
-        assert room.results[-1]["lesson"] == {"play": "8/5 6/5"}
+        assert room.results[-1]["lesson"] == lesson.record() and room.outcomes[-1].lesson == lesson.record()
         assert shown[-1].lesson == lesson.text and shown[-1].title[-1] == "Roll: next drill"
         room.handle(ButtonPressed(0, ROLL, 10 * drill + 7))
     assert room.over and shown[-1].title[0] == "All drills done" and shown[-1].lesson == ("2 lessons",)
@@ -111,7 +101,7 @@ def test_the_progress_of_another_drill_set_or_a_damaged_one_starts_from_the_firs
     three = select_drills(("Opening 3-1", "Opening 4-2", "Enter two checkers"))
     room = PracticeRoom(three, grade=lambda *a: lesson)
     room.index, room.phase, room.lessons = 1, "graded", [lesson]
-    room.results = [{"drill": "Opening 3-1", "lesson": lesson.record()}]
+    room.outcomes = [DrillResult("Opening 3-1", "opening", "31", lesson.record())]
     store = Progress(tmp_path / "practice.sqlite")
     store.save(room.progress(lesson_body))
     store.close()
@@ -134,3 +124,22 @@ def test_a_progress_file_that_is_no_database_is_one_sentence(tmp_path) -> None:
     damaged.write_bytes(b"not a database " * 20)
     with pytest.raises(InputError, match=r"practice.sqlite cannot hold the practice progress .*move it aside"):
         Progress(damaged)
+
+
+def test_a_drills_result_is_its_json_object_and_back_and_junk_in_a_kept_progress_is_left_out() -> None:
+    """The results the room keeps are ``DrillResult`` values; the progress beside the journal
+    and ``bgboard sim --json`` hold their JSON objects, read back as they were written."""
+    graded = DrillResult("Opening 3-1", "opening", "31", {"play": "8/5 6/5", "grade": "good"})
+    skipped = DrillResult("Enter two checkers", "bar", skipped=True)
+    assert graded.record() == {"drill": "Opening 3-1", "kind": "opening", "dice": "31",
+                               "lesson": {"play": "8/5 6/5", "grade": "good"}}
+    assert skipped.record() == {"drill": "Enter two checkers", "kind": "bar", "skipped": True}
+    for result in (graded, skipped, DrillResult("Opening 4-2", "opening", "42")):
+        assert DrillResult.from_record(result.record()) == result
+    for junk in (None, [], "x", {"drill": 3, "kind": "opening"}, {"drill": "d", "kind": "k", "dice": 31},
+                 {"drill": "d", "kind": "k", "dice": "31", "lesson": "good"}):
+        assert DrillResult.from_record(junk) is None
+    three = [OPENING, OPENING, OPENING]
+    room = PracticeRoom(three, grade=lambda *a: None)
+    body = {"drills": room._set(), "next": 1, "lessons": [], "results": [graded.record(), "junk", {"drill": 1}]}
+    assert room.resume(body, lambda x: x) == [] and room.outcomes == [graded] and room.results == [graded.record()]

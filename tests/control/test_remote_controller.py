@@ -6,7 +6,7 @@ from __future__ import annotations
 from bgboard.control.clock import ClockRules
 from bgboard.control.controller import Settings
 from bgboard.control.events import DOUBLE, DROP, ROLL, BoardRead, ButtonPressed, DiceRolled, OpponentMoved, Tick
-from bgboard.control.remote import FORFEIT, RemoteController, RemotePeer, author
+from bgboard.control.remote import FORFEIT, RemoteRoom, RemotePeer, author
 from bgboard.link.messages import Led, SetLeds, SetRolling
 from bgboard.match import Move
 from bgboard.match.actions import Double, OpeningRoll, Roll, action_to_dict
@@ -28,8 +28,8 @@ class Board:
         self.shown: list = []
         name = ("White", "Black")[1 - local]
         self.peer = RemotePeer(name, online=True)
-        self.c = RemoteController.resume(MemoryJournal(), settings, 0, opponent=self.peer, side=1 - local,
-                                         send=self.sent.append, show=self.shown.append)
+        self.c = RemoteRoom.resume(MemoryJournal(), settings, 0, opponent=self.peer, side=1 - local,
+                                   send=self.sent.append, show=self.shown.append)
         self.c.handle(BoardRead(START, 1))
 
     def to(self, other: "Board", at: int) -> None:

@@ -10,7 +10,7 @@ import pytest
 
 from bgboard.control.events import BoardRead
 from bgboard.control.numbering import Numbering
-from bgboard.control.replay import ReplayController, replay_steps
+from bgboard.control.replay import ReplayRoom, replay_steps
 from bgboard.match import import_mat
 from bgboard.rules import Position
 from bgboard.sense.board import WHITE, Observation, board_of
@@ -38,7 +38,7 @@ def test_black_plays_and_grades_are_said_in_the_configured_numbering(numbering: 
 def test_the_set_up_guidance_speaks_in_the_configured_numbering(numbering: Numbering, said: str) -> None:
     steps = replay_steps(import_mat(FILE.read_bytes()), numbering=numbering)
     shown: list = []
-    replay = ReplayController(steps, send=lambda m: None, show=shown.append, numbering=numbering)
+    replay = ReplayRoom(steps, send=lambda m: None, show=shown.append, numbering=numbering)
     start = steps[0].position
     # black's back checkers are missing from the board: black's 24-point is physical point 1
     black = list(start.theirs)

@@ -125,7 +125,7 @@ def test_a_pin_is_read_by_the_controller_from_the_history_of_plays() -> None:
 def test_bgboard_run_takes_the_seed_variants_and_tavli_from_its_config() -> None:
     import pytest
 
-    from bgboard.app import settings_of
+    from bgboard.modes.settings import settings_of
     from bgboard.config import ConfigError, config_from_dict
 
     tavli = settings_of(config_from_dict({"match": {"variant": "tavli", "length": 5}}), SLOT_MAP.slots(), SLOT_MAP)

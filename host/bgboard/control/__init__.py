@@ -1,5 +1,6 @@
 """The match at one board: clocks, events, the match session (journal), the turn judge, the
-presenter and the controller that routes events between them (pure; time passed in).
+presenter and the controller that routes events between them (pure; time passed in); the
+rooms the app drives (``rooms.Room``: the match, practice drills, a replay).
 
 Other layers import one room at a time (the buttons adapter only ``control.events``), so the
 public names are imported on first use (:mod:`bgboard.exports`).  A regular package (not a
@@ -37,11 +38,12 @@ if TYPE_CHECKING:
         BACK,
         FORWARD,
         NEXT_GAME,
-        ReplayController,
+        ReplayRoom,
         ReplayStep,
         Replayer,
         replay_steps,
     )
+    from bgboard.control.rooms import Room
     from bgboard.control.session import IllegalPolicy, MatchSession, Settings
     from bgboard.control.tavli import display_state, hints_known, variant_notes
 
@@ -56,7 +58,8 @@ __getattr__ = exports(__name__, {
     "judge": "BLUE GREEN",
     "notice": "Topic",
     "practice": "LEARNER PracticeRoom",
-    "replay": "BACK FORWARD NEXT_GAME ReplayController ReplayStep Replayer replay_steps",
+    "replay": "BACK FORWARD NEXT_GAME ReplayRoom ReplayStep Replayer replay_steps",
+    "rooms": "Room",
     "session": "IllegalPolicy MatchSession Settings",
     "tavli": "display_state hints_known variant_notes",
 })
@@ -65,7 +68,7 @@ __all__ = [
     "BACK", "BLUE", "BUTTONS", "DOUBLE", "DROP", "FORWARD", "GREEN", "LEARNER", "NEXT_GAME", "ROLL",
     "BoardFault", "BoardRead", "Button", "ButtonPressed", "Clock", "ClockRules",
     "ClockSettingError", "Controller", "DiceRolled", "Event", "HintReady", "IllegalPolicy",
-    "LessonReady", "LinkChanged", "MatchSession", "PracticeRoom", "ReplayController", "ReplayStep",
-    "Replayer", "Settings", "Tick", "Topic", "display_state", "hints_known", "replay_steps",
+    "LessonReady", "LinkChanged", "MatchSession", "PracticeRoom", "ReplayRoom", "ReplayStep",
+    "Replayer", "Room", "Settings", "Tick", "Topic", "display_state", "hints_known", "replay_steps",
     "variant_notes",
 ]

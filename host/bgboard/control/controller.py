@@ -41,7 +41,7 @@ board changes.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from bgboard.control.clock import Clock
 from bgboard.control.events import (
@@ -63,12 +63,16 @@ from bgboard.control.presenter import View, display_state
 from bgboard.control.resigning import Resigning
 from bgboard.control.tavli import variant_notes
 from bgboard.control.session import ILLEGAL_POLICIES, IllegalPolicy, JournalLike, MatchSession, Settings
-from bgboard.link.messages import SetLeds, SetRolling
-from bgboard.match import Beaver, Double, Drop, Move, NextGame, OpeningRoll, Pass, Roll, Take
+from bgboard.link.messages import HostMessage, SetLeds, SetRolling
+from bgboard.match import Action, Beaver, Double, Drop, Move, NextGame, OpeningRoll, Pass, Roll, Take
 from bgboard.match.state import MatchState, Phase
 from bgboard.rules.position import Position
 from bgboard.sense.board import Observation, differences
 from bgboard.sense.recognise import RollReader, Verdict, setup_message
+
+if TYPE_CHECKING:
+    from bgboard.display.state import DisplayState
+    from bgboard.hints.lesson import CubeLesson, Lesson, PlayLesson
 
 __all__ = [
     "BLUE",
@@ -85,9 +89,9 @@ __all__ = [
 INFO, WARNING, ERROR = Severity.INFO, Severity.WARNING, Severity.ERROR
 
 #: ``grade(player, before, dice, after, state)``: a lesson now, or None (it comes as LessonReady).
-Grader = Callable[[int, Position, tuple[int, int], Position, MatchState], Any]
+Grader = Callable[[int, Position, tuple[int, int], Position, MatchState], "PlayLesson | None"]
 #: ``grade_cube(player, state_before, decision)``: a lesson of a cube decision, or None.
-CubeGrader = Callable[[int, MatchState, str], Any]
+CubeGrader = Callable[[int, MatchState, str], "CubeLesson | None"]
 
 
 class Controller(Resigning):
@@ -102,12 +106,12 @@ class Controller(Resigning):
         journal: JournalLike,
         settings: Settings,
         *,
-        send: Callable[[object], None] = lambda message: None,
-        show: Callable[[object], None] = lambda state: None,
+        send: Callable[[HostMessage], None] = lambda message: None,
+        show: Callable[[DisplayState], None] = lambda state: None,
         hint: Callable[[Position, tuple[int, int]], str | None] | None = None,
         grade: Grader | None = None,
         grade_cube: CubeGrader | None = None,
-        summarise: Callable[[list[Any]], tuple[str, ...]] | None = None,
+        summarise: Callable[[list[Lesson]], tuple[str, ...]] | None = None,
     ) -> None:
         self.session = MatchSession(journal, settings)
         self.judge = TurnJudge(self._new_turn, Numbering(settings.numbering))
@@ -116,8 +120,8 @@ class Controller(Resigning):
         self.grade = grade
         self.grade_cube = grade_cube
         self.summarise = summarise  # the learner report in short, shown at the match's end
-        self.lessons: list[Any] = []  # every lesson of this session, oldest first
-        self.lesson: Any = None  # the lesson shown now (its player is lesson_player)
+        self.lessons: list[Lesson] = []  # every lesson of this session, oldest first
+        self.lesson: Lesson | None = None  # the lesson shown now (its player is lesson_player)
         self.lesson_player: int | None = None
         self.resigning: tuple[int, int] | None = None  # (player, level) being chosen at the board
         self.result_sent: bool | None = None  # club match: the result reached the event (set by the club link)
@@ -165,7 +169,7 @@ class Controller(Resigning):
         return self.session.state
 
     @property
-    def actions(self) -> list[Any]:
+    def actions(self) -> list[Action]:
         return self.session.actions
 
     @property
@@ -228,7 +232,7 @@ class Controller(Resigning):
     def _on_lesson(self, event: LessonReady) -> None:
         self._learn(event.player, event.lesson)
 
-    def _learn(self, player: int, lesson: Any) -> None:
+    def _learn(self, player: int, lesson: Lesson | None) -> None:
         if lesson is None:
             return
         self.lessons.append(lesson)
@@ -271,13 +275,17 @@ class Controller(Resigning):
 
     # ------------------------------------------------------------------ the one entry point
     def handle(self, event: Event) -> None:
-        """Act on one event (its one handler), then refresh the display."""
+        """Act on one event (its one handler), then refresh the display; an event of a kind
+        this room has no handler for (the other side's answer in a match of two people at
+        the board) changes nothing (:class:`~bgboard.control.rooms.Room`)."""
         self.now_ms = event.at_ms
-        self.handlers[type(event)](event)
+        handler = self.handlers.get(type(event))
+        if handler is not None:
+            handler(event)
         self._refresh()
 
     # ------------------------------------------------------------------ actions
-    def _act(self, action: Any, at_ms: int) -> bool:
+    def _act(self, action: Action, at_ms: int) -> bool:
         """Check ``action`` against the match, journal it, then let it take effect.
         A refused action becomes a notice (one sentence) and changes nothing."""
         refused = self.session.act(action, at_ms)
@@ -406,7 +414,7 @@ class Controller(Resigning):
             self._after_play(mover, at)
 
     # ------------------------------------------------------------------ teaching
-    def _play_lesson(self, before: MatchState, action: Any) -> None:
+    def _play_lesson(self, before: MatchState, action: Action) -> None:
         """Grade the play just recorded (teaching mode)."""
         if not self.learner or self.grade is None or before.turn is None or before.dice is None:
             return
@@ -538,6 +546,12 @@ class Controller(Resigning):
             variant=variant_notes(self.state),
         )
 
+    def display(self) -> DisplayState | None:
+        """What the display shows now: the :meth:`view` drawn (None before the match could
+        start)."""
+        view = self.view()
+        return display_state(view) if view is not None else None
+
     def _lesson_text(self) -> tuple[str, ...]:
         """The lesson shown now, in its player's numbering (with the player's name); at the
         match's end, the session's report in short."""
@@ -551,6 +565,6 @@ class Controller(Resigning):
         return tuple(f"{name}: {t}" for t in forms[:1]) + forms if name else forms
 
     def _refresh(self) -> None:
-        view = self.view()
-        if view is not None:
-            self.show(display_state(view))
+        shown = self.display()
+        if shown is not None:
+            self.show(shown)

@@ -8,9 +8,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
 from bgboard.rules.position import Position
 from bgboard.sense.board import Observation
+
+if TYPE_CHECKING:
+    from bgboard.hints.lesson import Lesson
 
 
 
@@ -84,10 +88,10 @@ class HintReady:
 @dataclass(frozen=True, slots=True)
 class LessonReady:
     """Teaching mode: the grade of ``player``'s last play (or cube decision) has come
-    (computed off the loop); ``lesson`` has ``text``, variants longest first."""
+    (computed off the loop): a :class:`bgboard.hints.lesson.PlayLesson` or ``CubeLesson``."""
 
     player: int
-    lesson: object
+    lesson: Lesson
     at_ms: int
 
 

@@ -1,7 +1,7 @@
 """The other side played from elsewhere: an engine (or, later, a remote board) decides, the
 local person carries its plays out on the board, and the board checks them (pure).
 
-:class:`OpponentController` is the :class:`~bgboard.control.controller.Controller` with one
+:class:`OpponentRoom` is the :class:`~bgboard.control.controller.Controller` with one
 side's decisions coming from an :class:`OpponentPlay` source instead of that side's buttons.
 Whenever the match waits for that side — to double or roll, to take, pass or beaver, to play
 its roll, to answer a resignation — the controller asks the source a :class:`Question`; the
@@ -46,7 +46,7 @@ from bgboard.rules.position import BAR, OFF, Position
 from bgboard.rules.step import Step, apply_step
 from bgboard.sense.board import Fix, Observation, board_of, differences, physical_point, put_back
 
-__all__ = ["Answer", "OpponentController", "OpponentPlay", "Question", "execution", "mid_step", "opponent_words",
+__all__ = ["Answer", "OpponentPlay", "OpponentRoom", "Question", "execution", "mid_step", "opponent_words",
            "prefixes", "step_places"]
 
 #: Journal kind of the opponent's own rows (the level chosen between games).
@@ -107,8 +107,8 @@ def opponent_words(notation: str, side: int, numbering: Numbering) -> str:
     return Words(1 - side, numbering).physical(physical)  # physical → the person's
 
 
-class OpponentController(Controller):
-    """The controller with ``side`` played by ``opponent`` (see the module docstring)."""
+class OpponentRoom(Controller):
+    """The match room with ``side`` played by ``opponent`` (see the module docstring)."""
 
     def __init__(self, journal: Any, settings: Any, *, opponent: OpponentPlay, side: int = 1, dice: str = "module",
                  **kwargs: Any) -> None:

@@ -3,42 +3,48 @@ with the set-up guidance, (for a cube drill: double or not), roll, play, see the
 and on to the next drill.  Pure: events in, board messages and display states out.
 
 The learner plays white (player 0, the bottom of the set-up diagram); each drill's position
-has the learner on roll.  Drills come from ``bgboard.hints.drills`` (anything with
-``name``, ``kind``, ``position``, ``dice``, ``away``, ``cube`` and ``note``).  Buttons (the
+has the learner on roll.  Drills are :class:`bgboard.hints.drills.Drill` values, and how each
+went a :class:`~bgboard.hints.drills.DrillResult`.  Buttons (the
 learner's): **roll** — roll when the board is laid out, *done* after the play, the next
 drill after the grade; on a cube drill **double** doubles and **roll** rolls without
 doubling; **drop** skips the drill.  Grading is injected (``grade``/``grade_cube``: the
-lessons of :mod:`bgboard.hints.lesson`): a grader answers at once with the lesson, or with
+lessons of :mod:`bgboard.hints.lesson`, ``Lesson``): a grader answers at once with the lesson, or with
 None and the lesson comes later as a :class:`LessonReady` event (the real board grades on
 its hint worker, ``bgboard.app``); until then the display says the play is being graded.
 After the last drill the display shows the session in short (``summarise``: the learner
-report's lines, of every lesson).  The room has the App's ``handle``, ``actions`` (none: a
-drill is no match) and ``state`` (None); a lost link or a board fault is shown as the
-controller shows it.
+report's lines, of every lesson).  It is a :class:`~bgboard.control.rooms.Room`:
+``handle``, ``display``, ``over`` after the last drill, ``actions`` (none: a drill is no
+match) and ``state`` (None); a lost link or a board fault is shown as the controller shows it.
 """
 
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from functools import partial
+from typing import Callable, Sequence
 
 from bgboard.control.events import BoardFault, BoardRead, Button, ButtonPressed, DiceRolled, Event, LessonReady, LinkChanged
 from bgboard.control.judge import RED, verdict_leds
 from bgboard.control.numbering import Numbering, Words
 from bgboard.control.presenter import diagram_of
 from bgboard.display.state import DisplayPhase, DisplayState, Severity
-from bgboard.link.messages import Led, SetLeds, SetRolling
-from bgboard.match import Move, Pass
+from bgboard.hints.drills import Drill, DrillResult
+from bgboard.hints.lesson import CubeLesson, Lesson, PlayLesson
+from bgboard.link.messages import HostMessage, Led, SetLeds, SetRolling
+from bgboard.match import Action
 from bgboard.rules.position import Position
-from bgboard.sense.board import Observation, Slots, describe_fixes, setup_guidance
-from bgboard.sense.recognise import Ambiguous, Illegal, Played, Turn, Unchanged, setup_fixes
+from bgboard.sense.board import Fix, Observation, Slots, describe_fixes, setup_guidance
+from bgboard.sense.recognise import Ambiguous, Illegal, Played, Turn, Unchanged, Verdict, setup_fixes
 
-__all__ = ["LEARNER", "PracticeRoom"]
+__all__ = ["LEARNER", "PracticeRoom", "ProgressBody"]
 
 LEARNER = 0  # the learner plays white
 
-#: ``grade(player, before, dice, after, drill)`` and ``grade_cube(player, drill, decision)``.
-PlayGrader = Callable[[int, Position, tuple[int, int], Position, Any], Any]
-CubeGrader = Callable[[int, Any, str], Any]
+#: ``grade(player, before, dice, after, drill)`` and ``grade_cube(player, drill, decision)``:
+#: the lesson now, or None (it comes later as a LessonReady event).
+PlayGrader = Callable[[int, Position, tuple[int, int], Position, Drill], PlayLesson | None]
+CubeGrader = Callable[[int, Drill, str], CubeLesson | None]
+#: The practice progress as the store beside the journal keeps it (a JSON object).
+ProgressBody = dict[str, object]
 
 
 class PracticeRoom:
@@ -46,16 +52,16 @@ class PracticeRoom:
 
     def __init__(
         self,
-        drills: Sequence[Any],
+        drills: Sequence[Drill],
         *,
         grade: PlayGrader,
         grade_cube: CubeGrader | None = None,
-        send: Callable[[object], None] = lambda message: None,
-        show: Callable[[object], None] = lambda state: None,
+        send: Callable[[HostMessage], None] = lambda message: None,
+        show: Callable[[DisplayState], None] = lambda state: None,
         slots: Slots = Slots(),
         numbering: Numbering = Numbering.OWN,
         names: tuple[str, str] = ("You", "Drill"),
-        summarise: Callable[[list[Any]], tuple[str, ...]] | None = None,
+        summarise: Callable[[list[Lesson]], tuple[str, ...]] | None = None,
     ) -> None:
         if not drills:
             raise ValueError("no drills to practise")
@@ -72,16 +78,16 @@ class PracticeRoom:
         self.observation: Observation | None = None
         self.dice: tuple[int, int] | None = None
         self.turn_: Turn | None = None
-        self.verdict: Any = None
-        self.lesson: Any = None
-        self.lessons: list[Any] = []
-        self.results: list[dict[str, Any]] = []
+        self.verdict: Verdict | None = None
+        self.lesson: Lesson | None = None
+        self.lessons: list[Lesson] = []
+        self.outcomes: list[DrillResult] = []
         self.notice: tuple[str, Severity] | None = None
         self.now_ms = 0
         self.summarise = summarise
         self.awaiting: list[int] = []  # results whose play lesson is still being graded
         self.link_up = True
-        self.actions: list[Any] = []  # drills are no match: nothing for the records
+        self.actions: list[Action] = []  # drills are no match: nothing for the records
         self.leds: tuple[Led, ...] | None = None  # what the LEDs show (sent when it changes)
 
     @property
@@ -91,33 +97,38 @@ class PracticeRoom:
 
     # ------------------------------------------------------------------ state
     @property
-    def drill(self) -> Any:
+    def results(self) -> list[dict[str, object]]:
+        """How each drill went so far, as JSON objects (``bgboard sim --practice --json``)."""
+        return [r.record() for r in self.outcomes]
+
+    @property
+    def drill(self) -> Drill:
         return self.drills[min(self.index, len(self.drills) - 1)]
 
     @property
     def over(self) -> bool:
         return self.phase == "done"
 
-    def fixes(self) -> tuple[Any, ...]:
+    def fixes(self) -> tuple[Fix, ...]:
         """What still differs from the drill's layout (nothing when the board is unread)."""
         if self.observation is None:
             return ()
         return setup_fixes(self.observation, self.drill.position, self.slots)
 
     # ------------------------------------------------------------------ progress
-    def progress(self, encode: Callable[[Any], dict[str, Any]]) -> dict[str, Any]:
+    def progress(self, encode: Callable[[Lesson], dict[str, object]]) -> ProgressBody:
         """Where the learner is, for the store beside the journal (``encode`` turns a lesson
         into JSON): the drill set, the next drill to lay out (a graded drill counts as done),
         the results and the lessons so far.  A drill under way starts again from its set-up."""
         return {"drills": self._set(),
                 "next": self.index + (1 if self.phase == "graded" else 0),
-                "results": list(self.results), "lessons": [encode(x) for x in self.lessons]}
+                "results": self.results, "lessons": [encode(x) for x in self.lessons]}
 
     def _set(self) -> list[str]:
         """The drill set, as the progress names it (a Position ID's drill by its dice too)."""
         return [d.name if d.dice is None else f"{d.name} {d.dice[0]}{d.dice[1]}" for d in self.drills]
 
-    def resume(self, body: dict[str, Any], decode: Callable[[Any], Any]) -> list[Any] | None:
+    def resume(self, body: ProgressBody, decode: Callable[[object], Lesson]) -> list[Lesson] | None:
         """Go back to the :meth:`progress` ``body`` (``decode`` reads a lesson back): the
         lessons restored, or None when ``body`` is of another drill set, finished, or not
         a progress (the drills start from the first)."""
@@ -127,11 +138,14 @@ class PracticeRoom:
             index, results = body["next"], body["results"]
             if not isinstance(index, int) or not 0 < index < len(self.drills) or not isinstance(results, list):
                 return None
-            lessons = [decode(x) for x in body["lessons"]]
+            kept = body["lessons"]
+            if not isinstance(kept, list):
+                return None
+            lessons = [decode(x) for x in kept]  # (a list read from JSON)
         except (KeyError, TypeError, ValueError, AttributeError):
             return None
         self.index, self.phase = index, "setup"
-        self.results = [r for r in results if isinstance(r, dict)]
+        self.outcomes = [r for r in map(DrillResult.from_record, results) if r is not None]
         self.lessons = lessons
         self.lesson = lessons[-1] if lessons else None
         return lessons
@@ -156,11 +170,12 @@ class PracticeRoom:
             self.notice = (event.text, Severity.ERROR)
         self._refresh()
 
-    def _on_lesson(self, lesson: Any) -> None:
+    def _on_lesson(self, lesson: Lesson) -> None:
         """A lesson graded later (on the board's hint worker)."""
         self._learn(lesson)
-        if hasattr(lesson, "record") and self.awaiting:  # a play's, not a cube decision's
-            self.results[self.awaiting.pop(0)]["lesson"] = lesson.record()
+        if isinstance(lesson, PlayLesson) and self.awaiting:  # a play's, not a cube decision's
+            at = self.awaiting.pop(0)
+            self.outcomes[at] = self.outcomes[at].graded(lesson.record())
 
     def _on_board(self, observation: Observation) -> None:
         self.observation = observation
@@ -214,13 +229,11 @@ class PracticeRoom:
         verdict, drill = self.verdict, self.drill
         assert self.dice is not None
         if isinstance(verdict, Played):
-            action: Any = Move.of(verdict.play)
             after = verdict.play.position
         elif isinstance(verdict, Ambiguous):
-            action = Move.of(verdict.plays[0])
             after = verdict.plays[0].position
         elif isinstance(verdict, Unchanged) and verdict.no_play:
-            action, after = Pass(), drill.position
+            after = drill.position  # no legal play
         elif isinstance(verdict, Illegal):
             w = self.words
             self.notice = (f"{w.own(verdict.reason)}: put back {w.physical(describe_fixes(verdict.fixes))}",
@@ -229,27 +242,26 @@ class PracticeRoom:
         else:
             self.notice = ("finish your play first", Severity.WARNING)
             return
-        del action
         lesson = self.grade(LEARNER, drill.position, self.dice, after, drill)
-        self.results.append({"drill": drill.name, "kind": drill.kind, "dice": f"{max(self.dice)}{min(self.dice)}",
-                             "lesson": None})
+        result = DrillResult(drill.name, drill.kind, f"{max(self.dice)}{min(self.dice)}")
         if lesson is None:
-            self.awaiting.append(len(self.results) - 1)  # it comes as LessonReady
+            self.outcomes.append(result)
+            self.awaiting.append(len(self.outcomes) - 1)  # it comes as LessonReady
             self.lesson = None
         else:
             self._learn(lesson)
-            self.results[-1]["lesson"] = lesson.record() if hasattr(lesson, "record") else None
+            self.outcomes.append(result.graded(lesson.record()))
         self.phase = "graded"
         self.send(SetLeds(()))
 
-    def _learn(self, lesson: Any) -> None:
+    def _learn(self, lesson: Lesson | None) -> None:
         if lesson is not None:
             self.lesson = lesson
             self.lessons.append(lesson)
 
     def _next(self, skipped: bool) -> None:
         if skipped:
-            self.results.append({"drill": self.drill.name, "kind": self.drill.kind, "skipped": True})
+            self.outcomes.append(DrillResult(self.drill.name, self.drill.kind, skipped=True))
         self.index += 1
         self.dice, self.turn_, self.verdict, self.notice = None, None, None, None
         self.send(SetRolling(False))
@@ -264,14 +276,12 @@ class PracticeRoom:
         if self.phase == "done" and self.summarise is not None and self.lessons:
             lesson = self.summarise(self.lessons)
         pips = drill.position.pips()
-        common: dict[str, Any] = dict(names=self.names, match_length=0, score=(0, 0), pips=pips,
-                      lesson=lesson if self.phase in ("graded", "done") else ())
+        common = partial(DisplayState, names=self.names, match_length=0, score=(0, 0), pips=pips,
+                         lesson=lesson if self.phase in ("graded", "done") else ())
         message: tuple[str, ...] = (self.notice[0],) if self.notice else ()
         severity = self.notice[1] if self.notice else Severity.INFO
         if self.phase == "done":
-            no_pips: dict[str, Any] = {**common, "pips": None}
-            return DisplayState(**no_pips, phase=DisplayPhase.ROLLING,
-                                title=("All drills done", "Done"))
+            return common(pips=None, phase=DisplayPhase.ROLLING, title=("All drills done", "Done"))
         if self.phase == "setup":
             fixes = self.fixes()
             diagram = diagram_of(self.observation, drill.position, self.slots) if self.observation else None
@@ -279,29 +289,29 @@ class PracticeRoom:
             text = (f"{number}: {drill.name}. Lay out the board — {guidance}" if fixes
                     else f"{number}: {drill.name}. Press roll to start", f"{number}: set up, then roll")
             if diagram is not None and fixes:
-                return DisplayState(**common, phase=DisplayPhase.SETUP, diagram=diagram, message=message or text[:1],
+                return common(phase=DisplayPhase.SETUP, diagram=diagram, message=message or text[:1],
                                     severity=Severity.WARNING, title=(f"{number}: {drill.name}", number))
-            return DisplayState(**common, phase=DisplayPhase.ROLLING, turn=LEARNER, message=message,
+            return common(phase=DisplayPhase.ROLLING, turn=LEARNER, message=message,
                                 severity=severity, title=text)
         if self.phase == "cube":
             away = f" at {drill.away[0]}-away {drill.away[1]}-away" if drill.away != (0, 0) else " (money)"
-            return DisplayState(**common, phase=DisplayPhase.ROLLING, turn=LEARNER, cube=drill.cube,
+            return common(phase=DisplayPhase.ROLLING, turn=LEARNER, cube=drill.cube,
                                 title=(f"{number}: {drill.note}{away}. Double (double) or roll?", f"{number}: double or roll?"))
         if self.phase == "rolling":
-            return DisplayState(**common, phase=DisplayPhase.ROLLING, turn=LEARNER, message=message,
+            return common(phase=DisplayPhase.ROLLING, turn=LEARNER, message=message,
                                 severity=severity, title=(f"{number}: {drill.note}. Roll the dice", f"{number}: roll"))
         if self.phase == "moving":
             assert self.dice is not None
             said = ()
             if isinstance(self.verdict, Played):
                 said = (f"{self.words.own(self.verdict.play.notation)}: press done",)
-            return DisplayState(**common, phase=DisplayPhase.MOVING, turn=LEARNER, dice=self.dice,
+            return common(phase=DisplayPhase.MOVING, turn=LEARNER, dice=self.dice,
                                 message=message or said, severity=severity)
-        if self.awaiting and self.awaiting[-1] == len(self.results) - 1:
-            return DisplayState(**common, phase=DisplayPhase.ROLLING, turn=LEARNER, message=message,
+        if self.awaiting and self.awaiting[-1] == len(self.outcomes) - 1:
+            return common(phase=DisplayPhase.ROLLING, turn=LEARNER, message=message,
                                 severity=severity,
                                 title=(f"{number}: grading your play (roll: next drill)", "Grading..."))
-        return DisplayState(**common, phase=DisplayPhase.ROLLING, turn=LEARNER, message=message, severity=severity,
+        return common(phase=DisplayPhase.ROLLING, turn=LEARNER, message=message, severity=severity,
                             title=(f"{number} graded: press roll for the next drill", "Roll: next drill"))
 
     def lights(self) -> tuple[Led, ...]:

@@ -1,6 +1,6 @@
 """The other side played by a person at another board (pure; docs/remote.md).
 
-:class:`RemoteController` is the :class:`~bgboard.control.opponent.OpponentController` whose
+:class:`RemoteRoom` is the :class:`~bgboard.control.opponent.OpponentRoom` whose
 other side is a person at another board.  Both boards hold the same match log; each action
 is made at exactly one board — the board of the player whose decision it is (the roller's
 board rolls, the doubler's doubles, the mover's records its play) and, for what belongs to
@@ -29,14 +29,14 @@ from typing import Any
 from bgboard.control.controller import Controller
 from bgboard.control.events import Button, ButtonPressed, DiceRolled, OpponentMoved
 from bgboard.control.notice import Notice, Severity
-from bgboard.control.opponent import Answer, OpponentController
+from bgboard.control.opponent import Answer, OpponentRoom
 from bgboard.link.messages import SetRolling
 from bgboard.match import Move, Pass
 from bgboard.match.actions import Action, NextGame, Resign, action_from_dict, action_to_dict
 from bgboard.match.errors import MatchRecordError
 from bgboard.match.state import Phase
 
-__all__ = ["FORFEIT", "RemoteController", "RemotePeer", "author"]
+__all__ = ["FORFEIT", "RemotePeer", "RemoteRoom", "author"]
 
 INFO, WARNING, ERROR = Severity.INFO, Severity.WARNING, Severity.ERROR
 #: The move log's entry for a player who lost on time, after the last action (not a match action).
@@ -74,8 +74,8 @@ def author(state: Any, action: Action) -> int | None:
     return state.decider
 
 
-class RemoteController(OpponentController):
-    """The controller with ``side`` played at another board (see the module docstring)."""
+class RemoteRoom(OpponentRoom):
+    """The match room with ``side`` played at another board (see the module docstring)."""
 
     def __init__(self, journal: Any, settings: Any, *, opponent: RemotePeer, side: int = 1, **kwargs: Any) -> None:
         super().__init__(journal, settings, opponent=opponent, side=side, dice="remote", **kwargs)

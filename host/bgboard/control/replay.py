@@ -1,5 +1,5 @@
 """Replaying a match file on the board (pure): the stops of a replay, the buttons that move
-through them, and the controller ``bgboard run --replay`` drives instead of the match
+through them, and the room ``bgboard run --replay`` drives instead of the match
 controller.
 
 :func:`replay_steps` turns an :class:`~bgboard.match.ImportedMatch` into stops: for each
@@ -10,31 +10,32 @@ resignations and — given a ``grade`` function (an engine, wired by the caller)
 of each play; a last stop per game shows how it ended.  :class:`Replayer` moves through
 them with the buttons: roll = forward, double = back, drop = the next game.
 
-:class:`ReplayController` takes the App's events (board readings, buttons, ticks): while the
-board differs from the stop's position it shows the set-up guidance (what to move, with the
-diagram) and lights nothing; once the board shows the position it lights the play and shows
-the stop.  It keeps no match actions: a replay writes no journal rows and no records.
+:class:`ReplayRoom` (a :class:`~bgboard.control.rooms.Room`) takes the App's events (board
+readings, buttons; it has no use for the others): while the board differs from the stop's
+position it shows the set-up guidance (what to move, with the diagram) and lights nothing; once
+the board shows the position it lights the play and shows the stop.  It keeps no match actions
+(a replay writes no journal rows and no records) and is over at its last stop.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable
+from typing import Callable
 
-from bgboard.control.events import BoardRead, Button, ButtonPressed
+from bgboard.control.events import BoardRead, Button, ButtonPressed, Event
 from bgboard.control.judge import BLUE, GREEN
 from bgboard.control.notice import Notice, Severity, Topic
 from bgboard.control.numbering import Numbering, Words
 from bgboard.control.presenter import View, display_state
 from bgboard.display.state import DisplayState
-from bgboard.link.messages import Led, SetLeds, SetRolling
+from bgboard.link.messages import HostMessage, Led, SetLeds, SetRolling
 from bgboard.match import Action, ImportedMatch, MatPlay
 from bgboard.match.state import MatchState, Phase
 from bgboard.rules import BAR, OFF, Position
-from bgboard.sense.board import BLACK_BAR, BLACK_OFF, WHITE, WHITE_BAR, WHITE_OFF, Observation
+from bgboard.sense.board import BLACK_BAR, BLACK_OFF, WHITE, WHITE_BAR, WHITE_OFF, Fix, Observation
 from bgboard.sense.recognise import setup_fixes, setup_message
 
-__all__ = ["BACK", "FORWARD", "NEXT_GAME", "ReplayController", "ReplayStep", "Replayer", "replay_steps"]
+__all__ = ["BACK", "FORWARD", "NEXT_GAME", "ReplayRoom", "ReplayStep", "Replayer", "replay_steps"]
 
 FORWARD, BACK, NEXT_GAME = Button.ROLL, Button.DOUBLE, Button.DROP
 _LEVELS = ("a single", "a gammon", "a backgammon")
@@ -160,13 +161,13 @@ class Replayer:
 
 
 @dataclass
-class ReplayController:
-    """The replay on the real board (see the module docstring): the App's ``handle``,
-    ``actions`` and ``state``, with ``send`` (to the board) and ``show`` (to the display);
-    the set-up guidance speaks in ``numbering`` (config ``[match] numbering``)."""
+class ReplayRoom:
+    """The replay on the real board (see the module docstring): a room, with ``send`` (to
+    the board) and ``show`` (to the display); the set-up guidance speaks in ``numbering``
+    (config ``[match] numbering``)."""
 
     steps: tuple[ReplayStep, ...]
-    send: Callable[[Any], None]
+    send: Callable[[HostMessage], None]
     show: Callable[[DisplayState], None]
     numbering: Numbering = Numbering.OWN
     actions: list[Action] = field(default_factory=list)
@@ -183,7 +184,12 @@ class ReplayController:
     def state(self) -> MatchState:
         return self.replayer.current.state
 
-    def handle(self, event: object) -> None:
+    @property
+    def over(self) -> bool:
+        """At the replay's last stop (the buttons still move back from there)."""
+        return self.replayer.index == len(self.steps) - 1
+
+    def handle(self, event: Event) -> None:
         if isinstance(event, BoardRead):
             self.observation = event.observation
         elif isinstance(event, ButtonPressed):
@@ -194,17 +200,25 @@ class ReplayController:
 
     def _refresh(self) -> None:
         step = self.replayer.current
-        fixes = setup_fixes(self.observation, step.position) if self.observation is not None else None
-        self.laid_out = fixes == ()
-        if self.laid_out:
-            self.send(SetLeds(step.leds))
-            self.show(step.display)
-            return
-        self.send(SetLeds(()))
+        self.laid_out = self._fixes() == ()
+        self.send(SetLeds(step.leds if self.laid_out else ()))
+        self.show(self.display())
+
+    def _fixes(self) -> tuple[Fix, ...] | None:
+        """What differs from the stop's position (None: the board is not read yet)."""
+        step = self.replayer.current
+        return setup_fixes(self.observation, step.position) if self.observation is not None else None
+
+    def display(self) -> DisplayState:
+        """The stop once the board shows its position, else the set-up guidance towards it."""
+        step = self.replayer.current
+        fixes = self._fixes()
+        if fixes == ():
+            return step.display
         guidance = setup_message(fixes, self.numbering == Numbering.OWN) if fixes else "waiting for the board"
         text = f"{step.text.split(':')[0]}: {guidance}"
         notice = Notice(text, Severity.INFO, short=guidance, topic=Topic.SETUP)
         # the presenter draws the set-up diagram for a game about to start
         view = View(state=replace(step.state, phase=Phase.OPENING), now_ms=0, notice=notice,
                     observation=self.observation, start=step.position)
-        self.show(display_state(view))
+        return display_state(view)

@@ -14,6 +14,7 @@ from typing import Any, Protocol
 from bgboard.control.clock import Clock, ClockRules
 from bgboard.errors import InputError
 from bgboard.match import (
+    Action,
     Condone,
     Move,
     NextGame,
@@ -103,7 +104,7 @@ class MatchSession:
     def __init__(self, journal: JournalLike, settings: Settings) -> None:
         self.journal = journal
         self.settings = settings
-        self.actions: list[Any] = []
+        self.actions: list[Action] = []
         self.state: MatchState | None = None
         self.history: list[tuple[Position, int]] = []
         self.clock: Clock | None = None
@@ -116,7 +117,7 @@ class MatchSession:
         settings describe when the journal is empty), and why the match could not start
         (``None`` when it did)."""
         session = cls(journal, settings)
-        actions: list[Any] = []
+        actions: list[Action] = []
         for entry in journal.entries():
             if entry.kind == "action":
                 actions.append(action_from_dict(entry.body))
@@ -165,7 +166,7 @@ class MatchSession:
         self.state = None
         return self.start(at_ms)
 
-    def _rebuild(self, actions: list[Any]) -> None:
+    def _rebuild(self, actions: list[Action]) -> None:
         state: MatchState | None = None
         history: list[tuple[Position, int]] = []
         for action in actions:
@@ -176,7 +177,7 @@ class MatchSession:
         self.history = history
 
     # ------------------------------------------------------------------ changes
-    def act(self, action: Any, at_ms: int) -> str | None:
+    def act(self, action: Action, at_ms: int) -> str | None:
         """Check ``action`` against the match, journal it, then let it take effect.
         A refused action changes nothing: the one sentence saying why is returned."""
         try:

@@ -18,7 +18,7 @@ from bgboard.errors import InputError
 from bgboard.rules import Position, position_from_id
 from bgboard.rules.ids import InvalidIdError
 
-__all__ = ["KINDS", "Drill", "DrillError", "builtin_drills", "drill_from_position_id", "parse_drills", "select_drills"]
+__all__ = ["KINDS", "Drill", "DrillError", "DrillResult", "builtin_drills", "drill_from_position_id", "parse_drills", "select_drills"]
 
 KINDS = ("opening", "bear-off", "bar", "cube", "position")
 _FIELDS = {"name", "kind", "position", "dice", "away", "cube", "note"}
@@ -42,6 +42,43 @@ class Drill:
     away: tuple[int, int] = (0, 0)
     cube: int = 1
     note: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class DrillResult:
+    """How one drill went: played with ``dice`` (the larger first, ``"31"``) and graded
+    (``lesson``: the play lesson's :meth:`~bgboard.hints.lesson.PlayLesson.record`, None until
+    the grade comes), or ``skipped``.  :meth:`record` is its JSON object (the practice
+    progress, ``bgboard sim --practice --json``), :meth:`from_record` reads one back."""
+
+    drill: str
+    kind: str
+    dice: str | None = None
+    lesson: dict[str, object] | None = None
+    skipped: bool = False
+
+    def graded(self, lesson: dict[str, object] | None) -> DrillResult:
+        """This result with its play's grade come in."""
+        return DrillResult(self.drill, self.kind, self.dice, lesson, self.skipped)
+
+    def record(self) -> dict[str, object]:
+        if self.skipped:
+            return {"drill": self.drill, "kind": self.kind, "skipped": True}
+        return {"drill": self.drill, "kind": self.kind, "dice": self.dice, "lesson": self.lesson}
+
+    @staticmethod
+    def from_record(body: object) -> DrillResult | None:
+        """The result of a :meth:`record` (None for anything else: a progress kept by hand)."""
+        if not isinstance(body, dict):
+            return None
+        drill, kind, dice, lesson = body.get("drill"), body.get("kind"), body.get("dice"), body.get("lesson")
+        if not isinstance(drill, str) or not isinstance(kind, str):
+            return None
+        if body.get("skipped") is True:
+            return DrillResult(drill, kind, skipped=True)
+        if not isinstance(dice, str) or not (lesson is None or isinstance(lesson, dict)):
+            return None
+        return DrillResult(drill, kind, dice, {str(k): v for k, v in lesson.items()} if lesson is not None else None)
 
 
 def _dice(text: Any, where: str) -> tuple[int, int]:

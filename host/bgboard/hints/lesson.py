@@ -32,6 +32,7 @@ from bgboard.rules.position import BAR, OFF, Position
 __all__ = [
     "CubeLesson",
     "DECISIONS",
+    "Lesson",
     "PlayLesson",
     "grade_cube",
     "grade_turn",
@@ -208,6 +209,10 @@ class CubeLesson:
                     f"{self.decision}; best {self.best}")
         return (f"{self.decision}: {self.grade}, -{self.loss:.3f}; best {self.best}",
                 f"{self.grade} -{self.loss:.3f}; {self.best}")
+
+
+#: A lesson of either kind: what the controller and the practice room show and keep.
+Lesson = PlayLesson | CubeLesson
 
 
 def grade_cube(hint: CubeHint, decision: str, *, player: int | None = None, position: str = "") -> CubeLesson:

@@ -3,19 +3,21 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Callable
 
 from bgboard.config import Config
 
 if TYPE_CHECKING:
     from bgboard.control.controller import Controller
     from bgboard.net.boardlink import ClubLink
+    from bgboard.net.protocol import Ack, Assignment
     from bgboard.net.seat import ClubSeat
+    from bgboard.store.journal import Journal, MemoryJournal
 
 
-def open_club_seat(config: Config, journal: Any, controller: Controller, clock_ms: Callable[[], int],
-                   on_assignment: Callable[[Any], None],
-                   on_ack: Callable[[Any], None]) -> tuple[ClubSeat, ClubLink]:
+def open_club_seat(config: Config, journal: Journal | MemoryJournal, controller: Controller,
+                   clock_ms: Callable[[], int], on_assignment: Callable[[Assignment], None],
+                   on_ack: Callable[[Ack], None]) -> tuple[ClubSeat, ClubLink]:
     """The seat at ``[club] board`` attached to ``controller`` and its club link (not yet
     running: the caller runs ``link.run()``); ``on_assignment`` gets the director's
     assignments, ``on_ack`` its answers to the results sent."""

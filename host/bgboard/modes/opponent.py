@@ -5,16 +5,18 @@ at the board themselves (None)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Callable
 
 from bgboard.config import Config
 
 if TYPE_CHECKING:
+    from bgboard.control.events import Event
+    from bgboard.store.journal import Journal, MemoryJournal
     from bgboard.net.remotelink import RemoteSeat
     from bgboard.opponents import EngineOpponent
 
 
-async def open_other_side(config: Config, journal: Any, post: Callable[[Any], None],
+async def open_other_side(config: Config, journal: Journal | MemoryJournal, post: Callable[[Event], None],
                           clock_ms: Callable[[], int]) -> EngineOpponent | RemoteSeat | None:
     """The opponent the config asks for (``post`` takes its moves as events)."""
     from bgboard.opponents import open_opponent

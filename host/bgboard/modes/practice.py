@@ -6,12 +6,17 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Callable
 
 from bgboard.config import Config
 
 if TYPE_CHECKING:
-    from bgboard.control.practice import PracticeRoom
+    from bgboard.control.practice import PracticeRoom, ProgressBody
+    from bgboard.display.state import DisplayState
+    from bgboard.hints.drills import Drill
+    from bgboard.link.messages import HostMessage
+    from bgboard.rules import Position
+    from bgboard.sense.board import Slots
     from bgboard.store.progress import Progress
     from bgboard.teaching import WorkerTeacher
 
@@ -19,8 +24,8 @@ log = logging.getLogger(__name__)
 
 
 def open_practice_room(config: Config, journal_path: Path | None, teacher: WorkerTeacher | None,
-                       send: Callable[[Any], None], show: Callable[[Any], None],
-                       slots: Any) -> PracticeRoom:
+                       send: Callable[[HostMessage], None], show: Callable[[DisplayState], None],
+                       slots: Slots) -> PracticeRoom:
     """The drills of ``[teach] drills`` in a practice room, graded by ``teacher`` on the hint
     worker (``"mine"``: the learner's worst positions kept beside the journal at
     ``journal_path``); ``send`` goes to the board, ``show`` to the display."""
@@ -40,7 +45,7 @@ def open_practice_room(config: Config, journal_path: Path | None, teacher: Worke
     log.info("practice: %d drill%s", len(drills), "" if len(drills) == 1 else "s")
     return PracticeRoom(
         drills,
-        grade=teacher.grade_drill if teacher is not None else lambda *a: None,
+        grade=teacher.grade_drill if teacher is not None else _ungraded,
         grade_cube=teacher.grade_drill_cube if teacher is not None else None,
         send=send,
         show=show,
@@ -49,6 +54,11 @@ def open_practice_room(config: Config, journal_path: Path | None, teacher: Worke
         names=(config.match.players[0], "Drill"),
         summarise=teacher.summary if teacher is not None else None,
     )
+
+
+def _ungraded(player: int, before: Position, dice: tuple[int, int], after: Position, drill: Drill) -> None:
+    """No engine: the drills are played ungraded."""
+    return None
 
 
 class PracticeProgress:
@@ -61,7 +71,7 @@ class PracticeProgress:
 
         self.room = room
         self.store: Progress = Progress(journal_path.parent / PROGRESS_NAME)
-        self._kept: dict[str, Any] | None = None
+        self._kept: ProgressBody | None = None
 
     def resume(self, teacher: WorkerTeacher | None) -> None:
         """Go back to where the learner was (the same drill set): the drill after the last

@@ -1,17 +1,19 @@
-"""``bgboard run --replay``: the replay controller over an imported match's stops (no journal
+"""``bgboard run --replay``: the replay room over an imported match's stops (no journal
 rows, no records, no club); with a hint engine each checker play is graded first, on the
 hint worker."""
 
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Callable
 
 from bgboard.config import Config
 from bgboard.errors import EnvironmentFailure
 
 if TYPE_CHECKING:
-    from bgboard.control.replay import ReplayController
+    from bgboard.control.replay import ReplayRoom
+    from bgboard.display.state import DisplayState
+    from bgboard.link.messages import HostMessage
     from bgboard.hints.worker import HintWorker
     from bgboard.match import ImportedMatch
 
@@ -19,10 +21,10 @@ log = logging.getLogger(__name__)
 
 
 async def open_replay(config: Config, imported: ImportedMatch, hints: HintWorker | None,
-                      send: Callable[[Any], None], show: Callable[[Any], None]) -> ReplayController:
+                      send: Callable[[HostMessage], None], show: Callable[[DisplayState], None]) -> ReplayRoom:
     """The replay of ``imported`` (graded on ``hints`` when there is one); ``send`` goes to
     the board, ``show`` to the display."""
-    from bgboard.control.replay import ReplayController, replay_steps
+    from bgboard.control.replay import ReplayRoom, replay_steps
 
     log.info("replaying %d game(s) of %s and %s", len(imported.games), *imported.players)
     grades: dict[int, str] = {}
@@ -44,4 +46,4 @@ async def open_replay(config: Config, imported: ImportedMatch, hints: HintWorker
 
     numbering = Numbering(config.match.numbering)
     steps = replay_steps(imported, lambda play: grades.get(id(play)), numbering)
-    return ReplayController(steps, send=send, show=show, numbering=numbering)
+    return ReplayRoom(steps, send=send, show=show, numbering=numbering)

@@ -7,22 +7,23 @@ from __future__ import annotations
 import asyncio
 import logging
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Callable
 
 from bgboard.config import Config
 
 if TYPE_CHECKING:
+    from bgboard.control.rooms import Room
     from bgboard.teaching import WorkerTeacher
 
 log = logging.getLogger(__name__)
 
 
-def report_names(config: Config, controller: Any) -> tuple[tuple[str, str], str]:
-    """The players' names and the title of the learner report (``controller``: the match's
-    controller, whose state names the players, or None)."""
+def report_names(config: Config, room: Room | None) -> tuple[tuple[str, str], str]:
+    """The players' names and the title of the learner report (``room``: the room the app
+    drives, whose match state names the players, or None)."""
     if config.teach.mode == "practice":
         return (config.match.players[0], "Drill"), "Learner report: practice drills"
-    state = controller.state if controller is not None else None
+    state = room.state if room is not None else None
     names = tuple(state.players) if state is not None else config.match.players
     learner = config.teach.learner
     if learner != "both":  # one learner: their report
@@ -30,9 +31,9 @@ def report_names(config: Config, controller: Any) -> tuple[tuple[str, str], str]
     return (names[0], names[1]), f"Learner report: {names[0]} and {names[1]}"
 
 
-async def write_learner_report(config: Config, teacher: WorkerTeacher, records_dir: Path, controller: Any,
+async def write_learner_report(config: Config, teacher: WorkerTeacher, records_dir: Path, room: Room | None,
                                analysis: asyncio.Task[None] | None,
-                               figures: Callable[[], tuple[dict[str, Any], ...]]) -> Path | None:
+                               figures: Callable[[], tuple[dict[str, object], ...]]) -> Path | None:
     """The learner report beside the journal (in ``records_dir``), once every grade asked
     for so far is in and the match's ``analysis`` (if running) has come; ``figures()``
     gives both players' figures of the match (read once that analysis is done).  None when
@@ -49,7 +50,7 @@ async def write_learner_report(config: Config, teacher: WorkerTeacher, records_d
     if not teacher.lessons:
         return None
     analysed = figures()
-    names, title = report_names(config, controller)
+    names, title = report_names(config, room)
     learners, histories = None, None
     if config.teach.mode == "learner":
         from bgboard.config import LEARNERS
@@ -57,7 +58,7 @@ async def write_learner_report(config: Config, teacher: WorkerTeacher, records_d
 
         learners = LEARNERS[config.teach.learner]
         # a finished match joins the learner's history
-        finished = tuple(controller.actions) if controller is not None and getattr(controller, "over", False) else None
+        finished = tuple(room.actions) if room is not None and room.over else None
         try:
             histories = await asyncio.to_thread(
                 learner_histories, records_dir, list(teacher.lessons), names, learners, finished, analysed)

@@ -3,16 +3,15 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from bgboard.config import Config
 from bgboard.control.clock import ClockRules
 from bgboard.control.controller import IllegalPolicy, Settings
 from bgboard.match.state import ROTATIONS
+from bgboard.sense.board import Slots
 from bgboard.sense.slots import SlotMap
 
 
-def settings_of(config: Config, slots: Any, slot_map: SlotMap | None = None) -> Settings:
+def settings_of(config: Config, slots: Slots, slot_map: SlotMap | None = None) -> Settings:
     """The controller settings of a config (``slot_map``: the board's slots, from which a
     seed variant's pins are read; tavli is played under its own rule set)."""
     m, c = config.match, config.clock

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from bgboard.control.events import OpponentMoved
-from bgboard.control.remote import FORFEIT, RemoteController, RemotePeer
+from bgboard.control.remote import FORFEIT, RemoteRoom, RemotePeer
 from bgboard.control.session import IllegalPolicy
 from bgboard.errors import InputError, shown
 from bgboard.match.actions import action_to_dict
@@ -215,7 +215,7 @@ class RemoteSeat:
                 self.acked.add(int(body["seq"]))
         self.peer.inbox.update(self.received)
         self.link = RemoteLink(settings, on_move=self._on_move, on_ack=self._on_ack, on_status=self._on_status)
-        self.controller: RemoteController | None = None
+        self.controller: RemoteRoom | None = None
         self._task: asyncio.Task[None] | None = None
         self._sent_upto = 0
         self._owed: list[int] = []  # received moves to ack once their rows are committed
@@ -226,12 +226,12 @@ class RemoteSeat:
         return self.peer.name
 
     # ------------------------------------------------------------------ the board's side
-    def resume(self, journal: Any, settings: Any, now_ms: int, **kwargs: Any) -> RemoteController:
+    def resume(self, journal: Any, settings: Any, now_ms: int, **kwargs: Any) -> RemoteRoom:
         """The controller of the remote match, standing where the journal left it; the link
         starts (on the running loop)."""
         settings = replace(settings, takebacks=False, illegal=IllegalPolicy.CORRECT)
-        controller = RemoteController.resume(journal, settings, now_ms, opponent=self.peer, side=self.side, **kwargs)
-        assert isinstance(controller, RemoteController)
+        controller = RemoteRoom.resume(journal, settings, now_ms, opponent=self.peer, side=self.side, **kwargs)
+        assert isinstance(controller, RemoteRoom)
         self.controller = controller
         self._check_start()
         self._task = asyncio.get_running_loop().create_task(self.link.run(), name="bgboard-remote")

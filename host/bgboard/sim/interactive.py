@@ -205,7 +205,7 @@ class _Session:
     """The person at the terminal: what they may do now, and what happened after each action."""
 
     def __init__(self, sim: Simulation, write: Callable[[str], None]) -> None:
-        self.sim: Any = sim  # (its controller is an OpponentController against the engine)
+        self.sim: Any = sim  # (its controller is an OpponentRoom against the engine)
         self.write = write
         self.steps: list[tuple[Step, tuple[Move, ...]]] = []  # single checkers this roll
         self.quiet = False  # the simulated black player's own display messages are not for the person

@@ -376,7 +376,7 @@ async def _terminal_board(options: Options, out: Path, config: Any, read: Callab
     sim = Simulation(options, out, on_show=on_show, opponent=make)
     holder.append(sim)
     seat = seats[0]
-    c: Any = sim.controller  # a RemoteController
+    c: Any = sim.controller  # a RemoteRoom
     session = _Session(sim, write)
     write(HELP)
     write(board_text(sim.table.layout))
