@@ -19,7 +19,7 @@ from bgboard.club.director import Director as Service
 from bgboard.net.broker import DIRECTOR, board_user
 from bgboard.net.mosquitto import PrivateBroker
 from bgboard.sim.clubboard import match_seed
-from bgboard.sim.run import Options, Simulation
+from bgboard.sim.modelled_board import Options, Simulation
 from bgboard.sim.records import write_mat
 from tests.net.club_harness import new_club, standings_from_mats, mat_results
 from tests.net.conftest import CLUB

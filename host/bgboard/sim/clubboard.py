@@ -3,7 +3,7 @@
 ``bgboard sim --club FILE`` (and ``bgboard club demo``'s boards) run a
 :class:`ClubSimBoard`: the board's :class:`~bgboard.net.boardlink.ClubLink` takes the
 director's assignments; each one is played by the simulated players on the virtual board with
-the modelled firmware (:class:`~bgboard.sim.run.Simulation`, the real host controller), its
+the modelled firmware (:class:`~bgboard.sim.modelled_board.Simulation`, the real host controller), its
 state published as it goes (when the event wants results confirmed, the simulated players
 answer as ``answers`` says: both ``confirm``, or one ``dispute``), and its result put in the outbox of the board's journal, which the
 link sends until the director acks it.
@@ -31,7 +31,7 @@ from bgboard.net.protocol import Assignment
 from bgboard.net.report import board_state, result_of
 from bgboard.net.seat import CLUB_KIND, assignment_from
 from bgboard.sim.records import write_mat, write_sgf
-from bgboard.sim.run import Options, Simulation
+from bgboard.sim.modelled_board import Options, Simulation
 from bgboard.store.journal import Journal
 
 

@@ -1,5 +1,5 @@
 """The simulated players: one driver for both boards (the in-process model of the firmware,
-:mod:`bgboard.sim.run`, and the real firmware on a pty, :mod:`bgboard.sim.live`).
+:mod:`bgboard.sim.modelled_board`, and the real firmware on a pty, :mod:`bgboard.sim.firmware_board`).
 
 The players decide from the host controller's match state, as people read the display: who
 rolls, doubles, takes or drops, which play to make and, now and then, an illegal attempt
@@ -342,7 +342,7 @@ class Players:
         o = self.options
         n, turn = len(c.actions), self.turn
         if o.remote is not None:
-            from bgboard.sim.remote import remote_decides, remote_script
+            from bgboard.sim.remote_run import remote_decides, remote_script
 
             if self.laid is not None and s.game != self.laid and s.phase not in (Phase.GAME_OVER, Phase.MATCH_OVER):
                 yield SetUp()  # the other board started the next game and its first roll while this one waited
@@ -351,7 +351,7 @@ class Players:
                 yield from remote_script(self, turn)
                 return
         if o.opponent is not None and s.decider == c.side:
-            from bgboard.sim.opponent import engine_script
+            from bgboard.sim.engine_turns import engine_script
 
             yield from engine_script(self, turn)
             if not c.over and len(c.actions) == n:

@@ -32,8 +32,8 @@ from bgboard.rules import BAR, apply_step, explain, legal_plays, legal_steps, pa
 from bgboard.rules.step import Step
 from bgboard.sim.layout import BAR_PLACES, WHITE, Layout, place_of
 from bgboard.sim.players import Move, dice_for, moves_of
-from bgboard.sim.run import Options, Simulation
-from bgboard.sim.session import PANEL, write_gif, write_records
+from bgboard.sim.modelled_board import Options, Simulation
+from bgboard.sim.match_run import PANEL, write_gif, write_records
 
 KEYS = (
     ("r", "roll the dice / done after your play / the next game (the display's roll and done)"),

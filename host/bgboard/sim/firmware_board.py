@@ -54,7 +54,7 @@ from bgboard.sim.field import Faults
 from bgboard.sim.layout import Layout
 from bgboard.sim.pico import VirtualPico
 from bgboard.sim.players import Move
-from bgboard.sim.run import open_journal, prepare_out
+from bgboard.sim.modelled_board import open_journal, prepare_out
 from bgboard.sim.table import Table
 
 __all__ = ["SPEED", "Faults_", "LiveRun", "SimClock"]

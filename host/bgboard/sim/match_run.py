@@ -21,7 +21,7 @@ from bgboard.display.panel import FilePanel
 from bgboard.display.panels import panel_spec
 from bgboard.display.screen import Screen
 from bgboard.display.state import DisplayState
-from bgboard.sim.run import Options, Simulation
+from bgboard.sim.modelled_board import Options, Simulation
 
 PANEL = "waveshare-4in2"
 
@@ -53,7 +53,7 @@ def run_match(options: Options, out: Path, *, progress: bool = False, realtime: 
     """Play (or resume) the match in ``out`` and write all outputs; returns the summary."""
     out = Path(out)
     if out.exists() and not out.is_dir():
-        from bgboard.sim.run import SimulationError
+        from bgboard.sim.modelled_board import SimulationError
 
         raise SimulationError(f"--out {out} is a file, not a directory")
     out.mkdir(parents=True, exist_ok=True)
@@ -123,7 +123,7 @@ def run_firmware_match(
     times real time (1: real time, ``--realtime``)."""
     import asyncio
 
-    from bgboard.sim.live import SPEED, LiveRun
+    from bgboard.sim.firmware_board import SPEED, LiveRun
 
     out = Path(out)
     bar = Progress(progress, options.match_length)

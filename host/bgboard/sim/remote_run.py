@@ -51,7 +51,7 @@ def remote_decides(controller: Any, state: Any) -> bool:
 def remote_script(players: Any, turn: int) -> Any:
     """The person's ops while the other board acts (a generator of driver ops)."""
     from bgboard.sim.driver import SetUp, Wait
-    from bgboard.sim.opponent import carry_out
+    from bgboard.sim.engine_turns import carry_out
 
     c = players.controller
     s = c.state
@@ -137,7 +137,7 @@ async def _model_board(options: Options, out: Path, config: Any, side: str) -> d
     from bgboard.net.remotelink import open_remote
     from bgboard.sim.driver import Wait
     from bgboard.sim.records import write_mat, write_sgf
-    from bgboard.sim.run import Simulation
+    from bgboard.sim.modelled_board import Simulation
 
     holder: list[Any] = []
 
@@ -192,9 +192,9 @@ async def _model_board(options: Options, out: Path, config: Any, side: str) -> d
 
 
 def _firmware_board(options: Options, out: Path, config: Any, side: str, speed: int | None) -> dict[str, Any]:
-    from bgboard.sim.live import SPEED, LiveRun
+    from bgboard.sim.firmware_board import SPEED, LiveRun
     from bgboard.sim.records import write_mat, write_sgf
-    from bgboard.sim.session import write_gif
+    from bgboard.sim.match_run import write_gif
 
     class RemoteLive(LiveRun):
         async def _players(self) -> None:
@@ -344,8 +344,8 @@ async def _terminal_board(options: Options, out: Path, config: Any, read: Callab
     from bgboard.errors import InputError
     from bgboard.net.remotelink import open_remote
     from bgboard.sim.interactive import HELP, _Session, board_text, game_over_frame, keyed, narrate
-    from bgboard.sim.run import Simulation
-    from bgboard.sim.session import PANEL, write_gif, write_records
+    from bgboard.sim.modelled_board import Simulation
+    from bgboard.sim.match_run import PANEL, write_gif, write_records
 
     out.mkdir(parents=True, exist_ok=True)
     panel = FilePanel(panel_spec(PANEL), out / "frames")

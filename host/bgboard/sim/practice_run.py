@@ -30,8 +30,8 @@ from bgboard.sim.field import Faults
 from bgboard.sim.layout import Layout
 from bgboard.sim.players import choose_play, dice_for, moves_of
 from bgboard.sim.driver import Carry, Press, RollDice, Wait, perform, perform_async
-from bgboard.sim.live import LiveRun
-from bgboard.sim.run import Options, Simulation, SimulationError
+from bgboard.sim.firmware_board import LiveRun
+from bgboard.sim.modelled_board import Options, Simulation, SimulationError
 from bgboard.sim.table import Table
 
 PANEL = "waveshare-4in2"
@@ -126,7 +126,7 @@ class PracticeRun(Simulation):
 
 def run_drills(options: Options, out: Path, drills: Any = None) -> dict[str, Any]:
     """Play ``drills`` (default: the built-in set) and write the outputs; the summary."""
-    from bgboard.sim.session import write_gif
+    from bgboard.sim.match_run import write_gif
 
     if drills is None:
         from bgboard.teaching import builtin_drills
@@ -174,8 +174,8 @@ def run_firmware_drills(options: Options, out: Path, drills: Any = None, *, spee
     summary as :func:`run_drills` gives it."""
     import asyncio
 
-    from bgboard.sim.live import SPEED
-    from bgboard.sim.session import write_gif
+    from bgboard.sim.firmware_board import SPEED
+    from bgboard.sim.match_run import write_gif
 
     if drills is None:
         from bgboard.teaching import builtin_drills
