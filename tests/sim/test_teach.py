@@ -139,19 +139,19 @@ def _subset():
 def test_drills_are_laid_out_with_the_guidance_rolled_played_and_graded(tmp_path) -> None:
     drills = _subset()
     shown: list = []
-    from bgboard.sim import practice_run as practice
+    from bgboard.sim.modelled_board import ModelledBoard
 
-    real = practice.PracticeRun._show
+    real = ModelledBoard.show  # the practice run's board is the match's modelled board
 
     def keep(self, state):
         shown.append(state)
         real(self, state)
 
-    practice.PracticeRun._show = keep  # type: ignore[method-assign]
+    ModelledBoard.show = keep  # type: ignore[method-assign]
     try:
         summary = run_drills(Options(match_length=1, seed=3, engine="gnubg-nn"), tmp_path, drills)
     finally:
-        practice.PracticeRun._show = real  # type: ignore[method-assign]
+        ModelledBoard.show = real  # type: ignore[method-assign]
     assert [r["drill"] for r in summary["drills"]] == [d.name for d in drills]
     assert len(summary["grades"]) == len(drills)
     for drill, result in zip(drills, summary["drills"]):

@@ -1,6 +1,9 @@
 """A whole match on the virtual board, refereed by the real host controller: the model board.
 
-:class:`Simulation` is ``bgboard sim --model-firmware``.  The host side is the real thing:
+:class:`ModelledBoard` is the back end of the board protocol (:class:`bgboard.sim.ops.Board`)
+that models the firmware in-process; :class:`Simulation` (``bgboard sim --model-firmware``)
+puts it together with the host's controller, the journal and the players, and plays the
+match through the driver's one turn loop (:func:`bgboard.sim.driver.play`).  The host side is the real thing:
 :class:`bgboard.control.controller.Controller` (match state machine, recognition, notices,
 LEDs, journal in ``journal.sqlite`` through :class:`bgboard.store.journal.Journal`), fed by
 the host's own settler (:class:`bgboard.sense.settle.Settler`).  The board side is the
@@ -24,10 +27,10 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Protocol
 
 from bgboard.control.controller import Controller, Settings
-from bgboard.control.events import Button, BoardRead, ButtonPressed, DiceRolled
+from bgboard.control.events import Button, BoardRead, ButtonPressed, DiceRolled, Event
 from bgboard.display.state import DisplayState
 from bgboard.errors import EnvironmentFailure, InputError
 from bgboard.link.messages import SetRolling
@@ -36,32 +39,21 @@ from bgboard.sense.board import Observation, SensorFaultError, Slots
 from bgboard.sense.settle import Settler
 from bgboard.sense.slots import SlotMap
 from bgboard.sense.variants import read_board
-from bgboard.sim.driver import (
-    SIM_KIND,
-    Carry,
-    Op,
-    Options,
-    Players,
-    Preload,
-    Press,
-    RollDice,
-    SetUp,
-    SimulationError,
-    Tally,
-    Wait,
-    perform,
-    resume,
-    table_layout,
-)
+from bgboard.sim.driver import SIM_KIND, Options, Players, SimulationError, Tally, play, resume, table_layout, turn_of
 from bgboard.hardware import load_grid
 from bgboard.sim.field import NOISE_LEVELS, Faults
 from bgboard.sim.hand import Frame
 from bgboard.sim.layout import Layout
+from bgboard.sim.ops import perform, run_now
 from bgboard.sim.players import Move, dice_for
 from bgboard.sim.table import Table
 from bgboard.store.journal import Journal, JournalError
 
-__all__ = ["SIM_KIND", "Options", "Simulation", "SimulationError", "Tally", "noise_level", "open_journal", "prepare_out"]
+if TYPE_CHECKING:
+    from bgboard.teaching import Teacher
+
+__all__ = ["SIM_KIND", "ModelledBoard", "Options", "Simulation", "SimulationError", "Tally", "noise_level", "open_journal",
+           "prepare_out"]
 
 #: Scans of the board at rest before a self-contradicting reading counts as a fault.
 RESCANS = 50
@@ -71,21 +63,33 @@ REST_SCANS = 6
 SCAN_MS = 10
 
 
-class Simulation:
-    """One match on the model board, journalled in ``out/journal.sqlite``."""
+class Host(Protocol):
+    """What the modelled board feeds: the host's controller, or a practice room."""
+
+    def handle(self, event: Event) -> None:
+        """One event of the board (a settled reading, a button, a roll)."""
+        ...
+
+
+class Seat(Protocol):
+    """Who plays the other side of a remote match: makes the host's controller."""
+
+    def resume(self, journal: Journal, settings: Settings, now_ms: int, **kwargs: Any) -> Controller:
+        """The controller of the match in ``journal`` (a new one when it holds none)."""
+        ...
+
+
+class ModelledBoard:
+    """The virtual table's hands and sensors, the firmware's classify and debounce modelled,
+    the host's settler: every op of the players done at once on a virtual clock (see the
+    module docstring).  ``host`` is set once the host's controller (or room) exists: it
+    takes this board's :meth:`to_board` and :meth:`show` as its ``send`` and ``show``."""
 
     roll_now = False  # the host asked the dice module to roll at once (the engine's dice)
     preloaded: tuple[int, int] | None = None  # what the module's next roll shows
 
-    def __init__(
-        self,
-        options: Options,
-        out: Path,
-        on_show: Callable[[DisplayState, int], None] | None = None,
-        opponent: Callable[[Journal], Any] | None = None,
-    ) -> None:
+    def __init__(self, options: Options, on_show: Callable[[DisplayState, int], None] | None = None) -> None:
         self.options = options
-        self.out = prepare_out(options, out)
         self.on_show = on_show
         self.grid = load_grid()
         self.slots = Slots(point=self.grid.count("point"), bar=self.grid.count("bar"), tray=self.grid.count("off"))
@@ -104,67 +108,35 @@ class Simulation:
             faults=faults,
             flicker=options.flicker,
         )
-        self.journal = open_journal(self.out)
-        try:
-            resumed = resume(self.journal, options, self.out, self.clock)
-        except (InputError, EnvironmentFailure):
-            self.journal.close()
-            raise
-        if resumed.last_ms is not None:
-            self.clock = resumed.last_ms + 1000
-        slot_map = SlotMap.from_slots(self.grid.slots)
-        settings = Settings(length=options.match_length, rules=options.rules, players=options.players, slots=self.slots,
-                            teach=options.teach, variant=options.variant, slot_map=slot_map)
-        if options.match_variant != "standard":  # a seed variant's slots: read as the app reads them
-            pins = options.match_variant in ("plakoto", "tavli")
-            self.table.reader = lambda states: read_board(slot_map, states, pins=pins)
-        self.teacher: Any = None
-        grading: dict[str, Any] = {}
-        if options.teach != "off":
-            from bgboard.teaching import open_teacher
+        self.host: Host | None = None
 
-            self.teacher, _ = open_teacher(options.engine)
-            if options.learner != "both":  # one learner: the display sums up their session
-                from bgboard.config import LEARNERS
-
-                self.teacher.learners = LEARNERS[options.learner]
-            grading = {"grade": self.teacher.grade, "grade_cube": self.teacher.grade_cube,
-                       "summarise": self.teacher.summary}
-        self.opponent: Any = opponent(self.journal) if opponent is not None else None  # (a remote board's seat)
-        if options.opponent is not None:  # the engine plays black, answering at once on the virtual clock
-            from bgboard.opponents import engine_opponent
-
-            self.opponent = engine_opponent(options.opponent, 1, options.opponent_dice)
-        self.controller = (self.opponent or Controller).resume(self.journal, settings, self.clock, send=self._to_board,
-                                                               show=self._show, **grading)
-        self.players = Players(
-            options, lambda: self.controller, self.journal, resumed, lambda: self.clock, self.slots.point, self.journal.atomic
-        )
-        if self.controller.state is None:
-            notice = self.controller.message()
-            self.journal.close()
-            raise SimulationError(notice.text if notice else "the match could not be started")
-        self._set_up_table()
-
-    @property
-    def tally(self) -> Tally:
-        return self.players.tally
-
-    # ------------------------------------------------------------------ board side
-    def _to_board(self, message: object) -> None:
+    # ------------------------------------------------------------------ the host's side
+    def to_board(self, message: object) -> None:
+        """What the host sends the board (the dice module's enable)."""
         if isinstance(message, SetRolling):
             self.rolling = message.enabled
             self.roll_now = self.roll_now or message.now  # rolled as soon as the host has returned
 
-    def _show(self, state: object) -> None:
+    def show(self, state: object) -> None:
+        """What the host shows on its display."""
         if self.on_show is not None and isinstance(state, DisplayState):
             self.on_show(state, self.clock)
 
-    def _set_up_table(self) -> None:
+    def _handle(self, event: Event) -> None:
+        if self.host is None:
+            raise SimulationError("the modelled board has no host")
+        self.host.handle(event)
+
+    def _controller(self) -> Controller:
+        if not isinstance(self.host, Controller):
+            raise SimulationError("the modelled board's host plays no match")
+        return self.host
+
+    # ------------------------------------------------------------------ the board's side, at once
+    def set_up_now(self) -> None:
         """The checkers as the match stands (after a resume or a new game)."""
-        assert self.controller.state is not None
-        self.table.layout = table_layout(self.controller)
-        self._rest()
+        self.table.layout = table_layout(self._controller())
+        self.rest()
 
     def _scan(self, frame: Frame | None) -> Observation | None:
         try:
@@ -178,9 +150,9 @@ class Simulation:
         self.settler.feed(observation, at)
         settled = self.settler.poll(self.clock)
         if settled is not None:
-            self.controller.handle(BoardRead(settled, self.clock))
+            self._handle(BoardRead(settled, self.clock))
 
-    def _carry(self, moves: tuple[Move, ...]) -> None:
+    def carry_now(self, moves: tuple[Move, ...]) -> None:
         """Carry checkers over the field, one scan every SCAN_MS, then rest."""
         for frame in self.table.frames(moves):
             for _ in range(max(1, frame.ms // SCAN_MS)):
@@ -188,9 +160,9 @@ class Simulation:
                 self.clock += SCAN_MS
                 if observation is not None:
                     self._feed(observation, self.clock - SCAN_MS)
-        self._rest()
+        self.rest()
 
-    def _rest(self) -> None:
+    def rest(self) -> None:
         """The hand is away: scan until the reading has settled and reached the host."""
         clean = None
         steady = 0
@@ -207,11 +179,12 @@ class Simulation:
         self.clock += self.settler.settle_ms
         settled = self.settler.poll(self.clock)
         if settled is not None:
-            self.controller.handle(BoardRead(settled, self.clock))
+            self._handle(BoardRead(settled, self.clock))
 
-    def _press(self, player: int, button: str) -> None:
+    def press_now(self, player: int, button: str) -> None:
+        """``player`` presses ``button``."""
         self.clock += 200
-        self.controller.handle(ButtonPressed(player, Button(button), self.clock))
+        self._handle(ButtonPressed(player, Button(button), self.clock))
 
     def roll_pending(self) -> bool:
         """The module rolls at once when the host asked it to (the engine's dice): the dice
@@ -219,59 +192,135 @@ class Simulation:
         if not self.roll_now:
             return False
         self.roll_now, self.rolling = False, True
-        state = self.controller.state
-        dice = self.preloaded or dice_for(self.options.seed, state.game if state else 0, self.players.turn)
+        controller = self._controller()
+        state = controller.state
+        dice = self.preloaded or dice_for(self.options.seed, state.game if state else 0, turn_of(controller))
         self.preloaded = None
-        self._roll(dice)
+        self.roll_dice_now(dice)
         self.rolling = False
         return True
 
-    def _roll(self, dice: tuple[int, int]) -> None:
+    def roll_dice_now(self, dice: tuple[int, int]) -> None:
         """The dice button of the board (rolls only when the host enabled rolling)."""
         if not self.rolling:
             raise SimulationError("the host did not enable the dice")
         self.rolls += 1
         self.clock += 500
-        self.controller.handle(DiceRolled(dice, self.rolls, self.clock))
+        self._handle(DiceRolled(dice, self.rolls, self.clock))
 
-    def _do(self, op: Op) -> bool | None:
-        """One op of the players' script, at once (the host answers every event as it comes)."""
-        if isinstance(op, Press):
-            self._press(op.player, op.button)
-        elif isinstance(op, RollDice):
-            self._roll(op.dice)
-        elif isinstance(op, Carry):
-            if op.moves:  # nothing to carry (a pass): the board is read already
-                self._carry(op.moves)
-        elif isinstance(op, SetUp):
-            self._set_up_table()
-        elif isinstance(op, Preload):
-            self.preloaded = op.dice
-        else:
-            assert isinstance(op, Wait)
-            self.roll_pending()
-            return op.test()
-        return None
+    # ------------------------------------------------------------------ the board protocol
+    async def press(self, player: int, button: Button) -> None:
+        self.press_now(player, button)
 
-    # ------------------------------------------------------------------ the loop
+    async def roll(self, dice: tuple[int, int]) -> None:
+        self.roll_dice_now(dice)
+
+    async def preload(self, dice: tuple[int, int]) -> None:
+        self.preloaded = dice
+
+    async def carry(self, moves: tuple[Move, ...]) -> None:
+        if moves:  # nothing to carry (a pass): the board is read already
+            self.carry_now(moves)
+
+    async def set_up(self) -> None:
+        self.set_up_now()
+
+    async def lay_out(self, layout: Layout) -> None:
+        self.rest()  # the host sees the board as it was left first (the set-up guidance)
+        self.table.layout = layout
+        self.rest()
+
+    async def wait(self, test: Callable[[], bool], what: str, timeout_s: float) -> bool:
+        """The host answers every event as it comes: what it has done, it has done now."""
+        self.roll_pending()
+        return test()
+
+
+class Simulation:
+    """One match on the model board, journalled in ``out/journal.sqlite``: the
+    :class:`ModelledBoard`, the host's controller on it, and the players."""
+
+    def __init__(
+        self,
+        options: Options,
+        out: Path,
+        on_show: Callable[[DisplayState, int], None] | None = None,
+        opponent: Callable[[Journal], Seat] | None = None,
+    ) -> None:
+        self.options = options
+        self.out = prepare_out(options, out)
+        self.board = board = ModelledBoard(options, on_show)
+        self.journal = open_journal(self.out)
+        try:
+            resumed = resume(self.journal, options, self.out, board.clock)
+        except (InputError, EnvironmentFailure):
+            self.journal.close()
+            raise
+        if resumed.last_ms is not None:
+            board.clock = resumed.last_ms + 1000
+        slot_map = SlotMap.from_slots(board.grid.slots)
+        settings = Settings(length=options.match_length, rules=options.rules, players=options.players, slots=board.slots,
+                            teach=options.teach, variant=options.variant, slot_map=slot_map)
+        if options.match_variant != "standard":  # a seed variant's slots: read as the app reads them
+            pins = options.match_variant in ("plakoto", "tavli")
+            board.table.reader = lambda states: read_board(slot_map, states, pins=pins)
+        self.teacher: Teacher | None = None
+        grading: dict[str, Any] = {}
+        if options.teach != "off":
+            from bgboard.teaching import open_teacher
+
+            self.teacher, _ = open_teacher(options.engine)
+            if options.learner != "both":  # one learner: the display sums up their session
+                from bgboard.config import LEARNERS
+
+                self.teacher.learners = LEARNERS[options.learner]
+            grading = {"grade": self.teacher.grade, "grade_cube": self.teacher.grade_cube,
+                       "summarise": self.teacher.summary}
+        self.opponent: Seat | None = opponent(self.journal) if opponent is not None else None  # (a remote board's seat)
+        if options.opponent is not None:  # the engine plays black, answering at once on the virtual clock
+            from bgboard.opponents import engine_opponent
+
+            self.opponent = engine_opponent(options.opponent, 1, options.opponent_dice)
+        self.controller = (self.opponent or Controller).resume(self.journal, settings, board.clock, send=board.to_board,
+                                                               show=board.show, **grading)
+        board.host = self.controller
+        self.players = Players(
+            options, lambda: self.controller, self.journal, resumed, lambda: self.board.clock, board.slots.point,
+            self.journal.atomic
+        )
+        if self.controller.state is None:
+            notice = self.controller.message()
+            self.journal.close()
+            raise SimulationError(notice.text if notice else "the match could not be started")
+        board.set_up_now()
+
+    @property
+    def tally(self) -> Tally:
+        return self.players.tally
+
+    @property
+    def table(self) -> Table:
+        """The virtual table (what the hands and sensors are on)."""
+        return self.board.table
+
+    @property
+    def clock(self) -> int:
+        """The board's virtual clock (milliseconds)."""
+        return self.board.clock
+
     @property
     def turn(self) -> int:
         """Actions since the start of the current game (the players' clock)."""
         return self.players.turn
 
     def run(self, max_actions: int | None = None) -> None:
-        """Play until the match is over (or ``max_actions`` more actions: for tests)."""
-        done = 0
-        while not self.controller.over:
-            if max_actions is not None and done >= max_actions:
-                return
-            before = len(self.controller.actions)
-            self.step()
-            done += len(self.controller.actions) - before
+        """Play until the match is over (or ``max_actions`` more actions: for tests and the
+        club's boards), through the driver's turn loop; nothing waits, so no event loop runs."""
+        run_now(play(self.board, self.players, max_actions))
 
     def step(self) -> None:
         """One decision of the match."""
-        perform(self.players.decide(), self._do)
+        run_now(perform(self.players.decide(), self.board))
 
     # ------------------------------------------------------------------ results
     def summary(self) -> dict[str, Any]:
