@@ -174,6 +174,13 @@ class Resumed:
     last_ms: int | None = None
     options_known: bool = False
 
+    def verdict(self, body: dict[str, Any]) -> None:
+        """One journalled verdict of the players (a ``sim`` row): counted, and an attempt
+        made is not made again."""
+        self.tally.count(body)
+        if body["what"] in ("attempt", "wrong"):
+            self.attempted.add((body["game"], body["turn"]))
+
 
 class JournalLike(Protocol):
     def append(self, kind: str, body: dict[str, Any], at_ms: int) -> int: ...
@@ -194,9 +201,7 @@ def resume(journal: JournalLike, options: Options, out: Path, at_ms: int) -> Res
                 _same_options(body.get("options", {}), options, out)
                 found.options_known = True
                 continue
-            found.tally.count(body)
-            if body["what"] in ("attempt", "wrong"):
-                found.attempted.add((body["game"], body["turn"]))
+            found.verdict(body)
         elif entry.kind == "action" and entry.body.get("type") == "start" and not found.options_known:
             # a journal written before the options were journalled: the length is all it says
             if entry.body.get("length") != options.match_length:

@@ -99,8 +99,15 @@ class ModelledBoard:
         self.last_fault = ""
         self.rolling = False
         self.rolls = 0
+        self.table = self.make_table(options)
+        self.host: Host | None = None  # what the board's events go to
+        self.controller: Controller | None = None  # the match the table is set up for (None: drills)
+
+    def make_table(self, options: Options) -> Table:
+        """An empty table whose sensors are as ``options`` say (noise from the seed, stuck
+        sensors, flicker in transit)."""
         faults = Faults(stuck={(p, i): v for p, i, v in options.stuck}) if options.stuck else Faults()
-        self.table = Table(
+        return Table(
             Layout(tuple([0] * 24)),
             random.Random(f"bgboard-sim-noise:{options.seed}"),
             noise=options.noise,
@@ -108,7 +115,6 @@ class ModelledBoard:
             faults=faults,
             flicker=options.flicker,
         )
-        self.host: Host | None = None
 
     # ------------------------------------------------------------------ the host's side
     def to_board(self, message: object) -> None:
@@ -128,9 +134,9 @@ class ModelledBoard:
         self.host.handle(event)
 
     def _controller(self) -> Controller:
-        if not isinstance(self.host, Controller):
+        if self.controller is None:
             raise SimulationError("the modelled board's host plays no match")
-        return self.host
+        return self.controller
 
     # ------------------------------------------------------------------ the board's side, at once
     def set_up_now(self) -> None:
@@ -283,7 +289,7 @@ class Simulation:
             self.opponent = engine_opponent(options.opponent, 1, options.opponent_dice)
         self.controller = (self.opponent or Controller).resume(self.journal, settings, board.clock, send=board.to_board,
                                                                show=board.show, **grading)
-        board.host = self.controller
+        board.host = board.controller = self.controller
         self.players = Players(
             options, lambda: self.controller, self.journal, resumed, lambda: self.board.clock, board.slots.point,
             self.journal.atomic
