@@ -36,8 +36,7 @@ from bgboard.match.state import MatchState, Phase
 from bgboard.rules import Position
 from bgboard.sense.recognise import Ambiguous, Illegal, Miscount
 from bgboard.sim.layout import Layout
-from bgboard.sim.ops import (TIMEOUT_S, Board, Carry, LayOut, Op, Preload, Press, RollDice, Script, SetUp, Wait,
-                             perform)
+from bgboard.sim.ops import Board, Carry, LayOut, Op, Preload, Press, RollDice, Script, SetUp, Wait, perform
 from bgboard.store.journal import Entry
 from bgboard.sim.players import (Move, choose_play, choose_variant_play, dice_for, illegal_attempt, moves_of, takes,
                                  variant_illegal_attempt, variant_moves, wants_double)
@@ -309,13 +308,13 @@ class Players:
             yield RollDice(dice_for(o.seed, s.game, turn))
         elif s.phase == Phase.TURN:
             if s.may_double and wants_double(_cube_view(s), o.seed, s.game, turn):
-                yield Press(s.turn, DOUBLE)
+                yield Press(_player(s.turn), DOUBLE)
             else:
-                yield Press(s.turn, ROLL)
+                yield Press(_player(s.turn), ROLL)
                 yield RollDice(dice_for(o.seed, s.game, turn))
         elif s.phase == Phase.DOUBLED:
             take = takes(_cube_view(s).swap(), o.seed, s.game, turn)
-            yield Press(s.decider, DOUBLE if take else DROP)
+            yield Press(_player(s.decider), DOUBLE if take else DROP)
         elif s.phase == Phase.PLAY:
             yield from self._play(turn)
         elif s.phase == Phase.GAME_OVER:
@@ -335,7 +334,10 @@ class Players:
         c = self.controller
         s = self.state
         o = self.options
-        mover, position, dice, game = s.turn, s.position, s.dice, s.game
+        mover, position, game = _player(s.turn), s.position, s.game
+        if s.dice is None:
+            raise SimulationError("the host is in its play phase without dice")
+        dice = s.dice
         rules = s.game_rules
         if rules is not None:  # a seed variant: its own plays, laid out on its own board
             play = choose_variant_play(rules, s.board_view, dice, o.seed, game, turn)
@@ -371,6 +373,7 @@ class Players:
         yield Carry(moves)
         want = () if play is None else tuple((st.frm, st.to) for st in play.steps)
         n = len(c.actions)
+        verdict = c.verdict
         with self.atomic():  # the play's row lands with the host's action for it, or neither does
             for _ in range(40):  # press done until the host takes the play
                 verdict = c.verdict
@@ -496,6 +499,13 @@ def _pins(pins: tuple[int, int]) -> int:
     masks (read through the field model's cancelling magnets)."""
     mine, theirs = pins
     return bin(mine).count("1") + bin(theirs).count("1")
+
+
+def _player(player: int | None) -> int:
+    """The player the match says is to act (a state in its opening has none)."""
+    if player is None:
+        raise SimulationError("the host's match has no player to act")
+    return player
 
 
 def _error(notice: Notice | None) -> bool:

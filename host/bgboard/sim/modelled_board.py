@@ -34,7 +34,6 @@ from bgboard.control.events import Button, BoardRead, ButtonPressed, DiceRolled,
 from bgboard.display.state import DisplayState
 from bgboard.errors import EnvironmentFailure, InputError
 from bgboard.link.messages import SetRolling
-from bgboard.match.state import Phase
 from bgboard.sense.board import Observation, SensorFaultError, Slots
 from bgboard.sense.settle import Settler
 from bgboard.sense.slots import SlotMap
