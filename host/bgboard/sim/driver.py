@@ -339,9 +339,11 @@ class Players:
             raise SimulationError("the host is in its play phase without dice")
         dice = s.dice
         rules = s.game_rules
+        pins: int | None = None  # a seed variant's pinned points after the play
         if rules is not None:  # a seed variant: its own plays, laid out on its own board
             play = choose_variant_play(rules, s.board_view, dice, o.seed, game, turn)
             moves = () if play is None else variant_moves(rules, s.board_view, play.steps, mover)
+            pins = None if play is None else _pins(play.board.pins)
         else:
             play = choose_play(position, dice, o.seed, game, turn)
             moves = () if play is None else moves_of(play.steps, mover)
@@ -394,7 +396,7 @@ class Players:
                     "accepted": accepted,
                     "play": play.notation if play is not None else "",
                     "verdict": type(verdict).__name__,
-                    **({"pins": _pins(play.board.pins)} if rules is not None and play is not None else {}),
+                    **({"pins": pins} if pins is not None else {}),
                 }
             )
         if not accepted:
@@ -423,8 +425,11 @@ class Players:
 
     def opponent_summary(self) -> dict[str, Any]:
         """``--opponent``: the engine's side and level, and how its plays were carried out."""
+        from bgboard.opponents import EngineOpponent
+
         c = self.controller
-        assert isinstance(c, OpponentController)
+        if not isinstance(c, OpponentController) or not isinstance(c.opponent, EngineOpponent):
+            raise SimulationError("the engine does not play at this board")
         level = c.opponent.level
         return {
             "opponent": {"player": c.side, "engine": level.engine, "level": level.name},

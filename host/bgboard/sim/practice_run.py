@@ -60,10 +60,11 @@ def drill_script(room: Callable[[], PracticeRoom], options: Options) -> Script:
             raise SimulationError(f"drill {drill.name!r} did not ask for the dice")
         yield Press(LEARNER, Button.ROLL)
         yield RollDice(drill.dice or dice_for(o.seed, 1000 + number, 0))
-        if not (yield Wait(lambda: r.phase == "moving" and r.dice is not None, "the dice")):
+        dice = r.dice if (yield Wait(lambda: r.phase == "moving" and r.dice is not None, "the dice")) else None
+        if dice is None:
             raise SimulationError(f"drill {drill.name!r}: the dice never reached the room")
-        play = choose_play(drill.position, r.dice, o.seed, 1000 + number, 0)
-        assert play is None or play.position in {p.position for p in legal_plays(drill.position, r.dice)}
+        play = choose_play(drill.position, dice, o.seed, 1000 + number, 0)
+        assert play is None or play.position in {p.position for p in legal_plays(drill.position, dice)}
         if play is not None:
             yield Carry(moves_of(play.steps, LEARNER))
         yield Press(LEARNER, Button.ROLL)  # done
