@@ -15,7 +15,7 @@ import pytest
 from bgboard.sim.driver import Options, play
 from bgboard.sim.firmware_board import LiveRun
 from bgboard.sim.modelled_board import ModelledBoard, Simulation
-from bgboard.sim.ops import Board, WaitedError, perform, run_now
+from bgboard.sim.ops import Board, perform, run_now
 from bgboard.sim.practice_run import PracticeRun
 from bgboard.sim.remote_run import SeatedBoard
 
@@ -36,7 +36,7 @@ def test_run_now_gives_a_coroutines_result_and_refuses_one_that_waits() -> None:
         return 7
 
     assert run_now(at_once()) == 7
-    with pytest.raises(WaitedError, match="waited"):
+    with pytest.raises(RuntimeError, match="waited for time to pass"):
         run_now(asyncio.sleep(0))
 
 

@@ -171,16 +171,13 @@ async def perform(script: Script, board: Board, step: Callable[[Board, Op], Awai
         script.close()  # a failed op: an open journal transaction is rolled back now
 
 
-class WaitedError(RuntimeError):
-    """A coroutine given to :func:`run_now` waited for something (a bug of a back end)."""
-
-
 def run_now(coroutine: Coroutine[object, None, T]) -> T:
     """The result of ``coroutine`` that never waits (the modelled board's ops are done at
-    once), without an event loop: it may run inside one, as the club's boards do."""
+    once), without an event loop: it may run inside one, as the club's boards do.  A
+    coroutine that waits is a bug of its back end (``RuntimeError``)."""
     try:
         coroutine.send(None)
     except StopIteration as done:
         return done.value  # type: ignore[no-any-return]
     coroutine.close()
-    raise WaitedError("the modelled board waited for time to pass")
+    raise RuntimeError("the modelled board waited for time to pass")  # a bug of a back end, not of the input
