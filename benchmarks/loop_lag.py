@@ -230,8 +230,8 @@ class TimedConnection:
 def match(args: argparse.Namespace, inline: bool, opponent: str | None = None,
           engine_inline: bool = False) -> tuple[LagMeter, SlowPanel, float, str]:
     from bgboard import opponents
-    from bgboard.sim.live import LiveRun
-    from bgboard.sim.run import Options, SimulationError
+    from bgboard.sim.firmware_board import LiveRun
+    from bgboard.sim.modelled_board import Options, SimulationError
 
     out = Path(tempfile.mkdtemp(prefix="bgboard-lag-"))
     live = LiveRun(Options(match_length=args.match_length, seed=args.seed, opponent=opponent), out / "run")

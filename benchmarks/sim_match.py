@@ -36,8 +36,8 @@ import tracemalloc
 from pathlib import Path
 
 from bgboard.match.selfplay import selfplay
-from bgboard.sim.run import Options
-from bgboard.sim.session import run_match
+from bgboard.sim.modelled_board import Options
+from bgboard.sim.match_run import run_match
 
 
 def timed(fn):  # type: ignore[no-untyped-def]
@@ -48,7 +48,7 @@ def timed(fn):  # type: ignore[no-untyped-def]
 
 def worker(length: int, seed: int, noise: float, illegal_rate: float, speed: int) -> None:
     """One firmware-path match in this (fresh) process; prints its figures as JSON."""
-    from bgboard.sim.session import run_firmware_match
+    from bgboard.sim.match_run import run_firmware_match
 
     with tempfile.TemporaryDirectory() as tmp:
         options = Options(length, seed, illegal_rate=illegal_rate, noise=noise)

@@ -55,7 +55,7 @@ def main() -> int:
     if args.no_firmware:
         return 0
     from bgboard.sim.driver import Options
-    from bgboard.sim.session import run_firmware_match
+    from bgboard.sim.match_run import run_firmware_match
 
     print("whole matches through the host app on the real firmware (noise medium), seconds:")
     for variant, rules, length in (("plakoto", "standard", 3), ("fevga", "standard", 3), ("anti", "standard", 3),

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from bgboard.cli import main
-from bgboard.sim.run import Options
-from bgboard.sim.session import run_match
+from bgboard.sim.modelled_board import Options
+from bgboard.sim.match_run import run_match
 
 
 @pytest.mark.slow

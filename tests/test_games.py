@@ -4,7 +4,7 @@ Parametrised over the registry itself (:data:`bgboard.rules.games.VARIANTS`: bac
 each start, the seed games, tavli's rotation), so a game added there is covered here with
 no change: a self-play match (:func:`bgboard.match.selfplay.selfplay`, replayed by the match
 layer to its end) and a simulated match on the modelled back end (``bgboard.sim``'s
-:func:`~bgboard.sim.session.run_match`: the real host controller recognising every play from
+:func:`~bgboard.sim.match_run.run_match`: the real host controller recognising every play from
 the modelled board's slot states).  One function each, no per-game branch: the rule set and
 the shortest match come from the registry and the rule set."""
 
@@ -52,7 +52,7 @@ def test_every_game_plays_a_whole_self_play_match(name: str) -> None:
 @pytest.mark.parametrize("name", NAMES)
 def test_every_game_plays_a_simulated_match_on_the_modelled_board(name: str, tmp_path: Path) -> None:
     from bgboard.sim.driver import Options
-    from bgboard.sim.session import run_match
+    from bgboard.sim.match_run import run_match
 
     rules, played = match_rules(name)
     length = _shortest(rules)

@@ -38,7 +38,7 @@ from bgboard.sense.board import Observation, Slots, board_of, WHITE
 from bgboard.sense.recognise import Played, setup_fixes
 from bgboard.sim.field import Faults
 from bgboard.sim.layout import Layout
-from bgboard.sim.live import SimClock
+from bgboard.sim.firmware_board import SimClock
 from bgboard.sim.pico import VirtualPico
 from bgboard.sim.players import moves_of
 from bgboard.sim.table import Table

@@ -23,7 +23,7 @@ from bgboard.opponents import ask_of, decide_cached, engine_opponent
 from bgboard.rules import Position, apply_step, legal_plays, start_position
 from bgboard.rules.step import Step
 from bgboard.sense.board import BLACK, WHITE, Observation, board_of
-from bgboard.sim.run import Options, Simulation
+from bgboard.sim.modelled_board import Options, Simulation
 from bgboard.store.journal import MemoryJournal
 
 START = Observation.of_board(board_of(start_position(), WHITE))
@@ -207,7 +207,7 @@ def test_a_whole_match_against_every_level(tmp_path: Path, level: str) -> None:
 
 
 def test_at_full_strength_gnubg_nns_plays_in_the_mat_are_gnubg_nns_own_choice(tmp_path: Path) -> None:
-    from bgboard.sim.session import write_records
+    from bgboard.sim.match_run import write_records
 
     sim = Simulation(Options(match_length=3, seed=5, illegal_rate=0.3, opponent="gnubg-nn"), tmp_path)
     try:

@@ -12,7 +12,7 @@ import pytest
 
 from bgboard.display.panels import PANELS
 from bgboard.display.render import render_report, required_items
-from bgboard.sim.run import Options, Simulation
+from bgboard.sim.modelled_board import Options, Simulation
 
 
 def _shape(state) -> tuple:

@@ -19,7 +19,7 @@ from bgboard.club.director import Director as Service
 from bgboard.net.broker import DIRECTOR, board_user
 from bgboard.net.mosquitto import PrivateBroker
 from bgboard.sim.clubboard import match_seed
-from bgboard.sim.run import Options, Simulation
+from bgboard.sim.modelled_board import Options, Simulation
 from bgboard.sim.records import write_mat
 from tests.net.club_harness import new_club, standings_from_mats, mat_results
 from tests.net.conftest import CLUB
@@ -55,11 +55,13 @@ def finished(db: Path) -> int:
 
 
 def actions_in(board_dir: Path) -> int:
-    """Match actions journalled by the board's current match so far."""
-    for j in board_dir.glob("matches/*/journal.sqlite"):
+    """Match actions journalled by the board's club match so far (the board's one journal, as
+    the app keeps it: the seat's rows, then the assigned match's actions after its "new" row)."""
+    for j in board_dir.glob("journal.sqlite"):
         try:
             with sqlite3.connect(j) as c:
-                return int(c.execute("SELECT COUNT(*) FROM journal WHERE kind = 'action'").fetchone()[0])
+                return int(c.execute("SELECT COUNT(*) FROM journal WHERE kind = 'action' AND seq > "
+                                     "(SELECT COALESCE(MAX(seq), 0) FROM journal WHERE kind = 'new')").fetchone()[0])
         except sqlite3.Error:
             return 0
     return 0

@@ -59,7 +59,12 @@ def test_both_players_confirm_and_a_dispute_waits_for_the_director(tmp_path: Pat
     for n in (1, 2):
         with Journal(tmp_path / f"board{n}" / "journal.sqlite") as journal:
             rows = [r.body for r in journal.entries() if r.kind == "club" and r.body["what"] == "answer"]
+            kinds = [(r.kind, r.body.get("what")) for r in journal.entries() if r.kind in ("club", "new")]
         assert [(r["player"], r["answer"]) for r in rows] == list(enumerate(answers[n]))
+        # the board's real seat (net.seat.ClubSeat) took the assignment, started the match on
+        # the controller, took both answers and reported, in that order
+        assert kinds == [("club", "take"), ("new", None), ("club", "started"), ("club", "answer"), ("club", "answer"),
+                         ("club", "reported")]
     with Service.open(db) as s:
         confirmed, disputed = s.match(by_board[1].id), s.match(by_board[2].id)
         assert confirmed.status == "finished" and confirmed.has_mat  # both confirmed: it counts now

@@ -30,7 +30,7 @@ from bgboard.net.remote import MoveMessage, decode_move, encode_move, match_topi
 from bgboard.net.remotelink import RemoteBroker
 from bgboard.net.session import open_client
 from bgboard.sim.driver import Options
-from bgboard.sim.remote import board_command, board_config, run_remote_match
+from bgboard.sim.remote_run import board_command, board_config, run_remote_match
 from tests.support import worker_port
 
 OPTIONS = Options(match_length=3, seed=4, illegal_rate=0.1)

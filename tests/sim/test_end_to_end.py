@@ -9,8 +9,8 @@ import pytest
 
 from bgboard.match.actions import action_from_dict
 from bgboard.match.state import replay
-from bgboard.sim.run import Options
-from bgboard.sim.session import run_match
+from bgboard.sim.modelled_board import Options
+from bgboard.sim.match_run import run_match
 from bgboard.store.journal import Journal
 
 from simrecords import gnubg_games, journal_actions

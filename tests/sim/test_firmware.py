@@ -22,9 +22,9 @@ import pytest
 
 from bgboard.match.actions import action_from_dict
 from bgboard.match.state import MATCH_OVER, replay
-from bgboard.sim.live import Faults_, LiveRun
-from bgboard.sim.run import Options, noise_level
-from bgboard.sim.session import run_match
+from bgboard.sim.firmware_board import Faults_, LiveRun
+from bgboard.sim.modelled_board import Options, noise_level
+from bgboard.sim.match_run import run_match
 from bgboard.store.journal import Journal
 
 from simrecords import gnubg_games, journal_actions

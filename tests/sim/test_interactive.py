@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from bgboard.sim.interactive import keyed, play_interactive
-from bgboard.sim.run import Options
+from bgboard.sim.modelled_board import Options
 
 
 def _session(tmp_path: Path, lines: list[str], opponent: str | None = None, length: int = 1) -> list[str]:

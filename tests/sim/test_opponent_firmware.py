@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from bgboard.match.mat_read import import_mat
-from bgboard.sim.run import Options
-from bgboard.sim.session import run_firmware_match
+from bgboard.sim.modelled_board import Options
+from bgboard.sim.match_run import run_firmware_match
 from bgboard.store.journal import Journal
 
 pytestmark = pytest.mark.slow  # a whole match on the firmware: the full run, not -m "not slow"

@@ -1,4 +1,4 @@
-"""The simulated person at a board of a remote match (bgboard.sim.remote): what they do when
+"""The simulated person at a board of a remote match (bgboard.sim.remote_run): what they do when
 the other board acts, over the real remote controller (the network is tests/net's)."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from bgboard.match.state import Phase
 from bgboard.sense.board import BLACK, WHITE
 from bgboard.sim.driver import Options, Players, Resumed, SetUp, Wait
 from bgboard.net.mosquitto import BrokerMissingError
-from bgboard.sim.remote import play_remote_interactive, remote_decides
+from bgboard.sim.remote_run import play_remote_interactive, remote_decides
 from tests.control.test_remote_controller import Board
 
 

@@ -1,4 +1,4 @@
-"""Replaying a match file on the board (bgboard.sim.replay, ``bgboard sim --replay``): the
+"""Replaying a match file on the board (bgboard.sim.replay_run, ``bgboard sim --replay``): the
 stops, the buttons, and whole files replayed on the modelled board (hall field, debounce),
 where every position the sensors read must be the file's."""
 
@@ -14,7 +14,7 @@ from bgboard.control.judge import BLUE, GREEN
 from bgboard.match import import_mat
 from bgboard.sim.field import Faults
 from bgboard.sim.layout import WHITE, Layout
-from bgboard.sim.replay import BACK, FORWARD, NEXT_GAME, Replayer, guided_moves, replay_steps, simulate_replay
+from bgboard.sim.replay_run import BACK, FORWARD, NEXT_GAME, Replayer, guided_moves, replay_steps, simulate_replay
 
 WORLD = Path(__file__).parents[1] / "data" / "match" / "world"
 

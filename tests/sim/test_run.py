@@ -15,8 +15,8 @@ import pytest
 from bgboard.cli import main
 from bgboard.match.actions import action_from_dict
 from bgboard.match.state import MATCH_OVER, replay
-from bgboard.sim.run import Options, Simulation
-from bgboard.sim.session import run_match
+from bgboard.sim.modelled_board import Options, Simulation
+from bgboard.sim.match_run import run_match
 
 from simrecords import journal_actions
 from tests.support import shared_run
@@ -129,7 +129,7 @@ def test_a_stuck_sensor_stops_the_run_with_the_place_to_check_and_the_match_resu
 def test_a_frame_cut_short_by_a_kill_is_left_out_of_the_gif(tmp_path: Path) -> None:
     from PIL import Image
 
-    from bgboard.sim.session import write_gif
+    from bgboard.sim.match_run import write_gif
 
     frames = []
     for i, shade in enumerate((0, 128, 255)):

@@ -15,9 +15,9 @@ import pytest
 from bgboard.hints.drills import builtin_drills
 from bgboard.hints.gnubg_engine import cubeless_equity
 from bgboard.rules import Position, legal_plays, position_from_id
-from bgboard.sim.practice import run_drills
-from bgboard.sim.run import Options
-from bgboard.sim.session import run_match
+from bgboard.sim.practice_run import run_drills
+from bgboard.sim.modelled_board import Options
+from bgboard.sim.match_run import run_match
 from bgboard.teaching import REPORT_NAME
 from tests.club.webrun import chromium
 from tests.sim.simrecords import journal_actions
@@ -45,7 +45,7 @@ def taught(tmp_path_factory) -> tuple[Path, dict]:
 def taught_on_firmware(tmp_path_factory) -> tuple[Path, dict]:
     """``bgboard sim --teach`` as it runs by default: the real firmware on a pty, the real
     host app in learner mode, its teacher grading on the hint worker."""
-    from bgboard.sim.session import run_firmware_match
+    from bgboard.sim.match_run import run_firmware_match
 
     out = tmp_path_factory.mktemp("teach-firmware")
     summary = run_firmware_match(Options(match_length=1, seed=2, illegal_rate=0.1, teach="learner", engine="gnubg-nn"), out)
@@ -139,19 +139,19 @@ def _subset():
 def test_drills_are_laid_out_with_the_guidance_rolled_played_and_graded(tmp_path) -> None:
     drills = _subset()
     shown: list = []
-    from bgboard.sim import practice
+    from bgboard.sim.modelled_board import ModelledBoard
 
-    real = practice.PracticeRun._show
+    real = ModelledBoard.show  # the practice run's board is the match's modelled board
 
     def keep(self, state):
         shown.append(state)
         real(self, state)
 
-    practice.PracticeRun._show = keep  # type: ignore[method-assign]
+    ModelledBoard.show = keep  # type: ignore[method-assign]
     try:
         summary = run_drills(Options(match_length=1, seed=3, engine="gnubg-nn"), tmp_path, drills)
     finally:
-        practice.PracticeRun._show = real  # type: ignore[method-assign]
+        ModelledBoard.show = real  # type: ignore[method-assign]
     assert [r["drill"] for r in summary["drills"]] == [d.name for d in drills]
     assert len(summary["grades"]) == len(drills)
     for drill, result in zip(drills, summary["drills"]):
@@ -170,7 +170,7 @@ def test_drills_are_laid_out_with_the_guidance_rolled_played_and_graded(tmp_path
 def test_drills_on_the_real_firmware_are_laid_out_played_and_graded(tmp_path) -> None:
     """``bgboard sim --teach practice`` by default: the app's practice room on the real
     firmware, each drill laid out by the simulated hand and graded by the app's teacher."""
-    from bgboard.sim.practice import run_firmware_drills
+    from bgboard.sim.practice_run import run_firmware_drills
 
     drills = _subset()
     summary = run_firmware_drills(Options(match_length=1, seed=3, engine="gnubg-nn"), tmp_path, drills)
@@ -192,7 +192,7 @@ def test_the_whole_drill_set_is_played_through_on_the_real_firmware(tmp_path) ->
     """``bgboard sim --teach practice`` as it runs by default, the whole built-in set: every
     drill laid out, played and graded by the app's teacher from the drill's own position
     (with its own roll where it has one), the loss gnubg-nn's own."""
-    from bgboard.sim.practice import run_firmware_drills
+    from bgboard.sim.practice_run import run_firmware_drills
 
     drills = builtin_drills()
     summary = run_firmware_drills(Options(match_length=1, seed=1, engine="gnubg-nn"), tmp_path)

@@ -15,7 +15,7 @@ from bgboard.cli import main
 from bgboard.match import Move, Pass, replay
 from bgboard.match.mat import read_mat
 from bgboard.sim.driver import Options
-from bgboard.sim.session import run_firmware_match
+from bgboard.sim.match_run import run_firmware_match
 from bgboard.store.journal import Journal
 from bgboard.match.actions import action_from_dict
 from tests.support import shared_run
@@ -48,7 +48,7 @@ def test_the_first_plays_of_a_plakoto_game_through_the_host_app_on_the_firmware(
     """The short one of the default run: the opening and a few plays with wrong ones first."""
     import asyncio
 
-    from bgboard.sim.live import LiveRun
+    from bgboard.sim.firmware_board import LiveRun
 
     run = LiveRun(_options("plakoto", 1, 1, illegal_rate=0.5), tmp_path, max_actions=12)
     asyncio.run(run.run())
@@ -117,7 +117,7 @@ def test_a_match_of_every_variant_on_the_firmware(tmp_path_factory: pytest.TempP
 def test_the_model_firmware_plays_the_same_match_as_the_firmware(
     tmp_path_factory: pytest.TempPathFactory, tmp_path: Path, variant: str
 ) -> None:
-    from bgboard.sim.session import run_match
+    from bgboard.sim.match_run import run_match
 
     firmware, firmware_out = _match_on_the_firmware(tmp_path_factory, variant)
     model = run_match(_options(variant, 1, SEED, ILLEGAL_RATE), tmp_path / "model")
@@ -131,7 +131,7 @@ def test_a_plakoto_match_stopped_midway_resumes_from_the_journal_to_the_same_end
 ) -> None:
     import asyncio
 
-    from bgboard.sim.live import LiveRun
+    from bgboard.sim.firmware_board import LiveRun
 
     whole, whole_out = plakoto
     options = _options("plakoto", 1, SEED, ILLEGAL_RATE)

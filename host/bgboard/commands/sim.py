@@ -117,8 +117,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
 
 def run(args: argparse.Namespace) -> int:
     """Run the simulation and print the summary."""
-    from bgboard.sim.run import Options, noise_level
-    from bgboard.sim.session import run_match
+    from bgboard.sim.modelled_board import Options, noise_level
+    from bgboard.sim.match_run import run_match
 
     if args.replay is not None:
         return _replay(args, noise_level(args.noise))
@@ -166,7 +166,7 @@ def run(args: argparse.Namespace) -> int:
         raise SimArgumentError("--engine chooses the engine that grades the plays: give --teach or --replay too")
     speed = 1 if args.realtime else args.speed
     if args.teach == "practice":
-        from bgboard.sim.practice import run_drills, run_firmware_drills
+        from bgboard.sim.practice_run import run_drills, run_firmware_drills
 
         drills = None
         if args.drill:
@@ -198,7 +198,7 @@ def run(args: argparse.Namespace) -> int:
     if _modelled(args):
         summary = run_match(options, args.out, progress=progress, realtime=args.realtime)
     else:
-        from bgboard.sim.session import run_firmware_match
+        from bgboard.sim.match_run import run_firmware_match
 
         summary = run_firmware_match(options, args.out, progress=progress, speed=speed)
     if args.json:
@@ -226,10 +226,10 @@ def _remote(args: argparse.Namespace, options: Any, speed: int | None) -> int:
     """``--remote``: both boards and a private broker; ``--remote-board CONFIG``: one board."""
     from dataclasses import replace
 
-    from bgboard.sim.remote import run_remote_board, run_remote_match
+    from bgboard.sim.remote_run import run_remote_board, run_remote_match
 
     if args.interactive:  # you at White's board, a simulated person at Black's
-        from bgboard.sim.remote import play_remote_interactive
+        from bgboard.sim.remote_run import play_remote_interactive
 
         return play_remote_interactive(options, args.out)
     model = _modelled(args)
@@ -312,8 +312,8 @@ def _variant(args: argparse.Namespace, noise: float) -> int:
     """``--variant NAME``: a whole match of a seed variant (or tavli) through the real host
     app and the real firmware, played by the built-in heuristic players."""
     from bgboard.sim.pico import micropython
-    from bgboard.sim.run import Options
-    from bgboard.sim.session import run_firmware_match
+    from bgboard.sim.modelled_board import Options
+    from bgboard.sim.match_run import run_firmware_match
 
     tavli = args.variant in ROTATIONS
     if args.match_length < 1 or tavli and args.match_length not in (5, 7):
@@ -342,7 +342,7 @@ def _variant(args: argparse.Namespace, noise: float) -> int:
     )
     progress = sys.stderr.isatty() and not args.json
     if args.model_firmware:
-        from bgboard.sim.session import run_match
+        from bgboard.sim.match_run import run_match
 
         summary = run_match(options, args.out, progress=progress, realtime=args.realtime)
     else:
@@ -381,7 +381,7 @@ def _replay(args: argparse.Namespace, noise: float) -> int:
     read_named = importlib.import_module("bgboard.commands.import").read_named  # 'import' is a keyword
     from bgboard.display.panels import panel_spec
     from bgboard.display.render import render
-    from bgboard.sim.replay import replay_steps, simulate_replay
+    from bgboard.sim.replay_run import replay_steps, simulate_replay
 
     match = read_named(args.replay)
     grade = _grader(args.engine) if args.engine else None

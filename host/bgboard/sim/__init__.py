@@ -19,14 +19,14 @@ if TYPE_CHECKING:
     from bgboard.sim.hand import carry
     from bgboard.sim.interactive import play_interactive
     from bgboard.sim.layout import COLOURS, Layout, place_of
-    from bgboard.sim.live import LiveRun
+    from bgboard.sim.firmware_board import LiveRun
     from bgboard.sim.pico import FirmwareUnavailableError, VirtualPico, micropython
     from bgboard.sim.players import choose_play, dice_for, moves_of, takes, wants_double
-    from bgboard.sim.practice import run_drills, run_firmware_drills
+    from bgboard.sim.practice_run import run_drills, run_firmware_drills
     from bgboard.sim.records import write_mat
-    from bgboard.sim.replay import guided_moves, simulate_replay
-    from bgboard.sim.run import Simulation, noise_level
-    from bgboard.sim.session import run_firmware_match, run_match, write_gif
+    from bgboard.sim.replay_run import guided_moves, simulate_replay
+    from bgboard.sim.modelled_board import Simulation, noise_level
+    from bgboard.sim.match_run import run_firmware_match, run_match, write_gif
 
 #: Each submodule and the public names it defines (imported when a name is first used).
 __getattr__ = exports(__name__, {
@@ -37,14 +37,14 @@ __getattr__ = exports(__name__, {
     "hand": "carry",
     "interactive": "play_interactive",
     "layout": "COLOURS Layout place_of",
-    "live": "LiveRun",
+    "firmware_board": "LiveRun",
     "pico": "FirmwareUnavailableError VirtualPico micropython",
     "players": "choose_play dice_for moves_of takes wants_double",
-    "practice": "run_drills run_firmware_drills",
+    "practice_run": "run_drills run_firmware_drills",
     "records": "write_mat",
-    "replay": "guided_moves simulate_replay",
-    "run": "Simulation noise_level",
-    "session": "run_firmware_match run_match write_gif",
+    "replay_run": "guided_moves simulate_replay",
+    "modelled_board": "Simulation noise_level",
+    "match_run": "run_firmware_match run_match write_gif",
 })
 
 __all__ = [

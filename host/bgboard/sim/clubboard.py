@@ -1,18 +1,24 @@
-"""A simulated board of a club evening: plays what the director assigns (adapter).
+"""A simulated board of a club evening: the real seat plays what the director assigns (adapter).
 
-``bgboard sim --club FILE`` (and ``bgboard club demo``'s boards) run a
-:class:`ClubSimBoard`: the board's :class:`~bgboard.net.boardlink.ClubLink` takes the
-director's assignments; each one is played by the simulated players on the virtual board with
-the modelled firmware (:class:`~bgboard.sim.run.Simulation`, the real host controller), its
-state published as it goes (when the event wants results confirmed, the simulated players
-answer as ``answers`` says: both ``confirm``, or one ``dispute``), and its result put in the outbox of the board's journal, which the
-link sends until the director acks it.
+``bgboard sim --club FILE`` (and ``bgboard club demo``'s boards) run a :class:`ClubSimBoard`:
+the board of ``bgboard run`` with ``[club] broker`` set, its hardware simulated.  The
+director's assignments reach the real :class:`~bgboard.net.seat.ClubSeat` through the real
+:class:`~bgboard.net.boardlink.ClubLink`; the seat takes them, starts each assigned match on
+the real host controller, publishes the match as it goes, asks the players to confirm the
+result when the event wants it, and puts the result in the outbox of the board's journal,
+which the link sends until the director acks it.  The players are the driver's
+(:class:`~bgboard.sim.driver.Players`, the turn loop :func:`~bgboard.sim.driver.play`) at the
+:class:`~bgboard.sim.modelled_board.ModelledBoard`; they answer a result to confirm with the
+buttons, as ``answers`` says (done for ``confirm``, another button for ``dispute``).  Every
+event of the board goes through the seat first, as the app's ``_handle`` does.
 
-Everything lives under ``out``: ``journal.sqlite`` (the board's club rows — each assignment
-taken, with the match's UUID — and the outbox) and ``matches/<uuid>/`` (each match's own
-journal and records, as ``bgboard sim`` writes them).  The players' seed of a match is a
-function of the event and the club's match id, so a board killed at any moment and started
-again resumes the match from its journal and ends it exactly as an uninterrupted run would.
+Everything lives under ``out``: ``journal.sqlite`` (the board's journal, as the app keeps
+it: each match's actions, the seat's club rows - each assignment taken and started, with the
+match's UUID, the answers, the report -, the players' verdict rows, and the outbox) and
+``matches/<uuid>/`` (each match's records, ``match.mat`` and ``match.sgf``).  The players'
+seed of a match is a function of the event and the club's match id, so a board killed at any
+moment and started again resumes the match from its journal and ends it exactly as an
+uninterrupted run would.
 """
 
 from __future__ import annotations
@@ -20,25 +26,45 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import time
-import uuid as uuids
-from dataclasses import asdict, replace
 from pathlib import Path
-from typing import Any, Callable
+from typing import Callable
 
-from bgboard.control.confirm import CONFIRM, DISPUTE, Confirmation
+from bgboard.control.confirm import CONFIRM
+from bgboard.control.controller import Controller, Settings
+from bgboard.control.events import Button, ButtonPressed, Event
 from bgboard.net.boardlink import ClubLink, LinkSettings
 from bgboard.net.protocol import Assignment
-from bgboard.net.report import board_state, result_of
-from bgboard.net.seat import CLUB_KIND, assignment_from
+from bgboard.net.seat import ClubSeat
+from bgboard.sense.slots import SlotMap
+from bgboard.sim.driver import SIM_KIND, Options, Players, Resumed, SimulationError, play
+from bgboard.sim.modelled_board import ModelledBoard, open_journal
+from bgboard.sim.ops import run_now
 from bgboard.sim.records import write_mat, write_sgf
-from bgboard.sim.run import Options, Simulation
-from bgboard.store.journal import Journal
+from bgboard.store.journal import Entry
 
+__all__ = ["ClubSimBoard", "match_seed"]
 
 
 def match_seed(event: str, match: int) -> int:
     """The simulated players' seed of a club match (the same at every board and every run)."""
     return int(hashlib.sha256(f"{event}/{match}".encode()).hexdigest()[:8], 16)
+
+
+class SeatedController:
+    """What the board's events go to: the seat first (a button that answers a result to
+    confirm), then the controller, then the seat again (publish, report, take) - the app's
+    ``_handle`` with ``[club]`` set."""
+
+    def __init__(self, controller: Controller, seat: ClubSeat) -> None:
+        self.controller = controller
+        self.seat = seat
+
+    def handle(self, event: Event) -> None:
+        """One event of the board."""
+        if isinstance(event, ButtonPressed) and self.seat.press(event.player, event.button, event.at_ms):
+            return  # the players' answer (the seat published and reported what it changed)
+        self.controller.handle(event)
+        self.seat.after()
 
 
 class ClubSimBoard:
@@ -64,69 +90,81 @@ class ClubSimBoard:
         self.pace_s = pace_s
         self.actions_per_step = actions_per_step
         self.matches = matches
-        self.clock_ms = clock_ms
+        self.clock_ms = clock_ms  # the link's clock (the board's own runs on the modelled board)
         self.answers = answers  # the players' answers to a result the event wants confirmed
         self.settings = settings
-        self.journal = Journal(self.out / "journal.sqlite")
-        self.link = ClubLink(settings, self.journal, on_assignment=self._on_assignment, clock_ms=clock_ms)
+        self.board_number = settings.board
+        self.journal = open_journal(self.out)
+        entries = self.journal.entries()
+        # the board's clock never runs back over what its journal holds (a restart)
+        start = max(clock_ms(), max((e.at_ms for e in entries), default=0) + 1000)
+        self.board = ModelledBoard(self._options(1, 0, "standard", ("White", "Black")))
+        self.board.clock = start
+        base = Settings(length=1, slots=self.board.slots, slot_map=SlotMap.from_slots(self.board.grid.slots))
+        self.controller = Controller.resume(self.journal, base, start, send=self.board.to_board, show=self.board.show)
+        self.seat = ClubSeat(self.journal, settings.board, self.controller.settings, lambda: self.board.clock)
+        self.board.host = SeatedController(self.controller, self.seat)
+        self.board.controller = self.controller
+        self.link = self._link()
         self._link_task: asyncio.Task[None] | None = None
-        self.board = settings.board
         self._offered = asyncio.Event()
-        self._latest: Assignment | None = None
         self._stopping = False
-        self.played: list[str] = []  # UUIDs of matches finished in this run
+        self.played: list[str] = []  # UUIDs of matches reported in this run
 
-    # ------------------------------------------------------------------ journal
-    def _rows(self) -> list[dict[str, Any]]:
-        return [e.body for e in self.journal.entries() if e.kind == CLUB_KIND]
+    def _options(self, length: int, seed: int, rules: str, players: tuple[str, str]) -> Options:
+        return Options(match_length=length, seed=seed, illegal_rate=self.illegal_rate, noise=self.noise, rules=rules,
+                       players=players)
 
-    def _taken(self) -> dict[tuple[str, int], str]:
-        """(event, match) -> UUID of every assignment this board has taken."""
-        return {(r["assignment"]["event"], r["assignment"]["match"]): r["uuid"] for r in self._rows() if r["what"] == "take"}
-
-    def _unfinished(self) -> tuple[Assignment, str] | None:
-        """The assignment taken but not yet reported (after a restart: the one to resume)."""
-        reported = {r["uuid"] for r in self._rows() if r["what"] == "reported"}
-        for r in self._rows():
-            if r["what"] == "take" and r["uuid"] not in reported:
-                return assignment_from(r["assignment"]), r["uuid"]
-        return None
+    def _link(self) -> ClubLink:
+        link = ClubLink(self.settings, self.journal, on_assignment=self._on_assignment, on_ack=self._on_ack,
+                        clock_ms=self.clock_ms)
+        self.seat.link = link
+        return link
 
     # ------------------------------------------------------------------ the link's side
     def _on_assignment(self, assignment: Assignment) -> None:
-        self._latest = assignment
+        self.seat.offer(assignment)
         self._offered.set()
+
+    def _on_ack(self, _ack: object) -> None:
+        self.seat.after()  # the match-end screen says the director has the result
 
     # ------------------------------------------------------------------ life
     def stop(self) -> None:
+        """Leave the club (after the current step of a match)."""
         self._stopping = True
         self.link.stop()
         self._offered.set()
 
     def restore_link(self) -> None:
         """A new network session after :meth:`ClubLink.stop` cut it (tests: the Wi-Fi is back)."""
-        self.link = ClubLink(self.settings, self.journal, on_assignment=self._on_assignment, clock_ms=self.clock_ms)
-        self._link_task = asyncio.create_task(self.link.run(), name=f"club-board{self.board}")
+        self.link = self._link()
+        self._link_task = asyncio.create_task(self.link.run(), name=f"club-board{self.board_number}")
 
     def taken_count(self) -> int:
         """How many assignments this board has taken."""
-        return sum(1 for r in self._rows() if r["what"] == "take")
+        return sum(1 for e in self.journal.entries() if e.kind == "club" and e.body.get("what") == "take")
 
-    def journal_pending(self) -> list[Any]:
+    def journal_pending(self) -> list[object]:
         """The results still owed to the director (read from the file: also after :meth:`run`)."""
+        from bgboard.store.journal import Journal
+
         with Journal(self.out / "journal.sqlite") as journal:
-            return journal.outbox_pending()
+            return list(journal.outbox_pending())
 
     async def run(self) -> None:
         """Serve the club until :meth:`stop` (or until ``matches`` matches are played and
         acked)."""
         self.restore_link()
+        self.seat.attach(self.controller)  # finish what a restart interrupted
         try:
             while not self._stopping and (self.matches is None or len(self.played) < self.matches):
-                job = self._unfinished() or await self._next()
-                if job is None:
+                current = self.seat.current()
+                if current is None or current[2]:  # no club match to play: wait for the director
+                    self._offered.clear()
+                    await self._offered.wait()
                     continue
-                await self._play(*job)
+                await self._play(current[0], current[1])
             while not self._stopping and self.journal.outbox_pending():  # leave only when acked
                 await asyncio.sleep(0.05)
         finally:
@@ -135,67 +173,50 @@ class ClubSimBoard:
                 await self._link_task
             self.journal.close()
 
-    async def _next(self) -> tuple[Assignment, str] | None:
-        """Wait for an assignment this board has not taken yet, and take it."""
-        self._offered.clear()
-        a = self._latest
-        if a is None or not a.match or (a.event, a.match) in self._taken():
-            await self._offered.wait()
-            return None
-        uid = str(uuids.uuid4())
-        self.journal.append(CLUB_KIND, {"what": "take", "uuid": uid, "assignment": asdict(a)}, self.clock_ms())
-        return a, uid
-
     async def _play(self, assignment: Assignment, uid: str) -> None:
-        options = Options(
-            match_length=assignment.length,
-            seed=match_seed(assignment.event, assignment.match),
-            illegal_rate=self.illegal_rate,
-            noise=self.noise,
-            rules=assignment.rules,
-            players=assignment.players,
-        )
+        """Play (or resume) the seat's current club match, answer its result, and let the
+        seat report it."""
+        c = self.controller
+        options = self._options(assignment.length, match_seed(assignment.event, assignment.match), assignment.rules,
+                                assignment.players)
+        board = self.board
+        board.options = options
+        board.table = board.make_table(options)  # the match's own sensor noise, as a board of its own
+        board.set_up_now()
+        players = Players(options, lambda: c, self.journal, _verdicts(self.journal.entries(), uid),
+                          lambda: board.clock, board.slots.point, self.journal.atomic)
         where = self.out / "matches" / uid
-        sim = Simulation(options, where)
-        try:
-            while not sim.controller.over and not self._stopping:
-                sim.run(max_actions=self.actions_per_step)
-                self._publish(sim, assignment, uid)
-                await asyncio.sleep(self.pace_s)
-            self._publish(sim, assignment, uid)
-            write_mat(sim.actions, where / "match.mat")
-            write_sgf(sim.actions, where / "match.sgf")
-            if not sim.controller.over:
-                return
-            state = sim.controller.state
-            assert state is not None
-            entries = sim.journal.entries()
-            result = result_of(
-                sim.actions,
-                state,
-                uuid=uid,
-                board=self.board,
-                assignment=assignment,
-                last_seq=entries[-1].seq if entries else 0,
-                finished_ms=self.clock_ms(),
-                forfeit=sim.controller.forfeit,
-            )
-        finally:
-            sim.close()
-        if assignment.confirm:  # the players answer at the board: done twice, or a dispute
-            ask = Confirmation(result.players, result.score, result.winner)
+        where.mkdir(parents=True, exist_ok=True)
+        while not c.over and not self._stopping:
+            run_now(play(board, players, self.actions_per_step))
+            await asyncio.sleep(self.pace_s)
+        write_mat(list(c.actions), where / "match.mat")
+        write_sgf(list(c.actions), where / "match.sgf")
+        if not c.over:
+            return
+        ask = self.seat.confirmation()
+        if ask is not None and ask.decided is None:  # the players answer at the board with its buttons
             for player, answer in enumerate(self.answers(assignment)):
-                if ask.press(player, answer):
-                    self.journal.append(CLUB_KIND, {"what": "answer", "uuid": uid, "player": player, "answer": answer},
-                                        self.clock_ms())
-            if ask.decided is None:
-                return
-            result = replace(result, confirmed=ask.decided == CONFIRM, disputed=ask.decided == DISPUTE)
-        self.link.submit_result(result)
-        self.journal.append(CLUB_KIND, {"what": "reported", "uuid": uid}, self.clock_ms())
+                board.press_now(player, Button.ROLL if answer == CONFIRM else Button.DOUBLE)  # done confirms
+        self.seat.after()
+        if uid not in self._reported():
+            raise SimulationError(f"the club match {uid} is over but the seat did not report it")
         self.played.append(uid)
 
-    def _publish(self, sim: Simulation, assignment: Assignment, uid: str) -> None:
-        state = sim.controller.state
-        if state is not None:
-            self.link.publish_state(board_state(state, self.clock_ms(), assignment=assignment, match_uuid=uid))
+    def _reported(self) -> set[str]:
+        return {str(e.body.get("uuid")) for e in self.journal.entries()
+                if e.kind == "club" and e.body.get("what") == "reported"}
+
+
+def _verdicts(entries: list[Entry], uid: str) -> Resumed:
+    """The players' verdict rows journalled since the club match ``uid`` started (a resumed
+    match: its attempts are not made again)."""
+    found = Resumed(options_known=True)
+    started = False
+    for entry in entries:
+        if entry.kind == "club" and entry.body.get("what") == "started":
+            started = entry.body.get("uuid") == uid
+        elif started and entry.kind == SIM_KIND:
+            found.verdict(entry.body)
+    return found
+

@@ -5,7 +5,8 @@ one password per board and the ACL of a real club), a club database with ``playe
 entered in a double elimination with consolation, the director's MQTT side
 (:class:`~bgboard.club.boards.DirectorLink` on the club service) and ``boards`` simulated boards
 (:class:`~bgboard.sim.clubboard.ClubSimBoard`: simulated players, modelled firmware, the real
-host controller and the real board-side club link), all in one asyncio loop; the live web
+host controller, the real seat of a club board - :class:`~bgboard.net.seat.ClubSeat` - and the
+real board-side club link), all in one asyncio loop; the live web
 pages too when the ``club`` extra is installed.  Everything is written under ``out``.
 """
 

@@ -1,12 +1,14 @@
-"""The simulated players: one driver for both boards (the in-process model of the firmware,
-:mod:`bgboard.sim.run`, and the real firmware on a pty, :mod:`bgboard.sim.live`).
+"""The simulated players and the one turn loop, for every board (the in-process model of the
+firmware, :mod:`bgboard.sim.modelled_board`, and the real firmware on a pty,
+:mod:`bgboard.sim.firmware_board`: both implement :class:`bgboard.sim.ops.Board`).
 
 The players decide from the host controller's match state, as people read the display: who
 rolls, doubles, takes or drops, which play to make and, now and then, an illegal attempt
 first.  Every choice is a function of ``(seed, game, turn)`` (:mod:`bgboard.sim.players`).
-A decision is a script of :class:`Op` s (press a button, roll, carry checkers, set the table
-up, wait for the host) that a board runs: the model at once on a virtual clock, the
-firmware board in real (scaled) time.
+A decision is a script of :class:`~bgboard.sim.ops.Op` s (press a button, roll, carry
+checkers, set the table up, wait for the host) that a board runs: the model at once on a
+virtual clock, the firmware board in real (scaled) time.  :func:`play` asks the players for
+decisions until the match is over; it is the only turn loop of the simulator.
 
 Resuming exactly: the journal is the one record of a run.  :func:`resume` reads back the
 simulator's own rows (kind ``sim``: the options the run was started with, and one verdict
@@ -23,20 +25,28 @@ from __future__ import annotations
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Awaitable, Callable, Generator, Protocol
+from typing import Any, Awaitable, Callable, Protocol
 
+from bgboard.control.controller import Controller
 from bgboard.control.events import Button
+from bgboard.control.notice import Notice
+from bgboard.control.opponent import OpponentRoom
 from bgboard.errors import InputError
-from bgboard.match.state import Phase
+from bgboard.match.state import MatchState, Phase
+from bgboard.rules import Position
 from bgboard.rules.games import ROTATIONS, variant as variant_of
 from bgboard.sense.recognise import Ambiguous, Illegal, Miscount
 from bgboard.sim.layout import Layout
+from bgboard.sim.ops import Board, Carry, LayOut, Op, Preload, Press, RollDice, Script, SetUp, Wait, perform
+from bgboard.store.journal import Entry
 from bgboard.sim.players import (Move, choose_play, dice_for, illegal_attempt, moves_of, takes,
                                  variant_illegal_attempt, variant_moves, wants_double)
 
 __all__ = [
     "SIM_KIND",
+    "Board",
     "Carry",
+    "LayOut",
     "Op",
     "Options",
     "Players",
@@ -49,15 +59,14 @@ __all__ = [
     "Tally",
     "Wait",
     "perform",
-    "perform_async",
+    "play",
     "resume",
     "table_layout",
+    "turn_of",
 ]
 
 #: Journal kind of the simulator's own rows (the controller ignores kinds it does not know).
 SIM_KIND = "sim"
-#: How long the players wait for the host to act on a decision (seconds of the board's time).
-TIMEOUT_S = 15.0
 
 ROLL, DOUBLE, DROP = Button.ROLL, Button.DOUBLE, Button.DROP
 
@@ -165,11 +174,18 @@ class Resumed:
     last_ms: int | None = None
     options_known: bool = False
 
+    def verdict(self, body: dict[str, Any]) -> None:
+        """One journalled verdict of the players (a ``sim`` row): counted, and an attempt
+        made is not made again."""
+        self.tally.count(body)
+        if body["what"] in ("attempt", "wrong"):
+            self.attempted.add((body["game"], body["turn"]))
+
 
 class JournalLike(Protocol):
     def append(self, kind: str, body: dict[str, Any], at_ms: int) -> int: ...
 
-    def entries(self) -> list[Any]: ...
+    def entries(self) -> list[Entry]: ...
 
 
 def resume(journal: JournalLike, options: Options, out: Path, at_ms: int) -> Resumed:
@@ -185,9 +201,7 @@ def resume(journal: JournalLike, options: Options, out: Path, at_ms: int) -> Res
                 _same_options(body.get("options", {}), options, out)
                 found.options_known = True
                 continue
-            found.tally.count(body)
-            if body["what"] in ("attempt", "wrong"):
-                found.attempted.add((body["game"], body["turn"]))
+            found.verdict(body)
         elif entry.kind == "action" and entry.body.get("type") == "start" and not found.options_known:
             # a journal written before the options were journalled: the length is all it says
             if entry.body.get("length") != options.match_length:
@@ -210,83 +224,10 @@ def _same_options(journalled: dict[str, Any], options: Options, out: Path) -> No
         )
 
 
-def _spelled(value: Any) -> str:
+def _spelled(value: object) -> str:
     if value is None:
         return "(none)"
     return f"{value:g}" if isinstance(value, float) else str(value)
-
-
-# ---------------------------------------------------------------------- what the players do
-@dataclass(frozen=True, slots=True)
-class Press:
-    """``player`` presses ``button``."""
-
-    player: int
-    button: Button
-
-
-@dataclass(frozen=True, slots=True)
-class RollDice:
-    """The board's dice button, rolling ``dice`` (the host must have enabled rolling)."""
-
-    dice: tuple[int, int]
-
-
-@dataclass(frozen=True, slots=True)
-class Preload:
-    """The dice the module's next roll shows (the simulator's field channel: the engine's own
-    roll, which the module makes by itself, is then a function of the seed too)."""
-
-    dice: tuple[int, int]
-
-
-@dataclass(frozen=True, slots=True)
-class Carry:
-    """Carry checkers over the field, then let the host read the board at rest."""
-
-    moves: tuple[Move, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class SetUp:
-    """Lay the checkers out as the match stands, and let the host read them."""
-
-
-@dataclass(frozen=True, slots=True)
-class Wait:
-    """Wait up to ``timeout_s`` until ``test()`` holds; the board sends back whether it did."""
-
-    test: Callable[[], bool]
-    what: str
-    timeout_s: float = TIMEOUT_S
-
-
-Op = Press | RollDice | Preload | Carry | SetUp | Wait
-Script = Generator[Op, bool | None, None]
-
-
-def perform(script: Script, do: Callable[[Op], bool | None]) -> None:
-    """Run a decision's script on a board that does each op at once (the model)."""
-    try:
-        result: bool | None = None
-        while True:
-            result = do(script.send(result))
-    except StopIteration:
-        return
-    finally:
-        script.close()  # a failed op: an open journal transaction is rolled back now
-
-
-async def perform_async(script: Script, do: Callable[[Op], Awaitable[bool | None]]) -> None:
-    """Run a decision's script on a board that takes its time (the firmware)."""
-    try:
-        result: bool | None = None
-        while True:
-            result = await do(script.send(result))
-    except StopIteration:
-        return
-    finally:
-        script.close()
 
 
 class Players:
@@ -297,12 +238,12 @@ class Players:
     def __init__(
         self,
         options: Options,
-        controller: Callable[[], Any],
+        controller: Callable[[], Controller],
         journal: JournalLike,
         resumed: Resumed,
         clock: Callable[[], int],
         points: int,
-        atomic: Callable[[], AbstractContextManager[Any]] = nullcontext,
+        atomic: Callable[[], AbstractContextManager[object]] = nullcontext,
     ) -> None:
         self.options = options
         self._controller = controller
@@ -315,18 +256,22 @@ class Players:
         self.laid: int | None = None  # a remote match: the game the table is laid out for
 
     @property
-    def controller(self) -> Any:
+    def controller(self) -> Controller:
+        """The host's controller as it is now (the firmware board's app may make a new one)."""
         return self._controller()
+
+    @property
+    def state(self) -> MatchState:
+        """The match as the host's display shows it (the players act only on a started match)."""
+        state = self.controller.state
+        if state is None:
+            raise SimulationError("the host has no match started")
+        return state
 
     @property
     def turn(self) -> int:
         """Actions since the start of the current game (the players' clock)."""
-        n = 0
-        for action in reversed(self.controller.actions):
-            if action.kind in ("start", "next"):
-                break
-            n += 1
-        return n
+        return turn_of(self.controller)
 
     def note(self, body: dict[str, Any]) -> None:
         """Journal a verdict beside the host's actions and count it."""
@@ -339,11 +284,11 @@ class Players:
     def decide(self) -> Script:
         """The script of the next decision of the match; it ends when the host has acted."""
         c = self.controller
-        s = c.state
+        s = self.state
         o = self.options
         n, turn = len(c.actions), self.turn
         if o.remote is not None:
-            from bgboard.sim.remote import remote_decides, remote_script
+            from bgboard.sim.remote_run import remote_decides, remote_script
 
             if self.laid is not None and s.game != self.laid and s.phase not in (Phase.GAME_OVER, Phase.MATCH_OVER):
                 yield SetUp()  # the other board started the next game and its first roll while this one waited
@@ -351,8 +296,8 @@ class Players:
             if remote_decides(c, s):  # the other board's person acts: this one carries it out
                 yield from remote_script(self, turn)
                 return
-        if o.opponent is not None and s.decider == c.side:
-            from bgboard.sim.opponent import engine_script
+        if o.opponent is not None and isinstance(c, OpponentRoom) and s.decider == c.side:
+            from bgboard.sim.engine_turns import engine_script
 
             yield from engine_script(self, turn)
             if not c.over and len(c.actions) == n:
@@ -364,13 +309,13 @@ class Players:
             yield RollDice(dice_for(o.seed, s.game, turn))
         elif s.phase == Phase.TURN:
             if s.may_double and wants_double(_cube_view(s), o.seed, s.game, turn):
-                yield Press(s.turn, DOUBLE)
+                yield Press(_player(s.turn), DOUBLE)
             else:
-                yield Press(s.turn, ROLL)
+                yield Press(_player(s.turn), ROLL)
                 yield RollDice(dice_for(o.seed, s.game, turn))
         elif s.phase == Phase.DOUBLED:
             take = takes(_cube_view(s).swap(), o.seed, s.game, turn)
-            yield Press(s.decider, DOUBLE if take else DROP)
+            yield Press(_player(s.decider), DOUBLE if take else DROP)
         elif s.phase == Phase.PLAY:
             yield from self._play(turn)
         elif s.phase == Phase.GAME_OVER:
@@ -383,18 +328,23 @@ class Players:
         if not acted:
             notice = c.message()
             raise SimulationError(f"the host refused the players: {notice.text if notice else 'no reason given'}")
-        if c.state.phase == Phase.OPENING and s.phase == Phase.GAME_OVER:
+        if self.state.phase == Phase.OPENING and s.phase == Phase.GAME_OVER:
             yield SetUp()
 
     def _play(self, turn: int) -> Script:
         c = self.controller
-        s = c.state
+        s = self.state
         o = self.options
-        mover, position, dice, game = s.turn, s.position, s.dice, s.game
+        mover, position, game = _player(s.turn), s.position, s.game
+        if s.dice is None:
+            raise SimulationError("the host is in its play phase without dice")
+        dice = s.dice
         rules = s.game_rules
+        pins: int | None = None  # a seed variant's pinned points after the play
         if rules is not None:  # a seed variant: its own plays, laid out on its own board
             play = choose_play(rules, s.board_view, dice, o.seed, game, turn)
             moves = () if play is None else variant_moves(rules, s.board_view, play.steps, mover)
+            pins = None if play is None else _pins(play.position.pins)
         else:
             play = choose_play(s.playing, s.board_view, dice, o.seed, game, turn)
             moves = () if play is None else moves_of(play.steps, mover)
@@ -426,6 +376,7 @@ class Players:
         yield Carry(moves)
         want = () if play is None else tuple((st.frm, st.to) for st in play.steps)
         n = len(c.actions)
+        verdict = c.verdict
         with self.atomic():  # the play's row lands with the host's action for it, or neither does
             for _ in range(40):  # press done until the host takes the play
                 verdict = c.verdict
@@ -446,7 +397,7 @@ class Players:
                     "accepted": accepted,
                     "play": play.notation if play is not None else "",
                     "verdict": type(verdict).__name__,
-                    **({"pins": _pins(play)} if rules is not None and play is not None else {}),
+                    **({"pins": pins} if pins is not None else {}),
                 }
             )
         if not accepted:
@@ -459,8 +410,7 @@ class Players:
     # ------------------------------------------------------------------ results
     def summary(self) -> dict[str, Any]:
         """The ``--json`` summary (player 0 = the .mat's left column)."""
-        s = self.controller.state
-        assert s is not None
+        s = self.state
         variant = {"variant": self.options.match_variant, "pinned_points_read": self.tally.pinned_points_read}
         return {
             **(variant if variant_of(self.options.match_variant).seed else {}),
@@ -476,7 +426,11 @@ class Players:
 
     def opponent_summary(self) -> dict[str, Any]:
         """``--opponent``: the engine's side and level, and how its plays were carried out."""
+        from bgboard.opponents import EngineOpponent
+
         c = self.controller
+        if not isinstance(c, OpponentRoom) or not isinstance(c.opponent, EngineOpponent):
+            raise SimulationError("the engine does not play at this board")
         level = c.opponent.level
         return {
             "opponent": {"player": c.side, "engine": level.engine, "level": level.name},
@@ -487,10 +441,39 @@ class Players:
         }
 
 
-def table_layout(controller: Any) -> Layout:
+def turn_of(controller: Controller) -> int:
+    """Actions since the start of the current game (the players' clock)."""
+    n = 0
+    for action in reversed(controller.actions):
+        if action.kind in ("start", "next"):
+            break
+        n += 1
+    return n
+
+
+async def play(board: Board, players: Players, max_actions: int | None = None,
+               between: Callable[[], Awaitable[None]] | None = None) -> None:
+    """The turn loop, the same on every board: the players' decisions, each run on ``board``,
+    until the match is over - or until ``max_actions`` more actions of the host (a club
+    board publishes the match between such steps; tests stop half-way).  ``between`` runs
+    before each decision (the firmware board's injected faults, the progress bar)."""
+    done = 0
+    while not players.controller.over:
+        if max_actions is not None and done >= max_actions:
+            return
+        count = len(players.controller.actions)
+        if between is not None:
+            await between()
+        await perform(players.decide(), board)
+        done += len(players.controller.actions) - count
+
+
+def table_layout(controller: Controller) -> Layout:
     """The checkers on the table as the match stands (a resume, a new game's set-up): the
     start of the game to be set up, or the board with a seed variant's pins and reserves."""
     s = controller.state
+    if s is None:
+        raise SimulationError("the host has no match started")
     if s.phase in (Phase.OPENING, Phase.GAME_OVER, Phase.MATCH_OVER):
         from bgboard.sense.tavli import Physical
 
@@ -502,14 +485,14 @@ def table_layout(controller: Any) -> Layout:
     return Layout.from_position(s.position, s.turn or 0)
 
 
-def _cube_view(state: Any) -> Any:
+def _cube_view(state: MatchState) -> Position:
     """The position the players' cube decisions read (the player on roll's view): Race's
     checkers waiting to enter counted as on the bar (25 pips each)."""
     position = state.position
     reserve = state.board_view.reserve if state.game_rules is not None else (0, 0)
     if reserve == (0, 0):
         return position
-    from bgboard.rules import BAR, Position
+    from bgboard.rules import BAR
 
     mine, theirs = list(position.mine), list(position.theirs)
     mine[BAR] += reserve[0]
@@ -517,13 +500,20 @@ def _cube_view(state: Any) -> Any:
     return Position(tuple(mine), tuple(theirs))
 
 
-def _pins(play: Any) -> int:
-    """The pinned points on the board after a seed variant's play (read through the field
-    model's cancelling magnets)."""
-    mine, theirs = play.position.pins
+def _pins(pins: tuple[int, int]) -> int:
+    """The pinned points on the board after a seed variant's play, from its board's pin
+    masks (read through the field model's cancelling magnets)."""
+    mine, theirs = pins
     return bin(mine).count("1") + bin(theirs).count("1")
 
 
-def _error(notice: Any) -> bool:
+def _player(player: int | None) -> int:
+    """The player the match says is to act (a state in its opening has none)."""
+    if player is None:
+        raise SimulationError("the host's match has no player to act")
+    return player
+
+
+def _error(notice: Notice | None) -> bool:
     return notice is not None and notice.severity == "error"
 

@@ -32,8 +32,8 @@ from bgboard.rules import BAR, apply_step, explain, legal_plays, legal_steps, pa
 from bgboard.rules.step import Step
 from bgboard.sim.layout import BAR_PLACES, WHITE, Layout, place_of
 from bgboard.sim.players import Move, dice_for, moves_of
-from bgboard.sim.run import Options, Simulation
-from bgboard.sim.session import PANEL, write_gif, write_records
+from bgboard.sim.modelled_board import Options, Simulation
+from bgboard.sim.match_run import PANEL, write_gif, write_records
 
 KEYS = (
     ("r", "roll the dice / done after your play / the next game (the display's roll and done)"),
@@ -242,7 +242,7 @@ class _Session:
         c = self.sim.controller
         before, n, layout = c.state, len(c.actions), self.sim.table.layout
         act()
-        self.sim.roll_pending()  # the engine's own dice: the module rolls at once
+        self.sim.board.roll_pending()  # the engine's own dice: the module rolls at once
         new = list(c.actions[n:])
         for line in narrate(before, new, c.state.players):
             self.write(line)
@@ -261,23 +261,23 @@ class _Session:
             self.write(board_text(sim.table.layout))
         elif word in ("r", "roll", "done"):
             if self.engine is not None and c.rolls_for_engine and c.dice == "person":
-                sim._roll(dice_for(sim.options.seed, s.game, sim.turn))
+                sim.board.roll_dice_now(dice_for(sim.options.seed, s.game, sim.turn))
                 return
             rolling_phase = s.phase in (OPENING, TURN)
-            sim._press(HUMAN, ROLL)
-            if rolling_phase and sim.rolling:
-                sim._roll(dice_for(sim.options.seed, s.game, sim.turn))
+            sim.board.press_now(HUMAN, ROLL)
+            if rolling_phase and sim.board.rolling:
+                sim.board.roll_dice_now(dice_for(sim.options.seed, s.game, sim.turn))
             if s.phase == GAME_OVER:
-                sim._set_up_table()
+                sim.board.set_up_now()
         elif word in ("d", "double", "take"):
-            sim._press(HUMAN, DOUBLE)
+            sim.board.press_now(HUMAN, DOUBLE)
         elif word in ("p", "pass", "drop"):
             if s.phase == DOUBLED or c.resigning is not None:
-                sim._press(HUMAN, DROP)
+                sim.board.press_now(HUMAN, DROP)
             else:
                 self.write("no double is offered: p passes one. To resign, type resign")
         elif word == "resign":
-            sim._press(HUMAN, DROP)
+            sim.board.press_now(HUMAN, DROP)
         elif word == "u":
             self._undo()
         elif s.phase == PLAY and s.dice is not None and (s.turn == HUMAN or self.engine is not None):
@@ -301,7 +301,7 @@ class _Session:
             if self.steps:
                 raise StepTextError("finish the play one checker at a time, or put those checkers back (u)")
             play = parse_play(text, s.position, s.dice)
-            self.sim._carry(moves_of(play.steps, mover))
+            self.sim.board.carry_now(moves_of(play.steps, mover))
             return
         frm, to = _single(text)
         done = [st for st, _ in self.steps]
@@ -315,7 +315,7 @@ class _Session:
         if 1 <= to <= 24 and position.theirs[BAR - to] == 1:  # a hit: the blot goes to its bar first
             moves.append(Move(place_of(to, mover), BAR_PLACES[1 - mover]))
         moves.append(Move(place_of(frm, mover), place_of(to, mover)))
-        self.sim._carry(tuple(moves))
+        self.sim.board.carry_now(tuple(moves))
         self.steps.append((allowed[frm, to], tuple(moves)))
 
     def _why(self, position: Any, frm: int, to: int, mover: int) -> str:
@@ -337,4 +337,4 @@ class _Session:
             self.write("no single checker of this roll to put back")
             return
         _, moves = self.steps.pop()
-        self.sim._carry(tuple(Move(m.dst, m.src) for m in reversed(moves)))
+        self.sim.board.carry_now(tuple(Move(m.dst, m.src) for m in reversed(moves)))

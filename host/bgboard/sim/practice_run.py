@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import json
 import random
-from dataclasses import dataclass
+from dataclasses import replace
 from pathlib import Path
-from typing import Any, Callable, Generator
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from bgboard.control.events import Button
 from bgboard.control.practice import LEARNER, PracticeRoom
@@ -22,32 +22,25 @@ from bgboard.display.panel import FilePanel
 from bgboard.display.panels import panel_spec
 from bgboard.display.screen import Screen
 from bgboard.display.state import DisplayState
-from bgboard.hardware import load_grid
-from bgboard.rules import Position, legal_plays
+from bgboard.rules import legal_plays
 from bgboard.rules.board import Board
 from bgboard.rules.games import GAMES
-from bgboard.sense.board import Slots
-from bgboard.sense.settle import Settler
-from bgboard.sim.field import Faults
+from bgboard.sim.driver import Options, SimulationError
+from bgboard.sim.firmware_board import LiveRun
 from bgboard.sim.layout import Layout
+from bgboard.sim.modelled_board import ModelledBoard
+from bgboard.sim.ops import Carry, LayOut, Press, RollDice, Script, Wait, perform, run_now
 from bgboard.sim.players import choose_play, dice_for, moves_of
-from bgboard.sim.driver import Carry, Press, RollDice, Wait, perform, perform_async
-from bgboard.sim.live import LiveRun
-from bgboard.sim.run import Options, Simulation, SimulationError
-from bgboard.sim.table import Table
+
+if TYPE_CHECKING:
+    from bgboard.teaching import Teacher
+
+__all__ = ["PracticeRun", "drill_entry", "drill_script", "run_drills", "run_firmware_drills"]
 
 PANEL = "waveshare-4in2"
 
 
-@dataclass(frozen=True, slots=True)
-class LayOut:
-    """Lay the checkers out as ``position`` (the learner on roll), as a person following
-    the set-up guidance does, and let the board be read."""
-
-    position: Position
-
-
-def drill_script(room: Callable[[], Any], options: Options) -> Generator[Any, bool | None, None]:
+def drill_script(room: Callable[[], PracticeRoom], options: Options) -> Script:
     """What the simulated learner does with the drills (the same on the model board and on
     the real firmware): lay out, (cube), roll, play, done, next, until the room is done.
     ``room()`` is the practice room (the board's controller); a step the room does not take
@@ -56,7 +49,7 @@ def drill_script(room: Callable[[], Any], options: Options) -> Generator[Any, bo
     r = room()
     while not r.over:
         number, drill = r.index, r.drill
-        yield LayOut(drill.position)
+        yield LayOut(Layout.from_position(drill.position, LEARNER))
         if not (yield Wait(lambda: r.observation is not None and not r.fixes(), "the drill laid out")):
             raise SimulationError(f"the board still differs from drill {drill.name!r}")
         yield Press(LEARNER, Button.ROLL)  # laid out: start the drill
@@ -69,10 +62,11 @@ def drill_script(room: Callable[[], Any], options: Options) -> Generator[Any, bo
             raise SimulationError(f"drill {drill.name!r} did not ask for the dice")
         yield Press(LEARNER, Button.ROLL)
         yield RollDice(drill.dice or dice_for(o.seed, 1000 + number, 0))
-        if not (yield Wait(lambda: r.phase == "moving" and r.dice is not None, "the dice")):
+        dice = r.dice if (yield Wait(lambda: r.phase == "moving" and r.dice is not None, "the dice")) else None
+        if dice is None:
             raise SimulationError(f"drill {drill.name!r}: the dice never reached the room")
-        play = choose_play(GAMES["standard"], Board.of(drill.position), r.dice, o.seed, 1000 + number, 0)
-        assert play is None or play.position in {p.position for p in legal_plays(drill.position, r.dice)}
+        play = choose_play(GAMES["standard"], Board.of(drill.position), dice, o.seed, 1000 + number, 0)
+        assert play is None or play.position in {p.position for p in legal_plays(drill.position, dice)}
         if play is not None:
             yield Carry(moves_of(play.steps, LEARNER))
         yield Press(LEARNER, Button.ROLL)  # done
@@ -82,53 +76,40 @@ def drill_script(room: Callable[[], Any], options: Options) -> Generator[Any, bo
         yield Wait(lambda: r.index > number or r.over, "the next drill")
 
 
-class PracticeRun(Simulation):
-    """The virtual board's hands and sensors of :class:`Simulation`, driving a
-    :class:`PracticeRoom` instead of a match (``bgboard sim --teach practice --model-firmware``)."""
+class PracticeRun:
+    """The simulated learner at a :class:`PracticeRoom` on the :class:`ModelledBoard` (the
+    same board a match runs on), graded by the teacher: ``bgboard sim --teach practice
+    --model-firmware``.  Drills keep no match journal."""
 
-    def __init__(self, options: Options, out: Path, drills: Any, on_show: Any = None) -> None:  # noqa: D107
+    def __init__(self, options: Options, out: Path, drills: Sequence[object],
+                 on_show: Callable[[DisplayState, int], None] | None = None) -> None:
         from bgboard.teaching import open_teacher
 
         self.options = options
         self.out = Path(out)
         self.out.mkdir(parents=True, exist_ok=True)
-        self.on_show = on_show
-        self.grid = load_grid()
-        self.slots = Slots(point=self.grid.count("point"), bar=self.grid.count("bar"), tray=self.grid.count("off"))
-        self.settler = Settler()
-        self.clock = 0
-        self.sensor_faults = 0
-        self.last_fault = ""
-        self.rolling = False
-        self.rolls = 0
-        self.table = Table(Layout(tuple([0] * 24)), random.Random(f"bgboard-sim-noise:{options.seed}"),
-                           noise=options.noise, grid=self.grid, faults=Faults(), flicker=options.flicker)
-        self.teacher, _ = open_teacher(options.engine)
-        self.controller = PracticeRoom(  # type: ignore[assignment]  # the hands only call handle()
-            drills, grade=self.teacher.grade_drill, grade_cube=self.teacher.grade_drill_cube,
-            send=self._to_board, show=self._show, slots=self.slots,
+        self.board = ModelledBoard(replace(options, stuck=()), on_show)  # (a drill's board has no stuck sensor)
+        teacher: Teacher = open_teacher(options.engine)[0]
+        self.teacher = teacher
+        self.room = PracticeRoom(
+            drills, grade=teacher.grade_drill, grade_cube=teacher.grade_drill_cube,
+            send=self.board.to_board, show=self.board.show, slots=self.board.slots,
         )
-        self.journal = None  # type: ignore[assignment]  # drills keep no match journal
+        self.board.host = self.room
 
-    def _do(self, op: Any) -> bool | None:
-        if isinstance(op, LayOut):  # the room sees the board as the last drill left it first
-            self._rest()
-            self.table.layout = Layout.from_position(op.position, LEARNER)
-            self._rest()
-            return None
-        return super()._do(op)
+    @property
+    def clock(self) -> int:
+        """The board's virtual clock (milliseconds)."""
+        return self.board.clock
 
-    def run(self, max_actions: int | None = None) -> None:
+    def run(self) -> None:
         """Every drill: lay out, (cube), roll, play, done, next."""
-        perform(drill_script(lambda: self.controller, self.options), self._do)
-
-    def close(self) -> None:
-        """Nothing to close (no journal)."""
+        run_now(perform(drill_script(lambda: self.room, self.options), self.board))
 
 
 def run_drills(options: Options, out: Path, drills: Any = None) -> dict[str, Any]:
     """Play ``drills`` (default: the built-in set) and write the outputs; the summary."""
-    from bgboard.sim.session import write_gif
+    from bgboard.sim.match_run import write_gif
 
     if drills is None:
         from bgboard.teaching import builtin_drills
@@ -149,7 +130,7 @@ def run_drills(options: Options, out: Path, drills: Any = None) -> dict[str, Any
     run.run()
     while due[0] is not None:
         due[0] = screen.tick(max(due[0], run.clock))
-    room: PracticeRoom = run.controller  # type: ignore[assignment]
+    room = run.room
     from bgboard.teaching import REPORT_NAME
 
     report = run.teacher.write_report(out / REPORT_NAME, ("Learner", "Drill"), "Learner report: the drill set")
@@ -176,53 +157,30 @@ def run_firmware_drills(options: Options, out: Path, drills: Any = None, *, spee
     summary as :func:`run_drills` gives it."""
     import asyncio
 
-    from bgboard.sim.live import SPEED
-    from bgboard.sim.session import write_gif
+    from bgboard.sim.firmware_board import SPEED
+    from bgboard.sim.match_run import write_gif
 
     if drills is None:
         from bgboard.teaching import builtin_drills
 
         drills = builtin_drills()
-    live = LivePractice(options, Path(out), tuple(drills), speed=SPEED if speed is None else speed)
+    entries = [drill_entry(d) for d in drills]
+    more = {"teach": {"mode": "practice", "drills": entries}, "hints": {"engine": options.engine or "auto"}}
+
+    async def learner(board: LiveRun) -> None:
+        await perform(drill_script(lambda: _room(board), options), board)
+
+    live = LiveRun(options, Path(out), speed=SPEED if speed is None else speed, more_config=more, players=learner)
     asyncio.run(live.run())
-    summary = live.summary()
+    summary = {"drills": _room(live).results, **live.teaching()}
     write_gif([p for p, _ in live.panel.frames], live.out / "display.gif")
     (live.out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
     return summary
 
 
-class LivePractice(LiveRun):
-    """The simulated learner at the real firmware and the real host app in practice mode
-    (``[teach] mode = "practice"``): the drill script of :func:`drill_script`."""
-
-    def __init__(self, options: Options, out: Path, drills: tuple[Any, ...], **kw: Any) -> None:  # noqa: D107
-        self.drills = drills
-        super().__init__(options, out, **kw)
-
-    def _config_table(self) -> dict[str, Any]:
-        table = super()._config_table()
-        table["teach"] = {"mode": "practice", "drills": [drill_entry(d) for d in self.drills]}
-        table["hints"] = {"engine": self.options.engine or "auto"}
-        return table
-
-    def _rolled(self) -> Any:
-        room = self.controller
-        return room.index, room.phase, room.dice
-
-    async def _do(self, op: Any) -> bool | None:
-        if isinstance(op, LayOut):
-            self.table.layout = Layout.from_position(op.position, LEARNER)
-            self.pico.slots(self.table.values())
-            await self._seen()
-            return None
-        return await super()._do(op)
-
-    async def _players(self) -> None:
-        await self._until(lambda: self.controller is not None and self.controller.link_up
-                          and self.controller.observation is not None, "the board to connect", 20)
-        await perform_async(drill_script(lambda: self.controller, self.options), self._do)
-
-    def summary(self) -> dict[str, Any]:
-        """The summary of :func:`run_drills`: each drill's result and the teaching keys
-        (grades, engine, the report's path, the session in short)."""
-        return {"drills": self.controller.results, **self.teaching()}
+def _room(board: LiveRun) -> PracticeRoom:
+    """The app's practice room (``[teach] mode = "practice"``)."""
+    room = board.host
+    if not isinstance(room, PracticeRoom):
+        raise SimulationError("the app is not in practice mode")
+    return room

@@ -28,8 +28,12 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
+from bgboard.control.events import Button
 from bgboard.match.state import Phase
-from bgboard.sim.driver import Options, SimulationError, perform_async
+from bgboard.sim.driver import Options, SimulationError, play
+from bgboard.sim.layout import Layout
+from bgboard.sim.modelled_board import ModelledBoard
+from bgboard.sim.players import Move
 
 __all__ = ["REMOTE_WAIT_S", "play_remote_interactive", "remote_decides", "remote_script", "run_remote_board",
            "run_remote_match"]
@@ -51,7 +55,7 @@ def remote_decides(controller: Any, state: Any) -> bool:
 def remote_script(players: Any, turn: int) -> Any:
     """The person's ops while the other board acts (a generator of driver ops)."""
     from bgboard.sim.driver import SetUp, Wait
-    from bgboard.sim.opponent import carry_out
+    from bgboard.sim.engine_turns import carry_out
 
     c = players.controller
     s = c.state
@@ -87,6 +91,52 @@ def _stopped(controller: Any) -> None:
 
 
 # ---------------------------------------------------------------------- one board
+class SeatedBoard:
+    """The modelled board of one side of a remote match (a :class:`~bgboard.sim.ops.Board`):
+    after each op the seat sends what the host journalled (``after``), and a wait takes
+    real time - the other board's person acts in their own process."""
+
+    def __init__(self, board: ModelledBoard, after: Callable[[], None]) -> None:
+        self.board = board
+        self.after = after
+
+    async def press(self, player: int, button: Button) -> None:
+        await self.board.press(player, button)
+        self.after()
+
+    async def roll(self, dice: tuple[int, int]) -> None:
+        await self.board.roll(dice)
+        self.after()
+
+    async def preload(self, dice: tuple[int, int]) -> None:
+        await self.board.preload(dice)
+        self.after()
+
+    async def carry(self, moves: tuple[Move, ...]) -> None:
+        await self.board.carry(moves)
+        self.after()
+
+    async def set_up(self) -> None:
+        await self.board.set_up()
+        self.after()
+
+    async def lay_out(self, layout: Layout) -> None:
+        await self.board.lay_out(layout)
+        self.after()
+
+    async def wait(self, test: Callable[[], bool], what: str, timeout_s: float) -> bool:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout_s
+        while True:
+            self.board.roll_pending()
+            self.after()  # (what a journal transaction held back goes out now)
+            if test():
+                return True
+            if loop.time() > deadline:
+                return False
+            await asyncio.sleep(0.01)
+
+
 def remote_table(config: Any) -> dict[str, Any]:
     """The ``[remote]`` table of a board's config (what the host's app reads)."""
     r = config.remote
@@ -135,9 +185,8 @@ def run_remote_board(options: Options, out: Path, config: Any, *, model: bool, s
 async def _model_board(options: Options, out: Path, config: Any, side: str) -> dict[str, Any]:
     from bgboard.config import remote_settings
     from bgboard.net.remotelink import open_remote
-    from bgboard.sim.driver import Wait
+    from bgboard.sim.modelled_board import Simulation
     from bgboard.sim.records import write_mat, write_sgf
-    from bgboard.sim.run import Simulation
 
     holder: list[Any] = []
 
@@ -159,27 +208,12 @@ async def _model_board(options: Options, out: Path, config: Any, side: str) -> d
     sim = Simulation(options, out, opponent=make)
     holder.append(sim)
     seat = seats[0]
-    loop = asyncio.get_running_loop()
 
-    async def do(op: Any) -> bool | None:
-        if isinstance(op, Wait):
-            deadline = loop.time() + op.timeout_s
-            while True:
-                sim.roll_pending()
-                seat.after()  # (what a journal transaction held back goes out now)
-                if op.test():
-                    return True
-                if loop.time() > deadline:
-                    return False
-                await asyncio.sleep(0.01)
-        result = sim._do(op)
-        seat.after()
-        return result
+    async def between() -> None:
+        _stopped(sim.controller)
 
     try:
-        while not sim.controller.over:
-            _stopped(sim.controller)
-            await perform_async(sim.players.decide(), do)
+        await play(SeatedBoard(sim.board, seat.after), sim.players, between=between)
         await _acked(seat)
         write_mat(sim.actions, out / "match.mat")
         write_sgf(sim.actions, out / "match.sgf")
@@ -192,9 +226,9 @@ async def _model_board(options: Options, out: Path, config: Any, side: str) -> d
 
 
 def _firmware_board(options: Options, out: Path, config: Any, side: str, speed: int | None) -> dict[str, Any]:
-    from bgboard.sim.live import SPEED, LiveRun
+    from bgboard.sim.firmware_board import SPEED, LiveRun
     from bgboard.sim.records import write_mat, write_sgf
-    from bgboard.sim.session import write_gif
+    from bgboard.sim.match_run import write_gif
 
     class RemoteLive(LiveRun):
         async def _players(self) -> None:
@@ -344,8 +378,8 @@ async def _terminal_board(options: Options, out: Path, config: Any, read: Callab
     from bgboard.errors import InputError
     from bgboard.net.remotelink import open_remote
     from bgboard.sim.interactive import HELP, _Session, board_text, game_over_frame, keyed, narrate
-    from bgboard.sim.run import Simulation
-    from bgboard.sim.session import PANEL, write_gif, write_records
+    from bgboard.sim.modelled_board import Simulation
+    from bgboard.sim.match_run import PANEL, write_gif, write_records
 
     out.mkdir(parents=True, exist_ok=True)
     panel = FilePanel(panel_spec(PANEL), out / "frames")

@@ -1,5 +1,9 @@
 """``bgboard sim``: the whole companion, board and host, on the real firmware (adapter).
 
+:class:`LiveRun` is the back end of the board protocol (:class:`bgboard.sim.ops.Board`) that
+runs the real firmware; the players' turn loop is the driver's (:func:`bgboard.sim.driver.play`),
+the same as on the modelled board, and the practice run gives it the drill script instead.
+
 The board is the real firmware (:class:`~bgboard.sim.pico.VirtualPico`: MicroPython unix
 port, a pty, the field channel); the host is the real :class:`bgboard.app.App` - its serial
 transport on the pty, link protocol, settler, controller, SQLite journal, gpiozero buttons
@@ -25,37 +29,30 @@ from __future__ import annotations
 import asyncio
 import random
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from bgboard.control.events import DOUBLE, DROP, ROLL
+from bgboard.control.controller import Controller
+from bgboard.control.events import Button
 from bgboard.control.notice import Topic
+from bgboard.control.practice import PracticeRoom
 from bgboard.errors import EnvironmentFailure, InputError
-from bgboard.match.state import Phase
-from bgboard.sim.driver import (
-    Carry,
-    Op,
-    Options,
-    Players,
-    Preload,
-    Press,
-    RollDice,
-    SetUp,
-    SimulationError,
-    Tally,
-    Wait,
-    perform_async,
-    resume,
-    table_layout,
-)
+from bgboard.sim.driver import Options, Players, SimulationError, Tally, play, resume, table_layout
 from bgboard.hardware import load_grid, load_pins
 from bgboard.sim.field import Faults
 from bgboard.sim.layout import Layout
 from bgboard.sim.pico import VirtualPico
 from bgboard.sim.players import Move
-from bgboard.sim.run import open_journal, prepare_out
+from bgboard.sim.modelled_board import open_journal, prepare_out
 from bgboard.sim.table import Table
+
+if TYPE_CHECKING:
+    from bgboard.control.notice import Notice
+    from bgboard.link.messages import Hello
+    from bgboard.match.state import MatchState
+    from bgboard.sense.board import Observation
 
 __all__ = ["SPEED", "Faults_", "LiveRun", "SimClock"]
 
@@ -98,8 +95,9 @@ class LiveRun:
         faults: Faults_ = Faults_(),
         max_actions: int | None = None,
         speed: int = SPEED,
-        on_turn: Any = None,
+        on_turn: Callable[[MatchState], None] | None = None,
         more_config: dict[str, Any] | None = None,
+        players: Callable[[LiveRun], Awaitable[None]] | None = None,
     ) -> None:
         from gpiozero import Device
         from gpiozero.pins.mock import MockFactory
@@ -118,6 +116,7 @@ class LiveRun:
         self.speed = max(1, int(speed))
         self.on_turn = on_turn  # called with the match state before every decision
         self.extra = more_config or {}  # more of the host's config (a remote match's [remote] table)
+        self.play = players  # what the players do once the board is up (None: the match, turn by turn)
         self.journal = open_journal(self.out)
         start_ms = int(time.time() * 1000)
         try:
@@ -194,72 +193,16 @@ class LiveRun:
             table["hints"] = {"engine": o.engine or "auto"}
         return table | self.extra
 
-    # ------------------------------------------------------------------ the body
-    async def _show(self, frames_layout: Any = None) -> None:
-        self.pico.slots(self.table.values(frames_layout))
-
-    async def _pause(self, sim_ms: float) -> None:
-        """A player's pause of ``sim_ms`` simulated milliseconds."""
-        await asyncio.sleep(sim_ms / 1000 / self.speed)
-
-    async def _carry(self, moves: tuple[Move, ...]) -> None:
-        for frame in self.table.frames(moves):
-            self.pico.slots(self.table.values(frame))
-            await self._pause(max(frame.ms, 40))
-        self.pico.slots(self.table.values())
-        await self._seen()
-
-    async def _seen(self, timeout: float = 8.0) -> None:
-        """Wait until the host's settled reading shows the table as it is (a loaded machine
-        may be slower than the firmware's debounce and the host's settling)."""
-        from bgboard.sense.board import Slots
-
-        slots = Slots(point=self.grid.count("point"), bar=self.grid.count("bar"), tray=self.grid.count("off"))
-        want = self.table.layout.physical().expected(slots).codes  # (a pin's base slot unread)
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + timeout
-        while True:
-            try:
-                await self._until(
-                    lambda: self.controller.observation is not None and self.controller.observation.codes == want,
-                    "the host to read the board",
-                    min(NUDGE_S, max(deadline - loop.time(), 0.0)),
-                )
-                return
-            except SimulationError:
-                notice = self.controller.message()
-                if notice is not None and notice.topic == Topic.SENSOR:
-                    raise SimulationError(notice.text) from None  # a sensor the host names: stop here
-                if loop.time() >= deadline:
-                    return  # the caller sees what the host says
-            # Every frame of a carry is a fresh noisy reading of every slot, and the firmware
-            # classifies with hysteresis: which of those readings it scanned (on a loaded
-            # machine it skips some) can leave a tall stack that did not move one level low,
-            # and a static reading inside the hysteresis band keeps it there ("finish your
-            # play first" for ever).  The player straightens the board: a fresh reading.
-            self.pico.slots(self.table.values())
-
-    async def _press(self, player: int, button: str) -> None:
+    # ------------------------------------------------------------------ the board protocol
+    async def press(self, player: int, button: Button) -> None:
+        """A player's button: its GPIO pin driven low, held, released."""
         pin = self.factory.pin(self.button_pins[player, button])
         pin.drive_low()
         await asyncio.sleep(max(0.03 / self.speed, 0.005))
         pin.drive_high()
         await asyncio.sleep(max(0.05 / self.speed, 0.005))
 
-    @property
-    def controller(self) -> Any:
-        return self.app.controller
-
-    async def _until(self, test: Any, what: str, timeout: float = TIMEOUT_S) -> None:
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + timeout
-        while not test():
-            if loop.time() > deadline:
-                notice = self.controller.message() if self.controller else None
-                raise SimulationError(f"timed out waiting for {what} ({notice.text if notice else 'no message'})")
-            await asyncio.sleep(0.005)
-
-    async def _roll(self, dice: tuple[int, int]) -> None:
+    async def roll(self, dice: tuple[int, int]) -> None:
         """Press the board's dice button until the host has the roll; ``dice`` are what
         the firmware's next roll shows (a ``dice`` line before the press)."""
         before = self._rolled()
@@ -280,8 +223,108 @@ class LiveRun:
                 continue  # the host had not enabled the dice yet: press again
         raise SimulationError("the dice module never rolled")
 
-    def _rolled(self) -> Any:
-        """What changes when the host has taken a roll (the match's actions)."""
+    async def preload(self, dice: tuple[int, int]) -> None:
+        """The module's next roll (the engine's, made by the module itself)."""
+        self.pico.send(f"dice {dice[0]} {dice[1]}")
+
+    async def carry(self, moves: tuple[Move, ...]) -> None:
+        """Carry checkers over the field, one frame at a time, until the host has read the board."""
+        for frame in self.table.frames(moves):
+            self.pico.slots(self.table.values(frame))
+            await self._pause(max(frame.ms, 40))
+        self.pico.slots(self.table.values())
+        await self._seen()
+
+    async def set_up(self) -> None:
+        """The checkers as the match stands, read by the host."""
+        self._set_up_table()
+        await self._seen()
+
+    async def lay_out(self, layout: Layout) -> None:
+        """The checkers as ``layout`` (the board's firmware reports the change), read by the host."""
+        self.table.layout = layout
+        self.pico.slots(self.table.values())
+        await self._seen()
+
+    async def wait(self, test: Callable[[], bool], what: str, timeout_s: float) -> bool:
+        """Whether the host came to show ``test()`` within ``timeout_s``."""
+        try:
+            await self._until(test, what, timeout_s)
+        except SimulationError:
+            return False
+        return True
+
+    # ------------------------------------------------------------------ the body
+    async def _pause(self, sim_ms: float) -> None:
+        """A player's pause of ``sim_ms`` simulated milliseconds."""
+        await asyncio.sleep(sim_ms / 1000 / self.speed)
+
+    async def _seen(self, timeout: float = 8.0) -> None:
+        """Wait until the host's settled reading shows the table as it is (a loaded machine
+        may be slower than the firmware's debounce and the host's settling)."""
+        from bgboard.sense.board import Slots
+
+        slots = Slots(point=self.grid.count("point"), bar=self.grid.count("bar"), tray=self.grid.count("off"))
+        want = self.table.layout.physical().expected(slots).codes  # (a pin's base slot unread)
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            try:
+                await self._until(
+                    lambda: (seen := self._observation()) is not None and seen.codes == want,
+                    "the host to read the board",
+                    min(NUDGE_S, max(deadline - loop.time(), 0.0)),
+                )
+                return
+            except SimulationError:
+                notice = self._message()
+                if notice is not None and notice.topic == Topic.SENSOR:
+                    raise SimulationError(notice.text) from None  # a sensor the host names: stop here
+                if loop.time() >= deadline:
+                    return  # the caller sees what the host says
+            # Every frame of a carry is a fresh noisy reading of every slot, and the firmware
+            # classifies with hysteresis: which of those readings it scanned (on a loaded
+            # machine it skips some) can leave a tall stack that did not move one level low,
+            # and a static reading inside the hysteresis band keeps it there ("finish your
+            # play first" for ever).  The player straightens the board: a fresh reading.
+            self.pico.slots(self.table.values())
+
+    @property
+    def host(self) -> Controller | PracticeRoom | None:
+        """The app's controller or practice room (None until the app has made it)."""
+        host: Controller | PracticeRoom | None = self.app.controller
+        return host
+
+    @property
+    def controller(self) -> Controller:
+        """The app's match controller."""
+        c = self.host
+        if not isinstance(c, Controller):
+            raise SimulationError("the host plays no match")
+        return c
+
+    def _observation(self) -> Observation | None:
+        host = self.host
+        return host.observation if host is not None else None
+
+    def _message(self) -> Notice | None:
+        host = self.host
+        return host.message() if isinstance(host, Controller) else None
+
+    async def _until(self, test: Callable[[], bool], what: str, timeout: float = TIMEOUT_S) -> None:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while not test():
+            if loop.time() > deadline:
+                notice = self._message()
+                raise SimulationError(f"timed out waiting for {what} ({notice.text if notice else 'no message'})")
+            await asyncio.sleep(0.005)
+
+    def _rolled(self) -> object:
+        """What changes when the host has taken a roll: the match's actions, a drill's phase."""
+        room = self.host
+        if isinstance(room, PracticeRoom):
+            return room.index, room.phase, room.dice
         return len(self.controller.actions)
 
     def _set_up_table(self) -> None:
@@ -289,61 +332,44 @@ class LiveRun:
         self.pico.slots(self.table.values())
 
     # ------------------------------------------------------------------ the players
-    async def _do(self, op: Op) -> bool | None:
-        """One op of the players' script, in the board's time."""
-        if isinstance(op, Press):
-            await self._press(op.player, op.button)
-        elif isinstance(op, RollDice):
-            await self._roll(op.dice)
-        elif isinstance(op, Carry):
-            await self._carry(op.moves)
-        elif isinstance(op, SetUp):
-            self._set_up_table()
-            await self._seen()
-        elif isinstance(op, Preload):  # the module's next roll (the engine's, made by the module itself)
-            self.pico.send(f"dice {op.dice[0]} {op.dice[1]}")
-        else:
-            assert isinstance(op, Wait)
-            try:
-                await self._until(op.test, op.what, op.timeout_s)
-            except SimulationError:
-                return False
-            return True
-        return None
+    async def _connected(self) -> None:
+        await self._until(lambda: (host := self.host) is not None and host.link_up and host.observation is not None,
+                          "the board to connect", 20)
 
     async def _players(self) -> None:
-        await self._until(lambda: self.controller is not None and self.controller.link_up and self.controller.observation is not None, "the board to connect", 20)
+        await self._connected()
+        if self.play is not None:
+            await self.play(self)
+            return
         self._set_up_table()
         await self._seen()
-        done = 0
-        while not self.controller.over:
-            if self.max_actions is not None and done >= self.max_actions:
-                return
-            count = len(self.controller.actions)
-            if self.faults.restart_at is not None and count >= self.faults.restart_at and self.pico.restarts == 0:
-                before = self._hello()
-                await self.pico.restart_async()
-                self.injected.append(f"firmware restart after {count} actions")
-                # link_up and the observation are still the old board's: wait until the host
-                # has taken the restarted firmware's HELLO and snapshot (how long that takes
-                # depends on the machine's load; playing on before it was a race)
-                await self._until(
-                    lambda: self._hello() is not None and self._hello() is not before and self._in_sync()
-                    and self.controller.link_up and self.controller.observation is not None,
-                    "the board after its restart",
-                    60,
-                )
-                self._set_up_table()
-                await self._seen()
-            if self.faults.garble_at is not None and count >= self.faults.garble_at and not any("garbled" in i for i in self.injected):
-                self.pico.garble(bytes(range(256)) * 2)
-                self.injected.append(f"garbled bytes after {count} actions")
-            if self.on_turn is not None:
-                self.on_turn(self.controller.state)
-            await perform_async(self.players.decide(), self._do)
-            done += len(self.controller.actions) - count
+        await play(self, self.players, self.max_actions, self._between)
 
-    def _hello(self) -> Any:
+    async def _between(self) -> None:
+        """Before each decision: the faults to inject, the progress shown."""
+        count = len(self.controller.actions)
+        if self.faults.restart_at is not None and count >= self.faults.restart_at and self.pico.restarts == 0:
+            before = self._hello()
+            await self.pico.restart_async()
+            self.injected.append(f"firmware restart after {count} actions")
+            # link_up and the observation are still the old board's: wait until the host
+            # has taken the restarted firmware's HELLO and snapshot (how long that takes
+            # depends on the machine's load; playing on before it was a race)
+            await self._until(
+                lambda: (hello := self._hello()) is not None and hello is not before and self._in_sync()
+                and self.controller.link_up and self.controller.observation is not None,
+                "the board after its restart",
+                60,
+            )
+            self._set_up_table()
+            await self._seen()
+        if self.faults.garble_at is not None and count >= self.faults.garble_at and not any("garbled" in i for i in self.injected):
+            self.pico.garble(bytes(range(256)) * 2)
+            self.injected.append(f"garbled bytes after {count} actions")
+        if self.on_turn is not None:
+            self.on_turn(self.players.state)
+
+    def _hello(self) -> Hello | None:
         """The HELLO of the host's current board session (None: no session or no HELLO yet);
         a new object for every HELLO the host takes, even from the same firmware."""
         link = self.app.link

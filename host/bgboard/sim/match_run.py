@@ -21,7 +21,7 @@ from bgboard.display.panel import FilePanel
 from bgboard.display.panels import panel_spec
 from bgboard.display.screen import Screen
 from bgboard.display.state import DisplayState
-from bgboard.sim.run import Options, Simulation
+from bgboard.sim.modelled_board import Options, Simulation, SimulationError
 
 PANEL = "waveshare-4in2"
 
@@ -53,8 +53,6 @@ def run_match(options: Options, out: Path, *, progress: bool = False, realtime: 
     """Play (or resume) the match in ``out`` and write all outputs; returns the summary."""
     out = Path(out)
     if out.exists() and not out.is_dir():
-        from bgboard.sim.run import SimulationError
-
         raise SimulationError(f"--out {out} is a file, not a directory")
     out.mkdir(parents=True, exist_ok=True)
     frames = out / "frames"
@@ -106,11 +104,14 @@ def _learner_history(sim: Simulation, out: Path) -> tuple[Any, Any, Any]:
     from bgboard.config import LEARNERS
     from bgboard.teaching import learner_histories
 
+    teacher = sim.teacher
+    if teacher is None:
+        raise SimulationError("a learner report needs the teacher of --teach")
     learners = LEARNERS[sim.options.learner]
     actions = tuple(sim.controller.actions)
     over = bool(getattr(sim.controller, "over", False))
-    figures = figures_for_actions(actions, sim.teacher.engine.name) if over else ()
-    histories = learner_histories(out, list(sim.teacher.lessons), sim.options.players, learners,
+    figures = figures_for_actions(actions, teacher.engine.name) if over else ()
+    histories = learner_histories(out, list(teacher.lessons), sim.options.players, learners,
                                   actions if over else None, figures)
     return figures, learners, histories
 
@@ -123,7 +124,7 @@ def run_firmware_match(
     times real time (1: real time, ``--realtime``)."""
     import asyncio
 
-    from bgboard.sim.live import SPEED, LiveRun
+    from bgboard.sim.firmware_board import SPEED, LiveRun
 
     out = Path(out)
     bar = Progress(progress, options.match_length)
