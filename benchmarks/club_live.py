@@ -69,8 +69,8 @@ def _rss_kib() -> int:
 
 
 async def _serve(args: argparse.Namespace) -> dict:
-    from bgboard.club.live import LiveHub
-    from bgboard.club.web.app import Site, create_app
+    from bgboard.club.live_boards import LiveHub
+    from bgboard.club.web.site import Site, create_app
     from bgboard.club.web.server import serve_http
 
     total = int(args.rate * args.seconds)

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from dataclasses import asdict, replace
 from typing import Any
 
-from bgboard.club.live import LiveHub
+from bgboard.club.live_boards import LiveHub
 from bgboard.match import MatchState, apply
 from bgboard.match.selfplay import selfplay
 from bgboard.net.report import board_state

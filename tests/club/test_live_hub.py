@@ -8,7 +8,7 @@ import random
 import pytest
 from hypothesis import given, strategies as st
 
-from bgboard.club.live import BadBoardError, LiveHub
+from bgboard.club.live_boards import BadBoardError, LiveHub
 from bgboard.errors import InputError
 
 

@@ -15,7 +15,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 from bgboard.club.board_tournament import ClubTournament
 from bgboard.club.boards import DirectorLink
 from bgboard.club.director import Director as Service
-from bgboard.club.live import LiveHub
+from bgboard.club.live_boards import LiveHub
 from bgboard.club.web.server import club_site
 from bgboard.match import apply
 from bgboard.match.selfplay import selfplay

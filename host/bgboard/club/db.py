@@ -175,7 +175,7 @@ MIGRATIONS: tuple[str | Callable[[sqlite3.Connection], None], ...] = (
         AND m2.id <= matches.id AND m2.status != 'bye') WHERE status != 'bye';
     CREATE UNIQUE INDEX matches_event_number ON matches(event_id, number);
     """,
-    # 5: results held for the director (club/confirm.py): disputed, or not confirmed, at a board
+    # 5: results held for the director (club/confirmations.py): disputed, or not confirmed, at a board
     """
     CREATE TABLE held_results (
         id INTEGER PRIMARY KEY,

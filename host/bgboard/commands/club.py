@@ -44,7 +44,7 @@ from bgboard.club import evening
 from bgboard.club.checks import MAX_MAT, parse_score
 from bgboard.club.db import database_error
 from bgboard.club.director import Director
-from bgboard.club.live import LiveHub
+from bgboard.club.live_boards import LiveHub
 from bgboard.club.model import FORMATS
 from bgboard.commands import club_evening
 from bgboard.errors import InputError

@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING
 from bgboard.exports import exports
 
 if TYPE_CHECKING:
-    from bgboard.club.web.app import Site, create_app
-    from bgboard.club.web.boardsvg import board_svg
+    from bgboard.club.web.site import Site, create_app
+    from bgboard.club.web.board_picture import board_svg
     from bgboard.club.web.boardview import board_view
     from bgboard.club.web.password import hash_password, verify
     from bgboard.club.web.server import club_site, parse_listen, serve_club, serve_http

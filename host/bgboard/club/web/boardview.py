@@ -1,11 +1,11 @@
 """A board's untrusted state payload → a checked, bounded :class:`BoardView` (pure).
 
-A board's state comes over the network (``bgboard.club.live``), so every field is checked
+A board's state comes over the network (``bgboard.club.live_boards``), so every field is checked
 here, once, for the pages: names are cut to :data:`MAX_NAME` characters, numbers must be
 whole numbers in range, the checkers come from the gnubg Position ID through
 ``bgboard.rules``.  A missing or malformed field becomes ``None`` (the page shows "-");
 a Position ID that does not decode gives no checkers and a ``problem`` sentence.
-Nothing here escapes HTML: the templates (autoescaped) and :mod:`.boardsvg` do.
+Nothing here escapes HTML: the templates (autoescaped) and :mod:`.board_picture` do.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from bgboard.club.live import BoardLive
+from bgboard.club.live_boards import BoardLive
 from bgboard.errors import InputError
 from bgboard.rules import position_from_id
 
@@ -121,7 +121,7 @@ def _sides(position_id: object, turn: int | None) -> tuple[tuple[Side, Side] | N
 
 
 def board_view(board: int, state: Mapping[str, Any], online: bool = True) -> BoardView:
-    """Check a board's state payload (see ``bgboard.club.live``) into a :class:`BoardView`."""
+    """Check a board's state payload (see ``bgboard.club.live_boards``) into a :class:`BoardView`."""
     names = state.get("players")
     if not isinstance(names, (list, tuple)) or len(names) != 2:
         names = (None, None)

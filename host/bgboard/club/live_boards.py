@@ -3,7 +3,7 @@
 Pure and in-process: no I/O, no clock, no threads.  The director's MQTT side feeds it
 (``bgboard club serve --broker``), the web pages read it (``bgboard club serve --http``)::
 
-    from bgboard.club.live import LiveHub
+    from bgboard.club.live_boards import LiveHub
     hub = LiveHub()
     hub.update(7, payload)        # a board's retained ``.../board/7/state`` message (a dict)
     hub.offline(7)                # its last will fired (``.../board/7/online`` = "offline")
