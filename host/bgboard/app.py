@@ -51,7 +51,7 @@ if TYPE_CHECKING:
     from bgboard.control.events import Event
     from bgboard.display.painter import Painter
     from bgboard.display.panel import Panel
-    from bgboard.display.state import DisplayState
+    from bgboard.display.display_state import DisplayState
     from bgboard.hints.worker import HintWorker
     from bgboard.match import ImportedMatch
     from bgboard.match.recordfile import RecordWriter
@@ -235,7 +235,7 @@ class App:
                 self._analyse(self.hints, tuple(c.actions), key), name="bgboard-analysis")
 
     async def _analyse(self, hints: HintWorker, actions: tuple[Any, ...], key: int) -> None:
-        from bgboard.analysis.board import figures_for_actions, summary_lines
+        from bgboard.analysis.match_end import figures_for_actions, summary_lines
         from bgboard.hints.worker import HintCancelled
 
         try:
@@ -266,7 +266,7 @@ class App:
             info = None
             current = self.club.current() if self.club is not None else None
             if current is not None:
-                from bgboard.net.report import mat_info
+                from bgboard.net.board_report import mat_info
 
                 info = mat_info(current[0])
             self.records.write(c.actions, info)

@@ -17,7 +17,7 @@ from typing import Any, Callable
 
 from bgboard.control.events import OpponentMoved
 from bgboard.control.opponent import Answer, OpponentController, Question
-from bgboard.hints.engine import HintEngine
+from bgboard.hints.hint_engine import HintEngine
 from bgboard.hints.levels import ENGINE_LEVELS, Ask, Decision, Level, decide, level_of, make_engine
 from bgboard.teaching import cube_state
 

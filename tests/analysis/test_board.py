@@ -13,13 +13,13 @@ import sys
 from pathlib import Path
 
 from bgboard.analysis import analyse_match, summarise
-from bgboard.analysis.board import figures_for_actions, summary_lines
+from bgboard.analysis.match_end import figures_for_actions, summary_lines
 from bgboard.analysis.evaluators import GnubgEvaluator
 from bgboard.control.clock import ClockRules
 from bgboard.control.controller import Controller, Settings
 from bgboard.control.events import ROLL, BoardRead, ButtonPressed, DiceRolled, Tick
 from bgboard.display.panels import PANELS
-from bgboard.display.render import render_report, required_items
+from bgboard.display.renderer import render_report, required_items
 from bgboard.hints.registry import open_engine
 from bgboard.hints.worker import HintWorker
 from bgboard.match.mat_read import import_mat

@@ -20,7 +20,7 @@ from bgboard.club.web.server import club_site
 from bgboard.match import apply
 from bgboard.match.selfplay import selfplay
 from bgboard.net.boardlink import ClubLink
-from bgboard.net.report import board_state
+from bgboard.net.board_report import board_state
 from bgboard.store.journal import Journal
 from tests.club.test_room_browser import classes, texts
 from tests.club.webrun import PAGE_WAIT_S, ServedSite, chromium

@@ -13,7 +13,7 @@ from bgboard.control.clock import ClockRules
 from bgboard.control.controller import Controller, Settings
 from bgboard.control.events import DOUBLE, DROP, ROLL, BoardRead, ButtonPressed, DiceRolled, Tick
 from bgboard.display.panels import PANELS
-from bgboard.display.render import render_report, required_items
+from bgboard.display.renderer import render_report, required_items
 from bgboard.link.messages import SetLeds
 from bgboard.match import export_mat, read_mat, replay
 from bgboard.match.sgf import export_sgf

@@ -7,7 +7,7 @@ from pathlib import Path
 from bgboard.control.clock import ClockRules
 from bgboard.control.controller import Controller, Settings
 from bgboard.control.events import DOUBLE, DROP, ROLL, BoardFault, BoardRead, ButtonPressed, DiceRolled, LinkChanged, Tick
-from bgboard.display.state import DisplayState
+from bgboard.display.display_state import DisplayState
 from bgboard.link.messages import SetLeds, SetRolling
 from bgboard.match import Move, replay
 from bgboard.rules.variants import start_position

@@ -13,7 +13,7 @@ from bgboard.control.controller import Settings
 from bgboard.control.events import DOUBLE, DROP, ROLL, BoardRead, ButtonPressed, DiceRolled
 from bgboard.control.opponent import Answer, OpponentController, Question, opponent_words
 from bgboard.control.numbering import Numbering
-from bgboard.hints.engine import CubeState
+from bgboard.hints.hint_engine import CubeState
 from bgboard.hints.levels import LADDER, Ask, decide, level_of, make_engine, parse_opponent
 from bgboard.link.messages import Led, SetLeds, SetRolling
 from bgboard.match import Move, replay

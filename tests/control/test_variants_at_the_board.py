@@ -145,7 +145,7 @@ def test_a_drawn_plakoto_game_shows_no_winner_and_says_it_was_a_draw() -> None:
     from bgboard.control.presenter import View, display_state
     from bgboard.control.variants import variant_notes
     from bgboard.display.panels import panel_spec
-    from bgboard.display.render import render
+    from bgboard.display.renderer import render
     from bgboard.match import StartMatch, apply
     from bgboard.match.state import GameRecord, Phase
 

@@ -211,7 +211,7 @@ def test_variant_notes_for_the_display():
 def test_variant_display_state_says_no_engine_knows_the_game_and_guides_the_set_up():
     from bgboard.control.variants import display_state
     from bgboard.display.panels import panel_spec
-    from bgboard.display.render import render_report
+    from bgboard.display.renderer import render_report
 
     state = apply(None, StartMatch(3, variant="plakoto"))
     shown = display_state(state, setup=("Plakoto: 15 white on 24, 15 black on 1",), diagram=(-15,) + (0,) * 22 + (15,))

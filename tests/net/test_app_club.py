@@ -19,9 +19,9 @@ from bgboard.display.panels import panel_spec
 from bgboard.match.mat import export_mat
 from bgboard.net.broker import DIRECTOR
 from bgboard.net.mosquitto import PrivateBroker
-from bgboard.net.report import mat_info
+from bgboard.net.board_report import mat_info
 from bgboard.net.protocol import Ack, Assignment, ClockSettings, decode, encode, parse_broker_url
-from bgboard.net.session import open_client
+from bgboard.net.mqtt_client import open_client
 from bgboard.rules.variants import start_position
 from bgboard.sense.board import WHITE, board_of
 from bgboard.store.journal import Journal

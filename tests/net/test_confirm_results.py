@@ -104,7 +104,7 @@ def test_the_board_asks_both_players_and_reports_their_answer(tmp_path: Path, br
     from bgboard.display.panels import panel_spec
     from bgboard.net.broker import DIRECTOR
     from bgboard.net.protocol import Ack, Assignment, ClockSettings, decode, encode, parse_broker_url
-    from bgboard.net.session import open_client
+    from bgboard.net.mqtt_client import open_client
     from bgboard.rules.variants import start_position
     from bgboard.sense.board import WHITE, board_of
     from tests.control.fakeboard import FakeBoard, slot_states

@@ -65,7 +65,7 @@ from bgboard.net.protocol import (
     parse_topic,
     topic,
 )
-from bgboard.net.session import Backoff, MqttError, open_client, subscription
+from bgboard.net.mqtt_client import Backoff, MqttError, open_client, subscription
 
 log = logging.getLogger(__name__)
 

@@ -22,7 +22,7 @@ three times before a slow client reads, the client gets only the newest state.  
 stalled browser costs at most one entry per board, and a fast one sees every change.
 
 **The state dict** is the board's state payload (docs/club-protocol.md: the fields of
-``bgboard.net.protocol.BoardState``, made from a match by ``bgboard.net.report.board_state``).
+``bgboard.net.protocol.BoardState``, made from a match by ``bgboard.net.board_report.board_state``).
 The pages read ``players``, ``length``, ``score``, ``cube``, ``cube_owner``, ``crawford``,
 ``turn``, ``dice``, ``position_id`` (from the view of ``turn``, player 0's when it is null),
 ``clocks``, ``clock_running``, ``phase``, ``event`` and ``match``, and show "-" for any that is

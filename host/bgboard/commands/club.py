@@ -321,7 +321,7 @@ def _run(d: Director, args: argparse.Namespace, by: str) -> int:
         print(f"{len(written)} files written to {args.out}")
         csv_path = Path(args.out) / "analysis.csv"
         if args.analyse:  # every record analysed now (cached beside them), not the stored figures
-            from bgboard.analysis.batch import write_figures_csv
+            from bgboard.analysis.file_batch import write_figures_csv
 
             rows = write_figures_csv(Path(args.out) / "mat", csv_path, args.analyse.strip().lower())
             print(f"{rows} players' figures analysed into {csv_path}")

@@ -7,7 +7,7 @@ roll being played is judged by a :class:`~bgboard.control.judge.TurnJudge`, and 
 display shows is a frozen :class:`~bgboard.control.presenter.View` that
 :func:`~bgboard.control.presenter.display_state` draws.  The controller holds no I/O of its
 own: the journal, the device (``send``: host → board messages such as LEDs and rolling)
-and the display (``show``: a :class:`bgboard.display.state.DisplayState`) are injected, and
+and the display (``show``: a :class:`bgboard.display.display_state.DisplayState`) are injected, and
 time comes with the events.
 
 Buttons (per player, hardware/pins.toml): **roll** — ask for the dice (the board's dice

@@ -25,7 +25,7 @@ from bgboard.control.events import BoardFault, BoardRead, Button, ButtonPressed,
 from bgboard.control.judge import RED, verdict_leds
 from bgboard.control.numbering import Numbering, Words
 from bgboard.control.presenter import diagram_of
-from bgboard.display.state import DisplayPhase, DisplayState, Severity
+from bgboard.display.display_state import DisplayPhase, DisplayState, Severity
 from bgboard.link.messages import Led, SetLeds, SetRolling
 from bgboard.match import Move, Pass
 from bgboard.rules.position import Position

@@ -1,5 +1,5 @@
 """What the display shows: a frozen :class:`View` of the match at one moment, turned into a
-:class:`~bgboard.display.state.DisplayState` by :func:`display_state`.  Pure.
+:class:`~bgboard.display.display_state.DisplayState` by :func:`display_state`.  Pure.
 
 The controller builds the view (:meth:`bgboard.control.controller.Controller.view`); this
 module knows nothing of the controller.
@@ -12,7 +12,7 @@ from typing import Sequence
 
 from bgboard.control.clock import Clock
 from bgboard.control.notice import Notice, Severity, Topic
-from bgboard.display.state import BoardDiagram, ClockState, DisplayPhase, DisplayState, Ending
+from bgboard.display.display_state import BoardDiagram, ClockState, DisplayPhase, DisplayState, Ending
 from bgboard.match.state import MatchState, Phase
 from bgboard.rules.position import Position
 from bgboard.sense.board import BLACK_BAR, BLACK_OFF, WHITE, WHITE_BAR, WHITE_OFF, Observation, Slots, board_of, differences

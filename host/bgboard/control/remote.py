@@ -33,7 +33,7 @@ from bgboard.control.opponent import Answer, OpponentController
 from bgboard.link.messages import SetRolling
 from bgboard.match import Move, Pass
 from bgboard.match.actions import Action, NextGame, Resign, action_from_dict, action_to_dict
-from bgboard.match.errors import MatchRecordError
+from bgboard.match.rule_errors import MatchRecordError
 from bgboard.match.state import Phase
 
 __all__ = ["FORFEIT", "RemoteController", "RemotePeer", "author"]

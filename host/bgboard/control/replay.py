@@ -26,7 +26,7 @@ from bgboard.control.judge import BLUE, GREEN
 from bgboard.control.notice import Notice, Severity, Topic
 from bgboard.control.numbering import Numbering, Words
 from bgboard.control.presenter import View, display_state
-from bgboard.display.state import DisplayState
+from bgboard.display.display_state import DisplayState
 from bgboard.link.messages import Led, SetLeds, SetRolling
 from bgboard.match import Action, ImportedMatch, MatPlay
 from bgboard.match.state import MatchState, Phase

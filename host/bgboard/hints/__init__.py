@@ -6,7 +6,7 @@ Backends: ``bgsage`` (default when installed), ``gnubg-nn``, and the pure-Python
 """
 
 from bgboard.hints.advice import Cancelled, cube_blocker, cube_hint, play_hints
-from bgboard.hints.engine import (
+from bgboard.hints.hint_engine import (
     CubeAction,
     CubeHint,
     CubeState,

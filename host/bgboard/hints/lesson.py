@@ -24,7 +24,7 @@ from dataclasses import asdict, dataclass, fields
 from typing import Any, Sequence
 
 from bgboard.hints.advice import cube_blocker, play_hints
-from bgboard.hints.engine import CubeHint, CubeState, HintEngine, PlaysHint
+from bgboard.hints.hint_engine import CubeHint, CubeState, HintEngine, PlaysHint
 from bgboard.hints.grade import grade
 from bgboard.rules import legal_plays, position_id
 from bgboard.rules.position import BAR, OFF, Position

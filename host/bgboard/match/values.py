@@ -13,7 +13,7 @@ from typing import Any
 from bgboard import rules
 from bgboard.match import cube as cubes
 from bgboard.match.actions import StartMatch
-from bgboard.match.errors import MatchRuleError
+from bgboard.match.rule_errors import MatchRuleError
 from bgboard.match.ruleset import RuleSet, rule_set
 from bgboard.rules import VARIANTS, Position
 from bgboard.rules.board import Board

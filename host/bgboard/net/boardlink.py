@@ -40,7 +40,7 @@ from bgboard.net.protocol import (
     topic,
 )
 from bgboard.link.backoff import Backoff
-from bgboard.net.session import MqttError, Will, open_client
+from bgboard.net.mqtt_client import MqttError, Will, open_client
 
 log = logging.getLogger(__name__)
 

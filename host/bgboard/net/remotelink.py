@@ -11,7 +11,7 @@ the other board acks it.  The receiver journals it (a ``remote`` row ``{"what": 
 again and not journalled twice.  Acks are journalled too (``{"what": "acked"}``), so after a
 ``kill -9`` a board knows which of its moves the other board still lacks (its own actions not
 acked) and which of the other board's it has (the received rows).  The session is persistent
-(:func:`bgboard.net.session.open_client`): moves sent while a board was away wait at the
+(:func:`bgboard.net.mqtt_client.open_client`): moves sent while a board was away wait at the
 broker for it, and the re-sends cover a broker that lost them.
 """
 
@@ -34,9 +34,9 @@ from bgboard.match.actions import action_to_dict
 from bgboard.net.broker import Listener, mosquitto_conf
 from bgboard.net.mosquitto import PrivateBroker, write_password_file
 from bgboard.net.protocol import ProtocolError
-from bgboard.net.remote import (SIDES, MoveAck, MoveMessage, RemoteSettings, decode_ack, decode_move, encode_ack,
+from bgboard.net.remote_wire import (SIDES, MoveAck, MoveMessage, RemoteSettings, decode_ack, decode_move, encode_ack,
                                 encode_move, match_topic, remote_acl_text)
-from bgboard.net.session import Backoff, MqttError, open_client
+from bgboard.net.mqtt_client import Backoff, MqttError, open_client
 
 __all__ = ["REMOTE_KIND", "RemoteBroker", "RemoteLink", "RemoteSeat", "open_remote"]
 

@@ -28,7 +28,7 @@ from typing import Any, Callable
 from bgboard.control.confirm import CONFIRM, DISPUTE, Confirmation
 from bgboard.net.boardlink import ClubLink, LinkSettings
 from bgboard.net.protocol import Assignment
-from bgboard.net.report import board_state, result_of
+from bgboard.net.board_report import board_state, result_of
 from bgboard.net.seat import CLUB_KIND, assignment_from
 from bgboard.sim.records import write_mat, write_sgf
 from bgboard.sim.run import Options, Simulation

@@ -21,7 +21,7 @@ from bgboard.control.practice import LEARNER, PracticeRoom
 from bgboard.display.panel import FilePanel
 from bgboard.display.panels import panel_spec
 from bgboard.display.screen import Screen
-from bgboard.display.state import DisplayState
+from bgboard.display.display_state import DisplayState
 from bgboard.hardware import load_grid
 from bgboard.rules import Position, legal_plays
 from bgboard.sense.board import Slots

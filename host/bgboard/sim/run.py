@@ -28,7 +28,7 @@ from typing import Any, Callable
 
 from bgboard.control.controller import Controller, Settings
 from bgboard.control.events import Button, BoardRead, ButtonPressed, DiceRolled
-from bgboard.display.state import DisplayState
+from bgboard.display.display_state import DisplayState
 from bgboard.errors import EnvironmentFailure, InputError
 from bgboard.link.messages import SetRolling
 from bgboard.match.state import Phase
