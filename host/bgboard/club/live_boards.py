@@ -73,7 +73,8 @@ class Subscription:
         self._ready = asyncio.Event()
         self.closed = False
 
-    def _push(self, live: BoardLive) -> None:
+    def push(self, live: BoardLive) -> None:
+        """A board's change, from the hub: it replaces what this reader has not seen of that board."""
         self._pending.pop(live.board, None)   # re-insert: the dict keeps change order
         self._pending[live.board] = live
         self._ready.set()
@@ -113,7 +114,7 @@ class Subscription:
     def close(self) -> None:
         """Stop reading: the hub forgets this subscriber and a waiting read ends."""
         self.closed = True
-        self._hub._subscribers.discard(self)
+        self._hub.unsubscribe(self)
         self._ready.set()
 
     async def __aenter__(self) -> "Subscription":
@@ -136,14 +137,14 @@ class LiveHub:
         live = BoardLive(board, state, online, self.version)
         self._boards[board] = live
         for subscriber in self._subscribers:
-            subscriber._push(live)
+            subscriber.push(live)
         return live
 
     def update(self, board: int, state: Mapping[str, Any]) -> BoardLive:
         """A board's new state (it is online again if it was not).  Raises
         :class:`BadBoardError` for a bad board number; the state is copied, not checked."""
         board = _check_board(board)
-        if not isinstance(state, Mapping):
+        if not isinstance(state, Mapping):  # pyright: ignore[reportUnnecessaryIsInstance] - input from outside is checked at run time
             raise InputError(f"board {board}'s state must be a JSON object, not {type(state).__name__}")
         return self._set(board, MappingProxyType(dict(state)), True)
 
@@ -161,7 +162,7 @@ class LiveHub:
             self.version += 1
             gone = BoardLive(board, MappingProxyType({}), False, self.version)
             for subscriber in self._subscribers:
-                subscriber._push(gone)
+                subscriber.push(gone)
 
     def get(self, board: int) -> BoardLive | None:
         """One board, or None if it never reported."""
@@ -183,6 +184,10 @@ class LiveHub:
         subscription = Subscription(self)
         self._subscribers.add(subscription)
         return subscription
+
+    def unsubscribe(self, subscription: Subscription) -> None:
+        """Forget a reader (its :meth:`Subscription.close` calls this)."""
+        self._subscribers.discard(subscription)
 
     @property
     def subscribers(self) -> int:

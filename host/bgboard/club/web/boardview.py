@@ -11,7 +11,7 @@ Nothing here escapes HTML: the templates (autoescaped) and :mod:`.board_picture`
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence, cast
 
 from bgboard.club.live_boards import BoardLive
 from bgboard.errors import InputError
@@ -51,9 +51,12 @@ def _int(value: object, low: int, high: int) -> int | None:
 
 
 def _pair(value: object, low: int, high: int) -> tuple[int, int] | None:
-    if not isinstance(value, (list, tuple)) or len(value) != 2:
+    if not isinstance(value, (list, tuple)):
         return None
-    a, b = (_int(v, low, high) for v in value)
+    items = cast("Sequence[object]", value)  # untrusted: each item is checked
+    if len(items) != 2:
+        return None
+    a, b = (_int(v, low, high) for v in items)
     return None if a is None or b is None else (a, b)
 
 
@@ -122,9 +125,10 @@ def _sides(position_id: object, turn: int | None) -> tuple[tuple[Side, Side] | N
 
 def board_view(board: int, state: Mapping[str, Any], online: bool = True) -> BoardView:
     """Check a board's state payload (see ``bgboard.club.live_boards``) into a :class:`BoardView`."""
-    names = state.get("players")
-    if not isinstance(names, (list, tuple)) or len(names) != 2:
-        names = (None, None)
+    got = state.get("players")
+    names: Sequence[object] = (None, None)
+    if isinstance(got, (list, tuple)) and len(cast("Sequence[object]", got)) == 2:
+        names = cast("Sequence[object]", got)
     players = (bounded(names[0], MAX_NAME) or "White", bounded(names[1], MAX_NAME) or "Black")
     turn = _int(state.get("turn"), 0, 1)
     dice = _pair(state.get("dice"), 1, 6)
