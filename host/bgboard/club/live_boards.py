@@ -154,16 +154,6 @@ class LiveHub:
         last = self._boards.get(board)
         return self._set(board, last.state if last else MappingProxyType({}), False)
 
-    def forget(self, board: int) -> None:
-        """Drop a board from the room (it was unplugged for the evening); readers get it
-        as an offline board with an empty state."""
-        board = _check_board(board)
-        if self._boards.pop(board, None) is not None:
-            self.version += 1
-            gone = BoardLive(board, MappingProxyType({}), False, self.version)
-            for subscriber in self._subscribers:
-                subscriber.push(gone)
-
     def get(self, board: int) -> BoardLive | None:
         """One board, or None if it never reported."""
         return self._boards.get(board)

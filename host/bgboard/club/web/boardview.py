@@ -96,10 +96,6 @@ class BoardView:
             return f"{self.players[self.turn]} {self.phase_words}"
         return self.phase_words
 
-    @property
-    def turn_name(self) -> str | None:
-        return None if self.turn is None else self.players[self.turn]
-
     def clock_text(self, player: int) -> str | None:
         """A reserve as m:ss, or None."""
         if self.clocks is None:
