@@ -36,12 +36,6 @@ def _result_key(d: Director, a: dict[str, Any], kw: dict[str, Any]) -> object:
     return d.record_result(a["event"], mid, (score[0], score[1]), a["mat"], a["result_key"], **kw)
 
 
-def _held_settled(d: Director, a: dict[str, Any], kw: dict[str, Any]) -> None:
-    with d.club.transaction() as db:
-        db.execute("UPDATE held_results SET status = ?, settled_at = ?, settled_by = ? WHERE result_key = ?",
-                   (a["status"], kw["at"], kw["actor"], a["result_key"]))
-
-
 def _ignored(d: Director, a: dict[str, Any], kw: dict[str, Any]) -> None:
     """An action the new club does not repeat (module table)."""
 
@@ -75,7 +69,7 @@ OPERATIONS: dict[str, Replay] = {
     "result_held": lambda d, a, kw: confirmations.hold(
         d, a["event"], _match(d, a), (a["score"][0], a["score"][1]), a["mat"], a["result_key"], a["why"],
         board=a["board"], **kw),
-    "held_settled": _held_settled,
+    "held_settled": lambda d, a, kw: confirmations.settle(d, a["result_key"], a["status"], **kw),
 }
 
 
