@@ -35,7 +35,7 @@ KINDS = {
     "InvalidDisplayStateError": INPUT, "UnknownPanelError": INPUT, "UnknownDemoError": INPUT,
     # configuration and files
     "ConfigError": INPUT, "FileProblemError": INPUT, "HardwareError": INPUT, "DesignError": INPUT,
-    "PinConfigError": INPUT, "JournalError": INPUT, "ClubDatabaseError": INPUT,
+    "PinConfigError": INPUT, "JournalError": INPUT, "ClubDatabaseError": INPUT, "SeatsFileError": INPUT,
     # commands' arguments
     "OutputFileError": INPUT, "SimArgumentError": INPUT, "HintArgumentError": INPUT,
     "DeployError": INPUT, "StepTextError": INPUT, "SimulationError": INPUT,

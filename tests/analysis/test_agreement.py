@@ -96,6 +96,7 @@ def ours(tmp_path_factory: pytest.TempPathFactory,
     return shared_run(tmp_path_factory, "analysis-agreement-ours", make)[0]
 
 
+@pytest.mark.slow
 def test_the_files_are_there(world):
     assert len(world[0]) >= 15
 
@@ -103,6 +104,7 @@ def test_the_files_are_there(world):
 COUNTS = ["total_moves", "unforced_moves", "cube_decisions", "close_cube_decisions", "doubles", "takes", "passes"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("key", COUNTS)
 def test_counts_equal_gnubgs_player_by_player(world, ours, key):
     for path in world[0]:

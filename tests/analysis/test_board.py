@@ -12,6 +12,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from bgboard.analysis import analyse_match, summarise
 from bgboard.analysis.match_end import figures_for_actions, summary_lines
 from bgboard.analysis.evaluators import GnubgEvaluator
@@ -36,6 +38,7 @@ def _pid() -> int:
     return os.getpid()
 
 
+@pytest.mark.slow
 def test_the_worker_analyses_the_match_in_its_own_process():
     actions = tuple(selfplay(3, 8))
     expected = summarise(analyse_match(import_mat(export_mat(actions)), GnubgEvaluator()), 0)
@@ -85,6 +88,7 @@ def test_the_lines_name_both_figures():
     assert f"{a.error_rate_memg:.1f}" in lines[1] and f"{b.error_rate_memg:.1f}" in lines[1]
 
 
+@pytest.mark.slow
 def test_bgboard_sim_with_a_hint_engine_ends_on_the_analysis(tmp_path: Path):
     out = tmp_path / "sim"
     done = subprocess.run([sys.executable, "-m", "bgboard", "sim", "--match-length", "1", "--seed", "3",

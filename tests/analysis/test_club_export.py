@@ -27,6 +27,7 @@ def evening(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
+@pytest.mark.slow
 def test_the_export_carries_every_matchs_figures(evening: Path, tmp_path: Path):
     out = tmp_path / "export"
     done = _bgboard("club", "--db", str(evening / "club.sqlite"), "export", "Demo evening", "--out", str(out), "--analyse")

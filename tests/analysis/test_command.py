@@ -79,6 +79,7 @@ def test_a_journal_is_analysed(tmp_path: Path):
     assert len(players) == 2 and sum(p["total_moves"] for p in players) > 0
 
 
+@pytest.mark.slow
 def test_a_folder_is_resumed_from_the_cache_after_an_interruption(tmp_path: Path):
     folder = tmp_path / "matches"
     folder.mkdir()
@@ -114,6 +115,7 @@ def test_a_folder_is_resumed_from_the_cache_after_an_interruption(tmp_path: Path
     assert json.loads(fresh.stdout)["players"] == next(f for f in files if f["file"].endswith("m05.mat"))["players"]
 
 
+@pytest.mark.slow
 def test_bgsage_counts_the_same_decisions_and_grades_close_to_gnubg_nn():
     """Another engine, the same definitions: the counts are the match's, the errors bgsage's."""
     path = str(WORLD / "gnubg_headers_selfplay_1_7.mat")

@@ -70,6 +70,7 @@ def test_a_corrected_record_is_queued_again_and_a_dropped_one_leaves_the_queue(t
         assert aq.match_figures(d.db, m.id) is None and aq.next_queued(d.db) is None
 
 
+@pytest.mark.slow
 def test_the_worker_analyses_a_stored_result_as_bgboard_analyse_does(tmp_path, capsys):
     path = tmp_path / "club.sqlite"
     m = _one_match(path)
@@ -260,6 +261,7 @@ def test_chromium_shows_the_match_page_pending_then_with_pr(analysed, tmp_path):
         served.close()
 
 
+@pytest.mark.slow
 def test_club_serve_analyses_the_queue_in_the_background_and_a_restart_goes_on(analysed):
     """``bgboard club serve`` as a person runs it: stopped (Ctrl-C) and started again, it
     analyses every queued result and its pages answer meanwhile."""

@@ -90,6 +90,7 @@ def _audited_actions() -> set[str]:
     return found
 
 
+@pytest.mark.slow
 def test_every_audited_action_has_its_row_in_the_table_of_operations():
     from bgboard.club.operations import OPERATIONS
 

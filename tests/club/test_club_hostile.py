@@ -143,6 +143,7 @@ def test_case2_a_director_post_while_the_database_is_locked_is_503_with_one_sent
 
 
 # ---------------------------------------------------------------- case 5: brute force
+@pytest.mark.slow
 def test_case5_parallel_guesses_are_locked_out_and_every_failure_is_logged(serve):
     def guess(n: int) -> int:
         with serve.client() as client:
@@ -183,6 +184,7 @@ def test_case5_the_guard_backs_off_per_address_and_for_everyone():
 
 
 # ---------------------------------------------------------------- case 6: sessions end on the server
+@pytest.mark.slow
 def test_case6_logout_ends_the_session_a_saved_cookie_no_longer_works(serve, db):
     with serve.client() as client:
         assert log_in(client).status_code == 303
@@ -210,6 +212,7 @@ def test_case6_logout_ends_the_session_a_saved_cookie_no_longer_works(serve, db)
         assert "Zed" not in {p.name for p in d.players()}          # and nobody added
 
 
+@pytest.mark.slow
 def test_case6_a_new_director_password_ends_every_session(serve, db):
     with serve.client() as client:
         assert log_in(client).status_code == 303
@@ -295,6 +298,7 @@ def test_case8_length_and_final_score_are_checked_too(two_players):
 
 
 # ---------------------------------------------------------------- case 10: huge ids
+@pytest.mark.slow
 def test_case10_huge_ids_are_no_match_never_an_overflow(serve, db, capsys):
     with serve.client() as client:
         for url in (f"/match/{HUGE}", f"/match/{HUGE}/mat", "/match/9223372036854775808", f"/board/{HUGE}"):
@@ -339,6 +343,7 @@ def test_case11_a_read_only_database_file(two_players):
     assert listed.returncode == 0 and "Ann" in listed.stdout     # reading still works
 
 
+@pytest.mark.slow
 def test_case11_a_damaged_page_points_at_the_backup(two_players):
     path, _ = two_players
     with sqlite3.connect(path) as conn:
@@ -354,6 +359,7 @@ def test_case11_a_damaged_page_points_at_the_backup(two_players):
 
 
 # ---------------------------------------------------------------- case 12: serve --http problems
+@pytest.mark.slow
 def test_case12_a_port_in_use_and_an_address_this_machine_lacks(db):
     taken = socket.socket()
     taken.bind(("127.0.0.1", 0))
@@ -372,6 +378,7 @@ def test_case12_a_port_in_use_and_an_address_this_machine_lacks(db):
 
 
 # ---------------------------------------------------------------- case 13: nothing half-built, nothing foreign touched
+@pytest.mark.slow
 def test_case13_a_refused_demo_leaves_nothing_and_the_corrected_rerun_plays(tmp_path):
     out = tmp_path / "evening"
     one_sentence(bgboard("club", "demo", "--length", "0", "--out", str(out)), "--length must be 1..99")
@@ -429,6 +436,7 @@ def fuzz_client(finished_club, tmp_path_factory):
         yield client, csrf(client.get("/director").text)
 
 
+@pytest.mark.slow
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(action=ACTIONS, fields=FIELDS, with_token=st.booleans())
 def test_fuzz_director_forms_never_500(fuzz_client, action, fields, with_token):

@@ -27,6 +27,7 @@ def log_in(client) -> str:
     return director_token(client)
 
 
+@pytest.mark.slow
 def test_events_bracket_with_champion_and_both_flights(client):
     events = client.get("/events").text
     assert DOUBLE in events and SWISS in events

@@ -28,6 +28,7 @@ def browser(tmp_path):
     driver.quit()
 
 
+@pytest.mark.slow
 def test_a_disputed_result_on_the_directors_phone(tmp_path, browser):
     path = tmp_path / "club.sqlite"
     with Director.create(path, "Phone club") as d:

@@ -52,6 +52,7 @@ def pdf_pages(browser, paper: str) -> int:
     return len(re.findall(rb"/Type\s*/Page(?![a-zA-Z])", pdf))
 
 
+@pytest.mark.slow
 def test_check_in_from_a_phone_then_the_draw(tmp_path, browser):
     path = tmp_path / "club.sqlite"
     names = ["Ann", "Bob", "Cleo", "Dev", "Eli", "Fay"]
@@ -90,6 +91,7 @@ def test_check_in_from_a_phone_then_the_draw(tmp_path, browser):
         assert paired == {"Ann", "Bob", "Cleo", "Dev"}
 
 
+@pytest.mark.slow
 def test_the_director_sets_up_an_evening_on_the_web(tmp_path, browser):
     path = tmp_path / "club.sqlite"
     with Director.create(path, "Web Club") as d:
@@ -159,6 +161,7 @@ def test_each_flight_of_a_32_player_double_elimination_prints_on_its_own_page(tm
         served.close()
 
 
+@pytest.mark.slow
 def test_the_standings_rows_stay_rows_when_there_is_a_champion(tmp_path, browser):
     served = serve(make_club(tmp_path / "club.sqlite"))
     try:
@@ -175,6 +178,7 @@ def test_the_standings_rows_stay_rows_when_there_is_a_champion(tmp_path, browser
         served.close()
 
 
+@pytest.mark.slow
 def test_the_director_page_of_a_whole_evening_fits_a_phone(tmp_path, browser):
     served = serve(make_club(tmp_path / "club.sqlite", finish_double=False, swiss_rounds=1))
     try:
@@ -197,6 +201,7 @@ def test_the_director_page_of_a_whole_evening_fits_a_phone(tmp_path, browser):
         served.close()
 
 
+@pytest.mark.slow
 def test_a_32_player_swiss_table_and_its_standings_print_one_landscape_page_each(tmp_path, browser):
     path = tmp_path / "club.sqlite"
     with Director.create(path, "Print Club") as d:

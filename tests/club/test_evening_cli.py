@@ -298,6 +298,7 @@ def test_the_audit_log_replays_the_evening(tmp_path):
             assert evening.payouts(d, "S")["pot"] == 22.5
 
 
+@pytest.mark.slow
 @given(st.integers(3, 14), st.integers(1, 6), st.booleans(), st.randoms(use_true_random=False))
 def test_late_bracket_entrants_leave_a_bracket_that_plays_out(tmp_path_factory, n, late, double, rnd):
     """Whatever the field and however many come late (each taking a bye or refused), the

@@ -125,6 +125,7 @@ def test_a_board_that_reports_later_appears_and_one_board_is_shown_large(served,
     browser.save_screenshot(str(IMAGES / "club-board.png"))
 
 
+@pytest.mark.slow
 def test_a_hostile_player_name_is_shown_as_text(served, browser):
     evening = Evening(served.site.hub, boards=1, names=(HOSTILE, "Bob"))
     served.call(evening.advance, 3)

@@ -234,6 +234,7 @@ def test_at_full_strength_gnubg_nns_plays_in_the_mat_are_gnubg_nns_own_choice(tm
     assert checked > 20
 
 
+@pytest.mark.slow
 def test_cube_actions_in_the_record_follow_the_engines_cube_decision(tmp_path: Path) -> None:
     sim = Simulation(Options(match_length=5, seed=7, opponent="bgsage:expert"), tmp_path)
     try:
@@ -318,6 +319,7 @@ def test_every_other_play_is_wrong_and_every_step_of_the_engines_play_is_progres
 
 
 # ---------------------------------------------------------------------- the command, teaching, resuming
+@pytest.mark.slow
 def test_sim_opponent_json_names_the_engines_side_and_bad_specs_are_one_sentence(tmp_path: Path, capsys) -> None:
     import json
 

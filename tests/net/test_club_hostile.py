@@ -305,6 +305,7 @@ def test_assignments_follow_the_database_whoever_changes_it(tmp_path: Path, brok
 
 
 # ----------------------------------------------------------------------------- case 9
+@pytest.mark.slow
 def test_a_flooding_board_makes_the_broker_drop_nothing_for_the_director(tmp_path: Path, broker: PrivateBroker) -> None:
     """While the director is away (a restart), board 8 publishes 5,000 well-formed results of
     10 KB (each names board 2's match, so the director must look it up), then board 2 reports
@@ -359,6 +360,7 @@ def test_a_flooding_board_makes_the_broker_drop_nothing_for_the_director(tmp_pat
 
 
 # ----------------------------------------------------------------------------- the whole evening
+@pytest.mark.slow
 def test_a_hostile_board_cannot_spoil_a_club_evening(tmp_path: Path, broker: PrivateBroker) -> None:
     """A double elimination of 8 players on boards 1-4; board 8 (its own password) floods,
     leaves oversized and deeply nested JSON retained, and connects under the director's client

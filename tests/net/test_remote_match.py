@@ -135,6 +135,7 @@ def _same_match_as(reference: dict[str, Any], root: Path, summaries: dict[str, d
         assert len(received) == len(set(received))
 
 
+@pytest.mark.slow
 def test_two_boards_play_a_match_to_its_end_with_the_same_record(reference: dict[str, Any]) -> None:
     white, black = reference["boards"]
     assert reference["same_record"] and (white["side"], black["side"]) == ("white", "black")
@@ -165,6 +166,7 @@ def test_two_boards_play_a_match_to_its_end_with_the_same_record(reference: dict
     assert white["wrong_executions"] + black["wrong_executions"] > 0
 
 
+@pytest.mark.slow
 def test_the_broker_stopped_mid_game_and_started_again(tmp_path: Path, reference: dict[str, Any]) -> None:
     broker = _broker(tmp_path / "broker", SEATS)
     boards = Boards(tmp_path, broker)
@@ -187,6 +189,7 @@ def test_the_broker_stopped_mid_game_and_started_again(tmp_path: Path, reference
     _same_match_as(reference, tmp_path, summaries)
 
 
+@pytest.mark.slow
 def test_either_board_killed_mid_match_resumes_where_it_was(tmp_path: Path, reference: dict[str, Any]) -> None:
     broker = _broker(tmp_path / "broker", SEATS)
     boards = Boards(tmp_path, broker)

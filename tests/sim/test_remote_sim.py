@@ -39,6 +39,7 @@ def test_the_table_is_laid_out_again_when_the_other_board_started_the_next_game_
     assert isinstance(next(script), Wait)  # then the person waits to see white's play
 
 
+@pytest.mark.slow
 def test_you_at_whites_terminal_board_against_a_person_at_another_board(tmp_path: Path) -> None:
     """``bgboard sim --interactive --remote``: a real Mosquitto, Black's board a process of its own."""
     said: list[str] = []

@@ -43,6 +43,7 @@ def _options(variant: str, length: int, seed: int, illegal_rate: float = 0.0) ->
                    rules="tavli" if tavli else "standard", variant=None if tavli else variant)
 
 
+@pytest.mark.slow
 def test_the_first_plays_of_a_plakoto_game_through_the_host_app_on_the_firmware(tmp_path: Path) -> None:
     """The short one of the default run: the opening and a few plays with wrong ones first."""
     import asyncio

@@ -21,7 +21,6 @@ import asyncio
 import logging
 import os
 import pwd
-import secrets
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, Callable
@@ -32,11 +31,12 @@ from bgboard.control.session import IllegalPolicy
 from bgboard.errors import InputError, shown
 from bgboard.match.actions import action_to_dict
 from bgboard.net.broker import Listener, mosquitto_conf
-from bgboard.net.mosquitto import PrivateBroker, write_password_file
+from bgboard.net.mosquitto import PrivateBroker
 from bgboard.net.protocol import ProtocolError
-from bgboard.net.remote_wire import (SIDES, MoveAck, MoveMessage, RemoteSettings, decode_ack, decode_move, encode_ack,
-                                encode_move, match_topic, remote_acl_text)
 from bgboard.net.mqtt_client import Backoff, MqttError, Reconnecting, open_client
+from bgboard.net.remote_accounts import write_accounts
+from bgboard.net.remote_wire import (SIDES, MoveAck, MoveMessage, RemoteSettings, decode_ack, decode_move, encode_ack,
+                                     encode_move, match_topic)
 
 __all__ = ["REMOTE_KIND", "RemoteBroker", "RemoteLink", "RemoteSeat", "open_remote"]
 
@@ -308,15 +308,7 @@ class RemoteBroker(PrivateBroker):
         super().__init__(root, "remote", [], **kwargs)
 
     def _write(self) -> None:
-        passwords = {}
-        for user in sorted({user for user, _, _ in self.seats}):
-            f = self.password_file(user)
-            if not f.exists():
-                f.write_text(secrets.token_urlsafe(18) + "\n")
-                os.chmod(f, 0o600)
-            passwords[user] = self.password(user)
-        write_password_file(self.root / "passwd", passwords)
-        (self.root / "acl").write_text(remote_acl_text(self.seats))
+        write_accounts(self.root, self.seats)  # the same files as ``bgboard invite`` writes
         (self.root / "data").mkdir(exist_ok=True)
         self.conf.write_text(mosquitto_conf(
             Listener(self.port, "127.0.0.1"), str(self.root / "passwd"), str(self.root / "acl"),
