@@ -6,7 +6,7 @@ A server process runs the real club web app (``bgboard.club.web``: the LiveHub, 
 fragments, sse-starlette's event streams, uvicorn) on a free localhost port and, once every
 client is connected, publishes ``--rate`` board states a second for ``--seconds`` seconds,
 round robin over ``--boards`` boards, each the next state of a seeded self-play match
-(``bgboard.net.report.board_state`` of a real ``MatchState``: the message a board sends,
+(``bgboard.net.board_report.board_state`` of a real ``MatchState``: the message a board sends,
 as the director's MQTT side hands it to the hub).  It records when each
 state was published (CLOCK_MONOTONIC, shared by the processes of one machine), its CPU time
 and memory over the run.
@@ -43,7 +43,7 @@ def _payloads(boards: int, per_board: int) -> list[list[dict]]:
 
     from bgboard.match import apply
     from bgboard.match.selfplay import selfplay
-    from bgboard.net.report import board_state
+    from bgboard.net.board_report import board_state
 
     out = []
     for b in range(1, boards + 1):
@@ -69,8 +69,8 @@ def _rss_kib() -> int:
 
 
 async def _serve(args: argparse.Namespace) -> dict:
-    from bgboard.club.live import LiveHub
-    from bgboard.club.web.app import Site, create_app
+    from bgboard.club.live_boards import LiveHub
+    from bgboard.club.web.site import Site, create_app
     from bgboard.club.web.server import serve_http
 
     total = int(args.rate * args.seconds)

@@ -67,8 +67,8 @@ return window.__pushes.length;
 
 # --------------------------------------------------------------------------- the server
 async def _serve(args: argparse.Namespace) -> None:
-    from bgboard.club.live import LiveHub
-    from bgboard.club.web.app import Site, create_app
+    from bgboard.club.live_boards import LiveHub
+    from bgboard.club.web.site import Site, create_app
     from bgboard.club.web.server import serve_http
 
     payloads = _payloads(args.boards, args.pushes // args.boards + 2)

@@ -63,7 +63,7 @@ from bgboard.net.boardlink import ClubLink, LinkSettings  # noqa: E402
 from bgboard.net.broker import DIRECTOR, board_user  # noqa: E402
 from bgboard.net.mosquitto import PrivateBroker  # noqa: E402
 from bgboard.net.protocol import Assignment, parse_broker_url  # noqa: E402
-from bgboard.net.report import board_state, result_of  # noqa: E402
+from bgboard.net.board_report import board_state, result_of  # noqa: E402
 from bgboard.store.journal import Journal  # noqa: E402
 
 TOPIC = "load"
@@ -197,7 +197,7 @@ def flood_process(url: str, board: int, password: str, count: int, go: Any, took
     messages on its own topics as fast as the broker takes them, from the moment ``go`` is set;
     ``took`` gets the seconds."""
     os.nice(nice)
-    from bgboard.net.session import open_client
+    from bgboard.net.mqtt_client import open_client
 
     async def main() -> None:
         base = f"bgboard/{TOPIC}/board/{board}"

@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 from bgboard.display.panels import PANELS, PanelSpec
 from bgboard.display.refresh import RefreshConfig
 from bgboard.display.screen import Screen
-from bgboard.display.state import DisplayState
+from bgboard.display.display_state import DisplayState
 from bgboard.rules import apply_step, game_result, legal_plays, pip_counts, start_position
 
 
@@ -97,7 +97,7 @@ def simulate(spec: PanelSpec, config: RefreshConfig | None, games: int, seed: in
     panel = CountingPanel(spec)
     updates = 0
     if config is None:  # reference: every update refreshes fully, as soon as it comes
-        from bgboard.display.render import render
+        from bgboard.display.renderer import render
 
         for g in range(games):
             for _, state, _ in game_updates(random.Random(seed + g)):

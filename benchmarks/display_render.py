@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/display_render.py [--repeat N]
 
 For each panel: the median time to render every demo state (DisplayState -> panel image,
-bgboard.display.render), the time to pack a frame into controller RAM bytes
+bgboard.display.renderer), the time to pack a frame into controller RAM bytes
 (bgboard.display.waveshare.frame_bytes / uc8179_bytes) and, as the reference, the same
 packing done pixel by pixel in Python the way vendor example drivers do it, with the ratio.
 Target: <= 30 ms per frame for the 7.5-inch panel.
@@ -21,7 +21,7 @@ from PIL import Image
 
 from bgboard.display.demos import DEMOS
 from bgboard.display.panels import PANELS
-from bgboard.display.render import render
+from bgboard.display.renderer import render
 from bgboard.display.uc8179 import uc8179_bytes
 from bgboard.display.waveshare import GEOMETRY, frame_bytes
 

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from bgboard.match.actions import Roll, action_to_dict
 from bgboard.net.protocol import parse_broker_url
-from bgboard.net.remote import MoveAck, MoveMessage, RemoteSettings
+from bgboard.net.remote_wire import MoveAck, MoveMessage, RemoteSettings
 from bgboard.net.remotelink import REMOTE_KIND, RemoteBroker, RemoteLink
 from bgboard.store.journal import Journal
 

@@ -101,8 +101,8 @@ def test_the_two_roots_are_apart_and_keep_their_builtin_kinds():
 def test_a_club_page_answers_the_environment_with_503_and_input_with_400(failure: BgboardError, status: int) -> None:
     from starlette.testclient import TestClient
 
-    from bgboard.club.live import LiveHub
-    from bgboard.club.web.app import Site, create_app
+    from bgboard.club.live_boards import LiveHub
+    from bgboard.club.web.site import Site, create_app
 
     def club() -> None:
         raise failure

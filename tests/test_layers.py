@@ -58,7 +58,7 @@ PURE = {"rules", "match", "sense", "display", "hints", "link", "boardsvg"}
 HARDWARE = {"spidev", "machine", "inky", "RPi", "lgpio", "smbus2", "neopixel"}
 # The MQTT client library: imported by one adapter only (the club network's session).
 NETWORK = {"aiomqtt", "paho"}
-NETWORK_ADAPTERS = {"net/session.py"}
+NETWORK_ADAPTERS = {"net/mqtt_client.py"}
 
 
 def _layer(path: Path) -> str:
@@ -153,9 +153,9 @@ def test_the_field_library_is_imported_only_by_the_magnets_adapter(path: Path):
 # Inside a layer: the pure parts import only pure parts of their own layer (and no SQLite), so
 # the renderer, the club's core and the match's core stay free of their layer's adapters.
 PURE_PARTS: dict[str, set[str]] = {
-    "club": {"model", "ratings", "bracket", "swiss", "formats", "standings", "export", "payouts",
-             "printing", "live", "views", "checks", "board_limits"},
-    "display": {"state", "panels", "texts", "fonts", "demos", "refresh", "render", "canvas", "layouts",
+    "club": {"model", "ratings", "bracket", "swiss", "formats", "standings", "csv_export", "payouts",
+             "printing", "live_boards", "views", "checks", "board_limits"},
+    "display": {"display_state", "panels", "texts", "fonts", "demos", "refresh", "renderer", "canvas", "layouts",
                 "scoreboard", "ending", "diagram", "footer"},
     "match": {p.stem for p in (ROOT / "match").glob("*.py")} - {"__init__", "recordfile"},
 }

@@ -42,7 +42,7 @@ def test_the_package_lists_its_public_names_and_each_resolves(name: str):
 
 
 def test_a_lazily_exported_name_is_the_object_of_its_home_module():
-    from bgboard.display.state import DisplayState
+    from bgboard.display.display_state import DisplayState
     from bgboard.net.protocol import parse_broker_url
 
     import bgboard.display
@@ -53,8 +53,8 @@ def test_a_lazily_exported_name_is_the_object_of_its_home_module():
 
 
 def test_an_unknown_name_is_an_attribute_error():
-    lookup = exports("bgboard.display", {"state": "DisplayState", ".": "render"})
-    assert lookup("render").__name__ == "bgboard.display.render"  # type: ignore[attr-defined]
+    lookup = exports("bgboard.display", {"display_state": "DisplayState", ".": "renderer"})
+    assert lookup("renderer").__name__ == "bgboard.display.renderer"  # type: ignore[attr-defined]
     with pytest.raises(AttributeError, match="no attribute 'Nothing'"):
         lookup("Nothing")
     with pytest.raises(AttributeError):
@@ -67,7 +67,7 @@ def test_importing_the_core_loads_no_adapter_library():
     """The controller, the display state and the club protocol (imported by the config)
     come without Pillow, the MQTT client, Starlette, pyserial or gpiozero."""
     code = (
-        "import sys, bgboard.control, bgboard.control.controller, bgboard.display.state, "
+        "import sys, bgboard.control, bgboard.control.controller, bgboard.display.display_state, "
         "bgboard.net.protocol, bgboard.config, bgboard.club, bgboard.sim, bgboard.commands, bgboard.cli\n"
         "print(' '.join(m for m in ('PIL', 'aiomqtt', 'starlette', 'serial', 'gpiozero') if m in sys.modules))"
     )

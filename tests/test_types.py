@@ -1,5 +1,5 @@
 """pyright checks host/bgboard with the project's configuration ([tool.pyright] in
-pyproject.toml: strict on the pure core - rules, match, link, sense - and basic elsewhere):
+pyproject.toml: strict on the pure core - rules, match, link, sense, the club's core - and basic elsewhere):
 no errors.  It runs the pyright installed with the test extras, as tests/firmware/test_build.py
 does for the firmware, so README's test command runs it."""
 

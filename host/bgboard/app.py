@@ -50,7 +50,7 @@ from bgboard.link.reconnect import Link
 from bgboard.link.transport import Port, open_serial
 from bgboard.modes.engine import open_hints
 from bgboard.rules.games import variant as variant_of
-from bgboard.sense.board import SensorFaultError
+from bgboard.sense.places import SensorFaultError
 from bgboard.sense.settle import Settler
 from bgboard.sense.slots import SlotMap
 from bgboard.sense.tavli import read_board
@@ -63,7 +63,7 @@ if TYPE_CHECKING:
     from bgboard.control.rooms import Room
     from bgboard.display.painter import Painter
     from bgboard.display.panel import Panel
-    from bgboard.display.state import DisplayState
+    from bgboard.display.display_state import DisplayState
     from bgboard.hints.lesson import Lesson
     from bgboard.hints.worker import HintWorker
     from bgboard.match import Action, ImportedMatch
@@ -75,7 +75,7 @@ if TYPE_CHECKING:
     from bgboard.net.seat import ClubSeat
     from bgboard.opponents import EngineOpponent
     from bgboard.rules import Position
-    from bgboard.sense.board import Observation
+    from bgboard.sense.places import Observation
     from bgboard.store.journal import MemoryJournal
     from bgboard.teaching import WorkerTeacher
 
@@ -252,7 +252,7 @@ class App:
                 self._analyse(self.hints, tuple(c.actions), key), name="bgboard-analysis")
 
     async def _analyse(self, hints: HintWorker, actions: tuple[Action, ...], key: int) -> None:
-        from bgboard.analysis.board import figures_for_actions, summary_lines
+        from bgboard.analysis.match_end import figures_for_actions, summary_lines
         from bgboard.hints.worker import HintCancelled
 
         try:
@@ -283,7 +283,7 @@ class App:
             info = None
             current = self.club.current() if self.club is not None else None
             if current is not None:
-                from bgboard.net.report import mat_info
+                from bgboard.net.board_report import mat_info
 
                 info = mat_info(current[0])
             self.records.write(c.actions, info)

@@ -75,7 +75,7 @@ def _stack(cx: float, start: float, step: float, count: int, player: int, most: 
 
 
 def _points(numbers: bool) -> list[str]:
-    out = []
+    out: list[str] = []
     for point in range(1, 25):
         x = _column_x(point)
         colour = POINT_FILL[point % 2]
@@ -93,7 +93,7 @@ def _points(numbers: bool) -> list[str]:
 
 def _checkers(sides: Sides) -> list[str]:
     white, black = sides
-    out = []
+    out: list[str] = []
     for point in range(1, 25):
         cx = _column_x(point) + W / 2
         for player, count in ((0, white[point]), (1, black[25 - point])):

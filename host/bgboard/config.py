@@ -382,7 +382,7 @@ def _check_remote(c: Config) -> None:
 
 def remote_place(r: RemoteConfig) -> tuple[str, str]:
     """The match and side of ``[remote]``: from ``invitation`` when given, else ``match`` and ``side``."""
-    from bgboard.net.remote import SIDES, check_match, parse_invitation
+    from bgboard.net.remote_wire import SIDES, check_match, parse_invitation
 
     if r.invitation.strip():
         return parse_invitation(r.invitation)
@@ -394,9 +394,9 @@ def remote_place(r: RemoteConfig) -> tuple[str, str]:
 
 
 def remote_settings(c: Config) -> Any:
-    """A :class:`bgboard.net.remote.RemoteSettings` of ``[remote]`` (its password read now)."""
+    """A :class:`bgboard.net.remote_wire.RemoteSettings` of ``[remote]`` (its password read now)."""
     from bgboard.net.protocol import parse_broker_url
-    from bgboard.net.remote import RemoteSettings
+    from bgboard.net.remote_wire import RemoteSettings
 
     r = c.remote
     match, side = remote_place(r)

@@ -4,7 +4,7 @@
 ``bgboard.sim`` hold modules that other layers import one at a time, some of them adapters
 (Pillow, the MQTT client, Starlette, the firmware under MicroPython).  Their ``__init__``
 lists the public names in ``__all__`` (and imports them for the type checker under
-``TYPE_CHECKING``) but imports none of them at run time: importing ``bgboard.display.state``
+``TYPE_CHECKING``) but imports none of them at run time: importing ``bgboard.display.display_state``
 from the controller must not load Pillow, nor ``bgboard.net.protocol`` from the config the
 MQTT library.  ``__getattr__ = exports(__name__, {submodule: names})`` imports a name's home
 module when the name is first asked for (``from bgboard.net import ClubLink``).

@@ -1,4 +1,4 @@
-"""The engine opponent's adapter: an :class:`~bgboard.control.opponent.OpponentPlay` backed by
+"""The engine opponent's adapter: an :class:`~bgboard.control.opponent_room.OpponentPlay` backed by
 an engine at a level (``bgboard.hints.levels``), answering on a
 :class:`~bgboard.hints.worker.HintWorker` off the event loop (``bgboard run``, the simulator
 on the real firmware) or at once (the model simulator's virtual clock).
@@ -16,8 +16,8 @@ import logging
 from typing import Any, Callable
 
 from bgboard.control.events import OpponentMoved
-from bgboard.control.opponent import Answer, OpponentRoom, Question
-from bgboard.hints.engine import HintEngine
+from bgboard.control.opponent_room import Answer, OpponentRoom, Question
+from bgboard.hints.hint_engine import HintEngine
 from bgboard.hints.levels import ENGINE_LEVELS, Ask, Decision, Level, decide, level_of, make_engine
 from bgboard.teaching import cube_state
 

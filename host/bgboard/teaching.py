@@ -19,10 +19,10 @@ from typing import TYPE_CHECKING, Any, Awaitable, Callable, Sequence
 
 from bgboard.files import write_text_atomic
 from bgboard.hints.advice import cube_blocker
-from bgboard.hints.engine import CubeState, HintEngine, UnsupportedError
+from bgboard.hints.hint_engine import CubeState, HintEngine, UnsupportedError
 from bgboard.hints.drills import Drill
 from bgboard.hints.lesson import CubeLesson, Lesson, PlayLesson, grade_cube, grade_turn, lesson_of
-from bgboard.hints.report import report_html, short_report, LearnerReport
+from bgboard.hints.learner_report import report_html, short_report, LearnerReport
 from bgboard.match.state import MatchState
 from bgboard.rules import Position, position_id
 from bgboard.analysis.walk import cube_state  # the cube as a player sees it: one definition, the analysis'
@@ -291,7 +291,7 @@ def match_figures(lessons: Sequence[Lesson], side: int, figures: Any = ()) -> di
     """What the learner history keeps of ``side``'s match: the match analysis' PR, interval
     and decisions when there is one (``figures``, both players'), else the PR of their graded
     decisions (no interval)."""
-    from bgboard.hints.report import learner_pr
+    from bgboard.hints.learner_report import learner_pr
 
     if len(figures) == 2:
         f = figures[side]
@@ -335,7 +335,7 @@ def learner_histories(folder: Path, lessons: Sequence[Lesson], names: tuple[str,
     import hashlib
     import time
 
-    from bgboard.hints.report import worst_plays
+    from bgboard.hints.learner_report import worst_plays
     from bgboard.store.history import LearnerHistory
     from bgboard.store.progress import PROGRESS_NAME
 

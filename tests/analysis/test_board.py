@@ -15,20 +15,20 @@ from pathlib import Path
 import pytest
 
 from bgboard.analysis import analyse_match, summarise
-from bgboard.analysis.board import figures_for_actions, summary_lines
+from bgboard.analysis.match_end import figures_for_actions, summary_lines
 from bgboard.analysis.evaluators import GnubgEvaluator
 from bgboard.control.clock import ClockRules
 from bgboard.control.controller import Controller, Settings
 from bgboard.control.events import ROLL, BoardRead, ButtonPressed, DiceRolled, Tick
 from bgboard.display.panels import PANELS
-from bgboard.display.render import render_report, required_items
+from bgboard.display.renderer import render_report, required_items
 from bgboard.hints.registry import open_engine
 from bgboard.hints.worker import HintWorker
 from bgboard.match.mat_read import import_mat
 from bgboard.match.mat_write import export_mat
 from bgboard.match.selfplay import selfplay
 from bgboard.rules.starts import start_position
-from bgboard.sense.board import WHITE, Observation, board_of
+from bgboard.sense.places import WHITE, Observation, board_of
 from bgboard.store.journal import MemoryJournal
 
 START = Observation.of_board(board_of(start_position(), WHITE))

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from bgboard.analysis.batch import CACHE_NAME
+from bgboard.analysis.file_batch import CACHE_NAME
 
 
 def _bgboard(*args: str) -> subprocess.CompletedProcess[str]:

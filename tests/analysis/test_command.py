@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from bgboard.analysis.batch import CACHE_NAME, Cache
+from bgboard.analysis.file_batch import CACHE_NAME, Cache
 from bgboard.errors import InputError
 
 from bgboard.match.mat_write import export_mat

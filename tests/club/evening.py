@@ -9,10 +9,10 @@ from dataclasses import dataclass, field
 from dataclasses import asdict, replace
 from typing import Any
 
-from bgboard.club.live import LiveHub
+from bgboard.club.live_boards import LiveHub
 from bgboard.match import MatchState, apply
 from bgboard.match.selfplay import selfplay
-from bgboard.net.report import board_state
+from bgboard.net.board_report import board_state
 
 NAMES = ("Ann", "Bob", "Cleo", "Dev", "Eli", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kai", "Lea",
          "Max", "Nia", "Oto", "Pia")
@@ -20,7 +20,7 @@ NAMES = ("Ann", "Bob", "Cleo", "Dev", "Eli", "Fay", "Gus", "Hal", "Ivy", "Jo", "
 
 def payload(state: MatchState, *, clocks: tuple[int, int] | None = None, clock_running: int | None = None,
             event: str = "", match: int = 0) -> dict[str, Any]:
-    """The state message a board sends for ``state`` (bgboard.net.report), as the director
+    """The state message a board sends for ``state`` (bgboard.net.board_report), as the director
     hands it to the hub (a dict)."""
     message = board_state(state, 0, clocks=clocks, clock_running=clock_running)
     return asdict(replace(message, event=event, match=match))

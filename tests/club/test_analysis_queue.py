@@ -184,8 +184,8 @@ def test_the_pages_show_pending_then_the_figures(analysed):
 
     from starlette.testclient import TestClient
 
-    from bgboard.club.live import LiveHub
-    from bgboard.club.web.app import create_app
+    from bgboard.club.live_boards import LiveHub
+    from bgboard.club.web.site import create_app
     from bgboard.club.web.server import club_site
 
     with Director.open(analysed) as d:
@@ -226,7 +226,7 @@ def test_chromium_shows_the_match_page_pending_then_with_pr(analysed, tmp_path):
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
 
-    from bgboard.club.live import LiveHub
+    from bgboard.club.live_boards import LiveHub
     from bgboard.club.web.server import club_site
     from tests.club.webrun import PAGE_WAIT_S, ServedSite, chromium
 

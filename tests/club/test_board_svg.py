@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from bgboard.boardsvg import STACK
-from bgboard.club.web.boardsvg import board_svg
+from bgboard.club.web.board_picture import board_svg
 from bgboard.club.web.boardview import MAX_NAME, board_view
 from bgboard.match import replay
 from bgboard.match.selfplay import selfplay

@@ -12,7 +12,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 from bgboard.club.director import Director
-from bgboard.club.live import LiveHub
+from bgboard.club.live_boards import LiveHub
 from bgboard.club.web.server import club_site
 from bgboard.club.web.pages import event_url, standings_url
 from tests.club.evening import Evening

@@ -32,9 +32,9 @@ from starlette.testclient import TestClient
 from bgboard.cli import main
 from bgboard.club.db import Club, ClubDatabaseError
 from bgboard.club.director import Director
-from bgboard.club.live import LiveHub
+from bgboard.club.live_boards import LiveHub
 from bgboard.club.web import login as auth
-from bgboard.club.web.app import create_app
+from bgboard.club.web.site import create_app
 from bgboard.club.web.server import club_site
 from bgboard.errors import EXIT_ENVIRONMENT, EXIT_INPUT, InputError
 from tests.club.conftest import selfplay_mat

@@ -10,8 +10,8 @@ import pytest
 from starlette.testclient import TestClient
 
 from bgboard.club.director import Director
-from bgboard.club.live import LiveHub
-from bgboard.club.web.app import create_app
+from bgboard.club.live_boards import LiveHub
+from bgboard.club.web.site import create_app
 from bgboard.club.web.server import club_site
 from bgboard.club.web.pages import ACTOR, event_url, standings_url
 from tests.club.webclub import DOUBLE, HOSTILE, PASSWORD, SWISS, csrf, director_token, make_club
@@ -183,7 +183,7 @@ def test_single_elimination_bracket_and_round_robin_table(tmp_path, fmt):
 
 
 def test_the_room_card_marks_the_running_clock_and_shows_a_dash_for_what_it_cannot_read():
-    from bgboard.club.web.app import Site
+    from bgboard.club.web.site import Site
 
     hub = LiveHub()
     hub.update(4, {"players": ["Ann", "Bob"], "clocks": [61_000, 5_000], "clock_running": 1,

@@ -9,7 +9,7 @@ import uuid as uuids
 import pytest
 from selenium.webdriver.common.by import By
 
-from bgboard.club import confirm, evening
+from bgboard.club import confirmations, evening
 from bgboard.club.board_tournament import ClubTournament
 from bgboard.club.director import Director
 from bgboard.club.web.password import hash_password
@@ -43,7 +43,7 @@ def test_a_disputed_result_on_the_directors_phone(tmp_path, browser):
         result = Result(str(uuids.uuid4()), m.board, m.event, m.id, (m.players[0], m.players[1]), 1, score,
                         0 if score[0] > score[1] else 1, (Game(0, 1, "single"),), mat, 10, 1, disputed=True)
         assert ClubTournament(d).report(m.board, result).status == "stored"
-        [held] = confirm.held(d)
+        [held] = confirmations.held(d)
     served = serve(path)
     try:
         browser.set_window_size(390, 844)

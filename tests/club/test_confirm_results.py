@@ -12,7 +12,7 @@ from dataclasses import replace
 import pytest
 
 from bgboard.cli import main
-from bgboard.club import confirm, evening
+from bgboard.club import confirmations, evening
 from bgboard.club.board_tournament import ClubTournament
 from bgboard.club.director import Director
 from bgboard.club.operations import replay_audit
@@ -57,27 +57,27 @@ def test_confirmed_counts_disputed_and_unconfirmed_wait(club, paired):
     assert club.match(b.id).status == "pending"  # counts for nothing yet
     assert sum(s.wins for s in club.standings("Friday")) == 1
     assert t.report(b.board, disputed).status == "duplicate"  # a re-send: the board may forget it
-    [h] = confirm.held(club)
-    assert (h.match_id, h.score, h.why, h.has_mat) == (b.id, list(disputed.score), confirm.DISPUTED_WHY, True)
+    [h] = confirmations.held(club)
+    assert (h.match_id, h.score, h.why, h.has_mat) == (b.id, list(disputed.score), confirmations.DISPUTED_WHY, True)
     with pytest.raises(InputError, match="still being played"):
         club.pair_round("Friday")  # the round waits for the director
-    info = confirm.decide(club, h.id, "0-1" if disputed.score[0] else "1-0")  # the other player won
+    info = confirmations.decide(club, h.id, "0-1" if disputed.score[0] else "1-0")  # the other player won
     assert info.status == "finished" and info.score != list(disputed.score) and not info.has_mat
-    assert confirm.held(club) == []
+    assert confirmations.held(club) == []
     assert t.report(b.board, disputed).status == "duplicate"  # still: the director decided
     with pytest.raises(InputError, match="already settled"):
-        confirm.accept(club, h.id)
+        confirmations.accept(club, h.id)
     r2 = club.pair_round("Friday")
     unconfirmed = board_result(club, r2.matches[0])  # a board of an older release: no answer
-    assert t.report(r2.matches[0].board, unconfirmed).reason.endswith(confirm.UNCONFIRMED_WHY)
-    [h2] = confirm.held(club)
+    assert t.report(r2.matches[0].board, unconfirmed).reason.endswith(confirmations.UNCONFIRMED_WHY)
+    [h2] = confirmations.held(club)
     club.record_result("Friday", r2.matches[0].id, "1-0")  # by hand: immediate, settles the held one
-    assert confirm.held(club) == [] and club.match(r2.matches[0].id).status == "finished"
+    assert confirmations.held(club) == [] and club.match(r2.matches[0].id).status == "finished"
     other = r2.matches[1]
     late = board_result(club, other, disputed=True)
     club.record_result("Friday", other.id, "0-1" if late.score[0] else "1-0")  # the director was first
     outcome = t.report(other.board, late)
-    assert outcome.status == "refused" and "already has a result" in outcome.reason and confirm.held(club) == []
+    assert outcome.status == "refused" and "already has a result" in outcome.reason and confirmations.held(club) == []
 
 
 def test_a_held_result_must_replay_and_the_audit_log_replays_it(club, paired, tmp_path):
@@ -85,17 +85,17 @@ def test_a_held_result_must_replay_and_the_audit_log_replays_it(club, paired, tm
     a, b = paired
     bad = replace(board_result(club, a, disputed=True), score=(0, 1) if board_result(club, a).score[0] else (1, 0))
     assert t.report(a.board, bad).status == "refused"  # a .mat that does not end at the score
-    assert confirm.held(club) == []
+    assert confirmations.held(club) == []
     held = board_result(club, a, disputed=True)
     t.report(a.board, held)
-    confirm.accept(club, confirm.held(club)[0].id, actor="director (web)")
+    confirmations.accept(club, confirmations.held(club)[0].id, actor="director (web)")
     t.report(b.board, board_result(club, b, disputed=True))
     copy = replay_audit(club.audit(), tmp_path / "copy.sqlite")
     assert [(m.status, m.score) for m in copy.matches("Friday")] == [(m.status, m.score) for m in club.matches("Friday")]
-    assert [(h.match_id, h.score, h.why) for h in confirm.held(copy)] == [(h.match_id, h.score, h.why) for h in confirm.held(club)]
+    assert [(h.match_id, h.score, h.why) for h in confirmations.held(copy)] == [(h.match_id, h.score, h.why) for h in confirmations.held(club)]
     for text in ("x", "99", ""):
         with pytest.raises(InputError, match="no held result"):
-            confirm.accept(club, text)
+            confirmations.accept(club, text)
 
 
 def test_the_players_answers():
@@ -131,11 +131,11 @@ def test_the_cli_sets_it_per_event(tmp_path, monkeypatch, capsys):
     assert main(["club", "event", "new", "Friday", "--format", "swiss", "--length", "1", "--confirm-results"]) == 0
     assert "both players confirm them at the board" in capsys.readouterr().out
     with Director.open(tmp_path / "club.sqlite") as d:
-        assert confirm.wants_confirmation(d, "Friday")
+        assert confirmations.wants_confirmation(d, "Friday")
     assert main(["club", "event", "set", "Friday", "--no-confirm-results"]) == 0
     assert "they count when the board reports them" in capsys.readouterr().out
     with Director.open(tmp_path / "club.sqlite") as d:
-        assert not confirm.wants_confirmation(d, "Friday")
+        assert not confirmations.wants_confirmation(d, "Friday")
 
 
 def test_the_cli_lists_and_settles_held_results(tmp_path, monkeypatch, capsys):

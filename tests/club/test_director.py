@@ -24,7 +24,7 @@ def _field(club, n=4, fmt="single-elimination", length=3, **kw):
 
 def test_database_is_wal_versioned_and_refuses_a_newer_schema(tmp_path, club):
     assert club.db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-    assert club.club.schema_version() == SCHEMA
+    assert club.club.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA
     path = club.club.path
     club.close()
     raw = sqlite3.connect(path)
@@ -46,7 +46,7 @@ def test_an_older_database_is_migrated_keeping_its_rows(tmp_path):
     raw.commit()
     raw.close()
     with Director.open(path) as d:
-        assert d.club.schema_version() == SCHEMA == 6
+        assert d.club.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA == 6
         assert d.club_name() == "Old Club"
         assert d.db.execute("SELECT 1 FROM sqlite_master WHERE name = 'matches_event_status'").fetchone()
         assert d.db.execute("SELECT 1 FROM sqlite_master WHERE name = 'analyses'").fetchone()

@@ -15,7 +15,7 @@ from selenium.webdriver.common.print_page_options import PrintOptions
 
 from bgboard.club import evening
 from bgboard.club.director import Director
-from bgboard.club.live import LiveHub
+from bgboard.club.live_boards import LiveHub
 from bgboard.club.web.password import hash_password
 from bgboard.club.web.server import club_site
 

@@ -12,8 +12,8 @@ from starlette.testclient import TestClient
 
 from bgboard.club import evening
 from bgboard.club.director import Director
-from bgboard.club.live import LiveHub
-from bgboard.club.web.app import create_app
+from bgboard.club.live_boards import LiveHub
+from bgboard.club.web.site import create_app
 from bgboard.club.web.server import club_site
 from tests.club.conftest import selfplay_mat
 from tests.club.webclub import DOUBLE, HOSTILE, PASSWORD, SWISS, csrf, director_token
@@ -133,7 +133,7 @@ def test_the_set_up_forms_need_the_director(client, db):
 
 
 def test_the_setup_page_makes_an_event_whose_board_results_both_players_confirm(client, db):
-    from bgboard.club import confirm
+    from bgboard.club import confirmations
 
     assert client.get("/director/held/1/mat").status_code == 403  # a held .mat is the director's
     token = log_in(client)
@@ -144,7 +144,7 @@ def test_the_setup_page_makes_an_event_whose_board_results_both_players_confirm(
     assert made.status_code == 303
     client.post("/director/evening/event", data={"csrf": token, "name": "Paper Night", "format": "swiss", "length": "3"})
     with Director.open(db) as d:
-        assert confirm.wants_confirmation(d, "Boards Night") and not confirm.wants_confirmation(d, "Paper Night")
+        assert confirmations.wants_confirmation(d, "Boards Night") and not confirmations.wants_confirmation(d, "Paper Night")
     for bad in ("x", "99999", ""):  # a held result that is not there: one sentence on the director's page
         refused = client.post("/director/accept", data={"csrf": token, "held": bad})
         assert refused.status_code == 400 and "no held result" in refused.text

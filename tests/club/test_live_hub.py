@@ -8,7 +8,7 @@ import random
 import pytest
 from hypothesis import given, strategies as st
 
-from bgboard.club.live import BadBoardError, LiveHub
+from bgboard.club.live_boards import BadBoardError, LiveHub
 from bgboard.errors import InputError
 
 
@@ -109,16 +109,6 @@ def test_coalesced_reader_ends_with_the_hub_snapshot(ops):
 
     view, snap = asyncio.run(main())
     assert view == snap
-
-
-def test_forget_removes_a_board_and_tells_readers():
-    hub = LiveHub()
-    hub.update(4, {"x": 1})
-    sub = hub.subscribe()
-    hub.forget(4)
-    assert hub.get(4) is None and 4 not in hub.snapshot()
-    [gone] = sub.take()
-    assert gone.board == 4 and not gone.online and gone.state == {}
 
 
 def test_close_ends_every_reader_and_new_ones_still_work():

@@ -16,8 +16,8 @@ import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-from bgboard.club.live import LiveHub
-from bgboard.club.web.app import Site
+from bgboard.club.live_boards import LiveHub
+from bgboard.club.web.site import Site
 from bgboard.club.web.boardview import board_view
 from tests.club.evening import Evening, payload
 from tests.club.webrun import PAGE_WAIT_S, ServedSite, chromium

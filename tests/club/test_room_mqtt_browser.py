@@ -15,12 +15,12 @@ from selenium.webdriver.support.ui import WebDriverWait
 from bgboard.club.board_tournament import ClubTournament
 from bgboard.club.boards import DirectorLink
 from bgboard.club.director import Director as Service
-from bgboard.club.live import LiveHub
+from bgboard.club.live_boards import LiveHub
 from bgboard.club.web.server import club_site
 from bgboard.match import apply
 from bgboard.match.selfplay import selfplay
 from bgboard.net.boardlink import ClubLink
-from bgboard.net.report import board_state
+from bgboard.net.board_report import board_state
 from bgboard.store.journal import Journal
 from tests.club.test_room_browser import classes, texts
 from tests.club.webrun import PAGE_WAIT_S, ServedSite, chromium

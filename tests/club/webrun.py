@@ -18,7 +18,7 @@ from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-from bgboard.club.web.app import Site, create_app
+from bgboard.club.web.site import Site, create_app
 from bgboard.club.web.server import serve_http
 
 CHROMIUM = Path(os.environ.get("BGBOARD_CHROMIUM", "/usr/bin/chromium"))

@@ -1,6 +1,6 @@
 """The device end of a real pty speaking the real wire protocol (test helper).
 
-Frames are built and parsed with the shared codec (``bgboard.link.codec``/``messages``),
+Frames are built and parsed with the shared codec (``bgboard.link.frames``/``messages``),
 exactly as the firmware's golden frames are.  Only the sensors and dice are scripted:
 ``states`` is what the slots read, ``roll()`` sends a ROLL.  Faults on demand: raw bytes,
 skipped sequence numbers, silence, reboots, unplugging (closing the pty) and replugging.
@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from bgboard.sense.slots import SlotMap
 
-from bgboard.link.codec import Frame, FrameDecoder, SequenceCounter, encode_frame
+from bgboard.link.frames import Frame, FrameDecoder, SequenceCounter, encode_frame
 from bgboard.link.messages import (
     Ack,
     Changes,

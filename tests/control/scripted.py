@@ -13,7 +13,7 @@ from bgboard.control.controller import Controller
 from bgboard.control.events import DOUBLE, DROP, ROLL, BoardRead, ButtonPressed, DiceRolled, Event
 from bgboard.rules.legal import legal_plays
 from bgboard.rules.starts import start_position
-from bgboard.sense.board import WHITE, Observation, board_of
+from bgboard.sense.places import WHITE, Observation, board_of
 
 
 def next_events(controller: Controller, seed: int) -> list[Event]:

@@ -22,7 +22,7 @@ from bgboard.link.connection import Timing
 from bgboard.link.messages import Changes, SlotChange
 from bgboard.match import Move
 from bgboard.rules.starts import start_position
-from bgboard.sense.board import BLACK, WHITE, board_of
+from bgboard.sense.places import BLACK, WHITE, board_of
 from bgboard.hardware import load_grid
 from bgboard.sense.slots import SlotMap
 from tests.control.fakeboard import FakeBoard, slot_states

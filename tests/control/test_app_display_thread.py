@@ -18,7 +18,7 @@ from bgboard.display.panel import FilePanel
 from bgboard.display.panels import panel_spec
 from bgboard.link.connection import Beat
 from bgboard.rules.starts import start_position
-from bgboard.sense.board import WHITE, board_of
+from bgboard.sense.places import WHITE, board_of
 from tests.control.fakeboard import FakeBoard, slot_states
 from tests.control.test_app import FAST, GRID, _config, press, until
 
@@ -92,7 +92,7 @@ def test_heartbeats_and_buttons_are_served_while_the_panel_refreshes(tmp_path: P
     # frames queued during the refresh were coalesced: the second frame drawn is the newest state
     assert len(panel.frames) == 2
     with Image.open(panel.frames[-1][0]) as last:
-        from bgboard.display.render import render
+        from bgboard.display.renderer import render
 
         assert last.convert("1").tobytes() == render(app.shown[-1], panel.caps).tobytes()
 

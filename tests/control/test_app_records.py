@@ -20,7 +20,7 @@ from bgboard.match import recordfile
 from bgboard.match.mat import export_mat
 from bgboard.match.sgf import export_sgf
 from bgboard.rules.starts import start_position
-from bgboard.sense.board import WHITE, board_of
+from bgboard.sense.places import WHITE, board_of
 from bgboard.store.journal import Journal
 from tests.control.fakeboard import FakeBoard, slot_states
 from tests.control.test_app import FAST, GRID, _config, _running, _settings, press, until

@@ -11,13 +11,13 @@ import pytest
 from gpiozero.pins.mock import MockFactory
 
 from bgboard.app import App
-from bgboard.control.replay import replay_steps
+from bgboard.control.replay_room import replay_steps
 from bgboard.display.panel import FilePanel
 from bgboard.display.panels import panel_spec
 from bgboard.link.messages import SetLeds
 from bgboard.match import import_mat
 from bgboard.rules.starts import start_position
-from bgboard.sense.board import WHITE, board_of
+from bgboard.sense.places import WHITE, board_of
 from tests.control.fakeboard import FakeBoard, slot_states
 from tests.control.test_app import FAST, GRID, _config, press, show, until
 

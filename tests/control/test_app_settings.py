@@ -5,7 +5,7 @@ from pathlib import Path
 from bgboard.modes.settings import settings_of
 from bgboard.config import config_from_dict
 from bgboard.control.events import DOUBLE, ROLL, BoardRead, ButtonPressed
-from bgboard.sense.board import Slots
+from bgboard.sense.places import Slots
 from tests.control.test_board_lessons import _board, _opened
 
 

@@ -34,7 +34,7 @@ from bgboard.hints.registry import open_engine
 from bgboard.link.connection import Timing
 from bgboard.link.transport import open_serial
 from bgboard.rules import Position, legal_plays, position_id, start_position
-from bgboard.sense.board import Observation, Slots, board_of, WHITE
+from bgboard.sense.places import Observation, Slots, board_of, WHITE
 from bgboard.sense.recognise import Played, setup_fixes
 from bgboard.sim.field import Faults
 from bgboard.sim.layout import Layout

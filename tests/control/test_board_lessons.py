@@ -13,14 +13,14 @@ from bgboard.control.clock import ClockRules
 from bgboard.control.controller import Controller, Settings
 from bgboard.control.events import DOUBLE, DROP, ROLL, BoardRead, ButtonPressed, DiceRolled, Tick
 from bgboard.display.panels import PANELS
-from bgboard.display.render import render_report, required_items
+from bgboard.display.renderer import render_report, required_items
 from bgboard.link.messages import SetLeds
 from bgboard.match import export_mat, read_mat, replay
 from bgboard.match.sgf import export_sgf
 from bgboard.match.selfplay import selfplay
 from bgboard.match.state import apply
 from bgboard.rules.starts import start_position
-from bgboard.sense.board import WHITE, Observation, board_of
+from bgboard.sense.places import WHITE, Observation, board_of
 from bgboard.store.journal import MemoryJournal
 from tests.sim.simrecords import gnubg_games
 
@@ -319,7 +319,7 @@ def test_fevga_set_up_names_blacks_start_as_fevga_numbers_it(numbering: str, bla
 
 @pytest.mark.parametrize("numbering", ["own", "physical"])
 def test_the_practice_room_lays_out_drills_in_the_chosen_numbering(numbering: str) -> None:
-    from bgboard.control.practice import PracticeRoom
+    from bgboard.control.practice_room import PracticeRoom
     from bgboard.hints.drills import drill_from_position_id
 
     shown: list = []

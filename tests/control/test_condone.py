@@ -16,7 +16,7 @@ from bgboard.control.events import ROLL, BoardRead, ButtonPressed, DiceRolled
 from bgboard.link.messages import SetRolling
 from bgboard.match import Condone, Move, replay
 from bgboard.rules.starts import start_position
-from bgboard.sense.board import WHITE, Observation, board_of
+from bgboard.sense.places import WHITE, Observation, board_of
 from bgboard.store.journal import Journal, MemoryJournal
 
 START = Observation.of_board(board_of(start_position(), WHITE))

@@ -7,11 +7,11 @@ from pathlib import Path
 from bgboard.control.clock import ClockRules
 from bgboard.control.controller import Controller, Settings
 from bgboard.control.events import DOUBLE, DROP, ROLL, BoardFault, BoardRead, ButtonPressed, DiceRolled, LinkChanged, Tick
-from bgboard.display.state import DisplayState
+from bgboard.display.display_state import DisplayState
 from bgboard.link.messages import SetLeds, SetRolling
 from bgboard.match import Move, replay
 from bgboard.rules.starts import start_position
-from bgboard.sense.board import BLACK, WHITE, Observation, board_of
+from bgboard.sense.places import BLACK, WHITE, Observation, board_of
 from bgboard.store.journal import Journal, MemoryJournal
 from tests.control.scripted import next_events, play_out
 

@@ -14,7 +14,7 @@ from bgboard.control.controller import Controller
 from bgboard.display.panel import FilePanel
 from bgboard.display.panels import panel_spec
 from bgboard.rules.starts import start_position
-from bgboard.sense.board import WHITE, board_of
+from bgboard.sense.places import WHITE, board_of
 from bgboard.store.journal import Journal, JournalWriteError
 from tests.control.fakeboard import FakeBoard, slot_states
 from tests.control.test_app import FAST, GRID, _config, _settings, press, until

@@ -11,9 +11,9 @@ import pytest
 from bgboard.control.clock import ClockRules
 from bgboard.control.controller import Settings
 from bgboard.control.events import DOUBLE, DROP, ROLL, BoardRead, ButtonPressed, DiceRolled
-from bgboard.control.opponent import Answer, OpponentRoom, Question, opponent_words
+from bgboard.control.opponent_room import Answer, OpponentRoom, Question, opponent_words
 from bgboard.control.numbering import Numbering
-from bgboard.hints.engine import CubeState
+from bgboard.hints.hint_engine import CubeState
 from bgboard.hints.levels import LADDER, Ask, decide, level_of, make_engine, parse_opponent
 from bgboard.link.messages import Led, SetLeds, SetRolling
 from bgboard.match import Move, replay
@@ -22,7 +22,7 @@ from bgboard.match.state import Phase
 from bgboard.opponents import ask_of, decide_cached, engine_opponent
 from bgboard.rules import Position, apply_step, legal_plays, start_position
 from bgboard.rules.step import Step
-from bgboard.sense.board import BLACK, WHITE, Observation, board_of
+from bgboard.sense.places import BLACK, WHITE, Observation, board_of
 from bgboard.sim.modelled_board import Options, Simulation
 from bgboard.store.journal import MemoryJournal
 
@@ -118,7 +118,7 @@ def test_the_person_rolls_for_the_engine_and_takes_back_before_it_has_rolled_wit
 
 def test_the_engine_rolls_the_dice_module_itself_after_the_takeback_grace() -> None:
     from bgboard.control.events import LinkChanged, Tick
-    from bgboard.control.opponent import TAKEBACK_GRACE_MS
+    from bgboard.control.opponent_room import TAKEBACK_GRACE_MS
 
     for takebacks in (False, True):
         c, sent, shown = _opened(Settings(length=3, takebacks=takebacks))
@@ -285,7 +285,7 @@ def _positions(seed: int, count: int) -> list[tuple[Position, tuple[int, int]]]:
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_every_other_play_is_wrong_and_every_step_of_the_engines_play_is_progress(seed: int) -> None:
-    from bgboard.control.opponent import execution, mid_step, prefixes
+    from bgboard.control.opponent_room import execution, mid_step, prefixes
 
     checked = 0
     for position, dice in _positions(seed, 60):
@@ -422,7 +422,7 @@ def test_the_person_resigns_and_the_engine_answers_at_the_board() -> None:
 
 
 def test_a_hit_is_guided_to_the_bar_and_a_bear_off_to_the_tray() -> None:
-    from bgboard.control.opponent import OpponentRoom
+    from bgboard.control.opponent_room import OpponentRoom
 
     class Scripted:  # an OpponentPlay source with a fixed answer (a remote board would be one)
         name = "remote"

@@ -8,12 +8,12 @@ import pytest
 
 from bgboard.control.events import ROLL, BoardFault, BoardRead, ButtonPressed, DiceRolled, LessonReady, LinkChanged
 from bgboard.control.judge import BLUE, GREEN, RED
-from bgboard.control.practice import PracticeRoom
+from bgboard.control.practice_room import PracticeRoom
 from bgboard.hints.drills import DrillResult, drill_from_position_id
 from bgboard.hints.lesson import PlayLesson
 from bgboard.link.messages import SetLeds
 from bgboard.rules import legal_plays
-from bgboard.sense.board import WHITE, Observation, board_of
+from bgboard.sense.places import WHITE, Observation, board_of
 from bgboard.sense.recognise import setup_fixes
 
 OPENING = drill_from_position_id("4HPwATDgc/ABMA", "31", name="Opening 3-1")

@@ -13,7 +13,7 @@ from bgboard.match.actions import Double, OpeningRoll, Roll, action_to_dict
 from bgboard.match.state import Phase
 from bgboard.rules import Position, apply_step, legal_plays, start_position
 from bgboard.rules.step import Step
-from bgboard.sense.board import BLACK, WHITE, Observation, board_of
+from bgboard.sense.places import BLACK, WHITE, Observation, board_of
 from bgboard.store.journal import MemoryJournal
 
 START = Observation.of_board(board_of(start_position(), WHITE))

@@ -10,10 +10,10 @@ import pytest
 
 from bgboard.control.events import BoardRead
 from bgboard.control.numbering import Numbering
-from bgboard.control.replay import ReplayRoom, replay_steps
+from bgboard.control.replay_room import ReplayRoom, replay_steps
 from bgboard.match import import_mat
 from bgboard.rules import Position
-from bgboard.sense.board import WHITE, Observation, board_of
+from bgboard.sense.places import WHITE, Observation, board_of
 
 FILE = Path(__file__).parents[1] / "data" / "match" / "world" / "hand_notation.mat"
 

@@ -18,11 +18,11 @@ import pytest
 
 from bgboard.control.controller import Controller, Settings
 from bgboard.control.events import DOUBLE, ROLL, BoardRead, ButtonPressed, DiceRolled, Event, OpponentMoved
-from bgboard.control.practice import PracticeRoom
+from bgboard.control.practice_room import PracticeRoom
 from bgboard.control.remote import RemotePeer, RemoteRoom
-from bgboard.control.replay import FORWARD, ReplayRoom, replay_steps
+from bgboard.control.replay_room import FORWARD, ReplayRoom, replay_steps
 from bgboard.control.rooms import Room
-from bgboard.display.state import DisplayState
+from bgboard.display.display_state import DisplayState
 from bgboard.hints.drills import Drill, drill_from_position_id
 from bgboard.hints.lesson import PlayLesson
 from bgboard.match import import_mat
@@ -30,7 +30,7 @@ from bgboard.match.actions import action_to_dict
 from bgboard.match.state import MatchState, Phase
 from bgboard.opponents import engine_opponent
 from bgboard.rules import Position, legal_plays, start_position
-from bgboard.sense.board import BLACK, WHITE, Observation, board_of
+from bgboard.sense.places import BLACK, WHITE, Observation, board_of
 from bgboard.store.journal import MemoryJournal
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -143,9 +143,9 @@ def test_a_drawn_plakoto_game_shows_no_winner_and_says_it_was_a_draw() -> None:
     from dataclasses import replace
 
     from bgboard.control.presenter import View, display_state
-    from bgboard.control.tavli import variant_notes
+    from bgboard.control.seed_notes import variant_notes
     from bgboard.display.panels import panel_spec
-    from bgboard.display.render import render
+    from bgboard.display.renderer import render
     from bgboard.match import StartMatch, apply
     from bgboard.match.state import GameRecord, Phase
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from bgboard.display.state import (CRAWFORD_STAGES, ENDINGS, LEVELS, PHASES, SEVERITIES,
+from bgboard.display.display_state import (CRAWFORD_STAGES, ENDINGS, LEVELS, PHASES, SEVERITIES,
                                    BoardDiagram, ClockState, DisplayState, Ending)
 
 names = st.text(

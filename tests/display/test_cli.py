@@ -11,7 +11,7 @@ from PIL import Image
 from bgboard.cli import main
 from bgboard.display.demos import DEMOS
 from bgboard.display.panels import PANELS
-from bgboard.display.render import render
+from bgboard.display.renderer import render
 
 
 def test_demo_to_png_matches_the_renderer(tmp_path, capsys):

@@ -11,7 +11,7 @@ from dataclasses import replace
 import pytest
 
 from bgboard.display.panels import PANELS
-from bgboard.display.render import render_report, required_items
+from bgboard.display.renderer import render_report, required_items
 from bgboard.sim.modelled_board import Options, Simulation
 
 
@@ -56,7 +56,7 @@ def test_every_kind_of_match_state_keeps_every_required_item_on_every_panel(matc
 
 @pytest.mark.slow
 def test_the_same_states_with_clocks_keep_them_too(match_states) -> None:
-    from bgboard.display.state import ClockState
+    from bgboard.display.display_state import ClockState
 
     seen: dict[tuple, object] = {}
     for state in match_states:

@@ -9,7 +9,7 @@ from bgboard.display.demos import DEMOS
 from bgboard.display.inky import InkyPanel
 from bgboard.display.panel import FilePanel, Panel, PanelError
 from bgboard.display.panels import PANELS, UnknownPanelError, panel_spec
-from bgboard.display.render import render
+from bgboard.display.renderer import render
 
 
 def test_panel_table():
@@ -94,7 +94,7 @@ def test_hardware_libraries_are_not_imported_by_the_display_package():
     import sys
 
     code = (
-        "import sys, bgboard.display.render, bgboard.display.refresh, bgboard.display.screen,"
+        "import sys, bgboard.display.renderer, bgboard.display.refresh, bgboard.display.screen,"
         " bgboard.display.waveshare, bgboard.display.uc8179, bgboard.display.inky,"
         " bgboard.display.drivers, bgboard.commands.render;"
         " bad = [m for m in ('spidev', 'inky', 'gpiozero', 'RPi', 'lgpio') if m in sys.modules];"

@@ -10,8 +10,8 @@ from dataclasses import replace
 import pytest
 
 from bgboard.control import presenter
-from bgboard.control import tavli as variant_presenter
-from bgboard.display.state import DisplayState, state_from_dict
+from bgboard.control import seed_notes as variant_presenter
+from bgboard.display.display_state import DisplayState, state_from_dict
 from bgboard.display.texts import prompt
 from bgboard.match.actions import Move, OpeningRoll, StartMatch
 from bgboard.match.state import MatchState, Phase, apply
@@ -72,7 +72,7 @@ def test_the_texts_follow_may_double_and_it_survives_json():
     shut = replace(base, may_double=False)
     assert prompt(shut) == ("Bob to roll", "Bob: roll")
     assert state_from_dict({"names": ["Alice", "Bob"], "turn": 1, "may_double": False}).may_double is False
-    from bgboard.display.state import InvalidDisplayStateError, state_from_json
+    from bgboard.display.display_state import InvalidDisplayStateError, state_from_json
 
     assert state_from_json(shut.to_json()) == shut
     with pytest.raises(InvalidDisplayStateError, match="may_double must be true or false"):

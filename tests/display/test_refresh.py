@@ -13,7 +13,7 @@ from bgboard.display.panel import FilePanel
 from bgboard.display.panels import PANELS
 from bgboard.display.refresh import (RefreshConfig, RefreshPolicy, RefreshState,
                                      changed_fraction)
-from bgboard.display.render import render
+from bgboard.display.renderer import render
 from bgboard.display.screen import Screen
 
 SPEC = PANELS["waveshare-2in13"]  # full 2000 ms, partial 300 ms

@@ -21,7 +21,7 @@ import bgboard.display.scoreboard
 from bgboard.display.demos import DEMOS
 from bgboard.display.panels import PANELS
 from bgboard.display.layouts import layout_for
-from bgboard.display.render import ITEMS, render, render_report, required_items
+from bgboard.display.renderer import ITEMS, render, render_report, required_items
 
 from strategies import display_states
 

@@ -10,7 +10,7 @@ import pytest
 from bgboard.display.demos import DEMOS
 from bgboard.display.panels import panel_spec
 from bgboard.display.canvas import Canvas
-from bgboard.display.render import MAX_NAME, MAX_TEXT, MAX_VARIANTS, bounded, render
+from bgboard.display.renderer import MAX_NAME, MAX_TEXT, MAX_VARIANTS, bounded, render
 
 HUGE = "word " * 100_000  # 500,000 characters
 

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 
 from bgboard.display.demos import DEMOS
-from bgboard.display.state import (DisplayState, InvalidDisplayStateError, state_from_dict,
+from bgboard.display.display_state import (DisplayState, InvalidDisplayStateError, state_from_dict,
                                    state_from_json)
 from bgboard.errors import InputError
 

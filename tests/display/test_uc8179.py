@@ -8,7 +8,7 @@ from gpiozero import DigitalInputDevice, DigitalOutputDevice
 from bgboard.display.demos import DEMOS
 from bgboard.display.panel import PanelError
 from bgboard.display.panels import PANELS
-from bgboard.display.render import render
+from bgboard.display.renderer import render
 from bgboard.display.uc8179 import WaveshareUC8179, uc8179_bytes
 
 from fake_ssd1680 import FakeClock, FakeUC8179

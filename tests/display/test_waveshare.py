@@ -16,7 +16,7 @@ from PIL import Image
 from bgboard.display.demos import DEMOS
 from bgboard.display.panel import Panel, PanelError
 from bgboard.display.panels import PANELS
-from bgboard.display.render import render
+from bgboard.display.renderer import render
 from bgboard.display.waveshare import GEOMETRY, WaveshareSSD1680, frame_bytes
 
 from fake_ssd1680 import FakeClock, FakeSSD1680

@@ -17,7 +17,7 @@ import pytest
 
 from bgboard.link import messages as m
 from bgboard.sim.field import PHYSICS
-from bgboard.link.codec import Frame, FrameDecoder
+from bgboard.link.frames import Frame, FrameDecoder
 
 ROOT = Path(__file__).resolve().parents[2]
 FIRMWARE = ROOT / "firmware"

@@ -10,7 +10,7 @@ import pytest
 from bgboard.link import messages as m
 from bgboard.hardware import load_grid
 from bgboard.rules import Position
-from bgboard.sense.board import COLOUR_NAMES
+from bgboard.sense.places import COLOUR_NAMES
 from bgboard.sense.slots import PLACE_NUMBERS, SlotMap
 from bgboard.sim.field import NOISE_LEVELS, readings
 from bgboard.sim.layout import COLOURS, PLACES, WHITE, Layout

@@ -7,7 +7,7 @@ import struct
 import pytest
 
 from bgboard.link import messages as m
-from bgboard.link.codec import PREAMBLE, Frame, encode_frame
+from bgboard.link.frames import PREAMBLE, Frame, encode_frame
 
 from fwrun import counts, host
 

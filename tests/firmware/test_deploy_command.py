@@ -99,7 +99,7 @@ def _until_booted(port: str, proc: subprocess.Popen, seconds: float = 60) -> Non
     import serial
 
     from bgboard.link import messages as m
-    from bgboard.link.codec import Frame, FrameDecoder
+    from bgboard.link.frames import Frame, FrameDecoder
 
     decoder = FrameDecoder()
     deadline = time.monotonic() + seconds

@@ -11,7 +11,7 @@ import pytest
 from bgboard.hardware import load_grid
 from bgboard.hardware.physics import load_design, load_table
 from bgboard.link import messages as m
-from bgboard.sense.board import board_of
+from bgboard.sense.places import board_of
 from bgboard.sense.slots import SlotMap
 from bgboard.sim.layout import WHITE, Layout
 from bgboard.sim.placement import Scatter, readings

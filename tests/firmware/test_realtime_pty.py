@@ -11,7 +11,7 @@ import tty
 from pathlib import Path
 
 from bgboard.link import messages as m
-from bgboard.link.codec import Frame, FrameDecoder
+from bgboard.link.frames import Frame, FrameDecoder
 
 from fwrun import FIRMWARE, MICROPYTHON, counts, micropython_env
 

@@ -7,7 +7,7 @@ import tomllib
 import pytest
 
 from bgboard.link import messages as m
-from bgboard.link.codec import SequenceWatch
+from bgboard.link.frames import SequenceWatch
 
 from fwrun import ROOT, SWING, TOP_LEVEL, counts, host
 

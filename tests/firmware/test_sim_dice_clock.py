@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from bgboard.link import messages as m
-from bgboard.link.codec import Frame, FrameDecoder
+from bgboard.link.frames import Frame, FrameDecoder
 
 from fwrun import FIRMWARE, MICROPYTHON, host, micropython_env
 

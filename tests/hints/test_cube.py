@@ -104,7 +104,7 @@ def test_bad_cube_states_are_input_errors(kwargs) -> None:
 
 
 def test_keith_count_by_hand() -> None:
-    from bgboard.hints.race import keith_count
+    from bgboard.hints.race_cube import keith_count
 
     # 3 on the 1-point (+4), 2 on the 2-point (+1), 4 on the 3-point (+1), 4- and 5-points
     # empty (+2), 6 on the 6-point: pips 3 + 4 + 12 + 36 = 55, Keith count 63.
@@ -146,6 +146,6 @@ def test_keith_count_agrees_with_bgsage_in_money_races(bgsage_engine) -> None:
     ],
 )
 def test_one_cube_classifier_for_both_engines_and_its_tie(double, take, nd, dp, action) -> None:
-    from bgboard.hints.engine import classify_cube
+    from bgboard.hints.hint_engine import classify_cube
 
     assert classify_cube(double, take, nd, dp) == action

@@ -9,10 +9,10 @@ import gnubg_nn  # required: the losses are checked against gnubg-nn itself
 import pytest
 
 from bgboard.hints.drills import DrillError, builtin_drills, drill_from_position_id, parse_drills
-from bgboard.hints.engine import CubeHint
+from bgboard.hints.hint_engine import CubeHint
 from bgboard.hints.gnubg_engine import GnubgEngine, cubeless_equity
 from bgboard.hints.lesson import CubeLesson, PlayLesson, grade_cube, grade_turn, shots, why
-from bgboard.hints.report import LearnerReport, report_html, short_report
+from bgboard.hints.learner_report import LearnerReport, report_html, short_report
 from bgboard.rules import Position, legal_plays, position_from_id, position_id
 
 START = position_from_id("4HPwATDgc/ABMA")
@@ -54,7 +54,7 @@ def test_every_opening_play_loses_what_gnubg_nn_says(engine, dice):
 def test_a_lesson_counts_the_plays_of_its_roll_as_the_report_would(engine):
     from dataclasses import replace
 
-    from bgboard.hints.report import unforced
+    from bgboard.hints.learner_report import unforced
 
     for before, dice in ((START, (3, 1)), (START, (6, 6))):
         plays = legal_plays(before, dice)
@@ -221,7 +221,7 @@ def test_gnubg_nn_cube_errors_get_gnubgs_words_in_normalised_equity(drill):
     """gnubg grades a cube decision by its loss in normalised money equity (mwc2eq:
     (2 mwc - (win + lose)) / (win - lose)) with the thresholds of plays: every decision
     of every cube drill, at several match scores, graded from gnubg-nn's own numbers."""
-    from bgboard.hints.engine import CubeState
+    from bgboard.hints.hint_engine import CubeState
     from bgboard.hints.grade import grade
 
     engine = GnubgEngine()
@@ -248,7 +248,7 @@ def test_both_engines_grade_cube_decisions_on_one_scale(drill):
     equity lands near it (two nets, one scale), and both give a grade word to every
     decision, money and match."""
     from bgboard.hints.bgsage_engine import BgsageEngine
-    from bgboard.hints.engine import CubeState
+    from bgboard.hints.hint_engine import CubeState
 
     gnubg, sage = GnubgEngine(), BgsageEngine()
     states = [CubeState(value=1)] + [CubeState(value=c, owner=o, my_away=a, their_away=t) for a, t, c, o in CUBE_SCORES]

@@ -9,7 +9,7 @@ import pytest
 
 from bgboard.boardsvg import board_svg
 from bgboard.hints.lesson import CubeLesson, PlayLesson
-from bgboard.hints.report import drill_kinds, history_svg, learner_section, report_html, unforced
+from bgboard.hints.learner_report import drill_kinds, history_svg, learner_section, report_html, unforced
 from bgboard.rules import Position, position_id
 from bgboard.rules.starts import start_position
 

@@ -12,7 +12,7 @@ from hypothesis import given, strategies as st
 
 from bgboard.errors import InputError
 from bgboard.link import messages as m
-from bgboard.link.codec import (
+from bgboard.link.frames import (
     MAX_PAYLOAD,
     PREAMBLE,
     Frame,

@@ -1,5 +1,5 @@
 """The firmware's wire constants (firmware/wire.py, classify.py, board.py, calibration.py)
-are the host's (bgboard.link.codec, bgboard.link.messages): one protocol, written on both
+are the host's (bgboard.link.frames, bgboard.link.messages): one protocol, written on both
 sides of the cable, checked number by number.  The golden frames check the layouts; this
 checks every code, including those no golden frame happens to carry."""
 
@@ -12,8 +12,8 @@ from types import ModuleType
 
 import pytest
 
-from bgboard.link import codec, messages
-from bgboard.link.codec import Reason
+from bgboard.link import frames, messages
+from bgboard.link.frames import Reason
 from bgboard.link.messages import ErrorCode, Kind
 
 FIRMWARE = Path(__file__).resolve().parents[2] / "firmware"
@@ -37,7 +37,7 @@ WIRE = _firmware("wire")
 
 @pytest.mark.parametrize("name", ["PREAMBLE", "HEADER_SIZE", "CRC_SIZE", "MAX_PAYLOAD"])
 def test_frame_constants(name: str) -> None:
-    assert getattr(WIRE, name) == getattr(codec, name)
+    assert getattr(WIRE, name) == getattr(frames, name)
 
 
 def test_protocol_version_and_limits() -> None:

@@ -194,7 +194,7 @@ def test_selfplay_command_plays_each_variant(tmp_path, capsys):
 
 
 def test_variant_notes_for_the_display():
-    from bgboard.control.tavli import hints_known, variant_notes
+    from bgboard.control.seed_notes import hints_known, variant_notes
 
     row = {"mine": {"24": 1, "4": 1}, "theirs": {"1": 1, "24": 1}, "pinned": [[24], []]}
     state = _playing("plakoto", row, (3, 2))
@@ -210,9 +210,9 @@ def test_variant_notes_for_the_display():
 
 
 def test_variant_display_state_says_no_engine_knows_the_game_and_guides_the_set_up():
-    from bgboard.control.tavli import display_state
+    from bgboard.control.seed_notes import display_state
     from bgboard.display.panels import panel_spec
-    from bgboard.display.render import render_report
+    from bgboard.display.renderer import render_report
 
     state = apply(None, StartMatch(3, variant="plakoto"))
     shown = display_state(state, setup=("Plakoto: 15 white on 24, 15 black on 1",), diagram=(-15,) + (0,) * 22 + (15,))

@@ -11,7 +11,7 @@ from typing import Any
 from bgboard.club.board_tournament import ClubTournament
 from bgboard.club.boards import DirectorLink, DirectorSettings
 from bgboard.club.director import Director as Service
-from bgboard.club.live import LiveHub
+from bgboard.club.live_boards import LiveHub
 from bgboard.match import read_mat, replay
 from bgboard.net.boardlink import LinkSettings
 from bgboard.net.broker import DIRECTOR, board_user

@@ -19,11 +19,11 @@ from bgboard.display.panels import panel_spec
 from bgboard.match.mat import export_mat
 from bgboard.net.broker import DIRECTOR
 from bgboard.net.mosquitto import PrivateBroker
-from bgboard.net.report import mat_info
+from bgboard.net.board_report import mat_info
 from bgboard.net.protocol import Ack, Assignment, ClockSettings, decode, encode, parse_broker_url
-from bgboard.net.session import open_client
+from bgboard.net.mqtt_client import open_client
 from bgboard.rules.starts import start_position
-from bgboard.sense.board import WHITE, board_of
+from bgboard.sense.places import WHITE, board_of
 from bgboard.store.journal import Journal
 from tests.control.fakeboard import FakeBoard, slot_states
 from tests.control.test_app import FAST, GRID, press, until

@@ -20,7 +20,7 @@ from bgboard.net.boardlink import ClubLink, LinkSettings
 from bgboard.net.broker import DIRECTOR, board_user
 from bgboard.net.mosquitto import PrivateBroker
 from bgboard.net.protocol import Ack, Assignment, Game, Result, decode, encode, parse_broker_url
-from bgboard.net.session import open_client
+from bgboard.net.mqtt_client import open_client
 from bgboard.store.journal import Journal
 from tests.net.conftest import CLUB
 from tests.support import until
@@ -111,7 +111,7 @@ def test_the_outbox_outlives_a_reboot_and_a_refusal_is_shown(tmp_path: Path, bro
 @pytest.mark.slow
 def test_states_are_coalesced_and_the_newest_is_retained(tmp_path: Path, broker: PrivateBroker) -> None:
     from bgboard.match import OpeningRoll, StartMatch, apply
-    from bgboard.net.report import board_state
+    from bgboard.net.board_report import board_state
 
     s0 = apply(None, StartMatch(length=3, players=("Ann", "Bob")))
 
@@ -222,7 +222,7 @@ def test_a_finished_match_sends_its_last_state_then_its_result_at_once(tmp_path:
     result, before it: the room's last word on the board is the final score even when the
     board leaves as soon as the result is acked."""
     from bgboard.match import OpeningRoll, StartMatch, apply
-    from bgboard.net.report import board_state
+    from bgboard.net.board_report import board_state
 
     s0 = apply(None, StartMatch(length=1, players=("Ann", "Bob")))
     first, last = board_state(s0, 1), board_state(apply(s0, OpeningRoll((6, 1))), 2)
@@ -261,7 +261,7 @@ def test_a_result_goes_at_once_even_right_after_a_state(tmp_path: Path, broker: 
     states' pause nor at the next resend (600 s each here: far beyond the wait below, however
     loaded the machine)."""
     from bgboard.match import StartMatch, apply
-    from bgboard.net.report import board_state
+    from bgboard.net.board_report import board_state
 
     s0 = apply(None, StartMatch(length=1, players=("Ann", "Bob")))
 

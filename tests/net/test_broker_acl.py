@@ -9,7 +9,7 @@ import pytest
 from bgboard.net.broker import DIRECTOR, board_user
 from bgboard.net.mosquitto import PrivateBroker
 from bgboard.net.protocol import parse_broker_url
-from bgboard.net.session import MqttError, open_client
+from bgboard.net.mqtt_client import MqttError, open_client
 from tests.net.conftest import CLUB
 
 

@@ -40,7 +40,7 @@ from bgboard.net.mosquitto import PrivateBroker
 from bgboard.net.protocol import (
     MAX_PAYLOAD, Assignment, Game, ProtocolError, Result, decode, encode, parse_broker_url,
 )
-from bgboard.net.session import MqttError, open_client
+from bgboard.net.mqtt_client import MqttError, open_client
 from bgboard.store.journal import Journal
 from tests.net.club_harness import Evening, board_settings, new_club
 from tests.net.conftest import CLUB

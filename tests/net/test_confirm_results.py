@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 from starlette.testclient import TestClient
 
-from bgboard.club import confirm, evening
+from bgboard.club import confirmations, evening
 from bgboard.club.director import Director as Service
-from bgboard.club.live import LiveHub
-from bgboard.club.web.app import create_app
+from bgboard.club.live_boards import LiveHub
+from bgboard.club.web.site import create_app
 from bgboard.club.web.password import hash_password
 from bgboard.club.web.server import club_site
 from bgboard.control.confirm import CONFIRM, DISPUTE
@@ -69,11 +69,11 @@ def test_both_players_confirm_and_a_dispute_waits_for_the_director(tmp_path: Pat
         confirmed, disputed = s.match(by_board[1].id), s.match(by_board[2].id)
         assert confirmed.status == "finished" and confirmed.has_mat  # both confirmed: it counts now
         assert disputed.status == "pending" and disputed.score is None  # disputed: it waits
-        [held] = confirm.held(s)
-        assert (held.match_id, held.board, held.why) == (disputed.id, 2, confirm.DISPUTED_WHY)
+        [held] = confirmations.held(s)
+        assert (held.match_id, held.board, held.why) == (disputed.id, 2, confirmations.DISPUTED_WHY)
         standings = {st.name: (st.wins, st.losses) for st in s.standings("Friday")}
         assert sum(w for w, _ in standings.values()) == 1  # only the confirmed match counts
-        mat = confirm.held_mat(s, held.id)
+        mat = confirmations.held_mat(s, held.id)
     assert mat is not None and tuple(replay(read_mat(mat)).score) in {tuple(held.score), tuple(held.score[::-1])}
 
     # the director's page shows it with its .mat; accepted there, it counts
@@ -90,7 +90,7 @@ def test_both_players_confirm_and_a_dispute_waits_for_the_director(tmp_path: Pat
     with Service.open(db) as s:
         accepted = s.match(disputed.id)
         assert accepted.status == "finished" and accepted.score == held.score and accepted.has_mat
-        assert confirm.held(s) == []
+        assert confirmations.held(s) == []
         assert sum(st.wins for st in s.standings("Friday")) == 2
 
 
@@ -109,9 +109,9 @@ def test_the_board_asks_both_players_and_reports_their_answer(tmp_path: Path, br
     from bgboard.display.panels import panel_spec
     from bgboard.net.broker import DIRECTOR
     from bgboard.net.protocol import Ack, Assignment, ClockSettings, decode, encode, parse_broker_url
-    from bgboard.net.session import open_client
+    from bgboard.net.mqtt_client import open_client
     from bgboard.rules.starts import start_position
-    from bgboard.sense.board import WHITE, board_of
+    from bgboard.sense.places import WHITE, board_of
     from tests.control.fakeboard import FakeBoard, slot_states
     from tests.control.test_app import FAST, GRID, press, until
     from tests.net.conftest import CLUB

@@ -16,9 +16,9 @@ from bgboard.cli import main
 from bgboard.net.broker import Listener, mosquitto_conf
 from bgboard.net.mosquitto import BrokerMissingError, PrivateBroker
 from bgboard.net.protocol import parse_broker_url
-from bgboard.net.remote import match_topic
+from bgboard.net.remote_wire import match_topic
 from bgboard.net.remote_accounts import read_seats
-from bgboard.net.session import MqttError, open_client
+from bgboard.net.mqtt_client import MqttError, open_client
 from tests.support import worker_port
 
 

@@ -26,7 +26,7 @@ from bgboard.net.protocol import (
     parse_topic,
     topic,
 )
-from bgboard.net.report import board_state
+from bgboard.net.board_report import board_state
 
 UUID = "0b6c5e4a-8c1e-4c31-9a4e-2f6f1d2d3e4f"
 names = st.text(st.characters(min_codepoint=32, max_codepoint=0x2FFF), min_size=1, max_size=64).filter(str.strip)

@@ -26,9 +26,9 @@ from bgboard.match.actions import Roll, action_from_dict, action_to_dict
 from bgboard.match.mat_read import import_mat
 from bgboard.net.mosquitto import BrokerMissingError
 from bgboard.net.protocol import parse_broker_url
-from bgboard.net.remote import MoveMessage, decode_move, encode_move, match_topic
+from bgboard.net.remote_wire import MoveMessage, decode_move, encode_move, match_topic
 from bgboard.net.remotelink import RemoteBroker
-from bgboard.net.session import open_client
+from bgboard.net.mqtt_client import open_client
 from bgboard.sim.driver import Options
 from bgboard.sim.remote_run import board_command, board_config, run_remote_match
 from tests.support import worker_port

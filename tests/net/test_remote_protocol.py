@@ -14,7 +14,7 @@ from bgboard.config import ConfigError, config_from_dict, remote_place
 from bgboard.match.actions import (AcceptResign, Double, Move, NextGame, OpeningRoll, Pass, Resign, Roll, StartMatch,
                                    Take, action_from_dict, action_to_dict)
 from bgboard.net.protocol import ProtocolError
-from bgboard.net.remote import (MoveAck, MoveMessage, decode_ack, decode_move, encode_ack, encode_move, match_topic,
+from bgboard.net.remote_wire import (MoveAck, MoveMessage, decode_ack, decode_move, encode_ack, encode_move, match_topic,
                                 parse_invitation, remote_acl_text)
 
 ACTIONS = [StartMatch(3, players=("Ann", "Bob")), OpeningRoll((3, 1)), Roll((6, 6)), Move(((8, 5), (6, 5))),
@@ -121,7 +121,7 @@ def test_the_seat_journals_a_move_once_before_acking_and_resends_only_what_was_n
     from bgboard.control.controller import Settings
     from bgboard.control.events import ROLL, ButtonPressed, DiceRolled
     from bgboard.net.protocol import parse_broker_url
-    from bgboard.net.remote import RemoteSettings
+    from bgboard.net.remote_wire import RemoteSettings
     from bgboard.net.remotelink import RemoteSeat
     from bgboard.store.journal import Journal
 

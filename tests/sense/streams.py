@@ -16,7 +16,7 @@ from typing import Sequence
 from bgboard.rules import Position
 from bgboard.rules.play import Play
 from bgboard.rules.step import Step
-from bgboard.sense.board import MIXED, WHITE, Observation, Slots, board_of, physical_point
+from bgboard.sense.places import MIXED, WHITE, Observation, Slots, board_of, physical_point
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ import pytest
 
 from bgboard import rules
 from bgboard.rules import Position
-from bgboard.sense.board import Observation, Slots, board_of
+from bgboard.sense.places import Observation, Slots, board_of
 from bgboard.sense.recognise import Illegal, Turn
 from tests.sense.test_recognise import _games
 
@@ -52,7 +52,7 @@ def test_every_illegal_attempt_gets_the_engines_explanation_and_the_fix() -> Non
 
 def _apply_put_back(board: tuple[int, ...], listed: str, player: int | None) -> list[int]:
     """Carry out a short put-back list ("8→13, clear 4") on a physical board."""
-    from bgboard.sense.board import BLACK_BAR, BLACK_OFF, WHITE_BAR, WHITE_OFF
+    from bgboard.sense.places import BLACK_BAR, BLACK_OFF, WHITE_BAR, WHITE_OFF
 
     def place(name: str, colour: int) -> int:
         if name == "bar":
@@ -77,7 +77,7 @@ def _apply_put_back(board: tuple[int, ...], listed: str, player: int | None) -> 
 
 @pytest.mark.slow
 def test_the_short_put_back_list_undoes_every_illegal_attempt_in_both_numberings() -> None:
-    from bgboard.sense.board import put_back
+    from bgboard.sense.places import put_back
 
     slots = Slots(point=15, bar=15, tray=15)
     checked = 0
@@ -98,7 +98,7 @@ def test_the_short_put_back_list_undoes_every_illegal_attempt_in_both_numberings
 
 
 def test_put_back_names_clears_and_leftovers() -> None:
-    from bgboard.sense.board import BLACK_BAR, Fix, Reading, put_back
+    from bgboard.sense.places import BLACK_BAR, Fix, Reading, put_back
 
     # a white checker hit a black blot on 4 from 8: both go back
     fixes = [Fix(4, -1, Reading(0, 1, 1)), Fix(8, 3, Reading(0, 2, 2)), Fix(BLACK_BAR, 0, Reading(1, 1, 1))]

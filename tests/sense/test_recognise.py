@@ -10,7 +10,7 @@ from bgboard.rules import Position
 from bgboard.rules.legal import legal_plays
 from bgboard.rules.result import game_result
 from bgboard.rules.starts import start_position
-from bgboard.sense.board import BLACK, MIXED, WHITE, Observation, Slots, board_of, position_of, setup_guidance
+from bgboard.sense.places import BLACK, MIXED, WHITE, Observation, Slots, board_of, position_of, setup_guidance
 from bgboard.sense.recognise import (
     Ambiguous,
     Miscount,

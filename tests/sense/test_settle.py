@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bgboard.sense.board import (
+from bgboard.sense.places import (
     CAPPED,
     MIXED,
     Observation,

@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bgboard.rules.starts import start_position
-from bgboard.sense.board import WHITE, Observation, SensorFaultError, Slots, board_of
+from bgboard.sense.places import WHITE, Observation, SensorFaultError, Slots, board_of
 from bgboard.hardware import load_grid
 from bgboard.sense.slots import SlotMap
 from tests.control.fakeboard import slot_states

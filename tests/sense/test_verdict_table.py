@@ -11,7 +11,7 @@ import pytest
 from bgboard import rules
 from bgboard.rules import Position
 from bgboard.rules.starts import start_position
-from bgboard.sense.board import BLACK, WHITE, Observation, board_of, position_of
+from bgboard.sense.places import BLACK, WHITE, Observation, board_of, position_of
 from bgboard.sense.recognise import Illegal, Miscount, Moving, Played, Turn, Unchanged
 
 CASES = tomllib.loads((Path(__file__).parents[1] / "data" / "sense" / "verdicts.toml").read_text())["case"]

@@ -69,7 +69,7 @@ def test_the_turn_loop_in_steps_inside_an_event_loop_plays_the_match_of_one_run(
 
 def test_the_practice_run_is_the_match_board_under_a_practice_room(tmp_path: Path) -> None:
     """Practice by composition: the same ModelledBoard, its events going to the room."""
-    from bgboard.control.practice import PracticeRoom
+    from bgboard.control.practice_room import PracticeRoom
     from bgboard.teaching import builtin_drills
 
     run = PracticeRun(Options(match_length=1, seed=3, engine="gnubg-nn"), tmp_path, builtin_drills()[:1])

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from bgboard.link import messages as m
-from bgboard.link.codec import Frame, FrameDecoder
+from bgboard.link.frames import Frame, FrameDecoder
 from bgboard.sim import pico as pico_module
 from bgboard.sim.pico import FirmwareUnavailableError, VirtualPico
 

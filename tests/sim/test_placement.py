@@ -13,7 +13,7 @@ import pytest
 
 from bgboard.hardware import firmware_dir, load_grid
 from bgboard.hardware.physics import load_design, load_table, response
-from bgboard.sense.board import Observation, board_of
+from bgboard.sense.places import Observation, board_of
 from bgboard.sense.slots import SlotMap
 from bgboard.sim.field import Calibration
 from bgboard.sim.layout import WHITE, Layout

@@ -9,7 +9,7 @@ import pytest
 
 from bgboard.control.events import DOUBLE, DROP, ROLL, ButtonPressed, DiceRolled
 from bgboard.match.state import Phase
-from bgboard.sense.board import BLACK, WHITE
+from bgboard.sense.places import BLACK, WHITE
 from bgboard.sim.driver import Options, Players, Resumed, SetUp, Wait
 from bgboard.net.mosquitto import BrokerMissingError
 from bgboard.sim.remote_run import play_remote_interactive, remote_decides

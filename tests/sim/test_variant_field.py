@@ -12,7 +12,7 @@ import pytest
 
 from bgboard.hardware import load_grid
 from bgboard.rules.games import GAMES, SEED_GAMES
-from bgboard.sense.board import SensorFaultError
+from bgboard.sense.places import SensorFaultError
 from bgboard.sense.slots import SlotMap
 from bgboard.sense.tavli import Ambiguous, Played, Unchanged, Unexplained, VariantTurn, physical, setup_text
 from bgboard.sim.field import NOISE_LEVELS, readings

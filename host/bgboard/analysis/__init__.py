@@ -2,7 +2,7 @@
 
 :mod:`~bgboard.analysis.stats` (the definitions) and :mod:`~bgboard.analysis.walk` (the
 walk over a match record with an injected engine) are pure; :mod:`~bgboard.analysis.evaluators`
-opens the engines and :mod:`~bgboard.analysis.batch` analyses files and folders with a
+opens the engines and :mod:`~bgboard.analysis.file_batch` analyses files and folders with a
 results cache.
 """
 

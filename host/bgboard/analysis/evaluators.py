@@ -12,7 +12,7 @@ from functools import lru_cache
 from typing import Sequence
 
 from bgboard.errors import InputError
-from bgboard.hints.engine import CubeState
+from bgboard.hints.hint_engine import CubeState
 from bgboard.rules import Position, legal_plays
 
 __all__ = ["ANALYSIS_ENGINES", "BgsageEvaluator", "GnubgEvaluator", "open_evaluator"]

@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Callable, Protocol
 
 from bgboard.analysis.stats import CheckerDecision, CubeDecision, LuckRoll, MatchAnalysis
-from bgboard.hints.engine import CubeState
+from bgboard.hints.hint_engine import CubeState
 from bgboard.match.mat_types import ImportedMatch, MatPlay
 from bgboard.match.state import MatchState
 from bgboard.rules import Position, format_play, legal_plays, position_id

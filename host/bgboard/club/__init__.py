@@ -4,14 +4,14 @@ The tournament director: players, events, pairings, results, FIBS ratings, stand
 
 Pure core (no I/O, no clock): ``model`` (data), ``ratings`` (FIBS), ``bracket`` (elimination
 brackets), ``swiss``, ``formats`` (the four formats behind one interface), ``standings``
-(tie-breaks), ``export`` (CSV text), ``printing`` (draw sheets and match slips as HTML),
+(tie-breaks), ``csv_export`` (CSV text), ``printing`` (draw sheets and match slips as HTML),
 ``payouts`` (the pot and its split).  Adapters: ``db`` (SQLite, versioned migrations, WAL, one
 transaction per change, and the services' queries), ``backup`` (SQLite's online backup,
 restore), ``audit`` (the log), ``rating_store`` (ratings kept).  Service: ``director`` — every
 operation the CLI and the web pages call (read its docstring), with its ``views``, ``checks``
 and ``results`` — ``operations`` (the table of audited operations, ``replay_audit``) and ``evening``
 (check-in, late entries, payouts, per-event match numbers, the backup after each round).  docs/club.md explains it for directors.
-``live`` and ``web`` are the room's live boards and pages (their own docstrings).
+``live_boards`` and ``web`` are the room's live boards and pages (their own docstrings).
 
 The public names are imported on first use (:mod:`bgboard.exports`): the pure core does not
 load SQLite, MQTT or Starlette.  ``Director`` is the tournament director's service;
@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from bgboard.club.checks import MAX_MAT, parse_score
     from bgboard.club.db import Club
     from bgboard.club.director import Director
-    from bgboard.club.live import BadBoardError, LiveHub
+    from bgboard.club.live_boards import BadBoardError, LiveHub
     from bgboard.club.model import (
         CHAMPION,
         CONSOLATION_WINNER,
@@ -53,7 +53,7 @@ __getattr__ = exports(__name__, {
     "checks": "MAX_MAT parse_score",
     "db": "Club",
     "director": "Director",
-    "live": "BadBoardError LiveHub",
+    "live_boards": "BadBoardError LiveHub",
     "model": "CHAMPION CONSOLATION_WINNER ELIMINATED FORMATS Entrant EventSpec Played",
     "operations": "replay_audit",
     "ratings": "RatedResult Rating fibs_change k_factor rate upset_probability",

@@ -363,9 +363,9 @@ def pr_history(conn: sqlite3.Connection, name: str) -> list[dict[str, Any]]:
 
 def write_csv(conn: sqlite3.Connection, event: str, out: Path) -> int:
     """The event's stored figures as ``out`` (``analysis.csv``, written by
-    :func:`bgboard.analysis.batch.figures_csv`: one row per analysed match and player, matches
+    :func:`bgboard.analysis.file_batch.figures_csv`: one row per analysed match and player, matches
     by their id as the export's ``mat/ID.mat`` files are named); the number of rows."""
-    from bgboard.analysis.batch import figures_csv
+    from bgboard.analysis.file_batch import figures_csv
 
     row = conn.execute("SELECT id FROM events WHERE name = ?", (event,)).fetchone()
     done = _done(conn, row[0]) if row is not None else []

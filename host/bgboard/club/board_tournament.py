@@ -100,7 +100,7 @@ class ClubTournament:
         return Checker(self._path)
 
     def store(self, batch: list[tuple[int, Result]]) -> list[Outcome]:
-        from bgboard.club.confirm import board_result  # an event asking both players to confirm
+        from bgboard.club.confirmations import board_result  # an event asking both players to confirm
 
         service = self.service
         out: list[Outcome] = []
@@ -111,7 +111,7 @@ class ClubTournament:
                     row = db.execute("SELECT status FROM matches WHERE id = ?", (result.match,)).fetchone()
                     held = (board_result(service, result.event, result.match, board, result, row["status"])
                             if row is not None else None)
-                    if held is not None:  # disputed, or not confirmed: kept for the director (club/confirm.py)
+                    if held is not None:  # disputed, or not confirmed: kept for the director (club/confirmations.py)
                         out.append(Outcome(*held))
                         db.execute("RELEASE one_result")
                         continue
@@ -153,7 +153,7 @@ class ClubTournament:
         out = []
         for event in self._running():
             out += [assignment_of(a) for a in self.service.assignments(event) if a.board is not None]
-        from bgboard.club.confirm import confirming
+        from bgboard.club.confirmations import confirming
 
         return confirming(self.service, out)
 

@@ -4,7 +4,7 @@
 ``director``, a persistent session, so results published while the director was down are
 waiting for it) subscribed to every board's ``state``, ``online`` and ``result``.
 
-* a board's state goes to the room's :class:`~bgboard.club.live.LiveHub` (the web pages), its
+* a board's state goes to the room's :class:`~bgboard.club.live_boards.LiveHub` (the web pages), its
   last will marks it offline there;
 * a result is **checked off the writer** — the match, the board, the players, the score and
   the ``.mat`` replay, in a pool of worker processes, the boards taken in turn so one board's
@@ -65,7 +65,7 @@ from bgboard.net.protocol import (
     parse_topic,
     topic,
 )
-from bgboard.net.session import Backoff, MqttError, open_client, subscription
+from bgboard.net.mqtt_client import Backoff, MqttError, open_client, subscription
 
 log = logging.getLogger(__name__)
 

@@ -82,7 +82,7 @@ def bracket_size(n: int) -> int:
 def _halve(sources: Sequence[Source], prefix: str, flight: str, stage: int,
            nodes: list[Node]) -> list[Source]:
     """Pair neighbouring sources in new nodes ``{prefix}-1``, ``{prefix}-2``, ...; their winners."""
-    winners = []
+    winners: list[Source] = []
     for i in range(len(sources) // 2):
         key = f"{prefix}-{i + 1}"
         nodes.append(Node(key, flight, stage, (sources[2 * i], sources[2 * i + 1])))
@@ -126,7 +126,7 @@ def double_elimination(n: int, last_chance: bool = False) -> list[Node]:
         # the main bracket do not meet again at once
         if r % 2 == 0:
             dropping = dropping[::-1]
-        drop = []
+        drop: list[Source] = []
         for i, (survivor, main_key) in enumerate(zip(survivors, dropping)):
             key = f"D{r}-{i + 1}"
             nodes.append(Node(key, CONSOLATION, stage, (survivor, Source(LOSER, main_key))))

@@ -175,7 +175,7 @@ MIGRATIONS: tuple[str | Callable[[sqlite3.Connection], None], ...] = (
         AND m2.id <= matches.id AND m2.status != 'bye') WHERE status != 'bye';
     CREATE UNIQUE INDEX matches_event_number ON matches(event_id, number);
     """,
-    # 5: results held for the director (club/confirm.py): disputed, or not confirmed, at a board
+    # 5: results held for the director (club/confirmations.py): disputed, or not confirmed, at a board
     """
     CREATE TABLE held_results (
         id INTEGER PRIMARY KEY,
@@ -379,9 +379,6 @@ class Club:
         for action in actions:
             action()
 
-    def schema_version(self) -> int:
-        return int(self.conn.execute("PRAGMA user_version").fetchone()[0])
-
     def close(self) -> None:
         self.conn.close()
 
@@ -506,11 +503,6 @@ def match_snapshot(conn: sqlite3.Connection, row: sqlite3.Row) -> dict[str, Any]
             "winner": winner, "forfeit_reason": row["forfeit_reason"]}
 
 
-def reread(conn: sqlite3.Connection, row: sqlite3.Row) -> sqlite3.Row:
-    """A match row read again (after a change to it)."""
-    return conn.execute("SELECT * FROM matches WHERE id = ?", (row["id"],)).fetchone()
-
-
 __all__ = ["MIGRATIONS", "SCHEMA", "BUSY_TIMEOUT_S", "CLUB_TABLES", "ClubDatabaseError", "database_error",
            "holders_of", "Club", "player_id", "player_names", "event_row", "event_spec", "entrants", "played",
-           "match_row", "node_match", "free_boards", "match_info", "match_snapshot", "reread"]
+           "match_row", "node_match", "free_boards", "match_info", "match_snapshot"]

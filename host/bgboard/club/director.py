@@ -46,7 +46,7 @@ from pathlib import Path
 from typing import Any
 
 from bgboard.club import (
-    audit, bracket, checks, db as queries, evening, export as exporting, formats, rating_store, results,
+    audit, bracket, checks, csv_export, db as queries, evening, formats, rating_store, results,
 )
 from bgboard.club.audit import now
 from bgboard.club.checks import (
@@ -398,8 +398,8 @@ class Director:
         matches = self.matches(event)
         written = []
         files = {
-            "standings.csv": exporting.standings_csv(standings),
-            "results.csv": exporting.results_csv(matches),
+            "standings.csv": csv_export.standings_csv(standings),
+            "results.csv": csv_export.results_csv(matches),
             "draw.html": evening.draw_sheet(self, info.name, css_text=True),
             "slips.html": evening.slips_sheet(self, info.name, css_text=True),
         }

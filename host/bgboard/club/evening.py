@@ -110,7 +110,7 @@ def configure(d: "Director", event: str, *, check_in: bool | None = None,
               round_to: str | None = None, confirm_results: bool | None = None,
               actor: str = "director", at: str | None = None) -> dict[str, Any]:
     """Set an event's check-in, entry fee and payouts (before its first round for check-in),
-    and whether its board results need both players' confirmation (club/confirm.py)."""
+    and whether its board results need both players' confirmation (club/confirmations.py)."""
     with d.club.transaction() as db:
         row = queries.event_row(d.db, event)
         s = settings(row)

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from caissify_pairings.engines.round_robin import berger_round
+from caissify_pairings.engines.round_robin import berger_round  # pyright: ignore[reportMissingTypeStubs] - the library ships no stubs; its source is typed
 
 from bgboard.club import bracket, swiss
 from bgboard.club.model import (
@@ -102,7 +102,7 @@ def _elimination(spec: EventSpec, entrants: Sequence[Entrant],
     made: list[Pairing] = []
     while True:
         slots = bracket.resolve(tree, seeds, outcomes)
-        new = []
+        new: list[Pairing] = []
         for node in tree:
             slot = slots[node.key]
             if node.key in outcomes or slot.state not in (bracket.READY, bracket.BYE):
@@ -138,7 +138,7 @@ def _league(spec: EventSpec, entrants: Sequence[Entrant],
     if spec.format == ROUND_ROBIN:
         seeds = _seeds(entrants)
         size = n if n % 2 == 0 else n + 1
-        out = []
+        out: list[Pairing] = []
         for table, (x, y) in enumerate(berger_round(size, number), start=1):
             a = seeds[x - 1] if x <= n else None
             b = seeds[y - 1] if y <= n else None

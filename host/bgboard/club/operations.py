@@ -4,7 +4,7 @@ names, the operation that wrote it and how the row's arguments call it again.
 :func:`replay_audit` re-runs a log, in order, into a new club through :data:`OPERATIONS`:
 the director's own operations (:class:`~bgboard.club.director.Director`,
 :mod:`bgboard.club.results`), the evening's (:mod:`bgboard.club.evening`) and the held
-results' (:mod:`bgboard.club.confirm`).  An operation that writes a new audit action adds
+results' (:mod:`bgboard.club.confirmations`).  An operation that writes a new audit action adds
 its row here; tests/club/test_audit_replay.py replays every kind.
 """
 
@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from bgboard.club import confirm, db as queries, evening
+from bgboard.club import confirmations, db as queries, evening
 from bgboard.club.director import Director
 from bgboard.club.views import AuditEntry
 from bgboard.errors import InputError
@@ -34,12 +34,6 @@ def _result_key(d: Director, a: dict[str, Any], kw: dict[str, Any]) -> object:
     mid = _match(d, a)
     score = d.match(mid).score or [0, 0]
     return d.record_result(a["event"], mid, (score[0], score[1]), a["mat"], a["result_key"], **kw)
-
-
-def _held_settled(d: Director, a: dict[str, Any], kw: dict[str, Any]) -> None:
-    with d.club.transaction() as db:
-        db.execute("UPDATE held_results SET status = ?, settled_at = ?, settled_by = ? WHERE result_key = ?",
-                   (a["status"], kw["at"], kw["actor"], a["result_key"]))
 
 
 def _ignored(d: Director, a: dict[str, Any], kw: dict[str, Any]) -> None:
@@ -71,11 +65,11 @@ OPERATIONS: dict[str, Replay] = {
     "player_edit": lambda d, a, kw: evening.edit_player(d, a["name"], a["new_name"], a["rating"], **kw),
     "player_remove": lambda d, a, kw: evening.remove_player(d, a["name"], **kw),
     "backup_dir": _ignored,  # a folder of the machine the log came from
-    # results held for the director (club/confirm.py)
-    "result_held": lambda d, a, kw: confirm.hold(
+    # results held for the director (club/confirmations.py)
+    "result_held": lambda d, a, kw: confirmations.hold(
         d, a["event"], _match(d, a), (a["score"][0], a["score"][1]), a["mat"], a["result_key"], a["why"],
         board=a["board"], **kw),
-    "held_settled": _held_settled,
+    "held_settled": lambda d, a, kw: confirmations.settle(d, a["result_key"], a["status"], **kw),
 }
 
 

@@ -51,7 +51,7 @@ def cents(text: str | float | int, what: str) -> int:
 
 def percentages(text: str, what: str) -> list[float]:
     """'50,30,20' -> [50.0, 30.0, 20.0] (each above 0)."""
-    out = []
+    out: list[float] = []
     for part in str(text).split(","):
         try:
             value = float(part.strip())

@@ -72,7 +72,7 @@ def _head(title: str, css_href: str | None, css_text: str | None, body_class: st
 
 def _settings_line(club: str, event: Any) -> str:
     consolation = f" (consolation {_e(event.consolation_length)})" if event.consolation_length else ""
-    clock = event.clock or {}
+    clock: dict[str, Any] = event.clock or {}
     return (f'<p class="meta">{_e(club)} · {_e(event.format)} · {_e(event.length)}-point matches'
             f"{consolation} · rules {_e(event.rules)} · clock {_e(clock.get('reserve_per_point_s', 0) // 60)}"
             f" min per point + {_e(clock.get('delay_s', 0))} s delay · "
@@ -89,7 +89,7 @@ def bracket_html(nodes: Sequence[Any], matches: dict[int, Any]) -> list[str]:
     flights: dict[str, dict[int, list[Any]]] = defaultdict(lambda: defaultdict(list))
     for n in nodes:
         flights[n.flight][n.stage].append(n)
-    out = []
+    out: list[str] = []
     for flight, stages in flights.items():
         order = sorted(stages)
         out.append(f'<section class="flight" data-flight="{_e(flight)}"><h2>{_e(FLIGHT_TITLES.get(flight, flight))}</h2>'
@@ -107,7 +107,7 @@ def bracket_html(nodes: Sequence[Any], matches: dict[int, Any]) -> list[str]:
                     score = m.score[side] if m is not None and m.score else ""
                     out.append(f'<div class="p{won}"><span class="who">{_e(who)}</span>'
                                f'<span class="pts">{_e(score)}</span></div>')
-                tag = []
+                tag: list[str] = []
                 if m is not None and m.number:
                     tag.append(f"match {m.number}")
                 if where(m):

@@ -15,6 +15,8 @@ forfeit re-derives every rating.  Each change is one transaction with its audit 
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 from bgboard.club import audit, bracket, db as queries, evening, formats, rating_store
@@ -96,6 +98,24 @@ def check_mat(conn: sqlite3.Connection, match: sqlite3.Row, rules: str, score: t
     return mat
 
 
+@contextmanager
+def _changing(d: Director, event: str, match_id: int) -> Iterator[tuple[sqlite3.Connection, sqlite3.Row, sqlite3.Row]]:
+    """One transaction over an event's match: (the connection, the event's row, the match's row
+    as it was), the event and the match found by what a person typed."""
+    with d.club.transaction() as db:
+        ev = queries.event_row(d.db, event)
+        yield db, ev, queries.match_row(d.db, ev, match_id)
+
+
+def _reread(db: sqlite3.Connection, match: sqlite3.Row) -> sqlite3.Row:
+    """The match's row again, after a change to it."""
+    return db.execute("SELECT * FROM matches WHERE id = ?", (match["id"],)).fetchone()
+
+
+def _score(score: tuple[int, int] | str) -> tuple[int, int]:
+    return parse_score(score) if isinstance(score, str) else score
+
+
 def check_result(d: Director, event: str, match_id: int, score: tuple[int, int], mat: str) -> None:
     """The checks of a board's result that need no writing — the score is a finished
     match's and the .mat replays to it — raising :class:`InputError` as
@@ -118,12 +138,9 @@ def record_result(d: Director, event: str, match_id: int, score: tuple[int, int]
     result under the same key (or a second result for the match) is refused.
     ``mat_checked``: :meth:`check_result` already replayed this ``mat`` to this score for
     this match (the .mat is not replayed again inside the transaction)."""
-    if isinstance(score, str):
-        score = parse_score(score)
+    score = _score(score)
     at = at or now()
-    with d.club.transaction() as db:
-        ev = queries.event_row(d.db, event)
-        match = queries.match_row(d.db, ev, match_id)
+    with _changing(d, event, match_id) as (db, ev, match):
         if result_key is not None:
             result_key = clean_text(result_key, "a result key")
             if not result_key:
@@ -150,7 +167,7 @@ def record_result(d: Director, event: str, match_id: int, score: tuple[int, int]
             audit.write(d.db, "result_key", {"event": ev["name"], "node": match["node"],
                                        "result_key": result_key, "mat": mat},
                         None, None, actor, at, ev["id"], match["id"])
-            return queries.match_info(d.db, db.execute("SELECT * FROM matches WHERE id = ?", (match["id"],)).fetchone())
+            return queries.match_info(d.db, _reread(db, match))
         if match["status"] != PENDING:
             raise InputError(f"match {match['id']} already has a result "
                              f"({_describe(match)}): correct it with "
@@ -162,7 +179,7 @@ def record_result(d: Director, event: str, match_id: int, score: tuple[int, int]
         db.execute("UPDATE matches SET status = 'finished', score_a = ?, score_b = ?, winner = ?,"
                    " mat = ?, result_key = ?, reported_at = ?, reported_by = ? WHERE id = ?",
                    (score[0], score[1], winner, mat, result_key, at, actor, match["id"]))
-        match = db.execute("SELECT * FROM matches WHERE id = ?", (match["id"],)).fetchone()
+        match = _reread(db, match)
         rating_store.rate_new(d.db, match)
         audit.write(d.db, "result", {"event": ev["name"], "node": match["node"], "score": list(score),
                                "mat": mat, "result_key": result_key},
@@ -201,12 +218,9 @@ def correct_result(d: Director, event: str, match_id: int, score: tuple[int, int
                    mat: str | None = None, reason: str = "", *, actor: str = "director",
                    at: str | None = None) -> MatchInfo:
     """The director changes a match's score (or enters it); ratings are re-derived."""
-    if isinstance(score, str):
-        score = parse_score(score)
+    score = _score(score)
     at = at or now()
-    with d.club.transaction() as db:
-        ev = queries.event_row(d.db, event)
-        match = queries.match_row(d.db, ev, match_id)
+    with _changing(d, event, match_id) as (db, ev, match):
         winner = check_score(match, score)
         _override(d, ev, match, winner)
         if mat is not None:
@@ -222,7 +236,7 @@ def correct_result(d: Director, event: str, match_id: int, score: tuple[int, int
         if mat is None and match["mat"] is not None and before["score"] != list(score):
             db.execute("UPDATE matches SET mat = NULL WHERE id = ?", (match["id"],))
         rating_store.recompute(d.club)
-        match = db.execute("SELECT * FROM matches WHERE id = ?", (match["id"],)).fetchone()
+        match = _reread(db, match)
         audit.write(d.db, "correct", {"event": ev["name"], "node": match["node"], "score": list(score),
                                 "mat": mat, "reason": clean_text(reason, "a reason")},
                     before, queries.match_snapshot(d.db, match), actor, at, ev["id"], match["id"])
@@ -237,9 +251,7 @@ def forfeit(d: Director, event: str, match_id: int, winner: str, reason: str, *,
     reason = clean_text(reason, "a reason")
     if not reason:
         raise InputError("say why the match is forfeited (--reason), for the audit log")
-    with d.club.transaction() as db:
-        ev = queries.event_row(d.db, event)
-        match = queries.match_row(d.db, ev, match_id)
+    with _changing(d, event, match_id) as (db, ev, match):
         wid = queries.player_id(d.db, winner)
         if wid not in (match["player_a"], match["player_b"]) or match["player_b"] is None:
             raise InputError(f"{clean_name(winner)} does not play match {match['id']}")
@@ -251,7 +263,7 @@ def forfeit(d: Director, event: str, match_id: int, winner: str, reason: str, *,
                    " reported_by = ? WHERE id = ?", (wid, reason, at, actor, match["id"]))
         if was_rated:
             rating_store.recompute(d.club)
-        match = db.execute("SELECT * FROM matches WHERE id = ?", (match["id"],)).fetchone()
+        match = _reread(db, match)
         audit.write(d.db, "forfeit", {"event": ev["name"], "node": match["node"], "winner": clean_name(winner),
                                 "reason": reason}, before, queries.match_snapshot(d.db, match), actor, at,
                     ev["id"], match["id"])

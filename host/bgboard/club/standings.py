@@ -40,7 +40,7 @@ class Row:
     losses: int
     points_for: int
     points_against: int
-    tiebreaks: dict[str, float] = field(default_factory=dict)
+    tiebreaks: dict[str, float] = field(default_factory=dict[str, float])
     status: str = PLAYING
 
 

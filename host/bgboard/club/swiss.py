@@ -107,7 +107,7 @@ def _matching(players: list[int], score: Mapping[int, float],
     import networkx as nx
 
     rank = {p: i for i, p in enumerate(players)}
-    graph = nx.Graph()
+    graph: nx.Graph[int] = nx.Graph()
     graph.add_nodes_from(players)
     top = max(score.values(), default=0) + 1
     for i, p in enumerate(players):

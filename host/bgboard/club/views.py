@@ -75,7 +75,7 @@ class RoundInfo:
     round: int
     matches: list[MatchInfo]
     byes: list[str]
-    walkovers: list[MatchInfo] = field(default_factory=list)
+    walkovers: list[MatchInfo] = field(default_factory=list[MatchInfo])
 
     def as_json(self) -> dict[str, Any]:
         """The issue's shape: {"event", "round", "matches": [{"id", "board", "players",

@@ -83,7 +83,7 @@ def _text(result: dict[str, Any]) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from bgboard.analysis.batch import CACHE_NAME, Cache, expand, iter_results
+    from bgboard.analysis.file_batch import CACHE_NAME, Cache, expand, iter_results
     from bgboard.analysis.evaluators import open_evaluator
 
     if args.worst < 0 or args.worst > 50:

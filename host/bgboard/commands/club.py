@@ -44,7 +44,7 @@ from bgboard.club import evening
 from bgboard.club.checks import MAX_MAT, parse_score
 from bgboard.club.db import database_error
 from bgboard.club.director import Director
-from bgboard.club.live import LiveHub
+from bgboard.club.live_boards import LiveHub
 from bgboard.club.model import FORMATS
 from bgboard.commands import club_evening
 from bgboard.errors import InputError
@@ -321,7 +321,7 @@ def _run(d: Director, args: argparse.Namespace, by: str) -> int:
         print(f"{len(written)} files written to {args.out}")
         csv_path = Path(args.out) / "analysis.csv"
         if args.analyse:  # every record analysed now (cached beside them), not the stored figures
-            from bgboard.analysis.batch import write_figures_csv
+            from bgboard.analysis.file_batch import write_figures_csv
 
             rows = write_figures_csv(Path(args.out) / "mat", csv_path, args.analyse.strip().lower())
             print(f"{rows} players' figures analysed into {csv_path}")

@@ -187,19 +187,19 @@ def run(d: Any, args: argparse.Namespace, by: str) -> int | None:
 
 
 def _held(d: Any, args: argparse.Namespace, by: str) -> None:
-    """``club held``: list the results waiting for the director, or settle one (club/confirm.py)."""
-    from bgboard.club import confirm
+    """``club held``: list the results waiting for the director, or settle one (club/confirmations.py)."""
+    from bgboard.club import confirmations
 
     if args.accept or args.decide:
         if args.decide and not args.score:
             raise InputError("say the score that counts: 'bgboard club held --decide N --score A-B'")
-        m = (confirm.accept(d, args.accept, actor=by) if args.accept else
-             confirm.decide(d, args.decide, args.score, actor=by))
+        m = (confirmations.accept(d, args.accept, actor=by) if args.accept else
+             confirmations.decide(d, args.decide, args.score, actor=by))
         print(f"match {m.number or m.id} of {m.event}: {m.score[0]}-{m.score[1]} recorded, {m.winner} wins")
         return
     if args.score:
         raise InputError("--score goes with --decide N")
-    held = confirm.held(d)
+    held = confirmations.held(d)
     if args.json:
         print(json.dumps([asdict(h) for h in held]))
         return

@@ -27,7 +27,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
 def run(args: argparse.Namespace) -> int:
     from bgboard.control.session import MatchSession, ReadOnlyJournal, Settings
     from bgboard.match.recordfile import write_records
-    from bgboard.net.report import mat_info
+    from bgboard.net.board_report import mat_info
     from bgboard.net.seat import club_match_of
     from bgboard.store.journal import read_entries
 

@@ -38,7 +38,7 @@ from pathlib import Path
 from bgboard.errors import EnvironmentFailure, InputError, shown
 from bgboard.hardware import PLACES, Grid, Slot, firmware_dir, load_grid
 from bgboard.link import messages as m
-from bgboard.link.codec import Frame, FrameDecoder
+from bgboard.link.frames import Frame, FrameDecoder
 
 FIRMWARE_DIR = firmware_dir()
 

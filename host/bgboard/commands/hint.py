@@ -21,7 +21,7 @@ import sys
 from typing import Any, TextIO
 
 from bgboard.errors import InputError
-from bgboard.hints.engine import CubeHint, CubeState, HintEngine, PlaysHint
+from bgboard.hints.hint_engine import CubeHint, CubeState, HintEngine, PlaysHint
 from bgboard.rules import parse_dice, parse_position
 from bgboard.rules.position import Position
 

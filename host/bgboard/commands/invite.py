@@ -38,7 +38,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
 def run(args: argparse.Namespace) -> int:
     from bgboard.config import RemoteConfig, remote_place
     from bgboard.net.protocol import parse_broker_url
-    from bgboard.net.remote import SIDES, check_match
+    from bgboard.net.remote_wire import SIDES, check_match
     from bgboard.net.remote_accounts import check_user, password_file, read_seats, seat, write_accounts
 
     try:

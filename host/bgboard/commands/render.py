@@ -11,8 +11,8 @@ import argparse
 
 from bgboard.display.demos import DEMOS, demo_state
 from bgboard.display.panels import PANELS, panel_spec
-from bgboard.display.render import render
-from bgboard.display.state import state_from_json
+from bgboard.display.renderer import render
+from bgboard.display.display_state import state_from_json
 from bgboard.errors import InputError
 
 

@@ -380,7 +380,7 @@ def _replay(args: argparse.Namespace, noise: float) -> int:
 
     read_named = importlib.import_module("bgboard.commands.import").read_named  # 'import' is a keyword
     from bgboard.display.panels import panel_spec
-    from bgboard.display.render import render
+    from bgboard.display.renderer import render
     from bgboard.sim.replay_run import replay_steps, simulate_replay
 
     match = read_named(args.replay)

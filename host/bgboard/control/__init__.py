@@ -33,8 +33,8 @@ if TYPE_CHECKING:
     )
     from bgboard.control.judge import BLUE, GREEN
     from bgboard.control.notice import Topic
-    from bgboard.control.practice import LEARNER, PracticeRoom
-    from bgboard.control.replay import (
+    from bgboard.control.practice_room import LEARNER, PracticeRoom
+    from bgboard.control.replay_room import (
         BACK,
         FORWARD,
         NEXT_GAME,
@@ -45,7 +45,7 @@ if TYPE_CHECKING:
     )
     from bgboard.control.rooms import Room
     from bgboard.control.session import IllegalPolicy, MatchSession, Settings
-    from bgboard.control.tavli import display_state, hints_known, variant_notes
+    from bgboard.control.seed_notes import display_state, hints_known, variant_notes
 
 #: Each submodule and the public names it defines (imported when a name is first used).
 __getattr__ = exports(__name__, {
@@ -57,11 +57,11 @@ __getattr__ = exports(__name__, {
     ),
     "judge": "BLUE GREEN",
     "notice": "Topic",
-    "practice": "LEARNER PracticeRoom",
-    "replay": "BACK FORWARD NEXT_GAME ReplayRoom ReplayStep Replayer replay_steps",
+    "practice_room": "LEARNER PracticeRoom",
+    "replay_room": "BACK FORWARD NEXT_GAME ReplayRoom ReplayStep Replayer replay_steps",
     "rooms": "Room",
     "session": "IllegalPolicy MatchSession Settings",
-    "tavli": "display_state hints_known variant_notes",
+    "seed_notes": "display_state hints_known variant_notes",
 })
 
 __all__ = [

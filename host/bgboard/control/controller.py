@@ -7,7 +7,7 @@ roll being played is judged by a :class:`~bgboard.control.judge.TurnJudge`, and 
 display shows is a frozen :class:`~bgboard.control.presenter.View` that
 :func:`~bgboard.control.presenter.display_state` draws.  The controller holds no I/O of its
 own: the journal, the device (``send``: host → board messages such as LEDs and rolling)
-and the display (``show``: a :class:`bgboard.display.state.DisplayState`) are injected, and
+and the display (``show``: a :class:`bgboard.display.display_state.DisplayState`) are injected, and
 time comes with the events.
 
 Buttons (per player, hardware/pins.toml): **roll** — ask for the dice (the board's dice
@@ -61,17 +61,17 @@ from bgboard.control.notice import Notice, Severity, Topic
 from bgboard.control.numbering import Numbering, Words
 from bgboard.control.presenter import View, display_state
 from bgboard.control.resigning import Resigning
-from bgboard.control.tavli import variant_notes
+from bgboard.control.seed_notes import variant_notes
 from bgboard.control.session import ILLEGAL_POLICIES, IllegalPolicy, JournalLike, MatchSession, Settings
 from bgboard.link.messages import HostMessage, SetLeds, SetRolling
 from bgboard.match import Action, Beaver, Double, Drop, Move, NextGame, OpeningRoll, Pass, Roll, Take
 from bgboard.match.state import MatchState, Phase
 from bgboard.rules.position import Position
-from bgboard.sense.board import Observation, differences
+from bgboard.sense.places import Observation, differences
 from bgboard.sense.recognise import RollReader, Verdict, setup_message
 
 if TYPE_CHECKING:
-    from bgboard.display.state import DisplayState
+    from bgboard.display.display_state import DisplayState
     from bgboard.hints.lesson import CubeLesson, Lesson, PlayLesson
 
 __all__ = [

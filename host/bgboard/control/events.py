@@ -11,7 +11,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from bgboard.rules.position import Position
-from bgboard.sense.board import Observation
+from bgboard.sense.places import Observation
 
 if TYPE_CHECKING:
     from bgboard.hints.lesson import Lesson
@@ -99,7 +99,7 @@ class LessonReady:
 class OpponentMoved:
     """The other side's decision has come (an engine computed it off the loop, or a remote
     board sent it): ``key`` names the question it answers (stale answers are dropped),
-    ``decision`` is a :class:`bgboard.control.opponent.Decision`-like value."""
+    ``decision`` is a :class:`bgboard.control.opponent_room.Decision`-like value."""
 
     key: tuple[object, ...]
     decision: object

@@ -17,7 +17,7 @@ from bgboard.control.session import MatchSession
 from bgboard.link.messages import Led
 from bgboard.match import Condone, Move, Pass
 from bgboard.match.state import MatchState, Phase
-from bgboard.sense.board import Fix, Observation, board_of, describe_fixes, position_of, put_back
+from bgboard.sense.places import Fix, Observation, board_of, describe_fixes, position_of, put_back
 from bgboard.sense.recognise import (
     Ambiguous,
     Illegal,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from bgboard.display.state import Severity
+from bgboard.display.display_state import Severity
 
 __all__ = ["Notice", "Severity", "Topic"]
 

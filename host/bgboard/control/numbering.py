@@ -3,7 +3,7 @@
 Two sources of point numbers meet in the display's sentences: the rules engine, its
 notation and the hints speak in the **mover's own numbering** (as gnubg does: each player's
 home board is 1–6), and the sensing layer speaks in **physical numbering** (white's own:
-``bgboard.sense.board``).  For white both are the same; for black point ``p`` of one is
+``bgboard.sense.places``).  For white both are the same; for black point ``p`` of one is
 point ``25 − p`` of the other.
 
 The config's ``[match] numbering`` chooses what the players read: ``"own"`` (the default:
@@ -73,5 +73,5 @@ class Words:
 
     @property
     def put_back_player(self) -> int | None:
-        """The numbering :func:`bgboard.sense.board.put_back` should use."""
+        """The numbering :func:`bgboard.sense.places.put_back` should use."""
         return self.player if self.numbering == Numbering.OWN else None

@@ -1,5 +1,5 @@
 """What the display shows: a frozen :class:`View` of the match at one moment, turned into a
-:class:`~bgboard.display.state.DisplayState` by :func:`display_state`.  Pure.
+:class:`~bgboard.display.display_state.DisplayState` by :func:`display_state`.  Pure.
 
 The controller builds the view (:meth:`bgboard.control.controller.Controller.view`); this
 module knows nothing of the controller.
@@ -12,10 +12,10 @@ from typing import Sequence
 
 from bgboard.control.clock import Clock
 from bgboard.control.notice import Notice, Severity, Topic
-from bgboard.display.state import BoardDiagram, ClockState, DisplayPhase, DisplayState, Ending
+from bgboard.display.display_state import BoardDiagram, ClockState, DisplayPhase, DisplayState, Ending
 from bgboard.match.state import MatchState, Phase
 from bgboard.rules.position import Position
-from bgboard.sense.board import BLACK_BAR, BLACK_OFF, WHITE, WHITE_BAR, WHITE_OFF, Observation, Slots, board_of, differences
+from bgboard.sense.places import BLACK_BAR, BLACK_OFF, WHITE, WHITE_BAR, WHITE_OFF, Observation, Slots, board_of, differences
 
 __all__ = ["MAX_CUBE", "MAX_POINTS", "MAX_SCORE", "PHASES", "View", "diagram_of", "display_state", "ending", "title"]
 
@@ -42,7 +42,7 @@ class View:
     """Everything the display shows, at ``now_ms``: the match, what to say, the clocks, a
     loss on time, the hint for the roll, and the board as read (for the set-up diagram:
     ``start`` is the start's position, or its 28 signed physical counts).  ``variant``: a
-    seed variant's notes (:func:`bgboard.control.tavli.variant_notes`), shown where a
+    seed variant's notes (:func:`bgboard.control.seed_notes.variant_notes`), shown where a
     backgammon hint would be."""
 
     state: MatchState

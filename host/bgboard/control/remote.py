@@ -1,6 +1,6 @@
 """The other side played by a person at another board (pure; docs/remote.md).
 
-:class:`RemoteRoom` is the :class:`~bgboard.control.opponent.OpponentRoom` whose
+:class:`RemoteRoom` is the :class:`~bgboard.control.opponent_room.OpponentRoom` whose
 other side is a person at another board.  Both boards hold the same match log; each action
 is made at exactly one board — the board of the player whose decision it is (the roller's
 board rolls, the doubler's doubles, the mover's records its play) and, for what belongs to
@@ -29,11 +29,11 @@ from typing import Any
 from bgboard.control.controller import Controller
 from bgboard.control.events import Button, ButtonPressed, DiceRolled, OpponentMoved
 from bgboard.control.notice import Notice, Severity
-from bgboard.control.opponent import Answer, OpponentRoom
+from bgboard.control.opponent_room import Answer, OpponentRoom
 from bgboard.link.messages import SetRolling
 from bgboard.match import Move, Pass
 from bgboard.match.actions import Action, NextGame, Resign, action_from_dict, action_to_dict
-from bgboard.match.errors import MatchRecordError
+from bgboard.match.rule_errors import MatchRecordError
 from bgboard.match.state import Phase
 
 __all__ = ["FORFEIT", "RemotePeer", "RemoteRoom", "author"]
@@ -45,7 +45,7 @@ FORFEIT = "forfeit"
 
 @dataclass
 class RemotePeer:
-    """The other board as an :class:`~bgboard.control.opponent.OpponentPlay`: its actions by
+    """The other board as an :class:`~bgboard.control.opponent_room.OpponentPlay`: its actions by
     their index in the match log (``inbox``), whether the link to it is up, and what stopped
     the match (``problem``, one sentence)."""
 

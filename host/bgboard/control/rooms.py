@@ -1,10 +1,10 @@
 """One kind of room (pure): what every room at the board does for the app (issue 21).
 
 A *room* is what the board is used for at the moment — a match (:class:`~bgboard.control.
-controller.Controller`, with one side played by an engine in :class:`~bgboard.control.opponent.
+controller.Controller`, with one side played by an engine in :class:`~bgboard.control.opponent_room.
 OpponentRoom` or by a person at another board in :class:`~bgboard.control.remote.RemoteRoom`),
-practice drills (:class:`~bgboard.control.practice.PracticeRoom`) or the replay of a match
-file (:class:`~bgboard.control.replay.ReplayRoom`).  Every room keeps the same contract, and
+practice drills (:class:`~bgboard.control.practice_room.PracticeRoom`) or the replay of a match
+file (:class:`~bgboard.control.replay_room.ReplayRoom`).  Every room keeps the same contract, and
 ``bgboard.app.App`` (and the simulator) drive a room through it alone:
 
 * **an event in** — :meth:`Room.handle` takes one :data:`~bgboard.control.events.Event` (a board
@@ -12,7 +12,7 @@ file (:class:`~bgboard.control.replay.ReplayRoom`).  Every room keeps the same c
   tick), with its time; a room ignores the kinds it has no use for.  It never raises for what
   a person does at the board: a wrong move is a notice on the display.
 * **the view out** — the room draws what it wants shown through the ``show`` function it was
-  built with (a :class:`~bgboard.display.state.DisplayState`, after every event and whenever
+  built with (a :class:`~bgboard.display.display_state.DisplayState`, after every event and whenever
   else it changes) and drives the board through ``send`` (LEDs, the dice module's rolling);
   :meth:`Room.display` gives, without side effects, what it shows now (None while there is
   nothing to show yet).
@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Protocol, Sequence, runtime_checkable
 
 if TYPE_CHECKING:
     from bgboard.control.events import Event
-    from bgboard.display.state import DisplayState
+    from bgboard.display.display_state import DisplayState
     from bgboard.match.actions import Action
     from bgboard.match.state import MatchState
 

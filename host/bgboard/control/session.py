@@ -30,7 +30,7 @@ from bgboard.match.state import MatchState, Phase, game_variant
 from bgboard.rules.games import variant as variant_of
 from bgboard.rules.position import Position
 from bgboard.rules.starts import start_position
-from bgboard.sense.board import Slots
+from bgboard.sense.places import Slots
 from bgboard.sense.slots import SlotMap
 from bgboard.sense.tavli import start_counts
 

@@ -2,9 +2,9 @@
 (pure: no I/O, no clock), the refresh policy, the painter thread and the panel drivers
 (adapters; SPI and GPIO libraries are imported when a panel is opened).
 
-The controller imports only ``display.state``, so the public names are imported on first
-use (:mod:`bgboard.exports`) and importing the state does not load Pillow.  ``render`` is
-the renderer's module (its :func:`~bgboard.display.render.render` draws a state)."""
+The controller imports only ``display.display_state``, so the public names are imported on first
+use (:mod:`bgboard.exports`) and importing the state does not load Pillow.  ``renderer`` is
+the renderer's module (its :func:`~bgboard.display.renderer.render` draws a state)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from bgboard.exports import exports
 
 if TYPE_CHECKING:
-    from bgboard.display import fonts, painter, render
+    from bgboard.display import fonts, painter, renderer
     from bgboard.display.demos import DEMOS, demo_state
     from bgboard.display.drivers import open_panel
     from bgboard.display.inky import InkyPanel
@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from bgboard.display.panel import FilePanel, Panel, PanelError
     from bgboard.display.panels import PANELS, PanelSpec, UnknownPanelError, panel_spec
     from bgboard.display.refresh import RefreshConfig, RefreshPolicy, RefreshState, changed_fraction
-    from bgboard.display.render import (
+    from bgboard.display.renderer import (
         ITEMS,
         MAX_NAME,
         MAX_TEXT,
@@ -32,7 +32,7 @@ if TYPE_CHECKING:
         required_items,
     )
     from bgboard.display.screen import Screen
-    from bgboard.display.state import (
+    from bgboard.display.display_state import (
         CRAWFORD_STAGES,
         ENDINGS,
         LEVELS,
@@ -53,7 +53,7 @@ if TYPE_CHECKING:
 
 #: Each submodule and the public names it defines (imported when a name is first used).
 __getattr__ = exports(__name__, {
-    ".": "fonts painter render",
+    ".": "fonts painter renderer",
     "demos": "DEMOS demo_state",
     "drivers": "open_panel",
     "inky": "InkyPanel",
@@ -62,9 +62,9 @@ __getattr__ = exports(__name__, {
     "panel": "FilePanel Panel PanelError",
     "panels": "PANELS PanelSpec UnknownPanelError panel_spec",
     "refresh": "RefreshConfig RefreshPolicy RefreshState changed_fraction",
-    "render": "ITEMS MAX_NAME MAX_TEXT MAX_VARIANTS bounded render_report required_items",
+    "renderer": "ITEMS MAX_NAME MAX_TEXT MAX_VARIANTS bounded render_report required_items",
     "screen": "Screen",
-    "state": (
+    "display_state": (
         "CRAWFORD_STAGES ENDINGS LEVELS PHASES SEVERITIES BoardDiagram ClockState "
         "DisplayPhase DisplayState Ending InvalidDisplayStateError Severity state_from_dict "
         "state_from_json"
@@ -80,6 +80,6 @@ __all__ = [
     "Panel", "PanelError", "PanelSpec", "RefreshConfig", "RefreshPolicy", "RefreshState", "Screen",
     "Severity", "UnknownPanelError", "WaveshareSSD1680", "WaveshareUC8179", "bounded",
     "changed_fraction", "demo_state", "fonts", "frame_bytes", "layout_for", "open_panel", "painter",
-    "panel_spec", "render", "render_report", "required_items", "state_from_dict", "state_from_json",
+    "panel_spec", "render_report", "renderer", "required_items", "state_from_dict", "state_from_json",
     "uc8179_bytes",
 ]

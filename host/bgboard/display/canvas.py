@@ -6,7 +6,7 @@ board (dice, the cube, a checker).  :meth:`Canvas.result` turns it into the pane
 * red/yellow panels: mode ``"P"`` with palette index 0 white, 1 black, 2 accent (what
   Pimoroni's ``inky`` expects).
 
-``placed`` collects the items (:data:`bgboard.display.render.ITEMS`) drawn whole.
+``placed`` collects the items (:data:`bgboard.display.renderer.ITEMS`) drawn whole.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from bgboard.display.fonts import font
 from bgboard.display.panels import PanelSpec
-from bgboard.display.state import Text
+from bgboard.display.display_state import Text
 
 WHITE = 255
 BLACK = 0

@@ -5,7 +5,7 @@ They double as the golden-image test cases and the README pictures.
 
 from __future__ import annotations
 
-from bgboard.display.state import BoardDiagram, ClockState, DisplayState, Ending
+from bgboard.display.display_state import BoardDiagram, ClockState, DisplayState, Ending
 from bgboard.errors import InputError
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from bgboard.display.canvas import BLACK, WHITE, Canvas
 from bgboard.display.layouts import Layout
-from bgboard.display.state import BoardDiagram, DisplayState
+from bgboard.display.display_state import BoardDiagram, DisplayState
 
 
 def setup_screen(c: Canvas, lay: Layout, s: DisplayState, d: BoardDiagram) -> int:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from bgboard.display.canvas import WHITE, Canvas
 from bgboard.display.fonts import font
 from bgboard.display.layouts import Layout
-from bgboard.display.state import DisplayState, Text
+from bgboard.display.display_state import DisplayState, Text
 from bgboard.display.texts import combined, ending_how, ending_points, ending_title, match_label, sent_label
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from bgboard.display.canvas import BLACK, WHITE, Canvas
 from bgboard.display.layouts import Layout
-from bgboard.display.state import DisplayState, Text
+from bgboard.display.display_state import DisplayState, Text
 from bgboard.display.texts import prompt
 
 

@@ -17,7 +17,7 @@ import logging
 from typing import Callable
 
 from bgboard.display.screen import Screen
-from bgboard.display.state import DisplayState
+from bgboard.display.display_state import DisplayState
 from bgboard.newest import NewestOnly
 
 log = logging.getLogger(__name__)

@@ -25,7 +25,7 @@ class Panel(Protocol):
     """A display panel.
 
     ``caps`` gives the size, colours, partial support and refresh times.  ``show`` draws a
-    frame made by :func:`bgboard.display.render.render` for this panel (``full=False`` asks
+    frame made by :func:`bgboard.display.renderer.render` for this panel (``full=False`` asks
     for a partial refresh; panels without one do a full refresh).  ``sleep`` puts the
     panel into its lowest-power state (the next ``show`` wakes it).  ``close`` releases
     the hardware and is idempotent.

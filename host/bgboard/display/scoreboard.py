@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from bgboard.display.canvas import BLACK, WHITE, Canvas
 from bgboard.display.fonts import font
 from bgboard.display.layouts import Layout
-from bgboard.display.state import ClockState, DisplayState, Text
+from bgboard.display.display_state import ClockState, DisplayState, Text
 from bgboard.display.texts import crawford_label, format_clock, match_label
 
 CLOCK_LOW_MS = 60_000

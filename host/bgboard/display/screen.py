@@ -15,8 +15,8 @@ import logging
 
 from bgboard.display.panel import Panel, PanelError
 from bgboard.display.refresh import Refresh, RefreshConfig, RefreshPolicy, RefreshState
-from bgboard.display.render import render
-from bgboard.display.state import DisplayState
+from bgboard.display.renderer import render
+from bgboard.display.display_state import DisplayState
 
 log = logging.getLogger(__name__)
 

@@ -1,11 +1,11 @@
 """Display texts in several lengths (longest first); the renderer picks what fits.
 
-Pure functions of a :class:`~bgboard.display.state.DisplayState`.
+Pure functions of a :class:`~bgboard.display.display_state.DisplayState`.
 """
 
 from __future__ import annotations
 
-from bgboard.display.state import DisplayState, Text
+from bgboard.display.display_state import DisplayState, Text
 
 
 def match_label(state: DisplayState) -> Text:

@@ -6,7 +6,7 @@ Backends: ``bgsage`` (default when installed), ``gnubg-nn``, and the pure-Python
 """
 
 from bgboard.hints.advice import Cancelled, cube_blocker, cube_hint, play_hints
-from bgboard.hints.engine import (
+from bgboard.hints.hint_engine import (
     CubeAction,
     CubeHint,
     CubeState,
@@ -19,7 +19,6 @@ from bgboard.hints.engine import (
 from bgboard.hints.grade import Grade, grade, grade_play
 from bgboard.hints.lesson import CubeLesson, PlayLesson, grade_cube, grade_turn
 from bgboard.hints.registry import ENGINES, Opened, UnknownEngineError, open_configured, open_engine
-from bgboard.hints.teach import Destinations, destinations, illegal_reason
 from bgboard.hints.worker import HintCancelled, HintJob, HintWorker
 
 __all__ = [
@@ -31,7 +30,6 @@ __all__ = [
     "CubeAction",
     "CubeHint",
     "CubeState",
-    "Destinations",
     "ENGINES",
     "EngineUnavailableError",
     "Grade",
@@ -46,10 +44,8 @@ __all__ = [
     "UnsupportedError",
     "cube_blocker",
     "cube_hint",
-    "destinations",
     "grade",
     "grade_play",
-    "illegal_reason",
     "open_configured",
     "open_engine",
     "play_hints",

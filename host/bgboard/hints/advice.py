@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from bgboard.hints.engine import CubeAction, CubeHint, CubeState, HintEngine, PlayHint, PlaysHint
+from bgboard.hints.hint_engine import CubeAction, CubeHint, CubeState, HintEngine, PlayHint, PlaysHint
 from bgboard.rules import legal_plays
 from bgboard.rules.position import Position
 

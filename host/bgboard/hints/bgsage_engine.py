@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from bgboard.hints.engine import CubeHint, classify_cube, CubeState, EngineUnavailableError
+from bgboard.hints.hint_engine import CubeHint, classify_cube, CubeState, EngineUnavailableError
 from bgboard.hints.terminal import finished_equity
 from bgboard.rules.position import Position
 

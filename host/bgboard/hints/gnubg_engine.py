@@ -17,7 +17,7 @@ import struct
 from math import comb
 from typing import Any, Sequence
 
-from bgboard.hints.engine import CubeHint, classify_cube, CubeState, EngineUnavailableError, UnsupportedError
+from bgboard.hints.hint_engine import CubeHint, classify_cube, CubeState, EngineUnavailableError, UnsupportedError
 from bgboard.hints.terminal import finished_equity
 from bgboard.rules.position import Position
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bgboard.hints.engine import PlaysHint
+from bgboard.hints.hint_engine import PlaysHint
 from bgboard.rules.position import Position
 
 __all__ = ["DOUBTFUL", "BAD", "VERY_BAD", "Grade", "grade", "grade_play"]

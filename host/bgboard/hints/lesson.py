@@ -23,8 +23,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, fields
 from typing import Any, Sequence
 
-from bgboard.hints.advice import cube_blocker, play_hints
-from bgboard.hints.engine import CubeHint, CubeState, HintEngine, PlaysHint
+from bgboard.hints.advice import play_hints
+from bgboard.hints.hint_engine import CubeHint, CubeState, HintEngine, PlaysHint
 from bgboard.hints.grade import grade
 from bgboard.rules import legal_plays, position_id
 from bgboard.rules.position import BAR, OFF, Position
@@ -238,11 +238,6 @@ def grade_cube(hint: CubeHint, decision: str, *, player: int | None = None, posi
         return CubeLesson(player, position, decision, best, loss, None, hint.unit)
     loss *= hint.equity_scale
     return CubeLesson(player, position, decision, best, loss, grade(loss), "equity")
-
-
-def cube_available(state: CubeState) -> bool:
-    """The player on roll can turn the cube (so a no-double is a decision to grade)."""
-    return cube_blocker(state) is None
 
 
 def mistakes_by_kind(lessons: Sequence[PlayLesson | CubeLesson]) -> dict[str, int]:

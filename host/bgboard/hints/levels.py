@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 from bgboard.errors import EnvironmentFailure, InputError
 from bgboard.hints.advice import cube_hint
-from bgboard.hints.engine import CubeAction, CubeState, HintEngine, UnsupportedError
+from bgboard.hints.hint_engine import CubeAction, CubeState, HintEngine, UnsupportedError
 from bgboard.hints.registry import make_engine
 from bgboard.rules import legal_plays
 from bgboard.rules.position import Position

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from bgboard.hints.engine import CubeHint, CubeState, UnsupportedError
+from bgboard.hints.hint_engine import CubeHint, CubeState, UnsupportedError
 from bgboard.hints.pubeval import is_race, score
-from bgboard.hints.race import keith_cube
+from bgboard.hints.race_cube import keith_cube
 from bgboard.rules.position import Position
 
 

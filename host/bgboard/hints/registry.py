@@ -8,7 +8,7 @@ import os
 from dataclasses import dataclass
 
 from bgboard.errors import InputError
-from bgboard.hints.engine import EngineUnavailableError, HintEngine
+from bgboard.hints.hint_engine import EngineUnavailableError, HintEngine
 
 log = logging.getLogger(__name__)
 

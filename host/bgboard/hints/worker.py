@@ -26,7 +26,7 @@ import threading
 from typing import Any, Callable
 
 from bgboard.hints.advice import Cancelled, cube_hint, play_hints
-from bgboard.hints.engine import CubeHint, CubeState, HintEngine, PlaysHint
+from bgboard.hints.hint_engine import CubeHint, CubeState, HintEngine, PlaysHint
 from bgboard.rules.position import Position
 
 __all__ = ["HintCancelled", "HintJob", "HintWorker"]

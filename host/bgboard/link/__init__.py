@@ -4,8 +4,8 @@ pyserial is imported when a port is opened).  docs/protocol.md describes the wir
 
 from __future__ import annotations
 
-from bgboard.link import codec, messages
-from bgboard.link.codec import (
+from bgboard.link import frames, messages
+from bgboard.link.frames import (
     MAX_PAYLOAD,
     PREAMBLE,
     Frame,
@@ -60,6 +60,6 @@ __all__ = [
     "Kind", "Led", "Link", "LinkEvent", "Lost", "Port", "PortLostError", "PortUnavailableError",
     "Problem", "Reason", "Reboot", "RequestSnapshot", "Roll", "Rolled", "SequenceCounter",
     "SequenceWatch", "SetLeds", "SetRolling", "SlotChange", "Snapshot", "Timing", "Trouble",
-    "codec", "decode", "decode_frame", "encode", "encode_frame", "messages", "open_serial",
+    "decode", "decode_frame", "encode", "encode_frame", "frames", "messages", "open_serial",
     "slot_state", "to_frame",
 ]

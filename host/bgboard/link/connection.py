@@ -1,7 +1,7 @@
 """One session with the board over a :class:`~bgboard.link.transport.Port` (an adapter).
 
 :class:`Connection` speaks the wire protocol of docs/protocol.md with the shared codec
-(``bgboard.link.codec`` and ``bgboard.link.messages``):
+(``bgboard.link.frames`` and ``bgboard.link.messages``):
 
 * **handshake** — wait for the board's HELLO and check its protocol version; a board that
   is already running (the host restarted) is asked to reset so that it says HELLO again;
@@ -24,7 +24,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Callable
 
-from bgboard.link.codec import Frame, FrameDecoder, Problem, SequenceCounter, SequenceWatch
+from bgboard.link.frames import Frame, FrameDecoder, Problem, SequenceCounter, SequenceWatch
 from bgboard.link.messages import (
     REBOOT_RESET,
     Ack,

@@ -19,7 +19,7 @@ from enum import IntEnum
 from typing import Final, Union
 
 from bgboard.errors import InputError
-from bgboard.link.codec import Frame, encode_frame
+from bgboard.link.frames import Frame, encode_frame
 
 PROTOCOL_VERSION: Final = 1
 

@@ -38,8 +38,8 @@ from bgboard.match.actions import (
     action_from_dict,
     action_to_dict,
 )
-from bgboard.match.codec import from_json, log_from_json, log_to_json, to_json
-from bgboard.match.errors import IllegalPlayError, MatchRecordError, MatchRuleError
+from bgboard.match.json_codec import from_json, log_from_json, log_to_json, to_json
+from bgboard.match.rule_errors import IllegalPlayError, MatchRecordError, MatchRuleError
 from bgboard.match.mat_read import import_mat, read_mat
 from bgboard.match.mat_types import ImportedMatch, MatGame, MatPlay, MatProblem
 from bgboard.match.mat_write import MatInfo, export_mat

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar, Sequence, cast
 
-from bgboard.match.errors import MatchRecordError
+from bgboard.match.rule_errors import MatchRecordError
 
 Steps = tuple[tuple[int, int], ...]
 

@@ -10,7 +10,7 @@ import re
 
 from bgboard import rules
 from bgboard.match.actions import Condone
-from bgboard.match.errors import MatchRecordError
+from bgboard.match.rule_errors import MatchRecordError
 from bgboard.match.mat_write import VARIATIONS
 from bgboard.match.state import MatchState
 from bgboard.rules import BAR, OFF, Position

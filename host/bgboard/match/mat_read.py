@@ -62,7 +62,7 @@ from bgboard.match.actions import (
     StartMatch,
     Take,
 )
-from bgboard.match.errors import MatchRecordError, MatchRuleError
+from bgboard.match.rule_errors import MatchRecordError, MatchRuleError
 from bgboard.match.mat_lines import (
     MAX_LENGTH, MAX_TEXT, bounded, columns, condoned, decode_mat, names_line, parse_steps, position_id,
     split_rating, variant_of,

@@ -21,7 +21,7 @@ phase          waiting for                                       actions
 ``match_over`` nothing: the match is decided                     --
 =============  ================================================  =========================
 
-An action the rules forbid raises :class:`~bgboard.match.errors.MatchRuleError` whose
+An action the rules forbid raises :class:`~bgboard.match.rule_errors.MatchRuleError` whose
 message names the rule; the state is never changed in place.
 """
 
@@ -50,7 +50,7 @@ from bgboard.match.actions import (
     Take,
 )
 from bgboard.match.condone import condone_refusal
-from bgboard.match.errors import IllegalPlayError, MatchRuleError
+from bgboard.match.rule_errors import IllegalPlayError, MatchRuleError
 from bgboard.match.values import (
     DOUBLED,
     GAME_OVER,

@@ -12,7 +12,7 @@ from typing import Any
 
 from bgboard.match import cube as cubes
 from bgboard.match.actions import StartMatch
-from bgboard.match.errors import MatchRuleError
+from bgboard.match.rule_errors import MatchRuleError
 from bgboard.match.ruleset import RuleSet, rule_set
 from bgboard.rules import Position
 from bgboard.rules.board import Board

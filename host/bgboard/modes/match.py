@@ -13,7 +13,7 @@ from bgboard.modes.settings import settings_of
 
 if TYPE_CHECKING:
     from bgboard.control.session import JournalLike
-    from bgboard.display.state import DisplayState
+    from bgboard.display.display_state import DisplayState
     from bgboard.link.messages import HostMessage
     from bgboard.net.remotelink import RemoteSeat
     from bgboard.opponents import EngineOpponent

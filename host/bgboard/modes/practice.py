@@ -11,12 +11,12 @@ from typing import TYPE_CHECKING, Callable
 from bgboard.config import Config
 
 if TYPE_CHECKING:
-    from bgboard.control.practice import PracticeRoom, ProgressBody
-    from bgboard.display.state import DisplayState
+    from bgboard.control.practice_room import PracticeRoom, ProgressBody
+    from bgboard.display.display_state import DisplayState
     from bgboard.hints.drills import Drill
     from bgboard.link.messages import HostMessage
     from bgboard.rules import Position
-    from bgboard.sense.board import Slots
+    from bgboard.sense.places import Slots
     from bgboard.store.progress import Progress
     from bgboard.teaching import WorkerTeacher
 
@@ -31,7 +31,7 @@ def open_practice_room(config: Config, journal_path: Path | None, teacher: Worke
     ``journal_path``); ``send`` goes to the board, ``show`` to the display."""
     from bgboard.config import LEARNERS
     from bgboard.control.numbering import Numbering
-    from bgboard.control.practice import PracticeRoom
+    from bgboard.control.practice_room import PracticeRoom
     from bgboard.hints.drills import select_drills
 
     chosen = config.teach.drills

@@ -11,8 +11,8 @@ from bgboard.config import Config
 from bgboard.errors import EnvironmentFailure
 
 if TYPE_CHECKING:
-    from bgboard.control.replay import ReplayRoom
-    from bgboard.display.state import DisplayState
+    from bgboard.control.replay_room import ReplayRoom
+    from bgboard.display.display_state import DisplayState
     from bgboard.link.messages import HostMessage
     from bgboard.hints.worker import HintWorker
     from bgboard.match import ImportedMatch
@@ -24,7 +24,7 @@ async def open_replay(config: Config, imported: ImportedMatch, hints: HintWorker
                       send: Callable[[HostMessage], None], show: Callable[[DisplayState], None]) -> ReplayRoom:
     """The replay of ``imported`` (graded on ``hints`` when there is one); ``send`` goes to
     the board, ``show`` to the display."""
-    from bgboard.control.replay import ReplayRoom, replay_steps
+    from bgboard.control.replay_room import ReplayRoom, replay_steps
 
     log.info("replaying %d game(s) of %s and %s", len(imported.games), *imported.players)
     grades: dict[int, str] = {}

@@ -7,7 +7,7 @@ from bgboard.config import Config
 from bgboard.control.clock import ClockRules
 from bgboard.control.controller import IllegalPolicy, Settings
 from bgboard.match.state import ROTATIONS
-from bgboard.sense.board import Slots
+from bgboard.sense.places import Slots
 from bgboard.sense.slots import SlotMap
 
 

@@ -42,9 +42,9 @@ if TYPE_CHECKING:
         parse_topic,
         topic,
     )
-    from bgboard.net.report import board_state, mat_info, result_of
+    from bgboard.net.board_report import board_state, mat_info, result_of
     from bgboard.net.seat import CLUB_KIND, ClubSeat, assignment_from, club_match_of
-    from bgboard.net.session import Backoff, MqttError, open_client
+    from bgboard.net.mqtt_client import Backoff, MqttError, open_client
 
 #: Each submodule and the public names it defines (imported when a name is first used).
 __getattr__ = exports(__name__, {
@@ -56,9 +56,9 @@ __getattr__ = exports(__name__, {
         "ProtocolError Result board_filter check_club clear_assignment decode encode "
         "parse_broker_url parse_topic topic"
     ),
-    "report": "board_state mat_info result_of",
+    "board_report": "board_state mat_info result_of",
     "seat": "CLUB_KIND ClubSeat assignment_from club_match_of",
-    "session": "Backoff MqttError open_client",
+    "mqtt_client": "Backoff MqttError open_client",
 })
 
 __all__ = [

@@ -40,7 +40,7 @@ from bgboard.net.protocol import (
     topic,
 )
 from bgboard.link.backoff import Backoff
-from bgboard.net.session import MqttError, Will, open_client
+from bgboard.net.mqtt_client import MqttError, Reconnecting, Will, open_client
 
 log = logging.getLogger(__name__)
 
@@ -76,7 +76,7 @@ def wall_ms() -> int:
     return int(time.time() * 1000)
 
 
-class ClubLink:
+class ClubLink(Reconnecting):
     """The board side of the club network (see the module docstring)."""
 
     def __init__(
@@ -89,21 +89,18 @@ class ClubLink:
         on_ack: Callable[[Ack], None] = lambda ack: None,
         clock_ms: Callable[[], int] = wall_ms,
     ) -> None:
+        super().__init__(on_status, False)
         self.settings = settings
         self.outbox = outbox
         self.on_assignment = on_assignment
-        self.on_status = on_status
         self.on_ack = on_ack
         self.clock_ms = clock_ms
-        self.online = False
         self.refused: list[Ack] = []
         self.last_error = ""
         self.sent_results = 0  # publishes of results (re-sends included)
         self._state: BoardState | None = None
         self._state_sent: BoardState | None = None
         self._result_due = False
-        self._wake = asyncio.Event()
-        self._stopping = asyncio.Event()
         s = settings
         self.topics = {kind: topic(s.club, s.board, kind) for kind in ("state", "online", "result", "assign", "ack")}
 
@@ -132,18 +129,12 @@ class ClubLink:
             return (f"club not reachable{kept}", "club offline")
         return ()
 
-    def stop(self) -> None:
-        """End :meth:`run` (the session is left cleanly: the board says it is offline)."""
-        self._stopping.set()
-        self._wake.set()
-
     # ------------------------------------------------------------------ the network's side
     async def run(self) -> None:
         """Connect, serve, reconnect until :meth:`stop` (never raises on network trouble)."""
         s = self.settings
-        backoff = Backoff(s.backoff_first_s, s.backoff_most_s)
-        while not self._stopping.is_set():
-            client = open_client(
+        await self._keep_connected(
+            lambda: open_client(
                 s.broker,
                 username=s.username,
                 password=s.password,
@@ -151,33 +142,17 @@ class ClubLink:
                 will=Will(self.topics["online"], encode(Online(False))),
                 ca_file=s.ca_file,
                 keepalive=s.keepalive_s,
-            )
-            try:
-                async with client:
-                    backoff.reset()
-                    await self._serve(client)
-            except MqttError as exc:
-                self._went_offline(f"the club broker {s.broker} is not reachable ({exc or type(exc).__name__})")
-            except OSError as exc:  # pragma: no cover - aiomqtt wraps these, but a socket may still raise
-                self._went_offline(f"the club broker {s.broker} is not reachable ({exc})")
-            if self._stopping.is_set():
-                break
-            try:
-                await asyncio.wait_for(self._stopping.wait(), backoff.delay())
-            except asyncio.TimeoutError:
-                pass
-        self._set_online(False)
+            ),
+            self._serve,
+            lambda exc: self._went_offline(f"the club broker {s.broker} is not reachable ({exc or type(exc).__name__})"),
+            Backoff(s.backoff_first_s, s.backoff_most_s),
+        )
 
     def _went_offline(self, text: str) -> None:
         if text != self.last_error or self.online:
             log.warning("%s", text)
         self.last_error = text
         self._set_online(False)
-
-    def _set_online(self, up: bool) -> None:
-        if up != self.online:
-            self.online = up
-            self.on_status(up)
 
     async def _serve(self, client: Any) -> None:
         await client.subscribe([(self.topics["assign"], 1), (self.topics["ack"], 1)])

@@ -313,9 +313,6 @@ class _Fields:
     def error(self, name: str, what: str) -> ProtocolError:
         return ProtocolError(f"the {self.kind} message's field {name!r} {what}")
 
-    def has(self, name: str) -> bool:
-        return self.data.get(name) is not None
-
     def value(self, name: str, default: Any = ...) -> Any:
         if name not in self.data:
             if default is ...:

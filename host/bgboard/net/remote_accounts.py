@@ -8,7 +8,7 @@ password file never disagree with it:
   board's ``[remote] password_file`` holds);
 * ``passwd``: those passwords hashed by Mosquitto's own ``mosquitto_passwd``;
 * ``acl``: each board may write only its own side's topics of the match it joined and read
-  only the other side's (:func:`bgboard.net.remote.remote_acl_text`).
+  only the other side's (:func:`bgboard.net.remote_wire.remote_acl_text`).
 
 A board user seated again (a new match for the same board) leaves its old match: a board
 plays one match at a time.  ``bgboard invite`` and the private brokers of the tests and the
@@ -25,7 +25,7 @@ from typing import Iterable
 
 from bgboard.errors import InputError
 from bgboard.net.mosquitto import write_password_file
-from bgboard.net.remote import SIDES, check_match, remote_acl_text
+from bgboard.net.remote_wire import SIDES, check_match, remote_acl_text
 
 Seat = tuple[str, str, str]  # (broker user, match, side)
 

@@ -11,7 +11,7 @@ the other board acks it.  The receiver journals it (a ``remote`` row ``{"what": 
 again and not journalled twice.  Acks are journalled too (``{"what": "acked"}``), so after a
 ``kill -9`` a board knows which of its moves the other board still lacks (its own actions not
 acked) and which of the other board's it has (the received rows).  The session is persistent
-(:func:`bgboard.net.session.open_client`): moves sent while a board was away wait at the
+(:func:`bgboard.net.mqtt_client.open_client`): moves sent while a board was away wait at the
 broker for it, and the re-sends cover a broker that lost them.
 """
 
@@ -33,10 +33,10 @@ from bgboard.match.actions import action_to_dict
 from bgboard.net.broker import Listener, mosquitto_conf
 from bgboard.net.mosquitto import PrivateBroker
 from bgboard.net.protocol import ProtocolError
-from bgboard.net.remote import (SIDES, MoveAck, MoveMessage, RemoteSettings, decode_ack, decode_move, encode_ack,
-                                encode_move, match_topic)
+from bgboard.net.mqtt_client import Backoff, MqttError, Reconnecting, open_client
 from bgboard.net.remote_accounts import write_accounts
-from bgboard.net.session import Backoff, MqttError, open_client
+from bgboard.net.remote_wire import (SIDES, MoveAck, MoveMessage, RemoteSettings, decode_ack, decode_move, encode_ack,
+                                     encode_move, match_topic)
 
 __all__ = ["REMOTE_KIND", "RemoteBroker", "RemoteLink", "RemoteSeat", "open_remote"]
 
@@ -48,23 +48,21 @@ REMOTE_KIND = "remote"
 AHEAD = 16
 
 
-class RemoteLink:
+class RemoteLink(Reconnecting):
     """The MQTT side: send this board's moves until acked, take the other board's (see the
     module docstring).  Nothing the board does waits on it: :meth:`send` and :meth:`ack`
     return at once; :meth:`run` connects and reconnects until :meth:`stop`."""
 
     def __init__(self, settings: RemoteSettings, *, on_move: Callable[[MoveMessage], None],
                  on_ack: Callable[[MoveAck], None], on_status: Callable[[bool], None] = lambda up: None) -> None:
+        super().__init__(on_status, None)  # online None: not connected yet, nor failed
         self.settings = settings
         self.on_move = on_move
         self.on_ack = on_ack
-        self.on_status = on_status
-        self.online: bool | None = None  # None: not connected yet, nor failed
+        self._said = ""  # the last connection failure logged
         self.pending: dict[int, bytes] = {}  # this board's moves not acked yet, by seq
         self._fresh: set[int] = set()  # ... of which not yet sent on this connection
         self._acks: list[int] = []
-        self._wake = asyncio.Event()
-        self._stopping = asyncio.Event()
         s = settings
         self.out = {kind: match_topic(s.match, s.side, kind) for kind in ("move", "ack")}
         self.into = {kind: match_topic(s.match, s.other, kind) for kind in ("move", "ack")}
@@ -87,47 +85,22 @@ class RemoteLink:
         self._acks.append(seq)
         self._wake.set()
 
-    def stop(self) -> None:
-        self._stopping.set()
-        self._wake.set()
-
-    @property
-    def stopping(self) -> bool:
-        return self._stopping.is_set()
-
     async def run(self) -> None:
         """Connect, serve, reconnect until :meth:`stop` (never raises on network trouble)."""
         s = self.settings
-        backoff = Backoff(s.backoff_first_s, s.backoff_most_s)
-        said = ""
-        while not self._stopping.is_set():
-            client = open_client(s.broker, username=s.username, password=s.password,
-                                 identifier=f"bgboard-{s.match}-{s.side}", ca_file=s.ca_file, keepalive=s.keepalive_s)
-            try:
-                async with client:
-                    backoff.reset()
-                    said = ""
-                    await self._serve(client)
-            except (MqttError, OSError) as exc:
-                text = f"the broker {s.broker} is not reachable ({exc or type(exc).__name__})"
-                if text != said:
-                    log.warning("%s", text)
-                said = text
-            if self._stopping.is_set():
-                break
-            self._set_online(False)
-            try:
-                await asyncio.wait_for(self._stopping.wait(), backoff.delay())
-            except asyncio.TimeoutError:
-                pass
-        self._set_online(False)
+        await self._keep_connected(
+            lambda: open_client(s.broker, username=s.username, password=s.password,
+                                identifier=f"bgboard-{s.match}-{s.side}", ca_file=s.ca_file, keepalive=s.keepalive_s),
+            self._serve, self._lost, Backoff(s.backoff_first_s, s.backoff_most_s), offline_between=True)
 
-    def _set_online(self, up: bool) -> None:
-        if up != self.online:
-            self.online = up
-            self.on_status(up)
+    def _lost(self, exc: Exception) -> None:
+        text = f"the broker {self.settings.broker} is not reachable ({exc or type(exc).__name__})"
+        if text != self._said:
+            log.warning("%s", text)
+        self._said = text
 
     async def _serve(self, client: Any) -> None:
+        self._said = ""
         await client.subscribe([(self.into["move"], 1), (self.into["ack"], 1)])
         log.info("the %s side of match %s is connected to the broker %s", self.settings.side,
                  shown(self.settings.match, 60), self.settings.broker)

@@ -29,7 +29,7 @@ from bgboard.control.clock import ClockRules
 from bgboard.control.confirm import CONFIRM, DISPUTE, Confirmation, answer_of
 from bgboard.control.controller import Controller, Settings
 from bgboard.net.protocol import Assignment, ClockSettings
-from bgboard.net.report import board_state, result_of
+from bgboard.net.board_report import board_state, result_of
 
 CLUB_KIND = "club"
 

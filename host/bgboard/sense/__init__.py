@@ -8,7 +8,7 @@ exported here; the variants' recogniser (Plakoto, Fevga) has its own under
 from __future__ import annotations
 
 from bgboard.sense import tavli
-from bgboard.sense.board import (
+from bgboard.sense.places import (
     BLACK,
     BLACK_BAR,
     BLACK_OFF,

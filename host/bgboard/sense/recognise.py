@@ -31,7 +31,7 @@ from bgboard.rules.legal import legal_plays
 from bgboard.rules.play import Play
 from bgboard.rules.position import BAR, OFF, Position
 from bgboard.rules.step import Step, apply_step
-from bgboard.sense.board import (
+from bgboard.sense.places import (
     BLACK,
     CAPPED,
     COLOUR_NAMES,
@@ -392,7 +392,7 @@ def setup_message(fixes: Iterable[Fix], own: bool = True, variant: str | None = 
     """One sentence for the display: what to change to reach the start position, each
     instruction to the player whose checkers it is about, in that player's numbering
     (``own``; black's Fevga points as ``variant`` (Fevga) numbers them) or the board's
-    (:func:`bgboard.sense.board.setup_guidance`)."""
+    (:func:`bgboard.sense.places.setup_guidance`)."""
     fixes = tuple(fixes)
     if not fixes:
         return "the board is set up: roll to start"

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass
 
-from bgboard.sense.board import PLACES, Observation, place_name
+from bgboard.sense.places import PLACES, Observation, place_name
 
 DEFAULT_SETTLE_MS = 300
 

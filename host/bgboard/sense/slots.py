@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Collection, Mapping, Sequence
 
-from bgboard.sense.board import (
+from bgboard.sense.places import (
     BLACK_BAR,
     BLACK_OFF,
     WHITE_BAR,

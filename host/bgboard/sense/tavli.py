@@ -1,7 +1,7 @@
 """Sensing the seed (tavli) games: where their checkers lie on the physical board, what the hall
 sensors report for them, and which legal play a reading shows (pure code).
 
-The physical board is numbered from white's view (:mod:`bgboard.sense.board`).  Black's
+The physical board is numbered from white's view (:mod:`bgboard.sense.places`).  Black's
 point ``q`` lies on physical point ``25 - q`` in Plakoto, Anti and Race, and on ``q - 12``
 (``q + 12`` for ``q <= 12``) in Fevga, where both sides go the same way round.  Race's
 unentered checkers wait in their owner's tray with the borne-off ones (the tray reads the
@@ -30,7 +30,7 @@ from bgboard.rules.play import Play
 from bgboard.rules.position import BAR, OFF, Position
 from bgboard.rules.step import Step
 from bgboard.sense import recognise as judged
-from bgboard.sense.board import (
+from bgboard.sense.places import (
     CAPPED,
     BLACK_BAR,
     BLACK_OFF,
@@ -145,7 +145,7 @@ def read_board(slot_map: SlotMap, states: Sequence[int], pins: bool = True) -> O
 
 
 def place_of(variant: str, index: int, colour: int, *, reserve: bool = False) -> int:
-    """The physical place (1..28, :mod:`bgboard.sense.board`) of ``colour``'s own index
+    """The physical place (1..28, :mod:`bgboard.sense.places`) of ``colour``'s own index
     (0 off, 1..24 points, 25 bar; ``reserve``: Race's unentered checkers, in the tray)."""
     if index == OFF or (index == BAR and reserve):
         return WHITE_OFF if colour == WHITE else BLACK_OFF
@@ -423,7 +423,7 @@ def start_counts(variant: str) -> tuple[int, ...]:
     """The 28 signed physical counts of the start of the game called ``variant``."""
     game = GAMES[variant]
     if not game.seed:
-        from bgboard.sense.board import board_of
+        from bgboard.sense.places import board_of
 
         return board_of(game.start().plain(), WHITE)
     return physical(game.name, game.start(), WHITE).counts

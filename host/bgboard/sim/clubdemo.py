@@ -21,7 +21,7 @@ from typing import Any, Callable
 from bgboard.club.board_tournament import ClubTournament
 from bgboard.club.boards import DirectorLink, DirectorSettings
 from bgboard.club.director import Director as Service
-from bgboard.club.live import LiveHub
+from bgboard.club.live_boards import LiveHub
 from bgboard.errors import InputError
 from bgboard.net.boardlink import LinkSettings
 from bgboard.net.broker import DIRECTOR, board_user

@@ -30,7 +30,7 @@ from typing import Any, Awaitable, Callable, Protocol
 from bgboard.control.controller import Controller
 from bgboard.control.events import Button
 from bgboard.control.notice import Notice
-from bgboard.control.opponent import OpponentRoom
+from bgboard.control.opponent_room import OpponentRoom
 from bgboard.errors import InputError
 from bgboard.match.state import MatchState, Phase
 from bgboard.rules import Position

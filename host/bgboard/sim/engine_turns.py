@@ -1,6 +1,6 @@
 """The simulated person's part in the engine's turns (``bgboard sim --opponent``).
 
-When the engine (``bgboard.control.opponent``) is to act, the person at the board only does
+When the engine (``bgboard.control.opponent_room``) is to act, the person at the board only does
 what the display asks: rolls the dice module for it, carries its play out checker by
 checker — now and then (``--illegal-rate``) a wrong execution first: another legal play of
 the roll, which the board must catch (``wrong_executions`` / ``wrong_caught`` in the summary),

@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any
 from bgboard.control.controller import Controller
 from bgboard.control.events import Button
 from bgboard.control.notice import Topic
-from bgboard.control.practice import PracticeRoom
+from bgboard.control.practice_room import PracticeRoom
 from bgboard.errors import EnvironmentFailure, InputError
 from bgboard.sim.driver import Options, Players, SimulationError, Tally, play, resume, table_layout
 from bgboard.hardware import load_grid, load_pins
@@ -52,7 +52,7 @@ if TYPE_CHECKING:
     from bgboard.control.notice import Notice
     from bgboard.link.messages import Hello
     from bgboard.match.state import MatchState
-    from bgboard.sense.board import Observation
+    from bgboard.sense.places import Observation
 
 __all__ = ["SPEED", "Faults_", "LiveRun", "SimClock"]
 
@@ -262,7 +262,7 @@ class LiveRun:
     async def _seen(self, timeout: float = 8.0) -> None:
         """Wait until the host's settled reading shows the table as it is (a loaded machine
         may be slower than the firmware's debounce and the host's settling)."""
-        from bgboard.sense.board import Slots
+        from bgboard.sense.places import Slots
 
         slots = Slots(point=self.grid.count("point"), bar=self.grid.count("bar"), tray=self.grid.count("off"))
         want = self.table.layout.physical().expected(slots).codes  # (a pin's base slot unread)

@@ -20,7 +20,7 @@ from typing import Any
 from bgboard.display.panel import FilePanel
 from bgboard.display.panels import panel_spec
 from bgboard.display.screen import Screen
-from bgboard.display.state import DisplayState
+from bgboard.display.display_state import DisplayState
 from bgboard.sim.modelled_board import Options, Simulation, SimulationError
 
 PANEL = "waveshare-4in2"
@@ -100,7 +100,7 @@ def _learner_history(sim: Simulation, out: Path) -> tuple[Any, Any, Any]:
     """The finished match's analysis (both players' figures, when the engine gives equities)
     and the learners' PR match by match beside the journal, the match kept in it first: the
     report's ``figures``, ``learners`` and ``histories`` (as ``bgboard run`` writes them)."""
-    from bgboard.analysis.board import figures_for_actions
+    from bgboard.analysis.match_end import figures_for_actions
     from bgboard.config import LEARNERS
     from bgboard.teaching import learner_histories
 

@@ -31,11 +31,11 @@ from typing import TYPE_CHECKING, Any, Callable, Protocol
 
 from bgboard.control.controller import Controller, Settings
 from bgboard.control.events import Button, BoardRead, ButtonPressed, DiceRolled, Event
-from bgboard.display.state import DisplayState
+from bgboard.display.display_state import DisplayState
 from bgboard.errors import EnvironmentFailure, InputError
 from bgboard.link.messages import SetRolling
 from bgboard.rules.games import variant as variant_of
-from bgboard.sense.board import Observation, SensorFaultError, Slots
+from bgboard.sense.places import Observation, SensorFaultError, Slots
 from bgboard.sense.settle import Settler
 from bgboard.sense.slots import SlotMap
 from bgboard.sense.tavli import read_board

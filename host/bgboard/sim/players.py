@@ -151,7 +151,7 @@ def variant_illegal_attempt(
     rng = rng_for(seed, number, turn, "illegal")
     if rate <= 0 or rng.random() >= rate:
         return None
-    from bgboard.sense.board import Slots
+    from bgboard.sense.places import Slots
     from bgboard.sense.tavli import VariantTurn, one_lifted, physical
     from bgboard.sense.tavli import place_of as host_place
 
@@ -197,7 +197,7 @@ def _read_as(table: Any, skip: frozenset[int], slots: Any) -> Any:
     :meth:`bgboard.sense.tavli.VariantTurn.recognise` reads it for a board whose pins are
     ``skip`` (a pin's base slot reads empty: the field model); None where that reading sees
     a checker beyond a gap (the host's sensor fault)."""
-    from bgboard.sense.board import Observation, clamp
+    from bgboard.sense.places import Observation, clamp
 
     codes: list[int] = []
     for place, (n, cap) in enumerate(zip(table.counts, slots.capacities()), start=1):

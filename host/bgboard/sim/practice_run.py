@@ -17,11 +17,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from bgboard.control.events import Button
-from bgboard.control.practice import LEARNER, PracticeRoom
+from bgboard.control.practice_room import LEARNER, PracticeRoom
 from bgboard.display.panel import FilePanel
 from bgboard.display.panels import panel_spec
 from bgboard.display.screen import Screen
-from bgboard.display.state import DisplayState
+from bgboard.display.display_state import DisplayState
 from bgboard.rules import legal_plays
 from bgboard.rules.board import Board
 from bgboard.rules.games import GAMES

@@ -1,6 +1,6 @@
 """Replaying a match file on the modelled board (``bgboard sim --replay``).
 
-The stops and the buttons are :mod:`bgboard.control.replay` (pure, shared with ``bgboard run
+The stops and the buttons are :mod:`bgboard.control.replay_room` (pure, shared with ``bgboard run
 --replay``); they are re-exported here.
 
 :func:`simulate_replay` plays a whole file on the modelled board (the virtual table, its
@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from bgboard.control.events import Button
-from bgboard.control.replay import BACK, FORWARD, NEXT_GAME, Replayer, ReplayStep, replay_steps
-from bgboard.sense.board import SensorFaultError
+from bgboard.control.replay_room import BACK, FORWARD, NEXT_GAME, Replayer, ReplayStep, replay_steps
+from bgboard.sense.places import SensorFaultError
 from bgboard.sense.recognise import setup_fixes
 from bgboard.sim.field import Faults
 from bgboard.sim.layout import BAR_PLACES, BLACK, OFF_PLACES, POINT_PLACES, WHITE, Layout

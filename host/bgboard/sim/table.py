@@ -2,13 +2,13 @@
 
 :class:`Table` holds the checkers (a :class:`~bgboard.sim.layout.Layout`), moves them as a
 hand does (:mod:`bgboard.sim.hand`), and reads the hall field (:mod:`bgboard.sim.field`)
-into the host's place codes (:class:`bgboard.sense.board.Observation`).
+into the host's place codes (:class:`bgboard.sense.places.Observation`).
 
 Readings are classified per slot with the calibration midpoints (a reading more than half a
 checker's swing away from the empty level is a checker of the sign's colour; more than
 halfway from one checker's field to two stacked checkers' — 1.28 swings —, a stack), debounced as the firmware does (a slot's new state counts after 4
 identical scans) and turned into place codes by the host's own
-:func:`bgboard.sense.board.reading_from_slots`.  (This stands in for the firmware's
+:func:`bgboard.sense.places.reading_from_slots`.  (This stands in for the firmware's
 classify/debounce when the simulator runs without it.)
 """
 
@@ -18,14 +18,14 @@ import random
 from dataclasses import dataclass, field
 from typing import Callable, Iterable
 
-from bgboard.sense.board import Observation, reading_from_slots
+from bgboard.sense.places import Observation, reading_from_slots
 from bgboard.hardware import Grid, load_grid
 from bgboard.sim.field import FULL_SCALE, RAIL_BAND, Calibration, Faults, readings
 from bgboard.sim.hand import Frame, carry
 from bgboard.sim.layout import BAR_PLACES, OFF_PLACES, Layout
 from bgboard.sim.players import Move
 
-#: Host place numbers (bgboard.sense.board) of the simulator's place names.
+#: Host place numbers (bgboard.sense.places) of the simulator's place names.
 PLACE_NUMBERS = {str(p): p for p in range(1, 25)} | {
     BAR_PLACES[0]: 25,
     BAR_PLACES[1]: 26,

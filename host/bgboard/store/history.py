@@ -2,7 +2,7 @@
 number of decisions behind it, and the learner's worst positions, in the SQLite file beside
 the journal that also keeps the practice progress (``practice.sqlite``).
 
-The learner report draws the PR match by match from it (:mod:`bgboard.hints.report`), and
+The learner report draws the PR match by match from it (:mod:`bgboard.hints.learner_report`), and
 ``[teach] drills = ["mine"]`` practises the worst positions (:mod:`bgboard.hints.drills`).
 The date of a match is passed in (the caller's clock); a match is kept once, by its key
 (writing the same match again replaces it).  A learner is known by name.

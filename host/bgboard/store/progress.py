@@ -2,7 +2,7 @@
 so that ``bgboard run`` in ``[teach] mode = "practice"`` resumes at the same drill after a
 restart, with the grades so far (the learner report covers the whole session).
 
-The store keeps one JSON body (what :class:`bgboard.control.practice.PracticeRoom` and the
+The store keeps one JSON body (what :class:`bgboard.control.practice_room.PracticeRoom` and the
 teacher say they need) and knows nothing of drills or lessons.  A write is one transaction:
 after a power cut the file holds the last progress written or the one before it.
 """

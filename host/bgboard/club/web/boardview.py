@@ -1,19 +1,19 @@
 """A board's untrusted state payload → a checked, bounded :class:`BoardView` (pure).
 
-A board's state comes over the network (``bgboard.club.live``), so every field is checked
+A board's state comes over the network (``bgboard.club.live_boards``), so every field is checked
 here, once, for the pages: names are cut to :data:`MAX_NAME` characters, numbers must be
 whole numbers in range, the checkers come from the gnubg Position ID through
 ``bgboard.rules``.  A missing or malformed field becomes ``None`` (the page shows "-");
 a Position ID that does not decode gives no checkers and a ``problem`` sentence.
-Nothing here escapes HTML: the templates (autoescaped) and :mod:`.boardsvg` do.
+Nothing here escapes HTML: the templates (autoescaped) and :mod:`.board_picture` do.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence, cast
 
-from bgboard.club.live import BoardLive
+from bgboard.club.live_boards import BoardLive
 from bgboard.errors import InputError
 from bgboard.rules import position_from_id
 
@@ -51,9 +51,12 @@ def _int(value: object, low: int, high: int) -> int | None:
 
 
 def _pair(value: object, low: int, high: int) -> tuple[int, int] | None:
-    if not isinstance(value, (list, tuple)) or len(value) != 2:
+    if not isinstance(value, (list, tuple)):
         return None
-    a, b = (_int(v, low, high) for v in value)
+    items = cast("Sequence[object]", value)  # untrusted: each item is checked
+    if len(items) != 2:
+        return None
+    a, b = (_int(v, low, high) for v in items)
     return None if a is None or b is None else (a, b)
 
 
@@ -93,10 +96,6 @@ class BoardView:
             return f"{self.players[self.turn]} {self.phase_words}"
         return self.phase_words
 
-    @property
-    def turn_name(self) -> str | None:
-        return None if self.turn is None else self.players[self.turn]
-
     def clock_text(self, player: int) -> str | None:
         """A reserve as m:ss, or None."""
         if self.clocks is None:
@@ -121,10 +120,11 @@ def _sides(position_id: object, turn: int | None) -> tuple[tuple[Side, Side] | N
 
 
 def board_view(board: int, state: Mapping[str, Any], online: bool = True) -> BoardView:
-    """Check a board's state payload (see ``bgboard.club.live``) into a :class:`BoardView`."""
-    names = state.get("players")
-    if not isinstance(names, (list, tuple)) or len(names) != 2:
-        names = (None, None)
+    """Check a board's state payload (see ``bgboard.club.live_boards``) into a :class:`BoardView`."""
+    got = state.get("players")
+    names: Sequence[object] = (None, None)
+    if isinstance(got, (list, tuple)) and len(cast("Sequence[object]", got)) == 2:
+        names = cast("Sequence[object]", got)
     players = (bounded(names[0], MAX_NAME) or "White", bounded(names[1], MAX_NAME) or "Black")
     turn = _int(state.get("turn"), 0, 1)
     dice = _pair(state.get("dice"), 1, 6)

@@ -189,7 +189,7 @@ def club_routes(site: Any, page: Callable[..., Response], refused: Callable[...,
 
     def held_mat(request: Request) -> Response:
         """The .mat of a result held for the director (the director's only)."""
-        from bgboard.club.confirm import held_mat as held_text
+        from bgboard.club.confirmations import held_mat as held_text
 
         if not director_now(request):
             return refused(request, auth.Refused(403, "Log in as the director first."))
@@ -214,7 +214,7 @@ def club_routes(site: Any, page: Callable[..., Response], refused: Callable[...,
                 events.append({"info": info, "matches": matches, "entrants": entrants,
                                "pending": [m for m in matches if m.status == "pending"],
                                "done": [m for m in matches if m.status in ("finished", "forfeit")]})
-            from bgboard.club.confirm import held
+            from bgboard.club.confirmations import held
 
             flash = request.session.pop(FLASH, None)
             return page(request, "director.html", status=status, events=events, held=held(club),
@@ -257,11 +257,11 @@ def club_routes(site: Any, page: Callable[..., Response], refused: Callable[...,
             if action == "withdraw":
                 club.withdraw(event, fields.get("player", ""), fields.get("reason", ""), actor=ACTOR)
                 return f"{fields.get('player', '')} withdrawn from {event}."
-            if action in ("accept", "decide"):  # a result held for the director (club/confirm.py)
-                from bgboard.club import confirm
+            if action in ("accept", "decide"):  # a result held for the director (club/confirmations.py)
+                from bgboard.club import confirmations
 
-                info = (confirm.accept(club, fields.get("held", ""), actor=ACTOR) if action == "accept" else
-                        confirm.decide(club, fields.get("held", ""), fields.get("score", ""), actor=ACTOR))
+                info = (confirmations.accept(club, fields.get("held", ""), actor=ACTOR) if action == "accept" else
+                        confirmations.decide(club, fields.get("held", ""), fields.get("score", ""), actor=ACTOR))
                 return f"Match {info.number or info.id}: result {info.score[0]}-{info.score[1]} recorded."
             if action == "penalty":
                 points = _int(fields, "points", "penalty points")

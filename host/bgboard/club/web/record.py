@@ -3,7 +3,7 @@
 The ``.mat`` text is read by ``bgboard.match.mat.read_mat`` and replayed by the match state
 machine, so the page shows exactly what the record holds: each turn's roll and play (gnubg's
 notation), each cube action, and how each game ended.  A record that does not read gives
-:class:`~bgboard.match.errors.MatchRecordError` (one sentence) and the page says so.
+:class:`~bgboard.match.rule_errors.MatchRecordError` (one sentence) and the page says so.
 """
 
 from __future__ import annotations

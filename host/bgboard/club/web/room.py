@@ -2,7 +2,7 @@
 Server-Sent Events stream that pushes a changed board's new card to every open page.
 
 A change is rendered and encoded once per board, version and view (:class:`Fragments`),
-however many browsers watch; each browser's stream coalesces (``bgboard.club.live``), so a
+however many browsers watch; each browser's stream coalesces (``bgboard.club.live_boards``), so a
 slow phone gets the newest card of each board, never a backlog, and everything pending for
 it goes out in one write.
 """
@@ -18,8 +18,8 @@ from sse_starlette.sse import EventSourceResponse
 from starlette.requests import Request
 from starlette.responses import Response
 
-from bgboard.club.live import BoardLive, LiveHub
-from bgboard.club.web.boardsvg import board_svg
+from bgboard.club.live_boards import BoardLive, LiveHub
+from bgboard.club.web.board_picture import board_svg
 from bgboard.club.web.boardview import BoardView, view_of
 
 VIEWS = ("card", "large")

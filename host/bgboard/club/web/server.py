@@ -17,13 +17,13 @@ from typing import TYPE_CHECKING, Callable
 import uvicorn
 from starlette.types import ASGIApp
 
-from bgboard.club.live import LiveHub
+from bgboard.club.live_boards import LiveHub
 from bgboard.errors import EnvironmentFailure, InputError, shown
 
 log = logging.getLogger(__name__)
 
 if TYPE_CHECKING:
-    from bgboard.club.web.app import Site
+    from bgboard.club.web.site import Site
 
 
 class ListenAddressError(InputError):
@@ -150,7 +150,7 @@ async def serve_club(
     stop: asyncio.Event | None = None,
 ) -> None:
     """Serve the club in the database at ``path`` with the room's ``hub`` (see serve_http)."""
-    from bgboard.club.web.app import create_app
+    from bgboard.club.web.site import create_app
 
     log.info("serving the club %s", path)
     await serve_http(create_app(club_site(path, hub)), host, port, ready=ready, stop=stop,
@@ -160,7 +160,7 @@ async def serve_club(
 def club_site(path: "str | Path", hub: LiveHub) -> "Site":
     """The site of the club database at ``path``: each request opens its own connection."""
     from bgboard.club.director import Director
-    from bgboard.club.web.app import Site
+    from bgboard.club.web.site import Site
 
     def club() -> Director:
         return Director.open(path)

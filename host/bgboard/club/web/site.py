@@ -29,7 +29,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from bgboard.club.db import ClubDatabaseError, ClubDatabaseUnavailableError, database_error
-from bgboard.club.live import LiveHub
+from bgboard.club.live_boards import LiveHub
 from bgboard.club.web import login as auth
 from bgboard.club.web.boardview import bounded, view_of
 from bgboard.club.web.room import Fragments, live_stream, svg
@@ -185,7 +185,7 @@ def create_app(site: Site) -> Starlette:
         Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
     ]
     if site.club is not None:
-        from bgboard.club.web.evening import evening_routes
+        from bgboard.club.web.evening_pages import evening_routes
         from bgboard.club.web.pages import club_routes
 
         routes[-1:-1] = evening_routes(site, page, refused) + club_routes(site, page, refused)

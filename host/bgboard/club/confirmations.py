@@ -163,6 +163,17 @@ def _settle(d: "Director", row: Any, status: str, actor: str, at: str) -> None:
                 None, None, actor, at, None, row["match_id"])
 
 
+def settle(d: "Director", result_key: str, status: str, *, actor: str = "director", at: str | None = None) -> None:
+    """Mark the held result under ``result_key`` settled (``accepted`` or ``decided``), audited:
+    the audit replay's ``held_settled`` (the result itself replays from its own row).  A key
+    with no held result is left alone."""
+    at = at or now()
+    with d.club.transaction():
+        row = d.db.execute("SELECT * FROM held_results WHERE result_key = ?", (result_key,)).fetchone()
+        if row is not None:
+            _settle(d, row, status, actor, at)
+
+
 def accept(d: "Director", held_id: int | str, *, actor: str = "director", at: str | None = None) -> Any:
     """The director accepts the board's score: stored with its .mat and result key (counts now)."""
     at = at or now()
@@ -191,4 +202,4 @@ def decide(d: "Director", held_id: int | str, score: tuple[int, int] | str, *, a
     return info
 
 
-__all__ = ["Held", "accept", "board_result", "confirming", "decide", "held", "held_mat", "hold", "wants_confirmation"]
+__all__ = ["Held", "accept", "board_result", "confirming", "decide", "held", "held_mat", "hold", "settle", "wants_confirmation"]

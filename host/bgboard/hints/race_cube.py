@@ -11,7 +11,7 @@ so it never says "too good".
 
 from __future__ import annotations
 
-from bgboard.hints.engine import CubeAction, CubeHint, CubeState
+from bgboard.hints.hint_engine import CubeAction, CubeHint, CubeState
 from bgboard.rules.position import Position
 
 __all__ = ["keith_count", "keith_cube"]

@@ -26,13 +26,13 @@ from bgboard.control.events import BoardFault, BoardRead, Button, ButtonPressed,
 from bgboard.control.judge import RED, verdict_leds
 from bgboard.control.numbering import Numbering, Words
 from bgboard.control.presenter import diagram_of
-from bgboard.display.state import DisplayPhase, DisplayState, Severity
+from bgboard.display.display_state import DisplayPhase, DisplayState, Severity
 from bgboard.hints.drills import Drill, DrillResult
 from bgboard.hints.lesson import CubeLesson, Lesson, PlayLesson
 from bgboard.link.messages import HostMessage, Led, SetLeds, SetRolling
 from bgboard.match import Action
 from bgboard.rules.position import Position
-from bgboard.sense.board import Fix, Observation, Slots, describe_fixes, setup_guidance
+from bgboard.sense.places import Fix, Observation, Slots, describe_fixes, setup_guidance
 from bgboard.sense.recognise import Ambiguous, Illegal, Played, Turn, Unchanged, Verdict, setup_fixes
 
 __all__ = ["LEARNER", "PracticeRoom", "ProgressBody"]

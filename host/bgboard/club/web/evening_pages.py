@@ -219,7 +219,7 @@ def evening_routes(site: Any, page: Callable[..., Response], refused: Callable[.
                             options["rake"] = float(options["rake"])
                         except ValueError:
                             raise InputError("the rake is a percentage") from None
-                    if fields.get("confirm_results"):  # board results both players confirm (club/confirm.py)
+                    if fields.get("confirm_results"):  # board results both players confirm (club/confirmations.py)
                         options["confirm_results"] = True
                     if fields.get("check_in") or any(v is not None for v in options.values()):
                         service.configure(club, e.name, check_in=bool(fields.get("check_in")) or None,

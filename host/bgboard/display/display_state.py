@@ -118,7 +118,7 @@ class DisplayState:
     clear 4", shorter forms after it); ``lesson`` is the teaching mode's grade of the last
     play; ``ending`` says how the last game ended (game-over and match-over screens);
     ``analysis`` the match's analysis at its end (both players' PR and error rate,
-    computed on the hint worker: :func:`bgboard.analysis.board.summary_lines`).
+    computed on the hint worker: :func:`bgboard.analysis.match_end.summary_lines`).
     ``may_double`` is False when the player on roll may not offer the cube now (a game
     without a cube, the Crawford game, the cube on the other side, a dead cube): the
     prompt then says only "to roll" (read in the ``rolling`` phase).

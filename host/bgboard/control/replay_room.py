@@ -27,12 +27,12 @@ from bgboard.control.judge import BLUE, GREEN
 from bgboard.control.notice import Notice, Severity, Topic
 from bgboard.control.numbering import Numbering, Words
 from bgboard.control.presenter import View, display_state
-from bgboard.display.state import DisplayState
+from bgboard.display.display_state import DisplayState
 from bgboard.link.messages import HostMessage, Led, SetLeds, SetRolling
 from bgboard.match import Action, ImportedMatch, MatPlay
 from bgboard.match.state import MatchState, Phase
 from bgboard.rules import BAR, OFF, Position
-from bgboard.sense.board import BLACK_BAR, BLACK_OFF, WHITE, WHITE_BAR, WHITE_OFF, Fix, Observation
+from bgboard.sense.places import BLACK_BAR, BLACK_OFF, WHITE, WHITE_BAR, WHITE_OFF, Fix, Observation
 from bgboard.sense.recognise import setup_fixes, setup_message
 
 __all__ = ["BACK", "FORWARD", "NEXT_GAME", "ReplayRoom", "ReplayStep", "Replayer", "replay_steps"]

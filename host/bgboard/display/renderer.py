@@ -37,7 +37,7 @@ from bgboard.display.footer import footer, instruction_is_message
 from bgboard.display.layouts import layout_for
 from bgboard.display.panels import PanelSpec
 from bgboard.display.scoreboard import scoreboard
-from bgboard.display.state import DisplayState
+from bgboard.display.display_state import DisplayState
 from bgboard.display.texts import prompt
 
 

@@ -3,7 +3,7 @@
 Pure and in-process: no I/O, no clock, no threads.  The director's MQTT side feeds it
 (``bgboard club serve --broker``), the web pages read it (``bgboard club serve --http``)::
 
-    from bgboard.club.live import LiveHub
+    from bgboard.club.live_boards import LiveHub
     hub = LiveHub()
     hub.update(7, payload)        # a board's retained ``.../board/7/state`` message (a dict)
     hub.offline(7)                # its last will fired (``.../board/7/online`` = "offline")
@@ -22,7 +22,7 @@ three times before a slow client reads, the client gets only the newest state.  
 stalled browser costs at most one entry per board, and a fast one sees every change.
 
 **The state dict** is the board's state payload (docs/club-protocol.md: the fields of
-``bgboard.net.protocol.BoardState``, made from a match by ``bgboard.net.report.board_state``).
+``bgboard.net.protocol.BoardState``, made from a match by ``bgboard.net.board_report.board_state``).
 The pages read ``players``, ``length``, ``score``, ``cube``, ``cube_owner``, ``crawford``,
 ``turn``, ``dice``, ``position_id`` (from the view of ``turn``, player 0's when it is null),
 ``clocks``, ``clock_running``, ``phase``, ``event`` and ``match``, and show "-" for any that is
@@ -73,7 +73,8 @@ class Subscription:
         self._ready = asyncio.Event()
         self.closed = False
 
-    def _push(self, live: BoardLive) -> None:
+    def push(self, live: BoardLive) -> None:
+        """A board's change, from the hub: it replaces what this reader has not seen of that board."""
         self._pending.pop(live.board, None)   # re-insert: the dict keeps change order
         self._pending[live.board] = live
         self._ready.set()
@@ -113,7 +114,7 @@ class Subscription:
     def close(self) -> None:
         """Stop reading: the hub forgets this subscriber and a waiting read ends."""
         self.closed = True
-        self._hub._subscribers.discard(self)
+        self._hub.unsubscribe(self)
         self._ready.set()
 
     async def __aenter__(self) -> "Subscription":
@@ -136,14 +137,14 @@ class LiveHub:
         live = BoardLive(board, state, online, self.version)
         self._boards[board] = live
         for subscriber in self._subscribers:
-            subscriber._push(live)
+            subscriber.push(live)
         return live
 
     def update(self, board: int, state: Mapping[str, Any]) -> BoardLive:
         """A board's new state (it is online again if it was not).  Raises
         :class:`BadBoardError` for a bad board number; the state is copied, not checked."""
         board = _check_board(board)
-        if not isinstance(state, Mapping):
+        if not isinstance(state, Mapping):  # pyright: ignore[reportUnnecessaryIsInstance] - input from outside is checked at run time
             raise InputError(f"board {board}'s state must be a JSON object, not {type(state).__name__}")
         return self._set(board, MappingProxyType(dict(state)), True)
 
@@ -152,16 +153,6 @@ class LiveHub:
         board = _check_board(board)
         last = self._boards.get(board)
         return self._set(board, last.state if last else MappingProxyType({}), False)
-
-    def forget(self, board: int) -> None:
-        """Drop a board from the room (it was unplugged for the evening); readers get it
-        as an offline board with an empty state."""
-        board = _check_board(board)
-        if self._boards.pop(board, None) is not None:
-            self.version += 1
-            gone = BoardLive(board, MappingProxyType({}), False, self.version)
-            for subscriber in self._subscribers:
-                subscriber._push(gone)
 
     def get(self, board: int) -> BoardLive | None:
         """One board, or None if it never reported."""
@@ -183,6 +174,10 @@ class LiveHub:
         subscription = Subscription(self)
         self._subscribers.add(subscription)
         return subscription
+
+    def unsubscribe(self, subscription: Subscription) -> None:
+        """Forget a reader (its :meth:`Subscription.close` calls this)."""
+        self._subscribers.discard(subscription)
 
     @property
     def subscribers(self) -> int:

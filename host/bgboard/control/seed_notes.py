@@ -4,7 +4,7 @@ and that no hint engine knows these games (so no backgammon hint is shown for th
 
 from __future__ import annotations
 
-from bgboard.display.state import BoardDiagram, DisplayPhase, DisplayState
+from bgboard.display.display_state import BoardDiagram, DisplayPhase, DisplayState
 from bgboard.match.state import GAME_OVER, MATCH_OVER, OPENING, PLAY, TURN, MatchState
 from bgboard.rules import plakoto
 from bgboard.rules.games import variant

@@ -19,7 +19,7 @@ def _csv(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
 
 def number(value: object) -> object:
     """A tie-break as people write it: 11, not 11.0; 1.5 stays 1.5."""
-    if isinstance(value, float) and value == int(value):
+    if isinstance(value, float) and value.is_integer():
         return int(value)
     return value
 

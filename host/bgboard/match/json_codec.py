@@ -10,7 +10,7 @@ import json
 from typing import Any, Sequence, cast
 
 from bgboard.match.actions import Action, action_from_dict, actions_to_list
-from bgboard.match.errors import MatchRecordError
+from bgboard.match.rule_errors import MatchRecordError
 from bgboard.match.ruleset import RuleSet
 from bgboard.match.state import GameRecord, MatchState, Phase
 

@@ -44,7 +44,7 @@ from bgboard.match import Move, Pass
 from bgboard.match.state import MatchState, Phase
 from bgboard.rules.position import BAR, OFF, Position
 from bgboard.rules.step import Step, apply_step
-from bgboard.sense.board import Fix, Observation, board_of, differences, physical_point, put_back
+from bgboard.sense.places import Fix, Observation, board_of, differences, physical_point, put_back
 
 __all__ = ["Answer", "OpponentPlay", "OpponentRoom", "Question", "execution", "mid_step", "opponent_words",
            "prefixes", "step_places"]

@@ -6,13 +6,16 @@ kept 14 days) so QoS 1 messages sent while a client was away are queued for it, 
 short enough that the broker notices a lost board within seconds, TLS when the URL says
 ``mqtts://``.  Both sides space their reconnection attempts with the one
 :class:`~bgboard.link.backoff.Backoff` (re-exported here for the club layer, which does not
-import ``link``).
+import ``link``).  :class:`Reconnecting` is the loop both links run: connect, serve, wait the
+backoff after a loss, connect again, until stopped; ``online`` told on each change.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import ssl
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -72,6 +75,61 @@ def open_client(
         will=aiomqtt.Will(will.topic, will.payload, qos=1, retain=True) if will is not None else None,
         tls_context=tls,
     )
+
+
+class Reconnecting:
+    """The reconnection loop the board's club link and the remote link share.
+
+    A subclass calls :meth:`_keep_connected` from its ``run``: it connects (``connect`` builds
+    a client), serves the connection (``serve``), says why a connection failed or broke
+    (``lost``: the exception), waits the :class:`Backoff` (or less, if :meth:`stop` is called
+    meanwhile) and connects again, until :meth:`stop`; then ``online`` is False.  The
+    subclass calls :meth:`_set_online` when it is connected; ``on_status`` hears each change.
+    """
+
+    def __init__(self, on_status: Callable[[bool], None], online: bool | None) -> None:
+        self.on_status = on_status
+        self.online = online
+        self._wake = asyncio.Event()
+        self._stopping = asyncio.Event()
+
+    def stop(self) -> None:
+        """End ``run`` (the session is left cleanly)."""
+        self._stopping.set()
+        self._wake.set()
+
+    @property
+    def stopping(self) -> bool:
+        return self._stopping.is_set()
+
+    def _set_online(self, up: bool) -> None:
+        if up != self.online:
+            self.online = up
+            self.on_status(up)
+
+    async def _keep_connected(self, connect: Callable[[], aiomqtt.Client], serve: Callable[[Any], Awaitable[None]],
+                              lost: Callable[[Exception], None], backoff: Backoff, *,
+                              offline_between: bool = False) -> None:
+        """Connect, serve, reconnect until :meth:`stop` (never raises on network trouble).
+        ``offline_between``: ``online`` turns False after each connection ends, not only
+        after one fails."""
+        while not self._stopping.is_set():
+            client = connect()
+            try:
+                async with client:
+                    backoff.reset()
+                    await serve(client)
+            except (MqttError, OSError) as exc:  # aiomqtt wraps socket errors, but a socket may still raise
+                lost(exc)
+            if self._stopping.is_set():
+                break
+            if offline_between:
+                self._set_online(False)
+            try:
+                await asyncio.wait_for(self._stopping.wait(), backoff.delay())
+            except asyncio.TimeoutError:
+                pass
+        self._set_online(False)
 
 
 def subscription(qos: int = 1, *, no_local: bool = False, retain_as_published: bool = False) -> Any:
