@@ -41,7 +41,7 @@ from bgboard.hardware import firmware_dir, load_grid
 from bgboard.hardware.physics import load_design, load_table, response
 from bgboard.rules.result import game_result
 from bgboard.rules.starts import start_position
-from bgboard.sense.board import WHITE, Observation, SensorFaultError, board_of, position_of
+from bgboard.sense.places import WHITE, Observation, SensorFaultError, board_of, position_of
 from bgboard.sense.recognise import Ambiguous, Played, Turn
 from bgboard.sense.slots import SlotMap
 from bgboard.sim.layout import Layout
@@ -104,7 +104,7 @@ def main(plays: int = 10_000, seed: int = 1, spread: float = 0.05, scatter: Scat
             # the play's first checker still in the hand
             step = play.steps[0]
             lifted = list(board_of(position, mover))
-            from bgboard.sense.board import physical_point
+            from bgboard.sense.places import physical_point
 
             lifted[physical_point(step.frm, mover) - 1] -= 1 if mover == WHITE else -1
             try:

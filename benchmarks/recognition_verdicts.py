@@ -28,7 +28,7 @@ import time
 from bgboard.rules.position import Position
 from bgboard.rules.result import game_result
 from bgboard.rules.starts import start_position
-from bgboard.sense.board import WHITE, Observation, Slots, board_of, physical_point
+from bgboard.sense.places import WHITE, Observation, Slots, board_of, physical_point
 from bgboard.sense.recognise import Ambiguous, Illegal, Moving, Played, Turn
 
 try:
