@@ -82,7 +82,10 @@ ENGINE_LEVELS: dict[str, tuple[Level, ...]] = {
         Level("bgsage", "intermediate", INTERMEDIATE_NOISE, "1ply"),
         Level("bgsage", "advanced", ADVANCED_NOISE, "1ply"),
         Level("bgsage", "expert", 0.0, "1ply"),
-        Level("bgsage", "world-class", 0.0, "3ply"),  # bgsage's deepest evaluation
+        # bgsage looking two plies ahead ("2ply" = gnubg's 1-ply): the strongest level whose
+        # strength the repo measures to ±0.02 (benchmarks/opponent_levels.py; its 3-ply takes
+        # 70× the time a game, ~20 CPU-hours for that interval: docs/performance.md).
+        Level("bgsage", "world-class", 0.0, "2ply"),
     ),
 }
 

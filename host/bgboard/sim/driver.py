@@ -34,6 +34,7 @@ from bgboard.control.opponent_room import OpponentRoom
 from bgboard.errors import InputError
 from bgboard.match.state import MatchState, Phase
 from bgboard.rules import Position
+from bgboard.rules.board import Board as GameBoard
 from bgboard.rules.games import ROTATIONS, variant as variant_of
 from bgboard.sense.recognise import Ambiguous, Illegal, Miscount
 from bgboard.sim.layout import Layout
@@ -344,7 +345,7 @@ class Players:
         if rules is not None:  # a seed variant: its own plays, laid out on its own board
             play = choose_play(rules, s.board_view, dice, o.seed, game, turn)
             moves = () if play is None else variant_moves(rules, s.board_view, play.steps, mover)
-            pins = None if play is None else _pins(play.position.pins)
+            pins = None if play is None or not isinstance(play.position, GameBoard) else _pins(play.position.pins)
         else:
             play = choose_play(s.playing, s.board_view, dice, o.seed, game, turn)
             moves = () if play is None else moves_of(play.steps, mover)

@@ -292,8 +292,10 @@ class LiveRun:
     @property
     def host(self) -> Controller | PracticeRoom | None:
         """The app's controller or practice room (None until the app has made it)."""
-        host: Controller | PracticeRoom | None = self.app.controller
-        return host
+        host = self.app.controller
+        if host is None or isinstance(host, (Controller, PracticeRoom)):
+            return host
+        raise SimulationError(f"the simulated person cannot act at a {type(host).__name__}")
 
     @property
     def controller(self) -> Controller:

@@ -33,6 +33,7 @@ from bgboard.sim.ops import Carry, LayOut, Press, RollDice, Script, Wait, perfor
 from bgboard.sim.players import choose_play, dice_for, moves_of
 
 if TYPE_CHECKING:
+    from bgboard.hints.drills import Drill
     from bgboard.teaching import Teacher
 
 __all__ = ["PracticeRun", "drill_entry", "drill_script", "run_drills", "run_firmware_drills"]
@@ -81,7 +82,7 @@ class PracticeRun:
     same board a match runs on), graded by the teacher: ``bgboard sim --teach practice
     --model-firmware``.  Drills keep no match journal."""
 
-    def __init__(self, options: Options, out: Path, drills: Sequence[object],
+    def __init__(self, options: Options, out: Path, drills: Sequence[Drill],
                  on_show: Callable[[DisplayState, int], None] | None = None) -> None:
         from bgboard.teaching import open_teacher
 
