@@ -14,8 +14,8 @@ from scan import Scanner
 
 N = 200
 hal = Hal()
-n = board.SLOT_COUNT
-scanner = Scanner(hal.select, hal.enable, hal.adcs, board.SLOT_MUX, board.SLOT_CHANNEL,
+n = board.SENSOR_COUNT
+scanner = Scanner(hal.select, hal.enable, hal.adcs, board.SENSOR_MUX, board.SENSOR_CHANNEL,
                   board.SETTLE_US, hal.sleep_us)
 raw = [0] * n
 classifier = Classifier(calibration.defaults(n), n)

@@ -14,6 +14,7 @@ from classify import BLACK, WHITE, Classifier
 from debounce import Debouncer
 from dice import Dice
 from leds import Leds
+from runs import Runs
 from scan import Scanner
 
 try:
@@ -39,17 +40,19 @@ SNAPSHOT_CALIBRATED = 2
 class Controller:
     def __init__(self, hal: "Hal") -> None:
         self.hal = hal
-        n = board.SLOT_COUNT
-        self.count = n
+        n = board.SENSOR_COUNT  # sensors are scanned, classified and calibrated; slots reported
+        self.count = board.SLOT_COUNT
+        self.sensors = n
         self.raw = [0] * n
         self.scanner = Scanner(
-            hal.select, hal.enable, hal.adcs, board.SLOT_MUX, board.SLOT_CHANNEL,
+            hal.select, hal.enable, hal.adcs, board.SENSOR_MUX, board.SENSOR_CHANNEL,
             board.SETTLE_US, hal.sleep_us,
         )
         self.cal_path = hal.flash + CALIBRATION_FILE
         cal, self.cal_status, self.cal_problem = calibration.load(self.cal_path, n)
         self.classifier = Classifier(cal, n)
-        self.debouncer = Debouncer(n, DEBOUNCE_SCANS)
+        self.runs = Runs(board.PER_SLOT, board.SLOT_PLACE, board.SLOT_INDEX)
+        self.debouncer = Debouncer(self.count, DEBOUNCE_SCANS)
         self.dice = Dice(hal.random_bits, hal.flash)
         self.leds = Leds(board.LED_COUNT, board.HOST_LEDS, board.LED_BRIGHTNESS, hal.write_leds)
         self.encoder = wire.Encoder()
@@ -80,7 +83,9 @@ class Controller:
         self.scanner.scan(self.raw)
         self.scans += 1
         classifier = self.classifier
-        return self.debouncer.update(classifier.classify_all(self.raw), classifier.changed)
+        runs = self.runs
+        slots = runs.combine(classifier.classify_all(self.raw), classifier.changed)
+        return self.debouncer.update(slots, runs.changed)
 
     def boot(self) -> None:
         """HELLO, any calibration error, then a SNAPSHOT once every slot is debounced."""
@@ -88,8 +93,9 @@ class Controller:
         if self.cal_problem:
             self.send(self.encoder.error(wire.CALIBRATION_CORRUPT, 0, 0, self.cal_problem))
         self.scanner.scan(self.raw)
-        self.debouncer.prime(self.classifier.classify_all(self.raw))
+        self.debouncer.prime(self.runs.combine(self.classifier.classify_all(self.raw)))
         self.classifier.changed.clear()
+        self.runs.changed.clear()
         for _ in range(DEBOUNCE_SCANS):
             self.hal.sleep_ms(SCAN_MS)
             self.scan()
@@ -227,12 +233,12 @@ class Controller:
 
     # --- calibration ---------------------------------------------------------------
     def average(self) -> list:
-        """Every slot's reading averaged over CALIBRATION_SCANS scans."""
-        total = [0] * self.count
+        """Every sensor's reading averaged over CALIBRATION_SCANS scans."""
+        total = [0] * self.sensors
         for _ in range(CALIBRATION_SCANS):
             self.hal.sleep_ms(SCAN_MS)
             self.scanner.scan(self.raw)
-            for s in range(self.count):
+            for s in range(self.sensors):
                 total[s] += self.raw[s]
         return [(t + CALIBRATION_SCANS // 2) // CALIBRATION_SCANS for t in total]
 
@@ -240,22 +246,30 @@ class Controller:
         """CALIBRATE ``mode`` 0 empty, 1 checkers, 2 defaults; saved to flash."""
         enc = self.encoder
         old = self.classifier.cal
+        per = board.PER_SLOT
         if mode == 2:
-            cal = calibration.defaults(self.count)
+            cal = calibration.defaults(self.sensors)
         else:
             mean = self.average()
             if mode == 0:
-                far = [s for s in range(self.count) if abs(mean[s] - calibration.EMPTY_COUNTS) > calibration.SWING // 2]
+                far = [s for s in range(self.sensors) if abs(mean[s] - calibration.EMPTY_COUNTS) > calibration.SWING // 2]
                 if far:
-                    text = "slot %d does not read empty: clear the board before calibrating" % far[0]
+                    where = "slot %d" % far[0] if per == 1 else "slot %d (its sensor %d)" % (far[0] // per, far[0] % per)
+                    text = where + " does not read empty: clear the board before calibrating"
                     return self.send(enc.error(wire.CALIBRATION_REFUSED, seq, kind, text))
                 cal = calibration.Calibration(mean, list(old.swing), old.white_sign, old.stack_gain_milli)
             else:
+                # checkers lie on slot centres: a sensor reads the field a checker gives it from
+                # there (SLOT_CENTRE_MILLI of one over it: the physics); with two sensors per slot
+                # only where both of the slot's sensors read one checker of one colour
                 swing = list(old.swing)
                 states = self.classifier.states
-                for s in range(self.count):
-                    if states[s] >> 2 == 1 and states[s] & 3 in (WHITE, BLACK):
-                        swing[s] = min(calibration.SWING_MAX, max(calibration.SWING_MIN, abs(mean[s] - old.empty[s])))
+                for s in range(self.sensors):
+                    first = s - s % per
+                    if all(states[t] >> 2 == 1 and states[t] & 3 in (WHITE, BLACK) and states[t] == states[s]
+                           for t in range(first, first + per)):
+                        seen = abs(mean[s] - old.empty[s]) * 1000 // board.SLOT_CENTRE_MILLI
+                        swing[s] = min(calibration.SWING_MAX, max(calibration.SWING_MIN, seen))
                 cal = calibration.Calibration(list(old.empty), swing, old.white_sign, old.stack_gain_milli)
         self.classifier.set_calibration(cal)
         self.send(enc.ack(seq, kind))

@@ -150,13 +150,13 @@ class Sim:
                 self._wait_until = int(word[1:])
             elif word == "slot":
                 slot = int(parts[1])
-                self.field[board.SLOT_MUX[slot]][board.SLOT_CHANNEL[slot]] = self._counts(parts[2])
+                self.field[board.SENSOR_MUX[slot]][board.SENSOR_CHANNEL[slot]] = self._counts(parts[2])
             elif word == "slots":
                 values = parts[1:]
-                if len(values) != board.SLOT_COUNT:
+                if len(values) != board.SENSOR_COUNT:
                     raise ValueError
-                for slot in range(board.SLOT_COUNT):
-                    self.field[board.SLOT_MUX[slot]][board.SLOT_CHANNEL[slot]] = self._counts(values[slot])
+                for slot in range(board.SENSOR_COUNT):
+                    self.field[board.SENSOR_MUX[slot]][board.SENSOR_CHANNEL[slot]] = self._counts(values[slot])
             elif word == "mux":
                 self.field[int(parts[1])][int(parts[2])] = self._counts(parts[3])
             elif word == "button":

@@ -35,7 +35,12 @@ NOISE_LEVELS: Mapping[str, float] = {"none": 0.0, "low": 180.0, "medium": 450.0,
 
 #: The design's response (hardware/sensing.toml through its magpylib field table).
 _DESIGN = load_design()
-PHYSICS = response(_DESIGN, load_table(_DESIGN))
+_TABLE = load_table(_DESIGN)
+PHYSICS = response(_DESIGN, _TABLE)
+#: With two sensors per slot (a quarter pitch either side of its centre): the field of k = 1,
+#: 2 ... checkers stacked on a slot's centre at each of its sensors, in checker units.
+QUARTER_FIELD: tuple[float, ...] = tuple(
+    sum(_TABLE.at(level, _DESIGN.slot_pitch_mm / 4) for level in range(k)) / PHYSICS.b0_mt for k in range(1, MAX_STACK + 1))
 
 
 def default_grid(point_slots: int, bar_slots: int, off_slots: int) -> Grid:
@@ -136,6 +141,32 @@ def slot_units(
     return units
 
 
+def sensor_units(grid: Grid, units: Mapping[Slot, float], calibration: Calibration = Calibration()) -> list[float]:
+    """Every sensor's field (checker units, :meth:`Grid.sensors` order) from each slot's: the
+    same with one sensor per slot; with two, what a stack of that field on the slot's centre
+    gives each of its sensors a quarter pitch off (:data:`QUARTER_FIELD`, the physics)."""
+    if grid.per_slot == 1:
+        return [units[slot] for slot, _ in grid.sensors()]
+    centred = calibration.stack_field
+    out: list[float] = []
+    for slot, _ in grid.sensors():
+        u = units[slot]
+        # the stack height whose centred field this is (interpolated), at a quarter pitch off
+        a = abs(u)
+        k = 0
+        while k + 1 < len(centred) and centred[k + 1] <= a:
+            k += 1
+        if a <= centred[0]:
+            q = a * QUARTER_FIELD[0] / centred[0]
+        elif k + 1 < len(centred):
+            f = (a - centred[k]) / (centred[k + 1] - centred[k])
+            q = QUARTER_FIELD[k] + f * (QUARTER_FIELD[k + 1] - QUARTER_FIELD[k])
+        else:
+            q = QUARTER_FIELD[-1]
+        out.append(q if u >= 0 else -q)
+    return out
+
+
 def readings(
     grid: Grid,
     layout: Layout,
@@ -146,17 +177,20 @@ def readings(
     calibration: Calibration = Calibration(),
     faults: Faults = Faults(),
 ) -> tuple[int, ...]:
-    """ADC counts of every slot, in ``grid.slots`` order, kept within the sensor's range
-    (``RAIL_BAND`` from either rail; a stuck sensor reads exactly its value)."""
-    units = slot_units(grid, layout, hand, calibration)
+    """ADC counts of every sensor, in :meth:`Grid.sensors` order (with one sensor per slot,
+    ``grid.slots`` order), kept within the sensor's range (``RAIL_BAND`` from either rail; a
+    stuck sensor reads exactly its value: ``Faults.stuck`` keys are (place, n), n the
+    sensor's number along the place from its base — the slot index with one per slot)."""
+    units = sensor_units(grid, slot_units(grid, layout, hand, calibration), calibration)
     stuck = faults.stuck or {}
+    per = grid.per_slot
     out: list[int] = []
-    for slot in grid.slots:
-        fixed = stuck.get((slot.place, slot.index))
+    for (slot, part), u in zip(grid.sensors(), units):
+        fixed = stuck.get((slot.place, slot.index * per + part))
         if fixed is not None:
             out.append(fixed)
             continue
-        value = calibration.counts(units[slot])
+        value = calibration.counts(u)
         if noise:
             value += rng.gauss(0.0, noise)
         out.append(max(RAIL_BAND, min(FULL_SCALE - RAIL_BAND, int(round(value)))))
@@ -165,4 +199,4 @@ def readings(
 
 def by_channel(grid: Grid, values: Sequence[int]) -> dict[tuple[int, int], int]:
     """Readings keyed by ``(mux, channel)`` as the firmware's multiplexed ADC sees them."""
-    return {(s.mux, s.channel): v for s, v in zip(grid.slots, values)}
+    return {slot.sensors[part]: v for (slot, part), v in zip(grid.sensors(), values)}
