@@ -20,7 +20,8 @@ the row's centre line.  The sensors sit where a row of checkers lies on average:
 ``base_mm`` from the frame and a slot pitch of a checker plus the millimetre a player's row
 gains per checker (hardware/sensing.toml).  Checkers beyond a row's
 slots are stacked on a checker of the row chosen at random (players stack where they like),
-each ``N(0, lean)`` off the one below.  Randomness comes only from the ``random.Random``
+each ``N(0, lean)`` off the one below; a lone checker may be set down anywhere along its place
+(``lone``: how often).  Randomness comes only from the ``random.Random``
 passed in.
 """
 
@@ -47,6 +48,9 @@ class Scatter:
     across: float = 2.0
     across_limit: float = 5.0
     lean: float = 1.5
+    #: the chance that a place's lone checker is set down anywhere along the place (uniformly,
+    #: from the frame to half a pitch past its last slot) instead of at its base
+    lone: float = 0.0
 
 
 NO_SCATTER = Scatter(0.0, 0.0, 0.0, 0.0, 0.0)
@@ -116,6 +120,8 @@ def place_magnets(design: Design, grid: Grid, layout: Layout, rng: random.Random
         flat = min(count, slots)
         # against the frame at the least, touching the previous checker at the least
         along = max(d / 2, design.base_mm + rng.gauss(0.0, scatter.base))
+        if count == 1 and scatter.lone and rng.random() < scatter.lone:
+            along = rng.uniform(d / 2, design.base_mm + (slots - 1) * design.slot_pitch_mm + design.slot_pitch_mm / 2)
         spots: list[tuple[float, float]] = []
         for i in range(flat):
             if i:
