@@ -15,7 +15,7 @@ LED_BRIGHTNESS = 64
 STATUS_LED = 25
 SLOT_COUNT = 138
 PLACES = ('1', '2', '3', '4', '5', '6', '7', '8', '9', '10', '11', '12', '13', '14', '15', '16', '17', '18', '19', '20', '21', '22', '23', '24', 'bar-white', 'bar-black', 'off-white', 'off-black')
-# sensor n belongs to slot n // PER_SLOT (its part n % PER_SLOT, from the base side)
+# sensor n belongs to slot n // PER_SLOT: part 0 under its centre, part 1 half a pitch further
 PER_SLOT = 1
 SENSOR_COUNT = 138
 SENSOR_MUX = bytes((0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8,))
@@ -27,4 +27,3 @@ SLOT_LAST = bytes((0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0
 SWING = 7270
 STACK_GAIN_MILLI = 541
 STACK_SHAPE_MILLI = (500, 1238, 0, 0, 0, 0)
-SLOT_CENTRE_MILLI = 1000

@@ -6,6 +6,7 @@ or the host asks for the REPL (REBOOT mode 1).
 """
 
 import struct
+from array import array
 
 import board
 import calibration
@@ -43,7 +44,7 @@ class Controller:
         n = board.SENSOR_COUNT  # sensors are scanned, classified and calibrated; slots reported
         self.count = board.SLOT_COUNT
         self.sensors = n
-        self.raw = [0] * n
+        self.raw = array("H", bytes(2 * n))
         self.scanner = Scanner(
             hal.select, hal.enable, hal.adcs, board.SENSOR_MUX, board.SENSOR_CHANNEL,
             board.SETTLE_US, hal.sleep_us,
@@ -84,7 +85,7 @@ class Controller:
         self.scans += 1
         classifier = self.classifier
         runs = self.runs
-        slots = runs.combine(classifier.classify_all(self.raw), classifier.changed)
+        slots = runs.combine(classifier.classify_all(self.raw), classifier.changed, classifier.flicker)
         return self.debouncer.update(slots, runs.changed)
 
     def boot(self) -> None:
@@ -93,7 +94,7 @@ class Controller:
         if self.cal_problem:
             self.send(self.encoder.error(wire.CALIBRATION_CORRUPT, 0, 0, self.cal_problem))
         self.scanner.scan(self.raw)
-        self.debouncer.prime(self.runs.combine(self.classifier.classify_all(self.raw)))
+        self.debouncer.prime(self.runs.combine(self.classifier.classify_all(self.raw), None, self.classifier.flicker))
         self.classifier.changed.clear()
         self.runs.changed.clear()
         for _ in range(DEBOUNCE_SCANS):
@@ -232,15 +233,17 @@ class Controller:
         self.send(self.encoder.error(wire.BAD_PAYLOAD, seq, kind, text))
 
     # --- calibration ---------------------------------------------------------------
-    def average(self) -> list:
+    def average(self) -> array:
         """Every sensor's reading averaged over CALIBRATION_SCANS scans."""
-        total = [0] * self.sensors
+        total = array("I", bytes(4 * self.sensors))
         for _ in range(CALIBRATION_SCANS):
             self.hal.sleep_ms(SCAN_MS)
             self.scanner.scan(self.raw)
             for s in range(self.sensors):
                 total[s] += self.raw[s]
-        return [(t + CALIBRATION_SCANS // 2) // CALIBRATION_SCANS for t in total]
+        for s in range(self.sensors):
+            total[s] = (total[s] + CALIBRATION_SCANS // 2) // CALIBRATION_SCANS
+        return total
 
     def calibrate(self, seq: int, kind: int, mode: int) -> None:
         """CALIBRATE ``mode`` 0 empty, 1 checkers, 2 defaults; saved to flash."""
@@ -257,20 +260,22 @@ class Controller:
                     where = "slot %d" % far[0] if per == 1 else "slot %d (its sensor %d)" % (far[0] // per, far[0] % per)
                     text = where + " does not read empty: clear the board before calibrating"
                     return self.send(enc.error(wire.CALIBRATION_REFUSED, seq, kind, text))
-                cal = calibration.Calibration(mean, list(old.swing), old.white_sign, old.stack_gain_milli)
+                cal = calibration.Calibration(array("H", mean), array("H", old.swing), old.white_sign, old.stack_gain_milli)
             else:
-                # checkers lie on slot centres: a sensor reads the field a checker gives it from
-                # there (SLOT_CENTRE_MILLI of one over it: the physics); with two sensors per slot
-                # only where both of the slot's sensors read one checker of one colour
-                swing = list(old.swing)
+                # a sensor reading one checker records its swing; with two sensors per slot
+                # only one lit alone along its place (the checker lies over it: put checkers on
+                # slot centres for the slots' sensors, between slots for the others)
+                swing = array("H", old.swing)
                 states = self.classifier.states
+                place_of = self.runs.place_of
                 for s in range(self.sensors):
-                    first = s - s % per
-                    if all(states[t] >> 2 == 1 and states[t] & 3 in (WHITE, BLACK) and states[t] == states[s]
-                           for t in range(first, first + per)):
-                        seen = abs(mean[s] - old.empty[s]) * 1000 // board.SLOT_CENTRE_MILLI
-                        swing[s] = min(calibration.SWING_MAX, max(calibration.SWING_MIN, seen))
-                cal = calibration.Calibration(list(old.empty), swing, old.white_sign, old.stack_gain_milli)
+                    if not (states[s] >> 2 == 1 and states[s] & 3 in (WHITE, BLACK)):
+                        continue
+                    if per > 1 and any(0 <= t < self.sensors and place_of[t] == place_of[s] and states[t] & 3
+                                       for t in (s - 1, s + 1)):
+                        continue
+                    swing[s] = min(calibration.SWING_MAX, max(calibration.SWING_MIN, abs(mean[s] - old.empty[s])))
+                cal = calibration.Calibration(array("H", old.empty), swing, old.white_sign, old.stack_gain_milli)
         self.classifier.set_calibration(cal)
         self.send(enc.ack(seq, kind))
         if not calibration.save(self.cal_path, cal):

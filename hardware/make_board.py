@@ -19,18 +19,13 @@ sys.path.insert(0, str(HARDWARE.parent / "host"))
 from bgboard.hardware import physics  # noqa: E402  (pure: reads the committed field table)
 
 
-def sensing(per_slot: int = 1) -> tuple[int, int, tuple[int, ...], int]:
+def sensing() -> tuple[int, int, tuple[int, ...]]:
     """The default calibration the physics gives: one centred checker's swing in ADC counts,
-    what the second checker of a stack adds (thousandths of one checker), the stack
-    levels' thresholds (:func:`bgboard.hardware.physics.level_shape`), and what a checker on
-    a slot's centre gives each of its sensors (thousandths of a checker over the sensor: 1000
-    with one sensor per slot, the field a quarter pitch off with two)."""
+    what the second checker of a stack adds (thousandths of one checker), and the stack
+    levels' thresholds (:func:`bgboard.hardware.physics.level_shape`)."""
     design = physics.load_design(HARDWARE / "sensing.toml")
-    table = physics.load_table(design)
-    resp = physics.response(design, table)
-    off = design.slot_pitch_mm / 4 if per_slot == 2 else 0.0
-    centre = round(table.at(0, off) / table.at(0, 0.0) * 1000)
-    return resp.swing, round(resp.stack_gain * 1000), physics.level_shape(resp), centre
+    resp = physics.response(design, physics.load_table(design))
+    return resp.swing, round(resp.stack_gain * 1000), physics.level_shape(resp)
 
 
 def sensors_of(slot: dict) -> list[tuple[int, int]]:
@@ -45,7 +40,7 @@ def render(pins: dict, grid: dict) -> str:
     mux, leds = pins["pico"]["mux"], pins["pico"]["leds"]
     slots = grid["slot"]
     per_slot = len(sensors_of(slots[0]))
-    swing, gain, shape, centre = sensing(per_slot)  # the physics, computed once
+    swing, gain, shape = sensing()  # the physics, computed once
     sensors = [pair for s in slots for pair in sensors_of(s)]
     places: list[str] = []
     for s in slots:
@@ -77,7 +72,7 @@ def render(pins: dict, grid: dict) -> str:
         f"STATUS_LED = {pins['pico']['status']['led']}",
         f"SLOT_COUNT = {len(slots)}",
         f"PLACES = {tuple(places)!r}",
-        "# sensor n belongs to slot n // PER_SLOT (its part n % PER_SLOT, from the base side)",
+        "# sensor n belongs to slot n // PER_SLOT: part 0 under its centre, part 1 half a pitch further",
         f"PER_SLOT = {per_slot}",
         f"SENSOR_COUNT = {len(sensors)}",
         f"SENSOR_MUX = {ints([m for m, _ in sensors])}",
@@ -89,7 +84,6 @@ def render(pins: dict, grid: dict) -> str:
         f"SWING = {swing}",
         f"STACK_GAIN_MILLI = {gain}",
         f"STACK_SHAPE_MILLI = {shape!r}",
-        f"SLOT_CENTRE_MILLI = {centre}",
         "",
     ]
     return "\n".join(lines)

@@ -1,9 +1,10 @@
 """Write a sensor grid (grid.toml) and the multiplexer pins it needs, for one or two hall
 sensors per slot.
 
-``--per-slot 2`` is the design of hardware/README.md, "A lone checker anywhere": each slot's
-two sensors lie a quarter of the slot pitch either side of its centre (half a pitch apart),
-so no spot along a place is more than a quarter pitch (9.75 mm) from a sensor.  Sensors are
+``--per-slot 2`` is the design of hardware/README.md, "A lone checker anywhere": each slot has
+a sensor at its centre (where a row's checker lies, so stacks are read as before) and one
+half a slot pitch further from the base (between it and the next slot), so no spot along a
+place is more than a quarter pitch (9.75 mm) from a sensor.  Sensors are
 numbered slot by slot in the protocol's slot order, each slot's base-side sensor first;
 sensor *n* is read on multiplexer *n* // 16, channel *n* % 16.  Multiplexer *m* feeds ADC
 input *m* // banks and is enabled by line *m* % banks, banks = ceil(multiplexers / 3) (the
@@ -40,7 +41,7 @@ HEADER = """\
 """
 WHAT = {
     1: "One sensor under each slot's centre: { place, index, mux, channel }.",
-    2: "Two sensors per slot, a quarter pitch either side of its centre (base side first):\n"
+    2: "Two sensors per slot, at its centre and half a pitch further from the base:\n"
        "# { place, index, sensors = [[mux, channel], [mux, channel]] }; the firmware turns each\n"
        "# place's runs of lit sensors into its slot states (hardware/README.md).",
 }

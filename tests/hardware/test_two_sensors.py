@@ -88,7 +88,8 @@ def test_the_two_per_slot_grid() -> None:
     assert len(GRID2.slots) == 138 and GRID2.per_slot == 2 and len(GRID2.sensors()) == 276
     assert len({pair for s in GRID2.slots for pair in s.sensors}) == 276
     assert max(m for s in GRID2.slots for m, _ in s.sensors) + 1 == make_grid.muxes(2) == 18
-    # GRID1 is the committed one-per-slot grid, but for its comments
+    # make_grid's one-per-slot grid is the committed one (but for its comments): the boards
+    # carry one sensor per slot until the two-per-slot chain is merged (hardware/README.md)
     assert GRID1 == parse_grid((ROOT / "hardware" / "grid.toml").read_text())
 
 
@@ -123,7 +124,8 @@ def test_a_lone_checker_anywhere_reads_as_one_on_a_crowded_board(place: str, col
 
 
 def test_a_lone_checker_reads_to_8_mm_across_its_row() -> None:
-    """Across the row the reach is a sensor's (at most a quarter pitch along): 8 mm everywhere."""
+    """Across the row the reach is a sensor's (at most a quarter pitch along): 8 mm everywhere
+    (a checker that far across lies half on the neighbouring point)."""
     row = ROWS["3"]
     along = D / 2
     while along <= PLACE_LENGTH:
@@ -155,7 +157,8 @@ def test_a_row_put_down_anywhere_counts_right(n: int, colour: int, start: float,
        across=st.floats(-3.0, 3.0))
 def test_a_stack_anywhere_reads_as_a_stack(k: int, colour: int, along: float, across: float) -> None:
     """A stack of 2..5 alone anywhere along its point reads "at least 2": no spot is more than
-    a quarter pitch (9.75 mm) from a sensor, within the 11 mm a stack reads as one to."""
+    a quarter pitch (9.75 mm) from a sensor, within the 11 mm a stack reads as one to (a row's
+    stacks lie on its checkers, over the slots' centre sensors, as with one sensor per slot)."""
     x, y = at(ROWS["3"], along, across)
     magnets = [Magnet(x, y, level, colour) for level in range(k)]
     assert code_of(read(GRID2, magnets), "3") == colour * (CAPPED + 2)
@@ -187,3 +190,27 @@ def test_a_fault_on_one_sensor_names_its_place() -> None:
     first = 2 * GRID2.slots.index(GRID2.of("5")[0])
     with pytest.raises(SensorFaultError, match="point 5"):
         read(GRID2, [], stuck={first + 3: 0})
+
+
+@pytest.mark.parametrize("entry, words", [
+    ('{ place = "1", index = 0, sensors = [[0, 0], [0, 0]] }', "share mux 0 channel 0"),
+    ('{ place = "1", index = 0, sensors = [[0, 0], [0, 16]] }', "channel 16"),
+    ('{ place = "1", index = 0, sensors = [[0, 0], [0]] }', "needs a place and whole numbers"),
+    ('{ place = "1", index = 0, sensors = [] }', "needs a place and whole numbers"),
+])
+def test_a_bad_sensors_entry_gets_one_sentence(entry: str, words: str) -> None:
+    from bgboard.hardware import HardwareError
+
+    text = make_grid.grid_text(2).replace('{ place = "1", index = 0, sensors = [[0, 0], [0, 1]] }', entry, 1)
+    with pytest.raises(HardwareError, match=words) as caught:
+        parse_grid(text)
+    assert "\n" not in str(caught.value) and len(str(caught.value)) < 200
+
+
+def test_every_slot_needs_as_many_sensors() -> None:
+    from bgboard.hardware import HardwareError
+
+    text = make_grid.grid_text(2).replace('{ place = "1", index = 1, sensors = [[0, 2], [0, 3]] }',
+                                          '{ place = "1", index = 1, sensors = [[0, 2]] }', 1)
+    with pytest.raises(HardwareError, match="every slot needs the same number"):
+        parse_grid(text)

@@ -37,11 +37,23 @@ NOISE_LEVELS: Mapping[str, float] = {"none": 0.0, "low": 180.0, "medium": 450.0,
 _DESIGN = load_design()
 _TABLE = load_table(_DESIGN)
 PHYSICS = response(_DESIGN, _TABLE)
-#: With two sensors per slot (a quarter pitch either side of its centre): the field of k = 1,
-#: 2 ... checkers stacked on a slot's centre at each of its sensors, in checker units.
-QUARTER_FIELD: tuple[float, ...] = tuple(
-    sum(_TABLE.at(level, _DESIGN.slot_pitch_mm / 4) for level in range(k)) / PHYSICS.b0_mt for k in range(1, MAX_STACK + 1))
+#: With two sensors per slot: what a stack of k = 1, 2 ... checkers gives the sensor half a
+#: pitch from it, in checker units (the field just outside the magnet's rim reverses: about
+#: -0.21 for one checker, less for a stack, whose higher magnets reach further).
+HALF_PITCH_FIELD: tuple[float, ...] = tuple(
+    sum(_TABLE.at(level, _DESIGN.slot_pitch_mm / 2) for level in range(k)) / PHYSICS.b0_mt for k in range(1, MAX_STACK + 1))
 
+
+def _half_pitch(units: float, stack: tuple[float, ...]) -> float:
+    """What a slot reading ``units`` gives the sensor half a pitch away: the stack whose
+    centred field is nearest (a weaker field, a hand or a pin's residue, in proportion)."""
+    a = abs(units)
+    if a < stack[0]:
+        near = HALF_PITCH_FIELD[0] * a
+    else:
+        k = min(range(len(stack)), key=lambda i: abs(stack[i] - a))
+        near = HALF_PITCH_FIELD[k]
+    return near if units >= 0 else -near
 
 def default_grid(point_slots: int, bar_slots: int, off_slots: int) -> Grid:
     """A grid with other slot counts than the board's (:func:`bgboard.hardware.load_grid`),
@@ -142,28 +154,19 @@ def slot_units(
 
 
 def sensor_units(grid: Grid, units: Mapping[Slot, float], calibration: Calibration = Calibration()) -> list[float]:
-    """Every sensor's field (checker units, :meth:`Grid.sensors` order) from each slot's: the
-    same with one sensor per slot; with two, what a stack of that field on the slot's centre
-    gives each of its sensors a quarter pitch off (:data:`QUARTER_FIELD`, the physics)."""
-    if grid.per_slot == 1:
-        return [units[slot] for slot, _ in grid.sensors()]
-    centred = calibration.stack_field
+    """Every sensor's field (checker units, :meth:`Grid.sensors` order) from each slot's: a
+    slot's centre sensor reads the slot; with two sensors per slot the one half a pitch
+    further reads what the slots either side of it give there (:data:`HALF_PITCH_FIELD`)."""
     out: list[float] = []
-    for slot, _ in grid.sensors():
-        u = units[slot]
-        # the stack height whose centred field this is (interpolated), at a quarter pitch off
-        a = abs(u)
-        k = 0
-        while k + 1 < len(centred) and centred[k + 1] <= a:
-            k += 1
-        if a <= centred[0]:
-            q = a * QUARTER_FIELD[0] / centred[0]
-        elif k + 1 < len(centred):
-            f = (a - centred[k]) / (centred[k + 1] - centred[k])
-            q = QUARTER_FIELD[k] + f * (QUARTER_FIELD[k + 1] - QUARTER_FIELD[k])
-        else:
-            q = QUARTER_FIELD[-1]
-        out.append(q if u >= 0 else -q)
+    for slot, part in grid.sensors():
+        if part == 0:
+            out.append(units[slot])
+            continue
+        row = grid.of(slot.place)
+        near = _half_pitch(units[slot], calibration.stack_field)
+        if slot.index + 1 < len(row):
+            near += _half_pitch(units[row[slot.index + 1]], calibration.stack_field)
+        out.append(near)
     return out
 
 

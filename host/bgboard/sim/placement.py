@@ -93,9 +93,9 @@ def rows(design: Design) -> dict[str, Row]:
 
 def sensor_xy(design: Design, row: Row, index: int, part: int = 0, per_slot: int = 1) -> tuple[float, float]:
     """The board position of the ``part``-th of the ``per_slot`` sensors of a row's
-    ``index``-th slot: one at the slot's centre, two a quarter pitch either side of it (base
-    side first)."""
-    along = design.base_mm + index * design.slot_pitch_mm + (part - (per_slot - 1) / 2) * design.slot_pitch_mm / per_slot
+    ``index``-th slot: the first at the slot's centre, a second half a pitch further from the
+    base (between this slot and the next: hardware/README.md, "A lone checker anywhere")."""
+    along = design.base_mm + index * design.slot_pitch_mm + part * design.slot_pitch_mm / per_slot
     return row.x + row.dx * along, row.y + row.dy * along
 
 
