@@ -1,7 +1,10 @@
 """The work of one full firmware scan, counted under the MicroPython unix port, and the
 scan rate it implies on the Pico, side by side with the reference boards.
 
-    .venv/bin/python benchmarks/firmware_scan.py
+    .venv/bin/python benchmarks/firmware_scan.py [--per-slot 2]
+
+(``--per-slot 2``: the board with two sensors per slot, hardware/make_grid.py's grid and pins,
+its board.py generated into a temporary directory ahead of firmware/ on MICROPYPATH.)
 
 Counts (pin writes, ADC reads, settle waits per scan) come from the machine shim and are
 exact; the interpreter time of classify + debounce is measured under the unix port on this
@@ -14,6 +17,8 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import tempfile
+import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -31,23 +36,37 @@ SCAN_PERIOD_MS = 10
 DEBOUNCE_SCANS = 4
 
 
-def measure() -> dict[str, float]:
-    env = dict(os.environ, MICROPYPATH=f"{ROOT / 'firmware/sim'}:{ROOT / 'firmware'}:.frozen",
-               BGBOARD_SIM_CLOCK="virtual", BGBOARD_SIM_FLASH="/tmp/bgboard-bench-flash")
-    out = subprocess.run([str(MICROPYTHON), str(ROOT / "benchmarks/firmware_scan_device.py")],
-                         capture_output=True, text=True, env=env, check=True).stdout
+def board_dir(per_slot: int, where: Path) -> str:
+    """A directory holding board.py for ``per_slot`` sensors per slot (make_grid, make_board)."""
+    sys.path.insert(0, str(ROOT / "hardware"))
+    import make_board
+    import make_grid
+
+    pins = tomllib.loads(make_grid.pins_text(per_slot, (ROOT / "hardware" / "pins.toml").read_text()))
+    (where / "board.py").write_text(make_board.render(pins, tomllib.loads(make_grid.grid_text(per_slot))))
+    return f"{where}:"
+
+
+def measure(per_slot: int = 1) -> dict[str, float]:
+    with tempfile.TemporaryDirectory() as tmp:
+        first = board_dir(per_slot, Path(tmp)) if per_slot != 1 else ""
+        env = dict(os.environ, MICROPYPATH=f"{first}{ROOT / 'firmware/sim'}:{ROOT / 'firmware'}:.frozen",
+                   BGBOARD_SIM_CLOCK="virtual", BGBOARD_SIM_FLASH="/tmp/bgboard-bench-flash")
+        out = subprocess.run([str(MICROPYTHON), str(ROOT / "benchmarks/firmware_scan_device.py")],
+                             capture_output=True, text=True, env=env, check=True).stdout
     return {k: float(v) for k, v in (line.split() for line in out.splitlines())}
 
 
 def main() -> int:
-    r = measure()
+    per_slot = int(sys.argv[sys.argv.index("--per-slot") + 1]) if "--per-slot" in sys.argv else 1
+    r = measure(per_slot)
     settle_us = r["settle_us_per_scan"] + r["settle_waits_per_scan"] * SETTLE_CALL_US
     io_us = r["pin_writes_per_scan"] * PIN_WRITE_US + r["adc_reads_per_scan"] * ADC_READ_US + settle_us
-    print(f"slots per scan                    {r['slots']:.0f}")
+    print(f"slots per scan                    {r['slots']:.0f} ({r['sensors']:.0f} sensors)")
     print(f"ADC reads per scan                {r['adc_reads_per_scan']:.0f}")
     print(f"mux settle waits per scan         {r['settle_waits_per_scan']:.0f} x 10 us")
     print(f"select/enable pin writes per scan {r['pin_writes_per_scan']:.0f}")
-    print(f"unix port: classify+debounce      {r['classify_debounce_stable_us']:.1f} us stable, "
+    print(f"unix port: classify+runs+debounce {r['classify_debounce_stable_us']:.1f} us stable, "
           f"{r['classify_debounce_all_changing_us']:.1f} us every slot changing (best of 7)")
     print()
     print(f"Pico estimate (interpreter {SLOWDOWN[0]:.0f}x .. {SLOWDOWN[1]:.0f}x slower than the unix port here)")

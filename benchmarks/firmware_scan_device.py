@@ -10,16 +10,18 @@ import calibration
 from classify import Classifier
 from debounce import Debouncer
 from hal import Hal
+from runs import Runs
 from scan import Scanner
 
 N = 200
 hal = Hal()
-n = board.SLOT_COUNT
-scanner = Scanner(hal.select, hal.enable, hal.adcs, board.SLOT_MUX, board.SLOT_CHANNEL,
+n = board.SENSOR_COUNT
+scanner = Scanner(hal.select, hal.enable, hal.adcs, board.SENSOR_MUX, board.SENSOR_CHANNEL,
                   board.SETTLE_US, hal.sleep_us)
 raw = [0] * n
 classifier = Classifier(calibration.defaults(n), n)
-debouncer = Debouncer(n, 4)
+runs = Runs(board.PER_SLOT, board.SLOT_PLACE, board.SLOT_INDEX)
+debouncer = Debouncer(board.SLOT_COUNT, 4)
 
 try:
     import machine
@@ -41,7 +43,8 @@ for _ in range(N):
     scanner.scan(raw)
 t1 = time.ticks_us()
 after = counters()
-print("slots", n)
+print("slots", board.SLOT_COUNT)
+print("sensors", n)
 print("scan_us", time.ticks_diff(t1, t0) / N)
 print("pin_writes_per_scan", (after[0] - before[0]) / N)
 print("adc_reads_per_scan", (after[1] - before[1]) / N)
@@ -49,9 +52,9 @@ print("settle_us_per_scan", (after[2] - before[2]) / N)
 print("settle_waits_per_scan", (after[2] - before[2]) / N / board.SETTLE_US)
 
 stable = list(raw)
-classifier.classify_all(stable)
-debouncer.prime(classifier.out)
+debouncer.prime(runs.combine(classifier.classify_all(stable)))
 classifier.changed.clear()
+runs.changed.clear()
 white = [41768] * n
 empty = [32768] * n
 
@@ -63,9 +66,9 @@ def best(changing):
         t0 = time.ticks_us()
         for i in range(N):
             if changing:
-                debouncer.update(classifier.classify_all(white if i % 8 < 4 else empty), classifier.changed)
+                debouncer.update(runs.combine(classifier.classify_all(white if i % 8 < 4 else empty), classifier.changed), runs.changed)
             else:
-                debouncer.update(classifier.classify_all(stable), classifier.changed)
+                debouncer.update(runs.combine(classifier.classify_all(stable), classifier.changed), runs.changed)
         times.append(time.ticks_diff(time.ticks_us(), t0) / N)
     return min(times)
 

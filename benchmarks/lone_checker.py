@@ -9,8 +9,9 @@ one checker" would see); and the worst crosstalk at an empty slot amid full neig
 one colour (its own row's neighbours pushed 10 mm towards it), which each of the two weak
 readings of a neighbour rule must stay above, with a margin for the sensors' spread.
 
-Then the one option that covers every offset, two sensors per slot (half the pitch apart),
-with the count rule it needs (a checker lying between two sensors lights both: a run of k
+Then the one option that covers every offset, two sensors per slot (half the pitch apart:
+one under each slot's centre, where a row's checkers and their stacks lie, and one between
+slots — the design built, hardware/make_grid.py), with the count rule it needs (a checker lying between two sensors lights both: a run of k
 lit sensors holds ceil(k / 2) checkers), tried on random rows of 1..5 checkers put down
 anywhere along a point with both neighbouring points full.
 
@@ -110,7 +111,7 @@ def two_per_slot(design: Design, rows: int, seed: int) -> dict:
     p, d, w = design.slot_pitch_mm, design.checker_diameter_mm, design.point_pitch_mm
     half = p / 2
     length = design.base_mm + 4 * p + half  # the point's length from its frame
-    sensors = [design.base_mm - half / 2 + j * half for j in range(10)]
+    sensors = [design.base_mm + j * half for j in range(10)]  # each slot's centre and half a pitch further
     rng = random.Random(seed)
     right = lone_right = lone = 0
     worst_offset = 0.0

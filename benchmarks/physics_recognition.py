@@ -22,9 +22,11 @@ Played or Ambiguous verdict for an illegal board that ideal sensors would not gi
 on the board.  The run stops at the first one.
 
 Usage: python benchmarks/physics_recognition.py [plays=10000] [seed=1] [--spread=0.05]
-       [--scatter=base,gap,across,limit,lean]
+       [--scatter=base,gap,across,limit,lean[,lone]] [--per-slot=1|2]
 (--spread: each sensor's gain off by N(0, spread) — a board on its default calibration;
---scatter: the placement scatter in mm, bgboard.sim.placement.Scatter)
+--scatter: the placement scatter in mm, bgboard.sim.placement.Scatter, and how often a lone
+checker lies anywhere along its place; --per-slot 2: two sensors per slot, hardware/make_grid.py's
+grid, read through the firmware's run rule, firmware/runs.py)
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from bgboard.hardware import firmware_dir, load_grid
+from bgboard.hardware import firmware_dir, load_grid, parse_grid
 from bgboard.hardware.physics import load_design, load_table, response
 from bgboard.rules.result import game_result
 from bgboard.rules.starts import start_position
@@ -50,16 +52,23 @@ from bgboard.sim.placement import Scatter, hypot_offsets, place_magnets, reading
 sys.path.insert(0, str(firmware_dir()))
 import calibration as fw_calibration  # noqa: E402  (the firmware's own modules, under CPython)
 import classify as fw_classify  # noqa: E402
+from runs import Runs  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "hardware"))
+import make_grid  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from recognition_verdicts import wrong_board  # noqa: E402
 
 
-def main(plays: int = 10_000, seed: int = 1, spread: float = 0.05, scatter: Scatter = Scatter()) -> dict:
+def main(plays: int = 10_000, seed: int = 1, spread: float = 0.05, scatter: Scatter = Scatter(), per_slot: int = 0) -> dict:
     design = load_design()
     table = load_table(design)
     resp = response(design, table)
-    grid = load_grid()
+    grid = parse_grid(make_grid.grid_text(per_slot)) if per_slot else load_grid()
+    places = list(dict.fromkeys(s.place for s in grid.slots))
+    slot_place = bytes(places.index(s.place) for s in grid.slots)
+    slot_index = bytes(s.index for s in grid.slots)
     slot_map = SlotMap.from_slots(grid.slots)
     slots = slot_map.slots()
     rng = random.Random(seed)
@@ -68,7 +77,8 @@ def main(plays: int = 10_000, seed: int = 1, spread: float = 0.05, scatter: Scat
     def sense(layout: Layout):
         raw = readings(design, grid, table, layout, field_rng, scatter, gain_spread=spread)
         classifier = fw_classify.Classifier(fw_calibration.defaults(len(raw)), len(raw))
-        states = bytes(classifier.classify_all(list(raw)))
+        runs = Runs(grid.per_slot, slot_place, slot_index)
+        states = bytes(runs.combine(classifier.classify_all(list(raw))))
         return slot_map.observation(states)
 
     tally: Counter[str] = Counter()
@@ -147,7 +157,8 @@ def main(plays: int = 10_000, seed: int = 1, spread: float = 0.05, scatter: Scat
     offsets.sort()
     print(f"physics recognition: {done} plays (seed {seed}), {design.magnet_diameter_mm:g} x "
           f"{design.magnet_thickness_mm:g} mm {design.grade} at {design.gap_mm:g} mm, {design.sensor.name}, "
-          f"B0 {resp.b0_mt:.2f} mT = {resp.swing} counts; scatter {scatter}, gain spread {spread}")
+          f"B0 {resp.b0_mt:.2f} mT = {resp.swing} counts; {grid.per_slot} sensor(s) per slot "
+          f"({len(grid.sensors())}); scatter {scatter}, gain spread {spread}")
     print(f"checker centre to nearest sensor: p50 {statistics.median(offsets):.1f} mm, "
           f"p99 {offsets[int(0.99 * len(offsets))]:.1f} mm, max {offsets[-1]:.1f} mm ({len(offsets)} checkers)")
     print("false accepts: 0")
@@ -166,4 +177,5 @@ if __name__ == "__main__":
     numbers = [int(a) for a in sys.argv[1:] if not a.startswith("--")]
     options = dict(a[2:].split("=", 1) for a in sys.argv[1:] if a.startswith("--") and "=" in a)
     main(*numbers, spread=float(options.get("spread", 0.05)),
-         scatter=_scatter(options["scatter"]) if "scatter" in options else Scatter())
+         scatter=_scatter(options["scatter"]) if "scatter" in options else Scatter(),
+         per_slot=int(options.get("per-slot", 0)))

@@ -10,6 +10,7 @@ calibration, never half of one.
 import binascii
 import json
 import os
+from array import array
 
 import board
 
@@ -35,28 +36,35 @@ class Calibration:
     """``empty[s]`` and ``swing[s]`` in ADC counts, ``white_sign`` +1/-1, ``stack_gain_milli``."""
 
     def __init__(
-        self, empty: list, swing: list, white_sign: int = WHITE_SIGN, stack_gain_milli: int = STACK_GAIN_MILLI
+        self, empty, swing, white_sign: int = WHITE_SIGN, stack_gain_milli: int = STACK_GAIN_MILLI
     ) -> None:
-        self.empty = empty
-        self.swing = swing
+        # 16-bit arrays: two bytes a sensor (the RP2040's heap holds 276 sensors' worth of state)
+        self.empty = empty if isinstance(empty, array) else array("H", empty)
+        self.swing = swing if isinstance(swing, array) else array("H", swing)
         self.white_sign = white_sign
         self.stack_gain_milli = stack_gain_milli
 
 
 def defaults(count: int) -> Calibration:
     """The design values for every one of ``count`` slots."""
-    return Calibration([EMPTY_COUNTS] * count, [SWING] * count)
+    empty = array("H", bytes(2 * count))
+    swing = array("H", bytes(2 * count))
+    for s in range(count):
+        empty[s] = EMPTY_COUNTS
+        swing[s] = SWING
+    return Calibration(empty, swing)
 
 
 def _checksum(cal: Calibration) -> int:
-    text = "%d|%d|%d|%s|%s" % (
-        FORMAT,
-        cal.white_sign,
-        cal.stack_gain_milli,
-        ",".join(str(v) for v in cal.empty),
-        ",".join(str(v) for v in cal.swing),
-    )
-    return binascii.crc32(text.encode()) & 0xFFFFFFFF
+    """CRC-32 of "FORMAT|white_sign|stack_gain_milli|empty,...|swing,..." (computed piece by
+    piece: no string of every value is built, for the RP2040's heap)."""
+    crc = binascii.crc32(("%d|%d|%d|" % (FORMAT, cal.white_sign, cal.stack_gain_milli)).encode())
+    for k, values in enumerate((cal.empty, cal.swing)):
+        if k:
+            crc = binascii.crc32(b"|", crc)
+        for i in range(len(values)):
+            crc = binascii.crc32((("," if i else "") + str(values[i])).encode(), crc)
+    return crc & 0xFFFFFFFF
 
 
 def _ints(values: object, count: int, low: int, high: int) -> bool:
@@ -102,20 +110,19 @@ def load(path: str, count: int) -> tuple:
 
 
 def save(path: str, cal: Calibration) -> bool:
-    """Write ``cal`` to ``path`` atomically; False if the flash refused."""
-    data = {
-        "format": FORMAT,
-        "slots": len(cal.empty),
-        "white_sign": cal.white_sign,
-        "stack_gain_milli": cal.stack_gain_milli,
-        "empty": cal.empty,
-        "swing": cal.swing,
-        "crc": _checksum(cal),
-    }
+    """Write ``cal`` to ``path`` atomically; False if the flash refused.  The JSON is written
+    piece by piece (no string of the whole file is built, for the RP2040's heap)."""
     tmp = path + ".tmp"
     try:
         with open(tmp, "w") as f:
-            f.write(json.dumps(data))
+            f.write('{"format": %d, "slots": %d, "white_sign": %d, "stack_gain_milli": %d'
+                    % (FORMAT, len(cal.empty), cal.white_sign, cal.stack_gain_milli))
+            for name, values in (("empty", cal.empty), ("swing", cal.swing)):
+                f.write(', "%s": [' % name)
+                for i in range(len(values)):
+                    f.write(("%d" if i == 0 else ", %d") % values[i])
+                f.write("]")
+            f.write(', "crc": %d}' % _checksum(cal))
         os.rename(tmp, path)
     except OSError:
         return False

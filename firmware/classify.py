@@ -20,6 +20,8 @@ waits for 4 identical scans before reporting one.  The fast path is one range ch
 band of counts in which the slot keeps its state.
 """
 
+from array import array
+
 import board
 from calibration import Calibration
 
@@ -45,8 +47,9 @@ class Classifier:
         self.out = bytearray(count)  # what the debouncer sees
         self.flips = bytearray(count)
         self.flicker = bytearray(count)
-        self.lo = [0] * count
-        self.hi = [-1] * count
+        # the band of counts keeping each sensor's state; lo > hi forces the slow path
+        self.lo = array("H", bytes(2 * count))
+        self.hi = array("H", bytes(2 * count))
         self.changed = set()  # slots whose ``out`` changed since the debouncer last looked
         self.scans = 0
         self.set_calibration(cal)
@@ -61,7 +64,7 @@ class Classifier:
                                            for level in range(2, MAX_LEVEL + 1)]
         self.hysteresis = [0.0, PRESENT_HYSTERESIS] + [LEVEL_HYSTERESIS] * (MAX_LEVEL - 1)
         for s in range(self.count):
-            self.hi[s] = -1  # force the slow path once
+            self.lo[s], self.hi[s] = 1, 0  # force the slow path once
 
     def level_of(self, units: float, previous: int) -> int:
         """The level for a field of ``units`` (>= 0) coming from level ``previous``."""
@@ -113,7 +116,7 @@ class Classifier:
             hi = 65534 - RAIL
         return lo, hi
 
-    def classify_all(self, raw: list) -> bytearray:
+    def classify_all(self, raw) -> bytearray:
         """Classify one scan (``raw[s]`` counts); returns ``out``, the states to debounce."""
         lo = self.lo
         hi = self.hi

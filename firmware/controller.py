@@ -6,6 +6,7 @@ or the host asks for the REPL (REBOOT mode 1).
 """
 
 import struct
+from array import array
 
 import board
 import calibration
@@ -14,6 +15,7 @@ from classify import BLACK, WHITE, Classifier
 from debounce import Debouncer
 from dice import Dice
 from leds import Leds
+from runs import Runs
 from scan import Scanner
 
 try:
@@ -39,17 +41,19 @@ SNAPSHOT_CALIBRATED = 2
 class Controller:
     def __init__(self, hal: "Hal") -> None:
         self.hal = hal
-        n = board.SLOT_COUNT
-        self.count = n
-        self.raw = [0] * n
+        n = board.SENSOR_COUNT  # sensors are scanned, classified and calibrated; slots reported
+        self.count = board.SLOT_COUNT
+        self.sensors = n
+        self.raw = array("H", bytes(2 * n))
         self.scanner = Scanner(
-            hal.select, hal.enable, hal.adcs, board.SLOT_MUX, board.SLOT_CHANNEL,
+            hal.select, hal.enable, hal.adcs, board.SENSOR_MUX, board.SENSOR_CHANNEL,
             board.SETTLE_US, hal.sleep_us,
         )
         self.cal_path = hal.flash + CALIBRATION_FILE
         cal, self.cal_status, self.cal_problem = calibration.load(self.cal_path, n)
         self.classifier = Classifier(cal, n)
-        self.debouncer = Debouncer(n, DEBOUNCE_SCANS)
+        self.runs = Runs(board.PER_SLOT, board.SLOT_PLACE, board.SLOT_INDEX)
+        self.debouncer = Debouncer(self.count, DEBOUNCE_SCANS)
         self.dice = Dice(hal.random_bits, hal.flash)
         self.leds = Leds(board.LED_COUNT, board.HOST_LEDS, board.LED_BRIGHTNESS, hal.write_leds)
         self.encoder = wire.Encoder()
@@ -80,7 +84,9 @@ class Controller:
         self.scanner.scan(self.raw)
         self.scans += 1
         classifier = self.classifier
-        return self.debouncer.update(classifier.classify_all(self.raw), classifier.changed)
+        runs = self.runs
+        slots = runs.combine(classifier.classify_all(self.raw), classifier.changed, classifier.flicker)
+        return self.debouncer.update(slots, runs.changed)
 
     def boot(self) -> None:
         """HELLO, any calibration error, then a SNAPSHOT once every slot is debounced."""
@@ -88,8 +94,9 @@ class Controller:
         if self.cal_problem:
             self.send(self.encoder.error(wire.CALIBRATION_CORRUPT, 0, 0, self.cal_problem))
         self.scanner.scan(self.raw)
-        self.debouncer.prime(self.classifier.classify_all(self.raw))
+        self.debouncer.prime(self.runs.combine(self.classifier.classify_all(self.raw), None, self.classifier.flicker))
         self.classifier.changed.clear()
+        self.runs.changed.clear()
         for _ in range(DEBOUNCE_SCANS):
             self.hal.sleep_ms(SCAN_MS)
             self.scan()
@@ -226,37 +233,49 @@ class Controller:
         self.send(self.encoder.error(wire.BAD_PAYLOAD, seq, kind, text))
 
     # --- calibration ---------------------------------------------------------------
-    def average(self) -> list:
-        """Every slot's reading averaged over CALIBRATION_SCANS scans."""
-        total = [0] * self.count
+    def average(self) -> array:
+        """Every sensor's reading averaged over CALIBRATION_SCANS scans."""
+        total = array("I", bytes(4 * self.sensors))
         for _ in range(CALIBRATION_SCANS):
             self.hal.sleep_ms(SCAN_MS)
             self.scanner.scan(self.raw)
-            for s in range(self.count):
+            for s in range(self.sensors):
                 total[s] += self.raw[s]
-        return [(t + CALIBRATION_SCANS // 2) // CALIBRATION_SCANS for t in total]
+        for s in range(self.sensors):
+            total[s] = (total[s] + CALIBRATION_SCANS // 2) // CALIBRATION_SCANS
+        return total
 
     def calibrate(self, seq: int, kind: int, mode: int) -> None:
         """CALIBRATE ``mode`` 0 empty, 1 checkers, 2 defaults; saved to flash."""
         enc = self.encoder
         old = self.classifier.cal
+        per = board.PER_SLOT
         if mode == 2:
-            cal = calibration.defaults(self.count)
+            cal = calibration.defaults(self.sensors)
         else:
             mean = self.average()
             if mode == 0:
-                far = [s for s in range(self.count) if abs(mean[s] - calibration.EMPTY_COUNTS) > calibration.SWING // 2]
+                far = [s for s in range(self.sensors) if abs(mean[s] - calibration.EMPTY_COUNTS) > calibration.SWING // 2]
                 if far:
-                    text = "slot %d does not read empty: clear the board before calibrating" % far[0]
+                    where = "slot %d" % far[0] if per == 1 else "slot %d (its sensor %d)" % (far[0] // per, far[0] % per)
+                    text = where + " does not read empty: clear the board before calibrating"
                     return self.send(enc.error(wire.CALIBRATION_REFUSED, seq, kind, text))
-                cal = calibration.Calibration(mean, list(old.swing), old.white_sign, old.stack_gain_milli)
+                cal = calibration.Calibration(array("H", mean), array("H", old.swing), old.white_sign, old.stack_gain_milli)
             else:
-                swing = list(old.swing)
+                # a sensor reading one checker records its swing; with two sensors per slot
+                # only one lit alone along its place (the checker lies over it: put checkers on
+                # slot centres for the slots' sensors, between slots for the others)
+                swing = array("H", old.swing)
                 states = self.classifier.states
-                for s in range(self.count):
-                    if states[s] >> 2 == 1 and states[s] & 3 in (WHITE, BLACK):
-                        swing[s] = min(calibration.SWING_MAX, max(calibration.SWING_MIN, abs(mean[s] - old.empty[s])))
-                cal = calibration.Calibration(list(old.empty), swing, old.white_sign, old.stack_gain_milli)
+                place_of = self.runs.place_of
+                for s in range(self.sensors):
+                    if not (states[s] >> 2 == 1 and states[s] & 3 in (WHITE, BLACK)):
+                        continue
+                    if per > 1 and any(0 <= t < self.sensors and place_of[t] == place_of[s] and states[t] & 3
+                                       for t in (s - 1, s + 1)):
+                        continue
+                    swing[s] = min(calibration.SWING_MAX, max(calibration.SWING_MIN, abs(mean[s] - old.empty[s])))
+                cal = calibration.Calibration(array("H", old.empty), swing, old.white_sign, old.stack_gain_milli)
         self.classifier.set_calibration(cal)
         self.send(enc.ack(seq, kind))
         if not calibration.save(self.cal_path, cal):

@@ -50,7 +50,7 @@ class Scanner:
             bit += 1
         self.channel = channel
 
-    def scan(self, out: list) -> list:
+    def scan(self, out):
         """Read every slot into ``out`` (a list indexed by slot number, ADC counts 0..65535)."""
         adcs = self.adcs
         settle = self.settle_us

@@ -30,6 +30,7 @@ ORIGIN = (50.0, 50.0)  # the boards' top-left corner on KiCad's page, mm
 PLACES = tuple(str(p) for p in range(1, 25)) + ("bar-white", "bar-black", "off-white", "off-black")
 POWER_NETS = {"+5V", "GND", "+3V3", "VSYS"}
 HEADER_LEGEND = "1 5V  2 DI  3 DO  4 GND  5-9 SLOT 0-4  10 GND"
+HEADER_LEGEND_2 = "1 5V  2 DI  3 DO  4 GND  5-14 SENSOR 0-9 (SLOT n: 2n, 2n+1)  15 GND"
 
 
 from netlist import Netlist, read_netlist  # noqa: E402
@@ -105,9 +106,12 @@ class Layout:
     keepouts: list[tuple[float, float, float, float]] = field(default_factory=list)
 
 
-def layout_strip(nets: Netlist, slots: int, pitch: float) -> Layout:
+def layout_strip(nets: Netlist, slots: int, pitch: float, per_slot: int = 1) -> Layout:
     """A strip: slot i's sensor at ((i + 0.5) * pitch, 7) from the base corner, the header J1
-    between slots 0 and 1 with the regulator under it, the LED at the base."""
+    between slots 0 and 1 with the regulator under it, the LED at the base.  With two sensors
+    per slot: :func:`layout_strip2`."""
+    if per_slot == 2:
+        return layout_strip2(nets, slots, pitch)
     width, height = slots * pitch, 14.0
     mid = 6.0
     place: dict[str, tuple[float, float, float]] = {}
@@ -130,22 +134,63 @@ def layout_strip(nets: Netlist, slots: int, pitch: float) -> Layout:
     return Layout(width, height, place, holes, labels, grid=grid, net_order=["GND", "+3V3", "+5V"])
 
 
-def layout_controller(nets: Netlist, mux_count: int) -> Layout:
+def layout_strip2(nets: Netlist, slots: int, pitch: float) -> Layout:
+    """A strip with two sensors per slot: slot i's at its centre ((i + 0.5) * pitch, 10) and half
+    a pitch further ((i + 1) * pitch, 10) from the base corner (sensor j at (j + 1) * pitch / 2);
+    the LED at the base and the 1x15 header J1 beside it in a row above the sensors, the
+    regulator between slot 0's second sensor and slot 1's first; 6 mm past the last sensor."""
+    half = pitch / 2
+    width, height = slots * pitch + 6.0, 18.0
+    mid = 10.0
+    place: dict[str, tuple[float, float, float]] = {}
+    for j in range(2 * slots):
+        x = (j + 1) * half
+        place[f"U{j + 1}"] = (x, mid, 0)
+        place[f"C{j + 1}"] = (x, mid + 3.5, 0)
+    place["D1"] = (5.5, 4.0, 0)
+    place["C32"] = (5.5, mid + 3.0, 0)
+    place["J1"] = (13.97, 3.5, 90)  # pins along x, pin 1 first
+    place["U30"] = (1.25 * pitch, mid + 4.0, 0)
+    place["C30"] = (1.25 * pitch - 4.0, mid + 4.0, 90)
+    place["C31"] = (1.25 * pitch + 4.0, mid + 4.0, 90)
+    holes = [(pitch * (k + 1) + half / 2, mid) for k in range(1, slots - 1, 2)]
+    holes.append((width - 4.5, 4.0))
+    labels = [(f"{i}", (i + 0.5) * pitch, mid - 3.2, 1.0) for i in range(slots)]
+    labels.append((f"bgboard strip{slots}x2  POINT ____  pitch {pitch:g} mm", 2.5 * pitch, height - 1.3, 1.0))
+    labels.append(("J1: " + HEADER_LEGEND_2, 13.97 + 36.0 + 45.0, 1.2, 0.8))
+    grid = (pitch / 4) / round((pitch / 4) / 0.475)
+    return Layout(width, height, place, holes, labels, grid=grid, net_order=["GND", "+3V3", "+5V"])
+
+
+def layout_controller(nets: Netlist, mux_count: int, header_pins: int = 10) -> Layout:
     """Strip headers upright in one row along the top (place order, 6.35 mm apart), the nine
-    multiplexers in a row under them, the Pico across the bottom, power at the right."""
-    step = 6.35
+    multiplexers in a row under them, the Pico across the bottom, power at the right.  With
+    15-pin headers (two sensors per slot) the headers stand 7.62 mm apart and the 18
+    multiplexers in two staggered rows, each under the headers it reads."""
+    step = 6.35 if header_pins <= 10 else 7.62
     x_first = 11.43
     top = 6.0  # pin 1 of the headers
     place: dict[str, tuple[float, float, float]] = {}
     for k in range(len(PLACES)):
         place[f"J{k + 1}"] = (x_first + k * step, top, 0)
     headers_end = x_first + (len(PLACES) - 1) * step
-    mux_y = top + 22.86 + 26.67
-    mux_step = 20.32  # = 3.2 headers: a multiplexer sits under the headers it reads
-    for m in range(mux_count):
-        x = x_first + 10.16 + m * mux_step
-        place[f"U{10 + m}"] = (x, mux_y, 0)
-        place[f"C{10 + m}"] = (x + 1.27, mux_y - 10.16, 0)
+    if header_pins <= 10:
+        mux_y = top + 22.86 + 26.67
+        mux_step = 20.32  # = 3.2 headers: a multiplexer sits under the headers it reads
+        for m in range(mux_count):
+            x = x_first + 10.16 + m * mux_step
+            place[f"U{10 + m}"] = (x, mux_y, 0)
+            place[f"C{10 + m}"] = (x + 1.27, mux_y - 10.16, 0)
+    else:
+        # multiplexer m reads sensors 16 m .. 16 m + 15, of headers 1.6 m .. 1.6 m + 1.6
+        row_a = top + (header_pins - 1) * 2.54 + 22.86
+        mux_y = row_a + 27.94
+        for m in range(mux_count):
+            x = x_first + step * (1.6 * m + 0.75)
+            x = round(x / 1.27) * 1.27
+            y = row_a if m % 2 == 0 else mux_y
+            place[f"U{10 + m}"] = (x, y, 0)
+            place[f"C{10 + m}"] = (x + 1.27, y - 10.16, 0)
     pico_y = mux_y + 33.02
     place["U1"] = (48.26, pico_y, 90)  # pins along x: pin 1 bottom-left with the USB end to the left
     place["R1"] = (88.9, pico_y - 5.08, 0)
@@ -165,7 +210,10 @@ def layout_controller(nets: Netlist, mux_count: int) -> Layout:
              (width / 2 + 6, height - 4.0)]
     tags = {"bar-white": "BW", "bar-black": "BB", "off-white": "OW", "off-black": "OB"}
     labels = [(tags.get(p, p), x_first + k * step, top - 3.6, 1.0) for k, p in enumerate(PLACES)]
-    labels.append(("strip headers: " + HEADER_LEGEND, 70, top + 25.6, 1.0))
+    if header_pins <= 10:
+        labels.append(("strip headers: " + HEADER_LEGEND, 70, top + 25.6, 1.0))
+    else:
+        labels.append(("strip headers: " + HEADER_LEGEND_2, 90, top + (header_pins - 1) * 2.54 + 3.6, 1.0))
     labels.append(("DICE: 5V GND DI BTN", right - 42.0, pico_y - 5.08, 0.9))
     labels.append(("5V IN", right - 17.78, pico_y + 12.5, 1.0))
     labels.append(("bgboard controller", 40, height - 2.2, 1.2))
@@ -409,13 +457,17 @@ def main(argv: list[str] | None = None) -> int:
         pins = tomllib.load(f)
     with open(HARDWARE / "sensing.toml", "rb") as f:  # the sensing design: where the slots lie
         pitch = float(tomllib.load(f)["board"]["slot_pitch_mm"])
+    with open(HARDWARE / "grid.toml", "rb") as f:  # sensors per slot: one, or two
+        first = tomllib.load(f)["slot"][0]
+    per_slot = len(first.get("sensors", [0]))
+    header_pins = 5 + 5 * per_slot
     results = []
     for name in args.board or boards_of(args.nets):
         nets = read_netlist(args.nets / f"{name}.net")
         if name.startswith("strip"):
-            layout = layout_strip(nets, int(name[5:]), pitch)
+            layout = layout_strip(nets, int(name[5:]), pitch, per_slot)
         elif name == "controller":
-            layout = layout_controller(nets, pins["pico"]["mux"]["count"])
+            layout = layout_controller(nets, pins["pico"]["mux"]["count"], header_pins)
         elif name == "dice":
             layout = layout_dice(nets)
         else:

@@ -17,7 +17,10 @@ The boards (hardware/README.md, "Boards"):
   hall sensor per slot with its 100 nF, an MCP1700 3.3 V regulator for the sensors, the
   place's WS2812B with its 100 nF, and a 1x10 header J1: 1 +5V, 2 LED data in, 3 LED data
   out, 4 GND, 5.. the sensor outputs (slot 0 first), 10 GND (a ground wire on each side of
-  the analog wires in the ribbon, between them and the LED data).
+  the analog wires in the ribbon, between them and the LED data).  With two sensors per slot
+  (grid.toml ``sensors``) a strip carries both (U1.. along the strip, each slot's centre
+  sensor then the one half a pitch further), the header has 15 pins (5-14 the ten sensors,
+  15 GND) and the regulator and LED take references from U30/C30 up.
 * **controller**: the Pico, the nine CD74HC4067 multiplexers wired as grid.toml says (slot
   -> mux, channel) and as pins.toml says (select, enable, ADC lines), the 100 kOhm pull-downs on
   the ADC lines, the 74AHCT125 level shifter and 330 Ohm on the LED data, the LED chain from
@@ -45,9 +48,8 @@ SYMBOLS = os.environ.get("KICAD6_SYMBOL_DIR", "/usr/share/kicad/symbols")
 # The places of grid.toml in LED order (firmware/leds.py, hardware/README.md): LED i < 24 under
 # point i + 1, then the white bar, black bar, white tray, black tray; the dice pips follow.
 PLACES = tuple(str(p) for p in range(1, 25)) + ("bar-white", "bar-black", "off-white", "off-black")
-STRIP_PINS = 10  # J1 of a strip and the controller's header for it
-PIN_5V, PIN_DI, PIN_DO, PIN_GND = 1, 2, 3, 4  # and pin 10: GND
-OUT_PIN0 = 5  # header pin of slot 0's sensor output
+PIN_5V, PIN_DI, PIN_DO, PIN_GND = 1, 2, 3, 4  # and the last pin: GND
+OUT_PIN0 = 5  # header pin of the place's first sensor's output
 PIPS = 7
 # Raspberry Pi Pico pins (datasheet, "Pinout"): header pin -> name.  GP25 is the on-board LED.
 PICO_PINS = {
@@ -66,6 +68,7 @@ FOOTPRINT = {
     "mux": "Package_SO:SOIC-24W_7.5x15.4mm_P1.27mm",
     "buffer": "Package_SO:SOIC-14_3.9x8.7mm_P1.27mm",
     "header10": "Connector_PinHeader_2.54mm:PinHeader_1x10_P2.54mm_Vertical",
+    "header15": "Connector_PinHeader_2.54mm:PinHeader_1x15_P2.54mm_Vertical",
     "header4": "Connector_PinHeader_2.54mm:PinHeader_1x04_P2.54mm_Vertical",
     "power": "Connector_JST:JST_XH_B2B-XH-A_1x02_P2.50mm_Vertical",
     "bulk": "Capacitor_THT:CP_Radial_D10.0mm_P5.00mm",
@@ -104,6 +107,24 @@ def slots_of(grid: dict) -> dict[str, int]:
     for s in grid["slot"]:
         count[s["place"]] = count.get(s["place"], 0) + 1
     return count
+
+
+def sensors_of(slot: dict) -> list[tuple[int, int]]:
+    """A grid.toml slot's sensors as (mux, channel), base side first."""
+    if "sensors" in slot:
+        return [(int(m), int(c)) for m, c in slot["sensors"]]
+    return [(int(slot["mux"]), int(slot["channel"]))]
+
+
+def per_slot(grid: dict) -> int:
+    """Sensors per slot (grid.toml: one, or two half a slot pitch apart)."""
+    return len(sensors_of(grid["slot"][0]))
+
+
+def strip_pins(grid: dict) -> int:
+    """The pins of a strip header: +5V, LED in, LED out, GND, one per sensor of the longest
+    place, GND (10 with one sensor per slot, 15 with two)."""
+    return OUT_PIN0 + max(slots_of(grid).values()) * per_slot(grid)
 
 
 def tag(place: str) -> str:
@@ -161,8 +182,9 @@ class Builder:
 
 # ------------------------------------------------------------------------------ the boards
 def strip(b: Builder, grid: dict, slots: int, cable: list | None = None) -> None:
-    """One strip of ``slots`` sensors.  ``cable``: the nets of the controller's header for it
+    """One strip of ``slots`` sensors (slots x sensors per slot).  ``cable``: the nets of the controller's header for it
     (+5V, GND, LED in, LED out, the outputs; the system circuit), else the strip's own nets."""
+    pins = strip_pins(grid)
     if cable is None:
         v5, gnd = b.net("+5V", power=True), b.net("GND", power=True)
         din, dout = b.net("LED_DI"), b.net("LED_DO")
@@ -171,24 +193,25 @@ def strip(b: Builder, grid: dict, slots: int, cable: list | None = None) -> None
         v5, gnd, din, dout = cable[:4]
         outs = cable[4:4 + slots]
     v33 = b.net("+3V3")
-    j = b.part("Connector_Generic", f"Conn_01x{STRIP_PINS:02d}", "J1", "strip header", "header10",
-               mpn="PH 1x10 2.54 mm")
+    j = b.part("Connector_Generic", f"Conn_01x{pins:02d}", "J1", "strip header", f"header{pins}",
+               mpn=f"PH 1x{pins} 2.54 mm")
     j[PIN_5V] += v5
     j[PIN_GND] += gnd
     j[PIN_DI] += din
     j[PIN_DO] += dout
-    for i in range(5):
+    for i in range(pins - OUT_PIN0):
         if i < slots:
             j[OUT_PIN0 + i] += outs[i]
         else:
             j[OUT_PIN0 + i] += b.nc()
-    j[STRIP_PINS] += gnd
-    reg = b.part("Regulator_Linear", "MCP1700x-330xxTT", "U10", "MCP1700-3.3", "ldo", mpn="MCP1700T-3302E/TT")
+    j[pins] += gnd
+    base = 10 if per_slot(grid) == 1 else 30  # the regulator's and LED's references come after the sensors'
+    reg = b.part("Regulator_Linear", "MCP1700x-330xxTT", f"U{base}", "MCP1700-3.3", "ldo", mpn="MCP1700T-3302E/TT")
     reg["VI"] += v5
     reg["VO"] += v33
     reg["GND"] += gnd
-    b.cap("C10", "1uF", v5, gnd, "CL10B105KA8NNNC")
-    b.cap("C11", "1uF", v33, gnd, "CL10B105KA8NNNC")
+    b.cap(f"C{base}", "1uF", v5, gnd, "CL10B105KA8NNNC")
+    b.cap(f"C{base + 1}", "1uF", v33, gnd, "CL10B105KA8NNNC")
     symbol = sensor_symbol(grid)
     for i in range(slots):
         u = b.part("Sensor_Magnetic", symbol, f"U{i + 1}", symbol.replace("xDBZxQ1", "DBZR"), "sensor",
@@ -202,7 +225,7 @@ def strip(b: Builder, grid: dict, slots: int, cable: list | None = None) -> None
     led["VSS"] += gnd
     led["DIN"] += din
     led["DOUT"] += dout
-    b.cap("C12", "100nF", v5, gnd, "CC0603KRX7R9BB104")
+    b.cap(f"C{base + 2}", "100nF", v5, gnd, "CC0603KRX7R9BB104")
 
 
 def dice(b: Builder, cable: list | None = None) -> None:
@@ -235,7 +258,7 @@ def dice(b: Builder, cable: list | None = None) -> None:
 
 def controller(b: Builder, pins: dict, grid: dict) -> dict[str, list]:
     """The controller board; returns the nets of each header: place -> [+5V, GND, LED in, LED out,
-    the five outputs (None where unused), GND], "dice" -> [+5V, GND, LED data, button]."""
+    the sensor outputs (None where unused), GND], "dice" -> [+5V, GND, LED data, button]."""
     sk = b.sk
     mux_pins = pins["pico"]["mux"]
     v5, gnd, v33 = b.net("+5V", power=True), b.net("GND", power=True), b.net("+3V3")
@@ -282,23 +305,25 @@ def controller(b: Builder, pins: dict, grid: dict) -> dict[str, list]:
         r[1] += adc[k]
         r[2] += gnd
 
-    # one header per place, and its slots' nets
-    counts = slots_of(grid)
+    # one header per place, and its sensors' nets (sensor n along the place: slot n // per)
+    per = per_slot(grid)
+    pins_n = strip_pins(grid)
+    counts = {place: n * per for place, n in slots_of(grid).items()}
     headers: dict[str, list] = {}
     slot_net: dict[tuple[str, int], object] = {}
     # link[k] is the data into LED k: link[0] from the level shifter, link[k + 1] from LED k's
     # data out (the strip of PLACES[k]), the last one into the dice module
     link = [b.net(f"LED{k}_DI") for k in range(len(PLACES) + 1)]
     for k, place in enumerate(PLACES):
-        j = b.part("Connector_Generic", f"Conn_01x{STRIP_PINS:02d}", f"J{k + 1}", f"strip {tag(place)}", "header10",
-                   mpn="PH 1x10 2.54 mm")
+        j = b.part("Connector_Generic", f"Conn_01x{pins_n:02d}", f"J{k + 1}", f"strip {tag(place)}", f"header{pins_n}",
+                   mpn=f"PH 1x{pins_n} 2.54 mm")
         din, dout = link[k], link[k + 1]
         j[PIN_5V] += v5
         j[PIN_GND] += gnd
         j[PIN_DI] += din
         j[PIN_DO] += dout
         outs: list = []
-        for i in range(5):
+        for i in range(pins_n - OUT_PIN0):
             if i < counts.get(place, 0):
                 net = b.net(f"SLOT_{tag(place)}_{i}")
                 slot_net[place, i] = net
@@ -307,7 +332,7 @@ def controller(b: Builder, pins: dict, grid: dict) -> dict[str, list]:
             else:
                 j[OUT_PIN0 + i] += b.nc()
                 outs.append(None)
-        j[STRIP_PINS] += gnd
+        j[pins_n] += gnd
         headers[place] = [v5, gnd, din, dout] + outs + [gnd]
     # LED chain: GP16 -> buffer -> 330 Ohm -> first strip; each strip's out -> the next one's in; last -> dice
     shifter = b.part("74xx", "74LS125", "U2", "SN74AHCT125", "buffer", mpn="SN74AHCT125DR")
@@ -339,7 +364,8 @@ def controller(b: Builder, pins: dict, grid: dict) -> dict[str, list]:
     banks = len(mux_pins["enable"])
     channel_net: dict[tuple[int, int], object] = {}
     for s in grid["slot"]:
-        channel_net[s["mux"], s["channel"]] = slot_net[s["place"], s["index"]]
+        for part, pair in enumerate(sensors_of(s)):
+            channel_net[pair] = slot_net[s["place"], s["index"] * per + part]
     for m in range(mux_pins["count"]):
         u = b.part("74xx", "CD74HC4067M", f"U{10 + m}", "CD74HC4067M", "mux", mpn="CD74HC4067M96")
         u["VCC"] += v33
@@ -393,15 +419,16 @@ def build(out: Path, hardware: Path = HARDWARE) -> int:
         circuit.generate_netlist(file_=str(out / f"{name}.net"), do_backup=False)
 
     sizes = sorted(set(counts.values()), reverse=True)
-    for size in sizes:
-        run(f"strip{size}", lambda size=size: strip(Builder(sk), grid, size))
+    per = per_slot(grid)
+    for size in sizes:  # named by its slots, carrying per x slots sensors
+        run(f"strip{size}", lambda size=size: strip(Builder(sk), grid, size * per))
     run("controller", lambda: controller(Builder(sk), pins, grid))
     run("dice", lambda: dice(Builder(sk)))
 
     def system() -> None:
         headers = controller(Builder(sk), pins, grid)
         for place in PLACES:  # each ribbon cable joins a strip's J1 to its header, pin to pin
-            strip(Builder(sk, prefix=f"{tag(place)}-"), grid, counts[place], cable=headers[place])
+            strip(Builder(sk, prefix=f"{tag(place)}-"), grid, counts[place] * per, cable=headers[place])
         dice(Builder(sk, prefix="DICE-"), cable=headers["dice"])
 
     run("system", system, draw=False)  # the boards' ribbons: SKiDL's ERC checks the whole set

@@ -24,10 +24,12 @@ HALF_W = 6 * POINT_W
 BAR_W = 70
 TRAY_W = 90
 SLOT_STEP = 52
-SLOT_R = 13
+SLOT_R = 11
 MUX_COLOURS = [
     (230, 25, 75), (60, 180, 75), (255, 225, 25), (0, 130, 200), (245, 130, 48),
     (145, 30, 180), (70, 240, 240), (240, 50, 230), (128, 128, 0),
+    (250, 190, 212), (0, 128, 128), (220, 190, 255), (170, 110, 40), (255, 250, 200),
+    (128, 0, 0), (170, 255, 195), (0, 0, 128), (160, 160, 160),
 ]
 WOOD = (222, 196, 150)
 DARK = (120, 72, 40)
@@ -46,8 +48,16 @@ def point_column(point: int) -> tuple[float, bool]:
     return x0 + HALF_W + BAR_W + (point - 19) * POINT_W + POINT_W / 2, False
 
 
-def slot_xy(place: str, index: int) -> tuple[int, int]:
-    """Pixel centre of slot ``index`` of ``place`` in the picture."""
+def sensors_of(slot: dict) -> list[tuple[int, int]]:
+    """A grid.toml slot's sensors as (mux, channel): its centre's first, then the one half a pitch further."""
+    if "sensors" in slot:
+        return [(int(m), int(c)) for m, c in slot["sensors"]]
+    return [(int(slot["mux"]), int(slot["channel"]))]
+
+
+def slot_xy(place: str, index: float) -> tuple[int, int]:
+    """Pixel centre of slot ``index`` of ``place`` in the picture (index + 0.5: the sensor half a
+    pitch beyond the slot's centre)."""
     left, top, right, bottom = BOARD
     if place.isdigit():
         x, from_bottom = point_column(int(place))
@@ -83,15 +93,17 @@ def render(pins: dict, grid: dict) -> Image.Image:
         led_y = bottom - 8 if from_bottom else top + 8
         draw.rectangle((x - 4, led_y - 3, x + 4, led_y + 3), fill=(255, 255, 255), outline="black")
     for slot in grid["slot"]:
-        x, y = slot_xy(slot["place"], slot["index"])
-        draw.ellipse((x - SLOT_R, y - SLOT_R, x + SLOT_R, y + SLOT_R), fill=MUX_COLOURS[slot["mux"]],
-                     outline="black")
-        draw.text((x - 7, y - 6), f"{slot['channel']:>2}", fill="black", font=font)
+        pairs = sensors_of(slot)
+        for part, (m, channel) in enumerate(pairs):
+            x, y = slot_xy(slot["place"], slot["index"] + part / len(pairs))
+            draw.ellipse((x - SLOT_R, y - SLOT_R, x + SLOT_R, y + SLOT_R), fill=MUX_COLOURS[m], outline="black")
+            draw.text((x - 7, y - 6), f"{channel:>2}", fill="black", font=font)
     draw.text((left + HALF_W + 8, bottom + 8), "bar", fill="black", font=font)
     draw.text((board_right - TRAY_W + 10, bottom + 8), "off-white", fill="black", font=font)
     draw.text((board_right - TRAY_W + 10, top - 20), "off-black", fill="black", font=font)
-    draw.text((left, 10), "bgboard sensor grid (white's side at the bottom): dot = hall sensor, "
-              "colour = multiplexer, number = channel; squares = LEDs", fill="black", font=font)
+    draw.text((left, 10), "bgboard sensor grid (white's side at the bottom): dot = hall sensor (two per slot: "
+              "its centre and half a pitch further), colour = multiplexer, number = channel; squares = LEDs",
+              fill="black", font=font)
 
     x = board_right + 40
     y = top

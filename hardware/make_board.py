@@ -28,11 +28,20 @@ def sensing() -> tuple[int, int, tuple[int, ...]]:
     return resp.swing, round(resp.stack_gain * 1000), physics.level_shape(resp)
 
 
+def sensors_of(slot: dict) -> list[tuple[int, int]]:
+    """A grid.toml slot's sensors as (mux, channel), base side first."""
+    if "sensors" in slot:
+        return [(int(m), int(c)) for m, c in slot["sensors"]]
+    return [(int(slot["mux"]), int(slot["channel"]))]
+
+
 def render(pins: dict, grid: dict) -> str:
     """The text of firmware/board.py."""
-    swing, gain, shape = sensing()  # the physics, computed once
     mux, leds = pins["pico"]["mux"], pins["pico"]["leds"]
     slots = grid["slot"]
+    per_slot = len(sensors_of(slots[0]))
+    swing, gain, shape = sensing()  # the physics, computed once
+    sensors = [pair for s in slots for pair in sensors_of(s)]
     places: list[str] = []
     for s in slots:
         if s["place"] not in places:
@@ -63,8 +72,11 @@ def render(pins: dict, grid: dict) -> str:
         f"STATUS_LED = {pins['pico']['status']['led']}",
         f"SLOT_COUNT = {len(slots)}",
         f"PLACES = {tuple(places)!r}",
-        f"SLOT_MUX = {ints([s['mux'] for s in slots])}",
-        f"SLOT_CHANNEL = {ints([s['channel'] for s in slots])}",
+        "# sensor n belongs to slot n // PER_SLOT: part 0 under its centre, part 1 half a pitch further",
+        f"PER_SLOT = {per_slot}",
+        f"SENSOR_COUNT = {len(sensors)}",
+        f"SENSOR_MUX = {ints([m for m, _ in sensors])}",
+        f"SENSOR_CHANNEL = {ints([c for _, c in sensors])}",
         f"SLOT_PLACE = {ints([places.index(s['place']) for s in slots])}",
         f"SLOT_INDEX = {ints([s['index'] for s in slots])}",
         f"SLOT_LAST = {ints(last)}",

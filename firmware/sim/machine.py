@@ -148,15 +148,22 @@ class Sim:
         try:
             if word.startswith("@"):
                 self._wait_until = int(word[1:])
-            elif word == "slot":
-                slot = int(parts[1])
-                self.field[board.SLOT_MUX[slot]][board.SLOT_CHANNEL[slot]] = self._counts(parts[2])
-            elif word == "slots":
-                values = parts[1:]
-                if len(values) != board.SLOT_COUNT:
+            elif word in ("slot", "sensor"):  # the sensor under a slot's centre, or any sensor
+                n = int(parts[1])
+                s = n * board.PER_SLOT if word == "slot" else n
+                if not 0 <= s < board.SENSOR_COUNT:
                     raise ValueError
-                for slot in range(board.SLOT_COUNT):
-                    self.field[board.SLOT_MUX[slot]][board.SLOT_CHANNEL[slot]] = self._counts(values[slot])
+                self.field[board.SENSOR_MUX[s]][board.SENSOR_CHANNEL[s]] = self._counts(parts[2])
+            elif word == "slots":  # every sensor, or every slot's centre sensor (the others empty)
+                values = parts[1:]
+                per = board.PER_SLOT
+                if len(values) == board.SENSOR_COUNT:
+                    per = 1
+                elif len(values) != board.SLOT_COUNT:
+                    raise ValueError
+                for s in range(board.SENSOR_COUNT):
+                    value = self._counts(values[s // per]) if s % per == 0 else EMPTY
+                    self.field[board.SENSOR_MUX[s]][board.SENSOR_CHANNEL[s]] = value
             elif word == "mux":
                 self.field[int(parts[1])][int(parts[2])] = self._counts(parts[3])
             elif word == "button":

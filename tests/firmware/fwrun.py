@@ -44,6 +44,36 @@ def counts(colour: str, k: int = 1) -> int:
     return round(EMPTY + (SWING if colour == "white" else -SWING) * units)
 
 
+PER_SLOT: int = _BOARD["PER_SLOT"]
+_PLACES: list[list[int]] = []
+for _slot, (_place, _index) in enumerate(zip(_BOARD["SLOT_PLACE"], _BOARD["SLOT_INDEX"])):
+    while len(_PLACES) <= _place:
+        _PLACES.append([])
+    _PLACES[_place].append(_slot)
+
+
+def as_reported(states: list[int] | tuple[int, ...]) -> tuple[int, ...]:
+    """The slot states the firmware reports when the sensor under each slot's centre reads as
+    that slot's state in ``states`` (a checker on each slot's centre) and any sensor between
+    slots reads empty.  One sensor per slot: ``states``.  Two (hardware/README.md, "A lone
+    checker anywhere"): each place's checkers from its base, in order, each keeping its state;
+    a FAULT slot keeps FAULT and empties the rest of its place."""
+    if PER_SLOT == 1:
+        return tuple(states)
+    out = list(states)
+    for slots in _PLACES:
+        order = sorted(slots, key=lambda s: _BOARD["SLOT_INDEX"][s])
+        row = [states[s] for s in order]
+        if any(st & 3 == 3 for st in row):
+            new = [3 if st & 3 == 3 else 0 for st in row]
+        else:
+            new = [st for st in row if st & 3]
+            new += [0] * (len(row) - len(new))
+        for s, st in zip(order, new):
+            out[s] = st
+    return tuple(out)
+
+
 def host(message: m.Message, seq: int) -> str:
     """A field line injecting ``message`` as host frame ``seq``."""
     return "host " + m.encode(message, seq).hex()

@@ -7,9 +7,11 @@ from pathlib import Path
 
 from bgboard.link import messages as m
 
-from fwrun import STACK_GAIN, SWING, counts, host
+from fwrun import _BOARD, PER_SLOT, STACK_GAIN, SWING, as_reported, counts, host
 
-N = 138
+SLOTS: int = _BOARD["SLOT_COUNT"]
+
+N: int = _BOARD["SENSOR_COUNT"]
 
 
 def offsets() -> list[int]:
@@ -23,7 +25,7 @@ def test_calibrate_empty_persists_and_survives_reboot(run_firmware, tmp_path: Pa
     run = run_firmware(["slots " + " ".join(map(str, base)), "@100",
                         host(m.Calibrate(m.CALIBRATE_EMPTY), 0), "@400", "stop"], flash=flash)
     assert run.of(m.Ack) == [m.Ack(0, m.Calibrate.KIND)]
-    assert run.of(m.Snapshot)[-1] == m.Snapshot(m.SNAPSHOT_CALIBRATED, (0,) * N)
+    assert run.of(m.Snapshot)[-1] == m.Snapshot(m.SNAPSHOT_CALIBRATED, (0,) * SLOTS)
     saved = json.loads((flash / "calibration.json").read_text())
     assert saved["empty"] == base
 
@@ -31,10 +33,11 @@ def test_calibrate_empty_persists_and_survives_reboot(run_firmware, tmp_path: Pa
     # (−SWING) still reads one black, and the empty sensor reads empty after the reboot.
     low = base.index(min(base))
     run = run_firmware([f"slots {' '.join(map(str, base))}", "@100",
-                        f"slot {low} {base[low] - SWING}", "@300", "stop"], flash=flash)
+                        f"sensor {low} {base[low] - SWING}", "@300", "stop"], flash=flash)
     assert run.of(m.Hello)[0].calibration == m.CALIBRATION_LOADED
-    assert run.of(m.Snapshot)[0].states == (0,) * N
-    assert run.of(m.Changes) == [m.Changes((m.SlotChange(low, 6),))]
+    assert run.of(m.Snapshot)[0].states == (0,) * SLOTS
+    slot = as_reported([6 if i == low // PER_SLOT else 0 for i in range(SLOTS)]).index(6)
+    assert run.of(m.Changes) == [m.Changes((m.SlotChange(slot, 6),))]
 
 
 def test_calibrate_checkers_records_each_sensors_swing(run_firmware, tmp_path: Path) -> None:
@@ -44,10 +47,13 @@ def test_calibrate_checkers_records_each_sensors_swing(run_firmware, tmp_path: P
                         "@300", "stop"], flash=flash)
     assert run.of(m.Ack) == [m.Ack(0, m.Calibrate.KIND)]
     saved = json.loads((flash / "calibration.json").read_text())
-    assert saved["swing"][9] == weak and saved["swing"][8] == SWING
-    # Two stacked magnets on that weak sensor now read level 2, not 1.
+    # the sensor under the slot's centre (the only one lit along its place) records its swing
+    first = 9 * PER_SLOT
+    assert saved["swing"][first] == weak and saved["swing"][first - 1] == saved["swing"][first + 1] == SWING
+    # Two stacked magnets on that weak slot now read level 2, not 1.
     run = run_firmware([f"slot 9 {32768 + round((1 + STACK_GAIN) * weak)}", "@100", "stop"], flash=flash)
-    assert run.of(m.Snapshot)[0].states[9] == m.slot_state(m.WHITE, 2)
+    two = m.slot_state(m.WHITE, 2)
+    assert run.of(m.Snapshot)[0].states == as_reported([two if i == 9 else 0 for i in range(SLOTS)])
 
 
 def test_calibrating_empty_with_checkers_on_the_board_is_refused(run_firmware, tmp_path: Path) -> None:
@@ -88,7 +94,8 @@ def test_corrupt_calibration_falls_back_to_defaults_and_reports(run_firmware, tm
         hello, error, snapshot = run.messages[:3]
         assert hello.calibration == m.CALIBRATION_CORRUPT
         assert error.name == "calibration_corrupt" and why in error.text and "defaults" in error.text
-        assert snapshot.states[2] == m.slot_state(m.WHITE, 1)  # defaults classify
+        white = m.slot_state(m.WHITE, 1)
+        assert snapshot.states == as_reported([white if i == 2 else 0 for i in range(SLOTS)])  # defaults classify
 
 
 def test_unwritable_flash_reports_calibration_unsaved(run_firmware, tmp_path: Path) -> None:

@@ -16,6 +16,9 @@ import draw  # noqa: E402
 PINS = tomllib.loads((ROOT / "hardware/pins.toml").read_text())
 GRID = tomllib.loads((ROOT / "hardware/grid.toml").read_text())
 ROWS = list(csv.DictReader((ROOT / "hardware/bom.csv").open()))
+#: every sensor: (its slot, its part, mux, channel)
+SENSORS = [(s, k, m, c) for s in GRID["slot"] for k, (m, c) in enumerate(draw.sensors_of(s))]
+PER_SLOT = len(draw.sensors_of(GRID["slot"][0]))
 
 
 def quantity(part: str) -> int:
@@ -33,7 +36,7 @@ def test_bom_totals_add_up() -> None:
 
 def test_bom_quantities_match_the_grid_and_pins() -> None:
     sensor = tomllib.loads((ROOT / "hardware/sensing.toml").read_text())["sensor"]["name"]
-    assert quantity(f"{sensor}QDBZR") == len(GRID["slot"])  # the sensor of sensing.toml
+    assert quantity(f"{sensor}QDBZR") == len(SENSORS)  # the sensor of sensing.toml
     assert quantity("CD74HC4067M96") == PINS["pico"]["mux"]["count"]
     assert quantity("WS2812B-5050") == PINS["pico"]["leds"]["count"]
     assert quantity("1479") == 3 * len(PINS["pi"]["buttons"])
@@ -41,19 +44,19 @@ def test_bom_quantities_match_the_grid_and_pins() -> None:
 
 def test_grid_fits_the_multiplexers() -> None:
     mux = PINS["pico"]["mux"]
-    channels = {(s["mux"], s["channel"]) for s in GRID["slot"]}
-    assert len(channels) == len(GRID["slot"])
+    channels = {(m, c) for _, _, m, c in SENSORS}
+    assert len(channels) == len(SENSORS)
     assert all(0 <= m < mux["count"] and 0 <= c < mux["channels"] for m, c in channels)
 
 
 def test_every_slot_is_drawn_in_its_multiplexers_colour() -> None:
     image = draw.render(*draw.load())
     spots = set()
-    for slot in GRID["slot"]:
-        x, y = draw.slot_xy(slot["place"], slot["index"])
-        assert image.getpixel((x, y + 10)) == draw.MUX_COLOURS[slot["mux"]], slot
+    for slot, part, mux, _ in SENSORS:
+        x, y = draw.slot_xy(slot["place"], slot["index"] + part / PER_SLOT)
+        assert image.getpixel((x, y + 8)) == draw.MUX_COLOURS[mux], slot
         spots.add((x, y))
-    assert len(spots) == len(GRID["slot"])  # no two slots drawn on the same spot
+    assert len(spots) == len(SENSORS)  # no two sensors drawn on the same spot
 
 
 def test_committed_picture_is_up_to_date() -> None:

@@ -13,7 +13,7 @@ from pathlib import Path
 from bgboard.link import messages as m
 from bgboard.link.frames import Frame, FrameDecoder
 
-from fwrun import FIRMWARE, MICROPYTHON, counts, micropython_env
+from fwrun import _BOARD, FIRMWARE, MICROPYTHON, as_reported, counts, micropython_env
 
 
 def read_until(fd: int, decoder: FrameDecoder, want: type, timeout: float = 60.0) -> list[m.Message]:
@@ -53,7 +53,9 @@ def test_ping_and_a_checker_over_a_pty_in_real_time(tmp_path: Path) -> None:
         field.write(f"slot 77 {counts('black')}\n")
         field.flush()
         changes = read_until(master, decoder, m.Changes)[-1]
-        assert changes == m.Changes((m.SlotChange(77, m.slot_state(m.BLACK, 1)),))
+        black = m.slot_state(m.BLACK, 1)
+        reported = as_reported([black if i == 77 else 0 for i in range(_BOARD["SLOT_COUNT"])])
+        assert changes == m.Changes((m.SlotChange(reported.index(black), black),))
         os.write(master, m.encode(m.Reboot(m.REBOOT_REPL), 1))
         assert proc.wait(timeout=60) == 0
     finally:

@@ -9,10 +9,17 @@ import pytest
 from bgboard.link import messages as m
 from bgboard.link.frames import SequenceWatch
 
-from fwrun import ROOT, SWING, TOP_LEVEL, counts, host
+from fwrun import ROOT, SWING, TOP_LEVEL, as_reported, counts, host
 
 GRID = tomllib.loads((ROOT / "hardware" / "grid.toml").read_text())["slot"]
 N = len(GRID)
+
+
+def reported_slot(slot: int, state: int) -> int:
+    """Where the firmware reports one checker (``state``) set on ``slot`` alone: the slot
+    itself with one sensor per slot; its place's base slot with two (rows from the base)."""
+    states = as_reported([state if i == slot else 0 for i in range(N)])
+    return next(i for i, st in enumerate(states) if st)
 
 
 def test_boot_sends_hello_then_an_empty_snapshot(run_firmware) -> None:
@@ -32,16 +39,17 @@ def test_every_slot_is_read_through_its_own_mux_channel(run_firmware) -> None:
     values = " ".join(str(counts(c, k)) for c, k in wanted)
     run = run_firmware([f"slots {values}", "@50", "stop"])
     snapshot = run.of(m.Snapshot)[0]
-    expected = tuple(
+    expected = as_reported(tuple(
         0 if k == 0 else m.slot_state(m.WHITE if c == "white" else m.BLACK, k) for c, k in wanted
-    )
+    ))
     assert snapshot.states == expected
 
 
 def test_a_checker_set_down_is_reported_after_four_identical_scans(run_firmware) -> None:
     run = run_firmware(["@100", f"slot 12 {counts('white')}", "@400", "stop"])
     changes = run.of(m.Changes)
-    assert changes == [m.Changes((m.SlotChange(12, m.slot_state(m.WHITE, 1)),))]
+    white = m.slot_state(m.WHITE, 1)
+    assert changes == [m.Changes((m.SlotChange(reported_slot(12, white), white),))]
     watch = SequenceWatch()
     assert all(watch.observe(f.seq) is None for f in run.frames)
 
@@ -61,7 +69,8 @@ def test_hysteresis_keeps_a_reading_on_the_threshold_steady(run_firmware) -> Non
         "@300", f"slot 1 {counts('white')}", "@500", f"slot 1 {edge}",  # white stays white
         "@900", "stop",
     ])
-    assert run.of(m.Changes) == [m.Changes((m.SlotChange(1, m.slot_state(m.WHITE, 1)),))]
+    white = m.slot_state(m.WHITE, 1)
+    assert run.of(m.Changes) == [m.Changes((m.SlotChange(reported_slot(1, white), white),))]
 
 
 def test_stacks_beyond_the_slots_report_a_level_on_the_last_slot(run_firmware) -> None:
@@ -151,6 +160,7 @@ def test_reported_states_follow_every_held_reading(run_firmware, steps) -> None:
         lines += [f"@{t}", f"slot {slot} {counts(colour, k)}"]
         final[slot] = ideal_state(colour, k)
         t += hold
+    final = list(as_reported(final))
     lines += [f"@{t}", host(m.RequestSnapshot(), 0), f"@{t + 20}", "stop"]
     run = run_firmware(lines)
     snapshots = run.of(m.Snapshot)

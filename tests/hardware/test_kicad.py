@@ -43,6 +43,16 @@ PICO_GP_PIN = {0: 1, 1: 2, 2: 4, 3: 5, 4: 6, 5: 7, 6: 9, 7: 10, 8: 11, 9: 12, 10
 TAG = {"bar-white": "BW", "bar-black": "BB", "off-white": "OW", "off-black": "OB"}
 
 
+def sensors_of(slot: dict) -> list[tuple[int, int]]:
+    """A grid.toml slot's sensors as (mux, channel): its centre's, then the one half a pitch further."""
+    return [tuple(p) for p in slot["sensors"]] if "sensors" in slot else [(slot["mux"], slot["channel"])]
+
+
+PER_SLOT = len(sensors_of(GRID["slot"][0]))
+#: every sensor of grid.toml: (place, its number along the place from the base, mux, channel)
+SENSORS = [(s["place"], s["index"] * PER_SLOT + k, m, c) for s in GRID["slot"] for k, (m, c) in enumerate(sensors_of(s))]
+
+
 def with_pcbnew() -> dict[str, str]:
     """This environment with Debian's pcbnew module on PYTHONPATH (KiAuto imports it), as build.py does."""
     where = subprocess.run([DEBIAN_PYTHON, "-c", "import os, pcbnew; print(os.path.dirname(pcbnew.__file__))"],
@@ -165,13 +175,18 @@ def test_fab_files_for_every_board(built, board: str) -> None:
 
 
 def test_strip_sensors_sit_one_pitch_apart(built) -> None:
+    """Slot i's sensor at its centre, (i + 0.5) pitches from the strip's base; with two sensors
+    per slot the second half a pitch further."""
     out, _ = built
     pitch = SENSING["board"]["slot_pitch_mm"]
-    for board in ("strip4", "strip5"):
+    for board, slots in (("strip4", 4), ("strip5", 5)):
         rows = {r["Designator"]: r for r in csv.DictReader((out / board / f"{board}-cpl.csv").open())}
-        sensors = sorted((k for k in rows if re.fullmatch(r"U[1-5]", k)), key=lambda k: int(k[1:]))
+        parts = read_netlist(out / "work" / "nets" / f"{board}.net").parts
+        sensors = sorted((k for k, part in parts.items() if part["value"].startswith("DRV5055")), key=lambda k: int(k[1:]))
+        assert sensors == [f"U{j + 1}" for j in range(slots * PER_SLOT)]  # U1.. along the strip
         xs = [float(rows[k]["Mid X"].removesuffix("mm")) for k in sensors]
-        assert xs == pytest.approx([(i + 0.5) * pitch for i in range(len(xs))], abs=1e-3)
+        assert xs == pytest.approx([(j // PER_SLOT + 0.5) * pitch + (j % PER_SLOT) * pitch / PER_SLOT
+                                    for j in range(len(xs))], abs=1e-3)
         assert len({rows[k]["Mid Y"] for k in sensors}) == 1
 
 
@@ -184,17 +199,19 @@ def test_every_board_is_a_bom_row_and_the_sensors_add_up_to_the_slots(built) -> 
         nets = read_netlist(out / "work" / "nets" / f"{board}.net")
         on_board = sum(1 for p in nets.parts.values() if p["value"].startswith("DRV5055"))
         sensors += on_board * int(rows[board]["quantity"])
-    assert sensors == len(GRID["slot"])
+    assert sensors == len(SENSORS)
+    sensor = SENSING["sensor"]["name"]
+    assert int(next(r for r in rows.values() if r["part_number"] == f"{sensor}QDBZR")["quantity"]) == len(SENSORS)
 
 
-def test_netlist_joins_every_slot_to_its_multiplexer_channel(built) -> None:
+def test_netlist_joins_every_sensor_to_its_multiplexer_channel(built) -> None:
     out, _ = built
     nets = read_netlist(out / "work" / "nets" / "system.net")
     net_of = {node: name for name, nodes in nets.nets.items() for node in nodes}
-    for slot in GRID["slot"]:
-        sensor_out = (f"{tag(slot['place'])}-U{slot['index'] + 1}", "2")  # DRV5055 SOT-23: pin 2 = OUT
-        mux_in = (f"U{10 + slot['mux']}", str(MUX_CHANNEL_PIN[slot["channel"]]))
-        assert sensor_out in net_of and net_of[sensor_out] == net_of.get(mux_in), slot
+    for place, n, mux, channel in SENSORS:
+        sensor_out = (f"{tag(place)}-U{n + 1}", "2")  # DRV5055 SOT-23: pin 2 = OUT
+        mux_in = (f"U{10 + mux}", str(MUX_CHANNEL_PIN[channel]))
+        assert sensor_out in net_of and net_of[sensor_out] == net_of.get(mux_in), (place, n, mux, channel)
         assert len(nets.nets[net_of[sensor_out]]) == 4  # sensor, both ends of the cable, the mux: nothing else
 
 

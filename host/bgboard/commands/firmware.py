@@ -143,11 +143,23 @@ def where(slot: Slot) -> str:
     return f"{place}, slot {slot.index} from its base"
 
 
-def wiring(slot: Slot) -> str:
-    """Where to look when the slot reads wrong: its multiplexer channel and strip header pin."""
+def spot(slot: Slot, part: int, per: int) -> str:
+    """Where a builder puts a checker over a slot's ``part``-th sensor: the slot itself with one
+    sensor per slot; its centre or half a pitch further with two."""
+    if per == 1:
+        return where(slot)
+    if part == 0:
+        return f"{where(slot)}, on its centre"
+    return f"{where(slot)}, half a slot further (between it and the next)"
+
+
+def wiring(slot: Slot, part: int = 0) -> str:
+    """Where to look when a sensor reads wrong: its multiplexer channel and strip header pin."""
     header = PLACES.index(slot.place) + 1 if slot.place in PLACES else 0  # the controller's headers, in place order
-    return (f"mux {slot.mux} channel {slot.channel}, controller header J{header} pin {5 + slot.index}, "
-            f"sensor U{slot.index + 1} of that strip")
+    per = len(slot.sensors)
+    n = slot.index * per + part  # the sensor's number along its strip
+    mux, channel = slot.sensors[part]
+    return f"mux {mux} channel {channel}, controller header J{header} pin {5 + n}, sensor U{n + 1} of that strip"
 
 
 def state_words(state: int) -> str:
@@ -220,23 +232,33 @@ def selftest(port: str, grid: Grid, empty_only: bool, timeout: float) -> int:
         print(f"empty board: all {len(states)} slots read empty", flush=True)
         if empty_only:
             return 0
+        # one checker over each sensor in turn; with two sensors per slot the board reports a
+        # place's checkers from its base, so the place's base slot reacts
+        per = grid.per_slot
         failed: list[int] = []
-        for i, slot in enumerate(grid.slots):
-            print(f"put one checker on {where(slot)} (slot {i})", flush=True)
-            reacted = _wait(board, states, lambda s: s != 0, f"a checker on slot {i}")
-            if reacted != i:
-                failed.append(i)
-                print(f"  slot {reacted} ({where(grid.slots[reacted])}) read it instead of slot {i}: check "
-                      f"{wiring(slot)} (and {wiring(grid.slots[reacted])})", flush=True)
-            elif m.state_colour(states[i]) == m.FAULT:
-                failed.append(i)
-                print(f"  slot {i} reads {state_words(states[i])}: check {wiring(slot)}", flush=True)
+        for n, (slot, part) in enumerate(grid.sensors()):
+            i = grid.position(slot)
+            expected = i if per == 1 else grid.position(grid.of(slot.place)[0])
+            label = f"slot {i}" if per == 1 else f"sensor {n}"
+            print(f"put one checker on {spot(slot, part, per)} ({label})", flush=True)
+            reacted = _wait(board, states, lambda s: s != 0, f"a checker on {label}")
+            if reacted != expected:
+                failed.append(n)
+                print(f"  slot {reacted} ({where(grid.slots[reacted])}) read it instead of slot {expected}: check "
+                      f"{wiring(slot, part)} (and {wiring(grid.slots[reacted])})", flush=True)
+            elif m.state_colour(states[expected]) == m.FAULT:
+                failed.append(n)
+                print(f"  slot {expected} reads {state_words(states[expected])}: check {wiring(slot, part)}", flush=True)
             print("  take it away", flush=True)
             _wait(board, states, lambda s: s == 0, f"slot {reacted} to read empty again", only=reacted)
+        what = "slots" if per == 1 else "sensors"
         if failed:
-            print(f"selftest: {len(failed)} of {len(states)} slots read wrong: slots {', '.join(map(str, failed))}")
+            print(f"selftest: {len(failed)} of {len(grid.sensors())} {what} read wrong: {what} {', '.join(map(str, failed))}")
             return 1
-        print(f"selftest: all {len(states)} slots read empty and then read their checker")
+        if per == 1:
+            print(f"selftest: all {len(states)} slots read empty and then read their checker")
+        else:
+            print(f"selftest: all {len(states)} slots read empty and then {len(grid.sensors())} sensors read their checker")
         return 0
     finally:
         board.close()

@@ -61,12 +61,21 @@ class PiPins:
 
 @dataclass(frozen=True, slots=True)
 class Slot:
-    """One hall sensor: the ``index``-th slot of ``place`` (0 = its base), read on ``mux`` ``channel``."""
+    """The ``index``-th slot of ``place`` (0 = its base): its first hall sensor is read on ``mux``
+    ``channel``, and ``more`` lists the ``(mux, channel)`` of the slot's further sensors, from
+    the base outwards (two sensors per slot, half a slot pitch apart: hardware/README.md, "A
+    lone checker anywhere")."""
 
     place: str
     index: int
     mux: int
     channel: int
+    more: tuple[tuple[int, int], ...] = ()
+
+    @property
+    def sensors(self) -> tuple[tuple[int, int], ...]:
+        """Every sensor of the slot as ``(mux, channel)``, base side first."""
+        return ((self.mux, self.channel),) + self.more
 
 
 @dataclass(frozen=True)
@@ -98,6 +107,16 @@ class Grid:
     def places(self) -> tuple[str, ...]:
         """Every place that has slots, in first-seen (wire) order."""
         return tuple(self._by_place)  # type: ignore[attr-defined]
+
+    @property
+    def per_slot(self) -> int:
+        """How many sensors each slot has (the same for every slot: :func:`parse_grid` checks)."""
+        return len(self.slots[0].sensors) if self.slots else 1
+
+    def sensors(self) -> tuple[tuple[Slot, int], ...]:
+        """Every sensor as ``(slot, part)`` in the firmware's sensor order: slot by slot in wire
+        order, each slot's sensors from its base side (``part`` 0, 1 ...)."""
+        return tuple((s, k) for s in self.slots for k in range(len(s.sensors)))
 
 
 # ---------------------------------------------------------------------- pure parsers
@@ -142,27 +161,42 @@ def parse_pins(text: str) -> PiPins:
 
 
 def parse_grid(text: str) -> Grid:
-    """The slots of grid.toml text (``slot = [{ place, index, mux, channel }, ...]`` in wire
-    order); every place has slots numbered 0, 1, 2 ... from its base, every channel is used once."""
+    """The slots of grid.toml text in wire order: ``slot = [{ place, index, mux, channel }, ...]``
+    (one sensor per slot) or ``slot = [{ place, index, sensors = [[mux, channel], ...] }, ...]``
+    (the slot's sensors from its base side); every place has slots numbered 0, 1, 2 ... from
+    its base, every slot the same number of sensors, every channel is used once."""
     entries = _toml(text, "grid.toml").get("slot")
     if not isinstance(entries, list) or not entries:
         raise HardwareError("grid.toml needs a list slot = [{ place = ..., index = ..., mux = ..., channel = ... }, ...]")
+
+    def whole(v: Any) -> bool:
+        return isinstance(v, int) and not isinstance(v, bool) and v >= 0
+
     slots = []
     for number, entry in enumerate(entries):
         values = entry if isinstance(entry, dict) else {}
-        place, rest = values.get("place"), [values.get(k) for k in ("index", "mux", "channel")]
-        if not isinstance(place, str) or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in rest):
-            raise HardwareError(f"slot {number} of grid.toml needs a place and whole numbers index, mux and channel")
-        slots.append(Slot(place, *(int(cast(int, v)) for v in rest)))
+        place, index = values.get("place"), values.get("index")
+        pairs = values.get("sensors", [[values.get("mux"), values.get("channel")]])
+        if not isinstance(pairs, list) or not pairs or not all(isinstance(p, list) and len(p) == 2 and all(whole(v) for v in p) for p in pairs):
+            pairs = None
+        if not isinstance(place, str) or not whole(index) or pairs is None:
+            raise HardwareError(f"slot {number} of grid.toml needs a place and whole numbers index, mux and channel "
+                                "(or sensors = [[mux, channel], ...])")
+        found = [(int(a), int(b)) for a, b in cast(list[list[int]], pairs)]
+        slots.append(Slot(place, int(cast(int, index)), found[0][0], found[0][1], tuple(found[1:])))
     seen: dict[tuple[int, int], int] = {}
     for number, slot in enumerate(slots):
         if slot.place not in PLACES:
             raise HardwareError(f"slot {number} of grid.toml sits under an unknown place {slot.place!r}")
-        if slot.channel >= 16:
-            raise HardwareError(f"slot {number} of grid.toml is on channel {slot.channel}: a CD74HC4067 has 0 to 15")
-        if (slot.mux, slot.channel) in seen:
-            raise HardwareError(f"slots {seen[slot.mux, slot.channel]} and {number} of grid.toml share mux {slot.mux} channel {slot.channel}")
-        seen[slot.mux, slot.channel] = number
+        if len(slot.sensors) != len(slots[0].sensors):
+            raise HardwareError(f"slot {number} of grid.toml has {len(slot.sensors)} sensors, slot 0 has {len(slots[0].sensors)}: "
+                                "every slot needs the same number")
+        for mux, channel in slot.sensors:
+            if channel >= 16:
+                raise HardwareError(f"slot {number} of grid.toml is on channel {channel}: a CD74HC4067 has 0 to 15")
+            if (mux, channel) in seen:
+                raise HardwareError(f"slots {seen[mux, channel]} and {number} of grid.toml share mux {mux} channel {channel}")
+            seen[mux, channel] = number
     grid = Grid(tuple(slots))
     for place in PLACES:
         if [s.index for s in grid.of(place)] != list(range(len(grid.of(place)))) or not grid.of(place):

@@ -35,8 +35,25 @@ NOISE_LEVELS: Mapping[str, float] = {"none": 0.0, "low": 180.0, "medium": 450.0,
 
 #: The design's response (hardware/sensing.toml through its magpylib field table).
 _DESIGN = load_design()
-PHYSICS = response(_DESIGN, load_table(_DESIGN))
+_TABLE = load_table(_DESIGN)
+PHYSICS = response(_DESIGN, _TABLE)
+#: With two sensors per slot: what a stack of k = 1, 2 ... checkers gives the sensor half a
+#: pitch from it, in checker units (the field just outside the magnet's rim reverses: about
+#: -0.21 for one checker, less for a stack, whose higher magnets reach further).
+HALF_PITCH_FIELD: tuple[float, ...] = tuple(
+    sum(_TABLE.at(level, _DESIGN.slot_pitch_mm / 2) for level in range(k)) / PHYSICS.b0_mt for k in range(1, MAX_STACK + 1))
 
+
+def _half_pitch(units: float, stack: tuple[float, ...]) -> float:
+    """What a slot reading ``units`` gives the sensor half a pitch away: the stack whose
+    centred field is nearest (a weaker field, a hand or a pin's residue, in proportion)."""
+    a = abs(units)
+    if a < stack[0]:
+        near = HALF_PITCH_FIELD[0] * a
+    else:
+        k = min(range(len(stack)), key=lambda i: abs(stack[i] - a))
+        near = HALF_PITCH_FIELD[k]
+    return near if units >= 0 else -near
 
 def default_grid(point_slots: int, bar_slots: int, off_slots: int) -> Grid:
     """A grid with other slot counts than the board's (:func:`bgboard.hardware.load_grid`),
@@ -136,6 +153,23 @@ def slot_units(
     return units
 
 
+def sensor_units(grid: Grid, units: Mapping[Slot, float], calibration: Calibration = Calibration()) -> list[float]:
+    """Every sensor's field (checker units, :meth:`Grid.sensors` order) from each slot's: a
+    slot's centre sensor reads the slot; with two sensors per slot the one half a pitch
+    further reads what the slots either side of it give there (:data:`HALF_PITCH_FIELD`)."""
+    out: list[float] = []
+    for slot, part in grid.sensors():
+        if part == 0:
+            out.append(units[slot])
+            continue
+        row = grid.of(slot.place)
+        near = _half_pitch(units[slot], calibration.stack_field)
+        if slot.index + 1 < len(row):
+            near += _half_pitch(units[row[slot.index + 1]], calibration.stack_field)
+        out.append(near)
+    return out
+
+
 def readings(
     grid: Grid,
     layout: Layout,
@@ -146,17 +180,20 @@ def readings(
     calibration: Calibration = Calibration(),
     faults: Faults = Faults(),
 ) -> tuple[int, ...]:
-    """ADC counts of every slot, in ``grid.slots`` order, kept within the sensor's range
-    (``RAIL_BAND`` from either rail; a stuck sensor reads exactly its value)."""
-    units = slot_units(grid, layout, hand, calibration)
+    """ADC counts of every sensor, in :meth:`Grid.sensors` order (with one sensor per slot,
+    ``grid.slots`` order), kept within the sensor's range (``RAIL_BAND`` from either rail; a
+    stuck sensor reads exactly its value: ``Faults.stuck`` keys are (place, n), n the
+    sensor's number along the place from its base — the slot index with one per slot)."""
+    units = sensor_units(grid, slot_units(grid, layout, hand, calibration), calibration)
     stuck = faults.stuck or {}
+    per = grid.per_slot
     out: list[int] = []
-    for slot in grid.slots:
-        fixed = stuck.get((slot.place, slot.index))
+    for (slot, part), u in zip(grid.sensors(), units):
+        fixed = stuck.get((slot.place, slot.index * per + part))
         if fixed is not None:
             out.append(fixed)
             continue
-        value = calibration.counts(units[slot])
+        value = calibration.counts(u)
         if noise:
             value += rng.gauss(0.0, noise)
         out.append(max(RAIL_BAND, min(FULL_SCALE - RAIL_BAND, int(round(value)))))
@@ -165,4 +202,4 @@ def readings(
 
 def by_channel(grid: Grid, values: Sequence[int]) -> dict[tuple[int, int], int]:
     """Readings keyed by ``(mux, channel)`` as the firmware's multiplexed ADC sees them."""
-    return {(s.mux, s.channel): v for s, v in zip(grid.slots, values)}
+    return {slot.sensors[part]: v for (slot, part), v in zip(grid.sensors(), values)}

@@ -20,7 +20,8 @@ the row's centre line.  The sensors sit where a row of checkers lies on average:
 ``base_mm`` from the frame and a slot pitch of a checker plus the millimetre a player's row
 gains per checker (hardware/sensing.toml).  Checkers beyond a row's
 slots are stacked on a checker of the row chosen at random (players stack where they like),
-each ``N(0, lean)`` off the one below.  Randomness comes only from the ``random.Random``
+each ``N(0, lean)`` off the one below; a lone checker may be set down anywhere along its place
+(``lone``: how often).  Randomness comes only from the ``random.Random``
 passed in.
 """
 
@@ -47,6 +48,9 @@ class Scatter:
     across: float = 2.0
     across_limit: float = 5.0
     lean: float = 1.5
+    #: the chance that a place's lone checker is set down anywhere along the place (uniformly,
+    #: from the frame to half a pitch past its last slot) instead of at its base
+    lone: float = 0.0
 
 
 NO_SCATTER = Scatter(0.0, 0.0, 0.0, 0.0, 0.0)
@@ -87,10 +91,19 @@ def rows(design: Design) -> dict[str, Row]:
     return out
 
 
-def sensor_xy(design: Design, row: Row, index: int) -> tuple[float, float]:
-    """The board position of a row's ``index``-th sensor."""
-    along = design.base_mm + index * design.slot_pitch_mm
+def sensor_xy(design: Design, row: Row, index: int, part: int = 0, per_slot: int = 1) -> tuple[float, float]:
+    """The board position of the ``part``-th of the ``per_slot`` sensors of a row's
+    ``index``-th slot: the first at the slot's centre, a second half a pitch further from the
+    base (between this slot and the next: hardware/README.md, "A lone checker anywhere")."""
+    along = design.base_mm + index * design.slot_pitch_mm + part * design.slot_pitch_mm / per_slot
     return row.x + row.dx * along, row.y + row.dy * along
+
+
+def sensor_spots(design: Design, grid: Grid) -> list[tuple[float, float]]:
+    """Every sensor's board position, in the firmware's sensor order (:meth:`Grid.sensors`)."""
+    where = rows(design)
+    per = grid.per_slot
+    return [sensor_xy(design, where[slot.place], slot.index, part, per) for slot, part in grid.sensors()]
 
 
 def place_magnets(design: Design, grid: Grid, layout: Layout, rng: random.Random,
@@ -107,6 +120,8 @@ def place_magnets(design: Design, grid: Grid, layout: Layout, rng: random.Random
         flat = min(count, slots)
         # against the frame at the least, touching the previous checker at the least
         along = max(d / 2, design.base_mm + rng.gauss(0.0, scatter.base))
+        if count == 1 and scatter.lone and rng.random() < scatter.lone:
+            along = rng.uniform(d / 2, design.base_mm + (slots - 1) * design.slot_pitch_mm + design.slot_pitch_mm / 2)
         spots: list[tuple[float, float]] = []
         for i in range(flat):
             if i:
@@ -129,20 +144,18 @@ def place_magnets(design: Design, grid: Grid, layout: Layout, rng: random.Random
     return magnets
 
 
-def fields_mt(design: Design, grid: Grid, table: FieldTable, magnets: list[Magnet]) -> dict[Slot, float]:
-    """Bz at every sensor of ``grid`` from all ``magnets``."""
+def fields_mt(design: Design, grid: Grid, table: FieldTable, magnets: list[Magnet]) -> dict[tuple[Slot, int], float]:
+    """Bz at every sensor ``(slot, part)`` of ``grid`` from all ``magnets``."""
     reach = table.reach_mm
-    where = rows(design)
-    out: dict[Slot, float] = {}
-    for slot in grid.slots:
-        sx, sy = sensor_xy(design, where[slot.place], slot.index)
+    out: dict[tuple[Slot, int], float] = {}
+    for sensor, (sx, sy) in zip(grid.sensors(), sensor_spots(design, grid)):
         near = [m for m in magnets if abs(m.x - sx) < reach and abs(m.y - sy) < reach]
-        out[slot] = field_mt(table, sx, sy, near)
+        out[sensor] = field_mt(table, sx, sy, near)
     return out
 
 
 def readings(design: Design, grid: Grid, table: FieldTable, layout: Layout, rng: random.Random, scatter: Scatter = Scatter(), gain_spread: float = 0.0) -> tuple[int, ...]:
-    """ADC counts of every slot (wire order) for ``layout`` put down with ``scatter``: the
+    """ADC counts of every sensor (:meth:`Grid.sensors` order) for ``layout`` put down with ``scatter``: the
     field times the sensor's sensitivity (each sensor's gain off by ``N(0, gain_spread)``,
     the spread an uncalibrated board keeps), plus the sensor's noise, clipped to its range."""
     magnets = place_magnets(design, grid, layout, rng, scatter)
@@ -150,8 +163,8 @@ def readings(design: Design, grid: Grid, table: FieldTable, layout: Layout, rng:
     per_mt = design.counts_per_mt
     limit = design.sensor.range_mt
     out: list[int] = []
-    for slot in grid.slots:
-        b = fields[slot] * (1.0 + rng.gauss(0.0, gain_spread) if gain_spread else 1.0)
+    for sensor in grid.sensors():
+        b = fields[sensor] * (1.0 + rng.gauss(0.0, gain_spread) if gain_spread else 1.0)
         b += rng.gauss(0.0, design.sensor.noise_mt)
         b = max(-limit, min(limit, b))
         out.append(int(round(32768 + b * per_mt)))
@@ -161,8 +174,7 @@ def readings(design: Design, grid: Grid, table: FieldTable, layout: Layout, rng:
 def hypot_offsets(design: Design, grid: Grid, magnets: list[Magnet]) -> list[float]:
     """How far each ground-level magnet lies from its nearest sensor (mm): the scatter a
     placement really has, for the benchmark's report."""
-    where = rows(design)
-    sensors = [sensor_xy(design, where[s.place], s.index) for s in grid.slots]
+    sensors = sensor_spots(design, grid)
     out = []
     for m in magnets:
         if m.level == 0:
@@ -171,4 +183,4 @@ def hypot_offsets(design: Design, grid: Grid, magnets: list[Magnet]) -> list[flo
 
 
 __all__ = ["BAR_WIDTH_MM", "NO_SCATTER", "Row", "Scatter", "fields_mt", "hypot_offsets", "place_magnets",
-           "readings", "rows", "sensor_xy"]
+           "readings", "rows", "sensor_spots", "sensor_xy"]

@@ -59,7 +59,7 @@ class Table:
         return tuple(out)
 
     def values(self, frame: Frame | None = None) -> tuple[int, ...]:
-        """ADC counts of every slot for a frame (default: the table at rest).
+        """ADC counts of every sensor for a frame (default: the table at rest).
 
         The noiseless field of a frame is computed once (the reference is
         :func:`bgboard.sim.field.readings`); each scan adds fresh noise from a seeded
@@ -85,14 +85,20 @@ class Table:
             values = [max(RAIL_BAND, min(FULL_SCALE - RAIL_BAND, int(round(v + sigma * d)))) for v, d in zip(base, dev)]
         else:
             values = list(base)
-        for (place, index), fixed in (self.faults.stuck or {}).items():
-            values[self.grid.position(self.grid.of(place)[index])] = fixed
+        per = self.grid.per_slot  # stuck keys: (place, the sensor's number along the place)
+        for (place, n), fixed in (self.faults.stuck or {}).items():
+            values[self.grid.position(self.grid.of(place)[n // per]) * per + n % per] = fixed
         return tuple(values)
 
     def observe(self, values: tuple[int, ...] | None = None) -> Observation:
         """The host's place codes for a set of readings (default: a scan at rest)."""
         if values is None:
             values = self.values()
+        if self.grid.per_slot > 1:
+            # the table's checkers lie on slot centres: each slot's centre sensor reads it (the
+            # sensors between slots read the rims' return field, which the firmware's run rule
+            # leaves dark: firmware/runs.py)
+            values = values[:: self.grid.per_slot]
         c = self.calibration
         half = c.swing / 2
         hi, lo = c.empty + half, c.empty - half
