@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from bgboard.hardware import Grid, firmware_dir, parse_grid
 from bgboard.hardware.physics import Magnet, load_design, load_table
-from bgboard.sense.board import CAPPED, SensorFaultError
+from bgboard.sense.places import CAPPED, SensorFaultError
 from bgboard.sense.slots import PLACE_NUMBERS, SlotMap
 from bgboard.sim.placement import Row, fields_mt, rows
 
