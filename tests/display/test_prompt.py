@@ -10,7 +10,6 @@ from dataclasses import replace
 import pytest
 
 from bgboard.control import presenter
-from bgboard.control import seed_notes as variant_presenter
 from bgboard.display.display_state import DisplayState, state_from_dict
 from bgboard.display.texts import prompt
 from bgboard.match.actions import Move, OpeningRoll, StartMatch
@@ -44,8 +43,6 @@ def test_games_without_a_cube_say_only_to_roll(variant):
     state = _after_opening(variant=variant)
     assert not state.may_double
     assert _prompt(state) == "Bob to roll"
-    shown = variant_presenter.display_state(state)  # the variants' own presenter too
-    assert shown.may_double is False and prompt(shown)[0] == "Bob to roll"
 
 
 def test_a_tavli_match_has_no_cube_even_in_its_backgammon_game():

@@ -209,17 +209,18 @@ def test_variant_notes_for_the_display():
     assert "to enter: white 15, black 15" in variant_notes(race)
 
 
-def test_variant_display_state_says_no_engine_knows_the_game_and_guides_the_set_up():
-    from bgboard.control.seed_notes import display_state
+def test_a_variant_game_on_the_display_says_no_engine_knows_it_and_names_its_pins():
+    from bgboard.control.presenter import View, display_state
+    from bgboard.control.seed_notes import variant_notes
     from bgboard.display.panels import panel_spec
     from bgboard.display.renderer import render_report
 
     state = apply(None, StartMatch(3, variant="plakoto"))
-    shown = display_state(state, setup=("Plakoto: 15 white on 24, 15 black on 1",), diagram=(-15,) + (0,) * 22 + (15,))
-    assert shown.phase == "setup" and shown.hint == ("no engine knows Plakoto",)
-    assert shown.diagram is not None and shown.diagram.points[23] == 15
+    shown = display_state(View(state=state, now_ms=0, variant=variant_notes(state)))
+    assert shown.hint == ("no engine knows Plakoto",)
     report = render_report(shown, panel_spec("waveshare-4in2"))
     assert report.image.size == (400, 300)
     row = {"mine": {"24": 1, "4": 1}, "theirs": {"1": 1, "24": 1}, "pinned": [[24], []]}
-    playing = display_state(_playing("plakoto", row, (3, 2)))
-    assert "white's mother checker is pinned on 24" in playing.message and playing.dice == (3, 2)
+    playing = _playing("plakoto", row, (3, 2))
+    shown = display_state(View(state=playing, now_ms=0, variant=variant_notes(playing)))
+    assert any("white's mother checker is pinned on 24" in line for line in shown.lesson) and shown.dice == (3, 2)

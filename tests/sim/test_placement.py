@@ -17,12 +17,14 @@ from bgboard.sense.places import Observation, board_of
 from bgboard.sense.slots import SlotMap
 from bgboard.sim.field import Calibration
 from bgboard.sim.layout import WHITE, Layout
-from bgboard.sim.placement import NO_SCATTER, Scatter, fields_mt, hypot_offsets, place_magnets, readings, rows, sensor_xy
+from bgboard.sim.placement import Scatter, fields_mt, hypot_offsets, place_magnets, readings, rows, sensor_xy
 from bgboard.rules.starts import start_position
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "benchmarks"))
 import physics_recognition  # noqa: E402
+
+NO_SCATTER = Scatter(0.0, 0.0, 0.0, 0.0, 0.0)  # every checker exactly on its slot
 
 DESIGN = load_design()
 TABLE = load_table(DESIGN)

@@ -45,7 +45,7 @@ if TYPE_CHECKING:
     )
     from bgboard.control.rooms import Room
     from bgboard.control.session import IllegalPolicy, MatchSession, Settings
-    from bgboard.control.seed_notes import display_state, hints_known, variant_notes
+    from bgboard.control.seed_notes import hints_known, variant_notes
 
 #: Each submodule and the public names it defines (imported when a name is first used).
 __getattr__ = exports(__name__, {
@@ -61,7 +61,7 @@ __getattr__ = exports(__name__, {
     "replay_room": "BACK FORWARD NEXT_GAME ReplayRoom ReplayStep Replayer replay_steps",
     "rooms": "Room",
     "session": "IllegalPolicy MatchSession Settings",
-    "seed_notes": "display_state hints_known variant_notes",
+    "seed_notes": "hints_known variant_notes",
 })
 
 __all__ = [
@@ -69,6 +69,6 @@ __all__ = [
     "BoardFault", "BoardRead", "Button", "ButtonPressed", "Clock", "ClockRules",
     "ClockSettingError", "Controller", "DiceRolled", "Event", "HintReady", "IllegalPolicy",
     "LessonReady", "LinkChanged", "MatchSession", "PracticeRoom", "ReplayRoom", "ReplayStep",
-    "Replayer", "Room", "Settings", "Tick", "Topic", "display_state", "hints_known", "replay_steps",
+    "Replayer", "Room", "Settings", "Tick", "Topic", "hints_known", "replay_steps",
     "variant_notes",
 ]

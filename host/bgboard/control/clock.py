@@ -103,15 +103,6 @@ class Clock:
         reserve, _ = self._charge(now_ms)
         return self.running if reserve[self.running] <= 0 else None
 
-    def expires_at(self) -> int | None:
-        """When the running player's time runs out if nobody presses (for a timer)."""
-        if self.running is None:
-            return None
-        left = self.reserve[self.running]
-        if self.rules.overtime_ms and not self.overtime_used[self.running]:
-            left += self.rules.overtime_ms
-        return self.since_ms + self.rules.delay_ms + max(0, left)
-
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready (for the journal)."""
         return {

@@ -4,8 +4,7 @@ and that no hint engine knows these games (so no backgammon hint is shown for th
 
 from __future__ import annotations
 
-from bgboard.display.display_state import BoardDiagram, DisplayPhase, DisplayState
-from bgboard.match.state import GAME_OVER, MATCH_OVER, OPENING, PLAY, TURN, MatchState
+from bgboard.match.state import GAME_OVER, MatchState
 from bgboard.rules import plakoto
 from bgboard.rules.games import variant
 
@@ -50,40 +49,10 @@ def variant_notes(state: MatchState) -> tuple[str, ...]:
     return tuple(lines)
 
 
-def display_state(state: MatchState, setup: tuple[str, ...] = (), diagram: tuple[int, ...] | None = None) -> DisplayState:
-    """The display of a seed variant's game: the variant notes as the message and, instead
-    of a backgammon hint, that no engine knows the game.  ``setup`` (the set-up lines of
-    :func:`bgboard.sense.tavli.setup_text`) and ``diagram`` (24 signed physical counts)
-    show the set-up guidance of a new game."""
-    notes = variant_notes(state)
-    hint = tuple(n.removeprefix("no hints: ") for n in notes if n.startswith("no hints"))
-    message = tuple(n for n in notes if not n.startswith("no hints"))
-    common = {
-        "names": state.players,
-        "match_length": state.length,
-        "score": state.score,
-        "cube": state.cube,
-        "cube_owner": state.cube_owner,
-        "hint": hint,
-        "may_double": state.phase != TURN or state.may_double,  # the prompt: "to roll" alone
-    }
-    if setup:
-        board = BoardDiagram(tuple(diagram), (0, 0), (0, 0)) if diagram is not None else None
-        return DisplayState(phase=DisplayPhase.SETUP, title=("set up",), message=setup + message, diagram=board, **common)
-    if state.phase in (GAME_OVER, MATCH_OVER) and state.games and state.games[-1].winner is not None:
-        phase = DisplayPhase.MATCH_OVER if state.phase == MATCH_OVER else DisplayPhase.GAME_OVER
-        last = state.games[-1]
-        return DisplayState(phase=phase, winner=last.winner, message=message + (f"{last.result}: {last.points}",), **common)
-    if state.phase in (GAME_OVER, MATCH_OVER):  # a draw: nobody won, the match goes on
-        return DisplayState(phase=DisplayPhase.ROLLING, message=message + ("a draw: both mothers pinned",), **common)
-    phase = DisplayPhase.OPENING if state.phase == OPENING else DisplayPhase.MOVING if state.phase == PLAY else DisplayPhase.ROLLING
-    return DisplayState(phase=phase, turn=state.turn, dice=state.dice if state.phase == PLAY else None, message=message, **common)
-
-
 def _physical(player: int, point: int) -> int:
     """Player ``player``'s own point on the physical board (white's numbering); Plakoto's
     sides go opposite ways."""
     return point if player == 0 else 25 - point
 
 
-__all__ = ["display_state", "hints_known", "variant_notes"]
+__all__ = ["hints_known", "variant_notes"]

@@ -36,7 +36,6 @@ ENDED = "the game ended in the middle of the turn: no checker moves after that"
 _NAMES = {1: "1s", 2: "2s", 3: "3s", 4: "4s", 5: "5s", 6: "6s"}
 _RESERVE = 26  # Race's unentered checkers, behind the bar in the search's order
 
-WhyNot = Callable[[Board, int, int], "str | None"]
 
 
 def _key(board: Board) -> tuple[tuple[int, ...], tuple[int, ...], int]:

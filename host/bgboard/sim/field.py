@@ -199,7 +199,3 @@ def readings(
         out.append(max(RAIL_BAND, min(FULL_SCALE - RAIL_BAND, int(round(value)))))
     return tuple(out)
 
-
-def by_channel(grid: Grid, values: Sequence[int]) -> dict[tuple[int, int], int]:
-    """Readings keyed by ``(mux, channel)`` as the firmware's multiplexed ADC sees them."""
-    return {slot.sensors[part]: v for (slot, part), v in zip(grid.sensors(), values)}

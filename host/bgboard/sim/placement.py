@@ -53,7 +53,6 @@ class Scatter:
     lone: float = 0.0
 
 
-NO_SCATTER = Scatter(0.0, 0.0, 0.0, 0.0, 0.0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,5 +181,5 @@ def hypot_offsets(design: Design, grid: Grid, magnets: list[Magnet]) -> list[flo
     return out
 
 
-__all__ = ["BAR_WIDTH_MM", "NO_SCATTER", "Row", "Scatter", "fields_mt", "hypot_offsets", "place_magnets",
+__all__ = ["BAR_WIDTH_MM", "Row", "Scatter", "fields_mt", "hypot_offsets", "place_magnets",
            "readings", "rows", "sensor_spots", "sensor_xy"]
