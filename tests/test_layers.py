@@ -43,7 +43,7 @@ ALLOWED: dict[str, set[str]] = {
     "club": {"errors", "exports", "rules", "match", "store", "net", "analysis", "boardsvg"},
     "teaching": {"errors", "files", "rules", "match", "hints", "analysis", "store"},
     "analysis": {"errors", "files", "rules", "match", "hints", "store", "control"},
-    "sim": {"errors", "analysis", "exports", "files", "hardware", "rules", "match", "sense", "link", "display", "store", "control", "config", "app", "net",
+    "sim": {"errors", "analysis", "exports", "files", "hardware", "hints", "rules", "match", "sense", "link", "display", "store", "control", "config", "app", "net",
             "club", "teaching", "opponents"},
     "commands": {"errors", "hardware", "rules", "match", "sense", "link", "display", "hints", "store",
                  "control", "io", "config", "app", "sim", "club", "net", "logs", "teaching", "files", "analysis",

@@ -133,8 +133,9 @@ def test_a_simulated_swiss_round_over_the_broker_fills_the_room_and_the_standing
         cards = [f"board-{b}" for b in sorted(m.board for m in matches)]   # in board order
         WebDriverWait(browser, PAGE_WAIT_S).until(
             lambda d: d.execute_script("return Array.from(document.querySelectorAll('article.card'), e => e.id)") == cards)
-        for m in matches:
-            assert texts(browser, f"#board-{m.board} td.name") == list(m.players)
+        for m in matches:  # a board's first state may come before its assignment's match starts
+            WebDriverWait(browser, PAGE_WAIT_S).until(
+                lambda d, m=m: texts(d, f"#board-{m.board} td.name") == list(m.players))
         deadline = time.monotonic() + 600    # a bound against a hang, not a speed claim
         while not served.call(finished):
             assert time.monotonic() < deadline, "the simulated round did not finish in 10 minutes"
