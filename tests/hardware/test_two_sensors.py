@@ -113,6 +113,19 @@ def test_one_sensor_per_slot_missed_a_lone_checker_half_a_pitch_off() -> None:
     assert code_of(read(GRID2, [Magnet(x, y, 0, 1)]), "3") == 1
 
 
+def _row(place: str, n: int, colour: int, start: float, across: float, rng: random.Random) -> list[Magnet]:
+    """n checkers of ``colour`` in a row along ``place`` from ``start`` (0..1 of the room left),
+    each the next touching or a little apart, up to ``across`` mm off the row's line."""
+    room = PLACE_LENGTH - D / 2 - (n - 1) * (D + 1.5)
+    along = D / 2 + start * max(0.0, room - D / 2)
+    magnets = []
+    for _ in range(n):
+        x, y = at(ROWS[place], along, rng.uniform(-across, across))
+        magnets.append(Magnet(x, y, 0, colour))
+        along += D + abs(rng.gauss(0.0, 1.5))
+    return magnets
+
+
 @settings(max_examples=300, deadline=None)
 @given(place=st.sampled_from(["3", "16"]), colour=st.sampled_from([1, -1]),
        along=st.floats(D / 2, PLACE_LENGTH), across=st.floats(-5.0, 5.0), seed=st.integers(0, 2**32 - 1))
@@ -142,13 +155,7 @@ def test_a_row_put_down_anywhere_counts_right(n: int, colour: int, start: float,
     """A row of n checkers from anywhere along the point (each the next touching or a little
     apart), both neighbouring points full: exactly n, of its colour."""
     rng = random.Random(seed)
-    room = PLACE_LENGTH - D / 2 - (n - 1) * (D + 1.5)
-    along = D / 2 + start * max(0.0, room - D / 2)
-    magnets = []
-    for _ in range(n):
-        x, y = at(ROWS["16"], along, rng.uniform(-3.0, 3.0))
-        magnets.append(Magnet(x, y, 0, colour))
-        along += D + abs(rng.gauss(0.0, 1.5))
+    magnets = _row("16", n, colour, start, 3.0, rng)
     assert code_of(read(GRID2, magnets + crowd("16", rng)), "16") == colour * n
 
 
@@ -174,13 +181,7 @@ def test_a_sensor_stuck_at_empty_never_adds_a_checker_or_changes_a_colour(n: int
     play that explains the board (never another play's count) — and most often the run rule
     still counts right (a dark sensor inside a run splits it into runs that hold as many)."""
     rng = random.Random(seed)
-    room = PLACE_LENGTH - D / 2 - (n - 1) * (D + 1.5)
-    along = D / 2 + start * max(0.0, room - D / 2)
-    magnets = []
-    for _ in range(n):
-        x, y = at(ROWS["3"], along, rng.uniform(-2.0, 2.0))
-        magnets.append(Magnet(x, y, 0, colour))
-        along += D + abs(rng.gauss(0.0, 1.5))
+    magnets = _row("3", n, colour, start, 2.0, rng)
     first = 2 * GRID2.slots.index(GRID2.of("3")[0])
     code = code_of(read(GRID2, magnets, stuck={first + sensor: 32768}), "3")
     assert code == 0 or (code * colour > 0 and abs(code) <= n)
