@@ -185,12 +185,8 @@ def play_interactive(
                 line = read(session.prompt()).strip()
             except EOFError:
                 break
-            if line in ("q", "quit"):
+            if not session.obey(line):
                 break
-            try:
-                session.run(lambda: session.command(line))
-            except (InputError, EnvironmentFailure) as exc:
-                write(f"bgboard: {exc}")
     finally:
         write_records(sim, out)
         sim.close()
@@ -243,6 +239,12 @@ class _Session:
         before, n, layout = c.state, len(c.actions), self.sim.table.layout
         act()
         self.sim.board.roll_pending()  # the engine's own dice: the module rolls at once
+        self.report(before, n, layout)
+
+    def report(self, before: Any, n: int, layout: object) -> None:
+        """Say what happened since the match was ``before`` with ``n`` actions and the table
+        showed ``layout``: every new action in words, the board if it changed, a game's end."""
+        c = self.sim.controller
         new = list(c.actions[n:])
         for line in narrate(before, new, c.state.players):
             self.write(line)
@@ -250,6 +252,17 @@ class _Session:
             self.write(board_text(self.sim.table.layout))
         if new and c.state.phase in (GAME_OVER, MATCH_OVER) and before.phase not in (GAME_OVER, MATCH_OVER):
             self.write(game_over_frame(c.state))
+
+    def obey(self, line: str) -> bool:
+        """Carry out the person's ``line`` and say what happened (a mistake in one sentence);
+        False when they quit."""
+        if line in ("q", "quit"):
+            return False
+        try:
+            self.run(lambda: self.command(line))
+        except (InputError, EnvironmentFailure) as exc:
+            self.write(f"bgboard: {exc}")
+        return True
 
     def command(self, line: str) -> None:
         sim, c = self.sim, self.sim.controller

@@ -375,9 +375,8 @@ async def _terminal_board(options: Options, out: Path, config: Any, read: Callab
     from bgboard.display.panel import FilePanel
     from bgboard.display.panels import panel_spec
     from bgboard.display.screen import Screen
-    from bgboard.errors import InputError
     from bgboard.net.remotelink import open_remote
-    from bgboard.sim.interactive import HELP, _Session, board_text, game_over_frame, keyed, narrate
+    from bgboard.sim.interactive import HELP, _Session, board_text, keyed
     from bgboard.sim.modelled_board import Simulation
     from bgboard.sim.match_run import PANEL, write_gif, write_records
 
@@ -420,27 +419,18 @@ async def _terminal_board(options: Options, out: Path, config: Any, read: Callab
                 write(f"bgboard: {c.peer.problem}")
                 return 2
             if not session.human_acts():  # the other board's person acts: say what they did
-                before, n = c.state, len(c.actions)
+                before, n, layout = c.state, len(c.actions), sim.table.layout
                 while len(c.actions) == n and not session.human_acts() and c.peer.problem is None:
                     seat.after()
                     await asyncio.sleep(0.05)
-                for line in narrate(before, list(c.actions[n:]), c.state.players):
-                    write(line)
-                if len(c.actions) > n:
-                    write(board_text(sim.table.layout))
-                    if c.state.phase in ("game_over", "match_over") and before.phase not in ("game_over", "match_over"):
-                        write(game_over_frame(c.state))
+                session.report(before, n, layout)
                 continue
             try:
                 line = (await asyncio.to_thread(read, session.prompt())).strip()
             except EOFError:
                 break
-            if line in ("q", "quit"):
+            if not session.obey(line):
                 break
-            try:
-                session.run(lambda: session.command(line))
-            except InputError as exc:
-                write(f"bgboard: {exc}")
             seat.after()
         await _acked(seat, 30.0)
     finally:
