@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from bgboard.cli import main
+from bgboard.config import config_from_dict
 from bgboard.net.broker import Listener, mosquitto_conf
 from bgboard.net.mosquitto import BrokerMissingError, PrivateBroker
 from bgboard.net.protocol import parse_broker_url
@@ -47,6 +48,8 @@ def test_two_invitations_seat_four_boards_and_the_broker_holds_each_to_its_match
     boards |= {"board7": _remote(folder / "m2-white.toml"), "board9": _remote(folder / "m2-black.toml")}
     assert boards["white"] == {"broker": url, "match": "m1", "side": "white", "username": "m1-white",
                                "password_file": str((folder / "secrets" / "m1-white.password").resolve())}
+    for board in boards.values():  # each table is a board's [remote] as its config check takes it
+        assert config_from_dict({"remote": board}).remote.username == board["username"]
     assert "secret" not in (folder / "passwd").read_text() and oct(os.stat(folder / "passwd").st_mode)[-3:] == "600"
     for board in boards.values():  # hashed, never the password itself
         assert Path(board["password_file"]).read_text().strip() not in (folder / "passwd").read_text()

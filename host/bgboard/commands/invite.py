@@ -36,7 +36,6 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
 
 
 def run(args: argparse.Namespace) -> int:
-    from bgboard.config import RemoteConfig, remote_place
     from bgboard.net.protocol import parse_broker_url
     from bgboard.net.remote_wire import SIDES, check_match
     from bgboard.net.remote_accounts import check_user, password_file, read_seats, seat, write_accounts
@@ -62,8 +61,6 @@ def run(args: argparse.Namespace) -> int:
         secret = password_file(root, user).resolve()
         table = (f'[remote]\nbroker = "{args.broker}"\nmatch = "{match}"\nside = "{side}"\n'
                  f'username = "{user}"\npassword_file = "{secret}"\n')
-        remote_place(RemoteConfig(broker=args.broker, match=match, side=side, username=user,
-                                  password_file=str(secret)))  # what the board's config check reads
         (root / f"{match}-{side}.toml").write_text(
             f"# {side.capitalize()}'s board of the remote match {match}: add to its config; copy {secret.name}\n"
             f"# to the board and point password_file at it there.\n" + table)
