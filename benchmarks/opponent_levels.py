@@ -150,9 +150,10 @@ def main() -> int:
     for level in levels:
         grades = Grades(make_engine(grader_name, grader_ply)) if args.grade else None
         r = measure(level_mover(level, grades), args.games, args.seed, args.every, level.spec)
-        rows[level.spec] = r | {"noise": level.noise} | (grades.figures() if grades else {})
-        graded = (f"  error rate {grades.figures()['error_rate_memg']:5.1f} mEMG, PR {grades.figures()['pr']:5.1f}"
-                  f" ({grades.unforced} unforced plays, graded by {args.grade})" if grades else "")
+        figures = grades.figures() if grades else {}
+        rows[level.spec] = r | {"noise": level.noise} | figures
+        graded = (f"  error rate {figures['error_rate_memg']:5.1f} mEMG, PR {figures['pr']:5.1f}"
+                  f" ({figures['unforced']} unforced plays, graded by {args.grade})" if figures else "")
         print(f"{level.spec:30s} {level.noise:6.3f} {r['games']:6d} {r['ppg']:+8.3f} ± {r['se']:.3f} "
               f"±{r['ci95']:.3f} {r['seconds'] / r['games']:7.3f}{graded}", flush=True)
         if args.json:
