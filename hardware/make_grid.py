@@ -4,11 +4,15 @@ sensors per slot.
 ``--per-slot 2`` is the design of hardware/README.md, "A lone checker anywhere": each slot has
 a sensor at its centre (where a row's checker lies, so stacks are read as before) and one
 half a slot pitch further from the base (between it and the next slot), so no spot along a
-place is more than a quarter pitch (9.75 mm) from a sensor.  Sensors are
-numbered slot by slot in the protocol's slot order, each slot's base-side sensor first;
-sensor *n* is read on multiplexer *n* // 16, channel *n* % 16.  Multiplexer *m* feeds ADC
-input *m* // banks and is enabled by line *m* % banks, banks = ceil(multiplexers / 3) (the
-Pico has three ADC inputs on GP26-28); the enable lines are GP6 upwards.
+place is more than a quarter pitch (9.75 mm) from a sensor.  Each strip (one per place)
+carries its own CD74HC4067: multiplexer *m* is place *m* (in the protocol's place order) and
+channel *j* is the place's sensor *j* counted from its base (slot *i*'s sensors are 2i and
+2i + 1), so every strip is wired alike and only its controller header tells its place.
+With one sensor per slot (the design before) the nine multiplexers sit on the controller and
+sensor *n* is multiplexer *n* // 16, channel *n* % 16.  Multiplexer *m* feeds ADC input
+*m* // banks and is enabled by line *m* % banks, banks = ceil(multiplexers / 3) (the Pico
+has three ADC inputs on GP26-28); the enable lines are GP6 upwards, skipping the pins
+pins.toml gives the dice button, the LED data and the status LED.
 
 Usage: python hardware/make_grid.py [--per-slot 1|2] [--out DIR]
 (DIR gets grid.toml and pins.toml, the repository's pins.toml with its ``[pico.mux]``
@@ -47,19 +51,39 @@ WHAT = {
 }
 
 
+MUX_COMMENT_2 = """\
+# {count} x CD74HC4067 16-channel analog multiplexers, one on each strip ({channels} channels, {used} used):
+# multiplexer m is place m of grid.toml, channel j its sensor j from the base.
+# Multiplexer m drives ADC input adc[m // {banks}] and is enabled by enable[m % {banks}] (active low),
+# so one enable line switches on one multiplexer per ADC input.
+"""
+
+
 def muxes(per_slot: int) -> int:
+    if per_slot == 2:
+        return len(PLACES)  # one on each strip
     return math.ceil(sum(n for _, n in PLACES) * per_slot / CHANNELS)
+
+
+def sensor_channels(per_slot: int) -> list[list[tuple[int, int]]]:
+    """Each slot's (multiplexer, channel) pairs, in the protocol's slot order."""
+    out, n = [], 0
+    for m, (_, slots) in enumerate(PLACES):
+        for index in range(slots):
+            if per_slot == 2:
+                out.append([(m, 2 * index + k) for k in range(2)])
+            else:
+                out.append([(n // CHANNELS, n % CHANNELS)])
+                n += 1
+    return out
 
 
 def grid_text(per_slot: int) -> str:
     lines = [HEADER.format(per=per_slot, what=WHAT[per_slot]), "slot = ["]
-    n = 0
+    channels = iter(sensor_channels(per_slot))
     for place, slots in PLACES:
         for index in range(slots):
-            pairs = []
-            for _ in range(per_slot):
-                pairs.append((n // CHANNELS, n % CHANNELS))
-                n += 1
+            pairs = next(channels)
             if per_slot == 1:
                 (m, c), = pairs
                 lines.append(f'  {{ place = "{place}", index = {index}, mux = {m}, channel = {c} }},')
@@ -74,7 +98,13 @@ def pins_text(per_slot: int, pins: str) -> str:
     """pins.toml with ``[pico.mux]`` enable lines and count for the grid's multiplexers."""
     count = muxes(per_slot)
     banks = math.ceil(count / ADC_INPUTS)
-    enable = ", ".join(str(FIRST_ENABLE + b) for b in range(banks))
+    taken = {int(v) for v in re.findall(r"(?m)^(?:button|data|led) = (\d+)", pins.split("\n[pi.")[0])}
+    lines = [g for g in range(FIRST_ENABLE, 23) if g not in taken][:banks]
+    enable = ", ".join(map(str, lines))
+    if per_slot == 2:
+        pins = re.sub(r"(?ms)^\[pico\.mux\]\n(#[^\n]*\n)+", "[pico.mux]\n" + MUX_COMMENT_2.format(
+            count=count, banks=banks, channels=count * CHANNELS, used=sum(n for _, n in PLACES) * 2), pins, count=1)
+        pins = re.sub(r"(?m)^(enable = \[[^\]]*\])\s*#.*$", r"\1  # /E of banks 0.." + str(banks - 1), pins, count=1)
     pins = re.sub(r"(?m)^enable = \[[^\]]*\]", f"enable = [{enable}]", pins, count=1)
     return re.sub(r"(?m)^count = \d+(?=\s+#|\s*$)", f"count = {count}", pins, count=1)
 
