@@ -139,8 +139,8 @@ def test_where_a_pin_is_set_decides_what_its_spot_reads_and_the_host_reads_each_
     """The same 1-on-1 pin, its pinner set 0..15 mm off its victim either way along the
     point, its victim at the base, half a pitch or a pitch further: the spot reads dark, the
     pinned colour, or one of each side by side in either order (so the reading cannot count
-    on one of them; the pinners' colour alone shows with a crowd beside it: the property
-    above) — and the host reads each as the pin."""
+    on one of them; the pinners' colour alone shows now and then beside a point full of the
+    pinned colour: the property above) — and the host reads each as the pin."""
     kinds: set[tuple[int, ...]] = set()
     board = pinned_board("16", 1, 1)
     row = ROWS["16"]
