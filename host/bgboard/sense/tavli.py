@@ -12,8 +12,8 @@ colour) wherever that one lay, and their two magnets face each other: centred, t
 one's field less the pinner's leaves 0.46 of a checker of the pinned colour, below the 0.58
 that reads a checker, and set off by the player's hand either field may win (the physics
 field, hardware/README.md "Plakoto pins", tests/sim/test_pin_physics.py).  So a pin's spot
-reads empty, one checker of the pinned colour or one of the pinners' (rarely one of each,
-side by side), and the firmware reports the point's runs from its base (firmware/runs.py;
+reads dark or one checker of the pinned colour, now and then one of the pinners' or one of
+each side by side, and the firmware reports the point's runs from its base (firmware/runs.py;
 with one sensor per slot the pin's slot reads so in place, at the base).  The host reads a
 pinned point as **its pinners' count, with at most one checker of the pinned colour left
 out and an empty base skipped**, and takes N pinners to read N − 1 (the pin's spot dark or
