@@ -60,17 +60,22 @@ def test_bad_pins_get_one_sentence(old: str, new: str, words: str) -> None:
         parse_pins(PINS.replace(old, new, 1))
 
 
+SLOT1 = '{ place = "1", index = 1, sensors = [[0, 2], [0, 3]] }'  # the committed grid: two sensors per slot
+
+
 @pytest.mark.parametrize("old, new, words", [
-    ('{ place = "1", index = 1, mux = 0, channel = 1 }', '{ place = "25", index = 1, mux = 0, channel = 1 }',
+    (SLOT1, '{ place = "25", index = 1, sensors = [[0, 2], [0, 3]] }',
      "slot 1 of grid.toml sits under an unknown place '25'"),
-    ('{ place = "1", index = 1, mux = 0, channel = 1 }', '{ place = "1", index = 1, mux = 0, channel = 0 }',
+    (SLOT1, '{ place = "1", index = 1, sensors = [[0, 0], [0, 3]] }',
      "slots 0 and 1 of grid.toml share mux 0 channel 0"),
-    ('{ place = "1", index = 1, mux = 0, channel = 1 }', '{ place = "1", index = 1, mux = 0, channel = 16 }',
+    (SLOT1, '{ place = "1", index = 1, sensors = [[0, 2], [0, 16]] }',
      "a CD74HC4067 has 0 to 15"),
-    ('{ place = "1", index = 1, mux = 0, channel = 1 }', '{ place = "1", index = 7, mux = 0, channel = 1 }',
+    (SLOT1, '{ place = "1", index = 7, sensors = [[0, 2], [0, 3]] }',
      "the slots of place 1 in grid.toml must be numbered 0, 1, 2"),
-    ('{ place = "1", index = 1, mux = 0, channel = 1 }', '{ place = "1", index = -1, mux = 0, channel = 1 }',
+    (SLOT1, '{ place = "1", index = -1, sensors = [[0, 2], [0, 3]] }',
      "slot 1 of grid.toml needs a place and whole numbers"),
+    (SLOT1, '{ place = "1", index = 1, sensors = [[0, 2]] }',
+     "slot 1 of grid.toml has 1 sensors, slot 0 has 2"),
     ("slot = [", "slots = [", "grid.toml needs a list slot"),
 ])
 def test_bad_grids_get_one_sentence(old: str, new: str, words: str) -> None:

@@ -87,10 +87,9 @@ def code_of(codes: tuple[int, ...], place: str) -> int:
 def test_the_two_per_slot_grid() -> None:
     assert len(GRID2.slots) == 138 and GRID2.per_slot == 2 and len(GRID2.sensors()) == 276
     assert len({pair for s in GRID2.slots for pair in s.sensors}) == 276
-    assert max(m for s in GRID2.slots for m, _ in s.sensors) + 1 == make_grid.muxes(2) == 18
-    # make_grid's one-per-slot grid is the committed one (but for its comments): the boards
-    # carry one sensor per slot until the two-per-slot chain is merged (hardware/README.md)
-    assert GRID1 == parse_grid((ROOT / "hardware" / "grid.toml").read_text())
+    assert max(m for s in GRID2.slots for m, _ in s.sensors) + 1 == make_grid.muxes(2) == 28  # one on each strip
+    # make_grid's two-per-slot grid is the committed one (the boards carry it: hardware/README.md)
+    assert GRID2 == parse_grid((ROOT / "hardware" / "grid.toml").read_text())
 
 
 @pytest.mark.parametrize("place", ["3", "16", "bar-white", "off-black"])
