@@ -13,25 +13,26 @@ writes, into DIR:
 
 The boards (hardware/README.md, "Boards"):
 
-* **strip** (``strip5`` for the points and trays, ``strip4`` for the bar halves): one DRV5055
-  hall sensor per slot with its 100 nF, an MCP1700 3.3 V regulator for the sensors, the
-  place's WS2812B with its 100 nF, and a 1x10 header J1: 1 +5V, 2 LED data in, 3 LED data
-  out, 4 GND, 5.. the sensor outputs (slot 0 first), 10 GND (a ground wire on each side of
-  the analog wires in the ribbon, between them and the LED data).  With two sensors per slot
-  (grid.toml ``sensors``) a strip carries both (U1.. along the strip, each slot's centre
-  sensor then the one half a pitch further), the header has 15 pins (5-14 the ten sensors,
-  15 GND) and the regulator and LED take references from U30/C30 up.
-* **controller**: the Pico, the nine CD74HC4067 multiplexers wired as grid.toml says (slot
-  -> mux, channel) and as pins.toml says (select, enable, ADC lines), the 100 kOhm pull-downs on
-  the ADC lines, the 74AHCT125 level shifter and 330 Ohm on the LED data, the LED chain from
-  strip to strip in LED order, one strip header per place, the dice header, the 5 V input
-  with its 1000 uF and the Schottky diode into VSYS.
+* **strip** (``strip5`` for the points and trays, ``strip4`` for the bar halves): two DRV5055
+  hall sensors per slot (U1.. from the base: each slot's centre sensor, then the one half a
+  pitch further) with their 100 nF, the strip's CD74HC4067 (U20; sensor j on channel j, the
+  spare channels no-connect; its 100 nF), an MCP1700 3.3 V regulator (U30) for the sensors
+  and the multiplexer with its two 1 uF, the place's WS2812B with its 100 nF, and a 1x12 header
+  J1: 1 +5V, 2 LED data in, 3 LED data out, 4 GND, 5-8 S0-S3, 9 /E, 10 GND, 11 SIG, 12 GND
+  (the analog SIG between two ground wires of the ribbon).
+* **controller**: the Pico, one strip header per place (place order) with S0-S3 bused to the
+  select pins and each header's /E and SIG on the enable and ADC lines pins.toml gives its
+  multiplexer (enable[m % banks], adc[m // banks]), a 100 kOhm pull-down on each ADC line, the
+  74AHCT125 level shifter and 330 Ohm on the LED data, the LED chain from strip to strip in LED
+  order, the dice header, the 5 V input with its 1000 uF and the Schottky diode into VSYS.
 * **dice**: the 14 dice pips (two 7-pip dice, pip order of firmware/leds.py) and the roll button.
 
 A strip's sensors take their supply from the strip's own regulator: the sensors are
-ratiometric, and the empty-board calibration (CALIBRATE mode 0) records each slot's no-field
+ratiometric, and the empty-board calibration (CALIBRATE mode 0) records each sensor's no-field
 reading, so a regulator's tolerance costs nothing.  Pins of the Pico the design does not
-use are marked no-connect; so are the multiplexer channels grid.toml leaves free.
+use are marked no-connect; so are the multiplexer channels a strip leaves free.  grid.toml
+must wire the boards' way (each place's sensors on one multiplexer of its own, sensor j on
+channel j: make_grid.py --per-slot 2); another grid is refused in one sentence.
 """
 
 from __future__ import annotations
@@ -437,7 +438,13 @@ def main(argv: list[str] | None = None) -> int:
     out = args.out.resolve()
     out.mkdir(parents=True, exist_ok=True)
     os.chdir(out)  # SKiDL writes its circuit.log and circuit.erc into the working directory
-    problems = build(out)
+    try:
+        problems = build(out)
+    except SystemExit as exc:  # a grid.toml or pins.toml the boards cannot carry: its one sentence
+        if isinstance(exc.code, str):
+            print(exc.code, file=sys.stderr)
+            return 2
+        raise
     if problems:
         print(f"circuit.py: the electrical rules check found {problems} problems (see {out / 'erc.txt'})",
               file=sys.stderr)
