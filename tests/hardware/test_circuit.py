@@ -40,3 +40,21 @@ def test_the_one_sensor_per_slot_grid_is_refused() -> None:
     grid = tomllib.loads(make_grid.grid_text(1))  # nine controller multiplexers: the design before
     with pytest.raises(SystemExit, match="each strip carries one multiplexer with sensor j on channel j"):
         circuit.mux_of(grid)
+
+
+def test_circuit_py_refuses_the_grid_in_one_sentence_and_exit_2(tmp_path: Path) -> None:
+    """circuit.py run on a copy of hardware/ whose grid.toml has one sensor per slot (the nine
+    controller multiplexers before): exit 2, one sentence, no traceback, no netlist."""
+    import shutil
+    import subprocess
+
+    for name in ("circuit.py", "schematic.py", "pins.toml", "sensing.toml"):
+        shutil.copy(ROOT / "hardware" / name, tmp_path / name)
+    (tmp_path / "grid.toml").write_text(make_grid.grid_text(1))
+    run = subprocess.run([sys.executable, str(tmp_path / "circuit.py"), "--out", str(tmp_path / "out")],
+                         capture_output=True, text=True, timeout=600, cwd=tmp_path)
+    assert run.returncode == 2, run.stderr[-2000:]
+    said = [line for line in run.stderr.splitlines() if line.startswith("circuit.py:")]
+    assert len(said) == 1 and "each strip carries one multiplexer" in said[0], run.stderr[-2000:]
+    assert "Traceback" not in run.stderr
+    assert not list((tmp_path / "out").glob("*.net"))
