@@ -134,14 +134,17 @@ def main(plays: int = 10_000, seed: int = 1, spread: float = 0.05, scatter: Scat
             wrong = wrong_board(position, dice, mover, rng)
             if wrong is not None:
                 try:
-                    bad = turn.recognise(sense(Layout.from_position(position_of(wrong, mover), mover)))
+                    seen = sense(Layout.from_position(position_of(wrong, mover), mover))
+                    bad = turn.recognise(seen)
                 except SensorFaultError:
                     bad = None
                 name = type(bad).__name__ if bad else "sensor fault"
                 if isinstance(bad, (Played, Ambiguous)):
                     ideal = turn.recognise(Observation.of_board(wrong, slots))
                     if type(ideal) is not type(bad):
-                        raise AssertionError(f"false accept: {bad} for an illegal board")
+                        exact = Observation.of_board(wrong, slots).codes
+                        diff = {k + 1: (r, e) for k, (r, e) in enumerate(zip(seen.codes, exact)) if r != e}
+                        raise AssertionError(f"false accept: {bad} for an illegal board (place: read, ideal {diff})")
                     # the wrong checker went onto a stack and a legal play ends on stacks too:
                     # counts beyond the slots cannot tell them apart, however good the sensors
                     name = f"{name} (so would ideal sensors: stacks)"

@@ -145,3 +145,23 @@ def parse_module(path: Path) -> ast.Module:
             if attempt == 2:
                 raise
     raise AssertionError("unreachable")
+
+
+def firmware_slot_states(grid: Any, raw: list[int] | tuple[int, ...]) -> bytes:
+    """The slot states the firmware reports for sensor readings ``raw`` (:meth:`Grid.sensors`
+    order): its own classifier at its default calibration and its run rule (firmware/classify.py,
+    firmware/runs.py, imported from the firmware directory and run under CPython)."""
+    import sys
+
+    from bgboard.hardware import firmware_dir
+
+    if str(firmware_dir()) not in sys.path:
+        sys.path.insert(0, str(firmware_dir()))
+    import calibration as fw_calibration  # the firmware's own modules
+    import classify as fw_classify
+    from runs import Runs
+
+    classifier = fw_classify.Classifier(fw_calibration.defaults(len(raw)), len(raw))
+    places = list(dict.fromkeys(s.place for s in grid.slots))
+    runs = Runs(grid.per_slot, bytes(places.index(s.place) for s in grid.slots), bytes(s.index for s in grid.slots))
+    return bytes(runs.combine(classifier.classify_all(list(raw))))

@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 import random
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -24,10 +25,8 @@ from bgboard.sim.placement import Row, fields_mt, rows
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "hardware"))
 sys.path.insert(0, str(firmware_dir()))
-import calibration as fw_calibration  # noqa: E402  (the firmware's own modules)
-import classify as fw_classify  # noqa: E402
 import make_grid  # noqa: E402
-from runs import Runs  # noqa: E402
+from tests.support import firmware_slot_states  # noqa: E402  (the firmware's classifier and run rule)
 
 DESIGN = load_design()
 TABLE = load_table(DESIGN)
@@ -56,12 +55,8 @@ def counts_of(grid: Grid, magnets: list[Magnet], stuck: dict[int, int] | None = 
 def read(grid: Grid, magnets: list[Magnet], stuck: dict[int, int] | None = None) -> tuple[int, ...]:
     """The host's place codes for ``magnets`` on the table, through the firmware's classifier
     (default calibration) and run rule."""
-    raw = counts_of(grid, magnets, stuck)
-    classifier = fw_classify.Classifier(fw_calibration.defaults(len(raw)), len(raw))
-    places = list(dict.fromkeys(s.place for s in grid.slots))
-    runs = Runs(grid.per_slot, bytes(places.index(s.place) for s in grid.slots), bytes(s.index for s in grid.slots))
-    states = runs.combine(classifier.classify_all(raw))
-    return SlotMap.from_slots(grid.slots).observation(bytes(states)).codes
+    states = firmware_slot_states(grid, counts_of(grid, magnets, stuck))
+    return SlotMap.from_slots(grid.slots).observation(states).codes
 
 
 def at(row: Row, along: float, across: float = 0.0) -> tuple[float, float]:
@@ -87,9 +82,21 @@ def code_of(codes: tuple[int, ...], place: str) -> int:
 def test_the_two_per_slot_grid() -> None:
     assert len(GRID2.slots) == 138 and GRID2.per_slot == 2 and len(GRID2.sensors()) == 276
     assert len({pair for s in GRID2.slots for pair in s.sensors}) == 276
-    assert max(m for s in GRID2.slots for m, _ in s.sensors) + 1 == make_grid.muxes(2) == 28  # one on each strip
-    # make_grid's two-per-slot grid is the committed one (the boards carry it: hardware/README.md)
+    # one multiplexer on each strip: multiplexer m is place m, channel j its sensor j from the base
+    assert max(m for s in GRID2.slots for m, _ in s.sensors) + 1 == make_grid.muxes(2) == 28
+    places = GRID2.places()
+    for slot in GRID2.slots:
+        assert slot.sensors == ((places.index(slot.place), 2 * slot.index), (places.index(slot.place), 2 * slot.index + 1))
+    # make_grid's two-per-slot grid is the committed one, and pins.toml has the enable lines
+    # its 28 multiplexers need (ten banks: 3 ADC inputs x 10 >= 28), clear of every other pin
     assert GRID2 == parse_grid((ROOT / "hardware" / "grid.toml").read_text())
+    pins_text = (ROOT / "hardware" / "pins.toml").read_text()
+    assert make_grid.pins_text(2, pins_text) == pins_text
+    mux = tomllib.loads(pins_text)["pico"]["mux"]
+    assert mux["count"] == 28 and len(mux["enable"]) == 10 and len(mux["adc"]) * len(mux["enable"]) >= 28
+    others = {v for k, v in tomllib.loads(pins_text)["pico"].items() if k != "mux" for v in v.values() if isinstance(v, int)}
+    used = mux["select"] + mux["enable"] + mux["adc"]
+    assert len(set(used)) == len(used) and not set(used) & {25, 15, 16} and not set(mux["enable"]) & others
 
 
 @pytest.mark.parametrize("place", ["3", "16", "bar-white", "off-black"])
