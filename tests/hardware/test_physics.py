@@ -273,6 +273,9 @@ def test_present_threshold_is_the_firmwares() -> None:
         sys.path.remove(str(firmware_dir()))
     assert (classify.PRESENT, classify.PRESENT_HYSTERESIS, classify.LEVEL_HYSTERESIS) == (PRESENT, HYSTERESIS, LEVEL_HYSTERESIS)
     assert classify.MAX_LEVEL == MAX_LEVEL  # the length of the generated STACK_SHAPE_MILLI
+    from bgboard.sim.table import RAIL  # the modelled board's fault band is the firmware's
+
+    assert classify.RAIL == RAIL
 
 
 # ---------------------------------------------------------------- a lone checker anywhere

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any, Callable, Iterable
 
-from bgboard.sense.places import Observation, reading_from_slots
+from bgboard.sense.places import Observation, SensorFaultError, place_name, reading_from_slots
 from bgboard.hardware import Grid, firmware_dir, load_grid
 from bgboard.sim.field import FULL_SCALE, RAIL_BAND, Calibration, Faults, readings
 from bgboard.sim.hand import Frame, carry
@@ -40,6 +40,13 @@ def firmware_runs() -> ModuleType:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+#: The firmware's rail band (firmware/classify.py RAIL): a reading this close to either rail is
+#: an open or shorted sensor, FAULT.
+RAIL = 512
+#: A faulty sensor's or slot's state among the table's signed states.
+FAULTY = 9
 
 
 #: Host place numbers (bgboard.sense.places) of the simulator's place names.
@@ -117,7 +124,8 @@ class Table:
         # a stack: more than halfway from one magnet's field to two magnets'
         stack = c.swing * (1.0 + c.stack_gain / 2)
         raw = tuple(
-            (2 if abs(v - c.empty) > stack else 1) * (1 if v > hi else -1 if v < lo else 0) * c.white_sign
+            FAULTY if v <= RAIL or v >= FULL_SCALE - RAIL
+            else (2 if abs(v - c.empty) > stack else 1) * (1 if v > hi else -1 if v < lo else 0) * c.white_sign
             for v in values
         )
         if self.grid.per_slot > 1:
@@ -127,7 +135,9 @@ class Table:
         if cached is not None:
             return cached
         if self.reader is not None:  # the wire's slot bytes: level << 2 | colour (1 white, 2 black)
-            wire = bytes(((2 if abs(x) == 2 else 1) << 2 | (1 if x > 0 else 2)) if x else 0 for x in states)
+            wire = bytes(
+                3 if x == FAULTY else ((2 if abs(x) == 2 else 1) << 2 | (1 if x > 0 else 2)) if x else 0 for x in states
+            )
             observation = self.reader(wire)
             self._codes[states] = observation
             return observation
@@ -137,6 +147,8 @@ class Table:
         codes = [0] * 28
         for place, slots in per_place.items():
             number = PLACE_NUMBERS[place]
+            if FAULTY in slots:  # as bgboard.sense.slots
+                raise SensorFaultError(f"check {place_name(number)}: a sensor reports a fault")
             stacked = any(abs(x) == 2 for x in slots)  # as bgboard.sense.slots: a stack on any slot
             codes[number - 1] = reading_from_slots(number, [max(-1, min(1, x)) for x in slots], stacked)
         observation = Observation(tuple(codes))
@@ -158,8 +170,11 @@ class Table:
             self._runs = firmware_runs().Runs(
                 grid.per_slot, bytes(places.index(s.place) for s in grid.slots), bytes(s.index for s in grid.slots)
             )
-        wire = bytearray((abs(x) << 2 | (1 if x > 0 else 2)) if x else 0 for x in sensors)
-        out = tuple((s >> 2) * (1 if s & 3 == 1 else -1) if s & 3 else 0 for s in self._runs.combine(wire))
+        wire = bytearray(3 if x == FAULTY else (abs(x) << 2 | (1 if x > 0 else 2)) if x else 0 for x in sensors)
+        out = tuple(
+            FAULTY if s & 3 == 3 else (s >> 2) * (1 if s & 3 == 1 else -1) if s & 3 else 0
+            for s in self._runs.combine(wire)
+        )
         if len(self._slot_states) > 4096:
             self._slot_states.clear()
         self._slot_states[sensors] = out
