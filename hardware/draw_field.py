@@ -4,8 +4,9 @@ the point's end), and for one checker off its row's line, alone or on a crowded 
 
 Each cell is the whole chain of the built board: the field of every magnet at every sensor of
 grid.toml (hardware/sensing.toml's magpylib field table, bgboard.sim.placement), the
-firmware's own classifier at its default calibration and its run rule (firmware/classify.py,
-firmware/runs.py under CPython), and the host's place code (bgboard.sense.slots).
+firmware's own classifier at its default calibration, its run rule and its crowd correction
+(firmware/classify.py, runs.py, crowd.py under CPython), and the host's place code
+(bgboard.sense.slots).
 
 Usage: python3 hardware/draw_field.py   (Pillow; run hardware/make_field.py first after
 editing sensing.toml)
@@ -24,6 +25,7 @@ sys.path.insert(0, str(ROOT / "firmware"))
 
 import calibration as fw_calibration  # noqa: E402  (the firmware's own modules)
 import classify as fw_classify  # noqa: E402
+from crowd import Crowd, settle  # noqa: E402
 from runs import Runs  # noqa: E402
 
 from bgboard.hardware import Grid, load_grid  # noqa: E402
@@ -68,7 +70,8 @@ class Chain:
         fields = fields_mt(self.design, self.grid, self.table, magnets)
         raw = [int(round(32768 + fields[s] * self.design.counts_per_mt)) for s in self.sensors]
         classifier = fw_classify.Classifier(fw_calibration.defaults(len(raw)), len(raw))
-        states = Runs(self.grid.per_slot, self.slot_place, self.slot_index).combine(classifier.classify_all(raw))
+        runs = Runs(self.grid.per_slot, self.slot_place, self.slot_index)
+        states = settle(classifier, runs, Crowd(classifier, len(self.grid.slots)), raw)
         try:
             return self.slot_map.observation(bytes(states)).codes[PLACE_NUMBERS[place] - 1]
         except SensorFaultError:
@@ -108,13 +111,13 @@ def main() -> int:
                            for slot in grid.of(PLACE) for k in range(grid.per_slot))
     font = ImageFont.load_default()
     cw, ch, left, top = 3, 14, 300, 60
-    height = top + len(CONTEXTS) * (5 * ch + 24) + 2 * (7 * ch + 24) + 90
+    height = top + len(CONTEXTS) * (5 * ch + 24) + 2 * (7 * ch + 24) + 2 * (5 * ch + 24) + 130
     img = Image.new("RGB", (left + len(alongs) * cw + 30, height), "white")
     draw = ImageDraw.Draw(img)
     draw.text((10, 8), f"What point {PLACE} reads as, on the board as built: {d.magnet_diameter_mm:g} x "
               f"{d.magnet_thickness_mm:g} mm {d.grade} magnets, gap {d.gap_mm:g} mm, {d.sensor.name}, "
               f"{grid.per_slot} sensor(s) per slot ({len(grid.sensors())}), slot pitch {pitch:g} mm", fill="black", font=font)
-    draw.text((10, 24), "(the field at every sensor, the firmware's classifier and run rule, the host's reading; "
+    draw.text((10, 24), "(the field at every sensor, the firmware's classifier, run rule and crowd correction, the host's reading; "
               "ticks: the sensors)", fill="black", font=font)
     counts: dict[str, int] = {}
     y = top
@@ -159,11 +162,36 @@ def main() -> int:
         draw.line([left + i * cw, y, left + i * cw, y + 4], fill="black")
         draw.text((left + i * cw - 6, y + 6), f"{mm}", fill="black", font=font)
     draw.text((left, y + 20), "where the checker's centre lies along the point, mm from the frame", fill="black", font=font)
+    y += 40
+    # a full row shifted along its point, a sixth checker stacked on one of its five
+    shifts = [i * STEP for i in range(int(pitch / 2 / STEP) + 1)]
+    sw = len(alongs) * cw // len(shifts)
+    for name, side in (("white", 1), ("black", -1)):
+        draw.text((10, y), f"a full row of five shifted along the point, a sixth stacked on one of them; "
+                  f"both neighbouring points full of {name}", fill="black", font=font)
+        y += 14
+        crowd = chain.crowd(side)
+        for on in range(5):
+            draw.text((20, y + 1), f"stack on checker {on + 1}", fill="black", font=font)
+            for i, shift in enumerate(shifts):
+                row = [chain.at(PLACE, d.base_mm + k * pitch + shift) for k in range(5)]
+                ms = [Magnet(x, yy, 0, 1) for x, yy in row] + [Magnet(*row[on], 1, 1)] + crowd
+                code = chain.code(ms, PLACE)
+                key = "stack" if code == CAPPED + 6 else "short" if code == 5 else "wrong"
+                counts[key] = counts.get(key, 0) + 1
+                draw.rectangle([left + i * sw, y, left + (i + 1) * sw - 1, y + ch - 2], fill=COLOURS[key])
+            y += ch
+        y += 10
+    for i, shift in enumerate(shifts):
+        if shift == int(shift) and int(shift) % 3 == 0:
+            draw.text((left + i * sw, y), f"{int(shift)}", fill="black", font=font)
+    draw.text((left, y + 12), "the row's shift from its slots' centres, mm (half a pitch at the right)", fill="black", font=font)
+    y += 34
     lx = 10
     for label, key in (("one white", "one"), ("a stack", "stack"), ("not seen", "missed"),
                        ("stack read as one", "short"), ("wrong", "wrong")):
-        draw.rectangle([lx, y + 44, lx + 12, y + 56], fill=COLOURS[key])
-        draw.text((lx + 16, y + 45), f"{label} ({counts.get(key, 0)})", fill="black", font=font)
+        draw.rectangle([lx, y + 4, lx + 12, y + 16], fill=COLOURS[key])
+        draw.text((lx + 16, y + 5), f"{label} ({counts.get(key, 0)})", fill="black", font=font)
         lx += 60 + 7 * len(label)
     img.save(OUT, optimize=True)
     print(f"wrote {OUT}: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())), file=sys.stderr)
