@@ -13,7 +13,9 @@ its last checker.  So the wire protocol and the host's reading stay as they were
 checker reads as one checker on its place wherever along the place it lies; the "checker
 beyond a gap" the host looks for no longer reaches it (a row is always reported from the
 base).  A sensor between two lit sensors of one colour never starts a run of its own: it
-reads their rims' return field (no checker fits there).  A place with a FAULT sensor reports
+reads their rims' return field (no checker fits there).  A sensor the classifier calls
+flickering, in a place where another sensor reads a checker steadily, is dark (a pin's spot
+hovering at the threshold: see :meth:`Runs.place`).  A place with a FAULT sensor reports
 FAULT on that sensor's slot (each such slot) and empty on its other slots: the host names the
 place.
 
@@ -81,6 +83,21 @@ class Runs:
             if c and c != FAULT and states[j + 1] & 3 == c and states[j] & 3 != c:
                 if states[j] & 3 != FAULT or (flicker is not None and flicker[ids[j]]):
                     states[j] = EMPTY
+        # a flickering sensor (the classifier's verdict, not a rail) in a place where another
+        # sensor reads a checker steadily is dark too: it hovers at the threshold beside
+        # them — a Plakoto pin's spot, whose two magnets leave 0.46 of a checker (hardware/
+        # README.md, "Plakoto pins") — and dark or lit it leaves the count right (the host
+        # reads a pin's spot either way); alone in its place it stays a FAULT
+        if flicker is not None:
+            lit = False
+            for state in states:
+                if state & 3 and state & 3 != FAULT:
+                    lit = True
+                    break
+            if lit:
+                for j in range(len(states)):
+                    if states[j] & 3 == FAULT and flicker[ids[j]]:
+                        states[j] = EMPTY
         faults = set()
         for j in range(len(states)):
             if states[j] & 3 == FAULT:

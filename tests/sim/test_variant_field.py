@@ -1,6 +1,6 @@
-"""Plakoto pins through the simulator's hall field and the firmware's own classifier
-(firmware/classify.py, run here under CPython), recognised by the host from the history of
-plays (bgboard.sense.tavli); the other variants' starts on the table."""
+"""Plakoto pins through the simulator's hall field and the firmware's own classifier and run
+rule (firmware/classify.py, firmware/runs.py, run here under CPython), recognised by the host
+from the history of plays (bgboard.sense.tavli); the other variants' starts on the table."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bgboard.hardware import load_grid
+from bgboard.hardware import Grid, load_grid, parse_grid
 from bgboard.rules.games import GAMES, SEED_GAMES
 from bgboard.sense.places import SensorFaultError
 from bgboard.sense.slots import SlotMap
@@ -22,18 +22,23 @@ from tests.rules.variant_boards import board_of, random_game
 
 FIRMWARE = Path(__file__).resolve().parents[2] / "firmware"
 sys.path.insert(0, str(FIRMWARE))
+sys.path.insert(0, str(FIRMWARE.parent / "hardware"))
 import calibration as fw_calibration  # noqa: E402  the firmware's modules, as on the Pico
 import classify as fw_classify  # noqa: E402
+from runs import Runs  # noqa: E402
+import make_grid  # noqa: E402  (hardware/make_grid.py: the grids it writes)
 
 GRID = load_grid()
 SLOT_MAP = SlotMap.from_slots(GRID.slots)
+_PLACES = list(dict.fromkeys(s.place for s in GRID.slots))
 
 
-def sensed(layout: Layout, noise: str = "low", seed: int = 1) -> bytes:
-    """The slot states the firmware's classifier gives for the table at rest."""
-    raw = readings(GRID, layout, random.Random(seed), noise=NOISE_LEVELS[noise])
+def sensed(layout: Layout, noise: str = "low", seed: int = 1, grid: Grid = GRID) -> bytes:
+    """The slot states the firmware's classifier and run rule give for the table at rest."""
+    raw = readings(grid, layout, random.Random(seed), noise=NOISE_LEVELS[noise])
     classifier = fw_classify.Classifier(fw_calibration.defaults(len(raw)), len(raw))
-    return bytes(classifier.classify_all(list(raw)))
+    runs = Runs(grid.per_slot, bytes(_PLACES.index(s.place) for s in grid.slots), bytes(s.index for s in grid.slots))
+    return bytes(runs.combine(classifier.classify_all(list(raw))))
 
 
 def table_after(game, board, steps_text, dice, on_roll=0) -> Layout:
@@ -52,16 +57,19 @@ ONE_ON_ONE = {"mine": {"8": 1, "3": 1}, "theirs": {"20": 1}}
 
 
 @pytest.mark.parametrize("noise", ["none", "low", "medium"])
-def test_a_pin_under_two_reads_one_of_the_top_colour_after_an_empty_base(noise):
+def test_a_pin_under_two_reads_one_of_the_top_colour_from_the_base(noise):
+    """Two sensors per slot (the committed grid): the pin's spot reads dark (the two magnets
+    leave 0.46 of a checker) and the firmware reports the point's runs from its base, so the
+    second pinner is reported on slot 0.  (With one sensor per slot it lay on slot 1 after a
+    dark base: the last test of this module.)"""
     game = GAMES["plakoto"]
     board = game.validate(board_of(PIN_UNDER_TWO))
     layout = table_after(game, board, "8/5 6/5", (3, 1))
     assert layout.pins == frozenset({5}) and layout.points[4] == 2
     states = sensed(layout, noise)
     five = [states[s] & 3 for s in range(len(GRID.slots)) if GRID.slots[s].place == "5"]
-    assert five[:2] == [0, 1]  # base cancelled, then one white: N - 1 of the top colour
-    with pytest.raises(SensorFaultError, match="point 5"):
-        SLOT_MAP.observation(states)  # without the history it is a gap: a faulty sensor
+    assert five == [1, 0, 0, 0, 0]  # N - 1 of the top colour, from the base
+    assert SLOT_MAP.observation(states).codes[4] == 1  # without the history: one white
     verdict = VariantTurn(game, board, 0, (3, 1)).recognise_states(SLOT_MAP, states)
     assert isinstance(verdict, Played) and verdict.play.notation == "8/5* 6/5"
 
@@ -139,3 +147,24 @@ def test_the_roll_context_keeps_the_rules_plays_and_boards(name):
                         assert place.counts[p - 1] == w - k
             rolls += 1
     assert rolls > 50
+
+
+GRID1 = parse_grid(make_grid.grid_text(1))
+SLOT_MAP1 = SlotMap.from_slots(GRID1.slots)
+
+
+def test_one_sensor_per_slot_still_reads_a_pin_after_its_dark_base() -> None:
+    """A grid with one sensor per slot (make_grid.py --per-slot 1) reports slots as its
+    sensors read them: the pin's base dark, the further pinners on slots 1, 2 ...; the host
+    skips the dark base of a point the history says is pinned (and without the history
+    calls it a gap: a faulty sensor)."""
+    game = GAMES["plakoto"]
+    board = game.validate(board_of(PIN_UNDER_TWO))
+    layout = table_after(game, board, "8/5 6/5", (3, 1))
+    states = sensed(layout, "low", grid=GRID1)
+    five = [states[s] & 3 for s in range(len(GRID1.slots)) if GRID1.slots[s].place == "5"]
+    assert five == [0, 1, 0, 0, 0]
+    with pytest.raises(SensorFaultError, match="point 5"):
+        SLOT_MAP1.observation(states)
+    verdict = VariantTurn(game, board, 0, (3, 1), slots=SLOT_MAP1.slots()).recognise_states(SLOT_MAP1, states)
+    assert isinstance(verdict, Played) and verdict.play.notation == "8/5* 6/5"

@@ -7,15 +7,20 @@ point ``q`` lies on physical point ``25 - q`` in Plakoto, Anti and Race, and on 
 unentered checkers wait in their owner's tray with the borne-off ones (the tray reads the
 sum; the history of plays tells them apart).
 
-**A Plakoto pin on the sensors.**  The pinned checker lies at the base of its point (slot 0)
-and the first pinner is put on top of it: a north-up and a south-up magnet on one slot
-partly cancel, so that slot reads empty or a weak checker of either colour, and further
-pinners fill slots 1, 2 ... as usual.  A 1-on-1 pin therefore reads empty (or short) and a
-pin under N reads N − 1 of the top colour, beginning after an empty slot — a "gap" that on
-any other point means a faulty sensor.  The sensors cannot tell a pin from its absence, so
-the host never asks them to: which points are pinned comes from the history of plays (the
-board before the roll and the legal plays of the roll), and for those points slot 0 is
-not read at all.
+**A Plakoto pin on the sensors.**  The pinner lies on the pinned checker (of the other
+colour) wherever that one lay, and their two magnets face each other: centred, the pinned
+one's field less the pinner's leaves 0.46 of a checker of the pinned colour, below the 0.58
+that reads a checker, and set off by the player's hand either field may win (the physics
+field, hardware/README.md "Plakoto pins", tests/sim/test_pin_physics.py).  So a pin's spot
+reads dark or one checker of the pinned colour, now and then one of the pinners' or one of
+each side by side, and the firmware reports the point's runs from its base (firmware/runs.py;
+with one sensor per slot the pin's slot reads so in place, at the base).  The host reads a
+pinned point as **its pinners' count, with at most one checker of the pinned colour left
+out and an empty base skipped**, and takes N pinners to read N − 1 (the pin's spot dark or
+the pinned colour) or N (the pinners' colour): both, so the reading never depends on where
+the player set the pin.  Which points are pinned, and by whom, the sensors cannot tell (a
+1-on-1 pin may read exactly as the lone checker before it): the host takes it from the
+history of plays (the board before the roll and the legal plays of the roll).
 """
 
 from __future__ import annotations
@@ -64,9 +69,16 @@ class Physical:
     counts: tuple[int, ...]
     pinned: frozenset[int] = frozenset()
 
+    @property
+    def pins(self) -> tuple[tuple[int, int], ...]:
+        """``(point, sign)`` of each pinned point: the pinners' colour, +1 white, -1 black."""
+        return tuple((p, 1 if self.counts[p - 1] > 0 else -1) for p in sorted(self.pinned))
+
     def expected(self, slots: Slots = Slots()) -> Observation:
-        """What the sensors report, with slot 0 of each pinned point not read: the pinners
-        above the first, on one slot fewer."""
+        """What the sensors report, as :func:`observe` reads them with this board's pins: on
+        a pinned point the pinners but the first (the pin's spot reads dark or the pinned
+        colour), on one slot fewer (the pin's spot takes one); :meth:`fits` also takes a
+        pin's spot that reads the pinners' colour."""
         codes: list[int] = []
         for place, (n, cap) in enumerate(zip(self.counts, slots.capacities(), strict=True), start=1):
             if place in self.pinned:
@@ -76,19 +88,42 @@ class Physical:
                 codes.append(clamp(n, cap))
         return Observation(tuple(codes))
 
+    def settled(self, seen: Observation, slots: Slots = Slots()) -> Observation:
+        """``seen`` with each pinned point that reads as this board's pin (its spot dark, the
+        pinned colour or the pinners') given :meth:`expected`'s code: the reading the other
+        places are compared with (:meth:`fits`, :func:`one_lifted`, what to put back)."""
+        if not self.pinned:
+            return seen
+        codes = list(seen.codes)
+        want = self.expected(slots).codes
+        for place in self.pinned:
+            n, cap = self.counts[place - 1], slots.capacity(place)
+            sign = 1 if n > 0 else -1
+            if any(_reads(codes[place - 1], clamp(sign * m, full), full) for m, full in ((abs(n) - 1, cap - 1), (abs(n), cap))):
+                codes[place - 1] = want[place - 1]
+        return Observation(tuple(codes), seen.states)
 
     def fits(self, seen: Observation, slots: Slots = Slots()) -> bool:
-        """True if ``seen`` can be this board: every place reads as :meth:`expected`, except
-        at the last slot's stack level, the weakest estimate: a full row may read "one more"
-        and a taller stack may read only "full" (noise and the firmware's hysteresis move
-        it; the history of plays carries the count)."""
-        for place, (code, want) in enumerate(zip(seen.codes, self.expected(slots).codes), start=1):
-            if code == want:
-                continue
-            full = slots.capacity(place) - (place in self.pinned)
-            if code * want <= 0 or {abs(code), abs(want)} != {full, CAPPED + full + 1}:
+        """True if ``seen`` (read by :func:`observe` with this board's pins) can be this
+        board: every place reads as :meth:`expected`, except at the last slot's stack level,
+        the weakest estimate: a full row may read "one more" and a taller stack may read
+        only "full" (noise and the firmware's hysteresis move it; the history of plays
+        carries the count); and a pinned point may read its N pinners as N − 1 or N (the
+        module docstring)."""
+        settled = self.settled(seen, slots)
+        for place, (code, want) in enumerate(zip(settled.codes, self.expected(slots).codes), start=1):
+            if code != want and not _reads(code, want, slots.capacity(place) - (place in self.pinned)):
                 return False
         return True
+
+
+def _reads(code: int, want: int, full: int) -> bool:
+    """True if a place of ``full`` exactly counted slots that should read ``want`` (a code:
+    :func:`clamp`) may read ``code``: the same, or a full row read as "one more" and a
+    taller stack read as "full" (the last slot's stack level, the weakest estimate)."""
+    if code == want:
+        return True
+    return code * want > 0 and {abs(code), abs(want)} == {full, CAPPED + full + 1}
 
 
 _SAME_WAY_POINTS = tuple((p, fevga.theirs_at(p)) for p in range(1, 25))
@@ -118,30 +153,61 @@ def physical(variant: str, board: Board, on_roll: int) -> Physical:
     return Physical(tuple(counts), frozenset(pinned))
 
 
-def observe(slot_map: SlotMap, states: Sequence[int], pinned: Collection[int] = ()) -> Observation:
-    """The observation of the board's slot states with the base slot of each ``pinned``
-    point left unread (see the module docstring)."""
-    return slot_map.observation(states, skip_base=pinned)
+def pin_row(row: Sequence[int], sign: int) -> list[int]:
+    """A pinned point's slot states (from its base) as the host reads its pinners (``sign``:
+    their colour, +1 white / -1 black): the first slot of the pinned colour left out (the
+    pin's spot, wherever along the run it shows), then an empty base (one sensor per slot:
+    the pin's spot at the base reading dark), the rest moved down and empty slots added, so
+    the row keeps its length."""
+    pinned = 2 if sign > 0 else 1
+    out = list(row)
+    for i, state in enumerate(out):
+        if state & 3 == pinned:
+            del out[i]
+            break
+    if out and out[0] & 3 == 0:
+        del out[0]
+    return out + [0] * (len(row) - len(out))
+
+
+def observe(slot_map: SlotMap, states: Sequence[int], pins: Collection[tuple[int, int]] = ()) -> Observation:
+    """The observation of the board's slot states with each pinned point read as its pinners
+    (``pins``: ``(point, sign)`` pairs, :attr:`Physical.pins`; :func:`pin_row`)."""
+    if pins and len(states) == slot_map.count:
+        states = list(states)
+        for place, sign in pins:
+            wires = slot_map.places[place - 1]
+            for wire, state in zip(wires, pin_row([states[w] for w in wires], sign), strict=True):
+                states[wire] = state
+    return slot_map.observation(states)
 
 
 def read_board(slot_map: SlotMap, states: Sequence[int], pins: bool = True) -> Observation:
     """A seed variant's board as the host's settler and controller get it: the place codes
-    and, kept with them, the slot states (:meth:`VariantTurn.recognise` reads those).  With
-    ``pins`` (a match that may play Plakoto) a point whose base slot disagrees with the
-    occupied slot above it is read from the slot above — the cancelling magnets of a pin,
-    which the plain reading would call a faulty sensor; which points are really pinned the
-    host knows from the history of plays, not from this reading."""
+    and, kept with them, the slot states (:meth:`VariantTurn.recognise` reads those with
+    the pins the history of plays knows).  With ``pins`` (a match that may play Plakoto)
+    a point whose slots show both colours, one of them on a single slot, is read as a pin
+    under the other colour (:func:`pin_row`; both single: the base one pinned), and a point
+    with an empty base under a checker as one whose pin's spot reads dark (one sensor per
+    slot) — which the plain reading would call a faulty sensor; which points are really
+    pinned the host knows from the history of plays, not from this reading."""
     if len(states) != slot_map.count:
         raise SensorFaultError(f"the board reported {len(states)} slots, the grid has {slot_map.count}")
-    skip: set[int] = set()
+    guessed: list[tuple[int, int]] = []
     if pins:
         for place in range(1, 25):
-            wires = slot_map.places[place - 1]
-            if len(wires) > 1:
-                base, above = states[wires[0]] & 3, states[wires[1]] & 3
-                if above in (1, 2) and base not in (above, FAULT):
-                    skip.add(place)
-    return Observation(slot_map.observation(states, skip_base=skip).codes, tuple(states))
+            colours = [states[w] & 3 for w in slot_map.places[place - 1]]
+            if FAULT in colours:
+                continue
+            white, black = colours.count(1), colours.count(2)
+            if white and black and min(white, black) == 1:
+                if white == black == 1:  # the base one is the pinned one
+                    guessed.append((place, 1 if next(c for c in colours if c) == 2 else -1))
+                else:
+                    guessed.append((place, 1 if white > black else -1))
+            elif colours and not colours[0] and any(colours):
+                guessed.append((place, 1 if white else -1))
+    return Observation(observe(slot_map, states, guessed).codes, tuple(states))
 
 
 def place_of(variant: str, index: int, colour: int, *, reserve: bool = False) -> int:
@@ -237,14 +303,14 @@ class VariantTurn:
         reading of :func:`read_board`: a legal play (or several a stack or pin hides), the
         board unchanged, part of a legal play with the next legal steps (the LEDs), or
         nothing legal — with what to put back.  Never a play the rules forbid: only the
-        legal plays' and their steps' readings are compared, each with slot 0 of its pinned
-        points unread (``observation.states``; without them, the codes alone)."""
-        seen: dict[frozenset[int], Observation | None] = {}
+        legal plays' and their steps' readings are compared, each read with its own pins
+        (:func:`observe` of ``observation.states``; without them, the codes alone)."""
+        seen: dict[tuple[tuple[int, int], ...], Observation | None] = {}
 
         def shows(board: Physical) -> bool:
-            if board.pinned not in seen:
-                seen[board.pinned] = self._read(observation, board.pinned)
-            reading = seen[board.pinned]
+            if board.pins not in seen:
+                seen[board.pins] = self._read(observation, board.pins)
+            reading = seen[board.pins]
             return reading is not None and board.fits(reading, self.slots)
 
         unchanged = shows(self._before)
@@ -264,10 +330,10 @@ class VariantTurn:
         candidates = [(self.board, (), self._before), *((b, st, ph) for b, (st, ph) in partials.items()),
                       *((p.position, p.steps, ph) for p, ph in zip(self.plays, self._after))]
         for board, steps, place in candidates:
-            if place.pinned not in seen:
-                seen[place.pinned] = self._read(observation, place.pinned)
-            reading = seen[place.pinned]
-            lifted = None if reading is None else one_lifted(reading, place.expected(self.slots))
+            if place.pins not in seen:
+                seen[place.pins] = self._read(observation, place.pins)
+            reading = seen[place.pins]
+            lifted = None if reading is None else one_lifted(place.settled(reading, self.slots), place.expected(self.slots))
             if lifted is not None:
                 moving = self._moving(board, steps)
                 if lifted[1] != self.on_roll:  # the opponent's checker on its way to the bar
@@ -281,19 +347,19 @@ class VariantTurn:
             reason = f"there is no legal play of {d1}-{d2}"
         else:
             reason = f"the board shows no legal play of {d1}-{d2} in {self.game.title}"
-        return judged.Illegal(reason, self._fixes(observation, seen.get(self._before.pinned)))
+        return judged.Illegal(reason, self._fixes(observation, seen.get(self._before.pins)))
 
-    def _read(self, observation: Observation, pinned: frozenset[int]) -> Observation | None:
+    def _read(self, observation: Observation, pins: tuple[tuple[int, int], ...]) -> Observation | None:
         if self.slot_map is not None and observation.states:
             try:
-                return observe(self.slot_map, observation.states, pinned)
+                return observe(self.slot_map, observation.states, pins)
             except SensorFaultError:
                 return None
-        return observation if not pinned else None
+        return observation if not pins else None
 
     def _fixes(self, observation: Observation, reading: Observation | None) -> tuple[Fix, ...]:
         """The places that differ from the board before the roll (what to put back)."""
-        seen = reading if reading is not None else observation
+        seen = self._before.settled(reading, self.slots) if reading is not None else observation
         want = self._before.expected(self.slots).codes
         fixes: list[Fix] = []
         for place, (code, expected, count) in enumerate(zip(seen.codes, want, self._before.counts), start=1):
@@ -407,7 +473,7 @@ def one_lifted(seen: Observation, want: Observation) -> tuple[int, int] | None:
 
 def _shows(slot_map: SlotMap, states: Sequence[int], board: Physical, slots: Slots) -> bool:
     try:
-        seen = observe(slot_map, states, board.pinned)
+        seen = observe(slot_map, states, board.pins)
     except SensorFaultError:
         return False
     return board.fits(seen, slots)

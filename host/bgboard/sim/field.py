@@ -79,7 +79,8 @@ class Calibration:
     north-up (white) magnet raises the reading.  ``pin_residual``: what is left, in checker
     units of the pinned (lower) checker's colour, of a Plakoto pin's two opposite magnets on
     one slot (below the firmware's 0.5 + 0.08 threshold to read a checker from empty; with
-    noise the slot may now and then read a weak checker: the host does not read a pin's base).
+    noise the slot may now and then read a weak checker of the pinned colour or flicker: the
+    host reads a pinned point either way, bgboard.sense.tavli).
     """
 
     empty: int = 32768

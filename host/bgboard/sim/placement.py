@@ -21,8 +21,10 @@ the row's centre line.  The sensors sit where a row of checkers lies on average:
 gains per checker (hardware/sensing.toml).  Checkers beyond a row's
 slots are stacked on a checker of the row chosen at random (players stack where they like),
 each ``N(0, lean)`` off the one below; a lone checker may be set down anywhere along its place
-(``lone``: how often).  Randomness comes only from the ``random.Random``
-passed in.
+(``lone``: how often).  A Plakoto pin (``layout.pins``; the point's count is its pinners) is
+the row's first checker, of the other colour, with the first pinner on it ``N(0, pin)`` off
+in each direction and the further pinners in a row after it.  Randomness comes only from the
+``random.Random`` passed in.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ import math
 import random
 from dataclasses import dataclass
 
-from bgboard.hardware import BAR_PLACES, OFF_PLACES, Grid, Slot
+from bgboard.hardware import BAR_PLACES, OFF_PLACES, POINT_PLACES, Grid, Slot
 from bgboard.hardware.physics import Design, FieldTable, Magnet, field_mt
 from bgboard.sim.layout import WHITE, Layout
 
@@ -49,8 +51,12 @@ class Scatter:
     across_limit: float = 5.0
     lean: float = 1.5
     #: the chance that a place's lone checker is set down anywhere along the place (uniformly,
-    #: from the frame to half a pitch past its last slot) instead of at its base
+    #: from the frame to half a pitch past its last slot) instead of at its base — a Plakoto
+    #: pin's pinned checker too (it was a lone checker), with room left for the pinners after it
     lone: float = 0.0
+    #: how far a Plakoto pinner lies off the checker it pins, in each direction (the pinner
+    #: sits wherever it is set: hardware/README.md, "Plakoto pins")
+    pin: float = 3.0
 
 
 
@@ -116,11 +122,13 @@ def place_magnets(design: Design, grid: Grid, layout: Layout, rng: random.Random
             continue
         sign = 1 if colour == WHITE else -1
         slots = len(grid.of(place))
+        pinned = place in POINT_PLACES and int(place) in layout.pins
         flat = min(count, slots)
         # against the frame at the least, touching the previous checker at the least
         along = max(d / 2, design.base_mm + rng.gauss(0.0, scatter.base))
-        if count == 1 and scatter.lone and rng.random() < scatter.lone:
-            along = rng.uniform(d / 2, design.base_mm + (slots - 1) * design.slot_pitch_mm + design.slot_pitch_mm / 2)
+        if (count == 1 or pinned) and scatter.lone and rng.random() < scatter.lone:
+            end = design.base_mm + (slots - 1) * design.slot_pitch_mm + design.slot_pitch_mm / 2
+            along = rng.uniform(d / 2, max(d / 2, end - (flat - 1) * (design.slot_pitch_mm + 1.0)))
         spots: list[tuple[float, float]] = []
         for i in range(flat):
             if i:
@@ -128,15 +136,19 @@ def place_magnets(design: Design, grid: Grid, layout: Layout, rng: random.Random
             across = max(-scatter.across_limit, min(scatter.across_limit, rng.gauss(0.0, scatter.across)))
             x = row.x + row.dx * along + row.dy * across
             y = row.y + row.dy * along + row.dx * across
+            if i == 0 and pinned:  # the pinned checker, the first pinner on it
+                magnets.append(Magnet(x, y, 0, -sign))
+                x, y = x + rng.gauss(0.0, scatter.pin), y + rng.gauss(0.0, scatter.pin)
             spots.append((x, y))
-            magnets.append(Magnet(x, y, 0, sign))
-        heights = [0] * flat
+            magnets.append(Magnet(x, y, 1 if i == 0 and pinned else 0, sign))
+        heights = [1 if pinned else 0] + [0] * (flat - 1)
         for _ in range(count - flat):
             i = rng.randrange(flat)
             heights[i] += 1
         for i, extra in enumerate(heights):
             x, y = spots[i]
-            for level in range(1, extra + 1):
+            base = 1 if i == 0 and pinned else 0  # a pin's first pinner is already level 1
+            for level in range(base + 1, extra + 1):
                 x += rng.gauss(0.0, scatter.lean)
                 y += rng.gauss(0.0, scatter.lean)
                 magnets.append(Magnet(x, y, level, sign))

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Sequence
 
 from bgboard.rules import BAR, OFF, Position
 from bgboard.rules.board import Board
@@ -177,9 +177,11 @@ def variant_illegal_attempt(
         after[to] += 1
         result = Board(tuple(after), theirs, board.pins, board.reserve)
         table = physical(game.name, result, colour)
-        readings = ((shape, _read_as(table, shape.pinned, slots)) for shape in shapes)
-        if any(seen is not None and (shape.fits(seen, slots) or one_lifted(seen, shape.expected(slots)))
-               for shape, seen in readings):
+        # what the host reads of it: the field model's pin spot reads dark, so the pinners
+        # but the first (bgboard.sense.tavli.Physical.expected)
+        seen = table.expected(slots)
+        if any(shape.fits(seen, slots) or one_lifted(shape.settled(seen, slots), shape.expected(slots))
+               for shape in shapes):
             continue  # the host could take it for a legal board (or one with a checker in the hand)
         src, dst = (_PLACE_NAMES.get(p, str(p)) for p in (host_place(game.name, frm, colour), host_place(game.name, to, colour)))
         d1, d2 = dice
@@ -189,29 +191,6 @@ def variant_illegal_attempt(
             f"the board shows no legal play of {d1}-{d2} in {game.title}",
         )
     return None
-
-
-def _read_as(table: Any, skip: frozenset[int], slots: Any) -> Any:
-    """What the host reads of the table ``table`` (a :class:`bgboard.sense.tavli.Physical`)
-    with the base slot of the points ``skip`` unread, as
-    :meth:`bgboard.sense.tavli.VariantTurn.recognise` reads it for a board whose pins are
-    ``skip`` (a pin's base slot reads empty: the field model); None where that reading sees
-    a checker beyond a gap (the host's sensor fault)."""
-    from bgboard.sense.places import Observation, clamp
-
-    codes: list[int] = []
-    for place, (n, cap) in enumerate(zip(table.counts, slots.capacities()), start=1):
-        sign = 1 if n > 0 else -1
-        # a pin: the pinned checker and the first pinner cancel on the base slot, the other
-        # pinners lie above it
-        row = [0] + [sign] * (abs(n) - 1) if place in table.pinned else [sign] * abs(n)
-        if place in skip:
-            row, cap = row[1:], cap - 1
-        if row and not row[0] and any(row[1:]):
-            return None
-        m = sum(1 for x in row if x)
-        codes.append(clamp(sign * m, cap) if m else 0)
-    return Observation(tuple(codes))
 
 
 def _apply_moves(position: Position, moves: Sequence[Move], colour: int) -> Position | None:
