@@ -22,11 +22,12 @@ Played or Ambiguous verdict for an illegal board that ideal sensors would not gi
 on the board.  The run stops at the first one.
 
 Usage: python benchmarks/physics_recognition.py [plays=10000] [seed=1] [--spread=0.05]
-       [--scatter=base,gap,across,limit,lean[,lone]] [--per-slot=1|2]
+       [--scatter=base,gap,across,limit,lean[,lone]] [--per-slot=1|2] [--no-crowd]
 (--spread: each sensor's gain off by N(0, spread) — a board on its default calibration;
 --scatter: the placement scatter in mm, bgboard.sim.placement.Scatter, and how often a lone
 checker lies anywhere along its place; --per-slot 2: two sensors per slot, hardware/make_grid.py's
-grid, read through the firmware's run rule, firmware/runs.py)
+grid, read through the firmware's run rule, firmware/runs.py; --no-crowd: without the
+firmware's correction for the field of the checkers around each sensor, firmware/crowd.py)
 """
 
 from __future__ import annotations
@@ -52,16 +53,26 @@ from bgboard.sim.placement import Scatter, hypot_offsets, place_magnets, reading
 sys.path.insert(0, str(firmware_dir()))
 import calibration as fw_calibration  # noqa: E402  (the firmware's own modules, under CPython)
 import classify as fw_classify  # noqa: E402
+from crowd import Crowd, settle  # noqa: E402
 from runs import Runs  # noqa: E402
 
+
+class NoCrowd:
+    """``--no-crowd``: the firmware without its crowd correction (firmware/crowd.py)."""
+
+    def update(self, states, changed=None) -> bool:
+        return False
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "hardware"))
+import make_board  # noqa: E402
 import make_grid  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from recognition_verdicts import wrong_board  # noqa: E402
 
 
-def main(plays: int = 10_000, seed: int = 1, spread: float = 0.05, scatter: Scatter = Scatter(), per_slot: int = 0) -> dict:
+def main(plays: int = 10_000, seed: int = 1, spread: float = 0.05, scatter: Scatter = Scatter(), per_slot: int = 0,
+         correct: bool = True) -> dict:
     design = load_design()
     table = load_table(design)
     resp = response(design, table)
@@ -74,12 +85,14 @@ def main(plays: int = 10_000, seed: int = 1, spread: float = 0.05, scatter: Scat
     rng = random.Random(seed)
     field_rng = random.Random(seed + 1)
 
+    crowd_table = make_board.crowd_bytes(grid)  # board.py's CROWD_* for this grid
+
     def sense(layout: Layout):
         raw = readings(design, grid, table, layout, field_rng, scatter, gain_spread=spread)
         classifier = fw_classify.Classifier(fw_calibration.defaults(len(raw)), len(raw))
         runs = Runs(grid.per_slot, slot_place, slot_index)
-        states = bytes(runs.combine(classifier.classify_all(list(raw))))
-        return slot_map.observation(states)
+        crowd = Crowd(classifier, len(grid.slots), crowd_table) if correct else NoCrowd()
+        return slot_map.observation(bytes(settle(classifier, runs, crowd, list(raw))))
 
     tally: Counter[str] = Counter()
     offsets: list[float] = []
@@ -134,14 +147,17 @@ def main(plays: int = 10_000, seed: int = 1, spread: float = 0.05, scatter: Scat
             wrong = wrong_board(position, dice, mover, rng)
             if wrong is not None:
                 try:
-                    bad = turn.recognise(sense(Layout.from_position(position_of(wrong, mover), mover)))
+                    seen = sense(Layout.from_position(position_of(wrong, mover), mover))
+                    bad = turn.recognise(seen)
                 except SensorFaultError:
                     bad = None
                 name = type(bad).__name__ if bad else "sensor fault"
                 if isinstance(bad, (Played, Ambiguous)):
                     ideal = turn.recognise(Observation.of_board(wrong, slots))
                     if type(ideal) is not type(bad):
-                        raise AssertionError(f"false accept: {bad} for an illegal board")
+                        exact = Observation.of_board(wrong, slots).codes
+                        diff = {k + 1: (r, e) for k, (r, e) in enumerate(zip(seen.codes, exact)) if r != e}
+                        raise AssertionError(f"false accept: {bad} for an illegal board (place: read, ideal {diff})")
                     # the wrong checker went onto a stack and a legal play ends on stacks too:
                     # counts beyond the slots cannot tell them apart, however good the sensors
                     name = f"{name} (so would ideal sensors: stacks)"
@@ -158,7 +174,8 @@ def main(plays: int = 10_000, seed: int = 1, spread: float = 0.05, scatter: Scat
     print(f"physics recognition: {done} plays (seed {seed}), {design.magnet_diameter_mm:g} x "
           f"{design.magnet_thickness_mm:g} mm {design.grade} at {design.gap_mm:g} mm, {design.sensor.name}, "
           f"B0 {resp.b0_mt:.2f} mT = {resp.swing} counts; {grid.per_slot} sensor(s) per slot "
-          f"({len(grid.sensors())}); scatter {scatter}, gain spread {spread}")
+          f"({len(grid.sensors())}); scatter {scatter}, gain spread {spread}"
+          f"{'' if correct else ', without the crowd correction'}")
     print(f"checker centre to nearest sensor: p50 {statistics.median(offsets):.1f} mm, "
           f"p99 {offsets[int(0.99 * len(offsets))]:.1f} mm, max {offsets[-1]:.1f} mm ({len(offsets)} checkers)")
     print("false accepts: 0")
@@ -178,4 +195,4 @@ if __name__ == "__main__":
     options = dict(a[2:].split("=", 1) for a in sys.argv[1:] if a.startswith("--") and "=" in a)
     main(*numbers, spread=float(options.get("spread", 0.05)),
          scatter=_scatter(options["scatter"]) if "scatter" in options else Scatter(),
-         per_slot=int(options.get("per-slot", 0)))
+         per_slot=int(options.get("per-slot", 0)), correct="--no-crowd" not in sys.argv)

@@ -1,12 +1,15 @@
 """Raw ADC counts -> slot states (empty / white / black + magnet level / fault).
 
 A slot's state is one byte ``level << 2 | colour`` (docs/protocol.md).  The field of a
-slot in *checker units* is ``u = white_sign * (counts - empty) / swing``: about +1 for one
-white checker, -1 for one black, and ``1 + gain * (k - 1)`` for a stack of k magnets.
+sensor in *checker units* is ``u = white_sign * (counts - empty) / swing - crowd``: about +1
+for one white checker, -1 for one black, and ``1 + gain * (k - 1)`` for a stack of k magnets;
+``crowd`` is the field the checkers on the other slots give the sensor (firmware/crowd.py keeps
+it from the slot states: on a crowded board it is up to a quarter of a checker, enough to make a
+stack read as one checker or one checker as a stack).
 Thresholds, with hysteresis so a reading on a boundary does not flicker:
 
 * occupied from |u| >= 0.5 + 0.08, empty again below 0.5 - 0.08;
-* level L (2..7) from the midpoint between the fields of L-1 and L stacked magnets, +- 0.08:
+* level L (2..7) from the midpoint between the fields of L-1 and L stacked magnets, +- 0.04:
   ``1 + gain * STACK_SHAPE_MILLI[L-2] / 1000`` (board.py, from the sensing physics: each
   further magnet sits 7 mm higher and adds less); a level the physics cannot tell from the one
   below has shape 0 and is never reached, so the top level reached means "that many or more";
@@ -34,7 +37,7 @@ MAX_LEVEL = 7
 RAIL = 512
 PRESENT = 0.5
 PRESENT_HYSTERESIS = 0.08
-LEVEL_HYSTERESIS = 0.08
+LEVEL_HYSTERESIS = 0.04
 UNREACHED = 1e9  # the threshold of a level the physics cannot tell
 WINDOW = 50
 FLICKER = 6
@@ -51,6 +54,7 @@ class Classifier:
         self.lo = array("H", bytes(2 * count))
         self.hi = array("H", bytes(2 * count))
         self.changed = set()  # slots whose ``out`` changed since the debouncer last looked
+        self.crowd = array("h", bytes(2 * count))  # the other slots' field, 1/CROWD_SCALE of a checker
         self.scans = 0
         self.set_calibration(cal)
 
@@ -65,6 +69,12 @@ class Classifier:
         self.hysteresis = [0.0, PRESENT_HYSTERESIS] + [LEVEL_HYSTERESIS] * (MAX_LEVEL - 1)
         for s in range(self.count):
             self.lo[s], self.hi[s] = 1, 0  # force the slow path once
+
+    def add_crowd(self, s: int, field: int) -> None:
+        """Sensor ``s`` gets ``field`` (1/CROWD_SCALE of a checker, white positive) more from
+        the checkers around it; it is classified afresh at the next scan."""
+        self.crowd[s] += field
+        self.lo[s], self.hi[s] = 1, 0
 
     def level_of(self, units: float, previous: int) -> int:
         """The level for a field of ``units`` (>= 0) coming from level ``previous``."""
@@ -82,7 +92,7 @@ class Classifier:
         if counts <= RAIL or counts >= 65535 - RAIL:
             return FAULT
         cal = self.cal
-        u = cal.white_sign * (counts - cal.empty[s]) / cal.swing[s]
+        u = cal.white_sign * (counts - cal.empty[s]) / cal.swing[s] - self.crowd[s] / board.CROWD_SCALE
         colour = WHITE if u > 0 else BLACK
         previous = self.states[s]
         level = previous >> 2 if previous & 3 == colour else 0
@@ -94,8 +104,8 @@ class Classifier:
         if state == FAULT:
             return (0, RAIL) if counts <= RAIL else (65535 - RAIL, 65535)
         cal = self.cal
-        e = cal.empty[s]
         w = cal.swing[s]
+        e = cal.empty[s] + cal.white_sign * self.crowd[s] * w / board.CROWD_SCALE
         level = state >> 2
         t = self.threshold
         h = self.hysteresis

@@ -12,6 +12,7 @@ import board
 import calibration
 import wire
 from classify import BLACK, WHITE, Classifier
+from crowd import Crowd, settle
 from debounce import Debouncer
 from dice import Dice
 from leds import Leds
@@ -53,6 +54,7 @@ class Controller:
         cal, self.cal_status, self.cal_problem = calibration.load(self.cal_path, n)
         self.classifier = Classifier(cal, n)
         self.runs = Runs(board.PER_SLOT, board.SLOT_PLACE, board.SLOT_INDEX)
+        self.crowd = Crowd(self.classifier, self.count)
         self.debouncer = Debouncer(self.count, DEBOUNCE_SCANS)
         self.dice = Dice(hal.random_bits, hal.flash)
         self.leds = Leds(board.LED_COUNT, board.HOST_LEDS, board.LED_BRIGHTNESS, hal.write_leds)
@@ -86,6 +88,7 @@ class Controller:
         classifier = self.classifier
         runs = self.runs
         slots = runs.combine(classifier.classify_all(self.raw), classifier.changed, classifier.flicker)
+        self.crowd.update(slots, runs.changed)  # the neighbours' field, from the next scan on
         return self.debouncer.update(slots, runs.changed)
 
     def boot(self) -> None:
@@ -94,7 +97,7 @@ class Controller:
         if self.cal_problem:
             self.send(self.encoder.error(wire.CALIBRATION_CORRUPT, 0, 0, self.cal_problem))
         self.scanner.scan(self.raw)
-        self.debouncer.prime(self.runs.combine(self.classifier.classify_all(self.raw), None, self.classifier.flicker))
+        self.debouncer.prime(settle(self.classifier, self.runs, self.crowd, self.raw))
         self.classifier.changed.clear()
         self.runs.changed.clear()
         for _ in range(DEBOUNCE_SCANS):
@@ -274,7 +277,9 @@ class Controller:
                     if per > 1 and any(0 <= t < self.sensors and place_of[t] == place_of[s] and states[t] & 3
                                        for t in (s - 1, s + 1)):
                         continue
-                    swing[s] = min(calibration.SWING_MAX, max(calibration.SWING_MIN, abs(mean[s] - old.empty[s])))
+                    # less the field of the checkers around it (crowd.py)
+                    around = old.white_sign * self.classifier.crowd[s] * old.swing[s] // board.CROWD_SCALE
+                    swing[s] = min(calibration.SWING_MAX, max(calibration.SWING_MIN, abs(mean[s] - old.empty[s] - around)))
                 cal = calibration.Calibration(array("H", old.empty), swing, old.white_sign, old.stack_gain_milli)
         self.classifier.set_calibration(cal)
         self.send(enc.ack(seq, kind))

@@ -29,8 +29,8 @@ FOOTPRINTS = Path("/usr/share/kicad/footprints")
 ORIGIN = (50.0, 50.0)  # the boards' top-left corner on KiCad's page, mm
 PLACES = tuple(str(p) for p in range(1, 25)) + ("bar-white", "bar-black", "off-white", "off-black")
 POWER_NETS = {"+5V", "GND", "+3V3", "VSYS"}
-HEADER_LEGEND = "1 5V  2 DI  3 DO  4 GND  5-9 SLOT 0-4  10 GND"
-HEADER_LEGEND_2 = "1 5V  2 DI  3 DO  4 GND  5-14 SENSOR 0-9 (SLOT n: 2n, 2n+1)  15 GND"
+HEADER_LEGEND = "1 5V  2 DI  3 DO  4 GND  5-8 S0-S3  9 /E  10 GND  11 SIG  12 GND"  # circuit.py's HEADER_PIN
+TRUNK_MM = 2.0  # the controller's +5V and GND trunks (hardware/README.md, "Power budget")
 
 
 from netlist import Netlist, read_netlist  # noqa: E402
@@ -104,120 +104,88 @@ class Layout:
     grid: float = rt.GRID
     net_order: list[str] = field(default_factory=list)  # routed first, in this order
     keepouts: list[tuple[float, float, float, float]] = field(default_factory=list)
+    # straight tracks laid before routing: (net, layer 0 F.Cu / 1 B.Cu, x1, y1, x2, y2, width)
+    trunks: list[tuple[str, int, float, float, float, float, float]] = field(default_factory=list)
 
 
-def layout_strip(nets: Netlist, slots: int, pitch: float, per_slot: int = 1) -> Layout:
-    """A strip: slot i's sensor at ((i + 0.5) * pitch, 7) from the base corner, the header J1
-    between slots 0 and 1 with the regulator under it, the LED at the base.  With two sensors
-    per slot: :func:`layout_strip2`."""
-    if per_slot == 2:
-        return layout_strip2(nets, slots, pitch)
-    width, height = slots * pitch, 14.0
-    mid = 6.0
-    place: dict[str, tuple[float, float, float]] = {}
-    for i in range(slots):
-        x = (i + 0.5) * pitch
-        place[f"U{i + 1}"] = (x, mid, 0)
-        place[f"C{i + 1}"] = (x, mid + 3.5, 0)
-    place["J1"] = (pitch - 11.43, mid - 3.0, 90)  # pins along x, pin 1 first
-    place["U10"] = (pitch, mid + 4.5, 0)
-    place["C10"] = (pitch - 5.0, mid + 4.5, 90)
-    place["C11"] = (pitch + 5.0, mid + 4.5, 90)
-    place["D1"] = (6.0, mid, 0)
-    place["C12"] = (6.0, mid + 5.0, 0)
-    holes = [(pitch * (k + 1), mid + 1.5) for k in range(1, slots - 1, 2)]
-    holes.append((width - 4.0, mid))
-    labels = [(f"{i}", (i + 0.5) * pitch, mid - 3.0, 1.0) for i in range(slots)]
-    labels.append((f"bgboard strip{slots}  POINT ____  pitch {pitch:g} mm", 2 * pitch, height - 1.6, 1.0))
-    labels.append(("J1: " + HEADER_LEGEND, pitch + 8, 0.9, 0.8))
-    grid = pitch / round(pitch / 0.475)
-    return Layout(width, height, place, holes, labels, grid=grid, net_order=["GND", "+3V3", "+5V"])
-
-
-def layout_strip2(nets: Netlist, slots: int, pitch: float) -> Layout:
-    """A strip with two sensors per slot: slot i's at its centre ((i + 0.5) * pitch, 10) and half
-    a pitch further ((i + 1) * pitch, 10) from the base corner (sensor j at (j + 1) * pitch / 2);
-    the LED at the base and the 1x15 header J1 beside it in a row above the sensors, the
-    regulator between slot 0's second sensor and slot 1's first; 6 mm past the last sensor."""
+def layout_strip(nets: Netlist, slots: int, pitch: float) -> Layout:
+    """A strip of two sensors per slot: sensor j (U{j + 1}) at ((j + 1) * pitch / 2, 16) from
+    the base corner -- slot i's at its centre ((i + 0.5) pitch) and half a pitch further -- with
+    its 100 nF under it; along the top edge the LED at the base, the 1x12 header J1 and the
+    multiplexer U20 (turned, its pins along the strip); the regulator between sensors 1 and 2
+    (slot 0's second sensor and slot 1's first); 6 mm past the last sensor."""
     half = pitch / 2
-    width, height = slots * pitch + 6.0, 18.0
-    mid = 10.0
+    width, height = slots * pitch + 6.0, 23.0
+    mid = 16.0
     place: dict[str, tuple[float, float, float]] = {}
     for j in range(2 * slots):
         x = (j + 1) * half
         place[f"U{j + 1}"] = (x, mid, 0)
         place[f"C{j + 1}"] = (x, mid + 3.5, 0)
-    place["D1"] = (5.5, 4.0, 0)
-    place["C32"] = (5.5, mid + 3.0, 0)
+    place["D1"] = (5.5, 5.0, 0)
+    place["C32"] = (5.5, 11.0, 0)
     place["J1"] = (13.97, 3.5, 90)  # pins along x, pin 1 first
-    place["U30"] = (1.25 * pitch, mid + 4.0, 0)
-    place["C30"] = (1.25 * pitch - 4.0, mid + 4.0, 90)
-    place["C31"] = (1.25 * pitch + 4.0, mid + 4.0, 90)
+    mux_x = 53.34
+    place["U20"] = (mux_x, 7.0, 90)  # pin 1 bottom left, channels 0-7 along the bottom row
+    place["C20"] = (mux_x - 10.16, 9.0, 90)
+    place["U30"] = (1.25 * pitch, mid + 3.5, 0)
+    place["C30"] = (1.25 * pitch - 4.0, mid + 3.5, 90)
+    place["C31"] = (1.25 * pitch + 4.0, mid + 3.5, 90)
     holes = [(pitch * (k + 1) + half / 2, mid) for k in range(1, slots - 1, 2)]
     holes.append((width - 4.5, 4.0))
-    labels = [(f"{i}", (i + 0.5) * pitch, mid - 3.2, 1.0) for i in range(slots)]
+    labels = [(f"{i}", (i + 0.5) * pitch + half / 4, mid - 3.2, 1.0) for i in range(slots)]
     labels.append((f"bgboard strip{slots}x2  POINT ____  pitch {pitch:g} mm", 2.5 * pitch, height - 1.3, 1.0))
-    labels.append(("J1: " + HEADER_LEGEND_2, 13.97 + 36.0 + 45.0, 1.2, 0.8))
+    labels.append(("J1: " + HEADER_LEGEND, 100.0, 1.2, 0.8))
     grid = (pitch / 4) / round((pitch / 4) / 0.475)
     return Layout(width, height, place, holes, labels, grid=grid, net_order=["GND", "+3V3", "+5V"])
 
 
-def layout_controller(nets: Netlist, mux_count: int, header_pins: int = 10) -> Layout:
-    """Strip headers upright in one row along the top (place order, 6.35 mm apart), the nine
-    multiplexers in a row under them, the Pico across the bottom, power at the right.  With
-    15-pin headers (two sensors per slot) the headers stand 7.62 mm apart and the 18
-    multiplexers in two staggered rows, each under the headers it reads."""
-    step = 6.35 if header_pins <= 10 else 7.62
+def layout_controller(nets: Netlist, header_pins: int = 12) -> Layout:
+    """The 28 strip headers upright in one row along the top (place order, 6.35 mm apart, pin 1
+    at the top), the Pico under them (turned so that its GP2-GP15 row faces them), the 5 V input
+    at the right.  Header rows of one net are bused by straight tracks laid before routing
+    (``trunks``): pin 1 (+5V) and pin 12 (GND) by 2 mm supply trunks from the input (IPC-2221:
+    3.9 A for a 10 degree rise in 1 oz copper; the worst case is 3.5 A), pins 4 and 10 (GND), and
+    S0-S3 (pins 5-8) by signal tracks."""
+    step = 6.35
     x_first = 11.43
-    top = 6.0  # pin 1 of the headers
+    top = 6.35  # pin 1 of the headers: on the router's grid, so the buses run through the pads
+    row = [top + (n - 1) * 2.54 for n in range(header_pins + 1)]  # row[n]: pin n
     place: dict[str, tuple[float, float, float]] = {}
     for k in range(len(PLACES)):
         place[f"J{k + 1}"] = (x_first + k * step, top, 0)
     headers_end = x_first + (len(PLACES) - 1) * step
-    if header_pins <= 10:
-        mux_y = top + 22.86 + 26.67
-        mux_step = 20.32  # = 3.2 headers: a multiplexer sits under the headers it reads
-        for m in range(mux_count):
-            x = x_first + 10.16 + m * mux_step
-            place[f"U{10 + m}"] = (x, mux_y, 0)
-            place[f"C{10 + m}"] = (x + 1.27, mux_y - 10.16, 0)
-    else:
-        # multiplexer m reads sensors 16 m .. 16 m + 15, of headers 1.6 m .. 1.6 m + 1.6
-        row_a = top + (header_pins - 1) * 2.54 + 22.86
-        mux_y = row_a + 27.94
-        for m in range(mux_count):
-            x = x_first + step * (1.6 * m + 0.75)
-            x = round(x / 1.27) * 1.27
-            y = row_a if m % 2 == 0 else mux_y
-            place[f"U{10 + m}"] = (x, y, 0)
-            place[f"C{10 + m}"] = (x + 1.27, y - 10.16, 0)
-    pico_y = mux_y + 33.02
-    place["U1"] = (48.26, pico_y, 90)  # pins along x: pin 1 bottom-left with the USB end to the left
-    place["R1"] = (88.9, pico_y - 5.08, 0)
-    place["R2"] = (88.9, pico_y - 2.54, 0)
-    place["R3"] = (88.9, pico_y + 0.0, 0)
-    place["C31"] = (88.9, pico_y + 2.54, 0)
-    place["U2"] = (102.87, pico_y - 1.27, 0)
-    place["R4"] = (102.87, pico_y + 6.35, 0)
-    place["C32"] = (102.87, pico_y - 8.89, 0)
-    right = max(headers_end + 12.7, 160.0)
-    place["J29"] = (right - 30.48, pico_y - 5.08, 0)
-    place["J30"] = (right - 17.78, pico_y + 6.35, 0)
-    place["C30"] = (right - 17.78, pico_y - 6.35, 0)
-    place["D1"] = (right - 31.75, pico_y + 8.89, 0)
-    width, height = right, pico_y + 15.24
+    x_in = headers_end + 12.7  # J30: pin 1 (+5V) on row 1, pin 2 (GND) 2.5 mm under it
+    place["J30"] = (x_in, top, 270)
+    place["C30"] = (x_in + 7.62, row[7], 270)  # + on top
+    pico_y = row[header_pins] + 31.75
+    pico_x = 76.2
+    place["U1"] = (pico_x, pico_y, 270)  # pin 1 top right (the USB end to the right), pins 1-20 along the top
+    place["R1"] = (pico_x + 35.56, pico_y - 5.08, 0)
+    place["R2"] = (pico_x + 35.56, pico_y - 2.54, 0)
+    place["R3"] = (pico_x + 35.56, pico_y + 0.0, 0)
+    place["U2"] = (pico_x + 50.8, pico_y - 1.27, 0)
+    place["R4"] = (pico_x + 50.8, pico_y + 6.35, 0)
+    place["C32"] = (pico_x + 50.8, pico_y - 8.89, 0)
+    place["J29"] = (pico_x + 76.2, pico_y - 3.81, 0)
+    place["D1"] = (pico_x + 95.25, pico_y + 6.35, 0)
+    width, height = x_in + 16.51, pico_y + 15.24
     holes = [(4.0, 4.0), (width - 4.0, 4.0), (4.0, height - 4.0), (width - 4.0, height - 4.0),
-             (width / 2 + 6, height - 4.0)]
+             (pico_x + 63.5, height - 4.0)]
     tags = {"bar-white": "BW", "bar-black": "BB", "off-white": "OW", "off-black": "OB"}
     labels = [(tags.get(p, p), x_first + k * step, top - 3.6, 1.0) for k, p in enumerate(PLACES)]
-    if header_pins <= 10:
-        labels.append(("strip headers: " + HEADER_LEGEND, 70, top + 25.6, 1.0))
-    else:
-        labels.append(("strip headers: " + HEADER_LEGEND_2, 90, top + (header_pins - 1) * 2.54 + 3.6, 1.0))
-    labels.append(("DICE: 5V GND DI BTN", right - 42.0, pico_y - 5.08, 0.9))
-    labels.append(("5V IN", right - 17.78, pico_y + 12.5, 1.0))
+    labels.append(("strip headers: " + HEADER_LEGEND, 90, row[header_pins] + 3.6, 1.0))
+    labels.append(("DICE: 5V GND DI BTN", pico_x + 76.2, pico_y - 7.0, 0.9))
+    labels.append(("5V IN", x_in, top - 3.6, 1.0))
     labels.append(("bgboard controller", 40, height - 2.2, 1.2))
-    return Layout(width, height, place, holes, labels, net_order=["GND", "+5V", "+3V3"])
+    first, last = x_first, headers_end
+    trunks = [("+5V", 0, first, row[1], x_in, row[1], TRUNK_MM),
+              ("GND", 0, x_in, row[1] + 2.54, x_in, row[header_pins], TRUNK_MM),
+              ("GND", 0, first, row[header_pins], x_in, row[header_pins], TRUNK_MM),
+              ("GND", 0, first, row[4], last, row[4], rt.SIGNAL.width),
+              ("GND", 0, first, row[10], last, row[10], rt.SIGNAL.width)]
+    trunks += [(f"S{i}", 0, first, row[5 + i], last, row[5 + i], rt.SIGNAL.width) for i in range(4)]
+    return Layout(width, height, place, holes, labels, net_order=["GND", "+5V"], trunks=trunks)
 
 
 def layout_dice(nets: Netlist) -> Layout:
@@ -328,6 +296,11 @@ def build_board(name: str, nets: Netlist, layout: Layout, out: Path) -> dict:
     for attempt in range(4):  # rip everything up and retry with the nets that failed first
         router = rt.Router(x0, y0, layout.width, layout.height, pads, keepouts, grid=layout.grid)
         routes, failed = {}, []
+        for net_name, layer, xa, ya, xb, yb, width in layout.trunks:
+            try:
+                router.prewire(ids[net_name], layer, x0 + xa, y0 + ya, x0 + xb, y0 + yb, width, net_name)
+            except rt.RoutingError as exc:
+                failed.append((net_name, str(exc)))
         for net_name in first + rest:
             cls = rt.POWER if net_name in POWER_NETS else rt.SIGNAL
             try:
@@ -453,21 +426,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--board", action="append", help="only this board (repeatable)")
     args = parser.parse_args(argv)
-    with open(HARDWARE / "pins.toml", "rb") as f:
-        pins = tomllib.load(f)
     with open(HARDWARE / "sensing.toml", "rb") as f:  # the sensing design: where the slots lie
         pitch = float(tomllib.load(f)["board"]["slot_pitch_mm"])
     with open(HARDWARE / "grid.toml", "rb") as f:  # sensors per slot: one, or two
         first = tomllib.load(f)["slot"][0]
-    per_slot = len(first.get("sensors", [0]))
-    header_pins = 5 + 5 * per_slot
+    if len(first.get("sensors", [0])) != 2:
+        print("boards.py: the boards carry two sensors per slot; grid.toml has one "
+              "(python hardware/make_grid.py --per-slot 2 --out hardware)", file=sys.stderr)
+        return 2
     results = []
     for name in args.board or boards_of(args.nets):
         nets = read_netlist(args.nets / f"{name}.net")
         if name.startswith("strip"):
-            layout = layout_strip(nets, int(name[5:]), pitch, per_slot)
+            layout = layout_strip(nets, int(name[5:]), pitch)
         elif name == "controller":
-            layout = layout_controller(nets, pins["pico"]["mux"]["count"], header_pins)
+            layout = layout_controller(nets)
         elif name == "dice":
             layout = layout_dice(nets)
         else:

@@ -129,6 +129,8 @@ def main(argv: list[str] | None = None) -> int:
     work = out / "work"
     nets = work / "nets"
     erc = subprocess.run([python, str(HARDWARE / "circuit.py"), "--out", str(nets)])
+    if erc.returncode == 2:  # a grid.toml or pins.toml the boards cannot carry: circuit.py said why
+        return 2
     if erc.returncode not in (0, 1) or not (nets / "erc.txt").exists():
         print(f"build.py: hardware/circuit.py failed (exit {erc.returncode})", file=sys.stderr)
         return 1

@@ -13,25 +13,26 @@ writes, into DIR:
 
 The boards (hardware/README.md, "Boards"):
 
-* **strip** (``strip5`` for the points and trays, ``strip4`` for the bar halves): one DRV5055
-  hall sensor per slot with its 100 nF, an MCP1700 3.3 V regulator for the sensors, the
-  place's WS2812B with its 100 nF, and a 1x10 header J1: 1 +5V, 2 LED data in, 3 LED data
-  out, 4 GND, 5.. the sensor outputs (slot 0 first), 10 GND (a ground wire on each side of
-  the analog wires in the ribbon, between them and the LED data).  With two sensors per slot
-  (grid.toml ``sensors``) a strip carries both (U1.. along the strip, each slot's centre
-  sensor then the one half a pitch further), the header has 15 pins (5-14 the ten sensors,
-  15 GND) and the regulator and LED take references from U30/C30 up.
-* **controller**: the Pico, the nine CD74HC4067 multiplexers wired as grid.toml says (slot
-  -> mux, channel) and as pins.toml says (select, enable, ADC lines), the 100 kOhm pull-downs on
-  the ADC lines, the 74AHCT125 level shifter and 330 Ohm on the LED data, the LED chain from
-  strip to strip in LED order, one strip header per place, the dice header, the 5 V input
-  with its 1000 uF and the Schottky diode into VSYS.
+* **strip** (``strip5`` for the points and trays, ``strip4`` for the bar halves): two DRV5055
+  hall sensors per slot (U1.. from the base: each slot's centre sensor, then the one half a
+  pitch further) with their 100 nF, the strip's CD74HC4067 (U20; sensor j on channel j, the
+  spare channels no-connect; its 100 nF), an MCP1700 3.3 V regulator (U30) for the sensors
+  and the multiplexer with its two 1 uF, the place's WS2812B with its 100 nF, and a 1x12 header
+  J1: 1 +5V, 2 LED data in, 3 LED data out, 4 GND, 5-8 S0-S3, 9 /E, 10 GND, 11 SIG, 12 GND
+  (the analog SIG between two ground wires of the ribbon).
+* **controller**: the Pico, one strip header per place (place order) with S0-S3 bused to the
+  select pins and each header's /E and SIG on the enable and ADC lines pins.toml gives its
+  multiplexer (enable[m % banks], adc[m // banks]), a 100 kOhm pull-down on each ADC line, the
+  74AHCT125 level shifter and 330 Ohm on the LED data, the LED chain from strip to strip in LED
+  order, the dice header, the 5 V input with its 1000 uF and the Schottky diode into VSYS.
 * **dice**: the 14 dice pips (two 7-pip dice, pip order of firmware/leds.py) and the roll button.
 
 A strip's sensors take their supply from the strip's own regulator: the sensors are
-ratiometric, and the empty-board calibration (CALIBRATE mode 0) records each slot's no-field
+ratiometric, and the empty-board calibration (CALIBRATE mode 0) records each sensor's no-field
 reading, so a regulator's tolerance costs nothing.  Pins of the Pico the design does not
-use are marked no-connect; so are the multiplexer channels grid.toml leaves free.
+use are marked no-connect; so are the multiplexer channels a strip leaves free.  grid.toml
+must wire the boards' way (each place's sensors on one multiplexer of its own, sensor j on
+channel j: make_grid.py --per-slot 2); another grid is refused in one sentence.
 """
 
 from __future__ import annotations
@@ -48,8 +49,15 @@ SYMBOLS = os.environ.get("KICAD6_SYMBOL_DIR", "/usr/share/kicad/symbols")
 # The places of grid.toml in LED order (firmware/leds.py, hardware/README.md): LED i < 24 under
 # point i + 1, then the white bar, black bar, white tray, black tray; the dice pips follow.
 PLACES = tuple(str(p) for p in range(1, 25)) + ("bar-white", "bar-black", "off-white", "off-black")
-PIN_5V, PIN_DI, PIN_DO, PIN_GND = 1, 2, 3, 4  # and the last pin: GND
-OUT_PIN0 = 5  # header pin of the place's first sensor's output
+# The strip header J1 (both ends of each 12-wire ribbon, pin 1 to pin 1): 1 +5V, 2 LED data in,
+# 3 LED data out, 4 GND, 5-8 S0-S3, 9 /E, 10 GND, 11 SIG, 12 GND -- the analog SIG between two
+# grounds, a ground between the LED data and the select lines.
+HEADER_PINS = 12
+HEADER_PIN = (1, 4, 2, 3, 5, 6, 7, 8, 9, 11)  # +5V, GND, LED in, LED out, S0-S3, /E, SIG (HEADER_NETS order)
+GND_PINS = (10, 12)  # the further grounds
+HEADER_LEGEND = "1 5V 2 DI 3 DO 4 GND 5-8 S0-S3 9 /E 10 GND 11 SIG 12 GND"
+MUX_REF = 20  # a strip's multiplexer is U20 (its 100 nF C20); the sensors U1.., the regulator U30
+CHANNELS = 16
 PIPS = 7
 # Raspberry Pi Pico pins (datasheet, "Pinout"): header pin -> name.  GP25 is the on-board LED.
 PICO_PINS = {
@@ -67,8 +75,7 @@ FOOTPRINT = {
     "led": "LED_SMD:LED_WS2812B_PLCC4_5.0x5.0mm_P3.2mm",
     "mux": "Package_SO:SOIC-24W_7.5x15.4mm_P1.27mm",
     "buffer": "Package_SO:SOIC-14_3.9x8.7mm_P1.27mm",
-    "header10": "Connector_PinHeader_2.54mm:PinHeader_1x10_P2.54mm_Vertical",
-    "header15": "Connector_PinHeader_2.54mm:PinHeader_1x15_P2.54mm_Vertical",
+    "header12": "Connector_PinHeader_2.54mm:PinHeader_1x12_P2.54mm_Vertical",
     "header4": "Connector_PinHeader_2.54mm:PinHeader_1x04_P2.54mm_Vertical",
     "power": "Connector_JST:JST_XH_B2B-XH-A_1x02_P2.50mm_Vertical",
     "bulk": "Capacitor_THT:CP_Radial_D10.0mm_P5.00mm",
@@ -121,10 +128,22 @@ def per_slot(grid: dict) -> int:
     return len(sensors_of(grid["slot"][0]))
 
 
-def strip_pins(grid: dict) -> int:
-    """The pins of a strip header: +5V, LED in, LED out, GND, one per sensor of the longest
-    place, GND (10 with one sensor per slot, 15 with two)."""
-    return OUT_PIN0 + max(slots_of(grid).values()) * per_slot(grid)
+def mux_of(grid: dict, channels: int = CHANNELS) -> dict[str, int]:
+    """Place -> its strip's multiplexer, after checking that grid.toml wires the boards' way:
+    every sensor of a place on one multiplexer of its own, sensor j (from the base) on channel j.
+    A grid wired otherwise is a SystemExit in one sentence."""
+    per = per_slot(grid)
+    found: dict[str, int] = {}
+    for s in grid["slot"]:
+        for k, (m, c) in enumerate(sensors_of(s)):
+            n = s["index"] * per + k
+            if found.setdefault(s["place"], m) != m or c != n or not 0 <= c < channels:
+                raise SystemExit(f"circuit.py: grid.toml puts sensor {n} of place {s['place']} on multiplexer {m} "
+                                 f"channel {c}, but each strip carries one multiplexer with sensor j on channel j "
+                                 "(python hardware/make_grid.py --per-slot 2 writes that grid)")
+    if len(set(found.values())) != len(found):
+        raise SystemExit("circuit.py: grid.toml gives two places the same multiplexer; each strip has its own")
+    return found
 
 
 def tag(place: str) -> str:
@@ -181,51 +200,56 @@ class Builder:
 
 
 # ------------------------------------------------------------------------------ the boards
-def strip(b: Builder, grid: dict, slots: int, cable: list | None = None) -> None:
-    """One strip of ``slots`` sensors (slots x sensors per slot).  ``cable``: the nets of the controller's header for it
-    (+5V, GND, LED in, LED out, the outputs; the system circuit), else the strip's own nets."""
-    pins = strip_pins(grid)
+def strip(b: Builder, grid: dict, sensors: int, cable: list | None = None) -> None:
+    """One strip of ``sensors`` DRV5055 (two per slot: U1.. from the base) and its CD74HC4067
+    (sensor j on channel j).  ``cable``: the nets of the controller's header for it (HEADER_NETS
+    order; the system circuit), else the strip's own nets."""
     if cable is None:
         v5, gnd = b.net("+5V", power=True), b.net("GND", power=True)
         din, dout = b.net("LED_DI"), b.net("LED_DO")
-        outs = [b.net(f"OUT{i}") for i in range(slots)]
+        select = [b.net(f"S{i}") for i in range(4)]
+        enable, sig = b.net("~{E}"), b.net("SIG")
     else:
-        v5, gnd, din, dout = cable[:4]
-        outs = cable[4:4 + slots]
+        v5, gnd, din, dout, *select, enable, sig = cable
     v33 = b.net("+3V3")
-    j = b.part("Connector_Generic", f"Conn_01x{pins:02d}", "J1", "strip header", f"header{pins}",
-               mpn=f"PH 1x{pins} 2.54 mm")
-    j[PIN_5V] += v5
-    j[PIN_GND] += gnd
-    j[PIN_DI] += din
-    j[PIN_DO] += dout
-    for i in range(pins - OUT_PIN0):
-        if i < slots:
-            j[OUT_PIN0 + i] += outs[i]
-        else:
-            j[OUT_PIN0 + i] += b.nc()
-    j[pins] += gnd
-    base = 10 if per_slot(grid) == 1 else 30  # the regulator's and LED's references come after the sensors'
-    reg = b.part("Regulator_Linear", "MCP1700x-330xxTT", f"U{base}", "MCP1700-3.3", "ldo", mpn="MCP1700T-3302E/TT")
+    j = b.part("Connector_Generic", f"Conn_01x{HEADER_PINS:02d}", "J1", "strip header", f"header{HEADER_PINS}",
+               mpn=f"PH 1x{HEADER_PINS} 2.54 mm")
+    for pin, net in zip(HEADER_PIN, (v5, gnd, din, dout, *select, enable, sig)):
+        j[pin] += net
+    for pin in GND_PINS:
+        j[pin] += gnd
+    reg = b.part("Regulator_Linear", "MCP1700x-330xxTT", "U30", "MCP1700-3.3", "ldo", mpn="MCP1700T-3302E/TT")
     reg["VI"] += v5
     reg["VO"] += v33
     reg["GND"] += gnd
-    b.cap(f"C{base}", "1uF", v5, gnd, "CL10B105KA8NNNC")
-    b.cap(f"C{base + 1}", "1uF", v33, gnd, "CL10B105KA8NNNC")
+    b.cap("C30", "1uF", v5, gnd, "CL10B105KA8NNNC")
+    b.cap("C31", "1uF", v33, gnd, "CL10B105KA8NNNC")
+    mux = b.part("74xx", "CD74HC4067M", f"U{MUX_REF}", "CD74HC4067M", "mux", mpn="CD74HC4067M96")
+    mux["VCC"] += v33
+    mux["GND"] += gnd
+    mux["COM"] += sig
+    mux["~{E}"] += enable
+    for i in range(4):
+        mux[f"S{i}"] += select[i]
+    b.cap(f"C{MUX_REF}", "100nF", v33, gnd, "CC0603KRX7R9BB104")
     symbol = sensor_symbol(grid)
-    for i in range(slots):
-        u = b.part("Sensor_Magnetic", symbol, f"U{i + 1}", symbol.replace("xDBZxQ1", "DBZR"), "sensor",
+    for n in range(sensors):
+        u = b.part("Sensor_Magnetic", symbol, f"U{n + 1}", symbol.replace("xDBZxQ1", "DBZR"), "sensor",
                    mpn=symbol.replace("xDBZxQ1", "QDBZR"))
+        out = b.net(f"OUT{n}")
         u["VCC"] += v33
         u["GND"] += gnd
-        u["OUT"] += outs[i]
-        b.cap(f"C{i + 1}", "100nF", v33, gnd, "CC0603KRX7R9BB104")
+        u["OUT"] += out
+        mux[f"I{n}"] += out  # sensor n (from the base) on channel n: grid.toml's wiring (check_grid)
+        b.cap(f"C{n + 1}", "100nF", v33, gnd, "CC0603KRX7R9BB104")
+    for ch in range(sensors, CHANNELS):
+        mux[f"I{ch}"] += b.nc()
     led = b.part("LED", "WS2812B", "D1", "WS2812B", "led", mpn="WS2812B-5050")
     led["VDD"] += v5
     led["VSS"] += gnd
     led["DIN"] += din
     led["DOUT"] += dout
-    b.cap(f"C{base + 2}", "100nF", v5, gnd, "CC0603KRX7R9BB104")
+    b.cap("C32", "100nF", v5, gnd, "CC0603KRX7R9BB104")
 
 
 def dice(b: Builder, cable: list | None = None) -> None:
@@ -257,11 +281,11 @@ def dice(b: Builder, cable: list | None = None) -> None:
 
 
 def controller(b: Builder, pins: dict, grid: dict) -> dict[str, list]:
-    """The controller board; returns the nets of each header: place -> [+5V, GND, LED in, LED out,
-    the sensor outputs (None where unused), GND], "dice" -> [+5V, GND, LED data, button]."""
-    sk = b.sk
+    """The controller board; returns the nets of each header: place -> HEADER_NETS order
+    (+5V, GND, LED in, LED out, S0-S3, /E, SIG), "dice" -> [+5V, GND, LED data, button]."""
     mux_pins = pins["pico"]["mux"]
-    v5, gnd, v33 = b.net("+5V", power=True), b.net("GND", power=True), b.net("+3V3")
+    mux = mux_of(grid, mux_pins["channels"])
+    v5, gnd = b.net("+5V", power=True), b.net("GND", power=True)
     vsys = b.net("VSYS", power=True)  # the 5 V input through the Schottky diode
     pico = b.pico("U1")
     gp = {name: num for num, name in PICO_PINS.items()}
@@ -276,9 +300,8 @@ def controller(b: Builder, pins: dict, grid: dict) -> dict[str, list]:
     for num, name in PICO_PINS.items():
         if name in ("GND", "AGND"):
             pico[num] += gnd
-    pico[gp["3V3"]] += v33
     pico[gp["VSYS"]] += vsys
-    for name in ("VBUS", "RUN", "3V3_EN", "ADC_VREF"):
+    for name in ("VBUS", "RUN", "3V3_EN", "ADC_VREF", "3V3"):  # the strips make their own 3.3 V
         pico[gp[name]] += b.nc()
 
     power = b.part("Connector_Generic", "Conn_01x02", "J30", "5V in", "power", mpn="B2B-XH-A")
@@ -290,9 +313,8 @@ def controller(b: Builder, pins: dict, grid: dict) -> dict[str, list]:
     diode = b.part("Device", "D_Schottky", "D1", "MBR120", "schottky", mpn="MBR120VLSFT1G")
     diode["A"] += v5
     diode["K"] += vsys
-    b.cap("C31", "100nF", v33, gnd, "CC0603KRX7R9BB104")
 
-    select = [b.net(f"S{i}") for i in range(4)]
+    select = [b.net(f"S{i}") for i in range(4)]  # bused to every header
     for i, n in enumerate(mux_pins["select"]):
         gpio(n, select[i])
     enable = [b.net(f"EN{k}") for k in range(len(mux_pins["enable"]))]
@@ -304,36 +326,26 @@ def controller(b: Builder, pins: dict, grid: dict) -> dict[str, list]:
         r = b.part("Device", "R", f"R{k + 1}", "100k", "r0603", mpn="RC0603FR-07100KL")
         r[1] += adc[k]
         r[2] += gnd
+    banks = len(mux_pins["enable"])
+    if mux_pins["count"] != len(mux) or max(mux.values()) >= banks * len(adc):
+        raise SystemExit(f"circuit.py: pins.toml's [pico.mux] count = {mux_pins['count']} with {banks} enable lines "
+                         f"and {len(adc)} ADC lines does not serve grid.toml's {len(mux)} strip multiplexers")
 
-    # one header per place, and its sensors' nets (sensor n along the place: slot n // per)
-    per = per_slot(grid)
-    pins_n = strip_pins(grid)
-    counts = {place: n * per for place, n in slots_of(grid).items()}
+    # one header per place (place order = LED order), its multiplexer's /E and SIG as pins.toml says
     headers: dict[str, list] = {}
-    slot_net: dict[tuple[str, int], object] = {}
     # link[k] is the data into LED k: link[0] from the level shifter, link[k + 1] from LED k's
     # data out (the strip of PLACES[k]), the last one into the dice module
     link = [b.net(f"LED{k}_DI") for k in range(len(PLACES) + 1)]
     for k, place in enumerate(PLACES):
-        j = b.part("Connector_Generic", f"Conn_01x{pins_n:02d}", f"J{k + 1}", f"strip {tag(place)}", f"header{pins_n}",
-                   mpn=f"PH 1x{pins_n} 2.54 mm")
-        din, dout = link[k], link[k + 1]
-        j[PIN_5V] += v5
-        j[PIN_GND] += gnd
-        j[PIN_DI] += din
-        j[PIN_DO] += dout
-        outs: list = []
-        for i in range(pins_n - OUT_PIN0):
-            if i < counts.get(place, 0):
-                net = b.net(f"SLOT_{tag(place)}_{i}")
-                slot_net[place, i] = net
-                j[OUT_PIN0 + i] += net
-                outs.append(net)
-            else:
-                j[OUT_PIN0 + i] += b.nc()
-                outs.append(None)
-        j[pins_n] += gnd
-        headers[place] = [v5, gnd, din, dout] + outs + [gnd]
+        j = b.part("Connector_Generic", f"Conn_01x{HEADER_PINS:02d}", f"J{k + 1}", f"strip {tag(place)}",
+                   f"header{HEADER_PINS}", mpn=f"PH 1x{HEADER_PINS} 2.54 mm")
+        m = mux[place]
+        nets = [v5, gnd, link[k], link[k + 1], *select, enable[m % banks], adc[m // banks]]
+        for pin, net in zip(HEADER_PIN, nets):
+            j[pin] += net
+        for pin in GND_PINS:
+            j[pin] += gnd
+        headers[place] = nets
     # LED chain: GP16 -> buffer -> 330 Ohm -> first strip; each strip's out -> the next one's in; last -> dice
     shifter = b.part("74xx", "74LS125", "U2", "SN74AHCT125", "buffer", mpn="SN74AHCT125DR")
     shifter[14] += v5
@@ -359,25 +371,6 @@ def controller(b: Builder, pins: dict, grid: dict) -> dict[str, list]:
     dice_j[4] += button
     gpio(pins["pico"]["dice"]["button"], button)
     headers["dice"] = [v5, gnd, link[-1], button]
-
-    # the multiplexers, as grid.toml wires them
-    banks = len(mux_pins["enable"])
-    channel_net: dict[tuple[int, int], object] = {}
-    for s in grid["slot"]:
-        for part, pair in enumerate(sensors_of(s)):
-            channel_net[pair] = slot_net[s["place"], s["index"] * per + part]
-    for m in range(mux_pins["count"]):
-        u = b.part("74xx", "CD74HC4067M", f"U{10 + m}", "CD74HC4067M", "mux", mpn="CD74HC4067M96")
-        u["VCC"] += v33
-        u["GND"] += gnd
-        u["COM"] += adc[m // banks]
-        u["~{E}"] += enable[m % banks]
-        for i in range(4):
-            u[f"S{i}"] += select[i]
-        for ch in range(mux_pins["channels"]):
-            net = channel_net.get((m, ch))
-            u[f"I{ch}"] += net if net is not None else b.nc()
-        b.cap(f"C{10 + m}", "100nF", v33, gnd, "CC0603KRX7R9BB104")
     for num, name in PICO_PINS.items():
         if name.startswith("GP") and name not in used:
             pico[num] += b.nc()
@@ -420,6 +413,7 @@ def build(out: Path, hardware: Path = HARDWARE) -> int:
 
     sizes = sorted(set(counts.values()), reverse=True)
     per = per_slot(grid)
+    mux_of(grid, pins["pico"]["mux"]["channels"])  # grid.toml wired the boards' way, or one sentence
     for size in sizes:  # named by its slots, carrying per x slots sensors
         run(f"strip{size}", lambda size=size: strip(Builder(sk), grid, size * per))
     run("controller", lambda: controller(Builder(sk), pins, grid))
@@ -444,7 +438,13 @@ def main(argv: list[str] | None = None) -> int:
     out = args.out.resolve()
     out.mkdir(parents=True, exist_ok=True)
     os.chdir(out)  # SKiDL writes its circuit.log and circuit.erc into the working directory
-    problems = build(out)
+    try:
+        problems = build(out)
+    except SystemExit as exc:  # a grid.toml or pins.toml the boards cannot carry: its one sentence
+        if isinstance(exc.code, str):
+            print(exc.code, file=sys.stderr)
+            return 2
+        raise
     if problems:
         print(f"circuit.py: the electrical rules check found {problems} problems (see {out / 'erc.txt'})",
               file=sys.stderr)

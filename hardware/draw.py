@@ -30,7 +30,9 @@ MUX_COLOURS = [
     (145, 30, 180), (70, 240, 240), (240, 50, 230), (128, 128, 0),
     (250, 190, 212), (0, 128, 128), (220, 190, 255), (170, 110, 40), (255, 250, 200),
     (128, 0, 0), (170, 255, 195), (0, 0, 128), (160, 160, 160),
-]
+    (255, 160, 120), (100, 100, 255), (200, 255, 100), (190, 60, 60), (60, 100, 60),
+    (255, 215, 140), (90, 200, 160), (180, 120, 220), (120, 180, 255), (230, 230, 230),
+]  # one per multiplexer: 28, one on each strip
 WOOD = (222, 196, 150)
 DARK = (120, 72, 40)
 LIGHT = (245, 235, 210)
@@ -108,14 +110,21 @@ def render(pins: dict, grid: dict) -> Image.Image:
     x = board_right + 40
     y = top
     mux = pins["pico"]["mux"]
-    draw.text((x, y), "Multiplexers (CD74HC4067)", fill="black", font=font)
-    y += 20
+    draw.text((x, y), "Multiplexers (CD74HC4067), one per strip:", fill="black", font=font)
+    y += 16
     banks = len(mux["enable"])  # mux m feeds ADC m // banks and is enabled by line m % banks
-    for m in range(mux["count"]):
-        draw.ellipse((x, y, x + 14, y + 14), fill=MUX_COLOURS[m], outline="black")
-        draw.text((x + 22, y), f"mux {m}: SIG -> GP{mux['adc'][m // banks]} (ADC{m // banks}), "
-                  f"/E <- GP{mux['enable'][m % banks]}",
-                  fill="black", font=font)
+    draw.text((x, y), "  mux m: SIG -> column's ADC, /E <- row's line", fill="black", font=font)
+    y += 20
+    for k, gp in enumerate(mux["adc"]):
+        draw.text((x + 70 + k * 72, y), f"GP{gp}", fill="black", font=font)
+    y += 18
+    for e in range(banks):
+        draw.text((x, y), f"/E GP{mux['enable'][e]}", fill="black", font=font)
+        for k in range(len(mux["adc"])):
+            m = k * banks + e
+            if m < mux["count"]:
+                draw.ellipse((x + 70 + k * 72, y, x + 84 + k * 72, y + 14), fill=MUX_COLOURS[m], outline="black")
+                draw.text((x + 90 + k * 72, y), f"{m}", fill="black", font=font)
         y += 20
     y += 10
     lines = [
@@ -133,7 +142,7 @@ def render(pins: dict, grid: dict) -> Image.Image:
     for who in ("white", "black"):
         b = pins["pi"]["buttons"][who]
         lines.append(f"  {who}: roll {b['roll']}, double {b['double']}, drop {b['drop']}")
-    lines += ["", "Pico USB -> Pi USB (CDC serial)", "5 V 4 A supply -> LEDs, VSYS (Schottky), a 3V3 regulator", "  on each strip -> its sensors (hardware/boards/)"]
+    lines += ["", "Pico USB -> Pi USB (CDC serial)", "5 V 4 A supply -> LEDs, VSYS (Schottky), a 3V3 regulator", "  on each strip -> its sensors and multiplexer (hardware/boards/)"]
     for line in lines:
         draw.text((x, y), line, fill="black", font=font)
         y += 18

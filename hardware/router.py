@@ -123,6 +123,9 @@ class Router:
         for pad in pads:
             self._stamp_pad(pad)
         self.copper: dict[int, set[tuple[int, int, int]]] = {}
+        # copper laid before routing (a board's supply trunks and buses): net -> [(its Pad stand-in, cells)]
+        self.islands: dict[int, list[tuple[Pad, list[tuple[int, int, int]]]]] = {}
+        self.prewired: dict[int, Route] = {}
 
     # -------------------------------------------------------------- maps
     @staticmethod
@@ -174,6 +177,40 @@ class Router:
                 self._mark(self.cell[c.name][lay, ys, xs], mask, net)
 
     # -------------------------------------------------------------- routing
+    def prewire(self, net: int, layer: int, x1: float, y1: float, x2: float, y2: float, width: float,
+                name: str = "") -> None:
+        """Lay a straight track of ``width`` from (x1, y1) to (x2, y2) (both on the grid, one
+        axis) for ``net`` before any routing: a supply trunk wider than the width classes, or a
+        bus through a row of pads of one net.  :meth:`route` then joins it to the net's pads
+        like a pad.  RoutingError if another net's copper is too close."""
+        i1, i2 = sorted(round((x - self.x0) / self.grid) for x in (x1, x2))
+        j1, j2 = sorted(round((y - self.y0) / self.grid) for y in (y1, y2))
+        for v, origin in ((x1, self.x0), (x2, self.x0), (y1, self.y0), (y2, self.y0)):
+            if abs((v - origin) / self.grid - round((v - origin) / self.grid)) > 1e-3:
+                raise RoutingError(f"net {name}: a prewired track's end {v - origin:.3f} mm is off the {self.grid} mm grid")
+        if i1 != i2 and j1 != j2:
+            raise RoutingError(f"net {name}: a prewired track runs along one axis")
+        cells = [(layer, j, i) for j in range(j1, j2 + 1) for i in range(i1, i2 + 1)]
+        mine = WidthClass("trunk", width)
+        px = np.array([self.gx[i] for _, _, i in cells])
+        py = np.array([self.gy[j] for _, j, _ in cells])
+        for pad in self.pads:  # laid before any routing: only pads can be in the way
+            if pad.net != net and (layer in pad.layers or pad.net < 0):
+                gap = float(pad.distance(px, py).min()) - mine.half
+                if gap < CLEARANCE + SAFETY:
+                    raise RoutingError(f"net {name}: the prewired track passes {gap:.2f} mm from {pad.ident}")
+        edge = mine.half + EDGE_CLEARANCE
+        if min(px) < self.gx[0] + edge or max(px) > self.gx[-1] - edge or min(py) < self.gy[0] + edge \
+                or max(py) > self.gy[-1] - edge:
+            raise RoutingError(f"net {name}: a prewired track comes within {EDGE_CLEARANCE} mm of the board edge")
+        for _, j, i in cells:
+            self._stamp_copper(layer, i, j, mine.half, net, (layer,))
+        stand_in = Pad((self.gx[i1] + self.gx[i2]) / 2, (self.gy[j1] + self.gy[j2]) / 2,
+                       self.gx[i2] - self.gx[i1], self.gy[j2] - self.gy[j1], "rect", (layer,), net, f"{name} trunk")
+        self.islands.setdefault(net, []).append((stand_in, cells))
+        self.prewired.setdefault(net, Route()).tracks.append(
+            (layer, float(self.gx[i1]), float(self.gy[j1]), float(self.gx[i2]), float(self.gy[j2]), width))
+
     def terminals(self, pad: Pad) -> tuple[list[tuple[int, int, int]], bool]:
         """Grid cells inside ``pad`` on its layers; else the nearest grid cell and True (the
         route then ends in a short stub from that cell to the pad's centre)."""
@@ -198,7 +235,10 @@ class Router:
         """Join ``pads`` (all of net ``net``) with tracks of ``width``; RoutingError if it cannot."""
         tree: set[tuple[int, int, int]] = set()
         result = Route()
-        targets = []
+        before = self.prewired.get(net)
+        if before is not None:
+            result.tracks.extend(before.tracks)
+        targets = list(self.islands.get(net, []))  # the prewired copper first: the tree grows from it
         for p in pads:
             cells, stub = self.terminals(p)
             targets.append((p, cells))

@@ -145,3 +145,42 @@ def parse_module(path: Path) -> ast.Module:
             if attempt == 2:
                 raise
     raise AssertionError("unreachable")
+
+
+def firmware_slot_states(grid: Any, raw: list[int] | tuple[int, ...]) -> bytes:
+    """The slot states the firmware reports for sensor readings ``raw`` (:meth:`Grid.sensors`
+    order) of a still board: its own classifier at its default calibration, its run rule and
+    its crowd correction (firmware/classify.py, runs.py, crowd.py, imported from the firmware
+    directory and run under CPython)."""
+    import sys
+
+    from bgboard.hardware import firmware_dir
+
+    if str(firmware_dir()) not in sys.path:
+        sys.path.insert(0, str(firmware_dir()))
+    import calibration as fw_calibration  # the firmware's own modules
+    import classify as fw_classify
+    from crowd import Crowd, settle
+    from runs import Runs
+
+    classifier = fw_classify.Classifier(fw_calibration.defaults(len(raw)), len(raw))
+    places = list(dict.fromkeys(s.place for s in grid.slots))
+    runs = Runs(grid.per_slot, bytes(places.index(s.place) for s in grid.slots), bytes(s.index for s in grid.slots))
+    return bytes(settle(classifier, runs, Crowd(classifier, len(grid.slots), crowd_table(grid)), list(raw)))
+
+
+_crowd_tables: dict[Any, tuple[bytes, bytes, bytes]] = {}
+
+
+def crowd_table(grid: Any) -> tuple[bytes, bytes, bytes]:
+    """The firmware's crowd table (board.py's CROWD_*) for ``grid``: hardware/make_board.py's."""
+    import sys
+
+    if grid not in _crowd_tables:
+        hardware = str(Path(__file__).resolve().parents[1] / "hardware")
+        if hardware not in sys.path:
+            sys.path.insert(0, hardware)
+        import make_board
+
+        _crowd_tables[grid] = make_board.crowd_bytes(grid)
+    return _crowd_tables[grid]

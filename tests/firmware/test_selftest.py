@@ -23,7 +23,9 @@ from test_deploy_command import _until_booted, null_modem
 
 HANG_S = 600  # a bound against a hang only
 BGBOARD = Path(sys.executable).with_name("bgboard")
-SLOTS = len(load_grid().slots)
+GRID = load_grid()
+SLOTS = len(GRID.slots)
+SENSORS = len(GRID.sensors())  # two per slot: the self-test walks a checker over each
 
 
 @contextmanager
@@ -54,7 +56,7 @@ def board(tmp_path: Path, first_lines: list[str] = ()) -> Iterator[tuple[str, ob
 
 def play(port: str, field, swap: tuple[int, int] | None = None, *extra: str) -> tuple[int, list[str]]:
     """Run ``bgboard firmware selftest`` and answer its requests through the field; ``swap``
-    puts the checker asked for on one slot on the other (two crossed wires)."""
+    puts the checker asked for on one sensor on the other (two crossed wires)."""
     proc = subprocess.Popen([str(BGBOARD), "firmware", "selftest", "--port", port, "--timeout", "120", *extra],
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     lines: list[str] = []
@@ -62,14 +64,15 @@ def play(port: str, field, swap: tuple[int, int] | None = None, *extra: str) -> 
     for line in proc.stdout:
         lines.append(line.rstrip("\n"))
         if line.startswith("put one checker on"):
-            asked = int(line.rsplit("(slot ", 1)[1].rstrip(")\n"))
+            word, number = line.rsplit("(", 1)[1].rstrip(")\n").split()  # "(slot N)" or "(sensor N)"
+            asked = int(number)
             where = asked
             if swap and asked in swap:
                 where = swap[1] if asked == swap[0] else swap[0]
-            field.write(f"slot {where} {counts('white')}\n")
+            field.write(f"{word} {where} {counts('white')}\n")
             field.flush()
         elif line.strip() == "take it away":
-            field.write(f"slot {where} {EMPTY}\n")
+            field.write(f"{word} {where} {EMPTY}\n")
             field.flush()
     return proc.wait(timeout=HANG_S), lines
 
@@ -80,28 +83,37 @@ def test_every_slot_reads_empty_then_its_checker(tmp_path: Path) -> None:
         code, lines = play(port, field)
     assert code == 0, lines[-5:]
     assert lines[0] == f"empty board: all {SLOTS} slots read empty"
-    assert sum(line.startswith("put one checker on") for line in lines) == SLOTS
-    assert lines[1] == "put one checker on point 1, slot 0 from its base (slot 0)"
-    assert lines[-1] == f"selftest: all {SLOTS} slots read empty and then read their checker"
+    assert sum(line.startswith("put one checker on") for line in lines) == SENSORS == 2 * SLOTS
+    assert lines[1] == "put one checker on point 1, slot 0 from its base, on its centre (sensor 0)"
+    assert lines[3] == "put one checker on point 1, slot 0 from its base, half a slot further (between it and the next) (sensor 1)"
+    assert lines[-1] == f"selftest: all {SLOTS} slots read empty and then {SENSORS} sensors read their checker"
 
 
 @pytest.mark.slow
 def test_two_crossed_sensor_wires_are_named(tmp_path: Path) -> None:
     with board(tmp_path) as (port, field):
-        code, lines = play(port, field, (5, 6))
+        # point 1's last sensor and point 2's first: two ribbons' wires crossed
+        code, lines = play(port, field, (9, 10))
     assert code == 1
-    assert any(line.startswith("  slot 6 (point 2, slot 1 from its base) read it instead of slot 5: check "
-                               "mux 0 channel 5, controller header J2 pin 5") for line in lines), lines
-    assert lines[-1] == f"selftest: 2 of {SLOTS} slots read wrong: slots 5, 6"
+    assert any(line == ("  slot 5 (point 2, slot 0 from its base) read it instead of slot 0: check sensor U10 of the "
+                        "strip on controller header J1, its multiplexer U20 (mux 0) channel 9, the ribbon's /E (pin 9) "
+                        "and SIG (pin 11) (and the wires of point 2, slot 0 from its base)") for line in lines), lines
+    assert lines[-1] == f"selftest: 2 of {SENSORS} sensors read wrong: sensors 9, 10"
 
 
 def test_a_dead_sensor_and_a_left_checker_fail_the_empty_check(tmp_path: Path) -> None:
-    with board(tmp_path, ["slot 3 0", f"slot {SLOTS - 1} {counts('black')}"]) as (port, field):
+    # sensor 6 (point 1, slot 3's centre) dead; a checker left on black's tray's last sensor
+    with board(tmp_path, ["sensor 6 0", f"sensor {SENSORS - 1} {counts('black')}"]) as (port, field):
         code, lines = play(port, field)
     assert code == 1
     assert lines[0] == ("slot 3 (point 1, slot 3 from its base) reads FAULT (open or shorted sensor) on an empty "
-                        "board: check mux 0 channel 3, controller header J1 pin 8, sensor U4 of that strip")
-    assert lines[1].startswith(f"slot {SLOTS - 1} (black's tray, slot 4 from its base) reads black on an empty board")
+                        "board: check sensors U7 and U8 of the strip on controller header J1, its multiplexer U20 (mux 0) "
+                        "channels 6 and 7, the ribbon's /E (pin 9) and SIG (pin 11)")
+    # the firmware reports a place's checkers from its base (firmware/runs.py)
+    tray = GRID.position(GRID.of("off-black")[0])
+    assert lines[1] == (f"slot {tray} (black's tray, slot 0 from its base) reads black on an empty board: check "
+                        "sensors U1 and U2 of the strip on controller header J28, its multiplexer U20 (mux 27) "
+                        "channels 0 and 1, the ribbon's /E (pin 9) and SIG (pin 11)")
     assert lines[-1].startswith(f"selftest: 2 of {SLOTS} slots do not read empty")
 
 

@@ -29,6 +29,7 @@ def test_the_board_as_built() -> None:
                             (1, "roll"): 13, (1, "double"): 19, (1, "drop"): 26}
     grid = load_grid()
     assert len(grid.slots) == 24 * 5 + 2 * 4 + 2 * 5 == 138
+    assert grid.per_slot == 2 and len(grid.sensors()) == 276  # hardware/README.md, "A lone checker anywhere"
     assert (grid.count("point"), grid.count("bar"), grid.count("off")) == (5, 4, 5)
     assert grid.places() == hardware.PLACES
     assert (firmware_dir() / "main.py").is_file() and (firmware_dir() / "sim" / "machine.py").is_file()
@@ -61,15 +62,15 @@ def test_bad_pins_get_one_sentence(old: str, new: str, words: str) -> None:
 
 
 @pytest.mark.parametrize("old, new, words", [
-    ('{ place = "1", index = 1, mux = 0, channel = 1 }', '{ place = "25", index = 1, mux = 0, channel = 1 }',
+    ('{ place = "1", index = 1, sensors = [[0, 2], [0, 3]] }', '{ place = "25", index = 1, sensors = [[0, 2], [0, 3]] }',
      "slot 1 of grid.toml sits under an unknown place '25'"),
-    ('{ place = "1", index = 1, mux = 0, channel = 1 }', '{ place = "1", index = 1, mux = 0, channel = 0 }',
+    ('{ place = "1", index = 1, sensors = [[0, 2], [0, 3]] }', '{ place = "1", index = 1, sensors = [[0, 0], [0, 3]] }',
      "slots 0 and 1 of grid.toml share mux 0 channel 0"),
-    ('{ place = "1", index = 1, mux = 0, channel = 1 }', '{ place = "1", index = 1, mux = 0, channel = 16 }',
+    ('{ place = "1", index = 1, sensors = [[0, 2], [0, 3]] }', '{ place = "1", index = 1, sensors = [[0, 2], [0, 16]] }',
      "a CD74HC4067 has 0 to 15"),
-    ('{ place = "1", index = 1, mux = 0, channel = 1 }', '{ place = "1", index = 7, mux = 0, channel = 1 }',
+    ('{ place = "1", index = 1, sensors = [[0, 2], [0, 3]] }', '{ place = "1", index = 7, sensors = [[0, 2], [0, 3]] }',
      "the slots of place 1 in grid.toml must be numbered 0, 1, 2"),
-    ('{ place = "1", index = 1, mux = 0, channel = 1 }', '{ place = "1", index = -1, mux = 0, channel = 1 }',
+    ('{ place = "1", index = 1, sensors = [[0, 2], [0, 3]] }', '{ place = "1", index = -1, sensors = [[0, 2], [0, 3]] }',
      "slot 1 of grid.toml needs a place and whole numbers"),
     ("slot = [", "slots = [", "grid.toml needs a list slot"),
 ])

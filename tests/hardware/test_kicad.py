@@ -37,6 +37,7 @@ BOARDS = ("controller", "dice", "strip4", "strip5")
 # CD74HC4067 (TI datasheet, SOIC-24): channel -> pin; COM 1, S0 10, S1 11, S2 14, S3 13, /E 15
 MUX_CHANNEL_PIN = {ch: 9 - ch for ch in range(8)} | {ch: 31 - ch for ch in range(8, 16)}
 MUX_SELECT_PIN = (10, 11, 14, 13)
+STRIP_MUX = 20  # each strip's CD74HC4067 is U20 (hardware/circuit.py MUX_REF)
 # Raspberry Pi Pico (datasheet pinout): GPn -> header pin, for the pins bgboard uses
 PICO_GP_PIN = {0: 1, 1: 2, 2: 4, 3: 5, 4: 6, 5: 7, 6: 9, 7: 10, 8: 11, 9: 12, 10: 14, 11: 15, 12: 16, 13: 17,
                14: 19, 15: 20, 16: 21, 17: 22, 18: 24, 19: 25, 20: 26, 21: 27, 22: 29, 26: 31, 27: 32, 28: 34}
@@ -204,18 +205,35 @@ def test_every_board_is_a_bom_row_and_the_sensors_add_up_to_the_slots(built) -> 
     assert int(next(r for r in rows.values() if r["part_number"] == f"{sensor}QDBZR")["quantity"]) == len(SENSORS)
 
 
+def place_of_mux() -> dict[int, str]:
+    """grid.toml: multiplexer -> the place whose strip carries it (every sensor of a place on one)."""
+    found: dict[int, str] = {}
+    for place, _, mux, _ in SENSORS:
+        assert found.setdefault(mux, place) == place, (mux, place)
+    return found
+
+
 def test_netlist_joins_every_sensor_to_its_multiplexer_channel(built) -> None:
+    """Sensor n of a place reaches channel n of the multiplexer on its own strip, and nothing else."""
     out, _ = built
     nets = read_netlist(out / "work" / "nets" / "system.net")
     net_of = {node: name for name, nodes in nets.nets.items() for node in nodes}
     for place, n, mux, channel in SENSORS:
         sensor_out = (f"{tag(place)}-U{n + 1}", "2")  # DRV5055 SOT-23: pin 2 = OUT
-        mux_in = (f"U{10 + mux}", str(MUX_CHANNEL_PIN[channel]))
+        mux_in = (f"{tag(place)}-U{STRIP_MUX}", str(MUX_CHANNEL_PIN[channel]))
+        assert nets.parts[mux_in[0]]["value"] == "CD74HC4067M"
         assert sensor_out in net_of and net_of[sensor_out] == net_of.get(mux_in), (place, n, mux, channel)
-        assert len(nets.nets[net_of[sensor_out]]) == 4  # sensor, both ends of the cable, the mux: nothing else
+        assert len(nets.nets[net_of[sensor_out]]) == 2  # the sensor and its channel: nothing else
+    used = {(tag(place), channel) for place, _, _, channel in SENSORS}
+    for place in set(p for p, *_ in SENSORS):
+        for channel in range(PINS["pico"]["mux"]["channels"]):
+            pin = (f"{tag(place)}-U{STRIP_MUX}", str(MUX_CHANNEL_PIN[channel]))
+            assert (pin in net_of) == ((tag(place), channel) in used), pin  # spare channels: no-connect
 
 
 def test_netlist_joins_every_function_to_its_pico_pin(built) -> None:
+    """Every multiplexer's S0-S3, /E and SIG reach the Pico pins pins.toml gives, through its
+    strip's ribbon; the LED chain and the dice button too."""
     out, _ = built
     nets = read_netlist(out / "work" / "nets" / "system.net")
     net_of = {node: name for name, nodes in nets.nets.items() for node in nodes}
@@ -225,22 +243,60 @@ def test_netlist_joins_every_function_to_its_pico_pin(built) -> None:
         return net_of[("U1", str(PICO_GP_PIN[gp]))]
 
     banks = len(mux["enable"])
-    for m in range(mux["count"]):
-        u = f"U{10 + m}"
+    places = place_of_mux()
+    assert sorted(places) == list(range(mux["count"]))
+    for m, place in places.items():
+        u = f"{tag(place)}-U{STRIP_MUX}"
         for i, gp in enumerate(mux["select"]):
             assert net_of[(u, str(MUX_SELECT_PIN[i]))] == pico(gp), (u, f"S{i}")
         assert net_of[(u, "15")] == pico(mux["enable"][m % banks]), (u, "/E")
         assert net_of[(u, "1")] == pico(mux["adc"][m // banks]), (u, "COM")
+    for k, gp in enumerate(mux["adc"]):  # one 100 kOhm pull-down on each ADC line, to ground
+        downs = [ref for ref, pin in nets.nets[pico(gp)] if nets.parts[ref]["value"] == "100k"]
+        assert len(downs) == 1, (gp, downs)
+        assert {net_of[(downs[0], "1")], net_of[(downs[0], "2")]} == {pico(gp), "GND"}
+        commons = [ref for ref, pin in nets.nets[pico(gp)] if nets.parts[ref]["value"] == "CD74HC4067M"]
+        assert len(commons) == sum(1 for m in places if m // banks == k)  # ten multiplexers share a line
     assert net_of[("DICE-SW1", "1")] == pico(PINS["pico"]["dice"]["button"])
     assert net_of[("U2", "2")] == pico(PINS["pico"]["leds"]["data"])  # into the level shifter
     # the LED chain in LED order: shifter -> 330 Ohm -> point 1 ... black tray -> the dice pips
-    places = [str(p) for p in range(1, 25)] + list(TAG)
-    chain = [f"{tag(p)}-D1" for p in places] + [f"DICE-D{k}" for k in range(1, 15)]
+    places_in_order = [str(p) for p in range(1, 25)] + list(TAG)
+    chain = [f"{tag(p)}-D1" for p in places_in_order] + [f"DICE-D{k}" for k in range(1, 15)]
     assert len(chain) == PINS["pico"]["leds"]["count"]
     assert net_of[("R4", "1")] == net_of[("U2", "3")]
     assert net_of[("R4", "2")] == net_of[(chain[0], "4")]  # WS2812B: 4 DIN, 2 DOUT
     for a, b in zip(chain, chain[1:]):
         assert net_of[(a, "2")] == net_of[(b, "4")], (a, b)
+
+
+def test_each_strip_regulator_feeds_its_sensors_and_multiplexer(built) -> None:
+    """A strip's DRV5055s and its CD74HC4067 run from the strip's own MCP1700 (3.3 V), which
+    takes the ribbon's 5 V."""
+    out, _ = built
+    nets = read_netlist(out / "work" / "nets" / "system.net")
+    net_of = {node: name for name, nodes in nets.nets.items() for node in nodes}
+    for place in set(p for p, *_ in SENSORS):
+        t = tag(place)
+        v33 = net_of[(f"{t}-U30", "2")]  # MCP1700 SOT-23: 1 GND, 2 VOUT, 3 VIN
+        assert net_of[(f"{t}-U30", "3")] == "+5V" and net_of[(f"{t}-U30", "1")] == "GND"
+        assert net_of[(f"{t}-U{STRIP_MUX}", "24")] == v33  # CD74HC4067 VCC
+        for _, n, _, _ in (s for s in SENSORS if s[0] == place):
+            assert net_of[(f"{t}-U{n + 1}", "1")] == v33  # DRV5055 SOT-23: 1 VCC
+
+
+def test_controller_supply_trunks_are_wide(built) -> None:
+    """The controller's +5V and GND trunks (about 3.5 A worst case, hardware/README.md) are
+    2 mm tracks through every strip header's supply pins, from the 5 V input."""
+    out, _ = built
+    pcb = (out / "work" / "controller.kicad_pcb").read_text()
+    numbers = dict((name, num) for num, name in re.findall(r'\(net (\d+) "([^"]*)"\)', pcb))
+    for name in ("+5V", "GND"):
+        runs = re.findall(r"\(segment \(start ([\d.]+) ([\d.]+)\) \(end ([\d.]+) ([\d.]+)\) \(width ([\d.]+)\)"
+                          r" \(layer \"F.Cu\"\) \(net " + numbers[name] + r"\)", pcb)
+        wide = [r for r in runs if float(r[4]) >= 2.0 and r[1] == r[3]]  # horizontal 2 mm runs
+        assert wide, name
+        length = max(abs(float(r[2]) - float(r[0])) for r in wide)
+        assert length > 27 * 6.35, (name, length)  # from the first header to the last and on
 
 
 @pytest.mark.parametrize("board", BOARDS)

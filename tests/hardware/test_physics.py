@@ -15,6 +15,7 @@ from bgboard.hardware import magnets
 from bgboard.hardware.physics import (
     GRADES,
     HYSTERESIS,
+    LEVEL_HYSTERESIS,
     MAX_LEVEL,
     PRESENT,
     SENSORS,
@@ -153,7 +154,7 @@ def test_a_tilted_stack_still_reads_as_a_stack() -> None:
 
 def test_one_checker_never_reads_as_a_stack() -> None:
     peak = max(TABLE.bz[0]) / RESP.b0_mt  # a large thin disc peaks near its rim
-    assert peak < RESP.stack_threshold() - HYSTERESIS
+    assert peak < RESP.stack_threshold() - LEVEL_HYSTERESIS
 
 
 @pytest.mark.parametrize("sign", [1, -1])
@@ -270,8 +271,11 @@ def test_present_threshold_is_the_firmwares() -> None:
         import classify
     finally:
         sys.path.remove(str(firmware_dir()))
-    assert (classify.PRESENT, classify.PRESENT_HYSTERESIS, classify.LEVEL_HYSTERESIS) == (PRESENT, HYSTERESIS, HYSTERESIS)
+    assert (classify.PRESENT, classify.PRESENT_HYSTERESIS, classify.LEVEL_HYSTERESIS) == (PRESENT, HYSTERESIS, LEVEL_HYSTERESIS)
     assert classify.MAX_LEVEL == MAX_LEVEL  # the length of the generated STACK_SHAPE_MILLI
+    from bgboard.sim.table import RAIL  # the modelled board's fault band is the firmware's
+
+    assert classify.RAIL == RAIL
 
 
 # ---------------------------------------------------------------- a lone checker anywhere

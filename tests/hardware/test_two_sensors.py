@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 import random
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -24,10 +25,8 @@ from bgboard.sim.placement import Row, fields_mt, rows
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "hardware"))
 sys.path.insert(0, str(firmware_dir()))
-import calibration as fw_calibration  # noqa: E402  (the firmware's own modules)
-import classify as fw_classify  # noqa: E402
 import make_grid  # noqa: E402
-from runs import Runs  # noqa: E402
+from tests.support import firmware_slot_states  # noqa: E402  (the firmware's classifier and run rule)
 
 DESIGN = load_design()
 TABLE = load_table(DESIGN)
@@ -56,12 +55,8 @@ def counts_of(grid: Grid, magnets: list[Magnet], stuck: dict[int, int] | None = 
 def read(grid: Grid, magnets: list[Magnet], stuck: dict[int, int] | None = None) -> tuple[int, ...]:
     """The host's place codes for ``magnets`` on the table, through the firmware's classifier
     (default calibration) and run rule."""
-    raw = counts_of(grid, magnets, stuck)
-    classifier = fw_classify.Classifier(fw_calibration.defaults(len(raw)), len(raw))
-    places = list(dict.fromkeys(s.place for s in grid.slots))
-    runs = Runs(grid.per_slot, bytes(places.index(s.place) for s in grid.slots), bytes(s.index for s in grid.slots))
-    states = runs.combine(classifier.classify_all(raw))
-    return SlotMap.from_slots(grid.slots).observation(bytes(states)).codes
+    states = firmware_slot_states(grid, counts_of(grid, magnets, stuck))
+    return SlotMap.from_slots(grid.slots).observation(states).codes
 
 
 def at(row: Row, along: float, across: float = 0.0) -> tuple[float, float]:
@@ -87,10 +82,21 @@ def code_of(codes: tuple[int, ...], place: str) -> int:
 def test_the_two_per_slot_grid() -> None:
     assert len(GRID2.slots) == 138 and GRID2.per_slot == 2 and len(GRID2.sensors()) == 276
     assert len({pair for s in GRID2.slots for pair in s.sensors}) == 276
-    assert max(m for s in GRID2.slots for m, _ in s.sensors) + 1 == make_grid.muxes(2) == 18
-    # make_grid's one-per-slot grid is the committed one (but for its comments): the boards
-    # carry one sensor per slot until the two-per-slot chain is merged (hardware/README.md)
-    assert GRID1 == parse_grid((ROOT / "hardware" / "grid.toml").read_text())
+    # one multiplexer on each strip: multiplexer m is place m, channel j its sensor j from the base
+    assert max(m for s in GRID2.slots for m, _ in s.sensors) + 1 == make_grid.muxes(2) == 28
+    places = GRID2.places()
+    for slot in GRID2.slots:
+        assert slot.sensors == ((places.index(slot.place), 2 * slot.index), (places.index(slot.place), 2 * slot.index + 1))
+    # make_grid's two-per-slot grid is the committed one, and pins.toml has the enable lines
+    # its 28 multiplexers need (ten banks: 3 ADC inputs x 10 >= 28), clear of every other pin
+    assert GRID2 == parse_grid((ROOT / "hardware" / "grid.toml").read_text())
+    pins_text = (ROOT / "hardware" / "pins.toml").read_text()
+    assert make_grid.pins_text(2, pins_text) == pins_text
+    mux = tomllib.loads(pins_text)["pico"]["mux"]
+    assert mux["count"] == 28 and len(mux["enable"]) == 10 and len(mux["adc"]) * len(mux["enable"]) >= 28
+    others = {v for k, v in tomllib.loads(pins_text)["pico"].items() if k != "mux" for v in v.values() if isinstance(v, int)}
+    used = mux["select"] + mux["enable"] + mux["adc"]
+    assert len(set(used)) == len(used) and not set(used) & {25, 15, 16} and not set(mux["enable"]) & others
 
 
 @pytest.mark.parametrize("place", ["3", "16", "bar-white", "off-black"])
@@ -215,3 +221,59 @@ def test_every_slot_needs_as_many_sensors() -> None:
                                           '{ place = "1", index = 1, sensors = [[0, 2]] }', 1)
     with pytest.raises(HardwareError, match="every slot needs the same number"):
         parse_grid(text)
+
+
+# ------------------------------------------------------------------ crowds (firmware/crowd.py)
+def _full_row(place: str, colour: int, rng: random.Random, off: float) -> list[Magnet]:
+    """Five checkers on a place's slots, each up to ``off`` mm off its slot's centre along the
+    row and 3 mm across (a neighbour never closer than a checker's width)."""
+    magnets: list[Magnet] = []
+    last = -1e9
+    for k in range(5):
+        along = max(last + D, DESIGN.base_mm + k * PITCH + rng.uniform(-off, off))
+        magnets.append(Magnet(*at(ROWS[place], along, rng.uniform(-3.0, 3.0)), 0, colour))
+        last = along
+    return magnets
+
+
+def _crowded(place: str, colour: int, around: int, rng: random.Random, off: float) -> list[Magnet]:
+    """A full row of ``colour`` on ``place`` with both neighbouring points full of ``around``."""
+    n = int(place)
+    return _full_row(place, colour, rng, off) + [m for p in (str(n - 1), str(n + 1)) for m in _full_row(p, around, rng, off)]
+
+
+@settings(max_examples=120, deadline=None)
+@given(colour=st.sampled_from([1, -1]), around=st.sampled_from([1, -1]), which=st.integers(0, 4),
+       seed=st.integers(0, 2**32 - 1))
+def test_a_stack_on_a_crowded_full_row_reads_as_a_stack_and_the_row_alone_does_not(
+        colour: int, around: int, which: int, seed: int) -> None:
+    """Point 16 full (five checkers, each up to 6 mm off its slot's centre), both neighbouring
+    points full of either colour: the row reads exactly five, and with a sixth checker stacked
+    on any of them (leaning up to 1.5 mm) "at least six" — the crowd's field, up to a quarter
+    of a checker, corrected by the firmware (firmware/crowd.py)."""
+    rng = random.Random(seed)
+    magnets = _crowded("16", colour, around, rng, 6.0)
+    assert code_of(read(GRID2, magnets), "16") == colour * 5
+    base = magnets[which]
+    top = Magnet(base.x + rng.uniform(-1.5, 1.5), base.y + rng.uniform(-1.5, 1.5), 1, colour)
+    assert code_of(read(GRID2, magnets + [top]), "16") == colour * (CAPPED + 6)
+
+
+def test_without_the_crowd_correction_a_crowded_stack_read_as_one_checker() -> None:
+    """The case the correction is for: a stack 10.5 mm off its sensor on a full row, both
+    neighbouring points full of its colour; the firmware without crowd.py reads it as one."""
+    row = [Magnet(*at(ROWS["16"], DESIGN.base_mm + k * PITCH + (10.5 if k == 2 else 0.0)), 0, 1) for k in range(5)]
+    around = [Magnet(*at(ROWS[p], DESIGN.base_mm + k * PITCH), 0, 1) for p in ("15", "17") for k in range(5)]
+    magnets = row + around + [Magnet(row[2].x, row[2].y, 1, 1)]
+    raw = counts_of(GRID2, magnets)
+    sys.path.insert(0, str(firmware_dir()))
+    import calibration as fw_calibration
+    import classify as fw_classify
+    from runs import Runs
+
+    classifier = fw_classify.Classifier(fw_calibration.defaults(len(raw)), len(raw))
+    places = list(dict.fromkeys(s.place for s in GRID2.slots))
+    runs = Runs(2, bytes(places.index(s.place) for s in GRID2.slots), bytes(s.index for s in GRID2.slots))
+    uncorrected = SlotMap.from_slots(GRID2.slots).observation(bytes(runs.combine(classifier.classify_all(raw)))).codes
+    assert code_of(uncorrected, "16") == 5  # the stack unseen: a false "exactly five"
+    assert code_of(read(GRID2, magnets), "16") == CAPPED + 6

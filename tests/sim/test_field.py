@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bgboard.rules import Position
-from bgboard.hardware import load_grid
+from bgboard.hardware import Grid, load_grid
 from bgboard.sim.field import Calibration, Faults, Hand, default_grid, readings, slot_units
 from bgboard.sim.hand import carry
 from bgboard.sim.layout import BLACK, PLACES, WHITE, Layout, place_of
@@ -54,12 +54,13 @@ def test_black_places_are_mirrored() -> None:
 
 
 def _decode(grid, values, cal: Calibration = Calibration()) -> dict[str, tuple[int, int]]:
-    """Read counts back as a noiseless classifier would (one checker per filled slot)."""
+    """Read counts back as a noiseless classifier would (one checker per filled slot: each
+    slot's centre sensor)."""
     out: dict[str, tuple[int, int]] = {}
     for place in grid.places():
         n, colour = 0, WHITE
         for slot in grid.of(place):
-            v = values[grid.slots.index(slot)] - cal.empty
+            v = values[sensor(grid, place, slot.index)] - cal.empty
             if abs(v) > cal.swing / 2:
                 n += 1
                 colour = WHITE if v > 0 else BLACK
@@ -102,15 +103,20 @@ def test_stack_beyond_the_slots_raises_the_last_slot_monotonically() -> None:
     assert values[-1] < 65535 - 600 - 10 * 450
 
 
+def sensor(grid: Grid, place: str, index: int, part: int = 0) -> int:
+    """The number of the ``part``-th sensor of a place's ``index``-th slot in the readings."""
+    return grid.sensors().index((grid.of(place)[index], part))
+
+
 def test_black_reads_below_empty_and_white_above() -> None:
     grid = load_grid()
     pts = [0] * 24
     pts[0], pts[1] = 1, -1
     v = readings(grid, Layout(tuple(pts)), random.Random(0))
     cal = Calibration()
-    assert v[grid.slots.index(grid.of("1")[0])] == cal.empty + cal.swing
-    assert v[grid.slots.index(grid.of("2")[0])] == cal.empty - cal.swing
-    assert v[grid.slots.index(grid.of("3")[0])] == cal.empty
+    assert v[sensor(grid, "1", 0)] == cal.empty + cal.swing
+    assert v[sensor(grid, "2", 0)] == cal.empty - cal.swing
+    assert v[sensor(grid, "3", 0)] == cal.empty
 
 
 def test_noise_is_seeded_and_has_the_requested_spread() -> None:
@@ -130,8 +136,9 @@ def test_a_stuck_sensor_reads_its_value_whatever_lies_there() -> None:
     pts[6] = 3
     faults = Faults(stuck={("7", 0): 1234})
     v = readings(grid, Layout(tuple(pts)), random.Random(0), faults=faults)
-    assert v[grid.slots.index(grid.of("7")[0])] == 1234
-    assert v[grid.slots.index(grid.of("7")[1])] != 1234
+    assert v[sensor(grid, "7", 0)] == 1234
+    others = [sensor(grid, "7", i, k) for i in range(len(grid.of("7"))) for k in range(grid.per_slot)][1:]
+    assert others and all(v[n] != 1234 for n in others)
 
 
 def test_a_hand_adds_partial_field_on_the_next_slot() -> None:

@@ -166,10 +166,11 @@ def test_kill_9_of_the_host_then_sim_again_ends_as_the_uninterrupted_run(whole: 
 
 
 def test_a_stuck_sensor_stops_the_firmware_run_with_the_place_to_check(tmp_path: Path) -> None:
-    """The firmware classifies the stuck reading, the host names the place, the run stops
-    with that sentence and exit code 2 (the model path has the same test with the resume)."""
+    """A sensor shorted to ground: the firmware classifies the reading as FAULT, the host names
+    the place, the run stops with that sentence and exit code 2 (the model path has the same
+    test with the resume)."""
     done = subprocess.run([*BGBOARD, "sim", "--match-length", "1", "--seed", "3", "--out", str(tmp_path),
-                           "--stuck", "6:0:32768"], capture_output=True, text=True, timeout=600)
+                           "--stuck", "6:0:0"], capture_output=True, text=True, timeout=600)
     assert done.returncode == 2
-    assert done.stderr == "bgboard: check point 6: a sensor sees a checker beyond a gap\n"
+    assert done.stderr == "bgboard: check point 6: a sensor reports a fault\n"
     assert _running_in(tmp_path / "pico") == []

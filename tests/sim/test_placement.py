@@ -1,5 +1,5 @@
 """Checkers put down with players' scatter on the physics field (bgboard.sim.placement),
-read by the firmware's own classifier (firmware/classify.py under CPython) and recognised by
+read by the firmware's own classifier and run rule (firmware/classify.py, runs.py under CPython) and recognised by
 the host: the recognition benchmark's path (benchmarks/physics_recognition.py) in small."""
 
 from __future__ import annotations
@@ -23,6 +23,8 @@ from bgboard.rules.starts import start_position
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "benchmarks"))
 import physics_recognition  # noqa: E402
+
+from tests.support import firmware_slot_states  # noqa: E402
 
 NO_SCATTER = Scatter(0.0, 0.0, 0.0, 0.0, 0.0)  # every checker exactly on its slot
 
@@ -67,14 +69,9 @@ def test_the_start_position_put_down_by_hand_reads_right() -> None:
     slot_map = SlotMap.from_slots(GRID.slots)
     layout = Layout.from_position(start_position(), WHITE)
     truth = board_of(start_position(), WHITE)
-    sys.path.insert(0, str(ROOT / "firmware"))
-    import calibration as fw_calibration
-    import classify as fw_classify
-
     for seed in range(20):
         raw = readings(DESIGN, GRID, TABLE, layout, random.Random(seed), Scatter(), gain_spread=0.05)
-        states = fw_classify.Classifier(fw_calibration.defaults(len(raw)), len(raw)).classify_all(list(raw))
-        observation = slot_map.observation(bytes(states))
+        observation = slot_map.observation(firmware_slot_states(GRID, raw))
         assert observation.consistent_with(truth)
         assert observation == Observation.of_board(truth, slot_map.slots())
 

@@ -80,7 +80,7 @@ def test_cli_json_has_exactly_the_documented_keys(tmp_path: Path, capsys: pytest
         (["--rules", "foo"], "unknown rule set 'foo'"),
         (["--rules", "brainking", "--match-length", "4"], "not 4"),
         (["--rules", "money"], "plays matches"),
-        (["--stuck", "6:9:1"], "no such sensor"),
+        (["--stuck", "6:10:1"], "no such sensor"),  # point 6 has sensors 0..9
         (["--speed", "0"], "--speed"),
         (["--firmware", "--model-firmware"], "not both"),
     ],
@@ -118,9 +118,15 @@ def test_kill_9_then_sim_again_ends_as_the_uninterrupted_run(tmp_path: Path, who
 @pytest.mark.slow
 def test_a_stuck_sensor_stops_the_run_with_the_place_to_check_and_the_match_resumes(tmp_path: Path) -> None:
     args = [*BGBOARD, "sim", "--match-length", "1", "--seed", "3", "--out", str(tmp_path), "--model-firmware"]
-    stuck = subprocess.run([*args, "--stuck", "6:0:32768"], capture_output=True, text=True, timeout=600)
+    # a sensor shorted to ground: the firmware's rail check reads FAULT, the host names the place
+    stuck = subprocess.run([*args, "--stuck", "6:0:0"], capture_output=True, text=True, timeout=600)
     assert stuck.returncode == 2
-    assert stuck.stderr == "bgboard: check point 6: a sensor sees a checker beyond a gap\n"
+    assert stuck.stderr == "bgboard: check point 6: a sensor reports a fault\n"
+    # stuck at a plausible "empty" (two sensors per slot: no gap check, hardware/README.md) the
+    # place reads a checker short, and the host refuses the play instead of taking another
+    short = subprocess.run([*args, "--stuck", "6:0:32768"], capture_output=True, text=True, timeout=600)
+    assert short.returncode == 2
+    assert short.stderr.startswith("bgboard: the host did not take the legal play ") and short.stderr.count("\n") == 1
     fixed = subprocess.run([*args, "--json"], capture_output=True, text=True, timeout=600)
     assert fixed.returncode == 0, fixed.stderr
     assert max(json.loads(fixed.stdout)["score"]) >= 1

@@ -153,13 +153,22 @@ def spot(slot: Slot, part: int, per: int) -> str:
     return f"{where(slot)}, half a slot further (between it and the next)"
 
 
-def wiring(slot: Slot, part: int = 0) -> str:
-    """Where to look when a sensor reads wrong: its multiplexer channel and strip header pin."""
+def wiring(slot: Slot, part: int | None = None) -> str:
+    """Where to look when a sensor reads wrong: its multiplexer channel and strip header pin
+    (``part`` None: every sensor of the slot)."""
     header = PLACES.index(slot.place) + 1 if slot.place in PLACES else 0  # the controller's headers, in place order
     per = len(slot.sensors)
-    n = slot.index * per + part  # the sensor's number along its strip
-    mux, channel = slot.sensors[part]
-    return f"mux {mux} channel {channel}, controller header J{header} pin {5 + n}, sensor U{n + 1} of that strip"
+    if per == 1:  # the design before: the multiplexers on the controller, a wire per sensor
+        n = slot.index
+        mux, channel = slot.sensors[0]
+        return f"mux {mux} channel {channel}, controller header J{header} pin {5 + n}, sensor U{n + 1} of that strip"
+    # two sensors per slot: each strip's own multiplexer U20 (hardware/README.md, "Boards")
+    parts = range(per) if part is None else (part,)
+    many = "s" if len(parts) > 1 else ""
+    sensors = " and ".join(f"U{slot.index * per + k + 1}" for k in parts)
+    channels = " and ".join(str(slot.sensors[k][1]) for k in parts)
+    return (f"sensor{many} {sensors} of the strip on controller header J{header}, its multiplexer U20 "
+            f"(mux {slot.sensors[0][0]}) channel{many} {channels}, the ribbon's /E (pin 9) and SIG (pin 11)")
 
 
 def state_words(state: int) -> str:
@@ -245,7 +254,7 @@ def selftest(port: str, grid: Grid, empty_only: bool, timeout: float) -> int:
             if reacted != expected:
                 failed.append(n)
                 print(f"  slot {reacted} ({where(grid.slots[reacted])}) read it instead of slot {expected}: check "
-                      f"{wiring(slot, part)} (and {wiring(grid.slots[reacted])})", flush=True)
+                      f"{wiring(slot, part)} (and the wires of {where(grid.slots[reacted])})", flush=True)
             elif m.state_colour(states[expected]) == m.FAULT:
                 failed.append(n)
                 print(f"  slot {expected} reads {state_words(states[expected])}: check {wiring(slot, part)}", flush=True)

@@ -48,8 +48,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         "--stuck",
         action="append",
         default=[],
-        metavar="PLACE:SLOT:COUNTS",
-        help="a sensor that always reads COUNTS (e.g. 6:0:32768: point 6's first sensor reads empty)",
+        metavar="PLACE:SENSOR:COUNTS",
+        help="a sensor that always reads COUNTS, SENSOR counted from the place's base "
+        "(e.g. 6:0:0: point 6's first sensor shorted to ground)",
     )
     p.add_argument("--no-flicker", action="store_true", help="move checkers without in-transit flicker")
     p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
@@ -359,18 +360,19 @@ def _variant(args: argparse.Namespace, noise: float) -> int:
 
 
 def _stuck(text: str) -> tuple[str, int, int]:
-    """``PLACE:SLOT:COUNTS`` -> ``(place, slot, counts)``."""
+    """``PLACE:SENSOR:COUNTS`` -> ``(place, sensor, counts)``; SENSOR counts the place's
+    sensors from its base (the slot index with one sensor per slot)."""
     from bgboard.hardware import load_grid
 
     parts = text.split(":")
     grid = load_grid()
     try:
-        place, slot, counts = parts[0], int(parts[1]), int(parts[2])
+        place, sensor, counts = parts[0], int(parts[1]), int(parts[2])
     except (IndexError, ValueError):
-        raise SimArgumentError(f"--stuck takes PLACE:SLOT:COUNTS such as 6:0:32768, not {text!r}") from None
-    if len(parts) != 3 or not 0 <= slot < len(grid.of(place)) or not 0 <= counts <= 65535:
+        raise SimArgumentError(f"--stuck takes PLACE:SENSOR:COUNTS such as 6:0:0, not {text!r}") from None
+    if len(parts) != 3 or not 0 <= sensor < len(grid.of(place)) * grid.per_slot or not 0 <= counts <= 65535:
         raise SimArgumentError(f"--stuck {text!r}: no such sensor, or counts outside 0..65535")
-    return place, slot, counts
+    return place, sensor, counts
 
 
 def _replay(args: argparse.Namespace, noise: float) -> int:

@@ -61,6 +61,11 @@ SENSORS: Mapping[str, Sensor] = {
 # The firmware's classifier (firmware/classify.py), in checker units.
 PRESENT = 0.5
 HYSTERESIS = 0.08
+#: Around a stack level's threshold: 2.5 times the sensor's noise allowance (0.1 mT = 0.016
+#: of a checker), so noise alone seldom crosses it (the debouncer wants 4 identical scans);
+#: no more, because the crowd-corrected fields of one checker and of a stack set down off
+#: its sensor come within 0.01 of the level-2 threshold (docs/performance.md, "crowds").
+LEVEL_HYSTERESIS = 0.04
 #: The stack heights the table covers (a place never holds more than 15 of one colour).
 MAX_STACK = 15
 
@@ -377,7 +382,7 @@ def reads_as(units: float, resp: Response) -> str:
     if abs(units) < PRESENT + HYSTERESIS:
         return "empty"
     colour = "white" if units > 0 else "black"
-    if abs(units) >= resp.stack_threshold() + HYSTERESIS:
+    if abs(units) >= resp.stack_threshold() + LEVEL_HYSTERESIS:
         return f"{colour} stack"
     return colour
 
@@ -426,7 +431,7 @@ def crowded_tolerance_mm(design: Design, table: FieldTable, step: float = 0.5) -
         ok = True
         for side in (1, -1):
             units = field_mt(table, 0.0, 0.0, [Magnet(nxt, 0.0, 0, 1)] + crowd(design, nxt, 1, side)) / b0
-            ok = ok and PRESENT + HYSTERESIS <= units < stack - HYSTERESIS
+            ok = ok and PRESENT + HYSTERESIS <= units < stack - LEVEL_HYSTERESIS
         if not ok:
             break
         x = nxt
@@ -434,7 +439,7 @@ def crowded_tolerance_mm(design: Design, table: FieldTable, step: float = 0.5) -
 
 
 __all__ = [
-    "GRADES", "HYSTERESIS", "LEVEL_SEPARATION", "MAX_LEVEL", "MAX_STACK", "PRESENT", "SENSORS", "TABLE_FILE",
+    "GRADES", "HYSTERESIS", "LEVEL_HYSTERESIS", "LEVEL_SEPARATION", "MAX_LEVEL", "MAX_STACK", "PRESENT", "SENSORS", "TABLE_FILE",
     "Design", "DesignError", "FieldTable", "Magnet", "Response", "Sensor",
     "check_design", "crowd", "crowded_tolerance_mm", "disc_on_axis_mt", "field_mt", "level_shape", "load_design", "load_table", "parse_design",
     "pin_sits", "reads_as", "response", "single_tolerance_mm",

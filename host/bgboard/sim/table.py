@@ -9,21 +9,45 @@ checker's swing away from the empty level is a checker of the sign's colour; mor
 halfway from one checker's field to two stacked checkers' — 1.28 swings —, a stack), debounced as the firmware does (a slot's new state counts after 4
 identical scans) and turned into place codes by the host's own
 :func:`bgboard.sense.places.reading_from_slots`.  (This stands in for the firmware's
-classify/debounce when the simulator runs without it.)
+classify/debounce when the simulator runs without it; with two sensors per slot the sensors'
+states become slot states by the firmware's own run rule, firmware/runs.py.)
 """
 
 from __future__ import annotations
 
+import functools
+import importlib.util
 import random
 from dataclasses import dataclass, field
-from typing import Callable, Iterable
+from types import ModuleType
+from typing import Any, Callable, Iterable
 
-from bgboard.sense.places import Observation, reading_from_slots
-from bgboard.hardware import Grid, load_grid
+from bgboard.sense.places import Observation, SensorFaultError, place_name, reading_from_slots
+from bgboard.hardware import Grid, firmware_dir, load_grid
 from bgboard.sim.field import FULL_SCALE, RAIL_BAND, Calibration, Faults, readings
 from bgboard.sim.hand import Frame, carry
 from bgboard.sim.layout import BAR_PLACES, OFF_PLACES, Layout
 from bgboard.sim.players import Move
+
+@functools.cache
+def firmware_runs() -> ModuleType:
+    """The firmware's run rule (firmware/runs.py: pure Python that MicroPython and CPython
+    both run), loaded from :func:`bgboard.hardware.firmware_dir`: one copy of the rule."""
+    path = firmware_dir() / "runs.py"
+    spec = importlib.util.spec_from_file_location("bgboard_firmware_runs", path)
+    if spec is None or spec.loader is None:
+        raise FileNotFoundError(f"cannot load {path}")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+#: The firmware's rail band (firmware/classify.py RAIL): a reading this close to either rail is
+#: an open or shorted sensor, FAULT.
+RAIL = 512
+#: A faulty sensor's or slot's state among the table's signed states.
+FAULTY = 9
+
 
 #: Host place numbers (bgboard.sense.places) of the simulator's place names.
 PLACE_NUMBERS = {str(p): p for p in range(1, 25)} | {
@@ -94,26 +118,26 @@ class Table:
         """The host's place codes for a set of readings (default: a scan at rest)."""
         if values is None:
             values = self.values()
-        if self.grid.per_slot > 1:
-            # the table's checkers lie on slot centres: each slot's centre sensor reads it (the
-            # sensors between slots read the rims' return field, which the firmware's run rule
-            # leaves dark: firmware/runs.py)
-            values = values[:: self.grid.per_slot]
         c = self.calibration
         half = c.swing / 2
         hi, lo = c.empty + half, c.empty - half
         # a stack: more than halfway from one magnet's field to two magnets'
         stack = c.swing * (1.0 + c.stack_gain / 2)
         raw = tuple(
-            (2 if abs(v - c.empty) > stack else 1) * (1 if v > hi else -1 if v < lo else 0) * c.white_sign
+            FAULTY if v <= RAIL or v >= FULL_SCALE - RAIL
+            else (2 if abs(v - c.empty) > stack else 1) * (1 if v > hi else -1 if v < lo else 0) * c.white_sign
             for v in values
         )
+        if self.grid.per_slot > 1:
+            raw = self._slots_of(raw)
         states = self._debounce(raw)
         cached = self._codes.get(states)
         if cached is not None:
             return cached
         if self.reader is not None:  # the wire's slot bytes: level << 2 | colour (1 white, 2 black)
-            wire = bytes(((2 if abs(x) == 2 else 1) << 2 | (1 if x > 0 else 2)) if x else 0 for x in states)
+            wire = bytes(
+                3 if x == FAULTY else ((2 if abs(x) == 2 else 1) << 2 | (1 if x > 0 else 2)) if x else 0 for x in states
+            )
             observation = self.reader(wire)
             self._codes[states] = observation
             return observation
@@ -123,6 +147,8 @@ class Table:
         codes = [0] * 28
         for place, slots in per_place.items():
             number = PLACE_NUMBERS[place]
+            if FAULTY in slots:  # as bgboard.sense.slots
+                raise SensorFaultError(f"check {place_name(number)}: a sensor reports a fault")
             stacked = any(abs(x) == 2 for x in slots)  # as bgboard.sense.slots: a stack on any slot
             codes[number - 1] = reading_from_slots(number, [max(-1, min(1, x)) for x in slots], stacked)
         observation = Observation(tuple(codes))
@@ -130,6 +156,29 @@ class Table:
             self._codes.clear()
         self._codes[states] = observation
         return observation
+
+    def _slots_of(self, sensors: tuple[int, ...]) -> tuple[int, ...]:
+        """The slot states of sensor states (two or more sensors per slot): the firmware's own
+        run rule (firmware/runs.py, loaded from the firmware directory), so a stuck sensor or a
+        checker between two slots reads here as the board reports it."""
+        cached = self._slot_states.get(sensors)
+        if cached is not None:
+            return cached
+        if self._runs is None:
+            grid = self.grid
+            places = list(dict.fromkeys(s.place for s in grid.slots))
+            self._runs = firmware_runs().Runs(
+                grid.per_slot, bytes(places.index(s.place) for s in grid.slots), bytes(s.index for s in grid.slots)
+            )
+        wire = bytearray(3 if x == FAULTY else (abs(x) << 2 | (1 if x > 0 else 2)) if x else 0 for x in sensors)
+        out = tuple(
+            FAULTY if s & 3 == 3 else (s >> 2) * (1 if s & 3 == 1 else -1) if s & 3 else 0
+            for s in self._runs.combine(wire)
+        )
+        if len(self._slot_states) > 4096:
+            self._slot_states.clear()
+        self._slot_states[sensors] = out
+        return out
 
     def _debounce(self, raw: tuple[int, ...]) -> tuple[int, ...]:
         """Report a slot's new state only after ``DEBOUNCE`` identical scans (the firmware's
@@ -166,5 +215,7 @@ class Table:
         self._candidate: list[int] = []
         self._base: dict[tuple[Layout, object], tuple[int, ...]] = {}
         self._codes: dict[tuple[int, ...], Observation] = {}
+        self._slot_states: dict[tuple[int, ...], tuple[int, ...]] = {}
+        self._runs: Any = None
         self._deviates = [self.rng.gauss(0.0, 1.0) for _ in range(1 << 15)]
         self._cursor = 0
