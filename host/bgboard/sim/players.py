@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from itertools import product
 from typing import Sequence
 
 from bgboard.rules import BAR, OFF, Position
@@ -26,6 +27,8 @@ from bgboard.rules.board import Board
 from bgboard.rules.game import Game
 from bgboard.rules.play import Play
 from bgboard.rules.step import Step
+from bgboard.sense.places import Slots
+from bgboard.sense.tavli import Physical
 from bgboard.sim.layout import BAR_PLACES, OFF_PLACES, Layout, place_of
 
 
@@ -151,8 +154,7 @@ def variant_illegal_attempt(
     rng = rng_for(seed, number, turn, "illegal")
     if rate <= 0 or rng.random() >= rate:
         return None
-    from bgboard.sense.places import Slots
-    from bgboard.sense.tavli import VariantTurn, one_lifted, physical
+    from bgboard.sense.tavli import VariantTurn, physical
     from bgboard.sense.tavli import place_of as host_place
 
     legal = VariantTurn(game, board, colour, dice)
@@ -177,11 +179,7 @@ def variant_illegal_attempt(
         after[to] += 1
         result = Board(tuple(after), theirs, board.pins, board.reserve)
         table = physical(game.name, result, colour)
-        # what the host reads of it: the field model's pin spot reads dark, so the pinners
-        # but the first (bgboard.sense.tavli.Physical.expected)
-        seen = table.expected(slots)
-        if any(shape.fits(seen, slots) or one_lifted(shape.settled(seen, slots), shape.expected(slots))
-               for shape in shapes):
+        if any(_could_read_as(table, shape, slots) for shape in shapes):
             continue  # the host could take it for a legal board (or one with a checker in the hand)
         src, dst = (_PLACE_NAMES.get(p, str(p)) for p in (host_place(game.name, frm, colour), host_place(game.name, to, colour)))
         d1, d2 = dice
@@ -191,6 +189,28 @@ def variant_illegal_attempt(
             f"the board shows no legal play of {d1}-{d2} in {game.title}",
         )
     return None
+
+
+def _could_read_as(table: Physical, shape: Physical, slots: Slots) -> bool:
+    """True if the host could read the table ``table`` as the board ``shape`` (a legal one,
+    or one with a checker in the hand).  A pin's spot reads dark in the field model, or now
+    and then, under noise, one checker of the pinned colour (bgboard.sense.tavli): the host
+    leaves that out on a point ``shape`` says is pinned, but where ``shape`` has no pin, a
+    1-on-1 pin so read is the pinned checker alone — every such choice is tried."""
+    from bgboard.sense.places import Observation
+    from bgboard.sense.tavli import one_lifted
+
+    seen = table.expected(slots)  # the pins' spots dark: the pinners but the first
+    free = [(p, sign) for p, sign in table.pins if abs(table.counts[p - 1]) == 1 and p not in shape.pinned]
+    for choice in product((False, True), repeat=len(free)):
+        codes = list(seen.codes)
+        for (p, sign), lit in zip(free, choice):
+            if lit:
+                codes[p - 1] = -sign
+        reading = Observation(tuple(codes))
+        if shape.fits(reading, slots) or one_lifted(shape.settled(reading, slots), shape.expected(slots)):
+            return True
+    return False
 
 
 def _apply_moves(position: Position, moves: Sequence[Move], colour: int) -> Position | None:

@@ -180,6 +180,12 @@ class Table:
         self._slot_states[sensors] = out
         return out
 
+    @property
+    def settled(self) -> bool:
+        """True when the last scan's slot states are all reported: none is waiting out the
+        debounce."""
+        return not any(self._pending)
+
     def _debounce(self, raw: tuple[int, ...]) -> tuple[int, ...]:
         """Report a slot's new state only after ``DEBOUNCE`` identical scans (the firmware's
         rule, docs/protocol.md "Timing"), so one noisy scan never reaches the host."""
