@@ -55,6 +55,7 @@ class Classifier:
         self.hi = array("H", bytes(2 * count))
         self.changed = set()  # slots whose ``out`` changed since the debouncer last looked
         self.crowd = array("h", bytes(2 * count))  # the other slots' field, 1/CROWD_SCALE of a checker
+        self.fresh = bytearray(count)  # the crowd changed: the next level is decided afresh
         self.scans = 0
         self.set_calibration(cal)
 
@@ -67,19 +68,24 @@ class Classifier:
         self.threshold = [0.0, PRESENT] + [1 + gain * shape[level - 2] / 1000 if shape[level - 2] else UNREACHED
                                            for level in range(2, MAX_LEVEL + 1)]
         self.hysteresis = [0.0, PRESENT_HYSTERESIS] + [LEVEL_HYSTERESIS] * (MAX_LEVEL - 1)
+        self.afresh = [0.0, PRESENT_HYSTERESIS] + [0.0] * (MAX_LEVEL - 1)  # levels from the midpoints
         for s in range(self.count):
             self.lo[s], self.hi[s] = 1, 0  # force the slow path once
 
     def add_crowd(self, s: int, field: int) -> None:
         """Sensor ``s`` gets ``field`` (1/CROWD_SCALE of a checker, white positive) more from
-        the checkers around it; it is classified afresh at the next scan."""
+        the checkers around it; it is classified afresh at the next scan, its stack level from the
+        midpoints (a level held by hysteresis was decided on the field before)."""
         self.crowd[s] += field
+        self.fresh[s] = 1
         self.lo[s], self.hi[s] = 1, 0
 
-    def level_of(self, units: float, previous: int) -> int:
-        """The level for a field of ``units`` (>= 0) coming from level ``previous``."""
+    def level_of(self, units: float, previous: int, h=None) -> int:
+        """The level for a field of ``units`` (>= 0) coming from level ``previous`` (``h``:
+        the hysteresis of each level, the classifier's by default)."""
         t = self.threshold
-        h = self.hysteresis
+        if h is None:
+            h = self.hysteresis
         level = previous
         while level < MAX_LEVEL and units >= t[level + 1] + h[level + 1]:
             level += 1
@@ -96,7 +102,11 @@ class Classifier:
         colour = WHITE if u > 0 else BLACK
         previous = self.states[s]
         level = previous >> 2 if previous & 3 == colour else 0
-        level = self.level_of(abs(u), level)
+        if self.fresh[s]:
+            self.fresh[s] = 0
+            level = self.level_of(abs(u), level, self.afresh)
+        else:
+            level = self.level_of(abs(u), level)
         return level << 2 | colour if level else EMPTY
 
     def _band(self, s: int, state: int, counts: int) -> tuple:

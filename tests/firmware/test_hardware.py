@@ -40,6 +40,9 @@ def test_bom_quantities_match_the_grid_and_pins() -> None:
     assert quantity("CD74HC4067M96") == PINS["pico"]["mux"]["count"]
     assert quantity("WS2812B-5050") == PINS["pico"]["leds"]["count"]
     assert quantity("1479") == 3 * len(PINS["pi"]["buttons"])
+    magnet = tomllib.loads((ROOT / "hardware/sensing.toml").read_text())["magnet"]
+    size = f"{magnet['diameter_mm']:g}x{magnet['thickness_mm']:g} {magnet['grade']}"
+    assert quantity(f"ferrite disc {size}") == 30  # the magnet of sensing.toml, one under each checker
 
 
 def test_grid_fits_the_multiplexers() -> None:

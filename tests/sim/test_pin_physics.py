@@ -1,7 +1,7 @@
 """Plakoto pins on the physics field (issue 22): every magnet's field at every sensor of the
 committed grid (two sensors per slot; magpylib's table through bgboard.sim.placement), the
-firmware's own classifier and run rule (firmware/classify.py, firmware/runs.py, under
-CPython), the host's reading of a pinned point (bgboard.sense.tavli) — for pins set
+firmware's own classifier, run rule and crowd correction (firmware/classify.py, runs.py,
+crowd.py, under CPython), the host's reading of a pinned point (bgboard.sense.tavli) — for pins set
 anywhere along their point, the pinner anywhere on its victim, 1 to 5 pinners, neighbours
 crowded.
 
@@ -29,10 +29,7 @@ from bgboard.sim.placement import Row, Scatter, fields_mt, place_magnets, rows
 
 from tests.rules.variant_boards import board_of
 
-sys.path.insert(0, str(firmware_dir()))
-import calibration as fw_calibration  # noqa: E402  (the firmware's own modules)
-import classify as fw_classify  # noqa: E402
-from runs import Runs  # noqa: E402
+from tests.support import firmware_slot_states  # the firmware's classifier, run rule and crowd correction
 
 DESIGN = load_design()
 TABLE = load_table(DESIGN)
@@ -53,11 +50,7 @@ def states_of(grid: Grid, magnets: list[Magnet]) -> bytes:
     """The slot states the firmware reports for ``magnets`` on the table (no noise: the
     field as computed; default calibration)."""
     fields = fields_mt(DESIGN, grid, TABLE, magnets)
-    raw = [int(round(32768 + fields[s] * DESIGN.counts_per_mt)) for s in grid.sensors()]
-    classifier = fw_classify.Classifier(fw_calibration.defaults(len(raw)), len(raw))
-    places = list(dict.fromkeys(s.place for s in grid.slots))
-    runs = Runs(grid.per_slot, bytes(places.index(s.place) for s in grid.slots), bytes(s.index for s in grid.slots))
-    return bytes(runs.combine(classifier.classify_all(raw)))
+    return firmware_slot_states(grid, [int(round(32768 + fields[s] * DESIGN.counts_per_mt)) for s in grid.sensors()])
 
 
 def at(row: Row, along: float, across: float = 0.0) -> tuple[float, float]:
@@ -176,10 +169,7 @@ def test_a_pinning_play_put_down_as_players_do_is_recognised(case: tuple[dict, s
     layout = Layout.from_physical(physical("plakoto", game.play_steps(board, steps, (3, 1)), 0))
     assert layout.pins == frozenset({5})
     raw = readings(DESIGN, GRID, TABLE, layout, random.Random(seed), Scatter(lone=1.0, pin=5.0), gain_spread=0.02)
-    classifier = fw_classify.Classifier(fw_calibration.defaults(len(raw)), len(raw))
-    places = list(dict.fromkeys(s.place for s in GRID.slots))
-    runs = Runs(GRID.per_slot, bytes(places.index(s.place) for s in GRID.slots), bytes(s.index for s in GRID.slots))
-    states = bytes(runs.combine(classifier.classify_all(list(raw))))
+    states = firmware_slot_states(GRID, raw)
     verdict = VariantTurn(game, board, 0, (3, 1)).recognise_states(SLOT_MAP, states)
     assert isinstance(verdict, Played) and verdict.play.notation == notation, (verdict, point_row(states, "5"))
 
@@ -201,6 +191,12 @@ noise (450 counts, about four times the sensor's own): the spot
     one dark instead of reporting the place as a FAULT, so every scan reads the pin."""
     from bgboard.sim.field import NOISE_LEVELS, readings
 
+    sys.path.insert(0, str(firmware_dir()))
+    import calibration as fw_calibration  # the firmware's own modules, scan after scan
+    import classify as fw_classify
+    from crowd import Crowd
+    from runs import Runs
+
     layout = Layout(tuple(2 if p == 5 else 0 for p in range(1, 25)), pins=frozenset({5}))
     rng = random.Random(1)
     count = len(GRID.sensors())
@@ -209,10 +205,12 @@ noise (450 counts, about four times the sensor's own): the spot
     runs = Runs(GRID.per_slot, bytes(places.index(s.place) for s in GRID.slots), bytes(s.index for s in GRID.slots))
     spot = 2 * SLOT_MAP.places[4][0]  # the sensor under the base slot's centre
     board = pinned_board("5", 2, 1)
+    crowd = Crowd(classifier, len(GRID.slots))
     flickered = 0
     for _ in range(3000):
         raw = readings(GRID, layout, rng, noise=NOISE_LEVELS["medium"])
         states = bytes(runs.combine(classifier.classify_all(list(raw)), None, classifier.flicker))
+        crowd.update(states)  # as the firmware's scan does
         flickered += classifier.flicker[spot]
         assert FAULT_COLOUR not in point_row(states, "5")
         assert board.fits(observe(SLOT_MAP, states, board.pins))

@@ -158,7 +158,8 @@ def pin_row(row: Sequence[int], sign: int) -> list[int]:
     their colour, +1 white / -1 black): the first slot of the pinned colour left out (the
     pin's spot, wherever along the run it shows), then an empty base (one sensor per slot:
     the pin's spot at the base reading dark), the rest moved down and empty slots added, so
-    the row keeps its length."""
+    the row keeps its length; a stack level among fewer pinners than the row's slots is read
+    as one checker (the pin's magnets reach the pinner beside it)."""
     pinned = 2 if sign > 0 else 1
     out = list(row)
     for i, state in enumerate(out):
@@ -167,6 +168,11 @@ def pin_row(row: Sequence[int], sign: int) -> list[int]:
             break
     if out and out[0] & 3 == 0:
         del out[0]
+    if len([x for x in out if x & 3]) < len(row):
+        # the pinner lies 7 mm up on its victim, and its field and the victim's return field
+        # reach the pinner beside it (up to 0.1 of a checker each): a stack level there is not
+        # a stack (further pinners go beside the pin, as a row goes) until the row is full
+        out = [1 << 2 | x & 3 if x & 3 in (1, 2) else x for x in out]
     return out + [0] * (len(row) - len(out))
 
 
