@@ -66,7 +66,7 @@ def main() -> int:
     print(f"ADC reads per scan                {r['adc_reads_per_scan']:.0f}")
     print(f"mux settle waits per scan         {r['settle_waits_per_scan']:.0f} x 10 us")
     print(f"select/enable pin writes per scan {r['pin_writes_per_scan']:.0f}")
-    print(f"unix port: classify+runs+debounce {r['classify_debounce_stable_us']:.1f} us stable, "
+    print(f"unix port: classify+runs+crowd+debounce {r['classify_debounce_stable_us']:.1f} us stable, "
           f"{r['classify_debounce_all_changing_us']:.1f} us every slot changing (best of 7)")
     print()
     print(f"Pico estimate (interpreter {SLOWDOWN[0]:.0f}x .. {SLOWDOWN[1]:.0f}x slower than the unix port here)")

@@ -8,6 +8,7 @@ import time
 import board
 import calibration
 from classify import Classifier
+from crowd import Crowd
 from debounce import Debouncer
 from hal import Hal
 from runs import Runs
@@ -22,6 +23,7 @@ raw = [0] * n
 classifier = Classifier(calibration.defaults(n), n)
 runs = Runs(board.PER_SLOT, board.SLOT_PLACE, board.SLOT_INDEX)
 debouncer = Debouncer(board.SLOT_COUNT, 4)
+crowd = Crowd(classifier, board.SLOT_COUNT)
 
 try:
     import machine
@@ -65,10 +67,11 @@ def best(changing):
     for _ in range(7):
         t0 = time.ticks_us()
         for i in range(N):
-            if changing:
-                debouncer.update(runs.combine(classifier.classify_all(white if i % 8 < 4 else empty), classifier.changed), runs.changed)
-            else:
-                debouncer.update(runs.combine(classifier.classify_all(stable), classifier.changed), runs.changed)
+            # as the controller's scan: classify, runs, the crowd's field, debounce
+            slots = runs.combine(classifier.classify_all(white if changing and i % 8 < 4 else empty if changing else stable),
+                                 classifier.changed)
+            crowd.update(slots, runs.changed)
+            debouncer.update(slots, runs.changed)
         times.append(time.ticks_diff(time.ticks_us(), t0) / N)
     return min(times)
 
