@@ -20,13 +20,14 @@ from bgboard.hardware import Grid, firmware_dir, parse_grid
 from bgboard.hardware.physics import Magnet, load_design, load_table
 from bgboard.sense.places import CAPPED, SensorFaultError
 from bgboard.sense.slots import PLACE_NUMBERS, SlotMap
-from bgboard.sim.placement import Row, fields_mt, rows
+from bgboard.sim.placement import fields_mt, rows
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "hardware"))
 sys.path.insert(0, str(firmware_dir()))
 import make_grid  # noqa: E402
 from tests.support import firmware_slot_states  # noqa: E402  (the firmware's classifier and run rule)
+from tests.board_field import at, crowd  # noqa: E402
 
 DESIGN = load_design()
 TABLE = load_table(DESIGN)
@@ -57,22 +58,6 @@ def read(grid: Grid, magnets: list[Magnet], stuck: dict[int, int] | None = None)
     (default calibration) and run rule."""
     states = firmware_slot_states(grid, counts_of(grid, magnets, stuck))
     return SlotMap.from_slots(grid.slots).observation(states).codes
-
-
-def at(row: Row, along: float, across: float = 0.0) -> tuple[float, float]:
-    return row.x + row.dx * along + row.dy * across, row.y + row.dy * along + row.dx * across
-
-
-def crowd(place: str, rng: random.Random) -> list[Magnet]:
-    """Both neighbouring points full (a row of 5 each, either colour, players' scatter)."""
-    out: list[Magnet] = []
-    n = int(place)
-    for other in (str(n - 1), str(n + 1)):
-        colour = rng.choice((1, -1))
-        for k in range(5):
-            x, y = at(ROWS[other], DESIGN.base_mm + k * PITCH + rng.gauss(0.0, 3.0), rng.gauss(0.0, 2.0))
-            out.append(Magnet(x, y, 0, colour))
-    return out
 
 
 def code_of(codes: tuple[int, ...], place: str) -> int:

@@ -25,11 +25,12 @@ from bgboard.rules.games import GAMES
 from bgboard.sense.slots import PLACE_NUMBERS, SlotMap
 from bgboard.sense.tavli import Played, Physical, VariantTurn, observe, physical
 from bgboard.sim.layout import Layout
-from bgboard.sim.placement import Row, Scatter, fields_mt, place_magnets, rows
+from bgboard.sim.placement import Scatter, fields_mt, place_magnets, rows
 
 from tests.rules.variant_boards import board_of
 
 from tests.support import firmware_slot_states  # the firmware's classifier, run rule and crowd correction
+from tests.board_field import at, crowd
 
 DESIGN = load_design()
 TABLE = load_table(DESIGN)
@@ -51,22 +52,6 @@ def states_of(grid: Grid, magnets: list[Magnet]) -> bytes:
     field as computed; default calibration)."""
     fields = fields_mt(DESIGN, grid, TABLE, magnets)
     return firmware_slot_states(grid, [int(round(32768 + fields[s] * DESIGN.counts_per_mt)) for s in grid.sensors()])
-
-
-def at(row: Row, along: float, across: float = 0.0) -> tuple[float, float]:
-    return row.x + row.dx * along + row.dy * across, row.y + row.dy * along + row.dx * across
-
-
-def crowd(place: str, rng: random.Random) -> list[Magnet]:
-    """Both neighbouring points full (a row of 5 each, either colour, players' scatter)."""
-    out: list[Magnet] = []
-    n = int(place)
-    for other in (str(n - 1), str(n + 1)):
-        colour = rng.choice((1, -1))
-        for k in range(5):
-            x, y = at(ROWS[other], DESIGN.base_mm + k * PITCH + rng.gauss(0.0, 3.0), rng.gauss(0.0, 2.0))
-            out.append(Magnet(x, y, 0, colour))
-    return out
 
 
 def pin(place: str, n: int, sign: int, start: float, offset: tuple[float, float], rng: random.Random) -> list[Magnet]:
