@@ -77,20 +77,18 @@ def main(plays: int = 10_000, seed: int = 1, spread: float = 0.05, scatter: Scat
     table = load_table(design)
     resp = response(design, table)
     grid = parse_grid(make_grid.grid_text(per_slot)) if per_slot else load_grid()
-    places = list(dict.fromkeys(s.place for s in grid.slots))
-    slot_place = bytes(places.index(s.place) for s in grid.slots)
-    slot_index = bytes(s.index for s in grid.slots)
     slot_map = SlotMap.from_slots(grid.slots)
     slots = slot_map.slots()
     rng = random.Random(seed)
     field_rng = random.Random(seed + 1)
 
     crowd_table = make_board.crowd_bytes(grid)  # board.py's CROWD_* for this grid
+    run_layout = grid.firmware_layout()  # board.py's PER_SLOT, SLOT_PLACE, SLOT_INDEX
 
     def sense(layout: Layout):
         raw = readings(design, grid, table, layout, field_rng, scatter, gain_spread=spread)
         classifier = fw_classify.Classifier(fw_calibration.defaults(len(raw)), len(raw))
-        runs = Runs(grid.per_slot, slot_place, slot_index)
+        runs = Runs(*run_layout)
         crowd = Crowd(classifier, len(grid.slots), crowd_table) if correct else NoCrowd()
         return slot_map.observation(bytes(settle(classifier, runs, crowd, list(raw))))
 

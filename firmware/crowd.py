@@ -38,14 +38,12 @@ class Crowd:
         for j in range(len(colour)) if changed is None else changed:
             c = states[j] & 3
             step = SIGN[c] - SIGN[colour[j]]
-            if not step:
-                colour[j] = c
-                continue
             colour[j] = c
-            # the field is negative (a neighbour's rim return) and kept as its size
-            for k in range(first[2 * j] | first[2 * j + 1] << 8, first[2 * j + 2] | first[2 * j + 3] << 8):
-                add(sensor[2 * k] | sensor[2 * k + 1] << 8, -step * field[k])
-            moved = True
+            if step:
+                # the field is negative (a neighbour's rim return) and kept as its size
+                for k in range(first[2 * j] | first[2 * j + 1] << 8, first[2 * j + 2] | first[2 * j + 3] << 8):
+                    add(sensor[2 * k] | sensor[2 * k + 1] << 8, -step * field[k])
+                moved = True
         return moved
 
 

@@ -56,9 +56,6 @@ class Chain:
         self.table = load_table(self.design)
         self.grid = grid
         self.rows = rows(self.design)
-        places = list(dict.fromkeys(s.place for s in grid.slots))
-        self.slot_place = bytes(places.index(s.place) for s in grid.slots)
-        self.slot_index = bytes(s.index for s in grid.slots)
         self.slot_map = SlotMap.from_slots(grid.slots)
         self.sensors = grid.sensors()
 
@@ -70,7 +67,7 @@ class Chain:
         fields = fields_mt(self.design, self.grid, self.table, magnets)
         raw = [int(round(32768 + fields[s] * self.design.counts_per_mt)) for s in self.sensors]
         classifier = fw_classify.Classifier(fw_calibration.defaults(len(raw)), len(raw))
-        runs = Runs(self.grid.per_slot, self.slot_place, self.slot_index)
+        runs = Runs(*self.grid.firmware_layout())
         states = settle(classifier, runs, Crowd(classifier, len(self.grid.slots)), raw)
         try:
             return self.slot_map.observation(bytes(states)).codes[PLACE_NUMBERS[place] - 1]

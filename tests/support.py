@@ -164,8 +164,7 @@ def firmware_slot_states(grid: Any, raw: list[int] | tuple[int, ...]) -> bytes:
     from runs import Runs
 
     classifier = fw_classify.Classifier(fw_calibration.defaults(len(raw)), len(raw))
-    places = list(dict.fromkeys(s.place for s in grid.slots))
-    runs = Runs(grid.per_slot, bytes(places.index(s.place) for s in grid.slots), bytes(s.index for s in grid.slots))
+    runs = Runs(*grid.firmware_layout())
     return bytes(settle(classifier, runs, Crowd(classifier, len(grid.slots), crowd_table(grid)), list(raw)))
 
 

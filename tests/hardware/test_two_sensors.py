@@ -257,8 +257,7 @@ def test_without_the_crowd_correction_a_crowded_stack_read_as_one_checker() -> N
     from runs import Runs
 
     classifier = fw_classify.Classifier(fw_calibration.defaults(len(raw)), len(raw))
-    places = list(dict.fromkeys(s.place for s in GRID2.slots))
-    runs = Runs(2, bytes(places.index(s.place) for s in GRID2.slots), bytes(s.index for s in GRID2.slots))
+    runs = Runs(*GRID2.firmware_layout())
     uncorrected = SlotMap.from_slots(GRID2.slots).observation(bytes(runs.combine(classifier.classify_all(raw)))).codes
     assert code_of(uncorrected, "16") == 5  # the stack unseen: a false "exactly five"
     assert code_of(read(GRID2, magnets), "16") == CAPPED + 6

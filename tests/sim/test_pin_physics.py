@@ -186,8 +186,7 @@ noise (450 counts, about four times the sensor's own): the spot
     rng = random.Random(1)
     count = len(GRID.sensors())
     classifier = fw_classify.Classifier(fw_calibration.defaults(count), count)
-    places = list(dict.fromkeys(s.place for s in GRID.slots))
-    runs = Runs(GRID.per_slot, bytes(places.index(s.place) for s in GRID.slots), bytes(s.index for s in GRID.slots))
+    runs = Runs(*GRID.firmware_layout())
     spot = 2 * SLOT_MAP.places[4][0]  # the sensor under the base slot's centre
     board = pinned_board("5", 2, 1)
     crowd = Crowd(classifier, len(GRID.slots))

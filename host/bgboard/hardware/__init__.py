@@ -113,6 +113,13 @@ class Grid:
         """How many sensors each slot has (the same for every slot: :func:`parse_grid` checks)."""
         return len(self.slots[0].sensors) if self.slots else 1
 
+    def firmware_layout(self) -> tuple[int, bytes, bytes]:
+        """``(PER_SLOT, SLOT_PLACE, SLOT_INDEX)`` as hardware/make_board.py writes them into
+        firmware/board.py: sensors per slot, each slot's place (numbered in :meth:`places`
+        order) and its index — the arguments of the firmware's run rule, ``runs.Runs``."""
+        places = self.places()
+        return self.per_slot, bytes(places.index(s.place) for s in self.slots), bytes(s.index for s in self.slots)
+
     def sensors(self) -> tuple[tuple[Slot, int], ...]:
         """Every sensor as ``(slot, part)`` in the firmware's sensor order: slot by slot in wire
         order, each slot's sensors from its base side (``part`` 0, 1 ...)."""

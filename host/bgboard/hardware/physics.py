@@ -64,7 +64,7 @@ HYSTERESIS = 0.08
 #: Around a stack level's threshold: 2.5 times the sensor's noise allowance (0.1 mT = 0.016
 #: of a checker), so noise alone seldom crosses it (the debouncer wants 4 identical scans);
 #: no more, because the crowd-corrected fields of one checker and of a stack set down off
-#: its sensor come within 0.01 of the level-2 threshold (docs/performance.md, "crowds").
+#: its sensor come within 0.01 of the level-2 threshold (hardware/README.md, "Crowds").
 LEVEL_HYSTERESIS = 0.04
 #: The stack heights the table covers (a place never holds more than 15 of one colour).
 MAX_STACK = 15

@@ -165,11 +165,7 @@ class Table:
         if cached is not None:
             return cached
         if self._runs is None:
-            grid = self.grid
-            places = list(dict.fromkeys(s.place for s in grid.slots))
-            self._runs = firmware_runs().Runs(
-                grid.per_slot, bytes(places.index(s.place) for s in grid.slots), bytes(s.index for s in grid.slots)
-            )
+            self._runs = firmware_runs().Runs(*self.grid.firmware_layout())
         wire = bytearray(3 if x == FAULTY else (abs(x) << 2 | (1 if x > 0 else 2)) if x else 0 for x in sensors)
         out = tuple(
             FAULTY if s & 3 == 3 else (s >> 2) * (1 if s & 3 == 1 else -1) if s & 3 else 0
