@@ -68,8 +68,8 @@ def best(changing):
         t0 = time.ticks_us()
         for i in range(N):
             # as the controller's scan: classify, runs, the crowd's field, debounce
-            slots = runs.combine(classifier.classify_all(white if changing and i % 8 < 4 else empty if changing else stable),
-                                 classifier.changed)
+            frame = (white if i % 8 < 4 else empty) if changing else stable
+            slots = runs.combine(classifier.classify_all(frame), classifier.changed)
             crowd.update(slots, runs.changed)
             debouncer.update(slots, runs.changed)
         times.append(time.ticks_diff(time.ticks_us(), t0) / N)
