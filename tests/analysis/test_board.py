@@ -56,9 +56,18 @@ def test_the_worker_analyses_the_match_in_its_own_process():
     assert len(text) == 4 and all(t.startswith(("White", "PR ")) for t in text)
 
 
-def test_a_variant_or_an_engine_without_equities_gives_no_analysis():
+def test_a_variant_or_an_engine_without_equities_gives_no_analysis(monkeypatch, tmp_path):
     assert figures_for_actions(tuple(selfplay(1, 2, variant="plakoto")), "gnubg-nn") == ()
+    monkeypatch.setenv("BGBOARD_GNUBG", str(tmp_path / "no-gnubg"))  # a machine without the gnubg program
     assert figures_for_actions(tuple(selfplay(1, 2)), "pubeval") == ()
+
+
+def test_with_pubeval_hints_the_gnubg_program_analyses_the_match():
+    """A Pi's board hints with pubeval or bgsage; its end-of-match figures are gnubg's own
+    where Debian's gnubg is installed (tools/test-services installs it here)."""
+    figures = figures_for_actions(tuple(selfplay(3, 8)), "pubeval")
+    assert len(figures) == 2 and all(f["total_moves"] > 0 for f in figures)
+    assert summary_lines(figures)[0].startswith(f"{figures[0]['name']} PR {figures[0]['pr']:.1f}")
 
 
 def test_the_end_screen_shows_both_players_pr_and_error_rate_on_every_panel():

@@ -84,8 +84,8 @@ def test_one_decision_has_no_interval_and_json_says_none():
 
 
 def test_a_wide_interval_says_why():
-    from bgboard.analysis.stats import FEW_DECISIONS, WIDE_HALF_WIDTH, _pr_note
+    from bgboard.analysis.stats import FEW_DECISIONS, WIDE_HALF_WIDTH, pr_note
 
-    assert _pr_note(FEW_DECISIONS - 1, 0.0) == "few decisions: the interval is wide"
-    assert _pr_note(FEW_DECISIONS, WIDE_HALF_WIDTH + 0.1) == "the interval is wide: one match says little of a PR"
-    assert _pr_note(FEW_DECISIONS, WIDE_HALF_WIDTH) == ""
+    assert pr_note(FEW_DECISIONS - 1, 0.0) == "few decisions: the interval is wide"
+    assert pr_note(FEW_DECISIONS, WIDE_HALF_WIDTH + 0.1) == "the interval is wide: one match says little of a PR"
+    assert pr_note(FEW_DECISIONS, WIDE_HALF_WIDTH) == ""

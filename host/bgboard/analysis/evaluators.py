@@ -9,15 +9,20 @@ from bgboard.analysis.money import money_decision, money_on_roll_value, money_ut
 from bgboard.analysis.walk import SWAP_OWNER, Evaluator, swap_cube
 from bgboard.hints.terminal import finished_equity
 from functools import lru_cache
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from bgboard.errors import InputError
 from bgboard.hints.hint_engine import CubeState
 from bgboard.rules import Position, legal_plays
 
-__all__ = ["ANALYSIS_ENGINES", "BgsageEvaluator", "GnubgEvaluator", "open_evaluator"]
+if TYPE_CHECKING:
+    from bgboard.analysis.gnubg_program import GnubgProgram
 
-ANALYSIS_ENGINES = ("gnubg-nn", "bgsage")
+__all__ = ["ANALYSIS_ENGINES", "BgsageEvaluator", "GnubgEvaluator", "open_engine", "open_evaluator"]
+
+#: The analysis engines, the first installed of them the default (``auto``): gnubg-nn (x86-64
+#: wheels), the gnubg program (Debian's ``gnubg``: the Raspberry Pi's engine), bgsage.
+ANALYSIS_ENGINES = ("gnubg-nn", "gnubg", "bgsage")
 _LEVELS = {0: "1ply", 1: "2ply", 2: "3ply"}
 
 
@@ -175,10 +180,12 @@ class BgsageEvaluator:
 
 
 def open_evaluator(name: str, plies: int = 0) -> Evaluator:
-    """The analysis engine ``name`` (one of :data:`ANALYSIS_ENGINES`) at ``plies``;
-    :class:`~bgboard.hints.EngineUnavailableError` (one sentence) when it is not installed."""
-    if name not in ANALYSIS_ENGINES:
-        raise InputError(f"unknown analysis engine {name!r}: choose one of {', '.join(ANALYSIS_ENGINES)}")
+    """The analysis engine ``name`` (one of :data:`ANALYSIS_ENGINES`) at ``plies`` that
+    grades decision by decision (the gnubg program analyses whole matches instead:
+    :func:`open_engine`); :class:`~bgboard.hints.EngineUnavailableError` (one sentence)
+    when it is not installed."""
+    if name not in ANALYSIS_ENGINES or name == "gnubg":
+        raise InputError(f"unknown analysis engine {name!r}: choose one of gnubg-nn, bgsage")
     if plies not in _LEVELS:
         raise InputError(f"--ply must be 0, 1 or 2, not {plies}")
     if name == "gnubg-nn":
@@ -186,3 +193,28 @@ def open_evaluator(name: str, plies: int = 0) -> Evaluator:
             raise InputError("the gnubg-nn analysis runs at 0-ply only (gnubg-nn's cube evaluation): use --engine bgsage for 1 or 2 plies")
         return GnubgEvaluator()
     return BgsageEvaluator(plies)
+
+
+def open_engine(name: str, plies: int = 0) -> "Evaluator | GnubgProgram":
+    """The analysis engine ``name`` (one of :data:`ANALYSIS_ENGINES`, or ``auto``: the first
+    of them installed) at ``plies``; one sentence naming what to install when none is."""
+    from bgboard.analysis.gnubg_program import GnubgProgram
+    from bgboard.hints.hint_engine import EngineUnavailableError
+
+    if plies not in _LEVELS:
+        raise InputError(f"--ply must be 0, 1 or 2, not {plies}")
+    if name == "gnubg":
+        return GnubgProgram(plies)
+    if name != "auto":
+        if name not in ANALYSIS_ENGINES:
+            raise InputError(f"unknown analysis engine {name!r}: choose one of auto, {', '.join(ANALYSIS_ENGINES)}")
+        return open_evaluator(name, plies)
+    reasons = []
+    for candidate in ANALYSIS_ENGINES if plies == 0 else ("gnubg", "bgsage"):
+        try:
+            return open_engine(candidate, plies)
+        except EngineUnavailableError as exc:
+            reasons.append(str(exc))
+    raise EngineUnavailableError(
+        "no analysis engine is installed (" + "; ".join(reasons) + "): pip install 'bgboard[hints]' "
+        "on x86-64, or sudo apt-get install gnubg (Debian, Raspberry Pi OS)")

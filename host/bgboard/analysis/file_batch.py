@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
+from bgboard.analysis.gnubg_program import GnubgProgram
 from bgboard.analysis.stats import summarise
 from bgboard.analysis.walk import Evaluator, analyse_match
 from bgboard.errors import InputError
@@ -76,13 +77,18 @@ def _journal_mat(path: Path) -> str:
     return export_mat(session.actions)
 
 
-def analyse_file(path: Path, evaluator: Evaluator, plies: int = 0,
+def analyse_file(path: Path, evaluator: "Evaluator | GnubgProgram", plies: int = 0,
                  progress: Callable[[int, int], None] | None = None, data: bytes | None = None) -> dict[str, Any]:
     """``{"file", "players": [figures, figures], "engine", "plies", "problems"}`` for one file
     (``data``: its bytes, already read)."""
     match = read_match(path, data)
     if match.variant != "standard":
         raise InputError(f"{path} is a {match.variant} match: only backgammon is analysed")
+    if isinstance(evaluator, GnubgProgram):  # gnubg analyses the whole match in its own process
+        data = data if data is not None else read_record(path)
+        text = _journal_mat(path) if data.startswith(b"SQLite format 3\x00") else data.decode("utf-8", "replace")
+        return {"file": str(path), "engine": evaluator.name, "plies": plies, "length": match.length,
+                **evaluator.analyse_mat(text, worst=50), "problems": [str(p) for p in match.problems][:20]}
     analysis = analyse_match(match, evaluator, plies=plies, progress=progress)
     return {
         "file": str(path),
@@ -148,7 +154,7 @@ class Cache:
             os.fsync(f.fileno())
 
 
-def iter_results(files: list[Path], evaluator: Evaluator, plies: int, cache: Cache | None) -> Iterator[tuple[Path, dict[str, Any] | str]]:
+def iter_results(files: list[Path], evaluator: "Evaluator | GnubgProgram", plies: int, cache: Cache | None) -> Iterator[tuple[Path, dict[str, Any] | str]]:
     """(file, figures or the sentence why it could not be analysed) per file."""
     for path in files:
         try:

@@ -39,16 +39,20 @@ def summary_lines(figures: Sequence[Mapping[str, Any]]) -> tuple[str, ...]:
 
 def figures_for_actions(actions: tuple[object, ...], engine: str) -> tuple[dict[str, Any], ...]:
     """Both players' figures for a match's action log with the hint engine ``engine``
-    (``gnubg-nn`` or ``bgsage``; none for another engine: pubeval's numbers are no equities),
-    through its ``.mat`` text (writing and reading it replays the match: work for the worker,
-    not the loop); none for a match the analysis does not cover (a seed variant, a match
-    longer than 25 points)."""
-    if engine not in ("gnubg-nn", "bgsage"):
-        return ()
+    (``gnubg-nn`` or ``bgsage``; for another engine — pubeval's numbers are no equities —
+    the gnubg program where it is installed, as on a Raspberry Pi with Debian's ``gnubg``,
+    else none), through its ``.mat`` text (writing and reading it replays the match: work
+    for the worker, not the loop); none for a match the analysis does not cover (a seed
+    variant, a match longer than 25 points)."""
     try:
-        match = import_mat(export_mat(actions))  # type: ignore[arg-type]
+        text = export_mat(actions)  # type: ignore[arg-type]
+        match = import_mat(text)
         if match.variant != "standard":
             return ()
+        if engine not in ("gnubg-nn", "bgsage"):
+            from bgboard.analysis.gnubg_program import GnubgProgram
+
+            return tuple(GnubgProgram().analyse_mat(text)["players"])
         evaluator = _EVALUATORS.get(engine)
         if evaluator is None:
             from bgboard.analysis.evaluators import open_evaluator

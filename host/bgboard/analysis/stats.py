@@ -24,6 +24,7 @@ __all__ = [
     "SKILL_LEVELS",
     "luck_rating",
     "mark",
+    "pr_note",
     "rating",
     "summarise",
 ]
@@ -49,7 +50,7 @@ FEW_DECISIONS = 100
 WIDE_HALF_WIDTH = 2.0
 
 
-def _pr_note(decisions: int, half: float) -> str:
+def pr_note(decisions: int, half: float) -> str:
     """Why a PR's interval is wide, in words ('' when it is not)."""
     if decisions < FEW_DECISIONS:
         return "few decisions: the interval is wide"
@@ -308,7 +309,7 @@ def summarise(analysis: MatchAnalysis, player: int, worst: int = 5) -> PlayerSta
         pr_high=pr + half,
         decisions=decisions,
         pr_wide=decisions < FEW_DECISIONS or half > WIDE_HALF_WIDTH,
-        pr_note=_pr_note(decisions, half),
+        pr_note=pr_note(decisions, half),
         checker_rating=rating(_ratio(checker_emg, len(unforced))),
         cube_rating=rating(_ratio(cube_emg, len(close))),
         overall_rating=rating(_ratio(error_emg, decisions)),

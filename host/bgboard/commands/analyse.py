@@ -28,7 +28,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         "XG's PR with a confidence interval, luck, and the worst decisions.",
     )
     p.add_argument("files", nargs="+", type=Path, metavar="FILE", help=".mat file, journal.db or folder")
-    p.add_argument("--engine", default="gnubg-nn", help="gnubg-nn (0-ply, agrees with gnubg) or bgsage")
+    p.add_argument("--engine", default="auto", help="gnubg-nn (0-ply, agrees with gnubg), gnubg (the gnubg program: Debian's package, the Pi's engine), bgsage, or auto (default: the first of them installed)")
     p.add_argument("--ply", type=int, default=0, help="0, 1 or 2 (gnubg's numbering: 0 = the raw net)")
     p.add_argument("--json", action="store_true", help='print {"players": [...]} (one object per file)')
     p.add_argument("--cache", type=Path, help="results cache for folders (default .bgboard-analysis.jsonl in the first folder)")
@@ -77,14 +77,15 @@ def _text(result: dict[str, Any]) -> str:
         note = f" ({p['pr_note']})" if p.get("pr_note") else ""
         lines.append(f"  {p['name']}: PR {p['pr']:.2f}, 95 % interval {ci} over {p['decisions']} decisions{note}")
         for d in p["worst"]:
-            lines.append(f"    game {d['game']} line {d['line']}: {d['played']} — better {d['better']}"
+            where = f"line {d['line']}" if d.get("line") is not None else f"move {d.get('move')}"
+            lines.append(f"    game {d['game']} {where}: {d['played']} — better {d['better']}"
                          f" (−{d['error_emg']:.3f} EMG)")
     return "\n".join(lines)
 
 
 def run(args: argparse.Namespace) -> int:
     from bgboard.analysis.file_batch import CACHE_NAME, Cache, expand, iter_results
-    from bgboard.analysis.evaluators import open_evaluator
+    from bgboard.analysis.evaluators import open_engine
 
     if args.worst < 0 or args.worst > 50:
         raise InputError("--worst must be between 0 and 50")
@@ -94,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
     folder = next((p for p in args.files if p.is_dir()), None)
     cache_path = args.cache or (folder / CACHE_NAME if folder is not None else None)
     cache = Cache.open(cache_path) if cache_path is not None else None
-    evaluator = open_evaluator(args.engine.strip().lower(), args.ply)
+    evaluator = open_engine(args.engine.strip().lower(), args.ply)
     failed = 0
     results: list[dict[str, Any]] = []
     show_bar = len(files) > 1 and sys.stderr.isatty() or folder is not None

