@@ -6,11 +6,15 @@ For the design as built (hardware/sensing.toml), or with another magnet (diamete
 thickness in mm), grade, gap (sensor element to the lowest magnet's bottom face, mm) or
 DRV5055 variant: the field ``bz_mt`` at a sensor of a stack of 1 to 5 checkers lying
 ``offset_mm`` off it (0 to the design's tolerance), and what the firmware reads it as.
-``--json`` prints ``{"magnet": {"diameter_mm", "thickness_mm", "polarization_t"},
-"checker_thickness_mm", "gap_mm", "sensor": {"name", "mv_per_mt", "range_mt"},
-"threshold_mt", "slot_pitch_mm", "max_offset_mm", "samples": [{"stack", "offset_mm",
-"bz_mt", "reads_as"}]}``.  ``max_offset_mm`` is how far off its sensor one checker may lie
-on a crowded board and still read as one (hardware/README.md, "Sensing physics").
+``--json`` prints ``{"magnet": {"diameter_mm", "thickness_mm", "polarization_t",
+"working_polarization_t"}, "checker_thickness_mm", "gap_mm", "sensor": {"name", "mv_per_mt",
+"range_mt"}, "threshold_mt", "slot_pitch_mm", "max_offset_mm", "working_point": {"case",
+"inner_field_ka_m", "worst_c", "margin"}, "samples": [{"stack", "offset_mm", "bz_mt",
+"reads_as"}]}``.  ``max_offset_mm`` is how far off its sensor one checker may lie on a
+crowded board and still read as one (hardware/README.md, "Sensing physics");
+``working_point`` is the magnet's worst case (its own field and its neighbours' in a stack,
+a pin or a crowded row) against its grade's HcJ over -20...60 °C: ``margin`` below 0.10 is
+a magnet that may lose its field (hardware/README.md, "Magnets that keep their field").
 
 Needs the hardware extra (magpylib): without it the command says so in one sentence.
 """
@@ -23,6 +27,7 @@ import math
 import re
 
 from bgboard.errors import InputError
+from bgboard.hardware.magnet_grades import GRADE_TABLE, worst_margin
 from bgboard.hardware.physics import GRADES, SENSORS, Design, crowded_tolerance_mm, load_design, reads_as, response
 
 STACKS = (1, 2, 3, 4, 5)
@@ -100,7 +105,9 @@ def field_report(design: Design) -> dict:
                             "reads_as": reads_as(bz / resp.b0_mt, resp)})
     return {
         "magnet": {"diameter_mm": design.magnet_diameter_mm, "thickness_mm": design.magnet_thickness_mm,
-                   "polarization_t": design.polarization_t},
+                   "polarization_t": design.polarization_t,
+                   "working_polarization_t": round(magnets.working_polarization_t(design), 4)},
+        "working_point": working_point(design),
         "checker_thickness_mm": design.checker_thickness_mm,
         "gap_mm": round(design.gap_mm, 3),
         "sensor": {"name": design.sensor.name, "mv_per_mt": design.sensor.mv_per_mt,
@@ -112,11 +119,30 @@ def field_report(design: Design) -> dict:
     }
 
 
+def working_point(design: Design) -> dict:
+    """The magnet's worst case of :data:`bgboard.hardware.magnets.NEIGHBOURS` over the
+    storage temperatures (magpylib-material-response)."""
+    from bgboard.hardware import magnets
+
+    grade = GRADE_TABLE[design.grade]
+    worst = None
+    for case in magnets.NEIGHBOURS:
+        h = magnets.inner_field_ka_m(design, case)
+        temp, margin = worst_margin(grade, h)
+        if worst is None or margin < worst["margin"]:
+            worst = {"case": case, "inner_field_ka_m": round(h, 1), "worst_c": temp, "margin": round(margin, 3)}
+    assert worst is not None
+    return worst
+
+
 def text_report(report: dict) -> str:
-    m, s = report["magnet"], report["sensor"]
+    m, s, w = report["magnet"], report["sensor"], report["working_point"]
     lines = [
-        f"magnet {m['diameter_mm']:g} x {m['thickness_mm']:g} mm, J = {m['polarization_t']:g} T; "
+        f"magnet {m['diameter_mm']:g} x {m['thickness_mm']:g} mm, J = {m['polarization_t']:g} T "
+        f"({m['working_polarization_t']:g} T at its working point); "
         f"gap {report['gap_mm']:g} mm; {s['name']} ({s['mv_per_mt']:g} mV/mT, ±{s['range_mt']:g} mT)",
+        f"worst case {w['case']}: {w['inner_field_ka_m']:g} kA/m inside it; at {w['worst_c']:g} °C its HcJ "
+        f"is {w['margin']:+.0%} beyond that" + ("" if w["margin"] >= 0.10 else " (less than 10 %: it may lose its field)"),
         f"reads a checker from {report['threshold_mt']:g} mT; one checker reads right up to "
         f"{report['max_offset_mm']:g} mm off its sensor (slot pitch {report['slot_pitch_mm']:g} mm)",
         f"{'stack':>5} {'offset mm':>9} {'Bz mT':>8}  reads as",
