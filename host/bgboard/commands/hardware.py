@@ -1,6 +1,8 @@
-"""``bgboard hardware field``: what a sensor reads, for a builder — computed with magpylib.
+"""``bgboard hardware field``: what a sensor reads, for a builder — computed with magpylib;
+``bgboard hardware fit``: the model fitted to a measured strip.
 
     bgboard hardware field [--magnet DxT] [--grade N35] [--gap-mm G] [--sensor DRV5055A4] [--json]
+    bgboard hardware fit READINGS.csv [--json]
 
 For the design as built (hardware/sensing.toml), or with another magnet (diameter x
 thickness in mm), grade, gap (sensor element to the lowest magnet's bottom face, mm) or
@@ -39,7 +41,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         help="the board's sensing physics (what a sensor reads)",
         description="The board as built: what a hall sensor reads for stacks of checkers off its centre.",
     )
-    sub = parser.add_subparsers(dest="what", required=True, metavar="field")
+    sub = parser.add_subparsers(dest="what", required=True, metavar="field|fit")
     field = sub.add_parser(
         "field",
         help="what a sensor reads for stacks of 1-5 at offsets up to the design's tolerance",
@@ -52,6 +54,15 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     field.add_argument("--gap-mm", metavar="G", help="sensor element to the magnet's bottom face, mm")
     field.add_argument("--sensor", metavar="NAME", help=f"sensor: {', '.join(SENSORS)}")
     field.add_argument("--json", action="store_true", help="print one JSON object")
+    fitting = sub.add_parser(
+        "fit",
+        help="fit the sensing model to a measured strip's readings",
+        description="Fit the magnet's polarisation, the gap and each sensor's gain and offset to "
+        "readings at known positions and stack heights (a CSV: sensor,offset_mm,stack,counts; "
+        "hardware/prototype.md), or say in one sentence why no gap and magnet explain them.",
+    )
+    fitting.add_argument("readings", metavar="READINGS.csv", help="the readings")
+    fitting.add_argument("--json", action="store_true", help="print one JSON object")
     return parser
 
 
@@ -152,7 +163,49 @@ def text_report(report: dict) -> str:
     return "\n".join(lines)
 
 
+def fit_report(path: str) -> dict:
+    """The JSON object of ``bgboard hardware fit``: the measured board against the design."""
+    from pathlib import Path
+
+    from bgboard.hardware import bench_fit, magnets
+
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"cannot read {path[:200]} ({getattr(exc, 'strerror', None) or exc})") from None
+    design = load_design()
+    readings = bench_fit.parse_readings(text)
+    found = bench_fit.fit(readings, lambda gap, configs: magnets.unit_bz_mt(design, gap, configs),
+                          design.counts_per_mt, design.sensor.noise_mt)
+    b0 = found.polarization_t * magnets.unit_bz_mt(design, found.gap_mm, [(0.0, 1)])[0]
+    return {
+        "polarization_t": round(found.polarization_t, 4),
+        "design_polarization_t": round(magnets.working_polarization_t(design), 4),
+        "gap_mm": round(found.gap_mm, 2),
+        "design_gap_mm": design.gap_mm,
+        "swing": round(b0 * design.counts_per_mt),
+        "rms_mt": round(found.rms_mt, 4),
+        "sensors": [{"sensor": name, "gain": round(g, 4), "offset_counts": round(o, 1)}
+                    for name, (g, o) in sorted(found.sensors.items())],
+    }
+
+
+def fit_text(report: dict) -> str:
+    lines = [
+        f"magnet J = {report['polarization_t']:g} T (the design's {report['design_polarization_t']:g} T); "
+        f"gap {report['gap_mm']:g} mm (the design's {report['design_gap_mm']:g} mm); "
+        f"one centred checker {report['swing']} counts; readings scatter {report['rms_mt']:g} mT about the fit",
+        f"{'sensor':>8} {'gain':>7} {'offset':>8}",
+    ]
+    lines += [f"{s['sensor']:>8} {s['gain']:>7.3f} {s['offset_counts']:>8.1f}" for s in report["sensors"]]
+    return "\n".join(lines)
+
+
 def run(args: argparse.Namespace) -> int:
+    if args.what == "fit":
+        found = fit_report(args.readings)
+        print(json.dumps(found) if args.json else fit_text(found))
+        return 0
     report = field_report(design_of(args))
     print(json.dumps(report) if args.json else text_report(report))
     return 0

@@ -235,6 +235,19 @@ def recoil_bz_mt(design: Design, stack: int = 1, mu_rec: float | None = None) ->
     return float(solved.getB((0.0, 0.0, 0.0))[2]) * 1000
 
 
+def unit_bz_mt(design: Design, gap_mm: float, configs: Sequence[tuple[float, int]]) -> list[float]:
+    """Bz (mT) at a sensor for each ``(offset_mm, stack)``: a centred stack of ``stack``
+    north-up magnets of unit polarisation (1 T) whose centre lies ``offset_mm`` from it, the
+    lowest ``gap_mm`` above it (the shape :func:`bgboard.hardware.bench_fit.fit` scales)."""
+    magpy = require()
+    d = design.with_options(gap_mm=gap_mm)
+    out = []
+    for offset, stack in configs:
+        mags = [_cylinder(magpy, d, 0.0, 0.0, k, 1.0) for k in range(stack)]
+        out.append(float(magpy.Collection(*mags).getB((offset / 1000, 0.0, 0.0))[2]) * 1000 if mags else 0.0)
+    return out
+
+
 # ---------------------------------------------------------------------- forces
 def sideways_force_mn(design: Design, dx_mm: float, dy_mm: float = 0.0, opposite: bool = False) -> float:
     """The force (mN) along the line between two checkers on the board whose centres are
@@ -263,4 +276,4 @@ def lift_one_force_mn(design: Design, stack: int) -> float:
 
 __all__ = ["MESH", "MISSING", "NEIGHBOURS", "REACH_MM", "STEP_MM", "bz_mt", "compute_table", "neighbour_force_mn", "pin_forces_mn", "require",
            "stack_force_mn", "inner_field_ka_m", "lift_one_force_mn", "recoil_bz_mt", "sideways_force_mn",
-           "working_polarization_t"]
+           "unit_bz_mt", "working_polarization_t"]
