@@ -104,3 +104,21 @@ def test_the_text_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
     assert main(["hardware", "fit", str(path)]) == 0
     out = capsys.readouterr().out
     assert out.startswith("magnet J = ") and "the design's 4 mm" in out and out.count("\n") == 12
+
+
+def test_the_measured_board_regenerates_the_sensing_design_and_its_field(tmp_path: Path,
+                                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    from bgboard.hardware.physics import load_table, parse_design, response
+
+    path = tmp_path / "readings.csv"
+    j = 1.05 * magnets.working_polarization_t(DESIGN)
+    path.write_text(readings(j, 4.4, seed=4))
+    assert main(["hardware", "fit", str(path), "--json", "--out", str(tmp_path / "measured")]) == 0
+    found = json.loads(capsys.readouterr().out)
+    measured = parse_design((tmp_path / "measured" / "sensing.toml").read_text())
+    assert measured.gap_mm == pytest.approx(found["gap_mm"], abs=0.01)
+    assert measured.measured_polarization_t == pytest.approx(found["polarization_t"], abs=1e-4)
+    table = load_table(measured, tmp_path / "measured" / "field_table.json")  # the table of that design
+    # the firmware's default swing made from it is the fit's
+    assert response(measured, table).swing == pytest.approx(found["swing"], abs=2)
+    assert abs(found["swing"] - response(DESIGN, load_table(DESIGN)).swing) > 100  # and not the design's

@@ -63,6 +63,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     )
     fitting.add_argument("readings", metavar="READINGS.csv", help="the readings")
     fitting.add_argument("--json", action="store_true", help="print one JSON object")
+    fitting.add_argument("--out", metavar="DIR", help="write the measured board's sensing.toml and field_table.json here")
     return parser
 
 
@@ -190,6 +191,46 @@ def fit_report(path: str) -> dict:
     }
 
 
+def measured_sensing(text: str, gap_mm: float, depth_mm: float, polarization_t: float) -> str:
+    """sensing.toml ``text`` with the measured gap (its ``[board] surface_mm``) and the
+    measured polarisation (``[magnet] measured_polarization_t``)."""
+    out, section = [], ""
+    for line in text.splitlines():
+        stripped = line.strip()
+        if stripped.startswith("["):
+            section = stripped
+        if section == "[board]" and stripped.startswith("surface_mm"):
+            line = f"surface_mm = {gap_mm - depth_mm:.2f}        # measured: bgboard hardware fit"
+        if section == "[magnet]" and stripped.startswith("measured_polarization_t"):
+            continue
+        out.append(line)
+        if section == "[magnet]" and stripped.startswith("depth_mm"):
+            out.append(f"measured_polarization_t = {polarization_t:.4f}   # measured: bgboard hardware fit")
+    return "\n".join(out) + "\n"
+
+
+def write_measured(report: dict, directory: str) -> None:
+    """The measured board's sensing.toml and field table in ``directory`` (copy them over
+    hardware/sensing.toml and host/bgboard/hardware/field_table.json, then run
+    hardware/make_board.py and hardware/draw_field.py: hardware/prototype.md)."""
+    from pathlib import Path
+
+    from bgboard.hardware import magnets
+    from bgboard.hardware.physics import HERE, parse_design
+
+    design = load_design()
+    text = measured_sensing((HERE / "sensing.toml").read_text(encoding="utf-8"), report["gap_mm"],
+                            design.magnet_depth_mm, report["polarization_t"])
+    measured = parse_design(text)
+    out = Path(directory)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "sensing.toml").write_text(text, encoding="utf-8")
+        (out / "field_table.json").write_text(magnets.compute_table(measured).to_json(), encoding="utf-8")
+    except OSError as exc:
+        raise InputError(f"cannot write to {directory[:200]} ({exc.strerror or exc})") from None
+
+
 def fit_text(report: dict) -> str:
     lines = [
         f"magnet J = {report['polarization_t']:g} T (the design's {report['design_polarization_t']:g} T); "
@@ -204,6 +245,8 @@ def fit_text(report: dict) -> str:
 def run(args: argparse.Namespace) -> int:
     if args.what == "fit":
         found = fit_report(args.readings)
+        if args.out is not None:
+            write_measured(found, args.out)
         print(json.dumps(found) if args.json else fit_text(found))
         return 0
     report = field_report(design_of(args))

@@ -79,7 +79,10 @@ def _solved(design: Design, mu_rec: float, remanence_t: float) -> Any:
 def working_polarization_t(design: Design, mu_rec: float | None = None) -> float:
     """The polarisation (T) a magnet of ``design`` keeps at its working point at 20 °C: its
     grade's remanence lowered along its recoil line (``mu_rec``, default the grade's nominal)
-    by its own field — the volume mean of the solved cells' polarisation."""
+    by its own field — the volume mean of the solved cells' polarisation; or, without
+    ``mu_rec``, the polarisation a measured strip gave (``[magnet] measured_polarization_t``)."""
+    if mu_rec is None and design.measured_polarization_t is not None:
+        return design.measured_polarization_t
     grade = GRADE_TABLE[design.grade]
     solved = _solved(design, grade.mu_rec_nominal if mu_rec is None else mu_rec, grade.br_t)
     cells = list(solved.sources_all)

@@ -94,6 +94,9 @@ class Design:
     full_scale: int = 65536
     checker_mass_g: float = 12.0
     friction: float = 0.3
+    #: The magnet's polarisation as a measured strip gave it (``bgboard hardware fit``), which
+    #: then replaces the one computed from its grade (:mod:`bgboard.hardware.magnets`).
+    measured_polarization_t: float | None = None
 
     @property
     def weight_mn(self) -> float:
@@ -130,7 +133,7 @@ class Design:
             "recoil_permeability": self.recoil_permeability,
             "gap_mm": round(self.gap_mm, 6),
             "checker_thickness_mm": self.checker_thickness_mm,
-        }
+        } | ({} if self.measured_polarization_t is None else {"measured_polarization_t": self.measured_polarization_t})
 
     def with_options(
         self,
@@ -208,6 +211,8 @@ def parse_design(text: str) -> Design:
         full_scale=int(_number(adc, "adc", "full_scale", 4096, 65536)),
         checker_mass_g=_number(checker, "checker", "mass_g", 1, 100),
         friction=_number(checker, "checker", "friction", 0.05, 1.0),
+        measured_polarization_t=(_number(magnet, "magnet", "measured_polarization_t", 0.01, 2.0)
+                                 if isinstance(magnet, dict) and "measured_polarization_t" in magnet else None),
     )
     check_design(design)
     return design
