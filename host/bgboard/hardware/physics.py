@@ -126,14 +126,17 @@ class Design:
 
     def key(self) -> dict[str, float | str]:
         """What the field table depends on (to tell a stale table)."""
-        return {
+        key: dict[str, float | str] = {
             "magnet_diameter_mm": self.magnet_diameter_mm,
             "magnet_thickness_mm": self.magnet_thickness_mm,
             "polarization_t": self.polarization_t,
             "recoil_permeability": self.recoil_permeability,
             "gap_mm": round(self.gap_mm, 6),
             "checker_thickness_mm": self.checker_thickness_mm,
-        } | ({} if self.measured_polarization_t is None else {"measured_polarization_t": self.measured_polarization_t})
+        }
+        if self.measured_polarization_t is not None:
+            key["measured_polarization_t"] = self.measured_polarization_t
+        return key
 
     def with_options(
         self,
