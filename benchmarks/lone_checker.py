@@ -43,16 +43,19 @@ SPREAD_MARGIN = 0.1  # the sensors' gain spread and noise a weak-reading rule mu
 
 
 def profile(design: Design, ring_inner_mm: float = 0.0, step: float = 0.25, reach: float = 60.0) -> list[float]:
-    """Bz of one checker (mT) at offsets 0, step ... reach; a ring magnet if ``ring_inner_mm``."""
+    """Bz of one checker (mT) at offsets 0, step ... reach; a ring magnet if ``ring_inner_mm``
+    (at the disc's working point, :func:`bgboard.hardware.magnets.working_polarization_t`: a
+    ring's differs a little, and only the field's shape decides here)."""
     magpy = magnets.require()
+    j = magnets.working_polarization_t(design)
     z = (design.gap_mm + design.magnet_thickness_mm / 2) / 1000
     r_out = design.magnet_diameter_mm / 2000
     if ring_inner_mm:
-        m = magpy.magnet.CylinderSegment(polarization=(0, 0, design.polarization_t),
+        m = magpy.magnet.CylinderSegment(polarization=(0, 0, j),
                                          dimension=(ring_inner_mm / 2000, r_out, design.magnet_thickness_mm / 1000, 0, 360),
                                          position=(0, 0, z))
     else:
-        m = magpy.magnet.Cylinder(polarization=(0, 0, design.polarization_t),
+        m = magpy.magnet.Cylinder(polarization=(0, 0, j),
                                   dimension=(2 * r_out, design.magnet_thickness_mm / 1000), position=(0, 0, z))
     n = int(reach / step) + 1
     b = m.getB([(i * step / 1000, 0.0, 0.0) for i in range(n)])

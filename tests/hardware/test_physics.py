@@ -46,6 +46,11 @@ def issue(gap: float) -> Design:
     return DESIGN.with_options(magnet=(6.0, 2.0), grade="N35", gap_mm=gap)
 
 
+def rigid(design: Design, xs: list[float], stack: int = 1) -> list[float]:
+    """Issue 22's table was for rigid magnets at the grade's remanence."""
+    return magnets.bz_mt(design, xs, stack=stack, polarization_t=GRADES[design.grade])
+
+
 def test_magpylib_is_installed() -> None:
     # the physics tests fail, not skip, without it
     assert magnets.require().__version__
@@ -56,7 +61,8 @@ def test_magpylib_is_installed() -> None:
 def test_magpylib_matches_the_closed_form_on_axis(diameter: float, thickness: float, grade: str, distance: float) -> None:
     design = DESIGN.with_options(magnet=(diameter, thickness), grade=grade, gap_mm=distance)
     exact = disc_on_axis_mt(GRADES[grade], diameter, thickness, distance)
-    assert magnets.bz_mt(design, [0.0])[0] == pytest.approx(exact, rel=1e-6)
+    # magpylib's rigid magnet at the grade's remanence (the physics then uses its working point)
+    assert magnets.bz_mt(design, [0.0], polarization_t=GRADES[grade])[0] == pytest.approx(exact, rel=1e-6)
 
 
 def test_the_closed_form_is_the_textbook_one() -> None:
@@ -68,19 +74,19 @@ def test_the_closed_form_is_the_textbook_one() -> None:
 
 @pytest.mark.parametrize("gap,centre,off5", [(3.0, 89.5, 8.5), (3.5, 70.6, 9.8), (4.0, 56.2, 10.2), (5.0, 36.7, 9.8)])
 def test_the_issues_table_on_and_off_axis(gap: float, centre: float, off5: float) -> None:
-    b = magnets.bz_mt(issue(gap), [0.0, 5.0])
+    b = rigid(issue(gap), [0.0, 5.0])
     assert b[0] == pytest.approx(centre, abs=0.05)
     assert b[1] == pytest.approx(off5, abs=0.05)
 
 
 def test_the_issues_table_at_gap_4() -> None:
-    b = magnets.bz_mt(issue(4.0), [3.0, 6.0])
+    b = rigid(issue(4.0), [3.0, 6.0])
     assert b == pytest.approx([31.4, 4.4], abs=0.05)
 
 
 @pytest.mark.parametrize("gap,second,fifteen", [(3.0, 8, 12), (3.5, 9, 13), (4.0, 10, 15), (5.0, 12, 19)])
 def test_the_issues_table_for_stacks(gap: float, second: int, fifteen: int) -> None:
-    one, two, all15 = (magnets.bz_mt(issue(gap), [0.0], stack=k)[0] for k in (1, 2, 15))
+    one, two, all15 = (rigid(issue(gap), [0.0], stack=k)[0] for k in (1, 2, 15))
     # the issue gives whole percent (13.5 % at 3.5 mm is its "+13 %")
     assert 100 * (two / one - 1) == pytest.approx(second, abs=0.6)
     assert 100 * (all15 / one - 1) == pytest.approx(fifteen, abs=0.6)
@@ -180,7 +186,7 @@ def test_a_crowded_checker_never_reads_as_the_other_colour(side: int) -> None:
 @pytest.mark.parametrize("side", [1, -1])
 def test_neighbours_of_either_colour_leave_one_checker_one_checker(side: int) -> None:
     tol = crowded_tolerance_mm(DESIGN, TABLE)
-    assert 12.5 <= tol <= single_tolerance_mm(DESIGN, TABLE)
+    assert 12.0 <= tol <= single_tolerance_mm(DESIGN, TABLE)  # well beyond the quarter pitch two sensors per slot need
     for tenth in range(0, int(tol * 10) + 1):
         x = tenth / 10
         for colour in (1, -1):
@@ -215,10 +221,11 @@ def test_a_plakoto_pinner_sits_on_its_victim(offset: float) -> None:
 
 
 def test_the_former_thicker_magnet_pushed_a_pinner_off() -> None:
-    # 30 x 1 mm Y30 (the design before): 219 mN up, nearly twice a 12 g checker's weight
-    old = DESIGN.with_options(magnet=(30.0, 1.0), sensor="DRV5055A2")
+    # 30 x 1 mm Y30 (the design before issue 22's last): at its working point 158 mN up, more
+    # than a 12 g checker's weight
+    old = DESIGN.with_options(magnet=(30.0, 1.0), grade="Y30", sensor="DRV5055A2")
     sideways, up = magnets.pin_forces_mn(old, 0.0)
-    assert up > 1.5 * DESIGN.weight_mn
+    assert up > DESIGN.weight_mn
     assert not pin_sits(old, sideways, up)
     assert magnets.stack_force_mn(old, opposite=True) == pytest.approx(up, rel=1e-6)
 

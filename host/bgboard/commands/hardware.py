@@ -1,16 +1,22 @@
-"""``bgboard hardware field``: what a sensor reads, for a builder — computed with magpylib.
+"""``bgboard hardware field``: what a sensor reads, for a builder — computed with magpylib;
+``bgboard hardware fit``: the model fitted to a measured strip.
 
     bgboard hardware field [--magnet DxT] [--grade N35] [--gap-mm G] [--sensor DRV5055A4] [--json]
+    bgboard hardware fit READINGS.csv [--json]
 
 For the design as built (hardware/sensing.toml), or with another magnet (diameter x
 thickness in mm), grade, gap (sensor element to the lowest magnet's bottom face, mm) or
 DRV5055 variant: the field ``bz_mt`` at a sensor of a stack of 1 to 5 checkers lying
 ``offset_mm`` off it (0 to the design's tolerance), and what the firmware reads it as.
-``--json`` prints ``{"magnet": {"diameter_mm", "thickness_mm", "polarization_t"},
-"checker_thickness_mm", "gap_mm", "sensor": {"name", "mv_per_mt", "range_mt"},
-"threshold_mt", "slot_pitch_mm", "max_offset_mm", "samples": [{"stack", "offset_mm",
-"bz_mt", "reads_as"}]}``.  ``max_offset_mm`` is how far off its sensor one checker may lie
-on a crowded board and still read as one (hardware/README.md, "Sensing physics").
+``--json`` prints ``{"magnet": {"diameter_mm", "thickness_mm", "polarization_t",
+"working_polarization_t"}, "checker_thickness_mm", "gap_mm", "sensor": {"name", "mv_per_mt",
+"range_mt"}, "threshold_mt", "slot_pitch_mm", "max_offset_mm", "working_point": {"case",
+"inner_field_ka_m", "worst_c", "margin"}, "samples": [{"stack", "offset_mm", "bz_mt",
+"reads_as"}]}``.  ``max_offset_mm`` is how far off its sensor one checker may lie on a
+crowded board and still read as one (hardware/README.md, "Sensing physics");
+``working_point`` is the magnet's worst case (its own field and its neighbours' in a stack,
+a pin or a crowded row) against its grade's HcJ over -20...60 °C: ``margin`` below 0.10 is
+a magnet that may lose its field (hardware/README.md, "Magnets that keep their field").
 
 Needs the hardware extra (magpylib): without it the command says so in one sentence.
 """
@@ -23,6 +29,7 @@ import math
 import re
 
 from bgboard.errors import InputError
+from bgboard.hardware.magnet_grades import GRADE_TABLE, worst_margin
 from bgboard.hardware.physics import GRADES, SENSORS, Design, crowded_tolerance_mm, load_design, reads_as, response
 
 STACKS = (1, 2, 3, 4, 5)
@@ -34,7 +41,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         help="the board's sensing physics (what a sensor reads)",
         description="The board as built: what a hall sensor reads for stacks of checkers off its centre.",
     )
-    sub = parser.add_subparsers(dest="what", required=True, metavar="field")
+    sub = parser.add_subparsers(dest="what", required=True, metavar="field|fit")
     field = sub.add_parser(
         "field",
         help="what a sensor reads for stacks of 1-5 at offsets up to the design's tolerance",
@@ -47,6 +54,16 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     field.add_argument("--gap-mm", metavar="G", help="sensor element to the magnet's bottom face, mm")
     field.add_argument("--sensor", metavar="NAME", help=f"sensor: {', '.join(SENSORS)}")
     field.add_argument("--json", action="store_true", help="print one JSON object")
+    fitting = sub.add_parser(
+        "fit",
+        help="fit the sensing model to a measured strip's readings",
+        description="Fit the magnet's polarisation, the gap and each sensor's gain and offset to "
+        "readings at known positions and stack heights (a CSV: sensor,offset_mm,stack,counts; "
+        "hardware/prototype.md), or say in one sentence why no gap and magnet explain them.",
+    )
+    fitting.add_argument("readings", metavar="READINGS.csv", help="the readings")
+    fitting.add_argument("--json", action="store_true", help="print one JSON object")
+    fitting.add_argument("--out", metavar="DIR", help="write the measured board's sensing.toml and field_table.json here")
     return parser
 
 
@@ -100,7 +117,9 @@ def field_report(design: Design) -> dict:
                             "reads_as": reads_as(bz / resp.b0_mt, resp)})
     return {
         "magnet": {"diameter_mm": design.magnet_diameter_mm, "thickness_mm": design.magnet_thickness_mm,
-                   "polarization_t": design.polarization_t},
+                   "polarization_t": design.polarization_t,
+                   "working_polarization_t": round(magnets.working_polarization_t(design), 4)},
+        "working_point": working_point(design),
         "checker_thickness_mm": design.checker_thickness_mm,
         "gap_mm": round(design.gap_mm, 3),
         "sensor": {"name": design.sensor.name, "mv_per_mt": design.sensor.mv_per_mt,
@@ -112,11 +131,30 @@ def field_report(design: Design) -> dict:
     }
 
 
+def working_point(design: Design) -> dict:
+    """The magnet's worst case of :data:`bgboard.hardware.magnets.NEIGHBOURS` over the
+    storage temperatures (magpylib-material-response)."""
+    from bgboard.hardware import magnets
+
+    grade = GRADE_TABLE[design.grade]
+    worst = None
+    for case in magnets.NEIGHBOURS:
+        h = magnets.inner_field_ka_m(design, case)
+        temp, margin = worst_margin(grade, h)
+        if worst is None or margin < worst["margin"]:
+            worst = {"case": case, "inner_field_ka_m": round(h, 1), "worst_c": temp, "margin": round(margin, 3)}
+    assert worst is not None
+    return worst
+
+
 def text_report(report: dict) -> str:
-    m, s = report["magnet"], report["sensor"]
+    m, s, w = report["magnet"], report["sensor"], report["working_point"]
     lines = [
-        f"magnet {m['diameter_mm']:g} x {m['thickness_mm']:g} mm, J = {m['polarization_t']:g} T; "
+        f"magnet {m['diameter_mm']:g} x {m['thickness_mm']:g} mm, J = {m['polarization_t']:g} T "
+        f"({m['working_polarization_t']:g} T at its working point); "
         f"gap {report['gap_mm']:g} mm; {s['name']} ({s['mv_per_mt']:g} mV/mT, ±{s['range_mt']:g} mT)",
+        f"worst case {w['case']}: {w['inner_field_ka_m']:g} kA/m inside it; at {w['worst_c']:g} °C its HcJ "
+        f"is {w['margin']:+.0%} beyond that" + ("" if w["margin"] >= 0.10 else " (less than 10 %: it may lose its field)"),
         f"reads a checker from {report['threshold_mt']:g} mT; one checker reads right up to "
         f"{report['max_offset_mm']:g} mm off its sensor (slot pitch {report['slot_pitch_mm']:g} mm)",
         f"{'stack':>5} {'offset mm':>9} {'Bz mT':>8}  reads as",
@@ -126,7 +164,91 @@ def text_report(report: dict) -> str:
     return "\n".join(lines)
 
 
+def fit_report(path: str) -> dict:
+    """The JSON object of ``bgboard hardware fit``: the measured board against the design."""
+    from pathlib import Path
+
+    from bgboard.hardware import bench_fit, magnets
+
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"cannot read {path[:200]} ({getattr(exc, 'strerror', None) or exc})") from None
+    design = load_design()
+    readings = bench_fit.parse_readings(text)
+    found = bench_fit.fit(readings, lambda gap, configs: magnets.unit_bz_mt(design, gap, configs),
+                          design.counts_per_mt, design.sensor.noise_mt)
+    b0 = found.polarization_t * magnets.unit_bz_mt(design, found.gap_mm, [(0.0, 1)])[0]
+    return {
+        "polarization_t": round(found.polarization_t, 4),
+        "design_polarization_t": round(magnets.working_polarization_t(design), 4),
+        "gap_mm": round(found.gap_mm, 2),
+        "design_gap_mm": design.gap_mm,
+        "swing": round(b0 * design.counts_per_mt),
+        "rms_mt": round(found.rms_mt, 4),
+        "sensors": [{"sensor": name, "gain": round(g, 4), "offset_counts": round(o, 1)}
+                    for name, (g, o) in sorted(found.sensors.items())],
+    }
+
+
+def measured_sensing(text: str, gap_mm: float, depth_mm: float, polarization_t: float) -> str:
+    """sensing.toml ``text`` with the measured gap (its ``[board] surface_mm``) and the
+    measured polarisation (``[magnet] measured_polarization_t``)."""
+    out, section = [], ""
+    for line in text.splitlines():
+        stripped = line.strip()
+        if stripped.startswith("["):
+            section = stripped
+        if section == "[board]" and stripped.startswith("surface_mm"):
+            line = f"surface_mm = {gap_mm - depth_mm:.2f}        # measured: bgboard hardware fit"
+        if section == "[magnet]" and stripped.startswith("measured_polarization_t"):
+            continue
+        out.append(line)
+        if section == "[magnet]" and stripped.startswith("depth_mm"):
+            out.append(f"measured_polarization_t = {polarization_t:.4f}   # measured: bgboard hardware fit")
+    return "\n".join(out) + "\n"
+
+
+def write_measured(report: dict, directory: str) -> None:
+    """The measured board's sensing.toml and field table in ``directory`` (copy them over
+    hardware/sensing.toml and host/bgboard/hardware/field_table.json, then run
+    hardware/make_board.py and hardware/draw_field.py: hardware/prototype.md)."""
+    from pathlib import Path
+
+    from bgboard.hardware import magnets
+    from bgboard.hardware.physics import HERE, parse_design
+
+    design = load_design()
+    text = measured_sensing((HERE / "sensing.toml").read_text(encoding="utf-8"), report["gap_mm"],
+                            design.magnet_depth_mm, report["polarization_t"])
+    measured = parse_design(text)
+    out = Path(directory)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "sensing.toml").write_text(text, encoding="utf-8")
+        (out / "field_table.json").write_text(magnets.compute_table(measured).to_json(), encoding="utf-8")
+    except OSError as exc:
+        raise InputError(f"cannot write to {directory[:200]} ({exc.strerror or exc})") from None
+
+
+def fit_text(report: dict) -> str:
+    lines = [
+        f"magnet J = {report['polarization_t']:g} T (the design's {report['design_polarization_t']:g} T); "
+        f"gap {report['gap_mm']:g} mm (the design's {report['design_gap_mm']:g} mm); "
+        f"one centred checker {report['swing']} counts; readings scatter {report['rms_mt']:g} mT about the fit",
+        f"{'sensor':>8} {'gain':>7} {'offset':>8}",
+    ]
+    lines += [f"{s['sensor']:>8} {s['gain']:>7.3f} {s['offset_counts']:>8.1f}" for s in report["sensors"]]
+    return "\n".join(lines)
+
+
 def run(args: argparse.Namespace) -> int:
+    if args.what == "fit":
+        found = fit_report(args.readings)
+        if args.out is not None:
+            write_measured(found, args.out)
+        print(json.dumps(found) if args.json else fit_text(found))
+        return 0
     report = field_report(design_of(args))
     print(json.dumps(report) if args.json else text_report(report))
     return 0

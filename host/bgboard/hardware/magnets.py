@@ -2,15 +2,24 @@
 
 magpylib (https://magpylib.readthedocs.io) gives the exact field of a homogeneously,
 axially magnetised cylinder; a checker's magnet is one, a stack is several 7 mm apart.
-Everything here is in mm and mT; magpylib works in SI units.  ``magpylib`` is the
-``hardware`` extra (``pip install 'bgboard[hardware]'``): :func:`require` says so in one
-sentence when it is missing.
+magpylib's magnets are rigid; a real one sits on its recoil line (its polarisation falls
+by (mu_rec - 1) mu0 H under its own opposing field H), so the polarisation every field here
+uses is the magnet's working point, :func:`working_polarization_t`, solved by
+magpylib-material-response (each magnet cut into cells, each cell's polarisation made
+consistent with the field of all the others).  :func:`inner_field_ka_m` is the field inside
+a magnet against which its grade's coercivity is checked (:mod:`bgboard.hardware.magnet_grades`).
+Everything here is in mm and mT; magpylib works in SI units.  ``magpylib`` and
+``magpylib-material-response`` are the ``hardware`` extra (``pip install 'bgboard[hardware]'``):
+:func:`require` says so in one sentence when one is missing.
 """
 
 from __future__ import annotations
 
+import functools
+import math
 from typing import Any, Sequence
 
+from bgboard.hardware.magnet_grades import GRADE_TABLE
 from bgboard.hardware.physics import MAX_STACK, Design, DesignError, FieldTable
 
 #: The table's lateral reach and step (mm). Beyond 80 mm the table says 0: magpylib gives one
@@ -19,7 +28,8 @@ from bgboard.hardware.physics import MAX_STACK, Design, DesignError, FieldTable
 REACH_MM = 80.0
 STEP_MM = 0.5
 
-MISSING = "bgboard hardware field needs magpylib: install the hardware extra (pip install 'bgboard[hardware]')"
+MISSING = ("bgboard hardware field needs magpylib and magpylib-material-response: "
+           "install the hardware extra (pip install 'bgboard[hardware]')")
 
 
 def require() -> Any:
@@ -31,13 +41,59 @@ def require() -> Any:
     return magpylib
 
 
-def _magnet(magpy: Any, design: Design, x_mm: float, level: int, sign: int = 1, tilt_deg: float = 0.0) -> Any:
+#: How finely :func:`working_polarization_t` cuts a magnet (around, across, through): 61
+#: cells; finer meshes (190, 764, 1,532 cells) move its field at the sensor by under 0.1 %.
+MESH = (16, 4, 1)
+
+
+def _require_response() -> tuple[Any, Any]:
+    """magpylib-material-response's ``apply_demag`` and ``mesh_Cylinder``."""
+    try:
+        import magpylib_material_response as mmr
+        from magpylib_material_response.demag import apply_demag
+        from magpylib_material_response.meshing import mesh_Cylinder
+    except ImportError:
+        raise DesignError(MISSING) from None
+    mmr.disable_logging()
+    return apply_demag, mesh_Cylinder
+
+
+def _cylinder(magpy: Any, design: Design, x_mm: float, y_mm: float, level: int, polarization_t: float) -> Any:
     z = design.gap_mm + design.magnet_thickness_mm / 2 + level * design.checker_thickness_mm
-    m = magpy.magnet.Cylinder(
-        polarization=(0, 0, sign * design.polarization_t),
+    return magpy.magnet.Cylinder(
+        polarization=(0, 0, polarization_t),
         dimension=(design.magnet_diameter_mm / 1000, design.magnet_thickness_mm / 1000),
-        position=(x_mm / 1000, 0, z / 1000),
+        position=(x_mm / 1000, y_mm / 1000, z / 1000),
     )
+
+
+def _solved(design: Design, mu_rec: float, remanence_t: float) -> Any:
+    """One magnet of ``design`` cut into cells, each at its working point (recoil ``mu_rec``)."""
+    magpy = require()
+    apply_demag, mesh_cylinder = _require_response()
+    cells = mesh_cylinder(_cylinder(magpy, design, 0.0, 0.0, 0, remanence_t), MESH)
+    return apply_demag(cells, susceptibility=mu_rec - 1.0)
+
+
+@functools.lru_cache(maxsize=32)
+def working_polarization_t(design: Design, mu_rec: float | None = None) -> float:
+    """The polarisation (T) a magnet of ``design`` keeps at its working point at 20 °C: its
+    grade's remanence lowered along its recoil line (``mu_rec``, default the grade's nominal)
+    by its own field — the volume mean of the solved cells' polarisation; or, without
+    ``mu_rec``, the polarisation a measured strip gave (``[magnet] measured_polarization_t``)."""
+    if mu_rec is None and design.measured_polarization_t is not None:
+        return design.measured_polarization_t
+    grade = GRADE_TABLE[design.grade]
+    solved = _solved(design, grade.mu_rec_nominal if mu_rec is None else mu_rec, grade.br_t)
+    cells = list(solved.sources_all)
+    volume = sum(c.volume for c in cells)
+    return float(sum(c.volume * c.polarization[2] for c in cells) / volume)
+
+
+def _magnet(magpy: Any, design: Design, x_mm: float, level: int, sign: int = 1, tilt_deg: float = 0.0,
+            polarization_t: float | None = None) -> Any:
+    j = working_polarization_t(design) if polarization_t is None else polarization_t
+    m = _cylinder(magpy, design, x_mm, 0.0, level, sign * j)
     if tilt_deg:
         # a leaning stack: each checker turned about its own centre (y axis)
         m.rotate_from_angax(tilt_deg, "y", anchor=None)
@@ -52,12 +108,14 @@ def bz_mt(
     lean_mm: float = 0.0,
     tilt_deg: float = 0.0,
     sign: int = 1,
+    polarization_t: float | None = None,
 ) -> list[float]:
     """Bz (mT) at sensors at ``sensor_x_mm`` (on the x axis) of a stack of ``stack``
     checkers whose lowest sits at ``offset_mm``; each further checker ``lean_mm`` further
-    along x and all turned by ``tilt_deg`` (a leaning stack)."""
+    along x and all turned by ``tilt_deg`` (a leaning stack).  Each magnet rigid at
+    ``polarization_t`` (default: its working point, :func:`working_polarization_t`)."""
     magpy = require()
-    mags = [_magnet(magpy, design, offset_mm + k * lean_mm, k, sign, tilt_deg) for k in range(stack)]
+    mags = [_magnet(magpy, design, offset_mm + k * lean_mm, k, sign, tilt_deg, polarization_t) for k in range(stack)]
     observers = [(x / 1000, 0.0, 0.0) for x in sensor_x_mm]
     b = magpy.Collection(*mags).getB(observers)
     return [float(v) * 1000 for v in b[..., 2].reshape(-1)]
@@ -73,7 +131,8 @@ def compute_table(design: Design) -> FieldTable:
     for level in range(MAX_STACK):
         b = _magnet(magpy, design, 0.0, level).getB(observers)
         rows.append(tuple(round(float(v) * 1000, 4) for v in b[:, 2]))
-    source = f"hardware/make_field.py: magpylib {magpy.__version__} Cylinder, axial, from hardware/sensing.toml"
+    source = (f"hardware/make_field.py: magpylib {magpy.__version__} Cylinder, axial, from hardware/sensing.toml, "
+              f"at the working point J = {working_polarization_t(design):.4f} T (magpylib-material-response)")
     return FieldTable(STEP_MM, tuple(rows), design.key(), source)
 
 
@@ -108,5 +167,116 @@ def pin_forces_mn(design: Design, offset_mm: float) -> tuple[float, float]:
     return float(force[0][0]) * 1000, float(force[0][2]) * 1000
 
 
-__all__ = ["MISSING", "REACH_MM", "STEP_MM", "bz_mt", "compute_table", "neighbour_force_mn", "pin_forces_mn", "require",
-           "stack_force_mn"]
+# ---------------------------------------------------------------------- working point
+#: Where a magnet's neighbours lie in the cases :func:`inner_field_ka_m` checks: ``(x, y,
+#: level, sign)`` in mm, stack levels and colour, relative to a north-up magnet on the board.
+#: A crowded row: its own row touching it (38 mm) and both neighbouring points' rows 40 mm
+#: across, either colour; a pin: the opposite colour lying on it (its field opposes).
+NEIGHBOURS: dict[str, tuple[tuple[float, float, int, int], ...]] = {
+    "alone": (),
+    "bottom of a stack of five": tuple((0.0, 0.0, k, 1) for k in range(1, 5)),
+    "middle of a stack of five": tuple((0.0, 0.0, k, 1) for k in (-2, -1, 1, 2)),
+    "pinned under one pinner": ((0.0, 0.0, 1, -1),),
+    "pinned under two pinners": ((0.0, 0.0, 1, -1), (0.0, 0.0, 2, -1)),
+    "crowded row, same colour around": tuple((a, b, 0, 1) for a in (-38.0, 0.0, 38.0) for b in (-40.0, 0.0, 40.0)
+                                             if (a, b) != (0.0, 0.0)),
+    "crowded row, other colour beside": tuple((a, b, 0, 1 if b == 0 else -1) for a in (-38.0, 0.0, 38.0)
+                                              for b in (-40.0, 0.0, 40.0) if (a, b) != (0.0, 0.0)),
+}
+
+
+def _inside(design: Design, level: int) -> list[tuple[float, float, float]]:
+    """Points (m) filling a magnet at ``level`` on the sensor's axis: 13 radii to 98 % of its
+    radius, 8 directions, 3 heights."""
+    r_max = design.magnet_diameter_mm / 2 * 0.98
+    z0 = design.gap_mm + design.magnet_thickness_mm / 2 + level * design.checker_thickness_mm
+    out = []
+    for i in range(13):
+        r = r_max * i / 12
+        for k in range(8):
+            a = 2 * math.pi * k / 8
+            for j in range(3):
+                z = z0 + design.magnet_thickness_mm * 0.45 * (j - 1)
+                out.append((r * math.cos(a) / 1000, r * math.sin(a) / 1000, z / 1000))
+    return out
+
+
+def inner_field_ka_m(design: Design, case: str, recoil: bool = True) -> float:
+    """The strongest field (kA/m, negative: against its magnetisation) inside a north-up
+    magnet of ``design`` at 20 °C, with its neighbours of :data:`NEIGHBOURS` ``[case]``
+    (the middle of a stack sits two levels up).  ``recoil``: the magnet on its recoil line at
+    the low end of its grade's recoil permeability (the least relief: the worst case), its
+    neighbours at their working point; otherwise every magnet rigid at its grade's remanence
+    (magpylib's ``getH`` alone: the plainest, most pessimistic figure)."""
+    magpy = require()
+    grade = GRADE_TABLE[design.grade]
+    base = 2 if case.startswith("middle") else 0
+    points = _inside(design, base)
+    if recoil:
+        own = _solved(design, grade.mu_rec[0], grade.br_t)
+        own.move((0.0, 0.0, base * design.checker_thickness_mm / 1000))
+        j = working_polarization_t(design, grade.mu_rec[0])
+        sources = [own]
+    else:
+        j = grade.br_t
+        sources = [_cylinder(magpy, design, 0.0, 0.0, base, j)]
+    sources += [_cylinder(magpy, design, x, y, base + level, sign * j) for x, y, level, sign in NEIGHBOURS[case]]
+    h = magpy.getH(sources, points, sumup=True)
+    return float(min(h[:, 2])) / 1000
+
+
+# ---------------------------------------------------------------------- the second method
+def recoil_bz_mt(design: Design, stack: int = 1, mu_rec: float | None = None) -> float:
+    """Bz (mT) at the sensor under a centred stack of ``stack`` checkers, every magnet cut into
+    cells and solved together on its recoil line (magpylib-material-response): the check of
+    the rigid model at the working point (:func:`bz_mt`)."""
+    magpy = require()
+    apply_demag, mesh_cylinder = _require_response()
+    grade = GRADE_TABLE[design.grade]
+    cells = [mesh_cylinder(_cylinder(magpy, design, 0.0, 0.0, k, grade.br_t), MESH) for k in range(stack)]
+    solved = apply_demag(magpy.Collection(*cells), susceptibility=(grade.mu_rec_nominal if mu_rec is None else mu_rec) - 1.0)
+    return float(solved.getB((0.0, 0.0, 0.0))[2]) * 1000
+
+
+def unit_bz_mt(design: Design, gap_mm: float, configs: Sequence[tuple[float, int]]) -> list[float]:
+    """Bz (mT) at a sensor for each ``(offset_mm, stack)``: a centred stack of ``stack``
+    north-up magnets of unit polarisation (1 T) whose centre lies ``offset_mm`` from it, the
+    lowest ``gap_mm`` above it (the shape :func:`bgboard.hardware.bench_fit.fit` scales)."""
+    magpy = require()
+    d = design.with_options(gap_mm=gap_mm)
+    out = []
+    for offset, stack in configs:
+        mags = [_cylinder(magpy, d, 0.0, 0.0, k, 1.0) for k in range(stack)]
+        out.append(float(magpy.Collection(*mags).getB((offset / 1000, 0.0, 0.0))[2]) * 1000 if mags else 0.0)
+    return out
+
+
+# ---------------------------------------------------------------------- forces
+def sideways_force_mn(design: Design, dx_mm: float, dy_mm: float = 0.0, opposite: bool = False) -> float:
+    """The force (mN) along the line between two checkers on the board whose centres are
+    ``(dx, dy)`` mm apart (+: they repel; ``opposite`` colours attract)."""
+    magpy = require()
+    j = working_polarization_t(design)
+    a = _cylinder(magpy, design, 0.0, 0.0, 0, j)
+    b = _cylinder(magpy, design, dx_mm, dy_mm, 0, -j if opposite else j)
+    f = magpy.getFT(a, b, meshing=300)[0]
+    return float(f[0] * dx_mm + f[1] * dy_mm) / math.hypot(dx_mm, dy_mm) * 1000
+
+
+def lift_one_force_mn(design: Design, stack: int) -> float:
+    """Lifting the top checker off a stack of ``stack``: the net upward force (mN) on the
+    checker under it — the lifted magnet's pull less that checker's weight and the pull of the
+    checkers below it.  Negative: the stack lets the top checker go alone."""
+    magpy = require()
+    j = working_polarization_t(design)
+    target = _cylinder(magpy, design, 0.0, 0.0, stack - 2, j)
+    above = _cylinder(magpy, design, 0.0, 0.0, stack - 1, j)
+    below = [_cylinder(magpy, design, 0.0, 0.0, k, j) for k in range(stack - 2)]
+    up = float(magpy.getFT(above, target, meshing=300)[0][2])
+    down = float(magpy.getFT(magpy.Collection(*below), target, meshing=300)[0][2]) if below else 0.0
+    return (up + down) * 1000 - design.weight_mn
+
+
+__all__ = ["MESH", "MISSING", "NEIGHBOURS", "REACH_MM", "STEP_MM", "bz_mt", "compute_table", "neighbour_force_mn", "pin_forces_mn", "require",
+           "stack_force_mn", "inner_field_ka_m", "lift_one_force_mn", "recoil_bz_mt", "sideways_force_mn",
+           "unit_bz_mt", "working_polarization_t"]

@@ -27,16 +27,16 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from bgboard.errors import InputError
+from bgboard.hardware.magnet_grades import GRADE_TABLE
 
 HERE = Path(__file__).resolve().parent
 TABLE_FILE = HERE / "field_table.json"
 
-#: Remanent polarisation J (tesla) of common grades (the makers' typical Br).  N35's 1.19 T
-#: is the value of issue 22's table; Y30 is sintered hard ferrite.
-GRADES: Mapping[str, float] = {
-    "N35": 1.19, "N38": 1.24, "N42": 1.30, "N45": 1.34, "N48": 1.39, "N52": 1.44,
-    "Y30": 0.39, "Y35": 0.41,
-}
+#: Remanent polarisation J (tesla) of common grades (the makers' typical Br, with the rest of
+#: each grade's figures and their sources in :mod:`bgboard.hardware.magnet_grades`).  N35's
+#: 1.19 T is the value of issue 22's table; Y30 is anisotropic sintered ferrite, Y10T
+#: isotropic sintered ferrite (the magnet as built).
+GRADES: Mapping[str, float] = {name: g.br_t for name, g in GRADE_TABLE.items()}
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +94,9 @@ class Design:
     full_scale: int = 65536
     checker_mass_g: float = 12.0
     friction: float = 0.3
+    #: The magnet's polarisation as a measured strip gave it (``bgboard hardware fit``), which
+    #: then replaces the one computed from its grade (:mod:`bgboard.hardware.magnets`).
+    measured_polarization_t: float | None = None
 
     @property
     def weight_mn(self) -> float:
@@ -102,8 +105,14 @@ class Design:
 
     @property
     def polarization_t(self) -> float:
-        """The magnet's remanent polarisation J in tesla."""
+        """The magnet's remanent polarisation J in tesla (its grade's remanence; the field is
+        computed at its working point, a little lower: :mod:`bgboard.hardware.magnets`)."""
         return GRADES[self.grade]
+
+    @property
+    def recoil_permeability(self) -> float:
+        """The magnet's recoil permeability (its grade's nominal)."""
+        return GRADE_TABLE[self.grade].mu_rec_nominal
 
     @property
     def gap_mm(self) -> float:
@@ -117,13 +126,17 @@ class Design:
 
     def key(self) -> dict[str, float | str]:
         """What the field table depends on (to tell a stale table)."""
-        return {
+        key: dict[str, float | str] = {
             "magnet_diameter_mm": self.magnet_diameter_mm,
             "magnet_thickness_mm": self.magnet_thickness_mm,
             "polarization_t": self.polarization_t,
+            "recoil_permeability": self.recoil_permeability,
             "gap_mm": round(self.gap_mm, 6),
             "checker_thickness_mm": self.checker_thickness_mm,
         }
+        if self.measured_polarization_t is not None:
+            key["measured_polarization_t"] = self.measured_polarization_t
+        return key
 
     def with_options(
         self,
@@ -201,6 +214,8 @@ def parse_design(text: str) -> Design:
         full_scale=int(_number(adc, "adc", "full_scale", 4096, 65536)),
         checker_mass_g=_number(checker, "checker", "mass_g", 1, 100),
         friction=_number(checker, "checker", "friction", 0.05, 1.0),
+        measured_polarization_t=(_number(magnet, "magnet", "measured_polarization_t", 0.01, 2.0)
+                                 if isinstance(magnet, dict) and "measured_polarization_t" in magnet else None),
     )
     check_design(design)
     return design
