@@ -14,12 +14,15 @@ each decision gnubg graded, for the worst decisions and the PR's interval.  One 
 ``[game, move number, player (0 = the file's first), kind, error EMG, played, better]``.
 """
 
+import importlib
 import json
 import os
 import sys
 import tempfile
+from typing import Any
 
-import gnubg  # type: ignore[import-not-found]  # gnubg's embedded module: only inside the program
+# gnubg's embedded module: there only inside the program (PyPI's gnubg differs in places)
+gnubg: Any = importlib.import_module("gnubg")
 
 #: gnubg's EMG of a double/pass (normalised money equity: one cube)
 DROP = 1.0
