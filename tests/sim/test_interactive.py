@@ -42,7 +42,7 @@ def test_a_wrong_play_is_refused_with_its_reason_and_a_right_one_taken(tmp_path:
     assert "13/7 moves 6 pips: the roll 5-4 cannot play that: nothing moved" in text
     assert "display: move your checkers first" in text  # (r pressed with nothing moved)
     assert "display: 13/9 13/8: press done (r)" in text  # the display's word and its key
-    assert "write one checker as FROM/TO" in text
+    assert "'zz/1' is not a move like '13/7', 'bar/22*', '6/off' or '24/18(2)': nothing moved" in text
     assert list((tmp_path / "frames").glob("frame-*.png"))
     assert (tmp_path / "match.mat").read_text().count("54: 13/8 13/9") == 1
 
@@ -144,6 +144,56 @@ def test_the_terminal_board_on_a_real_terminal(tmp_path: Path) -> None:
         term.send("1/7 12/14")
         term.expect(r"gnubg-nn \(expert\) plays 1/7 12/14\r?\n 13  14")  # narrated, then the board drawn
         term.expect(r"\[turn White\]")
+        term.send("q")
+        assert term.close() == 0
+    finally:
+        if term.proc.poll() is None:
+            term.proc.kill()
+
+
+def test_the_issues_own_command_takes_13_10_for_a_two_one(tmp_path: Path) -> None:
+    # `printf 'r\n13/10\n' | bgboard sim --interactive --opponent gnubg-nn:intermediate --out o`:
+    # white opens 2-1 and plays one checker over both dice, written as everyone writes it
+    done = subprocess.run([sys.executable, "-m", "bgboard", "sim", "--interactive", "--opponent",
+                           "gnubg-nn:intermediate", "--out", str(tmp_path / "o")],
+                          input="r\n13/10\n", capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "[play White dice 2-1]" in done.stdout
+    assert "display: 13/10: press done (r)" in done.stdout
+    assert "not a legal" not in done.stdout and "FROM/TO" not in done.stdout
+
+
+def test_the_engines_play_is_typed_as_the_display_names_it_or_in_its_own_numbering(tmp_path: Path) -> None:
+    # seed 7: gnubg-nn opens 6-4 running one checker, 24/14 in its numbering, 1/11 on the display
+    term = Terminal(["--opponent", "gnubg-nn:expert", "--match-length", "1", "--seed", "7", "--out", str(tmp_path / "a")])
+    try:
+        term.expect(r"\(\? = keys\)> ")
+        term.send("r")
+        term.expect(r"plays 1/11: move 1/7 \(1 of 2\)")
+        term.expect(r"\[move gnubg-nn \(expert\)'s checkers dice 6-4\]")
+        term.send("1/11")
+        term.expect(r"gnubg-nn \(expert\) plays 1/11\r?\n 13  14")
+        term.send("q")
+        assert term.close() == 0
+    finally:
+        if term.proc.poll() is None:
+            term.proc.kill()
+
+
+def test_a_wrong_play_is_explained_in_the_text_the_person_typed(tmp_path: Path) -> None:
+    # seed 4: gnubg-nn opens 6-2 with 24/18 13/11 (1/7 12/14 on the display); the person
+    # types a wrong play in the engine's own numbering, then the right one
+    term = Terminal(["--opponent", "gnubg-nn:expert", "--match-length", "1", "--seed", "4", "--out", str(tmp_path / "b")])
+    try:
+        term.expect(r"\(\? = keys\)> ")
+        term.send("r")
+        term.expect(r"\[move gnubg-nn \(expert\)'s checkers dice 6-2\]")
+        term.send("24/23 13/11")
+        seen = term.expect(r"nothing moved")
+        assert "bgboard: 24/23 13/11 is not legal: " in seen
+        assert "'1/2'" not in seen and "1/2 12/14" not in seen  # never text the person did not type
+        term.send("24/18 13/11")
+        term.expect(r"gnubg-nn \(expert\) plays 1/7 12/14\r?\n 13  14")
         term.send("q")
         assert term.close() == 0
     finally:

@@ -1,13 +1,15 @@
 """``bgboard sim --interactive``: play white yourself at the virtual board (adapter).
 
-You move checkers by typing a whole play (``8/5 6/5``, ``bar/22*``, ``24/18(2)``) or one
-checker at a time (``13/7``; a step the roll cannot play is refused, as a whole play is, and
-``u`` puts your last single checker back).  The keys stand for the buttons and are named
+You move checkers by typing a play as players write it, read by the rules engine's one
+reader of plays (:func:`bgboard.rules.read_play`): a whole play (``8/5 6/5``, ``bar/22*``,
+``24/18(2)``), one checker over one die or more (``13/7``, ``13/10``, ``13/11/10``) or part of
+the play at a time, in either player's numbering; what the roll cannot play is refused with
+the reason, in the text typed, and ``u`` puts back the checkers of the last line.  The keys stand for the buttons and are named
 beside the display's words: ``r`` roll / done / next game, ``d`` double or take, ``p`` pass
 an offered cube, ``resign``; ``b`` shows the board, ``?`` the keys, ``q`` quits.  Black is
 the simulated player, or with ``--opponent ENGINE[:LEVEL]`` the engine: you roll the dice
 for it (``r``) and carry its plays out yourself, typed as the display names them (in your
-numbering), and the board checks them.  Every action of either side is printed in your
+numbering) or in its own, and the board checks them.  Every action of either side is printed in your
 words and numbering and the board is drawn again after it; a game's end gets its own frame.
 The host controller judges everything exactly as at a real board, and every display
 refresh is written to ``OUT/frames``.  Quit at any time: ``bgboard sim --interactive`` on
@@ -28,9 +30,9 @@ from bgboard.display.screen import Screen
 from bgboard.errors import EnvironmentFailure, InputError
 from bgboard.match import apply
 from bgboard.match.state import DOUBLED, GAME_OVER, MATCH_OVER, OPENING, PLAY, TURN
-from bgboard.rules import BAR, apply_step, explain, legal_plays, legal_steps, parse_play
+from bgboard.rules import IllegalPlayError, NotationError, legal_plays, read_play
 from bgboard.rules.step import Step
-from bgboard.sim.layout import BAR_PLACES, WHITE, Layout, place_of
+from bgboard.sim.layout import WHITE, Layout
 from bgboard.sim.players import Move, dice_for, moves_of
 from bgboard.sim.modelled_board import Options, Simulation
 from bgboard.sim.match_run import PANEL, write_gif, write_records
@@ -40,9 +42,9 @@ KEYS = (
     ("d", "double, or take an offered double (the display's double and take)"),
     ("p", "pass an offered double (the display's drop and pass)"),
     ("resign", "resign: then d resigns more, r offers it, p cancels"),
-    ("8/5 6/5", "move checkers: a whole play (bar/22*, 24/18(2))"),
-    ("13/7", "move one checker"),
-    ("u", "put your last single checker back"),
+    ("8/5 6/5", "move checkers: a whole play (bar/22*, 24/18(2), 13-7 6-o), in either side's numbering"),
+    ("13/10", "move one checker, over one die or more (13/11/10)"),
+    ("u", "put back the checkers of your last line"),
     ("b", "show the board"),
     ("?", "these keys"),
     ("q", "quit (the same --out resumes the match)"),
@@ -85,17 +87,6 @@ def board_text(layout: Layout) -> str:
 def dice_text(dice: tuple[int, int]) -> str:
     """Dice as the display says them: the higher first ("2-1" whoever rolled it)."""
     return f"{max(dice)}-{min(dice)}"
-
-
-def _single(text: str) -> tuple[int, int]:
-    """``"13/7"`` -> (13, 7); ``bar`` = 25, ``off`` = 0."""
-    parts = text.lower().split("/")
-    if len(parts) != 2:
-        raise StepTextError(f"write one checker as FROM/TO, e.g. 13/7, not {text!r}")
-    try:
-        return tuple(25 if p == "bar" else 0 if p == "off" else int(p.rstrip("*")) for p in parts)  # type: ignore[return-value]
-    except ValueError:
-        raise StepTextError(f"write one checker as FROM/TO, e.g. 13/7, not {text!r}") from None
 
 
 def narrate(before: Any, actions: list[Any], names: tuple[str, str]) -> list[str]:
@@ -203,7 +194,7 @@ class _Session:
     def __init__(self, sim: Simulation, write: Callable[[str], None]) -> None:
         self.sim: Any = sim  # (its controller is an OpponentRoom against the engine)
         self.write = write
-        self.steps: list[tuple[Step, tuple[Move, ...]]] = []  # single checkers this roll
+        self.steps: list[tuple[tuple[Step, ...], tuple[Move, ...]]] = []  # each line's steps this roll
         self.quiet = False  # the simulated black player's own display messages are not for the person
         self.steps_key: object = None
 
@@ -303,51 +294,28 @@ class _Session:
         return s.turn if s.turn is not None else HUMAN
 
     def _move(self, line: str) -> None:
-        """Carry a whole play or one checker of the side to play (the engine's typed in white's numbering)."""
+        """Carry what ``line`` says of the side to play: a whole play, one checker over one or
+        more dice, several checkers, in either player's numbering (the display's first: white's,
+        as it names the engine's checkers too), read by the rules engine's one reader of plays."""
         s = self.sim.controller.state
         mover = self._mover()
-        text = flip_points(line) if mover == 1 else line  # the mover's own numbering
         key = (len(self.sim.controller.actions), s.position, s.dice)
         if key != self.steps_key:
             self.steps, self.steps_key = [], key
-        if " " in text.strip() or "(" in text:
-            if self.steps:
-                raise StepTextError("finish the play one checker at a time, or put those checkers back (u)")
-            play = parse_play(text, s.position, s.dice)
-            self.sim.board.carry_now(moves_of(play.steps, mover))
-            return
-        frm, to = _single(text)
-        done = [st for st, _ in self.steps]
-        allowed = {(st.frm, st.to): st for st in legal_steps(s.position, s.dice, done)}
-        position = s.position
-        for st in done:
-            position = apply_step(position, st)
-        if (frm, to) not in allowed:
-            raise StepTextError(f"{self._why(position, frm, to, mover)}: nothing moved")
-        moves: list[Move] = []
-        if 1 <= to <= 24 and position.theirs[BAR - to] == 1:  # a hit: the blot goes to its bar first
-            moves.append(Move(place_of(to, mover), BAR_PLACES[1 - mover]))
-        moves.append(Move(place_of(frm, mover), place_of(to, mover)))
-        self.sim.board.carry_now(tuple(moves))
-        self.steps.append((allowed[frm, to], tuple(moves)))
-
-    def _why(self, position: Any, frm: int, to: int, mover: int) -> str:
-        """Why a single checker move is refused: the rules engine's sentence for the board it
-        would leave (as a whole illegal play is refused), in white's numbering."""
-        s = self.sim.controller.state
-        reason = None
-        if 0 <= to < frm <= 25 and position.mine[frm] > 0:
-            try:
-                reason = explain(s.position, s.dice, apply_step(position, Step(frm, to, frm - to)))
-            except InputError:
-                reason = None
-        reason = reason or f"{frm}/{to} is not a legal checker move with {dice_text(s.dice)} here"
-        return flip_points(reason) if mover == 1 else reason
+        done = [st for steps, _ in self.steps for st in steps]
+        numberings = (True, False) if mover == 1 else (False, True)
+        try:
+            reading = read_play(line, s.position, s.dice, done, whole=False, numberings=numberings)
+        except (IllegalPlayError, NotationError) as exc:
+            raise StepTextError(f"{exc}: nothing moved") from None
+        moves = moves_of(reading.steps, mover)
+        self.sim.board.carry_now(moves)
+        self.steps.append((reading.steps, moves))
 
     def _undo(self) -> None:
         if not self.steps or self.steps_key != (len(self.sim.controller.actions), self.sim.controller.state.position,
                                                 self.sim.controller.state.dice):
-            self.write("no single checker of this roll to put back")
+            self.write("no checker of this roll to put back")
             return
         _, moves = self.steps.pop()
         self.sim.board.carry_now(tuple(Move(m.dst, m.src) for m in reversed(moves)))
