@@ -127,6 +127,9 @@ def text_report(report: dict) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    from bgboard.hardware import magnets
+
+    magnets.require()  # before anything is computed: what to install, exit 69
     report = field_report(design_of(args))
     print(json.dumps(report) if args.json else text_report(report))
     return 0

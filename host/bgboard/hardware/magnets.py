@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from bgboard.hardware.physics import MAX_STACK, Design, DesignError, FieldTable
+from bgboard.errors import MissingExtraError, missing_extra
+from bgboard.hardware.physics import MAX_STACK, Design, FieldTable
 
 #: The table's lateral reach and step (mm). Beyond 80 mm the table says 0: magpylib gives one
 #: magnet of the design -0.044 mT there (0.4 % of a checker, 0.8 % of the firmware's threshold)
@@ -19,15 +20,16 @@ from bgboard.hardware.physics import MAX_STACK, Design, DesignError, FieldTable
 REACH_MM = 80.0
 STEP_MM = 0.5
 
-MISSING = "bgboard hardware field needs magpylib: install the hardware extra (pip install 'bgboard[hardware]')"
+MISSING = missing_extra("magpylib", "bgboard hardware field")
 
 
 def require() -> Any:
-    """The magpylib module, or :class:`DesignError` saying how to install it."""
+    """The magpylib module, or :class:`~bgboard.errors.MissingExtraError` (exit 69) saying how
+    to install it."""
     try:
         import magpylib
     except ImportError:
-        raise DesignError(MISSING) from None
+        raise MissingExtraError(MISSING) from None
     return magpylib
 
 
