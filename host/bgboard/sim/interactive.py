@@ -18,7 +18,9 @@ the same ``--out`` resumes the match.
 
 from __future__ import annotations
 
+import os
 import re
+import sys
 from pathlib import Path
 from typing import Any, Callable
 
@@ -36,6 +38,7 @@ from bgboard.sim.layout import WHITE, Layout
 from bgboard.sim.players import Move, dice_for, moves_of
 from bgboard.sim.modelled_board import Options, Simulation
 from bgboard.sim.match_run import PANEL, write_gif, write_records
+from bgboard.sim.terminal_board import board_text, uses_colour
 
 KEYS = (
     ("r", "roll the dice / done after your play / the next game (the display's roll and done)"),
@@ -67,21 +70,6 @@ def keyed(text: str) -> str:
     for pattern, replacement in _BUTTONS:
         text = pattern.sub(replacement, text)
     return text
-
-
-def board_text(layout: Layout) -> str:
-    """The table in two rows of points, white's view (W = white, B = black)."""
-
-    def cell(p: int) -> str:
-        n = layout.points[p - 1]
-        return f"{'W' if n > 0 else 'B'}{abs(n)}" if n else " ."
-
-    top = " ".join(f"{p:>3}" for p in range(13, 25))
-    up = " ".join(f"{cell(p):>3}" for p in range(13, 25))
-    down = " ".join(f"{cell(p):>3}" for p in range(12, 0, -1))
-    bottom = " ".join(f"{p:>3}" for p in range(12, 0, -1))
-    extra = f"bar W{layout.bar[0]} B{layout.bar[1]}   off W{layout.off[0]} B{layout.off[1]}"
-    return "\n".join((top, up, down, bottom, extra))
 
 
 def dice_text(dice: tuple[int, int]) -> str:
@@ -139,8 +127,10 @@ def play_interactive(
     out: Path,
     read: Callable[[str], str] = input,
     write: Callable[[str], None] = print,
+    colour: bool | None = None,
 ) -> int:
-    """The interactive session; returns the exit code."""
+    """The interactive session; returns the exit code.  ``colour``: ANSI colours on the board
+    (None: when standard output is a terminal and ``NO_COLOR`` is not set)."""
     out = Path(out)
     panel = FilePanel(panel_spec(PANEL), out / "frames")
     screen = Screen(panel)
@@ -158,13 +148,14 @@ def play_interactive(
 
     session: Any = None
     sim = Simulation(options, out, on_show=on_show)
-    session = _Session(sim, write)
+    session = _Session(sim, write, uses_colour(sys.stdout, os.environ) if colour is None else colour)
     write(HELP)
-    write(board_text(sim.table.layout))
+    write(session.board())
     try:
         while not sim.controller.over:
             s = sim.controller.state
             assert s is not None
+            session.announce()
             if not session.human_acts():
                 session.quiet = True  # (what black's display says is for black: its actions are narrated)
                 try:
@@ -191,9 +182,11 @@ def play_interactive(
 class _Session:
     """The person at the terminal: what they may do now, and what happened after each action."""
 
-    def __init__(self, sim: Simulation, write: Callable[[str], None]) -> None:
+    def __init__(self, sim: Simulation, write: Callable[[str], None], colour: bool = False) -> None:
         self.sim: Any = sim  # (its controller is an OpponentRoom against the engine)
         self.write = write
+        self.colour = colour
+        self.announced: object = None  # the other side's play last shown
         self.steps: list[tuple[tuple[Step, ...], tuple[Move, ...]]] = []  # each line's steps this roll
         self.quiet = False  # the simulated black player's own display messages are not for the person
         self.steps_key: object = None
@@ -208,8 +201,35 @@ class _Session:
         if s.phase in (OPENING, GAME_OVER) or s.decider == HUMAN:
             return True
         # against the engine: the person rolls its dice and carries its plays out
-        return self.engine is not None and ((c.rolls_for_engine and c.dice == "person")
-                                            or (s.phase == PLAY and c.answer is not None))
+        return self.engine is not None and ((c.rolls_for_engine and c.dice == "person") or c.carrying_play)
+
+    def board(self, lifted: tuple[int, ...] = (), landed: tuple[int, ...] = ()) -> str:
+        """The table, pips, cube and match as they are now."""
+        return board_text(self.sim.table.layout, self.sim.controller.state, lifted=lifted, landed=landed,
+                          colour=self.colour)
+
+    def announce(self) -> None:
+        """The other side's play, once, as soon as it is known (its engine chose it, or the
+        other board sent it): in white's words, and the board with its checkers marked."""
+        c = self.sim.controller
+        if self.engine is None or not c.carrying_play:
+            return
+        s = c.state
+        key = (len(c.actions), s.position, s.dice)
+        if key == self.announced:
+            return
+        self.announced = key
+        physical = [(25 - a, 25 - b) if c.side == 1 else (a, b) for a, b in c.answer.steps]
+        text = flip_points(c.answer.notation) if c.side == 1 else c.answer.notation
+        name = s.players[c.side]
+        if not physical:
+            self.write(f"{name} cannot move {dice_text(s.dice)}")
+            return
+        self.write(f"{name} plays {text} ({dice_text(s.dice)}): carry it out on the board, "
+                   "from the points marked ^ to those marked +")
+        lifted = {a for a, _ in physical} - {b for _, b in physical}  # (a checker passing a point is not marked there)
+        landed = {b for _, b in physical} - {a for a, _ in physical}
+        self.write(self.board(tuple(lifted), tuple(landed)))
 
     def prompt(self) -> str:
         c = self.sim.controller
@@ -240,7 +260,7 @@ class _Session:
         for line in narrate(before, new, c.state.players):
             self.write(line)
         if new or self.sim.table.layout != layout:
-            self.write(board_text(self.sim.table.layout))
+            self.write(self.board())
         if new and c.state.phase in (GAME_OVER, MATCH_OVER) and before.phase not in (GAME_OVER, MATCH_OVER):
             self.write(game_over_frame(c.state))
 
@@ -262,7 +282,7 @@ class _Session:
         if word in ("", "?", "h", "help"):
             self.write(HELP)
         elif word == "b":
-            self.write(board_text(sim.table.layout))
+            self.write(self.board())
         elif word in ("r", "roll", "done"):
             if self.engine is not None and c.rolls_for_engine and c.dice == "person":
                 sim.board.roll_dice_now(dice_for(sim.options.seed, s.game, sim.turn))

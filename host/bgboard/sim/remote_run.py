@@ -376,7 +376,8 @@ async def _terminal_board(options: Options, out: Path, config: Any, read: Callab
     from bgboard.display.panels import panel_spec
     from bgboard.display.screen import Screen
     from bgboard.net.remotelink import open_remote
-    from bgboard.sim.interactive import HELP, _Session, board_text, keyed
+    from bgboard.sim.interactive import HELP, _Session, keyed
+    from bgboard.sim.terminal_board import uses_colour
     from bgboard.sim.modelled_board import Simulation
     from bgboard.sim.match_run import PANEL, write_gif, write_records
 
@@ -410,14 +411,15 @@ async def _terminal_board(options: Options, out: Path, config: Any, read: Callab
     holder.append(sim)
     seat = seats[0]
     c: Any = sim.controller  # a RemoteRoom
-    session = _Session(sim, write)
+    session = _Session(sim, write, uses_colour(sys.stdout, os.environ) if write is print else False)
     write(HELP)
-    write(board_text(sim.table.layout))
+    write(session.board())
     try:
         while not c.over:
             if c.peer.problem is not None:
                 write(f"bgboard: {c.peer.problem}")
                 return 2
+            session.announce()
             if not session.human_acts():  # the other board's person acts: say what they did
                 before, n, layout = c.state, len(c.actions), sim.table.layout
                 while len(c.actions) == n and not session.human_acts() and c.peer.problem is None:
