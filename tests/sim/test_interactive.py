@@ -257,3 +257,37 @@ def test_the_engines_play_shown_with_the_board_in_colour_unless_no_color(tmp_pat
     finally:
         if term.proc.poll() is None:
             term.proc.kill()
+
+
+def test_a_learner_at_the_terminal_is_told_each_grade_and_gets_the_report(tmp_path: Path) -> None:
+    out = tmp_path / "t"
+    term = Terminal(["--teach", "--opponent", "gnubg-nn:expert", "--match-length", "1", "--seed", "4", "--out", str(out)],
+                    {"NO_COLOR": "1"})
+    try:
+        term.expect(r"\(\? = keys\)> ")
+        term.send("r")
+        term.expect(r"\[move gnubg-nn \(expert\)'s checkers dice 6-2\]")
+        term.send("1/7 12/14")
+        term.expect(r"\[turn White\]")
+        term.send("r")
+        term.expect(r"\[play White dice 5-4\]")
+        term.send("13/8 13/9")
+        term.expect(r"press done \(r\)")
+        term.send("r")
+        seen = term.expect(r"\[move gnubg-nn \(expert\)'s checkers dice")
+        assert re.search(r"grade \(White\): 13/9 13/8: (good|doubtful|bad|very bad)", seen), seen  # as it is given
+        engine = re.search(r"gnubg-nn \(expert\) plays ([^\n]+) \(\d-\d\): carry it out", seen)
+        assert engine, seen
+        term.send(engine.group(1))
+        term.expect(r"\[turn White\]")
+        term.send("resign")
+        term.expect(r"\(\? = keys\)> ")
+        term.send("r")  # the engine accepts: the match is over
+        end = term.expect(r"learner report: \S+learner-report.html")
+        assert "match over: white 0, black 1" in end and "graded by " in end
+        assert term.close() == 0
+    finally:
+        if term.proc.poll() is None:
+            term.proc.kill()
+    html = (out / "learner-report.html").read_text()
+    assert "13/9 13/8" in html

@@ -37,7 +37,7 @@ from bgboard.rules.step import Step
 from bgboard.sim.layout import WHITE, Layout
 from bgboard.sim.players import Move, dice_for, moves_of
 from bgboard.sim.modelled_board import Options, Simulation
-from bgboard.sim.match_run import PANEL, write_gif, write_records
+from bgboard.sim.match_run import PANEL, write_gif, write_learner_report, write_records
 from bgboard.sim.terminal_board import board_text, uses_colour
 
 KEYS = (
@@ -176,6 +176,9 @@ def play_interactive(
     if sim.controller.over:
         a, b = sim.controller.state.score  # type: ignore[union-attr]
         write(f"match over: white {a}, black {b}")
+        if sim.teacher is not None:  # --teach: the session in short and the learner report
+            write(f"graded by {sim.teacher.engine.name}: {sim.teacher.summary()[0]}")
+            write(f"learner report: {write_learner_report(sim, out)}")
     return 0
 
 
@@ -187,6 +190,8 @@ class _Session:
         self.write = write
         self.colour = colour
         self.announced: object = None  # the other side's play last shown
+        teacher = getattr(sim, "teacher", None)
+        self.graded = len(teacher.lessons) if teacher is not None else 0  # lessons already said (a resumed match's)
         self.steps: list[tuple[tuple[Step, ...], tuple[Move, ...]]] = []  # each line's steps this roll
         self.quiet = False  # the simulated black player's own display messages are not for the person
         self.steps_key: object = None
@@ -259,10 +264,24 @@ class _Session:
         new = list(c.actions[n:])
         for line in narrate(before, new, c.state.players):
             self.write(line)
+        self.grades()
         if new or self.sim.table.layout != layout:
             self.write(self.board())
         if new and c.state.phase in (GAME_OVER, MATCH_OVER) and before.phase not in (GAME_OVER, MATCH_OVER):
             self.write(game_over_frame(c.state))
+
+    def grades(self) -> None:
+        """``--teach``: each grade as it is given, in white's numbering (the learners' only)."""
+        teacher = getattr(self.sim, "teacher", None)
+        if teacher is None:
+            return
+        names = self.sim.controller.state.players
+        for lesson in teacher.lessons[self.graded:]:
+            if teacher.learners is None or lesson.player in teacher.learners:
+                text = lesson.text[0]
+                who = names[lesson.player] if lesson.player is not None else "the learner"
+                self.write(f"grade ({who}): {flip_points(text) if lesson.player == 1 else text}")
+        self.graded = len(teacher.lessons)
 
     def obey(self, line: str) -> bool:
         """Carry out the person's ``line`` and say what happened (a mistake in one sentence);
