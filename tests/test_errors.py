@@ -47,7 +47,7 @@ KINDS = {
     # the machine: ports, programs, devices, engines, a busy database, a port in use
     "PortUnavailableError": ENVIRONMENT, "PortLostError": ENVIRONMENT,
     "BrokerMissingError": ENVIRONMENT, "BrokerStartError": ENVIRONMENT,
-    "EngineUnavailableError": ENVIRONMENT, "MissingExtraError": ENVIRONMENT, "FirmwareUnavailableError": ENVIRONMENT,
+    "EngineUnavailableError": ENVIRONMENT, "MissingExtraError": ENVIRONMENT, "RemoteLoginError": ENVIRONMENT, "FirmwareUnavailableError": ENVIRONMENT,
     "ButtonsUnavailableError": ENVIRONMENT, "PanelError": ENVIRONMENT,
     "BoardUnreachableError": ENVIRONMENT, "ListenUnavailableError": ENVIRONMENT,
     "ClubDatabaseUnavailableError": ENVIRONMENT, "JournalWriteError": ENVIRONMENT,

@@ -53,6 +53,7 @@ class RemotePeer:
     inbox: dict[int, dict[str, Any]] = field(default_factory=dict)
     online: bool | None = None  # None: not connected yet (nothing to say)
     problem: str | None = None
+    refused: bool = False  # the problem is the broker refusing this board's login (the machine's, not the match's)
 
     def ask(self, question: Any) -> Answer | None:
         return None  # the other board's answers come as messages

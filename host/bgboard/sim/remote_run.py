@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from bgboard.control.events import Button
+from bgboard.errors import EnvironmentFailure
 from bgboard.match.state import Phase
 from bgboard.sim.driver import Options, SimulationError, play
 from bgboard.sim.layout import Layout
@@ -85,8 +86,14 @@ def remote_script(players: Any, turn: int) -> Any:
         yield SetUp()
 
 
+class RemoteLoginError(EnvironmentFailure):
+    """The broker refused this board's login (MQTT 134/135): the [remote] table is to fix."""
+
+
 def _stopped(controller: Any) -> None:
     if controller.peer.problem is not None:
+        if controller.peer.refused:
+            raise RemoteLoginError(controller.peer.problem)
         raise SimulationError(controller.peer.problem)
 
 
@@ -418,7 +425,7 @@ async def _terminal_board(options: Options, out: Path, config: Any, read: Callab
         while not c.over:
             if c.peer.problem is not None:
                 write(f"bgboard: {c.peer.problem}")
-                return 2
+                return 69 if c.peer.refused else 2
             session.announce()
             if not session.human_acts():  # the other board's person acts: say what they did
                 before, n, layout = c.state, len(c.actions), sim.table.layout
