@@ -453,7 +453,7 @@ def _grader(name: str):  # type: ignore[no-untyped-def]
             return None
         hint = play_hints(opened.engine, play.before.position, play.dice)
         try:
-            return grade_play(hint, Position(b[p], b[1 - p])).text
+            return grade_play(hint, Position(b[p], b[1 - p])).verdict
         except ValueError:
             return None
 
