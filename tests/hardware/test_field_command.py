@@ -12,7 +12,7 @@ from bgboard.cli import main
 from bgboard.hardware.physics import load_design
 
 BGBOARD = [sys.executable, "-m", "bgboard"]
-KEYS = {"magnet", "checker_thickness_mm", "gap_mm", "sensor", "threshold_mt", "slot_pitch_mm", "max_offset_mm", "samples"}
+KEYS = {"magnet", "checker_thickness_mm", "gap_mm", "sensor", "threshold_mt", "slot_pitch_mm", "max_offset_mm", "one_checker_reads", "samples"}
 
 
 def field(*args: str) -> subprocess.CompletedProcess[str]:
@@ -91,3 +91,20 @@ def test_the_rest_of_bgboard_runs_without_magpylib() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert int(done.stdout) > 0
+
+
+def test_a_gap_that_saturates_the_sensor_never_claims_a_tolerance(capsys: pytest.CaptureFixture[str]) -> None:
+    # N52 at 0.5 mm: 25.6 mT over the sensor, beyond its ±22 mT: every one-checker row is out of range
+    assert main(["hardware", "field", "--grade", "N52", "--gap-mm", "0.5", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    ones = [x for x in report["samples"] if x["stack"] == 1]
+    assert ones[0]["reads_as"] == "out of range" and not report["one_checker_reads"] and report["max_offset_mm"] == 0.0
+    assert main(["hardware", "field", "--grade", "N52", "--gap-mm", "0.5"]) == 0
+    line = capsys.readouterr().out.splitlines()[1]
+    assert "reads right up to" not in line
+    assert "one checker does not read right even on its sensor (out of range: 25.6 mT against the sensor's ±22 mT)" in line
+    # and where it reads, the tolerance claimed is one every one-checker row up to it bears out
+    assert main(["hardware", "field", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["one_checker_reads"] and all(
+        x["reads_as"] == "white" for x in report["samples"] if x["stack"] == 1 and x["offset_mm"] <= report["max_offset_mm"])

@@ -98,7 +98,14 @@ def field_report(design: Design) -> dict:
         for x, bz in zip(offsets, values):
             samples.append({"stack": stack, "offset_mm": x, "bz_mt": round(bz, 2),
                             "reads_as": reads_as(bz / resp.b0_mt, resp)})
+    # the tolerance holds only as far as every one-checker row reads one checker (a field the
+    # sensor cannot measure, "out of range", reads as nothing the firmware can use)
+    ones = [x for x in samples if x["stack"] == 1]
+    wrong = next((x["offset_mm"] for x in ones if x["reads_as"] != "white"), None)
+    if wrong is not None:
+        tolerance = max((x["offset_mm"] for x in ones if x["offset_mm"] < wrong), default=0.0)
     return {
+        "one_checker_reads": wrong != 0.0,
         "magnet": {"diameter_mm": design.magnet_diameter_mm, "thickness_mm": design.magnet_thickness_mm,
                    "polarization_t": design.polarization_t},
         "checker_thickness_mm": design.checker_thickness_mm,
@@ -117,8 +124,12 @@ def text_report(report: dict) -> str:
     lines = [
         f"magnet {m['diameter_mm']:g} x {m['thickness_mm']:g} mm, J = {m['polarization_t']:g} T; "
         f"gap {report['gap_mm']:g} mm; {s['name']} ({s['mv_per_mt']:g} mV/mT, ±{s['range_mt']:g} mT)",
-        f"reads a checker from {report['threshold_mt']:g} mT; one checker reads right up to "
-        f"{report['max_offset_mm']:g} mm off its sensor (slot pitch {report['slot_pitch_mm']:g} mm)",
+        f"reads a checker from {report['threshold_mt']:g} mT; " + (
+            f"one checker reads right up to {report['max_offset_mm']:g} mm off its sensor "
+            f"(slot pitch {report['slot_pitch_mm']:g} mm)" if report["one_checker_reads"] else
+            f"one checker does not read right even on its sensor ({report['samples'][0]['reads_as']}: "
+            f"{report['samples'][0]['bz_mt']:g} mT against the sensor's ±{s['range_mt']:g} mT): "
+            "a wider gap, a weaker magnet or a sensor of a larger range"),
         f"{'stack':>5} {'offset mm':>9} {'Bz mT':>8}  reads as",
     ]
     for x in report["samples"]:
