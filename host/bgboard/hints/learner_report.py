@@ -184,7 +184,7 @@ def _figure() -> Any:
 #: 4-inch figure (288 pt of SVG) is shown at about 1.3 CSS px per point, so 11-point text
 #: reads at about 14 px and never below 11 px; on a wider screen the chart keeps that size.
 CHART_INCHES = (4.0, 2.6)
-CHART_STYLE = {"font.size": 11, "svg.fonttype": "none"}  # text as text: it scales and can be read (and found)
+CHART_STYLE: dict[Any, Any] = {"font.size": 11, "svg.fonttype": "none"}  # text as text: it scales and can be read (and found)
 
 
 def _svg_text(figure: Any) -> str:
