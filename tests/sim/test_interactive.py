@@ -290,4 +290,4 @@ def test_a_learner_at_the_terminal_is_told_each_grade_and_gets_the_report(tmp_pa
         if term.proc.poll() is None:
             term.proc.kill()
     html = (out / "learner-report.html").read_text()
-    assert "13/9 13/8" in html
+    assert '<span class="mv">13/9</span> <span class="mv">13/8</span>' in html  # (each move kept whole)
