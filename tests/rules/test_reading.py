@@ -14,6 +14,7 @@ from bgboard.rules import (
     IllegalPlayError,
     NotationError,
     Position,
+    apply_step,
     flip_points,
     legal_plays,
     parse_position,
@@ -51,6 +52,13 @@ def test_every_legal_play_printed_by_us_or_by_gnubg_reads_back_as_that_play(posi
         assert read_play(play.notation, position, roll, whole=False).play == play
         # as the other side's display names it, in the other player's numbering
         assert read_play(flip_points(play.notation), position, roll, numberings=(True,)).play == play
+        # its first checker alone, then the rest: the terminal's one line at a time
+        if play.steps:
+            first = read_play(str(play.steps[0]), position, roll, whole=False)
+            assert first.position == apply_step(position, play.steps[0])
+            if len(play.steps) > 1 and first.play is None:
+                rest = " ".join(str(s) for s in play.steps[1:])
+                assert read_play(rest, position, roll, first.steps, whole=False).position == play.position
     if not plays:
         return
     for text, after in _gnubg_texts(position, roll):
