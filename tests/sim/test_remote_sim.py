@@ -116,3 +116,44 @@ def test_a_board_that_cannot_reach_the_broker_says_so_with_the_address_and_keeps
     finally:
         process.terminate()
         process.wait(30)
+
+
+def test_the_board_shows_a_refused_login_on_its_display(tmp_path: Path) -> None:
+    """The real board (the app's seat and controller) on a real Mosquitto with a wrong password:
+    the display says why the match stopped, and the link stops trying."""
+    import asyncio
+
+    from bgboard.control.controller import Settings
+    from bgboard.net.protocol import parse_broker_url
+    from bgboard.net.remote_wire import RemoteSettings
+    from bgboard.net.remotelink import open_remote
+    from bgboard.sim.remote_run import _private_broker
+    from bgboard.store.journal import MemoryJournal
+
+    try:
+        _, broker, match = _private_broker(tmp_path / "b", Options(1, seed=4))
+    except BrokerMissingError as exc:
+        pytest.fail(f"{exc} — this test runs the real broker")
+    shown: list = []
+
+    async def scenario() -> tuple[str | None, bool, bool]:
+        holder: list = []
+        journal = MemoryJournal()
+        settings = RemoteSettings(parse_broker_url(broker.url), match, "white", "board1", "not the password")
+        seat = open_remote(settings, ("White", "Black"), journal, lambda event: holder[0].handle(event), lambda: 0)
+        holder.append(seat.resume(journal, Settings(length=1), 0, send=lambda message: None, show=shown.append))
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + 60
+        while seat.peer.problem is None and loop.time() < deadline:
+            await asyncio.sleep(0.05)
+        stopped = seat.link.stopping
+        await seat.close()
+        return seat.peer.problem, seat.peer.refused, stopped
+
+    try:
+        problem, refused, stopped = asyncio.run(scenario())
+    finally:
+        broker.stop()
+    assert refused and stopped and problem is not None and "refused the login of 'board1'" in problem
+    assert problem.endswith("check username and password_file in the [remote] table of the config")
+    assert any(problem in " ".join(state.message) for state in shown)  # on the display
