@@ -27,14 +27,14 @@ KINDS = {
     "RuleError": INPUT,
     # rules, match, sense, link, display: what a user, a file or a device gave
     "InvalidPositionError": INPUT, "InvalidIdError": INPUT, "InvalidDiceError": INPUT,
-    "IllegalStepError": INPUT, "NotationError": INPUT, "IllegalPlayError": INPUT,
+    "IllegalStepError": INPUT, "NotationError": INPUT, "IllegalPlayError": INPUT, "AmbiguousPlayError": INPUT,
     "UnknownVariantError": INPUT, "UnknownRuleSetError": INPUT,
     "MatchRecordError": INPUT, "RecordFileError": INPUT, "ClockSettingError": INPUT,
     "SensorFaultError": INPUT,  # a reading that cannot be a real board: bad data from the device
     "FrameError": INPUT, "MessageError": INPUT, "ProtocolError": INPUT, "_Refused": INPUT,
     "InvalidDisplayStateError": INPUT, "UnknownPanelError": INPUT, "UnknownDemoError": INPUT,
     # configuration and files
-    "ConfigError": INPUT, "FileProblemError": INPUT, "HardwareError": INPUT, "DesignError": INPUT,
+    "ConfigError": INPUT, "FileProblemError": INPUT, "HardwareError": INPUT, "DesignError": INPUT, "FitError": INPUT,
     "PinConfigError": INPUT, "JournalError": INPUT, "ClubDatabaseError": INPUT, "SeatsFileError": INPUT,
     # commands' arguments
     "OutputFileError": INPUT, "SimArgumentError": INPUT, "HintArgumentError": INPUT,
@@ -47,7 +47,7 @@ KINDS = {
     # the machine: ports, programs, devices, engines, a busy database, a port in use
     "PortUnavailableError": ENVIRONMENT, "PortLostError": ENVIRONMENT,
     "BrokerMissingError": ENVIRONMENT, "BrokerStartError": ENVIRONMENT,
-    "EngineUnavailableError": ENVIRONMENT, "FirmwareUnavailableError": ENVIRONMENT,
+    "EngineUnavailableError": ENVIRONMENT, "MissingExtraError": ENVIRONMENT, "RemoteLoginError": ENVIRONMENT, "FirmwareUnavailableError": ENVIRONMENT,
     "ButtonsUnavailableError": ENVIRONMENT, "PanelError": ENVIRONMENT,
     "BoardUnreachableError": ENVIRONMENT, "ListenUnavailableError": ENVIRONMENT,
     "ClubDatabaseUnavailableError": ENVIRONMENT, "JournalWriteError": ENVIRONMENT,

@@ -51,6 +51,40 @@ class RuleError(InputError):
         super().__init__(message)
 
 
+class MissingExtraError(EnvironmentFailure):
+    """An optional package a command needs is not installed: the sentence names the extra
+    that installs it (exit 69)."""
+
+
+#: The optional packages: import name -> (the distribution, the extra of pyproject.toml that
+#: installs it).  The one rule: a command checks what it needs when it starts
+#: (:func:`require_extra`), before any game or work begins.
+EXTRAS = {
+    "gnubg_nn": ("gnubg-nn", "hints"),
+    "bgsage": ("bgsage", "hints"),
+    "matplotlib": ("matplotlib", "teach"),
+    "magpylib": ("magpylib", "hardware"),
+    "magpylib_material_response": ("magpylib-material-response", "hardware"),
+}
+
+
+def missing_extra(module: str, needed_by: str) -> str:
+    """The sentence for ``module`` missing: who needs it and what to install."""
+    dist, extra = EXTRAS[module]
+    return f"{needed_by} needs {dist}, which is not installed: pip install 'bgboard[{extra}]'"
+
+
+def require_extra(module: str, needed_by: str) -> None:
+    """Import ``module`` (one of :data:`EXTRAS`) or raise :class:`MissingExtraError` naming the
+    extra to install; a package that is present but cannot be imported counts as missing."""
+    import importlib
+
+    try:
+        importlib.import_module(module)
+    except ImportError:
+        raise MissingExtraError(missing_extra(module, needed_by)) from None
+
+
 def shown(value: object, most: int = 200) -> str:
     """``value`` as it may go into a sentence or a log line when it came from outside (a
     device, a peer, a file, an exception's text): its ``repr`` — so control characters and
@@ -60,4 +94,5 @@ def shown(value: object, most: int = 200) -> str:
     return text if len(text) <= most else f"{text[:most]}... ({len(text)} characters)"
 
 
-__all__ = ["EXIT_ENVIRONMENT", "EXIT_INPUT", "BgboardError", "EnvironmentFailure", "InputError", "RuleError", "shown"]
+__all__ = ["EXIT_ENVIRONMENT", "EXIT_INPUT", "EXTRAS", "BgboardError", "EnvironmentFailure", "InputError",
+           "MissingExtraError", "RuleError", "missing_extra", "require_extra", "shown"]

@@ -80,13 +80,17 @@ def test_a_journal_is_analysed(tmp_path: Path):
 
 
 @pytest.mark.slow
-def test_a_folder_is_resumed_from_the_cache_after_an_interruption(tmp_path: Path):
+def test_a_folder_is_resumed_from_the_cache_after_an_interruption(tmp_path: Path, monkeypatch):
+    from bgboard.commands.analyse import default_cache
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))  # (the commands below inherit it)
     folder = tmp_path / "matches"
     folder.mkdir()
     for seed in range(12):
         (folder / f"m{seed:02d}.mat").write_text(export_mat(selfplay(3, seed)))
     (folder / "broken.mat").write_text("garbage\n")
-    cache = folder / CACHE_NAME
+    cache = default_cache(folder)
+    assert cache.parent == tmp_path / "cache" / "bgboard"
     proc = subprocess.Popen([sys.executable, "-m", "bgboard", "analyse", str(folder), "--json"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 300
@@ -110,6 +114,7 @@ def test_a_folder_is_resumed_from_the_cache_after_an_interruption(tmp_path: Path
     assert len(files) == 12
     again = Cache.open(cache).results
     assert len(again) == 12
+    assert sorted(p.name for p in folder.iterdir()) == sorted([f"m{seed:02d}.mat" for seed in range(12)] + ["broken.mat"])
     # the figures of a resumed run equal a fresh run's
     fresh = _run(str(folder / "m05.mat"), "--json")
     assert json.loads(fresh.stdout)["players"] == next(f for f in files if f["file"].endswith("m05.mat"))["players"]
@@ -141,3 +146,30 @@ def test_the_cache_keeps_every_whole_line_and_drops_a_line_cut_short(tmp_path: P
     path.write_text("\n".join([lines[0], "junk", lines[1]]) + "\n")  # damage before the end
     with pytest.raises(InputError, match="not one bgboard wrote"):
         Cache.open(path)
+
+
+def test_analysing_a_folder_writes_nothing_into_it_and_a_bad_file_is_named(tmp_path: Path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    folder = tmp_path / "mine"
+    folder.mkdir()
+    (folder / "good.mat").write_text(export_mat(selfplay(1, 3)))
+    (folder / "bad.mat").write_text("garbage\n")
+    done = _run(str(folder / "good.mat"), str(folder / "bad.mat"), "--json")
+    assert done.returncode == 2
+    assert f"bgboard: {folder / 'bad.mat'}: no 'N point match' line" in done.stderr  # which of the files failed
+    done = _run(str(folder), "--json")
+    assert done.returncode == 2 and len(json.loads(done.stdout)["files"]) == 1
+    assert sorted(p.name for p in folder.iterdir()) == ["bad.mat", "good.mat"]  # no cache left in the user's folder
+    assert list((tmp_path / "cache" / "bgboard").glob("analysis-*.jsonl"))
+
+
+def test_the_table_shows_an_engines_name_whole(tmp_path: Path):
+    # a match against the engine names its player "gnubg-nn (intermediate)": no "gnubg-nn (intermedia"
+    text = (Path(__file__).parents[1] / "data" / "match" / "gnubg_7pt_seed4.mat").read_text()
+    path = tmp_path / "engine.mat"
+    path.write_text(text.replace(" root : ", " gnubg-nn (intermediate) : "))
+    done = _run(str(path))
+    assert done.returncode == 0, done.stderr
+    header, first = done.stdout.splitlines()[1:3]
+    assert header.rstrip().endswith("gnubg-nn (intermediate)")
+    assert len(first.rstrip()) == len(header.rstrip())  # the figures stay under their names

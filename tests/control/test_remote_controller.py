@@ -114,9 +114,10 @@ def test_dice_are_rolled_on_the_rollers_board_and_cube_actions_come_by_the_butto
     assert white.c.state.phase == Phase.TURN and white.c.state.cube == 2 and white.c.state.cube_owner == BLACK
     assert white.shown[-1].message[0] == "Black takes"
     white.c.handle(ButtonPressed(WHITE, ROLL, 15))
-    white.c.handle(DiceRolled((6, 4), 3, 16))
+    white.c.handle(DiceRolled((4, 6), 3, 16))
     white.to(black, 17)
-    assert black.c.actions[-1] == Roll((6, 4)) and black.shown[-1].message[0] == "White rolled 6-4"
+    # the other board's roll said as the terminal says it: "rolls", the higher die first
+    assert black.c.actions[-1] == Roll((4, 6)) and black.shown[-1].message[0] == "White rolls 6-4"
     assert black.c.actions == white.c.actions
 
 

@@ -48,3 +48,14 @@ def test_the_set_up_guidance_speaks_in_the_configured_numbering(numbering: Numbe
     message = " ".join(shown[-1].message)
     assert said in message, message
     assert shown[-1].phase == "setup"
+
+
+def test_a_replayed_play_is_named_once_in_the_engines_notation_beside_its_grade() -> None:
+    # the file writes black's 6-1 bear-off "3/0 3/2"; the engine names it 3/2 3/off: one name, then the verdict
+    from bgboard.commands.sim import _grader
+
+    match = import_mat((FILE.parents[1] / "gnubg_7pt_seed4.mat").read_bytes())
+    steps = replay_steps(match, _grader("gnubg-nn"))
+    [step] = [s for s in steps if ": 3/2 3/off" in s.text or "3/0 3/2" in s.text]
+    assert "3/0" not in step.text and step.text.count("3/2") == 1
+    assert step.text.endswith(": 3/2 3/off - the best play"), step.text

@@ -13,7 +13,7 @@ from bgboard.hardware.physics import load_design
 
 BGBOARD = [sys.executable, "-m", "bgboard"]
 KEYS = {"magnet", "checker_thickness_mm", "gap_mm", "sensor", "threshold_mt", "slot_pitch_mm", "max_offset_mm",
-        "working_point", "samples"}
+        "one_checker_reads", "working_point", "samples"}
 
 
 def field(*args: str) -> subprocess.CompletedProcess[str]:
@@ -95,10 +95,9 @@ def test_bad_options_say_one_sentence_and_exit_2(args: list[str], sentence: str)
 
 def test_without_magpylib_one_sentence_says_what_to_install(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setitem(sys.modules, "magpylib", None)  # as if it were not installed
-    assert main(["hardware", "field"]) == 2
+    assert main(["hardware", "field"]) == 69  # what the machine lacks, as every missing extra
     err = capsys.readouterr().err
-    assert err == ("bgboard: bgboard hardware field needs magpylib and magpylib-material-response: "
-                   "install the hardware extra (pip install 'bgboard[hardware]')\n")
+    assert err == "bgboard: bgboard hardware field needs magpylib, which is not installed: pip install 'bgboard[hardware]'\n"
 
 
 def test_the_rest_of_bgboard_runs_without_magpylib() -> None:
@@ -108,3 +107,20 @@ def test_the_rest_of_bgboard_runs_without_magpylib() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert int(done.stdout) > 0
+
+
+def test_a_gap_that_saturates_the_sensor_never_claims_a_tolerance(capsys: pytest.CaptureFixture[str]) -> None:
+    # N52 at 0.5 mm: 48.76 mT over the sensor (28 x 1 mm disc), beyond its ±22 mT: every one-checker row is out of range
+    assert main(["hardware", "field", "--grade", "N52", "--gap-mm", "0.5", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    ones = [x for x in report["samples"] if x["stack"] == 1]
+    assert ones[0]["reads_as"] == "out of range" and not report["one_checker_reads"] and report["max_offset_mm"] == 0.0
+    assert main(["hardware", "field", "--grade", "N52", "--gap-mm", "0.5"]) == 0
+    line = next(x for x in capsys.readouterr().out.splitlines() if x.startswith("reads a checker"))
+    assert "reads right up to" not in line
+    assert "one checker does not read right even on its sensor (out of range: 48.76 mT against the sensor's ±22 mT)" in line
+    # and where it reads, the tolerance claimed is one every one-checker row up to it bears out
+    assert main(["hardware", "field", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["one_checker_reads"] and all(
+        x["reads_as"] == "white" for x in report["samples"] if x["stack"] == 1 and x["offset_mm"] <= report["max_offset_mm"])

@@ -148,3 +148,9 @@ def test_hint_reads_an_xgid_as_legal_does(capsys) -> None:
     assert main(["hint", xgid, "31", "--json", "--engine", "pubeval"]) == 0
     assert json.loads(capsys.readouterr().out) == by_id
     assert main(["legal", xgid, "31", "--json"]) == 0 and capsys.readouterr().out
+
+
+def test_grade_reads_a_play_as_players_write_it(capsys) -> None:
+    # FIBS' dashes and one checker over both dice: the rules engine's one reader of plays
+    assert main(["hint", START, "21", "--grade", "13-11-10", "--json", "--engine", "pubeval"]) == 0
+    assert json.loads(capsys.readouterr().out)["play"] == "13/10"

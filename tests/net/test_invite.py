@@ -135,3 +135,93 @@ def test_bad_input_is_one_sentence_and_exit_2(tmp_path: Path, capsys, argv: list
     err = capsys.readouterr().err
     assert says in err and err.count("\n") == 1 and "Traceback" not in err
     assert not (tmp_path / "d").exists()  # nothing written on bad input
+
+
+def test_mosquitto_runs_the_written_conf_as_it_is_and_lets_both_boards_in(tmp_path: Path, capsys) -> None:
+    """``mosquitto -c DIR/mosquitto.conf``, started as this test runs (as root on Debian it drops
+    to its own user before reading the files): both boards of the match log in and play."""
+    import shutil
+    import tempfile
+
+    from bgboard.commands.invite import broker_user
+    from bgboard.net.mosquitto import mosquitto_binary
+
+    # a folder the broker's user can reach, as /etc/mosquitto/... is (pytest's own is closed to it:
+    # invite says so, as the next test shows)
+    base = Path(tempfile.mkdtemp(prefix="bgboard-invite-"))
+    os.chmod(base, 0o755)
+    folder = base / "remote"
+    port = worker_port()
+    url = f"mqtt://127.0.0.1:{port}"
+    try:
+        _serve_both(folder, port, url, capsys, broker_user, mosquitto_binary)
+    finally:
+        shutil.rmtree(base)
+
+
+def test_invite_says_when_the_brokers_user_cannot_reach_the_folder(tmp_path: Path, capsys) -> None:
+    from bgboard.commands.invite import broker_user
+
+    os.chmod(tmp_path.parent, 0o700)  # (pytest's folders: closed to others)
+    assert main(["invite", "m1", "--dir", str(tmp_path / "remote"), "--broker", "mqtt://127.0.0.1:1883"]) == 0
+    said = capsys.readouterr().out
+    if broker_user() != "root":
+        assert f"note: {broker_user()} cannot pass through " in said and "chmod o+x" in said
+
+
+def _serve_both(folder: Path, port: int, url: str, capsys, broker_user, mosquitto_binary) -> None:
+    import socket
+    import subprocess
+    import time
+
+    assert main(["invite", "m1", "--dir", str(folder), "--broker", url]) == 0
+    said = capsys.readouterr().out
+    assert "cannot pass through" not in said
+    conf = folder / "mosquitto.conf"
+    assert f"mosquitto -c {conf.resolve()}" in said
+    text = conf.read_text()
+    assert f"listener {port}" in text and f"password_file {(folder / 'passwd').resolve()}" in text
+    assert f"acl_file {(folder / 'acl').resolve()}" in text and f"persistence_location {(folder / 'data').resolve()}/" in text
+    owner = pwd.getpwnam(broker_user())
+    for name in ("passwd", "acl", "data"):  # the broker's user reads them (and nobody else)
+        assert os.stat(folder / name).st_uid == owner.pw_uid
+    if os.geteuid() == 0:
+        assert broker_user() == "mosquitto" and f"user mosquitto" in text
+    for secret in (folder / "secrets").iterdir():  # the boards' passwords stay the inviter's
+        assert os.stat(secret).st_uid == os.geteuid() and oct(os.stat(secret).st_mode)[-3:] == "600"
+    try:
+        binary = mosquitto_binary()
+    except BrokerMissingError as exc:
+        pytest.fail(f"{exc} — this test runs the real broker")
+    process = subprocess.Popen([binary, "-c", str(conf)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            assert process.poll() is None, (process.stdout.read() if process.stdout else b"").decode(errors="replace")
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                    break
+            except OSError:
+                assert time.monotonic() < deadline, "mosquitto never listened"
+                time.sleep(0.05)
+        address = parse_broker_url(url)
+
+        async def both_log_in() -> list[str]:
+            got: list[str] = []
+            boards = {side: _remote(folder / f"m1-{side}.toml") for side in ("white", "black")}
+            async with contextlib.AsyncExitStack() as stack:
+                clients = {side: await stack.enter_async_context(open_client(
+                    address, username=b["username"], password=Path(b["password_file"]).read_text().strip(),
+                    identifier=b["username"])) for side, b in boards.items()}
+                await clients["white"].subscribe([(match_topic("m1", "black", "move"), 1)])
+                await clients["black"].publish(match_topic("m1", "black", "move"), b"13/10", qos=1)
+                async with asyncio.timeout(60):
+                    async for message in clients["white"].messages:
+                        got.append(message.payload.decode())
+                        break
+            return got
+
+        assert asyncio.run(both_log_in()) == ["13/10"]
+    finally:
+        process.terminate()
+        process.wait(30)

@@ -105,3 +105,19 @@ def test_xgid_carries_the_roll(capsys):
     assert capsys.readouterr().out.splitlines()[0] == "24/22 13/8"
     assert main(["legal", "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:3:0:10"]) == 2
     assert "give a POSITION" in capsys.readouterr().err
+
+
+def test_play_as_written_is_read_by_the_one_reader(capsys):
+    # the case: `bgboard legal 4HPwATDgc/ABMA 21` lists 13/10; every way of writing it is that play
+    for text in ("13/10", "13/11/10", "13/12/10", "13-10", "13/11 11/10"):
+        assert main(["legal", START, "21", "--play", text]) == 0
+        assert capsys.readouterr().out == "13/10\n"
+    assert main(["legal", START, "21", "--play", "13/10", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["play"] == "13/10"
+
+
+def test_a_play_that_is_not_legal_is_one_sentence_and_exit_2():
+    done = subprocess.run([sys.executable, "-m", "bgboard", "legal", START, "21", "--play", "13/7"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == ["bgboard: 13/7 is not legal: 13/7 moves 6 pips: the roll 2-1 cannot play that"]

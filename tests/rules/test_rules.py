@@ -156,13 +156,13 @@ def test_notation_parses_any_correct_spelling():
 @pytest.mark.parametrize(
     "text, error, message",
     [
-        ("13-7", NotationError, "'13-7' is not a move like '13/7', 'bar/22*', '6/off' or '24/18(2)'"),
+        ("13:7", NotationError, "'13:7' is not a move like '13/7', 'bar/22*', '6/off' or '24/18(2)'"),
         ("8/10", NotationError, "'8/10': checkers move from a higher point to a lower one"),
         ("30/24", NotationError, "'30/24': points are numbered 1 to 24 (25 = bar, 0 = off), not 30"),
-        ("9/5", IllegalPlayError, "there is no checker of yours on point 9 to move"),
+        ("9/5", IllegalPlayError, "9/5 is not legal: there is no checker of yours on point 9 to move"),
         ("13/10", IllegalPlayError, "13/10 is not legal: both dice can be played, this play uses only one"),
         ("24/20 13/9", IllegalPlayError, "24/20 13/9 is not legal: that is not a play of 3-1"),
-        ("13/10 13/12", IllegalPlayError, "point 12 is blocked"),
+        ("13/10 13/12", IllegalPlayError, "13/10 13/12 is not legal: point 12 is blocked"),
         ("pass", IllegalPlayError, "3-1 can be played: you cannot pass"),
     ],
 )

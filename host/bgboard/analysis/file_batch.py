@@ -1,7 +1,8 @@
 """Analysing files, journals and folders with a results cache (adapter: reads files).
 
 A folder is analysed file by file; each file's figures are kept in a cache of JSON lines
-(``--cache``, by default :data:`CACHE_NAME` in the first folder named) under the file's
+(``--cache``; ``bgboard analyse`` keeps one per folder in the user's cache folder, a club
+export :data:`CACHE_NAME` beside its own files) under the file's
 SHA-256, the engine and the plies, one line appended and fsynced after every file: an
 interrupted run (Ctrl-C, kill) resumes where it stopped and never analyses a file twice.
 Each file is read once (bounded by the bytes read, a pipe by time: ``bgboard.files``).

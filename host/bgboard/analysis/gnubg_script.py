@@ -21,8 +21,9 @@ import sys
 import tempfile
 from typing import Any
 
-# gnubg's embedded module: there only inside the program (PyPI's gnubg differs in places)
-gnubg: Any = importlib.import_module("gnubg")
+#: gnubg's embedded module, imported by :func:`main`: there only inside the program (PyPI's
+#: gnubg differs in places), and importing this file elsewhere runs nothing
+gnubg: Any = None
 
 #: gnubg's EMG of a double/pass (normalised money equity: one cube)
 DROP = 1.0
@@ -109,6 +110,8 @@ def table():
 
 
 def main():
+    global gnubg
+    gnubg = importlib.import_module("gnubg")
     plies = int(os.environ.get("BGBOARD_GNUBG_PLIES", "0"))
     for command in ("set sound enable off", "set display off", "set confirm new off", "set threads 1",
                     f"set analysis chequerplay evaluation plies {plies}",
@@ -123,4 +126,5 @@ def main():
         print("@@" + json.dumps({"file": name, "table": text, "decisions": decisions(match, names)}), flush=True)
 
 
-main()
+if os.environ.get("BGBOARD_GNUBG_FILES"):  # run by gnubg for bgboard.analysis.gnubg_program
+    main()

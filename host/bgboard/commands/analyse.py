@@ -1,20 +1,23 @@
-"""``bgboard analyse FILE.mat|JOURNAL|FOLDER... [--engine gnubg-nn|bgsage] [--ply 0|1|2] [--json]``
+"""``bgboard analyse FILE.mat|JOURNAL|FOLDER... [--engine auto|gnubg-nn|gnubg|bgsage] [--ply 0|1|2] [--json]``
 
 Per player, the figures of gnubg's ``show statistics match`` (checker play, cube, overall
 error rate, Snowie error rate, rating words, luck) and XG's PR with a 95 % interval, the
 worst decisions with the better choice (docs/analysis.md).  A folder is analysed with
 every ``.mat`` file under it, with a progress bar on stderr and a results cache
-(``--cache``) that lets an interrupted run resume.  Exit code 2 when a file cannot be
+(``--cache``, by default in the user's cache folder, never in the folder analysed) that lets
+an interrupted run resume; a file that cannot be analysed is named with its sentence.  Exit code 2 when a file cannot be
 analysed (one sentence each) or the options are wrong.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
+import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping
 
 from bgboard.errors import InputError
 
@@ -31,9 +34,19 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     p.add_argument("--engine", default="auto", help="gnubg-nn (0-ply, agrees with gnubg), gnubg (the gnubg program: Debian's package, the Pi's engine), bgsage, or auto (default: the first of them installed)")
     p.add_argument("--ply", type=int, default=0, help="0, 1 or 2 (gnubg's numbering: 0 = the raw net)")
     p.add_argument("--json", action="store_true", help='print {"players": [...]} (one object per file)')
-    p.add_argument("--cache", type=Path, help="results cache for folders (default .bgboard-analysis.jsonl in the first folder)")
+    p.add_argument("--cache", type=Path, help="results cache for folders (default: one per folder in "
+                   "$XDG_CACHE_HOME/bgboard or ~/.cache/bgboard, never in the folder analysed)")
     p.add_argument("--worst", type=int, default=5, help="how many worst decisions to list per player")
     return p
+
+
+def default_cache(folder: Path, environ: Mapping[str, str] = os.environ) -> Path:
+    """The results cache of ``folder``'s analysis: in the user's cache folder
+    (``$XDG_CACHE_HOME``, else ``~/.cache``), one file per folder analysed — nothing is
+    written into the folder itself."""
+    base = Path(environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    digest = hashlib.sha256(str(folder.resolve()).encode()).hexdigest()[:16]
+    return base / "bgboard" / f"analysis-{digest}.jsonl"
 
 
 def one_line(text: str, longest: int = 120) -> str:
@@ -47,6 +60,10 @@ def _bar(done: int, total: int, name: str) -> None:
     filled = width * done // max(total, 1)
     sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} {one_line(name[-40:]):40s}")
     sys.stderr.flush()
+
+
+#: The longest player's name the table shows whole (a club's names, an engine and its level).
+NAME_MOST = 40
 
 
 def _text(result: dict[str, Any]) -> str:
@@ -67,10 +84,13 @@ def _text(result: dict[str, Any]) -> str:
         ("Luck EMG", "luck_emg", "{:+.3f}"),
         ("Luck rating", "luck_rating", "{}"),
     ]
-    lines.append(f"  {'':32s} {players[0]['name'][:20]:>20s} {players[1]['name'][:20]:>20s}")
+    # each column as wide as its player's name (an engine's "gnubg-nn (intermediate)" whole), up to NAME_MOST
+    names = [p["name"] if len(p["name"]) <= NAME_MOST else p["name"][: NAME_MOST - 1] + "…" for p in players]
+    width = [max(20, len(name)) for name in names]
+    lines.append(f"  {'':32s} {names[0]:>{width[0]}s} {names[1]:>{width[1]}s}")
     for label, key, fmt in rows:
         cells = [fmt.format(p[key]) if p[key] is not None else "n/a" for p in players]
-        lines.append(f"  {label:32s} {cells[0]:>20s} {cells[1]:>20s}")
+        lines.append(f"  {label:32s} {cells[0]:>{width[0]}s} {cells[1]:>{width[1]}s}")
     for p in players:
         lo, hi = p["pr_low"], p["pr_high"]
         ci = f"{lo:.1f}–{hi:.1f}" if lo is not None and hi is not None else "n/a"
@@ -84,7 +104,7 @@ def _text(result: dict[str, Any]) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from bgboard.analysis.file_batch import CACHE_NAME, Cache, expand, iter_results
+    from bgboard.analysis.file_batch import Cache, expand, iter_results
     from bgboard.analysis.evaluators import open_engine
 
     if args.worst < 0 or args.worst > 50:
@@ -93,7 +113,7 @@ def run(args: argparse.Namespace) -> int:
     if not files:
         raise InputError("no .mat file found in the folders named")
     folder = next((p for p in args.files if p.is_dir()), None)
-    cache_path = args.cache or (folder / CACHE_NAME if folder is not None else None)
+    cache_path = args.cache or (default_cache(folder) if folder is not None else None)
     cache = Cache.open(cache_path) if cache_path is not None else None
     evaluator = open_engine(args.engine.strip().lower(), args.ply)
     failed = 0
@@ -109,7 +129,7 @@ def run(args: argparse.Namespace) -> int:
                 failed += 1
                 if show_bar:
                     sys.stderr.write("\n")
-                print(f"bgboard: {one_line(figures)}", file=sys.stderr)
+                print(f"bgboard: {path}: {one_line(figures)}", file=sys.stderr)  # (which of the files)
                 continue
             for p in figures["players"]:
                 p["worst"] = p["worst"][: args.worst]

@@ -115,7 +115,14 @@ def field_report(design: Design) -> dict:
         for x, bz in zip(offsets, values):
             samples.append({"stack": stack, "offset_mm": x, "bz_mt": round(bz, 2),
                             "reads_as": reads_as(bz / resp.b0_mt, resp)})
+    # the tolerance holds only as far as every one-checker row reads one checker (a field the
+    # sensor cannot measure, "out of range", reads as nothing the firmware can use)
+    ones = [x for x in samples if x["stack"] == 1]
+    wrong = next((x["offset_mm"] for x in ones if x["reads_as"] != "white"), None)
+    if wrong is not None:
+        tolerance = max((x["offset_mm"] for x in ones if x["offset_mm"] < wrong), default=0.0)
     return {
+        "one_checker_reads": wrong != 0.0,
         "magnet": {"diameter_mm": design.magnet_diameter_mm, "thickness_mm": design.magnet_thickness_mm,
                    "polarization_t": design.polarization_t,
                    "working_polarization_t": round(magnets.working_polarization_t(design), 4)},
@@ -155,8 +162,12 @@ def text_report(report: dict) -> str:
         f"gap {report['gap_mm']:g} mm; {s['name']} ({s['mv_per_mt']:g} mV/mT, ±{s['range_mt']:g} mT)",
         f"worst case {w['case']}: {w['inner_field_ka_m']:g} kA/m inside it; at {w['worst_c']:g} °C its HcJ "
         f"is {w['margin']:+.0%} beyond that" + ("" if w["margin"] >= 0.10 else " (less than 10 %: it may lose its field)"),
-        f"reads a checker from {report['threshold_mt']:g} mT; one checker reads right up to "
-        f"{report['max_offset_mm']:g} mm off its sensor (slot pitch {report['slot_pitch_mm']:g} mm)",
+        f"reads a checker from {report['threshold_mt']:g} mT; " + (
+            f"one checker reads right up to {report['max_offset_mm']:g} mm off its sensor "
+            f"(slot pitch {report['slot_pitch_mm']:g} mm)" if report["one_checker_reads"] else
+            f"one checker does not read right even on its sensor ({report['samples'][0]['reads_as']}: "
+            f"{report['samples'][0]['bz_mt']:g} mT against the sensor's ±{s['range_mt']:g} mT): "
+            "a wider gap, a weaker magnet or a sensor of a larger range"),
         f"{'stack':>5} {'offset mm':>9} {'Bz mT':>8}  reads as",
     ]
     for x in report["samples"]:
@@ -243,6 +254,9 @@ def fit_text(report: dict) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    from bgboard.hardware import magnets
+
+    magnets.require()  # before anything is computed: what to install, exit 69
     if args.what == "fit":
         found = fit_report(args.readings)
         if args.out is not None:

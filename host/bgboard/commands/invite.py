@@ -9,6 +9,13 @@ Seats the match's two boards in the broker folder ``DIR`` (:mod:`bgboard.net.rem
 Other matches seated in ``DIR`` stay; a board user seated again leaves its old match.  The
 Mosquitto that hosts the matches reads ``DIR/passwd`` and ``DIR/acl`` (docs/remote.md) and
 re-reads them on ``systemctl reload mosquitto``.
+
+It also writes ``DIR/mosquitto.conf`` (the listener of ``--broker``'s port, with TLS from
+``--certfile``/``--keyfile`` for ``mqtts://``; ``password_file``, ``acl_file``, persistence in
+``DIR/data/``), so ``mosquitto -c DIR/mosquitto.conf`` runs as it is, and makes ``passwd``,
+``acl`` and ``data/`` the broker's: Mosquitto started as root (Debian's service) drops to its
+own user, ``mosquitto``, before it reads them.  The boards' passwords in ``secrets/`` stay
+readable by the one who ran ``invite`` only.
 """
 
 from __future__ import annotations
@@ -32,7 +39,77 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
                    help="the broker's address as the boards reach it (default mqtts://localhost:8883)")
     p.add_argument("--users", default="", metavar="WHITE,BLACK",
                    help="the two boards' broker users (default MATCH-white,MATCH-black)")
+    p.add_argument("--certfile", default=DEBIAN_CERT, metavar="PEM",
+                   help=f"the broker's TLS certificate for an mqtts:// broker (default {DEBIAN_CERT})")
+    p.add_argument("--keyfile", default=DEBIAN_KEY, metavar="PEM",
+                   help=f"the broker's TLS key for an mqtts:// broker (default {DEBIAN_KEY})")
     return p
+
+
+#: Where Debian's Mosquitto keeps its certificates (/etc/mosquitto/certs/README).
+DEBIAN_CERT = "/etc/mosquitto/certs/server.crt"
+DEBIAN_KEY = "/etc/mosquitto/certs/server.key"
+#: The account Mosquitto runs as when started as root (its default, and Debian's).
+BROKER_USER = "mosquitto"
+
+
+def broker_user() -> str:
+    """Who the broker runs as: ``mosquitto`` when it exists and we are root (the files are
+    handed to it), else whoever runs ``invite`` (a broker started by them keeps their rights)."""
+    import os
+    import pwd
+
+    if os.geteuid() == 0:
+        try:
+            pwd.getpwnam(BROKER_USER)
+            return BROKER_USER
+        except KeyError:
+            pass
+    return pwd.getpwuid(os.geteuid()).pw_name
+
+
+def write_broker_conf(root: Path, url: object, certfile: str, keyfile: str) -> Path:
+    """``DIR/mosquitto.conf`` for the matches of ``root``, and ``passwd``, ``acl`` and ``data/``
+    made the broker user's (see the module docstring)."""
+    import os
+    import pwd
+
+    from bgboard.net.broker import Listener, mosquitto_conf
+
+    root = root.resolve()
+    user = broker_user()
+    tls = bool(getattr(url, "tls", False))
+    data = root / "data"
+    data.mkdir(exist_ok=True)
+    conf = root / "mosquitto.conf"
+    conf.write_text(mosquitto_conf(
+        Listener(int(getattr(url, "port")), "", certfile if tls else "", keyfile if tls else ""),
+        str(root / "passwd"), str(root / "acl"), persistence_dir=f"{data}/", user=user,
+    ).replace("# bgboard club broker (Mosquitto 2.0): boards and the director, nobody else.",
+              "# bgboard remote matches (Mosquitto 2.0): the seated boards, nobody else (bgboard invite writes it)."))
+    entry = pwd.getpwnam(user)
+    for path, mode in ((root / "passwd", 0o600), (root / "acl", 0o600), (data, 0o700)):
+        if os.geteuid() == 0:
+            os.chown(path, entry.pw_uid, entry.pw_gid)
+        os.chmod(path, mode)
+    os.chmod(root, os.stat(root).st_mode | 0o111)  # (the broker's user passes through the folder)
+    return conf
+
+
+def closed_to(root: Path, user: str) -> Path | None:
+    """The first folder above ``root`` that ``user`` cannot pass through (None: it can reach it)."""
+    import os
+    import pwd
+
+    entry = pwd.getpwnam(user)
+    if entry.pw_uid == 0:
+        return None
+    for folder in reversed(root.resolve().parents):
+        st = os.stat(folder)
+        bit = 0o100 if st.st_uid == entry.pw_uid else 0o010 if st.st_gid == entry.pw_gid else 0o001
+        if not st.st_mode & bit:
+            return folder
+    return None
 
 
 def run(args: argparse.Namespace) -> int:
@@ -65,6 +142,13 @@ def run(args: argparse.Namespace) -> int:
             f"# {side.capitalize()}'s board of the remote match {match}: add to its config; copy {secret.name}\n"
             f"# to the board and point password_file at it there.\n" + table)
         print(f"{side}: {root / f'{match}-{side}.toml'} (user {user}, password in {secret})")
-    print(f"{len(seats)} board(s) seated in {root}: Mosquitto reads {root / 'passwd'} and {root / 'acl'} "
-          f"(password_file and acl_file in mosquitto.conf; 'systemctl reload mosquitto' after each invite)")
+    conf = write_broker_conf(root, parse_broker_url(args.broker), args.certfile, args.keyfile)
+    print(f"{len(seats)} board(s) seated in {root}: Mosquitto reads {root / 'passwd'} and {root / 'acl'}, "
+          f"owned by {broker_user()} (the user it runs as)")
+    closed = closed_to(root, broker_user())
+    if closed is not None:
+        print(f"note: {broker_user()} cannot pass through {closed}: open it (chmod o+x) or seat the matches in a "
+              "folder it can reach, such as /etc/mosquitto/bgboard-remote")
+    print(f"run the broker: mosquitto -c {conf}   (or include its lines in /etc/mosquitto/conf.d/; "
+          "'systemctl reload mosquitto' after each invite)")
     return 0

@@ -1,6 +1,7 @@
 """``bgboard legal``: the legal plays of a roll.
 
     bgboard legal POSITION DICE [--json]
+    bgboard legal POSITION DICE --play TEXT [--json]
     bgboard legal --batch            (lines "POSITION DICE" on stdin, one JSON object each)
 
 POSITION is a gnubg Position ID (``4HPwATDgc/ABMA``) or an XGID (``XGID=-b----E-C---...``);
@@ -9,6 +10,11 @@ DICE like ``31`` (or ``3-1``; optional when an XGID carries the roll).  Each pla
 ``{"position": "...", "dice": [3, 1], "plays": [{"play": "8/5 6/5", "position_id": "..."}]}``
 where ``position_id`` is the resulting position before the sides swap (gnubg-nn's
 convention for the keys of ``gnubg_nn.moves``).
+
+``--play TEXT`` reads a play as players write it (``13/10``, ``13/11/10``, ``24/18(2)``,
+``bar/22*``, ``13-7``: the rules engine's one reader, as at the terminal board and in ``hint
+--grade``) and prints it in gnubg notation if it is legal, or says in one sentence why not
+(exit 2); text two plays fit is answered with both.
 
 ``--variant plakoto|fevga|anti|race`` plays that variant's rules (docs/rules.md, "The seed
 variants"); POSITION is then ``start`` or the variant text form (a Position ID of both
@@ -32,6 +38,7 @@ from bgboard.rules import (
     Position,
     legal_plays,
     parse_dice,
+    parse_play,
     parse_position,
     position_id,
     xgid_decode,
@@ -76,6 +83,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     parser.add_argument("position", nargs="?", help="gnubg Position ID or XGID (player on roll's view)")
     parser.add_argument("dice", nargs="?", help="the roll, like 31")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--play", metavar="TEXT", help="check one play as written (13/10, 24/18(2), bar/22*) and print it")
     parser.add_argument("--batch", action="store_true", help="read 'POSITION DICE' lines on stdin, write JSON lines")
     parser.add_argument("--variant", choices=tuple(GAMES), default="standard",
                         help="checkers per side (Hypergammon has fewer), or a seed variant's rules "
@@ -87,6 +95,17 @@ def _batch(stdin: TextIO, stdout: TextIO, checkers: int, variant: str = "standar
     from bgboard.commands.batch import run_batch
 
     return run_batch(stdin, stdout, lambda position, dice: answer(position, dice, checkers, variant))
+
+
+def _check_play(position_text: str, dice_text: str, text: str, checkers: int, as_json: bool) -> int:
+    """``--play``: the play ``text`` names, in gnubg notation (an error says why not)."""
+    position = parse_position(position_text, checkers)
+    play = parse_play(text, position, parse_dice(dice_text))
+    if as_json:
+        print(json.dumps({"position": position_text, "play": play.notation, "position_id": position_id(play.position)}))
+    else:
+        print(play.notation or "no legal play")
+    return 0
 
 
 def run(args: argparse.Namespace) -> int:
@@ -102,6 +121,8 @@ def run(args: argparse.Namespace) -> int:
             dice = f"{rolled[0]}{rolled[1]}"
     if not args.position or not dice:
         raise InputError("give a POSITION (Position ID or XGID) and DICE like 31, or --batch")
+    if args.play is not None:
+        return _check_play(args.position, dice, args.play, checkers, args.json)
     result = answer(args.position, dice, checkers, args.variant)
     if args.json:
         print(json.dumps(result))

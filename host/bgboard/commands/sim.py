@@ -165,6 +165,7 @@ def run(args: argparse.Namespace) -> int:
         raise SimArgumentError("--drill gives a position to practise: use it with --teach practice")
     if args.engine is not None and args.teach is None:
         raise SimArgumentError("--engine chooses the engine that grades the plays: give --teach or --replay too")
+    _require(args)
     speed = 1 if args.realtime else args.speed
     if args.teach == "practice":
         from bgboard.sim.practice_run import run_drills, run_firmware_drills
@@ -273,6 +274,26 @@ def _drills_of(text: str, out: Path) -> tuple[Any, ...]:
 
     mine = own_worst(out, ("White", "Black")) if out.is_dir() else []
     return select_drills("mine", "--drill", mine=mine)
+
+
+#: The hint engines that are optional packages: registry name -> import name.
+_ENGINE_MODULES = {"gnubg-nn": "gnubg_nn", "bgsage": "bgsage"}
+
+
+def _require(args: argparse.Namespace) -> None:
+    """Check what this run needs before any game starts: the opponent's engine, the engine
+    named to grade, matplotlib for ``--teach``'s learner report (exit 69 naming the extra)."""
+    from bgboard.errors import require_extra
+    from bgboard.hints.levels import parse_opponent
+
+    if args.opponent is not None:
+        engine = parse_opponent(args.opponent).engine
+        if engine in _ENGINE_MODULES:
+            require_extra(_ENGINE_MODULES[engine], f"--opponent {args.opponent}")
+    if args.engine is not None and _engine_name(args.engine) in _ENGINE_MODULES:
+        require_extra(_ENGINE_MODULES[_engine_name(args.engine)], f"--engine {args.engine}")
+    if args.teach is not None:
+        require_extra("matplotlib", "the learner report of --teach")
 
 
 def _opponent(spec: str) -> str:
@@ -432,7 +453,7 @@ def _grader(name: str):  # type: ignore[no-untyped-def]
             return None
         hint = play_hints(opened.engine, play.before.position, play.dice)
         try:
-            return grade_play(hint, Position(b[p], b[1 - p])).text
+            return grade_play(hint, Position(b[p], b[1 - p])).verdict
         except ValueError:
             return None
 

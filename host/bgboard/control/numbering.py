@@ -15,9 +15,10 @@ so a point named in the words and the light on the board are the same place.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from enum import StrEnum
+
+from bgboard.rules.notation import flip_points
 
 __all__ = ["NUMBERINGS", "Numbering", "Words", "flip_points"]
 
@@ -30,28 +31,6 @@ class Numbering(StrEnum):
 
 
 NUMBERINGS = tuple(Numbering)
-
-# the forms point numbers take in bgboard's sentences: "point 8", "the 5-point",
-# and notation such as "13/8", "bar/22", "6/off", "24/18*/13", "13/8(2)"
-_POINT = re.compile(r"\b(point )(\d{1,2})\b")
-_NAMED = re.compile(r"\b(\d{1,2})(-point)\b")
-_NOTATION = re.compile(r"(?<![\w/])(?:bar|\d{1,2})(?:\*?/(?:\d{1,2}|off))+\*?")
-_NUMBER = re.compile(r"\d{1,2}")
-
-
-def _flip(n: str) -> str:
-    value = int(n)
-    return str(25 - value) if 1 <= value <= 24 else n
-
-
-def flip_points(text: str) -> str:
-    """``text`` with every point number ``p`` (1–24) turned into ``25 − p``: black's own
-    numbering into physical numbering and back (the map is its own inverse).  Dice
-    ("3-1"), counts ("2 white") and pip counts are left alone."""
-    text = _POINT.sub(lambda m: m.group(1) + _flip(m.group(2)), text)
-    text = _NAMED.sub(lambda m: _flip(m.group(1)) + m.group(2), text)
-    return _NOTATION.sub(lambda m: _NUMBER.sub(lambda n: _flip(n.group(0)), m.group(0)), text)
-
 
 @dataclass(frozen=True, slots=True)
 class Words:

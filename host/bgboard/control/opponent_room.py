@@ -135,6 +135,14 @@ class OpponentRoom(Controller):
                 and self.answer.choice == "roll")
 
     @property
+    def carrying_play(self) -> bool:
+        """The other side's play of the roll on the board now is known (its engine chose it,
+        or it came from the other board) and waits to be carried out here."""
+        s = self.state
+        return (s is not None and s.phase == Phase.PLAY and s.turn == self.side and self.answer is not None
+                and self.answer.choice == "play" and self.asked == self._key("play", s))
+
+    @property
     def blind(self) -> bool:
         """The board reads the start of the other side's play and its end alike (stacks
         taller than the sensors count): the person's press of that side's roll says done."""

@@ -53,6 +53,7 @@ class RemotePeer:
     inbox: dict[int, dict[str, Any]] = field(default_factory=dict)
     online: bool | None = None  # None: not connected yet (nothing to say)
     problem: str | None = None
+    refused: bool = False  # the problem is the broker refusing this board's login (the machine's, not the match's)
 
     def ask(self, question: Any) -> Answer | None:
         return None  # the other board's answers come as messages
@@ -170,7 +171,8 @@ class RemoteRoom(OpponentRoom):
         if isinstance(action, Resign):
             said = f"{name} resigns {('a single game', 'a gammon', 'a backgammon')[action.level - 1]}"
         if action.kind == "roll":
-            said = f"{name} rolled {action.dice[0]}-{action.dice[1]}"  # type: ignore[union-attr]
+            dice = action.dice  # type: ignore[union-attr]
+            said = f"{name} rolls {max(dice)}-{min(dice)}"  # (as the terminal and the rest say a roll: higher first)
         elif action.kind == "opening":
             names = self.state.players if self.state is not None else ("White", "Black")
             said = f"opening roll: {names[0]} {action.dice[0]}, {names[1]} {action.dice[1]}"  # type: ignore[union-attr]

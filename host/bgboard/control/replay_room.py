@@ -31,7 +31,7 @@ from bgboard.display.display_state import DisplayState
 from bgboard.link.messages import HostMessage, Led, SetLeds, SetRolling
 from bgboard.match import Action, ImportedMatch, MatPlay
 from bgboard.match.state import MatchState, Phase
-from bgboard.rules import BAR, OFF, Position
+from bgboard.rules import BAR, OFF, Position, legal_plays
 from bgboard.sense.places import BLACK_BAR, BLACK_OFF, WHITE, WHITE_BAR, WHITE_OFF, Fix, Observation
 from bgboard.sense.recognise import setup_fixes, setup_message
 
@@ -81,11 +81,22 @@ def _leds(play: MatPlay) -> tuple[Led, ...]:
     return tuple(Led(i, rgb) for i, rgb in sorted(leds.items()))
 
 
+def _notation(play: MatPlay) -> str:
+    """A legal play in the rules engine's notation (as its grade names plays: ``3/2 3/off``,
+    not a file's ``3/0 3/2``); anything else as the file writes it."""
+    if play.kind == "move" and play.dice is not None and play.before.turn == play.player:
+        after = play.result
+        for legal in legal_plays(play.before.position, play.dice):
+            if legal.position == after:
+                return legal.notation
+    return play.text
+
+
 def _describe(match: ImportedMatch, play: MatPlay) -> str:
     name = match.players[play.player] or ("White", "Black")[play.player]
     dice = f"{play.dice[0]}{play.dice[1]}" if play.dice else ""
     if play.kind in ("move", "illegal", "condone"):
-        text = f"{name} {dice}: {play.text or 'the only play'}"
+        text = f"{name} {dice}: {_notation(play) or 'the only play'}"
         if play.kind != "move":
             text += " (an illegal play, as the file gives it)"
         return text

@@ -8,6 +8,8 @@ label in a thin row only when there are any), so that the footer keeps three lin
 
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass
 
 from bgboard.display.canvas import BLACK, WHITE, Canvas
@@ -231,13 +233,26 @@ def _name_bar(c: Canvas, lay: Layout, s: DisplayState, p: int, x0: int, x1: int,
                    fill=(BLACK if p else WHITE) if not on_roll else (WHITE if p else BLACK),
                    outline=ink, width=max(1, lay.line - 1))
     gap = 2 * r + 2 + max(4, lay.name_px // 4)  # icon and the space after it
-    name, size, whole = c.fit_whole((s.names[p],), (x1 - x0) - gap - 2 - inner_w, lay.name_px)
+    name, size, whole = c.fit_whole(name_forms(s.names[p]), (x1 - x0) - gap - 2 - inner_w, lay.name_px)
     if p == 0:
         c.text((x0 + gap, cy), name, size, fill=ink, anchor="lm")
     else:
         c.text((x1 - gap, cy), name, size, fill=ink, anchor="rm")
     if whole:
         c.placed.add(f"name{p}")
+
+
+_LEVELLED = re.compile(r"^(?P<who>.+?) \((?P<level>[^()]{4,})\)$")
+
+
+def name_forms(name: str) -> tuple[str, ...]:
+    """A player's name, longest form first: an engine and its level ("gnubg-nn (intermediate)")
+    shortens to "gnubg-nn (int.)" and then "gnubg-nn", never to "gnubg-nn (a…"."""
+    found = _LEVELLED.match(name)
+    if found is None:
+        return (name,)
+    who, level = found.group("who"), found.group("level")
+    return (name, f"{who} ({level[:3]}.)", who)
 
 
 def _clock(c: Canvas, lay: Layout, clock: ClockState, p: int, x0: int, x1: int, top: int,
@@ -278,4 +293,4 @@ def _centre_dice(c: Canvas, lay: Layout, s: DisplayState, mid: int, dy: int, die
         c.placed.add("dice")
 
 
-__all__ = ["CLOCK_LOW_MS", "scoreboard"]
+__all__ = ["CLOCK_LOW_MS", "name_forms", "scoreboard"]

@@ -19,8 +19,9 @@ import functools
 import math
 from typing import Any, Sequence
 
+from bgboard.errors import MissingExtraError, missing_extra
 from bgboard.hardware.magnet_grades import GRADE_TABLE
-from bgboard.hardware.physics import MAX_STACK, Design, DesignError, FieldTable
+from bgboard.hardware.physics import MAX_STACK, Design, FieldTable
 
 #: The table's lateral reach and step (mm). Beyond 80 mm the table says 0: magpylib gives one
 #: magnet of the design -0.044 mT there (0.4 % of a checker, 0.8 % of the firmware's threshold)
@@ -28,16 +29,17 @@ from bgboard.hardware.physics import MAX_STACK, Design, DesignError, FieldTable
 REACH_MM = 80.0
 STEP_MM = 0.5
 
-MISSING = ("bgboard hardware field needs magpylib and magpylib-material-response: "
-           "install the hardware extra (pip install 'bgboard[hardware]')")
+MISSING = missing_extra("magpylib", "bgboard hardware field")
+MISSING_RESPONSE = missing_extra("magpylib_material_response", "bgboard hardware field")
 
 
 def require() -> Any:
-    """The magpylib module, or :class:`DesignError` saying how to install it."""
+    """The magpylib module, or :class:`~bgboard.errors.MissingExtraError` (exit 69) saying how
+    to install it."""
     try:
         import magpylib
     except ImportError:
-        raise DesignError(MISSING) from None
+        raise MissingExtraError(MISSING) from None
     return magpylib
 
 
@@ -53,7 +55,7 @@ def _require_response() -> tuple[Any, Any]:
         from magpylib_material_response.demag import apply_demag
         from magpylib_material_response.meshing import mesh_Cylinder
     except ImportError:
-        raise DesignError(MISSING) from None
+        raise MissingExtraError(MISSING_RESPONSE) from None
     mmr.disable_logging()
     return apply_demag, mesh_Cylinder
 

@@ -22,7 +22,7 @@ def _import() -> Any:
     try:
         import bgsage
     except ImportError as exc:  # includes a blocked or broken install
-        raise EngineUnavailableError(f"the bgsage engine is not installed ({exc})") from exc
+        raise EngineUnavailableError(f"the bgsage engine is not installed: pip install 'bgboard[hints]' ({exc})") from exc
     return bgsage
 
 

@@ -26,7 +26,7 @@ def _import() -> Any:
     try:
         import gnubg_nn
     except ImportError as exc:
-        raise EngineUnavailableError(f"the gnubg-nn engine is not installed ({exc})") from exc
+        raise EngineUnavailableError(f"the gnubg-nn engine is not installed: pip install 'bgboard[hints]' ({exc})") from exc
     return gnubg_nn
 
 

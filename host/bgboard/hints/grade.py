@@ -41,6 +41,16 @@ class Grade:
     grade: str | None
 
     @property
+    def verdict(self) -> str:
+        """The verdict beside a play already named (a replay's "13/7 8/7 - doubtful, 0.044
+        worse than 13/11 6/5"): :attr:`text` without the play."""
+        if self.grade is None:
+            return "the engine's choice" if self.notation == self.best else f"the engine prefers {self.best}"
+        if self.loss <= 0:
+            return "the best play"
+        return f"{self.grade}, {self.loss:.3f} worse than {self.best}"
+
+    @property
     def text(self) -> str:
         """One sentence for the display."""
         if self.grade is None:

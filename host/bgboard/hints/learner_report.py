@@ -86,13 +86,13 @@ def short_report(report: LearnerReport) -> tuple[str, ...]:
 def chart_svg(lessons: Sequence[PlayLesson | CubeLesson]) -> str:
     """A bar chart of the equity lost on each play, coloured by grade, as SVG text."""
     plays = [lesson for lesson in lessons if isinstance(lesson, PlayLesson) and lesson.play]
-    figure = _figure()(figsize=(7.5, 2.6), dpi=100)
+    figure = _figure()(figsize=CHART_INCHES, dpi=100)
     ax = figure.add_subplot()
     xs = list(range(1, len(plays) + 1))
     ax.bar(xs, [p.loss for p in plays], color=[GRADE_COLOURS.get(p.grade, "#888888") for p in plays], width=0.8)
     for threshold, label in ((0.04, "doubtful"), (0.08, "bad"), (0.16, "very bad")):
         ax.axhline(threshold, color="#999999", linewidth=0.6, linestyle="--")
-        ax.annotate(label, (1.0, threshold), xycoords=("axes fraction", "data"), fontsize=7, color="#666666",
+        ax.annotate(label, (1.0, threshold), xycoords=("axes fraction", "data"), color="#666666",
                     xytext=(2, 0), textcoords="offset points", va="center")
     ax.set_xlabel("play")
     ax.set_ylabel("equity lost")
@@ -180,18 +180,37 @@ def _figure() -> Any:
     return Figure
 
 
+#: The charts' size and type: drawn for a 390 px phone (about 370 px of page), where the
+#: 4-inch figure (288 pt of SVG) is shown at about 1.3 CSS px per point, so 11-point text
+#: reads at about 14 px and never below 11 px; on a wider screen the chart keeps that size.
+CHART_INCHES = (4.0, 2.6)
+CHART_STYLE: dict[Any, Any] = {"font.size": 11, "svg.fonttype": "none"}  # text as text: it scales and can be read (and found)
+
+
 def _svg_text(figure: Any) -> str:
-    figure.tight_layout()
-    out = io.StringIO()
-    figure.savefig(out, format="svg", metadata={"Date": None})  # no clock in the file
+    import matplotlib
+
+    with matplotlib.rc_context(CHART_STYLE):
+        for text in figure.findobj(lambda artist: hasattr(artist, "set_fontsize")):
+            text.set_fontsize(CHART_STYLE["font.size"])
+        figure.tight_layout()
+        out = io.StringIO()
+        # bbox "tight": the labels beside the axes (the grades' lines) are inside the picture
+        figure.savefig(out, format="svg", metadata={"Date": None}, bbox_inches="tight")  # no clock in the file
     svg = out.getvalue()
     return svg[svg.index("<svg"):]
+
+
+def _moves(play: str) -> str:
+    """A play for the page: each move kept whole on one line (``23/21 13/7``: a line may
+    break between moves, never inside one)."""
+    return " ".join(f'<span class="mv">{html.escape(move)}</span>' for move in play.split())
 
 
 def history_svg(rows: Sequence[Mapping[str, Any]]) -> str:
     """The PR of each match, oldest first, with its 95 % interval as error bars (a match
     whose interval is not known has none), as SVG text."""
-    figure = _figure()(figsize=(7.5, 2.6), dpi=100)
+    figure = _figure()(figsize=CHART_INCHES, dpi=100)
     ax = figure.add_subplot()
     xs = list(range(1, len(rows) + 1))
     prs = [float(r["pr"]) for r in rows]
@@ -258,7 +277,7 @@ def learner_section(lessons: Sequence[PlayLesson | CubeLesson], player: int, nam
         "<li><figure>{svg}<figcaption><b>{dice}</b>: played <code>{play}</code>, lost {loss:.3f} ({grade}); "
         "better <code>{best}</code>.{why} <small><code>{pid}</code></small></figcaption></figure></li>".format(
             svg=_board(pos, p.position) if (pos := _position(p)) is not None else "",
-            dice=esc(p.dice), play=esc(p.play), loss=p.loss, grade=esc(p.grade or "not graded"), best=esc(p.best),
+            dice=esc(p.dice), play=_moves(p.play), loss=p.loss, grade=esc(p.grade or "not graded"), best=_moves(p.best),
             why=f" {esc(p.why)}" if p.why else "", pid=esc(p.position))
         for p in worst) or "<li>No play lost equity.</li>"
     kinds = drill_kinds(mine)
@@ -271,7 +290,7 @@ def learner_section(lessons: Sequence[PlayLesson | CubeLesson], player: int, nam
     every = "".join(
         "<tr><td>{n}</td><td>{dice}</td><td><code>{play}</code></td><td><code>{best}</code></td>"
         "<td>{loss:.3f}</td><td>{grade}</td></tr>".format(
-            n=i, dice=esc(p.dice), play=esc(p.play), best=esc(p.best), loss=p.loss, grade=esc(p.grade or "-"))
+            n=i, dice=esc(p.dice), play=_moves(p.play), best=_moves(p.best), loss=p.loss, grade=esc(p.grade or "-"))
         for i, p in enumerate(plays, start=1))
     cube_rows = "".join(
         f"<tr><td><code>{esc(c.position)}</code></td><td>{esc(c.decision)}</td>"
@@ -325,7 +344,8 @@ def report_html(lessons: Sequence[PlayLesson | CubeLesson], title: str = "Learne
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <style>body{{font-family:sans-serif;max-width:50em;margin:1em auto;padding:0 .5em}}table{{border-collapse:collapse}}
 td,th{{border:1px solid #ccc;padding:2px 6px;text-align:left}}
-.scroll{{overflow-x:auto;max-width:100%}} svg{{max-width:100%;height:auto}} code{{word-break:break-all}}
+.scroll{{overflow-x:auto;max-width:100%}} svg{{max-width:100%;height:auto}} code{{overflow-wrap:anywhere}}
+.mv{{white-space:nowrap}}
 .worst-boards{{padding-left:1.2em}} .worst-boards svg{{width:300px}} figure{{margin:0 0 .8em 0}}
 section.learner{{border-top:2px solid #999;margin-top:1em}}</style></head>
 <body><h1>{esc(title)}</h1>

@@ -39,7 +39,7 @@ async def open_replay(config: Config, imported: ImportedMatch, hints: HintWorker
             assert play.dice is not None  # (the plays chosen have their dice)
             try:
                 hint = await hints.plays(play.before.position, play.dice)
-                grades[id(play)] = grade_play(hint, play.result).text
+                grades[id(play)] = grade_play(hint, play.result).verdict
             except (HintCancelled, ValueError, EnvironmentFailure) as exc:  # a grade is help, never a stop
                 log.debug("no grade for line %d: %s", play.line, exc)
     from bgboard.control.numbering import Numbering

@@ -33,6 +33,14 @@ log = logging.getLogger(__name__)
 SESSION_EXPIRY_S = 14 * 24 * 3600
 KEEPALIVE_S = 10
 MqttError = aiomqtt.MqttError
+#: MQTT 5 reason codes of a refused login: 134 bad user name or password, 135 not authorized.
+LOGIN_REFUSED = (134, 135)
+
+
+def login_refused(exc: BaseException) -> bool:
+    """Whether ``exc`` is the broker refusing the login (trying again will not help)."""
+    rc = getattr(exc, "rc", None)
+    return getattr(rc, "value", rc) in LOGIN_REFUSED
 
 
 @dataclass(frozen=True, slots=True)

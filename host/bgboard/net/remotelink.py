@@ -33,7 +33,7 @@ from bgboard.match.actions import action_to_dict
 from bgboard.net.broker import Listener, mosquitto_conf
 from bgboard.net.mosquitto import PrivateBroker
 from bgboard.net.protocol import ProtocolError
-from bgboard.net.mqtt_client import Backoff, MqttError, Reconnecting, open_client
+from bgboard.net.mqtt_client import Backoff, MqttError, Reconnecting, login_refused, open_client
 from bgboard.net.remote_accounts import write_accounts
 from bgboard.net.remote_wire import (SIDES, MoveAck, MoveMessage, RemoteSettings, decode_ack, decode_move, encode_ack,
                                      encode_move, match_topic)
@@ -54,9 +54,12 @@ class RemoteLink(Reconnecting):
     return at once; :meth:`run` connects and reconnects until :meth:`stop`."""
 
     def __init__(self, settings: RemoteSettings, *, on_move: Callable[[MoveMessage], None],
-                 on_ack: Callable[[MoveAck], None], on_status: Callable[[bool], None] = lambda up: None) -> None:
+                 on_ack: Callable[[MoveAck], None], on_status: Callable[[bool], None] = lambda up: None,
+                 on_refused: Callable[[str], None] = lambda text: None) -> None:
         super().__init__(on_status, None)  # online None: not connected yet, nor failed
         self.settings = settings
+        self.on_refused = on_refused
+        self.refused: str | None = None  # the broker refused the login: the sentence (no more tries)
         self.on_move = on_move
         self.on_ack = on_ack
         self._said = ""  # the last connection failure logged
@@ -94,7 +97,16 @@ class RemoteLink(Reconnecting):
             self._serve, self._lost, Backoff(s.backoff_first_s, s.backoff_most_s), offline_between=True)
 
     def _lost(self, exc: Exception) -> None:
-        text = f"the broker {self.settings.broker} is not reachable ({exc or type(exc).__name__})"
+        s = self.settings
+        if login_refused(exc):  # the broker answered: the account is wrong, and trying again will not help
+            self.refused = (f"the broker {s.broker} refused the login of {shown(s.username, 60)} ({exc}): "
+                            "check username and password_file in the [remote] table of the config")
+            log.error("%s", self.refused)
+            self.on_refused(self.refused)
+            self.stop()
+            return
+        text = (f"the broker {s.broker} is unreachable ({exc or type(exc).__name__}), "
+                f"retrying every {s.backoff_most_s:g} s or sooner")
         if text != self._said:
             log.warning("%s", text)
         self._said = text
@@ -187,7 +199,8 @@ class RemoteSeat:
             elif body.get("what") == "acked":
                 self.acked.add(int(body["seq"]))
         self.peer.inbox.update(self.received)
-        self.link = RemoteLink(settings, on_move=self._on_move, on_ack=self._on_ack, on_status=self._on_status)
+        self.link = RemoteLink(settings, on_move=self._on_move, on_ack=self._on_ack, on_status=self._on_status,
+                               on_refused=self._on_refused)
         self.controller: RemoteRoom | None = None
         self._task: asyncio.Task[None] | None = None
         self._sent_upto = 0
@@ -279,6 +292,13 @@ class RemoteSeat:
                             self.clock_ms())
         self.acked.add(ack.seq)
         self.link.settle(ack.seq)
+
+    def _on_refused(self, text: str) -> None:
+        """The broker refused this board's login: the match stops with that sentence."""
+        self.peer.problem = text
+        self.peer.refused = True
+        if self.controller is not None:  # the display says why
+            self.post(OpponentMoved(("remote", "link"), None, self.clock_ms()))
 
     def _on_status(self, up: bool) -> None:
         self.peer.online = up

@@ -16,8 +16,9 @@ from bgboard.rules.ids import (
     xgid_encode,
 )
 from bgboard.rules.explain import explain
-from bgboard.rules.legal import IllegalStepError, InvalidDiceError, legal_plays, legal_steps
-from bgboard.rules.notation import IllegalPlayError, NotationError, parse_dice, parse_play
+from bgboard.rules.legal import IllegalStepError, InvalidDiceError, legal_plays, legal_steps, steps_to
+from bgboard.rules.notation import IllegalPlayError, NotationError, flip_points, parse_dice
+from bgboard.rules.reading import AmbiguousPlayError, Reading, parse_play, read_play
 from bgboard.rules.play import Play, format_play
 from bgboard.rules.position import BAR, CHECKERS, OFF, InvalidPositionError, Position
 from bgboard.rules.result import GameResult, game_result, is_race, pip_counts
@@ -41,6 +42,10 @@ __all__ = [
     "explain",
     "parse_dice",
     "parse_play",
+    "read_play",
+    "Reading",
+    "AmbiguousPlayError",
+    "flip_points",
     "parse_position",
     "IllegalStepError",
     "InvalidDiceError",
@@ -59,6 +64,7 @@ __all__ = [
     "is_race",
     "legal_plays",
     "legal_steps",
+    "steps_to",
     "pip_counts",
     "position_from_id",
     "position_id",

@@ -230,6 +230,54 @@ def _all_steps(me: list[int], th: tuple[int, ...], dice: Sequence[int]) -> list[
     return out
 
 
+class _Roll:
+    """A roll being played: the counts after ``steps_so_far``, the dice left, and whether a
+    state can still be completed to one of the roll's legal plays."""
+
+    def __init__(self, position: Position, dice: Sequence[int], steps_so_far: Sequence[Step]) -> None:
+        d = check_dice(dice)
+        self.targets = {(p.position.mine, p.position.theirs) for p in cached_plays(position, *d)}
+        me = list(position.mine)
+        th = position.theirs
+        self.left = _remaining(d, steps_so_far)
+        for step in steps_so_far:
+            # the board decides whether a step hits: match on from, to and die only
+            nxt = [(m, t) for m, t, (s,) in _all_steps(me, th, [step.die]) if (s.frm, s.to) == (step.frm, step.to)]
+            if not nxt:
+                raise IllegalStepError(f"{step} is not a legal step with a {step.die}")
+            me, th = nxt[0]
+        self.me, self.th = me, th
+        self.memo: dict[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]], bool] = {}
+        if steps_so_far and not self.completes(me, th, self.left):
+            raise IllegalStepError(
+                f"{format_play(steps_so_far)} cannot be completed to a legal play of {d[0]}-{d[1]}"
+            )
+
+    def completes(self, m: list[int], t: tuple[int, ...], rest: list[int]) -> bool:
+        key = (tuple(m), t, tuple(rest))
+        if key in self.memo:
+            return self.memo[key]
+        ok = (key[0], t) in self.targets
+        if not ok and rest:
+            for m2, t2, (s,) in _all_steps(m, t, rest):
+                rest2 = rest.copy()
+                rest2.remove(s.die)
+                if self.completes(m2, t2, rest2):
+                    ok = True
+                    break
+        self.memo[key] = ok
+        return ok
+
+    def next_steps(self, m: list[int], t: tuple[int, ...], rest: list[int]) -> list[tuple[list[int], tuple[int, ...], Step, list[int]]]:
+        out: list[tuple[list[int], tuple[int, ...], Step, list[int]]] = []
+        for m2, t2, (s,) in _all_steps(m, t, rest):
+            rest2 = rest.copy()
+            rest2.remove(s.die)
+            if self.completes(m2, t2, rest2):
+                out.append((m2, t2, s, rest2))
+        return out
+
+
 def legal_steps(position: Position, dice: Sequence[int], steps_so_far: Sequence[Step] = ()) -> tuple[Step, ...]:
     """The single-checker steps that may come next after ``steps_so_far``.
 
@@ -242,42 +290,33 @@ def legal_steps(position: Position, dice: Sequence[int], steps_so_far: Sequence[
     Raises :class:`IllegalStepError` if ``steps_so_far`` is not a legal beginning (their
     ``hit`` flags are not trusted: the board decides).
     """
-    d = check_dice(dice)
-    targets = {(p.position.mine, p.position.theirs) for p in cached_plays(position, *d)}
-    me = list(position.mine)
-    th = position.theirs
-    left = _remaining(d, steps_so_far)
-    for step in steps_so_far:
-        # the board decides whether a step hits: match on from, to and die only
-        nxt = [(m, t) for m, t, (s,) in _all_steps(me, th, [step.die]) if (s.frm, s.to) == (step.frm, step.to)]
-        if not nxt:
-            raise IllegalStepError(f"{step} is not a legal step with a {step.die}")
-        me, th = nxt[0]
-    memo: dict[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]], bool] = {}
+    roll = _Roll(position, dice, steps_so_far)
+    return tuple(s for _, _, s, _ in roll.next_steps(roll.me, roll.th, roll.left))
 
-    def completes(m: list[int], t: tuple[int, ...], rest: list[int]) -> bool:
-        key = (tuple(m), t, tuple(rest))
-        if key in memo:
-            return memo[key]
-        ok = (key[0], t) in targets
-        if not ok and rest:
-            for m2, t2, (s,) in _all_steps(m, t, rest):
-                rest2 = rest.copy()
-                rest2.remove(s.die)
-                if completes(m2, t2, rest2):
-                    ok = True
-                    break
-        memo[key] = ok
-        return ok
 
-    if steps_so_far and not completes(me, th, left):
-        raise IllegalStepError(
-            f"{format_play(steps_so_far)} cannot be completed to a legal play of {d[0]}-{d[1]}"
-        )
-    offered: list[Step] = []
-    for m, t, (s,) in _all_steps(me, th, left):
-        rest = left.copy()
-        rest.remove(s.die)
-        if completes(m, t, rest):
-            offered.append(s)
-    return tuple(offered)
+def steps_to(
+    position: Position, dice: Sequence[int], steps_so_far: Sequence[Step], mine: Sequence[int]
+) -> list[tuple[tuple[Step, ...], Position, bool]]:
+    """Every way to go on after ``steps_so_far`` with steps :func:`legal_steps` offers until
+    the mover's checkers stand as ``mine``: one ``(steps, position, whole)`` per distinct
+    resulting position, ``whole`` when that position is a legal play of the roll.
+
+    Only checkers that stand where ``mine`` has fewer move (a checker moved away and
+    another brought back is the same as the second moved on), so the search is short.
+    """
+    roll = _Roll(position, dice, steps_so_far)
+    target = tuple(mine)
+    found: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[tuple[Step, ...], Position, bool]] = {}
+
+    def walk(m: list[int], t: tuple[int, ...], rest: list[int], steps: tuple[Step, ...]) -> None:
+        if tuple(m) == target:
+            key = (target, t)
+            if steps and key not in found:
+                found[key] = (steps, Position(target, t), key in roll.targets)
+            return
+        for m2, t2, s, rest2 in roll.next_steps(m, t, rest):
+            if m[s.frm] > target[s.frm]:
+                walk(m2, t2, rest2, (*steps, s))
+
+    walk(roll.me, roll.th, roll.left, ())
+    return list(found.values())

@@ -1,21 +1,18 @@
-"""Reading plays written in standard (gnubg) notation: ``"13/7 8/7"``, ``"bar/22*"``,
-``"6/off"``, ``"24/18(2)"``, ``"8/5*/1"``; ``25``/``bar`` and ``0``/``off`` both work.
+"""The words of standard (gnubg) notation: moves ``"13/7 8/7"``, ``"bar/22*"``,
+``"6/off"``, ``"24/18(2)"``, ``"8/5*/1"`` (``25``/``bar`` and ``0``/``off`` both work; FIBS'
+``13-7`` and XG's ``Bar/22`` are normalised first), point numbers turned into the other
+player's numbering, and dice.
 
-Writing is :func:`bgboard.rules.format_play` (it needs no board).  Reading needs the
-position and the dice: the text is played out on the board and the resulting position is
-looked up among the legal plays, so any correct way of writing a play (``13/7 13/7`` or
-``13/7(2)``, ``24/23/20`` or ``24/20``) gives the same :class:`Play`.
+Writing a play is :func:`bgboard.rules.format_play` (it needs no board).  Reading a play
+needs the position and the dice: :func:`bgboard.rules.read_play`, the one reader of plays.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Sequence
 
 from bgboard.errors import InputError, RuleError
-from bgboard.rules.explain import explain
-from bgboard.rules.legal import InvalidDiceError, cached_plays, check_dice
-from bgboard.rules.play import Play
+from bgboard.rules.legal import InvalidDiceError
 from bgboard.rules.position import BAR, OFF, Position
 
 
@@ -33,7 +30,10 @@ class IllegalPlayError(RuleError):
 
 
 _MOVE = re.compile(r"^((?:bar|off|\d{1,2})\*?(?:/(?:bar|off|\d{1,2})\*?)+)(?:\((\d)\))?$")
-_PASS = {"", "pass", "no legal play", "no play", "dance", "cannot move"}
+PASS_WORDS = {"", "pass", "no legal play", "no play", "dance", "cannot move"}
+# the other ways players write points and moves: FIBS' "13-7", "b" and "o", XG's "Bar" and
+# "Off" (case is ignored), gnubg's spaces after commas
+_FIBS = (re.compile(r"(?<=[\dbrfo*])-(?=[\dbo])"), re.compile(r"\bb(?=[/*]|$)"), re.compile(r"(?<=/)o\b"))
 
 
 def _number(token: str, text: str) -> int:
@@ -47,9 +47,20 @@ def _number(token: str, text: str) -> int:
     return value
 
 
-def parse_moves(text: str) -> list[tuple[list[int], set[int]]]:
+def normalise(text: str) -> str:
+    """``text`` in the one form :func:`parse_moves` reads: lower case, ``/`` between points,
+    ``bar`` and ``off`` spelled out (``"Bar-22 13-7 6-o"`` → ``"bar/22 13/7 6/off"``)."""
+    text = text.lower().replace(",", " ").replace(" and ", " ")
+    dash, bar, off = _FIBS
+    text = dash.sub("/", text)
+    return off.sub("off", bar.sub("bar", text))
+
+
+def parse_moves(text: str, flipped: bool = False) -> list[tuple[list[int], set[int]]]:
     """The moves of ``text``: for each checker moved, the points it visits and the points
-    marked ``*``.  Raises :class:`NotationError` for text that is not notation."""
+    marked ``*``, in the mover's own numbering.  With ``flipped`` the text numbers the points
+    as the other player does (point ``p`` is the mover's ``25 − p``; ``bar`` and ``off`` stay).
+    Raises :class:`NotationError` for text that is not notation, quoting the text as written."""
     moves: list[tuple[list[int], set[int]]] = []
     for token in text.lower().replace(",", " ").split():
         found = _MOVE.match(token)
@@ -62,6 +73,8 @@ def parse_moves(text: str) -> list[tuple[list[int], set[int]]]:
         stars: set[int] = set()
         for part in found.group(1).split("/"):
             point = _number(part.rstrip("*"), token)
+            if flipped and 1 <= point <= 24:
+                point = BAR - point
             points.append(point)
             if part.endswith("*"):
                 stars.add(point)
@@ -71,20 +84,21 @@ def parse_moves(text: str) -> list[tuple[list[int], set[int]]]:
             raise NotationError(f"{token!r}: a move cannot end on the bar")
         for a, b in zip(points, points[1:]):
             if b >= a:
-                raise NotationError(f"{token!r}: checkers move from a higher point to a lower one")
+                way = "from a lower point to a higher one" if flipped else "from a higher point to a lower one"
+                raise NotationError(f"{token!r}: checkers move {way}")
             if a != points[0] and a == OFF:
                 raise NotationError(f"{token!r}: nothing moves on after bearing off")
         moves += [(points, stars)] * count
     return moves
 
 
-def play_out(text: str, position: Position) -> Position:
+def play_out(text: str, position: Position, flipped: bool = False) -> Position:
     """The position after the moves written in ``text`` (hits happen where a move ends on
     a blot or where ``*`` marks a point on the way).  Raises :class:`NotationError` or
     :class:`IllegalPlayError` when the text cannot be played on this board at all."""
     me = list(position.mine)
     th = list(position.theirs)
-    for points, stars in parse_moves(text):
+    for points, stars in parse_moves(text, flipped):
         if me[points[0]] <= 0:
             where = "on the bar" if points[0] == BAR else f"on point {points[0]}"
             raise IllegalPlayError(f"there is no checker of yours {where} to move")
@@ -103,25 +117,26 @@ def play_out(text: str, position: Position) -> Position:
     return Position(tuple(me), tuple(th))
 
 
-def parse_play(text: str, position: Position, dice: Sequence[int]) -> Play:
-    """The legal :class:`Play` that ``text`` describes.
+# the forms point numbers take in bgboard's sentences: "point 8", "the 5-point",
+# and notation such as "13/8", "bar/22", "6/off", "24/18*/13", "13/8(2)"
+_POINT = re.compile(r"\b(point )(\d{1,2})\b")
+_NAMED = re.compile(r"\b(\d{1,2})(-point)\b")
+_NOTATION = re.compile(r"(?<![\w/])(?:bar|\d{1,2})(?:\*?/(?:\d{1,2}|off))+\*?")
+_DIGITS = re.compile(r"\d{1,2}")
 
-    ``"pass"`` (or an empty text) is accepted when there is no legal play and gives
-    ``Play((), position)``.  Raises :class:`NotationError` for text that is not notation and
-    :class:`IllegalPlayError` (with the reason from :func:`explain`) for an illegal play.
-    """
-    d1, d2 = check_dice(dice)
-    plays = cached_plays(position, d1, d2)
-    if text.strip().lower() in _PASS:
-        if not plays:
-            return Play((), position)
-        raise IllegalPlayError(f"{d1}-{d2} can be played: you cannot pass")
-    result = play_out(text, position)
-    for play in plays:
-        if play.position == result:
-            return play
-    reason = explain(position, (d1, d2), result) or f"that is not a play of {d1}-{d2}"
-    raise IllegalPlayError(f"{text.strip()} is not legal: {reason}")
+
+def _flip(n: str) -> str:
+    value = int(n)
+    return str(25 - value) if 1 <= value <= 24 else n
+
+
+def flip_points(text: str) -> str:
+    """``text`` with every point number ``p`` (1–24) turned into ``25 − p``: one player's
+    numbering into the other's and back (the map is its own inverse).  Dice ("3-1"),
+    counts ("2 white") and pip counts are left alone."""
+    text = _POINT.sub(lambda m: m.group(1) + _flip(m.group(2)), text)
+    text = _NAMED.sub(lambda m: _flip(m.group(1)) + m.group(2), text)
+    return _NOTATION.sub(lambda m: _DIGITS.sub(lambda n: _flip(n.group(0)), m.group(0)), text)
 
 
 _DICE = re.compile(r"^\s*([1-6])\s*[-,/ ]?\s*([1-6])\s*$")

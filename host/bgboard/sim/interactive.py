@@ -1,13 +1,15 @@
 """``bgboard sim --interactive``: play white yourself at the virtual board (adapter).
 
-You move checkers by typing a whole play (``8/5 6/5``, ``bar/22*``, ``24/18(2)``) or one
-checker at a time (``13/7``; a step the roll cannot play is refused, as a whole play is, and
-``u`` puts your last single checker back).  The keys stand for the buttons and are named
+You move checkers by typing a play as players write it, read by the rules engine's one
+reader of plays (:func:`bgboard.rules.read_play`): a whole play (``8/5 6/5``, ``bar/22*``,
+``24/18(2)``), one checker over one die or more (``13/7``, ``13/10``, ``13/11/10``) or part of
+the play at a time, in either player's numbering; what the roll cannot play is refused with
+the reason, in the text typed, and ``u`` puts back the checkers of the last line.  The keys stand for the buttons and are named
 beside the display's words: ``r`` roll / done / next game, ``d`` double or take, ``p`` pass
 an offered cube, ``resign``; ``b`` shows the board, ``?`` the keys, ``q`` quits.  Black is
 the simulated player, or with ``--opponent ENGINE[:LEVEL]`` the engine: you roll the dice
 for it (``r``) and carry its plays out yourself, typed as the display names them (in your
-numbering), and the board checks them.  Every action of either side is printed in your
+numbering) or in its own, and the board checks them.  Every action of either side is printed in your
 words and numbering and the board is drawn again after it; a game's end gets its own frame.
 The host controller judges everything exactly as at a real board, and every display
 refresh is written to ``OUT/frames``.  Quit at any time: ``bgboard sim --interactive`` on
@@ -16,7 +18,9 @@ the same ``--out`` resumes the match.
 
 from __future__ import annotations
 
+import os
 import re
+import sys
 from pathlib import Path
 from typing import Any, Callable
 
@@ -28,21 +32,22 @@ from bgboard.display.screen import Screen
 from bgboard.errors import EnvironmentFailure, InputError
 from bgboard.match import apply
 from bgboard.match.state import DOUBLED, GAME_OVER, MATCH_OVER, OPENING, PLAY, TURN
-from bgboard.rules import BAR, apply_step, explain, legal_plays, legal_steps, parse_play
+from bgboard.rules import IllegalPlayError, NotationError, legal_plays, read_play
 from bgboard.rules.step import Step
-from bgboard.sim.layout import BAR_PLACES, WHITE, Layout, place_of
+from bgboard.sim.layout import WHITE, Layout
 from bgboard.sim.players import Move, dice_for, moves_of
 from bgboard.sim.modelled_board import Options, Simulation
-from bgboard.sim.match_run import PANEL, write_gif, write_records
+from bgboard.sim.match_run import PANEL, write_gif, write_learner_report, write_records
+from bgboard.sim.terminal_board import board_text, uses_colour
 
 KEYS = (
     ("r", "roll the dice / done after your play / the next game (the display's roll and done)"),
     ("d", "double, or take an offered double (the display's double and take)"),
     ("p", "pass an offered double (the display's drop and pass)"),
     ("resign", "resign: then d resigns more, r offers it, p cancels"),
-    ("8/5 6/5", "move checkers: a whole play (bar/22*, 24/18(2))"),
-    ("13/7", "move one checker"),
-    ("u", "put your last single checker back"),
+    ("8/5 6/5", "move checkers: a whole play (bar/22*, 24/18(2), 13-7 6-o), in either side's numbering"),
+    ("13/10", "move one checker, over one die or more (13/11/10)"),
+    ("u", "put back the checkers of your last line"),
     ("b", "show the board"),
     ("?", "these keys"),
     ("q", "quit (the same --out resumes the match)"),
@@ -67,35 +72,9 @@ def keyed(text: str) -> str:
     return text
 
 
-def board_text(layout: Layout) -> str:
-    """The table in two rows of points, white's view (W = white, B = black)."""
-
-    def cell(p: int) -> str:
-        n = layout.points[p - 1]
-        return f"{'W' if n > 0 else 'B'}{abs(n)}" if n else " ."
-
-    top = " ".join(f"{p:>3}" for p in range(13, 25))
-    up = " ".join(f"{cell(p):>3}" for p in range(13, 25))
-    down = " ".join(f"{cell(p):>3}" for p in range(12, 0, -1))
-    bottom = " ".join(f"{p:>3}" for p in range(12, 0, -1))
-    extra = f"bar W{layout.bar[0]} B{layout.bar[1]}   off W{layout.off[0]} B{layout.off[1]}"
-    return "\n".join((top, up, down, bottom, extra))
-
-
 def dice_text(dice: tuple[int, int]) -> str:
     """Dice as the display says them: the higher first ("2-1" whoever rolled it)."""
     return f"{max(dice)}-{min(dice)}"
-
-
-def _single(text: str) -> tuple[int, int]:
-    """``"13/7"`` -> (13, 7); ``bar`` = 25, ``off`` = 0."""
-    parts = text.lower().split("/")
-    if len(parts) != 2:
-        raise StepTextError(f"write one checker as FROM/TO, e.g. 13/7, not {text!r}")
-    try:
-        return tuple(25 if p == "bar" else 0 if p == "off" else int(p.rstrip("*")) for p in parts)  # type: ignore[return-value]
-    except ValueError:
-        raise StepTextError(f"write one checker as FROM/TO, e.g. 13/7, not {text!r}") from None
 
 
 def narrate(before: Any, actions: list[Any], names: tuple[str, str]) -> list[str]:
@@ -148,8 +127,10 @@ def play_interactive(
     out: Path,
     read: Callable[[str], str] = input,
     write: Callable[[str], None] = print,
+    colour: bool | None = None,
 ) -> int:
-    """The interactive session; returns the exit code."""
+    """The interactive session; returns the exit code.  ``colour``: ANSI colours on the board
+    (None: when standard output is a terminal and ``NO_COLOR`` is not set)."""
     out = Path(out)
     panel = FilePanel(panel_spec(PANEL), out / "frames")
     screen = Screen(panel)
@@ -167,13 +148,14 @@ def play_interactive(
 
     session: Any = None
     sim = Simulation(options, out, on_show=on_show)
-    session = _Session(sim, write)
+    session = _Session(sim, write, uses_colour(sys.stdout, os.environ) if colour is None else colour)
     write(HELP)
-    write(board_text(sim.table.layout))
+    write(session.board())
     try:
         while not sim.controller.over:
             s = sim.controller.state
             assert s is not None
+            session.announce()
             if not session.human_acts():
                 session.quiet = True  # (what black's display says is for black: its actions are narrated)
                 try:
@@ -194,16 +176,23 @@ def play_interactive(
     if sim.controller.over:
         a, b = sim.controller.state.score  # type: ignore[union-attr]
         write(f"match over: white {a}, black {b}")
+        if sim.teacher is not None:  # --teach: the session in short and the learner report
+            write(f"graded by {sim.teacher.engine.name}: {sim.teacher.summary()[0]}")
+            write(f"learner report: {write_learner_report(sim, out)}")
     return 0
 
 
 class _Session:
     """The person at the terminal: what they may do now, and what happened after each action."""
 
-    def __init__(self, sim: Simulation, write: Callable[[str], None]) -> None:
+    def __init__(self, sim: Simulation, write: Callable[[str], None], colour: bool = False) -> None:
         self.sim: Any = sim  # (its controller is an OpponentRoom against the engine)
         self.write = write
-        self.steps: list[tuple[Step, tuple[Move, ...]]] = []  # single checkers this roll
+        self.colour = colour
+        self.announced: object = None  # the other side's play last shown
+        teacher = getattr(sim, "teacher", None)
+        self.graded = len(teacher.lessons) if teacher is not None else 0  # lessons already said (a resumed match's)
+        self.steps: list[tuple[tuple[Step, ...], tuple[Move, ...]]] = []  # each line's steps this roll
         self.quiet = False  # the simulated black player's own display messages are not for the person
         self.steps_key: object = None
 
@@ -217,8 +206,35 @@ class _Session:
         if s.phase in (OPENING, GAME_OVER) or s.decider == HUMAN:
             return True
         # against the engine: the person rolls its dice and carries its plays out
-        return self.engine is not None and ((c.rolls_for_engine and c.dice == "person")
-                                            or (s.phase == PLAY and c.answer is not None))
+        return self.engine is not None and ((c.rolls_for_engine and c.dice == "person") or c.carrying_play)
+
+    def board(self, lifted: tuple[int, ...] = (), landed: tuple[int, ...] = ()) -> str:
+        """The table, pips, cube and match as they are now."""
+        return board_text(self.sim.table.layout, self.sim.controller.state, lifted=lifted, landed=landed,
+                          colour=self.colour)
+
+    def announce(self) -> None:
+        """The other side's play, once, as soon as it is known (its engine chose it, or the
+        other board sent it): in white's words, and the board with its checkers marked."""
+        c = self.sim.controller
+        if self.engine is None or not c.carrying_play:
+            return
+        s = c.state
+        key = (len(c.actions), s.position, s.dice)
+        if key == self.announced:
+            return
+        self.announced = key
+        physical = [(25 - a, 25 - b) if c.side == 1 else (a, b) for a, b in c.answer.steps]
+        text = flip_points(c.answer.notation) if c.side == 1 else c.answer.notation
+        name = s.players[c.side]
+        if not physical:
+            self.write(f"{name} cannot move {dice_text(s.dice)}")
+            return
+        self.write(f"{name} plays {text} ({dice_text(s.dice)}): carry it out on the board, "
+                   "from the points marked ^ to those marked +")
+        lifted = {a for a, _ in physical} - {b for _, b in physical}  # (a checker passing a point is not marked there)
+        landed = {b for _, b in physical} - {a for a, _ in physical}
+        self.write(self.board(tuple(lifted), tuple(landed)))
 
     def prompt(self) -> str:
         c = self.sim.controller
@@ -248,10 +264,24 @@ class _Session:
         new = list(c.actions[n:])
         for line in narrate(before, new, c.state.players):
             self.write(line)
+        self.grades()
         if new or self.sim.table.layout != layout:
-            self.write(board_text(self.sim.table.layout))
+            self.write(self.board())
         if new and c.state.phase in (GAME_OVER, MATCH_OVER) and before.phase not in (GAME_OVER, MATCH_OVER):
             self.write(game_over_frame(c.state))
+
+    def grades(self) -> None:
+        """``--teach``: each grade as it is given, in white's numbering (the learners' only)."""
+        teacher = getattr(self.sim, "teacher", None)
+        if teacher is None:
+            return
+        names = self.sim.controller.state.players
+        for lesson in teacher.lessons[self.graded:]:
+            if teacher.learners is None or lesson.player in teacher.learners:
+                text = lesson.text[0]
+                who = names[lesson.player] if lesson.player is not None else "the learner"
+                self.write(f"grade ({who}): {flip_points(text) if lesson.player == 1 else text}")
+        self.graded = len(teacher.lessons)
 
     def obey(self, line: str) -> bool:
         """Carry out the person's ``line`` and say what happened (a mistake in one sentence);
@@ -271,7 +301,7 @@ class _Session:
         if word in ("", "?", "h", "help"):
             self.write(HELP)
         elif word == "b":
-            self.write(board_text(sim.table.layout))
+            self.write(self.board())
         elif word in ("r", "roll", "done"):
             if self.engine is not None and c.rolls_for_engine and c.dice == "person":
                 sim.board.roll_dice_now(dice_for(sim.options.seed, s.game, sim.turn))
@@ -303,51 +333,28 @@ class _Session:
         return s.turn if s.turn is not None else HUMAN
 
     def _move(self, line: str) -> None:
-        """Carry a whole play or one checker of the side to play (the engine's typed in white's numbering)."""
+        """Carry what ``line`` says of the side to play: a whole play, one checker over one or
+        more dice, several checkers, in either player's numbering (the display's first: white's,
+        as it names the engine's checkers too), read by the rules engine's one reader of plays."""
         s = self.sim.controller.state
         mover = self._mover()
-        text = flip_points(line) if mover == 1 else line  # the mover's own numbering
         key = (len(self.sim.controller.actions), s.position, s.dice)
         if key != self.steps_key:
             self.steps, self.steps_key = [], key
-        if " " in text.strip() or "(" in text:
-            if self.steps:
-                raise StepTextError("finish the play one checker at a time, or put those checkers back (u)")
-            play = parse_play(text, s.position, s.dice)
-            self.sim.board.carry_now(moves_of(play.steps, mover))
-            return
-        frm, to = _single(text)
-        done = [st for st, _ in self.steps]
-        allowed = {(st.frm, st.to): st for st in legal_steps(s.position, s.dice, done)}
-        position = s.position
-        for st in done:
-            position = apply_step(position, st)
-        if (frm, to) not in allowed:
-            raise StepTextError(f"{self._why(position, frm, to, mover)}: nothing moved")
-        moves: list[Move] = []
-        if 1 <= to <= 24 and position.theirs[BAR - to] == 1:  # a hit: the blot goes to its bar first
-            moves.append(Move(place_of(to, mover), BAR_PLACES[1 - mover]))
-        moves.append(Move(place_of(frm, mover), place_of(to, mover)))
-        self.sim.board.carry_now(tuple(moves))
-        self.steps.append((allowed[frm, to], tuple(moves)))
-
-    def _why(self, position: Any, frm: int, to: int, mover: int) -> str:
-        """Why a single checker move is refused: the rules engine's sentence for the board it
-        would leave (as a whole illegal play is refused), in white's numbering."""
-        s = self.sim.controller.state
-        reason = None
-        if 0 <= to < frm <= 25 and position.mine[frm] > 0:
-            try:
-                reason = explain(s.position, s.dice, apply_step(position, Step(frm, to, frm - to)))
-            except InputError:
-                reason = None
-        reason = reason or f"{frm}/{to} is not a legal checker move with {dice_text(s.dice)} here"
-        return flip_points(reason) if mover == 1 else reason
+        done = [st for steps, _ in self.steps for st in steps]
+        numberings = (True, False) if mover == 1 else (False, True)
+        try:
+            reading = read_play(line, s.position, s.dice, done, whole=False, numberings=numberings)
+        except (IllegalPlayError, NotationError) as exc:
+            raise StepTextError(f"{exc}: nothing moved") from None
+        moves = moves_of(reading.steps, mover)
+        self.sim.board.carry_now(moves)
+        self.steps.append((reading.steps, moves))
 
     def _undo(self) -> None:
         if not self.steps or self.steps_key != (len(self.sim.controller.actions), self.sim.controller.state.position,
                                                 self.sim.controller.state.dice):
-            self.write("no single checker of this roll to put back")
+            self.write("no checker of this roll to put back")
             return
         _, moves = self.steps.pop()
         self.sim.board.carry_now(tuple(Move(m.dst, m.src) for m in reversed(moves)))

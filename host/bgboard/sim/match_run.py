@@ -81,19 +81,24 @@ def run_match(options: Options, out: Path, *, progress: bool = False, realtime: 
         summary = sim.summary()
         write_records(sim, out)
         if sim.teacher is not None:  # the learner report, beside the journal
-            from bgboard.teaching import REPORT_NAME
-
-            report = sim.teacher.write_report(
-                out / REPORT_NAME, sim.options.players,
-                f"Learner report: {sim.options.match_length}-point match, seed {sim.options.seed}",
-                *_learner_history(sim, out))
-            summary |= sim.teacher.session(report)
+            summary |= sim.teacher.session(write_learner_report(sim, out))
     finally:
         sim.close()
         bar.end()
     write_gif([p for p, _ in panel.frames], out / "display.gif")
     (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
     return summary
+
+
+def write_learner_report(sim: Simulation, out: Path) -> Path:
+    """The learner report of a ``--teach`` match, beside its journal (``OUT/learner-report.html``)."""
+    from bgboard.teaching import REPORT_NAME
+
+    assert sim.teacher is not None
+    return sim.teacher.write_report(
+        out / REPORT_NAME, sim.options.players,
+        f"Learner report: {sim.options.match_length}-point match, seed {sim.options.seed}",
+        *_learner_history(sim, out))
 
 
 def _learner_history(sim: Simulation, out: Path) -> tuple[Any, Any, Any]:

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from bgboard.control.events import Button
+from bgboard.errors import EnvironmentFailure
 from bgboard.match.state import Phase
 from bgboard.sim.driver import Options, SimulationError, play
 from bgboard.sim.layout import Layout
@@ -85,8 +86,14 @@ def remote_script(players: Any, turn: int) -> Any:
         yield SetUp()
 
 
+class RemoteLoginError(EnvironmentFailure):
+    """The broker refused this board's login (MQTT 134/135): the [remote] table is to fix."""
+
+
 def _stopped(controller: Any) -> None:
     if controller.peer.problem is not None:
+        if controller.peer.refused:
+            raise RemoteLoginError(controller.peer.problem)
         raise SimulationError(controller.peer.problem)
 
 
@@ -376,7 +383,8 @@ async def _terminal_board(options: Options, out: Path, config: Any, read: Callab
     from bgboard.display.panels import panel_spec
     from bgboard.display.screen import Screen
     from bgboard.net.remotelink import open_remote
-    from bgboard.sim.interactive import HELP, _Session, board_text, keyed
+    from bgboard.sim.interactive import HELP, _Session, keyed
+    from bgboard.sim.terminal_board import uses_colour
     from bgboard.sim.modelled_board import Simulation
     from bgboard.sim.match_run import PANEL, write_gif, write_records
 
@@ -410,14 +418,15 @@ async def _terminal_board(options: Options, out: Path, config: Any, read: Callab
     holder.append(sim)
     seat = seats[0]
     c: Any = sim.controller  # a RemoteRoom
-    session = _Session(sim, write)
+    session = _Session(sim, write, uses_colour(sys.stdout, os.environ) if write is print else False)
     write(HELP)
-    write(board_text(sim.table.layout))
+    write(session.board())
     try:
         while not c.over:
             if c.peer.problem is not None:
                 write(f"bgboard: {c.peer.problem}")
-                return 2
+                return 69 if c.peer.refused else 2
+            session.announce()
             if not session.human_acts():  # the other board's person acts: say what they did
                 before, n, layout = c.state, len(c.actions), sim.table.layout
                 while len(c.actions) == n and not session.human_acts() and c.peer.problem is None:

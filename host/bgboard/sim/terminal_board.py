@@ -1,0 +1,73 @@
+"""The terminal board's picture: the table in two rows of points, white's view, with the bar,
+the borne-off checkers, both pip counts, the cube and the match (text only; colours as ANSI
+codes when asked).
+
+``W3`` is three white checkers, ``B2`` two black, ``.`` an empty point.  The checkers the
+other side's play moves are marked: ``^`` where one is lifted, ``+`` where one is put down
+(with colours: reverse video and underline).  Colours are used when the terminal has them
+and ``NO_COLOR`` is not set (https://no-color.org): :func:`uses_colour`.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Collection, Mapping
+
+from bgboard.sim.layout import Layout
+
+RESET = "\x1b[0m"
+#: White's checkers bold, black's cyan; a point lifted from reverse video, landed on underlined.
+STYLE = {"W": "\x1b[1m", "B": "\x1b[36m", "from": "\x1b[7m", "to": "\x1b[4m"}
+
+
+def uses_colour(stream: Any, environ: Mapping[str, str]) -> bool:
+    """Colours for ``stream``: a terminal, not ``TERM=dumb``, and no ``NO_COLOR`` set."""
+    if environ.get("NO_COLOR", "") != "" or environ.get("TERM") == "dumb":
+        return False
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty())
+
+
+def pips(layout: Layout) -> tuple[int, int]:
+    """(white's, black's) pip count: white moves towards physical point 1, black towards 24."""
+    white = sum(n * p for p, n in enumerate(layout.points, 1) if n > 0) + 25 * layout.bar[0]
+    black = sum(-n * (25 - p) for p, n in enumerate(layout.points, 1) if n < 0) + 25 * layout.bar[1]
+    return white, black
+
+
+def match_line(state: Any) -> str:
+    """The cube, the match score and its length, Crawford: ``cube 2 (White's)  match to 5:
+    White 1, Black 3 (Crawford game)``."""
+    owner = "centred" if state.cube_owner is None else f"{state.players[state.cube_owner]}'s"
+    a, b = state.score
+    crawford = " (Crawford game)" if state.crawford else " (after Crawford)" if state.post_crawford else ""
+    cube = "no cube (Crawford)" if state.crawford else f"cube {state.cube} ({owner})"
+    return f"{cube}   match to {state.length}: {state.players[0]} {a}, {state.players[1]} {b}{crawford}"
+
+
+def board_text(layout: Layout, state: Any = None, *, lifted: Collection[int] = (), landed: Collection[int] = (),
+               colour: bool = False) -> str:
+    """The table (white's view, physical points), its bar, off and pips; with ``state`` the
+    cube and match line too; ``lifted``/``landed`` physical points are marked."""
+
+    def cell(p: int) -> str:
+        n = layout.points[p - 1]
+        text = f"{'W' if n > 0 else 'B'}{abs(n)}" if n else "."
+        mark = "^" if p in lifted else "+" if p in landed else ""
+        if not colour:
+            return f"{text + mark:>3}"
+        styled = f"{STYLE['W' if n > 0 else 'B']}{text}{RESET}" if n else text
+        if mark:
+            styled = f"{STYLE['from' if mark == '^' else 'to']}{text}{RESET}"
+        return " " * (3 - len(text)) + styled
+
+    top = " ".join(f"{p:>3}" for p in range(13, 25))
+    up = " ".join(cell(p) for p in range(13, 25))
+    down = " ".join(cell(p) for p in range(12, 0, -1))
+    bottom = " ".join(f"{p:>3}" for p in range(12, 0, -1))
+    white, black = pips(layout)
+    extra = (f"bar W{layout.bar[0]} B{layout.bar[1]}   off W{layout.off[0]} B{layout.off[1]}   "
+             f"pips W{white} B{black}")
+    lines = [top, up, down, bottom, extra]
+    if state is not None:
+        lines.append(match_line(state))
+    return "\n".join(lines)
