@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from bgboard.digits import is_whole, whole_number
 from bgboard.errors import InputError
 
 RULES = ("standard", "brainking")
@@ -45,7 +46,7 @@ def match_id(value: object) -> int:
     """A match id as a whole number from 0 (one sentence if it is not one); a number beyond
     SQLite's integers (:data:`MAX_ID`) is no match, never an overflow."""
     text = str(value).strip()
-    if isinstance(value, bool) or not text.isdigit() or not text.isascii():
+    if isinstance(value, bool) or not is_whole(text):
         raise InputError(f"a match id is a whole number (as 'bgboard club round' prints it), "
                          f"not {bounded_name(text)!r}")
     return int(text) if len(text) <= 19 else MAX_ID + 1
@@ -66,9 +67,10 @@ def bounded_name(name: str) -> str:
 def parse_score(text: str) -> tuple[int, int]:
     """'7-3' -> (7, 3) (one sentence if it is not two whole numbers)."""
     parts = str(text).replace(" ", "").split("-")
-    if len(parts) != 2 or not all(p.isdigit() for p in parts):
-        raise InputError(f"a score is written A-B with two whole numbers (like 7-3), not {text!r}")
-    return int(parts[0]), int(parts[1])
+    if len(parts) != 2 or not all(is_whole(p) for p in parts):
+        raise InputError(f"a score is written A-B with two whole numbers (like 7-3), not {bounded_name(str(text))[:20]!r}")
+    a, b = (whole_number(p, "a score", 0, 10**6) for p in parts)
+    return a, b
 
 
 def shell_word(name: str) -> str:

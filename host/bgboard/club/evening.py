@@ -38,6 +38,7 @@ from bgboard.club import audit, bracket, db as queries, formats, payouts as mone
 from bgboard.club.audit import now
 from bgboard.club.checks import clean_name, shell_word
 from bgboard.club.model import CONSOLATION, DOUBLE, ELIMINATION, MAIN, ROUND_ROBIN, SWISS
+from bgboard.digits import is_whole
 from bgboard.errors import EnvironmentFailure, InputError
 
 if TYPE_CHECKING:
@@ -350,7 +351,7 @@ def match_id(d: "Director", event: str, text: str | int) -> int:
     t = str(text).strip().lower()
     by_id = t.startswith("id")
     digits = t[2:].lstrip(":") if by_id else t.lstrip("#")
-    if not digits.isdigit():
+    if not is_whole(digits):
         raise InputError(f"a match is a whole number: its number in the event (as 'bgboard club round' "
                          f"prints it), or id<N> for its club-wide id, not {str(text)[:20]!r}")
     if len(digits) > 9:  # a whole number, but larger than any match the club can hold

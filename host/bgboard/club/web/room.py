@@ -18,9 +18,10 @@ from sse_starlette.sse import EventSourceResponse
 from starlette.requests import Request
 from starlette.responses import Response
 
-from bgboard.club.live_boards import BoardLive, LiveHub
+from bgboard.club.live_boards import MAX_BOARD, BoardLive, LiveHub
 from bgboard.club.web.board_picture import board_svg
 from bgboard.club.web.boardview import BoardView, view_of
+from bgboard.digits import whole_number
 
 VIEWS = ("card", "large")
 PING_S = 15
@@ -61,7 +62,7 @@ class Fragments:
 
 def _since(request: Request) -> int:
     text = request.headers.get("last-event-id") or request.query_params.get("since") or "0"
-    return int(text) if text.isdigit() and len(text) < 16 else 0
+    return whole_number(text, "since (a board's version)", 0, 2**53)
 
 
 def live_stream(hub: LiveHub, fragments: Fragments, request: Request) -> Response:
@@ -71,7 +72,7 @@ def live_stream(hub: LiveHub, fragments: Fragments, request: Request) -> Respons
     if view not in VIEWS:
         view = "card"
     board_text = request.query_params.get("board", "")
-    only = int(board_text) if board_text.isdigit() and len(board_text) < 6 else None
+    only = whole_number(board_text, "board", 1, MAX_BOARD) if board_text else None
     since = _since(request)
     subscription = hub.subscribe()   # before the snapshot: nothing falls between them
 

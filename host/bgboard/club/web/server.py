@@ -18,6 +18,7 @@ import uvicorn
 from starlette.types import ASGIApp
 
 from bgboard.club.live_boards import LiveHub
+from bgboard.digits import is_whole
 from bgboard.errors import EnvironmentFailure, InputError, shown
 
 log = logging.getLogger(__name__)
@@ -38,7 +39,7 @@ class ListenUnavailableError(EnvironmentFailure):
 def parse_listen(text: str) -> tuple[str, int]:
     """``HOST:PORT`` (``[::1]:8080`` for IPv6, ``:8080`` = every address) → (host, port)."""
     host, sep, port_text = text.rpartition(":")
-    if not sep or not port_text.isdigit() or not 0 <= int(port_text) <= 65535:
+    if not sep or not is_whole(port_text) or len(port_text) > 5 or not 0 <= int(port_text) <= 65535:
         raise ListenAddressError(
             f"--http takes HOST:PORT, such as 0.0.0.0:8080 or 127.0.0.1:8080, not {text!r}")
     host = host.strip("[]") or "0.0.0.0"
