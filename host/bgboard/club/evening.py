@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 
 from bgboard.club import audit, bracket, db as queries, formats, payouts as money
 from bgboard.club.audit import now
-from bgboard.club.checks import clean_name, shell_word
+from bgboard.club.checks import clean_name, resembles, shell_word
 from bgboard.club.model import CONSOLATION, DOUBLE, ELIMINATION, MAIN, ROUND_ROBIN, SWISS
 from bgboard.digits import is_whole
 from bgboard.errors import EnvironmentFailure, InputError
@@ -315,6 +315,9 @@ def edit_player(d: "Director", name: str, new_name: str | None = None, rating: f
             other = db.execute("SELECT id FROM players WHERE name = ?", (new_name,)).fetchone()
             if other is not None and other[0] != pid:
                 raise InputError(f"there is already a player called {new_name!r}: names are unique")
+            like = resembles(new_name, (r[0] for r in db.execute("SELECT name FROM players WHERE id != ?", (pid,))))
+            if like is not None:
+                raise InputError(f"{new_name!r} looks like the player {like!r}: choose a name people can tell apart")
             db.execute("UPDATE players SET name = ? WHERE id = ?", (new_name, pid))
         if rating is not None:
             try:
