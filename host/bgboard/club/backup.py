@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import stat
+import tempfile
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -59,18 +61,48 @@ def _copy(source: sqlite3.Connection, target: Path, single_file: bool = True) ->
         dest.close()
 
 
+SIDECARS = ("", "-wal", "-shm", "-journal")  # the database's own files: never a backup's target
+
+
+def backup_target(db_path: str | Path, out: str | Path) -> Path:
+    """Where a backup of ``db_path`` may go for ``--out`` ``out``: the path with its symlinks
+    resolved, judged there.  One sentence if it is the database or one of its own files
+    (``-wal``, ``-shm``, ``-journal``: replacing one loses committed changes), or anything but
+    a regular file that may be replaced (a device, a FIFO, a socket, a folder)."""
+    target = Path(out).resolve()
+    db = Path(db_path).resolve()
+    for suffix in SIDECARS:
+        if target == db.with_name(db.name + suffix):
+            what = "the club database itself" if not suffix else f"the club database's {suffix[1:]} file"
+            raise InputError(f"the backup cannot be {what} ({target}): pick another --out")
+    try:
+        mode = target.lstat().st_mode
+    except FileNotFoundError:
+        return target
+    except OSError as exc:
+        raise InputError(f"cannot use {out} for the backup ({exc.strerror or exc})") from None
+    if not stat.S_ISREG(mode):
+        kind = ("a folder" if stat.S_ISDIR(mode) else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
+                else "a FIFO" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode) else "not a regular file")
+        raise InputError(f"{out} is {kind}: a backup goes to a regular file (or a new one)")
+    return target
+
+
 def backup(db_path: str | Path, out: str | Path) -> Path:
     """Copy the club database at ``db_path`` to ``out`` (module doc); returns ``out``."""
     if not Path(db_path).exists():
         Club(db_path)               # the usual sentence: no club database there
     check_club_file(db_path, integrity=False)   # never migrates what it copies
     out = Path(out)
-    if out.resolve() == Path(db_path).resolve():
-        raise InputError("the backup cannot be the club database itself: pick another --out")
-    part = out.with_name(out.name + ".part")
+    target = backup_target(db_path, out)
+    part: Path | None = None
     try:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        part.unlink(missing_ok=True)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        # a new file of our own beside the target (O_EXCL: never a file, link or device
+        # that was there), renamed over the target once it is whole
+        fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
+        os.close(fd)
+        part = Path(name)
         source = sqlite3.connect(db_path, timeout=30.0)
         try:
             _copy(source, part)
@@ -79,12 +111,17 @@ def backup(db_path: str | Path, out: str | Path) -> Path:
         check_club_file(part)
         with open(part, "rb+") as f:
             os.fsync(f.fileno())
-        os.replace(part, out)
+        backup_target(db_path, target)  # still a regular file (or none) just before the rename
+        os.replace(part, target)
     except OSError as exc:
-        part.unlink(missing_ok=True)
+        if part is not None:
+            part.unlink(missing_ok=True)
         raise InputError(f"cannot write the backup {out} ({exc.strerror or exc})") from None
-    except sqlite3.Error as exc:
-        part.unlink(missing_ok=True)
+    except (sqlite3.Error, InputError) as exc:
+        if part is not None:
+            part.unlink(missing_ok=True)
+        if isinstance(exc, InputError):
+            raise
         raise InputError(f"the backup to {out} failed ({exc})") from None
     return out
 
@@ -117,4 +154,4 @@ def restore(file: str | Path, db_path: str | Path, at: datetime | None = None) -
     return kept
 
 
-__all__ = ["backup", "restore", "check_club_file"]
+__all__ = ["backup", "backup_target", "restore", "check_club_file"]
