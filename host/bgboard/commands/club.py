@@ -168,9 +168,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     p = sub.add_parser("demo", help="a whole simulated club evening on this machine (Mosquitto, director, boards)",
                        description="Play a double-elimination club evening to its champion: a private "
                        "Mosquitto, the director and simulated boards (modelled firmware) on this machine.")
-    p.add_argument("--boards", type=whole_argument("--boards", 1, 9999), default=8, help="simulated boards (default 8)")
-    p.add_argument("--players", type=whole_argument("--players", 2, 9999), default=16, help="players in the draw (default 16)")
-    p.add_argument("--length", type=whole_argument("--length", 1, 9999), default=1, help="match length in points (default 1; consolation 1)")
+    p.add_argument("--boards", type=whole_argument("--boards", 0, 10**6), default=8, help="simulated boards (default 8)")
+    p.add_argument("--players", type=whole_argument("--players", 0, 10**6), default=16, help="players in the draw (default 16)")
+    p.add_argument("--length", type=whole_argument("--length", 0, 10**6), default=1, help="match length in points (default 1; consolation 1)")
     p.add_argument("--out", required=True, type=Path, metavar="DIR", help="where everything is written")
     p = sub.add_parser("director-password", help="set the password of the director's web pages")
     p.add_argument("--password-stdin", action="store_true",
