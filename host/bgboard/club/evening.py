@@ -115,6 +115,12 @@ def configure(d: "Director", event: str, *, check_in: bool | None = None,
     with d.club.transaction() as db:
         row = queries.event_row(d.db, event)
         s = settings(row)
+        money_asked = [name for name, value in (("--entry-fee", entry_fee), ("--payout", payout),
+                                                ("--consolation-payout", consolation_payout), ("--rake", rake),
+                                                ("--round-to", round_to)) if value is not None]
+        if money_asked and row["status"] == "finished":
+            raise InputError(f"event {row['name']!r} is finished: its entry fee and payouts are frozen "
+                             f"(what was paid out stands), so {money_asked[0]} cannot change now")
         if check_in is not None:
             if row["status"] != "open":
                 raise InputError(f"event {row['name']!r} has started: check-in is for before the draw")

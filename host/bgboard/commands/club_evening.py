@@ -124,8 +124,10 @@ def configure(d: Any, event: str, args: argparse.Namespace, by: str, check_in: b
         if args.confirm_results is not None:
             print("board results: " + ("both players confirm them at the board" if s.get("confirm_results")
                                        else "they count when the board reports them"))
-        if s.get("check_in"):
+        if s.get("check_in") == evening.OPEN:
             print(f"check-in is open: 'bgboard club checkin {shell_word(event)} NAME...', then --close")
+        elif s.get("check_in") == evening.CLOSED:
+            print("check-in is closed")
         if "fee_cents" in s:
             split = ",".join(f"{p:g}" for p in s.get("payout", [100]))
             extra = (" consolation " + ",".join(f"{p:g}" for p in s["consolation_payout"])
