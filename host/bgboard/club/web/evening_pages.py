@@ -25,6 +25,7 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 from bgboard.club import evening as service
+from bgboard.club.checks import MAX_MAT
 from bgboard.club.printing import PRINT_CSS
 from bgboard.club.web import login as auth
 from bgboard.club.web.boardview import bounded
@@ -33,7 +34,7 @@ from bgboard.errors import InputError
 
 ACTOR = "director (web)"
 FLASH = "flash"
-MAX_MAT_UPLOAD = 4_000_000
+MAX_MAT_UPLOAD = MAX_MAT
 
 
 def checkin_url(name: str) -> str:

@@ -32,6 +32,7 @@ from bgboard.club.db import ClubDatabaseError, ClubDatabaseUnavailableError, dat
 from bgboard.club.live_boards import LiveHub
 from bgboard.club.web import login as auth
 from bgboard.club.web.boardview import bounded, view_of
+from bgboard.club.web.door import Door
 from bgboard.club.web.room import Fragments, live_stream, svg
 from bgboard.errors import EnvironmentFailure, InputError
 
@@ -189,10 +190,14 @@ def create_app(site: Site) -> Starlette:
         from bgboard.club.web.pages import club_routes
 
         routes[-1:-1] = evening_routes(site, page, refused) + club_routes(site, page, refused)
+    async def director(request: Request) -> bool:
+        return await run_in_threadpool(auth.check_director, request, site.director_sessions)
+
     middleware = [
         Middleware(SecurityHeaders),
         Middleware(SessionMiddleware, secret_key=site.secret_key, session_cookie="bgboard_club",
                    max_age=SESSION_HOURS * 3600, same_site="strict"),
+        Middleware(Door, director=director, refuse=refused),   # judged on its headers before the body is read
     ]
     def database_trouble(request: Request, exc: Exception) -> Response:
         """A database hiccup (locked by another program, read-only, damaged): 503 and one
