@@ -25,6 +25,38 @@ from bgboard.digits import whole_number
 
 VIEWS = ("card", "large")
 PING_S = 15
+MAX_STREAMS = 2000             # live streams at once, from everywhere (bounded further by the descriptors)
+MAX_STREAMS_PER_ADDRESS = 16   # from one address (a TV and the phones behind one router)
+FULL = "The room is full: every seat for live updates is taken, try again in a minute."
+
+
+class Seats:
+    """The live streams open now, per address and in all; :meth:`take` says whether one more
+    may open (the caller gives it back when the stream ends)."""
+
+    def __init__(self, most: int = MAX_STREAMS, per_address: int = MAX_STREAMS_PER_ADDRESS) -> None:
+        self.most = most
+        self.per_address = per_address
+        self.taken = 0
+        self._by_address: dict[str, int] = {}
+        self.refused = 0
+
+    def take(self, address: str) -> bool:
+        mine = self._by_address.get(address, 0)
+        if self.taken >= self.most or mine >= self.per_address:
+            self.refused += 1
+            return False
+        self.taken += 1
+        self._by_address[address] = mine + 1
+        return True
+
+    def give_back(self, address: str) -> None:
+        self.taken -= 1
+        left = self._by_address.get(address, 1) - 1
+        if left > 0:
+            self._by_address[address] = left
+        else:
+            self._by_address.pop(address, None)
 
 
 def svg(view: BoardView) -> Markup:
@@ -65,15 +97,23 @@ def _since(request: Request) -> int:
     return whole_number(text, "since (a board's version)", 0, 2**53)
 
 
-def live_stream(hub: LiveHub, fragments: Fragments, request: Request) -> Response:
+def live_stream(hub: LiveHub, fragments: Fragments, request: Request, seats: Seats | None = None,
+                full: Callable[[], Response] | None = None) -> Response:
     """``GET /live?view=card|large[&board=N][&since=VERSION]``: an SSE stream of ``board``
-    events, ``data`` = ``{"board": n, "html": "..."}`` (an empty html: the board left)."""
+    events, ``data`` = ``{"board": n, "html": "..."}`` (an empty html: the board left).
+    Beyond the ``seats``, ``full()`` (503, "the room is full") and the connection is closed."""
     view = request.query_params.get("view", "card")
     if view not in VIEWS:
         view = "card"
     board_text = request.query_params.get("board", "")
     only = whole_number(board_text, "board", 1, MAX_BOARD) if board_text else None
     since = _since(request)
+    address = request.client.host if request.client is not None else "unknown"
+    if seats is not None and not seats.take(address):
+        response = full() if full is not None else Response(FULL, status_code=503)
+        response.headers["retry-after"] = "60"
+        response.headers["connection"] = "close"
+        return response
     subscription = hub.subscribe()   # before the snapshot: nothing falls between them
 
     def chunk(lives: Iterable[BoardLive]) -> bytes:
@@ -93,5 +133,7 @@ def live_stream(hub: LiveHub, fragments: Fragments, request: Request) -> Respons
             return
         finally:
             subscription.close()
+            if seats is not None:
+                seats.give_back(address)
 
     return EventSourceResponse(stream(), ping=PING_S, headers={"Cache-Control": "no-store"})

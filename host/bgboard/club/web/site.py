@@ -33,7 +33,7 @@ from bgboard.club.live_boards import LiveHub
 from bgboard.club.web import login as auth
 from bgboard.club.web.boardview import bounded, view_of
 from bgboard.club.web.door import Door
-from bgboard.club.web.room import Fragments, live_stream, svg
+from bgboard.club.web.room import FULL, MAX_STREAMS, MAX_STREAMS_PER_ADDRESS, Fragments, Seats, live_stream, svg
 from bgboard.errors import EnvironmentFailure, InputError
 
 HERE = Path(__file__).resolve().parent
@@ -64,6 +64,8 @@ class Site:
     path: Path | None = None  # the club database's file (named in the server's log)
     director_sessions: Callable[[], str] = lambda: ""          # the live sessions' token
     end_director_sessions: Callable[[], None] = lambda: None   # a new token: all sessions end
+    max_streams: int = MAX_STREAMS                          # live streams at once (the room's seats)
+    max_streams_per_address: int = MAX_STREAMS_PER_ADDRESS
 
 
 class SecurityHeaders:
@@ -148,8 +150,13 @@ def create_app(site: Site) -> Starlette:
         version = site.hub.version
         return page(request, "board.html", v=view_of(live), version=version, tv_pages=await cycle(request))
 
+    seats = Seats(site.max_streams, site.max_streams_per_address)
+
+    def full(request: Request) -> Response:
+        return refused(request, auth.Refused(503, FULL))
+
     async def live(request: Request) -> Response:
-        return live_stream(site.hub, fragments, request)
+        return live_stream(site.hub, fragments, request, seats, lambda: full(request))
 
     # ------------------------------------------------------------------ the director
     guard = auth.LoginGuard()
@@ -235,4 +242,5 @@ def create_app(site: Site) -> Starlette:
                                 EnvironmentFailure: unavailable}
     app = Starlette(routes=routes, middleware=middleware, exception_handlers=handlers)
     app.state.fragments = fragments
+    app.state.seats = seats
     return app
