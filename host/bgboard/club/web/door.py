@@ -37,8 +37,12 @@ READING = ("GET", "HEAD", "OPTIONS")
 log = logging.getLogger(__name__)
 
 
-class _TooLarge(Exception):
-    """The body streamed past its route's limit (caught by :class:`Door`)."""
+class BodyTooLarge(Refused):
+    """The body streamed past its route's limit: the form that reads it answers 413 with
+    the sentence (:class:`Door` does, if it comes through)."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(413, f"That is more than this form takes ({limit // 1024} KB at most).")
 
 
 def body_limit(path: str) -> int:
@@ -107,30 +111,34 @@ class Door:
             return
         read = 0
         started = False
+        whole = False    # the body read to its end
 
         async def bounded() -> Message:
-            nonlocal read
+            nonlocal read, whole
             message = await receive()
             if message["type"] == "http.request":
                 read += len(message.get("body", b""))
+                whole = not message.get("more_body", False)
                 if read > limit:
-                    raise _TooLarge
+                    raise BodyTooLarge(limit)
             return message
 
         async def watched(message: Message) -> None:
             nonlocal started
-            started = started or message["type"] == "http.response.start"
+            if message["type"] == "http.response.start":
+                started = True
+                if not whole:   # answered before the body's end: the rest is never read
+                    message = {**message, "headers": [*message.get("headers", []), (b"connection", b"close")]}
             await send(message)
 
         try:
             await self.app(scope, bounded, watched)
         except ClientDisconnect:   # the client went away mid-body: nothing to answer, no traceback
             log.info("%s %s: the client left before its body was read", scope["method"], path[:100])
-        except _TooLarge:
+        except BodyTooLarge as error:
             log.info("%s %s: a body past %d bytes cut off", scope["method"], path[:100], limit)
             if not started:
-                await self._refused(scope, receive, send, request,
-                                    Refused(413, f"That is more than this form takes ({limit // 1024} KB at most)."))
+                await self._refused(scope, receive, send, request, error)
 
 
-__all__ = ["Door", "body_limit", "needs_director", "same_origin", "MAX_FORM", "MAX_LOGIN", "MAX_UPLOAD"]
+__all__ = ["Door", "BodyTooLarge", "body_limit", "needs_director", "same_origin", "MAX_FORM", "MAX_LOGIN", "MAX_UPLOAD"]
