@@ -9,6 +9,7 @@ it goes out in one write.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any, AsyncIterator, Callable, Iterable
 
@@ -25,6 +26,7 @@ from bgboard.digits import whole_number
 
 VIEWS = ("card", "large")
 PING_S = 15
+PACE_S = 0.5                   # a stream sends at most one batch this often: the changes meanwhile go in it
 MAX_STREAMS = 2000             # live streams at once, from everywhere (bounded further by the descriptors)
 MAX_STREAMS_PER_ADDRESS = 16   # from one address (a TV and the phones behind one router)
 FULL = "The room is full: every seat for live updates is taken, try again in a minute."
@@ -71,7 +73,20 @@ class Fragments:
     def __init__(self, render: Callable[[str, dict[str, Any]], str]) -> None:
         self._render = render
         self._cache: dict[tuple[int, str], tuple[int, bytes]] = {}
+        self._batches: dict[tuple[object, ...], bytes] = {}
         self.renders = 0
+
+    def batch(self, key: tuple[object, ...], make: Callable[[], bytes]) -> bytes:
+        """One write of several events, made once for every stream that asks with the same
+        ``key`` (its view, its board, and the hub versions it goes from and to): the streams
+        woken on the same tick share it (the newest few are kept)."""
+        hit = self._batches.get(key)
+        if hit is None:
+            hit = make()
+            if len(self._batches) >= 64:
+                self._batches.pop(next(iter(self._batches)))
+            self._batches[key] = hit
+        return hit
 
     def html(self, live: BoardLive, view: str) -> str:
         """The fragment's HTML ("" for a board that left the room)."""
@@ -126,9 +141,16 @@ def live_stream(hub: LiveHub, fragments: Fragments, request: Request, seats: Sea
             if first:
                 yield first
             while True:
-                batch = chunk(await subscription.next_batch())
+                before = subscription.seen
+                lives = await subscription.next_batch()
+                batch = fragments.batch((view, only, before, subscription.seen), lambda: chunk(lives))
                 if batch:
                     yield batch
+                    # paced on a shared tick: with 2,000 pages open, 200 boards' moves cost each
+                    # page one wake-up per PACE_S, not one per move, and the pages woken on the
+                    # same tick share one rendering and one batch (issue 35)
+                    loop = asyncio.get_running_loop()
+                    await asyncio.sleep(PACE_S - loop.time() % PACE_S)
         except StopAsyncIteration:
             return
         finally:
