@@ -32,8 +32,13 @@ the other boards' latencies against the first run's, without it, are what one ho
 costs them.  ``--json`` prints a last line ``{"results", "lost", "duplicated", "p50_s",
 "p99_s", ...}`` (p50/p99 of the run without the flood; ``flood_delay_p99_s`` with ``--flood``).
 
+With ``--spectators N`` the director also serves the web pages (``--http``) and N spectators
+hold the room's live stream (``/live``, 16 from each loopback address 127.0.x.y, every byte
+read) through the whole run: how many got a seat, how many were told the room is full, and
+how long ``/`` took to answer with them held, beside the results' latencies (issue 35).
+
 Usage: .venv/bin/python benchmarks/club_load.py [--boards 200] [--rounds 2] [--length 1] [--board-procs 4] [--board-nice 10]
-       [--flood 5000] [--json]
+       [--flood 5000] [--spectators 2000] [--json]
 """
 
 from __future__ import annotations
@@ -277,6 +282,67 @@ def reference(tmp: Path, boards: int, length: int) -> float:
         return len(todo) / (time.perf_counter() - t)
 
 
+class Spectators:
+    """``count`` held ``/live`` streams on the director's pages at ``url``, read by one thread."""
+
+    def __init__(self, url: str, count: int) -> None:
+        import resource
+        import selectors
+        import socket
+        import threading
+
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, count + 1024)), hard))
+        host, port = url.removeprefix("http://").rstrip("/").split(":")
+        self.selector = selectors.DefaultSelector()
+        self.seated = self.refused = self.silent = 0
+        self.socks = []
+        for i in range(count):
+            sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            sock.settimeout(10)
+            sock.bind((f"127.0.{1 + i // 16 // 250}.{2 + (i // 16) % 250}", 0))
+            sock.connect((host, int(port)))
+            sock.sendall(f"GET /live HTTP/1.1\r\nHost: {host}:{port}\r\nAccept: text/event-stream\r\n\r\n".encode())
+            try:
+                head = sock.recv(4096)
+            except TimeoutError:
+                head = b""
+            if head.startswith(b"HTTP/1.1 200"):
+                self.seated += 1
+                sock.setblocking(False)
+                self.selector.register(sock, selectors.EVENT_READ)
+                self.socks.append(sock)
+            else:
+                self.refused += head.startswith(b"HTTP/1.1 503")
+                self.silent += not head
+                sock.close()
+        self.stopping = threading.Event()
+        self.thread = threading.Thread(target=self._read, daemon=True)
+        self.thread.start()
+
+    def _read(self) -> None:
+        while not self.stopping.is_set():
+            for key, _ in self.selector.select(0.2):
+                try:
+                    key.fileobj.recv(65536)  # type: ignore[union-attr]
+                except OSError:
+                    pass
+
+    def room_s(self, url: str) -> float:
+        import urllib.request
+
+        t = time.perf_counter()
+        with urllib.request.urlopen(url, timeout=30) as response:
+            response.read()
+        return time.perf_counter() - t
+
+    def close(self) -> None:
+        self.stopping.set()
+        self.thread.join(5)
+        for sock in self.socks:
+            sock.close()
+
+
 def burst(tmp: Path, args: argparse.Namespace, flood: int) -> dict[str, Any]:
     """One run on a new club, broker and director: every figure of it."""
     tmp.mkdir()
@@ -285,18 +351,34 @@ def burst(tmp: Path, args: argparse.Namespace, flood: int) -> dict[str, Any]:
     broker = PrivateBroker(tmp / "broker", TOPIC, range(1, args.boards + 2))  # the last: the flooder
     broker.start()
     assert broker.process is not None
+    http = ["--http", "127.0.0.1:0"] if args.spectators else []
     director = subprocess.Popen(
         [sys.executable, "-m", "bgboard", "club", "--db", str(db), "serve", "--broker", broker.url, "--topic", TOPIC,
-         "--password-file", str(broker.password_file(DIRECTOR))],
-        stdout=subprocess.DEVNULL, stderr=open(tmp / "director.log", "w"), env=dict(os.environ, PYTHONPATH=str(ROOT / "host")),
+         "--password-file", str(broker.password_file(DIRECTOR)), *http],
+        stdout=subprocess.PIPE if http else subprocess.DEVNULL, stderr=open(tmp / "director.log", "w"), text=True,
+        env=dict(os.environ, PYTHONPATH=str(ROOT / "host")),
     )
+    spectators, url, room = None, "", {}
     try:
+        if http:
+            assert director.stdout is not None
+            while "web pages on" not in (line := director.stdout.readline()):
+                if not line:
+                    raise SystemExit("the director ended before serving its pages")
+            url = "http://127.0.0.1:" + line.rsplit(":", 1)[1].strip().rstrip("/")
+            spectators = Spectators(url, args.spectators)
+            room = {"seated": spectators.seated, "refused": spectators.refused, "silent": spectators.silent,
+                    "room_s_before": spectators.room_s(url + "/")}
         time.sleep(3.0)  # the director connects and starts its checking workers
         b0, d0 = proc_figures(broker.process.pid), proc_figures(director.pid)
         latencies, wall, resent, flood_s, boards_cpu = run_boards(broker, tmp, args.boards, args.rounds, args.length,
                                                                   args.board_procs, flood, args.board_nice)
         b1, d1 = proc_figures(broker.process.pid), proc_figures(director.pid)
+        if spectators is not None:
+            room["room_s_after"] = spectators.room_s(url + "/")
     finally:
+        if spectators is not None:
+            spectators.close()
         director.terminate()
         director.wait(30)
         broker.stop()
@@ -307,7 +389,7 @@ def burst(tmp: Path, args: argparse.Namespace, flood: int) -> dict[str, Any]:
     q = statistics.quantiles(latencies, n=100, method="inclusive")  # (exclusive puts p99 past the max)
     return {"latencies": latencies, "p50": q[49], "p99": q[98], "max": max(latencies), "wall": wall, "resent": resent,
             "flood_s": flood_s, "stored": stored, "keys": keys, "broker_cpu": b1[0] - b0[0], "broker_kib": b1[1],
-            "director_cpu": d1[0] - d0[0], "director_kib": d1[1], "boards_cpu": boards_cpu}
+            "director_cpu": d1[0] - d0[0], "director_kib": d1[1], "boards_cpu": boards_cpu, "room": room}
 
 
 def main() -> None:
@@ -321,6 +403,8 @@ def main() -> None:
                         help="the simulated boards run in N processes (1: all in one, as before 2026-11-26)")
     parser.add_argument("--board-nice", type=int, default=10, metavar="N",
                         help="the simulated boards and the flooder run at this niceness (they stand for other computers)")
+    parser.add_argument("--spectators", type=int, default=0, metavar="N",
+                        help="the director serves its pages too and N spectators hold the room's live stream throughout")
     parser.add_argument("--json", action="store_true", help="a last line of JSON figures")
     args = parser.parse_args()
     load0 = Path("/proc/loadavg").read_text().split()[:3]
@@ -344,6 +428,10 @@ def main() -> None:
               "from the moment to the last ack")
         print(f"stored {run['stored']} of {submitted} (lost {submitted - run['stored']}), distinct result keys {run['keys']} "
               f"(duplicated {run['stored'] - run['keys']}); re-sends before an ack {run['resent']}")
+        if run["room"]:
+            r = run["room"]
+            print(f"spectators: {r['seated']} seated, {r['refused']} told the room is full, {r['silent']} unanswered; "
+                  f"'/' answered in {r['room_s_before'] * 1000:.0f} ms before the results, {r['room_s_after'] * 1000:.0f} ms after")
         if run["flood_s"]:
             print(f"the flooding board published its {args.flood} messages in {run['flood_s']:.1f} s")
     figures: dict[str, Any] = {}
@@ -361,7 +449,8 @@ def main() -> None:
         print(json.dumps({"results": submitted * len(runs), "lost": sum(submitted - r["stored"] for r in runs),
                           "duplicated": sum(r["stored"] - r["keys"] for r in runs),
                           "p50_s": round(first["p50"], 3), "p99_s": round(first["p99"], 3), "max_s": round(first["max"], 3),
-                          "resent": sum(r["resent"] for r in runs), **figures, "board_procs": args.board_procs, "board_nice": args.board_nice,
+                          "resent": sum(r["resent"] for r in runs), **figures,
+                          **({"spectators": runs[0]["room"]} if args.spectators else {}), "board_procs": args.board_procs, "board_nice": args.board_nice,
                           "reference_per_s": round(ref, 1), "loadavg": [float(x) for x in load0 + load]}))
 
 

@@ -42,7 +42,7 @@ KINDS = {
     # hints: a question an engine does not answer, names that are not engines or levels
     "UnsupportedError": INPUT, "UnknownEngineError": INPUT, "UnknownLevelError": INPUT, "DrillError": INPUT,
     # club: forms, numbers, pairings the entries do not allow, refused web requests
-    "PasswordRuleError": INPUT, "BadBoardError": INPUT, "NoPairing": INPUT, "Refused": INPUT,
+    "PasswordRuleError": INPUT, "BadBoardError": INPUT, "NoPairing": INPUT, "Refused": INPUT, "BodyTooLarge": INPUT,
     "ListenAddressError": INPUT,
     # the machine: ports, programs, devices, engines, a busy database, a port in use
     "PortUnavailableError": ENVIRONMENT, "PortLostError": ENVIRONMENT,

@@ -459,7 +459,8 @@ def test_fuzz_director_forms_never_500(fuzz_client, action, fields, with_token):
     ("GET", "/events/%00", None, {}),
     ("GET", "/events/" + "x" * 5000, None, {}),
     ("GET", "/standings/%ff%fe", None, {}),
-    ("GET", f"/live?board={HUGE}&since={HUGE}&view=../../x", None, {}),
+    ("GET", f"/live?board=3&since=7&view=../../x", None, {}),
+    ("GET", f"/live?board={HUGE}&since={HUGE}", None, {}),
     ("POST", "/director/login", b"csrf=a&" * 60, {"content-type": "application/x-www-form-urlencoded"}),
     ("POST", "/director/login", b"--x\r\nContent-Disposition: form-data; name=\"f\"; filename=\"a\"\r\n\r\nzz\r\n--x--\r\n",
      {"content-type": "multipart/form-data; boundary=x"}),
@@ -469,7 +470,7 @@ def test_fuzz_director_forms_never_500(fuzz_client, action, fields, with_token):
 ])
 def test_hostile_requests_are_answered_without_a_500(db, method, url, body, headers):
     with TestClient(create_app(club_site(db, LiveHub()))) as client:
-        if url.startswith("/live"):
+        if url.startswith("/live") and HUGE not in url:
             with client.stream(method, url) as response:   # an event stream: its headers are the answer
                 assert response.status_code == 200
             return

@@ -172,6 +172,7 @@ def test_payouts_add_up_to_the_pot_follow_the_split_and_split_ties(db, capsys):
     ok(capsys, "event", "enter", "Cup", *NAMES[:5])
     before = json.loads(ok(capsys, "payouts", "Cup", "--json"))
     assert before == {"gross": 35, "rake": 0, "pot": 35, "paid": [], "final": False}
+    assert "add up to 100%" in refused(capsys, "event", "set", "Cup", "--entry-fee", "5", "--payout", "60,30")
     play_out(capsys, "Cup")
     paid = json.loads(ok(capsys, "payouts", "Cup", "--json"))
     assert sum(p["amount"] for p in paid) == 35
@@ -181,7 +182,7 @@ def test_payouts_add_up_to_the_pot_follow_the_split_and_split_ties(db, capsys):
     assert [p["amount"] for p in paid] == [19, 10, 3, 3]
     standings = json.loads(ok(capsys, "standings", "Cup", "--json"))
     assert paid[0]["name"] == standings[0]["name"] and paid[1]["name"] == standings[1]["name"]
-    assert "add up to 100%" in refused(capsys, "event", "set", "Cup", "--entry-fee", "5", "--payout", "60,30")
+    assert "frozen" in refused(capsys, "event", "set", "Cup", "--entry-fee", "5", "--payout", "60,40")
 
 
 def test_double_elimination_pays_both_flights_less_the_rake(db, capsys):

@@ -5,6 +5,7 @@ refused when it does not replay, a late entry) and their CSRF guard."""
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -61,7 +62,9 @@ def test_the_room_and_the_players_pages_carry_a_qr_code_of_their_address(client)
 
 def test_payouts_show_on_a_final_events_page_and_the_bracket_has_board_numbers(client, db):
     with Director.open(db) as d:
-        evening.configure(d, DOUBLE, entry_fee="10", payout="50,20", consolation_payout="20,10")
+        # the event is finished, its money frozen (issue 35): the settings it would have had
+        d.db.execute("UPDATE events SET settings = ? WHERE name = ?", (json.dumps(
+            {"fee_cents": 1000, "payout": [50.0, 20.0], "consolation_payout": [20.0, 10.0]}), DOUBLE))
         paid = evening.payouts(d, DOUBLE)["paid"]
         d.new_event("Open Cup", "single-elimination", 3)
         d.enter("Open Cup", ["Ann", "Bob", "Cleo", "Dev"])

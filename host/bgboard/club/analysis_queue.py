@@ -21,7 +21,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import os
 import sqlite3
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -165,21 +164,17 @@ def drain(path: str | Path, engines: tuple[str, ...] = ENGINES,
 BACKGROUND_NICE = 10
 
 
-def _background() -> None:
-    """In the analysis child: yield the CPU to the director's process (results checked and
-    acked, the pages) — an analysis can wait, a board's ack should not (issue 25: with 200
-    results at once the analyses took a core from the checks)."""
-    try:
-        os.nice(BACKGROUND_NICE)
-    except (AttributeError, OSError):  # no nice on this platform: the analysis runs as it is
-        pass
-
-
 def analysis_pool() -> ProcessPoolExecutor:
-    """The analysis child (one process, spawned; at a lower CPU priority)."""
+    """The analysis child (one process, spawned): it dies with the director's process
+    (bgboard.club.lifeline) and yields the CPU to it (results checked and acked, the pages) —
+    an analysis can wait, a board's ack should not (issue 25: with 200 results at once the
+    analyses took a core from the checks)."""
     import multiprocessing
 
-    return ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"), initializer=_background)
+    from bgboard.club.lifeline import helper_start
+
+    return ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
+                               initializer=helper_start, initargs=(BACKGROUND_NICE,))
 
 
 async def run_worker(path: str | Path, *, engines: tuple[str, ...] = ENGINES, poll_s: float = POLL_S,

@@ -6,16 +6,25 @@ director's ``club serve`` writing), writes it to ``FILE.part``, checks the copy
 (:func:`check_club_file`), syncs it and renames it over ``FILE`` — a backup file is whole or
 absent.  :func:`restore` checks the file is a club database before it copies it over the
 club's database with the same API, keeping what was there as ``DB.before-restore-TIME.sqlite``.
+A club database is checked against the exact schema of the version it claims
+(:func:`bgboard.club.db.schema_of`: every table, column, index and trigger of our migrations
+and nothing else), SQLite's integrity and foreign-key checks; a restored older one is then
+migrated forward by our migrations.
 """
 
 from __future__ import annotations
 
 import os
 import sqlite3
+import stat
+import tempfile
 from datetime import datetime, timezone
 from pathlib import Path
 
-from bgboard.club.db import CLUB_TABLES, SCHEMA, Club, ClubDatabaseError, ClubDatabaseUnavailableError
+from bgboard.club.checks import bounded_name
+from bgboard.club.db import (
+    CLUB_TABLES, SCHEMA, Club, ClubDatabaseError, ClubDatabaseUnavailableError, schema_objects, schema_of,
+)
 from bgboard.errors import EnvironmentFailure, InputError
 
 def check_club_file(path: str | Path, integrity: bool = True) -> str:
@@ -39,6 +48,9 @@ def check_club_file(path: str | Path, integrity: bool = True) -> str:
         check = conn.execute("PRAGMA integrity_check").fetchone()[0] if integrity else "ok"
         if check != "ok":
             raise InputError(f"{path} is damaged ({str(check)[:200]})")
+        _check_schema(conn, path, version)
+        if integrity and conn.execute("PRAGMA foreign_key_check").fetchone() is not None:
+            raise InputError(f"{path} is damaged (rows that point at rows it does not have)")
         row = conn.execute("SELECT value FROM meta WHERE key = 'name'").fetchone()
         if row is None:
             raise InputError(f"{path} is not a bgboard club database (it has no club name)")
@@ -47,6 +59,26 @@ def check_club_file(path: str | Path, integrity: bool = True) -> str:
         raise InputError(f"{path} is not a bgboard club database ({exc})") from None
     finally:
         conn.close()
+
+
+def _check_schema(conn: sqlite3.Connection, path: Path, version: int) -> None:
+    """One sentence unless ``conn``'s schema is exactly club schema ``version``'s: every table,
+    column, index and trigger of our migrations, and nothing else (a trigger or a view that
+    is not ours would run in the live club)."""
+    found, ours = schema_objects(conn), schema_of(version)
+    extra = sorted(found - ours, key=lambda o: (o[0] != "trigger", o[1]))
+    missing = sorted(ours - found, key=lambda o: o[1])
+    names_ours = {(o[0], o[1]) for o in ours}
+    for kind, name, _, _ in extra:
+        if (kind, name) in names_ours:
+            raise InputError(f"{path} claims club schema {version} but its {kind} {bounded_name(name)!r} is not "
+                             "that schema's: it was not written by bgboard, nothing was restored")
+        raise InputError(f"{path} holds a {kind} {bounded_name(name)!r} that is not the club's: "
+                         "it was not written by bgboard, nothing was restored")
+    if missing:
+        kind, name = missing[0][0], missing[0][1]
+        raise InputError(f"{path} claims club schema {version} but lacks its {kind} {bounded_name(name)!r}: "
+                         "it was not written by bgboard, nothing was restored")
 
 
 def _copy(source: sqlite3.Connection, target: Path, single_file: bool = True) -> None:
@@ -59,18 +91,48 @@ def _copy(source: sqlite3.Connection, target: Path, single_file: bool = True) ->
         dest.close()
 
 
+SIDECARS = ("", "-wal", "-shm", "-journal")  # the database's own files: never a backup's target
+
+
+def backup_target(db_path: str | Path, out: str | Path) -> Path:
+    """Where a backup of ``db_path`` may go for ``--out`` ``out``: the path with its symlinks
+    resolved, judged there.  One sentence if it is the database or one of its own files
+    (``-wal``, ``-shm``, ``-journal``: replacing one loses committed changes), or anything but
+    a regular file that may be replaced (a device, a FIFO, a socket, a folder)."""
+    target = Path(out).resolve()
+    db = Path(db_path).resolve()
+    for suffix in SIDECARS:
+        if target == db.with_name(db.name + suffix):
+            what = "the club database itself" if not suffix else f"the club database's {suffix[1:]} file"
+            raise InputError(f"the backup cannot be {what} ({target}): pick another --out")
+    try:
+        mode = target.lstat().st_mode
+    except FileNotFoundError:
+        return target
+    except OSError as exc:
+        raise InputError(f"cannot use {out} for the backup ({exc.strerror or exc})") from None
+    if not stat.S_ISREG(mode):
+        kind = ("a folder" if stat.S_ISDIR(mode) else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
+                else "a FIFO" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode) else "not a regular file")
+        raise InputError(f"{out} is {kind}: a backup goes to a regular file (or a new one)")
+    return target
+
+
 def backup(db_path: str | Path, out: str | Path) -> Path:
     """Copy the club database at ``db_path`` to ``out`` (module doc); returns ``out``."""
     if not Path(db_path).exists():
         Club(db_path)               # the usual sentence: no club database there
     check_club_file(db_path, integrity=False)   # never migrates what it copies
     out = Path(out)
-    if out.resolve() == Path(db_path).resolve():
-        raise InputError("the backup cannot be the club database itself: pick another --out")
-    part = out.with_name(out.name + ".part")
+    target = backup_target(db_path, out)
+    part: Path | None = None
     try:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        part.unlink(missing_ok=True)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        # a new file of our own beside the target (O_EXCL: never a file, link or device
+        # that was there), renamed over the target once it is whole
+        fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
+        os.close(fd)
+        part = Path(name)
         source = sqlite3.connect(db_path, timeout=30.0)
         try:
             _copy(source, part)
@@ -79,12 +141,17 @@ def backup(db_path: str | Path, out: str | Path) -> Path:
         check_club_file(part)
         with open(part, "rb+") as f:
             os.fsync(f.fileno())
-        os.replace(part, out)
+        backup_target(db_path, target)  # still a regular file (or none) just before the rename
+        os.replace(part, target)
     except OSError as exc:
-        part.unlink(missing_ok=True)
+        if part is not None:
+            part.unlink(missing_ok=True)
         raise InputError(f"cannot write the backup {out} ({exc.strerror or exc})") from None
-    except sqlite3.Error as exc:
-        part.unlink(missing_ok=True)
+    except (sqlite3.Error, InputError) as exc:
+        if part is not None:
+            part.unlink(missing_ok=True)
+        if isinstance(exc, InputError):
+            raise
         raise InputError(f"the backup to {out} failed ({exc})") from None
     return out
 
@@ -98,23 +165,40 @@ def restore(file: str | Path, db_path: str | Path, at: datetime | None = None) -
     check_club_file(file)
     if db_path.exists() and db_path.resolve() == file.resolve():
         raise InputError("the backup is the club database itself: nothing to restore")
-    kept = None
-    if db_path.exists():
-        stamp = (at or datetime.now(timezone.utc)).strftime("%Y%m%dT%H%M%SZ")
-        kept = backup(db_path, db_path.with_name(f"{db_path.name}.before-restore-{stamp}.sqlite"))
+    # the file is copied once into a file of our own and that copy is checked and restored:
+    # what is checked is what goes in, even if the file changes meanwhile
+    fd, name = tempfile.mkstemp(prefix=f".{db_path.name}.", suffix=".restoring", dir=db_path.parent)
+    os.close(fd)
+    staged = Path(name)
     try:
-        source = sqlite3.connect(f"file:{file}?mode=ro", uri=True)
         try:
-            _copy(source, db_path, single_file=False)
-        finally:
-            source.close()
-        with Club(db_path):
-            pass                    # migrates an older backup to this schema
-    except (sqlite3.Error, ClubDatabaseError, ClubDatabaseUnavailableError) as exc:
-        kind = EnvironmentFailure if isinstance(exc, EnvironmentFailure) else InputError
-        raise kind(f"the restore into {db_path} failed ({exc})"
-                         + (f": the database before it is kept as {kept}" if kept else "")) from None
+            source = sqlite3.connect(f"file:{file}?mode=ro", uri=True)
+            try:
+                _copy(source, staged)
+            finally:
+                source.close()
+        except sqlite3.Error as exc:
+            raise InputError(f"{file} cannot be read ({exc})") from None
+        check_club_file(staged)
+        kept = None
+        if db_path.exists():
+            stamp = (at or datetime.now(timezone.utc)).strftime("%Y%m%dT%H%M%SZ")
+            kept = backup(db_path, db_path.with_name(f"{db_path.name}.before-restore-{stamp}.sqlite"))
+        try:
+            source = sqlite3.connect(f"file:{staged}?mode=ro", uri=True)
+            try:
+                _copy(source, db_path, single_file=False)
+            finally:
+                source.close()
+            with Club(db_path):
+                pass                    # migrates an older backup to this schema
+        except (sqlite3.Error, ClubDatabaseError, ClubDatabaseUnavailableError) as exc:
+            kind = EnvironmentFailure if isinstance(exc, EnvironmentFailure) else InputError
+            raise kind(f"the restore into {db_path} failed ({exc})"
+                       + (f": the database before it is kept as {kept}" if kept else "")) from None
+    finally:
+        staged.unlink(missing_ok=True)
     return kept
 
 
-__all__ = ["backup", "restore", "check_club_file"]
+__all__ = ["backup", "backup_target", "restore", "check_club_file"]

@@ -51,6 +51,7 @@ from typing import Any, Callable
 from bgboard.club.board_checks import CHECKED, DUPLICATE, FAILED, IGNORED, REFUSED, STORED, Outcome, is_lock, nothing
 from bgboard.club.board_limits import Bucket, Limits
 from bgboard.club.board_tournament import ClubTournament, Tournament
+from bgboard.club.lifeline import helper_start
 from bgboard.errors import InputError
 from bgboard.net.protocol import (
     Ack,
@@ -177,8 +178,11 @@ class DirectorLink:
         if old is not None:  # a worker died (killed, out of memory): a new pool takes over
             old.shutdown(wait=False, cancel_futures=True)
         if lim.processes and lim.checks > 0:
-            # forkserver: the workers do not inherit this process's threads, sockets or locks
-            self._checks = ProcessPoolExecutor(lim.checks, mp_context=multiprocessing.get_context("forkserver"))
+            # forkserver: the workers do not inherit this process's threads, sockets or locks;
+            # the forkserver and the workers die with this process (club/lifeline.py)
+            context = multiprocessing.get_context("forkserver")
+            context.set_forkserver_preload(["bgboard.club.forkserver_lifeline"])
+            self._checks = ProcessPoolExecutor(lim.checks, mp_context=context, initializer=helper_start)
         else:
             self._checks = ThreadPoolExecutor(max(1, lim.checks), thread_name_prefix="club-check")
         warm = getattr(self._checker, "warm", None)

@@ -30,6 +30,7 @@ from bgboard.club import audit, db as queries, evening, results
 from bgboard.club.audit import now
 from bgboard.club.checks import parse_score
 from bgboard.club.views import PENDING
+from bgboard.digits import is_whole
 from bgboard.errors import InputError
 
 if TYPE_CHECKING:
@@ -136,7 +137,7 @@ def held(d: "Director", event: str | None = None) -> list[Held]:
 def _open_row(d: "Director", held_id: int | str) -> Any:
     text = str(held_id).strip()
     row = None
-    if text.isdigit() and len(text) < 12:
+    if is_whole(text) and len(text) < 12:
         row = d.db.execute("SELECT h.*, e.name AS event FROM held_results h JOIN matches m ON m.id = h.match_id"
                            " JOIN events e ON e.id = m.event_id WHERE h.id = ?", (int(text),)).fetchone()
     if row is None:
@@ -150,7 +151,7 @@ def held_mat(d: "Director", held_id: int | str) -> str | None:
     """The board's .mat of a held result."""
     text = str(held_id).strip()
     row = d.db.execute("SELECT mat FROM held_results WHERE id = ?", (int(text),)).fetchone() \
-        if text.isdigit() and len(text) < 12 else None
+        if is_whole(text) and len(text) < 12 else None
     if row is None:
         raise InputError(f"there is no held result {text[:20]!r}")
     return row["mat"]

@@ -199,6 +199,41 @@ MIGRATIONS: tuple[str | Callable[[sqlite3.Connection], None], ...] = (
 SCHEMA = len(MIGRATIONS)
 
 
+def _apply(conn: sqlite3.Connection, number: int) -> None:
+    """Run migration ``number`` (0-based) on ``conn``, inside the caller's transaction."""
+    step = MIGRATIONS[number]
+    if callable(step):
+        step(conn)
+    else:
+        for statement in step.split(";"):
+            if statement.strip():
+                conn.execute(statement)
+
+
+def schema_objects(conn: sqlite3.Connection) -> set[tuple[str, str, str, str]]:
+    """What ``conn``'s schema holds: (type, name, table, SQL with its spaces collapsed) of every
+    table, index, trigger and view (SQLite's own automatic indexes included, by name)."""
+    return {(str(t), str(n), str(tbl), " ".join(str(sql or "").split()))
+            for t, n, tbl, sql in conn.execute("SELECT type, name, tbl_name, sql FROM sqlite_master")}
+
+
+_schemas: dict[int, set[tuple[str, str, str, str]]] = {}
+
+
+def schema_of(version: int) -> set[tuple[str, str, str, str]]:
+    """The exact schema a club database of ``version`` has (:func:`schema_objects`): our
+    migrations 1..version run on an empty database in memory, as every club file was made."""
+    if version not in _schemas:
+        conn = sqlite3.connect(":memory:")
+        try:
+            for number in range(version):
+                _apply(conn, number)
+            _schemas[version] = schema_objects(conn)
+        finally:
+            conn.close()
+    return _schemas[version]
+
+
 BUSY_TIMEOUT_S = 10.0  # how long a change waits for another program's change to the file
 #: The tables every club database has (from migration 1): what tells a club's file from
 #: another program's (``Club``, ``club backup``/``restore``).
@@ -340,13 +375,7 @@ class Club:
         for number in range(version, SCHEMA):
             self.conn.execute("BEGIN IMMEDIATE")
             try:
-                step = MIGRATIONS[number]
-                if callable(step):
-                    step(self.conn)
-                else:
-                    for statement in step.split(";"):
-                        if statement.strip():
-                            self.conn.execute(statement)
+                _apply(self.conn, number)
                 self.conn.execute(f"PRAGMA user_version = {number + 1}")
                 self.conn.execute("COMMIT")
             except BaseException:
@@ -503,6 +532,6 @@ def match_snapshot(conn: sqlite3.Connection, row: sqlite3.Row) -> dict[str, Any]
             "winner": winner, "forfeit_reason": row["forfeit_reason"]}
 
 
-__all__ = ["MIGRATIONS", "SCHEMA", "BUSY_TIMEOUT_S", "CLUB_TABLES", "ClubDatabaseError", "database_error",
+__all__ = ["MIGRATIONS", "SCHEMA", "schema_objects", "schema_of", "BUSY_TIMEOUT_S", "CLUB_TABLES", "ClubDatabaseError", "database_error",
            "holders_of", "Club", "player_id", "player_names", "event_row", "event_spec", "entrants", "played",
            "match_row", "node_match", "free_boards", "match_info", "match_snapshot"]

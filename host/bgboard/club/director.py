@@ -50,7 +50,7 @@ from bgboard.club import (
 )
 from bgboard.club.audit import now
 from bgboard.club.checks import (
-    DEFAULT_CLOCK, MAX_ID, MAX_ROUNDS, RULES, bounded_name, clean_name,
+    DEFAULT_CLOCK, MAX_ID, MAX_ROUNDS, RULES, bounded_name, clean_name, resembles,
 )
 from bgboard.club.db import Club
 from bgboard.club.model import ELIMINATION, FORMATS
@@ -144,6 +144,9 @@ class Director:
         with self.club.transaction() as db:
             if db.execute("SELECT 1 FROM players WHERE name = ?", (name,)).fetchone():
                 raise InputError(f"there is already a player called {name!r}: names are unique")
+            like = resembles(name, (r[0] for r in db.execute("SELECT name FROM players")))
+            if like is not None:
+                raise InputError(f"{name!r} looks like the player {like!r}: choose a name people can tell apart")
             db.execute("INSERT INTO players (name, start_rating, start_experience, rating,"
                        " experience, created_at) VALUES (?, ?, ?, ?, ?, ?)",
                        (name, rating, experience, rating, experience, at or now()))

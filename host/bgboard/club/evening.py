@@ -36,8 +36,9 @@ from typing import TYPE_CHECKING, Any
 
 from bgboard.club import audit, bracket, db as queries, formats, payouts as money
 from bgboard.club.audit import now
-from bgboard.club.checks import clean_name, shell_word
+from bgboard.club.checks import clean_name, resembles, shell_word
 from bgboard.club.model import CONSOLATION, DOUBLE, ELIMINATION, MAIN, ROUND_ROBIN, SWISS
+from bgboard.digits import is_whole
 from bgboard.errors import EnvironmentFailure, InputError
 
 if TYPE_CHECKING:
@@ -114,6 +115,12 @@ def configure(d: "Director", event: str, *, check_in: bool | None = None,
     with d.club.transaction() as db:
         row = queries.event_row(d.db, event)
         s = settings(row)
+        money_asked = [name for name, value in (("--entry-fee", entry_fee), ("--payout", payout),
+                                                ("--consolation-payout", consolation_payout), ("--rake", rake),
+                                                ("--round-to", round_to)) if value is not None]
+        if money_asked and row["status"] == "finished":
+            raise InputError(f"event {row['name']!r} is finished: its entry fee and payouts are frozen "
+                             f"(what was paid out stands), so {money_asked[0]} cannot change now")
         if check_in is not None:
             if row["status"] != "open":
                 raise InputError(f"event {row['name']!r} has started: check-in is for before the draw")
@@ -314,6 +321,9 @@ def edit_player(d: "Director", name: str, new_name: str | None = None, rating: f
             other = db.execute("SELECT id FROM players WHERE name = ?", (new_name,)).fetchone()
             if other is not None and other[0] != pid:
                 raise InputError(f"there is already a player called {new_name!r}: names are unique")
+            like = resembles(new_name, (r[0] for r in db.execute("SELECT name FROM players WHERE id != ?", (pid,))))
+            if like is not None:
+                raise InputError(f"{new_name!r} looks like the player {like!r}: choose a name people can tell apart")
             db.execute("UPDATE players SET name = ? WHERE id = ?", (new_name, pid))
         if rating is not None:
             try:
@@ -350,7 +360,7 @@ def match_id(d: "Director", event: str, text: str | int) -> int:
     t = str(text).strip().lower()
     by_id = t.startswith("id")
     digits = t[2:].lstrip(":") if by_id else t.lstrip("#")
-    if not digits.isdigit():
+    if not is_whole(digits):
         raise InputError(f"a match is a whole number: its number in the event (as 'bgboard club round' "
                          f"prints it), or id<N> for its club-wide id, not {str(text)[:20]!r}")
     if len(digits) > 9:  # a whole number, but larger than any match the club can hold

@@ -35,7 +35,7 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, AsyncIterator, Mapping
+from typing import Any, AsyncIterator, Iterator, Mapping
 
 from bgboard.errors import InputError
 
@@ -65,38 +65,46 @@ def _check_board(board: object) -> int:
 
 
 class Subscription:
-    """The changes one reader has not seen yet, newest state per board (see the module)."""
+    """The changes one reader has not seen yet, newest state per board (see the module): it
+    remembers the hub's version it has read up to and takes from the hub what is newer."""
 
     def __init__(self, hub: "LiveHub") -> None:
         self._hub = hub
-        self._pending: dict[int, BoardLive] = {}
-        self._ready = asyncio.Event()
+        self._seen = hub.version
         self.closed = False
 
-    def push(self, live: BoardLive) -> None:
-        """A board's change, from the hub: it replaces what this reader has not seen of that board."""
-        self._pending.pop(live.board, None)   # re-insert: the dict keeps change order
-        self._pending[live.board] = live
-        self._ready.set()
+    @property
+    def seen(self) -> int:
+        """The hub's version this reader has read up to."""
+        return self._seen
+
+    def _unseen(self) -> list[BoardLive]:
+        """The boards changed since the last read, newest first (the hub keeps them in the
+        order they changed, so this stops at the first one already seen)."""
+        out: list[BoardLive] = []
+        for live in self._hub.newest_first():
+            if live.version <= self._seen:
+                break
+            out.append(live)
+        return out
 
     def pending(self) -> int:
         """How many boards have changed since the last read."""
-        return len(self._pending)
+        return len(self._unseen())
 
     def take(self) -> list[BoardLive]:
         """Every pending change now (oldest first), without waiting."""
-        out = list(self._pending.values())
-        self._pending.clear()
-        self._ready.clear()
+        out = self._unseen()
+        out.reverse()
+        self._seen = self._hub.version
         return out
 
     async def next_batch(self) -> list[BoardLive]:
         """Wait until at least one board has changed, then take every pending change."""
-        while not self._pending:
+        while self._hub.version <= self._seen:
             if self.closed:
                 raise StopAsyncIteration
-            self._ready.clear()
-            await self._ready.wait()
+            await self._hub.changed()
         return self.take()
 
     def __aiter__(self) -> AsyncIterator[BoardLive]:
@@ -115,7 +123,7 @@ class Subscription:
         """Stop reading: the hub forgets this subscriber and a waiting read ends."""
         self.closed = True
         self._hub.unsubscribe(self)
-        self._ready.set()
+        self._hub.wake()
 
     async def __aenter__(self) -> "Subscription":
         return self
@@ -125,20 +133,46 @@ class Subscription:
 
 
 class LiveHub:
-    """The latest state and online flag of every board that has reported (see the module)."""
+    """The latest state and online flag of every board that has reported (see the module).
+    A change costs the same however many read it: the hub keeps each board's newest state in
+    the order the boards changed and wakes the waiting readers once; each reader then takes
+    what is newer than what it has read (with 2,000 open pages, a board's move used to be
+    handed to each of them: issue 35)."""
 
     def __init__(self) -> None:
-        self._boards: dict[int, BoardLive] = {}
+        self._boards: dict[int, BoardLive] = {}   # in the order they last changed
         self._subscribers: set[Subscription] = set()
+        self._waiting: "set[asyncio.Future[None]]" = set()
         self.version = 0
 
     def _set(self, board: int, state: Mapping[str, Any], online: bool) -> BoardLive:
         self.version += 1
         live = BoardLive(board, state, online, self.version)
+        self._boards.pop(board, None)
         self._boards[board] = live
-        for subscriber in self._subscribers:
-            subscriber.push(live)
+        self.wake()
         return live
+
+    def newest_first(self) -> Iterator[BoardLive]:
+        """Every board's newest state, the board changed last first."""
+        return reversed(self._boards.values())
+
+    def wake(self) -> None:
+        """Wake every reader waiting in :meth:`changed` (only those waiting now: a reader
+        that is busy or pacing itself costs a change nothing)."""
+        waiting, self._waiting = self._waiting, set()
+        for future in waiting:
+            if not future.done():
+                future.set_result(None)
+
+    async def changed(self) -> None:
+        """Wait for the next change (or :meth:`wake`)."""
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._waiting.add(future)
+        try:
+            await future
+        finally:
+            self._waiting.discard(future)
 
     def update(self, board: int, state: Mapping[str, Any]) -> BoardLive:
         """A board's new state (it is online again if it was not).  Raises

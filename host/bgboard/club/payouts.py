@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from fractions import Fraction
 
+from bgboard.digits import decimal_text
 from bgboard.errors import InputError
 
 MAX_CENTS = 100_000_000   # a million in the club's currency: a fee or a unit beyond it is a typo
@@ -38,7 +39,7 @@ class Paid:
 def cents(text: str | float | int, what: str) -> int:
     """'7.50' -> 750 (one sentence unless a non-negative amount with at most two decimals)."""
     try:
-        value = Decimal(str(text).strip())
+        value = Decimal(decimal_text(text, what, "10 or 7.50") if isinstance(text, str) else str(text))
     except InvalidOperation:
         raise InputError(f"{what} is an amount such as 10 or 7.50, not {str(text)[:20]!r}") from None
     if not value.is_finite() or value < 0 or value != value.quantize(Decimal("0.01")):
@@ -54,8 +55,8 @@ def percentages(text: str, what: str) -> list[float]:
     out: list[float] = []
     for part in str(text).split(","):
         try:
-            value = float(part.strip())
-        except ValueError:
+            value = float(decimal_text(part, what, "50,30,20"))
+        except InputError:
             raise InputError(f"{what} is a list of percentages such as 50,30,20, not {str(text)[:40]!r}") from None
         if not 0 < value <= 100:
             raise InputError(f"{what} holds percentages above 0 and at most 100, not {part.strip()[:10]}")

@@ -47,6 +47,7 @@ from bgboard.club.director import Director
 from bgboard.club.live_boards import LiveHub
 from bgboard.club.model import FORMATS
 from bgboard.commands import club_evening
+from bgboard.digits import decimal_argument, whole_argument
 from bgboard.errors import InputError
 from bgboard.files import read_fd, read_text
 
@@ -74,8 +75,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     psub.required = True
     p = psub.add_parser("add", help="add a player")
     p.add_argument("name", metavar="NAME")
-    p.add_argument("--rating", type=float, default=1500.0, help="starting rating (default 1500)")
-    p.add_argument("--experience", type=int, default=0, help="starting experience (default 0)")
+    p.add_argument("--rating", type=decimal_argument("--rating", "1500"), default=1500.0, help="starting rating (default 1500)")
+    p.add_argument("--experience", type=whole_argument("--experience", 0, 10_000_000), default=0, help="starting experience (default 0)")
     p = psub.add_parser("list", help="list the players")
     p.add_argument("--json", action="store_true")
 
@@ -85,16 +86,16 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     p = esub.add_parser("new", help="create an event")
     p.add_argument("name", metavar="NAME")
     p.add_argument("--format", required=True, choices=FORMATS)
-    p.add_argument("--length", type=int, required=True, metavar="N", help="match length (points)")
-    p.add_argument("--rounds", type=int, metavar="R", help="Swiss rounds (default: about log2 of the field)")
-    p.add_argument("--consolation-length", type=int, metavar="N",
+    p.add_argument("--length", type=whole_argument("--length", 0, 9999), required=True, metavar="N", help="match length (points)")
+    p.add_argument("--rounds", type=whole_argument("--rounds", 0, 9999), metavar="R", help="Swiss rounds (default: about log2 of the field)")
+    p.add_argument("--consolation-length", type=whole_argument("--consolation-length", 0, 9999), metavar="N",
                    help="match length in the consolation flight (double elimination)")
     p.add_argument("--last-chance", action="store_true",
                    help="double elimination: a last-chance flight for the first consolation losers")
     p.add_argument("--rules", default="standard", help="standard or brainking (default standard)")
-    p.add_argument("--clock-minutes", type=int, default=2, metavar="M",
+    p.add_argument("--clock-minutes", type=whole_argument("--clock-minutes", 0, 9999), default=2, metavar="M",
                    help="reserve time per match point, minutes (default 2)")
-    p.add_argument("--clock-delay", type=int, default=12, metavar="S",
+    p.add_argument("--clock-delay", type=whole_argument("--clock-delay", 0, 9999), default=12, metavar="S",
                    help="delay per move, seconds (default 12)")
     club_evening.add_event_options(p)
     p = esub.add_parser("enter", help="enter players in an event")
@@ -127,7 +128,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     p = sub.add_parser("penalty", help="penalty points against a player")
     p.add_argument("event", metavar="EVENT")
     p.add_argument("name", metavar="NAME")
-    p.add_argument("--points", type=int, required=True, metavar="P")
+    p.add_argument("--points", type=whole_argument("--points", 0, 9999), required=True, metavar="P")
     p.add_argument("--reason", required=True, metavar="TEXT")
 
     p = sub.add_parser("standings", help="an event's standings with tie-breaks")
@@ -167,9 +168,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     p = sub.add_parser("demo", help="a whole simulated club evening on this machine (Mosquitto, director, boards)",
                        description="Play a double-elimination club evening to its champion: a private "
                        "Mosquitto, the director and simulated boards (modelled firmware) on this machine.")
-    p.add_argument("--boards", type=int, default=8, help="simulated boards (default 8)")
-    p.add_argument("--players", type=int, default=16, help="players in the draw (default 16)")
-    p.add_argument("--length", type=int, default=1, help="match length in points (default 1; consolation 1)")
+    p.add_argument("--boards", type=whole_argument("--boards", 0, 10**6), default=8, help="simulated boards (default 8)")
+    p.add_argument("--players", type=whole_argument("--players", 0, 10**6), default=16, help="players in the draw (default 16)")
+    p.add_argument("--length", type=whole_argument("--length", 0, 10**6), default=1, help="match length in points (default 1; consolation 1)")
     p.add_argument("--out", required=True, type=Path, metavar="DIR", help="where everything is written")
     p = sub.add_parser("director-password", help="set the password of the director's web pages")
     p.add_argument("--password-stdin", action="store_true",

@@ -28,6 +28,7 @@ from typing import Any
 
 from bgboard.club import evening
 from bgboard.club.checks import shell_word
+from bgboard.digits import decimal_argument
 from bgboard.errors import InputError
 
 
@@ -40,7 +41,7 @@ def add_event_options(p: argparse.ArgumentParser, new: bool = True) -> None:
     p.add_argument("--payout", metavar="P1,P2,...", help="percentages of the pot by place, such as 50,30,20")
     p.add_argument("--consolation-payout", metavar="P1,P2,...",
                    help="double elimination: the consolation flight's percentages (with --payout, 100 in all)")
-    p.add_argument("--rake", type=float, metavar="PERCENT", help="the club's share of the entry fees")
+    p.add_argument("--rake", type=decimal_argument("--rake", "5"), metavar="PERCENT", help="the club's share of the entry fees")
     p.add_argument("--round-to", metavar="UNIT", help="round each amount down to this unit (default 1)")
     p.add_argument("--confirm-results", action=argparse.BooleanOptionalAction, default=None,
                    help="networked boards: a result counts once both players confirm it at the board; "
@@ -52,7 +53,7 @@ def add_parsers(sub: Any, player: Any, event: Any) -> None:
     p = player.add_parser("edit", help="rename a player or set his starting rating")
     p.add_argument("name", metavar="NAME")
     p.add_argument("--name", dest="new_name", metavar="NEW")
-    p.add_argument("--rating", type=float, metavar="R", help="starting rating (every rating is re-derived)")
+    p.add_argument("--rating", type=decimal_argument("--rating", "1500"), metavar="R", help="starting rating (every rating is re-derived)")
     p = player.add_parser("remove", help="remove a player who never entered an event")
     p.add_argument("name", metavar="NAME")
 
@@ -123,8 +124,10 @@ def configure(d: Any, event: str, args: argparse.Namespace, by: str, check_in: b
         if args.confirm_results is not None:
             print("board results: " + ("both players confirm them at the board" if s.get("confirm_results")
                                        else "they count when the board reports them"))
-        if s.get("check_in"):
+        if s.get("check_in") == evening.OPEN:
             print(f"check-in is open: 'bgboard club checkin {shell_word(event)} NAME...', then --close")
+        elif s.get("check_in") == evening.CLOSED:
+            print("check-in is closed")
         if "fee_cents" in s:
             split = ",".join(f"{p:g}" for p in s.get("payout", [100]))
             extra = (" consolation " + ",".join(f"{p:g}" for p in s["consolation_payout"])

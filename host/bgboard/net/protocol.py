@@ -26,6 +26,7 @@ import re
 from dataclasses import asdict, dataclass, fields
 from typing import Any, Mapping
 
+from bgboard.digits import is_whole
 from bgboard.errors import InputError
 
 VERSION = 1
@@ -87,7 +88,7 @@ def parse_topic(text: str, club: str) -> tuple[int, str]:
     parts = text.split("/")
     if len(parts) != 5 or parts[0] != PREFIX or parts[1] != club or parts[2] != "board" or parts[4] not in KINDS:
         raise ProtocolError(f"the topic {text[:120]!r} is not a board topic of club {club!r}")
-    if not parts[3].isdigit() or parts[3].startswith("0") or not 1 <= int(parts[3]) <= MAX_BOARD:
+    if not is_whole(parts[3]) or parts[3].startswith("0") or len(parts[3]) > 6 or not 1 <= int(parts[3]) <= MAX_BOARD:
         raise ProtocolError(f"the topic {text[:120]!r} does not name a board number")
     return int(parts[3]), parts[4]
 

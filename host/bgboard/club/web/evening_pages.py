@@ -25,14 +25,16 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 from bgboard.club import evening as service
+from bgboard.club.checks import MAX_MAT
 from bgboard.club.printing import PRINT_CSS
 from bgboard.club.web import login as auth
 from bgboard.club.web.boardview import bounded
+from bgboard.digits import decimal_number, whole_number
 from bgboard.errors import InputError
 
 ACTOR = "director (web)"
 FLASH = "flash"
-MAX_MAT_UPLOAD = 4_000_000
+MAX_MAT_UPLOAD = MAX_MAT
 
 
 def checkin_url(name: str) -> str:
@@ -190,10 +192,7 @@ def evening_routes(site: Any, page: Callable[..., Response], refused: Callable[.
         with site.club() as club:
             if action == "player":
                 rating = fields.get("rating", "").strip() or "1500"
-                try:
-                    value = float(rating)
-                except ValueError:
-                    raise InputError(f"a rating is a number, not {bounded(rating, 20)!r}") from None
+                value = decimal_number(rating, "a rating", "1500")
                 p = club.add_player(fields.get("name", ""), value, actor=ACTOR)
                 return f"Player {p.name} added (rating {p.rating:.0f}).", back
             if action == "event":
@@ -201,9 +200,7 @@ def evening_routes(site: Any, page: Callable[..., Response], refused: Callable[.
                     text = fields.get(key, "").strip()
                     if not text:
                         return None
-                    if not text.isdigit() or len(text) > 4:
-                        raise InputError(f"{key.replace('_', ' ')} is a whole number, not {bounded(text, 20)!r}")
-                    return int(text)
+                    return whole_number(text, key.replace('_', ' '), 0, 9999)
 
                 length = number("length")
                 if length is None:

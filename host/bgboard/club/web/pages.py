@@ -26,6 +26,7 @@ from bgboard.club.model import ELIMINATION
 from bgboard.club.web import login as auth
 from bgboard.club.web.boardview import bounded
 from bgboard.club.web.record import read_record
+from bgboard.digits import whole_number
 from bgboard.errors import InputError
 
 ACTOR = "director (web)"
@@ -229,10 +230,7 @@ def club_routes(site: Any, page: Callable[..., Response], refused: Callable[...,
         return await run_in_threadpool(director_page, request)
 
     def _int(fields: dict[str, str], key: str, what: str) -> int:
-        text = fields.get(key, "").strip()
-        if not text.isdigit() or len(text) > 9:
-            raise InputError(f"{what} is a whole number, not {bounded(text, 20) or 'nothing'!r}")
-        return int(text)
+        return whole_number(fields.get(key, ""), what, 0, 10**9)
 
     def act(fields: dict[str, str], action: str) -> str:
         """Run one director operation; the sentence for the page after it."""

@@ -9,6 +9,7 @@ it goes out in one write.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any, AsyncIterator, Callable, Iterable
 
@@ -18,12 +19,46 @@ from sse_starlette.sse import EventSourceResponse
 from starlette.requests import Request
 from starlette.responses import Response
 
-from bgboard.club.live_boards import BoardLive, LiveHub
+from bgboard.club.live_boards import MAX_BOARD, BoardLive, LiveHub
 from bgboard.club.web.board_picture import board_svg
 from bgboard.club.web.boardview import BoardView, view_of
+from bgboard.digits import whole_number
 
 VIEWS = ("card", "large")
 PING_S = 15
+PACE_S = 0.5                   # a stream sends at most one batch this often: the changes meanwhile go in it
+MAX_STREAMS = 2000             # live streams at once, from everywhere (bounded further by the descriptors)
+MAX_STREAMS_PER_ADDRESS = 16   # from one address (a TV and the phones behind one router)
+FULL = "The room is full: every seat for live updates is taken, try again in a minute."
+
+
+class Seats:
+    """The live streams open now, per address and in all; :meth:`take` says whether one more
+    may open (the caller gives it back when the stream ends)."""
+
+    def __init__(self, most: int = MAX_STREAMS, per_address: int = MAX_STREAMS_PER_ADDRESS) -> None:
+        self.most = most
+        self.per_address = per_address
+        self.taken = 0
+        self._by_address: dict[str, int] = {}
+        self.refused = 0
+
+    def take(self, address: str) -> bool:
+        mine = self._by_address.get(address, 0)
+        if self.taken >= self.most or mine >= self.per_address:
+            self.refused += 1
+            return False
+        self.taken += 1
+        self._by_address[address] = mine + 1
+        return True
+
+    def give_back(self, address: str) -> None:
+        self.taken -= 1
+        left = self._by_address.get(address, 1) - 1
+        if left > 0:
+            self._by_address[address] = left
+        else:
+            self._by_address.pop(address, None)
 
 
 def svg(view: BoardView) -> Markup:
@@ -38,7 +73,20 @@ class Fragments:
     def __init__(self, render: Callable[[str, dict[str, Any]], str]) -> None:
         self._render = render
         self._cache: dict[tuple[int, str], tuple[int, bytes]] = {}
+        self._batches: dict[tuple[object, ...], bytes] = {}
         self.renders = 0
+
+    def batch(self, key: tuple[object, ...], make: Callable[[], bytes]) -> bytes:
+        """One write of several events, made once for every stream that asks with the same
+        ``key`` (its view, its board, and the hub versions it goes from and to): the streams
+        woken on the same tick share it (the newest few are kept)."""
+        hit = self._batches.get(key)
+        if hit is None:
+            hit = make()
+            if len(self._batches) >= 64:
+                self._batches.pop(next(iter(self._batches)))
+            self._batches[key] = hit
+        return hit
 
     def html(self, live: BoardLive, view: str) -> str:
         """The fragment's HTML ("" for a board that left the room)."""
@@ -61,18 +109,26 @@ class Fragments:
 
 def _since(request: Request) -> int:
     text = request.headers.get("last-event-id") or request.query_params.get("since") or "0"
-    return int(text) if text.isdigit() and len(text) < 16 else 0
+    return whole_number(text, "since (a board's version)", 0, 2**53)
 
 
-def live_stream(hub: LiveHub, fragments: Fragments, request: Request) -> Response:
+def live_stream(hub: LiveHub, fragments: Fragments, request: Request, seats: Seats | None = None,
+                full: Callable[[], Response] | None = None) -> Response:
     """``GET /live?view=card|large[&board=N][&since=VERSION]``: an SSE stream of ``board``
-    events, ``data`` = ``{"board": n, "html": "..."}`` (an empty html: the board left)."""
+    events, ``data`` = ``{"board": n, "html": "..."}`` (an empty html: the board left).
+    Beyond the ``seats``, ``full()`` (503, "the room is full") and the connection is closed."""
     view = request.query_params.get("view", "card")
     if view not in VIEWS:
         view = "card"
     board_text = request.query_params.get("board", "")
-    only = int(board_text) if board_text.isdigit() and len(board_text) < 6 else None
+    only = whole_number(board_text, "board", 1, MAX_BOARD) if board_text else None
     since = _since(request)
+    address = request.client.host if request.client is not None else "unknown"
+    if seats is not None and not seats.take(address):
+        response = full() if full is not None else Response(FULL, status_code=503)
+        response.headers["retry-after"] = "60"
+        response.headers["connection"] = "close"
+        return response
     subscription = hub.subscribe()   # before the snapshot: nothing falls between them
 
     def chunk(lives: Iterable[BoardLive]) -> bytes:
@@ -85,12 +141,21 @@ def live_stream(hub: LiveHub, fragments: Fragments, request: Request) -> Respons
             if first:
                 yield first
             while True:
-                batch = chunk(await subscription.next_batch())
+                before = subscription.seen
+                lives = await subscription.next_batch()
+                batch = fragments.batch((view, only, before, subscription.seen), lambda: chunk(lives))
                 if batch:
                     yield batch
+                    # paced on a shared tick: with 2,000 pages open, 200 boards' moves cost each
+                    # page one wake-up per PACE_S, not one per move, and the pages woken on the
+                    # same tick share one rendering and one batch (issue 35)
+                    loop = asyncio.get_running_loop()
+                    await asyncio.sleep(PACE_S - loop.time() % PACE_S)
         except StopAsyncIteration:
             return
         finally:
             subscription.close()
+            if seats is not None:
+                seats.give_back(address)
 
     return EventSourceResponse(stream(), ping=PING_S, headers={"Cache-Control": "no-store"})

@@ -32,7 +32,8 @@ from bgboard.club.db import ClubDatabaseError, ClubDatabaseUnavailableError, dat
 from bgboard.club.live_boards import LiveHub
 from bgboard.club.web import login as auth
 from bgboard.club.web.boardview import bounded, view_of
-from bgboard.club.web.room import Fragments, live_stream, svg
+from bgboard.club.web.door import Door
+from bgboard.club.web.room import FULL, MAX_STREAMS, MAX_STREAMS_PER_ADDRESS, Fragments, Seats, live_stream, svg
 from bgboard.errors import EnvironmentFailure, InputError
 
 HERE = Path(__file__).resolve().parent
@@ -63,6 +64,8 @@ class Site:
     path: Path | None = None  # the club database's file (named in the server's log)
     director_sessions: Callable[[], str] = lambda: ""          # the live sessions' token
     end_director_sessions: Callable[[], None] = lambda: None   # a new token: all sessions end
+    max_streams: int = MAX_STREAMS                          # live streams at once (the room's seats)
+    max_streams_per_address: int = MAX_STREAMS_PER_ADDRESS
 
 
 class SecurityHeaders:
@@ -147,8 +150,13 @@ def create_app(site: Site) -> Starlette:
         version = site.hub.version
         return page(request, "board.html", v=view_of(live), version=version, tv_pages=await cycle(request))
 
+    seats = Seats(site.max_streams, site.max_streams_per_address)
+
+    def full(request: Request) -> Response:
+        return refused(request, auth.Refused(503, FULL))
+
     async def live(request: Request) -> Response:
-        return live_stream(site.hub, fragments, request)
+        return live_stream(site.hub, fragments, request, seats, lambda: full(request))
 
     # ------------------------------------------------------------------ the director
     guard = auth.LoginGuard()
@@ -189,10 +197,14 @@ def create_app(site: Site) -> Starlette:
         from bgboard.club.web.pages import club_routes
 
         routes[-1:-1] = evening_routes(site, page, refused) + club_routes(site, page, refused)
+    async def director(request: Request) -> bool:
+        return await run_in_threadpool(auth.check_director, request, site.director_sessions)
+
     middleware = [
         Middleware(SecurityHeaders),
         Middleware(SessionMiddleware, secret_key=site.secret_key, session_cookie="bgboard_club",
                    max_age=SESSION_HOURS * 3600, same_site="strict"),
+        Middleware(Door, director=director, refuse=refused),   # judged on its headers before the body is read
     ]
     def database_trouble(request: Request, exc: Exception) -> Response:
         """A database hiccup (locked by another program, read-only, damaged): 503 and one
@@ -230,4 +242,5 @@ def create_app(site: Site) -> Starlette:
                                 EnvironmentFailure: unavailable}
     app = Starlette(routes=routes, middleware=middleware, exception_handlers=handlers)
     app.state.fragments = fragments
+    app.state.seats = seats
     return app
