@@ -61,6 +61,24 @@ def load(stackup: Path = STACKUP_FILE, sensing: Path = SENSING_FILE) -> Params:
     return Params(tomllib.loads(stackup.read_text()), tomllib.loads(sensing.read_text()))
 
 
+def check(p: Params) -> None:
+    """Numbers a stack-up can be built from, or ValueError saying which is not."""
+    s, sen = p["surface"], p["sensor"]
+    for table, keys in (("surface", ("thickness_mm", "skin_mm", "felt_mm", "ledge_mm")), ("strip", ("thickness_mm",)),
+                        ("sensor", ("height_mm", "element_depth_mm")), ("window", ("diameter_mm",)),
+                        ("led", ("size_mm", "height_mm"))):
+        for key in keys:
+            value = p[table][key]
+            if not isinstance(value, (int, float)) or isinstance(value, bool) or not 0 < value < 100:
+                raise ValueError(f"[{table}] {key} must be a length in mm above 0, not {value!r}")
+    if s["skin_mm"] + sen["height_mm"] >= s["thickness_mm"]:
+        raise ValueError("[surface] thickness_mm leaves no ledge under the skin for the strip")
+    if sen["element_depth_mm"] >= sen["height_mm"]:
+        raise ValueError("[sensor] element_depth_mm is deeper than the package")
+    if p["led"]["size_mm"] * math.sqrt(2) >= p["window"]["diameter_mm"]:
+        raise ValueError("[window] diameter_mm is narrower than the LED's diagonal: it cannot rise into it")
+
+
 def physics_gap_mm(p: Params) -> float:
     """The gap the physics uses (bgboard.hardware.physics.Design.gap_mm, from sensing.toml)."""
     return float(p.sensing["board"]["surface_mm"]) + float(p.sensing["magnet"]["depth_mm"])
@@ -361,6 +379,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, required=True, help="directory for the STEP, the PNG and the STL")
     parser.add_argument("--pictures", action="store_true", help="also copy the section drawing to hardware/stackup.png")
+    parser.add_argument("--stackup", type=Path, default=STACKUP_FILE, help="the stack-up's numbers (default: hardware/)")
+    parser.add_argument("--sensing", type=Path, default=SENSING_FILE, help="the sensing design (default: hardware/)")
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:
@@ -371,16 +391,24 @@ def main(argv: list[str] | None = None) -> int:
     except ImportError as exc:
         print(f"stackup.py: this Python lacks {exc.name}: run `pip install -e '.[hardware]'`", file=sys.stderr)
         return 69
+    started = time.perf_counter()
     try:
-        p = load()
-    except (OSError, tomllib.TOMLDecodeError) as exc:
-        print(f"stackup.py: cannot read the stack-up's parameters: {exc}", file=sys.stderr)
+        p = load(args.stackup, args.sensing)
+        check(p)
+        place = build_place(p)
+        gap = measured_gap_mm(place)
+    except (OSError, tomllib.TOMLDecodeError, ValueError) as exc:
+        print(f"stackup.py: cannot build the stack-up: {exc}", file=sys.stderr)
+        return 2
+    except (KeyError, TypeError) as exc:
+        print(f"stackup.py: {args.stackup.name} or {args.sensing.name} lacks or mistypes {exc}", file=sys.stderr)
         return 2
     out: Path = args.out
-    out.mkdir(parents=True, exist_ok=True)
-    started = time.perf_counter()
-    place = build_place(p)
-    gap = measured_gap_mm(place)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        print(f"stackup.py: cannot write to {out}: {exc.strerror}", file=sys.stderr)
+        return 2
     built = time.perf_counter() - started
     write_step(place, out / "stackup-point.step")
     write_checker_stl(p, out / "checker.stl")

@@ -110,6 +110,7 @@ def test_stackup_writes_step_png_and_stl(tmp_path: Path, point: stackup.Place) -
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     again = build123d.import_step(str(step))
     assert len(again.solids()) == len(point.parts)
+    assert [child.label for child in again.children] == list(point.parts)  # one named solid per part
     assert again.volume == pytest.approx(sum(s.volume for s in point.parts.values()), rel=1e-3)
     printed = build123d.Mesher().read(str(stl))  # the mesh read back as a closed solid
     body = stackup.checker_parts(stackup.load(), 0, 0, 0)["checker"]
@@ -118,5 +119,28 @@ def test_stackup_writes_step_png_and_stl(tmp_path: Path, point: stackup.Place) -
 
 
 def test_bad_arguments_exit_2(tmp_path: Path) -> None:
-    run = subprocess.run([sys.executable, str(ROOT / "hardware" / "stackup.py")], capture_output=True, text=True)
+    script = str(ROOT / "hardware" / "stackup.py")
+    run = subprocess.run([sys.executable, script], capture_output=True, text=True)
     assert run.returncode == 2
+    text = (ROOT / "hardware" / "stackup.toml").read_text()
+    for broken, says in ((text.replace("skin_mm = 2.0", "skin_mm = 5.0"), "no ledge under the skin"),
+                         (text.replace("diameter_mm = 8.0", "diameter_mm = 6.0"), "narrower than the LED"),
+                         (text.replace("[surface]", "[surfaces]"), "lacks or mistypes 'surface'"),
+                         (text.replace("felt_mm = 0.9", 'felt_mm = "thick"'), "felt_mm must be a length"),
+                         ("[surface\n", "cannot build the stack-up")):
+        bad = tmp_path / "stackup.toml"
+        bad.write_text(broken)
+        run = subprocess.run([sys.executable, script, "--out", str(tmp_path / "out"), "--stackup", str(bad)],
+                             capture_output=True, text=True)
+        assert run.returncode == 2, broken
+        assert says in run.stderr and len(run.stderr.strip().splitlines()) == 1, run.stderr
+        assert not (tmp_path / "out").exists()
+
+
+def test_a_sensing_gap_the_model_does_not_have_fails_the_build(tmp_path: Path) -> None:
+    sensing = (ROOT / "hardware" / "sensing.toml").read_text().replace("surface_mm = 3.5", "surface_mm = 3.0")
+    (tmp_path / "sensing.toml").write_text(sensing)
+    run = subprocess.run([sys.executable, str(ROOT / "hardware" / "stackup.py"), "--out", str(tmp_path / "out"),
+                          "--sensing", str(tmp_path / "sensing.toml")], capture_output=True, text=True, timeout=300)
+    assert run.returncode == 1
+    assert "the model's gap is 4.000 mm but sensing.toml's is 3.500 mm" in run.stderr
