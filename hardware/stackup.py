@@ -386,17 +386,17 @@ def main(argv: list[str] | None = None) -> int:
     except SystemExit as exc:
         return 2 if exc.code else 0
     try:
+        p = load(args.stackup, args.sensing)
+        check(p)  # before build123d's import: bad numbers are refused in a moment
         import build123d  # noqa: F401
         import matplotlib  # noqa: F401
+
+        started = time.perf_counter()
+        place = build_place(p)
+        gap = measured_gap_mm(place)
     except ImportError as exc:
         print(f"stackup.py: this Python lacks {exc.name}: run `pip install -e '.[hardware]'`", file=sys.stderr)
         return 69
-    started = time.perf_counter()
-    try:
-        p = load(args.stackup, args.sensing)
-        check(p)
-        place = build_place(p)
-        gap = measured_gap_mm(place)
     except (OSError, tomllib.TOMLDecodeError, ValueError) as exc:
         print(f"stackup.py: cannot build the stack-up: {exc}", file=sys.stderr)
         return 2
