@@ -158,13 +158,16 @@ def build_place(p: Params, slots: int = 5, checker_slot: int | None = 0) -> Plac
     c, ledge, t = s["pocket_clearance_mm"], s["ledge_mm"], s["thickness_mm"]
     ledge_z = -(s["skin_mm"] + sen["height_mm"])  # a sensor of the maximum height touches the skin
     window = p["window"]["diameter_mm"]
-    screw_x = (x0 - 1.0, x1 + 1.0)  # M2 pan heads (ISO 7045: 4.0 x 1.6) over the strip's ends by 1 mm
+    # two M2 x 3 pan-head screws (ISO 7045: head 4.0 x 1.6 mm) beside the strip, their heads in
+    # counterbores and over its edge by 1 mm, their 3 mm in the land: they hold it on the ledge
+    screws = [(x0 + p.pitch, y_hi + 1.0), (x1 - p.pitch, y_hi + 1.0)]
     surface = _box(0, length, -half_w, half_w, -t, 0)
-    surface -= _box(x0 - 3.0, x1 + 3.0, y_lo - c, y_hi + c, -t, ledge_z)                     # the strip's pocket
+    surface -= _box(x0 - c, x1 + c, y_lo - c, y_hi + c, -t, ledge_z)                         # the strip's pocket
     surface -= _box(x0 + ledge, x1 - ledge, y_lo + ledge, y_hi - ledge, ledge_z - 1, -s["skin_mm"])  # the parts'
     surface -= _disc(lx, 0, -t - 1, window, t + 2)                                            # the window
-    for sx in screw_x:
-        surface -= _disc(sx, (y_lo + y_hi) / 2, -t - 1, 1.6, t - 1.0)                          # pilot holes
+    back_z = ledge_z - st["thickness_mm"]
+    for sx, sy in screws:
+        surface -= _disc(sx, sy, -t - 1, 4.4, back_z + t + 1) + _disc(sx, sy, -t - 1, 1.6, t - 0.5)  # head, pilot
     surface = place.add("surface", surface)
     top = surface.bounding_box().max.Z
     felt = _box(0, length, -half_w, half_w, top, top + s["felt_mm"]) - _disc(lx, 0, top - 1, window, s["felt_mm"] + 2)
@@ -207,9 +210,8 @@ def build_place(p: Params, slots: int = 5, checker_slot: int | None = 0) -> Plac
                              back_z - h["insulator_mm"], back_z))
     place.add("socket", _box(hx0, hx0 + hlen, hy - h["pitch_mm"] / 2, hy + h["pitch_mm"] / 2,
                              back_z - h["height_with_socket_mm"], back_z - h["insulator_mm"]))
-    for i, sx in enumerate(screw_x):
-        sy = (y_lo + y_hi) / 2
-        place.add(f"screw{i + 1}", _disc(sx, sy, back_z - 1.6, 4.0, 1.6) + _disc(sx, sy, back_z, 1.6, -2.0 - back_z))
+    for i, (sx, sy) in enumerate(screws):
+        place.add(f"screw{i + 1}", _disc(sx, sy, back_z - 1.6, 4.0, 1.6) + _disc(sx, sy, back_z, 1.6, 3.0))
 
     # the frame: the rim at the place's base and the case's bottom panel
     f = p["frame"]

@@ -144,3 +144,28 @@ def test_a_sensing_gap_the_model_does_not_have_fails_the_build(tmp_path: Path) -
                           "--sensing", str(tmp_path / "sensing.toml")], capture_output=True, text=True, timeout=300)
     assert run.returncode == 1
     assert "the model's gap is 4.000 mm but sensing.toml's is 3.500 mm" in run.stderr
+
+
+def test_no_two_parts_overlap(point: stackup.Place) -> None:
+    """The model is buildable: parts touch (the sensors the skin, the strip the ledge, the
+    checker the felt, the screws' heads the strip) but no solid runs into another."""
+    names = [n for n in point.parts if not n.startswith("element")]  # the elements are inside their sensors
+    boxes = {n: point.parts[n].bounding_box() for n in names}
+    clashes = []
+    for i, a in enumerate(names):
+        for b in names[i + 1:]:
+            if _boxes_meet(boxes[a], boxes[b]) and (point.parts[a] & point.parts[b]).volume > 1e-4:
+                clashes.append((a, b))
+    assert clashes == []
+
+
+def _boxes_meet(a: build123d.BoundBox, b: build123d.BoundBox) -> bool:
+    return all(lo_a <= hi_b and lo_b <= hi_a for lo_a, hi_a, lo_b, hi_b in
+               ((a.min.X, a.max.X, b.min.X, b.max.X), (a.min.Y, a.max.Y, b.min.Y, b.max.Y),
+                (a.min.Z, a.max.Z, b.min.Z, b.max.Z)))
+
+
+def test_a_part_moved_into_the_surface_is_a_clash(point: stackup.Place) -> None:
+    raised = build123d.Pos(0, 0, 0.3) * point.parts["sensor1"]
+    assert _boxes_meet(raised.bounding_box(), point.parts["surface"].bounding_box())
+    assert (raised & point.parts["surface"]).volume > 0.1
