@@ -161,7 +161,9 @@ def main(argv: list[str] | None = None) -> int:
             shutil.copy(work / f"{name}.png", PICTURES / f"{name}.png")
         print(f"{name}: {result['violations']} DRC violations, {result['unconnected']} unconnected pads, "
               f"{result['footprint_errors']} footprint errors -> {out / name}", file=sys.stderr)
-    return 1 if erc.returncode or kicad_erc.returncode or drc.returncode else 0
+    # the mechanical stack-up (build123d, in the hardware extra's Python): STEP, section, checker STL
+    stack = subprocess.run([python, str(HARDWARE / "stackup.py"), "--out", str(out / "stackup")])
+    return 1 if erc.returncode or kicad_erc.returncode or drc.returncode or stack.returncode else 0
 
 
 if __name__ == "__main__":

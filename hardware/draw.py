@@ -2,7 +2,7 @@
 
 The board as seen from above, white's side at the bottom: every sensing slot as a dot in
 the colour of its multiplexer (legend on the right, with the channel of each slot's mux),
-the LED under every point, and the Pico/Pi pin table.  ``python hardware/draw.py``.
+each place's LED (its window past the place's last slot), and the Pico/Pi pin table.  ``python hardware/draw.py``.
 """
 
 from __future__ import annotations
@@ -92,19 +92,23 @@ def render(pins: dict, grid: dict) -> Image.Image:
                      outline="black")
         label_y = bottom + 8 if from_bottom else top - 20
         draw.text((x - 6, label_y), str(point), fill="black", font=font)
-        led_y = bottom - 8 if from_bottom else top + 8
-        draw.rectangle((x - 4, led_y - 3, x + 4, led_y + 3), fill=(255, 255, 255), outline="black")
     for slot in grid["slot"]:
         pairs = sensors_of(slot)
         for part, (m, channel) in enumerate(pairs):
             x, y = slot_xy(slot["place"], slot["index"] + part / len(pairs))
             draw.ellipse((x - SLOT_R, y - SLOT_R, x + SLOT_R, y + SLOT_R), fill=MUX_COLOURS[m], outline="black")
             draw.text((x - 7, y - 6), f"{channel:>2}", fill="black", font=font)
+    slots: dict[str, int] = {}
+    for slot in grid["slot"]:
+        slots[slot["place"]] = max(slots.get(slot["place"], 0), int(slot["index"]) + 1)
+    for place, count in slots.items():  # each place's LED under its window, past its last slot (README, "Stack-up")
+        x, y = slot_xy(place, count - 1 + 0.95)
+        draw.rectangle((x - 4, y - 3, x + 4, y + 3), fill=(255, 255, 255), outline="black")
     draw.text((left + HALF_W + 8, bottom + 8), "bar", fill="black", font=font)
     draw.text((board_right - TRAY_W + 10, bottom + 8), "off-white", fill="black", font=font)
     draw.text((board_right - TRAY_W + 10, top - 20), "off-black", fill="black", font=font)
     draw.text((left, 10), "bgboard sensor grid (white's side at the bottom): dot = hall sensor (two per slot: "
-              "its centre and half a pitch further), colour = multiplexer, number = channel; squares = LEDs",
+              "its centre and half a pitch further), colour = multiplexer, number = channel; squares = LEDs (windows past each place's last slot)",
               fill="black", font=font)
 
     x = board_right + 40
