@@ -22,7 +22,8 @@ from pathlib import Path
 import pcbnew
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import router as rt  # noqa: E402  (hardware/ is not a package)
+import fab_rules  # noqa: E402  (hardware/ is not a package)
+import router as rt  # noqa: E402
 
 HARDWARE = Path(__file__).resolve().parent
 FOOTPRINTS = Path("/usr/share/kicad/footprints")
@@ -62,7 +63,7 @@ def pico_footprint(board: pcbnew.BOARD) -> pcbnew.FOOTPRINT:
         pad.SetPos0(point(x, y))
         pad.SetPosition(point(x, y))
         fp.Add(pad)
-    for layer, half_w, half_h, width in ((pcbnew.F_SilkS, 10.5, 25.5, 0.12), (pcbnew.F_CrtYd, 10.75, 25.75, 0.05),
+    for layer, half_w, half_h, width in ((pcbnew.F_SilkS, 10.5, 25.5, 0.15), (pcbnew.F_CrtYd, 10.75, 25.75, 0.05),
                                          (pcbnew.F_Fab, 10.5, 25.5, 0.1)):
         shape = pcbnew.FP_SHAPE(fp)
         shape.SetShape(pcbnew.SHAPE_T_RECT)
@@ -109,14 +110,14 @@ class Layout:
 
 
 def layout_strip(nets: Netlist, slots: int, pitch: float) -> Layout:
-    """A strip of two sensors per slot: sensor j (U{j + 1}) at ((j + 1) * pitch / 2, 16) from
+    """A strip of two sensors per slot: sensor j (U{j + 1}) at ((j + 1) * pitch / 2, 19) from
     the base corner -- slot i's at its centre ((i + 0.5) pitch) and half a pitch further -- with
     its 100 nF under it; along the top edge the LED at the base, the 1x12 header J1 and the
     multiplexer U20 (turned, its pins along the strip); the regulator between sensors 1 and 2
     (slot 0's second sensor and slot 1's first); 6 mm past the last sensor."""
     half = pitch / 2
-    width, height = slots * pitch + 6.0, 23.0
-    mid = 16.0
+    width, height = slots * pitch + 6.0, 26.0
+    mid = 19.0
     place: dict[str, tuple[float, float, float]] = {}
     for j in range(2 * slots):
         x = (j + 1) * half
@@ -135,7 +136,7 @@ def layout_strip(nets: Netlist, slots: int, pitch: float) -> Layout:
     holes.append((width - 4.5, 4.0))
     labels = [(f"{i}", (i + 0.5) * pitch + half / 4, mid - 3.2, 1.0) for i in range(slots)]
     labels.append((f"bgboard strip{slots}x2  POINT ____  pitch {pitch:g} mm", 2.5 * pitch, height - 1.3, 1.0))
-    labels.append(("J1: " + HEADER_LEGEND, 100.0, 1.2, 0.8))
+    labels.append(("J1: " + HEADER_LEGEND, 100.0, 1.3, 1.0))
     grid = (pitch / 4) / round((pitch / 4) / 0.475)
     return Layout(width, height, place, holes, labels, grid=grid, net_order=["GND", "+3V3", "+5V"])
 
@@ -165,8 +166,8 @@ def layout_controller(nets: Netlist, header_pins: int = 12) -> Layout:
     place["R2"] = (pico_x + 35.56, pico_y - 2.54, 0)
     place["R3"] = (pico_x + 35.56, pico_y + 0.0, 0)
     place["U2"] = (pico_x + 50.8, pico_y - 1.27, 0)
-    place["R4"] = (pico_x + 50.8, pico_y + 6.35, 0)
-    place["C32"] = (pico_x + 50.8, pico_y - 8.89, 0)
+    place["R4"] = (pico_x + 50.8, pico_y + 8.89, 0)
+    place["C32"] = (pico_x + 50.8, pico_y - 10.16, 0)
     place["J29"] = (pico_x + 76.2, pico_y - 3.81, 0)
     place["D1"] = (pico_x + 95.25, pico_y + 6.35, 0)
     width, height = x_in + 16.51, pico_y + 15.24
@@ -175,7 +176,7 @@ def layout_controller(nets: Netlist, header_pins: int = 12) -> Layout:
     tags = {"bar-white": "BW", "bar-black": "BB", "off-white": "OW", "off-black": "OB"}
     labels = [(tags.get(p, p), x_first + k * step, top - 3.6, 1.0) for k, p in enumerate(PLACES)]
     labels.append(("strip headers: " + HEADER_LEGEND, 90, row[header_pins] + 3.6, 1.0))
-    labels.append(("DICE: 5V GND DI BTN", pico_x + 76.2, pico_y - 7.0, 0.9))
+    labels.append(("DICE: 5V GND DI BTN", pico_x + 76.2, pico_y - 7.0, 1.0))
     labels.append(("5V IN", x_in, top - 3.6, 1.0))
     labels.append(("bgboard controller", 40, height - 2.2, 1.2))
     first, last = x_first, headers_end
@@ -204,7 +205,7 @@ def layout_dice(nets: Netlist) -> Layout:
     place["J1"] = (36.83, 34.29, 90)
     width, height = 80.01, 40.64
     holes = [(4.0, 4.0), (width - 4.0, 4.0), (4.0, height - 4.0), (width - 4.0, height - 4.0)]
-    labels = [("ROLL", 40.0, 27.0, 1.0), ("1 5V 2 GND 3 DI 4 BTN", 40.0, 38.8, 0.8), ("bgboard dice", 40.0, 2.4, 1.0)]
+    labels = [("ROLL", 40.0, 27.0, 1.0), ("1 5V 2 GND 3 DI 4 BTN", 40.0, 38.8, 1.0), ("bgboard dice", 40.0, 2.4, 1.0)]
     return Layout(width, height, place, holes, labels, net_order=["GND", "+5V"])
 
 
@@ -214,7 +215,12 @@ def build_board(name: str, nets: Netlist, layout: Layout, out: Path) -> dict:
     board = pcbnew.BOARD()
     ds = board.GetDesignSettings()
     ds.SetCopperLayerCount(2)
+    fab_rules.apply(board)
     x0, y0 = ORIGIN
+    # the drill and place origin at the board's bottom-left corner: the Gerbers, the drill files
+    # and the pick-and-place all count from it (hardware/build.py plots with it)
+    ds.SetAuxOrigin(point(x0, y0 + layout.height))
+    ds.SetGridOrigin(point(x0, y0 + layout.height))
     netinfo: dict[str, pcbnew.NETINFO_ITEM] = {}
     for n, net_name in enumerate(sorted(nets.nets), start=1):
         info = pcbnew.NETINFO_ITEM(board, net_name, n)
@@ -260,7 +266,7 @@ def build_board(name: str, nets: Netlist, layout: Layout, out: Path) -> dict:
         label.SetPosition(point(x0 + tx, y0 + ty))
         label.SetLayer(pcbnew.F_SilkS)
         label.SetTextSize(pcbnew.wxSizeMM(size, size))
-        label.SetTextThickness(mm(size * 0.15))
+        label.SetTextThickness(mm(max(size * 0.15, fab_rules.SILK_TEXT_STROKE_MIN)))
         board.Add(label)
 
     # the router's view: every pad (holes as obstacles)
@@ -286,6 +292,8 @@ def build_board(name: str, nets: Netlist, layout: Layout, out: Path) -> dict:
             if net_name:
                 by_net.setdefault(net_name, []).append(p)
     keepouts = [(x0 + a, y0 + b, x0 + c, y0 + d) for a, b, c, d in layout.keepouts]
+    # no via in an SMD pad: none in any SMD part's courtyard (the rule of NAME.kicad_dru)
+    via_keepouts = [fab_rules.courtyard(fp) for fp in board.GetFootprints() if fab_rules.is_smd(fp)]
     first = [n for n in layout.net_order if n in by_net]
 
     def span(n: str) -> float:  # short nets first: they leave the most room
@@ -294,7 +302,8 @@ def build_board(name: str, nets: Netlist, layout: Layout, out: Path) -> dict:
 
     rest = sorted((n for n in by_net if n not in first and len(by_net[n]) > 1), key=lambda n: (span(n), n))
     for attempt in range(4):  # rip everything up and retry with the nets that failed first
-        router = rt.Router(x0, y0, layout.width, layout.height, pads, keepouts, grid=layout.grid)
+        router = rt.Router(x0, y0, layout.width, layout.height, pads, keepouts, grid=layout.grid,
+                           via_keepouts=via_keepouts)
         routes, failed = {}, []
         for net_name, layer, xa, ya, xb, yb, width in layout.trunks:
             try:
@@ -330,16 +339,27 @@ def build_board(name: str, nets: Netlist, layout: Layout, out: Path) -> dict:
             via.SetLayerPair(pcbnew.F_Cu, pcbnew.B_Cu)
             via.SetNet(netinfo[net_name])
             board.Add(via)
+    if "GND" in netinfo:
+        fab_rules.pour(board, netinfo["GND"], x0, y0, layout.width, layout.height)
     out.mkdir(parents=True, exist_ok=True)
     pcb = out / f"{name}.kicad_pcb"
     board.BuildConnectivity()
+    pcbnew.SaveBoard(str(pcb), board)
+    fab_rules.write_rules(board, pcb)
+    # loaded again, the board has its project and its rule file: the pour is filled by those
+    # rules, saved filled, and KiCad's DRC checks the board as the fab gets it
+    board = pcbnew.LoadBoard(str(pcb))
+    fab_rules.fill(board)
     pcbnew.SaveBoard(str(pcb), board)
     render(board, out / f"{name}.png")
     report = out / f"{name}-drc.rpt"
     pcbnew.WriteDRCReport(board, str(report), pcbnew.EDA_UNITS_MILLIMETRES, True)
     summary = drc_summary(report.read_text())
     summary.update({"board": name, "routing_failures": failed, "width_mm": layout.width, "height_mm": layout.height,
-                    "parts": len(nets.parts), "tracks": len(board.GetTracks())})
+                    "parts": len(nets.parts), "tracks": len(board.GetTracks()),
+                    "vias": sum(1 for t in board.GetTracks() if t.GetClass() == "PCB_VIA"),
+                    "vias_in_smd_pads": fab_rules.vias_in_smd_pads(board),
+                    "small_silkscreen_text": fab_rules.small_silkscreen_text(board)})
     return summary
 
 
@@ -449,7 +469,8 @@ def main(argv: list[str] | None = None) -> int:
         results.append(summary)
         print(json.dumps(summary), file=sys.stderr)
     (args.out / "drc.json").write_text(json.dumps(results, indent=1) + "\n")
-    bad = [r for r in results if r["violations"] or r["unconnected"] or r["footprint_errors"] or r["routing_failures"]]
+    bad = [r for r in results if r["violations"] or r["unconnected"] or r["footprint_errors"] or r["routing_failures"]
+           or r["vias_in_smd_pads"] or r["small_silkscreen_text"]]
     return 1 if bad else 0
 
 
