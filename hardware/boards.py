@@ -89,6 +89,7 @@ def load_footprint(board: pcbnew.BOARD, name: str) -> pcbnew.FOOTPRINT:
     fp = pcbnew.FootprintLoad(str(FOOTPRINTS / f"{lib}.pretty"), fp_name)
     if fp is None:
         raise SystemExit(f"boards.py: footprint {name} is not in {FOOTPRINTS} (apt-get install kicad-footprints)")
+    fp.SetFPID(pcbnew.LIB_ID(lib, fp_name))  # library:name, as the fab's rotation table names it
     return fp
 
 
@@ -156,9 +157,9 @@ def layout_controller(nets: Netlist, header_pins: int = 12) -> Layout:
     for k in range(len(PLACES)):
         place[f"J{k + 1}"] = (x_first + k * step, top, 0)
     headers_end = x_first + (len(PLACES) - 1) * step
-    x_in = headers_end + 12.7  # J30: pin 1 (+5V) on row 1, pin 2 (GND) 2.5 mm under it
+    x_in = headers_end + 12.7  # J30, the screw terminal: pin 1 (+5V) on row 1, pin 2 (GND) 5.08 mm under it
     place["J30"] = (x_in, top, 270)
-    place["C30"] = (x_in + 7.62, row[7], 270)  # + on top
+    place["C30"] = (x_in + 12.7, row[7], 270)  # + on top
     pico_y = row[header_pins] + 31.75
     pico_x = 76.2
     place["U1"] = (pico_x, pico_y, 270)  # pin 1 top right (the USB end to the right), pins 1-20 along the top
@@ -170,7 +171,7 @@ def layout_controller(nets: Netlist, header_pins: int = 12) -> Layout:
     place["C32"] = (pico_x + 50.8, pico_y - 10.16, 0)
     place["J29"] = (pico_x + 76.2, pico_y - 3.81, 0)
     place["D1"] = (pico_x + 95.25, pico_y + 6.35, 0)
-    width, height = x_in + 16.51, pico_y + 15.24
+    width, height = x_in + 21.59, pico_y + 15.24
     holes = [(4.0, 4.0), (width - 4.0, 4.0), (4.0, height - 4.0), (width - 4.0, height - 4.0),
              (pico_x + 63.5, height - 4.0)]
     tags = {"bar-white": "BW", "bar-black": "BB", "off-white": "OW", "off-black": "OB"}
@@ -181,7 +182,7 @@ def layout_controller(nets: Netlist, header_pins: int = 12) -> Layout:
     labels.append(("bgboard controller", 40, height - 2.2, 1.2))
     first, last = x_first, headers_end
     trunks = [("+5V", 0, first, row[1], x_in, row[1], TRUNK_MM),
-              ("GND", 0, x_in, row[1] + 2.54, x_in, row[header_pins], TRUNK_MM),
+              ("GND", 0, x_in, row[3], x_in, row[header_pins], TRUNK_MM),
               ("GND", 0, first, row[header_pins], x_in, row[header_pins], TRUNK_MM),
               ("GND", 0, first, row[4], last, row[4], rt.SIGNAL.width),
               ("GND", 0, first, row[10], last, row[10], rt.SIGNAL.width)]
@@ -240,6 +241,8 @@ def build_board(name: str, nets: Netlist, layout: Layout, out: Path) -> dict:
         fp.SetOrientationDegrees(rot)
         fp.Reference().SetLayer(pcbnew.F_Fab)  # references on the assembly drawing, not the silkscreen
         fp.Value().SetVisible(False)
+        if not fab_rules.is_smd(fp):  # soldered by hand: not in the fab's pick-and-place nor its BOM
+            fp.SetAttributes(fp.GetAttributes() | pcbnew.FP_EXCLUDE_FROM_POS_FILES)
         board.Add(fp)
         footprints[ref] = fp
         for pad in fp.Pads():
@@ -249,6 +252,7 @@ def build_board(name: str, nets: Netlist, layout: Layout, out: Path) -> dict:
     for k, (hx, hy) in enumerate(layout.holes):
         fp = load_footprint(board, "MountingHole:MountingHole_3.2mm_M3")
         fp.SetReference(f"H{k + 1}")
+        fp.SetAttributes(fp.GetAttributes() | pcbnew.FP_EXCLUDE_FROM_POS_FILES | pcbnew.FP_EXCLUDE_FROM_BOM)
         fp.Reference().SetLayer(pcbnew.F_Fab)
         fp.Value().SetVisible(False)
         fp.SetPosition(point(x0 + hx, y0 + hy))

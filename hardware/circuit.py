@@ -59,6 +59,9 @@ HEADER_LEGEND = "1 5V 2 DI 3 DO 4 GND 5-8 S0-S3 9 /E 10 GND 11 SIG 12 GND"
 MUX_REF = 20  # a strip's multiplexer is U20 (its 100 nF C20); the sensors U1.., the regulator U30
 CHANNELS = 16
 PIPS = 7
+HEADER_MPN = "10129381-912001BLF"  # Amphenol 1 x 12 pin header, 2.54 mm
+DICE_HEADER_MPN = "TSW-104-07-G-S"  # Samtec 1 x 4 pin header, 2.54 mm
+LED_MPN = "WS2812B-B/W"  # Worldsemi WS2812B, 5050 PLCC4
 # Raspberry Pi Pico pins (datasheet, "Pinout"): header pin -> name.  GP25 is the on-board LED.
 PICO_PINS = {
     1: "GP0", 2: "GP1", 3: "GND", 4: "GP2", 5: "GP3", 6: "GP4", 7: "GP5", 8: "GND", 9: "GP6", 10: "GP7",
@@ -77,12 +80,23 @@ FOOTPRINT = {
     "buffer": "Package_SO:SOIC-14_3.9x8.7mm_P1.27mm",
     "header12": "Connector_PinHeader_2.54mm:PinHeader_1x12_P2.54mm_Vertical",
     "header4": "Connector_PinHeader_2.54mm:PinHeader_1x04_P2.54mm_Vertical",
-    "power": "Connector_JST:JST_XH_B2B-XH-A_1x02_P2.50mm_Vertical",
+    "power": "TerminalBlock_Phoenix:TerminalBlock_Phoenix_MKDS-1,5-2-5.08_1x02_P5.08mm_Horizontal",
     "bulk": "Capacitor_THT:CP_Radial_D10.0mm_P5.00mm",
     "schottky": "Diode_SMD:D_SOD-123",
-    "button": "Button_Switch_THT:SW_PUSH_6mm",
+    "button": "Button_Switch_THT:SW_PUSH_6mm_H4.3mm",
     "pico": "bgboard:RaspberryPi_Pico",
 }
+
+
+def lcsc_table(hardware: Path = HARDWARE) -> dict[str, tuple[str, str]]:
+    """hardware/lcsc.csv: manufacturer part number -> (manufacturer, the fab's LCSC part number)."""
+    import csv
+
+    with open(hardware / "lcsc.csv", newline="") as f:
+        return {r["mpn"]: (r["manufacturer"], r["lcsc"]) for r in csv.DictReader(f)}
+
+
+LCSC = lcsc_table()
 
 
 def load(hardware: Path = HARDWARE) -> tuple[dict, dict]:
@@ -162,6 +176,9 @@ class Builder:
         p = self.sk.Part(lib, name, ref=self.prefix + ref, value=value, footprint=FOOTPRINT[footprint])
         for key, val in fields.items():
             p.fields[key.upper()] = val  # written into the netlist's (fields ...): the BOM reads MPN
+        known = LCSC.get(fields.get("mpn", ""))
+        if known:  # the fab's part number and the maker (hardware/lcsc.csv): the assembly BOM's
+            p.fields["MANUFACTURER"], p.fields["LCSC"] = known
         return p
 
     def net(self, name: str, power: bool = False):
@@ -213,7 +230,7 @@ def strip(b: Builder, grid: dict, sensors: int, cable: list | None = None) -> No
         v5, gnd, din, dout, *select, enable, sig = cable
     v33 = b.net("+3V3")
     j = b.part("Connector_Generic", f"Conn_01x{HEADER_PINS:02d}", "J1", "strip header", f"header{HEADER_PINS}",
-               mpn=f"PH 1x{HEADER_PINS} 2.54 mm")
+               mpn=HEADER_MPN)
     for pin, net in zip(HEADER_PIN, (v5, gnd, din, dout, *select, enable, sig)):
         j[pin] += net
     for pin in GND_PINS:
@@ -222,8 +239,8 @@ def strip(b: Builder, grid: dict, sensors: int, cable: list | None = None) -> No
     reg["VI"] += v5
     reg["VO"] += v33
     reg["GND"] += gnd
-    b.cap("C30", "1uF", v5, gnd, "CL10B105KA8NNNC")
-    b.cap("C31", "1uF", v33, gnd, "CL10B105KA8NNNC")
+    b.cap("C30", "1uF", v5, gnd, "CL10A105KB8NNNC")
+    b.cap("C31", "1uF", v33, gnd, "CL10A105KB8NNNC")
     mux = b.part("74xx", "CD74HC4067M", f"U{MUX_REF}", "CD74HC4067M", "mux", mpn="CD74HC4067M96")
     mux["VCC"] += v33
     mux["GND"] += gnd
@@ -244,7 +261,7 @@ def strip(b: Builder, grid: dict, sensors: int, cable: list | None = None) -> No
         b.cap(f"C{n + 1}", "100nF", v33, gnd, "CC0603KRX7R9BB104")
     for ch in range(sensors, CHANNELS):
         mux[f"I{ch}"] += b.nc()
-    led = b.part("LED", "WS2812B", "D1", "WS2812B", "led", mpn="WS2812B-5050")
+    led = b.part("LED", "WS2812B", "D1", "WS2812B", "led", mpn=LED_MPN)
     led["VDD"] += v5
     led["VSS"] += gnd
     led["DIN"] += din
@@ -260,12 +277,12 @@ def dice(b: Builder, cable: list | None = None) -> None:
         din, button = b.net("LED_DI"), b.net("BUTTON")
     else:
         v5, gnd, din, button = cable
-    j = b.part("Connector_Generic", "Conn_01x04", "J1", "dice header", "header4", mpn="PH 1x4 2.54 mm")
+    j = b.part("Connector_Generic", "Conn_01x04", "J1", "dice header", "header4", mpn=DICE_HEADER_MPN)
     for pin, net in enumerate((v5, gnd, din, button), start=1):
         j[pin] += net
     data = din
     for k in range(2 * PIPS):
-        led = b.part("LED", "WS2812B", f"D{k + 1}", "WS2812B", "led", mpn="WS2812B-5050")
+        led = b.part("LED", "WS2812B", f"D{k + 1}", "WS2812B", "led", mpn=LED_MPN)
         led["VDD"] += v5
         led["VSS"] += gnd
         led["DIN"] += data
@@ -275,7 +292,7 @@ def dice(b: Builder, cable: list | None = None) -> None:
         else:
             led["DOUT"] += b.nc()
         b.cap(f"C{k + 1}", "100nF", v5, gnd, "CC0603KRX7R9BB104")
-    sw = b.part("Switch", "SW_Push", "SW1", "roll", "button", mpn="B3F-4055")
+    sw = b.part("Switch", "SW_Push", "SW1", "roll", "button", mpn="B3F-1000")  # 6 x 6 mm, the footprint's
     sw[1] += button
     sw[2] += gnd
 
@@ -304,13 +321,15 @@ def controller(b: Builder, pins: dict, grid: dict) -> dict[str, list]:
     for name in ("VBUS", "RUN", "3V3_EN", "ADC_VREF", "3V3"):  # the strips make their own 3.3 V
         pico[gp[name]] += b.nc()
 
-    power = b.part("Connector_Generic", "Conn_01x02", "J30", "5V in", "power", mpn="B2B-XH-A")
+    # a screw terminal rated far above the 3.5 A worst case (hardware/README.md, "Power budget");
+    # the supply's 5.5 x 2.1 mm plug goes into a barrel-jack-to-screw-terminal adapter (bom.csv)
+    power = b.part("Connector_Generic", "Conn_01x02", "J30", "5V in", "power", mpn="1715721")
     power[1] += v5
     power[2] += gnd
     bulk = b.part("Device", "C_Polarized", "C30", "1000uF 10V", "bulk", mpn="EEU-FR1A102")
     bulk[1] += v5
     bulk[2] += gnd
-    diode = b.part("Device", "D_Schottky", "D1", "MBR120", "schottky", mpn="MBR120VLSFT1G")
+    diode = b.part("Device", "D_Schottky", "D1", "B5819W", "schottky", mpn="B5819W SL")
     diode["A"] += v5
     diode["K"] += vsys
 
@@ -337,8 +356,8 @@ def controller(b: Builder, pins: dict, grid: dict) -> dict[str, list]:
     # data out (the strip of PLACES[k]), the last one into the dice module
     link = [b.net(f"LED{k}_DI") for k in range(len(PLACES) + 1)]
     for k, place in enumerate(PLACES):
-        j = b.part("Connector_Generic", f"Conn_01x{HEADER_PINS:02d}", f"J{k + 1}", f"strip {tag(place)}",
-                   f"header{HEADER_PINS}", mpn=f"PH 1x{HEADER_PINS} 2.54 mm")
+        j = b.part("Connector_Generic", f"Conn_01x{HEADER_PINS:02d}", f"J{k + 1}", "strip header",
+                   f"header{HEADER_PINS}", mpn=HEADER_MPN)  # one BOM line: the place is on the silkscreen
         m = mux[place]
         nets = [v5, gnd, link[k], link[k + 1], *select, enable[m % banks], adc[m // banks]]
         for pin, net in zip(HEADER_PIN, nets):
@@ -360,10 +379,10 @@ def controller(b: Builder, pins: dict, grid: dict) -> dict[str, list]:
         shifter[oe] += v5
         shifter[a] += gnd
         shifter[y] += b.nc()
-    series = b.part("Device", "R", "R4", "330", "r0603", mpn="RC0603FR-07330RL")
+    series = b.part("Device", "R", "R4", "330", "r0603", mpn="0603WAF3300T5E")
     series[1] += shifted
     series[2] += link[0]
-    dice_j = b.part("Connector_Generic", "Conn_01x04", "J29", "dice", "header4", mpn="PH 1x4 2.54 mm")
+    dice_j = b.part("Connector_Generic", "Conn_01x04", "J29", "dice", "header4", mpn=DICE_HEADER_MPN)
     button = b.net("DICE_BUTTON")
     dice_j[1] += v5
     dice_j[2] += gnd

@@ -158,21 +158,36 @@ def test_kicad_drc_is_clean(built, board: str) -> None:
 def test_fab_files_for_every_board(built, board: str) -> None:
     out, _ = built
     folder = out / board
-    for suffix in ("F_Cu.gtl", "B_Cu.gbl", "F_Mask.gts", "B_Mask.gbs", "F_Silkscreen.gto", "F_Paste.gtp",
-                   "Edge_Cuts.gm1", "PTH.drl"):
-        path = folder / f"{board}-{suffix}"
+    for suffix in ("CuTop.gtl", "CuBottom.gbl", "MaskTop.gts", "MaskBottom.gbs", "SilkTop.gto", "PasteTop.gtp",
+                   "EdgeCuts.gm1"):
+        path = folder / "gerber" / f"{board}-{suffix}"
         assert path.stat().st_size > 100, path
-    assert "%TF.FileFunction,Profile" in (folder / f"{board}-Edge_Cuts.gm1").read_text()
-    assert "M48" in (folder / f"{board}-PTH.drl").read_text()  # an Excellon header
+    assert "TF.FileFunction,Profile" in (folder / "gerber" / f"{board}-EdgeCuts.gm1").read_text()
+    assert "M48" in (folder / "gerber" / f"{board}.drl").read_text()  # an Excellon header
+    assert (folder / f"{board}-gerbers.zip").stat().st_size > 1000
     nets = read_netlist(out / "work" / "nets" / f"{board}.net")
+    smd = smd_parts(out, board)
+    assert smd and smd <= set(nets.parts)
     bom = list(csv.DictReader((folder / f"{board}-bom.csv").open()))
-    assert list(bom[0]) == ["Comment", "Designator", "Footprint", "Manufacturer Part", "Quantity"]
-    assert sorted(ref for row in bom for ref in row["Designator"].split(",")) == sorted(nets.parts)
+    assert list(bom[0]) == ["Comment", "Designator", "Footprint", "LCSC", "Manufacturer", "Manufacturer Part", "Quantity"]
+    assert sorted(ref for row in bom for ref in row["Designator"].split(",")) == sorted(smd)
     cpl = list(csv.DictReader((folder / f"{board}-cpl.csv").open()))
     assert list(cpl[0]) == ["Designator", "Mid X", "Mid Y", "Layer", "Rotation"]
-    assert sorted(r["Designator"] for r in cpl) == sorted(nets.parts)
+    assert sorted(r["Designator"] for r in cpl) == sorted(smd)  # the fab places what it solders
     with open(folder / f"{board}.png", "rb") as f:
         assert f.read(8) == b"\x89PNG\r\n\x1a\n"
+
+
+def smd_parts(out: Path, board: str) -> set[str]:
+    """The references of the board's surface-mount parts (every pad SMD): what the fab assembles."""
+    pcb = (out / "work" / f"{board}.kicad_pcb").read_text()
+    found = set()
+    for chunk in pcb.split("\n  (footprint ")[1:]:
+        ref = re.search(r'\(fp_text reference "([^"]+)"', chunk)
+        pads = re.findall(r'\(pad "[^"]*" (\w+) ', chunk)
+        if ref and pads and all(kind == "smd" for kind in pads):
+            found.add(ref.group(1))
+    return found
 
 
 def test_strip_sensors_sit_one_pitch_apart(built) -> None:
