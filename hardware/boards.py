@@ -131,6 +131,8 @@ def layout_strip(nets: Netlist, slots: int, pitch: float) -> Layout:
     place["U20"] = (mux_x, 7.0, 90)  # pin 1 bottom left, channels 0-7 along the bottom row
     place["C20"] = (mux_x - 10.16, 9.0, 90)
     place["U30"] = (1.25 * pitch, mid + 3.5, 0)
+    place["R1"] = (mux_x + 11.43, 9.5, 90)  # /E pull-up, past the multiplexer's end
+    place["R2"] = (5.5, 14.5, 0)  # the LED's data series resistor, under it
     place["C30"] = (1.25 * pitch - 4.0, mid + 3.5, 90)
     place["C31"] = (1.25 * pitch + 4.0, mid + 3.5, 90)
     holes = [(pitch * (k + 1) + half / 2, mid) for k in range(1, slots - 1, 2)]
@@ -203,6 +205,7 @@ def layout_dice(nets: Netlist) -> Layout:
             place[f"D{n}"] = (x, y, 0)
             place[f"C{n}"] = (x, y + 4.445, 0)
     place["SW1"] = (36.83, 17.78, 0)
+    place["R1"] = (43.18, 31.75, 0)  # the data series resistor, beside J1
     place["J1"] = (36.83, 34.29, 90)
     width, height = 80.01, 40.64
     holes = [(4.0, 4.0), (width - 4.0, 4.0), (4.0, height - 4.0), (width - 4.0, height - 4.0)]

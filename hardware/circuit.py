@@ -261,12 +261,31 @@ def strip(b: Builder, grid: dict, sensors: int, cable: list | None = None) -> No
         b.cap(f"C{n + 1}", "100nF", v33, gnd, "CC0603KRX7R9BB104")
     for ch in range(sensors, CHANNELS):
         mux[f"I{ch}"] += b.nc()
+    # /E pulled up on the strip: a multiplexer stays off while the Pico's pins float or are
+    # pulled down (at reset the RP2040's pins have pull-downs: every /E low would put all 28
+    # multiplexers on the ADC lines at once); 10 k against the RP2040's 50-80 k pull-down
+    # leaves /E above 2.6 V, over the CD74HC4067's 2.31 V V_IH at 3.3 V
+    pull = b.part("Device", "R", "R1", "10k", "r0603", mpn="0603WAF1002T5E")
+    pull[1] += enable
+    pull[2] += v33
     led = b.part("LED", "WS2812B", "D1", "WS2812B", "led", mpn=LED_MPN)
     led["VDD"] += v5
     led["VSS"] += gnd
-    led["DIN"] += din
+    led["DIN"] += series_in(b, "R2", din)
     led["DOUT"] += dout
     b.cap("C32", "100nF", v5, gnd, "CC0603KRX7R9BB104")
+
+
+def series_in(b: Builder, ref: str, din) -> object:
+    """A 330 Ohm resistor in series with an LED's data input, at the LED: about a metre of
+    ribbon comes before it; the resistor damps the line's ringing and limits the current into
+    the input's clamp diodes (the LED may still be unpowered when data arrives).  The net at
+    the LED."""
+    r = b.part("Device", "R", ref, "330", "r0603", mpn="0603WAF3300T5E")
+    at_led = b.net(f"{ref}_LED_DI")
+    r[1] += din
+    r[2] += at_led
+    return at_led
 
 
 def dice(b: Builder, cable: list | None = None) -> None:
@@ -280,7 +299,7 @@ def dice(b: Builder, cable: list | None = None) -> None:
     j = b.part("Connector_Generic", "Conn_01x04", "J1", "dice header", "header4", mpn=DICE_HEADER_MPN)
     for pin, net in enumerate((v5, gnd, din, button), start=1):
         j[pin] += net
-    data = din
+    data = series_in(b, "R1", din)  # the ribbon from the controller ends here
     for k in range(2 * PIPS):
         led = b.part("LED", "WS2812B", f"D{k + 1}", "WS2812B", "led", mpn=LED_MPN)
         led["VDD"] += v5

@@ -279,9 +279,34 @@ def test_netlist_joins_every_function_to_its_pico_pin(built) -> None:
     chain = [f"{tag(p)}-D1" for p in places_in_order] + [f"DICE-D{k}" for k in range(1, 15)]
     assert len(chain) == PINS["pico"]["leds"]["count"]
     assert net_of[("R4", "1")] == net_of[("U2", "3")]
-    assert net_of[("R4", "2")] == net_of[(chain[0], "4")]  # WS2812B: 4 DIN, 2 DOUT
+
+    def ribbon_in(led: str) -> str:
+        """The net that reaches an LED's data input (WS2812B pin 4) through its 330 Ohm series
+        resistor, the only other part on the input's net."""
+        (ref, pin), = [node for node in nets.nets[net_of[(led, "4")]] if node[0] != led]
+        assert nets.parts[ref]["value"] == "330", (led, ref)
+        return net_of[(ref, "1" if pin == "2" else "2")]
+
+    assert net_of[("R4", "2")] == ribbon_in(chain[0])  # WS2812B: 4 DIN, 2 DOUT
     for a, b in zip(chain, chain[1:]):
-        assert net_of[(a, "2")] == net_of[(b, "4")], (a, b)
+        if not b.startswith("DICE-D") or b == "DICE-D1":
+            assert net_of[(a, "2")] == ribbon_in(b), (a, b)
+        else:  # from pip to pip on the dice module: no ribbon between them
+            assert net_of[(a, "2")] == net_of[(b, "4")], (a, b)
+
+
+def test_every_enable_line_is_pulled_up_on_its_strip(built) -> None:
+    """Each strip's /E has 10 k to the strip's 3.3 V: a multiplexer stays off while the Pico's
+    pins float or hold their reset pull-downs (issue 32)."""
+    out, _ = built
+    nets = read_netlist(out / "work" / "nets" / "system.net")
+    net_of = {node: name for name, nodes in nets.nets.items() for node in nodes}
+    for place in set(p for p, *_ in SENSORS):
+        t = tag(place)
+        enable = net_of[(f"{t}-U{STRIP_MUX}", "15")]
+        ups = [ref for ref, _ in nets.nets[enable] if ref.startswith(f"{t}-R") and nets.parts[ref]["value"] == "10k"]
+        assert len(ups) == 1, (place, ups)
+        assert {net_of[(ups[0], "1")], net_of[(ups[0], "2")]} == {enable, net_of[(f"{t}-U30", "2")]}
 
 
 def test_each_strip_regulator_feeds_its_sensors_and_multiplexer(built) -> None:
