@@ -108,6 +108,7 @@ class Layout:
     keepouts: list[tuple[float, float, float, float]] = field(default_factory=list)
     # straight tracks laid before routing: (net, layer 0 F.Cu / 1 B.Cu, x1, y1, x2, y2, width)
     trunks: list[tuple[str, int, float, float, float, float, float]] = field(default_factory=list)
+    back: set[str] = field(default_factory=set)  # parts on the back side (B.Cu), flipped in place
 
 
 def layout_strip(nets: Netlist, slots: int, pitch: float) -> Layout:
@@ -128,7 +129,7 @@ def layout_strip(nets: Netlist, slots: int, pitch: float) -> Layout:
     place["C32"] = (5.5, 11.0, 0)
     place["J1"] = (13.97, 3.5, 90)  # pins along x, pin 1 first
     mux_x = 53.34
-    place["U20"] = (mux_x, 7.0, 90)  # pin 1 bottom left, channels 0-7 along the bottom row
+    place["U20"] = (mux_x, 7.0, 270)  # on the back: channels 0-7 along the bottom row, channel 0 at the left
     place["C20"] = (mux_x - 10.16, 9.0, 90)
     place["U30"] = (1.25 * pitch, mid + 3.5, 0)
     place["R1"] = (mux_x + 11.43, 9.5, 90)  # /E pull-up, past the multiplexer's end
@@ -141,7 +142,12 @@ def layout_strip(nets: Netlist, slots: int, pitch: float) -> Layout:
     labels.append((f"bgboard strip{slots}x2  POINT ____  pitch {pitch:g} mm", 2.5 * pitch, height - 1.3, 1.0))
     labels.append(("J1: " + HEADER_LEGEND, 100.0, 1.3, 1.0))
     grid = (pitch / 4) / round((pitch / 4) / 0.475)
-    return Layout(width, height, place, holes, labels, grid=grid, net_order=["GND", "+3V3", "+5V"])
+    # the sensing face (F.Cu, under the playing surface) holds only the sensors and their
+    # 100 nF, no taller than a sensor (SOT-23: 1.12 mm; 0603: 0.9 mm); everything else -- the
+    # multiplexer, the regulator, the LED, their parts and the header, which enters from the
+    # back -- is on the back
+    back = {ref for ref in place if not (ref.startswith(("U", "C")) and int(ref[1:]) <= 2 * slots)}
+    return Layout(width, height, place, holes, labels, grid=grid, net_order=["GND", "+3V3", "+5V"], back=back)
 
 
 def layout_controller(nets: Netlist, header_pins: int = 12) -> Layout:
@@ -247,6 +253,8 @@ def build_board(name: str, nets: Netlist, layout: Layout, out: Path) -> dict:
         if not fab_rules.is_smd(fp):  # soldered by hand: not in the fab's pick-and-place nor its BOM
             fp.SetAttributes(fp.GetAttributes() | pcbnew.FP_EXCLUDE_FROM_POS_FILES)
         board.Add(fp)
+        if ref in layout.back:  # (on the board: a flip asks it for its layers)
+            fp.Flip(fp.GetPosition(), False)  # to the back, its reference to B.Fab with it
         footprints[ref] = fp
         for pad in fp.Pads():
             net_name = pin_net.get((ref, pad.GetNumber()))
@@ -372,7 +380,8 @@ def build_board(name: str, nets: Netlist, layout: Layout, out: Path) -> dict:
 
 def render(board: pcbnew.BOARD, path: Path, scale: float = 8.0) -> None:
     """A picture of the board as a maker sees it (Pillow): the outline, copper of both layers
-    (F.Cu red, B.Cu blue), pads, vias, holes, and the silkscreen labels, top view."""
+    (F.Cu red, B.Cu blue), pads (the front's gold, the back's grey), vias, holes, and the
+    silkscreen labels, top view."""
     from PIL import Image, ImageDraw, ImageFont
 
     box = board.GetBoardEdgesBoundingBox()
@@ -402,7 +411,7 @@ def render(board: pcbnew.BOARD, path: Path, scale: float = 8.0) -> None:
                 draw.ellipse(corners, fill="black")
                 continue
             shape = draw.ellipse if pad.GetShape() in (pcbnew.PAD_SHAPE_CIRCLE, pcbnew.PAD_SHAPE_OVAL) else draw.rectangle
-            shape(corners, fill=(215, 180, 60))
+            shape(corners, fill=(215, 180, 60) if pad.IsOnLayer(pcbnew.F_Cu) else (175, 175, 200))  # the back's grey
             if pad.GetAttribute() == pcbnew.PAD_ATTRIB_PTH:
                 c = pad.GetPosition()
                 r = pcbnew.ToMM(pad.GetDrillSize().x) / 2

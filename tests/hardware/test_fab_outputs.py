@@ -161,3 +161,31 @@ def test_the_power_input_is_rated_for_the_worst_case_and_its_mate_is_in_the_bom(
     bom = {r["part_number"]: r for r in rows(HARDWARE / "bom.csv")}
     assert "1715721" in bom and "B2B-XH-A" not in bom
     assert "5.5 x 2.1 mm plug" in bom["368"]["notes"]
+
+
+# Heights above the board, mm (datasheets): TI DRV5055 in SOT-23 (DBZ), 1.12 mm at most; a
+# 0603 ceramic capacitor (Yageo CC0603, Samsung CL10 ...8: 0.8 mm thick), 0.9 mm at most.
+HEIGHT_MM = {"Package_TO_SOT_SMD:SOT-23": 1.12, "Capacitor_SMD:C_0603_1608Metric": 0.9}
+
+
+@pytest.mark.parametrize("board", ("strip4", "strip5"))
+def test_the_sensing_face_holds_only_the_sensors_and_parts_no_taller(built, board: str) -> None:
+    """The strips' front (under the playing surface) carries the hall sensors and their 100 nF,
+    nothing taller than a sensor; the multiplexer, regulator, LED, their parts and the header
+    (entering from the back) are on the back, so the sensors can touch the surface (issue 32,
+    finding 2)."""
+    out, _ = built
+    pcb = (out / "work" / f"{board}.kicad_pcb").read_text()
+    sides = {}
+    for chunk in pcb.split("\n  (footprint ")[1:]:
+        head = re.match(r'"([^"]+)" \(layer "([FB])\.Cu"\)', chunk)
+        ref = re.search(r'\(fp_text reference "([^"]+)"', chunk)
+        if head and ref and not ref.group(1).startswith("H"):
+            sides[ref.group(1)] = (head.group(2), head.group(1))
+    sensors = int(board[5:]) * 2
+    front = {ref for ref, (side, _) in sides.items() if side == "F"}
+    assert front == {f"U{j + 1}" for j in range(sensors)} | {f"C{j + 1}" for j in range(sensors)}
+    assert all(HEIGHT_MM[sides[ref][1]] <= HEIGHT_MM["Package_TO_SOT_SMD:SOT-23"] for ref in front)
+    assert {"U20", "U30", "D1", "J1"} <= {ref for ref, (side, _) in sides.items() if side == "B"}
+    cpl = {r["Designator"]: r["Layer"] for r in rows(out / board / f"{board}-cpl.csv")}
+    assert cpl["U1"] == "T" and cpl["U20"] == "B" and cpl["D1"] == "B"
