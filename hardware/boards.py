@@ -134,6 +134,8 @@ def layout_strip(nets: Netlist, slots: int, pitch: float) -> Layout:
     place["U30"] = (1.25 * pitch, mid + 3.5, 0)
     place["R1"] = (mux_x + 11.43, 9.5, 90)  # /E pull-up, past the multiplexer's end
     place["R2"] = (5.5, 14.5, 0)  # the LED's data series resistor, under it
+    place["U40"] = (17.78, 14.5, 0)  # the ESD clamps of the header's signals, below it (back)
+    place["U41"] = (30.48, 14.5, 0)
     place["C30"] = (1.25 * pitch - 4.0, mid + 3.5, 90)
     place["C31"] = (1.25 * pitch + 4.0, mid + 3.5, 90)
     holes = [(pitch * (k + 1) + half / 2, mid) for k in range(1, slots - 1, 2)]
@@ -212,11 +214,12 @@ def layout_dice(nets: Netlist) -> Layout:
             place[f"C{n}"] = (x, y + 4.445, 0)
     place["SW1"] = (36.83, 17.78, 0)
     place["R1"] = (43.18, 31.75, 0)  # the data series resistor, beside J1
+    place["U1"] = (48.9, 34.29, 90)  # the ESD clamp of J1's signals, beside it
     place["J1"] = (36.83, 34.29, 90)
     width, height = 80.01, 40.64
     holes = [(4.0, 4.0), (width - 4.0, 4.0), (4.0, height - 4.0), (width - 4.0, height - 4.0)]
     labels = [("ROLL", 40.0, 27.0, 1.0), ("1 5V 2 GND 3 DI 4 BTN", 40.0, 38.8, 1.0), ("bgboard dice", 40.0, 2.4, 1.0)]
-    return Layout(width, height, place, holes, labels, net_order=["GND", "+5V"])
+    return Layout(width, height, place, holes, labels, grid=rt.GRID / 2, net_order=["GND", "+5V"])  # half grid: the SOT-23-6 pads
 
 
 # ------------------------------------------------------------------------------ building

@@ -62,6 +62,7 @@ PIPS = 7
 HEADER_MPN = "10129381-912001BLF"  # Amphenol 1 x 12 pin header, 2.54 mm
 DICE_HEADER_MPN = "TSW-104-07-G-S"  # Samtec 1 x 4 pin header, 2.54 mm
 LED_MPN = "WS2812B-B/W"  # Worldsemi WS2812B, 5050 PLCC4
+TVS_MPN = "SRV05-4-P-T7"  # ProTek SRV05-4: four lines' ESD clamp (IEC 61000-4-2, 15 kV air), SOT-23-6
 # Raspberry Pi Pico pins (datasheet, "Pinout"): header pin -> name.  GP25 is the on-board LED.
 PICO_PINS = {
     1: "GP0", 2: "GP1", 3: "GND", 4: "GP2", 5: "GP3", 6: "GP4", 7: "GP5", 8: "GND", 9: "GP6", 10: "GP7",
@@ -77,6 +78,7 @@ FOOTPRINT = {
     "ldo": "Package_TO_SOT_SMD:SOT-23",
     "led": "LED_SMD:LED_WS2812B_PLCC4_5.0x5.0mm_P3.2mm",
     "mux": "Package_SO:SOIC-24W_7.5x15.4mm_P1.27mm",
+    "tvs": "Package_TO_SOT_SMD:SOT-23-6",
     "buffer": "Package_SO:SOIC-14_3.9x8.7mm_P1.27mm",
     "header12": "Connector_PinHeader_2.54mm:PinHeader_1x12_P2.54mm_Vertical",
     "header4": "Connector_PinHeader_2.54mm:PinHeader_1x04_P2.54mm_Vertical",
@@ -268,12 +270,25 @@ def strip(b: Builder, grid: dict, sensors: int, cable: list | None = None) -> No
     pull = b.part("Device", "R", "R1", "10k", "r0603", mpn="0603WAF1002T5E")
     pull[1] += enable
     pull[2] += v33
+    # ESD: every signal the ribbon brings in or takes out is clamped at the header
+    esd(b, "U40", [din, dout, enable, sig], v5, gnd)
+    esd(b, "U41", select, v5, gnd)
     led = b.part("LED", "WS2812B", "D1", "WS2812B", "led", mpn=LED_MPN)
     led["VDD"] += v5
     led["VSS"] += gnd
     led["DIN"] += series_in(b, "R2", din)
     led["DOUT"] += dout
     b.cap("C32", "100nF", v5, gnd, "CC0603KRX7R9BB104")
+
+
+def esd(b: Builder, ref: str, lines: list, v5, gnd) -> None:
+    """An SRV05-4 clamping up to four signal ``lines`` at an off-board connector (its VP on the
+    5 V rail, its VN on ground); a spare input is left open."""
+    tvs = b.part("Power_Protection", "SRV05-4", ref, "SRV05-4", "tvs", mpn=TVS_MPN)
+    tvs["VP"] += v5
+    tvs["VN"] += gnd
+    for k, pin in enumerate(("IO1", "IO2", "IO3", "IO4")):
+        tvs[pin] += lines[k] if k < len(lines) else b.nc()
 
 
 def series_in(b: Builder, ref: str, din) -> object:
@@ -299,6 +314,7 @@ def dice(b: Builder, cable: list | None = None) -> None:
     j = b.part("Connector_Generic", "Conn_01x04", "J1", "dice header", "header4", mpn=DICE_HEADER_MPN)
     for pin, net in enumerate((v5, gnd, din, button), start=1):
         j[pin] += net
+    esd(b, "U1", [din, button], v5, gnd)  # the cable's two signals, clamped at the header
     data = series_in(b, "R1", din)  # the ribbon from the controller ends here
     for k in range(2 * PIPS):
         led = b.part("LED", "WS2812B", f"D{k + 1}", "WS2812B", "led", mpn=LED_MPN)

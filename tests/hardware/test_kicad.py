@@ -348,3 +348,20 @@ def test_committed_pictures_are_the_built_ones(built, board: str) -> None:
     fresh = Image.open(out / board / f"{board}.png").convert("RGB")
     assert committed.size == fresh.size and committed.tobytes() == fresh.tobytes(), \
         "redraw with: python3 hardware/build.py --out DIR --pictures"
+
+
+def test_every_signal_off_a_strip_or_the_dice_module_is_clamped_at_its_header(built) -> None:
+    """ESD (issue 32): each signal a ribbon brings to a strip or the dice module meets an
+    SRV05-4 input on the board it enters, whose VP and VN are the board's 5 V and ground."""
+    out, _ = built
+    for board, header, signals in (("strip5", "J1", (2, 3, 5, 6, 7, 8, 9, 11)), ("strip4", "J1", (2, 3, 5, 6, 7, 8, 9, 11)),
+                                   ("dice", "J1", (3, 4))):
+        nets = read_netlist(out / "work" / "nets" / f"{board}.net")
+        net_of = {node: name for name, nodes in nets.nets.items() for node in nodes}
+        clamps = [ref for ref, p in nets.parts.items() if p["mpn"] == "SRV05-4-P-T7"]
+        assert clamps, board
+        for ref in clamps:  # SRV05-4: 2 VN, 5 VP
+            assert (net_of[(ref, "2")], net_of[(ref, "5")]) == ("GND", "+5V"), (board, ref)
+        for pin in signals:
+            clamped = [ref for ref, _ in nets.nets[net_of[(header, str(pin))]] if ref in clamps]
+            assert clamped, (board, pin)
