@@ -4,9 +4,11 @@
 
 reads the netlists hardware/circuit.py wrote (``strip5.net``, ``strip4.net``, ``controller.net``,
 ``dice.net``), places every footprint by rule from sensing.toml's ``[board] slot_pitch_mm`` (the slot pitch),
-routes every net with hardware/router.py, adds the outline (Edge.Cuts), mounting holes and
-silkscreen labels, saves ``NAME.kicad_pcb`` and runs KiCad's own DRC (``pcbnew.WriteDRCReport``)
-into ``NAME-drc.rpt``.  hardware/build.py calls it and then writes the fab files.
+routes every net with hardware/router.py (no via in any SMD part's courtyard), adds the outline
+(Edge.Cuts), mounting holes, silkscreen labels and the ground pour on both layers, saves
+``NAME.kicad_pcb`` with its rule file ``NAME.kicad_dru`` (hardware/fab_rules.py: the fab's
+capabilities), fills the pour and runs KiCad's own DRC (``pcbnew.WriteDRCReport``) into
+``NAME-drc.rpt``.  hardware/build.py calls it and then writes the fab files.
 """
 
 from __future__ import annotations

@@ -17,15 +17,20 @@ The boards (hardware/README.md, "Boards"):
   hall sensors per slot (U1.. from the base: each slot's centre sensor, then the one half a
   pitch further) with their 100 nF, the strip's CD74HC4067 (U20; sensor j on channel j, the
   spare channels no-connect; its 100 nF), an MCP1700 3.3 V regulator (U30) for the sensors
-  and the multiplexer with its two 1 uF, the place's WS2812B with its 100 nF, and a 1x12 header
-  J1: 1 +5V, 2 LED data in, 3 LED data out, 4 GND, 5-8 S0-S3, 9 /E, 10 GND, 11 SIG, 12 GND
-  (the analog SIG between two ground wires of the ribbon).
+  and the multiplexer with its two 1 uF, the place's WS2812B with its 100 nF and 330 Ohm on its
+  data input, 10 k from /E to 3.3 V, two SRV05-4 ESD arrays on the header's signals, and a
+  1x12 header J1: 1 +5V, 2 LED data in, 3 LED data out, 4 GND, 5-8 S0-S3, 9 /E, 10 GND, 11 SIG,
+  12 GND (the analog SIG between two ground wires of the ribbon).
 * **controller**: the Pico, one strip header per place (place order) with S0-S3 bused to the
   select pins and each header's /E and SIG on the enable and ADC lines pins.toml gives its
   multiplexer (enable[m % banks], adc[m // banks]), a 100 kOhm pull-down on each ADC line, the
   74AHCT125 level shifter and 330 Ohm on the LED data, the LED chain from strip to strip in LED
   order, the dice header, the 5 V input with its 1000 uF and the Schottky diode into VSYS.
-* **dice**: the 14 dice pips (two 7-pip dice, pip order of firmware/leds.py) and the roll button.
+* **dice**: the 14 dice pips (two 7-pip dice, pip order of firmware/leds.py), 330 Ohm on the first
+  pip's data input, an SRV05-4 on the header's two signals, and the roll button.
+
+Every part names its maker's part number (MPN); hardware/lcsc.csv adds the maker and the fab's
+LCSC number of each part the fab assembles (fields MANUFACTURER and LCSC).
 
 A strip's sensors take their supply from the strip's own regulator: the sensors are
 ratiometric, and the empty-board calibration (CALIBRATE mode 0) records each sensor's no-field
