@@ -172,9 +172,17 @@ def layout_controller(nets: Netlist, header_pins: int = 12) -> Layout:
     x_in = headers_end + 12.7  # J30, the screw terminal: pin 1 (+5V) on row 1, pin 2 (GND) 5.08 mm under it
     place["J30"] = (x_in, top, 270)
     place["C30"] = (x_in + 12.7, row[7], 270)  # + on top
-    pico_y = row[header_pins] + 31.75
+    pico_y = row[header_pins] + 41.91  # room between the headers and the Pico for the ESD arrays
     pico_x = 76.2
     place["U1"] = (pico_x, pico_y, 270)  # pin 1 top right (the USB end to the right), pins 1-20 along the top
+    # the ESD arrays (circuit.py: U10.. the LED chain's links four to an array, then S0-S3,
+    # the enable, ADC and button lines): the links' under the headers they join, the rest in a
+    # row over the Pico
+    chained = (len(PLACES) + 1 + 3) // 4
+    for m in range(chained):
+        place[f"U{10 + m}"] = (x_first + (4 * m + 2) * step, row[header_pins] + 12.7, 90)
+    for m in range((4 + 10 + 3 + 1 + 3) // 4):
+        place[f"U{10 + chained + m}"] = (pico_x - 20.32 + m * 10.16, pico_y - 14.605, 90)
     place["R1"] = (pico_x + 35.56, pico_y - 5.08, 0)
     place["R2"] = (pico_x + 35.56, pico_y - 2.54, 0)
     place["R3"] = (pico_x + 35.56, pico_y + 0.0, 0)
@@ -199,7 +207,7 @@ def layout_controller(nets: Netlist, header_pins: int = 12) -> Layout:
               ("GND", 0, first, row[4], last, row[4], rt.SIGNAL.width),
               ("GND", 0, first, row[10], last, row[10], rt.SIGNAL.width)]
     trunks += [(f"S{i}", 0, first, row[5 + i], last, row[5 + i], rt.SIGNAL.width) for i in range(4)]
-    return Layout(width, height, place, holes, labels, net_order=["GND", "+5V"], trunks=trunks)
+    return Layout(width, height, place, holes, labels, grid=rt.GRID / 2, net_order=["GND", "+5V"], trunks=trunks)
 
 
 def layout_dice(nets: Netlist) -> Layout:

@@ -430,6 +430,14 @@ def controller(b: Builder, pins: dict, grid: dict) -> dict[str, list]:
     dice_j[4] += button
     gpio(pins["pico"]["dice"]["button"], button)
     headers["dice"] = [v5, gnd, link[-1], button]
+    # ESD: every signal of the 30 connectors meets an SRV05-4 (U10..): first the LED chain's
+    # links, four to an array, then the select, enable and ADC lines (each bused to several
+    # headers) and the dice button
+    groups = [link[k:k + 4] for k in range(0, len(link), 4)]
+    others = select + enable + adc + [button]
+    groups += [others[k:k + 4] for k in range(0, len(others), 4)]
+    for k, group in enumerate(groups):
+        esd(b, f"U{10 + k}", group, v5, gnd)
     for num, name in PICO_PINS.items():
         if name.startswith("GP") and name not in used:
             pico[num] += b.nc()

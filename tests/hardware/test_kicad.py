@@ -350,12 +350,14 @@ def test_committed_pictures_are_the_built_ones(built, board: str) -> None:
         "redraw with: python3 hardware/build.py --out DIR --pictures"
 
 
-def test_every_signal_off_a_strip_or_the_dice_module_is_clamped_at_its_header(built) -> None:
-    """ESD (issue 32): each signal a ribbon brings to a strip or the dice module meets an
-    SRV05-4 input on the board it enters, whose VP and VN are the board's 5 V and ground."""
+def test_every_signal_of_every_off_board_connector_is_clamped(built) -> None:
+    """ESD (issue 32): each signal of every off-board connector -- each strip's and the dice
+    module's header, the controller's 28 strip headers and its dice header -- meets an SRV05-4
+    input on its board, whose VP and VN are the board's 5 V and ground."""
     out, _ = built
     for board, header, signals in (("strip5", "J1", (2, 3, 5, 6, 7, 8, 9, 11)), ("strip4", "J1", (2, 3, 5, 6, 7, 8, 9, 11)),
-                                   ("dice", "J1", (3, 4))):
+                                   ("dice", "J1", (3, 4))) + tuple(
+            ("controller", f"J{k}", (2, 3, 5, 6, 7, 8, 9, 11)) for k in range(1, 29)) + (("controller", "J29", (3, 4)),):
         nets = read_netlist(out / "work" / "nets" / f"{board}.net")
         net_of = {node: name for name, nodes in nets.nets.items() for node in nodes}
         clamps = [ref for ref, p in nets.parts.items() if p["mpn"] == "SRV05-4-P-T7"]
