@@ -4,9 +4,11 @@
 
 reads the netlists hardware/circuit.py wrote (``strip5.net``, ``strip4.net``, ``controller.net``,
 ``dice.net``), places every footprint by rule from sensing.toml's ``[board] slot_pitch_mm`` (the slot pitch),
-routes every net with hardware/router.py, adds the outline (Edge.Cuts), mounting holes and
-silkscreen labels, saves ``NAME.kicad_pcb`` and runs KiCad's own DRC (``pcbnew.WriteDRCReport``)
-into ``NAME-drc.rpt``.  hardware/build.py calls it and then writes the fab files.
+routes every net with hardware/router.py (no via in any SMD part's courtyard), adds the outline
+(Edge.Cuts), mounting holes, silkscreen labels and the ground pour on both layers, saves
+``NAME.kicad_pcb`` with its rule file ``NAME.kicad_dru`` (hardware/fab_rules.py: the fab's
+capabilities), fills the pour and runs KiCad's own DRC (``pcbnew.WriteDRCReport``) into
+``NAME-drc.rpt``.  hardware/build.py calls it and then writes the fab files.
 """
 
 from __future__ import annotations
@@ -22,7 +24,8 @@ from pathlib import Path
 import pcbnew
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import router as rt  # noqa: E402  (hardware/ is not a package)
+import fab_rules  # noqa: E402  (hardware/ is not a package)
+import router as rt  # noqa: E402
 
 HARDWARE = Path(__file__).resolve().parent
 FOOTPRINTS = Path("/usr/share/kicad/footprints")
@@ -62,7 +65,7 @@ def pico_footprint(board: pcbnew.BOARD) -> pcbnew.FOOTPRINT:
         pad.SetPos0(point(x, y))
         pad.SetPosition(point(x, y))
         fp.Add(pad)
-    for layer, half_w, half_h, width in ((pcbnew.F_SilkS, 10.5, 25.5, 0.12), (pcbnew.F_CrtYd, 10.75, 25.75, 0.05),
+    for layer, half_w, half_h, width in ((pcbnew.F_SilkS, 10.5, 25.5, 0.15), (pcbnew.F_CrtYd, 10.75, 25.75, 0.05),
                                          (pcbnew.F_Fab, 10.5, 25.5, 0.1)):
         shape = pcbnew.FP_SHAPE(fp)
         shape.SetShape(pcbnew.SHAPE_T_RECT)
@@ -88,6 +91,7 @@ def load_footprint(board: pcbnew.BOARD, name: str) -> pcbnew.FOOTPRINT:
     fp = pcbnew.FootprintLoad(str(FOOTPRINTS / f"{lib}.pretty"), fp_name)
     if fp is None:
         raise SystemExit(f"boards.py: footprint {name} is not in {FOOTPRINTS} (apt-get install kicad-footprints)")
+    fp.SetFPID(pcbnew.LIB_ID(lib, fp_name))  # library:name, as the fab's rotation table names it
     return fp
 
 
@@ -106,17 +110,18 @@ class Layout:
     keepouts: list[tuple[float, float, float, float]] = field(default_factory=list)
     # straight tracks laid before routing: (net, layer 0 F.Cu / 1 B.Cu, x1, y1, x2, y2, width)
     trunks: list[tuple[str, int, float, float, float, float, float]] = field(default_factory=list)
+    back: set[str] = field(default_factory=set)  # parts on the back side (B.Cu), flipped in place
 
 
 def layout_strip(nets: Netlist, slots: int, pitch: float) -> Layout:
-    """A strip of two sensors per slot: sensor j (U{j + 1}) at ((j + 1) * pitch / 2, 16) from
+    """A strip of two sensors per slot: sensor j (U{j + 1}) at ((j + 1) * pitch / 2, 19) from
     the base corner -- slot i's at its centre ((i + 0.5) pitch) and half a pitch further -- with
     its 100 nF under it; along the top edge the LED at the base, the 1x12 header J1 and the
     multiplexer U20 (turned, its pins along the strip); the regulator between sensors 1 and 2
     (slot 0's second sensor and slot 1's first); 6 mm past the last sensor."""
     half = pitch / 2
-    width, height = slots * pitch + 6.0, 23.0
-    mid = 16.0
+    width, height = slots * pitch + 6.0, 26.0
+    mid = 19.0
     place: dict[str, tuple[float, float, float]] = {}
     for j in range(2 * slots):
         x = (j + 1) * half
@@ -126,18 +131,27 @@ def layout_strip(nets: Netlist, slots: int, pitch: float) -> Layout:
     place["C32"] = (5.5, 11.0, 0)
     place["J1"] = (13.97, 3.5, 90)  # pins along x, pin 1 first
     mux_x = 53.34
-    place["U20"] = (mux_x, 7.0, 90)  # pin 1 bottom left, channels 0-7 along the bottom row
+    place["U20"] = (mux_x, 7.0, 270)  # on the back: channels 0-7 along the bottom row, channel 0 at the left
     place["C20"] = (mux_x - 10.16, 9.0, 90)
     place["U30"] = (1.25 * pitch, mid + 3.5, 0)
+    place["R1"] = (mux_x + 11.43, 9.5, 90)  # /E pull-up, past the multiplexer's end
+    place["R2"] = (5.5, 14.5, 0)  # the LED's data series resistor, under it
+    place["U40"] = (17.78, 14.5, 0)  # the ESD clamps of the header's signals, below it (back)
+    place["U41"] = (30.48, 14.5, 0)
     place["C30"] = (1.25 * pitch - 4.0, mid + 3.5, 90)
     place["C31"] = (1.25 * pitch + 4.0, mid + 3.5, 90)
     holes = [(pitch * (k + 1) + half / 2, mid) for k in range(1, slots - 1, 2)]
     holes.append((width - 4.5, 4.0))
     labels = [(f"{i}", (i + 0.5) * pitch + half / 4, mid - 3.2, 1.0) for i in range(slots)]
     labels.append((f"bgboard strip{slots}x2  POINT ____  pitch {pitch:g} mm", 2.5 * pitch, height - 1.3, 1.0))
-    labels.append(("J1: " + HEADER_LEGEND, 100.0, 1.2, 0.8))
+    labels.append(("J1: " + HEADER_LEGEND, 100.0, 1.3, 1.0))
     grid = (pitch / 4) / round((pitch / 4) / 0.475)
-    return Layout(width, height, place, holes, labels, grid=grid, net_order=["GND", "+3V3", "+5V"])
+    # the sensing face (F.Cu, under the playing surface) holds only the sensors and their
+    # 100 nF, no taller than a sensor (SOT-23: 1.12 mm; 0603: 0.9 mm); everything else -- the
+    # multiplexer, the regulator, the LED, their parts and the header, which enters from the
+    # back -- is on the back
+    back = {ref for ref in place if not (ref.startswith(("U", "C")) and int(ref[1:]) <= 2 * slots)}
+    return Layout(width, height, place, holes, labels, grid=grid, net_order=["GND", "+3V3", "+5V"], back=back)
 
 
 def layout_controller(nets: Netlist, header_pins: int = 12) -> Layout:
@@ -155,37 +169,45 @@ def layout_controller(nets: Netlist, header_pins: int = 12) -> Layout:
     for k in range(len(PLACES)):
         place[f"J{k + 1}"] = (x_first + k * step, top, 0)
     headers_end = x_first + (len(PLACES) - 1) * step
-    x_in = headers_end + 12.7  # J30: pin 1 (+5V) on row 1, pin 2 (GND) 2.5 mm under it
+    x_in = headers_end + 12.7  # J30, the screw terminal: pin 1 (+5V) on row 1, pin 2 (GND) 5.08 mm under it
     place["J30"] = (x_in, top, 270)
-    place["C30"] = (x_in + 7.62, row[7], 270)  # + on top
-    pico_y = row[header_pins] + 31.75
+    place["C30"] = (x_in + 12.7, row[7], 270)  # + on top
+    pico_y = row[header_pins] + 41.91  # room between the headers and the Pico for the ESD arrays
     pico_x = 76.2
     place["U1"] = (pico_x, pico_y, 270)  # pin 1 top right (the USB end to the right), pins 1-20 along the top
+    # the ESD arrays (circuit.py: U10.. the LED chain's links four to an array, then S0-S3,
+    # the enable, ADC and button lines): the links' under the headers they join, the rest in a
+    # row over the Pico
+    chained = (len(PLACES) + 1 + 3) // 4
+    for m in range(chained):
+        place[f"U{10 + m}"] = (x_first + (4 * m + 2) * step, row[header_pins] + 12.7, 90)
+    for m in range((4 + 10 + 3 + 1 + 3) // 4):
+        place[f"U{10 + chained + m}"] = (pico_x - 20.32 + m * 10.16, pico_y - 14.605, 90)
     place["R1"] = (pico_x + 35.56, pico_y - 5.08, 0)
     place["R2"] = (pico_x + 35.56, pico_y - 2.54, 0)
     place["R3"] = (pico_x + 35.56, pico_y + 0.0, 0)
     place["U2"] = (pico_x + 50.8, pico_y - 1.27, 0)
-    place["R4"] = (pico_x + 50.8, pico_y + 6.35, 0)
-    place["C32"] = (pico_x + 50.8, pico_y - 8.89, 0)
+    place["R4"] = (pico_x + 50.8, pico_y + 8.89, 0)
+    place["C32"] = (pico_x + 50.8, pico_y - 10.16, 0)
     place["J29"] = (pico_x + 76.2, pico_y - 3.81, 0)
     place["D1"] = (pico_x + 95.25, pico_y + 6.35, 0)
-    width, height = x_in + 16.51, pico_y + 15.24
+    width, height = x_in + 21.59, pico_y + 15.24
     holes = [(4.0, 4.0), (width - 4.0, 4.0), (4.0, height - 4.0), (width - 4.0, height - 4.0),
              (pico_x + 63.5, height - 4.0)]
     tags = {"bar-white": "BW", "bar-black": "BB", "off-white": "OW", "off-black": "OB"}
     labels = [(tags.get(p, p), x_first + k * step, top - 3.6, 1.0) for k, p in enumerate(PLACES)]
     labels.append(("strip headers: " + HEADER_LEGEND, 90, row[header_pins] + 3.6, 1.0))
-    labels.append(("DICE: 5V GND DI BTN", pico_x + 76.2, pico_y - 7.0, 0.9))
+    labels.append(("DICE: 5V GND DI BTN", pico_x + 76.2, pico_y - 7.0, 1.0))
     labels.append(("5V IN", x_in, top - 3.6, 1.0))
     labels.append(("bgboard controller", 40, height - 2.2, 1.2))
     first, last = x_first, headers_end
     trunks = [("+5V", 0, first, row[1], x_in, row[1], TRUNK_MM),
-              ("GND", 0, x_in, row[1] + 2.54, x_in, row[header_pins], TRUNK_MM),
+              ("GND", 0, x_in, row[3], x_in, row[header_pins], TRUNK_MM),
               ("GND", 0, first, row[header_pins], x_in, row[header_pins], TRUNK_MM),
               ("GND", 0, first, row[4], last, row[4], rt.SIGNAL.width),
               ("GND", 0, first, row[10], last, row[10], rt.SIGNAL.width)]
     trunks += [(f"S{i}", 0, first, row[5 + i], last, row[5 + i], rt.SIGNAL.width) for i in range(4)]
-    return Layout(width, height, place, holes, labels, net_order=["GND", "+5V"], trunks=trunks)
+    return Layout(width, height, place, holes, labels, grid=rt.GRID / 2, net_order=["GND", "+5V"], trunks=trunks)
 
 
 def layout_dice(nets: Netlist) -> Layout:
@@ -201,11 +223,13 @@ def layout_dice(nets: Netlist) -> Layout:
             place[f"D{n}"] = (x, y, 0)
             place[f"C{n}"] = (x, y + 4.445, 0)
     place["SW1"] = (36.83, 17.78, 0)
+    place["R1"] = (43.18, 31.75, 0)  # the data series resistor, beside J1
+    place["U1"] = (48.9, 34.29, 90)  # the ESD clamp of J1's signals, beside it
     place["J1"] = (36.83, 34.29, 90)
     width, height = 80.01, 40.64
     holes = [(4.0, 4.0), (width - 4.0, 4.0), (4.0, height - 4.0), (width - 4.0, height - 4.0)]
-    labels = [("ROLL", 40.0, 27.0, 1.0), ("1 5V 2 GND 3 DI 4 BTN", 40.0, 38.8, 0.8), ("bgboard dice", 40.0, 2.4, 1.0)]
-    return Layout(width, height, place, holes, labels, net_order=["GND", "+5V"])
+    labels = [("ROLL", 40.0, 27.0, 1.0), ("1 5V 2 GND 3 DI 4 BTN", 40.0, 38.8, 1.0), ("bgboard dice", 40.0, 2.4, 1.0)]
+    return Layout(width, height, place, holes, labels, grid=rt.GRID / 2, net_order=["GND", "+5V"])  # half grid: the SOT-23-6 pads
 
 
 # ------------------------------------------------------------------------------ building
@@ -214,7 +238,12 @@ def build_board(name: str, nets: Netlist, layout: Layout, out: Path) -> dict:
     board = pcbnew.BOARD()
     ds = board.GetDesignSettings()
     ds.SetCopperLayerCount(2)
+    fab_rules.apply(board)
     x0, y0 = ORIGIN
+    # the drill and place origin at the board's bottom-left corner: the Gerbers, the drill files
+    # and the pick-and-place all count from it (hardware/build.py plots with it)
+    ds.SetAuxOrigin(point(x0, y0 + layout.height))
+    ds.SetGridOrigin(point(x0, y0 + layout.height))
     netinfo: dict[str, pcbnew.NETINFO_ITEM] = {}
     for n, net_name in enumerate(sorted(nets.nets), start=1):
         info = pcbnew.NETINFO_ITEM(board, net_name, n)
@@ -234,7 +263,11 @@ def build_board(name: str, nets: Netlist, layout: Layout, out: Path) -> dict:
         fp.SetOrientationDegrees(rot)
         fp.Reference().SetLayer(pcbnew.F_Fab)  # references on the assembly drawing, not the silkscreen
         fp.Value().SetVisible(False)
+        if not fab_rules.is_smd(fp):  # soldered by hand: not in the fab's pick-and-place nor its BOM
+            fp.SetAttributes(fp.GetAttributes() | pcbnew.FP_EXCLUDE_FROM_POS_FILES)
         board.Add(fp)
+        if ref in layout.back:  # (on the board: a flip asks it for its layers)
+            fp.Flip(fp.GetPosition(), False)  # to the back, its reference to B.Fab with it
         footprints[ref] = fp
         for pad in fp.Pads():
             net_name = pin_net.get((ref, pad.GetNumber()))
@@ -243,6 +276,7 @@ def build_board(name: str, nets: Netlist, layout: Layout, out: Path) -> dict:
     for k, (hx, hy) in enumerate(layout.holes):
         fp = load_footprint(board, "MountingHole:MountingHole_3.2mm_M3")
         fp.SetReference(f"H{k + 1}")
+        fp.SetAttributes(fp.GetAttributes() | pcbnew.FP_EXCLUDE_FROM_POS_FILES | pcbnew.FP_EXCLUDE_FROM_BOM)
         fp.Reference().SetLayer(pcbnew.F_Fab)
         fp.Value().SetVisible(False)
         fp.SetPosition(point(x0 + hx, y0 + hy))
@@ -260,7 +294,7 @@ def build_board(name: str, nets: Netlist, layout: Layout, out: Path) -> dict:
         label.SetPosition(point(x0 + tx, y0 + ty))
         label.SetLayer(pcbnew.F_SilkS)
         label.SetTextSize(pcbnew.wxSizeMM(size, size))
-        label.SetTextThickness(mm(size * 0.15))
+        label.SetTextThickness(mm(max(size * 0.15, fab_rules.SILK_TEXT_STROKE_MIN)))
         board.Add(label)
 
     # the router's view: every pad (holes as obstacles)
@@ -286,6 +320,8 @@ def build_board(name: str, nets: Netlist, layout: Layout, out: Path) -> dict:
             if net_name:
                 by_net.setdefault(net_name, []).append(p)
     keepouts = [(x0 + a, y0 + b, x0 + c, y0 + d) for a, b, c, d in layout.keepouts]
+    # no via in an SMD pad: none in any SMD part's courtyard (the rule of NAME.kicad_dru)
+    via_keepouts = [fab_rules.courtyard(fp) for fp in board.GetFootprints() if fab_rules.is_smd(fp)]
     first = [n for n in layout.net_order if n in by_net]
 
     def span(n: str) -> float:  # short nets first: they leave the most room
@@ -294,7 +330,8 @@ def build_board(name: str, nets: Netlist, layout: Layout, out: Path) -> dict:
 
     rest = sorted((n for n in by_net if n not in first and len(by_net[n]) > 1), key=lambda n: (span(n), n))
     for attempt in range(4):  # rip everything up and retry with the nets that failed first
-        router = rt.Router(x0, y0, layout.width, layout.height, pads, keepouts, grid=layout.grid)
+        router = rt.Router(x0, y0, layout.width, layout.height, pads, keepouts, grid=layout.grid,
+                           via_keepouts=via_keepouts)
         routes, failed = {}, []
         for net_name, layer, xa, ya, xb, yb, width in layout.trunks:
             try:
@@ -330,22 +367,34 @@ def build_board(name: str, nets: Netlist, layout: Layout, out: Path) -> dict:
             via.SetLayerPair(pcbnew.F_Cu, pcbnew.B_Cu)
             via.SetNet(netinfo[net_name])
             board.Add(via)
+    if "GND" in netinfo:
+        fab_rules.pour(board, netinfo["GND"], x0, y0, layout.width, layout.height)
     out.mkdir(parents=True, exist_ok=True)
     pcb = out / f"{name}.kicad_pcb"
     board.BuildConnectivity()
+    pcbnew.SaveBoard(str(pcb), board)
+    fab_rules.write_rules(board, pcb)
+    # loaded again, the board has its project and its rule file: the pour is filled by those
+    # rules, saved filled, and KiCad's DRC checks the board as the fab gets it
+    board = pcbnew.LoadBoard(str(pcb))
+    fab_rules.fill(board)
     pcbnew.SaveBoard(str(pcb), board)
     render(board, out / f"{name}.png")
     report = out / f"{name}-drc.rpt"
     pcbnew.WriteDRCReport(board, str(report), pcbnew.EDA_UNITS_MILLIMETRES, True)
     summary = drc_summary(report.read_text())
     summary.update({"board": name, "routing_failures": failed, "width_mm": layout.width, "height_mm": layout.height,
-                    "parts": len(nets.parts), "tracks": len(board.GetTracks())})
+                    "parts": len(nets.parts), "tracks": len(board.GetTracks()),
+                    "vias": sum(1 for t in board.GetTracks() if t.GetClass() == "PCB_VIA"),
+                    "vias_in_smd_pads": fab_rules.vias_in_smd_pads(board),
+                    "small_silkscreen_text": fab_rules.small_silkscreen_text(board)})
     return summary
 
 
 def render(board: pcbnew.BOARD, path: Path, scale: float = 8.0) -> None:
     """A picture of the board as a maker sees it (Pillow): the outline, copper of both layers
-    (F.Cu red, B.Cu blue), pads, vias, holes, and the silkscreen labels, top view."""
+    (F.Cu red, B.Cu blue), pads (the front's gold, the back's grey), vias, holes, and the
+    silkscreen labels, top view."""
     from PIL import Image, ImageDraw, ImageFont
 
     box = board.GetBoardEdgesBoundingBox()
@@ -375,7 +424,7 @@ def render(board: pcbnew.BOARD, path: Path, scale: float = 8.0) -> None:
                 draw.ellipse(corners, fill="black")
                 continue
             shape = draw.ellipse if pad.GetShape() in (pcbnew.PAD_SHAPE_CIRCLE, pcbnew.PAD_SHAPE_OVAL) else draw.rectangle
-            shape(corners, fill=(215, 180, 60))
+            shape(corners, fill=(215, 180, 60) if pad.IsOnLayer(pcbnew.F_Cu) else (175, 175, 200))  # the back's grey
             if pad.GetAttribute() == pcbnew.PAD_ATTRIB_PTH:
                 c = pad.GetPosition()
                 r = pcbnew.ToMM(pad.GetDrillSize().x) / 2
@@ -449,7 +498,8 @@ def main(argv: list[str] | None = None) -> int:
         results.append(summary)
         print(json.dumps(summary), file=sys.stderr)
     (args.out / "drc.json").write_text(json.dumps(results, indent=1) + "\n")
-    bad = [r for r in results if r["violations"] or r["unconnected"] or r["footprint_errors"] or r["routing_failures"]]
+    bad = [r for r in results if r["violations"] or r["unconnected"] or r["footprint_errors"] or r["routing_failures"]
+           or r["vias_in_smd_pads"] or r["small_silkscreen_text"]]
     return 1 if bad else 0
 
 

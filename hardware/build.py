@@ -9,9 +9,10 @@
    under Xvfb) on each schematic (``kicad-erc.txt``), while step 2 runs;
 2. hardware/boards.py places and routes each board and runs KiCad's DRC (``NAME-drc.rpt``,
    ``drc.json``);
-3. per board, in ``DIR/NAME/``: Gerbers (copper, mask, paste, silkscreen, Edge.Cuts), Excellon
-   drill files, ``NAME-bom.csv`` and ``NAME-cpl.csv`` in JLCPCB's assembly format, and
-   ``NAME.png`` (the picture hardware/README.md shows, copied to hardware/boards/ with
+3. per board, in ``DIR/NAME/``, by KiKit's ``fab jlcpcb``: ``NAME-gerbers.zip`` and ``gerber/``
+   (copper, mask, paste, silkscreen, Edge.Cuts, Excellon drill), ``NAME-bom.csv`` and
+   ``NAME-cpl.csv`` in JLCPCB's assembly format (one origin for all, the rotations corrected,
+   an LCSC and a manufacturer part number on every line), and ``NAME.png`` (the picture hardware/README.md shows, copied to hardware/boards/ with
    ``--pictures``).
 
 Exit 0 when both ERCs and every DRC are clean; 1 otherwise (the reports say why); 2 for bad
@@ -47,64 +48,39 @@ def skidl_python(given: str | None) -> str:
                      "or pass --skidl-python")
 
 
-def fab(name: str, work: Path, out: Path) -> None:
-    """Gerbers, drill files, BOM and CPL of one routed board."""
-    import pcbnew
-
+def fab(name: str, work: Path, out: Path, python: str, env: dict[str, str]) -> None:
+    """Gerbers, drill files, BOM and CPL of one routed board, by KiKit's ``fab jlcpcb`` (1.4, the
+    last KiKit for KiCad 6) under ``python``: Gerbers, drill files and pick-and-place all count
+    from the board's drill-and-place origin (hardware/boards.py puts it at the bottom-left
+    corner), rotations corrected by the table hardware/jlcpcb_rotations.csv.  The fab assembles
+    the surface-mount parts; the through-hole ones (headers, screw terminal, bulk capacitor,
+    button, the Pico) a maker solders, from hardware/bom.csv: hardware/boards.py marks them
+    "exclude from position files", which KiKit leaves out of both the CPL and the BOM."""
     from boards import read_netlist  # hardware/ is on sys.path (this script's directory)
 
-    board = pcbnew.LoadBoard(str(work / f"{name}.kicad_pcb"))
-    out.mkdir(parents=True, exist_ok=True)
-    controller = pcbnew.PLOT_CONTROLLER(board)
-    options = controller.GetPlotOptions()
-    options.SetOutputDirectory(str(out))
-    options.SetPlotFrameRef(False)
-    options.SetUseGerberProtelExtensions(True)
-    options.SetUseGerberX2format(True)
-    options.SetIncludeGerberNetlistInfo(True)
-    options.SetSubtractMaskFromSilk(True)
-    options.SetUseAuxOrigin(False)
-    options.SetDrillMarksType(pcbnew.PCB_PLOT_PARAMS.NO_DRILL_SHAPE)
-    for layer, suffix in ((pcbnew.F_Cu, "F_Cu"), (pcbnew.B_Cu, "B_Cu"), (pcbnew.F_Mask, "F_Mask"),
-                          (pcbnew.B_Mask, "B_Mask"), (pcbnew.F_Paste, "F_Paste"), (pcbnew.F_SilkS, "F_Silkscreen"),
-                          (pcbnew.B_SilkS, "B_Silkscreen"), (pcbnew.Edge_Cuts, "Edge_Cuts")):
-        controller.SetLayer(layer)
-        controller.OpenPlotfile(suffix, pcbnew.PLOT_FORMAT_GERBER, suffix)
-        controller.PlotLayer()
-    controller.ClosePlot()
-    drill = pcbnew.EXCELLON_WRITER(board)
-    drill.SetOptions(False, False, pcbnew.wxPoint(0, 0), False)
-    drill.SetFormat(True)  # metric
-    drill.CreateDrillandMapFilesSet(str(out), True, False)
-
+    pcb = work / f"{name}.kicad_pcb"
+    shutil.rmtree(out, ignore_errors=True)
+    out.mkdir(parents=True)
+    run = subprocess.run([python, "-m", "kikit.ui", "fab", "jlcpcb", "--no-drc", "--assembly", "--schematic",
+                          str(work / "nets" / f"{name}.kicad_sch"), "--field", "LCSC", "--missingError",
+                          "--correctionpatterns", str(HARDWARE / "jlcpcb_rotations.csv"),
+                          "--nametemplate", name + "-{}", str(pcb), str(out)], env=env, capture_output=True, text=True)
+    if run.returncode:
+        raise SystemExit(f"build.py: KiKit's fab jlcpcb failed on {name}: {run.stderr.strip()[-400:]}")
+    # JLCPCB's BOM with the maker's part number beside the LCSC number, one line per part
     nets = read_netlist(work / "nets" / f"{name}.net")
-    groups: dict[tuple[str, str, str], list[str]] = {}
-    for ref, part in nets.parts.items():
-        groups.setdefault((part["value"], part["footprint"].split(":")[1], part["mpn"]), []).append(ref)
-    with open(out / f"{name}-bom.csv", "w", newline="") as f:
+    bom = out / f"{name}-bom.csv"
+    with open(bom, newline="") as f:
+        rows = list(csv.reader(f))
+    with open(bom, "w", newline="") as f:
         w = csv.writer(f)
-        w.writerow(["Comment", "Designator", "Footprint", "Manufacturer Part", "Quantity"])
-        for (value, footprint, mpn), refs in sorted(groups.items()):
-            w.writerow([value, ",".join(sorted(refs, key=natural)), footprint, mpn, len(refs)])
-    with open(out / f"{name}-cpl.csv", "w", newline="") as f:
-        w = csv.writer(f)
-        w.writerow(["Designator", "Mid X", "Mid Y", "Layer", "Rotation"])
-        edge = next(d for d in board.GetDrawings() if d.GetLayer() == pcbnew.Edge_Cuts)
-        left, bottom = edge.GetStart().x, edge.GetEnd().y  # the outline's corners, not its line's width
-        for fp in sorted(board.GetFootprints(), key=lambda fp: natural(fp.GetReference())):
-            if fp.GetReference().startswith("H"):
-                continue  # mounting holes are drilled, not placed
-            pos = fp.GetPosition()
-            w.writerow([fp.GetReference(), f"{pcbnew.ToMM(pos.x - left):.3f}mm",
-                        f"{pcbnew.ToMM(bottom - pos.y):.3f}mm",  # y up from the bottom edge
-                        "Top" if fp.GetLayer() == pcbnew.F_Cu else "Bottom", f"{fp.GetOrientationDegrees():.0f}"])
+        w.writerow(rows[0] + ["Manufacturer", "Manufacturer Part", "Quantity"])
+        for row in rows[1:]:
+            part = nets.parts[row[1].split(",")[0]]
+            w.writerow(row + [part["manufacturer"], part["mpn"], len(row[1].split(","))])
+    (out / f"{name}-cpl.csv").write_text((out / f"{name}-pos.csv").read_text())
+    (out / f"{name}-pos.csv").unlink()
     shutil.copy(work / f"{name}.png", out / f"{name}.png")
-
-
-def natural(ref: str) -> tuple:
-    head = ref.rstrip("0123456789")
-    tail = ref[len(head):]
-    return head, int(tail) if tail else -1
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -154,7 +130,11 @@ def main(argv: list[str] | None = None) -> int:
     sys.path.insert(0, str(HARDWARE))
     for result in results:
         name = result["board"]
-        fab(name, work, out / name)
+        try:
+            fab(name, work, out / name, python, env)
+        except SystemExit as exc:
+            print(exc, file=sys.stderr)
+            return 1
         shutil.copy(work / f"{name}-drc.rpt", out / name / f"{name}-drc.rpt")
         if args.pictures:
             PICTURES.mkdir(exist_ok=True)

@@ -17,15 +17,20 @@ The boards (hardware/README.md, "Boards"):
   hall sensors per slot (U1.. from the base: each slot's centre sensor, then the one half a
   pitch further) with their 100 nF, the strip's CD74HC4067 (U20; sensor j on channel j, the
   spare channels no-connect; its 100 nF), an MCP1700 3.3 V regulator (U30) for the sensors
-  and the multiplexer with its two 1 uF, the place's WS2812B with its 100 nF, and a 1x12 header
-  J1: 1 +5V, 2 LED data in, 3 LED data out, 4 GND, 5-8 S0-S3, 9 /E, 10 GND, 11 SIG, 12 GND
-  (the analog SIG between two ground wires of the ribbon).
+  and the multiplexer with its two 1 uF, the place's WS2812B with its 100 nF and 330 Ohm on its
+  data input, 10 k from /E to 3.3 V, two SRV05-4 ESD arrays on the header's signals, and a
+  1x12 header J1: 1 +5V, 2 LED data in, 3 LED data out, 4 GND, 5-8 S0-S3, 9 /E, 10 GND, 11 SIG,
+  12 GND (the analog SIG between two ground wires of the ribbon).
 * **controller**: the Pico, one strip header per place (place order) with S0-S3 bused to the
   select pins and each header's /E and SIG on the enable and ADC lines pins.toml gives its
   multiplexer (enable[m % banks], adc[m // banks]), a 100 kOhm pull-down on each ADC line, the
   74AHCT125 level shifter and 330 Ohm on the LED data, the LED chain from strip to strip in LED
   order, the dice header, the 5 V input with its 1000 uF and the Schottky diode into VSYS.
-* **dice**: the 14 dice pips (two 7-pip dice, pip order of firmware/leds.py) and the roll button.
+* **dice**: the 14 dice pips (two 7-pip dice, pip order of firmware/leds.py), 330 Ohm on the first
+  pip's data input, an SRV05-4 on the header's two signals, and the roll button.
+
+Every part names its maker's part number (MPN); hardware/lcsc.csv adds the maker and the fab's
+LCSC number of each part the fab assembles (fields MANUFACTURER and LCSC).
 
 A strip's sensors take their supply from the strip's own regulator: the sensors are
 ratiometric, and the empty-board calibration (CALIBRATE mode 0) records each sensor's no-field
@@ -59,6 +64,10 @@ HEADER_LEGEND = "1 5V 2 DI 3 DO 4 GND 5-8 S0-S3 9 /E 10 GND 11 SIG 12 GND"
 MUX_REF = 20  # a strip's multiplexer is U20 (its 100 nF C20); the sensors U1.., the regulator U30
 CHANNELS = 16
 PIPS = 7
+HEADER_MPN = "10129381-912001BLF"  # Amphenol 1 x 12 pin header, 2.54 mm
+DICE_HEADER_MPN = "TSW-104-07-G-S"  # Samtec 1 x 4 pin header, 2.54 mm
+LED_MPN = "WS2812B-B/W"  # Worldsemi WS2812B, 5050 PLCC4
+TVS_MPN = "SRV05-4-P-T7"  # ProTek SRV05-4: four lines' ESD clamp (IEC 61000-4-2, 15 kV air), SOT-23-6
 # Raspberry Pi Pico pins (datasheet, "Pinout"): header pin -> name.  GP25 is the on-board LED.
 PICO_PINS = {
     1: "GP0", 2: "GP1", 3: "GND", 4: "GP2", 5: "GP3", 6: "GP4", 7: "GP5", 8: "GND", 9: "GP6", 10: "GP7",
@@ -74,15 +83,27 @@ FOOTPRINT = {
     "ldo": "Package_TO_SOT_SMD:SOT-23",
     "led": "LED_SMD:LED_WS2812B_PLCC4_5.0x5.0mm_P3.2mm",
     "mux": "Package_SO:SOIC-24W_7.5x15.4mm_P1.27mm",
+    "tvs": "Package_TO_SOT_SMD:SOT-23-6",
     "buffer": "Package_SO:SOIC-14_3.9x8.7mm_P1.27mm",
     "header12": "Connector_PinHeader_2.54mm:PinHeader_1x12_P2.54mm_Vertical",
     "header4": "Connector_PinHeader_2.54mm:PinHeader_1x04_P2.54mm_Vertical",
-    "power": "Connector_JST:JST_XH_B2B-XH-A_1x02_P2.50mm_Vertical",
+    "power": "TerminalBlock_Phoenix:TerminalBlock_Phoenix_MKDS-1,5-2-5.08_1x02_P5.08mm_Horizontal",
     "bulk": "Capacitor_THT:CP_Radial_D10.0mm_P5.00mm",
     "schottky": "Diode_SMD:D_SOD-123",
-    "button": "Button_Switch_THT:SW_PUSH_6mm",
+    "button": "Button_Switch_THT:SW_PUSH_6mm_H4.3mm",
     "pico": "bgboard:RaspberryPi_Pico",
 }
+
+
+def lcsc_table(hardware: Path = HARDWARE) -> dict[str, tuple[str, str]]:
+    """hardware/lcsc.csv: manufacturer part number -> (manufacturer, the fab's LCSC part number)."""
+    import csv
+
+    with open(hardware / "lcsc.csv", newline="") as f:
+        return {r["mpn"]: (r["manufacturer"], r["lcsc"]) for r in csv.DictReader(f)}
+
+
+LCSC = lcsc_table()
 
 
 def load(hardware: Path = HARDWARE) -> tuple[dict, dict]:
@@ -162,6 +183,9 @@ class Builder:
         p = self.sk.Part(lib, name, ref=self.prefix + ref, value=value, footprint=FOOTPRINT[footprint])
         for key, val in fields.items():
             p.fields[key.upper()] = val  # written into the netlist's (fields ...): the BOM reads MPN
+        known = LCSC.get(fields.get("mpn", ""))
+        if known:  # the fab's part number and the maker (hardware/lcsc.csv): the assembly BOM's
+            p.fields["MANUFACTURER"], p.fields["LCSC"] = known
         return p
 
     def net(self, name: str, power: bool = False):
@@ -213,7 +237,7 @@ def strip(b: Builder, grid: dict, sensors: int, cable: list | None = None) -> No
         v5, gnd, din, dout, *select, enable, sig = cable
     v33 = b.net("+3V3")
     j = b.part("Connector_Generic", f"Conn_01x{HEADER_PINS:02d}", "J1", "strip header", f"header{HEADER_PINS}",
-               mpn=f"PH 1x{HEADER_PINS} 2.54 mm")
+               mpn=HEADER_MPN)
     for pin, net in zip(HEADER_PIN, (v5, gnd, din, dout, *select, enable, sig)):
         j[pin] += net
     for pin in GND_PINS:
@@ -222,8 +246,8 @@ def strip(b: Builder, grid: dict, sensors: int, cable: list | None = None) -> No
     reg["VI"] += v5
     reg["VO"] += v33
     reg["GND"] += gnd
-    b.cap("C30", "1uF", v5, gnd, "CL10B105KA8NNNC")
-    b.cap("C31", "1uF", v33, gnd, "CL10B105KA8NNNC")
+    b.cap("C30", "1uF", v5, gnd, "CL10A105KB8NNNC")
+    b.cap("C31", "1uF", v33, gnd, "CL10A105KB8NNNC")
     mux = b.part("74xx", "CD74HC4067M", f"U{MUX_REF}", "CD74HC4067M", "mux", mpn="CD74HC4067M96")
     mux["VCC"] += v33
     mux["GND"] += gnd
@@ -244,12 +268,44 @@ def strip(b: Builder, grid: dict, sensors: int, cable: list | None = None) -> No
         b.cap(f"C{n + 1}", "100nF", v33, gnd, "CC0603KRX7R9BB104")
     for ch in range(sensors, CHANNELS):
         mux[f"I{ch}"] += b.nc()
-    led = b.part("LED", "WS2812B", "D1", "WS2812B", "led", mpn="WS2812B-5050")
+    # /E pulled up on the strip: a multiplexer stays off while the Pico's pins float or are
+    # pulled down (at reset the RP2040's pins have pull-downs: every /E low would put all 28
+    # multiplexers on the ADC lines at once); 10 k against the RP2040's 50-80 k pull-down
+    # leaves /E above 2.6 V, over the CD74HC4067's 2.31 V V_IH at 3.3 V
+    pull = b.part("Device", "R", "R1", "10k", "r0603", mpn="0603WAF1002T5E")
+    pull[1] += enable
+    pull[2] += v33
+    # ESD: every signal the ribbon brings in or takes out is clamped at the header
+    esd(b, "U40", [din, dout, enable, sig], v5, gnd)
+    esd(b, "U41", select, v5, gnd)
+    led = b.part("LED", "WS2812B", "D1", "WS2812B", "led", mpn=LED_MPN)
     led["VDD"] += v5
     led["VSS"] += gnd
-    led["DIN"] += din
+    led["DIN"] += series_in(b, "R2", din)
     led["DOUT"] += dout
     b.cap("C32", "100nF", v5, gnd, "CC0603KRX7R9BB104")
+
+
+def esd(b: Builder, ref: str, lines: list, v5, gnd) -> None:
+    """An SRV05-4 clamping up to four signal ``lines`` at an off-board connector (its VP on the
+    5 V rail, its VN on ground); a spare input is left open."""
+    tvs = b.part("Power_Protection", "SRV05-4", ref, "SRV05-4", "tvs", mpn=TVS_MPN)
+    tvs["VP"] += v5
+    tvs["VN"] += gnd
+    for k, pin in enumerate(("IO1", "IO2", "IO3", "IO4")):
+        tvs[pin] += lines[k] if k < len(lines) else b.nc()
+
+
+def series_in(b: Builder, ref: str, din) -> object:
+    """A 330 Ohm resistor in series with an LED's data input, at the LED: about a metre of
+    ribbon comes before it; the resistor damps the line's ringing and limits the current into
+    the input's clamp diodes (the LED may still be unpowered when data arrives).  The net at
+    the LED."""
+    r = b.part("Device", "R", ref, "330", "r0603", mpn="0603WAF3300T5E")
+    at_led = b.net(f"{ref}_LED_DI")
+    r[1] += din
+    r[2] += at_led
+    return at_led
 
 
 def dice(b: Builder, cable: list | None = None) -> None:
@@ -260,12 +316,13 @@ def dice(b: Builder, cable: list | None = None) -> None:
         din, button = b.net("LED_DI"), b.net("BUTTON")
     else:
         v5, gnd, din, button = cable
-    j = b.part("Connector_Generic", "Conn_01x04", "J1", "dice header", "header4", mpn="PH 1x4 2.54 mm")
+    j = b.part("Connector_Generic", "Conn_01x04", "J1", "dice header", "header4", mpn=DICE_HEADER_MPN)
     for pin, net in enumerate((v5, gnd, din, button), start=1):
         j[pin] += net
-    data = din
+    esd(b, "U1", [din, button], v5, gnd)  # the cable's two signals, clamped at the header
+    data = series_in(b, "R1", din)  # the ribbon from the controller ends here
     for k in range(2 * PIPS):
-        led = b.part("LED", "WS2812B", f"D{k + 1}", "WS2812B", "led", mpn="WS2812B-5050")
+        led = b.part("LED", "WS2812B", f"D{k + 1}", "WS2812B", "led", mpn=LED_MPN)
         led["VDD"] += v5
         led["VSS"] += gnd
         led["DIN"] += data
@@ -275,7 +332,7 @@ def dice(b: Builder, cable: list | None = None) -> None:
         else:
             led["DOUT"] += b.nc()
         b.cap(f"C{k + 1}", "100nF", v5, gnd, "CC0603KRX7R9BB104")
-    sw = b.part("Switch", "SW_Push", "SW1", "roll", "button", mpn="B3F-4055")
+    sw = b.part("Switch", "SW_Push", "SW1", "roll", "button", mpn="B3F-1000")  # 6 x 6 mm, the footprint's
     sw[1] += button
     sw[2] += gnd
 
@@ -304,13 +361,15 @@ def controller(b: Builder, pins: dict, grid: dict) -> dict[str, list]:
     for name in ("VBUS", "RUN", "3V3_EN", "ADC_VREF", "3V3"):  # the strips make their own 3.3 V
         pico[gp[name]] += b.nc()
 
-    power = b.part("Connector_Generic", "Conn_01x02", "J30", "5V in", "power", mpn="B2B-XH-A")
+    # a screw terminal rated far above the 3.5 A worst case (hardware/README.md, "Power budget");
+    # the supply's 5.5 x 2.1 mm plug goes into a barrel-jack-to-screw-terminal adapter (bom.csv)
+    power = b.part("Connector_Generic", "Conn_01x02", "J30", "5V in", "power", mpn="1715721")
     power[1] += v5
     power[2] += gnd
     bulk = b.part("Device", "C_Polarized", "C30", "1000uF 10V", "bulk", mpn="EEU-FR1A102")
     bulk[1] += v5
     bulk[2] += gnd
-    diode = b.part("Device", "D_Schottky", "D1", "MBR120", "schottky", mpn="MBR120VLSFT1G")
+    diode = b.part("Device", "D_Schottky", "D1", "B5819W", "schottky", mpn="B5819W SL")
     diode["A"] += v5
     diode["K"] += vsys
 
@@ -337,8 +396,8 @@ def controller(b: Builder, pins: dict, grid: dict) -> dict[str, list]:
     # data out (the strip of PLACES[k]), the last one into the dice module
     link = [b.net(f"LED{k}_DI") for k in range(len(PLACES) + 1)]
     for k, place in enumerate(PLACES):
-        j = b.part("Connector_Generic", f"Conn_01x{HEADER_PINS:02d}", f"J{k + 1}", f"strip {tag(place)}",
-                   f"header{HEADER_PINS}", mpn=f"PH 1x{HEADER_PINS} 2.54 mm")
+        j = b.part("Connector_Generic", f"Conn_01x{HEADER_PINS:02d}", f"J{k + 1}", "strip header",
+                   f"header{HEADER_PINS}", mpn=HEADER_MPN)  # one BOM line: the place is on the silkscreen
         m = mux[place]
         nets = [v5, gnd, link[k], link[k + 1], *select, enable[m % banks], adc[m // banks]]
         for pin, net in zip(HEADER_PIN, nets):
@@ -360,10 +419,10 @@ def controller(b: Builder, pins: dict, grid: dict) -> dict[str, list]:
         shifter[oe] += v5
         shifter[a] += gnd
         shifter[y] += b.nc()
-    series = b.part("Device", "R", "R4", "330", "r0603", mpn="RC0603FR-07330RL")
+    series = b.part("Device", "R", "R4", "330", "r0603", mpn="0603WAF3300T5E")
     series[1] += shifted
     series[2] += link[0]
-    dice_j = b.part("Connector_Generic", "Conn_01x04", "J29", "dice", "header4", mpn="PH 1x4 2.54 mm")
+    dice_j = b.part("Connector_Generic", "Conn_01x04", "J29", "dice", "header4", mpn=DICE_HEADER_MPN)
     button = b.net("DICE_BUTTON")
     dice_j[1] += v5
     dice_j[2] += gnd
@@ -371,6 +430,14 @@ def controller(b: Builder, pins: dict, grid: dict) -> dict[str, list]:
     dice_j[4] += button
     gpio(pins["pico"]["dice"]["button"], button)
     headers["dice"] = [v5, gnd, link[-1], button]
+    # ESD: every signal of the 30 connectors meets an SRV05-4 (U10..): first the LED chain's
+    # links, four to an array, then the select, enable and ADC lines (each bused to several
+    # headers) and the dice button
+    groups = [link[k:k + 4] for k in range(0, len(link), 4)]
+    others = select + enable + adc + [button]
+    groups += [others[k:k + 4] for k in range(0, len(others), 4)]
+    for k, group in enumerate(groups):
+        esd(b, f"U{10 + k}", group, v5, gnd)
     for num, name in PICO_PINS.items():
         if name.startswith("GP") and name not in used:
             pico[num] += b.nc()

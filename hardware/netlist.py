@@ -35,7 +35,7 @@ def find(node: list, key: str) -> list | None:
 
 @dataclass
 class Netlist:
-    parts: dict[str, dict[str, str]] = field(default_factory=dict)  # ref -> value, footprint, mpn
+    parts: dict[str, dict[str, str]] = field(default_factory=dict)  # ref -> value, footprint, mpn, manufacturer, lcsc
     nets: dict[str, list[tuple[str, str]]] = field(default_factory=dict)  # name -> (ref, pin)
 
 
@@ -50,7 +50,8 @@ def read_netlist(path: Path) -> Netlist:
             if name and len(name) > 1 and len(f) > 2:
                 fields[name[1]] = f[2]
         result.parts[ref] = {"value": find(comp, "value")[1], "footprint": find(comp, "footprint")[1],
-                             "mpn": fields.get("MPN", "")}
+                             "mpn": fields.get("MPN", ""), "manufacturer": fields.get("MANUFACTURER", ""),
+                             "lcsc": fields.get("LCSC", "")}
     for net in find(tree, "nets")[1:]:
         name = find(net, "name")[1]
         nodes = [(find(n, "ref")[1], find(n, "pin")[1]) for n in net[1:] if isinstance(n, list) and n[0] == "node"]

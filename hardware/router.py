@@ -91,10 +91,13 @@ class RoutingError(Exception):
 
 
 class Router:
-    """The grid over a board ``width`` x ``height`` mm with its origin at ``(x0, y0)``."""
+    """The grid over a board ``width`` x ``height`` mm with its origin at ``(x0, y0)``; no copper
+    in ``keepouts``, no via in ``via_keepouts`` (boxes x1, y1, x2, y2 in mm: the courtyards of
+    the SMD parts, so that no via lands in an SMD pad)."""
 
     def __init__(self, x0: float, y0: float, width: float, height: float, pads: list[Pad],
-                 keepouts: list[tuple[float, float, float, float]] = (), grid: float = GRID) -> None:
+                 keepouts: list[tuple[float, float, float, float]] = (), grid: float = GRID,
+                 via_keepouts: list[tuple[float, float, float, float]] = ()) -> None:
         self.grid = grid
         self.x0, self.y0 = x0, y0
         self.nx = int(width / self.grid) + 1
@@ -120,6 +123,11 @@ class Router:
                 xs = (self.gx > x1 - m) & (self.gx < x2 + m)
                 ys = (self.gy > y1 - m) & (self.gy < y2 + m)
                 self.cell[c.name][:, ys[:, None] & xs[None, :]] = -1
+        for x1, y1, x2, y2 in via_keepouts:  # no via there (an SMD part's courtyard): tracks may pass
+            m = VIA.half + SAFETY
+            xs = (self.gx > x1 - m) & (self.gx < x2 + m)
+            ys = (self.gy > y1 - m) & (self.gy < y2 + m)
+            self.cell[VIA.name][:, ys[:, None] & xs[None, :]] = -1
         for pad in pads:
             self._stamp_pad(pad)
         self.copper: dict[int, set[tuple[int, int, int]]] = {}

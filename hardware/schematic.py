@@ -26,6 +26,9 @@ _NS = uuid.UUID("5b0d1c9e-3f0a-4c53-9a4e-8c1b2d7e6f10")
 GRID = 2.54
 
 
+PART_FIELDS = ("MPN", "MANUFACTURER", "LCSC")  # circuit.py's part fields a symbol carries
+
+
 def parse(text: str) -> Sexp:
     """The s-expression of ``text`` (strings keep their quotes)."""
     stack: list[list] = [[]]
@@ -235,6 +238,9 @@ def write(circuit: Any, path: Path, library: Library, title: str, power_drive: i
                     ["effects", ["font", ["size", "1.27", "1.27"]], "hide"]],
                    ["property", q("Datasheet"), q(""), ["id", "3"], ["at", _mm(ox), _mm(oy), "0"],
                     ["effects", ["font", ["size", "1.27", "1.27"]], "hide"]]]
+            for n, field in enumerate(f for f in PART_FIELDS if part.fields.get(f)):  # for the fab's BOM (KiKit)
+                sym.append(["property", q(field), q(str(part.fields[field])), ["id", str(4 + n)], ["at", _mm(ox), _mm(oy), "0"],
+                            ["effects", ["font", ["size", "1.27", "1.27"]], "hide"]])
             for pin in pins:
                 sym.append(["pin", q(pin["number"]), ["uuid", _uid(title, part.ref, unit, pin["number"])]])
             items.append(sym)

@@ -38,7 +38,7 @@ def test_bom_quantities_match_the_grid_and_pins() -> None:
     sensor = tomllib.loads((ROOT / "hardware/sensing.toml").read_text())["sensor"]["name"]
     assert quantity(f"{sensor}QDBZR") == len(SENSORS)  # the sensor of sensing.toml
     assert quantity("CD74HC4067M96") == PINS["pico"]["mux"]["count"]
-    assert quantity("WS2812B-5050") == PINS["pico"]["leds"]["count"]
+    assert quantity("WS2812B-B/W") == PINS["pico"]["leds"]["count"]
     assert quantity("1479") == 3 * len(PINS["pi"]["buttons"])
     magnet = tomllib.loads((ROOT / "hardware/sensing.toml").read_text())["magnet"]
     size = f"{magnet['diameter_mm']:g}x{magnet['thickness_mm']:g} {magnet['grade']}"

@@ -48,7 +48,7 @@ def test_circuit_py_refuses_the_grid_in_one_sentence_and_exit_2(tmp_path: Path) 
     import shutil
     import subprocess
 
-    for name in ("circuit.py", "schematic.py", "pins.toml", "sensing.toml"):
+    for name in ("circuit.py", "schematic.py", "pins.toml", "sensing.toml", "lcsc.csv"):
         shutil.copy(ROOT / "hardware" / name, tmp_path / name)
     (tmp_path / "grid.toml").write_text(make_grid.grid_text(1))
     run = subprocess.run([sys.executable, str(tmp_path / "circuit.py"), "--out", str(tmp_path / "out")],

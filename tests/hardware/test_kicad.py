@@ -158,21 +158,36 @@ def test_kicad_drc_is_clean(built, board: str) -> None:
 def test_fab_files_for_every_board(built, board: str) -> None:
     out, _ = built
     folder = out / board
-    for suffix in ("F_Cu.gtl", "B_Cu.gbl", "F_Mask.gts", "B_Mask.gbs", "F_Silkscreen.gto", "F_Paste.gtp",
-                   "Edge_Cuts.gm1", "PTH.drl"):
-        path = folder / f"{board}-{suffix}"
+    for suffix in ("CuTop.gtl", "CuBottom.gbl", "MaskTop.gts", "MaskBottom.gbs", "SilkTop.gto", "PasteTop.gtp",
+                   "EdgeCuts.gm1"):
+        path = folder / "gerber" / f"{board}-{suffix}"
         assert path.stat().st_size > 100, path
-    assert "%TF.FileFunction,Profile" in (folder / f"{board}-Edge_Cuts.gm1").read_text()
-    assert "M48" in (folder / f"{board}-PTH.drl").read_text()  # an Excellon header
+    assert "TF.FileFunction,Profile" in (folder / "gerber" / f"{board}-EdgeCuts.gm1").read_text()
+    assert "M48" in (folder / "gerber" / f"{board}.drl").read_text()  # an Excellon header
+    assert (folder / f"{board}-gerbers.zip").stat().st_size > 1000
     nets = read_netlist(out / "work" / "nets" / f"{board}.net")
+    smd = smd_parts(out, board)
+    assert smd and smd <= set(nets.parts)
     bom = list(csv.DictReader((folder / f"{board}-bom.csv").open()))
-    assert list(bom[0]) == ["Comment", "Designator", "Footprint", "Manufacturer Part", "Quantity"]
-    assert sorted(ref for row in bom for ref in row["Designator"].split(",")) == sorted(nets.parts)
+    assert list(bom[0]) == ["Comment", "Designator", "Footprint", "LCSC", "Manufacturer", "Manufacturer Part", "Quantity"]
+    assert sorted(ref for row in bom for ref in row["Designator"].split(",")) == sorted(smd)
     cpl = list(csv.DictReader((folder / f"{board}-cpl.csv").open()))
     assert list(cpl[0]) == ["Designator", "Mid X", "Mid Y", "Layer", "Rotation"]
-    assert sorted(r["Designator"] for r in cpl) == sorted(nets.parts)
+    assert sorted(r["Designator"] for r in cpl) == sorted(smd)  # the fab places what it solders
     with open(folder / f"{board}.png", "rb") as f:
         assert f.read(8) == b"\x89PNG\r\n\x1a\n"
+
+
+def smd_parts(out: Path, board: str) -> set[str]:
+    """The references of the board's surface-mount parts (every pad SMD): what the fab assembles."""
+    pcb = (out / "work" / f"{board}.kicad_pcb").read_text()
+    found = set()
+    for chunk in pcb.split("\n  (footprint ")[1:]:
+        ref = re.search(r'\(fp_text reference "([^"]+)"', chunk)
+        pads = re.findall(r'\(pad "[^"]*" (\w+) ', chunk)
+        if ref and pads and all(kind == "smd" for kind in pads):
+            found.add(ref.group(1))
+    return found
 
 
 def test_strip_sensors_sit_one_pitch_apart(built) -> None:
@@ -264,9 +279,34 @@ def test_netlist_joins_every_function_to_its_pico_pin(built) -> None:
     chain = [f"{tag(p)}-D1" for p in places_in_order] + [f"DICE-D{k}" for k in range(1, 15)]
     assert len(chain) == PINS["pico"]["leds"]["count"]
     assert net_of[("R4", "1")] == net_of[("U2", "3")]
-    assert net_of[("R4", "2")] == net_of[(chain[0], "4")]  # WS2812B: 4 DIN, 2 DOUT
+
+    def ribbon_in(led: str) -> str:
+        """The net that reaches an LED's data input (WS2812B pin 4) through its 330 Ohm series
+        resistor, the only other part on the input's net."""
+        (ref, pin), = [node for node in nets.nets[net_of[(led, "4")]] if node[0] != led]
+        assert nets.parts[ref]["value"] == "330", (led, ref)
+        return net_of[(ref, "1" if pin == "2" else "2")]
+
+    assert net_of[("R4", "2")] == ribbon_in(chain[0])  # WS2812B: 4 DIN, 2 DOUT
     for a, b in zip(chain, chain[1:]):
-        assert net_of[(a, "2")] == net_of[(b, "4")], (a, b)
+        if not b.startswith("DICE-D") or b == "DICE-D1":
+            assert net_of[(a, "2")] == ribbon_in(b), (a, b)
+        else:  # from pip to pip on the dice module: no ribbon between them
+            assert net_of[(a, "2")] == net_of[(b, "4")], (a, b)
+
+
+def test_every_enable_line_is_pulled_up_on_its_strip(built) -> None:
+    """Each strip's /E has 10 k to the strip's 3.3 V: a multiplexer stays off while the Pico's
+    pins float or hold their reset pull-downs (issue 32)."""
+    out, _ = built
+    nets = read_netlist(out / "work" / "nets" / "system.net")
+    net_of = {node: name for name, nodes in nets.nets.items() for node in nodes}
+    for place in set(p for p, *_ in SENSORS):
+        t = tag(place)
+        enable = net_of[(f"{t}-U{STRIP_MUX}", "15")]
+        ups = [ref for ref, _ in nets.nets[enable] if ref.startswith(f"{t}-R") and nets.parts[ref]["value"] == "10k"]
+        assert len(ups) == 1, (place, ups)
+        assert {net_of[(ups[0], "1")], net_of[(ups[0], "2")]} == {enable, net_of[(f"{t}-U30", "2")]}
 
 
 def test_each_strip_regulator_feeds_its_sensors_and_multiplexer(built) -> None:
@@ -308,3 +348,22 @@ def test_committed_pictures_are_the_built_ones(built, board: str) -> None:
     fresh = Image.open(out / board / f"{board}.png").convert("RGB")
     assert committed.size == fresh.size and committed.tobytes() == fresh.tobytes(), \
         "redraw with: python3 hardware/build.py --out DIR --pictures"
+
+
+def test_every_signal_of_every_off_board_connector_is_clamped(built) -> None:
+    """ESD (issue 32): each signal of every off-board connector -- each strip's and the dice
+    module's header, the controller's 28 strip headers and its dice header -- meets an SRV05-4
+    input on its board, whose VP and VN are the board's 5 V and ground."""
+    out, _ = built
+    for board, header, signals in (("strip5", "J1", (2, 3, 5, 6, 7, 8, 9, 11)), ("strip4", "J1", (2, 3, 5, 6, 7, 8, 9, 11)),
+                                   ("dice", "J1", (3, 4))) + tuple(
+            ("controller", f"J{k}", (2, 3, 5, 6, 7, 8, 9, 11)) for k in range(1, 29)) + (("controller", "J29", (3, 4)),):
+        nets = read_netlist(out / "work" / "nets" / f"{board}.net")
+        net_of = {node: name for name, nodes in nets.nets.items() for node in nodes}
+        clamps = [ref for ref, p in nets.parts.items() if p["mpn"] == "SRV05-4-P-T7"]
+        assert clamps, board
+        for ref in clamps:  # SRV05-4: 2 VN, 5 VP
+            assert (net_of[(ref, "2")], net_of[(ref, "5")]) == ("GND", "+5V"), (board, ref)
+        for pin in signals:
+            clamped = [ref for ref, _ in nets.nets[net_of[(header, str(pin))]] if ref in clamps]
+            assert clamped, (board, pin)
