@@ -57,3 +57,40 @@ def test_an_engine_failure_is_one_sentence_without_a_traceback(monkeypatch, capl
     [record] = [r for r in caplog.records if r.name == "bgboard.opponents"]
     assert record.levelno == logging.WARNING and record.exc_info is None
     assert "failed ('gnubg-nn is not installed')" in record.getMessage()
+
+
+def _run_with_journal(tmp_path, journal: str):
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    config = tmp_path / "config.toml"
+    config.write_text(f'[journal]\npath = "{journal}"\n')
+    bgboard = Path(sys.executable).with_name("bgboard")
+    return subprocess.run([str(bgboard), "run", "--config", str(config), "-q"], capture_output=True, text=True,
+                          timeout=120, cwd=tmp_path)
+
+
+def test_a_journal_on_a_full_disk_is_the_machine_exit_69(tmp_path) -> None:
+    # /dev/full: every write is "no space left on device", SQLite's SQLITE_FULL
+    done = _run_with_journal(tmp_path, "/dev/full")
+    assert done.returncode == 69, done.stderr
+    assert "Traceback" not in done.stderr
+    [line] = [x for x in done.stderr.splitlines() if x.startswith("bgboard: ")]
+    assert "the journal /dev/full cannot be written" in line and "free space" in line
+
+
+def test_a_journal_where_no_file_can_be_made_is_the_machine_exit_69(tmp_path) -> None:
+    # /proc takes no new file, whoever asks (root too): a place that cannot be written
+    done = _run_with_journal(tmp_path, "/proc/bgboard-journal.db")
+    assert done.returncode == 69, done.stderr
+    assert "Traceback" not in done.stderr and "cannot be written" in done.stderr
+
+
+def test_a_file_that_is_not_a_journal_is_still_bad_input_exit_2(tmp_path) -> None:
+    other = tmp_path / "notes.txt"
+    other.write_text("not a database, but plenty of text to be sure of it\n" * 40)
+    done = _run_with_journal(tmp_path, str(other))
+    assert done.returncode == 2, done.stderr
+    assert "Traceback" not in done.stderr and "cannot be used as a journal" in done.stderr
+
