@@ -94,3 +94,35 @@ def test_a_file_that_is_not_a_journal_is_still_bad_input_exit_2(tmp_path) -> Non
     assert done.returncode == 2, done.stderr
     assert "Traceback" not in done.stderr and "cannot be used as a journal" in done.stderr
 
+
+
+def _paint_with_clock(tmp_path, caplog, fault: Exception) -> tuple[list, str | None]:
+    """The display thread painting a demo on a file panel, its clock raising ``fault``."""
+    from bgboard.display.demos import DEMOS
+    from bgboard.display.painter import Painter
+    from bgboard.display.panel import FilePanel
+    from bgboard.display.panels import PANELS
+    from bgboard.display.screen import Screen
+
+    def clock_ms() -> int:
+        raise fault
+
+    painter = Painter(Screen(FilePanel(PANELS["waveshare-2in13"], tmp_path / "frames")), clock_ms)
+    with caplog.at_level(logging.ERROR, logger="bgboard.display.painter"):
+        painter.update(DEMOS["opening"], full=True)
+        painter.close(30)
+    return [r for r in caplog.records if r.name == "bgboard.display.painter"], painter.error
+
+
+def test_a_program_error_on_the_display_thread_is_logged_with_its_traceback(tmp_path, caplog) -> None:
+    records, error = _paint_with_clock(tmp_path, caplog, TypeError("unsupported operand"))
+    [record] = records
+    assert record.exc_info is not None and record.exc_info[0] is TypeError
+    assert error == "the display failed (TypeError)"  # the match is told, never stopped
+
+
+def test_a_panel_failure_on_the_display_thread_stays_one_sentence(tmp_path, caplog) -> None:
+    records, error = _paint_with_clock(tmp_path, caplog, OSError(5, "Input/output error"))
+    [record] = records
+    assert record.exc_info is None and "the display failed" in record.getMessage()
+    assert error is not None and "Input/output error" in error
