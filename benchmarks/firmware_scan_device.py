@@ -55,8 +55,8 @@ print("settle_waits_per_scan", (after[2] - before[2]) / N / board.SETTLE_US)
 
 stable = list(raw)
 debouncer.prime(runs.combine(classifier.classify_all(stable)))
-classifier.changed.clear()
-runs.changed.clear()
+classifier.clear_changed()
+runs.clear_changed()
 white = [41768] * n
 empty = [32768] * n
 
@@ -69,9 +69,12 @@ def best(changing):
         for i in range(N):
             # as the controller's scan: classify, runs, the crowd's field, debounce
             frame = (white if i % 8 < 4 else empty) if changing else stable
-            slots = runs.combine(classifier.classify_all(frame), classifier.changed)
-            crowd.update(slots, runs.changed)
-            debouncer.update(slots, runs.changed)
+            sensors = classifier.classify_all(frame)
+            slots = runs.combine(sensors, classifier.changed, classifier.flicker, classifier.n_changed)
+            classifier.clear_changed()
+            crowd.update(slots, runs.changed, runs.n_changed)
+            debouncer.update(slots, runs.changed, runs.n_changed)
+            runs.clear_changed()
         times.append(time.ticks_diff(time.ticks_us(), t0) / N)
     return min(times)
 

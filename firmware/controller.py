@@ -81,15 +81,20 @@ class Controller:
         return self.elapsed_ms
 
     # --- scanning ------------------------------------------------------------------
-    def scan(self) -> list:
-        """One scan: the settled changes ``[(slot, state), ...]``."""
+    def scan(self) -> int:
+        """One scan: how many slots settled (``debouncer.settled[:n]``).  Allocates nothing
+        (tests/firmware/test_scan_allocation.py): a garbage collection would stall the scan."""
         self.scanner.scan(self.raw)
         self.scans += 1
         classifier = self.classifier
         runs = self.runs
-        slots = runs.combine(classifier.classify_all(self.raw), classifier.changed, classifier.flicker)
-        self.crowd.update(slots, runs.changed)  # the neighbours' field, from the next scan on
-        return self.debouncer.update(slots, runs.changed)
+        sensors = classifier.classify_all(self.raw)
+        slots = runs.combine(sensors, classifier.changed, classifier.flicker, classifier.n_changed)
+        classifier.clear_changed()
+        self.crowd.update(slots, runs.changed, runs.n_changed)  # the neighbours' field, from the next scan on
+        n = self.debouncer.update(slots, runs.changed, runs.n_changed)
+        runs.clear_changed()
+        return n
 
     def boot(self) -> None:
         """HELLO, any calibration error, then a SNAPSHOT once every slot is debounced."""
@@ -98,8 +103,6 @@ class Controller:
             self.send(self.encoder.error(wire.CALIBRATION_CORRUPT, 0, 0, self.cal_problem))
         self.scanner.scan(self.raw)
         self.debouncer.prime(settle(self.classifier, self.runs, self.crowd, self.raw))
-        self.classifier.changed.clear()
-        self.runs.changed.clear()
         for _ in range(DEBOUNCE_SCANS):
             self.hal.sleep_ms(SCAN_MS)
             self.scan()
@@ -124,9 +127,9 @@ class Controller:
         while hal.running() and not self.stopped:
             now = hal.ticks_ms()
             if hal.ticks_diff(now, next_scan) >= 0:
-                changes = self.scan()
-                if changes:
-                    for data in self.encoder.changes(changes):
+                settled = self.scan()
+                if settled:
+                    for data in self.encoder.changes(self.debouncer.changes(settled)):
                         self.send(data)
                 self.poll_button()
                 next_scan = hal.ticks_add(next_scan, SCAN_MS)

@@ -22,8 +22,16 @@ place.
 Pure: no ``machine``, no clock.
 """
 
-EMPTY = 0
-FAULT = 3
+from array import array
+
+try:
+    from micropython import const
+except ImportError:  # CPython: the host loads this file too (one copy of the run rule)
+    def const(__expr):  # (positional-only, as micropython's)
+        return __expr
+
+EMPTY = const(0)
+FAULT = const(3)
 
 
 class Runs:
@@ -31,7 +39,10 @@ class Runs:
         self.per_slot = per_slot
         self.count = len(slot_place)
         self.out = bytearray(self.count)
-        self.changed = set()  # slots whose ``out`` changed since the debouncer last looked
+        # the slots whose ``out`` changed since the last clear_changed(): changed[:n_changed]
+        self.changed = array("H", bytes(2 * self.count))
+        self.n_changed = 0
+        self.marked = bytearray(self.count)
         self.flicker = None
         rows = {}
         for slot in range(self.count):
@@ -43,42 +54,85 @@ class Runs:
             for slot in slots:
                 for k in range(per_slot):
                     self.place_of[slot * per_slot + k] = p
+        # work space of :meth:`combine` and :meth:`place`, made once (nothing is allocated
+        # while scanning: a garbage collection on the Pico would stall the scan)
+        longest = max(len(slots) for slots in self.places)
+        self.todo = array("H", bytes(2 * len(self.places)))
+        self.todo_marked = bytearray(len(self.places))
+        self.states = bytearray(longest * per_slot)
+        self.ids = array("H", bytes(2 * longest * per_slot))
+        self.faults = bytearray(longest)
+        self.new = bytearray(longest * per_slot)  # a checker lights one sensor or more
 
-    def combine(self, sensors: bytearray, changed=None, flicker=None) -> bytearray:
-        """The slot states for sensor states ``sensors``; ``changed`` (a set of sensors, emptied
-        here) names the sensors that changed since the last call (None: every place);
-        ``flicker[s]`` is true where a FAULT is the classifier's flicker verdict (not a rail)."""
+    def _mark(self, slot: int) -> None:
+        if not self.marked[slot]:
+            self.marked[slot] = 1
+            self.changed[self.n_changed] = slot
+            self.n_changed += 1
+
+    def clear_changed(self) -> None:
+        """Forget the changed slots (once the crowd and the debouncer have seen them)."""
+        for i in range(self.n_changed):
+            self.marked[self.changed[i]] = 0
+        self.n_changed = 0
+
+    def combine(self, sensors: bytearray, changed=None, flicker=None, n_changed: int = 0) -> bytearray:
+        """The slot states for sensor states ``sensors``; ``changed[:n_changed]`` (sensor
+        numbers) name the sensors that changed since the last call (``changed`` None: every
+        place); ``flicker[s]`` is true where a FAULT is the classifier's flicker verdict (not a
+        rail).  The slots whose state changed are added to ``changed[:n_changed]`` of this
+        object."""
         self.flicker = flicker
+        out = self.out
         if self.per_slot == 1:
-            out = self.out
-            for s in (range(self.count) if changed is None else changed):
-                if out[s] != sensors[s]:
-                    out[s] = sensors[s]
-                    self.changed.add(s)
-        else:
-            todo = range(len(self.places)) if changed is None else {self.place_of[s] for s in changed}
-            for p in todo:
+            if changed is None:
+                for s in range(self.count):
+                    if out[s] != sensors[s]:
+                        out[s] = sensors[s]
+                        self._mark(s)
+            else:
+                for i in range(n_changed):
+                    s = changed[i]
+                    if out[s] != sensors[s]:
+                        out[s] = sensors[s]
+                        self._mark(s)
+        elif changed is None:
+            for p in range(len(self.places)):
                 self.place(p, sensors)
-        if changed is not None:
-            changed.clear()
-        return self.out
+        else:
+            todo = self.todo
+            marked = self.todo_marked
+            n = 0
+            for i in range(n_changed):
+                p = self.place_of[changed[i]]
+                if not marked[p]:
+                    marked[p] = 1
+                    todo[n] = p
+                    n += 1
+            for i in range(n):
+                marked[todo[i]] = 0
+                self.place(todo[i], sensors)
+        return out
 
     def place(self, p: int, sensors: bytearray) -> None:
         """Recompute the slot states of place ``p``."""
         per = self.per_slot
         slots = self.places[p]
-        states = []
-        ids = []
+        states = self.states
+        ids = self.ids
+        size = len(slots) * per
+        j = 0
         for slot in slots:
             for k in range(per):
-                ids.append(slot * per + k)
-                states.append(sensors[slot * per + k])
+                ids[j] = slot * per + k
+                states[j] = sensors[slot * per + k]
+                j += 1
         # a sensor between two lit sensors of one colour that reads otherwise reads the return
         # field just outside their magnets' rims (two checkers half a pitch either side give it
         # -0.43 of a checker, the other colour): no checker fits there, so it is dark (a
         # flickering one too; a FAULT at a rail stays)
         flicker = self.flicker
-        for j in range(1, len(states) - 1):
+        for j in range(1, size - 1):
             c = states[j - 1] & 3
             if c and c != FAULT and states[j + 1] & 3 == c and states[j] & 3 != c:
                 if states[j] & 3 != FAULT or (flicker is not None and flicker[ids[j]]):
@@ -90,29 +144,39 @@ class Runs:
         # reads a pin's spot either way); alone in its place it stays a FAULT
         if flicker is not None:
             lit = False
-            for state in states:
-                if state & 3 and state & 3 != FAULT:
+            for j in range(size):
+                if states[j] & 3 and states[j] & 3 != FAULT:
                     lit = True
                     break
             if lit:
-                for j in range(len(states)):
+                for j in range(size):
                     if states[j] & 3 == FAULT and flicker[ids[j]]:
                         states[j] = EMPTY
-        faults = set()
-        for j in range(len(states)):
+        # faults[i]: slot i of the place (from the base) has a FAULT sensor
+        faults = self.faults
+        any_fault = False
+        for i in range(len(slots)):
+            faults[i] = 0
+        for j in range(size):
             if states[j] & 3 == FAULT:
-                faults.add(ids[j] // per)
-        new = []
-        if not faults:
+                faults[j // per] = 1
+                any_fault = True
+        new = self.new
+        k = 0  # checkers so far: new[:k]
+        if not any_fault:
             colour = 0
             run = 0
             top = 0
-            for state in states + [EMPTY]:
+            for j in range(size + 1):
+                state = states[j] if j < size else EMPTY
                 c = state & 3
                 if run and c != colour:  # the run ends: ceil(run / 2) checkers
                     n = (run + 1) // 2
-                    new.extend([1 << 2 | colour] * (n - 1))
-                    new.append((top if top > 1 else 1) << 2 | colour)
+                    for _ in range(n - 1):
+                        new[k] = 1 << 2 | colour
+                        k += 1
+                    new[k] = (top if top > 1 else 1) << 2 | colour
+                    k += 1
                     run = 0
                 if c:
                     if not run:
@@ -122,11 +186,12 @@ class Runs:
                     if level > top:
                         top = level
         out = self.out
-        for i, slot in enumerate(slots):
-            if faults:
-                state = FAULT if slot in faults else EMPTY
+        for i in range(len(slots)):
+            if any_fault:
+                state = FAULT if faults[i] else EMPTY
             else:
-                state = new[i] if i < len(new) else EMPTY
+                state = new[i] if i < k else EMPTY
+            slot = slots[i]
             if out[slot] != state:
                 out[slot] = state
-                self.changed.add(slot)
+                self._mark(slot)

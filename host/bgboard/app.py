@@ -41,7 +41,7 @@ from bgboard.config import Config
 from bgboard.control.controller import Controller
 from bgboard.control.events import (BoardFault, BoardRead, Button, ButtonPressed, DiceRolled, HintReady,
                                     LessonReady, LinkChanged, Tick)
-from bgboard.errors import EnvironmentFailure
+from bgboard.errors import EnvironmentFailure, shown
 from bgboard.hardware import load_grid, load_pins
 from bgboard.io.buttons import Buttons, to_loop
 from bgboard.link.connection import Beat, BoardSeen, Connected, LinkEvent, Lost, Rolled, Timing, Trouble
@@ -177,15 +177,18 @@ class App:
                                                                        name="bgboard-hint")
 
     async def _hint(self, hints: HintWorker, position: Position, dice: tuple[int, int]) -> None:
-        from bgboard.hints.worker import HintCancelled
+        from bgboard.hints.worker import ENGINE_FAILURES, HintCancelled
 
         try:
             ranked = (await hints.plays(position, dice, limit=1)).plays
         except HintCancelled as exc:
             log.debug("hint for %d-%d dropped: %s", *dice, exc.reason)
             return
-        except Exception as exc:  # an engine failure costs the hint, never the match
-            log.warning("the hint engine failed: %s", exc)
+        except ENGINE_FAILURES as exc:  # an engine failure costs the hint, never the match
+            log.warning("the hint engine failed: %s", shown(str(exc)))
+            return
+        except Exception:  # a program error: its traceback, and the hint is not shown
+            log.exception("the hint for %d-%d failed", *dice)
             return
         if ranked:
             self._handle(HintReady(position, dice, f"best: {ranked[0].notation}", self.clock_ms()))
@@ -253,15 +256,18 @@ class App:
 
     async def _analyse(self, hints: HintWorker, actions: tuple[Action, ...], key: int) -> None:
         from bgboard.analysis.match_end import figures_for_actions, summary_lines
-        from bgboard.hints.worker import HintCancelled
+        from bgboard.hints.worker import ENGINE_FAILURES, HintCancelled
 
         try:
             figures = await hints.call(figures_for_actions, actions, hints.engine.name, budget=600.0)
         except HintCancelled as exc:
             log.info("the match analysis was dropped: %s", exc.reason)
             return
-        except Exception as exc:  # the analysis is help: it never stops the board
-            log.warning("the match could not be analysed: %s", exc)
+        except ENGINE_FAILURES as exc:  # the analysis is help: it never stops the board
+            log.warning("the match could not be analysed: %s", shown(str(exc)))
+            return
+        except Exception:  # a program error: its traceback; the board goes on without it
+            log.exception("the match analysis failed")
             return
         c = self.match
         text = summary_lines(figures)

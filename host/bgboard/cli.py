@@ -75,11 +75,12 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_ENVIRONMENT
     except BrokenPipeError:
         return 0
-    except OSError as exc:  # a file or device the user named: one sentence, never a traceback
-        from bgboard.files import os_error
+    except OSError as exc:  # a file or device: one sentence, never a traceback
+        from bgboard.files import DISK_ERRNOS, os_error
 
         print(f"bgboard: {one_line(str(os_error(exc)))}", file=sys.stderr)
-        return 2
+        # a full or failing disk is the machine's failure; a path that cannot be used, the input's
+        return EXIT_ENVIRONMENT if exc.errno in DISK_ERRNOS else EXIT_INPUT
     except KeyboardInterrupt:
         print("bgboard: interrupted", file=sys.stderr)
         return 130

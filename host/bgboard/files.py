@@ -26,6 +26,10 @@ MAX_BYTES = 8 * 1024 * 1024  # no file bgboard reads is near this; a device woul
 PIPE_TIMEOUT_S = 10.0  # a named pipe or device given as a file: how long it may take to end
 CHUNK = 64 * 1024
 
+#: The errors of a disk that is full or failing: the machine's, whatever the path (exit 69),
+#: where the others (a missing file, a directory, a read-only place) ask for another path (2).
+DISK_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EIO})
+
 ADVICE = {
     errno.ENOSPC: "the disk is full: free some space or write somewhere else",
     errno.EDQUOT: "the disk quota is used up: free some space or write somewhere else",

@@ -16,6 +16,7 @@ import logging
 from typing import Any, Callable
 
 from bgboard.control.events import OpponentMoved
+from bgboard.errors import shown
 from bgboard.control.opponent_room import Answer, OpponentRoom, Question
 from bgboard.hints.hint_engine import HintEngine
 from bgboard.hints.levels import ENGINE_LEVELS, Ask, Decision, Level, decide, level_of, make_engine
@@ -106,7 +107,7 @@ class EngineOpponent:
         return None
 
     async def _answer(self, question: Question, ask: Ask) -> None:
-        from bgboard.hints.worker import HintCancelled
+        from bgboard.hints.worker import ENGINE_FAILURES, HintCancelled
 
         try:
             decision = await self.worker.call(decide_cached, self.level.engine, self.level.eval_level, ask,
@@ -117,8 +118,11 @@ class EngineOpponent:
                 return  # a newer question replaced this one
             log.warning("the %s opponent took too long: it plays the first legal choice", self.name)
             answer = fallback(question)
-        except Exception as exc:  # an engine failure costs the engine its choice, never the match
-            log.warning("the %s opponent failed (%s): it plays the first legal choice", self.name, exc)
+        except ENGINE_FAILURES as exc:  # an engine failure costs the engine its choice, never the match
+            log.warning("the %s opponent failed (%s): it plays the first legal choice", self.name, shown(str(exc)))
+            answer = fallback(question)
+        except Exception:  # a program error: its traceback in the log; the match still goes on
+            log.exception("the %s opponent's answer failed: it plays the first legal choice", self.name)
             answer = fallback(question)
         assert self.post is not None and self.clock is not None
         self.post(OpponentMoved(question.key, answer, self.clock()))

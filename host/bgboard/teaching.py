@@ -17,6 +17,7 @@ import logging
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Awaitable, Callable, Sequence
 
+from bgboard.errors import shown
 from bgboard.files import write_text_atomic
 from bgboard.hints.advice import cube_blocker
 from bgboard.hints.hint_engine import CubeState, HintEngine, UnsupportedError
@@ -238,7 +239,7 @@ class WorkerTeacher(_Lessons):
         self._queue.put_nowait(job)
 
     async def _grading(self) -> None:
-        from bgboard.hints.worker import HintCancelled
+        from bgboard.hints.worker import ENGINE_FAILURES, HintCancelled
 
         assert self._queue is not None
         while True:
@@ -251,8 +252,10 @@ class WorkerTeacher(_Lessons):
                         if exc.reason == "board changed" and attempt + 1 < self.RETRIES:
                             continue  # a hint took the worker: ask again
                         log.warning("a grade was dropped: %s", exc.reason)
-                    except Exception as exc:  # an engine failure costs the lesson, never the match
-                        log.warning("the hint engine failed to grade: %s", exc)
+                    except ENGINE_FAILURES as exc:  # an engine failure costs the lesson, never the match
+                        log.warning("the hint engine failed to grade: %s", shown(str(exc)))
+                    except Exception:  # a program error: its traceback; the lesson is lost
+                        log.exception("a grade failed")
                     else:
                         if graded is not None:
                             self.lessons.append(graded[1])

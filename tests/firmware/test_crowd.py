@@ -35,13 +35,13 @@ crowd = Crowd(classifier, S)
 states = bytearray(S)
 bad = 0
 for trial in range(60):
-    changed = set()
+    changed = []
     r = os.urandom(S)
     for j in range(S):
         if r[j] < 40:
             states[j] = (0, 1 << 2 | 1, 1 << 2 | 2, 2 << 2 | 1, 3)[r[j] % 5]
-            changed.add(j)
-    crowd.update(states, changed)
+            changed.append(j)
+    crowd.update(states, changed, len(changed))
     if list(classifier.crowd) != afresh(states):
         bad += 1
 for j in range(S):

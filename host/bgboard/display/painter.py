@@ -17,6 +17,7 @@ import logging
 from typing import Callable
 
 from bgboard.display.screen import Screen
+from bgboard.errors import BgboardError
 from bgboard.display.display_state import DisplayState
 from bgboard.newest import NewestOnly
 
@@ -67,8 +68,11 @@ class Painter:
                 self.screen.update(frame[0], self._clock_ms(), frame[1])
             self.screen.tick(self._clock_ms())
             self._failure = None
-        except Exception as exc:  # never into the match: say it, keep going
+        except (BgboardError, OSError) as exc:  # a panel's fault: say it once, keep going
             self._failure = f"the display failed ({exc})"
             log.error("%s", self._failure)
+        except Exception as exc:  # a program error: its traceback; never into the match
+            self._failure = f"the display failed ({type(exc).__name__})"
+            log.exception("the display failed")
         finally:
             self.busy = False

@@ -25,13 +25,21 @@ import multiprocessing
 import threading
 from typing import Any, Callable
 
+from bgboard.errors import BgboardError
 from bgboard.hints.advice import Cancelled, cube_hint, play_hints
 from bgboard.hints.hint_engine import CubeHint, CubeState, HintEngine, PlaysHint
 from bgboard.rules.position import Position
 
-__all__ = ["HintCancelled", "HintJob", "HintWorker"]
+__all__ = ["ENGINE_FAILURES", "HintCancelled", "HintJob", "HintWorker"]
 
 log = logging.getLogger(__name__)
+
+#: What a call on the worker raises when the engine or the machine fails, not the program: an
+#: engine that is missing or refuses (``BgboardError``), its pipe or file (``OSError``), its
+#: child process gone (``BrokenExecutor``).  Callers that treat the engine as optional catch
+#: these by name and log a sentence; anything else is a program error, logged with its
+#: traceback (errors.py: errors of the program are never hidden).
+ENGINE_FAILURES: tuple[type[BaseException], ...] = (BgboardError, OSError, concurrent.futures.BrokenExecutor)
 
 
 class HintCancelled(Cancelled):

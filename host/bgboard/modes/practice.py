@@ -5,10 +5,12 @@ session stopped half-way resumes at the drill after the last one graded."""
 from __future__ import annotations
 
 import logging
+import sqlite3
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
 from bgboard.config import Config
+from bgboard.errors import BgboardError, shown
 
 if TYPE_CHECKING:
     from bgboard.control.practice_room import PracticeRoom, ProgressBody
@@ -102,8 +104,8 @@ class PracticeProgress:
                     self.store.clear()
                 else:
                     self.store.save(body)
-            except Exception as exc:  # a full disk costs the resume point, never the drill
-                log.warning("the practice progress could not be kept: %s", exc)
+            except (BgboardError, OSError, sqlite3.Error) as exc:  # a full disk costs the resume point
+                log.warning("the practice progress could not be kept: %s", shown(str(exc)))
             self._kept = body
 
     def close(self) -> None:

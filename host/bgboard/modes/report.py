@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sqlite3
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
 from bgboard.config import Config
+from bgboard.errors import BgboardError, shown
 
 if TYPE_CHECKING:
     from bgboard.control.rooms import Room
@@ -62,13 +64,18 @@ async def write_learner_report(config: Config, teacher: WorkerTeacher, records_d
         try:
             histories = await asyncio.to_thread(
                 learner_histories, records_dir, list(teacher.lessons), names, learners, finished, analysed)
-        except Exception as exc:  # the history is help: the report is written without it
-            log.warning("the learner's history could not be kept: %s", exc)
+        except (BgboardError, OSError, sqlite3.Error) as exc:  # the history is help: the report goes on
+            log.warning("the learner's history could not be kept: %s", shown(str(exc)))
+        except Exception:  # a program error: its traceback; the report is written without it
+            log.exception("the learner's history failed")
     try:
         report = await teacher.write_report_async(records_dir / REPORT_NAME, names, title, analysed, learners,
                                                   histories)
-    except Exception as exc:  # the report is help: it never stops the board
-        log.warning("the learner report could not be written: %s", exc)
+    except (BgboardError, OSError) as exc:  # the report is help: it never stops the board
+        log.warning("the learner report could not be written: %s", shown(str(exc)))
+        return None
+    except Exception:  # a program error: its traceback; the board goes on
+        log.exception("the learner report failed")
         return None
     log.info("learner report: %s (%s)", report, teacher.summary()[0])
     return report

@@ -169,9 +169,8 @@ class RemoteLink(Reconnecting):
                     raise ProtocolError(f"a message on {where[:120]!r} is not one of this match")
             except InputError as exc:
                 log.warning("ignored a message on %s: %s", shown(where, 120), exc)
-            except Exception as exc:  # a fault of ours: one message never ends the link
-                log.error("could not handle a message on %s (%s: %s): ignored", shown(where, 120), type(exc).__name__,
-                          str(exc)[:200])
+            except Exception:  # a fault of ours: its traceback; one message never ends the link
+                log.exception("could not handle a message on %s: ignored", shown(where, 120))
 
 
 class RemoteSeat:

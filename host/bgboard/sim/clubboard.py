@@ -24,6 +24,7 @@ uninterrupted run would.
 from __future__ import annotations
 
 import asyncio
+import logging
 import hashlib
 import time
 from pathlib import Path
@@ -43,6 +44,8 @@ from bgboard.sim.records import write_mat, write_sgf
 from bgboard.store.journal import Entry
 
 __all__ = ["ClubSimBoard", "match_seed"]
+
+log = logging.getLogger(__name__)
 
 
 def match_seed(event: str, match: int) -> int:
@@ -140,6 +143,7 @@ class ClubSimBoard:
         """A new network session after :meth:`ClubLink.stop` cut it (tests: the Wi-Fi is back)."""
         self.link = self._link()
         self._link_task = asyncio.create_task(self.link.run(), name=f"club-board{self.board_number}")
+        log.info("board %d's club link is back", self.board_number)
 
     def taken_count(self) -> int:
         """How many assignments this board has taken."""

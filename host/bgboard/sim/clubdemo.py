@@ -13,6 +13,7 @@ pages too when the ``club`` extra is installed.  Everything is written under ``o
 from __future__ import annotations
 
 import asyncio
+import logging
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,6 +29,8 @@ from bgboard.net.broker import DIRECTOR, board_user
 from bgboard.net.mosquitto import PrivateBroker, free_port
 from bgboard.net.protocol import parse_broker_url
 from bgboard.sim.clubboard import ClubSimBoard
+
+log = logging.getLogger(__name__)
 
 TOPIC = "demo"
 MAX_LENGTH = 99  # the club's longest match (Director.new_event)
@@ -108,10 +111,13 @@ async def play_evening(
             sim = ClubSimBoard(settings, out / f"board{n}")
             sims.append(sim)
             tasks.append(asyncio.create_task(sim.run(), name=f"board{n}"))
+        log.info("the club demo runs: the director, %d boards%s", len(sims), ", the pages" if pages else "")
         reported = 0
         while service.event(EVENT).status != "finished":
             for t in tasks:
                 if t.done():
+                    if not t.cancelled() and t.exception() is not None:
+                        log.error("the demo's %s task failed", t.get_name(), exc_info=t.exception())
                     t.result()  # a crash: raise it
             done = sum(1 for m in service.matches(EVENT) if m.status == "finished")
             if done != reported:
@@ -135,6 +141,7 @@ async def play_evening(
         await asyncio.gather(*tasks, return_exceptions=True)
         service.close()
         broker.stop()
+        log.info("the club demo stopped: its tasks and the broker")
     champion = next((s.name for s in standings if s.status == "champion"), None)
     return DemoResult(champion, standings, matches, pages, export)
 
@@ -156,6 +163,7 @@ def _start_pages(db: Path, hub: LiveHub, stop: asyncio.Event, tasks: list[asynci
     try:
         from bgboard.club.web.server import serve_club
     except ImportError:
+        log.info("no live pages: the club extra is not installed")
         return ""
     port = free_port()
     tasks.append(asyncio.create_task(serve_club(db, hub, "127.0.0.1", port, stop=stop), name="pages"))

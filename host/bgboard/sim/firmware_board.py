@@ -27,6 +27,7 @@ slower, not wrong.  ``speed=1`` is real time (``--realtime``).
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
 import time
 from collections.abc import Awaitable, Callable
@@ -55,6 +56,8 @@ if TYPE_CHECKING:
     from bgboard.sense.places import Observation
 
 __all__ = ["SPEED", "Faults_", "LiveRun", "SimClock"]
+
+log = logging.getLogger(__name__)
 
 SETTLE_MS = 120
 TIMEOUT_S = 15.0
@@ -396,6 +399,7 @@ class LiveRun:
         players: asyncio.Task[None] | None = None
         try:
             await self.pico.start_async()  # the board starts beside the loop, not on it
+            log.info("the simulated board runs the firmware; the host starts")
             power = asyncio.create_task(self._power())
             app_task = asyncio.create_task(self.app.run())
             players = asyncio.create_task(self._players())
@@ -416,8 +420,13 @@ class LiveRun:
             if app_task is not None:
                 try:
                     await asyncio.wait_for(app_task, 10)
-                except (asyncio.TimeoutError, SimulationError):
+                except asyncio.TimeoutError:
+                    log.warning("the host did not stop within 10 s: cancelled")
                     app_task.cancel()
+                except SimulationError:
+                    app_task.cancel()
+            if power is not None and power.done() and not power.cancelled() and power.exception() is not None:
+                log.error("the board's power task failed", exc_info=power.exception())
             self.pico.close()
             self.journal.close()
 

@@ -19,6 +19,7 @@ an uninterrupted run does.  The summary lists both boards and says whether their
 from __future__ import annotations
 
 import asyncio
+import logging
 import json
 import os
 import subprocess
@@ -38,6 +39,8 @@ from bgboard.sim.players import Move
 
 __all__ = ["REMOTE_WAIT_S", "play_remote_interactive", "remote_decides", "remote_script", "run_remote_board",
            "run_remote_match"]
+
+log = logging.getLogger(__name__)
 
 #: How long a person waits for the other board (its person, a restart, a broker coming back).
 REMOTE_WAIT_S = 600.0
@@ -315,9 +318,10 @@ def run_remote_match(options: Options, out: Path, *, model: bool, speed: int | N
         for user, side in BOARDS:
             config = board_config(out, broker, match, side, user, options.match_length)
             command = board_command(config, out / side, options, model=model, speed=speed)
-            log = open(out / f"{side}.log", "wb")
-            processes.append((side, subprocess.Popen(command, stdout=subprocess.PIPE, stderr=log,
-                                                     env=os.environ | {"PYTHONUNBUFFERED": "1"}), log))
+            board_log = open(out / f"{side}.log", "wb")
+            processes.append((side, subprocess.Popen(command, stdout=subprocess.PIPE, stderr=board_log,
+                                                     env=os.environ | {"PYTHONUNBUFFERED": "1"}), board_log))
+            log.info("the %s board started (pid %d), its log %s", side, processes[-1][1].pid, out / f"{side}.log")
         outputs = {side: _reader(process) for side, process, _ in processes}
         deadline = time.monotonic() + timeout_s
         while any(process.poll() is None for _, process, _ in processes):
@@ -336,12 +340,14 @@ def run_remote_match(options: Options, out: Path, *, model: bool, speed: int | N
                 raise SimulationError(f"the {side} board stopped ({tail[0][:300]}); see {out / (side + '.log')}")
             boards.append(json.loads(outputs[side].text.strip().splitlines()[-1]))
     finally:
-        for _, process, log in processes:
+        for side, process, board_log in processes:
             if process.poll() is None:
+                log.warning("the %s board (pid %d) was still running: killed", side, process.pid)
                 process.kill()
                 process.wait()
-            log.close()
+            board_log.close()
         broker.stop()
+        log.info("the remote match's broker stopped")
     mats = [Path(b["mat"]).read_text() for b in boards]
     summary = {"match": match, "match_length": options.match_length, "boards": boards,
                "same_record": mats[0] == mats[1], "broker": broker.url}
@@ -359,9 +365,10 @@ def play_remote_interactive(options: Options, out: Path, read: Callable[[str], s
     black = board_command(board_config(out, broker, match, "black", "board2", options.match_length), out / "black",
                           options, model=True, speed=None)
     white = board_config(out, broker, match, "white", "board1", options.match_length)
-    log = open(out / "black.log", "ab")
-    process = subprocess.Popen(black, stdout=subprocess.DEVNULL, stderr=log)
-    log.close()
+    board_log = open(out / "black.log", "ab")
+    process = subprocess.Popen(black, stdout=subprocess.DEVNULL, stderr=board_log)
+    board_log.close()
+    log.info("the black board started (pid %d), its log %s", process.pid, out / "black.log")
     try:
         from dataclasses import replace
 
@@ -371,6 +378,7 @@ def play_remote_interactive(options: Options, out: Path, read: Callable[[str], s
                                            write))
     finally:
         if process.poll() is None:
+            log.info("the black board (pid %d) is stopped", process.pid)
             process.terminate()  # (it resumes from its journal with the same command)
             process.wait()
         broker.stop()

@@ -45,6 +45,22 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
 }
 
 
+#: SQLite's answers that mean the machine failed, not the file: the disk is full, read-only
+#: or failing (``sqlite3.Error.sqlite_errorname``, its primary code before any "_" detail)
+DISK_FAILURES = frozenset({"SQLITE_FULL", "SQLITE_READONLY", "SQLITE_IOERR"})
+
+
+def disk_failed(exc: sqlite3.Error, path: Path) -> bool:
+    """Whether ``exc`` from the database at ``path`` is the disk's failure (exit 69), not a
+    file that is not a database or a path that is wrong (exit 2).  SQLite cannot open a file
+    in a directory that exists when that directory cannot be written (a read-only disk)."""
+    name = str(getattr(exc, "sqlite_errorname", ""))
+    primary = "_".join(name.split("_")[:2])
+    if primary in DISK_FAILURES:
+        return True
+    return primary == "SQLITE_CANTOPEN" and path.parent.is_dir() and not path.is_dir()
+
+
 class JournalError(InputError):
     """A journal file that cannot be opened or read (the message names the file)."""
 
@@ -107,6 +123,12 @@ class Journal:
                 version = SCHEMA
         except sqlite3.Error as exc:
             log.debug("the journal %s cannot be opened: %s", self.path, shown(exc))
+            if disk_failed(exc, self.path):
+                raise JournalWriteError(
+                    f"the journal {self.path} cannot be written ({exc}): its disk is full, read-only or "
+                    "failing, or its directory is not writable: free space, or give [journal] path a writable "
+                    "place, and start bgboard again"
+                ) from None
             raise JournalError(f"{self.path} cannot be used as a journal ({exc}){RECOVER}") from None
         if version != SCHEMA:
             raise JournalError(f"{self.path} is a journal of schema {row[0]}, this host reads {SCHEMA}")
