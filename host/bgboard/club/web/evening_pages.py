@@ -15,11 +15,13 @@ from __future__ import annotations
 
 import io
 import secrets
+from contextlib import aclosing
 from typing import Any, Callable
 from urllib.parse import quote
 
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import UploadFile
+from starlette.formparsers import MultiPartException, MultiPartParser
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Route
@@ -29,6 +31,7 @@ from bgboard.club.checks import MAX_MAT
 from bgboard.club.printing import PRINT_CSS
 from bgboard.club.web import login as auth
 from bgboard.club.web.boardview import bounded
+from bgboard.club.web.door import MAX_UPLOAD as MAX_UPLOAD_BODY
 from bgboard.digits import decimal_number, whole_number
 from bgboard.errors import InputError
 
@@ -53,10 +56,26 @@ def player_url(name: str) -> str:
     return "/players/" + quote(name, safe="")
 
 
+class _PartsInMemory(MultiPartParser):
+    """Starlette's multipart parser with a file part kept in memory up to a whole upload's
+    size (the door bounds the body, and the uploads in flight together): an upload never
+    becomes a temporary file, so a full disk cannot be made fuller by one, and a full disk
+    does not refuse one."""
+
+    spool_max_size = MAX_UPLOAD_BODY + 1
+
+
 async def checked_upload(request: Request) -> tuple[dict[str, str], bytes | None]:
     """A POSTed form with at most one file (the .mat), after the same CSRF check as
     :func:`bgboard.club.web.login.checked_form`; the file bounded to 4 MB."""
-    form = await request.form(max_files=1, max_fields=20)
+    if request.headers.get("content-type", "").lower().startswith("multipart/form-data"):
+        try:
+            async with aclosing(request.stream()) as stream:
+                form = await _PartsInMemory(request.headers, stream, max_files=1, max_fields=20).parse()
+        except MultiPartException as exc:
+            raise auth.Refused(400, f"The form could not be read ({bounded(exc.message, 80)}).") from None
+    else:
+        form = await request.form(max_files=1, max_fields=20)
     fields: dict[str, str] = {}
     data = None
     for key, value in form.items():
