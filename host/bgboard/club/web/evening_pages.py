@@ -7,7 +7,7 @@ match to play), ``/players/NAME`` (a player's events, matches and rating history
 ``/qr.svg?path=/...`` (a QR code of this site's address for that page, made with segno).
 The director's (after the login; every form with its CSRF token): ``/director/setup`` (add
 a player, create an event with check-in and payouts, enter players, a late entry, attach a
-``.mat`` to a result) and ``/director/checkin/EVENT`` (one tap per player, fit for a phone;
+``.mat`` to a result, correct a finished event's money with a reason) and ``/director/checkin/EVENT`` (one tap per player, fit for a phone;
 close check-in and draw).
 """
 
@@ -96,6 +96,15 @@ async def checked_upload(request: Request) -> tuple[dict[str, str], bytes | None
     return fields, data
 
 
+def money_fields(fields: dict[str, str]) -> dict[str, Any]:
+    """The money options of a set-up form (None: left empty), the rake as a number."""
+    options: dict[str, Any] = {k: fields.get(k, "").strip() or None
+                               for k in ("entry_fee", "payout", "consolation_payout", "rake", "round_to")}
+    if options["rake"] is not None:
+        options["rake"] = decimal_number(options["rake"], "the rake", "5")
+    return options
+
+
 def evening_routes(site: Any, page: Callable[..., Response], refused: Callable[..., Response]) -> list[Route]:
     """The routes of this module's pages (they come before the club's own)."""
 
@@ -173,7 +182,7 @@ def evening_routes(site: Any, page: Callable[..., Response], refused: Callable[.
             events = []
             for info in club.events():
                 s = service.event_settings(club, info.name)
-                events.append({"info": info, "check_in": s.get("check_in"),
+                events.append({"info": info, "check_in": s.get("check_in"), "fee": s.get("fee_cents"),
                                "done": [m for m in club.matches(info.name) if m.status == "finished"]})
             flash = request.session.pop(FLASH, None)
             return page(request, "setup.html", status=status, events=events, players=club.players(),
@@ -227,20 +236,19 @@ def evening_routes(site: Any, page: Callable[..., Response], refused: Callable[.
                 with club.club.transaction():
                     e = club.new_event(fields.get("name", ""), fields.get("format", ""), length,
                                        number("rounds"), number("consolation_length"), actor=ACTOR)
-                    options: dict[str, Any] = {
-                        k: fields.get(k, "").strip() or None
-                        for k in ("entry_fee", "payout", "consolation_payout", "rake", "round_to")}
-                    if options["rake"] is not None:
-                        try:
-                            options["rake"] = float(options["rake"])
-                        except ValueError:
-                            raise InputError("the rake is a percentage") from None
+                    options = money_fields(fields)
                     if fields.get("confirm_results"):  # board results both players confirm (club/confirmations.py)
                         options["confirm_results"] = True
                     if fields.get("check_in") or any(v is not None for v in options.values()):
                         service.configure(club, e.name, check_in=bool(fields.get("check_in")) or None,
                                           **{k: v for k, v in options.items() if v is not None}, actor=ACTOR)
                 return f"Event {e.name} created ({e.format}, {e.length}-point matches).", back
+            if action == "money":    # a finished event's money, corrected on purpose (audited)
+                out = service.correct_money(club, event, reason=fields.get("reason", ""),
+                                            **{k: v for k, v in money_fields(fields).items() if v is not None},
+                                            actor=ACTOR)
+                return (f"{bounded(event, 60)}: the money is corrected, pot {out['pot']}; "
+                        "the audit log keeps what was paid before."), back
             if action == "enter":
                 names = [v for k, v in fields.items() if k.startswith("p:")]
                 e = club.enter(event, names, actor=ACTOR)
