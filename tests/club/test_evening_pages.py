@@ -151,3 +151,29 @@ def test_the_setup_page_makes_an_event_whose_board_results_both_players_confirm(
     for bad in ("x", "99999", ""):  # a held result that is not there: one sentence on the director's page
         refused = client.post("/director/accept", data={"csrf": token, "held": bad})
         assert refused.status_code == 400 and "no held result" in refused.text
+
+
+def test_the_director_corrects_a_finished_events_money_with_a_reason(client, db):
+    with Director.open(db) as d:
+        d.db.execute("UPDATE events SET settings = ? WHERE name = ?",
+                     (json.dumps({"fee_cents": 1000, "payout": [100.0]}), SWISS))
+        before = evening.payouts(d, SWISS)
+    token = log_in(client)
+    setup = client.get("/director/setup").text
+    assert 'action="/director/evening/money"' in setup and f'value="{SWISS}"' in setup
+    bare = client.post("/director/evening/money", data={"csrf": token, "event": SWISS, "entry_fee": "20"})
+    assert bare.status_code == 400 and "--reason" in said(bare.text)[0]
+    done = client.post("/director/evening/money", data={"csrf": token, "event": SWISS, "entry_fee": "20",
+                                                       "payout": "60,40", "reason": "the poster said 20"},
+                       follow_redirects=False)
+    assert done.status_code == 303, said(done.text)
+    assert "the money is corrected" in said(client.get("/director/setup").text)[0]
+    with Director.open(db) as d:
+        after = evening.payouts(d, SWISS)
+        (row,) = [e for e in d.audit() if e.action == "money_correct"]
+    assert after["pot"] == 2 * before["pot"] and len(after["paid"]) >= 2
+    assert row.actor == "director (web)" and row.args["reason"] == "the poster said 20"
+    assert row.before["pot"] == before["pot"] and row.after["paid"] == after["paid"]
+    forged = client.post("/director/evening/money", data={"csrf": "x" * 43, "event": SWISS, "entry_fee": "1",
+                                                         "reason": "x"})
+    assert forged.status_code == 403

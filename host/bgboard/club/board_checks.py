@@ -11,6 +11,7 @@ becomes of a result (docs/club-protocol.md).
 
 from __future__ import annotations
 
+import errno
 import sqlite3
 import threading
 from dataclasses import dataclass
@@ -38,6 +39,19 @@ class Outcome:
 def is_lock(exc: BaseException) -> bool:
     """Whether ``exc`` is SQLite saying another connection holds the lock (wait and retry)."""
     return isinstance(exc, sqlite3.OperationalError) and ("locked" in str(exc) or "busy" in str(exc))
+
+
+def is_full(exc: BaseException) -> bool:
+    """Whether ``exc`` is the club's disk full (SQLite's SQLITE_FULL, or the system's ENOSPC or
+    EDQUOT): waiting does not help, so the results waiting are refused with the reason."""
+    if isinstance(exc, sqlite3.OperationalError):
+        return getattr(exc, "sqlite_errorcode", None) == sqlite3.SQLITE_FULL or "disk is full" in str(exc)
+    return isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT)
+
+
+#: The sentence a board shows when the club's disk is full (docs/club-protocol.md).
+DISK_FULL = ("the club computer's disk is full, so the result is not stored: "
+             "show the score to the director, who enters it by hand")
 
 
 _own = threading.local()  # per thread (and per worker process): its own connection to each club
@@ -111,5 +125,5 @@ def check_board_result(path: str, board: int, result: Result) -> Outcome:
     return Outcome(CHECKED)
 
 
-__all__ = ["STORED", "DUPLICATE", "REFUSED", "IGNORED", "CHECKED", "FAILED", "Outcome", "is_lock", "board_service",
+__all__ = ["is_full", "DISK_FULL", "STORED", "DUPLICATE", "REFUSED", "IGNORED", "CHECKED", "FAILED", "Outcome", "is_lock", "board_service",
            "nothing", "warm_checker", "Checker", "check_board_result"]

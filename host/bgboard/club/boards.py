@@ -48,7 +48,9 @@ from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, Th
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable
 
-from bgboard.club.board_checks import CHECKED, DUPLICATE, FAILED, IGNORED, REFUSED, STORED, Outcome, is_lock, nothing
+from bgboard.club.board_checks import (
+    CHECKED, DISK_FULL, DUPLICATE, FAILED, IGNORED, REFUSED, STORED, Outcome, is_full, is_lock, nothing,
+)
 from bgboard.club.board_limits import Bucket, Limits
 from bgboard.club.board_tournament import ClubTournament, Tournament
 from bgboard.club.lifeline import helper_start
@@ -399,7 +401,15 @@ class DirectorLink:
             try:
                 if self._checked:
                     batch = self._checked[: self.limits.batch]
-                    outcomes = await self._off_loop(self._store, batch)
+                    try:
+                        outcomes = await self._off_loop(self._store, batch)
+                    except Exception as exc:
+                        if not is_full(exc):
+                            raise
+                        # waiting does not free the disk: each board is told now, not left waiting
+                        log.error("the club database's disk is full (%s): %d result(s) refused with the reason",
+                                  str(exc)[:200], len(batch))
+                        outcomes = [Outcome(REFUSED, DISK_FULL) if o.status == CHECKED else o for _, _, o in batch]
                     del self._checked[: len(batch)]
                     self._stored_since_sync = self._decided(batch, outcomes) or self._stored_since_sync
                 if self._checked and not full and loop.time() - self._synced_at < 2 * self.limits.watch_s:

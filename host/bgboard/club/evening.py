@@ -11,6 +11,7 @@ Every change runs in one transaction and writes an audit row (replayed by
     edit_player(d, name, new_name=None, rating=None)   remove_player(d, name)
     match_id(d, event, text)                -> the club-wide id of an event's match
     payouts(d, event)                       -> [{"place", "name", "amount", "flight"}]
+    correct_money(d, event, reason=, entry_fee=, payout=, ...)   (a finished event's, audited)
     set_backup_dir(d, folder)               (None: no automatic backup)
 
 Rules (docs/club.md "The evening"):
@@ -36,7 +37,7 @@ from typing import TYPE_CHECKING, Any
 
 from bgboard.club import audit, bracket, db as queries, formats, payouts as money
 from bgboard.club.audit import now
-from bgboard.club.checks import clean_name, resembles, shell_word
+from bgboard.club.checks import clean_name, clean_text, resembles, shell_word
 from bgboard.club.model import CONSOLATION, DOUBLE, ELIMINATION, MAIN, ROUND_ROBIN, SWISS
 from bgboard.digits import is_whole
 from bgboard.errors import EnvironmentFailure, InputError
@@ -120,35 +121,15 @@ def configure(d: "Director", event: str, *, check_in: bool | None = None,
                                                 ("--round-to", round_to)) if value is not None]
         if money_asked and row["status"] == "finished":
             raise InputError(f"event {row['name']!r} is finished: its entry fee and payouts are frozen "
-                             f"(what was paid out stands), so {money_asked[0]} cannot change now")
+                             f"(what was paid out stands), so {money_asked[0]} cannot change here: a correction "
+                             f"is 'bgboard club payouts {_q(row['name'])} --correct {money_asked[0]} ... --reason WHY'")
         if check_in is not None:
             if row["status"] != "open":
                 raise InputError(f"event {row['name']!r} has started: check-in is for before the draw")
             s["check_in"] = OPEN if check_in else None
         if confirm_results is not None:
             s["confirm_results"] = True if confirm_results else None
-        if entry_fee is not None:
-            s["fee_cents"] = money.cents(entry_fee, "--entry-fee")
-        if round_to is not None:
-            unit = money.cents(round_to, "--round-to")
-            if unit < 1:
-                raise InputError("--round-to is at least 0.01")
-            s["round_cents"] = unit
-        if rake is not None:
-            if not 0 <= float(rake) < 100:
-                raise InputError(f"--rake is a percentage from 0 to below 100, not {rake}")
-            s["rake"] = float(rake)
-        if payout is not None:
-            s["payout"] = money.percentages(payout, "--payout") if isinstance(payout, str) else list(payout)
-        if consolation_payout is not None:
-            if row["format"] != DOUBLE:
-                raise InputError("--consolation-payout is for a double-elimination event only")
-            s["consolation_payout"] = (money.percentages(consolation_payout, "--consolation-payout")
-                                       if isinstance(consolation_payout, str) else list(consolation_payout))
-        if "payout" in s or "consolation_payout" in s:
-            if "fee_cents" not in s:
-                raise InputError("a payout needs an entry fee: add --entry-fee AMOUNT")
-            money.check_split(s.get("payout", []), s.get("consolation_payout", []))
+        _set_money(row, s, entry_fee, payout, consolation_payout, rake, round_to)
         s = {k: v for k, v in s.items() if v is not None}
         db.execute("UPDATE events SET settings = ? WHERE id = ?", (json.dumps(s, sort_keys=True), row["id"]))
         args = {"check_in": check_in, "entry_fee": entry_fee,
@@ -158,6 +139,35 @@ def configure(d: "Director", event: str, *, check_in: bool | None = None,
                                                                          if v is not None}},
                s, actor, at, row["id"])
     return s
+
+
+def _set_money(row: sqlite3.Row, s: dict[str, Any], entry_fee: str | None,
+               payout: str | list[float] | None, consolation_payout: str | list[float] | None,
+               rake: float | None, round_to: str | None) -> None:
+    """Put the money options given (not None) into the settings ``s``, checked: one sentence
+    for a bad amount, a split that is not 100 % or a payout without a fee."""
+    if entry_fee is not None:
+        s["fee_cents"] = money.cents(entry_fee, "--entry-fee")
+    if round_to is not None:
+        unit = money.cents(round_to, "--round-to")
+        if unit < 1:
+            raise InputError("--round-to is at least 0.01")
+        s["round_cents"] = unit
+    if rake is not None:
+        if not 0 <= float(rake) < 100:
+            raise InputError(f"--rake is a percentage from 0 to below 100, not {rake}")
+        s["rake"] = float(rake)
+    if payout is not None:
+        s["payout"] = money.percentages(payout, "--payout") if isinstance(payout, str) else list(payout)
+    if consolation_payout is not None:
+        if row["format"] != DOUBLE:
+            raise InputError("--consolation-payout is for a double-elimination event only")
+        s["consolation_payout"] = (money.percentages(consolation_payout, "--consolation-payout")
+                                   if isinstance(consolation_payout, str) else list(consolation_payout))
+    if "payout" in s or "consolation_payout" in s:
+        if "fee_cents" not in s:
+            raise InputError("a payout needs an entry fee: add --entry-fee AMOUNT")
+        money.check_split(s.get("payout", []), s.get("consolation_payout", []))
 
 
 def event_settings(d: "Director", event: str) -> dict[str, Any]:
@@ -450,6 +460,47 @@ def payouts(d: "Director", event: str) -> dict[str, Any]:
     return out
 
 
+def correct_money(d: "Director", event: str, *, reason: str, entry_fee: str | None = None,
+                  payout: str | list[float] | None = None, consolation_payout: str | list[float] | None = None,
+                  rake: float | None = None, round_to: str | None = None,
+                  actor: str = "director", at: str | None = None) -> dict[str, Any]:
+    """Correct a finished event's entry fee, payouts, rake or unit on purpose (they are frozen
+    for :func:`configure`): one transaction, one audit row with the reason and the money
+    before and after (settings, pot and every paid place).  Returns the new :func:`payouts`."""
+    reason = clean_text(reason, "a reason")
+    if not reason:
+        raise InputError("say why the money is corrected (--reason), for the audit log")
+    asked = {"entry_fee": entry_fee, "payout": payout, "consolation_payout": consolation_payout,
+             "rake": rake, "round_to": round_to}
+    asked = {k: v for k, v in asked.items() if v is not None}
+    if not asked:
+        raise InputError("say what to correct: --entry-fee, --payout, --consolation-payout, --rake or --round-to")
+    with d.club.transaction() as db:
+        row = queries.event_row(d.db, event)
+        if row["status"] != "finished":
+            raise InputError(f"event {row['name']!r} is not finished: change its money with "
+                             f"'bgboard club event set {_q(row['name'])} ...' (a correction is for a finished event)")
+        before = _money_state(d, row["name"])
+        s = settings(row)
+        _set_money(row, s, entry_fee, payout, consolation_payout, rake, round_to)
+        db.execute("UPDATE events SET settings = ? WHERE id = ?", (json.dumps(s, sort_keys=True), row["id"]))
+        after = _money_state(d, row["name"])
+        if after == before:
+            raise InputError(f"event {row['name']!r} already has that money: nothing to correct")
+        audit.write(d.db, "money_correct", {"event": row["name"], "settings": asked, "reason": reason},
+                    before, after, actor, at, row["id"])
+    return payouts(d, event)
+
+
+def _money_state(d: "Director", event: str) -> dict[str, Any]:
+    """A finished event's money as the audit log shows it before and after a correction."""
+    s = event_settings(d, event)
+    out = payouts(d, event)
+    return {"entry_fee": _amount(s.get("fee_cents", 0)), "payout": s.get("payout", [100.0]),
+            "consolation_payout": s.get("consolation_payout"), "rake": s.get("rake", 0.0),
+            "round_to": _amount(s.get("round_cents", 100)), "pot": out["pot"], "paid": out["paid"]}
+
+
 def _amount(c: int) -> int | float:
     return c // 100 if c % 100 == 0 else c / 100
 
@@ -512,5 +563,5 @@ def backup_dir(d: "Director") -> str | None:
 
 
 __all__ = ["configure", "event_settings", "check_in", "check_in_list", "close_check_in", "late_entry",
-           "edit_player", "remove_player", "match_id", "payouts", "set_backup_dir", "backup_dir",
+           "edit_player", "remove_player", "match_id", "payouts", "correct_money", "set_backup_dir", "backup_dir",
            "draw_sheet", "slips_sheet", "number_matches", "check_pairable", "after_round", "settings"]

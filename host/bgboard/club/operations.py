@@ -59,6 +59,7 @@ OPERATIONS: dict[str, Replay] = {
     "director-password": _ignored,  # the log never holds the hash: the new club sets its own
     # the evening (club/evening.py)
     "event_settings": lambda d, a, kw: evening.configure(d, a["event"], **a["settings"], **kw),
+    "money_correct": lambda d, a, kw: evening.correct_money(d, a["event"], reason=a["reason"], **a["settings"], **kw),
     "checkin": lambda d, a, kw: evening.check_in(d, a["event"], a["names"], a["undo"], **kw),
     "checkin_close": lambda d, a, kw: evening.close_check_in(d, a["event"], **kw),
     "late_entry": lambda d, a, kw: evening.late_entry(d, a["event"], a["name"], a["score"], **kw),

@@ -11,6 +11,7 @@
     bgboard club held [--json]  |  held --accept N  |  held --decide N --score A-B
     bgboard club matches EVENT [--json]
     bgboard club payouts EVENT [--json]
+    bgboard club payouts EVENT --correct [--entry-fee AMOUNT] [--payout 50,30,20] [...] --reason TEXT
     bgboard club backup --out FILE  |  backup --auto DIR  |  backup --auto off
     bgboard club restore FILE
 
@@ -80,9 +81,13 @@ def add_parsers(sub: Any, player: Any, event: Any) -> None:
     p = sub.add_parser("matches", help="an event's matches with their numbers")
     p.add_argument("event", metavar="EVENT")
     p.add_argument("--json", action="store_true")
-    p = sub.add_parser("payouts", help="an event's pot and each paid place")
+    p = sub.add_parser("payouts", help="an event's pot and each paid place (--correct: a finished event's money)")
     p.add_argument("event", metavar="EVENT")
     p.add_argument("--json", action="store_true")
+    p.add_argument("--correct", action="store_true",
+                   help="correct a finished event's entry fee, payouts, rake or unit (audited, with --reason)")
+    p.add_argument("--reason", default="", help="why the money is corrected (audit log)")
+    add_event_options(p, new=False)
     p = sub.add_parser("backup", help="copy the club database safely, even while 'club serve' runs")
     group = p.add_mutually_exclusive_group(required=True)
     group.add_argument("--out", metavar="FILE", help="the backup file to write")
@@ -168,7 +173,7 @@ def run(d: Any, args: argparse.Namespace, by: str) -> int | None:
             print(f"match {m.number} (id {m.id}), round {m.round}{board}: {m.players[0]} v {m.players[1]}, "
                   f"{score}" + (f", {m.winner} wins" if m.winner else ""))
     elif cmd == "payouts":
-        out = evening.payouts(d, args.event)
+        out = _payouts(d, args, by)
         if args.json:
             print(json.dumps(out["paid"] if out["final"] else out))
             return 0
@@ -187,6 +192,24 @@ def run(d: Any, args: argparse.Namespace, by: str) -> int | None:
     else:
         return None
     return 0
+
+
+def _payouts(d: Any, args: argparse.Namespace, by: str) -> dict[str, Any]:
+    """``club payouts``: the event's pot and places, after a correction with ``--correct``."""
+    money = {"entry_fee": args.entry_fee, "payout": args.payout, "consolation_payout": args.consolation_payout,
+             "rake": args.rake, "round_to": args.round_to}
+    money = {k: v for k, v in money.items() if v is not None}
+    if args.confirm_results is not None:
+        raise InputError("--confirm-results goes with 'bgboard club event set', not with payouts")
+    if not args.correct:
+        if money or args.reason:
+            raise InputError("changing a finished event's money is a correction: add --correct and --reason WHY "
+                             "(before it is finished: 'bgboard club event set')")
+        return evening.payouts(d, args.event)
+    out = evening.correct_money(d, args.event, reason=args.reason, **money, actor=by)
+    if not args.json:
+        print(f"corrected ({' '.join(args.reason.split())}); the audit log keeps what was paid before")
+    return out
 
 
 def _held(d: Any, args: argparse.Namespace, by: str) -> None:

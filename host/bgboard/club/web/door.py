@@ -11,6 +11,10 @@ sends a body is judged on its headers before one byte of the body is read.
   is refused (403) before its body is read — a 400 MB anonymous upload costs the server the
   headers and what the socket had already buffered, no temporary file.
 
+* The evening's forms (the ``.mat`` upload) are held in memory, never in a temporary file
+  (bgboard.club.web.evening_pages), on a budget: while bodies of :data:`UPLOAD_BUDGET` bytes
+  in all are being read, one more is refused (503, try again in a moment) before it is read.
+
 Each refusal says ``Connection: close``, so the server stops reading the unread body; the
 form's CSRF token is still checked by the route after this (bgboard.club.web.login).
 """
@@ -31,6 +35,7 @@ from bgboard.digits import is_whole
 MAX_FORM = 256 * 1024           # a director's form (names, scores, reasons: fields of at most 1,000 characters)
 MAX_LOGIN = 8 * 1024            # the login and the logout: a password and a token
 MAX_UPLOAD = MAX_MAT + 64 * 1024  # the evening's forms: one .mat record and its fields
+UPLOAD_BUDGET = 8 * MAX_UPLOAD  # the evening's bodies in flight at once, all together (held in memory)
 OPEN_DOORS = ("/director/login", "/director/logout")  # director routes anyone may post to
 READING = ("GET", "HEAD", "OPTIONS")
 
@@ -84,6 +89,7 @@ class Door:
         self.app = app
         self.director = director
         self.refuse = refuse
+        self.uploading = 0      # bytes of the evening's bodies being read now (their limit, or what they declared)
 
     async def _refused(self, scope: Scope, receive: Receive, send: Send, request: Request, error: Refused) -> None:
         response = self.refuse(request, error)
@@ -106,9 +112,27 @@ class Door:
             error = Refused(413, f"That is more than this form takes ({limit // 1024} KB at most).")
         else:
             error = None
+        share = min(declared, limit) if declared is not None else limit
+        if error is None and limit == MAX_UPLOAD:
+            if self.uploading + share > UPLOAD_BUDGET:
+                log.warning("%s %s: refused, %d bytes of uploads are being read already", scope["method"],
+                            path[:100], self.uploading)
+                error = Refused(503, "Too many uploads at once: send it again in a moment.", retry_after=5)
+            else:
+                self.uploading += share
+        else:
+            share = 0
         if error is not None:
             await self._refused(scope, receive, send, request, error)
             return
+        try:
+            await self._through(scope, receive, send, request, path, limit)
+        finally:
+            self.uploading -= share
+
+    async def _through(self, scope: Scope, receive: Receive, send: Send, request: Request, path: str,
+                       limit: int) -> None:
+        """The request past the door, its body bounded to ``limit`` while it streams."""
         read = 0
         started = False
         whole = False    # the body read to its end
@@ -141,4 +165,5 @@ class Door:
                 await self._refused(scope, receive, send, request, error)
 
 
-__all__ = ["Door", "BodyTooLarge", "body_limit", "needs_director", "same_origin", "MAX_FORM", "MAX_LOGIN", "MAX_UPLOAD"]
+__all__ = ["Door", "BodyTooLarge", "body_limit", "needs_director", "same_origin", "MAX_FORM", "MAX_LOGIN", "MAX_UPLOAD",
+           "UPLOAD_BUDGET"]

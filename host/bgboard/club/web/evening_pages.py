@@ -7,7 +7,7 @@ match to play), ``/players/NAME`` (a player's events, matches and rating history
 ``/qr.svg?path=/...`` (a QR code of this site's address for that page, made with segno).
 The director's (after the login; every form with its CSRF token): ``/director/setup`` (add
 a player, create an event with check-in and payouts, enter players, a late entry, attach a
-``.mat`` to a result) and ``/director/checkin/EVENT`` (one tap per player, fit for a phone;
+``.mat`` to a result, correct a finished event's money with a reason) and ``/director/checkin/EVENT`` (one tap per player, fit for a phone;
 close check-in and draw).
 """
 
@@ -15,11 +15,13 @@ from __future__ import annotations
 
 import io
 import secrets
+from contextlib import aclosing
 from typing import Any, Callable
 from urllib.parse import quote
 
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import UploadFile
+from starlette.formparsers import MultiPartException, MultiPartParser
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Route
@@ -29,6 +31,7 @@ from bgboard.club.checks import MAX_MAT
 from bgboard.club.printing import PRINT_CSS
 from bgboard.club.web import login as auth
 from bgboard.club.web.boardview import bounded
+from bgboard.club.web.door import MAX_UPLOAD as MAX_UPLOAD_BODY
 from bgboard.digits import decimal_number, whole_number
 from bgboard.errors import InputError
 
@@ -53,10 +56,26 @@ def player_url(name: str) -> str:
     return "/players/" + quote(name, safe="")
 
 
+class _PartsInMemory(MultiPartParser):
+    """Starlette's multipart parser with a file part kept in memory up to a whole upload's
+    size (the door bounds the body, and the uploads in flight together): an upload never
+    becomes a temporary file, so a full disk cannot be made fuller by one, and a full disk
+    does not refuse one."""
+
+    spool_max_size = MAX_UPLOAD_BODY + 1
+
+
 async def checked_upload(request: Request) -> tuple[dict[str, str], bytes | None]:
     """A POSTed form with at most one file (the .mat), after the same CSRF check as
     :func:`bgboard.club.web.login.checked_form`; the file bounded to 4 MB."""
-    form = await request.form(max_files=1, max_fields=20)
+    if request.headers.get("content-type", "").lower().startswith("multipart/form-data"):
+        try:
+            async with aclosing(request.stream()) as stream:
+                form = await _PartsInMemory(request.headers, stream, max_files=1, max_fields=20).parse()
+        except MultiPartException as exc:
+            raise auth.Refused(400, f"The form could not be read ({bounded(exc.message, 80)}).") from None
+    else:
+        form = await request.form(max_files=1, max_fields=20)
     fields: dict[str, str] = {}
     data = None
     for key, value in form.items():
@@ -75,6 +94,15 @@ async def checked_upload(request: Request) -> tuple[dict[str, str], bytes | None
         if len(value) > auth.MAX_FIELD:
             raise auth.Refused(400, f"The field '{key[:30]}' is too long.")
     return fields, data
+
+
+def money_fields(fields: dict[str, str]) -> dict[str, Any]:
+    """The money options of a set-up form (None: left empty), the rake as a number."""
+    options: dict[str, Any] = {k: fields.get(k, "").strip() or None
+                               for k in ("entry_fee", "payout", "consolation_payout", "rake", "round_to")}
+    if options["rake"] is not None:
+        options["rake"] = decimal_number(options["rake"], "the rake", "5")
+    return options
 
 
 def evening_routes(site: Any, page: Callable[..., Response], refused: Callable[..., Response]) -> list[Route]:
@@ -154,7 +182,7 @@ def evening_routes(site: Any, page: Callable[..., Response], refused: Callable[.
             events = []
             for info in club.events():
                 s = service.event_settings(club, info.name)
-                events.append({"info": info, "check_in": s.get("check_in"),
+                events.append({"info": info, "check_in": s.get("check_in"), "fee": s.get("fee_cents"),
                                "done": [m for m in club.matches(info.name) if m.status == "finished"]})
             flash = request.session.pop(FLASH, None)
             return page(request, "setup.html", status=status, events=events, players=club.players(),
@@ -208,20 +236,19 @@ def evening_routes(site: Any, page: Callable[..., Response], refused: Callable[.
                 with club.club.transaction():
                     e = club.new_event(fields.get("name", ""), fields.get("format", ""), length,
                                        number("rounds"), number("consolation_length"), actor=ACTOR)
-                    options: dict[str, Any] = {
-                        k: fields.get(k, "").strip() or None
-                        for k in ("entry_fee", "payout", "consolation_payout", "rake", "round_to")}
-                    if options["rake"] is not None:
-                        try:
-                            options["rake"] = float(options["rake"])
-                        except ValueError:
-                            raise InputError("the rake is a percentage") from None
+                    options = money_fields(fields)
                     if fields.get("confirm_results"):  # board results both players confirm (club/confirmations.py)
                         options["confirm_results"] = True
                     if fields.get("check_in") or any(v is not None for v in options.values()):
                         service.configure(club, e.name, check_in=bool(fields.get("check_in")) or None,
                                           **{k: v for k, v in options.items() if v is not None}, actor=ACTOR)
                 return f"Event {e.name} created ({e.format}, {e.length}-point matches).", back
+            if action == "money":    # a finished event's money, corrected on purpose (audited)
+                out = service.correct_money(club, event, reason=fields.get("reason", ""),
+                                            **{k: v for k, v in money_fields(fields).items() if v is not None},
+                                            actor=ACTOR)
+                return (f"{bounded(event, 60)}: the money is corrected, pot {out['pot']}; "
+                        "the audit log keeps what was paid before."), back
             if action == "enter":
                 names = [v for k, v in fields.items() if k.startswith("p:")]
                 e = club.enter(event, names, actor=ACTOR)
