@@ -15,6 +15,7 @@ import asyncio
 import errno
 import os
 import subprocess
+import tempfile
 import time
 from pathlib import Path
 from typing import Iterator
@@ -37,8 +38,10 @@ DISK = "16m"
 
 @pytest.fixture
 def small_disk(tmp_path: Path) -> Iterator[Path]:
-    where = tmp_path / "disk"
-    where.mkdir()
+    # a short path: club serve's helper processes put their sockets in TMPDIR on this disk, and
+    # a socket's path has at most 107 bytes (xdist's worker folders made it longer: "AF_UNIX path
+    # too long")
+    where = Path(tempfile.mkdtemp(prefix="bgdisk-", dir="/tmp"))
     done = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={DISK},mode=0700", "tmpfs", str(where)],
                           capture_output=True, text=True)
     if done.returncode != 0:
@@ -47,6 +50,7 @@ def small_disk(tmp_path: Path) -> Iterator[Path]:
         yield where
     finally:
         subprocess.run(["umount", "-l", str(where)], check=False)
+        where.rmdir()
 
 
 def fill(disk: Path) -> int:
