@@ -39,10 +39,12 @@ class Hal:
         self.button = Pin(board.DICE_BUTTON, Pin.IN)
         self.status = Pin(board.STATUS_LED, Pin.OUT, value=0)
         self._data = Pin(board.LED_DATA, Pin.IN)
-        self.powered = False
         import neopixel
 
         self._strip = neopixel.NeoPixel(self._data, board.LED_COUNT)
+        # released first, whatever a constructor left (MicroPython's NeoPixel makes its pin an
+        # output); supply() then drives them if the supply is there
+        self._drive(False)
         self.supply()
         self._poll = select.poll()
         self._poll.register(sys.stdin, select.POLLIN)
@@ -87,19 +89,22 @@ class Hal:
         data low, the button pulled up) when it comes, high-Z with no pull when it goes."""
         present = self.sense.value() == 1
         if present != self.powered:
-            Pin = machine.Pin
-            if present:
-                for pin in self.select:
-                    pin.init(Pin.OUT, value=0)
-                for pin in self.enable:
-                    pin.init(Pin.OUT, value=1)
-                self._data.init(Pin.OUT, value=0)
-                self.button.init(Pin.IN, Pin.PULL_UP)
-            else:
-                for pin in self.select + self.enable + [self._data, self.button]:
-                    pin.init(Pin.IN)
-            self.powered = present
+            self._drive(present)
         return present
+
+    def _drive(self, on: bool) -> None:
+        Pin = machine.Pin
+        if on:
+            for pin in self.select:
+                pin.init(Pin.OUT, value=0)
+            for pin in self.enable:
+                pin.init(Pin.OUT, value=1)
+            self._data.init(Pin.OUT, value=0)
+            self.button.init(Pin.IN, Pin.PULL_UP)
+        else:  # no pull either: the rp2 port sets the pull on every init, none when not given
+            for pin in self.select + self.enable + [self._data, self.button]:
+                pin.init(Pin.IN)
+        self.powered = on
 
     # --- inputs --------------------------------------------------------------------
     def button_pressed(self) -> bool:

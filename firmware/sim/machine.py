@@ -270,9 +270,10 @@ class Pin:
     PULL_UP = 1
     PULL_DOWN = 2
 
-    def __init__(self, id, mode=-1, pull=-1, value=None):
+    def __init__(self, id, mode=-1, pull=None, value=None):
         self.id = id
         self.mode = mode
+        self.pull = pull
         self.level = 1 if pull == Pin.PULL_UP else 0
         if value is not None:
             self.level = 1 if value else 0
@@ -281,13 +282,15 @@ class Pin:
         if self.mux:
             SIM._mux = None
 
-    def init(self, mode=-1, pull=-1, value=None):
-        """MicroPython's Pin.init: a new mode (and pull, and level) for the same pin."""
+    def init(self, mode=-1, pull=None, value=None):
+        """MicroPython's Pin.init: a new mode, pull and level for the same pin; as the rp2
+        port does, the pull is set on every call (none when not given)."""
+        self.pull = pull
         self.mode = mode
         if value is not None:
             self.level = 1 if value else 0
         elif mode != Pin.OUT:
-            self.level = 1 if pull == Pin.PULL_UP else 0
+            self.level = 1 if self.pull == Pin.PULL_UP else 0
         if self.mux:
             SIM._mux = None
 

@@ -39,14 +39,14 @@ def test_without_the_supply_no_line_to_the_strips_is_driven(tmp_path: Path) -> N
     code = "import machine, board, hal\n" + STATE + """
 machine.SIM.supply = 0
 h = hal.Hal()
-print(state(LINES))
+print(state(LINES), all(machine.SIM.pins[i].pull is None for i in LINES))
 writes = machine.SIM.led_writes
 h.write_leds([(255, 255, 255)] * board.LED_COUNT)
 print(machine.SIM.led_writes - writes, h.button_pressed())
 machine.SIM.supply = 1
 print(h.supply(), state(LINES))
 machine.SIM.supply = 0
-print(h.supply(), state(LINES))
+print(h.supply(), state(LINES), all(machine.SIM.pins[i].pull is None for i in LINES))
 print(state([board.SMPS_MODE]))
 """
     run = run_script(code, tmp_path)
@@ -54,7 +54,8 @@ print(state([board.SMPS_MODE]))
     off, leds, on, off_again, smps = run.stdout.strip().splitlines()
     mux, power = PINS["mux"], PINS["power"]
     lines = [*mux["select"], *mux["enable"], PINS["leds"]["data"], PINS["dice"]["button"]]
-    assert parse(off) == {n: (0, 0) for n in lines}  # inputs, no pull: high-Z
+    assert off.endswith(" True")  # no pull on any of them: high-Z
+    assert parse(off.removesuffix(" True")) == {n: (0, 0) for n in lines}  # inputs, low
     assert leds == "0 False"  # no LED frame sent, no press read
     assert on.startswith("True ")
     driven = parse(on.split(" ", 1)[1])
@@ -62,7 +63,8 @@ print(state([board.SMPS_MODE]))
     assert {n: driven[n] for n in mux["enable"]} == {n: (1, 1) for n in mux["enable"]}  # every /E off
     assert driven[PINS["leds"]["data"]] == (1, 0)
     assert driven[PINS["dice"]["button"]] == (0, 1)  # an input pulled up
-    assert off_again.startswith("False ") and parse(off_again.split(" ", 1)[1]) == {n: (0, 0) for n in lines}
+    assert off_again.startswith("False ") and off_again.endswith(" True")  # released, the pull-up too
+    assert parse(off_again.split(" ", 1)[1].removesuffix(" True")) == {n: (0, 0) for n in lines}
     assert parse(smps) == {power["smps_mode"]: (1, 1)}  # GP23 stays high whatever the supply
 
 
