@@ -13,6 +13,8 @@ LED_COUNT = 42
 HOST_LEDS = 28
 LED_BRIGHTNESS = 64
 STATUS_LED = 25
+SMPS_MODE = 23
+SUPPLY_SENSE = 22
 SLOT_COUNT = 138
 PLACES = ('1', '2', '3', '4', '5', '6', '7', '8', '9', '10', '11', '12', '13', '14', '15', '16', '17', '18', '19', '20', '21', '22', '23', '24', 'bar-white', 'bar-black', 'off-white', 'off-black')
 # sensor n belongs to slot n // PER_SLOT: part 0 under its centre, part 1 half a pitch further

@@ -83,7 +83,10 @@ class Controller:
     # --- scanning ------------------------------------------------------------------
     def scan(self) -> int:
         """One scan: how many slots settled (``debouncer.settled[:n]``).  Allocates nothing
-        (tests/firmware/test_scan_allocation.py): a garbage collection would stall the scan."""
+        (tests/firmware/test_scan_allocation.py): a garbage collection would stall the scan.
+        Without the 5 V supply nothing is scanned (the strips are off, their lines high-Z)."""
+        if not self.hal.supply():
+            return 0
         self.scanner.scan(self.raw)
         self.scans += 1
         classifier = self.classifier
@@ -101,6 +104,10 @@ class Controller:
         self.send(self.encoder.hello(self.count, self.cal_status, FIRMWARE))
         if self.cal_problem:
             self.send(self.encoder.error(wire.CALIBRATION_CORRUPT, 0, 0, self.cal_problem))
+        while not self.hal.supply():  # a Pico on USB alone: wait for the 5 V
+            if not self.hal.running():
+                return
+            self.hal.sleep_ms(SCAN_MS)
         self.scanner.scan(self.raw)
         self.debouncer.prime(settle(self.classifier, self.runs, self.crowd, self.raw))
         for _ in range(DEBOUNCE_SCANS):

@@ -27,14 +27,25 @@ class Hal:
 
     def __init__(self) -> None:
         Pin = machine.Pin
-        self.select = [Pin(n, Pin.OUT, value=0) for n in board.MUX_SELECT]
-        self.enable = [Pin(n, Pin.OUT, value=1) for n in board.MUX_ENABLE]
+        # the Pico's regulator in PWM mode: less ripple on the 3.3 V the ADC measures against
+        self.smps = Pin(board.SMPS_MODE, Pin.OUT, value=1)
+        # every line to the strips and the dice starts high-Z: driven only with the 5 V supply
+        # present (supply()), or a Pico on USB alone would feed the unpowered strips through
+        # their multiplexers' clamp diodes and the ESD arrays' diodes to +5V
+        self.sense = Pin(board.SUPPLY_SENSE, Pin.IN)
+        self.select = [Pin(n, Pin.IN) for n in board.MUX_SELECT]
+        self.enable = [Pin(n, Pin.IN) for n in board.MUX_ENABLE]
         self.adcs = [machine.ADC(Pin(n)) for n in board.MUX_ADC]
-        self.button = Pin(board.DICE_BUTTON, Pin.IN, Pin.PULL_UP)
+        self.button = Pin(board.DICE_BUTTON, Pin.IN)
         self.status = Pin(board.STATUS_LED, Pin.OUT, value=0)
+        self._data = Pin(board.LED_DATA, Pin.IN)
         import neopixel
 
-        self._strip = neopixel.NeoPixel(Pin(board.LED_DATA, Pin.OUT), board.LED_COUNT)
+        self._strip = neopixel.NeoPixel(self._data, board.LED_COUNT)
+        # released first, whatever a constructor left (MicroPython's NeoPixel makes its pin an
+        # output); supply() then drives them if the supply is there
+        self._drive(False)
+        self.supply()
         self._poll = select.poll()
         self._poll.register(sys.stdin, select.POLLIN)
         self._in = sys.stdin.buffer
@@ -71,10 +82,34 @@ class Hal:
         """False when the simulation says stop; always True on a Pico."""
         return _SIM.running if _SIM is not None else True
 
+    # --- the 5 V supply -------------------------------------------------------------
+    def supply(self) -> bool:
+        """True while the 5 V supply is present (pins.toml [pico.power] supply_sense); the
+        lines to the strips and the dice follow it: driven (enables off, select 0, the LED
+        data low, the button pulled up) when it comes, high-Z with no pull when it goes."""
+        present = self.sense.value() == 1
+        if present != self.powered:
+            self._drive(present)
+        return present
+
+    def _drive(self, on: bool) -> None:
+        Pin = machine.Pin
+        if on:
+            for pin in self.select:
+                pin.init(Pin.OUT, value=0)
+            for pin in self.enable:
+                pin.init(Pin.OUT, value=1)
+            self._data.init(Pin.OUT, value=0)
+            self.button.init(Pin.IN, Pin.PULL_UP)
+        else:  # no pull either: the rp2 port sets the pull on every init, none when not given
+            for pin in self.select + self.enable + [self._data, self.button]:
+                pin.init(Pin.IN)
+        self.powered = on
+
     # --- inputs --------------------------------------------------------------------
     def button_pressed(self) -> bool:
-        """True while the dice button is held (active low)."""
-        return self.button.value() == 0
+        """True while the dice button is held (active low); never without the supply."""
+        return self.powered and self.button.value() == 0
 
     def random_bits(self, n: int) -> int:
         """``n`` random bits from the ROSC random bit, whitened by von Neumann's rule
@@ -92,7 +127,10 @@ class Hal:
 
     # --- outputs -------------------------------------------------------------------
     def write_leds(self, pixels: list) -> None:
-        """Send ``pixels`` ``[(r, g, b), ...]`` to the strip."""
+        """Send ``pixels`` ``[(r, g, b), ...]`` to the strip (not without the supply: the
+        data line stays high-Z)."""
+        if not self.powered:
+            return
         strip = self._strip
         for i in range(len(pixels)):
             strip[i] = pixels[i]

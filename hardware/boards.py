@@ -3,7 +3,8 @@
     /usr/bin/python3 hardware/boards.py --nets DIR --out DIR [--board NAME]
 
 reads the netlists hardware/circuit.py wrote (``strip5.net``, ``strip4.net``, ``controller.net``,
-``dice.net``), places every footprint by rule from sensing.toml's ``[board] slot_pitch_mm`` (the slot pitch),
+``dice.net``), places every footprint by rule (the strips from hardware/strip_plan.py, the plan the
+stack-up model is built from),
 routes every net with hardware/router.py (no via in any SMD part's courtyard), adds the outline
 (Edge.Cuts), mounting holes, silkscreen labels and the ground pour on both layers, saves
 ``NAME.kicad_pcb`` with its rule file ``NAME.kicad_dru`` (hardware/fab_rules.py: the fab's
@@ -26,6 +27,7 @@ import pcbnew
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import fab_rules  # noqa: E402  (hardware/ is not a package)
 import router as rt  # noqa: E402
+import strip_plan  # noqa: E402
 
 HARDWARE = Path(__file__).resolve().parent
 FOOTPRINTS = Path("/usr/share/kicad/footprints")
@@ -113,45 +115,20 @@ class Layout:
     back: set[str] = field(default_factory=set)  # parts on the back side (B.Cu), flipped in place
 
 
-def layout_strip(nets: Netlist, slots: int, pitch: float) -> Layout:
-    """A strip of two sensors per slot: sensor j (U{j + 1}) at ((j + 1) * pitch / 2, 19) from
-    the base corner -- slot i's at its centre ((i + 0.5) pitch) and half a pitch further -- with
-    its 100 nF under it; along the top edge the LED at the base, the 1x12 header J1 and the
-    multiplexer U20 (turned, its pins along the strip); the regulator between sensors 1 and 2
-    (slot 0's second sensor and slot 1's first); 6 mm past the last sensor."""
-    half = pitch / 2
-    width, height = slots * pitch + 6.0, 26.0
-    mid = 19.0
-    place: dict[str, tuple[float, float, float]] = {}
-    for j in range(2 * slots):
-        x = (j + 1) * half
-        place[f"U{j + 1}"] = (x, mid, 0)
-        place[f"C{j + 1}"] = (x, mid + 3.5, 0)
-    place["D1"] = (5.5, 5.0, 0)
-    place["C32"] = (5.5, 11.0, 0)
-    place["J1"] = (13.97, 3.5, 90)  # pins along x, pin 1 first
-    mux_x = 53.34
-    place["U20"] = (mux_x, 7.0, 270)  # on the back: channels 0-7 along the bottom row, channel 0 at the left
-    place["C20"] = (mux_x - 10.16, 9.0, 90)
-    place["U30"] = (1.25 * pitch, mid + 3.5, 0)
-    place["R1"] = (mux_x + 11.43, 9.5, 90)  # /E pull-up, past the multiplexer's end
-    place["R2"] = (5.5, 14.5, 0)  # the LED's data series resistor, under it
-    place["U40"] = (17.78, 14.5, 0)  # the ESD clamps of the header's signals, below it (back)
-    place["U41"] = (30.48, 14.5, 0)
-    place["C30"] = (1.25 * pitch - 4.0, mid + 3.5, 90)
-    place["C31"] = (1.25 * pitch + 4.0, mid + 3.5, 90)
+def layout_strip(nets: Netlist, slots: int) -> Layout:
+    """A strip of two sensors per slot, laid out from hardware/strip_plan.py (the plan the
+    stack-up model is built from: the strip's size, each part's place and face, the LED under
+    the surface's window past the last slot); here the holes, the labels and the routing grid."""
+    strip = strip_plan.plan(slots)
+    pitch, mid, half = strip.pitch, strip.sensor_line, strip.pitch / 2
     holes = [(pitch * (k + 1) + half / 2, mid) for k in range(1, slots - 1, 2)]
-    holes.append((width - 4.5, 4.0))
+    holes.append((strip.length - 4.5, 4.0))
     labels = [(f"{i}", (i + 0.5) * pitch + half / 4, mid - 3.2, 1.0) for i in range(slots)]
-    labels.append((f"bgboard strip{slots}x2  POINT ____  pitch {pitch:g} mm", 2.5 * pitch, height - 1.3, 1.0))
+    labels.append((f"bgboard strip{slots}x2  POINT ____  pitch {pitch:g} mm", 2.5 * pitch, strip.width - 1.3, 1.0))
     labels.append(("J1: " + HEADER_LEGEND, 100.0, 1.3, 1.0))
     grid = (pitch / 4) / round((pitch / 4) / 0.475)
-    # the sensing face (F.Cu, under the playing surface) holds only the sensors and their
-    # 100 nF, no taller than a sensor (SOT-23: 1.12 mm; 0603: 0.9 mm); everything else -- the
-    # multiplexer, the regulator, the LED, their parts and the header, which enters from the
-    # back -- is on the back
-    back = {ref for ref in place if not (ref.startswith(("U", "C")) and int(ref[1:]) <= 2 * slots)}
-    return Layout(width, height, place, holes, labels, grid=grid, net_order=["GND", "+3V3", "+5V"], back=back)
+    return Layout(strip.length, strip.width, dict(strip.place), holes, labels, grid=grid,
+                  net_order=["GND", "+3V3"], back=set(strip.back))
 
 
 def layout_controller(nets: Netlist, header_pins: int = 12) -> Layout:
@@ -186,6 +163,8 @@ def layout_controller(nets: Netlist, header_pins: int = 12) -> Layout:
     place["R1"] = (pico_x + 35.56, pico_y - 5.08, 0)
     place["R2"] = (pico_x + 35.56, pico_y - 2.54, 0)
     place["R3"] = (pico_x + 35.56, pico_y + 0.0, 0)
+    place["R5"] = (pico_x + 35.56, pico_y + 5.08, 0)  # the supply-sense divider
+    place["R6"] = (pico_x + 35.56, pico_y + 7.62, 0)
     place["U2"] = (pico_x + 50.8, pico_y - 1.27, 0)
     place["R4"] = (pico_x + 50.8, pico_y + 8.89, 0)
     place["C32"] = (pico_x + 50.8, pico_y - 10.16, 0)
@@ -475,8 +454,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--board", action="append", help="only this board (repeatable)")
     args = parser.parse_args(argv)
-    with open(HARDWARE / "sensing.toml", "rb") as f:  # the sensing design: where the slots lie
-        pitch = float(tomllib.load(f)["board"]["slot_pitch_mm"])
     with open(HARDWARE / "grid.toml", "rb") as f:  # sensors per slot: one, or two
         first = tomllib.load(f)["slot"][0]
     if len(first.get("sensors", [0])) != 2:
@@ -487,7 +464,7 @@ def main(argv: list[str] | None = None) -> int:
     for name in args.board or boards_of(args.nets):
         nets = read_netlist(args.nets / f"{name}.net")
         if name.startswith("strip"):
-            layout = layout_strip(nets, int(name[5:]), pitch)
+            layout = layout_strip(nets, int(name[5:]))
         elif name == "controller":
             layout = layout_controller(nets)
         elif name == "dice":

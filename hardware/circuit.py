@@ -373,6 +373,16 @@ def controller(b: Builder, pins: dict, grid: dict) -> dict[str, list]:
     diode["A"] += v5
     diode["K"] += vsys
 
+    # the 5 V supply present, on a spare GPIO through a 100k / 100k divider (2.5 V, above the
+    # RP2040's 2.0 V input-high threshold): the firmware drives no line to the strips without
+    # it (a Pico on USB alone would feed them through their clamp diodes; pins.toml [pico.power])
+    sense = b.net("SUPPLY_SENSE")
+    gpio(pins["pico"]["power"]["supply_sense"], sense)
+    for ref, a, k in (("R5", v5, sense), ("R6", sense, gnd)):
+        r = b.part("Device", "R", ref, "100k", "r0603", mpn="RC0603FR-07100KL")
+        r[1] += a
+        r[2] += k
+
     select = [b.net(f"S{i}") for i in range(4)]  # bused to every header
     for i, n in enumerate(mux_pins["select"]):
         gpio(n, select[i])

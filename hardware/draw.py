@@ -12,6 +12,7 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
+import strip_plan  # noqa: E402  (the strips' layout: where each LED is)
 from make_board import load  # the one reader of pins.toml and grid.toml (hardware/ is on sys.path)
 
 HARDWARE = Path(__file__).resolve().parent
@@ -102,8 +103,10 @@ def render(pins: dict, grid: dict) -> Image.Image:
     for slot in grid["slot"]:
         slots[slot["place"]] = max(slots.get(slot["place"], 0), int(slot["index"]) + 1)
     for place, count in slots.items():  # each place's LED under its window, past its last slot (README, "Stack-up")
-        x, y = slot_xy(place, count - 1 + 0.95)
-        draw.rectangle((x - 4, y - 3, x + 4, y + 3), fill=(255, 255, 255), outline="black")
+        strip = strip_plan.plan(count)  # where the board and the stack-up put it, in slots from slot 0
+        x, y = slot_xy(place, (strip.led[0] - strip.pitch / 2) / strip.pitch)
+        # an open square over the last sensor's dot: the window is 5.5 mm past that sensor
+        draw.rectangle((x - 5, y - 4, x + 5, y + 4), outline=(255, 255, 255), width=2)
     draw.text((left + HALF_W + 8, bottom + 8), "bar", fill="black", font=font)
     draw.text((board_right - TRAY_W + 10, bottom + 8), "off-white", fill="black", font=font)
     draw.text((board_right - TRAY_W + 10, top - 20), "off-black", fill="black", font=font)
@@ -137,6 +140,8 @@ def render(pins: dict, grid: dict) -> Image.Image:
         f"  dice button: GP{pins['pico']['dice']['button']} (to GND, pull-up)",
         f"  WS2812 data: GP{pins['pico']['leds']['data']} via 74AHCT125, {pins['pico']['leds']['count']} LEDs",
         f"  status LED: GP{pins['pico']['status']['led']}",
+        f"  regulator PWM mode: GP{pins['pico']['power']['smps_mode']} high",
+        f"  5 V present: GP{pins['pico']['power']['supply_sense']} (lines high-Z until then)",
         "",
         "Raspberry Pi (BCM)",
     ]

@@ -131,6 +131,8 @@ def render(pins: dict, grid: dict) -> str:
         f"HOST_LEDS = {leds['host']}",
         f"LED_BRIGHTNESS = {leds['brightness']}",
         f"STATUS_LED = {pins['pico']['status']['led']}",
+        f"SMPS_MODE = {pins['pico']['power']['smps_mode']}",
+        f"SUPPLY_SENSE = {pins['pico']['power']['supply_sense']}",
         f"SLOT_COUNT = {len(slots)}",
         f"PLACES = {tuple(places)!r}",
         "# sensor n belongs to slot n // PER_SLOT: part 0 under its centre, part 1 half a pitch further",

@@ -32,6 +32,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import strip_plan  # noqa: E402  (hardware/ is not a package: the boards' plan, read by both)
+
 HARDWARE = Path(__file__).resolve().parent
 STACKUP_FILE = HARDWARE / "stackup.toml"
 SENSING_FILE = HARDWARE / "sensing.toml"
@@ -101,18 +104,28 @@ class Place:
 
 
 def led_x(p: Params, slots: int) -> float:
-    """The LED's (and its window's) centre from the frame: past the last slot's checker by
-    the window's clearance, so a place's own checkers never cover its light."""
-    checker_r = float(p.sensing["checker"]["diameter_mm"]) / 2
-    return (p.base + (slots - 1) * p.pitch + checker_r + p["window"]["clearance_mm"]
-            + p["window"]["diameter_mm"] / 2)
+    """The LED's (and its window's) centre from the frame (hardware/strip_plan.py: past the
+    last slot's checker by the window's clearance, so a place's own checkers never cover it)."""
+    return strip_plan.led_from_frame(p.sensing, p.stack, slots)
 
 
 def strip_span(p: Params, slots: int) -> tuple[float, float]:
-    """The strip's base and far edge from the frame: slot 0's centre half a pitch from its
-    base edge (hardware/boards.py), its far edge past the LED."""
-    x0 = p.base - p.pitch / 2
-    return x0, led_x(p, slots) + p["strip"]["end_past_led_mm"]
+    """The strip's base and far edge from the frame: the board's own outline (strip_plan)."""
+    x0 = strip_plan.base_from_frame(p.sensing)
+    return x0, x0 + strip_plan.plan(slots, p.sensing, p.stack).length
+
+
+# packages whose body is long across the board's x at rotation 0 (KiCad's SOT-23 and SOIC
+# have their pin rows along y): the model turns them as the board does
+_LONG_IN_Y = ("sensor", "regulator", "mux")
+
+
+def _footprint_box(name: str, table: dict[str, Any], rot: float) -> tuple[float, float]:
+    """A part's body along the model's x and y, turned as the board turns its footprint."""
+    a, b = float(table.get("length_mm", table.get("size_mm", 0))), float(table.get("width_mm", table.get("size_mm", 0)))
+    if name.rstrip("0123456789") in _LONG_IN_Y:
+        a, b = b, a
+    return (b, a) if round(rot) % 180 == 90 else (a, b)
 
 
 def _box(x0: float, x1: float, y0: float, y1: float, z0: float, z1: float) -> Any:
@@ -149,66 +162,76 @@ def build_place(p: Params, slots: int = 5, checker_slot: int | None = 0) -> Plac
     the checker on the felt), so the gap below is a measurement of the model."""
     s, st, sen = p["surface"], p["strip"], p["sensor"]
     place = Place(slots)
+    board = strip_plan.plan(slots, p.sensing, p.stack)  # the strip board's own layout
     x0, x1 = strip_span(p, slots)
-    lx = led_x(p, slots)
-    place.led_xy = (lx, 0.0)
+    mid = board.sensor_line
+
+    def at(ref: str) -> tuple[float, float, float]:  # a board part's place in the model's x, y
+        bx, by, rot = board.place[ref]
+        return x0 + bx, mid - by, rot
+
+    lx, ly, _ = at("D1")
+    place.led_xy = (lx, ly)
     length = x1 + 10.0
     half_w = float(p.sensing["board"]["point_pitch_mm"]) / 2
-    y_lo, y_hi = -st["sensor_line_mm"], st["width_mm"] - st["sensor_line_mm"]  # the strip across
+    y_lo, y_hi = mid - board.width, mid  # the strip across: the board's edges
     c, ledge, t = s["pocket_clearance_mm"], s["ledge_mm"], s["thickness_mm"]
     ledge_z = -(s["skin_mm"] + sen["height_mm"])  # a sensor of the maximum height touches the skin
     window = p["window"]["diameter_mm"]
     # two M2 x 3 pan-head screws (ISO 7045: head 4.0 x 1.6 mm) beside the strip, their heads in
     # counterbores and over its edge by 1 mm, their 3 mm in the land: they hold it on the ledge
-    screws = [(x0 + p.pitch, y_hi + 1.0), (x1 - p.pitch, y_hi + 1.0)]
+    screws = [(x0 + p.pitch, y_lo - 1.0), (x1 - p.pitch, y_lo - 1.0)]
     surface = _box(0, length, -half_w, half_w, -t, 0)
     surface -= _box(x0 - c, x1 + c, y_lo - c, y_hi + c, -t, ledge_z)                         # the strip's pocket
     surface -= _box(x0 + ledge, x1 - ledge, y_lo + ledge, y_hi - ledge, ledge_z - 1, -s["skin_mm"])  # the parts'
-    surface -= _disc(lx, 0, -t - 1, window, t + 2)                                            # the window
+    surface -= _disc(lx, ly, -t - 1, window, t + 2)                                           # the window
     back_z = ledge_z - st["thickness_mm"]
     for sx, sy in screws:
         surface -= _disc(sx, sy, -t - 1, 4.4, back_z + t + 1) + _disc(sx, sy, -t - 1, 1.6, t - 0.5)  # head, pilot
     surface = place.add("surface", surface)
     top = surface.bounding_box().max.Z
-    felt = _box(0, length, -half_w, half_w, top, top + s["felt_mm"]) - _disc(lx, 0, top - 1, window, s["felt_mm"] + 2)
+    felt = _box(0, length, -half_w, half_w, top, top + s["felt_mm"]) - _disc(lx, ly, top - 1, window, s["felt_mm"] + 2)
     felt = place.add("felt", felt)
 
     # the strip: its sensing face against the ledge, probed beside the parts' pocket
     face_z = first_hit_up(surface, x0 + ledge / 2, (y_lo + y_hi) / 2, -t - 1)
     back_z = face_z - st["thickness_mm"]
     place.add("strip", _box(x0, x1, y_lo, y_hi, back_z, face_z))
+
+    def front(name: str, ref: str, table: dict[str, Any], height: float) -> tuple[float, float]:
+        x, y, rot = at(ref)
+        place.add(name, _centred(x, y, face_z, *_footprint_box(name, table, rot), height))
+        return x, y
+
     for j in range(2 * slots):
-        x = x0 + (j + 1) * p.pitch / 2
-        place.add(f"sensor{j + 1}", _centred(x, 0, face_z, sen["length_mm"], sen["width_mm"], sen["height_mm"]))
+        x, y = front(f"sensor{j + 1}", f"U{j + 1}", sen, sen["height_mm"])
         element_z = face_z + sen["height_mm"] - sen["element_depth_mm"]
-        place.elements.append((x, 0.0, element_z))
-        place.add(f"element{j + 1}", _centred(x, 0, element_z - 0.005, 0.3, 0.3, 0.01))
-        cap = p["cap_100n"]
-        place.add(f"c100n{j + 1}", _centred(x, cap["offset_y_mm"], face_z, cap["length_mm"], cap["width_mm"],
-                                          cap["height_mm"]))
+        place.elements.append((x, y, element_z))
+        place.add(f"element{j + 1}", _centred(x, y, element_z - 0.005, 0.3, 0.3, 0.01))
+        front(f"c100n{j + 1}", f"C{j + 1}", p["cap_100n"], p["cap_100n"]["height_mm"])
     led = p["led"]
     led_top = face_z + led["height_mm"]
-    place.add("led", _centred(lx, 0, face_z, led["size_mm"], led["size_mm"], led["height_mm"]))
+    front("led", "D1", led, led["height_mm"])
     felt_top = felt.bounding_box().max.Z
-    place.add("light_rod", _disc(lx, 0, led_top, window, felt_top - led_top))
+    place.add("light_rod", _disc(lx, ly, led_top, window, felt_top - led_top))
 
     # the back: everything taller than the sensors, hanging below the strip
-    def back(name: str, table: dict[str, Any], x: float, y: float) -> None:
-        place.add(name, _centred(x, y, back_z - table["height_mm"], table["length_mm"], table["width_mm"],
+    def back(name: str, ref: str, table: dict[str, Any]) -> None:
+        x, y, rot = at(ref)
+        place.add(name, _centred(x, y, back_z - table["height_mm"], *_footprint_box(name, table, rot),
                                  table["height_mm"]))
 
-    back("mux", p["mux"], x0 + p["mux"]["x_mm"], y_lo + p["mux"]["y_mm"])
-    reg = p["regulator"]
-    back("regulator", reg, x0 + reg["x_mm"], y_lo + reg["y_mm"])
-    back("c1u_in", p["cap_1u"], x0 + reg["x_mm"] - 3.0, y_lo + reg["y_mm"])
-    back("c1u_out", p["cap_1u"], x0 + reg["x_mm"] + 3.0, y_lo + reg["y_mm"])
+    back("mux", "U20", p["mux"])
+    back("regulator", "U30", p["regulator"])
+    back("c1u_in", "C30", p["cap_1u"])
+    back("c1u_out", "C31", p["cap_1u"])
     h = p["header"]
-    hx0 = x0 + h["x_mm"] - h["pitch_mm"] / 2
-    hy = y_lo + h["y_mm"]
+    jx, jy, _ = at("J1")  # pin 1; the pins run along the strip (the board turns it by 90 degrees)
+    hx0 = jx - h["pitch_mm"] / 2
     hlen = h["pins"] * h["pitch_mm"]
-    place.add("header", _box(hx0, hx0 + hlen, hy - h["pitch_mm"] / 2, hy + h["pitch_mm"] / 2,
+    place.add("header", _box(hx0, hx0 + hlen, jy - h["pitch_mm"] / 2, jy + h["pitch_mm"] / 2,
                              back_z - h["insulator_mm"], back_z))
-    place.add("socket", _box(hx0, hx0 + hlen, hy - h["pitch_mm"] / 2, hy + h["pitch_mm"] / 2,
+    place.add("socket", _box(hx0, hx0 + hlen, jy - h["pitch_mm"] / 2, jy + h["pitch_mm"] / 2,
                              back_z - h["height_with_socket_mm"], back_z - h["insulator_mm"]))
     for i, (sx, sy) in enumerate(screws):
         place.add(f"screw{i + 1}", _disc(sx, sy, back_z - 1.6, 4.0, 1.6) + _disc(sx, sy, back_z, 1.6, 3.0))
@@ -246,8 +269,8 @@ def measured_gap_mm(place: Place) -> float:
     magnet = place.parts["magnet"]
     box = magnet.bounding_box()
     cx = (box.min.X + box.max.X) / 2
-    x, _, z = min(place.elements, key=lambda e: abs(e[0] - cx))
-    element = place.parts[f"element{place.elements.index((x, 0.0, z)) + 1}"].bounding_box()
+    x, _, _ = min(place.elements, key=lambda e: abs(e[0] - cx))
+    element = place.parts[f"element{[e[0] for e in place.elements].index(x) + 1}"].bounding_box()
     return box.min.Z - (element.min.Z + element.max.Z) / 2
 
 

@@ -48,6 +48,7 @@ class Sim:
         self.running = True
         self.field = [[EMPTY] * board.MUX_CHANNELS for _ in range(board.MUX_COUNT)]
         self.pressed = _env("BGBOARD_SIM_BUTTON_AT_BOOT", "0") == "1"
+        self.supply = 0 if _env("BGBOARD_SIM_SUPPLY", "1") == "0" else 1  # the 5 V supply present
         self.injected = bytearray()
         self.pins = {}
         self.pin_writes = 0
@@ -174,6 +175,10 @@ class Sim:
                 self.force_dice(int(parts[1]), int(parts[2]))
             elif word == "host":
                 self.injected += bytes.fromhex("".join(parts[1:]))
+            elif word == "supply":  # the 5 V supply switched on or off
+                if parts[1] not in ("on", "off"):
+                    raise ValueError
+                self.supply = 1 if parts[1] == "on" else 0
             elif word == "stop":
                 self.running = False
             else:
@@ -265,9 +270,10 @@ class Pin:
     PULL_UP = 1
     PULL_DOWN = 2
 
-    def __init__(self, id, mode=-1, pull=-1, value=None):
+    def __init__(self, id, mode=-1, pull=None, value=None):
         self.id = id
         self.mode = mode
+        self.pull = pull
         self.level = 1 if pull == Pin.PULL_UP else 0
         if value is not None:
             self.level = 1 if value else 0
@@ -276,10 +282,24 @@ class Pin:
         if self.mux:
             SIM._mux = None
 
+    def init(self, mode=-1, pull=None, value=None):
+        """MicroPython's Pin.init: a new mode, pull and level for the same pin; as the rp2
+        port does, the pull is set on every call (none when not given)."""
+        self.pull = pull
+        self.mode = mode
+        if value is not None:
+            self.level = 1 if value else 0
+        elif mode != Pin.OUT:
+            self.level = 1 if self.pull == Pin.PULL_UP else 0
+        if self.mux:
+            SIM._mux = None
+
     def value(self, v=None):
         if v is None:
             if self.id == board.DICE_BUTTON:
                 return 0 if SIM.pressed else 1
+            if self.id == board.SUPPLY_SENSE:
+                return SIM.supply
             return self.level
         SIM.pin_writes += 1
         self.level = 1 if v else 0

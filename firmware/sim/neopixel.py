@@ -6,6 +6,7 @@ import machine
 class NeoPixel:
     def __init__(self, pin, n, bpp=3, timing=1):
         self.pin = pin
+        pin.init(pin.OUT)  # as MicroPython's neopixel does
         self.n = n
         self.pixels = [(0, 0, 0)] * n
 

@@ -62,6 +62,9 @@ class Hal:
     def sleep_ms(self, ms):
         pass
 
+    def supply(self):
+        return True
+
     def ticks_ms(self):
         return 0
 
