@@ -14,14 +14,15 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import sys
-import tempfile
 import time
 
 import gnubg  # type: ignore[import-not-found]
 
+from bgboard.analysis import gnubg_script
 from bgboard.analysis.gnubg_table import statistics  # the table's reader, shared with the gnubg program's analysis
+
+gnubg_script.gnubg = gnubg  # its table() asks this module (PyPI's gnubg here, the program's own there)
 
 
 def main() -> None:
@@ -41,19 +42,7 @@ def main() -> None:
         start = time.perf_counter()
         gnubg.command("analyse match")
         seconds = time.perf_counter() - start
-        # gnubg writes the table to the C stdout: catch it through a file descriptor
-        with tempfile.TemporaryFile(mode="w+") as out:
-            sys.stdout.flush()
-            saved = os.dup(1)
-            os.dup2(out.fileno(), 1)
-            try:
-                gnubg.command("show statistics match")
-            finally:
-                sys.stdout.flush()
-                os.dup2(saved, 1)
-                os.close(saved)
-            out.seek(0)
-            text = out.read()
+        text = gnubg_script.table()  # the C stdout caught as the gnubg program's analysis catches it
         print("@@" + json.dumps({"file": name, "seconds": seconds, "players": statistics(text)}), flush=True)
 
 

@@ -6,7 +6,7 @@ import io
 from types import SimpleNamespace
 
 from bgboard.sim.layout import Layout
-from bgboard.sim.terminal_board import board_text, match_line, pips, uses_colour
+from bgboard.sim.terminal_board import board_text, clock_line, match_line, pips, uses_colour
 
 START = Layout((-2, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, -5, 5, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 2))
 
@@ -48,3 +48,27 @@ def test_colours_only_on_a_terminal_without_no_color() -> None:
     assert not uses_colour(_Tty(), {"TERM": "dumb"})
     assert not uses_colour(io.StringIO(), {"TERM": "xterm"})
     assert uses_colour(_Tty(), {"NO_COLOR": ""})  # (set but empty: no-color.org says colours stay)
+
+
+def test_the_clocks_both_reserves_and_the_running_one() -> None:
+    assert clock_line(("White", "Black"), (245_400, 239_000), running=0) == "clock White 4:05*  Black 3:59"
+    assert clock_line(("White", "Black"), (0, -5), None) == "clock White 0:00  Black 0:00"
+    lines = board_text(START, _state(), clocks=((600_000, 59_999), 1)).splitlines()
+    assert lines[-1] == "clock White 10:00  Black 0:59*"
+    assert not any(line.startswith("clock") for line in board_text(START, _state()).splitlines())  # a match without clocks
+
+
+def test_the_terminal_shows_a_running_match_clock() -> None:
+    """The interactive session's board: the controller's own clock at the board's virtual time."""
+    from bgboard.control.clock import Clock, ClockRules
+    from bgboard.sim.interactive import _Session
+
+    clock = Clock.set(ClockRules(), 5).start(0, 0)
+    controller = SimpleNamespace(state=_state(), clock=clock)
+    sim = SimpleNamespace(controller=controller, table=SimpleNamespace(layout=START), board=SimpleNamespace(clock=65_000))
+    session = _Session.__new__(_Session)
+    session.sim, session.colour = sim, False
+    last = session.board().splitlines()[-1]
+    white, black = clock.remaining(0, 65_000) // 1000, clock.remaining(1, 65_000) // 1000
+    assert last == f"clock White {white // 60}:{white % 60:02d}*  Black {black // 60}:{black % 60:02d}"
+    assert white < black  # White's clock ran for 65 s

@@ -210,8 +210,13 @@ class _Session:
 
     def board(self, lifted: tuple[int, ...] = (), landed: tuple[int, ...] = ()) -> str:
         """The table, pips, cube and match as they are now."""
+        clock = self.sim.controller.clock
+        clocks = None
+        if clock is not None:  # a match with clocks: both reserves now (the board's virtual time)
+            now = int(getattr(self.sim.board, "clock", 0))
+            clocks = ((clock.remaining(0, now), clock.remaining(1, now)), clock.running)
         return board_text(self.sim.table.layout, self.sim.controller.state, lifted=lifted, landed=landed,
-                          colour=self.colour)
+                          colour=self.colour, clocks=clocks)
 
     def announce(self) -> None:
         """The other side's play, once, as soon as it is known (its engine chose it, or the

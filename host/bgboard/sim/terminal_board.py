@@ -10,7 +10,7 @@ and ``NO_COLOR`` is not set (https://no-color.org): :func:`uses_colour`.
 
 from __future__ import annotations
 
-from typing import Any, Collection, Mapping
+from typing import Any, Collection, Mapping, Sequence
 
 from bgboard.sim.layout import Layout
 
@@ -44,10 +44,20 @@ def match_line(state: Any) -> str:
     return f"{cube}   match to {state.length}: {state.players[0]} {a}, {state.players[1]} {b}{crawford}"
 
 
+def clock_line(names: Sequence[str], remaining_ms: Sequence[int], running: int | None = None) -> str:
+    """Both players' reserves: ``clock White 4:05*  Black 3:59`` (``*`` on the running one)."""
+    cells = []
+    for p, (name, ms) in enumerate(zip(names, remaining_ms)):
+        seconds = max(0, ms) // 1000
+        cells.append(f"{name} {seconds // 60}:{seconds % 60:02d}{'*' if running == p else ''}")
+    return "clock " + "  ".join(cells)
+
+
 def board_text(layout: Layout, state: Any = None, *, lifted: Collection[int] = (), landed: Collection[int] = (),
-               colour: bool = False) -> str:
+               colour: bool = False, clocks: tuple[tuple[int, int], int | None] | None = None) -> str:
     """The table (white's view, physical points), its bar, off and pips; with ``state`` the
-    cube and match line too; ``lifted``/``landed`` physical points are marked."""
+    cube and match line too, and with ``clocks`` (both reserves in ms, the running player)
+    the clocks; ``lifted``/``landed`` physical points are marked."""
 
     def cell(p: int) -> str:
         n = layout.points[p - 1]
@@ -70,4 +80,6 @@ def board_text(layout: Layout, state: Any = None, *, lifted: Collection[int] = (
     lines = [top, up, down, bottom, extra]
     if state is not None:
         lines.append(match_line(state))
+        if clocks is not None:
+            lines.append(clock_line(state.players, clocks[0], clocks[1]))
     return "\n".join(lines)
