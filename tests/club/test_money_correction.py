@@ -10,21 +10,11 @@ import sqlite3
 
 import pytest
 
-from bgboard.cli import main
 from bgboard.club.director import Director
 from bgboard.club.operations import replay_audit
 
 
-def club(capsys, db, *args: str) -> tuple[int, str, str]:
-    code = main(["club", "--db", str(db), *args])
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def ok(capsys, db, *args: str) -> str:
-    code, out, err = club(capsys, db, *args)
-    assert code == 0, (args, err)
-    return out
+from tests.club.test_event_frozen import club, ok  # the same two helpers
 
 
 def refused(capsys, db, *args: str) -> str:

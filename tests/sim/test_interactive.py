@@ -133,10 +133,16 @@ class Terminal:
         finally:
             os.close(self.master)
 
+    def __enter__(self) -> "Terminal":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.proc.poll() is None:  # a test that failed half-way: the game ends with it
+            self.proc.kill()
+
 
 def test_the_terminal_board_on_a_real_terminal(tmp_path: Path) -> None:
-    term = Terminal(["--opponent", "gnubg-nn:expert", "--match-length", "1", "--seed", "4", "--out", str(tmp_path)])
-    try:
+    with Terminal(["--opponent", "gnubg-nn:expert", "--match-length", "1", "--seed", "4", "--out", str(tmp_path)]) as term:
         term.expect(r"keys: r = roll the dice")
         term.expect(r"\[opening\] White 0 gnubg-nn \(expert\) 0 \(\? = keys\)> ")
         term.send("r")
@@ -147,9 +153,6 @@ def test_the_terminal_board_on_a_real_terminal(tmp_path: Path) -> None:
         term.expect(r"\[turn White\]")
         term.send("q")
         assert term.close() == 0
-    finally:
-        if term.proc.poll() is None:
-            term.proc.kill()
 
 
 def test_the_issues_own_command_takes_13_10_for_a_two_one(tmp_path: Path) -> None:
@@ -166,8 +169,7 @@ def test_the_issues_own_command_takes_13_10_for_a_two_one(tmp_path: Path) -> Non
 
 def test_the_engines_play_is_typed_as_the_display_names_it_or_in_its_own_numbering(tmp_path: Path) -> None:
     # seed 7: gnubg-nn opens 6-4 running one checker, 24/14 in its numbering, 1/11 on the display
-    term = Terminal(["--opponent", "gnubg-nn:expert", "--match-length", "1", "--seed", "7", "--out", str(tmp_path / "a")])
-    try:
+    with Terminal(["--opponent", "gnubg-nn:expert", "--match-length", "1", "--seed", "7", "--out", str(tmp_path / "a")]) as term:
         term.expect(r"\(\? = keys\)> ")
         term.send("r")
         term.expect(r"plays 1/11: move 1/7 \(1 of 2\)")
@@ -176,16 +178,12 @@ def test_the_engines_play_is_typed_as_the_display_names_it_or_in_its_own_numberi
         term.expect(r"gnubg-nn \(expert\) plays 1/11\r?\n 13  14")
         term.send("q")
         assert term.close() == 0
-    finally:
-        if term.proc.poll() is None:
-            term.proc.kill()
 
 
 def test_a_wrong_play_is_explained_in_the_text_the_person_typed(tmp_path: Path) -> None:
     # seed 4: gnubg-nn opens 6-2 with 24/18 13/11 (1/7 12/14 on the display); the person
     # types a wrong play in the engine's own numbering, then the right one
-    term = Terminal(["--opponent", "gnubg-nn:expert", "--match-length", "1", "--seed", "4", "--out", str(tmp_path / "b")])
-    try:
+    with Terminal(["--opponent", "gnubg-nn:expert", "--match-length", "1", "--seed", "4", "--out", str(tmp_path / "b")]) as term:
         term.expect(r"\(\? = keys\)> ")
         term.send("r")
         term.expect(r"\[move gnubg-nn \(expert\)'s checkers dice 6-2\]")
@@ -197,16 +195,12 @@ def test_a_wrong_play_is_explained_in_the_text_the_person_typed(tmp_path: Path) 
         term.expect(r"gnubg-nn \(expert\) plays 1/7 12/14\r?\n 13  14")
         term.send("q")
         assert term.close() == 0
-    finally:
-        if term.proc.poll() is None:
-            term.proc.kill()
 
 
 def test_at_a_remote_board_the_other_persons_play_is_shown_when_it_comes(tmp_path: Path) -> None:
     # `bgboard sim --interactive --remote --model-firmware`: a real Mosquitto, Black's board a
     # process of its own; seed 4: Black opens 6-2 there, White then rolls 5-4 here
-    term = Terminal(["--remote", "--match-length", "1", "--seed", "4", "--out", str(tmp_path / "r")], {"NO_COLOR": "1"})
-    try:
+    with Terminal(["--remote", "--match-length", "1", "--seed", "4", "--out", str(tmp_path / "r")], {"NO_COLOR": "1"}) as term:
         term.expect(r"\(\? = keys\)> ")
         term.send("r")
         term.expect(r"Black plays 12/20 \(6-2\): carry it out on the board, from the points marked \^ to those marked \+")
@@ -228,16 +222,12 @@ def test_at_a_remote_board_the_other_persons_play_is_shown_when_it_comes(tmp_pat
         assert board[4].startswith("bar W0 B0   off W0 B0   pips W") and board[5].startswith("cube 1 (centred)")
         term.send("q")
         assert term.close() == 0
-    finally:
-        if term.proc.poll() is None:
-            term.proc.kill()
 
 
 @pytest.mark.parametrize("no_color", [False, True])
 def test_the_engines_play_shown_with_the_board_in_colour_unless_no_color(tmp_path: Path, no_color: bool) -> None:
     env = {"NO_COLOR": "1"} if no_color else {"NO_COLOR": "", "TERM": "xterm-256color"}
-    term = Terminal(["--opponent", "gnubg-nn:expert", "--match-length", "3", "--seed", "4", "--out", str(tmp_path / "c")], env)
-    try:
+    with Terminal(["--opponent", "gnubg-nn:expert", "--match-length", "3", "--seed", "4", "--out", str(tmp_path / "c")], env) as term:
         first = term.expect(r"\(\? = keys\)> ")
         # the board says the pips, the cube and the match (length and score)
         assert "pips W167 B167" in first and "cube 1 (centred)   match to 3: White 0, gnubg-nn (expert) 0" in first
@@ -254,16 +244,12 @@ def test_the_engines_play_shown_with_the_board_in_colour_unless_no_color(tmp_pat
             assert "\x1b[36mB3\x1b[0m" in seen and "\x1b[1mW5\x1b[0m" in seen  # both colours' checkers
         term.send("q")
         assert term.close() == 0
-    finally:
-        if term.proc.poll() is None:
-            term.proc.kill()
 
 
 def test_a_learner_at_the_terminal_is_told_each_grade_and_gets_the_report(tmp_path: Path) -> None:
     out = tmp_path / "t"
-    term = Terminal(["--teach", "--opponent", "gnubg-nn:expert", "--match-length", "1", "--seed", "4", "--out", str(out)],
-                    {"NO_COLOR": "1"})
-    try:
+    with Terminal(["--teach", "--opponent", "gnubg-nn:expert", "--match-length", "1", "--seed", "4", "--out", str(out)],
+                    {"NO_COLOR": "1"}) as term:
         term.expect(r"\(\? = keys\)> ")
         term.send("r")
         term.expect(r"\[move gnubg-nn \(expert\)'s checkers dice 6-2\]")
@@ -286,8 +272,5 @@ def test_a_learner_at_the_terminal_is_told_each_grade_and_gets_the_report(tmp_pa
         end = term.expect(r"learner report: \S+learner-report.html")
         assert "match over: white 0, black 1" in end and "graded by " in end
         assert term.close() == 0
-    finally:
-        if term.proc.poll() is None:
-            term.proc.kill()
     html = (out / "learner-report.html").read_text()
     assert '<span class="mv">13/9</span> <span class="mv">13/8</span>' in html  # (each move kept whole)
