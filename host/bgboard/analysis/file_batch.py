@@ -47,6 +47,10 @@ def expand(paths: list[Path]) -> list[Path]:
     return files
 
 
+#: How a board's journal (SQLite) starts; anything else is read as a .mat file.
+JOURNAL_MAGIC = b"SQLite format 3\x00"
+
+
 def read_record(path: Path) -> bytes:
     """The bytes of a ``.mat`` file or a board's journal, read once and bounded
     (:func:`bgboard.files.read_bytes`: a device by the bytes read, a pipe by time)."""
@@ -58,7 +62,7 @@ def read_match(path: Path, data: bytes | None = None) -> ImportedMatch:
     file's bytes, already read)."""
     if data is None:
         data = read_record(path)
-    if data.startswith(b"SQLite format 3\x00"):
+    if data.startswith(JOURNAL_MAGIC):
         return import_mat(_journal_mat(path))
     return import_mat(data)
 
@@ -82,14 +86,17 @@ def analyse_file(path: Path, evaluator: "Evaluator | GnubgProgram", plies: int =
                  progress: Callable[[int, int], None] | None = None, data: bytes | None = None) -> dict[str, Any]:
     """``{"file", "players": [figures, figures], "engine", "plies", "problems"}`` for one file
     (``data``: its bytes, already read)."""
+    if isinstance(evaluator, GnubgProgram):  # gnubg analyses the whole match in its own process
+        data = data if data is not None else read_record(path)
+        text = _journal_mat(path) if data.startswith(JOURNAL_MAGIC) else data.decode("utf-8", "replace")
+        match = import_mat(text)
+        if match.variant != "standard":
+            raise InputError(f"{path} is a {match.variant} match: only backgammon is analysed")
+        return {"file": str(path), "engine": evaluator.name, "plies": plies, "length": match.length,
+                **evaluator.analyse_mat(text, worst=50), "problems": [str(p) for p in match.problems][:20]}
     match = read_match(path, data)
     if match.variant != "standard":
         raise InputError(f"{path} is a {match.variant} match: only backgammon is analysed")
-    if isinstance(evaluator, GnubgProgram):  # gnubg analyses the whole match in its own process
-        data = data if data is not None else read_record(path)
-        text = _journal_mat(path) if data.startswith(b"SQLite format 3\x00") else data.decode("utf-8", "replace")
-        return {"file": str(path), "engine": evaluator.name, "plies": plies, "length": match.length,
-                **evaluator.analyse_mat(text, worst=50), "problems": [str(p) for p in match.problems][:20]}
     analysis = analyse_match(match, evaluator, plies=plies, progress=progress)
     return {
         "file": str(path),

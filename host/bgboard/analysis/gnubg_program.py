@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from bgboard.analysis.gnubg_table import statistics
-from bgboard.analysis.stats import FEW_DECISIONS, WIDE_HALF_WIDTH, Z95, luck_rating, pr_note, rating
+from bgboard.analysis.stats import FEW_DECISIONS, WIDE_HALF_WIDTH, half_width, pr_note, rating
 from bgboard.hints.hint_engine import EngineUnavailableError
 
 __all__ = ["GnubgProgram", "gnubg_program"]
@@ -48,14 +48,6 @@ def gnubg_program() -> str:
     return found
 
 
-def _half_width(values: list[float]) -> float:
-    n = len(values)
-    if n < 2:
-        return float("inf")
-    mean = sum(values) / n
-    return Z95 * (sum((v - mean) ** 2 for v in values) / (n - 1) / n) ** 0.5
-
-
 def player_figures(table: dict[str, Any], decisions: list[list[Any]], player: int, worst: int = 5) -> dict[str, Any]:
     """One player's figures in the shape of :meth:`bgboard.analysis.stats.PlayerStats.to_dict`
     from gnubg's table row (``table``) and the decisions gnubg graded (pure)."""
@@ -68,7 +60,7 @@ def player_figures(table: dict[str, Any], decisions: list[list[Any]], player: in
     # the interval: gnubg's per-decision losses, a close cube decision without a loss counted 0
     samples = plays[: table["unforced_moves"]] + cube_errors
     samples += [0.0] * max(0, decided - len(samples))
-    half = _half_width([500.0 * s for s in samples])
+    half = half_width([500.0 * s for s in samples])
     ranked = sorted((d for d in mine if d[4] > 0), key=lambda d: -d[4])[:worst]
     return {
         "name": table["name"],
@@ -103,7 +95,7 @@ def player_figures(table: dict[str, Any], decisions: list[list[Any]], player: in
         "luck_emg": table["luck_emg"],
         "luck_mwc": table["luck_mwc"],
         "luck_rate_memg": table["luck_rate_memg"],
-        "luck_rating": table["luck_rating"] or luck_rating(table["luck_rate_memg"] / 1000.0),
+        "luck_rating": table["luck_rating"],
         "actual_result": None,
         "luck_adjusted_result": table["luck_adjusted_result"],
         "worst": [{"type": d[3], "game": d[0], "line": None, "move": d[1], "played": d[5], "better": d[6],

@@ -23,6 +23,7 @@ __all__ = [
     "PlayerStats",
     "SKILL_LEVELS",
     "luck_rating",
+    "half_width",
     "mark",
     "pr_note",
     "rating",
@@ -274,7 +275,7 @@ def summarise(analysis: MatchAnalysis, player: int, worst: int = 5) -> PlayerSta
     both_moves = analysis.total_moves[0] + analysis.total_moves[1]
     samples = [d.error for d in unforced] + [d.error for d in close]
     pr = 500.0 * _ratio(error_emg, decisions)
-    half = _half_width([500.0 * s for s in samples])
+    half = half_width([500.0 * s for s in samples])
     luck_emg = sum(r.luck for r in luck)
     luck_mwc = sum(r.cost for r in luck)
     other_luck = sum(r.cost for r in analysis.luck if r.player != player)
@@ -323,7 +324,7 @@ def summarise(analysis: MatchAnalysis, player: int, worst: int = 5) -> PlayerSta
     )
 
 
-def _half_width(values: Sequence[float]) -> float:
+def half_width(values: Sequence[float]) -> float:
     """Half the width of a 95 % normal interval for the mean of ``values`` (infinite for
     fewer than two)."""
     n = len(values)
