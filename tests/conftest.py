@@ -150,3 +150,29 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         for reason in reasons:
             print(f"  {reason}")
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+@pytest.fixture(scope="session")
+def private_postgres():
+    """One private PostgreSQL server per test process (bgboard/store/private_postgres.py): a
+    real server on a Unix socket in a temporary folder, started once (≈ 0.6 s) and stopped at
+    the end.  Missing server programs fail the test that asks (tools/test-services installs
+    them), never skip it."""
+    from bgboard.store.private_postgres import PrivatePostgres
+
+    with PrivatePostgres() as server:
+        yield server
+
+
+@pytest.fixture
+def postgres_url(private_postgres, request: pytest.FixtureRequest) -> str:
+    """The address of a new, empty database on the test process's private server."""
+    import itertools
+    import re
+
+    counter = getattr(private_postgres, "_test_databases", None)
+    if counter is None:
+        counter = itertools.count(1)
+        private_postgres._test_databases = counter
+    name = re.sub(r"[^a-z0-9_]", "_", request.node.name.lower())[:40]
+    return private_postgres.create_database(f"t{next(counter)}_{name}")
