@@ -26,6 +26,7 @@ import pcbnew
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import fab_rules  # noqa: E402  (hardware/ is not a package)
+from circuit import DICE_PINOUT, HEADER_LEGEND, HEADER_PINOUT  # noqa: E402
 import router as rt  # noqa: E402
 import strip_plan  # noqa: E402
 
@@ -34,7 +35,6 @@ FOOTPRINTS = Path("/usr/share/kicad/footprints")
 ORIGIN = (50.0, 50.0)  # the boards' top-left corner on KiCad's page, mm
 PLACES = tuple(str(p) for p in range(1, 25)) + ("bar-white", "bar-black", "off-white", "off-black")
 POWER_NETS = {"+5V", "GND", "+3V3", "VSYS"}
-HEADER_LEGEND = "1 5V  2 DI  3 DO  4 GND  5-8 S0-S3  9 /E  10 GND  11 SIG  12 GND"  # circuit.py's HEADER_PIN
 TRUNK_MM = 2.0  # the controller's +5V and GND trunks (hardware/README.md, "Power budget")
 
 
@@ -127,29 +127,48 @@ def layout_strip(nets: Netlist, slots: int) -> Layout:
     labels.append((f"bgboard strip{slots}x2  POINT ____  pitch {pitch:g} mm", 2.5 * pitch, strip.width - 1.3, 1.0))
     labels.append(("J1: " + HEADER_LEGEND, 100.0, 1.3, 1.0))
     grid = (pitch / 4) / round((pitch / 4) / 0.475)
+    # J1 (on the back, turned 90 degrees): pin 2k - 1 at (jx + (k - 1) 2.54, jy), pin 2k 2.54 mm
+    # further in; the two pins of a row that share a net joined by a short track on the back,
+    # its ends on the routing grid (within a quarter millimetre of the pads' centres)
+    jx, jy, _ = strip.place["J1"]
+
+    def snap(v: float) -> float:
+        return round(v / grid) * grid
+
+    trunks = []
+    for net, pins in HEADER_PINOUT.items():
+        for odd in (p for p in pins if p % 2 == 1 and p + 1 in pins):
+            x = snap(jx + (odd - 1) // 2 * 2.54)
+            width = rt.POWER.width if net in POWER_NETS else rt.SIGNAL.width
+            trunks.append((net, 1, x, snap(jy), x, snap(jy + 2.54), width))
     return Layout(strip.length, strip.width, dict(strip.place), holes, labels, grid=grid,
-                  net_order=["GND", "+3V3"], back=set(strip.back))
+                  net_order=["GND", "+3V3"], back=set(strip.back), trunks=trunks)
 
 
-def layout_controller(nets: Netlist, header_pins: int = 12) -> Layout:
-    """The 28 strip headers upright in one row along the top (place order, 6.35 mm apart, pin 1
-    at the top), the Pico under them (turned so that its GP2-GP15 row faces them), the 5 V input
-    at the right.  Header rows of one net are bused by straight tracks laid before routing
-    (``trunks``): pin 1 (+5V) and pin 12 (GND) by 2 mm supply trunks from the input (IPC-2221:
-    3.9 A for a 10 degree rise in 1 oz copper; the worst case is 3.5 A), pins 4 and 10 (GND), and
-    S0-S3 (pins 5-8) by signal tracks."""
-    step = 6.35
-    x_first = 11.43
-    top = 6.35  # pin 1 of the headers: on the router's grid, so the buses run through the pads
-    row = [top + (n - 1) * 2.54 for n in range(header_pins + 1)]  # row[n]: pin n
+def layout_controller(nets: Netlist) -> Layout:
+    """The 28 strip headers (keyed 2 x 10 box headers) upright in one row along the top (place
+    order, 10.795 mm apart: their DIN 41651 courtyards are 9.9 mm wide, their silkscreen with
+    the pin-1 arrow 10.51 mm), pin 1 at the top left, the
+    Pico under them (turned so that its GP2-GP15 row faces them), the 5 V input at the right.
+    Every header row but the middle two is one net (circuit.py's ``HEADER_PINOUT``), bused along
+    the row by a straight track laid before routing (``trunks``): the +5V rows (1, 10) and the
+    GND rows (2, 9) by 2 mm supply trunks (IPC-2221: 3.9 A for a 10 degree rise in 1 oz copper;
+    the worst case is 3.5 A), joined at the left end and fed from the input, and the select rows
+    (3, 4, 7, 8) by signal tracks; the middle rows (LED data, /E, SIG) are routed."""
+    step = 10.795  # the next header's pin-1 arrow clear of this one's outline on the silkscreen
+    x_first = 16.51  # pin 1's column of the first header; its courtyard 3.68 mm to the left
+    top = 11.43  # pin 1's row: on the router's grid, so the buses run through the pads
+    rows = max(max(pins) for pins in HEADER_PINOUT.values()) // 2
+    row = [top + (n - 1) * 2.54 for n in range(rows + 1)]  # row[n]: pins 2n - 1 and 2n
+    bus = {net: (pins[0] + 1) // 2 for net, pins in HEADER_PINOUT.items()}  # net -> its first row
     place: dict[str, tuple[float, float, float]] = {}
     for k in range(len(PLACES)):
         place[f"J{k + 1}"] = (x_first + k * step, top, 0)
-    headers_end = x_first + (len(PLACES) - 1) * step
-    x_in = headers_end + 12.7  # J30, the screw terminal: pin 1 (+5V) on row 1, pin 2 (GND) 5.08 mm under it
+    last = x_first + (len(PLACES) - 1) * step + 2.54  # the last header's even column
+    x_in = last + 12.7  # J30, the screw terminal: pin 1 (+5V) on row 1, pin 2 (GND) 5.08 mm under it
     place["J30"] = (x_in, top, 270)
-    place["C30"] = (x_in + 12.7, row[7], 270)  # + on top
-    pico_y = row[header_pins] + 41.91  # room between the headers and the Pico for the ESD arrays
+    place["C30"] = (x_in + 12.7, row[6], 270)  # + on top
+    pico_y = row[rows] + 41.91  # room between the headers and the Pico for the ESD arrays
     pico_x = 76.2
     place["U1"] = (pico_x, pico_y, 270)  # pin 1 top right (the USB end to the right), pins 1-20 along the top
     # the ESD arrays (circuit.py: U10.. the LED chain's links four to an array, then S0-S3,
@@ -157,7 +176,7 @@ def layout_controller(nets: Netlist, header_pins: int = 12) -> Layout:
     # row over the Pico
     chained = (len(PLACES) + 1 + 3) // 4
     for m in range(chained):
-        place[f"U{10 + m}"] = (x_first + (4 * m + 2) * step, row[header_pins] + 12.7, 90)
+        place[f"U{10 + m}"] = (x_first + (4 * m + 2) * step, row[rows] + 12.7, 90)
     for m in range((4 + 10 + 3 + 1 + 3) // 4):
         place[f"U{10 + chained + m}"] = (pico_x - 20.32 + m * 10.16, pico_y - 14.605, 90)
     place["R1"] = (pico_x + 35.56, pico_y - 5.08, 0)
@@ -174,19 +193,34 @@ def layout_controller(nets: Netlist, header_pins: int = 12) -> Layout:
     holes = [(4.0, 4.0), (width - 4.0, 4.0), (4.0, height - 4.0), (width - 4.0, height - 4.0),
              (pico_x + 63.5, height - 4.0)]
     tags = {"bar-white": "BW", "bar-black": "BB", "off-white": "OW", "off-black": "OB"}
-    labels = [(tags.get(p, p), x_first + k * step, top - 3.6, 1.0) for k, p in enumerate(PLACES)]
-    labels.append(("strip headers: " + HEADER_LEGEND, 90, row[header_pins] + 3.6, 1.0))
-    labels.append(("DICE: 5V GND DI BTN", pico_x + 76.2, pico_y - 7.0, 1.0))
-    labels.append(("5V IN", x_in, top - 3.6, 1.0))
+    labels = [(tags.get(p, p), x_first + 1.27 + k * step, top - 6.6, 1.0) for k, p in enumerate(PLACES)]
+    labels.append(("strip headers: " + HEADER_LEGEND, 120, row[rows] + 7.0, 1.0))
+    labels.append(("DICE: " + dice_legend(), pico_x + 76.2, pico_y - 11.0, 1.0))
+    labels.append(("5V IN", x_in, top - 6.6, 1.0))
     labels.append(("bgboard controller", 40, height - 2.2, 1.2))
-    first, last = x_first, headers_end
-    trunks = [("+5V", 0, first, row[1], x_in, row[1], TRUNK_MM),
-              ("GND", 0, x_in, row[3], x_in, row[header_pins], TRUNK_MM),
-              ("GND", 0, first, row[header_pins], x_in, row[header_pins], TRUNK_MM),
-              ("GND", 0, first, row[4], last, row[4], rt.SIGNAL.width),
-              ("GND", 0, first, row[10], last, row[10], rt.SIGNAL.width)]
-    trunks += [(f"S{i}", 0, first, row[5 + i], last, row[5 + i], rt.SIGNAL.width) for i in range(4)]
+    left = x_first - 5.08  # the +5V rows' joint, left of the first header's courtyard
+    gnd_left = x_first - 2.54  # the GND rows' joint, between it and the first header's pins
+    v5_rows = HEADER_PINOUT["+5V"][::2]
+    gnd_rows = HEADER_PINOUT["GND"][::2]
+    r5 = [(p + 1) // 2 for p in v5_rows]
+    rg = [(p + 1) // 2 for p in gnd_rows]
+    trunks = [("+5V", 0, left, row[r5[0]], x_in, row[r5[0]], TRUNK_MM),
+              ("+5V", 0, left, row[r5[1]], last, row[r5[1]], TRUNK_MM),
+              ("+5V", 0, left, row[r5[0]], left, row[r5[1]], TRUNK_MM),
+              ("GND", 0, gnd_left, row[rg[0]], last, row[rg[0]], TRUNK_MM),
+              ("GND", 0, gnd_left, row[rg[1]], x_in, row[rg[1]], TRUNK_MM),
+              ("GND", 0, gnd_left, row[rg[0]], gnd_left, row[rg[1]], TRUNK_MM),
+              ("GND", 0, x_in, row[3], x_in, row[rg[1]], TRUNK_MM)]  # J30's pin 2 down to the lower GND row
+    for i in range(4):
+        first_row, second_row = bus[f"S{i}"], (HEADER_PINOUT[f"S{i}"][1] + 1) // 2
+        assert first_row == second_row, "a select line's two pins share a header row"
+        trunks.append((f"S{i}", 0, x_first, row[first_row], last, row[first_row], rt.SIGNAL.width))
     return Layout(width, height, place, holes, labels, grid=rt.GRID / 2, net_order=["GND", "+5V"], trunks=trunks)
+
+
+def dice_legend() -> str:
+    """The dice header's pins, for the silkscreen: "1,8 5V 2,7 GND ..." from circuit.py's ``DICE_PINOUT``."""
+    return " ".join(f"{','.join(map(str, pins))} {net.lstrip('+')}" for net, pins in DICE_PINOUT.items())
 
 
 def layout_dice(nets: Netlist) -> Layout:
@@ -202,12 +236,12 @@ def layout_dice(nets: Netlist) -> Layout:
             place[f"D{n}"] = (x, y, 0)
             place[f"C{n}"] = (x, y + 4.445, 0)
     place["SW1"] = (36.83, 17.78, 0)
-    place["R1"] = (43.18, 31.75, 0)  # the data series resistor, beside J1
-    place["U1"] = (48.9, 34.29, 90)  # the ESD clamp of J1's signals, beside it
-    place["J1"] = (36.83, 34.29, 90)
-    width, height = 80.01, 40.64
+    place["J1"] = (34.29, 39.37, 90)  # the keyed 2 x 4 box header along the bottom edge, between the dice
+    place["R1"] = (50.8, 39.37, 90)  # the data series resistor, beside J1
+    place["U1"] = (55.88, 39.37, 90)  # the ESD clamp of J1's signals, beside it
+    width, height = 80.01, 45.72
     holes = [(4.0, 4.0), (width - 4.0, 4.0), (4.0, height - 4.0), (width - 4.0, height - 4.0)]
-    labels = [("ROLL", 40.0, 27.0, 1.0), ("1 5V 2 GND 3 DI 4 BTN", 40.0, 38.8, 1.0), ("bgboard dice", 40.0, 2.4, 1.0)]
+    labels = [("ROLL", 40.0, 27.0, 1.0), (dice_legend(), 20.3, height - 1.3, 1.0), ("bgboard dice", 40.0, 2.4, 1.0)]
     return Layout(width, height, place, holes, labels, grid=rt.GRID / 2, net_order=["GND", "+5V"])  # half grid: the SOT-23-6 pads
 
 

@@ -18,9 +18,9 @@ The boards (hardware/README.md, "Boards"):
   pitch further) with their 100 nF, the strip's CD74HC4067 (U20; sensor j on channel j, the
   spare channels no-connect; its 100 nF), an MCP1700 3.3 V regulator (U30) for the sensors
   and the multiplexer with its two 1 uF, the place's WS2812B with its 100 nF and 330 Ohm on its
-  data input, 10 k from /E to 3.3 V, two SRV05-4 ESD arrays on the header's signals, and a
-  1x12 header J1: 1 +5V, 2 LED data in, 3 LED data out, 4 GND, 5-8 S0-S3, 9 /E, 10 GND, 11 SIG,
-  12 GND (the analog SIG between two ground wires of the ribbon).
+  data input and 330 Ohm on its data output, 10 k from /E to 3.3 V, two SRV05-4 ESD arrays on
+  the header's signals, and a keyed 2x10 box header J1 (``HEADER_PINOUT``: a ribbon whose socket is
+  pressed on turned round at one end hurts nothing, hardware/ribbon.py).
 * **controller**: the Pico, one strip header per place (place order) with S0-S3 bused to the
   select pins and each header's /E and SIG on the enable and ADC lines pins.toml gives its
   multiplexer (enable[m % banks], adc[m // banks]), a 100 kOhm pull-down on each ADC line, the
@@ -54,18 +54,28 @@ SYMBOLS = os.environ.get("KICAD6_SYMBOL_DIR", "/usr/share/kicad/symbols")
 # The places of grid.toml in LED order (firmware/leds.py, hardware/README.md): LED i < 24 under
 # point i + 1, then the white bar, black bar, white tray, black tray; the dice pips follow.
 PLACES = tuple(str(p) for p in range(1, 25)) + ("bar-white", "bar-black", "off-white", "off-black")
-# The strip header J1 (both ends of each 12-wire ribbon, pin 1 to pin 1): 1 +5V, 2 LED data in,
-# 3 LED data out, 4 GND, 5-8 S0-S3, 9 /E, 10 GND, 11 SIG, 12 GND -- the analog SIG between two
-# grounds, a ground between the LED data and the select lines.
-HEADER_PINS = 12
-HEADER_PIN = (1, 4, 2, 3, 5, 6, 7, 8, 9, 11)  # +5V, GND, LED in, LED out, S0-S3, /E, SIG (HEADER_NETS order)
-GND_PINS = (10, 12)  # the further grounds
-HEADER_LEGEND = "1 5V 2 DI 3 DO 4 GND 5-8 S0-S3 9 /E 10 GND 11 SIG 12 GND"
+# The strip header J1 (both ends of each 20-wire ribbon, pin 1 to pin 1): a keyed 2 x 10 box
+# header (DIN 41651), net -> pins, in HEADER_NETS order (+5V, GND, LED in, LED out, S0-S3, /E, SIG).
+# Pin n and pin 21 - n -- the pins a socket pressed on the ribbon turned round at one end joins --
+# carry the same supply or two signals that may meet (hardware/ribbon.py checks every pin): the
+# supplies and the select lines on two pins each, so every row of the header (pins 2k - 1, 2k) but
+# the middle two is one net, bused along the controller's row of headers.
+HEADER_PINS = 20
+HEADER_NETS = ("+5V", "GND", "DI", "DO", "S0", "S1", "S2", "S3", "/E", "SIG")
+HEADER_PINOUT: dict[str, tuple[int, ...]] = {
+    "+5V": (1, 2, 19, 20), "GND": (3, 4, 17, 18), "DI": (9,), "DO": (12,),
+    "S0": (5, 6), "S1": (7, 8), "S2": (13, 14), "S3": (15, 16), "/E": (10,), "SIG": (11,),
+}
+HEADER_LEGEND = "1-2 5V 3-4 GND 5-6 S0 7-8 S1 9 DI 10 /E 11 SIG 12 DO 13-14 S2 15-16 S3 17-18 GND 19-20 5V"
+# The dice header: a keyed 2 x 4 box header whose pin n and pin 9 - n carry the same net (the
+# LED data and the button on two wires each), so a socket turned round changes nothing.
+DICE_NETS = ("+5V", "GND", "DI", "BTN")
+DICE_PINOUT: dict[str, tuple[int, ...]] = {"+5V": (1, 8), "GND": (2, 7), "DI": (3, 6), "BTN": (4, 5)}
 MUX_REF = 20  # a strip's multiplexer is U20 (its 100 nF C20); the sensors U1.., the regulator U30
 CHANNELS = 16
 PIPS = 7
-HEADER_MPN = "10129381-912001BLF"  # Amphenol 1 x 12 pin header, 2.54 mm
-DICE_HEADER_MPN = "TSW-104-07-G-S"  # Samtec 1 x 4 pin header, 2.54 mm
+HEADER_MPN = "61202021621"  # Wurth WR-BHD 2.54 mm male box header, 2 x 10, vertical (keyed)
+DICE_HEADER_MPN = "61200821621"  # Wurth WR-BHD 2.54 mm male box header, 2 x 4, vertical (keyed)
 LED_MPN = "WS2812B-B/W"  # Worldsemi WS2812B, 5050 PLCC4
 TVS_MPN = "SRV05-4-P-T7"  # ProTek SRV05-4: four lines' ESD clamp (IEC 61000-4-2, 15 kV air), SOT-23-6
 # Raspberry Pi Pico pins (datasheet, "Pinout"): header pin -> name.  GP25 is the on-board LED.
@@ -85,8 +95,8 @@ FOOTPRINT = {
     "mux": "Package_SO:SOIC-24W_7.5x15.4mm_P1.27mm",
     "tvs": "Package_TO_SOT_SMD:SOT-23-6",
     "buffer": "Package_SO:SOIC-14_3.9x8.7mm_P1.27mm",
-    "header12": "Connector_PinHeader_2.54mm:PinHeader_1x12_P2.54mm_Vertical",
-    "header4": "Connector_PinHeader_2.54mm:PinHeader_1x04_P2.54mm_Vertical",
+    "idc20": "Connector_IDC:IDC-Header_2x10_P2.54mm_Vertical",
+    "idc8": "Connector_IDC:IDC-Header_2x04_P2.54mm_Vertical",
     "power": "TerminalBlock_Phoenix:TerminalBlock_Phoenix_MKDS-1,5-2-5.08_1x02_P5.08mm_Horizontal",
     "bulk": "Capacitor_THT:CP_Radial_D10.0mm_P5.00mm",
     "schottky": "Diode_SMD:D_SOD-123",
@@ -236,12 +246,9 @@ def strip(b: Builder, grid: dict, sensors: int, cable: list | None = None) -> No
     else:
         v5, gnd, din, dout, *select, enable, sig = cable
     v33 = b.net("+3V3")
-    j = b.part("Connector_Generic", f"Conn_01x{HEADER_PINS:02d}", "J1", "strip header", f"header{HEADER_PINS}",
-               mpn=HEADER_MPN)
-    for pin, net in zip(HEADER_PIN, (v5, gnd, din, dout, *select, enable, sig)):
-        j[pin] += net
-    for pin in GND_PINS:
-        j[pin] += gnd
+    j = b.part("Connector_Generic", f"Conn_02x{HEADER_PINS // 2:02d}_Odd_Even", "J1", "strip header",
+               f"idc{HEADER_PINS}", mpn=HEADER_MPN)
+    wire(j, HEADER_PINOUT, HEADER_NETS, (v5, gnd, din, dout, *select, enable, sig))
     reg = b.part("Regulator_Linear", "MCP1700x-330xxTT", "U30", "MCP1700-3.3", "ldo", mpn="MCP1700T-3302E/TT")
     reg["VI"] += v5
     reg["VO"] += v33
@@ -282,7 +289,7 @@ def strip(b: Builder, grid: dict, sensors: int, cable: list | None = None) -> No
     led["VDD"] += v5
     led["VSS"] += gnd
     led["DIN"] += series_in(b, "R2", din)
-    led["DOUT"] += dout
+    led["DOUT"] += series_out(b, "R3", dout)
     b.cap("C32", "100nF", v5, gnd, "CC0603KRX7R9BB104")
 
 
@@ -294,6 +301,25 @@ def esd(b: Builder, ref: str, lines: list, v5, gnd) -> None:
     tvs["VN"] += gnd
     for k, pin in enumerate(("IO1", "IO2", "IO3", "IO4")):
         tvs[pin] += lines[k] if k < len(lines) else b.nc()
+
+
+def wire(j, pinout: dict[str, tuple[int, ...]], names: tuple[str, ...], nets: tuple | list) -> None:
+    """Connect each of ``nets`` (``names`` order) to every pin ``pinout`` gives its name."""
+    for name, net in zip(names, nets):
+        for pin in pinout[name]:
+            j[pin] += net
+
+
+def series_out(b: Builder, ref: str, dout) -> object:
+    """A 330 Ohm resistor in series with a strip's LED data output, at the LED: it terminates
+    the metre of ribbon at its source and limits to 15 mA what flows when a ribbon turned round
+    puts this output against the controller's LED data line (hardware/ribbon.py).  The net at
+    the LED."""
+    r = b.part("Device", "R", ref, "330", "r0603", mpn="0603WAF3300T5E")
+    at_led = b.net(f"{ref}_LED_DO")
+    r[1] += at_led
+    r[2] += dout
+    return at_led
 
 
 def series_in(b: Builder, ref: str, din) -> object:
@@ -310,15 +336,15 @@ def series_in(b: Builder, ref: str, din) -> object:
 
 def dice(b: Builder, cable: list | None = None) -> None:
     """The dice module: 14 WS2812B pips (die 1 then die 2, firmware/leds.py pip order) and the
-    roll button; header J1: +5V, GND, LED data in, button.  ``cable`` as for :func:`strip`."""
+    roll button; header J1 (``DICE_PINOUT``): +5V, GND, LED data in, button.  ``cable`` as for
+    :func:`strip`."""
     if cable is None:
         v5, gnd = b.net("+5V", power=True), b.net("GND", power=True)
         din, button = b.net("LED_DI"), b.net("BUTTON")
     else:
         v5, gnd, din, button = cable
-    j = b.part("Connector_Generic", "Conn_01x04", "J1", "dice header", "header4", mpn=DICE_HEADER_MPN)
-    for pin, net in enumerate((v5, gnd, din, button), start=1):
-        j[pin] += net
+    j = b.part("Connector_Generic", "Conn_02x04_Odd_Even", "J1", "dice header", "idc8", mpn=DICE_HEADER_MPN)
+    wire(j, DICE_PINOUT, DICE_NETS, (v5, gnd, din, button))
     esd(b, "U1", [din, button], v5, gnd)  # the cable's two signals, clamped at the header
     data = series_in(b, "R1", din)  # the ribbon from the controller ends here
     for k in range(2 * PIPS):
@@ -406,14 +432,11 @@ def controller(b: Builder, pins: dict, grid: dict) -> dict[str, list]:
     # data out (the strip of PLACES[k]), the last one into the dice module
     link = [b.net(f"LED{k}_DI") for k in range(len(PLACES) + 1)]
     for k, place in enumerate(PLACES):
-        j = b.part("Connector_Generic", f"Conn_01x{HEADER_PINS:02d}", f"J{k + 1}", "strip header",
-                   f"header{HEADER_PINS}", mpn=HEADER_MPN)  # one BOM line: the place is on the silkscreen
+        j = b.part("Connector_Generic", f"Conn_02x{HEADER_PINS // 2:02d}_Odd_Even", f"J{k + 1}", "strip header",
+                   f"idc{HEADER_PINS}", mpn=HEADER_MPN)  # one BOM line: the place is on the silkscreen
         m = mux[place]
         nets = [v5, gnd, link[k], link[k + 1], *select, enable[m % banks], adc[m // banks]]
-        for pin, net in zip(HEADER_PIN, nets):
-            j[pin] += net
-        for pin in GND_PINS:
-            j[pin] += gnd
+        wire(j, HEADER_PINOUT, HEADER_NETS, nets)
         headers[place] = nets
     # LED chain: GP16 -> buffer -> 330 Ohm -> first strip; each strip's out -> the next one's in; last -> dice
     shifter = b.part("74xx", "74LS125", "U2", "SN74AHCT125", "buffer", mpn="SN74AHCT125DR")
@@ -432,12 +455,9 @@ def controller(b: Builder, pins: dict, grid: dict) -> dict[str, list]:
     series = b.part("Device", "R", "R4", "330", "r0603", mpn="0603WAF3300T5E")
     series[1] += shifted
     series[2] += link[0]
-    dice_j = b.part("Connector_Generic", "Conn_01x04", "J29", "dice", "header4", mpn=DICE_HEADER_MPN)
+    dice_j = b.part("Connector_Generic", "Conn_02x04_Odd_Even", "J29", "dice", "idc8", mpn=DICE_HEADER_MPN)
     button = b.net("DICE_BUTTON")
-    dice_j[1] += v5
-    dice_j[2] += gnd
-    dice_j[3] += link[-1]
-    dice_j[4] += button
+    wire(dice_j, DICE_PINOUT, DICE_NETS, (v5, gnd, link[-1], button))
     gpio(pins["pico"]["dice"]["button"], button)
     headers["dice"] = [v5, gnd, link[-1], button]
     # ESD: every signal of the 30 connectors meets an SRV05-4 (U10..): first the LED chain's

@@ -14,9 +14,9 @@ net of the controller's side to one net of the strip's, and :func:`verdict` says
   off (the multiplexer drives SIG only while its /E is low; its /E has a 10 k pull-up, so it is off
   when /E meets a controller input).
 
-Pure: the pin orders are data (the board's own, ``circuit.HEADER_PIN``, and the keyed one
-proposed here); tests/hardware/test_ribbon.py checks both and prints the table of README's
-"Keyed connectors".
+Pure: the pin orders are data (the boards' own, ``circuit.HEADER_PINOUT`` and ``DICE_PINOUT``,
+and the 1 x 12 order before them); tests/hardware/test_ribbon.py checks them, and
+``python hardware/ribbon.py`` prints the tables of hardware/README.md, "Keyed connectors".
 """
 
 from __future__ import annotations
@@ -28,35 +28,37 @@ from typing import Mapping, Sequence
 KIND: Mapping[str, str] = {
     "+5V": "supply", "GND": "supply",
     "DI": "drive", "S0": "drive", "S1": "drive", "S2": "drive", "S3": "drive", "/E": "drive",
-    "DO": "return", "SIG": "return",
+    "DO": "return", "SIG": "return", "BTN": "return",
 }
-#: Strip outputs behind a series resistor (330 ohm: a contention draws at most 5 V / 330 ohm).
-#: DO's resistor is part of the keyed order's proposal (the board today has one at DI only).
+#: Strip outputs behind a series resistor (330 ohm at the LED's data input and output: a
+#: contention draws at most 5 V / 330 ohm = 15 mA).
 LIMITED = frozenset({"DI", "DO"})
 #: A strip output that is off while the strip's input named here is not driven low.
 ENABLED_BY: Mapping[str, str] = {"SIG": "/E"}
 
 
 
-def _as_built() -> tuple[str, ...]:
-    """The strip header as built (hardware/circuit.py's 1 x 12 pin header, 2.54 mm: its
-    ``HEADER_PIN`` and ``GND_PINS``): pin n - 1 -> net."""
-    from circuit import GND_PINS, HEADER_PIN, HEADER_PINS
-
-    order = [""] * HEADER_PINS
-    for net, pin in zip(("+5V", "GND", "DI", "DO", "S0", "S1", "S2", "S3", "/E", "SIG"), HEADER_PIN):
-        order[pin - 1] = net
-    for pin in GND_PINS:
-        order[pin - 1] = "GND"
+def _order(pinout: Mapping[str, tuple[int, ...]]) -> tuple[str, ...]:
+    """A header's nets by pin (pin n - 1 -> net) from a net -> pins table."""
+    order = [""] * sum(len(pins) for pins in pinout.values())
+    for net, pins in pinout.items():
+        for pin in pins:
+            order[pin - 1] = net
     return tuple(order)
 
 
-AS_BUILT = _as_built()
-#: The keyed order proposed (a 2 x 8 boxed IDC header, DIN 41651, KiCad 6's
-#: Connector_IDC:IDC-Header_2x08_P2.54mm_Vertical): every pin and its mirror are the same
-#: supply or two signals that may meet; SIG and /E each between two grounds, as SIG is today.
-KEYED = ("+5V", "GND", "DI", "S0", "GND", "SIG", "GND", "S1",
-         "S2", "GND", "/E", "GND", "S3", "DO", "GND", "+5V")
+def _as_built() -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The strip and dice headers as built (hardware/circuit.py's keyed box headers)."""
+    from circuit import DICE_PINOUT, HEADER_PINOUT
+
+    return _order(HEADER_PINOUT), _order(DICE_PINOUT)
+
+
+#: The strip's and the dice module's header as built: pin n - 1 -> net.
+AS_BUILT, DICE = _as_built()
+#: The strip header before issue 32's keyed one: an unkeyed 1 x 12 pin header (a Dupont plug
+#: goes on either way round).
+BEFORE = ("+5V", "DI", "DO", "GND", "S0", "S1", "S2", "S3", "/E", "GND", "SIG", "GND")
 
 
 def mirror(order: Sequence[str]) -> list[tuple[int, str, str]]:
@@ -104,7 +106,7 @@ def harmless(order: Sequence[str]) -> bool:
 
 
 if __name__ == "__main__":
-    for name, order in (("as built", AS_BUILT), ("keyed", KEYED)):
+    for name, order in (("before (1 x 12)", BEFORE), ("strip, as built (2 x 10)", AS_BUILT), ("dice (2 x 4)", DICE)):
         print(f"{name}: {'harmless' if harmless(order) else 'HARMFUL'} when turned round")
         for pin, a, b, v in table(order):
             print(f"| {pin} | {a} | {b} | {v} |")

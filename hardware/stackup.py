@@ -226,13 +226,13 @@ def build_place(p: Params, slots: int = 5, checker_slot: int | None = 0) -> Plac
     back("c1u_in", "C30", p["cap_1u"])
     back("c1u_out", "C31", p["cap_1u"])
     h = p["header"]
-    jx, jy, _ = at("J1")  # pin 1; the pins run along the strip (the board turns it by 90 degrees)
-    hx0 = jx - h["pitch_mm"] / 2
-    hlen = h["pins"] * h["pitch_mm"]
-    place.add("header", _box(hx0, hx0 + hlen, jy - h["pitch_mm"] / 2, jy + h["pitch_mm"] / 2,
-                             back_z - h["insulator_mm"], back_z))
-    place.add("socket", _box(hx0, hx0 + hlen, jy - h["pitch_mm"] / 2, jy + h["pitch_mm"] / 2,
-                             back_z - h["height_with_socket_mm"], back_z - h["insulator_mm"]))
+    jx, jy, _ = at("J1")  # pin 1; its two rows of pins run along the strip (the board turns it by
+    # 90 degrees), the even row one pitch further from the sensors' line
+    along = (h["pins"] // 2 - 1) * h["pitch_mm"]
+    hx0, hx1 = jx - h["past_end_pins_mm"], jx + along + h["past_end_pins_mm"]
+    hy0, hy1 = jy - h["pitch_mm"] - h["past_pin_rows_mm"], jy + h["past_pin_rows_mm"]
+    place.add("header", _box(hx0, hx1, hy0, hy1, back_z - h["insulator_mm"], back_z))
+    place.add("socket", _box(hx0, hx1, hy0, hy1, back_z - h["height_with_socket_mm"], back_z - h["insulator_mm"]))
     for i, (sx, sy) in enumerate(screws):
         place.add(f"screw{i + 1}", _disc(sx, sy, back_z - 1.6, 4.0, 1.6) + _disc(sx, sy, back_z, 1.6, 3.0))
 

@@ -61,9 +61,9 @@ def plan(slots: int, sensing: dict | None = None, stack: dict | None = None) -> 
     ((j + 1) * pitch / 2, sensor line) -- slot i's at its centre ((i + 0.5) pitch) and half a
     pitch further -- with its 100 nF beside it; the guidance LED on the sensors' line past the
     last slot, under the window (on the sensing face: it rises into the window); along the
-    header's edge, on the back, the 1x12 header J1 and the multiplexer U20 (turned, its pins
+    header's edge, on the back, the 2x10 box header J1 and the multiplexer U20 (turned, its pins
     along the strip); the regulator between sensors 2 and 3 (slot 1's first sensor and slot 0's
-    second); the LED's 100 nF and data resistor behind it on the back."""
+    second); the LED's 100 nF and its two data resistors behind it on the back."""
     if sensing is None:
         sensing = tomllib.loads(SENSING_FILE.read_text())
     if stack is None:
@@ -81,8 +81,9 @@ def plan(slots: int, sensing: dict | None = None, stack: dict | None = None) -> 
         place[f"C{j + 1}"] = (x, mid + 3.5, 0)
     place["D1"] = (led_x, mid, 90)  # turned: its silkscreen and pin-1 mark clear of the last sensor's pads
     place["C32"] = (led_x, mid - 5.0, 0)  # the LED's 100 nF, behind it
-    place["R2"] = (led_x - 6.0, mid - 5.0, 90)  # its data series resistor, beside the 100 nF
-    place["J1"] = (13.97, 3.5, 90)  # pins along x, pin 1 first
+    place["R2"] = (led_x - 6.0, mid - 5.0, 90)  # its data input's series resistor, beside the 100 nF
+    place["R3"] = (led_x - 3.0, mid - 5.0, 90)  # its data output's, between them
+    place["J1"] = (11.43, 5.5, 90)  # on the back: pins along x, pin 1 first, the even row 2.54 mm further in
     mux_x = 53.34
     place["U20"] = (mux_x, 7.0, 270)  # channels 0-7 along the bottom row, channel 0 at the left
     place["C20"] = (mux_x - 10.16, 9.0, 90)

@@ -129,8 +129,9 @@ def test_the_controllers_strip_headers_are_one_part(built) -> None:
     out, _ = built
     parts = read_netlist(out / "work" / "nets" / "controller.net").parts
     headers = {(p["value"], p["footprint"], p["mpn"]) for ref, p in parts.items()
-               if p["footprint"].endswith("PinHeader_1x12_P2.54mm_Vertical")}
+               if p["footprint"].endswith("IDC-Header_2x10_P2.54mm_Vertical")}
     assert len(headers) == 1
+    assert sum(p["footprint"].endswith("IDC-Header_2x10_P2.54mm_Vertical") for p in parts.values()) == 28
 
 
 def test_the_dice_button_footprint_fits_its_part(built) -> None:
@@ -187,6 +188,6 @@ def test_the_sensing_face_holds_only_the_sensors_and_parts_no_taller(built, boar
     front = {ref for ref, (side, _) in sides.items() if side == "F"}
     assert front == {f"U{j + 1}" for j in range(sensors)} | {f"C{j + 1}" for j in range(sensors)} | {"D1"}
     assert all(HEIGHT_MM[sides[ref][1]] <= HEIGHT_MM["Package_TO_SOT_SMD:SOT-23"] for ref in front - {"D1"})
-    assert {"U20", "U30", "J1", "C32", "R2"} <= {ref for ref, (side, _) in sides.items() if side == "B"}
+    assert {"U20", "U30", "J1", "C32", "R2", "R3"} <= {ref for ref, (side, _) in sides.items() if side == "B"}
     cpl = {r["Designator"]: r["Layer"] for r in rows(out / board / f"{board}-cpl.csv")}
     assert cpl["U1"] == "T" and cpl["U20"] == "B" and cpl["D1"] == "T"

@@ -28,6 +28,7 @@ HANG_S = 1800  # a bound against a hang, not a measure of speed
 
 sys.path.insert(0, str(HARDWARE))
 from netlist import read_netlist  # noqa: E402
+import circuit  # noqa: E402
 
 pytestmark = pytest.mark.slow
 GRID = tomllib.loads((HARDWARE / "grid.toml").read_text())
@@ -287,10 +288,17 @@ def test_netlist_joins_every_function_to_its_pico_pin(built) -> None:
         assert nets.parts[ref]["value"] == "330", (led, ref)
         return net_of[(ref, "1" if pin == "2" else "2")]
 
+    def ribbon_out(led: str) -> str:
+        """The net an LED's data output (WS2812B pin 2) drives through its 330 Ohm series resistor
+        (issue 32: a strip's LED data output has one, so a ribbon turned round stays harmless)."""
+        (ref, pin), = [node for node in nets.nets[net_of[(led, "2")]] if node[0] != led]
+        assert nets.parts[ref]["value"] == "330", (led, ref)
+        return net_of[(ref, "1" if pin == "2" else "2")]
+
     assert net_of[("R4", "2")] == ribbon_in(chain[0])  # WS2812B: 4 DIN, 2 DOUT
     for a, b in zip(chain, chain[1:]):
         if not b.startswith("DICE-D") or b == "DICE-D1":
-            assert net_of[(a, "2")] == ribbon_in(b), (a, b)
+            assert ribbon_out(a) == ribbon_in(b), (a, b)
         else:  # from pip to pip on the dice module: no ribbon between them
             assert net_of[(a, "2")] == net_of[(b, "4")], (a, b)
 
@@ -336,7 +344,7 @@ def test_controller_supply_trunks_are_wide(built) -> None:
         wide = [r for r in runs if float(r[4]) >= 2.0 and r[1] == r[3]]  # horizontal 2 mm runs
         assert wide, name
         length = max(abs(float(r[2]) - float(r[0])) for r in wide)
-        assert length > 27 * 6.35, (name, length)  # from the first header to the last and on
+        assert length > 27 * 10.795, (name, length)  # from the first header to the last and on
 
 
 @pytest.mark.parametrize("board", BOARDS)
@@ -355,9 +363,11 @@ def test_every_signal_of_every_off_board_connector_is_clamped(built) -> None:
     module's header, the controller's 28 strip headers and its dice header -- meets an SRV05-4
     input on its board, whose VP and VN are the board's 5 V and ground."""
     out, _ = built
-    for board, header, signals in (("strip5", "J1", (2, 3, 5, 6, 7, 8, 9, 11)), ("strip4", "J1", (2, 3, 5, 6, 7, 8, 9, 11)),
-                                   ("dice", "J1", (3, 4))) + tuple(
-            ("controller", f"J{k}", (2, 3, 5, 6, 7, 8, 9, 11)) for k in range(1, 29)) + (("controller", "J29", (3, 4)),):
+    strip = tuple(pin for net, pins in circuit.HEADER_PINOUT.items() if net not in ("+5V", "GND") for pin in pins)
+    dice = tuple(pin for net, pins in circuit.DICE_PINOUT.items() if net not in ("+5V", "GND") for pin in pins)
+    assert len(strip) == 12 and len(dice) == 4
+    for board, header, signals in (("strip5", "J1", strip), ("strip4", "J1", strip), ("dice", "J1", dice)) + tuple(
+            ("controller", f"J{k}", strip) for k in range(1, 29)) + (("controller", "J29", dice),):
         nets = read_netlist(out / "work" / "nets" / f"{board}.net")
         net_of = {node: name for name, nodes in nets.nets.items() for node in nodes}
         clamps = [ref for ref, p in nets.parts.items() if p["mpn"] == "SRV05-4-P-T7"]
@@ -367,3 +377,19 @@ def test_every_signal_of_every_off_board_connector_is_clamped(built) -> None:
         for pin in signals:
             clamped = [ref for ref, _ in nets.nets[net_of[(header, str(pin))]] if ref in clamps]
             assert clamped, (board, pin)
+
+
+@pytest.mark.parametrize("board", ("strip5", "strip4", "dice"))
+def test_each_header_pin_carries_the_net_its_pinout_names(built, board: str) -> None:
+    """The keyed headers as built (issue 32): every pin of a strip's and the dice module's J1
+    on the net circuit.py's pinout gives it, the pinout hardware/ribbon.py proves harmless when a
+    ribbon's socket is pressed on turned round (tests/hardware/test_ribbon.py)."""
+    out, _ = built
+    nets = read_netlist(out / "work" / "nets" / f"{board}.net")
+    net_of = {node: name for name, nodes in nets.nets.items() for node in nodes}
+    names = {"DI": "LED_DI", "DO": "LED_DO", "/E": "~{E}", "BTN": "BUTTON"}
+    pinout = circuit.DICE_PINOUT if board == "dice" else circuit.HEADER_PINOUT
+    assert nets.parts["J1"]["footprint"].startswith("Connector_IDC:IDC-Header_2x")
+    for net, pins in pinout.items():
+        for pin in pins:
+            assert net_of[("J1", str(pin))] == names.get(net, net), (board, pin)
