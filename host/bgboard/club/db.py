@@ -195,6 +195,18 @@ MIGRATIONS: tuple[str | Callable[[sqlite3.Connection], None], ...] = (
     """,
     # 6: the background analysis of results with a .mat (issue 24)
     _analyses,
+    # 7: the federation (issue 36): a player's federation member id ('club player link'), and
+    # the federation's answer to each result the club sent it (club/federation_feed.py)
+    """
+    ALTER TABLE players ADD COLUMN member_id TEXT;
+    CREATE UNIQUE INDEX players_member ON players(member_id);
+    CREATE TABLE federation_acks (
+        match_uuid TEXT PRIMARY KEY,
+        status TEXT NOT NULL,
+        reason TEXT NOT NULL DEFAULT '',
+        acked_at TEXT NOT NULL
+    );
+    """,
 )
 SCHEMA = len(MIGRATIONS)
 
