@@ -138,6 +138,7 @@ class ResultsFeed:
         self.online = False
         self._db = ThreadPoolExecutor(max_workers=1, thread_name_prefix="club-feed")
         self._sent: dict[str, tuple[float, float]] = {}  # id -> (sent at, wait before sending again)
+        self._ever: set[str] = set()  # ids sent at least once by this feed (for the counts)
         self._stopping = asyncio.Event()
         self._wake = asyncio.Event()
 
@@ -210,6 +211,7 @@ class ResultsFeed:
                     if ack.status == "refused":
                         log.warning("the federation refused the result %s: %s", ack.id, ack.reason)
                 self._sent.pop(ack.id, None)
+                self._ever.discard(ack.id)
             except InputError as exc:
                 self.counts["bad"] += 1
                 log.warning("ignored a message on %s: %s", where[:120], exc)
@@ -225,7 +227,8 @@ class ResultsFeed:
                     continue
                 wait = self.settings.resend_s if sent is None else min(2 * sent[1], RESEND_MAX_S)
                 await client.publish(topic, encode_result(result), qos=1, retain=False)
-                self.counts["resent" if sent is not None else "sent"] += 1
+                self.counts["resent" if result.id in self._ever else "sent"] += 1
+                self._ever.add(result.id)
                 self._sent[result.id] = (now, wait)
             # asyncio.wait, not wait_for: Python 3.11's wait_for loses a cancellation that comes
             # as the event is set (stop() does both), and the session would never end

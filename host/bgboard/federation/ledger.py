@@ -222,6 +222,12 @@ class Ledger:
                              None if r[8] is None else (int(r[8]), int(r[9])), int(r[10]), bool(r[11]),
                              int(r[12]), r[13].isoformat()) for r in rows]
 
+    def stored_times(self) -> dict[tuple[str, str], float]:
+        """When each result was stored (seconds since the epoch, the server's clock), by (club, id)."""
+        with self.transaction() as db:
+            return {(r[0], r[1]): float(r[2]) for r in db.execute(
+                "SELECT club, id, extract(epoch FROM stored_at) FROM results")}
+
     def count(self) -> int:
         with self.transaction() as db:
             return int(db.execute("SELECT count(*) FROM results").fetchone()[0])
