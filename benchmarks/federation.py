@@ -21,8 +21,12 @@ bridge messages are lost: the feed sends again), the federation's Mosquitto (eve
 down), the federation service (``kill -9``: unacked messages come again from its persistent
 session) and the PostgreSQL server (``PrivatePostgres.kill()``: the service retries).
 
+``--burst N`` then measures the federation's own intake alone: N results published at once
+straight to the federation's broker as one club's bridge would deliver them (QoS 1), timed
+from the first publish to the last row committed (the main figures are taken before it).
+
 Usage: .venv/bin/python benchmarks/federation.py [--clubs 20] [--boards 10] [--rounds 3] [--length 3]
-       [--pace 0.3] [--chaos] [--json]
+       [--pace 0.3] [--chaos] [--burst 5000] [--json]
 The last line with --json: {"clubs", "boards", "results", "stored", "lost", "duplicated", "p99_s", "ratings_equal"}.
 """
 
@@ -36,6 +40,7 @@ import statistics
 import sys
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -53,18 +58,21 @@ def say(text: str) -> None:
 
 
 async def chaos(fed: LocalFederation, pg: PrivatePostgres, done: asyncio.Event, log: list[str]) -> None:
-    """Kill and restart, one after another, while the evening is being played."""
+    """Kill and restart, one after another, while the evening is being played (on a thread of
+    its own: the clubs' evenings hold theirs)."""
     t0 = time.monotonic()
+    own = ThreadPoolExecutor(1, thread_name_prefix="chaos")
+    loop = asyncio.get_running_loop()
 
     async def step(after: float, what: str, kill: Any, start: Any, down_s: float) -> None:
         await asyncio.sleep(max(0.0, t0 + after - time.monotonic()))
         if done.is_set():
             log.append(f"{what}: the evening was over first")
             return
-        await asyncio.to_thread(kill)
+        await loop.run_in_executor(own, kill)
         log.append(f"{time.monotonic() - t0:5.1f} s: killed {what}")
         await asyncio.sleep(down_s)
-        await asyncio.to_thread(start)
+        await loop.run_in_executor(own, start)
         log.append(f"{time.monotonic() - t0:5.1f} s: {what} started again")
 
     club = fed.sites[0]
@@ -87,8 +95,11 @@ async def evening(fed: LocalFederation, pg: PrivatePostgres, args: argparse.Name
         rng = random.Random(1000 + i)
         return sum(fed.sites[i].play_round(rng, committed, args.pace) for _ in range(args.rounds))
 
+    # one thread per club (asyncio's default pool has only cores + 4: the clubs would take turns)
+    clubs = ThreadPoolExecutor(len(fed.sites), thread_name_prefix="club")
+    loop = asyncio.get_running_loop()
     try:
-        played = await asyncio.gather(*(asyncio.to_thread(club_evening, i) for i in range(len(fed.sites))))
+        played = await asyncio.gather(*(loop.run_in_executor(clubs, club_evening, i) for i in range(len(fed.sites))))
         played_s = time.monotonic() - t0
         done.set()
         if chaos_task is not None:
@@ -115,6 +126,35 @@ async def evening(fed: LocalFederation, pg: PrivatePostgres, args: argparse.Name
     return {"played": sum(played), "played_s": played_s, "settled_s": settled_s, "feeds": counts, "chaos": chaos_log}
 
 
+async def burst(fed: LocalFederation, url: str, n: int) -> tuple[float, int]:
+    """Publish ``n`` new results as club ``fed.sites[0]``'s bridge would; (seconds until the
+    federation has committed them all, rows added)."""
+    import uuid
+
+    from bgboard.federation.bridge_conf import club_user
+    from bgboard.net.mqtt_client import open_client
+    from bgboard.net.protocol import parse_broker_url
+    from bgboard.net.results_feed import ClubResult, encode_result, result_topic
+
+    club = fed.sites[0].name
+    ledger = Ledger(url)
+    before = ledger.count()
+    payloads = [encode_result(ClubResult(str(uuid.uuid4()), club, "Burst", i + 1, ("A", "B"), (f"B{i % 500:04d}", f"B{(i + 7) % 500:04d}"),
+                                         5, (5, 2), 0, True, i + 1, "2026-12-31T23:00:00+00:00")) for i in range(n)]
+    client = open_client(parse_broker_url(fed.home.broker.url), username=club_user(club),
+                         password=fed.home.broker.password(club_user(club)), identifier=f"burst-{club}")
+    async with client:
+        t = time.monotonic()
+        for p in payloads:
+            await client.publish(result_topic(club), p, qos=1)
+        while ledger.count() < before + n and time.monotonic() < t + 300:
+            await asyncio.sleep(0.05)
+        took = time.monotonic() - t
+    added = ledger.count() - before
+    ledger.close()
+    return took, added
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--clubs", type=int, default=20)
@@ -125,6 +165,7 @@ def main() -> None:
     parser.add_argument("--resend", type=float, default=5.0, help="a feed sends an unanswered result again after this")
     parser.add_argument("--settle", type=float, default=180.0, help="how long to wait for the last answers")
     parser.add_argument("--chaos", action="store_true", help="kill and restart brokers, the service and PostgreSQL")
+    parser.add_argument("--burst", type=int, default=0, metavar="N", help="then N results straight into the federation's broker")
     parser.add_argument("--json", action="store_true", help="a last line of JSON figures")
     args = parser.parse_args()
     load0 = Path("/proc/loadavg").read_text().split()[:3]
@@ -156,6 +197,7 @@ def main() -> None:
                 ledger.close()
             expected = {(s.name, u) for s in fed.sites for u in s.stored_uuids()}
             union = union_ratings(tmp / "union.sqlite", results)
+            burst_figures = asyncio.run(burst(fed, url, args.burst)) if args.burst else None
         finally:
             fed.stop()
     keys = {(r.club, r.id) for r in results}
@@ -176,6 +218,14 @@ def main() -> None:
     say(f"federation: {len(results)} rows, lost {lost}, duplicated {duplicated}; feeds sent {f['sent']}, "
         f"sent again {f['resent']}; answers stored {f['stored']}, duplicate {f['duplicate']}, refused {f['refused']}")
     say(f"rating list: {len(lines)} members, equal to one club rating the union: {equal}")
+    t = time.perf_counter()
+    rating_list(results * max(1, 100_000 // max(1, len(results))))
+    per_s = len(results) * max(1, 100_000 // max(1, len(results))) / (time.perf_counter() - t)
+    say(f"the rating list derived again from scratch: {per_s:,.0f} results/s (pure Python, one core)")
+    if burst_figures is not None:
+        took, added = burst_figures
+        say(f"burst: {added} of {args.burst} results committed by the federation in {took:.1f} s "
+            f"({added / took:.0f} results/s through its broker, service and PostgreSQL)")
     load = Path("/proc/loadavg").read_text().split()[:3]
     say(f"load average {' '.join(load0)} before, {' '.join(load)} after (a shared machine)")
     if args.json:

@@ -115,3 +115,13 @@ def test_the_federation_broker_keeps_each_club_to_its_own_topics(tmp_path, postg
         assert asyncio.run(exchange()) == ["bgboard/north/federation/result=own"]
     finally:
         home.broker.stop()
+
+
+def test_the_demo_plays_an_evening_of_two_clubs_into_one_rating_list(tmp_path, capsys):
+    code, out, _ = run(capsys, "federation", "demo", "--clubs", "2", "--out", str(tmp_path / "demo"))
+    assert code == 0
+    assert "every club has the federation's answer to every result" in out
+    assert "24 results from 2 clubs, each stored once; one rating list of 12 members" in out
+    assert (tmp_path / "demo" / "export" / "ratings.csv").read_text().count("\n") == 13
+    code, _, err = run(capsys, "federation", "demo", "--clubs", "2", "--out", str(tmp_path / "demo"))
+    assert code == 2 and "not empty" in err
