@@ -179,9 +179,9 @@ def main() -> None:
         url = pg.create_database("federation")
         t = time.monotonic()
         fed = LocalFederation(tmp / "run", url, clubs, args.boards)
+        fed.start()  # first: the ports chosen are taken at once
         for site in fed.sites:
             site.make_club(players, pool, args.length, args.rounds)
-        fed.start()
         say(f"{args.clubs} clubs x {args.boards} boards, {args.rounds} rounds of {args.length}-point matches, "
             f"{players} players a club from {pool} members; set up in {time.monotonic() - t:.1f} s"
             + (" -- with chaos" if args.chaos else ""))

@@ -46,9 +46,13 @@ def run_demo(clubs: int, out: Path) -> int:
     with PrivatePostgres() as pg:
         url = pg.create_database("federation")
         fed = LocalFederation(out, url, names, BOARDS, name="Demo federation")
-        for site in fed.sites:
-            site.make_club(players, pool, LENGTH, ROUNDS)
         fed.start()
+        try:
+            for site in fed.sites:
+                site.make_club(players, pool, LENGTH, ROUNDS)
+        except BaseException:
+            fed.stop()
+            raise
         print(f"federation broker {fed.home.broker.url}, service running; {clubs} clubs bridged to it, "
               f"{players} players each from {pool} members", flush=True)
         try:

@@ -114,7 +114,8 @@ class HubBroker:
                 err = (self.process.stderr.read() if self.process.stderr else b"").decode(errors="replace")
                 tail = self.log.read_text(errors="replace")[-400:] if self.log.exists() else ""
                 self.process = None
-                raise BrokerStartError(f"the federation's mosquitto stopped at once: {(err or tail).strip()[-400:]}")
+                said = " ".join(line for line in (err + "\n" + tail).splitlines() if "run as root" not in line)
+                raise BrokerStartError(f"the federation's mosquitto stopped at once: {said.strip()[-400:]}")
             try:
                 with socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
                     log.info("the federation's broker listens on %s (pid %d)", self.url, self.process.pid)
