@@ -250,8 +250,16 @@ def _serve(home: Any, args: argparse.Namespace) -> int:
         from bgboard.club.web.server import parse_listen
         from bgboard.federation.portal import serve_portal
 
+        from bgboard.federation.bridge_conf import PAGES_USER
+        from bgboard.federation.live_watch import LiveWatch
+
         host, port = parse_listen(args.http)
-        tasks.append(lambda: serve_portal(home.settings.db, home.settings.name, host, port,
+        if not home.broker.secret_file(PAGES_USER).exists():  # a folder made before the pages had a user
+            home.broker.write()
+            home.broker.reload()
+        watch = LiveWatch(parse_broker_url(home.broker.url), home.broker.password(PAGES_USER))
+        tasks.append(watch.run)
+        tasks.append(lambda: serve_portal(home.settings.db, home.settings.name, host, port, watch=watch,
                                           ready=lambda h, p: print(f"federation pages on http://{h}:{p}/", flush=True)))
 
     async def main() -> None:

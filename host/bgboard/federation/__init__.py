@@ -7,8 +7,8 @@ standings) and :mod:`~bgboard.federation.bridge_conf` (the broker files and a cl
 as text).  Adapters: :mod:`~bgboard.federation.ledger` (the PostgreSQL database),
 :mod:`~bgboard.federation.hub_broker` (the federation's Mosquitto files and process),
 :mod:`~bgboard.federation.home` (the federation's folder), :mod:`~bgboard.federation.intake`
-(the service taking the clubs' results exactly once) and :mod:`~bgboard.federation.portal`
-(the web pages).  The club's side is :mod:`bgboard.club.federation_feed`; the messages
+(the service taking the clubs' results exactly once), :mod:`~bgboard.federation.portal`
+(the web pages) and :mod:`~bgboard.federation.live_watch` (every club's bridged live boards).  The club's side is :mod:`bgboard.club.federation_feed`; the messages
 between them, :mod:`bgboard.net.results_feed`.
 """
 

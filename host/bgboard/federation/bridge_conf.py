@@ -1,9 +1,10 @@
 """The federation's Mosquitto files and a club's bridge to it (pure text; docs/club-network.md).
 
 The federation's broker has one user for the federation service (``federation``: reads every
-club's federation result topic, writes every club's ack topic) and one per club
-(``club-<club>``: writes only its own result topic, reads only its own acks) — so a club can
-neither forge another club's results nor read another club's answers.  Anonymous clients are
+club's federation result topic, writes every club's ack topic), one for its pages
+(``federation-pages``: reads every club's bridged board states) and one per club
+(``club-<club>``: writes only its own result topic and board states, reads only its own acks)
+— so a club can neither forge another club's results or boards nor read another club's answers.  Anonymous clients are
 refused and a client's id is its user name, as on a club's broker (the same
 :func:`bgboard.net.broker.mosquitto_conf` writes both).
 
@@ -11,8 +12,9 @@ A club's Mosquitto carries a ``connection`` section (:func:`bridge_section`, wha
 ``bgboard federation join`` writes for the club's ``/etc/mosquitto/conf.d/``): the club's
 result topic out, the federation's acks for that club in and nothing else; ``cleansession
 false`` so the federation's broker keeps the bridge's session and the club's broker queues
-while the link is down, at QoS 1 both ways; the bridge's up/down notification published on
-the club's broker only, where the club's results feed listens.
+while the link is down, at QoS 1 both ways; the boards' live states out at QoS 0 (retained,
+as the boards publish them); the bridge's up/down notification published on the club's broker
+only, where the club's results feed listens.
 """
 
 from __future__ import annotations
@@ -20,10 +22,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from bgboard.net.broker import Listener, mosquitto_conf
-from bgboard.net.protocol import check_club
+from bgboard.net.protocol import board_filter, check_club
 from bgboard.net.results_feed import RESULTS_FILTER, ack_topic, bridge_topic, result_topic
 
 SERVICE_USER = "federation"
+#: The federation's pages' user: reads every club's bridged live board states, nothing else.
+PAGES_USER = "federation-pages"
+STATES_FILTER = "bgboard/+/board/+/state"
 BRIDGE_NAME = "bgboard-federation"
 ACKS_FILTER = "bgboard/+/federation/ack"
 
@@ -50,9 +55,13 @@ def federation_acl(clubs: Iterable[str]) -> str:
         f"topic read {RESULTS_FILTER}",
         f"topic write {ACKS_FILTER}",
         "",
+        f"user {PAGES_USER}",
+        f"topic read {STATES_FILTER}",
+        "",
     ]
     for club in sorted(set(clubs)):
-        out += [f"user {club_user(club)}", f"topic write {result_topic(club)}", f"topic read {ack_topic(club)}", ""]
+        out += [f"user {club_user(club)}", f"topic write {result_topic(club)}", f"topic read {ack_topic(club)}",
+                f"topic write {board_filter(club, 'state')}", ""]
     return "\n".join(out)
 
 
@@ -80,11 +89,13 @@ def bridge_section(club: str, host: str, port: int, password: str, *, tls_ca: st
         f"notification_topic {bridge_topic(club)}",
         f"topic {result_topic(club)} out 1",
         f"topic {ack_topic(club)} in 1",
+        # the boards' live states (retained, coalesced by the boards) for the federation's pages
+        f"topic {board_filter(club, 'state')} out 0",
     ]
     if tls_ca:
         lines.append(f"bridge_cafile {tls_ca}")
     return "\n".join(lines) + "\n"
 
 
-__all__ = ["SERVICE_USER", "BRIDGE_NAME", "ACKS_FILTER", "club_user", "federation_conf", "federation_acl",
+__all__ = ["SERVICE_USER", "PAGES_USER", "STATES_FILTER", "BRIDGE_NAME", "ACKS_FILTER", "club_user", "federation_conf", "federation_acl",
            "bridge_section"]

@@ -27,7 +27,7 @@ import time
 from collections.abc import Iterable
 from pathlib import Path
 
-from bgboard.federation.bridge_conf import SERVICE_USER, club_user, federation_acl, federation_conf
+from bgboard.federation.bridge_conf import PAGES_USER, SERVICE_USER, club_user, federation_acl, federation_conf
 from bgboard.net.broker import Listener
 from bgboard.net.mosquitto import BrokerStartError, mosquitto_binary, write_password_file
 
@@ -65,7 +65,7 @@ class HubBroker:
         (self.root / "secrets").mkdir(parents=True, exist_ok=True)
         (self.root / "data").mkdir(exist_ok=True)
         clubs = sorted(set(clubs) | set(self.clubs()))
-        users = [SERVICE_USER] + [club_user(c) for c in clubs]
+        users = [SERVICE_USER, PAGES_USER] + [club_user(c) for c in clubs]
         passwords = {}
         for user in users:
             f = self.secret_file(user)

@@ -1,7 +1,8 @@
 """The federation's web pages (Starlette adapter): ``bgboard federation serve --http``.
 
 Read-only for the public — the rating list, each member's rating result by result, the
-members, the clubs, each season's standings — and the officers' page behind a password,
+members, the clubs, each season's standings, every club's live boards (``/live``, from the
+bridged state topics: :mod:`~bgboard.federation.live_watch`) — and the officers' page behind a password,
 with the club pages' security, reused as it is: the argon2id hash
 (:mod:`bgboard.club.web.password`, set by ``bgboard federation officer-password``), the
 signed session cookie, the CSRF token of every form and the login's back-off and lockout
@@ -38,6 +39,7 @@ from bgboard.club.web.door import Door
 from bgboard.club.web.site import HERE as CLUB_WEB, SESSION_HOURS, SecurityHeaders
 from bgboard.errors import EnvironmentFailure, InputError
 from bgboard.federation.ledger import Ledger
+from bgboard.federation.live_watch import LiveWatch
 from bgboard.federation.rating_list import RatingLine, RatingStep, rating_list
 from bgboard.federation.season import season_standings
 from bgboard.net.protocol import check_club
@@ -83,7 +85,7 @@ class Portal:
             ledger.set_meta("officer_sessions", secrets.token_urlsafe(32))
 
 
-def create_portal(portal: Portal, secret_key: str | None = None) -> Starlette:
+def create_portal(portal: Portal, secret_key: str | None = None, watch: "LiveWatch | None" = None) -> Starlette:
     env = Environment(loader=FileSystemLoader(HERE / "templates"),
                       autoescape=select_autoescape(default=True, default_for_string=True),
                       trim_blocks=True, lstrip_blocks=True)
@@ -141,6 +143,11 @@ def create_portal(portal: Portal, secret_key: str | None = None) -> Starlette:
             counted = sorted(ledger.counted_events(name))
         return page(request, "season.html", season=name, table=table, counted=counted)
 
+    async def live(request: Request) -> Response:
+        """Every club's boards as they play (on the loop: the watch's dictionary is the loop's)."""
+        clubs = watch.by_club() if watch is not None else {}
+        return page(request, "live.html", clubs=clubs, watching=watch is not None)
+
     # ------------------------------------------------------------------ the officers
     guard = auth.LoginGuard()
 
@@ -196,7 +203,7 @@ def create_portal(portal: Portal, secret_key: str | None = None) -> Starlette:
 
     routes = [
         Route("/", overview), Route("/ratings", ratings), Route("/member/{member}", member),
-        Route("/members", members), Route("/clubs", clubs), Route("/season/{season}", season),
+        Route("/members", members), Route("/clubs", clubs), Route("/season/{season}", season), Route("/live", live),
         Route("/director/login", login, methods=["GET", "POST"]),
         Route("/director/logout", logout, methods=["POST"]),
         Route("/director", officers), Route("/director/count", count, methods=["POST"]),
@@ -223,12 +230,12 @@ def create_portal(portal: Portal, secret_key: str | None = None) -> Starlette:
                      exception_handlers={InputError: bad_input, EnvironmentFailure: unavailable})
 
 
-async def serve_portal(db_url: str, name: str, host: str, port: int, *,
+async def serve_portal(db_url: str, name: str, host: str, port: int, *, watch: "LiveWatch | None" = None,
                        ready: Callable[[str, int], None] | None = None, stop: "asyncio.Event | None" = None) -> None:
     """Serve the pages until cancelled (or ``stop`` is set)."""
     from bgboard.club.web.server import serve_http
 
-    await serve_http(create_portal(Portal(db_url, name)), host, port, ready=ready, stop=stop)
+    await serve_http(create_portal(Portal(db_url, name), watch=watch), host, port, ready=ready, stop=stop)
 
 
 __all__ = ["Portal", "create_portal", "serve_portal"]
