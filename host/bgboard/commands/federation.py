@@ -23,6 +23,7 @@ import csv
 import json
 import os
 from pathlib import Path
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from bgboard.digits import whole_argument
@@ -243,7 +244,8 @@ def _serve(home: Any, args: argparse.Namespace) -> int:
               flush=True)
         said.append(1)
 
-    tasks = [lambda: serve_intake(settings, home.settings.db, on_subscribed=subscribed)]
+    tasks: list[Callable[[], Awaitable[object]]] = [
+        lambda: serve_intake(settings, home.settings.db, on_subscribed=subscribed)]
     print(f"federation {home.settings.name!r}: results from {home.broker.url} into {_shown(home.settings.db)}",
           flush=True)
     if args.http:
