@@ -1,6 +1,7 @@
 """The club's side of the feed (club/federation_feed.py) on a real club database: what it sends
 for a played and a forfeited match, with the players' member ids, and that an answer from the
-federation takes a result off the list (and an answer naming no match of the club is ignored)."""
+federation takes a result off the list (and an answer naming no match of the club is ignored);
+a correction sends the result again as its next revision."""
 
 from __future__ import annotations
 
@@ -35,8 +36,16 @@ def test_the_outbox_lists_each_result_until_the_federation_answers(tmp_path):
     assert {m for m in first.members if m} <= {"M9", "M2"}
     forfeit = sent[lost.id]
     assert forfeit.score is None and not forfeit.rated and forfeit.winner == 1 and forfeit.seq == 0
-    assert outbox.answered(played.uuid, "stored", "")
-    assert outbox.answered(played.uuid, "duplicate", "")  # a second answer changes nothing
-    assert not outbox.answered("00000000-0000-4000-8000-000000000000", "stored", "")
+    assert first.revision == 1  # the result's own audit row
+    assert outbox.answered(played.uuid, "stored", "", first.revision)
+    assert outbox.answered(played.uuid, "duplicate", "", 0)  # an older answer changes nothing
+    assert not outbox.answered("00000000-0000-4000-8000-000000000000", "stored", "", 1)
+    assert [r.match for r in outbox.pending()] == [lost.id]
+    # a correction after the federation's answer: the result goes again, as its next revision
+    with Director.open(path) as d:
+        d.correct_result("Friday", played.id, (5, 4) if first.winner == 0 else (4, 5), reason="misread")
+    again = {r.match: r for r in outbox.pending()}[played.id]
+    assert again.revision == 2 and again.score in ((5, 4), (4, 5)) and again.id == first.id
+    assert outbox.answered(played.uuid, "stored", "", 2)
     assert [r.match for r in outbox.pending()] == [lost.id]
     outbox.close()

@@ -48,18 +48,21 @@ RESEND_MAX_S = 240.0
 POLL_S = 0.25
 BATCH = 500  # results read (and published) per poll at most
 
-#: Every result stored and not yet answered by the federation, oldest first: a finished or
+#: Every result stored and not yet answered by the federation in its current revision (the
+#: number of its match's audit rows: a correction makes a new one), oldest first: a finished or
 #: forfeited match between two players (plain SQL, for SQLite and PostgreSQL alike).
 PENDING = """
     SELECT m.uuid, m.id, m.status, m.score_a, m.score_b, m.winner, m.player_a, m.length, m.rated_seq,
            m.reported_at, e.name AS event, pa.name AS name_a, pb.name AS name_b,
-           pa.member_id AS member_a, pb.member_id AS member_b
+           pa.member_id AS member_a, pb.member_id AS member_b,
+           (SELECT count(*) FROM audit au WHERE au.match_id = m.id) AS revision
     FROM matches m
     JOIN events e ON e.id = m.event_id
     JOIN players pa ON pa.id = m.player_a
     JOIN players pb ON pb.id = m.player_b
     WHERE m.status IN ('finished', 'forfeit') AND m.winner IS NOT NULL
-      AND NOT EXISTS (SELECT 1 FROM federation_acks a WHERE a.match_uuid = m.uuid)
+      AND NOT EXISTS (SELECT 1 FROM federation_acks a WHERE a.match_uuid = m.uuid
+                      AND a.revision >= (SELECT count(*) FROM audit au WHERE au.match_id = m.id))
     ORDER BY m.id
     LIMIT ?"""
 
@@ -92,7 +95,7 @@ def club_result(club: str, row: Any) -> ClubResult:
         players=(row["name_a"], row["name_b"]), members=(row["member_a"] or "", row["member_b"] or ""),
         length=int(row["length"]), score=score, winner=winner,
         rated=row["status"] == "finished" and row["rated_seq"] is not None, seq=int(row["rated_seq"] or 0),
-        played_at=utc_text(row["reported_at"]),
+        played_at=utc_text(row["reported_at"]), revision=int(row["revision"]),
     )
 
 
@@ -112,14 +115,18 @@ class ClubOutbox:
     def pending(self, limit: int = BATCH) -> list[ClubResult]:
         return [club_result(self.club, r) for r in self._open().conn.execute(PENDING, (limit,))]
 
-    def answered(self, uuid: str, status: str, reason: str) -> bool:
-        """Record the federation's answer; whether it named one of this club's matches."""
+    def answered(self, uuid: str, status: str, reason: str, revision: int = 0) -> bool:
+        """Record the federation's answer for a result's ``revision`` (an older answer changes
+        nothing); whether it named one of this club's matches."""
         club = self._open()
         with club.transaction() as db:
             if db.execute("SELECT 1 FROM matches WHERE uuid = ?", (uuid,)).fetchone() is None:
                 return False
-            db.execute("INSERT INTO federation_acks (match_uuid, status, reason, acked_at) VALUES (?, ?, ?, ?)"
-                       " ON CONFLICT (match_uuid) DO NOTHING", (uuid, status, reason, utc_text(None)))
+            db.execute("INSERT INTO federation_acks (match_uuid, status, reason, revision, acked_at)"
+                       " VALUES (?, ?, ?, ?, ?) ON CONFLICT (match_uuid) DO UPDATE SET status = excluded.status,"
+                       " reason = excluded.reason, revision = excluded.revision, acked_at = excluded.acked_at"
+                       " WHERE federation_acks.revision < excluded.revision",
+                       (uuid, status, reason, revision, utc_text(None)))
         return True
 
     def close(self) -> None:
@@ -137,7 +144,7 @@ class ResultsFeed:
         self.counts = {"sent": 0, "resent": 0, "stored": 0, "duplicate": 0, "refused": 0, "bad": 0}
         self.online = False
         self._db = ThreadPoolExecutor(max_workers=1, thread_name_prefix="club-feed")
-        self._sent: dict[str, tuple[float, float]] = {}  # id -> (sent at, wait before sending again)
+        self._sent: dict[tuple[str, int], tuple[float, float]] = {}  # (id, revision) -> (sent at, wait)
         self._ever: set[str] = set()  # ids sent at least once by this feed (for the counts)
         self._stopping = asyncio.Event()
         self._wake = asyncio.Event()
@@ -206,11 +213,11 @@ class ResultsFeed:
                 continue
             try:
                 ack = decode_ack(payload)
-                if await self._off_loop(self.outbox.answered, ack.id, ack.status, ack.reason):
+                if await self._off_loop(self.outbox.answered, ack.id, ack.status, ack.reason, ack.revision):
                     self.counts[ack.status] += 1
                     if ack.status == "refused":
                         log.warning("the federation refused the result %s: %s", ack.id, ack.reason)
-                self._sent.pop(ack.id, None)
+                self._sent.pop((ack.id, ack.revision), None)
                 self._ever.discard(ack.id)
             except InputError as exc:
                 self.counts["bad"] += 1
@@ -222,14 +229,14 @@ class ResultsFeed:
             pending = await self._off_loop(self.outbox.pending)
             now = time.monotonic()
             for result in pending:
-                sent = self._sent.get(result.id)
+                sent = self._sent.get((result.id, result.revision))
                 if sent is not None and now < sent[0] + sent[1]:
                     continue
                 wait = self.settings.resend_s if sent is None else min(2 * sent[1], RESEND_MAX_S)
                 await client.publish(topic, encode_result(result), qos=1, retain=False)
                 self.counts["resent" if result.id in self._ever else "sent"] += 1
                 self._ever.add(result.id)
-                self._sent[result.id] = (now, wait)
+                self._sent[(result.id, result.revision)] = (now, wait)
             # asyncio.wait, not wait_for: Python 3.11's wait_for loses a cancellation that comes
             # as the event is set (stop() does both), and the session would never end
             waiter = asyncio.ensure_future(self._wake.wait())

@@ -139,7 +139,8 @@ class ResultsIntake:
                         if result.club != club:
                             self.counts["refused"] += 1
                             answers.append((club, FeedAck(result.id, "refused",
-                                                          f"a result of club {result.club!r} on club {club!r}'s topic")))
+                                                          f"a result of club {result.club!r} on club {club!r}'s topic",
+                                                          result.revision)))
                             continue
                         good.append((message, result))
                     except InputError as exc:
@@ -162,7 +163,8 @@ class ResultsIntake:
                 for (_, result), status in zip(good, statuses):
                     self.counts[status] += 1
                     answers.append((result.club, FeedAck(result.id, status,
-                                                         "" if status != "refused" else "the club has not joined")))
+                                                         "" if status != "refused" else "the club has not joined",
+                                                         result.revision)))
                 del self._inbox[:len(batch)]
                 for message in batch:  # committed: the broker may forget them now
                     ack(client, message)

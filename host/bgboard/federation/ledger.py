@@ -50,7 +50,9 @@ MIGRATIONS: tuple[str, ...] = (
         rated BOOLEAN NOT NULL,
         seq BIGINT NOT NULL,
         played_at TIMESTAMPTZ NOT NULL,
+        revision INTEGER NOT NULL DEFAULT 0,
         stored_at TIMESTAMPTZ NOT NULL DEFAULT clock_timestamp(),
+        corrected_at TIMESTAMPTZ,
         PRIMARY KEY (club, id)
     );
     CREATE INDEX results_played ON results (played_at, club, seq);
@@ -187,8 +189,9 @@ class Ledger:
         return [{"id": r[0], "name": r[1], "club": r[2]} for r in rows]
 
     def store(self, results: Iterable[ClubResult]) -> list[str]:
-        """Store each result once by (club, id), in one transaction: ``stored``, ``duplicate`` or
-        ``refused`` (a club that has not joined) for each, in order."""
+        """Store each result once by (club, id), in one transaction: ``stored`` (new, or a later
+        revision replacing the one kept: a club's correction), ``duplicate`` (this revision or a
+        later one is kept) or ``refused`` (a club that has not joined) for each, in order."""
         out = []
         with self.transaction() as db:
             known = {r[0] for r in db.execute("SELECT name FROM clubs")}
@@ -203,11 +206,16 @@ class Ledger:
                 score = r.score or (None, None)
                 row = db.execute(
                     "INSERT INTO results (club, id, event, match, player_a, player_b, member_a, member_b, length,"
-                    " score_a, score_b, winner, rated, seq, played_at) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s,"
-                    " %s, %s, %s, %s, %s, %s) ON CONFLICT (club, id) DO NOTHING RETURNING id",
+                    " score_a, score_b, winner, rated, seq, played_at, revision) VALUES (%s, %s, %s, %s, %s, %s, %s,"
+                    " %s, %s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT (club, id) DO UPDATE SET event = EXCLUDED.event,"
+                    " player_a = EXCLUDED.player_a, player_b = EXCLUDED.player_b, member_a = EXCLUDED.member_a,"
+                    " member_b = EXCLUDED.member_b, length = EXCLUDED.length, score_a = EXCLUDED.score_a,"
+                    " score_b = EXCLUDED.score_b, winner = EXCLUDED.winner, rated = EXCLUDED.rated, seq = EXCLUDED.seq,"
+                    " revision = EXCLUDED.revision, corrected_at = clock_timestamp()"
+                    " WHERE results.revision < EXCLUDED.revision RETURNING id",
                     (r.club, r.id, r.event, r.match, r.players[0], r.players[1], r.members[0] or None,
                      r.members[1] or None, r.length, score[0], score[1], r.winner, r.rated, r.seq,
-                     r.played_at)).fetchone()
+                     r.played_at, r.revision)).fetchone()
                 out.append("stored" if row is not None else "duplicate")
         return out
 

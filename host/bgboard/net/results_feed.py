@@ -80,7 +80,8 @@ class ClubResult:
     """One result a club stored.  ``players`` are the club's names, ``members`` their
     federation member ids ("" for a player not linked); ``winner`` 0 or 1; ``score`` None for a
     forfeit; ``rated`` whether the club rated it; ``seq`` the club's rating order (0 when
-    unrated); ``played_at`` when the club stored it (ISO-8601 UTC)."""
+    unrated); ``played_at`` when the club stored it (ISO-8601 UTC); ``revision`` grows with each change
+    the club makes to the match (a correction is sent again and replaces the earlier one)."""
 
     id: str
     club: str
@@ -94,15 +95,18 @@ class ClubResult:
     rated: bool
     seq: int
     played_at: str
+    revision: int = 0
 
 
 @dataclass(frozen=True, slots=True)
 class FeedAck:
-    """The federation's answer to one result id: ``stored``, ``duplicate`` or ``refused``."""
+    """The federation's answer to one result id: ``stored``, ``duplicate`` or ``refused``, for
+    the result's ``revision`` (the federation holds that one or a later one)."""
 
     id: str
     status: str
     reason: str = ""
+    revision: int = 0
 
 
 def encode_result(result: ClubResult) -> bytes:
@@ -177,6 +181,7 @@ def decode_result(payload: bytes | bytearray | str) -> ClubResult:
         length=_int(data, "length", 1, 255),
         score=None if score is None else (int(str(score[0])), int(str(score[1]))),
         winner=_int(data, "winner", 0, 1), rated=rated, seq=_int(data, "seq", 0, 2**53), played_at=played_at,
+        revision=_int(data, "revision", 0, 2**31) if "revision" in data else 0,
     )
 
 
@@ -186,7 +191,8 @@ def decode_ack(payload: bytes | bytearray | str) -> FeedAck:
     status = _text(data, "status", 20)
     if not _UUID_RE.match(rid) or status not in ACK_STATUSES:
         raise ProtocolError("a feed ack names a result UUID and one of stored, duplicate, refused")
-    return FeedAck(rid, status, _text(data, "reason", 200, blank=True) if "reason" in data else "")
+    return FeedAck(rid, status, _text(data, "reason", 200, blank=True) if "reason" in data else "",
+                   _int(data, "revision", 0, 2**31) if "revision" in data else 0)
 
 
 __all__ = ["FEED_VERSION", "MAX_RESULT_PAYLOAD", "ACK_STATUSES", "check_member_id", "result_topic", "ack_topic",
