@@ -125,3 +125,34 @@ def test_the_demo_plays_an_evening_of_two_clubs_into_one_rating_list(tmp_path, c
     assert (tmp_path / "demo" / "export" / "ratings.csv").read_text().count("\n") == 13
     code, _, err = run(capsys, "federation", "demo", "--clubs", "2", "--out", str(tmp_path / "demo"))
     assert code == 2 and "not empty" in err
+
+
+def test_serve_runs_the_broker_the_service_and_the_pages_until_sigterm(tmp_path, postgres_url, capsys):
+    import signal
+    import subprocess
+    import sys
+    import time
+    import urllib.request
+
+    d = str(tmp_path / "fed")
+    assert run(capsys, "federation", "--dir", d, "init", "--name", "League", "--db", postgres_url,
+               "--port", str(free_port()))[0] == 0
+    serve = subprocess.Popen([sys.executable, "-m", "bgboard", "federation", "--dir", d, "serve", "--with-broker",
+                              "--http", "127.0.0.1:0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        url = ""
+        deadline = time.monotonic() + 60
+        assert serve.stdout is not None
+        while not url and time.monotonic() < deadline:
+            line = serve.stdout.readline()
+            assert line, serve.stderr.read() if serve.stderr else "serve ended"
+            if "federation pages on " in line:
+                url = line.split("federation pages on ", 1)[1].strip().rstrip("/")
+        for path, words in (("/ratings", "Rating list"), ("/live", "No board is playing now"), ("/clubs", "Clubs")):
+            page = urllib.request.urlopen(url + path, timeout=20).read().decode()
+            assert words in page, path
+    finally:
+        serve.send_signal(signal.SIGTERM)
+        code = serve.wait(30)
+    assert code == 0
+    assert not (tmp_path / "fed" / "broker" / "mosquitto.pid").exists()  # its broker stopped with it

@@ -218,7 +218,6 @@ class ResultsFeed:
                     if ack.status == "refused":
                         log.warning("the federation refused the result %s: %s", ack.id, ack.reason)
                 self._sent.pop((ack.id, ack.revision), None)
-                self._ever.discard(ack.id)
             except InputError as exc:
                 self.counts["bad"] += 1
                 log.warning("ignored a message on %s: %s", where[:120], exc)
