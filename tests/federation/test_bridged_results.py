@@ -69,3 +69,43 @@ def test_results_reach_the_federation_once_through_an_outage_and_a_kill(tmp_path
         assert {line.member: round(line.rating, 9) for line in lines} == {m: round(r, 9) for m, r in union.items()}
         assert len(lines) == 8  # the pool of members, some playing at both clubs
         ledger.close()
+
+
+def test_club_serve_feeds_the_federation(tmp_path, postgres_url):
+    """The deployment's path: ``bgboard club serve --broker ... --feed-password-file`` sends what
+    the club stores (here by the director's own command line) to the federation."""
+    import signal
+    import subprocess
+    import sys
+
+    from bgboard.cli import main
+    from bgboard.net.broker import DIRECTOR, FEED
+
+    with LocalFederation(tmp_path, postgres_url, ["north"], boards=2) as fed:
+        club = fed.sites[0]
+        club.make_club(players=4, pool=4, length=1, rounds=1)
+        serve = subprocess.Popen(
+            [sys.executable, "-m", "bgboard", "club", "--db", str(club.db), "serve", "--broker", club.broker.url,
+             "--topic", "north", "--password-file", str(club.broker.password_file(DIRECTOR)),
+             "--feed-password-file", str(club.broker.password_file(FEED))],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            assert main(["club", "--db", str(club.db), "round", "Club night"]) == 0
+            for match in (1, 2):
+                assert main(["club", "--db", str(club.db), "result", "Club night", str(match), "--score", "1-0"]) == 0
+            with Ledger(postgres_url) as ledger:
+                deadline = time.monotonic() + 30
+                while ledger.count() < 2:
+                    assert serve.poll() is None, serve.stderr.read() if serve.stderr else ""
+                    assert time.monotonic() < deadline, "the results did not reach the federation"
+                    time.sleep(0.2)
+                assert sorted(r.score for r in ledger.results()) == [(1, 0), (1, 0)]
+            deadline = time.monotonic() + 20
+            while club.unanswered():
+                assert time.monotonic() < deadline, "the federation's answers did not reach the club"
+                time.sleep(0.2)
+        finally:
+            serve.send_signal(signal.SIGTERM)
+            out, err = serve.communicate(timeout=30)
+        assert "every stored result to the federation" in out
+        assert serve.returncode == 0, err[-500:]
