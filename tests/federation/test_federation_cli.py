@@ -21,7 +21,7 @@ def run(capsys, *argv: str) -> tuple[int, str, str]:
     return code, out, err
 
 
-def test_init_join_and_the_lists(tmp_path, postgres_url, capsys):
+def test_init_join_and_the_lists(tmp_path, postgres_url, capsys, monkeypatch):
     d = str(tmp_path / "fed")
     code, out, _ = run(capsys, "federation", "--dir", d, "init", "--name", "Northern League", "--db", postgres_url)
     assert code == 0 and "Northern League" in out
@@ -53,6 +53,15 @@ def test_init_join_and_the_lists(tmp_path, postgres_url, capsys):
     code, _, err = run(capsys, "federation", "--dir", d, "season", "2027", "--count", "nowhere:League")
     assert code == 2 and "no club 'nowhere'" in err
     assert run(capsys, "federation", "--dir", d, "season", "2027", "--count", "north:League")[0] == 0
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("short\n"))
+    code, _, err = run(capsys, "federation", "--dir", d, "officer-password", "--password-stdin")
+    assert code == 2 and "the officers' password needs at least 8 characters" in err
+    monkeypatch.setattr("sys.stdin", io.StringIO("a long enough password\n"))
+    assert run(capsys, "federation", "--dir", d, "officer-password", "--password-stdin")[0] == 0
+    with home.ledger() as ledger:
+        assert (ledger.meta("officer_password") or "").startswith("$argon2id$")
     code, out, _ = run(capsys, "federation", "--dir", d, "export", "--out", str(tmp_path / "export"))
     assert code == 0 and sorted(p.name for p in (tmp_path / "export").iterdir()) == [
         "members.csv", "rating_history.csv", "ratings.csv", "results.csv"]

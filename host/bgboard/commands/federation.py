@@ -119,12 +119,30 @@ def run(args: argparse.Namespace) -> int:
         elif cmd == "export":
             _export(ledger, args.out)
         elif cmd == "officer-password":
-            from bgboard.club.web.password import hash_password
-            from bgboard.commands.club import _new_password
-
-            ledger.set_meta("officer_password", hash_password(_new_password(args.password_stdin)))
+            ledger.set_meta("officer_password", _officer_hash(args.password_stdin))
+            ledger.set_meta("officer_sessions", "")  # a new password ends every officer's session
             print("the officers' password is set (stored as an argon2id hash)")
     return 0
+
+
+def _officer_hash(from_stdin: bool) -> str:
+    """The new officers' password (one line of stdin, or asked twice), hashed by the club
+    pages' rules (argon2id; at least 8 characters)."""
+    import getpass
+
+    from bgboard.club.web.password import PasswordRuleError, hash_password
+    from bgboard.commands.club import _new_password
+
+    if from_stdin:
+        password = _new_password(True)
+    else:
+        password = getpass.getpass("New officers' password: ")
+        if getpass.getpass("The same again: ") != password:
+            raise InputError("the two passwords differ: nothing was changed, run the command again")
+    try:
+        return hash_password(password)
+    except PasswordRuleError as exc:
+        raise InputError(str(exc).replace("the director password", "the officers' password")) from None
 
 
 def _ratings(ledger: Any, args: argparse.Namespace) -> None:

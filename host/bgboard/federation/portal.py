@@ -75,7 +75,7 @@ class Portal:
     def sessions(self) -> str:
         with self.ledger() as ledger:
             token = ledger.meta("officer_sessions")
-            if token is None:
+            if not token:  # none yet, or a new password ended the old ones
                 token = secrets.token_urlsafe(32)
                 ledger.set_meta("officer_sessions", token)
             return token
