@@ -67,6 +67,14 @@ def test_init_join_and_the_lists(tmp_path, postgres_url, capsys, monkeypatch):
         "members.csv", "rating_history.csv", "ratings.csv", "results.csv"]
 
 
+def test_init_makes_the_database_on_its_server(tmp_path, private_postgres, capsys):
+    url = private_postgres.url("league_made_by_init")
+    d = str(tmp_path / "fed")
+    assert run(capsys, "federation", "--dir", d, "init", "--name", "League", "--db", url)[0] == 0
+    code, out, _ = run(capsys, "federation", "--dir", d, "members", "--json")
+    assert code == 0 and json.loads(out) == []
+
+
 def test_a_missing_folder_or_database_is_one_sentence(tmp_path, capsys):
     code, _, err = run(capsys, "federation", "--dir", str(tmp_path / "none"), "ratings")
     assert code == 2 and "there is no federation" in err

@@ -1,7 +1,8 @@
 """The federation's folder (adapter): ``federation.json`` and the broker's files.
 
 ``bgboard federation init`` makes the folder: ``federation.json`` (the federation's name, its
-database's address and where its broker listens and is reached), the database's schema and
+database's address and where its broker listens and is reached), the database (on its server,
+when it is not there yet) and its schema, and
 ``broker/`` (:class:`~bgboard.federation.hub_broker.HubBroker`).  Every other ``bgboard
 federation`` command reads it (``--dir``, else ``$BGBOARD_FEDERATION_DIR``, else
 ``./federation``).
@@ -16,7 +17,7 @@ from pathlib import Path
 
 from bgboard.errors import InputError
 from bgboard.federation.hub_broker import HubBroker
-from bgboard.federation.ledger import Ledger
+from bgboard.federation.ledger import Ledger, ensure_database
 
 SETTINGS = "federation.json"
 
@@ -55,6 +56,9 @@ class Home:
             raise InputError(f"{folder} already holds a federation: pick another --dir")
         if not settings.name.strip() or len(settings.name) > 100:
             raise InputError("a federation's name is 1-100 characters")
+        if not settings.db.startswith(("postgresql://", "postgres://")):
+            raise InputError(f"the federation's database is a postgresql:// address, not {settings.db[:80]!r}")
+        ensure_database(settings.db)  # made on its server when it is not there yet
         with Ledger(settings.db) as ledger:
             ledger.set_meta("name", settings.name.strip())
         folder.mkdir(parents=True, exist_ok=True)

@@ -100,6 +100,31 @@ def shown_url(url: str) -> str:
     return url
 
 
+def ensure_database(url: str) -> bool:
+    """Create the database ``url`` names when its server has none of that name (connecting to
+    the server's ``postgres`` database to do it); whether it was created."""
+    psycopg = _psycopg()
+    from psycopg import conninfo, sql
+
+    try:
+        psycopg.connect(url, connect_timeout=10).close()
+        return False
+    except psycopg.OperationalError as exc:
+        if "does not exist" not in str(exc):
+            raise _sentence(exc, url) from None
+    except psycopg.Error as exc:
+        raise _sentence(exc, url) from None
+    params = conninfo.conninfo_to_dict(url)
+    name = str(params.get("dbname") or "")
+    try:
+        with psycopg.connect(conninfo.make_conninfo(url, dbname="postgres"), autocommit=True,
+                             connect_timeout=10) as admin:
+            admin.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+    except psycopg.Error as exc:
+        raise _sentence(exc, url) from None
+    return True
+
+
 class Ledger:
     """An open federation database (see the module docstring)."""
 
@@ -259,4 +284,4 @@ class Ledger:
             return [r[0] for r in db.execute("SELECT name FROM seasons ORDER BY created_at, name")]
 
 
-__all__ = ["MIGRATIONS", "SCHEMA", "Ledger", "LedgerUnavailableError", "shown_url"]
+__all__ = ["MIGRATIONS", "SCHEMA", "ensure_database", "Ledger", "LedgerUnavailableError", "shown_url"]
