@@ -40,20 +40,20 @@ def test_results_reach_the_federation_once_through_an_outage_and_a_kill(tmp_path
             try:
                 for s in fed.sites:  # round 1: everything up
                     await asyncio.to_thread(s.play_round, rng)
-                await _until(lambda: stored() == expected(), 15, "round 1 stored")
+                await _until(lambda: stored() == expected(), 45, "round 1 stored")
                 fed.home.broker.kill()  # the bridges go down: the clubs' brokers queue
                 for s in fed.sites:
                     await asyncio.to_thread(s.play_round, rng)
                 await asyncio.sleep(1.0)
                 assert len(stored()) == 6
                 fed.home.broker.start()
-                await _until(lambda: stored() == expected(), 20, "round 2 stored after the outage")
+                await _until(lambda: stored() == expected(), 45, "round 2 stored after the outage")
                 fed.kill_service()  # kill -9; the results of round 3 wait at its broker
                 for s in fed.sites:
                     await asyncio.to_thread(s.play_round, rng)
                 await asyncio.sleep(0.5)
                 fed.start_service()
-                await _until(lambda: stored() == expected() and all(s.unanswered() == 0 for s in fed.sites), 20,
+                await _until(lambda: stored() == expected() and all(s.unanswered() == 0 for s in fed.sites), 45,
                              "round 3 stored and answered after the service's kill -9")
             finally:
                 for f in feeds:

@@ -21,6 +21,7 @@ import os
 import random
 import subprocess
 import sys
+import threading
 import time
 import uuid as uuids
 from pathlib import Path
@@ -149,6 +150,9 @@ class LocalFederation:
             if not line:
                 raise RuntimeError(f"the federation service ended: {self.service_log.read_text()[-600:]}")
             if "subscribed" in line:
+                # what it prints later (a reconnection) is read too: a full pipe would stop it
+                out = self.service.stdout
+                threading.Thread(target=lambda: (out.read(), out.close()), name="service-output", daemon=True).start()
                 return
         raise RuntimeError("the federation service did not subscribe in time")
 
@@ -156,9 +160,7 @@ class LocalFederation:
         """``kill -9`` the federation service."""
         if self.service is not None:
             self.service.kill()
-            self.service.wait()
-            if self.service.stdout is not None:
-                self.service.stdout.close()
+            self.service.wait()  # its output is read to the end and closed by its reader
             self.service = None
 
     def stop_service(self) -> None:
@@ -169,8 +171,6 @@ class LocalFederation:
             except subprocess.TimeoutExpired:
                 self.service.kill()
                 self.service.wait()
-            if self.service.stdout is not None:
-                self.service.stdout.close()
             self.service = None
 
     def stop(self) -> None:
