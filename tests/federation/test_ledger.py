@@ -20,8 +20,10 @@ def test_once_by_id_and_a_correction_replaces_it(postgres_url):
         assert ledger.add_club("north") and not ledger.add_club("north")
         stranger = replace(FIRST, club="south")
         assert ledger.store([FIRST, FIRST, stranger]) == ["stored", "duplicate", "refused"]
+        before = ledger.version()
         corrected = replace(FIRST, score=(2, 5), winner=1, revision=2)
         assert ledger.store([corrected, FIRST]) == ["stored", "duplicate"]
+        assert ledger.version() != before and ledger.version()[0] == before[0]  # the pages see a correction
         [kept] = ledger.results()
         assert (kept.score, kept.winner, kept.winner_member) == ((2, 5), 1, "M2")
         assert ledger.count() == 1

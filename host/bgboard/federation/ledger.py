@@ -261,6 +261,12 @@ class Ledger:
             return {(r[0], r[1]): float(r[2]) for r in db.execute(
                 "SELECT club, id, extract(epoch FROM stored_at) FROM results")}
 
+    def version(self) -> tuple[int, str]:
+        """What changes whenever a result is stored or corrected: (results, latest change)."""
+        with self.transaction() as db:
+            n, last = db.execute("SELECT count(*), max(greatest(stored_at, corrected_at)) FROM results").fetchone()
+        return int(n), "" if last is None else last.isoformat()
+
     def count(self) -> int:
         with self.transaction() as db:
             return int(db.execute("SELECT count(*) FROM results").fetchone()[0])

@@ -13,7 +13,7 @@ Jinja2 templates with autoescape (:mod:`bgboard.club.web.site`).  The officers' 
 under ``/director/`` because that door keeps them; a logout ends every officer's session.
 
 The database is read off the event loop (Starlette's thread pool); the rating list is
-derived again only when the number of stored results has changed.
+derived again only when a result was stored or corrected since.
 """
 
 from __future__ import annotations
@@ -55,17 +55,17 @@ class Portal:
         self.db_url = db_url
         self.name = name
         self._lock = threading.Lock()
-        self._cached: tuple[int, list[RatingLine], list[RatingStep]] | None = None
+        self._cached: tuple[tuple[int, str], list[RatingLine], list[RatingStep]] | None = None
 
     def ledger(self) -> Ledger:
         return Ledger(self.db_url)
 
     def ratings(self) -> tuple[list[RatingLine], list[RatingStep]]:
         with self._lock, self.ledger() as ledger:
-            count = ledger.count()
-            if self._cached is None or self._cached[0] != count:
+            version = ledger.version()  # a new result or a club's correction
+            if self._cached is None or self._cached[0] != version:
                 lines, steps = rating_list(ledger.results())
-                self._cached = (count, lines, steps)
+                self._cached = (version, lines, steps)
             return self._cached[1], self._cached[2]
 
     def officer_hash(self) -> str | None:
