@@ -42,13 +42,14 @@ ALLOWED: dict[str, set[str]] = {
               "display", "link", "rules"},
     "opponents": {"errors", "rules", "match", "control", "hints", "teaching"},
     "club": {"errors", "digits", "exports", "rules", "match", "store", "net", "analysis", "boardsvg"},
+    "federation": {"errors", "digits", "exports", "files", "store", "net", "club"},
     "teaching": {"errors", "files", "rules", "match", "hints", "analysis", "store"},
     "analysis": {"errors", "files", "rules", "match", "hints", "store", "control"},
     "sim": {"errors", "analysis", "exports", "files", "hardware", "hints", "rules", "match", "sense", "link", "display", "store", "control", "config", "app", "net",
             "club", "teaching", "opponents"},
     "commands": {"errors", "digits", "hardware", "rules", "match", "sense", "link", "display", "hints", "store",
                  "control", "io", "config", "app", "sim", "club", "net", "logs", "teaching", "files", "analysis",
-                 "opponents"},
+                 "opponents", "federation"},
     "logs": set(),
     "files": {"errors"},
     "cli": {"errors", "files", "logs", "commands"},
@@ -159,6 +160,7 @@ PURE_PARTS: dict[str, set[str]] = {
     "display": {"display_state", "panels", "texts", "fonts", "demos", "refresh", "renderer", "canvas", "layouts",
                 "scoreboard", "ending", "diagram", "footer"},
     "match": {p.stem for p in (ROOT / "match").glob("*.py")} - {"__init__", "recordfile"},
+    "federation": {"stored_result", "rating_list", "season", "bridge_conf"},
 }
 # The director's parts (issue 21) import one way: each only the parts before it.
 DIRECTOR_PARTS = ["checks", "views", "db", "audit", "rating_store", "results", "director", "operations"]

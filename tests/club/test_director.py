@@ -46,7 +46,7 @@ def test_an_older_database_is_migrated_keeping_its_rows(tmp_path):
     raw.commit()
     raw.close()
     with Director.open(path) as d:
-        assert d.club.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA == 6
+        assert d.club.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA == 7
         assert d.club_name() == "Old Club"
         assert d.db.execute("SELECT 1 FROM sqlite_master WHERE name = 'matches_event_status'").fetchone()
         assert d.db.execute("SELECT 1 FROM sqlite_master WHERE name = 'analyses'").fetchone()

@@ -195,6 +195,22 @@ MIGRATIONS: tuple[str | Callable[[sqlite3.Connection], None], ...] = (
     """,
     # 6: the background analysis of results with a .mat (issue 24)
     _analyses,
+    # 7: the federation (issue 36): a player's federation member id ('club player link'), the
+    # federation's answer to each result the club sent it and the result's revision it answered
+    # (club/federation_feed.py: a result's revision is the number of its match's audit rows, so
+    # a correction is sent again), and the index that counts them
+    """
+    ALTER TABLE players ADD COLUMN member_id TEXT;
+    CREATE UNIQUE INDEX players_member ON players(member_id);
+    CREATE TABLE federation_acks (
+        match_uuid TEXT PRIMARY KEY,
+        status TEXT NOT NULL,
+        reason TEXT NOT NULL DEFAULT '',
+        revision INTEGER NOT NULL DEFAULT 0,
+        acked_at TEXT NOT NULL
+    );
+    CREATE INDEX audit_match ON audit(match_id);
+    """,
 )
 SCHEMA = len(MIGRATIONS)
 

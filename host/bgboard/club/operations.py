@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from bgboard.club import confirmations, db as queries, evening
+from bgboard.club import confirmations, db as queries, evening, member_links
 from bgboard.club.director import Director
 from bgboard.club.views import AuditEntry
 from bgboard.errors import InputError
@@ -66,6 +66,8 @@ OPERATIONS: dict[str, Replay] = {
     "player_edit": lambda d, a, kw: evening.edit_player(d, a["name"], a["new_name"], a["rating"], **kw),
     "player_remove": lambda d, a, kw: evening.remove_player(d, a["name"], **kw),
     "backup_dir": _ignored,  # a folder of the machine the log came from
+    # the federation (club/member_links.py)
+    "player_link": lambda d, a, kw: member_links.link_member(d.club, a["name"], a["member_id"], **kw),
     # results held for the director (club/confirmations.py)
     "result_held": lambda d, a, kw: confirmations.hold(
         d, a["event"], _match(d, a), (a["score"][0], a["score"][1]), a["mat"], a["result_key"], a["why"],

@@ -13,7 +13,7 @@ from types import ModuleType
 #: The subcommands in the order ``bgboard --help`` lists them (``import`` is a keyword: the
 #: modules are reached by name, not by attribute).
 COMMANDS = ("legal", "selfplay", "hint", "render", "firmware", "run", "sim", "club", "import", "export", "analyse",
-            "hardware", "invite")
+            "hardware", "invite", "federation")
 
 
 def command_module(name: str) -> ModuleType:

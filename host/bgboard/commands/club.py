@@ -3,6 +3,7 @@
     bgboard club [--db PATH] [--by NAME] init --name "Club name"
     bgboard club player add NAME [--rating R] [--experience E]
     bgboard club player list [--json]
+    bgboard club player link NAME MEMBER-ID     (the federation's member id: club/member_links.py)
     bgboard club event new NAME --format double-elimination|swiss|round-robin|single-elimination
                                --length N [--rounds R] [--consolation-length N] [--last-chance]
                                [--rules standard|brainking] [--clock-minutes M] [--clock-delay S]
@@ -18,7 +19,8 @@
     bgboard club analyse [--all]     (the queue of results to analyse: club/analysis_queue.py)
     bgboard club checkin | matches | payouts | backup | restore, event set | list | late,
         player edit | remove          (commands/club_evening.py)
-    bgboard club serve [--http HOST:PORT] [--broker URL --password-file FILE [--topic NAME]]
+    bgboard club serve [--http HOST:PORT] [--broker URL --password-file FILE [--topic NAME]
+                       [--feed-password-file FILE]]
     bgboard club director-password [--password-stdin]
     bgboard club demo --boards 8 --players 16 --out DIR [--length N]
 
@@ -79,6 +81,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     p.add_argument("--experience", type=whole_argument("--experience", 0, 10_000_000), default=0, help="starting experience (default 0)")
     p = psub.add_parser("list", help="list the players")
     p.add_argument("--json", action="store_true")
+    p = psub.add_parser("link", help="link a player to his federation member id (docs/club-network.md)")
+    p.add_argument("name", metavar="NAME")
+    p.add_argument("member_id", metavar="MEMBER-ID")
 
     event = sub.add_parser("event", help="create events and enter players")
     esub = event.add_subparsers(dest="event_command", metavar="COMMAND")
@@ -164,6 +169,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     p.add_argument("--user", default="director", metavar="NAME", help="the director's broker user (default: director)")
     p.add_argument("--password-file", metavar="FILE", help="a file holding the director's broker password")
     p.add_argument("--ca-file", default="", metavar="FILE", help="the club's CA certificate for mqtts://")
+    p.add_argument("--feed-password-file", metavar="FILE",
+                   help="also send every stored result to the club's federation through the broker (user feed; "
+                   "'bgboard federation join' writes the bridge)")
     club_evening.add_parsers(sub, psub, esub)
     p = sub.add_parser("demo", help="a whole simulated club evening on this machine (Mosquitto, director, boards)",
                        description="Play a double-elimination club evening to its champion: a private "
@@ -230,6 +238,11 @@ def _run(d: Director, args: argparse.Namespace, by: str) -> int:
         if args.player_command == "add":
             p = d.add_player(args.name, args.rating, args.experience, actor=by)
             print(f"player {p.name} added: rating {p.rating:.2f}, experience {p.experience}")
+        elif args.player_command == "link":
+            from bgboard.club.member_links import link_member
+
+            print(f"player {link_member(d.club, args.name, args.member_id, actor=by)} is federation member "
+                  f"{args.member_id.strip()}")
         else:
             players = d.players()
             if args.json:
@@ -361,6 +374,8 @@ def _serve(path: Path, args: argparse.Namespace) -> int:
     """``club serve``: each asked-for service as a task of one asyncio loop, sharing one hub."""
     if not args.http and not args.broker:
         raise InputError("say what to serve: --http HOST:PORT for the web pages, --broker URL for the boards")
+    if args.feed_password_file and not args.broker:
+        raise InputError("--feed-password-file sends the results through the club's broker: give --broker URL too")
     with Director.open(path) as d:
         name = d.club_name()
     hub = LiveHub()
@@ -378,6 +393,14 @@ def _serve(path: Path, args: argparse.Namespace) -> int:
                                     args.ca_file)
         tasks.append(lambda: serve_boards(path, hub, settings))
         print(f"club {name!r}: boards through {settings.broker} (topics bgboard/{settings.club}/board/...)", flush=True)
+        if args.feed_password_file:
+            from bgboard.club.federation_feed import FeedSettings, serve_feed
+
+            feed = FeedSettings(settings.broker, settings.club, read_text(
+                args.feed_password_file, "the feed's password file", limit=MAX_PASSWORD_FILE).strip(), ca_file=args.ca_file)
+            tasks.append(lambda: serve_feed(path, feed))
+            print(f"club {name!r}: every stored result to the federation (bgboard/{feed.club}/federation/result)",
+                  flush=True)
     if not args.http:
         async def boards_only() -> None:
             await asyncio.gather(*(make() for make in tasks))

@@ -1,6 +1,8 @@
 """The Mosquitto configuration of a club (pure text; docs/club-network.md).
 
-One user per board (``board1``, ``board2``, ...) and one for the director.  The ACL gives
+One user per board (``board1``, ``board2``, ...), one for the director and one for the
+results feed to the club's federation (``feed``: it writes only the club's federation result
+topic and reads the federation's answers).  The ACL gives
 each board exactly its own topics: it may *write* only its ``state``, ``online`` and
 ``result`` and *read* only its ``assign`` and ``ack``; the director reads every board's
 ``state``/``online``/``result`` (and may clear them) and writes every ``assign``/``ack``.
@@ -16,8 +18,11 @@ from dataclasses import dataclass
 from typing import Iterable
 
 from bgboard.net.protocol import MAX_PAYLOAD, PREFIX, check_club
+from bgboard.net.results_feed import ack_topic, bridge_topic, result_topic
 
 DIRECTOR = "director"
+#: The club's results feed to its federation (club/federation_feed.py; net/results_feed.py).
+FEED = "feed"
 #: Messages the broker queues per client beyond those in flight (Mosquitto's default: 1000).
 MAX_QUEUED_MESSAGES = 100_000
 #: ... and at most these many bytes of them (a flood of states: about 400 bytes each).
@@ -104,6 +109,13 @@ def acl_text(club: str, boards: Iterable[int]) -> str:
         f"topic readwrite {base}/+/result",
         f"topic write {base}/+/assign",
         f"topic write {base}/+/ack",
+        "",
+        # the results feed: the club's stored results out to the federation (through the
+        # bridge 'bgboard federation join' writes), the federation's answers and the bridge's state in
+        f"user {FEED}",
+        f"topic write {result_topic(club)}",
+        f"topic read {ack_topic(club)}",
+        f"topic read {bridge_topic(club)}",
         "",
     ]
     for n in sorted(set(boards)):

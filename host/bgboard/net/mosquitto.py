@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Iterable
 
 from bgboard.errors import EnvironmentFailure, shown
-from bgboard.net.broker import DIRECTOR, Listener, acl_text, board_user, mosquitto_conf
+from bgboard.net.broker import DIRECTOR, FEED, Listener, acl_text, board_user, mosquitto_conf
 
 log = logging.getLogger(__name__)
 
@@ -107,7 +107,7 @@ class PrivateBroker:
         return self.password_file(user).read_text().strip()
 
     def _write(self) -> None:
-        users = [DIRECTOR] + [board_user(n) for n in self.boards]
+        users = [DIRECTOR, FEED] + [board_user(n) for n in self.boards]
         passwords = {}
         for user in users:
             f = self.password_file(user)

@@ -140,6 +140,18 @@ class Reconnecting:
         self._set_online(False)
 
 
+def manual_acks(client: aiomqtt.Client) -> None:
+    """Acknowledge this client's incoming QoS 1 messages only when :func:`ack` is called (before
+    connecting): a receiver that stores them acks after its commit, so a receiver killed in
+    between has them delivered again by the broker (its session is persistent)."""
+    client._client.manual_ack_set(True)  # aiomqtt exposes no switch of its own (2.5)
+
+
+def ack(client: aiomqtt.Client, message: Any) -> None:
+    """Acknowledge one incoming message (after :func:`manual_acks`)."""
+    client._client.ack(message.mid, message.qos)
+
+
 def subscription(qos: int = 1, *, no_local: bool = False, retain_as_published: bool = False) -> Any:
     """MQTT 5 subscription options: ``no_local`` (the client's own publishes do not come back)
     and ``retain_as_published`` (a message says whether its publisher retained it)."""

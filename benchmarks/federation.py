@@ -1,0 +1,237 @@
+"""Every club's evening reaches the federation exactly once (issue 36): N clubs, one federation.
+
+A private PostgreSQL (``initdb``/``pg_ctl`` in a temporary folder), the federation's Mosquitto
+and the federation service (``bgboard federation serve``, a child process), and for each of
+``--clubs`` clubs its own Mosquitto bridged to the federation's (the bridge ``bgboard federation
+join`` writes), its SQLite database (``2 x boards`` players linked to federation members, a
+pool shared between clubs so members play at several) and its results feed
+(club/federation_feed.py).  Every club plays its evening at once: ``--rounds`` Swiss rounds,
+each match's result stored by the club's own service as a board's report is (a result key;
+``--pace`` seconds between a club's results), 20 clubs' evenings side by side on threads.
+
+Measured: for each result the wall-clock time from the club's commit to the federation's
+(PostgreSQL's ``clock_timestamp()`` of the insert; the same machine's clock) — p50, p99,
+max; results stored, lost (a club's result the federation does not have), duplicated (rows
+beyond one per club and result id, or rows no club stored); whether the federation's rating
+list equals what one club computes from the union of the results (federation/local_rig.py's
+``union_ratings``: the club's own ``rating_store.recompute``); the feeds' sends and re-sends.
+
+``--chaos`` kills, mid-evening, with SIGKILL and restarts: one club's Mosquitto (its queued
+bridge messages are lost: the feed sends again), the federation's Mosquitto (every bridge
+down), the federation service (``kill -9``: unacked messages come again from its persistent
+session) and the PostgreSQL server (``PrivatePostgres.kill()``: the service retries).
+
+``--burst N`` then measures the federation's own intake alone: N results published at once
+straight to the federation's broker as one club's bridge would deliver them (QoS 1), timed
+from the first publish to the last row committed (the main figures are taken before it).
+
+Usage: .venv/bin/python benchmarks/federation.py [--clubs 20] [--boards 10] [--rounds 3] [--length 3]
+       [--pace 0.3] [--chaos] [--burst 5000] [--json]
+The last line with --json: {"clubs", "boards", "results", "stored", "lost", "duplicated", "p99_s", "ratings_equal"}.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import statistics
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bgboard.federation.ledger import Ledger  # noqa: E402
+from bgboard.federation.local_rig import LocalFederation, union_ratings  # noqa: E402
+from bgboard.federation.rating_list import rating_list  # noqa: E402
+from bgboard.store.private_postgres import PrivatePostgres  # noqa: E402
+
+
+def say(text: str) -> None:
+    print(text, flush=True)
+
+
+async def chaos(fed: LocalFederation, pg: PrivatePostgres, done: asyncio.Event, log: list[str]) -> None:
+    """Kill and restart, one after another, while the evening is being played (on a thread of
+    its own: the clubs' evenings hold theirs)."""
+    t0 = time.monotonic()
+    own = ThreadPoolExecutor(1, thread_name_prefix="chaos")
+    loop = asyncio.get_running_loop()
+
+    async def step(after: float, what: str, kill: Any, start: Any, down_s: float) -> None:
+        await asyncio.sleep(max(0.0, t0 + after - time.monotonic()))
+        if done.is_set():
+            log.append(f"{what}: the evening was over first")
+            return
+        await loop.run_in_executor(own, kill)
+        log.append(f"{time.monotonic() - t0:5.1f} s: killed {what}")
+        await asyncio.sleep(down_s)
+        await loop.run_in_executor(own, start)
+        log.append(f"{time.monotonic() - t0:5.1f} s: {what} started again")
+
+    club = fed.sites[0]
+    await step(2.0, f"club {club.name}'s Mosquitto", club.broker.kill, club.broker.start, 2.0)
+    await step(6.0, "the federation's Mosquitto", fed.home.broker.kill, fed.home.broker.start, 2.0)
+    await step(10.0, "the federation service (kill -9)", fed.kill_service, fed.start_service, 1.0)
+    await step(14.0, "the PostgreSQL server", pg.kill, pg.start, 2.0)
+
+
+async def evening(fed: LocalFederation, pg: PrivatePostgres, args: argparse.Namespace,
+                  committed: dict[str, float]) -> dict[str, Any]:
+    feeds = [site.start_feed(resend_s=args.resend) for site in fed.sites]
+    tasks = [asyncio.ensure_future(f.run()) for f in feeds]
+    done = asyncio.Event()
+    chaos_log: list[str] = []
+    chaos_task = asyncio.ensure_future(chaos(fed, pg, done, chaos_log)) if args.chaos else None
+    t0 = time.monotonic()
+
+    def club_evening(i: int) -> int:
+        rng = random.Random(1000 + i)
+        return sum(fed.sites[i].play_round(rng, committed, args.pace) for _ in range(args.rounds))
+
+    # one thread per club (asyncio's default pool has only cores + 4: the clubs would take turns)
+    clubs = ThreadPoolExecutor(len(fed.sites), thread_name_prefix="club")
+    loop = asyncio.get_running_loop()
+    try:
+        played = await asyncio.gather(*(loop.run_in_executor(clubs, club_evening, i) for i in range(len(fed.sites))))
+        played_s = time.monotonic() - t0
+        done.set()
+        if chaos_task is not None:
+            await chaos_task
+        deadline = time.monotonic() + args.settle
+        while time.monotonic() < deadline:  # until every club has the federation's answer to every result
+            waiting = sum(await asyncio.gather(*(asyncio.to_thread(s.unanswered) for s in fed.sites)))
+            if waiting == 0:
+                break
+            await asyncio.sleep(0.5)
+        settled_s = time.monotonic() - t0
+    finally:
+        done.set()
+        for f in feeds:
+            f.stop()
+        await asyncio.gather(*tasks)
+        if chaos_task is not None:
+            chaos_task.cancel()
+            await asyncio.gather(chaos_task, return_exceptions=True)
+    counts: dict[str, int] = {}
+    for f in feeds:
+        for k, v in f.counts.items():
+            counts[k] = counts.get(k, 0) + v
+    return {"played": sum(played), "played_s": played_s, "settled_s": settled_s, "feeds": counts, "chaos": chaos_log}
+
+
+async def burst(fed: LocalFederation, url: str, n: int) -> tuple[float, int]:
+    """Publish ``n`` new results as club ``fed.sites[0]``'s bridge would; (seconds until the
+    federation has committed them all, rows added)."""
+    import uuid
+
+    from bgboard.federation.bridge_conf import club_user
+    from bgboard.net.mqtt_client import open_client
+    from bgboard.net.protocol import parse_broker_url
+    from bgboard.net.results_feed import ClubResult, encode_result, result_topic
+
+    club = fed.sites[0].name
+    ledger = Ledger(url)
+    before = ledger.count()
+    payloads = [encode_result(ClubResult(str(uuid.uuid4()), club, "Burst", i + 1, ("A", "B"), (f"B{i % 500:04d}", f"B{(i + 7) % 500:04d}"),
+                                         5, (5, 2), 0, True, i + 1, "2026-12-31T23:00:00+00:00")) for i in range(n)]
+    client = open_client(parse_broker_url(fed.home.broker.url), username=club_user(club),
+                         password=fed.home.broker.password(club_user(club)), identifier=f"burst-{club}")
+    async with client:
+        t = time.monotonic()
+        for p in payloads:
+            await client.publish(result_topic(club), p, qos=1)
+        while ledger.count() < before + n and time.monotonic() < t + 300:
+            await asyncio.sleep(0.05)
+        took = time.monotonic() - t
+    added = ledger.count() - before
+    ledger.close()
+    return took, added
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--clubs", type=int, default=20)
+    parser.add_argument("--boards", type=int, default=10)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--length", type=int, default=3)
+    parser.add_argument("--pace", type=float, default=0.3, help="seconds between two results of one club")
+    parser.add_argument("--resend", type=float, default=5.0, help="a feed sends an unanswered result again after this")
+    parser.add_argument("--settle", type=float, default=180.0, help="how long to wait for the last answers")
+    parser.add_argument("--chaos", action="store_true", help="kill and restart brokers, the service and PostgreSQL")
+    parser.add_argument("--burst", type=int, default=0, metavar="N", help="then N results straight into the federation's broker")
+    parser.add_argument("--json", action="store_true", help="a last line of JSON figures")
+    args = parser.parse_args()
+    load0 = Path("/proc/loadavg").read_text().split()[:3]
+    clubs = [f"c{i:02d}" for i in range(args.clubs)]
+    players = 2 * args.boards
+    pool = max(players, (args.clubs * players * 3) // 4)  # a quarter of the players play at two clubs
+    committed: dict[str, float] = {}
+    with tempfile.TemporaryDirectory(prefix="bgboard-federation-") as tmp_name, \
+            PrivatePostgres() as pg:
+        tmp = Path(tmp_name)
+        url = pg.create_database("federation")
+        t = time.monotonic()
+        fed = LocalFederation(tmp / "run", url, clubs, args.boards)
+        fed.start()  # first: the ports chosen are taken at once
+        for site in fed.sites:
+            site.make_club(players, pool, args.length, args.rounds)
+        say(f"{args.clubs} clubs x {args.boards} boards, {args.rounds} rounds of {args.length}-point matches, "
+            f"{players} players a club from {pool} members; set up in {time.monotonic() - t:.1f} s"
+            + (" -- with chaos" if args.chaos else ""))
+        try:
+            run = asyncio.run(evening(fed, pg, args, committed))
+            for line in run["chaos"]:
+                say(f"chaos {line}")
+            ledger = Ledger(url)
+            try:
+                results = ledger.results()
+                times = ledger.stored_times()
+            finally:
+                ledger.close()
+            expected = {(s.name, u) for s in fed.sites for u in s.stored_uuids()}
+            union = union_ratings(tmp / "union.sqlite", results)
+            burst_figures = asyncio.run(burst(fed, url, args.burst)) if args.burst else None
+        finally:
+            fed.stop()
+    keys = {(r.club, r.id) for r in results}
+    lost = len(expected - keys)
+    duplicated = (len(results) - len(keys)) + len(keys - expected)
+    uuid_club = {u: c for c, u in expected}
+    latencies = sorted(max(0.0, times[(uuid_club[u], u)] - at) for u, at in committed.items()
+                       if (uuid_club.get(u), u) in times)
+    p = statistics.quantiles(latencies, n=100, method="inclusive") if len(latencies) >= 2 else [0.0] * 99
+    lines, _ = rating_list(results)
+    ours = {line.member: line.rating for line in lines}
+    equal = set(ours) == set(union) and all(abs(ours[m] - union[m]) < 1e-9 for m in ours)
+    f = run["feeds"]
+    say(f"results: {len(expected)} stored by the clubs in {run['played_s']:.1f} s "
+        f"({len(expected) / run['played_s']:.1f}/s), every answer back after {run['settled_s']:.1f} s")
+    say(f"club commit -> federation commit: p50 {p[49] * 1000:.0f} ms, p99 {p[98] * 1000:.0f} ms, "
+        f"max {latencies[-1] * 1000 if latencies else 0:.0f} ms")
+    say(f"federation: {len(results)} rows, lost {lost}, duplicated {duplicated}; feeds sent {f['sent']}, "
+        f"sent again {f['resent']}; answers stored {f['stored']}, duplicate {f['duplicate']}, refused {f['refused']}")
+    say(f"rating list: {len(lines)} members, equal to one club rating the union: {equal}")
+    t = time.perf_counter()
+    rating_list(results * max(1, 100_000 // max(1, len(results))))
+    per_s = len(results) * max(1, 100_000 // max(1, len(results))) / (time.perf_counter() - t)
+    say(f"the rating list derived again from scratch: {per_s:,.0f} results/s (pure Python, one core)")
+    if burst_figures is not None:
+        took, added = burst_figures
+        say(f"burst: {added} of {args.burst} results committed by the federation in {took:.1f} s "
+            f"({added / took:.0f} results/s through its broker, service and PostgreSQL)")
+    load = Path("/proc/loadavg").read_text().split()[:3]
+    say(f"load average {' '.join(load0)} before, {' '.join(load)} after (a shared machine)")
+    if args.json:
+        say(json.dumps({"clubs": args.clubs, "boards": args.boards, "results": len(expected), "stored": len(keys & expected),
+                        "lost": lost, "duplicated": duplicated, "p99_s": round(p[98], 3), "ratings_equal": equal}))
+
+
+if __name__ == "__main__":
+    main()
