@@ -218,8 +218,8 @@ class Controller(Resigning):
     def _new_turn(self, state: MatchState) -> None:
         assert state.dice is not None
         self.hint_text = None
-        if state.game_rules is not None:  # no engine plays the seed variants: say so, show no hint
-            self.hint_text = f"no engine knows {state.game_rules.title}"
+        if not state.playing.hints:  # no engine knows this game (the registry says): say so, show no hint
+            self.hint_text = f"no engine knows {state.playing.title}"
             return
         if not self.learner:  # a learner sees the hint only when asking for it
             self._ask_hint(state)

@@ -27,9 +27,7 @@ from bgboard.match import (
     apply,
 )
 from bgboard.match.state import MatchState, Phase, game_variant
-from bgboard.rules.games import variant as variant_of
 from bgboard.rules.position import Position
-from bgboard.rules.starts import start_position
 from bgboard.sense.places import Slots
 from bgboard.sense.slots import SlotMap
 from bgboard.sense.tavli import start_counts
@@ -251,13 +249,6 @@ class MatchSession:
         """The match lets the opponent condone an illegal play."""
         return (self.state is not None and self.state.rules.illegal_plays == IllegalPolicy.CONDONE
                 and self.state.game_rules is None)
-
-    def start_position(self) -> Position:
-        """The position a game of backgammon's family starts from (a seed variant's start:
-        :meth:`start_counts`)."""
-        state = self.state
-        return start_position(state.rules.variant if state is not None and not variant_of(state.rules.variant).seed
-                              else "standard")
 
     def next_variant(self) -> str:
         """The variant of the game to be set up: the one starting (before its opening roll)

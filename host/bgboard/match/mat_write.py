@@ -140,8 +140,9 @@ def mat_header(state: MatchState, info: MatInfo | None = None) -> str:
     if info.event_date:
         y, m, d = info.event_date
         out.append(f'; [EventDate "{y:4d}.{m:02d}.{d:02d}"]\n')
-    if state.rules.variant in VARIATIONS:
-        out.append(f'; [Variation "{VARIATIONS[state.rules.variant]}"]\n')
+    variation = VARIANTS[state.rules.variant].mat_name
+    if variation is not None:
+        out.append(f'; [Variation "{variation}"]\n')
     if info.transcriber:
         out.append(f'; [Transcriber "{info.transcriber}"]\n')
     out.append("\n")
