@@ -70,17 +70,17 @@ def read_match(path: Path, data: bytes | None = None) -> ImportedMatch:
 
 def _journal_mat(path: Path) -> str:
     """The .mat text of a journal's current match (as ``bgboard export`` writes it)."""
-    from bgboard.control.session import MatchSession, ReadOnlyJournal, Settings
+    from bgboard.match.actions import journal_actions
     from bgboard.match.mat_write import export_mat
     from bgboard.store.journal import read_entries
 
     entries = read_entries(path)
     if not any(e.kind == "action" for e in entries):
         raise InputError(f"{path} holds no match yet: nothing to analyse")
-    session, _ = MatchSession.resume(ReadOnlyJournal(entries), Settings(), 0)
-    if not session.actions:
+    actions = journal_actions(entries)
+    if not actions:
         raise InputError(f"{path}'s last match has no action yet: nothing to analyse")
-    return export_mat(session.actions)
+    return export_mat(actions)
 
 
 def analyse_file(path: Path, evaluator: "Evaluator | GnubgProgram", plies: int = 0,

@@ -31,14 +31,14 @@ from bgboard.control.controller import Controller
 from bgboard.control.events import Button
 from bgboard.control.notice import Notice
 from bgboard.control.opponent_room import OpponentRoom
-from bgboard.errors import InputError
 from bgboard.match.state import MatchState, Phase
 from bgboard.rules import Position
 from bgboard.rules.board import Board as GameBoard
 from bgboard.rules.games import ROTATIONS, variant as variant_of
 from bgboard.sense.recognise import Ambiguous, Illegal, Miscount
 from bgboard.sim.layout import Layout
-from bgboard.sim.ops import Board, Carry, LayOut, Op, Preload, Press, RollDice, Script, SetUp, Wait, perform
+from bgboard.sim.ops import (Board, Carry, LayOut, Op, Preload, Press, RollDice, Script, SetUp, SimulationError, Wait,
+                             perform)
 from bgboard.store.journal import Entry
 from bgboard.sim.players import (Move, choose_play, dice_for, illegal_attempt, moves_of, takes,
                                  variant_illegal_attempt, variant_moves, wants_double)
@@ -70,10 +70,6 @@ __all__ = [
 SIM_KIND = "sim"
 
 ROLL, DOUBLE, DROP = Button.ROLL, Button.DOUBLE, Button.DROP
-
-
-class SimulationError(InputError):
-    """The simulated match cannot go on (a sensor fault, a journal of another match)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -289,7 +285,7 @@ class Players:
         o = self.options
         n, turn = len(c.actions), self.turn
         if o.remote is not None:
-            from bgboard.sim.remote_run import remote_decides, remote_script
+            from bgboard.sim.remote_turns import remote_decides, remote_script
 
             if self.laid is not None and s.game != self.laid and s.phase not in (Phase.GAME_OVER, Phase.MATCH_OVER):
                 yield SetUp()  # the other board started the next game and its first roll while this one waited
