@@ -311,7 +311,7 @@ class Controller(Resigning):
             self.notice = None
             self.send(SetLeds(leds))
         elif (state.phase == Phase.TURN and self.settings.takebacks and self.session.may_take_back
-              and state.game_rules is None):
+              and not state.playing.seed):
             if self.judge.shows_turn_start(self.session, event.observation):
                 self.session.take_back(event.at_ms)
                 self.notice = Notice("play taken back: play the roll again")

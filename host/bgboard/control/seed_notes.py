@@ -26,8 +26,8 @@ def variant_notes(state: MatchState) -> tuple[str, ...]:
     if played.rotates:
         following = played.game_title(state.game + 1)
         lines.append(f"{played.name} game {state.game}: {played.game_title(state.game)} (next {following})")
-    game = state.game_rules
-    if game is None:
+    game = state.playing
+    if not game.seed:
         return tuple(lines)
     if not played.rotates:
         lines.append(game.title)

@@ -238,7 +238,7 @@ class MatchSession:
     def condoning(self) -> bool:
         """The match lets the opponent condone an illegal play."""
         return (self.state is not None and self.state.rules.illegal_plays == IllegalPolicy.CONDONE
-                and self.state.game_rules is None)
+                and not self.state.playing.seed)
 
     def next_variant(self) -> str:
         """The variant of the game to be set up: the one starting (before its opening roll)

@@ -416,10 +416,10 @@ class _Importer:
         if illegal:
             self.snowie(line, player, dice, text, illegal.group(1))
             return
-        game = st.game_rules
+        seed = st.playing.seed
         position = st.position
         if not text:
-            plays = game.plays(st.board_view, dice) if game is not None else rules.legal_plays(position, dice)
+            plays = st.playing.plays(st.board_view, dice)
             forced = plays[0].steps if len(plays) == 1 else None
             self.pending = _Pending(player, line, text, st, len(plays),
                                     tuple((s.frm, s.to) for s in forced) if forced is not None else None)
@@ -435,7 +435,7 @@ class _Importer:
             self.record(line, player, "move", st, text, dice, steps)
             return
         except MatchRuleError as exc:
-            if game is not None:  # a seed variant (bgboard's extension): its own rules only
+            if seed:  # a seed variant (bgboard's extension): its own rules only
                 self.problem(line, f"illegal play by {self.name(player)}: {dice[0]}{dice[1]}: {bounded(text)} "
                                    f"({exc}): left out")
                 self.pending = _Pending(player, line, text, st, 0, None, quiet=True)
