@@ -41,7 +41,7 @@ board changes.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Self
 
 from bgboard.control.clock import Clock
 from bgboard.control.events import (
@@ -146,8 +146,9 @@ class Controller(Resigning):
 
     # ------------------------------------------------------------------ start / resume
     @classmethod
-    def resume(cls, journal: JournalLike, settings: Settings, now_ms: int, **kwargs: Any) -> "Controller":
-        """The controller standing exactly where the journal left the match."""
+    def resume(cls, journal: JournalLike, settings: Settings, now_ms: int, **kwargs: Any) -> Self:
+        """The controller (of the class asked: an ``OpponentRoom.resume`` is one) standing
+        exactly where the journal left the match."""
         controller = cls(journal, settings, **kwargs)
         controller.now_ms = now_ms
         controller.session, refused = MatchSession.resume(journal, settings, now_ms)
