@@ -62,6 +62,7 @@ if TYPE_CHECKING:
     from gpiozero.pins import Factory
 
     from bgboard.control.events import Event
+    from bgboard.control.practice_room import PracticeRoom
     from bgboard.control.rooms import Room
     from bgboard.display.painter import Painter
     from bgboard.display.panel import Panel
@@ -121,6 +122,7 @@ class App:
         self._stop = asyncio.Event()
         self.controller: Room | None = None  # the room the app drives (a match, drills or a replay)
         self.match: Controller | None = None  # the same room when it plays a match (club, analysis)
+        self.practice: PracticeRoom | None = None  # the same room when it runs drills (the simulator's person)
         self.club: ClubSeat | None = None  # when [club] broker is set
         self.club_link: ClubLink | None = None  # its link to the director
         self.records_dir: Path | None = None
@@ -348,8 +350,8 @@ class App:
         if config.teach.mode == "practice":
             from bgboard.modes.practice import PracticeProgress, open_practice_room
 
-            practice = open_practice_room(config, journal_path, teacher, self.board.send, self._to_screen,
-                                          self.grid.slots())
+            practice = self.practice = open_practice_room(config, journal_path, teacher, self.board.send,
+                                                          self._to_screen, self.grid.slots())
             if journal_path is not None:
                 self.progress = PracticeProgress(practice, journal_path)
                 self.progress.resume(teacher)
