@@ -121,3 +121,31 @@ def test_the_analysis_refuses_a_game_it_does_not_cover_in_one_sentence(longgammo
     path.write_text(export_mat(selfplay(1, seed=3, variant=longgammon)))
     with pytest.raises(InputError, match=r"long\.mat is a longgammon match: only backgammon is analysed$"):
         analyse_file(path, open_evaluator("gnubg-nn"))
+
+
+def test_no_module_outside_the_rules_compares_a_games_name() -> None:
+    """What a game is or supports is asked of the registry: no ``== "nackgammon"``,
+    ``!= "standard"`` or ``in ("standard", "nackgammon")`` outside rules/ (the rule sets'
+    own names, such as the "standard" rule set, are not games' names in a comparison here)."""
+    import ast
+
+    root = Path(__file__).resolve().parents[1] / "host" / "bgboard"
+    names = set(GAMES) | set(VARIANTS)
+    # gnubg's class of a position ("race": no contact) is compared there, not the game Race
+    position_class = {"analysis/cubeful.py", "hints/gnubg_engine.py"}
+
+    def compared(node: ast.Compare) -> set[str]:
+        found = set()
+        for side in (node.left, *node.comparators):
+            values = side.elts if isinstance(side, (ast.Tuple, ast.List, ast.Set)) else [side]
+            found |= {v.value for v in values if isinstance(v, ast.Constant) and v.value in names}
+        return found
+
+    def wrong(path: Path, node: ast.Compare) -> set[str]:
+        found = compared(node)
+        return found - {"race"} if str(path.relative_to(root)) in position_class else found
+
+    where = sorted(f"{path.relative_to(root)}:{node.lineno} {sorted(wrong(path, node))}"
+                   for path in root.rglob("*.py") if path.relative_to(root).parts[0] != "rules"
+                   for node in ast.walk(ast.parse(path.read_text())) if isinstance(node, ast.Compare) and wrong(path, node))
+    assert where == []

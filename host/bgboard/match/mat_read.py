@@ -82,6 +82,7 @@ from bgboard.match.state import (
     game_variant,
 )
 from bgboard.rules import Position
+from bgboard.rules.games import recorded
 from bgboard.rules.notation import IllegalPlayError as NotationIllegal
 from bgboard.rules.notation import NotationError, play_out
 
@@ -292,7 +293,7 @@ class _Importer:
             self.ratings = (rating0, rating1)
             self.do(StartMatch(self.length, "money" if self.length == 0 else "standard", players,
                                jacoby=self.jacoby, beavers=self.beavers or None,
-                               variant=None if self.variant == "standard" else self.variant,
+                               variant=recorded(self.variant),
                                illegal_plays="condone" if self._condone_needed else None))
         elif players != self.players:
             self.problem(line, f"game {number} is between {players[0]} and {players[1]}, "

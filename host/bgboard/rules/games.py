@@ -80,6 +80,9 @@ def _backgammon(name: str, title: str, mat_name: str | None, sgf_name: str | Non
     return backgammon_start(name, title, layout(name), mat_name, sgf_name, **supports)
 
 
+#: The game a match plays when it names none.
+_DEFAULT = "standard"
+
 #: Every game bgboard plays, by name.
 GAMES: dict[str, Game] = {
     # gnubg-nn, bgsage and pubeval choose plays in both; gnubg's analysis is of the standard game
@@ -270,6 +273,12 @@ def supporting(capability: Capability) -> tuple[str, ...]:
     return tuple(name for name, v in VARIANTS.items() if getattr(v, capability))
 
 
+def recorded(name: str) -> str | None:
+    """The game ``name`` as a match records its variant: None for backgammon's standard
+    start (the default, which a ``StartMatch`` and a journal leave out), else the name."""
+    return None if name == _DEFAULT else name
+
+
 def game(name: str) -> Game:
     """The game called ``name`` (a match format that rotates has no single game)."""
     found = variant(name)
@@ -280,4 +289,4 @@ def game(name: str) -> Game:
 
 
 __all__ = ["GAMES", "ROTATIONS", "Capability", "SEED_GAMES", "SEED_VARIANTS", "TAVLI", "VARIANTS", "Game",
-           "UnknownVariantError", "Variant", "backgammon_start", "game", "supporting", "variant"]
+           "UnknownVariantError", "Variant", "backgammon_start", "game", "recorded", "supporting", "variant"]
