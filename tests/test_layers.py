@@ -39,12 +39,12 @@ ALLOWED: dict[str, set[str]] = {
     "app": {"errors", "config", "control", "display", "files", "hardware", "hints", "io", "link", "sense", "store", "net", "match",
             "teaching", "analysis", "opponents", "modes", "rules"},
     "modes": {"errors", "config", "control", "hints", "match", "net", "opponents", "sense", "store", "teaching",
-              "display", "link", "rules"},
+              "display", "link", "rules", "analysis"},
     "opponents": {"errors", "rules", "match", "control", "hints", "teaching"},
     "club": {"errors", "digits", "exports", "rules", "match", "store", "net", "analysis", "boardsvg"},
     "federation": {"errors", "digits", "exports", "files", "store", "net", "club"},
     "teaching": {"errors", "files", "rules", "match", "hints", "analysis", "store"},
-    "analysis": {"errors", "files", "rules", "match", "hints", "store", "control"},
+    "analysis": {"errors", "files", "rules", "match", "hints", "store"},
     "sim": {"errors", "analysis", "exports", "files", "hardware", "hints", "rules", "match", "sense", "link", "display", "store", "control", "config", "app", "net",
             "club", "teaching", "opponents"},
     "commands": {"errors", "digits", "hardware", "rules", "match", "sense", "link", "display", "hints", "store",
@@ -163,7 +163,7 @@ PURE_PARTS: dict[str, set[str]] = {
     "federation": {"stored_result", "rating_list", "season", "bridge_conf"},
 }
 # The director's parts (issue 21) import one way: each only the parts before it.
-DIRECTOR_PARTS = ["checks", "views", "db", "audit", "rating_store", "results", "director", "operations"]
+DIRECTOR_PARTS = ["checks", "views", "db", "audit", "rating_store", "desk", "results", "director", "operations"]
 # The director's MQTT side (issue 21) likewise: the limits (pure), the checks the worker
 # processes run, the club database as the link sees it, then the link itself.
 BOARDS_PARTS = ["board_limits", "board_checks", "board_tournament", "boards"]
@@ -281,3 +281,101 @@ def test_no_import_cycle_among_the_rules_modules() -> None:
     assert _cycles(graph) == []
     # the check finds the circle that was there: refusal -> games (TYPE_CHECKING) -> refusal
     assert _cycles({**graph, "refusal": graph["refusal"] | {"games"}, "games": graph["games"] | {"refusal"}})
+
+
+def _package_graph(root: Path) -> dict[str, set[str]]:
+    """Module -> the bgboard modules it imports, every import counted: at module level, inside
+    functions and under ``TYPE_CHECKING`` (``from bgboard.club import evening`` is the module
+    ``club.evening``; ``from bgboard.rules import Position`` is the package ``rules``)."""
+    paths = {_module_name_in(root, p): p for p in sorted(root.rglob("*.py"))}
+    graph: dict[str, set[str]] = {}
+    for name, path in paths.items():
+        found: set[str] = set()
+        for node in ast.walk(parse_module(path)):
+            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                if node.module == "bgboard" or node.module.startswith("bgboard."):
+                    base = node.module.removeprefix("bgboard").lstrip(".") or "bgboard"
+                    for alias in node.names:
+                        sub = alias.name if base == "bgboard" else f"{base}.{alias.name}"
+                        found.add(sub if sub in paths else base)
+            elif isinstance(node, ast.Import):
+                found |= {a.name.removeprefix("bgboard.") for a in node.names if a.name.startswith("bgboard.")}
+        graph[name] = {m for m in found if m in paths and m != name}
+    return graph
+
+
+def _module_name_in(root: Path, path: Path) -> str:
+    """``club/director.py`` -> ``club.director``; a package's ``__init__`` is the package."""
+    parts = path.relative_to(root).with_suffix("").parts
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
+    return ".".join(parts) or "bgboard"
+
+
+def _circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The groups of modules that reach each other through their imports (the strongly
+    connected components of more than one module, Tarjan's algorithm without recursion)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+    for root in sorted(graph):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, targets = work[-1]
+            nxt = next(targets, None)
+            if nxt is not None:
+                if nxt not in index:
+                    index[nxt] = low[nxt] = len(index)
+                    stack.append(nxt)
+                    on_stack.add(nxt)
+                    work.append((nxt, iter(sorted(graph[nxt]))))
+                elif nxt in on_stack:
+                    low[node] = min(low[node], index[nxt])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                group = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    group.append(member)
+                    if member == node:
+                        break
+                if len(group) > 1:
+                    found.append(sorted(group))
+    return sorted(found)
+
+
+def test_no_import_circle_anywhere_in_the_package() -> None:
+    """Issue 33: club/director <-> evening <-> results and seven modules of sim/ reached each
+    other through function-level and TYPE_CHECKING imports; no module of the package may
+    reach itself through its imports, whichever kind."""
+    graph = _package_graph(ROOT)
+    assert len(graph) > 200 and "club.director" in graph["club.operations"]  # the graph was read
+    assert _circles(graph) == []
+
+
+def test_the_circle_check_finds_circles_of_every_kind_of_import(tmp_path: Path) -> None:
+    """A TYPE_CHECKING import and one inside a function close circles the check must report."""
+    fake = tmp_path / "bgboard"
+    (fake / "club").mkdir(parents=True)
+    (fake / "__init__.py").write_text("")
+    (fake / "club" / "__init__.py").write_text("")
+    (fake / "club" / "director.py").write_text("from bgboard.club import evening\n")
+    (fake / "club" / "evening.py").write_text(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from bgboard.club.director import Director\n")
+    (fake / "club" / "results.py").write_text("def f():\n    from bgboard.club.standings import x\n")
+    (fake / "club" / "standings.py").write_text("import bgboard.club.results\n")
+    (fake / "club" / "views.py").write_text("from bgboard.club.director import Director\n")
+    graph = _package_graph(fake)
+    assert graph["club.director"] == {"club.evening"} and graph["club.results"] == {"club.standings"}
+    assert _circles(graph) == [["club.director", "club.evening"], ["club.results", "club.standings"]]

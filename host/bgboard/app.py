@@ -39,16 +39,18 @@ from typing import TYPE_CHECKING, Awaitable, Callable, Sequence
 
 from bgboard.config import Config
 from bgboard.control.controller import Controller
-from bgboard.control.events import (BoardFault, BoardRead, Button, ButtonPressed, DiceRolled, HintReady,
-                                    LessonReady, LinkChanged, Tick)
-from bgboard.errors import EnvironmentFailure, shown
+from bgboard.control.events import (BoardFault, BoardRead, Button, ButtonPressed, DiceRolled, LessonReady,
+                                    LinkChanged, Tick)
+from bgboard.errors import EnvironmentFailure
 from bgboard.hardware import load_grid, load_pins
 from bgboard.io.buttons import Buttons, to_loop
 from bgboard.link.connection import Beat, BoardSeen, Connected, LinkEvent, Lost, Rolled, Timing, Trouble
 from bgboard.link.messages import SetLeds, SetRolling
 from bgboard.link.reconnect import Link
 from bgboard.link.transport import Port, open_serial
-from bgboard.modes.engine import open_hints
+from bgboard.modes.afterwards import Afterwards
+from bgboard.modes.club import club_mat_info
+from bgboard.modes.engine import HintRequests, open_hints
 from bgboard.rules.games import variant as variant_of
 from bgboard.sense.places import SensorFaultError
 from bgboard.sense.settle import Settler
@@ -60,13 +62,14 @@ if TYPE_CHECKING:
     from gpiozero.pins import Factory
 
     from bgboard.control.events import Event
+    from bgboard.control.practice_room import PracticeRoom
     from bgboard.control.rooms import Room
     from bgboard.display.painter import Painter
     from bgboard.display.panel import Panel
     from bgboard.display.display_state import DisplayState
     from bgboard.hints.lesson import Lesson
     from bgboard.hints.worker import HintWorker
-    from bgboard.match import Action, ImportedMatch
+    from bgboard.match import ImportedMatch
     from bgboard.match.recordfile import RecordWriter
     from bgboard.modes.practice import PracticeProgress
     from bgboard.net.boardlink import ClubLink
@@ -74,7 +77,6 @@ if TYPE_CHECKING:
     from bgboard.net.remotelink import RemoteSeat
     from bgboard.net.seat import ClubSeat
     from bgboard.opponents import EngineOpponent
-    from bgboard.rules import Position
     from bgboard.sense.places import Observation
     from bgboard.store.journal import MemoryJournal
     from bgboard.teaching import WorkerTeacher
@@ -112,49 +114,33 @@ class App:
         self.timing = timing
         self.tick_s = tick_s
         self.grid = SlotMap.from_slots(load_grid(config.board.grid or None).slots)
-        self.settler = Settler(config.board.settle_ms)
+        self.board = BoardInput(config, self.grid, self._handle, clock_ms)  # the board's side: the link's events
         self._opener = opener or (lambda: open_serial(config.board.port, config.board.baudrate))
         self._pin_factory = pin_factory
         self._panel = panel
         self._journal = journal
         self._stop = asyncio.Event()
-        self._rolling = False
-        self._leds: SetLeds = SetLeds(())
-        self._flicker_reported: set[int] = set()
         self.controller: Room | None = None  # the room the app drives (a match, drills or a replay)
         self.match: Controller | None = None  # the same room when it plays a match (club, analysis)
+        self.practice: PracticeRoom | None = None  # the same room when it runs drills (the simulator's person)
         self.club: ClubSeat | None = None  # when [club] broker is set
         self.club_link: ClubLink | None = None  # its link to the director
         self.records_dir: Path | None = None
         self.records: RecordWriter | None = None  # the records are written on its thread
         self._recorded: tuple[int, int] = (-1, 0)
-        self.link: Link | None = None
         self.screen: Painter | None = None  # the panel is refreshed on its thread
         self.hints: HintWorker | None = None  # hints are computed on its thread or process
-        self._hint_task: asyncio.Task[None] | None = None
+        self.hint_requests: HintRequests | None = None  # the controller's hints, on the hint worker
         self._link_task: asyncio.Task[None] | None = None
         self.teacher: WorkerTeacher | None = None  # in the teaching modes
         # under [match] opponent = "engine" the engine, under [remote] the person at the other board
         self.opponent: EngineOpponent | RemoteSeat | None = None
-        self.report: Path | None = None  # the learner report, once written
-        self._report_task: asyncio.Task[None] | None = None
-        self._analysis_task: asyncio.Task[None] | None = None
-        self._analysed = -1  # the number of actions of the match last analysed at its end
-        self.analysis_figures: tuple[dict[str, object], ...] = ()  # both players' figures of that match
-        self._reported: tuple[int, bool] = (-1, False)
+        self.end = Afterwards(config, None, None)  # the learner report and the analysis at the end
         self.shown: list[DisplayState] = []
         self.failure: Exception | None = None  # what stopped the match (raised by run)
         self.progress: PracticeProgress | None = None  # practice: where the learner is in the drills
 
     # ------------------------------------------------------------------ outputs
-    def _to_board(self, message: object) -> None:
-        if isinstance(message, SetRolling):
-            self._rolling = message.enabled
-        elif isinstance(message, SetLeds):
-            self._leds = message
-        if self.link is not None:
-            self.link.send(message)  # type: ignore[arg-type]  # dropped while unplugged; re-sent on connect
-
     def _to_screen(self, state: DisplayState) -> None:
         if self.club_link is not None:
             note = self.club_link.note()
@@ -169,45 +155,24 @@ class App:
         if self.screen is not None:
             self.screen.update(state)  # returns at once: the display thread draws it
 
-    def _ask_hint(self, position: Position, dice: tuple[int, int]) -> None:
-        """The controller's hint request: the worker ranks the plays, the answer comes back
-        as a :class:`HintReady` event (a newer request cancels this one)."""
-        if self.hints is not None:
-            self._hint_task = asyncio.get_running_loop().create_task(self._hint(self.hints, position, dice),
-                                                                       name="bgboard-hint")
-
-    async def _hint(self, hints: HintWorker, position: Position, dice: tuple[int, int]) -> None:
-        from bgboard.hints.worker import ENGINE_FAILURES, HintCancelled
-
-        try:
-            ranked = (await hints.plays(position, dice, limit=1)).plays
-        except HintCancelled as exc:
-            log.debug("hint for %d-%d dropped: %s", *dice, exc.reason)
-            return
-        except ENGINE_FAILURES as exc:  # an engine failure costs the hint, never the match
-            log.warning("the hint engine failed: %s", shown(str(exc)))
-            return
-        except Exception:  # a program error: its traceback, and the hint is not shown
-            log.exception("the hint for %d-%d failed", *dice)
-            return
-        if ranked:
-            self._handle(HintReady(position, dice, f"best: {ranked[0].notation}", self.clock_ms()))
-
     def _lesson_ready(self, player: int, lesson: Lesson) -> None:
         """Teaching: a lesson the teacher graded on the hint worker, for the room."""
         self._handle(LessonReady(player, lesson, self.clock_ms()))
 
-    async def _write_report(self) -> None:
-        """The learner report beside the journal (``modes.report``), once every grade asked
-        for so far is in (at the end of a match or of the drills, and when the app stops)."""
-        if self.teacher is None or self.records_dir is None:
-            return
-        from bgboard.modes.report import write_learner_report
+    @property
+    def link(self) -> Link | None:
+        """The link to the board (once the app runs)."""
+        return self.board.link
 
-        report = await write_learner_report(self.config, self.teacher, self.records_dir, self.controller,
-                                            self._analysis_task, lambda: self.analysis_figures)
-        if report is not None:
-            self.report = report
+    @property
+    def report(self) -> Path | None:
+        """The learner report, once written."""
+        return self.end.report
+
+    @property
+    def analysis_figures(self) -> tuple[dict[str, object], ...]:
+        """Both players' figures of the match last analysed at its end."""
+        return self.end.analysis_figures
 
     # ------------------------------------------------------------------ inputs
     def _handle(self, event: Event) -> None:
@@ -227,54 +192,9 @@ class App:
             for number, action in enumerate(room.actions[done:], start=done + 1):
                 log.info("match action %d: %s", number, action)
             self._after()
-            self._report_at_end()
-            self._analysis_at_end()
+            self.end.after(room, self.match)
             if self.progress is not None:
                 self.progress.keep()
-
-    def _report_at_end(self) -> None:
-        """Teaching: at the end of a match (or of the drills) the learner report is written."""
-        c = self.controller
-        if self.teacher is None or c is None:
-            return
-        key = (len(c.actions), bool(c.over))
-        if key[1] and key != self._reported:
-            self._reported = key
-            self._report_task = asyncio.get_running_loop().create_task(self._write_report(), name="bgboard-report")
-
-    def _analysis_at_end(self) -> None:
-        """At a match's end the hint worker analyses it (PR and error rates for the end
-        screen): on its thread or process, never on the loop."""
-        c = self.match
-        if self.hints is None or c is None or not c.over:
-            return
-        key = len(c.actions)
-        if key != self._analysed:
-            self._analysed = key
-            self._analysis_task = asyncio.get_running_loop().create_task(
-                self._analyse(self.hints, tuple(c.actions), key), name="bgboard-analysis")
-
-    async def _analyse(self, hints: HintWorker, actions: tuple[Action, ...], key: int) -> None:
-        from bgboard.analysis.match_end import figures_for_actions, summary_lines
-        from bgboard.hints.worker import ENGINE_FAILURES, HintCancelled
-
-        try:
-            figures = await hints.call(figures_for_actions, actions, hints.engine.name, budget=600.0)
-        except HintCancelled as exc:
-            log.info("the match analysis was dropped: %s", exc.reason)
-            return
-        except ENGINE_FAILURES as exc:  # the analysis is help: it never stops the board
-            log.warning("the match could not be analysed: %s", shown(str(exc)))
-            return
-        except Exception:  # a program error: its traceback; the board goes on without it
-            log.exception("the match analysis failed")
-            return
-        c = self.match
-        text = summary_lines(figures)
-        if text and c is not None:
-            self.analysis_figures = figures
-            log.info("match analysis: %s", text[0])
-            c.show_analysis(text, key)
 
     def _after(self) -> None:
         """After an event: the match record beside the journal (handed to the records
@@ -286,13 +206,7 @@ class App:
             return
         key = (len(c.actions), id(c.actions[-1]) if c.actions else 0)
         if self.records is not None and key != self._recorded and c.actions:
-            info = None
-            current = self.club.current() if self.club is not None else None
-            if current is not None:
-                from bgboard.net.board_report import mat_info
-
-                info = mat_info(current[0])
-            self.records.write(c.actions, info)
+            self.records.write(c.actions, club_mat_info(self.club))
             self._recorded = key
         if self.club is not None:
             self.club.after()
@@ -307,55 +221,12 @@ class App:
             self.failure = exc
         self.stop()
 
-    def _on_link(self, event: LinkEvent) -> None:
-        now = self.clock_ms()
-        if isinstance(event, Connected):
-            text = "the board restarted: reading it again" if event.rebooted else "the board is connected"
-            self._handle(LinkChanged(True, text, now))
-            assert self.link is not None
-            self.link.send(SetRolling(self._rolling))
-            self.link.send(self._leds)
-        elif isinstance(event, BoardSeen):
-            try:
-                observation = self._read(event.states)
-            except SensorFaultError as exc:
-                self._handle(BoardFault(str(exc), now, sensor=True))
-                return
-            self.settler.feed(observation, now)
-        elif isinstance(event, Rolled):
-            self._handle(DiceRolled(event.dice, event.number, now))
-        elif isinstance(event, Beat):
-            if event.rolling != self._rolling and self.link is not None:
-                self.link.send(SetRolling(self._rolling))  # the board lost the setting: set it again
-        elif isinstance(event, Trouble):
-            self._handle(BoardFault(event.text, now))
-        elif isinstance(event, Lost):
-            self._handle(LinkChanged(False, event.text, now))
-
-    def _read(self, states: Sequence[int]) -> Observation:
-        """The slot states as the controller reads them: in a seed variant's match with the
-        slot states kept and a Plakoto pin's cancelled base slot not taken for a fault
-        (:func:`bgboard.sense.tavli.read_board`)."""
-        variant = variant_of(self.config.match.variant)
-        if not variant.seed:
-            return self.grid.observation(states)
-        return read_board(self.grid, states, pins=variant.pins)
-
     def _on_press(self, player: int, button: str) -> None:
         self._handle(ButtonPressed(player, Button(button), self.clock_ms()))
 
     def _tick(self) -> None:
         now = self.clock_ms()
-        settled = self.settler.poll(now)
-        if settled is not None:
-            self._handle(BoardRead(settled, now))
-        flickers = self.settler.flickering(now)
-        for flicker in flickers:
-            if flicker.place not in self._flicker_reported:
-                self._flicker_reported.add(flicker.place)
-                self._handle(BoardFault(str(flicker), now, sensor=True))
-        if not flickers:
-            self._flicker_reported.clear()
+        self.board.poll(now)
         self._handle(Tick(now))
         if self.screen is not None:
             self.screen.tick()
@@ -376,17 +247,8 @@ class App:
             self._after()
 
     async def _session_end(self) -> None:
-        """The app stops in a teaching mode: the grades still running come in, the learner
-        report is written, and the display keeps the session in short (e-ink holds it)."""
-        assert self.teacher is not None
-        if self._report_task is not None:
-            await asyncio.gather(self._report_task, return_exceptions=True)
-        await self._write_report()
-        await self.teacher.close()
-        if self.teacher.lessons and self.shown:
-            summary = self.teacher.summary()
-            if self.shown[-1].lesson != summary:
-                self._to_screen(replace(self.shown[-1], lesson=summary))
+        """The app stops in a teaching mode (:meth:`Afterwards.session_end`)."""
+        await self.end.session_end(self.controller, self.shown, self._to_screen)
 
     # ------------------------------------------------------------------ life
     def stop(self) -> None:
@@ -417,26 +279,9 @@ class App:
     async def _open(self, stack: AsyncExitStack) -> None:
         """Open every part of the app, each one's closing pushed on ``stack`` (in the order
         they close: the club and the link first, the panel last)."""
-        loop = asyncio.get_running_loop()
         config = self.config
-        journal = self._journal
-        if journal is None:
-            try:
-                Path(config.journal.path).parent.mkdir(parents=True, exist_ok=True)
-            except OSError as exc:
-                from bgboard.files import os_error
-
-                raise os_error(exc, Path(config.journal.path).parent) from None
-            journal = Journal(config.journal.path)
-            stack.callback(journal.close)
-        panel = self._panel
-        if panel is None:
-            from bgboard.display.drivers import open_panel
-
-            frames = config.display.frames_dir or None
-            pins = None if frames else load_pins().display
-            panel = await asyncio.to_thread(open_panel, config.display.panel, frames, pins)
-            stack.push_async_callback(asyncio.to_thread, panel.close)
+        journal = self._journal if self._journal is not None else _open_journal(config, stack)
+        panel = self._panel if self._panel is not None else await _open_panel(config, stack)
         from bgboard.display.painter import Painter
         from bgboard.display.screen import Screen
 
@@ -455,12 +300,15 @@ class App:
                 from bgboard.config import LEARNERS
 
                 self.teacher.learners = LEARNERS[config.teach.learner]  # the display sums up theirs
-        teacher = self.teacher
+        teacher = self.end.teacher = self.teacher
+        self.end.hints = self.hints
         stack.callback(self._close_progress)
         if teacher is not None:
             stack.push_async_callback(self._session_end)
-        stack.push_async_callback(self._end_analysis)
-        stack.callback(self._cancel_hint)
+        stack.push_async_callback(self.end.end_analysis)
+        if self.hints is not None:
+            self.hint_requests = HintRequests(self.hints, self._handle, self.clock_ms)
+            stack.callback(self.hint_requests.cancel)
         if self._replay is None:
             from bgboard.modes.opponent import open_other_side  # the engine or a person at another board
 
@@ -474,30 +322,20 @@ class App:
         if journal_path:
             from bgboard.match.recordfile import RecordWriter
 
-            self.records_dir = Path(journal_path).parent
+            self.records_dir = self.end.records_dir = Path(journal_path).parent
             self.records = RecordWriter(self.records_dir)
         club_task = self._start_club(journal)
         if club_task is not None:
-            stack.push_async_callback(self._stop_club, club_task)
+            assert self.club_link is not None
+            stack.push_async_callback(_stop_task, self.club_link.stop, club_task)
         if notice:
             log.warning("hints: %s", notice)
             self._handle(BoardFault(notice, self.clock_ms()))
         if config.buttons.enabled:
-            pins = load_pins().buttons
-            factory = self._pin_factory
-            if factory is None and config.buttons.pin_factory == "mock":
-                from gpiozero.pins.mock import MockFactory
-
-                factory = MockFactory()
-            elif factory is None and config.buttons.pin_factory:
-                os.environ["GPIOZERO_PIN_FACTORY"] = config.buttons.pin_factory  # gpiozero's own switch
-            # gpiozero starts a thread per button: not on the loop
-            buttons = await asyncio.to_thread(Buttons, pins, to_loop(loop, self._on_press), pin_factory=factory,
-                                              bounce_ms=config.buttons.bounce_ms)
-            stack.push_async_callback(asyncio.to_thread, buttons.close)  # gpiozero joins each button's thread
-        self.link = Link(self._opener, self._on_link, timing=self.timing, port=config.board.port)
-        self._link_task = asyncio.create_task(self.link.run(), name="bgboard-link")
-        stack.push_async_callback(self._stop_link, self.link, self._link_task)
+            await _open_buttons(config, self._pin_factory, self._on_press, stack)
+        link = self.board.link = Link(self._opener, self.board.on_link, timing=self.timing, port=config.board.port)
+        self._link_task = asyncio.create_task(link.run(), name="bgboard-link")
+        stack.push_async_callback(_stop_task, link.stop, self._link_task)
 
     async def _open_room(self, journal: Journal | MemoryJournal, journal_path: Path | None,
                          teacher: WorkerTeacher | None) -> Room:
@@ -508,12 +346,12 @@ class App:
         if self._replay is not None:
             from bgboard.modes.replay import open_replay
 
-            return await open_replay(config, self._replay, self.hints, self._to_board, self._to_screen)
+            return await open_replay(config, self._replay, self.hints, self.board.send, self._to_screen)
         if config.teach.mode == "practice":
             from bgboard.modes.practice import PracticeProgress, open_practice_room
 
-            practice = open_practice_room(config, journal_path, teacher, self._to_board, self._to_screen,
-                                          self.grid.slots())
+            practice = self.practice = open_practice_room(config, journal_path, teacher, self.board.send,
+                                                          self._to_screen, self.grid.slots())
             if journal_path is not None:
                 self.progress = PracticeProgress(practice, journal_path)
                 self.progress.resume(teacher)
@@ -521,37 +359,10 @@ class App:
         from bgboard.modes.match import open_match_room
 
         self.match = open_match_room(config, journal, self.grid, self.clock_ms(), opponent=self.opponent,
-                                     send=self._to_board, show=self._to_screen,
-                                     hint=self._ask_hint if self.hints is not None else None, teacher=teacher)
+                                     send=self.board.send, show=self._to_screen,
+                                     hint=self.hint_requests.ask if self.hint_requests is not None else None,
+                                     teacher=teacher)
         return self.match
-
-    async def _stop_club(self, task: asyncio.Task[None]) -> None:
-        assert self.club_link is not None
-        self.club_link.stop()
-        try:
-            await asyncio.wait_for(task, 5)
-        except asyncio.TimeoutError:  # pragma: no cover - the club link ignores stop
-            task.cancel()
-
-    @staticmethod
-    async def _stop_link(link: Link, task: asyncio.Task[None]) -> None:
-        link.stop()
-        try:
-            await asyncio.wait_for(task, 5)
-        except asyncio.TimeoutError:  # pragma: no cover - the link ignores stop
-            task.cancel()
-
-    def _cancel_hint(self) -> None:
-        if self._hint_task is not None:
-            self._hint_task.cancel()
-
-    async def _end_analysis(self) -> None:
-        if self._analysis_task is not None and not self._analysis_task.done():
-            # the end screen is kept by the e-ink panel: let the match's analysis come
-            try:
-                await asyncio.wait_for(self._analysis_task, 30)
-            except (asyncio.TimeoutError, asyncio.CancelledError):
-                log.info("the match analysis did not finish before the app stopped")
 
     def _close_progress(self) -> None:
         if self.progress is not None:
@@ -566,3 +377,127 @@ class App:
             await asyncio.to_thread(self.records.close)  # the last action's records are written
             if self.records.error is not None and self.failure is None:
                 self._fail(self.records.error)
+
+
+class BoardInput:
+    """The board's side of the app (one :class:`App` owns): the link's events and the
+    settled readings handed on as the room's events — a reading, the dice, a fault, the
+    link up or down — and what the board is told again after a reconnect or a lost
+    setting (the dice module's rolling, the LEDs). ``handle``: the app's one path of events."""
+
+    def __init__(self, config: Config, grid: SlotMap, handle: Callable[[Event], None], clock_ms: Callable[[], int]) -> None:
+        self.grid = grid
+        self.variant = variant_of(config.match.variant)
+        self.settler = Settler(config.board.settle_ms)
+        self.handle = handle
+        self.clock_ms = clock_ms
+        self.link: Link | None = None
+        self.rolling = False
+        self.leds: SetLeds = SetLeds(())
+        self._flicker_reported: set[int] = set()
+
+    def send(self, message: object) -> None:
+        """A message of the room for the board (dropped while unplugged; re-sent on connect)."""
+        if isinstance(message, SetRolling):
+            self.rolling = message.enabled
+        elif isinstance(message, SetLeds):
+            self.leds = message
+        if self.link is not None:
+            self.link.send(message)  # type: ignore[arg-type]
+
+    def on_link(self, event: LinkEvent) -> None:
+        now = self.clock_ms()
+        if isinstance(event, Connected):
+            text = "the board restarted: reading it again" if event.rebooted else "the board is connected"
+            self.handle(LinkChanged(True, text, now))
+            assert self.link is not None
+            self.link.send(SetRolling(self.rolling))
+            self.link.send(self.leds)
+        elif isinstance(event, BoardSeen):
+            try:
+                observation = self.read(event.states)
+            except SensorFaultError as exc:
+                self.handle(BoardFault(str(exc), now, sensor=True))
+                return
+            self.settler.feed(observation, now)
+        elif isinstance(event, Rolled):
+            self.handle(DiceRolled(event.dice, event.number, now))
+        elif isinstance(event, Beat):
+            if event.rolling != self.rolling and self.link is not None:
+                self.link.send(SetRolling(self.rolling))  # the board lost the setting: set it again
+        elif isinstance(event, Trouble):
+            self.handle(BoardFault(event.text, now))
+        elif isinstance(event, Lost):
+            self.handle(LinkChanged(False, event.text, now))
+
+    def read(self, states: Sequence[int]) -> Observation:
+        """The slot states as the controller reads them: in a seed variant's match with the
+        slot states kept and a Plakoto pin's cancelled base slot not taken for a fault
+        (:func:`bgboard.sense.tavli.read_board`)."""
+        if not self.variant.seed:
+            return self.grid.observation(states)
+        return read_board(self.grid, states, pins=self.variant.pins)
+
+    def poll(self, now: int) -> None:
+        """The settled reading, if one came, and each flickering place once."""
+        settled = self.settler.poll(now)
+        if settled is not None:
+            self.handle(BoardRead(settled, now))
+        flickers = self.settler.flickering(now)
+        for flicker in flickers:
+            if flicker.place not in self._flicker_reported:
+                self._flicker_reported.add(flicker.place)
+                self.handle(BoardFault(str(flicker), now, sensor=True))
+        if not flickers:
+            self._flicker_reported.clear()
+
+
+def _open_journal(config: Config, stack: AsyncExitStack) -> Journal:
+    """The journal at ``[journal] path`` (its folder made), closed with ``stack``."""
+    try:
+        Path(config.journal.path).parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        from bgboard.files import os_error
+
+        raise os_error(exc, Path(config.journal.path).parent) from None
+    journal = Journal(config.journal.path)
+    stack.callback(journal.close)
+    return journal
+
+
+async def _open_panel(config: Config, stack: AsyncExitStack) -> Panel:
+    """The panel of ``[display]`` (frame files, or the e-ink panel on its pins), opened and
+    closed off the loop."""
+    from bgboard.display.drivers import open_panel
+
+    frames = config.display.frames_dir or None
+    pins = None if frames else load_pins().display
+    panel = await asyncio.to_thread(open_panel, config.display.panel, frames, pins)
+    stack.push_async_callback(asyncio.to_thread, panel.close)
+    return panel
+
+
+async def _open_buttons(config: Config, factory: Factory | None, on_press: Callable[[int, str], None],
+                        stack: AsyncExitStack) -> None:
+    """The player buttons of ``[buttons]`` on gpiozero (its pin factory: injected, the mock one,
+    or the one named), pressing into ``on_press`` on the loop."""
+    pins = load_pins().buttons
+    if factory is None and config.buttons.pin_factory == "mock":
+        from gpiozero.pins.mock import MockFactory
+
+        factory = MockFactory()
+    elif factory is None and config.buttons.pin_factory:
+        os.environ["GPIOZERO_PIN_FACTORY"] = config.buttons.pin_factory  # gpiozero's own switch
+    # gpiozero starts a thread per button: not on the loop
+    buttons = await asyncio.to_thread(Buttons, pins, to_loop(asyncio.get_running_loop(), on_press),
+                                      pin_factory=factory, bounce_ms=config.buttons.bounce_ms)
+    stack.push_async_callback(asyncio.to_thread, buttons.close)  # gpiozero joins each button's thread
+
+
+async def _stop_task(stop: Callable[[], None], task: asyncio.Task[None]) -> None:
+    """Stop a link (``stop``) and let its task end, cancelled after 5 s if it ignores stop."""
+    stop()
+    try:
+        await asyncio.wait_for(task, 5)
+    except asyncio.TimeoutError:  # pragma: no cover - the link ignores stop
+        task.cancel()

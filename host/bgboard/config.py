@@ -284,12 +284,11 @@ def _check(c: Config) -> None:
         rule_set(c.match.rules).check_length(c.match.length)
     except InputError as exc:
         raise ConfigError(f"match: {exc}") from None
-    from bgboard.match.state import MATCH_VARIANTS
-    from bgboard.rules.games import ROTATIONS
+    from bgboard.rules.games import VARIANTS
 
-    if c.match.variant not in MATCH_VARIANTS:
-        raise ConfigError(f"match.variant must be one of {', '.join(MATCH_VARIANTS)}, not {c.match.variant!r}")
-    if c.match.variant in ROTATIONS:  # tavli: its own rule set's lengths
+    if c.match.variant not in VARIANTS:
+        raise ConfigError(f"match.variant must be one of {', '.join(VARIANTS)}, not {c.match.variant!r}")
+    if VARIANTS[c.match.variant].rotates:  # tavli: its own rule set's lengths
         try:
             rule_set(c.match.variant).check_length(c.match.length)
         except InputError as exc:
@@ -337,8 +336,10 @@ def _check_opponent(c: Config) -> None:
         level_of(c.opponent.engine, c.opponent.level)
     except InputError as exc:
         raise ConfigError(f"opponent: {exc}") from None
-    if c.match.opponent == "engine" and (c.match.variant not in ("standard", "nackgammon") or c.teach.mode == "practice"):
-        raise ConfigError('match.opponent = "engine" plays backgammon matches (variant standard or nackgammon), '
+    from bgboard.rules.games import supporting, variant
+
+    if c.match.opponent == "engine" and (not variant(c.match.variant).engine_play or c.teach.mode == "practice"):
+        raise ConfigError(f'match.opponent = "engine" plays backgammon matches (variant {" or ".join(supporting("engine_play"))}), '
                           'not practice or the seed variants')
 
 
@@ -376,8 +377,10 @@ def _check_remote(c: Config) -> None:
     if c.match.opponent != "person" or c.club.enabled or c.teach.mode == "practice":
         raise ConfigError('[remote] plays a person at another board: leave match.opponent = "person", [club] broker '
                           'and teach.mode = "practice" out')
-    if c.match.variant not in ("standard", "nackgammon"):
-        raise ConfigError("[remote] plays backgammon matches (variant standard or nackgammon), not the seed variants")
+    from bgboard.rules.games import supporting, variant
+
+    if not variant(c.match.variant).remote_play:
+        raise ConfigError(f"[remote] plays backgammon matches (variant {' or '.join(supporting('remote_play'))}), not the seed variants")
 
 
 def remote_place(r: RemoteConfig) -> tuple[str, str]:

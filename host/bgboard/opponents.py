@@ -132,10 +132,7 @@ class EngineOpponent:
         from dataclasses import replace
 
         settings = replace(settings, players=self.players(settings.players))
-        controller = OpponentRoom.resume(journal, settings, now_ms, opponent=self, side=self.side, dice=self.dice,
-                                               **kwargs)
-        assert isinstance(controller, OpponentRoom)
-        return controller
+        return OpponentRoom.resume(journal, settings, now_ms, opponent=self, side=self.side, dice=self.dice, **kwargs)
 
     async def close(self) -> None:
         """Stop the worker (its child process) off the loop."""

@@ -57,8 +57,8 @@ def test_heartbeats_and_buttons_are_served_while_the_panel_refreshes(tmp_path: P
         # back for a second must not lose the board): the heartbeats served are counted instead
         app = App(_config(tmp_path), pin_factory=factory, panel=panel, timing=FAST)
         beats: list[Beat] = []
-        on_link = app._on_link
-        app._on_link = lambda event: (beats.append(event) if isinstance(event, Beat) else None, on_link(event))[1]
+        on_link = app.board.on_link
+        app.board.on_link = lambda event: (beats.append(event) if isinstance(event, Beat) else None, on_link(event))[1]
         task = asyncio.create_task(app.run())
         await until(lambda: panel.drawing.is_set())  # the first frame: the refresh has begun
         await until(lambda: app.link is not None and app.link.connection is not None and app.link.connection.in_sync)

@@ -127,7 +127,7 @@ class Bench:
 
     async def roll(self, dice: tuple[int, int], rolled: Callable[[], bool]) -> None:
         """The dice module's button, until the host has the roll (``rolled``)."""
-        await self.until(lambda: self.app._rolling, "the dice to be enabled")
+        await self.until(lambda: self.app.board.rolling, "the dice to be enabled")
         for _ in range(20):
             before = self.pico.rolls()
             self.pico.send(f"dice {dice[0]} {dice[1]}")

@@ -23,7 +23,8 @@ from bgboard.hardware import Grid, firmware_dir, load_grid
 from bgboard.hardware.physics import Magnet, load_design, load_table
 from bgboard.rules.games import GAMES
 from bgboard.sense.slots import PLACE_NUMBERS, SlotMap
-from bgboard.sense.tavli import Played, Physical, VariantTurn, observe, physical
+from bgboard.sense.recognise import Played
+from bgboard.sense.tavli import Physical, VariantTurn, observe, physical, read_board
 from bgboard.sim.layout import Layout
 from bgboard.sim.placement import Scatter, fields_mt, place_magnets, rows
 
@@ -155,7 +156,7 @@ def test_a_pinning_play_put_down_as_players_do_is_recognised(case: tuple[dict, s
     assert layout.pins == frozenset({5})
     raw = readings(DESIGN, GRID, TABLE, layout, random.Random(seed), Scatter(lone=1.0, pin=5.0), gain_spread=0.02)
     states = firmware_slot_states(GRID, raw)
-    verdict = VariantTurn(game, board, 0, (3, 1)).recognise_states(SLOT_MAP, states)
+    verdict = VariantTurn(game, board, 0, (3, 1), slot_map=SLOT_MAP).recognise(read_board(SLOT_MAP, states))
     assert isinstance(verdict, Played) and verdict.play.notation == notation, (verdict, point_row(states, "5"))
 
 

@@ -14,7 +14,8 @@ from bgboard.hardware import Grid, load_grid, parse_grid
 from bgboard.rules.games import GAMES, SEED_GAMES
 from bgboard.sense.places import SensorFaultError
 from bgboard.sense.slots import SlotMap
-from bgboard.sense.tavli import Ambiguous, Played, Unchanged, Unexplained, VariantTurn, physical, setup_text
+from bgboard.sense.recognise import Ambiguous, Illegal, Played, Unchanged
+from bgboard.sense.tavli import VariantTurn, physical, read_board, setup_text
 from bgboard.sim.field import NOISE_LEVELS, readings
 from bgboard.sim.layout import Layout
 
@@ -70,7 +71,7 @@ def test_a_pin_under_two_reads_one_of_the_top_colour_from_the_base(noise):
     five = [states[s] & 3 for s in range(len(GRID.slots)) if GRID.slots[s].place == "5"]
     assert five == [1, 0, 0, 0, 0]  # N - 1 of the top colour, from the base
     assert SLOT_MAP.observation(states).codes[4] == 1  # without the history: one white
-    verdict = VariantTurn(game, board, 0, (3, 1)).recognise_states(SLOT_MAP, states)
+    verdict = VariantTurn(game, board, 0, (3, 1), slot_map=SLOT_MAP).recognise(read_board(SLOT_MAP, states))
     assert isinstance(verdict, Played) and verdict.play.notation == "8/5* 6/5"
 
 
@@ -80,28 +81,28 @@ def test_a_one_on_one_pin_reads_empty_and_the_history_explains_it():
     layout = table_after(game, board, "8/5 3/2", (3, 1))
     states = sensed(layout)
     assert all(states[s] & 3 == 0 for s in range(len(GRID.slots)) if GRID.slots[s].place == "5")
-    verdict = VariantTurn(game, board, 0, (3, 1)).recognise_states(SLOT_MAP, states)
+    verdict = VariantTurn(game, board, 0, (3, 1), slot_map=SLOT_MAP).recognise(read_board(SLOT_MAP, states))
     assert isinstance(verdict, Played) and verdict.play.notation == "8/5* 3/2"
 
 
 def test_forbidden_plays_are_never_accepted():
     game = GAMES["plakoto"]
     board = game.validate(board_of(ONE_ON_ONE))
-    turn = VariantTurn(game, board, 0, (3, 1))
+    turn = VariantTurn(game, board, 0, (3, 1), slot_map=SLOT_MAP)
     before = Layout.from_physical(physical("plakoto", board, 0))
-    assert isinstance(turn.recognise_states(SLOT_MAP, sensed(before)), Unchanged)
+    assert isinstance(turn.recognise(read_board(SLOT_MAP, sensed(before))), Unchanged)
     # hitting as in backgammon (black's checker to the bar) is not Plakoto
     points = list(before.points)
     points[7], points[4], points[2], points[1] = 0, 1, 0, 1  # 8/5 "hitting", 3/2
     hit = Layout(tuple(points), (0, 1), before.off)
-    assert isinstance(turn.recognise_states(SLOT_MAP, sensed(hit)), Unexplained)
+    assert isinstance(turn.recognise(read_board(SLOT_MAP, sensed(hit))), Illegal)
     # the pinned checker may not move: black's checker under white's cannot leave
     pinned = game.validate(board_of({"mine": {"8": 1, "5": 1}, "theirs": {"20": 1}, "pinned": [[], [20]]}))
-    turn = VariantTurn(game, pinned, 0, (2, 1))
+    turn = VariantTurn(game, pinned, 0, (2, 1), slot_map=SLOT_MAP)
     legal = {p.position for p in turn.plays}
     for play in turn.plays:
         layout = Layout.from_physical(physical("plakoto", play.position, 0))
-        verdict = turn.recognise_states(SLOT_MAP, sensed(layout))
+        verdict = turn.recognise(read_board(SLOT_MAP, sensed(layout)))
         assert isinstance(verdict, (Played, Ambiguous))
         chosen = (verdict.play,) if isinstance(verdict, Played) else verdict.plays
         assert all(p.position in legal for p in chosen)
@@ -115,8 +116,8 @@ def test_each_start_on_the_table():
     race = physical("race", GAMES["race"].start(), 0)
     assert race.counts[26] == 15 and race.counts[27] == -15 and not any(race.counts[:26])
     states = sensed(Layout.from_physical(physical("fevga", GAMES["fevga"].start(), 0)))
-    turn = VariantTurn(GAMES["fevga"], GAMES["fevga"].start(), 0, (6, 5))
-    assert isinstance(turn.recognise_states(SLOT_MAP, states), Unchanged)
+    turn = VariantTurn(GAMES["fevga"], GAMES["fevga"].start(), 0, (6, 5), slot_map=SLOT_MAP)
+    assert isinstance(turn.recognise(read_board(SLOT_MAP, states)), Unchanged)
     assert "black on 12" in " ".join(setup_text("fevga")) and "tray" in " ".join(setup_text("race"))
 
 
@@ -166,5 +167,6 @@ def test_one_sensor_per_slot_still_reads_a_pin_after_its_dark_base() -> None:
     assert five == [0, 1, 0, 0, 0]
     with pytest.raises(SensorFaultError, match="point 5"):
         SLOT_MAP1.observation(states)
-    verdict = VariantTurn(game, board, 0, (3, 1), slots=SLOT_MAP1.slots()).recognise_states(SLOT_MAP1, states)
+    verdict = VariantTurn(game, board, 0, (3, 1), slots=SLOT_MAP1.slots(), slot_map=SLOT_MAP1).recognise(
+        read_board(SLOT_MAP1, states))
     assert isinstance(verdict, Played) and verdict.play.notation == "8/5* 6/5"

@@ -24,6 +24,7 @@ from bgboard.errors import InputError
 from bgboard.files import read_bytes, write_text_atomic
 from bgboard.match.mat_read import import_mat
 from bgboard.match.mat_types import ImportedMatch
+from bgboard.rules.games import variant
 
 __all__ = ["CACHE_NAME", "CSV_COLUMNS", "Cache", "analyse_file", "expand", "iter_results", "read_match", "read_record",
            "figures_csv", "write_figures_csv"]
@@ -69,17 +70,17 @@ def read_match(path: Path, data: bytes | None = None) -> ImportedMatch:
 
 def _journal_mat(path: Path) -> str:
     """The .mat text of a journal's current match (as ``bgboard export`` writes it)."""
-    from bgboard.control.session import MatchSession, ReadOnlyJournal, Settings
+    from bgboard.match.actions import journal_actions
     from bgboard.match.mat_write import export_mat
     from bgboard.store.journal import read_entries
 
     entries = read_entries(path)
     if not any(e.kind == "action" for e in entries):
         raise InputError(f"{path} holds no match yet: nothing to analyse")
-    session, _ = MatchSession.resume(ReadOnlyJournal(entries), Settings(), 0)
-    if not session.actions:
+    actions = journal_actions(entries)
+    if not actions:
         raise InputError(f"{path}'s last match has no action yet: nothing to analyse")
-    return export_mat(session.actions)
+    return export_mat(actions)
 
 
 def analyse_file(path: Path, evaluator: "Evaluator | GnubgProgram", plies: int = 0,
@@ -90,12 +91,12 @@ def analyse_file(path: Path, evaluator: "Evaluator | GnubgProgram", plies: int =
         data = data if data is not None else read_record(path)
         text = _journal_mat(path) if data.startswith(JOURNAL_MAGIC) else data.decode("utf-8", "replace")
         match = import_mat(text)
-        if match.variant != "standard":
+        if not variant(match.variant).analysis:
             raise InputError(f"{path} is a {match.variant} match: only backgammon is analysed")
         return {"file": str(path), "engine": evaluator.name, "plies": plies, "length": match.length,
                 **evaluator.analyse_mat(text, worst=50), "problems": [str(p) for p in match.problems][:20]}
     match = read_match(path, data)
-    if match.variant != "standard":
+    if not variant(match.variant).analysis:
         raise InputError(f"{path} is a {match.variant} match: only backgammon is analysed")
     analysis = analyse_match(match, evaluator, plies=plies, progress=progress)
     return {

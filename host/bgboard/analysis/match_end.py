@@ -15,6 +15,7 @@ from bgboard.analysis.stats import summarise
 from bgboard.analysis.walk import Evaluator, analyse_match
 from bgboard.match.mat_read import import_mat
 from bgboard.match.mat_write import export_mat
+from bgboard.rules.games import variant
 from bgboard.errors import EnvironmentFailure
 
 __all__ = ["figures_for_actions", "summary_lines"]
@@ -47,7 +48,7 @@ def figures_for_actions(actions: tuple[object, ...], engine: str) -> tuple[dict[
     try:
         text = export_mat(actions)  # type: ignore[arg-type]
         match = import_mat(text)
-        if match.variant != "standard":
+        if not variant(match.variant).analysis:
             return ()
         if engine not in ("gnubg-nn", "bgsage"):
             from bgboard.analysis.gnubg_program import GnubgProgram

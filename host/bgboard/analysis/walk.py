@@ -204,7 +204,7 @@ def _roll(
 ) -> None:
     before = play.before
     player = play.player
-    if play.dice is None or before.game_rules is not None:
+    if play.dice is None or not before.playing.hints:  # no engine evaluates this game's positions
         return
     position = Position(before.board[player], before.board[1 - player])
     state = cube_state(before, player)
@@ -268,7 +268,7 @@ def _no_double(values: tuple[float, float, float], player: int, game: int, line:
 def _double(evaluator: Evaluator, play: MatPlay, game: int, cube: list[CubeDecision]) -> tuple[CubeDecision, float] | None:
     before = play.before
     player = play.player
-    if before.game_rules is not None or not before.cube_used:
+    if not before.playing.hints or not before.cube_used:
         return None
     state = cube_state(before, player)
     position = Position(before.board[player], before.board[1 - player])

@@ -73,11 +73,12 @@ def analyse_record(mat: str, engines: tuple[str, ...] = ENGINES) -> dict[str, An
     from bgboard.analysis.stats import summarise
     from bgboard.analysis.walk import analyse_match
     from bgboard.match.mat_read import import_mat
+    from bgboard.rules.games import variant
 
     evaluator = _open_evaluator(engines)  # no engine: the EnvironmentFailure goes to the caller (rows stay queued)
     try:
         match = import_mat(mat)
-        if match.variant != "standard":
+        if not variant(match.variant).analysis:
             raise InputError(f"this is a {match.variant} match: only backgammon is analysed")
         analysis = analyse_match(match, evaluator, plies=0)
     except InputError as exc:

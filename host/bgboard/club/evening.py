@@ -33,17 +33,16 @@ import json
 import re
 import sqlite3
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from bgboard.club import audit, bracket, db as queries, formats, payouts as money
 from bgboard.club.audit import now
+from bgboard.club.desk import Desk
 from bgboard.club.checks import clean_name, clean_text, resembles, shell_word
 from bgboard.club.model import CONSOLATION, DOUBLE, ELIMINATION, MAIN, ROUND_ROBIN, SWISS
 from bgboard.digits import is_whole
 from bgboard.errors import EnvironmentFailure, InputError
 
-if TYPE_CHECKING:
-    from bgboard.club.director import Director
 
 OPEN, CLOSED = "open", "closed"
 
@@ -72,7 +71,7 @@ def check_pairable(row: sqlite3.Row) -> None:
                          f"'bgboard club checkin {_q(row['name'])} --close' (the draw follows)")
 
 
-def after_round(d: "Director", event: str, number: int | None) -> str | None:
+def after_round(d: Desk, event: str, number: int | None) -> str | None:
     """The automatic backup after a round is paired (``number``) or the event finished
     (None): a sentence saying where it went (or why it failed: the round or result itself
     stands), None when no backup folder is set."""
@@ -92,7 +91,7 @@ def after_round(d: "Director", event: str, number: int | None) -> str | None:
     return f"backup {'after round ' + str(number) if number is not None else 'of the finished event'}: {out}"
 
 
-def after_finish(d: "Director", event: str) -> None:
+def after_finish(d: Desk, event: str) -> None:
     """The automatic backup once an event is finished (its last round's results)."""
     d.last_backup = after_round(d, event, None)
 
@@ -100,13 +99,13 @@ def after_finish(d: "Director", event: str) -> None:
 _q = shell_word
 
 
-def _audit(d: "Director", action: str, args: dict[str, Any], after: Any, actor: str, at: str | None,
+def _audit(d: Desk, action: str, args: dict[str, Any], after: Any, actor: str, at: str | None,
            event_id: int | None = None) -> None:
     audit.write(d.db, action, args, None, after, actor, at, event_id)
 
 
 # ---------------------------------------------------------------------- settings
-def configure(d: "Director", event: str, *, check_in: bool | None = None,
+def configure(d: Desk, event: str, *, check_in: bool | None = None,
               entry_fee: str | None = None, payout: str | list[float] | None = None,
               consolation_payout: str | list[float] | None = None, rake: float | None = None,
               round_to: str | None = None, confirm_results: bool | None = None,
@@ -170,12 +169,12 @@ def _set_money(row: sqlite3.Row, s: dict[str, Any], entry_fee: str | None,
         money.check_split(s.get("payout", []), s.get("consolation_payout", []))
 
 
-def event_settings(d: "Director", event: str) -> dict[str, Any]:
+def event_settings(d: Desk, event: str) -> dict[str, Any]:
     return settings(queries.event_row(d.db, event))
 
 
 # ---------------------------------------------------------------------- check-in
-def check_in(d: "Director", event: str, names: list[str], undo: bool = False, *,
+def check_in(d: Desk, event: str, names: list[str], undo: bool = False, *,
              actor: str = "director", at: str | None = None) -> list[str]:
     """Check players in (or out, with ``undo``); a club player not entered yet is entered."""
     if not names:
@@ -203,7 +202,7 @@ def check_in(d: "Director", event: str, names: list[str], undo: bool = False, *,
     return done
 
 
-def check_in_list(d: "Director", event: str) -> list[tuple[str, bool]]:
+def check_in_list(d: Desk, event: str) -> list[tuple[str, bool]]:
     """Each entrant and whether checked in, by name."""
     row = queries.event_row(d.db, event)
     return [(r["name"], bool(r["checked_in"])) for r in d.db.execute(
@@ -211,7 +210,7 @@ def check_in_list(d: "Director", event: str) -> list[tuple[str, bool]]:
         " WHERE e.event_id = ? ORDER BY p.name COLLATE NOCASE", (row["id"],))]
 
 
-def close_check_in(d: "Director", event: str, *, actor: str = "director",
+def close_check_in(d: Desk, event: str, *, actor: str = "director",
                    at: str | None = None) -> list[str]:
     """Close check-in: the entries not checked in are removed (returned); the draw can be made."""
     with d.club.transaction() as db:
@@ -231,7 +230,7 @@ def close_check_in(d: "Director", event: str, *, actor: str = "director",
 
 
 # ---------------------------------------------------------------------- late entries
-def late_entry(d: "Director", event: str, name: str, score: float | str = 0.0, *,
+def late_entry(d: Desk, event: str, name: str, score: float | str = 0.0, *,
                actor: str = "director", at: str | None = None) -> str:
     """Enter a player in a running event by the format's rule (module doc); a sentence saying
     what happened."""
@@ -277,7 +276,7 @@ def late_entry(d: "Director", event: str, name: str, score: float | str = 0.0, *
     return said
 
 
-def _into_bye(d: "Director", db: sqlite3.Connection, row: sqlite3.Row, pid: int, name: str,
+def _into_bye(d: Desk, db: sqlite3.Connection, row: sqlite3.Row, pid: int, name: str,
               at: str, actor: str) -> tuple[str, dict[str, Any]]:
     """An elimination late entrant takes a first-round bye (module doc) or is refused."""
     spec = queries.event_spec(row)
@@ -318,7 +317,7 @@ def _into_bye(d: "Director", db: sqlite3.Connection, row: sqlite3.Row, pid: int,
 
 
 # ---------------------------------------------------------------------- players
-def edit_player(d: "Director", name: str, new_name: str | None = None, rating: float | None = None, *,
+def edit_player(d: Desk, name: str, new_name: str | None = None, rating: float | None = None, *,
                 actor: str = "director", at: str | None = None) -> str:
     """Rename a player and/or set his starting rating (every rating is re-derived)."""
     with d.club.transaction() as db:
@@ -349,7 +348,7 @@ def edit_player(d: "Director", name: str, new_name: str | None = None, rating: f
     return new_name or name
 
 
-def remove_player(d: "Director", name: str, *, actor: str = "director", at: str | None = None) -> None:
+def remove_player(d: Desk, name: str, *, actor: str = "director", at: str | None = None) -> None:
     """Remove a player who was never entered in an event (a mistyped name)."""
     with d.club.transaction() as db:
         pid = queries.player_id(d.db, name)
@@ -363,7 +362,7 @@ def remove_player(d: "Director", name: str, *, actor: str = "director", at: str 
 
 
 # ---------------------------------------------------------------------- matches
-def match_id(d: "Director", event: str, text: str | int) -> int:
+def match_id(d: Desk, event: str, text: str | int) -> int:
     """An event's match by its number in the event (``3``) or its club-wide id (``id12``);
     a plain number that is no match number of the event is taken as a club-wide id."""
     row = queries.event_row(d.db, event)
@@ -389,7 +388,7 @@ def match_id(d: "Director", event: str, text: str | int) -> int:
 
 
 # ---------------------------------------------------------------------- payouts
-def _placings(d: "Director", row: sqlite3.Row) -> dict[str, list[list[int]]]:
+def _placings(d: Desk, row: sqlite3.Row) -> dict[str, list[list[int]]]:
     """Each paid flight's players in order, as groups tied with each other (docs/club.md)."""
     spec = queries.event_spec(row)
     entrants = queries.entrants(d.db, row["id"])
@@ -435,7 +434,7 @@ def _placings(d: "Director", row: sqlite3.Row) -> dict[str, list[list[int]]]:
     return out
 
 
-def payouts(d: "Director", event: str) -> dict[str, Any]:
+def payouts(d: Desk, event: str) -> dict[str, Any]:
     """The event's pot and payouts: {"gross", "rake", "pot", "paid": [{"place", "name",
     "amount", "flight"}]} (amounts in the club's currency; they add up to "pot")."""
     row = queries.event_row(d.db, event)
@@ -460,7 +459,7 @@ def payouts(d: "Director", event: str) -> dict[str, Any]:
     return out
 
 
-def correct_money(d: "Director", event: str, *, reason: str, entry_fee: str | None = None,
+def correct_money(d: Desk, event: str, *, reason: str, entry_fee: str | None = None,
                   payout: str | list[float] | None = None, consolation_payout: str | list[float] | None = None,
                   rake: float | None = None, round_to: str | None = None,
                   actor: str = "director", at: str | None = None) -> dict[str, Any]:
@@ -492,7 +491,7 @@ def correct_money(d: "Director", event: str, *, reason: str, entry_fee: str | No
     return payouts(d, event)
 
 
-def _money_state(d: "Director", event: str) -> dict[str, Any]:
+def _money_state(d: Desk, event: str) -> dict[str, Any]:
     """A finished event's money as the audit log shows it before and after a correction."""
     s = event_settings(d, event)
     out = payouts(d, event)
@@ -506,7 +505,7 @@ def _amount(c: int) -> int | float:
 
 
 # ---------------------------------------------------------------------- sheets to print
-def payouts_or_none(d: "Director", event: str) -> dict[str, Any] | None:
+def payouts_or_none(d: Desk, event: str) -> dict[str, Any] | None:
     """:func:`payouts`, or None for an event without an entry fee."""
     try:
         return payouts(d, event)
@@ -514,7 +513,7 @@ def payouts_or_none(d: "Director", event: str) -> dict[str, Any] | None:
         return None
 
 
-def draw_sheet(d: "Director", event: str, *, with_standings: bool = True, with_draw: bool = True,
+def draw_sheet(d: Desk, event: str, *, with_standings: bool = True, with_draw: bool = True,
                css_href: str | None = None, css_text: bool = False) -> str:
     """The event's printable draw (:func:`bgboard.club.printing.draw_page`); ``with_draw=False``:
     its standings (and payouts) alone."""
@@ -530,7 +529,7 @@ def draw_sheet(d: "Director", event: str, *, with_standings: bool = True, with_d
                               css_text=printing.PRINT_CSS if css_text else None)
 
 
-def slips_sheet(d: "Director", event: str, *, css_href: str | None = None, css_text: bool = False) -> str:
+def slips_sheet(d: Desk, event: str, *, css_href: str | None = None, css_text: bool = False) -> str:
     """A slip per match to play (:func:`bgboard.club.printing.slips_page`)."""
     from bgboard.club import printing
 
@@ -540,7 +539,7 @@ def slips_sheet(d: "Director", event: str, *, css_href: str | None = None, css_t
 
 
 # ---------------------------------------------------------------------- backups
-def set_backup_dir(d: "Director", folder: str | None, *, actor: str = "director", at: str | None = None) -> None:
+def set_backup_dir(d: Desk, folder: str | None, *, actor: str = "director", at: str | None = None) -> None:
     """Back the database up into ``folder`` after each round is paired (None: stop)."""
     with d.club.transaction() as db:
         if folder is None:
@@ -557,7 +556,7 @@ def set_backup_dir(d: "Director", folder: str | None, *, actor: str = "director"
         _audit(d, "backup_dir", {"folder": folder}, None, actor, at)
 
 
-def backup_dir(d: "Director") -> str | None:
+def backup_dir(d: Desk) -> str | None:
     row = d.db.execute("SELECT value FROM meta WHERE key = 'backup_dir'").fetchone()
     return None if row is None else str(row[0])
 

@@ -17,10 +17,10 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING
 
 from bgboard.club import audit, bracket, db as queries, evening, formats, rating_store
 from bgboard.club.audit import now
+from bgboard.club.desk import Desk
 from bgboard.club.checks import (
     MAX_MAT, bounded_name, clean_name, clean_text, mat_key, parse_score, shell_word,
 )
@@ -28,11 +28,9 @@ from bgboard.club.model import ELIMINATION
 from bgboard.club.views import BYE, FINISHED, FORFEIT, PENDING, MatchInfo
 from bgboard.errors import InputError
 
-if TYPE_CHECKING:
-    from bgboard.club.director import Director
 
 
-def finish_check(d: Director, event: sqlite3.Row) -> None:
+def finish_check(d: Desk, event: sqlite3.Row) -> None:
     """Mark the event finished when its last match is decided (after its commit, the evening's
     hook: :func:`bgboard.club.evening.after_finish`)."""
     status = d.db.execute("SELECT status FROM events WHERE id = ?", (event["id"],)).fetchone()[0]
@@ -99,7 +97,7 @@ def check_mat(conn: sqlite3.Connection, match: sqlite3.Row, rules: str, score: t
 
 
 @contextmanager
-def _changing(d: Director, event: str, match_id: int) -> Iterator[tuple[sqlite3.Connection, sqlite3.Row, sqlite3.Row]]:
+def _changing(d: Desk, event: str, match_id: int) -> Iterator[tuple[sqlite3.Connection, sqlite3.Row, sqlite3.Row]]:
     """One transaction over an event's match: (the connection, the event's row, the match's row
     as it was), the event and the match found by what a person typed."""
     with d.club.transaction() as db:
@@ -116,7 +114,7 @@ def _score(score: tuple[int, int] | str) -> tuple[int, int]:
     return parse_score(score) if isinstance(score, str) else score
 
 
-def check_result(d: Director, event: str, match_id: int, score: tuple[int, int], mat: str) -> None:
+def check_result(d: Desk, event: str, match_id: int, score: tuple[int, int], mat: str) -> None:
     """The checks of a board's result that need no writing — the score is a finished
     match's and the .mat replays to it — raising :class:`InputError` as
     :meth:`record_result` would.  The director's MQTT side runs them in worker processes,
@@ -129,7 +127,7 @@ def check_result(d: Director, event: str, match_id: int, score: tuple[int, int],
     check_mat(d.db, match, ev["rules"], score, mat)
 
 
-def record_result(d: Director, event: str, match_id: int, score: tuple[int, int] | str,
+def record_result(d: Desk, event: str, match_id: int, score: tuple[int, int] | str,
                   mat: str | None = None, result_key: str | None = None, *,
                   actor: str = "director", at: str | None = None,
                   mat_checked: bool = False) -> MatchInfo:
@@ -194,7 +192,7 @@ def _describe(match: sqlite3.Row) -> str:
     return f"{match['score_a']}-{match['score_b']}"
 
 
-def _downstream_made(d: Director, ev: sqlite3.Row, match: sqlite3.Row) -> bool:
+def _downstream_made(d: Desk, ev: sqlite3.Row, match: sqlite3.Row) -> bool:
     """Whether a later bracket match was already made from this match's winner/loser."""
     spec = queries.event_spec(ev)
     if spec.format not in ELIMINATION:
@@ -205,7 +203,7 @@ def _downstream_made(d: Director, ev: sqlite3.Row, match: sqlite3.Row) -> bool:
                                      for s in n.sources) for n in tree)
 
 
-def _override(d: Director, ev: sqlite3.Row, match: sqlite3.Row, winner: int) -> None:
+def _override(d: Desk, ev: sqlite3.Row, match: sqlite3.Row, winner: int) -> None:
     if match["status"] == BYE:
         raise InputError(f"match {match['id']} is a bye: there is nothing to correct")
     if (match["winner"] is not None and winner != match["winner"]
@@ -214,7 +212,7 @@ def _override(d: Director, ev: sqlite3.Row, match: sqlite3.Row, winner: int) -> 
                          "match: correct the later matches first")
 
 
-def correct_result(d: Director, event: str, match_id: int, score: tuple[int, int] | str,
+def correct_result(d: Desk, event: str, match_id: int, score: tuple[int, int] | str,
                    mat: str | None = None, reason: str = "", *, actor: str = "director",
                    at: str | None = None) -> MatchInfo:
     """The director changes a match's score (or enters it); ratings are re-derived."""
@@ -244,7 +242,7 @@ def correct_result(d: Director, event: str, match_id: int, score: tuple[int, int
     return queries.match_info(d.db, match)
 
 
-def forfeit(d: Director, event: str, match_id: int, winner: str, reason: str, *,
+def forfeit(d: Desk, event: str, match_id: int, winner: str, reason: str, *,
             actor: str = "director", at: str | None = None) -> MatchInfo:
     """Award a match to ``winner`` (clock, no-show ...); unrated; ratings re-derived."""
     at = at or now()
@@ -271,7 +269,7 @@ def forfeit(d: Director, event: str, match_id: int, winner: str, reason: str, *,
     return queries.match_info(d.db, match)
 
 
-def withdraw(d: Director, event: str, name: str, reason: str, *, actor: str = "director",
+def withdraw(d: Desk, event: str, name: str, reason: str, *, actor: str = "director",
              at: str | None = None) -> list[MatchInfo]:
     """Withdraw a player: his pending matches are forfeited to his opponents, he is not
     paired again (an elimination bracket gives his later opponents a walkover)."""
@@ -306,7 +304,7 @@ def withdraw(d: Director, event: str, name: str, reason: str, *, actor: str = "d
     return [d.match(m) for m in forfeited]
 
 
-def penalty(d: Director, event: str, name: str, points: int, reason: str, *,
+def penalty(d: Desk, event: str, name: str, points: int, reason: str, *,
             actor: str = "director", at: str | None = None) -> None:
     """Penalty points against a player: counted as points lost in the standings."""
     at = at or now()

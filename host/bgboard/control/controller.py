@@ -41,7 +41,7 @@ board changes.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Self
 
 from bgboard.control.clock import Clock
 from bgboard.control.events import (
@@ -146,8 +146,9 @@ class Controller(Resigning):
 
     # ------------------------------------------------------------------ start / resume
     @classmethod
-    def resume(cls, journal: JournalLike, settings: Settings, now_ms: int, **kwargs: Any) -> "Controller":
-        """The controller standing exactly where the journal left the match."""
+    def resume(cls, journal: JournalLike, settings: Settings, now_ms: int, **kwargs: Any) -> Self:
+        """The controller (of the class asked: an ``OpponentRoom.resume`` is one) standing
+        exactly where the journal left the match."""
         controller = cls(journal, settings, **kwargs)
         controller.now_ms = now_ms
         controller.session, refused = MatchSession.resume(journal, settings, now_ms)
@@ -218,8 +219,8 @@ class Controller(Resigning):
     def _new_turn(self, state: MatchState) -> None:
         assert state.dice is not None
         self.hint_text = None
-        if state.game_rules is not None:  # no engine plays the seed variants: say so, show no hint
-            self.hint_text = f"no engine knows {state.game_rules.title}"
+        if not state.playing.hints:  # no engine knows this game (the registry says): say so, show no hint
+            self.hint_text = f"no engine knows {state.playing.title}"
             return
         if not self.learner:  # a learner sees the hint only when asking for it
             self._ask_hint(state)
@@ -311,7 +312,7 @@ class Controller(Resigning):
             self.notice = None
             self.send(SetLeds(leds))
         elif (state.phase == Phase.TURN and self.settings.takebacks and self.session.may_take_back
-              and state.game_rules is None):
+              and not state.playing.seed):
             if self.judge.shows_turn_start(self.session, event.observation):
                 self.session.take_back(event.at_ms)
                 self.notice = Notice("play taken back: play the roll again")

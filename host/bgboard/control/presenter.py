@@ -129,7 +129,7 @@ def display_state(view: View) -> DisplayState:
             (_seconds(c.remaining(0, now)), _seconds(c.remaining(1, now))), _seconds(c.delay_left(now)), c.running
         )
     pips = None
-    if state.phase in (Phase.TURN, Phase.PLAY, Phase.DOUBLED) and state.turn is not None and state.game_rules is None:
+    if state.phase in (Phase.TURN, Phase.PLAY, Phase.DOUBLED) and state.turn is not None and not state.playing.seed:
         mine, theirs = state.position.pips()
         pips = (mine, theirs) if state.turn == 0 else (theirs, mine)
     crawford = "crawford" if state.crawford else ("post-crawford" if state.post_crawford else "none")

@@ -12,8 +12,9 @@ COLOURS = ("white", "black")
 
 
 def hints_known(state: MatchState) -> bool:
-    """False in a seed variant: gnubg, bgsage and pubeval play backgammon only."""
-    return state.game_rules is None
+    """Whether a hint engine knows the game being played (the registry's :attr:`Game.hints`:
+    gnubg, bgsage and pubeval play backgammon's starts only)."""
+    return state.playing.hints
 
 
 def variant_notes(state: MatchState) -> tuple[str, ...]:
@@ -25,12 +26,13 @@ def variant_notes(state: MatchState) -> tuple[str, ...]:
     if played.rotates:
         following = played.game_title(state.game + 1)
         lines.append(f"{played.name} game {state.game}: {played.game_title(state.game)} (next {following})")
-    game = state.game_rules
-    if game is None:
+    game = state.playing
+    if not game.seed:
         return tuple(lines)
     if not played.rotates:
         lines.append(game.title)
-    lines.append(f"no hints: no engine knows {game.title}")
+    if not game.hints:
+        lines.append(f"no hints: no engine knows {game.title}")
     if game.pins:
         for player in (0, 1):
             points = [_physical(player, p) for p in range(1, 25) if state.pins[player] >> p & 1]

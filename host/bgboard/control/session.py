@@ -15,21 +15,16 @@ from bgboard.control.clock import Clock, ClockRules
 from bgboard.errors import InputError
 from bgboard.match import (
     Action,
-    Condone,
-    Move,
     NextGame,
     OpeningRoll,
-    Pass,
     Roll,
     StartMatch,
-    action_from_dict,
     action_to_dict,
     apply,
 )
+from bgboard.match.actions import PLAYS, journal_actions
 from bgboard.match.state import MatchState, Phase, game_variant
-from bgboard.rules.games import variant as variant_of
 from bgboard.rules.position import Position
-from bgboard.rules.starts import start_position
 from bgboard.sense.places import Slots
 from bgboard.sense.slots import SlotMap
 from bgboard.sense.tavli import start_counts
@@ -46,9 +41,6 @@ class IllegalPolicy(StrEnum):
 
 #: ``illegal`` settings: correct every illegal play, or let the opponent condone it.
 ILLEGAL_POLICIES = tuple(IllegalPolicy)
-
-#: Actions a takeback undoes (a play, a pass, a condoned play).
-PLAYS = (Move, Pass, Condone)
 
 
 class JournalLike(Protocol):
@@ -117,19 +109,15 @@ class MatchSession:
         settings describe when the journal is empty), and why the match could not start
         (``None`` when it did)."""
         session = cls(journal, settings)
-        actions: list[Action] = []
-        for entry in journal.entries():
-            if entry.kind == "action":
-                actions.append(action_from_dict(entry.body))
-            elif entry.kind == "undo":
-                while actions and not isinstance(actions.pop(), PLAYS):
-                    pass
-            elif entry.kind == "clock":
+        entries = journal.entries()
+        actions = journal_actions(entries)
+        for entry in entries:  # the current match's clocks and forfeit
+            if entry.kind == "clock":
                 session.clock = Clock.from_dict(entry.body)
             elif entry.kind == "forfeit":
                 session.forfeit = int(entry.body["loser"])
             elif entry.kind == "new":
-                actions, session.clock, session.forfeit = [], None, None
+                session.clock, session.forfeit = None, None
         if not actions:
             return session, session.start(now_ms)
         session._rebuild(actions)
@@ -250,14 +238,7 @@ class MatchSession:
     def condoning(self) -> bool:
         """The match lets the opponent condone an illegal play."""
         return (self.state is not None and self.state.rules.illegal_plays == IllegalPolicy.CONDONE
-                and self.state.game_rules is None)
-
-    def start_position(self) -> Position:
-        """The position a game of backgammon's family starts from (a seed variant's start:
-        :meth:`start_counts`)."""
-        state = self.state
-        return start_position(state.rules.variant if state is not None and not variant_of(state.rules.variant).seed
-                              else "standard")
+                and not self.state.playing.seed)
 
     def next_variant(self) -> str:
         """The variant of the game to be set up: the one starting (before its opening roll)

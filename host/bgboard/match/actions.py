@@ -15,7 +15,7 @@ A play is a :class:`Move`: its ``steps`` are ``(from, to)`` pairs from the mover
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from typing import Any, ClassVar, Sequence, cast
+from typing import Any, ClassVar, Iterable, Protocol, Sequence, cast
 
 from bgboard.match.rule_errors import MatchRecordError
 
@@ -211,6 +211,37 @@ def action_from_dict(data: dict[str, Any]) -> Action:
         return cls(**kwargs)  # type: ignore[no-any-return]
     except (TypeError, ValueError):
         raise MatchRecordError(f"malformed match action {data!r}") from None
+
+
+#: Actions a takeback undoes (a play, a pass, a condoned play).
+PLAYS = (Move, Pass, Condone)
+
+
+class JournalRow(Protocol):
+    """A journalled event as :func:`journal_actions` reads it (the store's ``Entry``)."""
+
+    @property
+    def kind(self) -> str: ...
+
+    @property
+    def body(self) -> dict[str, Any]: ...
+
+
+def journal_actions(rows: Iterable[JournalRow]) -> list[Action]:
+    """The action log of a journal's current match (pure): its ``action`` rows since the last
+    ``new``, less what each ``undo`` (a takeback) took back — the last play and the actions
+    after it.  The one reading of a journal's actions, for the board's session and for
+    ``bgboard export``/``analyse``."""
+    actions: list[Action] = []
+    for row in rows:
+        if row.kind == "action":
+            actions.append(action_from_dict(row.body))
+        elif row.kind == "undo":
+            while actions and not isinstance(actions.pop(), PLAYS):
+                pass
+        elif row.kind == "new":
+            actions = []
+    return actions
 
 
 def actions_to_list(actions: Sequence[Action]) -> list[dict[str, Any]]:

@@ -11,9 +11,9 @@ import re
 from bgboard import rules
 from bgboard.match.actions import Condone
 from bgboard.match.rule_errors import MatchRecordError
-from bgboard.match.mat_write import VARIATIONS
 from bgboard.match.state import MatchState
 from bgboard.rules import BAR, OFF, Position
+from bgboard.rules.games import VARIANTS
 from bgboard.rules.notation import NotationError, parse_moves
 
 __all__ = ["MAX_LENGTH", "MAX_TEXT", "decode_mat", "bounded", "parse_steps", "columns", "names_line", "split_rating",
@@ -110,7 +110,8 @@ def split_rating(name: str) -> tuple[str, str | None]:
 def variant_of(value: str) -> str | None:
     """Our variant for a ``[Variation "..."]`` value (gnubg's spellings, by prefix)."""
     low = value.strip().lower()
-    for variant, name in sorted(VARIATIONS.items(), key=lambda item: -len(item[1])):
+    variations = {name: v.mat_name for name, v in VARIANTS.items() if v.mat_name is not None}  # as registered now
+    for variant, name in sorted(variations.items(), key=lambda item: -len(item[1])):
         if low.startswith(name.lower()):
             return variant
     if low.startswith(("backgammon", "standard")):

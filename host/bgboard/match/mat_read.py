@@ -82,6 +82,7 @@ from bgboard.match.state import (
     game_variant,
 )
 from bgboard.rules import Position
+from bgboard.rules.games import recorded
 from bgboard.rules.notation import IllegalPlayError as NotationIllegal
 from bgboard.rules.notation import NotationError, play_out
 
@@ -292,7 +293,7 @@ class _Importer:
             self.ratings = (rating0, rating1)
             self.do(StartMatch(self.length, "money" if self.length == 0 else "standard", players,
                                jacoby=self.jacoby, beavers=self.beavers or None,
-                               variant=None if self.variant == "standard" else self.variant,
+                               variant=recorded(self.variant),
                                illegal_plays="condone" if self._condone_needed else None))
         elif players != self.players:
             self.problem(line, f"game {number} is between {players[0]} and {players[1]}, "
@@ -416,10 +417,10 @@ class _Importer:
         if illegal:
             self.snowie(line, player, dice, text, illegal.group(1))
             return
-        game = st.game_rules
+        seed = st.playing.seed
         position = st.position
         if not text:
-            plays = game.plays(st.board_view, dice) if game is not None else rules.legal_plays(position, dice)
+            plays = st.playing.plays(st.board_view, dice)
             forced = plays[0].steps if len(plays) == 1 else None
             self.pending = _Pending(player, line, text, st, len(plays),
                                     tuple((s.frm, s.to) for s in forced) if forced is not None else None)
@@ -435,7 +436,7 @@ class _Importer:
             self.record(line, player, "move", st, text, dice, steps)
             return
         except MatchRuleError as exc:
-            if game is not None:  # a seed variant (bgboard's extension): its own rules only
+            if seed:  # a seed variant (bgboard's extension): its own rules only
                 self.problem(line, f"illegal play by {self.name(player)}: {dice[0]}{dice[1]}: {bounded(text)} "
                                    f"({exc}): left out")
                 self.pending = _Pending(player, line, text, st, 0, None, quiet=True)

@@ -140,8 +140,9 @@ def mat_header(state: MatchState, info: MatInfo | None = None) -> str:
     if info.event_date:
         y, m, d = info.event_date
         out.append(f'; [EventDate "{y:4d}.{m:02d}.{d:02d}"]\n')
-    if state.rules.variant in VARIATIONS:
-        out.append(f'; [Variation "{VARIATIONS[state.rules.variant]}"]\n')
+    variation = VARIANTS[state.rules.variant].mat_name
+    if variation is not None:
+        out.append(f'; [Variation "{variation}"]\n')
     if info.transcriber:
         out.append(f'; [Transcriber "{info.transcriber}"]\n')
     out.append("\n")
@@ -212,9 +213,9 @@ def mat_chunk(
     if isinstance(action, (Move, Pass)):
         assert before.turn is not None and before.dice is not None
         steps = action.steps if isinstance(action, Move) else ()
-        game = before.game_rules
-        if game is not None:
-            marked = game.steps_of(before.board_view, steps, before.dice)
+        seed = before.playing.seed
+        if seed:
+            marked = before.playing.steps_of(before.board_view, steps, before.dice)
             text = f"{before.dice[0]}{before.dice[1]}: " + "".join(
                 f"{s.frm}/{s.to}{'*' if s.hit else ''}{' ' if k < 3 else ''}" for k, s in enumerate(marked)
             )
@@ -222,7 +223,7 @@ def mat_chunk(
             text = f"{before.dice[0]}{before.dice[1]}: " + format_steps(before.position, steps)
         wins = after.games[-1].points if after.phase in (GAME_OVER, MATCH_OVER) else 0
         cursor = replace(cursor, dice_rolled=False)
-        if wins and after.games[-1].winner != before.turn or game is not None and wins == 0 and after.phase in (GAME_OVER, MATCH_OVER):
+        if wins and after.games[-1].winner != before.turn or seed and wins == 0 and after.phase in (GAME_OVER, MATCH_OVER):
             return _other_column_end(cursor, text, before.turn, after.games[-1].winner, wins)
         return _emit(cursor, text, _NORMAL, before.turn, wins)
     if isinstance(action, Double):

@@ -113,7 +113,7 @@ def next_action(state: MatchState, rng: random.Random, style: Style) -> Action:
         return OpeningRoll((rng.randint(1, 6), rng.randint(1, 6)))
     if phase == GAME_OVER:
         return NextGame()
-    if state.game_rules is not None:
+    if state.playing.seed:
         return _variant_action(state, rng)
     position = state.position
     if phase == TURN:
@@ -170,8 +170,7 @@ def _score(after: Position, rng: random.Random) -> float:
 
 def _variant_action(state: MatchState, rng: random.Random) -> Action:
     """The built-in players in a seed variant: roll, then the best play by the heuristic."""
-    game = state.game_rules
-    assert game is not None
+    game = state.playing
     if state.phase == TURN:
         return Roll((rng.randint(1, 6), rng.randint(1, 6)))
     if state.phase in (DOUBLED, RESIGNED):  # pragma: no cover - the players never offer either

@@ -33,9 +33,6 @@ from bgboard.match.state import GAME_OVER, MATCH_OVER, MatchState, states
 from bgboard.rules import BAR, fevga
 from bgboard.rules.games import GAMES
 
-# The registry's SGF names (the seed games' are bgboard's extension; in a tavli match each
-# game names its own).
-_VARIATIONS = {name: g.sgf_name for name, g in GAMES.items() if g.sgf_name is not None}
 
 
 def _escape(text: str) -> str:
@@ -72,8 +69,9 @@ def _header(start: MatchState, end: MatchState) -> str:
         rules.append("CrawfordGame")
     if start.rules.money and start.rules.jacoby:
         rules.append("Jacoby")
-    if start.variant in _VARIATIONS:
-        rules.append(_VARIATIONS[start.variant])
+    sgf_name = start.playing.sgf_name  # the registry's (the seed games' are bgboard's extension; in tavli each game's own)
+    if sgf_name is not None:
+        rules.append(sgf_name)
     if rules:
         out.append(f"RU[{':'.join(rules)}]")
     if end.phase in (GAME_OVER, MATCH_OVER) and len(end.games) >= start.game:

@@ -184,8 +184,8 @@ def after_play(state: MatchState, mover: int, position: Position) -> MatchState:
 def _move(state: MatchState, action: Move) -> MatchState:
     _expect(state, (PLAY,), "move")
     assert state.turn is not None and state.dice is not None
-    if state.game_rules is not None:
-        return _variant_move(state, state.game_rules, action)
+    if state.playing.seed:  # its own rules on its Board (backgammon's starts: the fast path below)
+        return _variant_move(state, state.playing, action)
     position = state.position
     fast = every_die_play(position, state.dice, action.steps)
     if fast is not None:  # a play of every die, step by step legal: legal without generating every play
@@ -243,9 +243,9 @@ def _condone(state: MatchState, action: Condone) -> MatchState:
     lets the opponent condone it and the play is condonable."""
     _expect(state, (PLAY,), "move")
     assert state.turn is not None and state.dice is not None
-    if state.game_rules is not None:
+    if state.playing.seed:
         raise MatchRuleError(
-            "legal-moves", f"condoning illegal plays is for backgammon only, not {state.game_rules.title}"
+            "legal-moves", f"condoning illegal plays is for backgammon only, not {state.playing.title}"
         )
     if state.rules.illegal_plays != "condone":
         raise MatchRuleError(
@@ -288,8 +288,7 @@ def _where(point: int, long: bool = False) -> str:
 def _pass(state: MatchState, action: Pass) -> MatchState:
     _expect(state, (PLAY,), "pass")
     assert state.turn is not None and state.dice is not None
-    game = state.game_rules
-    if game.plays(state.board_view, state.dice) if game else rules.legal_plays(state.position, state.dice):
+    if state.playing.plays(state.board_view, state.dice):
         raise IllegalPlayError(
             f"a legal play exists with {state.dice[0]}-{state.dice[1]}: you must play"
         )

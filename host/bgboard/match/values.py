@@ -121,13 +121,6 @@ class MatchState:
         return match_variant(self.rules.variant).game(self.game)
 
     @property
-    def game_rules(self) -> Game | None:
-        """The seed variant's :class:`~bgboard.rules.games.Game` of this game, or None for
-        backgammon's family (which plays on :attr:`position`)."""
-        game = self.playing
-        return game if game.seed else None
-
-    @property
     def board_view(self) -> Board:
         """The board with pins and unentered checkers from the view of the player on roll
         (player 0's view before the opening roll)."""
@@ -259,8 +252,7 @@ def no_cube_rule(state: MatchState) -> str:
     """Why the match has no doubling cube (a tavli match, a seed variant)."""
     if match_variant(state.rules.variant).rotates:
         return f"a {state.rules.variant} match is played without the doubling cube"
-    game = state.game_rules
-    return f"there is no doubling cube in {game.title if game else state.variant}"
+    return f"there is no doubling cube in {state.playing.title}"
 
 
 __all__ = ["Phase", "OPENING", "TURN", "DOUBLED", "PLAY", "RESIGNED", "GAME_OVER", "MATCH_OVER", "PHASES",

@@ -7,8 +7,9 @@ the club link, each only when the app calls for it."""
 
 from __future__ import annotations
 
-from bgboard.modes.club import open_club_seat
-from bgboard.modes.engine import open_hints
+from bgboard.modes.afterwards import Afterwards
+from bgboard.modes.club import club_mat_info, open_club_seat
+from bgboard.modes.engine import HintRequests, open_hints
 from bgboard.modes.match import open_match_room
 from bgboard.modes.opponent import open_other_side
 from bgboard.modes.practice import PracticeProgress, open_practice_room
@@ -17,6 +18,6 @@ from bgboard.modes.report import report_names, write_learner_report
 from bgboard.modes.settings import settings_of
 
 __all__ = [
-    "PracticeProgress", "open_club_seat", "open_hints", "open_match_room", "open_other_side", "open_practice_room", "open_replay",
+    "Afterwards", "HintRequests", "PracticeProgress", "club_mat_info", "open_club_seat", "open_hints", "open_match_room", "open_other_side", "open_practice_room", "open_replay",
     "report_names", "settings_of", "write_learner_report",
 ]

@@ -9,6 +9,7 @@ from bgboard.config import Config
 
 if TYPE_CHECKING:
     from bgboard.control.controller import Controller
+    from bgboard.match.mat_write import MatInfo
     from bgboard.net.boardlink import ClubLink
     from bgboard.net.protocol import Ack, Assignment
     from bgboard.net.seat import ClubSeat
@@ -35,3 +36,13 @@ def open_club_seat(config: Config, journal: Journal | MemoryJournal, controller:
     seat.link = link
     seat.attach(controller)
     return seat, link
+
+
+def club_mat_info(seat: ClubSeat | None) -> MatInfo | None:
+    """The .mat header of the club match the seat plays now (event, round, ...), or None."""
+    current = seat.current() if seat is not None else None
+    if current is None:
+        return None
+    from bgboard.net.board_report import mat_info
+
+    return mat_info(current[0])

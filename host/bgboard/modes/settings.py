@@ -7,6 +7,7 @@ from bgboard.config import Config
 from bgboard.control.clock import ClockRules
 from bgboard.control.controller import IllegalPolicy, Settings
 from bgboard.match.state import ROTATIONS
+from bgboard.rules.games import recorded
 from bgboard.sense.places import Slots
 from bgboard.sense.slots import SlotMap
 
@@ -24,7 +25,7 @@ def settings_of(config: Config, slots: Slots, slot_map: SlotMap | None = None) -
         length=m.length,
         rules=m.variant if m.variant in ROTATIONS else m.rules,
         players=m.players,
-        variant=None if m.variant == "standard" or m.variant in ROTATIONS else m.variant,
+        variant=None if m.variant in ROTATIONS else recorded(m.variant),
         takebacks=m.takebacks,
         illegal=IllegalPolicy(m.illegal),
         clock=clock,

@@ -216,7 +216,6 @@ class RemoteSeat:
         starts (on the running loop)."""
         settings = replace(settings, takebacks=False, illegal=IllegalPolicy.CORRECT)
         controller = RemoteRoom.resume(journal, settings, now_ms, opponent=self.peer, side=self.side, **kwargs)
-        assert isinstance(controller, RemoteRoom)
         self.controller = controller
         self._check_start()
         self._task = asyncio.get_running_loop().create_task(self.link.run(), name="bgboard-remote")

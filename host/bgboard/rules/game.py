@@ -72,6 +72,10 @@ class Game:
     ends_mid_turn: bool = True
     fast_plays: Callable[[Board, tuple[int, int]], list[Play[Board]]] | None = None
     filter_plays: Callable[[list[Play[Board]]], list[Play[Board]]] | None = None
+    hints: bool = False
+    engine_play: bool = False
+    analysis: bool = False
+    remote_play: bool = False
 
     # ----------------------------------------------------------------- plays
     def plays(self, board: Board, dice: Sequence[int]) -> tuple[Play[Board], ...]:

@@ -24,13 +24,14 @@ Usage::
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 from bgboard.rules import fevga, plakoto, race
 from bgboard.rules.board import Board
 from bgboard.rules.game import Game, Outcome
 from bgboard.rules.position import BAR
 from bgboard.rules.result import game_result
-from bgboard.rules.starts import UnknownVariantError, checkers_of, start_position
+from bgboard.rules.starts import UnknownVariantError, layout, layout_position
 
 
 def _mirror(p: int) -> int:
@@ -42,15 +43,20 @@ def _backgammon_outcome(board: Board) -> Outcome | None:
     return None if r is None else (r.winner, r.kind, r.points)
 
 
-def _backgammon(name: str, title: str, mat_name: str | None, sgf_name: str | None) -> Game:
-    """Backgammon from one of its starts: its plays from the fast generator."""
-    checkers = checkers_of(name)
+def backgammon_start(name: str, title: str, points: dict[int, int], mat_name: str | None = None,
+                     sgf_name: str | None = None, *, engine_play: bool = False, analysis: bool = False,
+                     remote_play: bool = False) -> Game:
+    """Backgammon from a start (``points``: checkers per point, each side's own view): its
+    plays from the fast generator, hints from every hint engine; what else it supports
+    (``engine_play``, ``analysis``, ``remote_play``) as the caller declares."""
+    start = layout_position(points)
+    checkers = sum(points.values())
     return Game(
         name=name,
         title=title,
         cube=True,
         kinds=("single", "gammon", "backgammon"),
-        start=lambda: Board.of(start_position(name)),
+        start=lambda: Board.of(start),
         steps_from=race.anti_steps_from,
         outcome=_backgammon_outcome,
         problems=lambda board: board.plain().problems(checkers),
@@ -63,13 +69,26 @@ def _backgammon(name: str, title: str, mat_name: str | None, sgf_name: str | Non
         hits=True,
         ends_mid_turn=False,
         fast_plays=race.anti_plays,
+        hints=True,
+        engine_play=engine_play,
+        analysis=analysis,
+        remote_play=remote_play,
     )
 
 
+def _backgammon(name: str, title: str, mat_name: str | None, sgf_name: str | None, **supports: bool) -> Game:
+    return backgammon_start(name, title, layout(name), mat_name, sgf_name, **supports)
+
+
+#: The game a match plays when it names none.
+_DEFAULT = "standard"
+
 #: Every game bgboard plays, by name.
 GAMES: dict[str, Game] = {
-    "standard": _backgammon("standard", "Backgammon", None, None),
-    "nackgammon": _backgammon("nackgammon", "Nackgammon", "NackGammon", "Nackgammon"),
+    # gnubg-nn, bgsage and pubeval choose plays in both; gnubg's analysis is of the standard game
+    "standard": _backgammon("standard", "Backgammon", None, None, engine_play=True, analysis=True, remote_play=True),
+    "nackgammon": _backgammon("nackgammon", "Nackgammon", "NackGammon", "Nackgammon", engine_play=True,
+                              remote_play=True),
     "hypergammon1": _backgammon("hypergammon1", "Hypergammon (1)", "HyperGammon (1)", "Hypergammon1"),
     "hypergammon2": _backgammon("hypergammon2", "Hypergammon (2)", "HyperGammon (2)", "Hypergammon2"),
     "hypergammon3": _backgammon("hypergammon3", "Hypergammon (3)", "HyperGammon (3)", "Hypergammon3"),
@@ -193,6 +212,26 @@ class Variant:
     def checkers(self) -> int:
         return self.games[0].checkers
 
+    @property
+    def hints(self) -> bool:
+        """Whether a hint engine knows every game of the match (:attr:`Game.hints`)."""
+        return all(g.hints for g in self.games)
+
+    @property
+    def engine_play(self) -> bool:
+        """Whether the engine opponent plays every game of the match (:attr:`Game.engine_play`)."""
+        return all(g.engine_play for g in self.games)
+
+    @property
+    def analysis(self) -> bool:
+        """Whether the match analysis covers every game of the match (:attr:`Game.analysis`)."""
+        return all(g.analysis for g in self.games)
+
+    @property
+    def remote_play(self) -> bool:
+        """Whether two boards may play the match through a broker (:attr:`Game.remote_play`)."""
+        return all(g.remote_play for g in self.games)
+
 
 def _alone(g: Game) -> Variant:
     return Variant(g.name, g.title, (g,), (g.title,), g.mat_name)
@@ -223,6 +262,23 @@ def variant(name: str) -> Variant:
         raise UnknownVariantError(f"unknown variant {name!r}: choose one of {', '.join(VARIANTS)}") from None
 
 
+#: What a game may support (:class:`~bgboard.rules.game.Game`'s declared capabilities).
+Capability = Literal["hints", "engine_play", "analysis", "remote_play"]
+
+
+def supporting(capability: Capability) -> tuple[str, ...]:
+    """The names of the match formats that support ``capability`` (``"engine_play"``,
+    ``"analysis"``, ``"remote_play"``, ``"hints"``), in the registry's order: for the
+    sentence that refuses another."""
+    return tuple(name for name, v in VARIANTS.items() if getattr(v, capability))
+
+
+def recorded(name: str) -> str | None:
+    """The game ``name`` as a match records its variant: None for backgammon's standard
+    start (the default, which a ``StartMatch`` and a journal leave out), else the name."""
+    return None if name == _DEFAULT else name
+
+
 def game(name: str) -> Game:
     """The game called ``name`` (a match format that rotates has no single game)."""
     found = variant(name)
@@ -232,5 +288,5 @@ def game(name: str) -> Game:
 
 
 
-__all__ = ["GAMES", "ROTATIONS", "SEED_GAMES", "SEED_VARIANTS", "TAVLI", "VARIANTS", "Game",
-           "UnknownVariantError", "Variant", "game", "variant"]
+__all__ = ["GAMES", "ROTATIONS", "Capability", "SEED_GAMES", "SEED_VARIANTS", "TAVLI", "VARIANTS", "Game",
+           "UnknownVariantError", "Variant", "backgammon_start", "game", "recorded", "supporting", "variant"]

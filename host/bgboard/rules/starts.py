@@ -40,7 +40,18 @@ def checkers_of(variant: str) -> int:
 
 def start_position(variant: str = "standard") -> Position:
     """The position before the opening roll (symmetrical, so either side may be on roll)."""
+    return layout_position(_layout(variant))
+
+
+def layout(variant: str) -> dict[int, int]:
+    """The checkers per point (each player's own view) of backgammon's start ``variant``."""
+    return dict(_layout(variant))
+
+
+def layout_position(points: dict[int, int]) -> Position:
+    """The symmetrical position with ``points`` (checkers per point, each player's own view)
+    on both sides: a start before the opening roll."""
     side = [0] * 26
-    for point, n in _layout(variant).items():
+    for point, n in points.items():
         side[point] = n
     return Position(tuple(side), tuple(side))

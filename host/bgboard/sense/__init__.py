@@ -47,13 +47,13 @@ from bgboard.sense.recognise import (
 )
 from bgboard.sense.settle import Flicker, Settler
 from bgboard.sense.slots import PLACE_NUMBERS, SlotMap
-from bgboard.sense.tavli import Physical, Unexplained, VariantTurn, physical, setup_text
+from bgboard.sense.tavli import Physical, VariantTurn, physical, setup_text
 
 __all__ = [
     "BLACK", "BLACK_BAR", "BLACK_OFF", "CAPPED", "COLOUR_NAMES", "MIXED", "PLACE_NUMBERS", "WHITE",
     "WHITE_BAR", "WHITE_OFF", "Ambiguous", "Fix", "Flicker", "Illegal", "Miscount", "Moving",
     "Observation", "Physical", "Played", "Reading", "SensorFaultError", "Settler", "SlotMap",
-    "Slots", "Takeback", "Turn", "Unchanged", "Unexplained", "VariantTurn", "Verdict", "board_of",
+    "Slots", "Takeback", "Turn", "Unchanged", "VariantTurn", "Verdict", "board_of",
     "code_reading", "describe_fixes", "guess_board", "physical", "physical_point", "position_of",
     "put_back", "reading_from_slots", "setup_fixes", "setup_message", "setup_text", "tavli",
 ]

@@ -227,35 +227,6 @@ def place_of(variant: str, index: int, colour: int, *, reserve: bool = False) ->
 
 
 # ------------------------------------------------------------------ recognition
-@dataclass(frozen=True, slots=True)
-class Unchanged:
-    """The board still shows the position before the roll (``no_play``: nothing can be played)."""
-
-    no_play: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class Played:
-    """The readings show exactly this legal play."""
-
-    play: Play[Board]
-
-
-@dataclass(frozen=True, slots=True)
-class Ambiguous:
-    """Several legal plays give these readings, or one does and so does the board before the
-    roll (a capped stack or a pin hides a count): the player says which with the buttons."""
-
-    plays: tuple[Play[Board], ...]
-
-
-@dataclass(frozen=True, slots=True)
-class Unexplained:
-    """No legal play (nor the board before the roll) gives these readings."""
-
-    reason: str
-
-
 @dataclass
 class VariantTurn:
     """One roll being played in a seed variant on the real board: the board before the roll
@@ -425,24 +396,6 @@ class VariantTurn:
         dests = tuple(sorted({place_of(self.game.name, s.to, self.on_roll) for s in nexts}))
         return judged.Moving(steps, None, nexts, dests)
 
-    def recognise_states(self, slot_map: SlotMap, states: Sequence[int]) -> Unchanged | Played | Ambiguous | Unexplained:
-        """The verdict for one settled set of slot states."""
-        unchanged = _shows(slot_map, states, self._before, self.slots)
-        fits = tuple(
-            play for play, after in zip(self.plays, self._after) if _shows(slot_map, states, after, self.slots)
-        )
-        if len(fits) == 1 and not unchanged:
-            return Played(fits[0])
-        if fits:  # a stack taller than its slots hides the difference: the player says which
-            return Ambiguous(fits)
-        if unchanged:
-            return Unchanged(no_play=not self.plays)
-        d1, d2 = self.dice
-        if not self.plays:
-            return Unexplained(f"there is no legal play of {d1}-{d2}: put the checkers back")
-        return Unexplained(f"the board shows no legal play of {d1}-{d2} in {self.game.title}")
-
-
 def reader(
     game: Game,
     board: Board,
@@ -475,14 +428,6 @@ def one_lifted(seen: Observation, want: Observation) -> tuple[int, int] | None:
             return None
         found = (place, WHITE if expected > 0 else BLACK)
     return found
-
-
-def _shows(slot_map: SlotMap, states: Sequence[int], board: Physical, slots: Slots) -> bool:
-    try:
-        seen = observe(slot_map, states, board.pins)
-    except SensorFaultError:
-        return False
-    return board.fits(seen, slots)
 
 
 # ------------------------------------------------------------------ setting up

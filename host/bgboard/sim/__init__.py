@@ -14,7 +14,8 @@ from bgboard.exports import exports
 if TYPE_CHECKING:
     from bgboard.sim.clubboard import ClubSimBoard, match_seed
     from bgboard.sim.clubdemo import play_evening
-    from bgboard.sim.driver import Options, SimulationError
+    from bgboard.sim.driver import Options
+    from bgboard.sim.ops import SimulationError
     from bgboard.sim.field import NOISE_LEVELS, Calibration, Faults, Hand, default_grid, readings, slot_units
     from bgboard.sim.hand import carry
     from bgboard.sim.interactive import play_interactive
@@ -32,7 +33,8 @@ if TYPE_CHECKING:
 __getattr__ = exports(__name__, {
     "clubboard": "ClubSimBoard match_seed",
     "clubdemo": "play_evening",
-    "driver": "Options SimulationError",
+    "driver": "Options",
+    "ops": "SimulationError",
     "field": "NOISE_LEVELS Calibration Faults Hand default_grid readings slot_units",
     "hand": "carry",
     "interactive": "play_interactive",

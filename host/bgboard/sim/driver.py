@@ -31,16 +31,16 @@ from bgboard.control.controller import Controller
 from bgboard.control.events import Button
 from bgboard.control.notice import Notice
 from bgboard.control.opponent_room import OpponentRoom
-from bgboard.errors import InputError
 from bgboard.match.state import MatchState, Phase
 from bgboard.rules import Position
 from bgboard.rules.board import Board as GameBoard
 from bgboard.rules.games import ROTATIONS, variant as variant_of
 from bgboard.sense.recognise import Ambiguous, Illegal, Miscount
 from bgboard.sim.layout import Layout
-from bgboard.sim.ops import Board, Carry, LayOut, Op, Preload, Press, RollDice, Script, SetUp, Wait, perform
+from bgboard.sim.ops import (Board, Carry, LayOut, Op, Preload, Press, RollDice, Script, SetUp, SimulationError, Wait,
+                             perform)
 from bgboard.store.journal import Entry
-from bgboard.sim.players import (Move, choose_play, dice_for, illegal_attempt, moves_of, takes,
+from bgboard.sim.players import (Move, choose_play, dice_for, illegal_attempt, takes,
                                  variant_illegal_attempt, variant_moves, wants_double)
 
 __all__ = [
@@ -70,10 +70,6 @@ __all__ = [
 SIM_KIND = "sim"
 
 ROLL, DOUBLE, DROP = Button.ROLL, Button.DOUBLE, Button.DROP
-
-
-class SimulationError(InputError):
-    """The simulated match cannot go on (a sensor fault, a journal of another match)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -289,7 +285,7 @@ class Players:
         o = self.options
         n, turn = len(c.actions), self.turn
         if o.remote is not None:
-            from bgboard.sim.remote_run import remote_decides, remote_script
+            from bgboard.sim.remote_turns import remote_decides, remote_script
 
             if self.laid is not None and s.game != self.laid and s.phase not in (Phase.GAME_OVER, Phase.MATCH_OVER):
                 yield SetUp()  # the other board started the next game and its first roll while this one waited
@@ -340,17 +336,12 @@ class Players:
         if s.dice is None:
             raise SimulationError("the host is in its play phase without dice")
         dice = s.dice
-        rules = s.game_rules
-        pins: int | None = None  # a seed variant's pinned points after the play
-        if rules is not None:  # a seed variant: its own plays, laid out on its own board
-            play = choose_play(rules, s.board_view, dice, o.seed, game, turn)
-            moves = () if play is None else variant_moves(rules, s.board_view, play.steps, mover)
-            pins = None if play is None or not isinstance(play.position, GameBoard) else _pins(play.position.pins)
-        else:
-            play = choose_play(s.playing, s.board_view, dice, o.seed, game, turn)
-            moves = () if play is None else moves_of(play.steps, mover)
+        rules = s.playing  # every game: its plays, laid out on its board (a seed game's pins and reserve)
+        play = choose_play(rules, s.board_view, dice, o.seed, game, turn)
+        moves = () if play is None else variant_moves(rules, s.board_view, play.steps, mover)
+        pins = None if play is None or not isinstance(play.position, GameBoard) else _pins(play.position.pins)
         if play is not None and (game, turn) not in self.attempted:
-            if rules is not None:
+            if rules.seed:  # a wrong play the seed game's rules forbid, else one backgammon's explain names
                 attempt = variant_illegal_attempt(rules, s.board_view, dice, mover, o.seed, game, turn, o.illegal_rate,
                                                   self.points)
             else:
@@ -479,18 +470,16 @@ def table_layout(controller: Controller) -> Layout:
         from bgboard.sense.tavli import Physical
 
         return Layout.from_physical(Physical(controller.session.start_counts()))
-    if s.game_rules is not None:
-        from bgboard.sense.tavli import physical
+    from bgboard.sense.tavli import physical
 
-        return Layout.from_physical(physical(s.game_rules.name, s.board_view, s.turn or 0))
-    return Layout.from_position(s.position, s.turn or 0)
+    return Layout.from_physical(physical(s.playing.name, s.board_view, s.turn or 0))
 
 
 def _cube_view(state: MatchState) -> Position:
     """The position the players' cube decisions read (the player on roll's view): Race's
     checkers waiting to enter counted as on the bar (25 pips each)."""
     position = state.position
-    reserve = state.board_view.reserve if state.game_rules is not None else (0, 0)
+    reserve = state.board_view.reserve
     if reserve == (0, 0):
         return position
     from bgboard.rules import BAR

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from bgboard.match.state import Phase
+from bgboard.sim.ops import Carry, Press, RollDice, SimulationError, Wait
 from bgboard.sim.players import Move, dice_for, moves_of, rng_for
 
 __all__ = ["THINK_S", "carry_out", "engine_moves", "engine_script", "wrong_execution"]
@@ -54,7 +55,6 @@ def carry_out(players: Any, turn: int, n: int, what: str, whose: str, take_s: fl
     the board recorded exactly that play) is noted as ``what`` and returned with the play.  A
     generator of driver ops (``yield from``)."""
     from bgboard.control.events import ROLL
-    from bgboard.sim.driver import Carry, Press, Wait
 
     c = players.controller
     s = c.state
@@ -87,7 +87,6 @@ def carry_out(players: Any, turn: int, n: int, what: str, whose: str, take_s: fl
 
 def engine_script(players: Any, turn: int) -> Any:
     """The person's ops while the engine is the one to act (a generator of driver ops)."""
-    from bgboard.sim.driver import RollDice, Wait
 
     c = players.controller
     s = c.state
@@ -104,8 +103,6 @@ def engine_script(players: Any, turn: int) -> Any:
         if len(c.actions) > n:  # no legal play: the engine passed at once
             return
         if not decided:
-            from bgboard.sim.driver import SimulationError
-
             raise SimulationError(f"the engine did not decide its play within {THINK_S:.0f} s")
         yield from carry_out(players, turn, n, "engine play", "the engine's play", 5.0)
     # DOUBLED / RESIGNED with the engine to answer: it answers by itself

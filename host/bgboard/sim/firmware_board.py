@@ -294,17 +294,18 @@ class LiveRun:
 
     @property
     def host(self) -> Controller | PracticeRoom | None:
-        """The app's controller or practice room (None until the app has made it)."""
-        host = self.app.controller
-        if host is None or isinstance(host, (Controller, PracticeRoom)):
-            return host
-        raise SimulationError(f"the simulated person cannot act at a {type(host).__name__}")
+        """The app's match controller or practice room, as the app opened it (None until the
+        app has made it); no other room has a person to play it."""
+        host = self.app.match if self.app.match is not None else self.app.practice
+        if host is None and self.app.controller is not None:
+            raise SimulationError(f"the simulated person cannot act at a {type(self.app.controller).__name__}")
+        return host
 
     @property
     def controller(self) -> Controller:
         """The app's match controller."""
-        c = self.host
-        if not isinstance(c, Controller):
+        c = self.app.match
+        if c is None:
             raise SimulationError("the host plays no match")
         return c
 
@@ -313,8 +314,8 @@ class LiveRun:
         return host.observation if host is not None else None
 
     def _message(self) -> Notice | None:
-        host = self.host
-        return host.message() if isinstance(host, Controller) else None
+        match = self.app.match
+        return match.message() if match is not None else None
 
     async def _until(self, test: Callable[[], bool], what: str, timeout: float = TIMEOUT_S) -> None:
         loop = asyncio.get_running_loop()
@@ -327,8 +328,8 @@ class LiveRun:
 
     def _rolled(self) -> object:
         """What changes when the host has taken a roll: the match's actions, a drill's phase."""
-        room = self.host
-        if isinstance(room, PracticeRoom):
+        room = self.app.practice
+        if room is not None:
             return room.index, room.phase, room.dice
         return len(self.controller.actions)
 

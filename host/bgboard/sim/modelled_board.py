@@ -276,8 +276,9 @@ class Simulation:
         slot_map = SlotMap.from_slots(board.grid.slots)
         settings = Settings(length=options.match_length, rules=options.rules, players=options.players, slots=board.slots,
                             teach=options.teach, variant=options.variant, slot_map=slot_map)
-        if options.match_variant != "standard":  # a seed variant's slots: read as the app reads them
-            pins = variant_of(options.match_variant).pins
+        played = variant_of(options.match_variant)
+        if played.seed:  # a seed variant's slots: read as the app reads them (app.BoardInput.read)
+            pins = played.pins
             board.table.reader = lambda states: read_board(slot_map, states, pins=pins)
         self.teacher: Teacher | None = None
         grading: dict[str, Any] = {}

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Protocol, TypeVar
 
 from bgboard.control.events import Button
+from bgboard.errors import InputError
 from bgboard.sim.layout import Layout
 from bgboard.sim.players import Move
 
@@ -37,6 +38,7 @@ __all__ = [
     "RollDice",
     "Script",
     "SetUp",
+    "SimulationError",
     "Wait",
     "do",
     "perform",
@@ -47,6 +49,10 @@ __all__ = [
 TIMEOUT_S = 15.0
 
 T = TypeVar("T")
+
+
+class SimulationError(InputError):
+    """The simulated match cannot go on (a sensor fault, a journal of another match)."""
 
 
 @dataclass(frozen=True, slots=True)

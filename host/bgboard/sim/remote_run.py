@@ -30,74 +30,22 @@ from pathlib import Path
 from typing import Any, Callable
 
 from bgboard.control.events import Button
-from bgboard.errors import EnvironmentFailure
-from bgboard.match.state import Phase
 from bgboard.sim.driver import Options, SimulationError, play
 from bgboard.sim.layout import Layout
 from bgboard.sim.modelled_board import ModelledBoard
 from bgboard.sim.players import Move
+from bgboard.sim.remote_turns import REMOTE_WAIT_S, remote_decides, remote_script, stopped
 
 __all__ = ["REMOTE_WAIT_S", "play_remote_interactive", "remote_decides", "remote_script", "run_remote_board",
            "run_remote_match"]
 
 log = logging.getLogger(__name__)
 
-#: How long a person waits for the other board (its person, a restart, a broker coming back).
-REMOTE_WAIT_S = 600.0
 SIDES = ("white", "black")
 #: The simulated remote match's two board accounts and their sides.
 BOARDS = (("board1", "white"), ("board2", "black"))
 
 
-def remote_decides(controller: Any, state: Any) -> bool:
-    """Whether the match waits for the other board now (its decision, or a game it starts)."""
-    if state.phase in (Phase.OPENING, Phase.GAME_OVER):
-        return bool(controller.side == 0)
-    return bool(state.decider == controller.side)
-
-
-def remote_script(players: Any, turn: int) -> Any:
-    """The person's ops while the other board acts (a generator of driver ops)."""
-    from bgboard.sim.driver import SetUp, Wait
-    from bgboard.sim.engine_turns import carry_out
-
-    c = players.controller
-    s = c.state
-    n = len(c.actions)
-    if s.phase == Phase.GAME_OVER:
-        yield SetUp()  # the person sets the board up while the other board starts the next game
-    if s.phase == Phase.PLAY:
-        shown = yield Wait(lambda: len(c.actions) > n or c.peer.problem is not None
-                           or (c.answer is not None and c.asked == c._key("play", s)), "the other board's play",
-                           REMOTE_WAIT_S)
-        _stopped(c)
-        if not shown:
-            raise SimulationError(f"the other board's play did not come within {REMOTE_WAIT_S:.0f} s")
-        if len(c.actions) == n:  # its play is on the display and the LEDs: carry it out
-            accepted, play = yield from carry_out(players, turn, n, "remote play", "the other board's play", 8.0)
-            if not accepted:
-                notice = c.message()
-                raise SimulationError(f"the board did not take the other board's play {play.notation}"
-                                      f" ({notice.text if notice else 'no message'})")
-            return
-    acted = yield Wait(lambda: len(c.actions) > n or c.over or c.peer.problem is not None,
-                       f"the other board to act in phase {s.phase}", REMOTE_WAIT_S)
-    _stopped(c)
-    if not acted:
-        raise SimulationError(f"the other board did not act within {REMOTE_WAIT_S:.0f} s (phase {s.phase})")
-    if c.state.phase == Phase.OPENING and s.phase == Phase.GAME_OVER:
-        yield SetUp()
-
-
-class RemoteLoginError(EnvironmentFailure):
-    """The broker refused this board's login (MQTT 134/135): the [remote] table is to fix."""
-
-
-def _stopped(controller: Any) -> None:
-    if controller.peer.problem is not None:
-        if controller.peer.refused:
-            raise RemoteLoginError(controller.peer.problem)
-        raise SimulationError(controller.peer.problem)
 
 
 # ---------------------------------------------------------------------- one board
@@ -220,7 +168,7 @@ async def _model_board(options: Options, out: Path, config: Any, side: str) -> d
     seat = seats[0]
 
     async def between() -> None:
-        _stopped(sim.controller)
+        stopped(sim.controller)
 
     try:
         await play(SeatedBoard(sim.board, seat.after), sim.players, between=between)
