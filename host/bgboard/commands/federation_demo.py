@@ -65,9 +65,9 @@ def run_demo(clubs: int, out: Path) -> int:
                 ledger.count_event("Demo season", name, "Club night")
             counted = ledger.counted_events("Demo season")
             members = {m["id"]: m["name"] for m in ledger.members()}
-            from bgboard.commands.federation import _export
+            from bgboard.federation.export_files import write_export
 
-            _export(ledger, out / "export")
+            print(write_export(ledger, out / "export"))
     lines, _ = rating_list(results)
     print(f"{len(results)} results from {clubs} clubs, each stored once; one rating list of {len(lines)} members:")
     for rank, line in enumerate(lines[:10], 1):
