@@ -20,42 +20,43 @@ ROOT = Path(__file__).resolve().parents[1] / "host" / "bgboard"
 # layer -> the bgboard layers it may import
 ALLOWED: dict[str, set[str]] = {
     "errors": set(),
+    "language": {"errors"},
     "digits": {"errors"},
     "exports": set(),
     "newest": set(),
     "hardware": {"errors"},
-    "rules": {"errors"},
+    "rules": {"language", "errors"},
     "match": {"errors", "files", "newest", "rules"},
     "sense": {"errors", "rules"},
     "link": {"errors"},
-    "display": {"errors", "exports", "hardware", "newest"},
+    "display": {"language", "errors", "exports", "hardware", "newest"},
     "boardsvg": set(),
     "hints": {"errors", "rules", "boardsvg"},
     "store": {"errors"},
-    "control": {"errors", "exports", "rules", "match", "sense", "link", "display", "hints"},
+    "control": {"language", "errors", "exports", "rules", "match", "sense", "link", "display", "hints"},
     "io": {"errors", "control", "hardware"},
-    "config": {"errors", "files", "rules", "match", "display", "io", "net", "hints"},
-    "net": {"errors", "digits", "exports", "rules", "match", "control", "link"},
-    "app": {"errors", "config", "control", "display", "files", "hardware", "hints", "io", "link", "sense", "store", "net", "match",
+    "config": {"language", "errors", "files", "rules", "match", "display", "io", "net", "hints"},
+    "net": {"language", "errors", "digits", "exports", "rules", "match", "control", "link"},
+    "app": {"language", "errors", "config", "control", "display", "files", "hardware", "hints", "io", "link", "sense", "store", "net", "match",
             "teaching", "analysis", "opponents", "modes", "rules"},
-    "modes": {"errors", "config", "control", "hints", "match", "net", "opponents", "sense", "store", "teaching",
+    "modes": {"language", "errors", "config", "control", "hints", "match", "net", "opponents", "sense", "store", "teaching",
               "display", "link", "rules"},
-    "opponents": {"errors", "rules", "match", "control", "hints", "teaching"},
-    "club": {"errors", "digits", "exports", "rules", "match", "store", "net", "analysis", "boardsvg"},
-    "teaching": {"errors", "files", "rules", "match", "hints", "analysis", "store"},
-    "analysis": {"errors", "files", "rules", "match", "hints", "store", "control"},
-    "sim": {"errors", "analysis", "exports", "files", "hardware", "hints", "rules", "match", "sense", "link", "display", "store", "control", "config", "app", "net",
+    "opponents": {"language", "errors", "rules", "match", "control", "hints", "teaching"},
+    "club": {"language", "errors", "digits", "exports", "rules", "match", "store", "net", "analysis", "boardsvg"},
+    "teaching": {"language", "errors", "files", "rules", "match", "hints", "analysis", "store"},
+    "analysis": {"language", "errors", "files", "rules", "match", "hints", "store", "control"},
+    "sim": {"language", "errors", "analysis", "exports", "files", "hardware", "hints", "rules", "match", "sense", "link", "display", "store", "control", "config", "app", "net",
             "club", "teaching", "opponents"},
-    "commands": {"errors", "digits", "hardware", "rules", "match", "sense", "link", "display", "hints", "store",
+    "commands": {"language", "errors", "digits", "hardware", "rules", "match", "sense", "link", "display", "hints", "store",
                  "control", "io", "config", "app", "sim", "club", "net", "logs", "teaching", "files", "analysis",
                  "opponents"},
     "logs": set(),
     "files": {"errors"},
-    "cli": {"errors", "files", "logs", "commands"},
+    "cli": {"language", "errors", "files", "logs", "commands"},
     "__main__": {"cli"},
     "__init__": set(),
 }
-PURE = {"rules", "match", "sense", "display", "hints", "link", "boardsvg"}
+PURE = {"language", "rules", "match", "sense", "display", "hints", "link", "boardsvg"}
 HARDWARE = {"spidev", "machine", "inky", "RPi", "lgpio", "smbus2", "neopixel"}
 # The MQTT client library: imported by one adapter only (the club network's session).
 NETWORK = {"aiomqtt", "paho"}
@@ -119,7 +120,7 @@ def test_the_checks_catch_a_bad_file(tmp_path: Path):
     """The same checks as above, run on files that break them: they must say so."""
     bad = tmp_path / "bad.py"
     bad.write_text("import spidev\nfrom bgboard.match import apply\nfrom bgboard.rules import Position\n")
-    assert _upward(bad, "rules") == ["bgboard.match: layer 'rules' may use only ['errors']"]
+    assert _upward(bad, "rules") == ["bgboard.match: layer 'rules' may use only ['errors', 'language']"]
     assert _hardware_at_top(bad) == ["spidev"]
     inside = tmp_path / "inside.py"
     inside.write_text("def f():\n    import spidev\n    from bgboard.rules import Position\n")

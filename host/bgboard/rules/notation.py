@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from bgboard.language import Phrase
 from bgboard.errors import InputError, RuleError
 from bgboard.rules.legal import InvalidDiceError
 from bgboard.rules.position import BAR, OFF, Position
@@ -133,7 +134,26 @@ def _flip(n: str) -> str:
 def flip_points(text: str) -> str:
     """``text`` with every point number ``p`` (1–24) turned into ``25 − p``: one player's
     numbering into the other's and back (the map is its own inverse).  Dice ("3-1"),
-    counts ("2 white") and pip counts are left alone."""
+    counts ("2 white") and pip counts are left alone.  A :class:`~bgboard.language.Phrase`
+    stays one (so it can still be said in the players' language): its point parameters
+    (``point``, ``frm``, ``to``) and the notation in its texts are flipped."""
+    if isinstance(text, Phrase):
+        params = {k: (_flip_number(v) if k in _POINT_PARAMS else flip_points(v) if isinstance(v, str) else v)
+                  for k, v in text.params.items()}
+        flipped = text.with_params(params)
+        if str(flipped) == _flip_text(str(text)):
+            return flipped
+    return _flip_text(text)
+
+
+_POINT_PARAMS = frozenset({"point", "frm", "to"})
+
+
+def _flip_number(value: object) -> object:
+    return 25 - value if isinstance(value, int) and 1 <= value <= 24 else value
+
+
+def _flip_text(text: str) -> str:
     text = _POINT.sub(lambda m: m.group(1) + _flip(m.group(2)), text)
     text = _NAMED.sub(lambda m: _flip(m.group(1)) + m.group(2), text)
     return _NOTATION.sub(lambda m: _DIGITS.sub(lambda n: _flip(n.group(0)), m.group(0)), text)
