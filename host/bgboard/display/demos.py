@@ -83,7 +83,7 @@ def demos(w: Words) -> dict[str, DisplayState]:
                         grade=say(w, "bad"), loss="-0.094", best="13/7 13/10"),
                     say(w, "%(grade)s %(loss)s; best %(best)s", grade=say(w, "bad"), loss="-0.094",
                         best="13/7 13/10"),
-                    f"{say(w, 'bad')} -0.094"),
+                    say(w, "bad") + " -0.094"),
         ),
         "clock-low": DisplayState(
             names=("Alice", "Bob"), match_length=9, score=(4, 7), crawford="post-crawford",

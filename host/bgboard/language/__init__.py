@@ -20,7 +20,7 @@ notation (``13/7 8/7``, ``bar``, ``off``) stay as written in every language.
 from __future__ import annotations
 
 import gettext
-from typing import Mapping, Protocol
+from typing import Iterable, Mapping, Protocol
 
 from bgboard.errors import InputError
 
@@ -92,9 +92,25 @@ class Phrase(str):
         return Phrase(self.msgid, **params)
 
 
+class Joined(str):
+    """Texts joined by a separator (a list of phrases and notation: "13→8, clear 4"), each
+    part said in the language on its own."""
+
+    sep: str
+    parts: tuple[str, ...]
+
+    def __new__(cls, sep: str, parts: "Iterable[str]") -> "Joined":
+        parts = tuple(parts)
+        self = super().__new__(cls, sep.join(parts))
+        self.sep, self.parts = sep, parts
+        return self
+
+
 def said(text: str, words: Words) -> str:
-    """``text`` in ``words``' language: a :class:`Phrase` is looked up and filled, any other
-    text (a name, notation) stays as it is."""
+    """``text`` in ``words``' language: a :class:`Phrase` is looked up and filled, the parts
+    of a :class:`Joined` said one by one, any other text (a name, notation) stays as it is."""
+    if isinstance(text, Joined):
+        return text.sep.join(said(part, words) for part in text.parts)
     if not isinstance(text, Phrase):
         return text
     params = {k: said(v, words) if isinstance(v, str) else v for k, v in text.params.items()}
@@ -160,5 +176,5 @@ def choose_language(asked: str | None, configured: str, environ: Mapping[str, st
     return "en"
 
 
-__all__ = ["ENGLISH", "LANGUAGES", "NAMES", "N_", "PARTIAL", "Phrase", "UnknownLanguageError", "Words",
+__all__ = ["ENGLISH", "Joined", "LANGUAGES", "NAMES", "N_", "PARTIAL", "Phrase", "UnknownLanguageError", "Words",
            "checked_language", "choose_language", "language_code", "said", "said_all", "say", "say_n"]

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from bgboard.language import Phrase
+from bgboard.language import Joined, Phrase
 from bgboard.errors import InputError, RuleError
 from bgboard.rules.legal import InvalidDiceError
 from bgboard.rules.position import BAR, OFF, Position
@@ -137,6 +137,8 @@ def flip_points(text: str) -> str:
     counts ("2 white") and pip counts are left alone.  A :class:`~bgboard.language.Phrase`
     stays one (so it can still be said in the players' language): its point parameters
     (``point``, ``frm``, ``to``) and the notation in its texts are flipped."""
+    if isinstance(text, Joined):
+        return Joined(text.sep, (flip_points(part) for part in text.parts))
     if isinstance(text, Phrase):
         params = {k: (_flip_number(v) if k in _POINT_PARAMS else flip_points(v) if isinstance(v, str) else v)
                   for k, v in text.params.items()}
