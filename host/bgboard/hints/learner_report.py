@@ -19,7 +19,8 @@ from typing import Any, Mapping, Sequence
 from bgboard.errors import InputError
 from bgboard.language import ENGLISH, N_, Phrase, Words, said, say, say_n
 from bgboard.boardsvg import board_svg
-from bgboard.hints.lesson import GRADES, CubeLesson, PlayLesson, mistakes_by_kind
+from bgboard.hints.grade import GRADES
+from bgboard.hints.lesson import CubeLesson, PlayLesson, mistakes_by_kind
 from bgboard.rules import legal_plays
 from bgboard.rules.ids import position_from_id
 from bgboard.rules.position import Position

@@ -26,13 +26,12 @@ from typing import Any, Sequence
 from bgboard.language import Phrase
 from bgboard.hints.advice import play_hints
 from bgboard.hints.hint_engine import CubeHint, CubeState, HintEngine, PlaysHint
-from bgboard.hints.grade import grade
+from bgboard.hints.grade import GRADES, grade
 from bgboard.rules import legal_plays, position_id
 from bgboard.rules.position import BAR, OFF, Position
 
 __all__ = [
     "CubeLesson",
-    "GRADES",
     "DECISIONS",
     "Lesson",
     "PlayLesson",
@@ -65,12 +64,6 @@ def shots(after: Position) -> int:
 
 def _made(position: Position) -> set[int]:
     return {p for p in range(1, 25) if position.mine[p] >= 2}
-
-
-#: gnubg's grades (:mod:`bgboard.hints.grade`) as the players read them; a lesson keeps the English
-#: word.  (Not in the seeds: gnubg's older, plainer words, translated.)
-GRADES = {"good": Phrase("good"), "doubtful": Phrase("doubtful"), "bad": Phrase("bad"),
-          "very bad": Phrase("very bad")}
 
 
 def _point_name(point: int) -> str:

@@ -40,6 +40,7 @@ from bgboard.sim.modelled_board import Options, Simulation
 from bgboard.sim.match_run import PANEL, write_gif, write_learner_report, write_records
 from bgboard.sim.terminal_board import board_text, uses_colour
 from bgboard.language import ENGLISH, Phrase, Words, said, say, say_n
+from bgboard.rules.reading import reason_of
 
 #: The keys are the same letters in every language (the display's buttons in English: r(oll),
 #: d(ouble), p(ass), u(ndo), b(oard), q(uit)); what they do is said in the players' language
@@ -331,7 +332,7 @@ class _Session:
         try:
             self.run(lambda: self.command(line))
         except (InputError, EnvironmentFailure) as exc:
-            self.write(f"bgboard: {said(str(exc), self.words)}")
+            self.write(f"bgboard: {said(reason_of(exc), self.words)}")
         return True
 
     def command(self, line: str) -> None:
@@ -386,7 +387,7 @@ class _Session:
         try:
             reading = read_play(line, s.position, s.dice, done, whole=False, numberings=numberings)
         except (IllegalPlayError, NotationError) as exc:
-            raise StepTextError(f"{exc}: nothing moved") from None
+            raise StepTextError(Phrase("%(reason)s: nothing moved", reason=reason_of(exc))) from None
         moves = moves_of(reading.steps, mover)
         self.sim.board.carry_now(moves)
         self.steps.append((reading.steps, moves))
