@@ -21,13 +21,14 @@ LOCALE_DIR = Path(__file__).resolve().parents[1] / "locale"
 
 
 @functools.lru_cache(maxsize=None)
-def words_for(language: str) -> Words:
-    """The translation for ``language`` (a code or a locale name); English is the code's own
-    text, and a text missing from a catalogue falls back to English."""
+def words_for(language: str, domain: str = DOMAIN) -> Words:
+    """The translation for ``language`` (a code or a locale name) in ``domain`` (the board's
+    ``bgboard``; the club's pages and printouts have their own, ``club``); English is the
+    code's own text, and a text missing from a catalogue falls back to English."""
     code = checked_language(language, "language")
     if code == "en":
         return ENGLISH
-    found = gettext.translation(DOMAIN, localedir=LOCALE_DIR, languages=[code], fallback=True)
+    found = gettext.translation(domain, localedir=LOCALE_DIR, languages=[code], fallback=True)
     return found
 
 
