@@ -156,7 +156,8 @@ def test_the_field_library_is_imported_only_by_the_magnets_adapter(path: Path):
 # the renderer, the club's core and the match's core stay free of their layer's adapters.
 PURE_PARTS: dict[str, set[str]] = {
     "club": {"model", "ratings", "bracket", "swiss", "formats", "standings", "csv_export", "payouts",
-             "printing", "live_boards", "views", "checks", "board_limits"},
+             "printing", "live_boards", "views", "checks", "board_limits", "vocabulary",
+             "announcements"},
     "display": {"display_state", "panels", "texts", "fonts", "demos", "refresh", "renderer", "canvas", "layouts",
                 "scoreboard", "ending", "diagram", "footer"},
     "match": {p.stem for p in (ROOT / "match").glob("*.py")} - {"__init__", "recordfile"},

@@ -15,18 +15,26 @@ from typing import Any, Mapping, Sequence, cast
 
 from bgboard.club.live_boards import BoardLive
 from bgboard.errors import InputError
+from bgboard.language import ENGLISH, N_, Words, say
 from bgboard.rules import position_from_id
 
 MAX_NAME = 40
 MAX_TEXT = 60
 PHASE_WORDS = {
-    "opening": "opening roll",
-    "turn": "to roll or double",
-    "doubled": "doubled",
-    "play": "to play",
-    "resigned": "resigned",
-    "game_over": "game over",
-    "match_over": "match over",
+    "opening": N_("opening roll"),
+    "turn": N_("to roll or double"),
+    "doubled": N_("doubled"),
+    "play": N_("to play"),
+    "resigned": N_("resigned"),
+    "game_over": N_("game over"),
+    "match_over": N_("match over"),
+}
+#: A player's phase as a sentence (a language may put the name elsewhere: "Ann ist am Zug").
+PLAYER_PHASE = {
+    "turn": N_("%(name)s to roll or double"),
+    "doubled": N_("%(name)s doubled"),
+    "play": N_("%(name)s to play"),
+    "resigned": N_("%(name)s resigned"),
 }
 
 Side = tuple[int, ...]
@@ -92,9 +100,13 @@ class BoardView:
     @property
     def phase_line(self) -> str:
         """Who must do what, in words ("Ann to play", "Bob doubled", "game over")."""
-        if self.phase in ("turn", "play", "doubled", "resigned") and self.turn is not None:
-            return f"{self.players[self.turn]} {self.phase_words}"
-        return self.phase_words
+        return self.phase_said(ENGLISH)
+
+    def phase_said(self, words: Words) -> str:
+        """:attr:`phase_line` in ``words``' language."""
+        if self.phase in PLAYER_PHASE and self.turn is not None:
+            return say(words, PLAYER_PHASE[self.phase], name=self.players[self.turn])
+        return say(words, self.phase_words) if self.phase_words else ""
 
     def clock_text(self, player: int) -> str | None:
         """A reserve as m:ss, or None."""
