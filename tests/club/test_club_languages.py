@@ -150,6 +150,7 @@ def test_the_room_and_its_live_fragments_speak_each_visitors_language():
         assert "Der Saal" in room and "Brett 1" in room and "Match auf 5" in room
         board = c.get("/board/1", headers={"Accept-Language": "nl"}).text
         assert "Bord 1" in board and "match tot 5" in board
+        assert "<title>Bord 1: Ann (wit) tegen Bob (zwart)" in board   # the board picture's title
         assert c.get("/board/9", headers={"Accept-Language": "nl"}).text.count("Bord 9 heeft zich vanavond niet gemeld.") == 1
     live = site.hub.get(1)
     assert live is not None

@@ -24,7 +24,7 @@ from bgboard.club.web.board_picture import board_svg
 from bgboard.club.web.boardview import BoardView, view_of
 from bgboard.club.web.page_language import request_language
 from bgboard.digits import whole_number
-from bgboard.language import N_
+from bgboard.language import ENGLISH, N_, Words
 
 VIEWS = ("card", "large")
 PING_S = 15
@@ -63,9 +63,9 @@ class Seats:
             self._by_address.pop(address, None)
 
 
-def svg(view: BoardView) -> Markup:
+def svg(view: BoardView, words: Words = ENGLISH) -> Markup:
     """The board's drawing, marked safe for the templates (board_svg escapes its text)."""
-    return Markup(board_svg(view))
+    return Markup(board_svg(view, words))
 
 
 class Fragments:
