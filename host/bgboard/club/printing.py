@@ -14,6 +14,7 @@ the page's language, for ``bgboard club export`` its ``--lang`` (docs/languages.
 
 from __future__ import annotations
 
+import gettext
 import html
 from collections import defaultdict
 from collections.abc import Sequence
@@ -65,8 +66,9 @@ def _e(x: object) -> str:
 
 
 def _lang(words: Words) -> str:
-    info = getattr(words, "info", None)
-    return (info().get("language") if callable(info) else None) or "en"
+    """The sheet's language code: the catalogue's own (gettext's ``info()``), English for none."""
+    found = words.info().get("language") if isinstance(words, gettext.NullTranslations) else None
+    return found or "en"
 
 
 def _head(title: str, css_href: str | None, css_text: str | None, body_class: str, words: Words) -> list[str]:
