@@ -11,11 +11,11 @@ import pytest
 from selenium.webdriver.support.ui import WebDriverWait
 
 from bgboard.club.live_boards import LiveHub
-from bgboard.club.web.pages import standings_url
+from bgboard.club.web.pages import event_url, standings_url
 from bgboard.club.web.server import club_site
 from tests.club.evening import Evening
 from tests.club.test_room_browser import IMAGES, texts
-from tests.club.webclub import SWISS
+from tests.club.webclub import DOUBLE, SWISS
 from tests.club.webrun import PAGE_WAIT_S, ServedSite, chromium
 
 PHONE = {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True}
@@ -110,3 +110,18 @@ def test_the_page_speaks_the_language_and_fits_a_phone(served, phone, language, 
     assert found["page"][0] <= found["page"][1] == PHONE["width"]
     IMAGES.mkdir(parents=True, exist_ok=True)
     phone.save_screenshot(str(IMAGES / f"club-{page}-{language}.png"))
+
+
+@pytest.mark.slow
+def test_every_public_page_fits_a_phone_in_german(served, phone):
+    """The room, the events, the ratings, a Swiss table, a double-elimination bracket (its rounds
+    one under the other), a match and a player: German, text at least 11 px, nothing wider."""
+    asking(phone, "de")
+    pages = {"/": "article.card", "/events": "table.grid td", "/ratings": "table.ratings td.name",
+             event_url(SWISS): "table.swiss td", event_url(DOUBLE): ".bracket .who", "/match/1": "h1.page",
+             "/players/Gus": "h1.page"}
+    for path, ready in pages.items():
+        found = measured(phone, served.url + path, ready)
+        assert found["lang"] == "de", path
+        assert (found["small"], found["overflowing"], found["outside"]) == ([], [], []), path
+        assert found["page"][0] <= found["page"][1] == PHONE["width"], path
