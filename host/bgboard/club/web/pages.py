@@ -177,7 +177,7 @@ def club_routes(site: Any, page: Callable[..., Response], refused: Callable[...,
         record, problem = None, None
         if text:
             try:
-                record = read_record(text)
+                record = read_record(text, words_of(request))
             except InputError as error:
                 problem = str(error)
         return page(request, "match.html", m=info, record=record, problem=problem,
