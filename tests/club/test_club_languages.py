@@ -109,7 +109,7 @@ def test_the_standings_speak_dutch_and_german_by_accept_language(client):
 
 def test_the_event_pages_speak_the_language_of_the_switch(client):
     bracket = client.get(event_url(DOUBLE), headers={"Accept-Language": "de"}).text
-    assert "Sieger: Gus" in bracket and "Finale" in bracket and "Hauptrunde" in bracket
+    assert "Sieger: Gus" in bracket and "Finale" in bracket and "Hauptturnier" in bracket
     table = client.get(event_url(SWISS), headers={"Accept-Language": "nb"}).text
     assert "Runde 3" in table and re.search(r"[VT] \d+-\d+ mot ", table)
     assert "Spillere" in client.get("/events", headers={"Accept-Language": "nb"}).text
@@ -190,7 +190,7 @@ def test_the_pairings_speak_the_players_language():
         board, number, id, players, length, flight, winner = 3, 7, 7, ("Ann", "Bob"), 1, "main", "Ann"
 
     assert pairing_lines(2, [M()], ["Cy"], [M()], words_for("de", "club")) == [
-        "Runde 2 Brett 3: Match 7 Ann gegen Bob, 1 Punkt (Hauptrunde)",
+        "Runde 2 Brett 3: Match 7 Ann gegen Bob, 1 Punkt (Hauptturnier)",
         "Runde 2: Cy hat ein Freilos",
         "Runde 2: Match 7 Ann gegen Bob geht an Ann (Gegner zurückgezogen)",
     ]
