@@ -207,3 +207,15 @@ def test_a_match_and_a_players_page_speak_the_language(client, db):
     assert re.search(r'<td class="move">\d+/\d+', page)   # the plays stay in gnubg's notation
     player = client.get("/players/Gus", headers={"Accept-Language": "nl"}).text
     assert "Tegenstander" in player and re.search(r"<td>(gewonnen|verloren)</td>", player)
+
+
+def test_a_board_that_named_nobody_shows_white_and_black_in_the_language():
+    from bgboard.club.web.board_picture import title
+    from bgboard.club.web.boardview import board_view
+
+    nl = words_for("nl", "club")
+    unnamed = board_view(1, {"phase": "play", "turn": 0})
+    assert unnamed.phase_said(nl) == "Wit speelt" and unnamed.phase_line == "White to play"
+    assert title(unnamed, nl) == "Bord 1: Wit (wit) tegen Zwart (zwart)"
+    named = board_view(1, {"players": ["White", "Bob"], "phase": "doubled", "turn": 1})
+    assert (named.name(0, nl), named.phase_said(words_for("de", "club"))) == ("White", "Bob hat verdoppelt")

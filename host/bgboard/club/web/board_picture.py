@@ -11,7 +11,7 @@ from bgboard.language import ENGLISH, Words, say
 
 def title(view: BoardView, words: Words = ENGLISH) -> str:
     """The picture's one-line description (unescaped), in ``words``' language."""
-    white, black = view.players
+    white, black = view.name(0, words), view.name(1, words)
     score = f" {view.score[0]}-{view.score[1]}" if view.score else ""
     return say(words, "Board %(number)s: %(white)s (white) v %(black)s (black)", number=view.board,
                white=white, black=black) + score

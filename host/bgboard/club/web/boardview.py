@@ -29,6 +29,8 @@ PHASE_WORDS = {
     "game_over": N_("game over"),
     "match_over": N_("match over"),
 }
+#: The names of a board's players when it sent none (said in the page's language).
+UNNAMED = (N_("White"), N_("Black"))
 #: A player's phase as a sentence (a language may put the name elsewhere: "Ann ist am Zug").
 PLAYER_PHASE = {
     "turn": N_("%(name)s to roll or double"),
@@ -92,6 +94,7 @@ class BoardView:
     match: int | None = None
     sides: tuple[Side, Side] | None = None
     problem: str | None = None
+    unnamed: tuple[bool, bool] = (False, False)   # a side the board sent no name for (players: UNNAMED)
 
     @property
     def phase_words(self) -> str:
@@ -105,8 +108,13 @@ class BoardView:
     def phase_said(self, words: Words) -> str:
         """:attr:`phase_line` in ``words``' language."""
         if self.phase in PLAYER_PHASE and self.turn is not None:
-            return say(words, PLAYER_PHASE[self.phase], name=self.players[self.turn])
+            return say(words, PLAYER_PHASE[self.phase], name=self.name(self.turn, words))
         return say(words, self.phase_words) if self.phase_words else ""
+
+    def name(self, player: int, words: Words = ENGLISH) -> str:
+        """Player ``player``'s name; a side the board named nobody for is "White" / "Black"
+        in ``words``' language."""
+        return say(words, self.players[player]) if self.unnamed[player] else self.players[player]
 
     def clock_text(self, player: int) -> str | None:
         """A reserve as m:ss, or None."""
@@ -137,7 +145,8 @@ def board_view(board: int, state: Mapping[str, Any], online: bool = True) -> Boa
     names: Sequence[object] = (None, None)
     if isinstance(got, (list, tuple)) and len(cast("Sequence[object]", got)) == 2:
         names = cast("Sequence[object]", got)
-    players = (bounded(names[0], MAX_NAME) or "White", bounded(names[1], MAX_NAME) or "Black")
+    given = (bounded(names[0], MAX_NAME), bounded(names[1], MAX_NAME))
+    players = (given[0] or UNNAMED[0], given[1] or UNNAMED[1])
     turn = _int(state.get("turn"), 0, 1)
     dice = _pair(state.get("dice"), 1, 6)
     cube = _int(state.get("cube"), 1, 2**15)
@@ -147,6 +156,7 @@ def board_view(board: int, state: Mapping[str, Any], online: bool = True) -> Boa
         board=board,
         online=online,
         players=players,
+        unnamed=(given[0] is None, given[1] is None),
         length=_int(state.get("length"), 0, 999),
         score=_pair(state.get("score"), 0, 9999),
         cube=cube if cube is not None and cube & (cube - 1) == 0 else 1,
