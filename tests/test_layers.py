@@ -20,43 +20,44 @@ ROOT = Path(__file__).resolve().parents[1] / "host" / "bgboard"
 # layer -> the bgboard layers it may import
 ALLOWED: dict[str, set[str]] = {
     "errors": set(),
+    "language": {"errors"},
     "digits": {"errors"},
     "exports": set(),
     "newest": set(),
     "hardware": {"errors"},
-    "rules": {"errors"},
+    "rules": {"language", "errors"},
     "match": {"errors", "files", "newest", "rules"},
-    "sense": {"errors", "rules"},
+    "sense": {"language", "errors", "rules"},
     "link": {"errors"},
-    "display": {"errors", "exports", "hardware", "newest"},
+    "display": {"language", "errors", "exports", "hardware", "newest"},
     "boardsvg": set(),
-    "hints": {"errors", "rules", "boardsvg"},
+    "hints": {"language", "errors", "rules", "boardsvg"},
     "store": {"errors"},
-    "control": {"errors", "exports", "rules", "match", "sense", "link", "display", "hints"},
+    "control": {"language", "errors", "exports", "rules", "match", "sense", "link", "display", "hints"},
     "io": {"errors", "control", "hardware"},
-    "config": {"errors", "files", "rules", "match", "display", "io", "net", "hints"},
-    "net": {"errors", "digits", "exports", "rules", "match", "control", "link"},
-    "app": {"errors", "config", "control", "display", "files", "hardware", "hints", "io", "link", "sense", "store", "net", "match",
+    "config": {"language", "errors", "files", "rules", "match", "display", "io", "net", "hints"},
+    "net": {"language", "errors", "digits", "exports", "rules", "match", "control", "link"},
+    "app": {"language", "errors", "config", "control", "display", "files", "hardware", "hints", "io", "link", "sense", "store", "net", "match",
             "teaching", "analysis", "opponents", "modes", "rules"},
-    "modes": {"errors", "config", "control", "hints", "match", "net", "opponents", "sense", "store", "teaching",
+    "modes": {"language", "errors", "config", "control", "hints", "match", "net", "opponents", "sense", "store", "teaching",
               "display", "link", "rules", "analysis"},
-    "opponents": {"errors", "rules", "match", "control", "hints", "teaching"},
-    "club": {"errors", "digits", "exports", "rules", "match", "store", "net", "analysis", "boardsvg"},
+    "opponents": {"language", "errors", "rules", "match", "control", "hints", "teaching"},
+    "club": {"language", "errors", "digits", "exports", "rules", "match", "store", "net", "analysis", "boardsvg"},
     "federation": {"errors", "digits", "exports", "files", "store", "net", "club"},
-    "teaching": {"errors", "files", "rules", "match", "hints", "analysis", "store"},
-    "analysis": {"errors", "files", "rules", "match", "hints", "store"},
-    "sim": {"errors", "analysis", "exports", "files", "hardware", "hints", "rules", "match", "sense", "link", "display", "store", "control", "config", "app", "net",
+    "teaching": {"language", "errors", "files", "rules", "match", "hints", "analysis", "store"},
+    "analysis": {"language", "errors", "files", "rules", "match", "hints", "store"},
+    "sim": {"language", "errors", "analysis", "exports", "files", "hardware", "hints", "rules", "match", "sense", "link", "display", "store", "control", "config", "app", "net",
             "club", "teaching", "opponents"},
-    "commands": {"errors", "digits", "hardware", "rules", "match", "sense", "link", "display", "hints", "store",
+    "commands": {"language", "errors", "digits", "hardware", "rules", "match", "sense", "link", "display", "hints", "store",
                  "control", "io", "config", "app", "sim", "club", "net", "logs", "teaching", "files", "analysis",
                  "opponents", "federation"},
     "logs": set(),
     "files": {"errors"},
-    "cli": {"errors", "files", "logs", "commands"},
+    "cli": {"language", "errors", "files", "logs", "commands"},
     "__main__": {"cli"},
     "__init__": set(),
 }
-PURE = {"rules", "match", "sense", "display", "hints", "link", "boardsvg"}
+PURE = {"language", "rules", "match", "sense", "display", "hints", "link", "boardsvg"}
 HARDWARE = {"spidev", "machine", "inky", "RPi", "lgpio", "smbus2", "neopixel"}
 # The MQTT client library: imported by one adapter only (the club network's session).
 NETWORK = {"aiomqtt", "paho"}
@@ -120,7 +121,7 @@ def test_the_checks_catch_a_bad_file(tmp_path: Path):
     """The same checks as above, run on files that break them: they must say so."""
     bad = tmp_path / "bad.py"
     bad.write_text("import spidev\nfrom bgboard.match import apply\nfrom bgboard.rules import Position\n")
-    assert _upward(bad, "rules") == ["bgboard.match: layer 'rules' may use only ['errors']"]
+    assert _upward(bad, "rules") == ["bgboard.match: layer 'rules' may use only ['errors', 'language']"]
     assert _hardware_at_top(bad) == ["spidev"]
     inside = tmp_path / "inside.py"
     inside.write_text("def f():\n    import spidev\n    from bgboard.rules import Position\n")
@@ -156,7 +157,8 @@ def test_the_field_library_is_imported_only_by_the_magnets_adapter(path: Path):
 # the renderer, the club's core and the match's core stay free of their layer's adapters.
 PURE_PARTS: dict[str, set[str]] = {
     "club": {"model", "ratings", "bracket", "swiss", "formats", "standings", "csv_export", "payouts",
-             "printing", "live_boards", "views", "checks", "board_limits"},
+             "printing", "live_boards", "views", "checks", "board_limits", "vocabulary",
+             "announcements"},
     "display": {"display_state", "panels", "texts", "fonts", "demos", "refresh", "renderer", "canvas", "layouts",
                 "scoreboard", "ending", "diagram", "footer"},
     "match": {p.stem for p in (ROOT / "match").glob("*.py")} - {"__init__", "recordfile"},

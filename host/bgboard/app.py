@@ -285,7 +285,9 @@ class App:
         from bgboard.display.painter import Painter
         from bgboard.display.screen import Screen
 
-        self.screen = Painter(Screen(panel), self.clock_ms)
+        from bgboard.language.catalogues import players_words
+
+        self.screen = Painter(Screen(panel, words=players_words(None, config.display.language)), self.clock_ms)
         stack.push_async_callback(self._close_records)  # after the display: the last action's records are written
         stack.push_async_callback(asyncio.to_thread, self.screen.close)  # the refresh under way ends first
         stack.push_async_callback(self._close_opponent)

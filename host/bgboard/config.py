@@ -46,6 +46,7 @@ class ButtonsConfig:
 class DisplayConfig:
     panel: str = _key("waveshare-2in9", 'a panel name (bgboard render --help lists them)')
     frames_dir: str = _key("", 'write PNG frames here instead of driving a panel')
+    language: str = _key("", 'en, nl, de, nb, da (el: the tavli names only); "" = the LANG/LC_MESSAGES locale, else English')
 
 
 @dataclass(frozen=True, slots=True)
@@ -280,6 +281,13 @@ def _check(c: Config) -> None:
         panel_spec(c.display.panel)
     except InputError as exc:
         raise ConfigError(f"display.panel: {exc}") from None
+    if c.display.language:
+        from bgboard.language import checked_language
+
+        try:
+            checked_language(c.display.language, "display.language")
+        except InputError as exc:
+            raise ConfigError(str(exc)) from None
     try:
         rule_set(c.match.rules).check_length(c.match.length)
     except InputError as exc:

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Awaitable, Callable, Sequence
 
 from bgboard.errors import shown
 from bgboard.files import write_text_atomic
+from bgboard.language import ENGLISH, Words
 from bgboard.hints.advice import cube_blocker
 from bgboard.hints.hint_engine import CubeState, HintEngine, UnsupportedError
 from bgboard.hints.drills import Drill
@@ -91,13 +92,15 @@ class _Lessons:
                 "report": str(report) if report is not None else None, "in_short": self.summary()[0]}
 
     def write_report(self, path: Path, names: tuple[str, str], title: str = "Learner report",
-                     figures: Any = (), learners: Any = None, histories: Any = None) -> Path:
+                     figures: Any = (), learners: Any = None, histories: Any = None,
+                     words: Words = ENGLISH) -> Path:
         """Write the HTML learner report (atomically: a finished file or none): a section
         per learner (``learners``: the sides of ``[teach] learner``; None: each side with a
         lesson) with the match's PR and luck when ``figures`` (both players' match analysis)
-        are given, and each learner's PR match by match (``histories``: side -> rows)."""
+        are given, and each learner's PR match by match (``histories``: side -> rows); in
+        ``words``' language."""
         path = Path(path)
-        write_text_atomic(path, report_html(self.lessons, title, names, tuple(figures), learners, histories))
+        write_text_atomic(path, report_html(self.lessons, title, names, tuple(figures), learners, histories, words))
         return path
 
 
@@ -275,9 +278,10 @@ class WorkerTeacher(_Lessons):
         return True
 
     async def write_report_async(self, path: Path, names: tuple[str, str], title: str = "Learner report",
-                                 figures: Any = (), learners: Any = None, histories: Any = None) -> Path:
+                                 figures: Any = (), learners: Any = None, histories: Any = None,
+                                 words: Words = ENGLISH) -> Path:
         """:meth:`write_report` off the loop (matplotlib draws the charts)."""
-        return await asyncio.to_thread(self.write_report, path, names, title, figures, learners, histories)
+        return await asyncio.to_thread(self.write_report, path, names, title, figures, learners, histories, words)
 
     async def close(self) -> None:
         """Stop grading (what is still queued is dropped)."""

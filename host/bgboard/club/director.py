@@ -60,6 +60,7 @@ from bgboard.club.views import (
     Standing,
 )
 from bgboard.errors import InputError
+from bgboard.language import ENGLISH, Words
 
 
 class Director:
@@ -388,9 +389,10 @@ class Director:
         return audit.entries(self.db, None if event is None else queries.event_row(self.db, event)["id"])
 
     # ------------------------------------------------------------------ export
-    def export(self, event: str, out_dir: str | Path) -> list[Path]:
+    def export(self, event: str, out_dir: str | Path, words: Words = ENGLISH) -> list[Path]:
         """standings.csv, results.csv, mat/<id>.mat, draw.html (the bracket or table, the
-        standings) and slips.html (the matches to play) of an event in ``out_dir``."""
+        standings) and slips.html (the matches to play, both in ``words``' language) of an
+        event in ``out_dir``."""
         info = self.event(event)
         out = Path(out_dir)
         try:
@@ -403,8 +405,8 @@ class Director:
         files = {
             "standings.csv": csv_export.standings_csv(standings),
             "results.csv": csv_export.results_csv(matches),
-            "draw.html": evening.draw_sheet(self, info.name, css_text=True),
-            "slips.html": evening.slips_sheet(self, info.name, css_text=True),
+            "draw.html": evening.draw_sheet(self, info.name, css_text=True, words=words),
+            "slips.html": evening.slips_sheet(self, info.name, css_text=True, words=words),
         }
         for m in matches:
             text = self.match_record(m.id)

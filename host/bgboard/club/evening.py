@@ -42,6 +42,7 @@ from bgboard.club.checks import clean_name, clean_text, resembles, shell_word
 from bgboard.club.model import CONSOLATION, DOUBLE, ELIMINATION, MAIN, ROUND_ROBIN, SWISS
 from bgboard.digits import is_whole
 from bgboard.errors import EnvironmentFailure, InputError
+from bgboard.language import ENGLISH, Words
 
 
 OPEN, CLOSED = "open", "closed"
@@ -514,9 +515,9 @@ def payouts_or_none(d: Desk, event: str) -> dict[str, Any] | None:
 
 
 def draw_sheet(d: Desk, event: str, *, with_standings: bool = True, with_draw: bool = True,
-               css_href: str | None = None, css_text: bool = False) -> str:
-    """The event's printable draw (:func:`bgboard.club.printing.draw_page`); ``with_draw=False``:
-    its standings (and payouts) alone."""
+               css_href: str | None = None, css_text: bool = False, words: Words = ENGLISH) -> str:
+    """The event's printable draw (:func:`bgboard.club.printing.draw_page`) in ``words``'
+    language; ``with_draw=False``: its standings (and payouts) alone."""
     from bgboard.club import printing
 
     info = d.event(event)
@@ -526,16 +527,17 @@ def draw_sheet(d: Desk, event: str, *, with_standings: bool = True, with_draw: b
     return printing.draw_page(d.club_name(), info, d.bracket(info.name), matches, standings, count,
                               with_standings=with_standings, with_draw=with_draw,
                               payouts=payouts_or_none(d, info.name), css_href=css_href,
-                              css_text=printing.PRINT_CSS if css_text else None)
+                              css_text=printing.PRINT_CSS if css_text else None, words=words)
 
 
-def slips_sheet(d: Desk, event: str, *, css_href: str | None = None, css_text: bool = False) -> str:
+def slips_sheet(d: Desk, event: str, *, css_href: str | None = None, css_text: bool = False,
+                words: Words = ENGLISH) -> str:
     """A slip per match to play (:func:`bgboard.club.printing.slips_page`)."""
     from bgboard.club import printing
 
     info = d.event(event)
     return printing.slips_page(d.club_name(), info, d.matches(info.name), css_href=css_href,
-                               css_text=printing.PRINT_CSS if css_text else None)
+                               css_text=printing.PRINT_CSS if css_text else None, words=words)
 
 
 # ---------------------------------------------------------------------- backups

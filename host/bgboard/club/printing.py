@@ -7,15 +7,21 @@ board (table) number; the standings and, once final, the payouts follow on their
 when asked.  :func:`slips_page` is one slip per match to play (event, round, match number,
 board, length, both players with boxes for the score and a signature), for clubs without
 networked boards.  Both link ``css_href`` (the web site, whose policy allows no inline
-style) or inline ``css_text`` (the export's file).  Every name is escaped.
+style) or inline ``css_text`` (the export's file).  Every name is escaped.  The sheets speak
+the director's language: ``words`` (the ``club`` catalogue; English by default), on the web
+the page's language, for ``bgboard club export`` its ``--lang`` (docs/languages.md).
 """
 
 from __future__ import annotations
 
+import gettext
 import html
 from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
+
+from bgboard.club.vocabulary import named
+from bgboard.language import ENGLISH, N_, Words, say, say_n
 
 #: The sheets' style: A4 or Letter, landscape; each flight and the standings on their own page.
 PRINT_CSS = """
@@ -51,40 +57,53 @@ body.slips { columns: 2; column-gap: 8mm; }
 @media screen { body.print { max-width: 1400px; margin: 0 auto; } .sheet-bracket { overflow-x: auto; } }
 """
 
-FLIGHT_TITLES = {"main": "Main flight", "consolation": "Consolation flight", "last-chance": "Last chance"}
+FLIGHT_TITLES = {"main": N_("Main flight"), "consolation": N_("Consolation flight"), "last-chance": N_("Last chance")}
+
 
 
 def _e(x: object) -> str:
     return html.escape("" if x is None else str(x))
 
 
-def _plural(n: int, one: str) -> str:
-    return f"{n} {one}{'' if n == 1 else 's'}"
+def _lang(words: Words) -> str:
+    """The sheet's language code: the catalogue's own (gettext's ``info()``), English for none."""
+    found = words.info().get("language") if isinstance(words, gettext.NullTranslations) else None
+    return found or "en"
 
 
-def _head(title: str, css_href: str | None, css_text: str | None, body_class: str) -> list[str]:
+def _head(title: str, css_href: str | None, css_text: str | None, body_class: str, words: Words) -> list[str]:
     style = (f'<link rel="stylesheet" href="{_e(css_href)}">' if css_href else
              f"<style>{css_text or ''}</style>")
-    return ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
+    return ["<!DOCTYPE html>", f'<html lang="{_e(_lang(words))}"><head><meta charset="utf-8">',
             '<meta name="viewport" content="width=device-width, initial-scale=1">',
             f"<title>{_e(title)}</title>", style, f'</head><body class="print {body_class}">']
 
 
-def _settings_line(club: str, event: Any) -> str:
-    consolation = f" (consolation {_e(event.consolation_length)})" if event.consolation_length else ""
+def _settings_line(club: str, event: Any, words: Words) -> str:
+    consolation = (" (" + say(words, "consolation %(length)s", length=event.consolation_length) + ")"
+                   if event.consolation_length else "")
     clock: dict[str, Any] = event.clock or {}
-    return (f'<p class="meta">{_e(club)} · {_e(event.format)} · {_e(event.length)}-point matches'
-            f"{consolation} · rules {_e(event.rules)} · clock {_e(clock.get('reserve_per_point_s', 0) // 60)}"
-            f" min per point + {_e(clock.get('delay_s', 0))} s delay · "
-            f"{_e(_plural(len(event.players), 'player'))} · {_e(event.status)}</p>")
+    # (the texts are said outside the f-strings: Babel reads no call inside one)
+    parts = [club, named(words, event.format),
+             say(words, "%(length)s-point matches", length=event.length) + consolation,
+             say(words, "rules %(rules)s", rules=event.rules),
+             say(words, "clock %(minutes)s min per point + %(delay)s s delay",
+                 minutes=clock.get("reserve_per_point_s", 0) // 60, delay=clock.get("delay_s", 0)),
+             say_n(words, "%(n)d player", "%(n)d players", len(event.players)), named(words, event.status)]
+    return '<p class="meta">' + " · ".join(_e(part) for part in parts) + "</p>"
 
 
-def where(m: Any) -> str:
+def _heads(texts: Sequence[str]) -> str:
+    """Table heads (texts already said in the sheet's language)."""
+    return "".join(f"<th>{_e(text)}</th>" for text in texts)
+
+
+def where(m: Any, words: Words = ENGLISH) -> str:
     """'board 3' for a match still to play that has a board, else ''."""
-    return f"board {m.board}" if m is not None and m.status == "pending" and m.board else ""
+    return say(words, "board %(number)s", number=m.board) if m is not None and m.status == "pending" and m.board else ""
 
 
-def bracket_html(nodes: Sequence[Any], matches: dict[int, Any]) -> list[str]:
+def bracket_html(nodes: Sequence[Any], matches: dict[int, Any], words: Words = ENGLISH) -> list[str]:
     """One ``section.flight`` per flight: its rounds as columns of match boxes."""
     flights: dict[str, dict[int, list[Any]]] = defaultdict(lambda: defaultdict(list))
     for n in nodes:
@@ -92,28 +111,29 @@ def bracket_html(nodes: Sequence[Any], matches: dict[int, Any]) -> list[str]:
     out: list[str] = []
     for flight, stages in flights.items():
         order = sorted(stages)
-        out.append(f'<section class="flight" data-flight="{_e(flight)}"><h2>{_e(FLIGHT_TITLES.get(flight, flight))}</h2>'
+        heading = say(words, FLIGHT_TITLES[flight]) if flight in FLIGHT_TITLES else flight
+        out.append(f'<section class="flight" data-flight="{_e(flight)}"><h2>{_e(heading)}</h2>'
                    '<div class="sheet-bracket">')
         for number, stage in enumerate(order, 1):
-            title = "Final" if stage == order[-1] else f"Round {number}"
-            out.append(f'<div class="col"><h3>{title}</h3><div class="games">')
+            title = say(words, "Final") if stage == order[-1] else say(words, "Round %(number)s", number=number)
+            out.append(f'<div class="col"><h3>{_e(title)}</h3><div class="games">')
             for n in stages[stage]:
                 m = matches.get(n.match_id) if n.match_id is not None else None
                 cls = n.state + (" pending" if m is not None and m.status == "pending" else "")
                 out.append(f'<div class="box {_e(cls)}" id="node-{_e(n.node)}">')
                 for side in (0, 1):
-                    who = n.players[side] or ("bye" if n.state == "bye" else "")
+                    who = n.players[side] or (say(words, "bye") if n.state == "bye" else "")
                     won = " won" if n.winner and n.winner == n.players[side] else ""
                     score = m.score[side] if m is not None and m.score else ""
                     out.append(f'<div class="p{won}"><span class="who">{_e(who)}</span>'
                                f'<span class="pts">{_e(score)}</span></div>')
                 tag: list[str] = []
                 if m is not None and m.number:
-                    tag.append(f"match {m.number}")
+                    tag.append(_e(say(words, "match %(number)s", number=m.number)))
                 if where(m):
-                    tag.append(f'<b class="table">{_e(where(m))}</b>')
+                    tag.append(f'<b class="table">{_e(where(m, words))}</b>')
                 if m is not None and m.status == "forfeit":
-                    tag.append("forfeit")
+                    tag.append(_e(say(words, "forfeit")))
                 if tag:
                     out.append(f'<div class="tag">{"<br>".join(tag)}</div>')
                 out.append("</div>")
@@ -122,7 +142,7 @@ def bracket_html(nodes: Sequence[Any], matches: dict[int, Any]) -> list[str]:
     return out
 
 
-def table_html(standings: Sequence[Any], matches: Sequence[Any], rounds: int) -> list[str]:
+def table_html(standings: Sequence[Any], matches: Sequence[Any], rounds: int, words: Words = ENGLISH) -> list[str]:
     """Swiss / round robin: a crosstable — a row per player (standings order), a cell per
     round naming the opponent by his row number (``W 3-1 v #12``), and the board of a match
     still to play."""
@@ -134,14 +154,15 @@ def table_html(standings: Sequence[Any], matches: Sequence[Any], rounds: int) ->
             if me is None:
                 continue
             if other is None:
-                cells[me][m.round] = "bye"
+                cells[me][m.round] = _e(say(words, "bye"))
                 continue
-            mark = "" if m.winner is None else ("W " if m.winner == me else "L ")
+            mark = "" if m.winner is None else (say(words, "W") + " " if m.winner == me else say(words, "L") + " ")
             score = f"{m.score[side]}-{m.score[1 - side]} " if m.score else ""
-            table = f' <b class="table">{_e(where(m))}</b>' if where(m) else ""
-            cells[me][m.round] = f"{mark}{score}v #{rank.get(other, '?')}{table}"
-    out = ['<section class="flight"><table class="sheet"><tr><th>#</th><th>Player</th>'
-           + "".join(f"<th>Round {r}</th>" for r in range(1, rounds + 1)) + "<th>Won</th></tr>"]
+            table = f' <b class="table">{_e(where(m, words))}</b>' if where(m) else ""
+            cells[me][m.round] = _e(say(words, "%(mark)s%(score)sv #%(row)s", mark=mark, score=score,
+                                        row=rank.get(other, "?"))) + table
+    heads = ["#", say(words, "Player")] + [say(words, "Round %(number)s", number=r) for r in range(1, rounds + 1)]
+    out = ['<section class="flight"><table class="sheet"><tr>' + _heads(heads + [say(words, "Won")]) + "</tr>"]
     for s in standings:
         out.append(f"<tr><td>{s.rank}</td><td>{_e(s.name)}</td>"
                    + "".join(f"<td>{cells[s.name].get(r, '')}</td>" for r in range(1, rounds + 1))
@@ -150,23 +171,28 @@ def table_html(standings: Sequence[Any], matches: Sequence[Any], rounds: int) ->
     return out
 
 
-def standings_html(standings: Sequence[Any], payouts: dict[str, Any] | None = None) -> list[str]:
+def standings_html(standings: Sequence[Any], payouts: dict[str, Any] | None = None,
+                   words: Words = ENGLISH) -> list[str]:
     keys = list(standings[0].tiebreaks) if standings else []
-    out = ['<section class="standings"><h2>Standings</h2><table class="sheet"><tr><th>#</th><th>Player</th>'
-           "<th>Won</th><th>Lost</th><th>Points</th>"
-           + "".join(f"<th>{_e(k.replace('_', ' '))}</th>" for k in keys) + "<th>Status</th></tr>"]
+    heads = (["#"] + [say(words, h) for h in (N_("Player"), N_("Won"), N_("Lost"), N_("Points"))]
+             + [named(words, k) for k in keys] + [say(words, "Status")])
+    title = say(words, "Standings")
+    out = [f'<section class="standings"><h2>{_e(title)}</h2><table class="sheet"><tr>' + _heads(heads) + "</tr>"]
     for s in standings:
         out.append(f"<tr><td>{s.rank}</td><td>{_e(s.name)}</td><td>{s.wins}</td><td>{s.losses}</td>"
                    f"<td>{s.points_for}-{s.points_against}</td>"
                    + "".join(f"<td>{_e(f'{s.tiebreaks[k]:g}')}</td>" for k in keys)
-                   + f"<td>{_e(s.status)}</td></tr>")
+                   + f"<td>{_e(named(words, s.status))}</td></tr>")
     out.append("</table>")
     if payouts and payouts.get("final") and payouts.get("paid"):
-        out.append(f'<h2>Payouts</h2><p class="meta">pot {_e(payouts["pot"])} ({_e(payouts["gross"])} in entry '
-                   f'fees, rake {_e(payouts["rake"])})</p><table class="sheet payouts"><tr><th>Flight</th>'
-                   "<th>Place</th><th>Player</th><th>Amount</th></tr>")
+        pot = say(words, "Pot %(pot)s (%(gross)s in entry fees, rake %(rake)s)", pot=payouts["pot"],
+                  gross=payouts["gross"], rake=payouts["rake"])
+        title = say(words, "Payouts")
+        heads = [say(words, h) for h in (N_("Flight"), N_("Place"), N_("Player"), N_("Amount"))]
+        out.append(f'<h2>{_e(title)}</h2><p class="meta">{_e(pot)}</p><table class="sheet payouts"><tr>'
+                   + _heads(heads) + "</tr>")
         for p in payouts["paid"]:
-            out.append(f"<tr><td>{_e(p['flight'])}</td><td>{_e(p['place'])}</td><td>{_e(p['name'])}</td>"
+            out.append(f"<tr><td>{_e(named(words, p['flight']))}</td><td>{_e(p['place'])}</td><td>{_e(p['name'])}</td>"
                        f"<td>{_e(p['amount'])}</td></tr>")
         out.append("</table>")
     out.append("</section>")
@@ -176,37 +202,43 @@ def standings_html(standings: Sequence[Any], payouts: dict[str, Any] | None = No
 def draw_page(club: str, event: Any, nodes: Sequence[Any], matches: Sequence[Any],
               standings: Sequence[Any], rounds: int, *, with_standings: bool = True,
               payouts: dict[str, Any] | None = None, css_href: str | None = None,
-              css_text: str | None = None, with_draw: bool = True) -> str:
+              css_text: str | None = None, with_draw: bool = True, words: Words = ENGLISH) -> str:
     """The printable draw (module doc); ``with_draw=False``: the standings sheet alone."""
-    parts = _head(f"{event.name} — {club}", css_href, css_text, "draw")
-    parts += [f"<h1>{_e(event.name)}</h1>", _settings_line(club, event)]
+    parts = _head(f"{event.name} — {club}", css_href, css_text, "draw", words)
+    parts += [f"<h1>{_e(event.name)}</h1>", _settings_line(club, event, words)]
     if with_draw:
         if nodes:
-            parts += bracket_html(nodes, {m.id: m for m in matches})
+            parts += bracket_html(nodes, {m.id: m for m in matches}, words)
         elif matches:
-            parts += table_html(standings, matches, rounds)
+            parts += table_html(standings, matches, rounds, words)
         else:
-            parts.append('<p class="empty">No round has been paired yet.</p>')
+            parts.append('<p class="empty">' + _e(say(words, "No round has been paired yet.")) + "</p>")
     if with_standings:
-        parts += standings_html(standings, payouts)
+        parts += standings_html(standings, payouts, words)
     parts.append("</body></html>")
     return "\n".join(parts) + "\n"
 
 
 def slips_page(club: str, event: Any, matches: Sequence[Any], *, css_href: str | None = None,
-               css_text: str | None = None) -> str:
+               css_text: str | None = None, words: Words = ENGLISH) -> str:
     """One slip per match still to play (module doc)."""
-    parts = _head(f"Match slips · {event.name} — {club}", css_href, css_text, "slips")
+    parts = _head(say(words, "Match slips · %(event)s — %(club)s", event=event.name, club=club), css_href, css_text,
+                  "slips", words)
     pending = [m for m in matches if m.status == "pending"]
     if not pending:
-        parts.append(f'<p class="empty">{_e(event.name)}: no match is waiting to be played.</p>')
+        parts.append('<p class="empty">' + _e(say(words, "%(event)s: no match is waiting to be played.", event=event.name))
+                     + "</p>")
+    points, signature = _e(say(words, "points:")), _e(say(words, "signature:"))
     for m in pending:
+        board = where(m, words) or say(words, "board %(number)s", number="?")
+        round_, match = say(words, "round %(number)s", number=m.round), say(words, "match %(number)s", number=m.number)
+        length = say_n(words, "%(n)d point", "%(n)d points", m.length)
         parts.append(
-            f'<div class="slip" id="slip-{m.id}"><p class="slip-head"><b>{_e(event.name)}</b> · round {m.round}'
-            f" · match {_e(m.number)} · <b class=\"table\">{_e(where(m) or 'board ?')}</b> · "
-            f"{_e(_plural(m.length, 'point'))}</p><table class=\"sheet\">"
-            + "".join(f'<tr><td class="who">{_e(p)}</td><td class="box-score">points:</td>'
-                      f'<td class="sign">signature:</td></tr>' for p in m.players)
+            f'<div class="slip" id="slip-{m.id}"><p class="slip-head"><b>{_e(event.name)}</b> · '
+            f'{_e(round_)} · {_e(match)} · <b class="table">{_e(board)}</b> · '
+            f"{_e(length)}</p><table class=\"sheet\">"
+            + "".join(f'<tr><td class="who">{_e(p)}</td><td class="box-score">{points}</td>'
+                      f'<td class="sign">{signature}</td></tr>' for p in m.players)
             + "</table></div>")
     parts.append("</body></html>")
     return "\n".join(parts) + "\n"

@@ -19,6 +19,8 @@ import sys
 from pathlib import Path
 from typing import Any, Mapping
 
+from bgboard.language import ENGLISH, N_, Words, say
+from bgboard.language.catalogues import add_lang_argument, players_words
 from bgboard.errors import InputError
 
 
@@ -37,6 +39,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     p.add_argument("--cache", type=Path, help="results cache for folders (default: one per folder in "
                    "$XDG_CACHE_HOME/bgboard or ~/.cache/bgboard, never in the folder analysed)")
     p.add_argument("--worst", type=int, default=5, help="how many worst decisions to list per player")
+    add_lang_argument(p)
     return p
 
 
@@ -66,40 +69,47 @@ def _bar(done: int, total: int, name: str) -> None:
 NAME_MOST = 40
 
 
-def _text(result: dict[str, Any]) -> str:
-    lines = [f"{result['file']} ({result['engine']}, {result['plies']}-ply)"]
+def _text(result: dict[str, Any], w: Words = ENGLISH) -> str:
+    lines = [say(w, "%(file)s (%(engine)s, %(plies)d-ply)", file=result["file"], engine=result["engine"],
+                 plies=result["plies"])]
     players = result["players"]
-    rows = [
-        ("Total moves", "total_moves", "{}"),
-        ("Unforced moves", "unforced_moves", "{}"),
-        ("Checker error EMG", "checker_error_emg", "{:.3f}"),
-        ("Checker error rate mEMG", "checker_rate_memg", "{:.1f}"),
-        ("Cube decisions", "cube_decisions", "{}"),
-        ("Close or actual cube decisions", "close_cube_decisions", "{}"),
-        ("Cube error EMG", "cube_error_emg", "{:.3f}"),
-        ("Error rate mEMG", "error_rate_memg", "{:.1f}"),
-        ("Snowie error rate", "snowie_error_rate", "{:.1f}"),
+    rows = [  # gnubg's own labels (its ratings' words stay gnubg's, in English)
+        (N_("Total moves"), "total_moves", "{}"),
+        (N_("Unforced moves"), "unforced_moves", "{}"),
+        (N_("Checker error EMG"), "checker_error_emg", "{:.3f}"),
+        (N_("Checker error rate mEMG"), "checker_rate_memg", "{:.1f}"),
+        (N_("Cube decisions"), "cube_decisions", "{}"),
+        (N_("Close or actual cube decisions"), "close_cube_decisions", "{}"),
+        (N_("Cube error EMG"), "cube_error_emg", "{:.3f}"),
+        (N_("Error rate mEMG"), "error_rate_memg", "{:.1f}"),
+        (N_("Snowie error rate"), "snowie_error_rate", "{:.1f}"),
         ("PR", "pr", "{:.2f}"),
-        ("Rating", "overall_rating", "{}"),
-        ("Luck EMG", "luck_emg", "{:+.3f}"),
-        ("Luck rating", "luck_rating", "{}"),
+        (N_("Rating"), "overall_rating", "{}"),
+        (N_("Luck EMG"), "luck_emg", "{:+.3f}"),
+        (N_("Luck rating"), "luck_rating", "{}"),
     ]
     # each column as wide as its player's name (an engine's "gnubg-nn (intermediate)" whole), up to NAME_MOST
     names = [p["name"] if len(p["name"]) <= NAME_MOST else p["name"][: NAME_MOST - 1] + "…" for p in players]
     width = [max(20, len(name)) for name in names]
     lines.append(f"  {'':32s} {names[0]:>{width[0]}s} {names[1]:>{width[1]}s}")
+    missing = say(w, "n/a")
     for label, key, fmt in rows:
-        cells = [fmt.format(p[key]) if p[key] is not None else "n/a" for p in players]
-        lines.append(f"  {label:32s} {cells[0]:>{width[0]}s} {cells[1]:>{width[1]}s}")
+        cells = [fmt.format(p[key]) if p[key] is not None else missing for p in players]
+        lines.append(f"  {say(w, label):32s} {cells[0]:>{width[0]}s} {cells[1]:>{width[1]}s}")
     for p in players:
         lo, hi = p["pr_low"], p["pr_high"]
-        ci = f"{lo:.1f}–{hi:.1f}" if lo is not None and hi is not None else "n/a"
+        ci = f"{lo:.1f}–{hi:.1f}" if lo is not None and hi is not None else missing
         note = f" ({p['pr_note']})" if p.get("pr_note") else ""
-        lines.append(f"  {p['name']}: PR {p['pr']:.2f}, 95 % interval {ci} over {p['decisions']} decisions{note}")
+        summary = say(w, "%(name)s: PR %(pr)s, 95 %% interval %(interval)s over %(decisions)s decisions%(note)s",
+                      name=p["name"], pr=f"{p['pr']:.2f}", interval=ci, decisions=p["decisions"], note=note)
+        lines.append(f"  {summary}")
         for d in p["worst"]:
-            where = f"line {d['line']}" if d.get("line") is not None else f"move {d.get('move')}"
-            lines.append(f"    game {d['game']} {where}: {d['played']} — better {d['better']}"
-                         f" (−{d['error_emg']:.3f} EMG)")
+            where = (say(w, "line %(line)s", line=d["line"]) if d.get("line") is not None
+                     else say(w, "move %(number)s", number=d.get("move")))
+            worst = say(w, "game %(game)s %(where)s: %(played)s — better %(better)s (−%(error)s EMG)",
+                        game=d["game"], where=where, played=d["played"], better=d["better"],
+                        error=f"{d['error_emg']:.3f}")
+            lines.append(f"    {worst}")
     return "\n".join(lines)
 
 
@@ -138,7 +148,7 @@ def run(args: argparse.Namespace) -> int:
                 if show_bar:  # the bar's line is cleared before the figures (stderr and stdout share a terminal)
                     sys.stderr.write("\r" + " " * 80 + "\r")
                     sys.stderr.flush()
-                print(_text(figures), flush=True)
+                print(_text(figures, players_words(args.lang)), flush=True)
     except KeyboardInterrupt:
         sys.stderr.write(f"\ninterrupted after {len(results)} files; run again to resume"
                          f"{' (cache ' + str(cache_path) + ')' if cache_path else ''}\n")

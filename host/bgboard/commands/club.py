@@ -43,6 +43,7 @@ from pathlib import Path
 from typing import Any
 
 from bgboard.club import evening
+from bgboard.club.announcements import pairing_lines, rating_lines, standings_lines
 from bgboard.club.checks import MAX_MAT, parse_score
 from bgboard.club.db import database_error
 from bgboard.club.director import Director
@@ -52,6 +53,8 @@ from bgboard.commands import club_evening
 from bgboard.digits import decimal_argument, whole_argument
 from bgboard.errors import InputError
 from bgboard.files import read_fd, read_text
+from bgboard.language import Words, choose_language
+from bgboard.language.catalogues import add_lang_argument, words_for
 
 MAX_PASSWORD_FILE = 64 * 1024  # a broker password file is one short line
 MAX_PASSWORD_LINE = 4096  # longer than any allowed director password (they stop at 256)
@@ -110,6 +113,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     p = sub.add_parser("round", help="pair every match that can be played now")
     p.add_argument("event", metavar="EVENT")
     p.add_argument("--json", action="store_true")
+    add_lang_argument(p)
 
     p = sub.add_parser("result", help="enter (or with --correct, correct) a match's score")
     p.add_argument("event", metavar="EVENT")
@@ -139,15 +143,18 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     p = sub.add_parser("standings", help="an event's standings with tie-breaks")
     p.add_argument("event", metavar="EVENT")
     p.add_argument("--json", action="store_true")
+    add_lang_argument(p)
 
     p = sub.add_parser("ratings", help="every player's FIBS rating")
     p.add_argument("--json", action="store_true")
+    add_lang_argument(p)
 
     p = sub.add_parser("export", help="an event's CSV, .mat files and printable HTML page")
     p.add_argument("event", metavar="EVENT")
     p.add_argument("--out", required=True, metavar="DIR")
     p.add_argument("--analyse", nargs="?", const="gnubg-nn", metavar="ENGINE",
                    help="also analyse every match (docs/analysis.md): analysis.csv, per player PR, error rate, luck")
+    add_lang_argument(p)   # the draw's and the slips' language
 
     p = sub.add_parser("analyse", help="analyse the stored results waiting in the queue (PR, error rates, luck)",
                        description="Analyse every stored result with a .mat record still queued "
@@ -188,6 +195,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
 
 def db_path(args: argparse.Namespace) -> Path:
     return Path(args.db or os.environ.get("BGBOARD_CLUB_DB") or "club.sqlite")
+
+
+def _club_words(args: argparse.Namespace) -> Words:
+    """The players' language for the club's texts (the ``club`` catalogue): ``--lang``, else
+    the locale (LANGUAGE, LC_ALL, LC_MESSAGES, LANG), else English."""
+    return words_for(choose_language(getattr(args, "lang", None), "", os.environ), "club")
 
 
 def _read_mat(path: str) -> str:
@@ -265,15 +278,8 @@ def _run(d: Director, args: argparse.Namespace, by: str) -> int:
         if args.json:
             print(json.dumps(r.as_json()))
         else:
-            for m in r.matches:
-                print(f"round {r.round} board {m.board}: match {m.number} {m.players[0]} v {m.players[1]}, "
-                      f"{m.length} point{'s' if m.length != 1 else ''} ({m.flight})"
-                      + (f" [id {m.id}]" if m.id != m.number else ""))
-            for name in r.byes:
-                print(f"round {r.round}: {name} has a bye")
-            for m in r.walkovers:
-                print(f"round {r.round}: match {m.number} {m.players[0]} v {m.players[1]} goes to "
-                      f"{m.winner} (withdrawn opponent)")
+            for line in pairing_lines(r.round, r.matches, r.byes, r.walkovers, _club_words(args)):
+                print(line)
             if d.last_backup:
                 print(d.last_backup)
     elif cmd == "result":
@@ -300,16 +306,14 @@ def _run(d: Director, args: argparse.Namespace, by: str) -> int:
         rows = d.standings(args.event)
         if args.json:
             print(json.dumps([r.as_json() for r in rows]))
-        for r in rows if not args.json else ():
-            tb = ", ".join(f"{k.replace('_', ' ')} {v:g}" for k, v in r.tiebreaks.items())
-            print(f"{r.rank}. {r.name}: {r.wins} won, {r.losses} lost, points {r.points_for}-"
-                  f"{r.points_against}, {tb}, {r.status}")
+        for line in standings_lines(rows, _club_words(args)) if not args.json else ():
+            print(line)
     elif cmd == "ratings":
         players = d.ratings()
         if args.json:
             print(json.dumps([asdict(p) for p in players]))
-        for p in players if not args.json else ():
-            print(f"{p.name}: {p.rating:.2f} (experience {p.experience})")
+        for line in rating_lines(players, _club_words(args)) if not args.json else ():
+            print(line)
     elif cmd == "director-password":
         from bgboard.club.web.password import hash_password
 
@@ -331,7 +335,7 @@ def _run(d: Director, args: argparse.Namespace, by: str) -> int:
         done = analysis_queue.drain(d.club.path, on_each=each)
         print(f"{done} match{'es' if done != 1 else ''} analysed")
     elif cmd == "export":
-        written = d.export(args.event, args.out)
+        written = d.export(args.event, args.out, _club_words(args))
         print(f"{len(written)} files written to {args.out}")
         csv_path = Path(args.out) / "analysis.csv"
         if args.analyse:  # every record analysed now (cached beside them), not the stored figures

@@ -20,6 +20,8 @@ import json
 import sys
 from typing import Any, TextIO
 
+from bgboard.language import ENGLISH, Words, said, say
+from bgboard.language.catalogues import add_lang_argument, players_words
 from bgboard.errors import InputError
 from bgboard.hints.hint_engine import CubeHint, CubeState, HintEngine, PlaysHint
 from bgboard.rules import parse_dice, parse_position
@@ -72,6 +74,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     p.add_argument("--engine", default=None, help="bgsage, gnubg-nn, pubeval or auto (default: $BGBOARD_HINT_ENGINE or auto)")
     p.add_argument("--top", type=int, default=None, help="show at most N plays (default 5; all with --json)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    add_lang_argument(p)
     p.add_argument("--grade", metavar="PLAY", default=None,
                    help='grade this play of DICE as gnubg does, e.g. --grade "24/20" (illegal: the reason)')
     p.add_argument("--batch", action="store_true", help='read lines "POSITION DICE" from stdin, print one JSON object per line')
@@ -146,17 +149,23 @@ def _run_batch(engine: HintEngine, source: TextIO, out: TextIO) -> int:
 
 
 def _grade(
-    engine: HintEngine, position: Position, dice: tuple[int, int], text: str, state: CubeState | None, as_json: bool
+    engine: HintEngine, position: Position, dice: tuple[int, int], text: str, state: CubeState | None, as_json: bool,
+    words: Words = ENGLISH,
 ) -> int:
-    """Grade one play (its legality checked by the rules engine first)."""
+    """Grade one play (its legality checked by the rules engine first), said in ``words``'
+    language (the JSON keeps gnubg's English grade words)."""
     from bgboard.hints.advice import play_hints
     from bgboard.hints.grade import grade_play
-    from bgboard.rules import parse_play
+    from bgboard.rules import IllegalPlayError, NotationError, parse_play
+    from bgboard.rules.reading import reason_of
 
-    play = parse_play(text, position, dice)  # IllegalPlayError says why, in one sentence
+    try:
+        play = parse_play(text, position, dice)  # IllegalPlayError says why, in one sentence
+    except (IllegalPlayError, NotationError) as exc:
+        raise InputError(said(reason_of(exc), words)) from None
     hint = play_hints(engine, position, dice, state=state)
     if not hint.plays:
-        verdict_text = "No legal play: passing is the only choice."
+        verdict_text = say(words, "No legal play: passing is the only choice.")
         if as_json:
             print(json.dumps({"engine": hint.engine, "play": "pass", "best": "pass", "loss": 0.0, "grade": "good"}))
         else:
@@ -167,7 +176,7 @@ def _grade(
         print(json.dumps({"engine": hint.engine, "play": verdict.notation, "best": verdict.best,
                           "loss": round(verdict.loss, 6), "grade": verdict.grade}))
     else:
-        print(verdict.text)
+        print(said(verdict.text, words))
     return 0
 
 
@@ -205,7 +214,7 @@ def run(args: argparse.Namespace) -> int:
     engine = _open(args.engine)
     limit = args.top if args.top is not None else (None if args.json else 5)
     if args.grade is not None:
-        return _grade(engine, position, dice, args.grade, state, args.json)
+        return _grade(engine, position, dice, args.grade, state, args.json, players_words(args.lang))
     hint = play_hints(engine, position, dice, limit, state=state)
     if args.json:
         print(json.dumps({"engine": hint.engine, "dice": list(hint.dice), "calibrated": hint.calibrated,

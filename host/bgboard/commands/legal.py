@@ -31,6 +31,8 @@ import json
 import sys
 from typing import TextIO
 
+from bgboard.language import ENGLISH, Words, said, say
+from bgboard.language.catalogues import add_lang_argument, players_words
 from bgboard.errors import InputError
 from bgboard.rules.games import GAMES
 from bgboard.rules import (
@@ -88,6 +90,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     parser.add_argument("--variant", choices=tuple(GAMES), default="standard",
                         help="checkers per side (Hypergammon has fewer), or a seed variant's rules "
                         "(plakoto, fevga, anti, race: POSITION 'start' or the variant form of docs/rules.md)")
+    add_lang_argument(parser)
     return parser
 
 
@@ -97,14 +100,22 @@ def _batch(stdin: TextIO, stdout: TextIO, checkers: int, variant: str = "standar
     return run_batch(stdin, stdout, lambda position, dice: answer(position, dice, checkers, variant))
 
 
-def _check_play(position_text: str, dice_text: str, text: str, checkers: int, as_json: bool) -> int:
-    """``--play``: the play ``text`` names, in gnubg notation (an error says why not)."""
+def _check_play(position_text: str, dice_text: str, text: str, checkers: int, as_json: bool,
+                words: Words = ENGLISH) -> int:
+    """``--play``: the play ``text`` names, in gnubg notation (an error says why not, in
+    ``words``' language)."""
+    from bgboard.rules import IllegalPlayError, NotationError
+    from bgboard.rules.reading import reason_of
+
     position = parse_position(position_text, checkers)
-    play = parse_play(text, position, parse_dice(dice_text))
+    try:
+        play = parse_play(text, position, parse_dice(dice_text))
+    except (IllegalPlayError, NotationError) as exc:
+        raise InputError(said(reason_of(exc), words)) from None
     if as_json:
         print(json.dumps({"position": position_text, "play": play.notation, "position_id": position_id(play.position)}))
     else:
-        print(play.notation or "no legal play")
+        print(play.notation or say(words, "no legal play"))
     return 0
 
 
@@ -122,7 +133,7 @@ def run(args: argparse.Namespace) -> int:
     if not args.position or not dice:
         raise InputError("give a POSITION (Position ID or XGID) and DICE like 31, or --batch")
     if args.play is not None:
-        return _check_play(args.position, dice, args.play, checkers, args.json)
+        return _check_play(args.position, dice, args.play, checkers, args.json, players_words(args.lang))
     result = answer(args.position, dice, checkers, args.variant)
     if args.json:
         print(json.dumps(result))
@@ -130,5 +141,5 @@ def run(args: argparse.Namespace) -> int:
         for play in result["plays"]:
             print(play["play"])
     else:
-        print("no legal play")
+        print(say(players_words(args.lang), "no legal play"))
     return 0

@@ -2,18 +2,22 @@
 
 ``bgboard render --demo NAME --panel PANEL --out FILE.png`` draws one of the built-in demo
 states; ``--state FILE.json`` draws a state read from JSON (see docs/display.md).
-``--list`` prints the demos and panels.
+``--list`` prints the demos and panels.  ``--lang L`` draws it in a language (docs/languages.md);
+``--json`` prints the placed items ``{"items": [{"name", "text", "box", "fits"}]}`` (with or
+without ``--out``), so a language's fit can be checked from outside.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 
 from bgboard.display.demos import DEMOS, demo_state
 from bgboard.display.panels import PANELS, panel_spec
-from bgboard.display.renderer import render
+from bgboard.display.renderer import render_report
 from bgboard.display.display_state import state_from_json
 from bgboard.errors import InputError
+from bgboard.language.catalogues import add_lang_argument, players_words
 
 
 class OutputFileError(InputError):
@@ -36,6 +40,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     parser.add_argument("--out", metavar="FILE.png", help="the image file to write")
     parser.add_argument("--scale", type=int, default=1, metavar="N",
                         help="enlarge N times (nearest neighbour) for viewing on a screen")
+    parser.add_argument("--json", action="store_true",
+                        help='print the placed items {"items": [{"name", "text", "box", "fits"}]}')
+    add_lang_argument(parser)
     return parser
 
 
@@ -50,17 +57,23 @@ def run(args: argparse.Namespace) -> int:
     panel = panel_spec(args.panel)
     if args.demo is None and args.state is None:
         raise InputError("give --demo NAME or --state FILE.json (or --list)")
-    if not args.out:
-        raise InputError("give --out FILE.png for the image")
+    if not args.out and not args.json:
+        raise InputError("give --out FILE.png for the image (or --json for the placed items)")
     if args.scale < 1 or args.scale > 8:
         raise InputError(f"--scale must be from 1 to 8, not {args.scale}")
+    words = players_words(args.lang)
     if args.demo is not None:
-        state = demo_state(args.demo)
+        state = demo_state(args.demo, words)
     else:
         from bgboard.files import read_text
 
         state = state_from_json(read_text(args.state, "the state file", limit=1024 * 1024))
-    image = render(state, panel)
+    report = render_report(state, panel, words)
+    if args.json:
+        print(json.dumps({"items": [item.as_dict() for item in report.items]}, ensure_ascii=False))
+    if not args.out:
+        return 0
+    image = report.image
     if args.scale > 1:
         image = image.resize((image.width * args.scale, image.height * args.scale), 0)
     try:

@@ -8,6 +8,7 @@ import logging
 import signal
 
 from bgboard import logs
+from bgboard.language.catalogues import add_lang_argument
 from bgboard.config import DEFAULT_TOML, load_config
 
 log = logging.getLogger(__name__)
@@ -24,6 +25,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     parser.add_argument("--print-default", action="store_true", help="print a config file with every default and exit")
     parser.add_argument("--replay", metavar="FILE.mat",
                         help="step through a match file on the board instead of playing (roll: forward, double: back, drop: next game)")
+    add_lang_argument(parser)
     logs.add_options(parser)
     parser.set_defaults(_log_level=logging.INFO)  # say what it does and waits for (journald)
     return parser
@@ -34,6 +36,12 @@ def run(args: argparse.Namespace) -> int:
         print(DEFAULT_TOML, end="")
         return 0
     config = load_config(args.config)
+    if args.lang:  # --lang overrides the config's display.language (checked here: one sentence)
+        from dataclasses import replace
+
+        from bgboard.language import checked_language
+
+        config = replace(config, display=replace(config.display, language=checked_language(args.lang, "--lang")))
     if args.check:
         print(f"bgboard: {args.config or 'the default config'} is valid")
         return 0

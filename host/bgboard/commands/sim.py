@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from bgboard import logs
+from bgboard.language.catalogues import add_lang_argument, players_words
 from bgboard.errors import InputError
 from bgboard.rules.games import ROTATIONS, SEED_VARIANTS
 
@@ -54,6 +55,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     )
     p.add_argument("--no-flicker", action="store_true", help="move checkers without in-transit flicker")
     p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+    add_lang_argument(p)
     logs.add_options(p)
     p.add_argument("--realtime", action="store_true", help="play at human speed to watch the frames")
     p.add_argument(
@@ -195,7 +197,7 @@ def run(args: argparse.Namespace) -> int:
     if args.interactive:
         from bgboard.sim.interactive import play_interactive
 
-        return play_interactive(options, args.out)
+        return play_interactive(options, args.out, words=players_words(args.lang))
     progress = sys.stderr.isatty() and not args.json
     if _modelled(args):
         summary = run_match(options, args.out, progress=progress, realtime=args.realtime)

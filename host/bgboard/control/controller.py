@@ -43,6 +43,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable, Self
 
+from bgboard.language import Phrase
 from bgboard.control.clock import Clock
 from bgboard.control.events import (
     BoardFault,
@@ -315,7 +316,7 @@ class Controller(Resigning):
               and not state.playing.seed):
             if self.judge.shows_turn_start(self.session, event.observation):
                 self.session.take_back(event.at_ms)
-                self.notice = Notice("play taken back: play the roll again")
+                self.notice = Notice(Phrase("play taken back: play the roll again"))
                 self.judge.verdict = None
 
     def _on_dice(self, event: DiceRolled) -> None:
@@ -328,7 +329,7 @@ class Controller(Resigning):
                 state = self.state
                 assert state is not None
                 if state.phase == Phase.OPENING:
-                    self.notice = Notice(f"both rolled {event.dice[0]}: roll again")
+                    self.notice = Notice(Phrase("both rolled %(die)d: roll again", die=event.dice[0]))
                 elif state.turn is not None:
                     self.session.clock_to(state.turn, event.at_ms)
                     self.turn()
@@ -336,7 +337,7 @@ class Controller(Resigning):
             if self._act(Roll(event.dice), event.at_ms):
                 self.turn()  # build the recognition context now, before the first reading
         else:
-            self.notice = Notice("it is not time to roll: these dice do not count", WARNING)
+            self.notice = Notice(Phrase("it is not time to roll: these dice do not count"), WARNING)
 
     def _on_button(self, event: ButtonPressed) -> None:
         state = self.state
@@ -370,7 +371,7 @@ class Controller(Resigning):
                 if phase == Phase.TURN and state.may_double:
                     self._cube_lesson(player, state, "no double")
                 self.send(SetRolling(True))
-                self.notice = Notice("roll the dice")
+                self.notice = Notice(Phrase("roll the dice"))
             elif phase == Phase.PLAY and player == state.turn:
                 self._done(at)
             elif phase == Phase.PLAY and self.judge.offer is not None:
@@ -378,7 +379,7 @@ class Controller(Resigning):
             elif phase == Phase.GAME_OVER:
                 self._next_game(at)
             else:
-                self.notice = Notice("it is not your turn", WARNING)
+                self.notice = Notice(Phrase("it is not your turn"), WARNING)
         elif button == Button.DOUBLE:
             if phase == Phase.TURN and player == state.turn:
                 if self._act(Double(player=player), at):
@@ -393,14 +394,14 @@ class Controller(Resigning):
             elif phase == Phase.PLAY and player == state.turn and self.learner and self.hint is not None:
                 self._ask_hint(state)  # the learner asks for the hint
             else:
-                self.notice = Notice("you cannot double now", WARNING)
+                self.notice = Notice(Phrase("you cannot double now"), WARNING)
         else:  # Button.DROP
             if phase == Phase.DOUBLED and player == state.decider:
                 if self._act(Drop(player=player), at):
                     self._cube_lesson(player, state, "pass")
                     self._after_game(at)
             else:
-                self.notice = Notice("there is no double to drop", WARNING)
+                self.notice = Notice(Phrase("there is no double to drop"), WARNING)
 
     def _done(self, at: int) -> None:
         decision = self.judge.done(self.session)
@@ -444,18 +445,18 @@ class Controller(Resigning):
         assert offer is not None and self.state is not None
         if not self.judge.offer_stands():
             self.judge.offer = None
-            self.notice = Notice("the board changed: the play was not accepted", WARNING)
+            self.notice = Notice(Phrase("the board changed: the play was not accepted"), WARNING)
             return
         mover = self.state.turn
         if not self._act(offer.action, at):
             return
         if self.state.phase in (Phase.GAME_OVER, Phase.MATCH_OVER):
             self._after_game(at)
-            self.notice = Notice("illegal play condoned: the game is over")
+            self.notice = Notice(Phrase("illegal play condoned: the game is over"))
             return
         self.session.clock_to(None if mover is None else 1 - mover, at)
         self.send(SetRolling(True))
-        self.notice = Notice("illegal play condoned: roll the dice", INFO, "condoned: roll")
+        self.notice = Notice(Phrase("illegal play condoned: roll the dice"), INFO, Phrase("condoned: roll"))
 
     def _after_game(self, at: int) -> None:
         self.session.clock_to(None, at)
@@ -468,7 +469,7 @@ class Controller(Resigning):
         fixes = differences(self.observation, self.session.start_counts())
         own = Numbering(self.settings.numbering) == Numbering.OWN  # each player's own numbers
         text = setup_message(fixes, own, self.session.next_variant())
-        return Notice(text, WARNING, "set up the board", Topic.SETUP) if fixes else None
+        return Notice(text, WARNING, Phrase("set up the board"), Topic.SETUP) if fixes else None
 
     def _next_game(self, at: int) -> None:
         setup = self._setup_notice()
@@ -504,14 +505,15 @@ class Controller(Resigning):
             return self.notice  # a club result the players are asked to confirm
         if self.forfeit is not None:
             names = self.state.players if self.state else ("White", "Black")
-            return Notice(f"{names[self.forfeit]} ran out of time: {names[1 - self.forfeit]} wins the match", ERROR)
+            return Notice(Phrase("%(loser)s ran out of time: %(who)s wins the match", loser=names[self.forfeit],
+                                 who=names[1 - self.forfeit]), ERROR)
         state = self.state
         if self.notice is not None:
             if self.notice.topic == Topic.SETUP and state is not None and state.phase in (Phase.OPENING, Phase.GAME_OVER):
                 return self._setup_notice()  # what is still wrong on the board, as it is now
             return self.notice
         if not self.link_up:
-            return Notice("the board is not connected", ERROR)
+            return Notice(Phrase("the board is not connected"), ERROR)
         state = self.state
         if state is None:
             return None

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from bgboard.language import Phrase
 from bgboard.control.notice import Notice, Severity
 from bgboard.control.numbering import Numbering, Words
 from bgboard.control.session import MatchSession
@@ -118,7 +119,7 @@ class TurnJudge:
         state = session.state
         assert state is not None
         if verdict is None and self.observation is None:
-            return Notice("the board cannot be read: check the board's cable", ERROR)
+            return Notice(Phrase("the board cannot be read: check the board's cable"), ERROR)
         if verdict is None:
             turn = self.turn(session)
             verdict = turn.recognise(self.observation) if turn and self.observation else None
@@ -129,9 +130,9 @@ class TurnJudge:
         if isinstance(verdict, Unchanged) and verdict.no_play:
             return Pass()
         if isinstance(verdict, Unchanged):
-            return Notice("move your checkers first", WARNING)
+            return Notice(Phrase("move your checkers first"), WARNING)
         if isinstance(verdict, Moving) and not (verdict.lifted is None and session.condoning):
-            return Notice("finish your play first", WARNING)
+            return Notice(Phrase("finish your play first"), WARNING)
         if isinstance(verdict, Moving):
             assert state.dice is not None
             return self._offer(session, f"not all of the {state.dice[0]}-{state.dice[1]} is played", ())
@@ -142,7 +143,7 @@ class TurnJudge:
         if isinstance(verdict, Miscount):
             return Notice(self.words.physical(verdict.reason), ERROR)
         # a takeback during a play: the board shows an older position
-        return Notice("the board shows an earlier position: play the roll", WARNING)
+        return Notice(Phrase("the board shows an earlier position: play the roll"), WARNING)
 
     def _offer(self, session: MatchSession, reason: str, fixes: tuple[Any, ...]) -> Notice:
         """Done on an illegal board under ``condone``: offer the play to the opponent, or
@@ -152,21 +153,27 @@ class TurnJudge:
         assert state is not None and state.turn is not None
         guess = turn.guess(observation, state.checkers) if observation and turn else None
         if observation is None or turn is None or guess is None:
-            return Notice("the board cannot be read as a whole board: correct the play", ERROR)
+            return Notice(Phrase("the board cannot be read as a whole board: correct the play"), ERROR)
         action = Condone.of(position_of(guess, state.turn))
         refused = session.checks(action)
         w = self.words
         if refused is not None:
-            back = f": put back {w.physical(describe_fixes(fixes))}" if fixes else ""
-            return Notice(f"{w.own(refused)}{back}", ERROR, w.own(refused))
+            own = w.own(refused)
+            if fixes:
+                return Notice(Phrase("%(reason)s: put back %(places)s", reason=own,
+                                     places=w.physical(describe_fixes(fixes))), ERROR, own)
+            return Notice(own, ERROR, own)
         opponent = state.players[1 - state.turn]
-        back = f", or put back {w.physical(describe_fixes(fixes))}" if fixes else ", or finish it"
         reason = w.own(reason)
-        notice = Notice(
-            f"{reason}: {opponent} may accept the play as it stands by pressing roll{back}",
-            WARNING,
-            f"{reason}: {opponent}, roll to accept",
-        )
+        if fixes:
+            text = Phrase("%(reason)s: %(opponent)s may accept the play as it stands by pressing roll, "
+                          "or put back %(places)s", reason=reason, opponent=opponent,
+                          places=w.physical(describe_fixes(fixes)))
+        else:
+            text = Phrase("%(reason)s: %(opponent)s may accept the play as it stands by pressing roll, "
+                          "or finish it", reason=reason, opponent=opponent)
+        notice = Notice(text, WARNING,
+                        Phrase("%(reason)s: %(opponent)s, roll to accept", reason=reason, opponent=opponent))
         self.offer = Offer(action, observation.codes, notice, tuple(fixes))
         return notice
 
@@ -175,8 +182,9 @@ class TurnJudge:
         sensing layer's places), both in the players' numbering."""
         w = self.words
         reason = w.own(verdict.reason)
-        return Notice(f"{reason}: put back {w.physical(describe_fixes(verdict.fixes))}", ERROR, reason,
-                      tiny="Not a legal play")
+        return Notice(Phrase("%(reason)s: put back %(places)s", reason=reason,
+                             places=w.physical(describe_fixes(verdict.fixes))), ERROR, reason,
+                      tiny=Phrase("Not a legal play"))
 
     def put_back(self) -> tuple[str, ...]:
         """The short put-back list of the board as judged ("put back: 13→8, clear 4"), in
@@ -204,18 +212,19 @@ class TurnJudge:
             return self.offer.notice
         w = self.words
         if isinstance(verdict, Played):
-            return Notice(f"{w.own(verdict.play.notation)}: press done")
+            return Notice(Phrase("%(play)s: press done", play=w.own(verdict.play.notation)))
         if isinstance(verdict, Ambiguous):
             notation = w.own(verdict.plays[self.choice % len(verdict.plays)].notation)
-            return Notice(f"{notation}? press done, or double for another reading", INFO, f"{notation}?")
+            return Notice(Phrase("%(play)s? press done, or double for another reading", play=notation), INFO,
+                          f"{notation}?")
         if isinstance(verdict, Illegal):
             return self._illegal(verdict)
         if isinstance(verdict, Miscount):
             return Notice(w.physical(verdict.reason), ERROR)
         if isinstance(verdict, Takeback):
-            return Notice("the board shows an earlier position: play the roll", WARNING)
+            return Notice(Phrase("the board shows an earlier position: play the roll"), WARNING)
         if isinstance(verdict, Unchanged) and verdict.no_play:
-            return Notice("no legal play: press done")
+            return Notice(Phrase("no legal play: press done"))
         return None
 
 

@@ -34,6 +34,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
+from bgboard.language import Phrase
 from bgboard.control.controller import Controller
 from bgboard.control.events import Button, ButtonPressed, OpponentMoved
 from bgboard.control.notice import Notice, Severity
@@ -159,7 +160,7 @@ class OpponentRoom(Controller):
         if self.roll_at is not None and (not self.rolls_for_engine or event.at_ms >= self.roll_at):
             if self.rolls_for_engine:  # no takeback came: the dice module rolls
                 self.send(SetRolling(False, now=True))
-                self.guide = Notice(f"{self.opponent.name} rolls", INFO)
+                self.guide = Notice(Phrase("%(name)s rolls", name=self.opponent.name), INFO)
                 self._refresh()
             self.roll_at = None
         self._drive(event.at_ms)
@@ -198,7 +199,7 @@ class OpponentRoom(Controller):
             return
         self.asked, self.answer = key, None
         name = self.opponent.name
-        self.guide = Notice(f"{name} is thinking", INFO, "thinking")
+        self.guide = Notice(Phrase("%(name)s is thinking", name=name), INFO, Phrase("thinking"))
         if kind == "roll":  # the cube cannot be turned: roll at once
             self._follow(Answer("roll"), at)
         else:
@@ -226,28 +227,29 @@ class OpponentRoom(Controller):
             self.guide = None
         elif answer.choice == "roll" and self.dice == "module" and self.settings.takebacks:
             self.roll_at = at + TAKEBACK_GRACE_MS  # time to take the person's play back first
-            self.guide = Notice(f"{name} rolls in {TAKEBACK_GRACE_MS // 1000} s: put your checkers back now to take "
-                                f"your play back", INFO, f"{name} rolls soon")
+            self.guide = Notice(Phrase("%(name)s rolls in %(seconds)d s: put your checkers back now to take your play back",
+                                       name=name, seconds=TAKEBACK_GRACE_MS // 1000), INFO,
+                                Phrase("%(name)s rolls soon", name=name))
         elif answer.choice == "roll" and self.dice == "module":
             self.send(SetRolling(False, now=True))  # the dice module rolls at once
-            self.guide = Notice(f"{name} rolls", INFO)
+            self.guide = Notice(Phrase("%(name)s rolls", name=name), INFO)
         elif answer.choice == "roll":
             self._press(Button.ROLL, at)
             self.notice = None
-            self.guide = Notice(f"roll the dice for {name}", INFO, f"roll for {name}")
+            self.guide = Notice(Phrase("roll the dice for %(name)s", name=name), INFO, Phrase("roll for %(name)s", name=name))
         elif answer.choice in ("take", "accept"):
             self._press(Button.DOUBLE, at)
             self.guide = None
             if answer.choice == "take":
-                self.notice = Notice(f"{name} takes")
+                self.notice = Notice(Phrase("%(name)s takes", name=name))
         elif answer.choice in ("pass", "decline"):
             self._press(Button.DROP, at)
             self.guide = None
-            self.notice = Notice(f"{name} passes") if answer.choice == "pass" else self.notice
+            self.notice = Notice(Phrase("%(name)s passes", name=name)) if answer.choice == "pass" else self.notice
         elif answer.choice == "beaver":
             self._press(Button.ROLL, at)
             self.guide = None
-            self.notice = Notice(f"{name} beavers")
+            self.notice = Notice(Phrase("%(name)s beavers", name=name))
         else:  # the play
             self._check_board(at)
 
@@ -261,25 +263,27 @@ class OpponentRoom(Controller):
         said = opponent_words(answer.notation, self.side, Numbering(self.settings.numbering))
         if not answer.steps:
             self._record(Pass(), state, at)
-            self.notice = Notice(f"{name} cannot move")
+            self.notice = Notice(Phrase("%(name)s cannot move", name=name))
             return
         if observation is None:
-            self.guide = Notice(f"{name} plays {said}", INFO)
+            self.guide = Notice(Phrase("%(name)s plays %(play)s", name=name, play=said), INFO)
             return
         verdict, step, fixes = execution(observation, state.position, self.side, answer.steps)
         if verdict == "done":
             self._record(Move(answer.steps), state, at)
-            self.notice = Notice(f"{name} played {said}")
+            self.notice = Notice(Phrase("%(name)s played %(play)s", name=name, play=said))
         elif verdict == "blind":  # tall stacks: the sensors see no difference
-            self.guide = Notice(f"{name} plays {said}: the board cannot see it on the tall stacks; "
-                                f"press {name}'s roll when it is done", WARNING, f"{name}: roll when done")
+            self.guide = Notice(Phrase("%(name)s plays %(play)s: the board cannot see it on the tall stacks; "
+                                       "press %(name)s's roll when it is done", name=name, play=said), WARNING,
+                                Phrase("%(name)s: roll when done", name=name))
         elif verdict == "step":
             self._light(step, said, ())
         else:
             self.wrong_executions += 1
             back = put_back(fixes, (1 - self.side) if Numbering(self.settings.numbering) == Numbering.OWN else None)
-            self.guide = Notice(f"that is not {name}'s play {said}: {back[0] if back else 'put the checkers back'}",
-                                ERROR, f"not {name}'s play", tiny="Not the play")
+            self.guide = Notice(Phrase("that is not %(name)s's play %(play)s: %(back)s", name=name, play=said,
+                                       back=back[0] if back else Phrase("put the checkers back")),
+                                ERROR, Phrase("not %(name)s's play", name=name), tiny=Phrase("Not the play"))
             self.guide_back = back
             self.send(SetLeds(tuple(Led(f.place - 1, RED) for f in fixes)))
 
@@ -295,9 +299,13 @@ class OpponentRoom(Controller):
                               self.side, Numbering(self.settings.numbering))
         before = prefixes(state.position, self.side, answer.steps[:done])[-1]
         hit = to <= 24 and before[to - 1] == (-1 if self.side == 0 else 1)  # the person's blot on the point
-        extra = ": your blot there goes to the bar" if hit else ""
-        self.guide = Notice(f"{self.opponent.name} plays {said}: move {here}{extra} ({done + 1} of {total})", INFO,
-                            f"move {here}{'*' if hit else ''}")
+        if hit:
+            text = Phrase("%(name)s plays %(play)s: move %(move)s: your blot there goes to the bar (%(done)d of %(total)d)",
+                          name=self.opponent.name, play=said, move=here, done=done + 1, total=total)
+        else:
+            text = Phrase("%(name)s plays %(play)s: move %(move)s (%(done)d of %(total)d)",
+                          name=self.opponent.name, play=said, move=here, done=done + 1, total=total)
+        self.guide = Notice(text, INFO, Phrase("move %(move)s", move=here + ("*" if hit else "")))
         self.guide_back = back
         leds = (Led(frm - 1, BLUE), Led(to - 1, GREEN)) + ((Led(bar - 1, RED),) if hit else ())
         self.send(SetLeds(leds))
@@ -341,20 +349,20 @@ class OpponentRoom(Controller):
         elif state.phase in (Phase.OPENING, Phase.GAME_OVER) or self.over:
             super()._on_button(event)  # roll: start the game (any player's roll button)
         else:
-            self.notice = Notice(f"{self.opponent.name} presses its own buttons", WARNING)
+            self.notice = Notice(Phrase("%(name)s presses its own buttons", name=self.opponent.name), WARNING)
 
     def _change_level(self, by: int, at: int) -> None:
         """Between games: the other side's double (drop) raises (lowers) its level."""
         levels = self.opponent.levels()
         if not levels:
-            self.notice = Notice(f"{self.opponent.name} has no levels to choose", WARNING)
+            self.notice = Notice(Phrase("%(name)s has no levels to choose", name=self.opponent.name), WARNING)
             return
         current = self.opponent.name
         index = next((i for i, name in enumerate(levels) if f"({name})" in current), len(levels) - 1)
         level = levels[max(0, min(len(levels) - 1, index + by))]
         self.journal.append(OPPONENT_KIND, {"level": level}, at)
         self.opponent.set_level(level)
-        self.notice = Notice(f"{self.opponent.name} from the next game on", INFO, f"level {level}")
+        self.notice = Notice(Phrase("%(name)s from the next game on", name=self.opponent.name), INFO, Phrase("level %(level)s", level=level))
 
     def _new_turn(self, state: MatchState) -> None:
         if state.turn == self.side:  # no hint for the other side's roll

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Sequence
 
+from bgboard.language import Phrase
 from bgboard.control.clock import Clock
 from bgboard.control.notice import Notice, Severity, Topic
 from bgboard.display.display_state import BoardDiagram, ClockState, DisplayPhase, DisplayState, Ending
@@ -96,19 +97,21 @@ def title(view: View) -> tuple[str, ...]:
     if state.phase == Phase.RESIGNED and state.turn is not None:
         names = state.players
         who, other = names[state.turn], names[1 - state.turn]
-        what = {1: "a single game", 2: "a gammon", 3: "a backgammon"}[state.resign_level]
-        points = state.resign_level * state.cube
-        unit = "point" if points == 1 else "points"
-        return (f"{who} resigns {what} ({points} {unit}): {other}, double accepts, drop declines",
-                f"{who} resigns {what}: {other}, double accepts, drop declines",
-                f"{other}: accept {points}? double yes, drop no",
-                f"{other}: accept? double/drop")
+        what = {1: Phrase("a single game"), 2: Phrase("a gammon"), 3: Phrase("a backgammon")}[state.resign_level]
+        points = Phrase.counted("%(n)d point", "%(n)d points", state.resign_level * state.cube)
+        return (Phrase("%(who)s resigns %(what)s (%(points)s): %(other)s, double accepts, drop declines",
+                       who=who, what=what, points=points, other=other),
+                Phrase("%(who)s resigns %(what)s: %(other)s, double accepts, drop declines",
+                       who=who, what=what, other=other),
+                Phrase("%(other)s: accept %(n)d? double yes, drop no", other=other, n=state.resign_level * state.cube),
+                Phrase("%(other)s: accept? double/drop", other=other))
     if state.phase == Phase.DOUBLED and view.beavers and state.turn is not None:
         other = state.players[1 - state.turn]
         value = state.cube * 2
-        return (f"{other}: double takes the {value}, drop passes, roll beavers",
-                f"{other}: double take, drop pass, roll beaver",
-                f"{other}: take, pass or beaver?")
+        # source: beaver = "Beaver" seeds/004 (money play)
+        return (Phrase("%(other)s: double takes the %(value)d, drop passes, roll beavers", other=other, value=value),
+                Phrase("%(other)s: double take, drop pass, roll beaver", other=other),
+                Phrase("%(other)s: take, pass or beaver?", other=other))
     return ()
 
 

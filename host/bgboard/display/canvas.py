@@ -6,7 +6,8 @@ board (dice, the cube, a checker).  :meth:`Canvas.result` turns it into the pane
 * red/yellow panels: mode ``"P"`` with palette index 0 white, 1 black, 2 accent (what
   Pimoroni's ``inky`` expects).
 
-``placed`` collects the items (:data:`bgboard.display.renderer.ITEMS`) drawn whole.
+``placed`` collects the items (:data:`bgboard.display.renderer.ITEMS`) drawn whole;
+``drawn`` the text and the box of each item's texts (``bgboard render --json``).
 """
 
 from __future__ import annotations
@@ -16,6 +17,9 @@ from PIL import Image, ImageDraw, ImageFont
 from bgboard.display.fonts import font
 from bgboard.display.panels import PanelSpec
 from bgboard.display.display_state import Text
+from bgboard.language import ENGLISH, Words
+
+Box = tuple[int, int, int, int]
 
 WHITE = 255
 BLACK = 0
@@ -27,14 +31,16 @@ _PALETTE = {"bwr": (255, 0, 0), "bwy": (255, 215, 0)}
 class Canvas:
     """A greyscale canvas with helpers for fitted text, boxes, dice and the cube."""
 
-    def __init__(self, panel: PanelSpec, accent: bool) -> None:
+    def __init__(self, panel: PanelSpec, accent: bool, words: Words = ENGLISH) -> None:
         self.panel = panel
+        self.words = words  # the players' language: the texts the renderer makes itself
         self.image = Image.new("L", (panel.width, panel.height), WHITE)
         self.draw = ImageDraw.Draw(self.image)
         self.draw.fontmode = "1"  # crisp 1-bit glyphs: e-ink has no grey
         self.accent = ACCENT if accent else BLACK
         self.min_px = panel.min_text_px
         self.placed: set[str] = set()
+        self.drawn: dict[str, tuple[list[str], Box]] = {}  # item -> its texts, their box
         # the footer tries several sizes and line counts: measure each text once per frame
         self._widths: dict[tuple[str, int, float], int] = {}
         self._fits: dict[tuple[Text, int, int, int], tuple[list[str], int, bool]] = {}
@@ -48,8 +54,21 @@ class Canvas:
         return w
 
     def text(self, xy: tuple[int, int], text: str, size: int, fill: int = BLACK,
-             anchor: str = "la", bold: bool = True) -> None:
-        self.draw.text(xy, text, font=font(size, bold), fill=fill, anchor=anchor)
+             anchor: str = "la", bold: bool = True, item: str | tuple[str, ...] = ()) -> None:
+        """Draw ``text``; ``item`` names the item(s) it shows, for the placed-items report."""
+        f = font(size, bold)
+        self.draw.text(xy, text, font=f, fill=fill, anchor=anchor)
+        for name in (item,) if isinstance(item, str) else item:
+            box = tuple(int(v) for v in self.draw.textbbox(xy, text, font=f, anchor=anchor))
+            texts, old = self.drawn.get(name, ([], box))
+            self.drawn[name] = (texts + [text], (min(old[0], box[0]), min(old[1], box[1]),
+                                                 max(old[2], box[2]), max(old[3], box[3])))
+
+    def mark(self, item: str, box: Box) -> None:
+        """Record the box of an item drawn without text (the dice, the diagram)."""
+        texts, old = self.drawn.get(item, ([], box))
+        self.drawn[item] = (texts, (min(old[0], box[0]), min(old[1], box[1]),
+                                    max(old[2], box[2]), max(old[3], box[3])))
 
     def fit(self, variants: Text, max_w: int, size: int) -> tuple[str, int]:
         """The longest variant that fits ``max_w`` at ``size`` shrinking to the panel
@@ -158,7 +177,7 @@ class Canvas:
         self.draw.rectangle((x, y, x + size - 1, y + size - 1), fill=fill, outline=BLACK,
                             width=line)
         label, s = self.fit((str(value),), size - 2 * line - 2, int(size * 0.62))
-        self.text((x + size // 2, y + size // 2), label, s, fill=ink, anchor="mm")
+        self.text((x + size // 2, y + size // 2), label, s, fill=ink, anchor="mm", item="cube")
 
     def checker(self, cx: int, cy: int, r: int, player: int, line: int = 1) -> None:
         """A checker: white = ring, black = disc."""

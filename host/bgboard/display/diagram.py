@@ -18,6 +18,7 @@ def setup_screen(c: Canvas, lay: Layout, s: DisplayState, d: BoardDiagram) -> in
     area_h = H - foot_h - 2 * pad
     diagram(c, lay, d, pad, pad, W - 2 * pad, area_h)
     c.placed.add("diagram")
+    c.mark("diagram", (pad, pad, W - pad, pad + area_h))
     return pad + area_h + pad
 
 

@@ -7,6 +7,7 @@ from bgboard.display.canvas import BLACK, WHITE, Canvas
 from bgboard.display.layouts import Layout
 from bgboard.display.display_state import DisplayState, Text
 from bgboard.display.texts import prompt
+from bgboard.language import say
 
 
 def instruction_is_message(state: DisplayState) -> bool:
@@ -27,10 +28,10 @@ def footer(c: Canvas, lay: Layout, s: DisplayState, top: int) -> None:
     W, H = c.panel.width, c.panel.height
     pad = lay.pad
     message_first = instruction_is_message(s)
-    title = s.title or prompt(s)
+    title = s.title or prompt(s, c.words)
     if s.phase == "match-over" and s.ending is None:
         title = ()  # the old match-over screen says it in its title bar
-    hint: Text = tuple(f"Hint: {h}" for h in s.hint) + s.hint if s.hint else ()
+    hint: Text = tuple(say(c.words, "Hint: %(hint)s", hint=h) for h in s.hint) + s.hint if s.hint else ()
     # (key, variants, style, priority); drawn in this order
     entries = [
         ("message", s.message, s.severity, 1 if message_first else 3),
@@ -114,14 +115,15 @@ def footer(c: Canvas, lay: Layout, s: DisplayState, top: int) -> None:
                              width=lay.line)
         elif style == "lesson":
             c.draw.rectangle((pad, y + 1, pad + max(2, lay.line), y + block_h - 1), fill=c.accent)
+        tags = (key, "instruction") if key == ("message" if message_first else "prompt") else key
         for i, text in enumerate(text_lines):
             ty = y + pad // 2 + i * lh + lh // 2 + 1
             bold = style != "hint"
             if boxed:
-                c.text((W // 2, ty), text, size, fill=ink, anchor="mm", bold=bold)
+                c.text((W // 2, ty), text, size, fill=ink, anchor="mm", bold=bold, item=tags)
             else:
                 indent = 3 * lay.line + 2 if style == "lesson" else 2
-                c.text((pad + indent, ty), text, size, fill=ink, anchor="lm", bold=bold)
+                c.text((pad + indent, ty), text, size, fill=ink, anchor="lm", bold=bold, item=tags)
         y += block_h + pad + (pad if boxed else 0)
         if whole:
             c.placed.add(key)

@@ -39,6 +39,7 @@ from bgboard.display.panels import PanelSpec
 from bgboard.display.scoreboard import scoreboard
 from bgboard.display.display_state import DisplayState
 from bgboard.display.texts import prompt
+from bgboard.language import ENGLISH, Words, said_all
 
 
 ITEMS = ("score", "match", "cube", "crawford", "dice", "pips", "clock", "instruction",
@@ -48,16 +49,34 @@ ITEMS = ("score", "match", "cube", "crawford", "dice", "pips", "clock", "instruc
 
 
 @dataclass(frozen=True, slots=True)
+class PlacedItem:
+    """One item as drawn: its texts (joined by a space; "" for the dice, the diagram), the
+    box round them (left, top, right, bottom in pixels) and whether it fitted whole."""
+
+    name: str
+    text: str
+    box: tuple[int, int, int, int] | None
+    fits: bool
+
+    def as_dict(self) -> dict[str, object]:
+        return {"name": self.name, "text": self.text,
+                "box": list(self.box) if self.box is not None else None, "fits": self.fits}
+
+
+@dataclass(frozen=True, slots=True)
 class Rendered:
-    """A rendered frame and the items (:data:`ITEMS`) placed on it whole."""
+    """A rendered frame, the items (:data:`ITEMS`) placed on it whole, and every item drawn
+    with its text and box (``bgboard render --json``)."""
 
     image: Image.Image
     placed: frozenset[str] = field(default_factory=frozenset)
+    items: tuple[PlacedItem, ...] = ()
 
 
-def render(state: DisplayState, panel: PanelSpec) -> Image.Image:
-    """Draw ``state`` for ``panel``: mode ``"1"`` for black/white panels, else ``"P"``."""
-    return render_report(state, panel).image
+def render(state: DisplayState, panel: PanelSpec, words: Words = ENGLISH) -> Image.Image:
+    """Draw ``state`` for ``panel`` in ``words``' language: mode ``"1"`` for black/white
+    panels, else ``"P"``."""
+    return render_report(state, panel, words).image
 
 
 #: The most text the renderer takes: characters of a name, of one variant of a text, and
@@ -84,10 +103,22 @@ def bounded(state: DisplayState) -> DisplayState:
     return replace(state, names=names, **texts)  # type: ignore[arg-type]
 
 
-def render_report(state: DisplayState, panel: PanelSpec) -> Rendered:
-    """Draw ``state`` for ``panel`` and report which items were placed whole."""
-    state = bounded(state)
-    c = Canvas(panel, accent=panel.colours != "bw")
+def translated(state: DisplayState, words: Words) -> DisplayState:
+    """``state`` with its own texts (the controller's messages, hints, put-back lists: each
+    a :class:`~bgboard.language.Phrase` or a plain text) said in ``words``' language."""
+    if words is ENGLISH:
+        return state
+    texts = {name: said_all(getattr(state, name), words)
+             for name in ("hint", "message", "title", "put_back", "lesson", "analysis")}
+    return replace(state, **texts)  # type: ignore[arg-type]
+
+
+def render_report(state: DisplayState, panel: PanelSpec, words: Words = ENGLISH) -> Rendered:
+    """Draw ``state`` for ``panel`` (the texts the renderer makes itself in ``words``'
+    language; the state's own texts come translated) and report which items were placed
+    whole."""
+    state = bounded(translated(state, words))
+    c = Canvas(panel, accent=panel.colours != "bw", words=words)
     lay = layout_for(panel)
     if state.phase == "match-over" or (state.phase == "game-over" and state.ending is not None):
         foot_top = ending_screen(c, lay, state)
@@ -99,7 +130,11 @@ def render_report(state: DisplayState, panel: PanelSpec) -> Rendered:
     if {"name0", "name1"} <= c.placed:
         c.placed.add("names")
     c.placed -= {"name0", "name1"}
-    return Rendered(c.result(), frozenset(c.placed))
+    items = tuple(PlacedItem(name, " ".join(texts), box, name in c.placed)
+                  for name, (texts, box) in sorted(c.drawn.items(), key=lambda kv: ITEMS.index(kv[0])))
+    items += tuple(PlacedItem(name, "", None, True) for name in ITEMS
+                   if name in c.placed and name not in c.drawn)
+    return Rendered(c.result(), frozenset(c.placed), items)
 
 
 def required_items(state: DisplayState) -> frozenset[str]:
@@ -108,7 +143,7 @@ def required_items(state: DisplayState) -> frozenset[str]:
     Crawford, dice, both pip counts (labelled), the clocks, the current instruction and
     the put-back list; on the end screens who won, how, the points and the new score, and
     at the match's end its analysis when there is one."""
-    need = {"instruction"} if (instruction_is_message(state) or state.title or prompt(state)) else set()
+    need = {"instruction"} if (instruction_is_message(state) or state.title or prompt(state, ENGLISH)) else set()
     if state.put_back:
         need.add("put-back")
     if state.phase == "setup" and state.diagram is not None:
@@ -136,5 +171,5 @@ def required_items(state: DisplayState) -> frozenset[str]:
     return frozenset(need)
 
 
-__all__ = ["ITEMS", "MAX_NAME", "MAX_TEXT", "MAX_VARIANTS", "Rendered", "render", "render_report", "bounded",
+__all__ = ["ITEMS", "MAX_NAME", "MAX_TEXT", "MAX_VARIANTS", "PlacedItem", "Rendered", "render", "render_report", "bounded", "translated",
            "required_items"]

@@ -11,12 +11,14 @@ from __future__ import annotations
 import re
 
 from dataclasses import dataclass
+from typing import Callable
 
 from bgboard.display.canvas import BLACK, WHITE, Canvas
 from bgboard.display.fonts import font
 from bgboard.display.layouts import Layout
 from bgboard.display.display_state import ClockState, DisplayState, Text
 from bgboard.display.texts import crawford_label, format_clock, match_label
+from bgboard.language import say, say_n
 
 CLOCK_LOW_MS = 60_000
 """A reserve below this is drawn highlighted."""
@@ -50,7 +52,7 @@ def scoreboard(c: Canvas, lay: Layout, s: DisplayState) -> int:
     name_h = int(lay.name_px * 1.3)
     score_top = pad + name_h + pad
     score_h = int(lay.score_px * 0.78) + 2 * pad
-    craw = crawford_label(s)
+    craw = crawford_label(s, c.words)
     row_top = score_top + score_h + pad
     row_h = int(lay.info_px * 1.25) if not small or s.clock is not None or craw else 0
     if small:   # the clocks share the thin row with the Crawford label
@@ -91,7 +93,8 @@ def _column(c: Canvas, lay: Layout, s: DisplayState, f: _Frame, p: int, x0: int,
     # score, big
     score = str(s.score[p])
     sx = x0 + 2 if p == 0 else x1 - 2
-    c.text((sx, f.score_top + f.score_h // 2), score, lay.score_px, anchor="lm" if p == 0 else "rm")
+    c.text((sx, f.score_top + f.score_h // 2), score, lay.score_px, anchor="lm" if p == 0 else "rm",
+           item="score")
     # cube owned by this player: beside the score, towards the centre
     if s.cube_owner == p and s.phase != "cube-offered":
         size_c = min(lay.die_px, int(f.score_h * 0.7))
@@ -102,20 +105,23 @@ def _column(c: Canvas, lay: Layout, s: DisplayState, f: _Frame, p: int, x0: int,
     # pips, clock (own row on the larger panels) and the delay left this turn
     pips: Text = ()
     if s.pips is not None:
-        pips = (f"{s.pips[p]} pip{'' if s.pips[p] == 1 else 's'}", f"{s.pips[p]}p", str(s.pips[p]))
+        # source: pips = "ogen" seeds/000 (the dice's), "Augenzahl" seeds/004; counts as written
+        pips = (say_n(c.words, "%(n)d pip", "%(n)d pips", s.pips[p]),
+                say(c.words, "%(n)dp", n=s.pips[p]), str(s.pips[p]))
     outward = "lm" if p == 0 else "rm"
     inward = "rm" if p == 0 else "lm"
     if s.clock is None or two_rows:
         if s.pips is not None:
             # one form for both players ("88 pips" / "64 pips", never "88" / "64 pips")
             wide = max(s.pips, key=lambda n: len(str(n)))
-            forms = ("{} pips", "{}p", "{}")
-            text, size = c.fit(tuple(fm.format(wide) for fm in forms), x1 - x0, lay.info_px)
-            form = next((fm for fm in forms if fm.format(wide) == text), "{}")
-            said = form.format(s.pips[p])
+            forms: tuple[Callable[[int], str], ...] = (
+                lambda n: say_n(c.words, "%(n)d pip", "%(n)d pips", n),
+                lambda n: say(c.words, "%(n)dp", n=n), str)
+            text, size = c.fit(tuple(fm(wide) for fm in forms), x1 - x0, lay.info_px)
+            form = next((fm for fm in forms if fm(wide) == text), str)
             c.text((x0 if p == 0 else x1, f.row_top + f.row_h // 2),
-                   said[:-1] if s.pips[p] == 1 and form == "{} pips" else said, size, anchor=outward, bold=False)
-            labelled = form != "{}"
+                   form(s.pips[p]), size, anchor=outward, bold=False, item="pips")
+            labelled = form is not str
     if s.clock is not None:
         top, bottom = f.clock_top, f.clock_top + f.clock_h - 1
         box = _clock(c, lay, s.clock, p, x0, x1, top, bottom, f.clock_px, pad)
@@ -153,7 +159,7 @@ def _small_column(c: Canvas, lay: Layout, s: DisplayState, f: _Frame, p: int, x0
         cx0 = x1 - cube_w if p == 0 else x0
         c.draw.rectangle((cx0, pad + 1, cx0 + cube_w - 1, pad + cube_h), fill=WHITE,
                          outline=BLACK, width=lay.line)
-        c.text((cx0 + cube_w // 2, pad + 1 + cube_h // 2), value, c.min_px, anchor="mm")
+        c.text((cx0 + cube_w // 2, pad + 1 + cube_h // 2), value, c.min_px, anchor="mm", item="cube")
         c.placed.add("cube")
     # the score, big, at the outer edge
     score = str(s.score[p])
@@ -162,18 +168,20 @@ def _small_column(c: Canvas, lay: Layout, s: DisplayState, f: _Frame, p: int, x0
         score_px -= 1
     score_w = c.width(score, font(score_px))
     sx = x0 + 1 if p == 0 else x1 - 1
-    c.text((sx, f.score_top + f.score_h // 2), score, score_px, anchor="lm" if p == 0 else "rm")
+    c.text((sx, f.score_top + f.score_h // 2), score, score_px, anchor="lm" if p == 0 else "rm",
+           item="score")
     # the pip count stacked at the inner edge: the number over the word "pips"
     if s.pips is not None:
-        number, word = str(s.pips[p]), "pips"
+        # source: pips, see _column
+        number, word = str(s.pips[p]), say(c.words, "pips")
         stack_w = max(c.width(number, font(c.min_px, False)), c.width(word, font(c.min_px, False)))
         if score_w + 2 * pad + stack_w <= x1 - x0:
             anchor = "rm" if p == 0 else "lm"
             ix = x1 if p == 0 else x0
             c.text((ix, f.score_top + f.score_h // 4 + 1), number, c.min_px, anchor=anchor,
-                   bold=False)
+                   bold=False, item="pips")
             c.text((ix, f.score_top + (3 * f.score_h) // 4), word, c.min_px, anchor=anchor,
-                   bold=False)
+                   bold=False, item="pips")
             labelled = True
     # the clock, in the thin row
     if s.clock is not None:
@@ -195,8 +203,8 @@ def _centre(c: Canvas, lay: Layout, s: DisplayState, f: _Frame, craw: Text, craw
     """The centre column: the match length over the dice (or the offered cube), the Crawford
     label in the row below the scores (inverted in the Crawford game)."""
     pad = lay.pad
-    label, size, whole = c.fit_whole(match_label(s), f.centre_w - 2 * pad, lay.name_px)
-    c.text((f.mid, pad + f.name_h // 2), label, size, anchor="mm")
+    label, size, whole = c.fit_whole(match_label(s, c.words), f.centre_w - 2 * pad, lay.name_px)
+    c.text((f.mid, pad + f.name_h // 2), label, size, anchor="mm", item="match")
     if whole:
         c.placed.add("match")
     die = min(lay.die_px, f.score_h, (f.centre_w - 3 * pad) // 2)
@@ -208,9 +216,9 @@ def _centre(c: Canvas, lay: Layout, s: DisplayState, f: _Frame, craw: Text, craw
             w = c.width(text, font(size))
             c.draw.rectangle((f.mid - w // 2 - pad - 2, f.row_top, f.mid + w // 2 + pad + 2,
                               f.row_top + f.row_h - 1), fill=c.accent)
-            c.text((f.mid, cy), text, size, fill=WHITE, anchor="mm")
+            c.text((f.mid, cy), text, size, fill=WHITE, anchor="mm", item="crawford")
         else:
-            c.text((f.mid, cy), text, size, anchor="mm")
+            c.text((f.mid, cy), text, size, anchor="mm", item="crawford")
         if whole:
             c.placed.add("crawford")
 
@@ -235,9 +243,9 @@ def _name_bar(c: Canvas, lay: Layout, s: DisplayState, p: int, x0: int, x1: int,
     gap = 2 * r + 2 + max(4, lay.name_px // 4)  # icon and the space after it
     name, size, whole = c.fit_whole(name_forms(s.names[p]), (x1 - x0) - gap - 2 - inner_w, lay.name_px)
     if p == 0:
-        c.text((x0 + gap, cy), name, size, fill=ink, anchor="lm")
+        c.text((x0 + gap, cy), name, size, fill=ink, anchor="lm", item="names")
     else:
-        c.text((x1 - gap, cy), name, size, fill=ink, anchor="rm")
+        c.text((x1 - gap, cy), name, size, fill=ink, anchor="rm", item="names")
     if whole:
         c.placed.add(f"name{p}")
 
@@ -271,7 +279,7 @@ def _clock(c: Canvas, lay: Layout, clock: ClockState, p: int, x0: int, x1: int, 
     elif clock.running == p:
         c.draw.rectangle(box, outline=BLACK, width=max(1, lay.line - 1))
     c.text(((box[0] + box[2]) // 2 + 1, (top + bottom) // 2 + 1), text, px,
-           fill=WHITE if low else BLACK, anchor="mm")
+           fill=WHITE if low else BLACK, anchor="mm", item="clock")
     return box
 
 
@@ -291,6 +299,7 @@ def _centre_dice(c: Canvas, lay: Layout, s: DisplayState, mid: int, dy: int, die
         c.die(mid - gap // 2 - die, dy, die, s.dice[0], darks[0], lay.line)
         c.die(mid + (gap + 1) // 2, dy, die, s.dice[1], darks[1], lay.line)
         c.placed.add("dice")
+        c.mark("dice", (mid - gap // 2 - die, dy, mid + (gap + 1) // 2 + die, dy + die))
 
 
 __all__ = ["CLOCK_LOW_MS", "name_forms", "scoreboard"]

@@ -17,6 +17,7 @@ from bgboard.display.panel import Panel, PanelError
 from bgboard.display.refresh import Refresh, RefreshConfig, RefreshPolicy, RefreshState
 from bgboard.display.renderer import render
 from bgboard.display.display_state import DisplayState
+from bgboard.language import ENGLISH, Words
 
 log = logging.getLogger(__name__)
 
@@ -24,8 +25,9 @@ log = logging.getLogger(__name__)
 class Screen:
     """Shows :class:`DisplayState` values on ``panel`` following the refresh policy."""
 
-    def __init__(self, panel: Panel, config: RefreshConfig | None = None) -> None:
+    def __init__(self, panel: Panel, config: RefreshConfig | None = None, words: Words = ENGLISH) -> None:
         self.panel = panel
+        self.words = words  # the players' language (the config's display.language)
         self.policy = RefreshPolicy(panel.caps, config)
         self.state = RefreshState()
         self.last_shown: DisplayState | None = None
@@ -40,7 +42,7 @@ class Screen:
             full = True
         if state == self._pending_state and not full and self.state.pending is not None:
             return self.policy.due_ms(self.state)  # the same state again: nothing new
-        image = render(state, self.panel.caps)
+        image = render(state, self.panel.caps, self.words)
         self.state = self.policy.submit(self.state, image, now_ms, full)
         self._pending_state = state
         return self.policy.due_ms(self.state)

@@ -11,13 +11,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bgboard.hints.hint_engine import PlaysHint
+from bgboard.language import Phrase
 from bgboard.rules.position import Position
 
-__all__ = ["DOUBTFUL", "BAD", "VERY_BAD", "Grade", "grade", "grade_play"]
+__all__ = ["DOUBTFUL", "BAD", "VERY_BAD", "GRADES", "Grade", "grade", "grade_play"]
 
 DOUBTFUL = 0.04
 BAD = 0.08
 VERY_BAD = 0.16
+
+
+#: The grades as the players read them (a lesson or a verdict keeps the English word).  Not in
+#: the seeds: gnubg's older, plainer words, translated.
+GRADES = {"good": Phrase("good"), "doubtful": Phrase("doubtful"), "bad": Phrase("bad"),
+          "very bad": Phrase("very bad")}
 
 
 def grade(loss: float) -> str:
@@ -45,21 +52,25 @@ class Grade:
         """The verdict beside a play already named (a replay's "13/7 8/7 - doubtful, 0.044
         worse than 13/11 6/5"): :attr:`text` without the play."""
         if self.grade is None:
-            return "the engine's choice" if self.notation == self.best else f"the engine prefers {self.best}"
+            return (Phrase("the engine's choice") if self.notation == self.best
+                    else Phrase("the engine prefers %(best)s", best=self.best))
         if self.loss <= 0:
-            return "the best play"
-        return f"{self.grade}, {self.loss:.3f} worse than {self.best}"
+            return Phrase("the best play")
+        return Phrase("%(grade)s, %(loss)s worse than %(best)s", grade=GRADES.get(self.grade, self.grade),
+                      loss=f"{self.loss:.3f}", best=self.best)
 
     @property
     def text(self) -> str:
         """One sentence for the display."""
         if self.grade is None:
             if self.notation == self.best:
-                return f"{self.notation} is the engine's choice."
-            return f"The engine prefers {self.best} to {self.notation} (it cannot measure by how much)."
+                return Phrase("%(play)s is the engine's choice.", play=self.notation)
+            return Phrase("The engine prefers %(best)s to %(play)s (it cannot measure by how much).",
+                          best=self.best, play=self.notation)
         if self.loss <= 0:
-            return f"{self.notation} is the best play."
-        return f"{self.notation}: {self.grade}, {self.loss:.3f} worse than {self.best}."
+            return Phrase("%(play)s is the best play.", play=self.notation)
+        return Phrase("%(play)s: %(grade)s, %(loss)s worse than %(best)s.", play=self.notation,
+                      grade=GRADES.get(self.grade, self.grade), loss=f"{self.loss:.3f}", best=self.best)
 
 
 def grade_play(hint: PlaysHint, played: Position) -> Grade:

@@ -17,13 +17,15 @@ from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 from bgboard.errors import InputError
+from bgboard.language import ENGLISH, N_, Phrase, Words, said, say, say_n
 from bgboard.boardsvg import board_svg
+from bgboard.hints.grade import GRADES
 from bgboard.hints.lesson import CubeLesson, PlayLesson, mistakes_by_kind
 from bgboard.rules import legal_plays
 from bgboard.rules.ids import position_from_id
 from bgboard.rules.position import Position
 
-__all__ = ["LearnerReport", "chart_svg", "counted", "drill_kinds", "history_svg", "learner_pr", "learner_section",
+__all__ = ["DRILL_KINDS", "LearnerReport", "chart_svg", "counted", "drill_kinds", "grade_word", "history_svg", "learner_pr", "learner_section",
            "report_html", "short_report", "unforced", "worst_plays"]
 
 GRADE_COLOURS = {"good": "#4a9a4a", "doubtful": "#d9b43a", "bad": "#d9822b", "very bad": "#c0392b", None: "#888888"}
@@ -63,39 +65,54 @@ def counted(count: int, thing: str) -> str:
 def short_report(report: LearnerReport) -> tuple[str, ...]:
     """The report in short for the display at the end (the renderer wraps it over a few
     lines): plays, mistakes, average loss and the worst play with the best; longest first."""
+    # each text a Phrase: the display says it in the players' language
+    plays = Phrase.counted("%(n)d play", "%(n)d plays", report.plays)
     if report.plays and not report.graded:  # the engine only ranks (pubeval): no equity to grade with
-        plays = counted(report.plays, "play")
-        return (f"{plays} ranked; this engine gives no equity to grade them",
-                f"{plays} ranked, not graded", f"{plays} ranked")
+        return (Phrase("%(plays)s ranked; this engine gives no equity to grade them", plays=plays),
+                Phrase("%(plays)s ranked, not graded", plays=plays), Phrase("%(plays)s ranked", plays=plays))
     m = report.mistakes
     errors = m["doubtful"] + m["bad"] + m["very bad"]
-    cube = f", {counted(m['cube'], 'cube error')}" if report.cube_decisions else ""
-    head = (f"{counted(report.plays, 'play')}, {counted(errors, 'mistake')} ({m['very bad']} very bad){cube}, "
-            f"{report.loss_per_play:.3f} lost per play")
+    mistakes = Phrase.counted("%(n)d mistake", "%(n)d mistakes", errors)
+    per_play = f"{report.loss_per_play:.3f}"
+    if report.cube_decisions:
+        head = Phrase("%(plays)s, %(mistakes)s (%(very_bad)d very bad), %(cube)s, %(lost)s lost per play",
+                      plays=plays, mistakes=mistakes, very_bad=m["very bad"],
+                      cube=Phrase.counted("%(n)d cube error", "%(n)d cube errors", m["cube"]), lost=per_play)
+    else:
+        head = Phrase("%(plays)s, %(mistakes)s (%(very_bad)d very bad), %(lost)s lost per play",
+                      plays=plays, mistakes=mistakes, very_bad=m["very bad"], lost=per_play)
     worst = report.worst[0] if report.worst else None
     longest = (head,) if worst is None else (
-        f"{head}; worst: {worst.play} with {worst.dice}, -{worst.loss:.3f} (best {worst.best})",)
+        Phrase("%(head)s; worst: %(play)s with %(dice)s, -%(loss)s (best %(best)s)", head=head, play=worst.play,
+               dice=worst.dice, loss=f"{worst.loss:.3f}", best=worst.best),)
     return (
         *longest,
         head,
-        f"{counted(report.plays, 'play')}, {counted(errors, 'mistake')}, {report.loss_per_play:.3f}/play",
-        f"{counted(errors, 'mistake')} in {report.plays}",
+        Phrase("%(plays)s, %(mistakes)s, %(lost)s/play", plays=plays, mistakes=mistakes, lost=per_play),
+        Phrase("%(mistakes)s in %(n)d", mistakes=mistakes, n=report.plays),
     )
 
 
-def chart_svg(lessons: Sequence[PlayLesson | CubeLesson]) -> str:
+def grade_word(grade: str | None, w: Words = ENGLISH, missing: str = "-") -> str:
+    """A lesson's grade in ``w``'s language (``missing`` when it has none)."""
+    if grade is None:
+        return missing
+    return said(GRADES[grade], w) if grade in GRADES else grade
+
+
+def chart_svg(lessons: Sequence[PlayLesson | CubeLesson], w: Words = ENGLISH) -> str:
     """A bar chart of the equity lost on each play, coloured by grade, as SVG text."""
     plays = [lesson for lesson in lessons if isinstance(lesson, PlayLesson) and lesson.play]
     figure = _figure()(figsize=CHART_INCHES, dpi=100)
     ax = figure.add_subplot()
     xs = list(range(1, len(plays) + 1))
     ax.bar(xs, [p.loss for p in plays], color=[GRADE_COLOURS.get(p.grade, "#888888") for p in plays], width=0.8)
-    for threshold, label in ((0.04, "doubtful"), (0.08, "bad"), (0.16, "very bad")):
+    for threshold, grade in ((0.04, "doubtful"), (0.08, "bad"), (0.16, "very bad")):
         ax.axhline(threshold, color="#999999", linewidth=0.6, linestyle="--")
-        ax.annotate(label, (1.0, threshold), xycoords=("axes fraction", "data"), color="#666666",
+        ax.annotate(grade_word(grade, w), (1.0, threshold), xycoords=("axes fraction", "data"), color="#666666",
                     xytext=(2, 0), textcoords="offset points", va="center")
-    ax.set_xlabel("play")
-    ax.set_ylabel("equity lost")
+    ax.set_xlabel(say(w, "play"))
+    ax.set_ylabel(say(w, "equity lost"))
     ax.set_xlim(0.4, max(len(plays), 1) + 0.6)
     ax.set_ylim(bottom=0)
     return _svg_text(figure)
@@ -139,6 +156,12 @@ def _kind(lesson: PlayLesson | CubeLesson) -> str:
     if sum(position.mine[7:25]) == 0:
         return "bear-off"
     return "opening"
+
+
+#: The drill kinds as the report says them.
+# source: bar = "bar" seeds/002, "Bar" seeds/004; bear-off = "uitspelen" seeds/002, "Abtragen" seeds/004
+DRILL_KINDS = {"cube": Phrase("cube"), "bar": Phrase("bar"), "bear-off": Phrase("bear-off"),
+               "opening": Phrase("opening")}
 
 
 def drill_kinds(lessons: Sequence[PlayLesson | CubeLesson]) -> list[tuple[str, int, float]]:
@@ -207,7 +230,7 @@ def _moves(play: str) -> str:
     return " ".join(f'<span class="mv">{html.escape(move)}</span>' for move in play.split())
 
 
-def history_svg(rows: Sequence[Mapping[str, Any]]) -> str:
+def history_svg(rows: Sequence[Mapping[str, Any]], w: Words = ENGLISH) -> str:
     """The PR of each match, oldest first, with its 95 % interval as error bars (a match
     whose interval is not known has none), as SVG text."""
     figure = _figure()(figsize=CHART_INCHES, dpi=100)
@@ -217,15 +240,15 @@ def history_svg(rows: Sequence[Mapping[str, Any]]) -> str:
     below = [float(r["pr"]) - float(r["pr_low"]) if r.get("pr_low") is not None else 0.0 for r in rows]
     above = [float(r["pr_high"]) - float(r["pr"]) if r.get("pr_high") is not None else 0.0 for r in rows]
     ax.errorbar(xs, prs, yerr=[below, above], fmt="o-", color="#2c6fb0", ecolor="#7aa6d6", capsize=4, linewidth=1)
-    ax.set_xlabel("match")
-    ax.set_ylabel("PR (lower is better)")
+    ax.set_xlabel(say(w, "match"))
+    ax.set_ylabel(say(w, "PR (lower is better)"))
     ax.set_xticks(xs)
     ax.set_xlim(0.5, max(len(rows), 1) + 0.5)
     ax.set_ylim(bottom=0)
     return _svg_text(figure)
 
 
-def _history(rows: Sequence[Mapping[str, Any]]) -> str:
+def _history(rows: Sequence[Mapping[str, Any]], w: Words = ENGLISH) -> str:
     if not rows:
         return ""
     esc = html.escape
@@ -233,17 +256,19 @@ def _history(rows: Sequence[Mapping[str, Any]]) -> str:
         "<tr><td>{n}</td><td>{played}</td><td>{pr:.1f}</td><td>{interval}</td><td>{decisions}</td></tr>".format(
             n=n, played=esc(str(r["played"])[:32]), pr=float(r["pr"]),
             interval=(f"{float(r['pr_low']):.1f}–{float(r['pr_high']):.1f}"
-                      if r.get("pr_low") is not None and r.get("pr_high") is not None else "not known"),
+                      if r.get("pr_low") is not None and r.get("pr_high") is not None else esc(say(w, "not known"))),
             decisions=int(r["decisions"]))
         for n, r in enumerate(rows, start=1))
-    return (f"<h3>PR match by match</h3><div class=\"scroll\"><table class=\"history\"><tr><th>#</th><th>date</th>"
-            f"<th>PR</th><th>95 % interval</th><th>decisions</th></tr>{lines}</table></div>"
-            f"<figure class=\"history-chart\">{history_svg(rows)}</figure>")
+    heads = [esc(say(w, text)) for text in (N_("PR match by match"), N_("date"))]
+    heads += [esc(say(w, "%(level)d %% interval", level=95)), esc(say(w, "decisions"))]
+    return (f"<h3>{heads[0]}</h3><div class=\"scroll\"><table class=\"history\"><tr><th>#</th><th>{heads[1]}</th>"
+            f"<th>PR</th><th>{heads[2]}</th><th>{heads[3]}</th></tr>{lines}</table></div>"
+            f"<figure class=\"history-chart\">{history_svg(rows, w)}</figure>")
 
 
 def learner_section(lessons: Sequence[PlayLesson | CubeLesson], player: int, name: str,
                     figures: Mapping[str, object] | None = None,
-                    history: Sequence[Mapping[str, Any]] = ()) -> str:
+                    history: Sequence[Mapping[str, Any]] = (), w: Words = ENGLISH) -> str:
     """One learner's report: their PR (and luck) from the match's analysis when there is
     one (else from their graded decisions), their plays, mistakes and the equity lost per
     *unforced* play, each of their worst positions drawn, the drills to practise next
@@ -260,56 +285,79 @@ def learner_section(lessons: Sequence[PlayLesson | CubeLesson], player: int, nam
     who = esc(name[:_NAME_MAX])
     if figures:
         lo, hi = figures.get("pr_low"), figures.get("pr_high")
-        interval = f"{lo:.1f}–{hi:.1f}" if isinstance(lo, float) and isinstance(hi, float) else "not known"
+        interval = f"{lo:.1f}–{hi:.1f}" if isinstance(lo, float) and isinstance(hi, float) else say(w, "not known")
         note = figures.get("pr_note")
-        wide = f" ({esc(note)})" if isinstance(note, str) and note else ""
-        pr = (f"PR {figures['pr']:.1f} (95 % interval {interval}{wide}) over {figures['decisions']} decisions; "
-              f"error rate {figures['error_rate_memg']:.1f} mEMG, {esc(str(figures['overall_rating']))}. "
-              f"Luck {figures['luck_emg']:+.2f} ({esc(str(figures['luck_rating']))}).")
+        wide = f" ({note})" if isinstance(note, str) and note else ""
+        pr = esc(say(w, "PR %(pr)s (95 %% interval %(interval)s%(note)s) over %(decisions)s decisions; "
+                        "error rate %(rate)s mEMG, %(rating)s. Luck %(luck)s (%(luck_rating)s).",
+                     pr=f"{figures['pr']:.1f}", interval=interval, note=wide, decisions=figures["decisions"],
+                     rate=f"{figures['error_rate_memg']:.1f}", rating=str(figures["overall_rating"]),
+                     luck=f"{figures['luck_emg']:+.2f}", luck_rating=str(figures["luck_rating"])))
     else:
         value, decisions = learner_pr(lessons, player)
-        pr = f"PR {value:.1f} from the graded decisions ({decisions}); no match analysis to show luck."
+        pr = esc(say(w, "PR %(pr)s from the graded decisions (%(decisions)d); no match analysis to show luck.",
+                     pr=f"{value:.1f}", decisions=decisions))
     if plays and not any(p.grade is not None for p in plays):
-        pr = (f"{counted(len(plays), 'play')} ranked: the engine only ranks plays, so there is no equity lost "
-              "to report; choose gnubg-nn or bgsage for grades.")
+        pr = esc(say_n(w, "%(n)d play ranked: the engine only ranks plays, so there is no equity lost to report; "
+                          "choose gnubg-nn or bgsage for grades.",
+                       "%(n)d plays ranked: the engine only ranks plays, so there is no equity lost to report; "
+                       "choose gnubg-nn or bgsage for grades.", len(plays)))
     worst = worst_plays(lessons, player)
     pictures = "".join(
-        "<li><figure>{svg}<figcaption><b>{dice}</b>: played <code>{play}</code>, lost {loss:.3f} ({grade}); "
-        "better <code>{best}</code>.{why} <small><code>{pid}</code></small></figcaption></figure></li>".format(
+        "<li><figure>{svg}<figcaption><b>{dice}</b>: {said}{why} <small><code>{pid}</code></small></figcaption>"
+        "</figure></li>".format(
             svg=_board(pos, p.position) if (pos := _position(p)) is not None else "",
-            dice=esc(p.dice), play=_moves(p.play), loss=p.loss, grade=esc(p.grade or "not graded"), best=_moves(p.best),
-            why=f" {esc(p.why)}" if p.why else "", pid=esc(p.position))
-        for p in worst) or "<li>No play lost equity.</li>"
+            dice=esc(p.dice),
+            # the catalogue's own text, the parameters escaped: the page's markup stays the code's
+            said=say(w, "played %(play)s, lost %(loss)s (%(grade)s); better %(best)s.",
+                     play=f"<code>{_moves(p.play)}</code>", loss=f"{p.loss:.3f}",
+                     grade=esc(grade_word(p.grade, w, say(w, "not graded"))), best=f"<code>{_moves(p.best)}</code>"),
+            why=f" {esc(said(p.why, w))}" if p.why else "", pid=esc(p.position))
+        for p in worst) or "<li>{}</li>".format(esc(say(w, "No play lost equity.")))
     kinds = drill_kinds(mine)
-    practise = "".join(f"<li>{esc(k)} drills: {counted(n, 'mistake')}, {e:.3f} lost</li>" for k, n, e in kinds) \
-        or "<li>No mistakes: any drill set keeps the eye in.</li>"
+    practise = "".join(
+        "<li>{}</li>".format(esc(say_n(w, "%(kind)s drills: %(n)d mistake, %(lost)s lost",
+                                       "%(kind)s drills: %(n)d mistakes, %(lost)s lost", n,
+                                       kind=said(DRILL_KINDS.get(k, k), w), lost=f"{e:.3f}")))
+        for k, n, e in kinds) or "<li>{}</li>".format(esc(say(w, "No mistakes: any drill set keeps the eye in.")))
     own = ", ".join(f'"{esc(p.position)}:{esc(p.dice)}"' for p in worst)
-    config = (f"<p>Your own worst positions as drills: <code>[teach] drills = [{own}]</code>, or "
-              "<code>[teach] drills = \"mine\"</code> for the worst of every match kept.</p>" if own else "")
+    config = ("<p>" + say(w, "Your own worst positions as drills: %(list)s, or %(mine)s for the worst of every match kept.",
+                          list=f"<code>[teach] drills = [{own}]</code>",
+                          mine="<code>[teach] drills = \"mine\"</code>") + "</p>" if own else "")
     m = mistakes_by_kind(mine)
     every = "".join(
         "<tr><td>{n}</td><td>{dice}</td><td><code>{play}</code></td><td><code>{best}</code></td>"
         "<td>{loss:.3f}</td><td>{grade}</td></tr>".format(
-            n=i, dice=esc(p.dice), play=_moves(p.play), best=_moves(p.best), loss=p.loss, grade=esc(p.grade or "-"))
+            n=i, dice=esc(p.dice), play=_moves(p.play), best=_moves(p.best), loss=p.loss,
+            grade=esc(grade_word(p.grade, w)))
         for i, p in enumerate(plays, start=1))
     cube_rows = "".join(
         f"<tr><td><code>{esc(c.position)}</code></td><td>{esc(c.decision)}</td>"
-        f"<td>{esc(c.best)}</td><td>{c.loss:.3f} {esc(c.unit)}</td><td>{esc(c.grade or '-')}</td></tr>" for c in cubes)
-    cube_table = ("<h3>Cube decisions</h3><div class=\"scroll\"><table class=\"cubes\"><tr><th>position</th>"
-                  f"<th>decision</th><th>best</th><th>loss</th><th>grade</th></tr>{cube_rows}</table></div>"
-                  if cubes else "")
-    chart = f"<h3>Equity lost per play</h3><figure class=\"chart\">{chart_svg(mine)}</figure>" if plays else ""
+        f"<td>{esc(c.best)}</td><td>{c.loss:.3f} {esc(c.unit)}</td><td>{esc(grade_word(c.grade, w))}</td></tr>"
+        for c in cubes)
+    t = {k: esc(say(w, k)) for k in (N_("Cube decisions"), N_("position"), N_("decision"), N_("best"), N_("loss"),
+                                     N_("grade"), N_("Equity lost per play"), N_("Worst positions"),
+                                     N_("Practise next"), N_("Every play"), N_("dice"), N_("play"))}
+    cube_table = (f"<h3>{t['Cube decisions']}</h3><div class=\"scroll\"><table class=\"cubes\"><tr><th>{t['position']}</th>"
+                  f"<th>{t['decision']}</th><th>{t['best']}</th><th>{t['loss']}</th><th>{t['grade']}</th></tr>{cube_rows}"
+                  "</table></div>" if cubes else "")
+    chart = (f"<h3>{t['Equity lost per play']}</h3><figure class=\"chart\">{chart_svg(mine, w)}</figure>"
+             if plays else "")
+    counts = esc(say(w, "%(plays)s (%(free)d with a choice), %(cubes)s;\n%(lost)s lost per unforced play; mistakes: "
+                        "%(doubtful)d doubtful, %(bad)d bad, %(very_bad)d very bad,\n%(cube)d at the cube.",
+                     plays=say_n(w, "%(n)d play", "%(n)d plays", len(plays)), free=len(free),
+                     cubes=say_n(w, "%(n)d cube decision", "%(n)d cube decisions", len(cubes)),
+                     lost=f"{per_play:.3f}", doubtful=m["doubtful"], bad=m["bad"], very_bad=m["very bad"],
+                     cube=m["cube"]))
     return f"""<section class="learner" id="learner-{player}"><h2>{who}</h2>
 <p class="pr">{pr}</p>
-<p class="plays">{counted(len(plays), 'play')} ({len(free)} with a choice), {counted(len(cubes), 'cube decision')};
-{per_play:.3f} lost per unforced play; mistakes: {m['doubtful']} doubtful, {m['bad']} bad, {m['very bad']} very bad,
-{m['cube']} at the cube.</p>
-<h3>Worst positions</h3><ol class="worst-boards">{pictures}</ol>
-<h3>Practise next</h3><ul class="practise">{practise}</ul>{config}
-{_history(history)}
+<p class="plays">{counts}</p>
+<h3>{t['Worst positions']}</h3><ol class="worst-boards">{pictures}</ol>
+<h3>{t['Practise next']}</h3><ul class="practise">{practise}</ul>{config}
+{_history(history, w)}
 {chart}
-<h3>Every play</h3><div class="scroll"><table class="plays"><tr><th>#</th><th>dice</th><th>play</th><th>best</th>
-<th>loss</th><th>grade</th></tr>{every}</table></div>
+<h3>{t['Every play']}</h3><div class="scroll"><table class="plays"><tr><th>#</th><th>{t['dice']}</th><th>{t['play']}</th><th>{t['best']}</th>
+<th>{t['loss']}</th><th>{t['grade']}</th></tr>{every}</table></div>
 {cube_table}</section>
 """
 
@@ -317,7 +365,7 @@ def learner_section(lessons: Sequence[PlayLesson | CubeLesson], player: int, nam
 def report_html(lessons: Sequence[PlayLesson | CubeLesson], title: str = "Learner report",
                 names: tuple[str, str] | None = None, figures: Sequence[Mapping[str, object]] = (),
                 learners: Sequence[int] | None = None,
-                histories: Mapping[int, Sequence[Mapping[str, Any]]] | None = None) -> str:
+                histories: Mapping[int, Sequence[Mapping[str, Any]]] | None = None, w: Words = ENGLISH) -> str:
     """The report as one HTML page (every text escaped, names bounded): a line on the
     decisions of the learners shown, then one section per learner (``learners``: the sides
     taught, ``[teach] learner``; by default each side with a lesson; ``figures``: both
@@ -329,18 +377,24 @@ def report_html(lessons: Sequence[PlayLesson | CubeLesson], title: str = "Learne
                                else sorted({p.player for p in lessons if p.player is not None})) if side in (0, 1)]
     shown = [lesson for lesson in lessons if lesson.player in sides] if learners is not None else list(lessons)
     report = LearnerReport.of(shown)
-    summary = (f"{counted(report.plays, 'play')} graded, {counted(report.cube_decisions, 'cube decision')};\n"
-               f"equity lost: {report.total_loss:.3f} in all, {report.loss_per_play:.3f} per play.")
+    cubes = say_n(w, "%(n)d cube decision", "%(n)d cube decisions", report.cube_decisions)
+    summary = esc(say_n(w, "%(n)d play graded, %(cubes)s;\nequity lost: %(total)s in all, %(per_play)s per play.",
+                        "%(n)d plays graded, %(cubes)s;\nequity lost: %(total)s in all, %(per_play)s per play.",
+                        report.plays, cubes=cubes, total=f"{report.total_loss:.3f}",
+                        per_play=f"{report.loss_per_play:.3f}"))
     if report.plays and not report.graded:
-        summary = (f"{counted(report.plays, 'play')} ranked, {counted(report.cube_decisions, 'cube decision')}; "
-                   "the engine only ranks "
-                   "plays, so there is no equity lost to report: choose gnubg-nn or bgsage for grades.")
+        summary = esc(say_n(w, "%(n)d play ranked, %(cubes)s; the engine only ranks plays, so there is no equity lost "
+                               "to report: choose gnubg-nn or bgsage for grades.",
+                            "%(n)d plays ranked, %(cubes)s; the engine only ranks plays, so there is no equity lost "
+                            "to report: choose gnubg-nn or bgsage for grades.", report.plays, cubes=cubes))
     sections = "".join(
-        learner_section(lessons, side, names[side] if names is not None else f"Player {side}",
-                        figures[side] if len(figures) == 2 else None, (histories or {}).get(side, ()))
+        learner_section(lessons, side, names[side] if names is not None else say(w, "Player %(side)d", side=side),
+                        figures[side] if len(figures) == 2 else None, (histories or {}).get(side, ()), w)
         for side in sides)
+    lang = esc(str(getattr(w, "info", dict)().get("language", "en")))
+    title = said(title, w)
     return f"""<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>{esc(title)}</title>
+<html lang="{lang}"><head><meta charset="utf-8"><title>{esc(title)}</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <style>body{{font-family:sans-serif;max-width:50em;margin:1em auto;padding:0 .5em}}table{{border-collapse:collapse}}
 td,th{{border:1px solid #ccc;padding:2px 6px;text-align:left}}

@@ -23,9 +23,10 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, fields
 from typing import Any, Sequence
 
+from bgboard.language import Phrase
 from bgboard.hints.advice import play_hints
 from bgboard.hints.hint_engine import CubeHint, CubeState, HintEngine, PlaysHint
-from bgboard.hints.grade import grade
+from bgboard.hints.grade import GRADES, grade
 from bgboard.rules import legal_plays, position_id
 from bgboard.rules.position import BAR, OFF, Position
 
@@ -66,7 +67,8 @@ def _made(position: Position) -> set[int]:
 
 
 def _point_name(point: int) -> str:
-    return {25: "bar", 7: "bar-point"}.get(point, f"{point}-point")
+    # source: bar-point = "Balkenpunkt" seeds/004 (the 7-point)
+    return {25: Phrase("bar"), 7: Phrase("bar-point")}.get(point) or Phrase("%(point)d-point", point=point)
 
 
 def why(before: Position, played: Position, best: Position, best_notation: str) -> str | None:
@@ -75,18 +77,21 @@ def why(before: Position, played: Position, best: Position, best_notation: str) 
     made_before, made_played, made_best = _made(before), _made(played), _made(best)
     missed = (made_best - made_before) - made_played
     if missed:
-        return f"It does not make the {_point_name(max(missed))}, as {best_notation} does."
+        return Phrase("It does not make the %(where)s, as %(best)s does.", where=_point_name(max(missed)),
+                      best=best_notation)
     broken = (made_before & made_best) - made_played
     if broken:
-        return f"It breaks the {_point_name(max(broken))}, which {best_notation} keeps."
+        return Phrase("It breaks the %(where)s, which %(best)s keeps.", where=_point_name(max(broken)),
+                      best=best_notation)
     if played.mine[OFF] == best.mine[OFF]:  # hitting chances matter while there is contact
         s_played, s_best = shots(played), shots(best)
         if s_played > s_best:
-            return f"It leaves {s_played} shots out of 36; {best_notation} leaves {s_best}."
+            return Phrase("It leaves %(shots)d shots out of 36; %(best)s leaves %(fewest)d.", shots=s_played,
+                          best=best_notation, fewest=s_best)
     fewer = best.mine[OFF] - played.mine[OFF]
     if fewer > 0:
-        word = "checker" if fewer == 1 else "checkers"
-        return f"It bears off {fewer} {word} fewer than {best_notation}."
+        return Phrase.counted("It bears off %(n)d checker fewer than %(best)s.",
+                              "It bears off %(n)d checkers fewer than %(best)s.", fewer, best=best_notation)
     return None
 
 
@@ -127,19 +132,23 @@ class PlayLesson:
     @property
     def text(self) -> tuple[str, ...]:
         """The display's lesson in several lengths, longest first."""
-        play = self.play or "no play"
+        play = self.play or Phrase("no play")
         if self.grade is None:
             if self.play == self.best:
-                return (f"{play}: the engine's choice", play)
-            return (f"{play}: the engine prefers {self.best}", f"best {self.best}")
+                return (Phrase("%(play)s: the engine's choice", play=play), play)
+            return (Phrase("%(play)s: the engine prefers %(best)s", play=play, best=self.best),
+                    Phrase("best %(best)s", best=self.best))
         if self.loss <= 0 or self.play == self.best:
-            return (f"{play}: good, the best play", f"{play}: best", "best")
-        head = f"{play}: {self.grade}, -{self.loss:.3f}"
-        best = f"best {self.best}"
-        forms = [f"{head}; {best}", f"{self.grade} -{self.loss:.3f}; {best}",
-                 f"{self.grade} -{self.loss:.3f}"]
+            return (Phrase("%(play)s: good, the best play", play=play), Phrase("%(play)s: best", play=play),
+                    Phrase("best"))
+        grade = GRADES.get(self.grade, self.grade)
+        loss = f"-{self.loss:.3f}"
+        forms = [Phrase("%(play)s: %(grade)s, %(loss)s; best %(best)s", play=play, grade=grade, loss=loss, best=self.best),
+                 Phrase("%(grade)s %(loss)s; best %(best)s", grade=grade, loss=loss, best=self.best),
+                 Phrase("%(grade)s %(loss)s", grade=grade, loss=loss)]
         if self.why:
-            forms.insert(0, f"{head}; {best}. {self.why}")
+            forms.insert(0, Phrase("%(play)s: %(grade)s, %(loss)s; best %(best)s. %(why)s", play=play, grade=grade,
+                                   loss=loss, best=self.best, why=self.why))
         return tuple(forms)
 
 

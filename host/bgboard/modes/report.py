@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Callable
 
 from bgboard.config import Config
 from bgboard.errors import BgboardError, shown
+from bgboard.language import Phrase, said
 
 if TYPE_CHECKING:
     from bgboard.control.rooms import Room
@@ -24,13 +25,13 @@ def report_names(config: Config, room: Room | None) -> tuple[tuple[str, str], st
     """The players' names and the title of the learner report (``room``: the room the app
     drives, whose match state names the players, or None)."""
     if config.teach.mode == "practice":
-        return (config.match.players[0], "Drill"), "Learner report: practice drills"
+        return (config.match.players[0], Phrase("Drill")), Phrase("Learner report: practice drills")
     state = room.state if room is not None else None
     names = tuple(state.players) if state is not None else config.match.players
     learner = config.teach.learner
     if learner != "both":  # one learner: their report
-        return (names[0], names[1]), f"Learner report: {names[0 if learner == 'white' else 1]}"
-    return (names[0], names[1]), f"Learner report: {names[0]} and {names[1]}"
+        return (names[0], names[1]), Phrase("Learner report: %(who)s", who=names[0 if learner == "white" else 1])
+    return (names[0], names[1]), Phrase("Learner report: %(white)s and %(black)s", white=names[0], black=names[1])
 
 
 async def write_learner_report(config: Config, teacher: WorkerTeacher, records_dir: Path, room: Room | None,
@@ -69,8 +70,11 @@ async def write_learner_report(config: Config, teacher: WorkerTeacher, records_d
         except Exception:  # a program error: its traceback; the report is written without it
             log.exception("the learner's history failed")
     try:
+        from bgboard.language.catalogues import players_words
+
+        names = (names[0], said(names[1], players_words(None, config.display.language)))
         report = await teacher.write_report_async(records_dir / REPORT_NAME, names, title, analysed, learners,
-                                                  histories)
+                                                  histories, players_words(None, config.display.language))
     except (BgboardError, OSError) as exc:  # the report is help: it never stops the board
         log.warning("the learner report could not be written: %s", shown(str(exc)))
         return None

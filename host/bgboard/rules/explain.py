@@ -15,19 +15,39 @@ from typing import Sequence
 
 from bgboard.rules.legal import cached_plays, check_dice
 from bgboard.rules.position import BAR, OFF, Position
+from bgboard.language import Phrase
 
-#: The rule sentences shared with the seed variants (:mod:`bgboard.rules.refusal`).
-ENTER_FIRST = "a checker is on the bar: enter it first"
-BEAR_OFF_OUTSIDE = "you cannot bear off while a checker is outside your home board"
-BEAR_OFF_HIGHEST = "bear off from the highest point first"
+#: The rule sentences shared with the seed variants (:mod:`bgboard.rules.refusal`); every
+#: sentence here is a :class:`~bgboard.language.Phrase`, said in the players' language at
+#: the edge that shows it.
+# source: bar = "balk" seeds/000, "Bar" seeds/004, "barrieren" seeds/001;
+# enter = "van de balk spelen" seeds/000, "eintreten" seeds/004
+ENTER_FIRST = Phrase("a checker is on the bar: enter it first")
+# source: bear off = "van het bord spelen" seeds/000, "uitspelen" seeds/002, "Abtragen" seeds/004,
+# "flytte ut av brettet" seeds/001; home board = "thuisvak" seeds/002, "Heimfeld" seeds/004,
+# "hjemmeområde" seeds/001
+BEAR_OFF_OUTSIDE = Phrase("you cannot bear off while a checker is outside your home board")
+BEAR_OFF_HIGHEST = Phrase("bear off from the highest point first")
 _BAR, _OUTSIDE, _HIGHEST = ENTER_FIRST, BEAR_OFF_OUTSIDE, BEAR_OFF_HIGHEST
+
+
+# source: white/black = "wit"/"zwart" seeds/000, "hvit"/"svart" seeds/001, "hvid"/"sort" seeds/003
+_COLOURS = {"white": Phrase("white"), "black": Phrase("black")}
 
 
 def blocked(point: int) -> str:
     """A point the opponent holds with two or more checkers."""
-    return f"point {point} is blocked"
+    # source: blocked = "blok" seeds/000, "blokk" seeds/001, "besetzt" seeds/004
+    return Phrase("point %(point)d is blocked", point=point)
 
-_NAMES = {1: "1s", 2: "2s", 3: "3s", 4: "4s", 5: "5s", 6: "6s"}
+
+def _many(needed: int, die: int, used: int) -> Phrase:
+    """"all four 5s can be played, this play uses only 3" (a double)."""
+    # source: doubles = "doublet" seeds/002, "Doppel" seeds/004, "to like" seeds/001
+    if needed == 4:
+        return Phrase("all four %(die)ds can be played, this play uses only %(used)d", die=die, used=used)
+    return Phrase("%(needed)d of the four %(die)ds can be played, this play uses only %(used)d",
+                  needed=needed, die=die, used=used)
 
 
 def _count_problem(position: Position, result: Position, colours: tuple[str, str] | None) -> str | None:
@@ -36,16 +56,21 @@ def _count_problem(position: Position, result: Position, colours: tuple[str, str
         expected, seen = sum(before), sum(after)
         if expected != seen:
             if colours:
-                return f"{expected} {colours[i]} checkers expected, {seen} seen"
-            who = "the player on roll" if i == 0 else "the opponent"
-            return f"{expected} checkers expected for {who}, {seen} seen"
+                colour = _COLOURS.get(colours[i], colours[i])
+                return Phrase("%(expected)d %(colour)s checkers expected, %(seen)d seen",
+                              expected=expected, colour=colour, seen=seen)
+            if i == 0:
+                return Phrase("%(expected)d checkers expected for the player on roll, %(seen)d seen",
+                              expected=expected, seen=seen)
+            return Phrase("%(expected)d checkers expected for the opponent, %(seen)d seen",
+                          expected=expected, seen=seen)
         if any(n < 0 for n in after):
-            return "a count of checkers is negative"
+            return Phrase("a count of checkers is negative")
     for p in range(1, 25):
         if result.mine[p] and result.theirs[BAR - p]:
             if position.theirs[BAR - p] >= 2:
                 return blocked(p)
-            return f"point {p} holds checkers of both colours"
+            return Phrase("point %(point)d holds checkers of both colours", point=p)
     return None
 
 
@@ -58,9 +83,9 @@ def _opponent_problem(position: Position, result: Position) -> str | None:
         if before[p] == 1 and after[p] == 0:
             hits += 1
             continue
-        return "the opponent's checkers must not move"
+        return Phrase("the opponent's checkers must not move")
     if after[OFF] != before[OFF] or after[BAR] != before[BAR] + hits:
-        return "the opponent's checkers must not move"
+        return Phrase("the opponent's checkers must not move")
     return None
 
 
@@ -143,12 +168,18 @@ def _mismatch(position: Position, result: Position, d1: int, d2: int) -> str:
     left = [p for p in range(BAR + 1) if result.mine[p] < position.mine[p]]
     arrived = [p for p in range(BAR + 1) if result.mine[p] > position.mine[p]]
     if left and arrived and max(arrived) > max(left):
-        return "checkers move only towards home: one went backwards"
+        return Phrase("checkers move only towards home: one went backwards")
     if len(left) == 1 and len(arrived) == 1:
         a, b = left[0], arrived[0]
         if position.mine[a] - result.mine[a] == 1:
-            return f"{_point_name(a)}/{_point_name(b)} moves {a - b} pips: the roll {d1}-{d2} cannot play that"
-    return f"that is not a play of {d1}-{d2}"
+            return Phrase("%(move)s moves %(pips)d pips: the roll %(roll)s cannot play that",
+                          move=f"{_point_name(a)}/{_point_name(b)}", pips=a - b, roll=f"{d1}-{d2}")
+    return not_a_play(d1, d2)
+
+
+def not_a_play(d1: int, d2: int) -> str:
+    """The sentence for a result no way of playing ``d1``-``d2`` gives."""
+    return Phrase("that is not a play of %(roll)s", roll=f"{d1}-{d2}")
 
 
 def explain(
@@ -174,7 +205,8 @@ def explain(
     if problem:
         return problem
     if not plays:
-        return f"there is no legal play of {d1}-{d2}: the checkers must stay where they are"
+        return Phrase("there is no legal play of %(roll)s: the checkers must stay where they are",
+                      roll=f"{d1}-{d2}")
     rolled = (d1,) * 4 if d1 == d2 else (d1, d2)
     found = _search(position, rolled, result)
     if found is None:
@@ -184,10 +216,25 @@ def explain(
         return first
     needed = len(plays[0].steps)
     if used == 0:
-        return f"{d1}-{d2} can be played: you cannot pass"
+        return cannot_pass(d1, d2)
     if d1 == d2:
-        many = "all four" if needed == 4 else f"{needed} of the four"
-        return f"{many} {_NAMES[d1]} can be played, this play uses only {used}"
+        return _many(needed, d1, used)
     if needed == 2:
-        return "both dice can be played, this play uses only one"
-    return f"the {max(d1, d2)} must be played"
+        return BOTH_DICE
+    return larger_die(d1, d2)
+
+
+# source: "Als er de mogelijkheid bestaat beide dobbelstenen te gebruiken, dan dient dat te
+# gebeuren" seeds/000; "müssen die Spieler ... bewegen" seeds/004
+BOTH_DICE = Phrase("both dice can be played, this play uses only one")
+
+
+def cannot_pass(d1: int, d2: int) -> str:
+    """A pass when the roll can be played."""
+    return Phrase("%(roll)s can be played: you cannot pass", roll=f"{d1}-{d2}")
+
+
+def larger_die(d1: int, d2: int) -> str:
+    """Only one die can be played, and it must be the larger."""
+    # source: "dan dient dit degene met het hoogste aantal ogen te zijn" seeds/000
+    return Phrase("the %(die)d must be played", die=max(d1, d2))

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from bgboard.rules.play import Play
 from bgboard.rules.board import Board, borne_off_outcome, side_problems
+from bgboard.language import Phrase
 from bgboard.rules.explain import BEAR_OFF_HIGHEST, BEAR_OFF_OUTSIDE
 from bgboard.rules.position import BAR, CHECKERS, OFF
 from bgboard.rules.step import STEPS, Step
@@ -70,7 +71,7 @@ def steps_from(board: Board, die: int) -> list[tuple[Step, Board]]:
 
 
 #: The prime rule's sentence (:func:`open_primes`).
-PRIME_RULE = "six points in a row must be opened when all the opponent's remaining checkers wait behind them"
+PRIME_RULE = Phrase("six points in a row must be opened when all the opponent's remaining checkers wait behind them")
 
 
 def why_not(board: Board, frm: int, die: int) -> str | None:
@@ -78,12 +79,12 @@ def why_not(board: Board, frm: int, die: int) -> str | None:
     for a step :func:`steps_from` does not offer (None if none of these applies)."""
     me, th = board.mine, board.theirs
     if frm == START and _first_checker_out(me):
-        return ("your first checker must pass the opponent's starting point (your 12-point) "
-                "before another checker leaves your start")
+        return Phrase("your first checker must pass the opponent's starting point (your %(point)d-point) "
+                      "before another checker leaves your start", point=12)
     to = frm - die
     if to >= 1:
         if th[theirs_at(to)]:
-            return f"point {to} is held by the opponent: in Fevga a single checker holds a point"
+            return Phrase("point %(point)d is held by the opponent: in Fevga a single checker holds a point", point=to)
     else:
         if any(me[7:BAR]):
             return BEAR_OFF_OUTSIDE
@@ -94,7 +95,7 @@ def why_not(board: Board, frm: int, die: int) -> str | None:
     m[frm] -= 1
     m[to] += 1
     if all(m[19:BAR]):
-        return "you may never hold all six points of your starting quarter (19 to 24) at once"
+        return Phrase("you may never hold all six points of your starting quarter (19 to 24) at once")
     return None
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
+from bgboard.language import Phrase
 from bgboard.rules.board import Board, board_text, parse_board, raise_problems
 from bgboard.rules.legal import check_dice
 from bgboard.rules.notation import IllegalPlayError, parse_moves
@@ -129,7 +130,8 @@ class Game:
             return done
         for frm, to in pairs:
             if self._walk(board, frm, to, left) is None:
-                raise IllegalPlayError(f"{_where(frm)}/{_where(to)}: {self._why(board, frm, to, left)}")
+                raise IllegalPlayError(Phrase("%(move)s: %(reason)s", move=f"{_where(frm)}/{_where(to)}",
+                                              reason=self._why(board, frm, to, left)))
         hand = board  # each move can be made alone, not all together: judge where they lead
         for frm, to in pairs:
             hand = hand_move(self, hand, frm, to)
@@ -198,13 +200,14 @@ class Game:
         if text.strip().lower() in ("", "pass", "no legal play"):
             if not plays:
                 return Play((), board)
-            raise IllegalPlayError(f"{d[0]}-{d[1]} can be played: you cannot pass")
+            raise IllegalPlayError(Phrase("%(roll)s can be played: you cannot pass", roll=f"{d[0]}-{d[1]}"))
         pairs = [(a, b) for points, _ in parse_moves(text) for a, b in zip(points, points[1:])]
         result = self.play_steps(board, pairs, d)
         for play in plays:
             if play.position == result:
                 return play
-        raise IllegalPlayError(f"{text.strip()} is not legal in {self.title}: {self.explain(board, d, result)}")
+        raise IllegalPlayError(Phrase("%(play)s is not legal in %(game)s: %(reason)s", play=text.strip(),
+                                      game=self.title, reason=self.explain(board, d, result)))
 
     def explain(self, board: Board, dice: Sequence[int], result: Board) -> str:
         """One sentence on why ``result`` is not a legal play of ``dice`` from ``board``."""

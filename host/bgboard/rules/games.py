@@ -26,6 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from bgboard.language import Phrase
 from bgboard.rules import fevga, plakoto, race
 from bgboard.rules.board import Board
 from bgboard.rules.game import Game, Outcome
@@ -96,7 +97,8 @@ GAMES: dict[str, Game] = {
     # (docs/match.md, "Records of the variants")
     "plakoto": Game(
         name="plakoto",
-        title="Plakoto",
+        # source: the tavli games' Greek names (VARIANTS.md; BrainKing's list in seeds/000)
+        title=Phrase("Plakoto"),
         cube=False,
         kinds=("single", "gammon", "mother", "draw"),
         start=plakoto.start,
@@ -112,7 +114,7 @@ GAMES: dict[str, Game] = {
     ),
     "fevga": Game(
         name="fevga",
-        title="Fevga",
+        title=Phrase("Fevga"),
         cube=False,
         kinds=("single", "gammon"),
         start=fevga.start,
@@ -239,7 +241,8 @@ def _alone(g: Game) -> Variant:
 
 #: Tavli (VARIANTS.md, issue 16): Portes, Plakoto and Fevga in rotation.
 TAVLI = Variant(
-    "tavli", "Tavli", (GAMES["standard"], GAMES["plakoto"], GAMES["fevga"]), ("Portes", "Plakoto", "Fevga"), "Tavli"
+    "tavli", Phrase("Tavli"), (GAMES["standard"], GAMES["plakoto"], GAMES["fevga"]),
+    (Phrase("Portes"), Phrase("Plakoto"), Phrase("Fevga")), "Tavli"
 )
 
 #: Every format a match may be played in, by name: each game alone, then tavli.

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
+from bgboard.language import Phrase
 from bgboard.errors import InputError
 from bgboard.rules.play import Play, format_play
 from bgboard.rules.position import BAR, Position
@@ -218,7 +219,8 @@ def _remaining(dice: Dice, used: Sequence[Step]) -> list[int]:
     left = [dice[0]] * 4 if dice[0] == dice[1] else [dice[0], dice[1]]
     for step in used:
         if step.die not in left:
-            raise IllegalStepError(f"the roll {dice[0]}-{dice[1]} has no {step.die} left for {step}")
+            raise IllegalStepError(Phrase("the roll %(roll)s has no %(die)d left for %(step)s",
+                                          roll=f"{dice[0]}-{dice[1]}", die=step.die, step=str(step)))
         left.remove(step.die)
     return left
 
@@ -244,14 +246,13 @@ class _Roll:
             # the board decides whether a step hits: match on from, to and die only
             nxt = [(m, t) for m, t, (s,) in _all_steps(me, th, [step.die]) if (s.frm, s.to) == (step.frm, step.to)]
             if not nxt:
-                raise IllegalStepError(f"{step} is not a legal step with a {step.die}")
+                raise IllegalStepError(Phrase("%(step)s is not a legal step with a %(die)d", step=str(step), die=step.die))
             me, th = nxt[0]
         self.me, self.th = me, th
         self.memo: dict[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]], bool] = {}
         if steps_so_far and not self.completes(me, th, self.left):
-            raise IllegalStepError(
-                f"{format_play(steps_so_far)} cannot be completed to a legal play of {d[0]}-{d[1]}"
-            )
+            raise IllegalStepError(Phrase("%(steps)s cannot be completed to a legal play of %(roll)s",
+                                          steps=format_play(steps_so_far), roll=f"{d[0]}-{d[1]}"))
 
     def completes(self, m: list[int], t: tuple[int, ...], rest: list[int]) -> bool:
         key = (tuple(m), t, tuple(rest))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from bgboard.language import Joined, Phrase
 from bgboard.errors import InputError, RuleError
 from bgboard.rules.legal import InvalidDiceError
 from bgboard.rules.position import BAR, OFF, Position
@@ -43,7 +44,8 @@ def _number(token: str, text: str) -> int:
         return OFF
     value = int(token)
     if not 0 <= value <= BAR:
-        raise NotationError(f"{text!r}: points are numbered 1 to 24 (25 = bar, 0 = off), not {value}")
+        raise NotationError(Phrase("%(text)s: points are numbered 1 to 24 (25 = bar, 0 = off), not %(value)d",
+                                   text=repr(text), value=value))
     return value
 
 
@@ -65,10 +67,12 @@ def parse_moves(text: str, flipped: bool = False) -> list[tuple[list[int], set[i
     for token in text.lower().replace(",", " ").split():
         found = _MOVE.match(token)
         if not found:
-            raise NotationError(f"{token!r} is not a move like '13/7', 'bar/22*', '6/off' or '24/18(2)'")
+            raise NotationError(Phrase("%(text)s is not a move like '13/7', 'bar/22*', '6/off' or '24/18(2)'",
+                                       text=repr(token)))
         count = int(found.group(2) or 1)
         if not 1 <= count <= 4:
-            raise NotationError(f"{token!r}: a move is repeated 1 to 4 times, not {count}")
+            raise NotationError(Phrase("%(text)s: a move is repeated 1 to 4 times, not %(count)d", text=repr(token),
+                                       count=count))
         points: list[int] = []
         stars: set[int] = set()
         for part in found.group(1).split("/"):
@@ -79,15 +83,18 @@ def parse_moves(text: str, flipped: bool = False) -> list[tuple[list[int], set[i
             if part.endswith("*"):
                 stars.add(point)
         if points[0] == OFF:
-            raise NotationError(f"{token!r}: a move cannot start from off")
+            raise NotationError(Phrase("%(text)s: a move cannot start from off", text=repr(token)))
         if BAR in points[1:]:
-            raise NotationError(f"{token!r}: a move cannot end on the bar")
+            raise NotationError(Phrase("%(text)s: a move cannot end on the bar", text=repr(token)))
         for a, b in zip(points, points[1:]):
             if b >= a:
-                way = "from a lower point to a higher one" if flipped else "from a higher point to a lower one"
-                raise NotationError(f"{token!r}: checkers move {way}")
+                if flipped:
+                    raise NotationError(Phrase("%(text)s: checkers move from a lower point to a higher one",
+                                               text=repr(token)))
+                raise NotationError(Phrase("%(text)s: checkers move from a higher point to a lower one",
+                                           text=repr(token)))
             if a != points[0] and a == OFF:
-                raise NotationError(f"{token!r}: nothing moves on after bearing off")
+                raise NotationError(Phrase("%(text)s: nothing moves on after bearing off", text=repr(token)))
         moves += [(points, stars)] * count
     return moves
 
@@ -100,8 +107,9 @@ def play_out(text: str, position: Position, flipped: bool = False) -> Position:
     th = list(position.theirs)
     for points, stars in parse_moves(text, flipped):
         if me[points[0]] <= 0:
-            where = "on the bar" if points[0] == BAR else f"on point {points[0]}"
-            raise IllegalPlayError(f"there is no checker of yours {where} to move")
+            if points[0] == BAR:
+                raise IllegalPlayError(Phrase("there is no checker of yours on the bar to move"))
+            raise IllegalPlayError(Phrase("there is no checker of yours on point %(point)d to move", point=points[0]))
         last = len(points) - 1
         for i in range(1, len(points)):
             a, b = points[i - 1], points[i]
@@ -110,7 +118,7 @@ def play_out(text: str, position: Position, flipped: bool = False) -> Position:
             if b != OFF:
                 n = th[BAR - b]
                 if n >= 2:
-                    raise IllegalPlayError(f"point {b} is blocked")
+                    raise IllegalPlayError(Phrase("point %(point)d is blocked", point=b))
                 if n == 1 and (i == last or b in stars):
                     th[BAR - b] = 0
                     th[BAR] += 1
@@ -133,7 +141,28 @@ def _flip(n: str) -> str:
 def flip_points(text: str) -> str:
     """``text`` with every point number ``p`` (1–24) turned into ``25 − p``: one player's
     numbering into the other's and back (the map is its own inverse).  Dice ("3-1"),
-    counts ("2 white") and pip counts are left alone."""
+    counts ("2 white") and pip counts are left alone.  A :class:`~bgboard.language.Phrase`
+    stays one (so it can still be said in the players' language): its point parameters
+    (``point``, ``frm``, ``to``) and the notation in its texts are flipped."""
+    if isinstance(text, Joined):
+        return Joined(text.sep, (flip_points(part) for part in text.parts))
+    if isinstance(text, Phrase):
+        params = {k: (_flip_number(v) if k in _POINT_PARAMS else flip_points(v) if isinstance(v, str) else v)
+                  for k, v in text.params.items()}
+        flipped = text.with_params(params)
+        if str(flipped) == _flip_text(str(text)):
+            return flipped
+    return _flip_text(text)
+
+
+_POINT_PARAMS = frozenset({"point", "frm", "to"})
+
+
+def _flip_number(value: object) -> object:
+    return 25 - value if isinstance(value, int) and 1 <= value <= 24 else value
+
+
+def _flip_text(text: str) -> str:
     text = _POINT.sub(lambda m: m.group(1) + _flip(m.group(2)), text)
     text = _NAMED.sub(lambda m: _flip(m.group(1)) + m.group(2), text)
     return _NOTATION.sub(lambda m: _DIGITS.sub(lambda n: _flip(n.group(0)), m.group(0)), text)

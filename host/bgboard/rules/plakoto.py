@@ -13,6 +13,7 @@ backgammon, not while a checker of mine is pinned in my home board.
 from __future__ import annotations
 
 from bgboard.rules.board import Board, borne_off_outcome, side_problems
+from bgboard.language import Phrase
 from bgboard.rules.explain import BEAR_OFF_HIGHEST, BEAR_OFF_OUTSIDE
 from bgboard.rules.position import BAR, CHECKERS, OFF
 from bgboard.rules.step import STEPS, Step
@@ -69,18 +70,20 @@ def why_not(board: Board, frm: int, die: int) -> str | None:
     me, th = board.mine, board.theirs
     mine_pins = board.pins[0]
     if mine_pins >> frm & 1:
-        return f"your checker on point {frm} is pinned: it cannot move until every checker pinning it has left"
+        # source: pin = "πλακώνω" (Plakoto: "pinned"), not in the seeds: VARIANTS.md
+        return Phrase("your checker on point %(point)d is pinned: it cannot move until every checker pinning it has left",
+                      point=frm)
     to = frm - die
     if to >= 1:
         if mine_pins >> to & 1:
-            return f"point {to} is blocked: the opponent pins one of your checkers there"
+            return Phrase("point %(point)d is blocked: the opponent pins one of your checkers there", point=to)
         if th[BAR - to] >= 2:
-            return f"point {to} is blocked: two or more of the opponent's checkers hold it"
+            return Phrase("point %(point)d is blocked: two or more of the opponent's checkers hold it", point=to)
         return None
     if any(me[7:BAR]):
         return BEAR_OFF_OUTSIDE
     if mine_pins:
-        return "you cannot bear off while one of your checkers is pinned in your home board"
+        return Phrase("you cannot bear off while one of your checkers is pinned in your home board")
     if to < 0 and any(me[frm + 1 : 7]):
         return BEAR_OFF_HIGHEST
     return None

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from bgboard.rules.play import Play
 from bgboard.rules.board import Board, side_problems
+from bgboard.language import Phrase
 from bgboard.rules.explain import BEAR_OFF_HIGHEST, BEAR_OFF_OUTSIDE, ENTER_FIRST, blocked
 from bgboard.rules.legal import cached_plays
 from bgboard.rules.position import BAR, CHECKERS, OFF
@@ -95,7 +96,7 @@ def why_not(board: Board, frm: int, die: int) -> str | None:
     if to >= 1:
         return blocked(to) if th[BAR - to] >= 2 else None
     if board.reserve[0]:
-        return "you cannot bear off while a checker waits to enter"
+        return Phrase("you cannot bear off while a checker waits to enter")
     if any(me[7 : BAR + 1]):
         return BEAR_OFF_OUTSIDE
     if to < 0 and any(me[frm + 1 : 7]):

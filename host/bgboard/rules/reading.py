@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
+from bgboard.language import Phrase
 from bgboard.rules.explain import explain
 from bgboard.rules.legal import IllegalStepError, cached_plays, check_dice, steps_to
 from bgboard.rules.notation import (
@@ -84,8 +85,9 @@ def _target(moves: list[tuple[list[int], set[int]]], now: Position) -> tuple[lis
             written.add(points[-1])
     for point, count in enumerate(mine):
         if count < 0:
-            where = "on the bar" if point == BAR else f"on point {point}"
-            raise IllegalPlayError(f"there is no checker of yours {where} to move")
+            if point == BAR:
+                raise IllegalPlayError(Phrase("there is no checker of yours on the bar to move"))
+            raise IllegalPlayError(Phrase("there is no checker of yours on point %(point)d to move", point=point))
     return mine, frozenset(written - {OFF})
 
 
@@ -112,7 +114,7 @@ def _read(text: str, position: Position, dice: tuple[int, int], done: Sequence[S
     try:
         mine, written = _target(moves, now)
     except IllegalPlayError as exc:
-        raise IllegalPlayError(f"{text.strip()} is not legal: {flip_points(str(exc)) if flipped else exc}") from None
+        raise IllegalPlayError(_not_legal(text, reason_of(exc), flipped)) from None
     stars = frozenset(p for _, marked in moves for p in marked) - {OFF}
     plays = cached_plays(position, *dice)
     if whole and not done:
@@ -121,7 +123,7 @@ def _read(text: str, position: Position, dice: tuple[int, int], done: Sequence[S
         try:
             found = steps_to(position, dice, done, mine)
         except IllegalStepError as exc:
-            raise IllegalPlayError(str(exc)) from None
+            raise IllegalPlayError(reason_of(exc)) from None
         if whole:
             found = [f for f in found if f[2]]
     if found:
@@ -131,11 +133,23 @@ def _read(text: str, position: Position, dice: tuple[int, int], done: Sequence[S
     try:
         result = play_out(text, now, flipped)
     except IllegalPlayError as exc:
-        raise IllegalPlayError(f"{text.strip()} is not legal: {flip_points(str(exc)) if flipped else exc}") from None
+        raise IllegalPlayError(_not_legal(text, reason_of(exc), flipped)) from None
     reason = explain(position, dice, result)
     if reason is None:
-        reason = f"that is not a {'' if whole else 'part of a '}play of {dice[0]}-{dice[1]}"
-    raise IllegalPlayError(f"{text.strip()} is not legal: {flip_points(reason) if flipped else reason}")
+        roll = f"{dice[0]}-{dice[1]}"
+        reason = (Phrase("that is not a play of %(roll)s", roll=roll) if whole
+                  else Phrase("that is not a part of a play of %(roll)s", roll=roll))
+    raise IllegalPlayError(_not_legal(text, reason, flipped))
+
+
+def reason_of(exc: Exception) -> str:
+    """An error's sentence as it was raised (a :class:`~bgboard.language.Phrase` stays one)."""
+    return exc.args[0] if exc.args and isinstance(exc.args[0], str) else str(exc)
+
+
+def _not_legal(text: str, reason: str, flipped: bool) -> str:
+    return Phrase("%(play)s is not legal: %(reason)s", play=text.strip(),
+                  reason=flip_points(reason) if flipped else reason)
 
 
 def read_play(
@@ -165,7 +179,7 @@ def read_play(
     if text.strip().lower() in PASS_WORDS:
         if not cached_plays(position, *d) and not done:
             return Reading((), position, Play((), position))
-        raise IllegalPlayError(f"{d[0]}-{d[1]} can be played: you cannot pass")
+        raise IllegalPlayError(Phrase("%(roll)s can be played: you cannot pass", roll=f"{d[0]}-{d[1]}"))
     text = normalise(text)
     errors: list[NotationError | IllegalPlayError] = []
     for flipped in numberings:

@@ -23,17 +23,17 @@ from typing import Callable, Iterator, Sequence
 
 from bgboard.rules.play import Play
 from bgboard.rules.board import Board
-from bgboard.rules.explain import _mismatch, explain  # pyright: ignore[reportPrivateUsage]
+from bgboard.rules.explain import (BOTH_DICE, _many, _mismatch, cannot_pass, explain,  # pyright: ignore[reportPrivateUsage]
+                                   larger_die, not_a_play)
+from bgboard.language import Phrase
 from bgboard.rules.position import BAR, OFF
 from bgboard.rules.search import StepRules, search
 
 #: The sentence for a move no rule sentence names (counted by benchmarks/variant_refusals.py).
-GENERIC_STEP = "that move is not allowed here"
+GENERIC_STEP = Phrase("that move is not allowed here")
 #: A step after the game ended in the middle of the turn (VARIANTS.md: Plakoto's mother
 #: checker; the last checker borne off).
-ENDED = "the game ended in the middle of the turn: no checker moves after that"
-
-_NAMES = {1: "1s", 2: "2s", 3: "3s", 4: "4s", 5: "5s", 6: "6s"}
+ENDED = Phrase("the game ended in the middle of the turn: no checker moves after that")
 _RESERVE = 26  # Race's unentered checkers, behind the bar in the search's order
 
 
@@ -133,12 +133,16 @@ def _search(game: StepRules, board: Board, dice: tuple[int, ...], target: Board)
 
 
 def _count_problem(board: Board, result: Board) -> str | None:
-    for who, before, after in (("you", board.checkers()[0], result.checkers()[0]),
-                               ("the opponent", board.checkers()[1], result.checkers()[1])):
+    for mine, before, after in ((True, board.checkers()[0], result.checkers()[0]),
+                                (False, board.checkers()[1], result.checkers()[1])):
         if before != after:
-            return f"{before} checkers expected for {who}, {after} seen"
+            if mine:
+                return Phrase("%(expected)d checkers expected for you, %(seen)d seen",
+                              expected=before, seen=after)
+            return Phrase("%(expected)d checkers expected for the opponent, %(seen)d seen",
+                          expected=before, seen=after)
     if result.theirs != board.theirs and not (board.theirs[BAR] < result.theirs[BAR]):
-        return "the opponent's checkers must not move"
+        return Phrase("the opponent's checkers must not move")
     return None
 
 
@@ -147,7 +151,7 @@ def refuse_play(game: StepRules, board: Board, dice: tuple[int, int], result: Bo
     from ``board``, not empty)."""
     d1, d2 = dice
     if game.backgammon_moves:
-        return explain(board.plain(), dice, result.plain()) or f"that is not a play of {d1}-{d2}"
+        return explain(board.plain(), dice, result.plain()) or not_a_play(d1, d2)
     problem = _count_problem(board, result)
     if problem:
         return problem
@@ -159,7 +163,7 @@ def refuse_play(game: StepRules, board: Board, dice: tuple[int, int], result: Bo
     if broken:
         return first or GENERIC_STEP
     if used == 0:
-        return f"{d1}-{d2} can be played: you cannot pass"
+        return cannot_pass(d1, d2)
     if game.filter_plays is not None and game.prime_rule:
         raw = search(board, (d1, d2), game.steps_from, _ended_in(game) if game.ends_mid_turn else _never)
         if any(_key(p.position) == _key(result) for p in raw):
@@ -167,21 +171,20 @@ def refuse_play(game: StepRules, board: Board, dice: tuple[int, int], result: Bo
     most = max(len(p.steps) for p in plays)
     if used < most:
         if d1 == d2:
-            many = "all four" if most == 4 else f"{most} of the four"
-            return f"{many} {_NAMES[d1]} can be played, this play uses only {used}"
-        return "both dice can be played, this play uses only one"
+            return _many(most, d1, used)
+        return BOTH_DICE
     if d1 != d2 and used == 1:
-        return f"the {max(d1, d2)} must be played"
-    return f"that is not a play of {d1}-{d2}"
+        return larger_die(d1, d2)
+    return not_a_play(d1, d2)
 
 
 def refuse_move(game: StepRules, board: Board, frm: int, to: int, left: list[int]) -> str:
     """Why one checker cannot go ``frm`` to ``to`` by single steps of the dice ``left``
     (the sentence follows the move's text, as in "13/7: ...")."""
     if frm == BAR and not board.mine[BAR] and not board.reserve[0]:
-        return "there is no checker of yours on the bar or waiting to enter"
+        return Phrase("there is no checker of yours on the bar or waiting to enter")
     if frm != BAR and not board.mine[frm]:
-        return f"there is no checker of yours on point {frm}"
+        return Phrase("there is no checker of yours on point %(point)d", point=frm)
     best: tuple[int, str | None] | None = None
 
     def walk(b: Board, at: int, rest: list[int], broken: int, first: str | None) -> None:
@@ -203,10 +206,13 @@ def refuse_move(game: StepRules, board: Board, frm: int, to: int, left: list[int
     if best is not None and best[1]:
         return best[1]
     pips = frm - to
-    dice = " or ".join(str(d) for d in sorted(set(left), reverse=True))
+    values = sorted(set(left), reverse=True)  # one or two values: the dice left of one roll
+    dice = (Phrase("%(high)d or %(low)d", high=values[0], low=values[-1]) if len(values) > 1
+            else " or ".join(str(d) for d in values))
     if best is None:
-        return f"it moves {pips} pips: no die left ({dice}) nor a sum of them moves that far"
-    return f"cannot be played with the dice left ({dice}) in this order"
+        return Phrase("it moves %(pips)d pips: no die left (%(dice)s) nor a sum of them moves that far",
+                      pips=pips, dice=dice)
+    return Phrase("cannot be played with the dice left (%(dice)s) in this order", dice=dice)
 
 
 def _never(board: Board) -> bool:

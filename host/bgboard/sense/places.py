@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
 from bgboard.errors import InputError
+from bgboard.language import Joined, Phrase
 from bgboard.rules.position import BAR, OFF, Position
 
 WHITE = 0
@@ -395,7 +396,7 @@ def put_back(fixes: Iterable[Fix], player: int | None = None) -> tuple[str, ...]
     fixes = tuple(fixes)
     if not fixes:
         return ()
-    parts: list[str] = []
+    parts: list[str] = []  # notation ("13→8") and phrases ("clear 4"), each said in the players' language
     surplus: dict[int, list[list[int]]] = {WHITE: [], BLACK: []}
     deficit: dict[int, list[list[int]]] = {WHITE: [], BLACK: []}
     checks: list[int] = []
@@ -429,13 +430,13 @@ def put_back(fixes: Iterable[Fix], player: int | None = None) -> tuple[str, ...]
         for place, n in surplus[colour]:
             if n and wanted[place] == 0:
                 if place not in cleared:
-                    parts.append(f"clear {name(place)}")
+                    parts.append(Phrase("clear %(place)s", place=name(place)))
                     cleared.add(place)
             elif n:
                 parts.append(f"{name(place)} −{n}")
         for place, n in deficit[colour]:
             if n:
                 parts.append(f"{name(place)} +{n}")
-    parts += [f"check {name(place)}" for place in checks]
-    listed = ", ".join(parts)
-    return (f"put back: {listed}", listed)
+    parts += [Phrase("check %(place)s", place=name(place)) for place in checks]
+    listed = Joined(", ", parts)
+    return (Phrase("put back: %(moves)s", moves=listed), listed)

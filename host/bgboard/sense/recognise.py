@@ -27,6 +27,7 @@ from typing import Iterable, Protocol, Sequence
 
 from bgboard import rules
 from bgboard.errors import InputError
+from bgboard.language import Phrase
 from bgboard.rules.legal import legal_plays
 from bgboard.rules.play import Play
 from bgboard.rules.position import BAR, OFF, Position
@@ -395,8 +396,8 @@ def setup_message(fixes: Iterable[Fix], own: bool = True, variant: str | None = 
     (:func:`bgboard.sense.places.setup_guidance`)."""
     fixes = tuple(fixes)
     if not fixes:
-        return "the board is set up: roll to start"
-    return "set up the board — " + setup_guidance(fixes, own, variant)
+        return Phrase("the board is set up: roll to start")
+    return Phrase("set up the board — %(guidance)s", guidance=setup_guidance(fixes, own, variant))
 
 
 __all__ = [

@@ -39,36 +39,55 @@ from bgboard.sim.players import Move, dice_for, moves_of
 from bgboard.sim.modelled_board import Options, Simulation
 from bgboard.sim.match_run import PANEL, write_gif, write_learner_report, write_records
 from bgboard.sim.terminal_board import board_text, uses_colour
+from bgboard.language import ENGLISH, Phrase, Words, said, say, say_n
+from bgboard.rules.reading import reason_of
 
+#: The keys are the same letters in every language (the display's buttons in English: r(oll),
+#: d(ouble), p(ass), u(ndo), b(oard), q(uit)); what they do is said in the players' language
+#: (docs/languages.md).
 KEYS = (
-    ("r", "roll the dice / done after your play / the next game (the display's roll and done)"),
-    ("d", "double, or take an offered double (the display's double and take)"),
-    ("p", "pass an offered double (the display's drop and pass)"),
-    ("resign", "resign: then d resigns more, r offers it, p cancels"),
-    ("8/5 6/5", "move checkers: a whole play (bar/22*, 24/18(2), 13-7 6-o), in either side's numbering"),
-    ("13/10", "move one checker, over one die or more (13/11/10)"),
-    ("u", "put back the checkers of your last line"),
-    ("b", "show the board"),
-    ("?", "these keys"),
-    ("q", "quit (the same --out resumes the match)"),
+    ("r", Phrase("roll the dice / done after your play / the next game (the display's roll and done)")),
+    ("d", Phrase("double, or take an offered double (the display's double and take)")),
+    ("p", Phrase("pass an offered double (the display's drop and pass)")),
+    ("resign", Phrase("resign: then d resigns more, r offers it, p cancels")),
+    ("8/5 6/5", Phrase("move checkers: a whole play (bar/22*, 24/18(2), 13-7 6-o), in either side's numbering")),
+    ("13/10", Phrase("move one checker, over one die or more (13/11/10)")),
+    ("u", Phrase("put back the checkers of your last line")),
+    ("b", Phrase("show the board")),
+    ("?", Phrase("these keys")),
+    ("q", Phrase("quit (the same --out resumes the match)")),
 )
-HELP = "keys: " + "; ".join(f"{key} = {what}" for key, what in KEYS)
+
+
+def help_text(words: Words = ENGLISH) -> str:
+    """The keys and what each does, in ``words``' language."""
+    return say(words, "keys: %(keys)s", keys="; ".join(f"{key} = {said(what, words)}" for key, what in KEYS))
+
+
+HELP = help_text()
+#: The match's phases as the prompt names them.
+PHASES = {"opening": Phrase("opening"), "turn": Phrase("turn"), "play": Phrase("play"),
+          "doubled": Phrase("doubled"), "resigned": Phrase("resigned"), "game_over": Phrase("game over"),
+          "match_over": Phrase("match over")}
 HUMAN = WHITE
-#: The display's button words → the keys that press them.
-_BUTTONS = ((re.compile(r"\bpress done\b"), "press done (r)"), (re.compile(r"\bpress roll\b"), "press roll (r)"),
-            (re.compile(r"\bdouble: "), "double (d): "), (re.compile(r"\broll: "), "roll (r): "),
-            (re.compile(r"\bdrop: "), "drop (p): "), (re.compile(r"\btake or pass\?"), "take (d) or pass (p)?"),
-            (re.compile(r"\bor double for another reading\b"), "or double (d) for another reading"))
+#: The display's button words → the keys that press them (each pair said in the players'
+#: language: a translation keeps the display's own words for the buttons).
+_BUTTONS = ((Phrase("press done"), Phrase("press done (r)")), (Phrase("press roll"), Phrase("press roll (r)")),
+            (Phrase("double: "), Phrase("double (d): ")), (Phrase("roll: "), Phrase("roll (r): ")),
+            (Phrase("drop: "), Phrase("drop (p): ")), (Phrase("take or pass?"), Phrase("take (d) or pass (p)?")),
+            (Phrase("or double for another reading"), Phrase("or double (d) for another reading")))
 
 
 class StepTextError(InputError):
     """A single checker move that cannot be read or played."""
 
 
-def keyed(text: str) -> str:
+def keyed(text: str, words: Words = ENGLISH) -> str:
     """A display text with the key of each button it names ("press done (r)")."""
-    for pattern, replacement in _BUTTONS:
-        text = pattern.sub(replacement, text)
+    for button, replacement in _BUTTONS:
+        word, keyed_word = said(button, words), said(replacement, words)
+        pattern = rf"\b{re.escape(word)}" + (r"\b" if word[-1].isalnum() else "")
+        text = re.sub(pattern, lambda _: keyed_word, text)
     return text
 
 
@@ -77,7 +96,7 @@ def dice_text(dice: tuple[int, int]) -> str:
     return f"{max(dice)}-{min(dice)}"
 
 
-def narrate(before: Any, actions: list[Any], names: tuple[str, str]) -> list[str]:
+def narrate(before: Any, actions: list[Any], names: tuple[str, str], w: Words = ENGLISH) -> list[str]:
     """What each action did, in white's words and numbering (black's plays flipped)."""
     lines: list[str] = []
     state: Any = before
@@ -86,40 +105,46 @@ def narrate(before: Any, actions: list[Any], names: tuple[str, str]) -> list[str
         who = names[state.turn] if state.turn is not None else ""
         other = names[1 - state.turn] if state.turn is not None else ""
         if kind == "opening":
-            lines.append(f"opening roll: {names[0]} {action.dice[0]}, {names[1]} {action.dice[1]}")
+            lines.append(say(w, "opening roll: %(white)s %(a)d, %(black)s %(b)d", white=names[0],
+                             a=action.dice[0], black=names[1], b=action.dice[1]))
         elif kind == "roll":
-            lines.append(f"{who} rolls {dice_text(action.dice)}")
+            lines.append(say(w, "%(who)s rolls %(dice)s", who=who, dice=dice_text(action.dice)))
         elif kind == "move":
             play = next((p for p in legal_plays(state.position, state.dice)
                          if tuple((s.frm, s.to) for s in p.steps) == tuple(action.steps)), None)
             text = play.notation if play is not None else " ".join(f"{a}/{b}" for a, b in action.steps)
-            lines.append(f"{who} plays {flip_points(text) if state.turn == 1 else text}")
+            lines.append(say(w, "%(who)s plays %(play)s", who=who, play=flip_points(text) if state.turn == 1 else text))
         elif kind in ("pass", "condone"):
-            lines.append(f"{who} cannot move" if kind == "pass" else f"{other} accepts {who}'s play as it stands")
+            lines.append(say(w, "%(who)s cannot move", who=who) if kind == "pass"
+                         else say(w, "%(other)s accepts %(who)s's play as it stands", other=other, who=who))
         elif kind == "double":
-            lines.append(f"{who} doubles to {state.cube * 2}")
+            lines.append(say(w, "%(who)s doubles to %(value)d", who=who, value=state.cube * 2))
         elif kind in ("take", "beaver"):
-            lines.append(f"{other} {'takes' if kind == 'take' else 'beavers'} the {state.cube * 2}")
+            lines.append(say(w, "%(other)s takes the %(value)d", other=other, value=state.cube * 2) if kind == "take"
+                         else say(w, "%(other)s beavers the %(value)d", other=other, value=state.cube * 2))
         elif kind == "drop":
-            lines.append(f"{other} passes")
+            lines.append(say(w, "%(other)s passes", other=other))
         elif kind == "resign":
-            lines.append(f"{who} resigns ({action.level} × the cube)")
+            lines.append(say(w, "%(who)s resigns (%(level)d × the cube)", who=who, level=action.level))
         elif kind in ("accept", "reject"):
-            lines.append(f"{other} {'accepts' if kind == 'accept' else 'rejects'} the resignation")
+            lines.append(say(w, "%(other)s accepts the resignation", other=other) if kind == "accept"
+                         else say(w, "%(other)s rejects the resignation", other=other))
         state = apply(state, action)
     return lines
 
 
-def game_over_frame(state: Any) -> str:
+def game_over_frame(state: Any, w: Words = ENGLISH) -> str:
     """The frame between two games: who won what, the score, what to press."""
     game = state.games[-1]
-    winner = state.players[game.winner] if game.winner is not None else "nobody"
-    points = f"{game.points} point{'' if game.points == 1 else 's'}"
+    winner = state.players[game.winner] if game.winner is not None else say(w, "nobody")
+    points = say_n(w, "%(n)d point", "%(n)d points", game.points)
     a, b = state.score
     rule = "-" * 40
-    tail = "match over" if state.phase == MATCH_OVER else "r = the next game (set up as the display says)"
-    return (f"{rule}\ngame over: {winner} wins ({game.result}, {points}); "
-            f"score {state.players[0]} {a}, {state.players[1]} {b}\n{tail}\n{rule}")
+    tail = say(w, "match over") if state.phase == MATCH_OVER else say(w, "r = the next game (set up as the display says)")
+    over = say(w, "game over: %(who)s wins (%(result)s, %(points)s); score %(white)s %(a)d, %(black)s %(b)d",
+               who=winner, result=game.result, points=points, white=state.players[0], a=a,
+               black=state.players[1], b=b)
+    return f"{rule}\n{over}\n{tail}\n{rule}"
 
 
 def play_interactive(
@@ -128,12 +153,14 @@ def play_interactive(
     read: Callable[[str], str] = input,
     write: Callable[[str], None] = print,
     colour: bool | None = None,
+    words: Words = ENGLISH,
 ) -> int:
     """The interactive session; returns the exit code.  ``colour``: ANSI colours on the board
-    (None: when standard output is a terminal and ``NO_COLOR`` is not set)."""
+    (None: when standard output is a terminal and ``NO_COLOR`` is not set); ``words``: the
+    players' language (the terminal's texts and the display's)."""
     out = Path(out)
     panel = FilePanel(panel_spec(PANEL), out / "frames")
-    screen = Screen(panel)
+    screen = Screen(panel, words=words)
     last: list[str] = [""]
 
     def on_show(state: Any, now: int) -> None:
@@ -143,13 +170,13 @@ def play_interactive(
         variants = getattr(state, "message", ()) or ()
         text = variants[0] if variants else ""
         if text and text != last[0] and not session.quiet:
-            write(f"display: {keyed(text)}")
+            write(say(words, "display: %(text)s", text=keyed(said(text, words), words)))
         last[0] = text
 
     session: Any = None
     sim = Simulation(options, out, on_show=on_show)
-    session = _Session(sim, write, uses_colour(sys.stdout, os.environ) if colour is None else colour)
-    write(HELP)
+    session = _Session(sim, write, uses_colour(sys.stdout, os.environ) if colour is None else colour, words)
+    write(help_text(words))
     write(session.board())
     try:
         while not sim.controller.over:
@@ -175,19 +202,22 @@ def play_interactive(
         write_gif([p for p, _ in panel.frames], out / "display.gif")
     if sim.controller.over:
         a, b = sim.controller.state.score  # type: ignore[union-attr]
-        write(f"match over: white {a}, black {b}")
+        write(say(words, "match over: white %(a)d, black %(b)d", a=a, b=b))
         if sim.teacher is not None:  # --teach: the session in short and the learner report
-            write(f"graded by {sim.teacher.engine.name}: {sim.teacher.summary()[0]}")
-            write(f"learner report: {write_learner_report(sim, out)}")
+            write(say(words, "graded by %(engine)s: %(summary)s", engine=sim.teacher.engine.name,
+                      summary=said(sim.teacher.summary()[0], words)))
+            write(say(words, "learner report: %(file)s", file=write_learner_report(sim, out, words)))
     return 0
 
 
 class _Session:
     """The person at the terminal: what they may do now, and what happened after each action."""
 
-    def __init__(self, sim: Simulation, write: Callable[[str], None], colour: bool = False) -> None:
+    def __init__(self, sim: Simulation, write: Callable[[str], None], colour: bool = False,
+                 words: Words = ENGLISH) -> None:
         self.sim: Any = sim  # (its controller is an OpponentRoom against the engine)
         self.write = write
+        self.words = words  # the players' language
         self.colour = colour
         self.announced: object = None  # the other side's play last shown
         teacher = getattr(sim, "teacher", None)
@@ -216,7 +246,7 @@ class _Session:
             now = int(getattr(self.sim.board, "clock", 0))
             clocks = ((clock.remaining(0, now), clock.remaining(1, now)), clock.running)
         return board_text(self.sim.table.layout, self.sim.controller.state, lifted=lifted, landed=landed,
-                          colour=self.colour, clocks=clocks)
+                          colour=self.colour, clocks=clocks, words=self.words)
 
     def announce(self) -> None:
         """The other side's play, once, as soon as it is known (its engine chose it, or the
@@ -233,10 +263,10 @@ class _Session:
         text = flip_points(c.answer.notation) if c.side == 1 else c.answer.notation
         name = s.players[c.side]
         if not physical:
-            self.write(f"{name} cannot move {dice_text(s.dice)}")
+            self.write(say(self.words, "%(who)s cannot move %(dice)s", who=name, dice=dice_text(s.dice)))
             return
-        self.write(f"{name} plays {text} ({dice_text(s.dice)}): carry it out on the board, "
-                   "from the points marked ^ to those marked +")
+        self.write(say(self.words, "%(who)s plays %(play)s (%(dice)s): carry it out on the board, "
+                       "from the points marked ^ to those marked +", who=name, play=text, dice=dice_text(s.dice)))
         lifted = {a for a, _ in physical} - {b for _, b in physical}  # (a checker passing a point is not marked there)
         landed = {b for _, b in physical} - {a for a, _ in physical}
         self.write(self.board(tuple(lifted), tuple(landed)))
@@ -245,14 +275,19 @@ class _Session:
         c = self.sim.controller
         s = c.state
         a, b = s.score
-        dice = f" dice {dice_text(s.dice)}" if s.phase == PLAY and s.dice else ""
+        w = self.words
+        dice = " " + say(w, "dice %(dice)s", dice=dice_text(s.dice)) if s.phase == PLAY and s.dice else ""
         who = f" {s.players[s.turn]}" if s.turn is not None and s.phase in (TURN, PLAY, DOUBLED) else ""
+        score = f"{s.players[0]} {a} {s.players[1]} {b}"
         if self.engine is not None and c.rolls_for_engine and c.dice == "person":
-            return f"[roll for {self.engine.name}: r] {s.players[0]} {a} {s.players[1]} {b}> "
+            roll_for = say(w, "roll for %(engine)s: r", engine=self.engine.name)
+            return f"[{roll_for}] {score}> "
         if self.engine is not None and s.phase == PLAY and s.turn == c.side:
-            return f"[move {self.engine.name}'s checkers{dice}] {s.players[0]} {a} {s.players[1]} {b}> "
-        phase = str(s.phase).replace("_", " ")
-        return f"[{phase}{who}{dice}] {s.players[0]} {a} {s.players[1]} {b} (? = keys)> "
+            carry = say(w, "move %(engine)s's checkers", engine=self.engine.name)
+            return f"[{carry}{dice}] {score}> "
+        phase = said(PHASES.get(str(s.phase), str(s.phase).replace("_", " ")), w)
+        keys = say(w, "(? = keys)")
+        return f"[{phase}{who}{dice}] {score} {keys}> "
 
     def run(self, act: Callable[[], None]) -> None:
         """Do ``act``, then say what happened: every action in words, the board, a game's end."""
@@ -267,13 +302,13 @@ class _Session:
         showed ``layout``: every new action in words, the board if it changed, a game's end."""
         c = self.sim.controller
         new = list(c.actions[n:])
-        for line in narrate(before, new, c.state.players):
+        for line in narrate(before, new, c.state.players, self.words):
             self.write(line)
         self.grades()
         if new or self.sim.table.layout != layout:
             self.write(self.board())
         if new and c.state.phase in (GAME_OVER, MATCH_OVER) and before.phase not in (GAME_OVER, MATCH_OVER):
-            self.write(game_over_frame(c.state))
+            self.write(game_over_frame(c.state, self.words))
 
     def grades(self) -> None:
         """``--teach``: each grade as it is given, in white's numbering (the learners' only)."""
@@ -284,8 +319,9 @@ class _Session:
         for lesson in teacher.lessons[self.graded:]:
             if teacher.learners is None or lesson.player in teacher.learners:
                 text = lesson.text[0]
-                who = names[lesson.player] if lesson.player is not None else "the learner"
-                self.write(f"grade ({who}): {flip_points(text) if lesson.player == 1 else text}")
+                who = names[lesson.player] if lesson.player is not None else say(self.words, "the learner")
+                text = said(flip_points(text) if lesson.player == 1 else text, self.words)
+                self.write(say(self.words, "grade (%(who)s): %(text)s", who=who, text=text))
         self.graded = len(teacher.lessons)
 
     def obey(self, line: str) -> bool:
@@ -296,7 +332,7 @@ class _Session:
         try:
             self.run(lambda: self.command(line))
         except (InputError, EnvironmentFailure) as exc:
-            self.write(f"bgboard: {exc}")
+            self.write(f"bgboard: {said(reason_of(exc), self.words)}")
         return True
 
     def command(self, line: str) -> None:
@@ -304,7 +340,7 @@ class _Session:
         s = c.state
         word = line.lower()
         if word in ("", "?", "h", "help"):
-            self.write(HELP)
+            self.write(help_text(self.words))
         elif word == "b":
             self.write(self.board())
         elif word in ("r", "roll", "done"):
@@ -323,7 +359,7 @@ class _Session:
             if s.phase == DOUBLED or c.resigning is not None:
                 sim.board.press_now(HUMAN, DROP)
             else:
-                self.write("no double is offered: p passes one. To resign, type resign")
+                self.write(say(self.words, "no double is offered: p passes one. To resign, type resign"))
         elif word == "resign":
             sim.board.press_now(HUMAN, DROP)
         elif word == "u":
@@ -331,7 +367,7 @@ class _Session:
         elif s.phase == PLAY and s.dice is not None and (s.turn == HUMAN or self.engine is not None):
             self._move(line)
         else:
-            self.write("it is not time to move checkers: " + HELP)
+            self.write(say(self.words, "it is not time to move checkers: %(keys)s", keys=help_text(self.words)))
 
     def _mover(self) -> int:
         s = self.sim.controller.state
@@ -351,7 +387,7 @@ class _Session:
         try:
             reading = read_play(line, s.position, s.dice, done, whole=False, numberings=numberings)
         except (IllegalPlayError, NotationError) as exc:
-            raise StepTextError(f"{exc}: nothing moved") from None
+            raise StepTextError(Phrase("%(reason)s: nothing moved", reason=reason_of(exc))) from None
         moves = moves_of(reading.steps, mover)
         self.sim.board.carry_now(moves)
         self.steps.append((reading.steps, moves))
@@ -359,7 +395,7 @@ class _Session:
     def _undo(self) -> None:
         if not self.steps or self.steps_key != (len(self.sim.controller.actions), self.sim.controller.state.position,
                                                 self.sim.controller.state.dice):
-            self.write("no checker of this roll to put back")
+            self.write(say(self.words, "no checker of this roll to put back"))
             return
         _, moves = self.steps.pop()
         self.sim.board.carry_now(tuple(Move(m.dst, m.src) for m in reversed(moves)))

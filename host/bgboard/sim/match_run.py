@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from bgboard.language import ENGLISH, Phrase, Words
 from bgboard.display.panel import FilePanel
 from bgboard.display.panels import panel_spec
 from bgboard.display.screen import Screen
@@ -90,15 +91,17 @@ def run_match(options: Options, out: Path, *, progress: bool = False, realtime: 
     return summary
 
 
-def write_learner_report(sim: Simulation, out: Path) -> Path:
-    """The learner report of a ``--teach`` match, beside its journal (``OUT/learner-report.html``)."""
+def write_learner_report(sim: Simulation, out: Path, words: Words = ENGLISH) -> Path:
+    """The learner report of a ``--teach`` match, beside its journal (``OUT/learner-report.html``),
+    in ``words``' language."""
     from bgboard.teaching import REPORT_NAME
 
     assert sim.teacher is not None
     return sim.teacher.write_report(
         out / REPORT_NAME, sim.options.players,
-        f"Learner report: {sim.options.match_length}-point match, seed {sim.options.seed}",
-        *_learner_history(sim, out))
+        Phrase("Learner report: %(length)d-point match, seed %(seed)d", length=sim.options.match_length,
+               seed=sim.options.seed),
+        *_learner_history(sim, out), words=words)
 
 
 def _learner_history(sim: Simulation, out: Path) -> tuple[Any, Any, Any]:

@@ -2,7 +2,8 @@
 the borne-off checkers, both pip counts, the cube and the match (text only; colours as ANSI
 codes when asked).
 
-``W3`` is three white checkers, ``B2`` two black, ``.`` an empty point.  The checkers the
+``W3`` is three white checkers, ``B2`` two black, ``.`` an empty point (the letters, ``bar``
+and ``off`` are the same in every language: notation; the other words follow ``words``).  The checkers the
 other side's play moves are marked: ``^`` where one is lifted, ``+`` where one is put down
 (with colours: reverse video and underline).  Colours are used when the terminal has them
 and ``NO_COLOR`` is not set (https://no-color.org): :func:`uses_colour`.
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any, Collection, Mapping, Sequence
 
+from bgboard.language import ENGLISH, Words, say
 from bgboard.sim.layout import Layout
 
 RESET = "\x1b[0m"
@@ -34,27 +36,33 @@ def pips(layout: Layout) -> tuple[int, int]:
     return white, black
 
 
-def match_line(state: Any) -> str:
+def match_line(state: Any, w: Words = ENGLISH) -> str:
     """The cube, the match score and its length, Crawford: ``cube 2 (White's)  match to 5:
     White 1, Black 3 (Crawford game)``."""
-    owner = "centred" if state.cube_owner is None else f"{state.players[state.cube_owner]}'s"
+    # source: cube = "verdubbelsteen" seeds/000, "doblingskube" seeds/001, "Verdoppelungswürfel" seeds/004
+    owner = say(w, "centred") if state.cube_owner is None else say(w, "%(who)s's", who=state.players[state.cube_owner])
     a, b = state.score
-    crawford = " (Crawford game)" if state.crawford else " (after Crawford)" if state.post_crawford else ""
-    cube = "no cube (Crawford)" if state.crawford else f"cube {state.cube} ({owner})"
-    return f"{cube}   match to {state.length}: {state.players[0]} {a}, {state.players[1]} {b}{crawford}"
+    crawford = (" " + say(w, "(Crawford game)") if state.crawford
+                else " " + say(w, "(after Crawford)") if state.post_crawford else "")
+    cube = say(w, "no cube (Crawford)") if state.crawford else say(w, "cube %(value)d (%(owner)s)", value=state.cube, owner=owner)
+    score = say(w, "match to %(length)d: %(white)s %(a)d, %(black)s %(b)d", length=state.length,
+                white=state.players[0], a=a, black=state.players[1], b=b)
+    return f"{cube}   {score}{crawford}"
 
 
-def clock_line(names: Sequence[str], remaining_ms: Sequence[int], running: int | None = None) -> str:
+def clock_line(names: Sequence[str], remaining_ms: Sequence[int], running: int | None = None,
+               w: Words = ENGLISH) -> str:
     """Both players' reserves: ``clock White 4:05*  Black 3:59`` (``*`` on the running one)."""
     cells = []
     for p, (name, ms) in enumerate(zip(names, remaining_ms)):
         seconds = max(0, ms) // 1000
         cells.append(f"{name} {seconds // 60}:{seconds % 60:02d}{'*' if running == p else ''}")
-    return "clock " + "  ".join(cells)
+    return say(w, "clock %(clocks)s", clocks="  ".join(cells))
 
 
 def board_text(layout: Layout, state: Any = None, *, lifted: Collection[int] = (), landed: Collection[int] = (),
-               colour: bool = False, clocks: tuple[tuple[int, int], int | None] | None = None) -> str:
+               colour: bool = False, clocks: tuple[tuple[int, int], int | None] | None = None,
+               words: Words = ENGLISH) -> str:
     """The table (white's view, physical points), its bar, off and pips; with ``state`` the
     cube and match line too, and with ``clocks`` (both reserves in ms, the running player)
     the clocks; ``lifted``/``landed`` physical points are marked."""
@@ -75,11 +83,12 @@ def board_text(layout: Layout, state: Any = None, *, lifted: Collection[int] = (
     down = " ".join(cell(p) for p in range(12, 0, -1))
     bottom = " ".join(f"{p:>3}" for p in range(12, 0, -1))
     white, black = pips(layout)
+    pip_label = say(words, "pips")
     extra = (f"bar W{layout.bar[0]} B{layout.bar[1]}   off W{layout.off[0]} B{layout.off[1]}   "
-             f"pips W{white} B{black}")
+             f"{pip_label} W{white} B{black}")
     lines = [top, up, down, bottom, extra]
     if state is not None:
-        lines.append(match_line(state))
+        lines.append(match_line(state, words))
         if clocks is not None:
-            lines.append(clock_line(state.players, clocks[0], clocks[1]))
+            lines.append(clock_line(state.players, clocks[0], clocks[1], words))
     return "\n".join(lines)

@@ -15,18 +15,28 @@ from typing import Any, Mapping, Sequence, cast
 
 from bgboard.club.live_boards import BoardLive
 from bgboard.errors import InputError
+from bgboard.language import ENGLISH, N_, Words, say
 from bgboard.rules import position_from_id
 
 MAX_NAME = 40
 MAX_TEXT = 60
 PHASE_WORDS = {
-    "opening": "opening roll",
-    "turn": "to roll or double",
-    "doubled": "doubled",
-    "play": "to play",
-    "resigned": "resigned",
-    "game_over": "game over",
-    "match_over": "match over",
+    "opening": N_("opening roll"),
+    "turn": N_("to roll or double"),
+    "doubled": N_("doubled"),
+    "play": N_("to play"),
+    "resigned": N_("resigned"),
+    "game_over": N_("game over"),
+    "match_over": N_("match over"),
+}
+#: The names of a board's players when it sent none (said in the page's language).
+UNNAMED = (N_("White"), N_("Black"))
+#: A player's phase as a sentence (a language may put the name elsewhere: "Ann ist am Zug").
+PLAYER_PHASE = {
+    "turn": N_("%(name)s to roll or double"),
+    "doubled": N_("%(name)s doubled"),
+    "play": N_("%(name)s to play"),
+    "resigned": N_("%(name)s resigned"),
 }
 
 Side = tuple[int, ...]
@@ -84,6 +94,7 @@ class BoardView:
     match: int | None = None
     sides: tuple[Side, Side] | None = None
     problem: str | None = None
+    unnamed: tuple[bool, bool] = (False, False)   # a side the board sent no name for (players: UNNAMED)
 
     @property
     def phase_words(self) -> str:
@@ -92,9 +103,18 @@ class BoardView:
     @property
     def phase_line(self) -> str:
         """Who must do what, in words ("Ann to play", "Bob doubled", "game over")."""
-        if self.phase in ("turn", "play", "doubled", "resigned") and self.turn is not None:
-            return f"{self.players[self.turn]} {self.phase_words}"
-        return self.phase_words
+        return self.phase_said(ENGLISH)
+
+    def phase_said(self, words: Words) -> str:
+        """:attr:`phase_line` in ``words``' language."""
+        if self.phase in PLAYER_PHASE and self.turn is not None:
+            return say(words, PLAYER_PHASE[self.phase], name=self.name(self.turn, words))
+        return say(words, self.phase_words) if self.phase_words else ""
+
+    def name(self, player: int, words: Words = ENGLISH) -> str:
+        """Player ``player``'s name; a side the board named nobody for is "White" / "Black"
+        in ``words``' language."""
+        return say(words, self.players[player]) if self.unnamed[player] else self.players[player]
 
     def clock_text(self, player: int) -> str | None:
         """A reserve as m:ss, or None."""
@@ -125,7 +145,8 @@ def board_view(board: int, state: Mapping[str, Any], online: bool = True) -> Boa
     names: Sequence[object] = (None, None)
     if isinstance(got, (list, tuple)) and len(cast("Sequence[object]", got)) == 2:
         names = cast("Sequence[object]", got)
-    players = (bounded(names[0], MAX_NAME) or "White", bounded(names[1], MAX_NAME) or "Black")
+    given = (bounded(names[0], MAX_NAME), bounded(names[1], MAX_NAME))
+    players = (given[0] or UNNAMED[0], given[1] or UNNAMED[1])
     turn = _int(state.get("turn"), 0, 1)
     dice = _pair(state.get("dice"), 1, 6)
     cube = _int(state.get("cube"), 1, 2**15)
@@ -135,6 +156,7 @@ def board_view(board: int, state: Mapping[str, Any], online: bool = True) -> Boa
         board=board,
         online=online,
         players=players,
+        unnamed=(given[0] is None, given[1] is None),
         length=_int(state.get("length"), 0, 999),
         score=_pair(state.get("score"), 0, 9999),
         cube=cube if cube is not None and cube & (cube - 1) == 0 else 1,

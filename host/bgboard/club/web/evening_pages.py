@@ -32,8 +32,10 @@ from bgboard.club.printing import PRINT_CSS
 from bgboard.club.web import login as auth
 from bgboard.club.web.boardview import bounded
 from bgboard.club.web.door import MAX_UPLOAD as MAX_UPLOAD_BODY
+from bgboard.club.web.page_language import words_of
 from bgboard.digits import decimal_number, whole_number
 from bgboard.errors import InputError
+from bgboard.language import N_
 
 ACTOR = "director (web)"
 FLASH = "flash"
@@ -117,7 +119,8 @@ def evening_routes(site: Any, page: Callable[..., Response], refused: Callable[.
         with site.club() as club:
             try:
                 text = service.draw_sheet(club, request.path_params["name"], with_standings=standings,
-                                          with_draw=not standings, css_href="/print.css")
+                                          with_draw=not standings, css_href="/print.css",
+                                          words=words_of(request))   # the director's page language
             except InputError as error:  # no such event
                 return not_found(request, str(error))
         return HTMLResponse(text)
@@ -125,7 +128,8 @@ def evening_routes(site: Any, page: Callable[..., Response], refused: Callable[.
     def slips(request: Request) -> Response:
         with site.club() as club:
             try:
-                return HTMLResponse(service.slips_sheet(club, request.path_params["name"], css_href="/print.css"))
+                return HTMLResponse(service.slips_sheet(club, request.path_params["name"], css_href="/print.css",
+                                                        words=words_of(request)))
             except InputError as error:  # no such event
                 return not_found(request, str(error))
 
@@ -154,7 +158,7 @@ def evening_routes(site: Any, page: Callable[..., Response], refused: Callable[.
                 h = by_match.get(m.id)
                 for_page.append({"m": m, "opponent": m.players[1 - side],
                                  "score": f"{m.score[side]}-{m.score[1 - side]}" if m.score else m.status,
-                                 "result": "" if m.winner is None else ("won" if m.winner == me.name else "lost"),
+                                 "result": "" if m.winner is None else (N_("won") if m.winner == me.name else N_("lost")),
                                  "change": (h["rating_after"] - h["rating_before"]) if h else None})
             from bgboard.club import analysis_queue
 

@@ -25,13 +25,15 @@ from bgboard.club import analysis_queue
 from bgboard.club.model import ELIMINATION
 from bgboard.club.web import login as auth
 from bgboard.club.web.boardview import bounded
+from bgboard.club.web.page_language import words_of
 from bgboard.club.web.record import read_record
 from bgboard.digits import whole_number
 from bgboard.errors import InputError
+from bgboard.language import ENGLISH, N_, Words, say
 
 ACTOR = "director (web)"
 FLASH = "flash"
-STAGE_NAMES = {"main": "Main flight", "consolation": "Consolation flight"}
+STAGE_NAMES = {"main": N_("Main flight"), "consolation": N_("Consolation flight")}
 
 
 def plural(n: int, one: str, many: str | None = None) -> str:
@@ -49,7 +51,10 @@ def standings_url(name: str) -> str:
 
 @dataclass
 class Column:
-    title: str
+    """A bracket's stage: the final, or round ``number`` (the template says which)."""
+
+    number: int
+    final: bool
     matches: list[dict[str, Any]] = field(default_factory=list)
 
 
@@ -64,8 +69,7 @@ def bracket_columns(nodes: list[Any], matches: dict[int, Any]) -> dict[str, list
         columns = []
         order = sorted(stages)
         for number, stage in enumerate(order, 1):   # stages count across flights: renumber
-            title = "Final" if stage == order[-1] else f"Round {number}"
-            column = Column(title)
+            column = Column(number, stage == order[-1])
             for node in stages[stage]:
                 info = matches.get(node.match_id) if node.match_id is not None else None
                 score = info.score if info is not None and info.score else None
@@ -82,8 +86,10 @@ def bracket_columns(nodes: list[Any], matches: dict[int, Any]) -> dict[str, list
     return out
 
 
-def round_table(standings: list[Any], matches: list[Any], rounds: int) -> list[dict[str, Any]]:
-    """Swiss / round robin: a row per player (standings order), a cell per round."""
+def round_table(standings: list[Any], matches: list[Any], rounds: int,
+                words: Words = ENGLISH) -> list[dict[str, Any]]:
+    """Swiss / round robin: a row per player (standings order), a cell per round, in
+    ``words``' language."""
     cells: dict[str, dict[int, dict[str, Any]]] = defaultdict(dict)
     for m in matches:
         a, b = m.players
@@ -91,16 +97,17 @@ def round_table(standings: list[Any], matches: list[Any], rounds: int) -> list[d
             if me is None:
                 continue
             if other is None:
-                cells[me][m.round] = {"text": "bye", "match_id": None}
+                cells[me][m.round] = {"text": say(words, "bye"), "match_id": None}
                 continue
             if m.winner is None:
                 mark = "·"
-            else:
-                mark = "W" if m.winner == me else "L"
+            else:  # a won or lost match's letter ("W" and "L" in English)
+                mark = say(words, "W") if m.winner == me else say(words, "L")
             score = f" {m.score[side]}-{m.score[1 - side]}" if m.score else ""
-            extra = " (forfeit)" if m.status == "forfeit" else ""
-            where = f" · board {m.board}" if m.status == "pending" and m.board else ""
-            cells[me][m.round] = {"text": f"{mark}{score} v {other}{extra}{where}", "match_id": m.id}
+            extra = " (" + say(words, "forfeit") + ")" if m.status == "forfeit" else ""
+            where = " · " + say(words, "board %(number)s", number=m.board) if m.status == "pending" and m.board else ""
+            text = say(words, "%(mark)s%(score)s v %(opponent)s", mark=mark, score=score, opponent=other)
+            cells[me][m.round] = {"text": f"{text}{extra}{where}", "match_id": m.id}
     return [{"standing": s, "cells": [cells[s.name].get(r) for r in range(1, rounds + 1)]}
             for s in standings]
 
@@ -138,7 +145,7 @@ def club_routes(site: Any, page: Callable[..., Response], refused: Callable[...,
                 context["flights"] = bracket_columns(club.bracket(info.name), {m.id: m for m in matches})
             else:
                 count = max([r.round for r in rounds] + [info.rounds or 0])
-                context["table"] = round_table(standings, matches, count)
+                context["table"] = round_table(standings, matches, count, words_of(request))
                 context["round_numbers"] = list(range(1, count + 1))
             return page(request, "event.html", **context)
 
@@ -170,7 +177,7 @@ def club_routes(site: Any, page: Callable[..., Response], refused: Callable[...,
         record, problem = None, None
         if text:
             try:
-                record = read_record(text)
+                record = read_record(text, words_of(request))
             except InputError as error:
                 problem = str(error)
         return page(request, "match.html", m=info, record=record, problem=problem,

@@ -1,7 +1,7 @@
 """The room's pages and their live feed: every board's card, one board large, and the
 Server-Sent Events stream that pushes a changed board's new card to every open page.
 
-A change is rendered and encoded once per board, version and view (:class:`Fragments`),
+A change is rendered and encoded once per board, version, view and language (:class:`Fragments`),
 however many browsers watch; each browser's stream coalesces (``bgboard.club.live_boards``), so a
 slow phone gets the newest card of each board, never a backlog, and everything pending for
 it goes out in one write.
@@ -22,14 +22,16 @@ from starlette.responses import Response
 from bgboard.club.live_boards import MAX_BOARD, BoardLive, LiveHub
 from bgboard.club.web.board_picture import board_svg
 from bgboard.club.web.boardview import BoardView, view_of
+from bgboard.club.web.page_language import request_language
 from bgboard.digits import whole_number
+from bgboard.language import ENGLISH, N_, Words
 
 VIEWS = ("card", "large")
 PING_S = 15
 PACE_S = 0.5                   # a stream sends at most one batch this often: the changes meanwhile go in it
 MAX_STREAMS = 2000             # live streams at once, from everywhere (bounded further by the descriptors)
 MAX_STREAMS_PER_ADDRESS = 16   # from one address (a TV and the phones behind one router)
-FULL = "The room is full: every seat for live updates is taken, try again in a minute."
+FULL = N_("The room is full: every seat for live updates is taken, try again in a minute.")
 
 
 class Seats:
@@ -61,18 +63,18 @@ class Seats:
             self._by_address.pop(address, None)
 
 
-def svg(view: BoardView) -> Markup:
+def svg(view: BoardView, words: Words = ENGLISH) -> Markup:
     """The board's drawing, marked safe for the templates (board_svg escapes its text)."""
-    return Markup(board_svg(view))
+    return Markup(board_svg(view, words))
 
 
 class Fragments:
     """A board's card (or large view) as a ready Server-Sent Event, made once per hub
-    version and view however many browsers receive it (the newest per board is kept)."""
+    version, view and language however many browsers receive it (the newest per board is kept)."""
 
     def __init__(self, render: Callable[[str, dict[str, Any]], str]) -> None:
         self._render = render
-        self._cache: dict[tuple[int, str], tuple[int, bytes]] = {}
+        self._cache: dict[tuple[int, str, str], tuple[int, bytes]] = {}
         self._batches: dict[tuple[object, ...], bytes] = {}
         self.renders = 0
 
@@ -88,20 +90,20 @@ class Fragments:
             self._batches[key] = hit
         return hit
 
-    def html(self, live: BoardLive, view: str) -> str:
-        """The fragment's HTML ("" for a board that left the room)."""
+    def html(self, live: BoardLive, view: str, lang: str = "en") -> str:
+        """The fragment's HTML in ``lang`` ("" for a board that left the room)."""
         if not live.state and not live.online:
             return ""
-        return self._render(f"{view}.html", {"v": view_of(live), "svg": svg})
+        return self._render(f"{view}.html", {"v": view_of(live), "svg": svg, "lang": lang})
 
-    def event(self, live: BoardLive, view: str) -> bytes:
+    def event(self, live: BoardLive, view: str, lang: str = "en") -> bytes:
         """The encoded ``board`` event: ``id`` the hub version, ``data`` {"board", "html"}."""
-        key = (live.board, view)
+        key = (live.board, view, lang)
         hit = self._cache.get(key)
         if hit is not None and hit[0] == live.version:
             return hit[1]
         self.renders += 1
-        data = json.dumps({"board": live.board, "html": self.html(live, view)})
+        data = json.dumps({"board": live.board, "html": self.html(live, view, lang)})
         encoded = ServerSentEvent(data=data, event="board", id=str(live.version)).encode()
         self._cache[key] = (live.version, encoded)
         return encoded
@@ -123,6 +125,7 @@ def live_stream(hub: LiveHub, fragments: Fragments, request: Request, seats: Sea
     board_text = request.query_params.get("board", "")
     only = whole_number(board_text, "board", 1, MAX_BOARD) if board_text else None
     since = _since(request)
+    lang = request_language(request.cookies, request.headers)   # the page's language: its fragments speak it
     address = request.client.host if request.client is not None else "unknown"
     if seats is not None and not seats.take(address):
         response = full() if full is not None else Response(FULL, status_code=503)
@@ -133,7 +136,7 @@ def live_stream(hub: LiveHub, fragments: Fragments, request: Request, seats: Sea
 
     def chunk(lives: Iterable[BoardLive]) -> bytes:
         """Every wanted change of a batch in one write to the socket."""
-        return b"".join(fragments.event(live, view) for live in lives if only in (None, live.board))
+        return b"".join(fragments.event(live, view, lang) for live in lives if only in (None, live.board))
 
     async def stream() -> AsyncIterator[bytes]:
         try:
@@ -143,7 +146,7 @@ def live_stream(hub: LiveHub, fragments: Fragments, request: Request, seats: Sea
             while True:
                 before = subscription.seen
                 lives = await subscription.next_batch()
-                batch = fragments.batch((view, only, before, subscription.seen), lambda: chunk(lives))
+                batch = fragments.batch((view, lang, only, before, subscription.seen), lambda: chunk(lives))
                 if batch:
                     yield batch
                     # paced on a shared tick: with 2,000 pages open, 200 boards' moves cost each

@@ -10,6 +10,7 @@ from this site, so even a name that slipped past escaping could not run.
 
 from __future__ import annotations
 
+import functools
 import logging
 import secrets
 import sqlite3
@@ -30,11 +31,15 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from bgboard.club.db import ClubDatabaseError, ClubDatabaseUnavailableError, database_error
 from bgboard.club.live_boards import LiveHub
+from bgboard.club.vocabulary import named
 from bgboard.club.web import login as auth
 from bgboard.club.web.boardview import bounded, view_of
 from bgboard.club.web.door import Door
+from bgboard.club.web.page_language import (LANG_COOKIE, LANG_COOKIE_DAYS, club_words, request_language, safe_next,
+                                            switch_links, words_of)
 from bgboard.club.web.room import FULL, MAX_STREAMS, MAX_STREAMS_PER_ADDRESS, Fragments, Seats, live_stream, svg
 from bgboard.errors import EnvironmentFailure, InputError
+from bgboard.language import LANGUAGES, say
 
 HERE = Path(__file__).resolve().parent
 log = logging.getLogger(__name__)
@@ -88,23 +93,33 @@ class SecurityHeaders:
         await self.app(scope, receive, with_headers)
 
 
-def templates() -> Environment:
+def templates(language: str = "en") -> Environment:
+    """The pages' templates speaking ``language``: Jinja2's i18n extension with the club's
+    catalogue installed (``{% trans %}`` and ``_()`` in the templates; docs/languages.md)."""
     env = Environment(
         loader=FileSystemLoader(HERE / "templates"),
         autoescape=select_autoescape(default=True, default_for_string=True),
         trim_blocks=True,
         lstrip_blocks=True,
+        extensions=["jinja2.ext.i18n"],
     )
+    words = club_words(language)
+    env.install_gettext_translations(words, newstyle=True)  # type: ignore[attr-defined]
+    env.globals["lang"] = language
+    env.globals["words"] = words
+    env.globals["named"] = functools.partial(named, words)   # a stored code (format, status) in words
     return env
 
 
 def create_app(site: Site) -> Starlette:
-    env = templates()
-    env.globals["site_name"] = site.name
-    env.globals["has_club"] = site.club is not None   # also for the live fragments
+    envs = {code: templates(code) for code in LANGUAGES}
+    for env in envs.values():
+        env.globals["site_name"] = site.name
+        env.globals["has_club"] = site.club is not None   # also for the live fragments
 
     def render(name: str, context: dict[str, Any]) -> str:
-        return env.get_template(name).render(context)
+        """``name`` in the language ``context["lang"]`` (English when it has none)."""
+        return envs[context.get("lang") or "en"].get_template(name).render(context)
 
     fragments = Fragments(render)
 
@@ -122,12 +137,15 @@ def create_app(site: Site) -> Starlette:
         tv = "tv" in request.query_params
         if tv and context.get("tv_pages") is None:
             context["tv_pages"] = tv_pages()
+        lang = request_language(request.cookies, request.headers)
+        here = request.url.path + (f"?{request.url.query}" if request.url.query else "")
         context.update(
             request=request, svg=svg, tv=tv, tv_seconds=site.tv_seconds,
             csrf=auth.csrf_token(request), director=auth.is_director(request),
-            has_club=site.club is not None,
+            has_club=site.club is not None, lang=lang, languages=switch_links(here, lang),
         )
-        return HTMLResponse(render(name, context), status_code=status)
+        return HTMLResponse(render(name, context), status_code=status,
+                            headers={"Content-Language": lang, "Vary": "Accept-Language, Cookie"})
 
     def refused(request: Request, error: auth.Refused) -> HTMLResponse:
         return page(request, "refused.html", status=error.status, sentence=error.sentence, tv_pages=[])
@@ -146,17 +164,31 @@ def create_app(site: Site) -> Starlette:
         number = request.path_params["number"]
         live = site.hub.get(number)
         if live is None:
-            return refused(request, auth.Refused(404, f"Board {number} has not reported tonight."))
+            return refused(request, auth.Refused(404, say(words_of(request), "Board %(number)s has not reported tonight.",
+                                                          number=number)))
         version = site.hub.version
         return page(request, "board.html", v=view_of(live), version=version, tv_pages=await cycle(request))
 
     seats = Seats(site.max_streams, site.max_streams_per_address)
 
     def full(request: Request) -> Response:
-        return refused(request, auth.Refused(503, FULL))
+        return refused(request, auth.Refused(503, say(words_of(request), FULL)))
 
     async def live(request: Request) -> Response:
         return live_stream(site.hub, fragments, request, seats, lambda: full(request))
+
+    async def language(request: Request) -> Response:
+        """``GET /language/<code>?next=/path``: the visitor's language switch, remembered in a
+        cookie (no secret in it, and nothing else changes: a link may set it, as any page's
+        switch does); back to ``next`` on this site."""
+        code = request.path_params["code"]
+        if code not in LANGUAGES:
+            return refused(request, auth.Refused(404, say(words_of(request), "There is no language %(code)s here.",
+                                                          code=bounded(code, 20) or "")))
+        response = RedirectResponse(safe_next(request.query_params.get("next")), status_code=303)
+        response.set_cookie(LANG_COOKIE, code, max_age=LANG_COOKIE_DAYS * 86400, path="/",
+                            httponly=True, samesite="lax")
+        return response
 
     # ------------------------------------------------------------------ the director
     guard = auth.LoginGuard()
@@ -188,6 +220,7 @@ def create_app(site: Site) -> Starlette:
         Route("/", room),
         Route("/board/{number:int}", board),
         Route("/live", live),
+        Route("/language/{code:str}", language),
         Route("/director/login", login, methods=["GET", "POST"]),
         Route("/director/logout", logout, methods=["POST"]),
         Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
@@ -213,10 +246,11 @@ def create_app(site: Site) -> Starlette:
         detail = database_error(exc, where) if isinstance(exc, sqlite3.Error) else exc
         log.warning("%s %s: %s", request.method, bounded(request.url.path, 200), detail)
         busy = "busy" in str(detail)
-        sentence = ("The club's database is busy (another program is changing it): nothing was "
-                    "changed, try again in a moment." if busy else
-                    "The club's database cannot be used just now: nothing was changed; the "
-                    "director can see why in the server's log.")
+        words = words_of(request)
+        sentence = (say(words, "The club's database is busy (another program is changing it): nothing was "
+                               "changed, try again in a moment.") if busy else
+                    say(words, "The club's database cannot be used just now: nothing was changed; the "
+                               "director can see why in the server's log."))
         response = page(request, "refused.html", status=503, sentence=sentence, tv_pages=[])
         if busy:
             response.headers["Retry-After"] = "5"
@@ -228,7 +262,7 @@ def create_app(site: Site) -> Starlette:
     def bad_input(request: Request, exc: Exception) -> Response:
         """Any other bad input that reached a handler: 400 and its one sentence."""
         sentence = (bounded(str(exc), 300) if isinstance(exc, InputError) else
-                    "A number in the request is far too large.")
+                    say(words_of(request), "A number in the request is far too large."))
         return page(request, "refused.html", status=400, sentence=sentence, tv_pages=[])
 
     def unavailable(request: Request, exc: Exception) -> Response:

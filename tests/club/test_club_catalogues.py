@@ -1,0 +1,88 @@
+"""The club's catalogues (the gettext domain ``club``): complete for the five languages (no
+untranslated or fuzzy entry), every placeholder of a translation its original's, the template
+up to date with the club's code and its pages' templates (a fresh extraction, as
+docs/languages.md's command makes it), and each compiled ``.mo`` the same as its ``.po`` —
+tests/language's checks of the board's catalogues, for this domain."""
+
+from __future__ import annotations
+
+import gettext
+
+import pytest
+from babel.messages.catalog import Catalog
+from babel.messages.checkers import python_format
+from babel.messages.extract import extract_from_dir
+from babel.messages.pofile import read_po
+
+from bgboard.club.web.page_language import CLUB_DOMAIN
+from bgboard.language import LANGUAGES
+from bgboard.language.catalogues import LOCALE_DIR
+from tests.language.test_catalogues import REPO, forms, placeholders
+
+TRANSLATED = [code for code in LANGUAGES if code != "en"]
+#: The extraction's keywords and options, as docs/languages.md's pybabel command for the club.
+KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "N_": None, "say": (2,), "say_n": (2, 3)}
+TEMPLATE_OPTIONS = {"trim_blocks": "true", "lstrip_blocks": "true", "newstyle_gettext": "true"}
+
+
+def catalogue(lang: str) -> Catalog:
+    with open(LOCALE_DIR / lang / "LC_MESSAGES" / f"{CLUB_DOMAIN}.po", "rb") as f:
+        return read_po(f)
+
+
+def template() -> Catalog:
+    with open(LOCALE_DIR / f"{CLUB_DOMAIN}.pot", "rb") as f:
+        return read_po(f)
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_every_club_catalogue_is_complete(lang):
+    cat = catalogue(lang)
+    ids = {m.id if isinstance(m.id, str) else tuple(m.id) for m in template() if m.id}
+    assert {m.id if isinstance(m.id, str) else tuple(m.id) for m in cat if m.id} == ids, \
+        "run the club's update command of docs/languages.md"
+    assert [m.id for m in cat if m.id and not all(forms(m))] == []
+    assert [m.id for m in cat if m.id and m.fuzzy] == []
+    assert cat.num_plurals == 2 and str(cat.locale) == lang
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_every_placeholder_of_a_club_translation_matches_its_original(lang):
+    cat = catalogue(lang)
+    for m in cat:
+        if not m.id:
+            continue
+        if m.python_format:
+            python_format(cat, m)  # Babel's own check: raises TranslationError
+        originals = list(m.id) if isinstance(m.id, (list, tuple)) else [m.id]
+        for i, text in enumerate(forms(m)):
+            original = originals[min(i, len(originals) - 1)]
+            assert sorted(set(placeholders(text))) == sorted(set(placeholders(original))), (lang, m.id, text)
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_the_compiled_club_catalogue_is_the_po(lang):
+    with open(LOCALE_DIR / lang / "LC_MESSAGES" / f"{CLUB_DOMAIN}.mo", "rb") as f:
+        compiled = gettext.GNUTranslations(f)
+    for m in catalogue(lang):
+        if not m.id:
+            continue
+        if isinstance(m.id, (list, tuple)):
+            for n, form in ((1, m.string[0]), (2, m.string[1])):
+                assert compiled.ngettext(m.id[0], m.id[1], n) == form, (lang, m.id)
+        else:
+            assert compiled.gettext(m.id) == m.string, (lang, m.id)
+    assert compiled.info()["language"] == lang
+
+
+def test_the_club_template_holds_every_marked_text_of_the_club():
+    found = set()
+    for _, _, message, _, _ in extract_from_dir(
+        str(REPO / "host" / "bgboard" / "club"),
+        method_map=[("web/templates/**.html", "jinja2"), ("**.py", "python")],
+        options_map={"web/templates/**.html": TEMPLATE_OPTIONS},
+        keywords=KEYWORDS, comment_tags=("source:",), strip_comment_tags=False,
+    ):
+        found.add(message if isinstance(message, str) else tuple(message))
+    ids = {m.id if isinstance(m.id, str) else tuple(m.id) for m in template() if m.id}
+    assert found == ids, "run the club's extraction command of docs/languages.md"
