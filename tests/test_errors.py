@@ -52,6 +52,7 @@ KINDS = {
     "BoardUnreachableError": ENVIRONMENT, "ListenUnavailableError": ENVIRONMENT,
     "ClubDatabaseUnavailableError": ENVIRONMENT, "JournalWriteError": ENVIRONMENT,
     "PostgresMissingError": ENVIRONMENT, "PostgresStartError": ENVIRONMENT, "LedgerUnavailableError": ENVIRONMENT,
+    "UnknownLanguageError": INPUT,
     # a hint that will not come because the board changed or its budget ran out: control
     # flow between the hint worker and its caller, which always catches it (never shown)
     "Cancelled": SIGNAL, "HintCancelled": SIGNAL,
