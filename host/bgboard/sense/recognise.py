@@ -35,7 +35,6 @@ from bgboard.rules.step import Step, apply_step
 from bgboard.sense.places import (
     BLACK,
     CAPPED,
-    COLOUR_NAMES,
     MIXED,
     WHITE,
     Fix,
