@@ -99,6 +99,7 @@ def title(view: View) -> tuple[str, ...]:
         who, other = names[state.turn], names[1 - state.turn]
         what = {1: Phrase("a single game"), 2: Phrase("a gammon"), 3: Phrase("a backgammon")}[state.resign_level]
         points = Phrase.counted("%(n)d point", "%(n)d points", state.resign_level * state.cube)
+        # source: resign = "opgeven", "aufgeben" seeds/004, "gi opp"; double/drop are buttons
         return (Phrase("%(who)s resigns %(what)s (%(points)s): %(other)s, double accepts, drop declines",
                        who=who, what=what, points=points, other=other),
                 Phrase("%(who)s resigns %(what)s: %(other)s, double accepts, drop declines",

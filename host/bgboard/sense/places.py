@@ -50,8 +50,10 @@ class SensorFaultError(InputError):
 def place_name(place: int) -> str:
     """``"point 7"``, ``"the white bar"``, ``"the black tray"``..."""
     if 1 <= place <= 24:
+        # source: point = "punt" seeds/002, "Punkt" seeds/004, "felt" seeds/001
         return Phrase("point %(point)d", point=place)
     return {
+        # source: bar = "bar" seeds/002, "Bar" seeds/004, "barrieren" seeds/001
         WHITE_BAR: Phrase("the white bar"),
         BLACK_BAR: Phrase("the black bar"),
         WHITE_OFF: Phrase("the white tray"),
@@ -350,6 +352,7 @@ def _place_for(place: int, colour: int, own: bool, variant: str | None = None) -
     24-point", "your bar", "your tray") or physically ("point 1", "the black bar")."""
     if 1 <= place <= 24:
         if not own:
+            # source: point = "punt" seeds/002, "Punkt" seeds/004, "felt" seeds/001
             return Phrase("point %(point)d", point=place)
         return Phrase("your %(point)d-point", point=black_own_point(place, variant) if colour == BLACK else place)
     if own:
