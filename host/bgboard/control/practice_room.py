@@ -320,9 +320,11 @@ class PracticeRoom:
         if self.awaiting and self.awaiting[-1] == len(self.outcomes) - 1:
             return common(phase=DisplayPhase.ROLLING, turn=LEARNER, message=message,
                                 severity=severity,
-                                title=(f"{number}: grading your play (roll: next drill)", "Grading..."))
+                                title=(Phrase("%(number)s: grading your play (roll: next drill)", number=number),
+                                       Phrase("Grading...")))
         return common(phase=DisplayPhase.ROLLING, turn=LEARNER, message=message, severity=severity,
-                            title=(f"{number} graded: press roll for the next drill", "Roll: next drill"))
+                            title=(Phrase("%(number)s graded: press roll for the next drill", number=number),
+                                   Phrase("Roll: next drill")))
 
     def lights(self) -> tuple[Led, ...]:
         """The LEDs now: while laying out, the places still to change (red); while playing,
