@@ -33,6 +33,7 @@ KINDS = {
     "SensorFaultError": INPUT,  # a reading that cannot be a real board: bad data from the device
     "FrameError": INPUT, "MessageError": INPUT, "ProtocolError": INPUT, "_Refused": INPUT,
     "InvalidDisplayStateError": INPUT, "UnknownPanelError": INPUT, "UnknownDemoError": INPUT,
+    "UnknownLanguageError": INPUT,
     # configuration and files
     "ConfigError": INPUT, "FileProblemError": INPUT, "HardwareError": INPUT, "DesignError": INPUT, "FitError": INPUT,
     "PinConfigError": INPUT, "JournalError": INPUT, "ClubDatabaseError": INPUT, "SeatsFileError": INPUT,

@@ -26,7 +26,7 @@ ALLOWED: dict[str, set[str]] = {
     "newest": set(),
     "hardware": {"errors"},
     "rules": {"language", "errors"},
-    "match": {"errors", "files", "newest", "rules"},
+    "match": {"language", "errors", "files", "newest", "rules"},
     "sense": {"language", "errors", "rules"},
     "link": {"errors"},
     "display": {"language", "errors", "exports", "hardware", "newest"},

@@ -52,7 +52,8 @@ def test_the_wheel_installs_and_runs_in_an_empty_directory(tmp_path: Path) -> No
     names = set(zipfile.ZipFile(wheel).namelist())
     for needed in ("bgboard/hardware/pins.toml", "bgboard/hardware/grid.toml", "bgboard/hardware/sensing.toml",
                    "bgboard/hardware/field_table.json", "bgboard/hardware/firmware/main.py",
-                   "bgboard/hardware/firmware/board.py", "bgboard/hardware/firmware/sim/machine.py"):
+                   "bgboard/hardware/firmware/board.py", "bgboard/hardware/firmware/sim/machine.py",
+                   "bgboard/locale/de/LC_MESSAGES/bgboard.mo", "bgboard/locale/nl/LC_MESSAGES/bgboard.mo"):
         assert needed in names, needed
     assert not any(n.startswith("bgboard/link/places") for n in names), "no stale files from an old build"
 
@@ -77,6 +78,8 @@ def test_the_wheel_installs_and_runs_in_an_empty_directory(tmp_path: Path) -> No
 
     render = _run([bgboard, "render", "--demo", "hint", "--panel", "waveshare-4in2", "--out", "hint.png"], work, env)
     assert render.returncode == 0 and (work / "hint.png").stat().st_size > 0, render.stderr
+    german = _run([bgboard, "render", "--demo", "hint", "--lang", "de", "--json"], work, env)  # the catalogues shipped
+    assert german.returncode == 0 and "Alice zieht 3-1" in german.stdout, german.stdout + german.stderr
 
     (work / "config.toml").write_text('[board]\nport = "/dev/ttyACM0"\n[match]\nlength = 7\n')
     check = _run([bgboard, "run", "--check", "--config", "config.toml"], work, env)

@@ -37,6 +37,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Awaitable, Callable, Sequence
 
+from bgboard.language import Joined, Phrase
 from bgboard.config import Config
 from bgboard.control.controller import Controller
 from bgboard.control.events import (BoardFault, BoardRead, Button, ButtonPressed, DiceRolled, LessonReady,
@@ -147,7 +148,7 @@ class App:
             if note and not state.message:  # the club is not reachable (or refused a result)
                 state = replace(state, message=note, severity="warning")
             elif note and state.severity == "info":  # after an info, shortened first if space is short
-                state = replace(state, message=(f"{state.message[0]}; {note[-1]}", *state.message))
+                state = replace(state, message=(Joined("; ", (state.message[0], note[-1])), *state.message))
         if self.shown and self.shown[-1] == state:
             return  # nothing new to draw (the controller refreshes on every tick)
         self.shown.append(state)
@@ -410,7 +411,7 @@ class BoardInput:
     def on_link(self, event: LinkEvent) -> None:
         now = self.clock_ms()
         if isinstance(event, Connected):
-            text = "the board restarted: reading it again" if event.rebooted else "the board is connected"
+            text = Phrase("the board restarted: reading it again") if event.rebooted else Phrase("the board is connected")
             self.handle(LinkChanged(True, text, now))
             assert self.link is not None
             self.link.send(SetRolling(self.rolling))

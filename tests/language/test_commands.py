@@ -46,3 +46,17 @@ def test_the_analysis_table_in_german():
     assert "Züge insgesamt" in table and "Freie Züge" in table and "Glücksbewertung" in table
     assert "Anna: PR 4.20, 95-%-Intervall 2.0–6.5 über 35 Entscheidungen" in table
     assert "Spiel 1 Zug 7: 24/18 13/10 — besser 13/7 13/10 (−0.100 EMG)" in table
+
+
+def test_run_takes_lang_and_the_config_checks_display_language(tmp_path):
+    assert bgboard("run", "--check", "--lang", "nb").returncode == 0
+    wrong = bgboard("run", "--check", "--lang", "xx")
+    assert wrong.returncode == 2 and wrong.stderr.strip() == (
+        "bgboard: --lang: no language 'xx'; choose one of en, nl, de, nb, da, el")
+    config = tmp_path / "config.toml"
+    config.write_text('[display]\nlanguage = "fr"\n')
+    bad = bgboard("run", "--check", "--config", str(config))
+    assert bad.returncode == 2
+    assert bad.stderr.strip() == "bgboard: display.language: no language 'fr'; choose one of en, nl, de, nb, da, el"
+    config.write_text('[display]\nlanguage = "da"\n')
+    assert bgboard("run", "--check", "--config", str(config)).returncode == 0

@@ -118,6 +118,15 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     return p
 
 
+def _lang(args: argparse.Namespace) -> str:
+    """The players' language for the host a run starts (--lang, else the locale)."""
+    import os
+
+    from bgboard.language import choose_language
+
+    return choose_language(args.lang, "", os.environ)
+
+
 def run(args: argparse.Namespace) -> int:
     """Run the simulation and print the summary."""
     from bgboard.sim.modelled_board import Options, noise_level
@@ -200,11 +209,11 @@ def run(args: argparse.Namespace) -> int:
         return play_interactive(options, args.out, words=players_words(args.lang))
     progress = sys.stderr.isatty() and not args.json
     if _modelled(args):
-        summary = run_match(options, args.out, progress=progress, realtime=args.realtime)
+        summary = run_match(options, args.out, progress=progress, realtime=args.realtime, words=players_words(args.lang))
     else:
         from bgboard.sim.match_run import run_firmware_match
 
-        summary = run_firmware_match(options, args.out, progress=progress, speed=speed)
+        summary = run_firmware_match(options, args.out, progress=progress, speed=speed, lang=_lang(args))
     if args.json:
         print(json.dumps(summary))
     else:
@@ -368,9 +377,10 @@ def _variant(args: argparse.Namespace, noise: float) -> int:
     if args.model_firmware:
         from bgboard.sim.match_run import run_match
 
-        summary = run_match(options, args.out, progress=progress, realtime=args.realtime)
+        summary = run_match(options, args.out, progress=progress, realtime=args.realtime, words=players_words(args.lang))
     else:
-        summary = run_firmware_match(options, args.out, progress=progress, speed=1 if args.realtime else args.speed)
+        summary = run_firmware_match(options, args.out, progress=progress, speed=1 if args.realtime else args.speed,
+                                     lang=_lang(args))
     if args.json:
         print(json.dumps(summary))
     else:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from bgboard.language import Phrase
 from bgboard.control.events import Button
 from bgboard.control.notice import Notice, Severity, Topic
 
@@ -62,22 +63,23 @@ class Confirmation:
 
     def _result(self) -> str:
         a, b = self.score
-        return f"{a}-{b}, {self.players[self.winner]} wins"
+        return Phrase("%(a)d-%(b)d, %(who)s wins", a=a, b=b, who=self.players[self.winner])
 
     def notice(self) -> Notice:
         """What the display says now."""
         if self.disputed_by is not None:
             who = self.players[self.disputed_by]
-            return Notice(f"{who} disputed the result {self._result()}: the director decides, "
-                          "the match record goes with it", Severity.WARNING, "result disputed: the director decides",
-                          Topic.RESULT, tiny="disputed")
+            return Notice(Phrase("%(who)s disputed the result %(result)s: the director decides, "
+                                 "the match record goes with it", who=who, result=self._result()), Severity.WARNING,
+                          Phrase("result disputed: the director decides"), Topic.RESULT, tiny=Phrase("disputed"))
         if self.decided == CONFIRM:
-            return Notice(f"result {self._result()} confirmed by both players", Severity.INFO,
-                          "result confirmed", Topic.RESULT, tiny="confirmed")
+            return Notice(Phrase("result %(result)s confirmed by both players", result=self._result()), Severity.INFO,
+                          Phrase("result confirmed"), Topic.RESULT, tiny=Phrase("confirmed"))
         waiting = [self.players[p] for p in (0, 1) if not self.confirmed[p]]
         if len(waiting) == 2:
-            ask = "both players press done to confirm"
+            ask = Phrase("both players press done to confirm")
         else:
-            ask = f"{waiting[0]}, press done to confirm"
-        return Notice(f"Result {self._result()}: {ask}, or another button to dispute", Severity.INFO,
-                      f"result {self.score[0]}-{self.score[1]}: done to confirm", Topic.RESULT, tiny="confirm?")
+            ask = Phrase("%(who)s, press done to confirm", who=waiting[0])
+        return Notice(Phrase("Result %(result)s: %(ask)s, or another button to dispute", result=self._result(), ask=ask),
+                      Severity.INFO, Phrase("result %(a)d-%(b)d: done to confirm", a=self.score[0], b=self.score[1]),
+                      Topic.RESULT, tiny=Phrase("confirm?"))

@@ -371,6 +371,7 @@ class Controller(Resigning):
                 if phase == Phase.TURN and state.may_double:
                     self._cube_lesson(player, state, "no double")
                 self.send(SetRolling(True))
+                # source: dice = "dobbelstenen" seeds/000, "Würfel" seeds/004, "terningene" seeds/001
                 self.notice = Notice(Phrase("roll the dice"))
             elif phase == Phase.PLAY and player == state.turn:
                 self._done(at)

@@ -182,6 +182,7 @@ class TurnJudge:
         sensing layer's places), both in the players' numbering."""
         w = self.words
         reason = w.own(verdict.reason)
+        # source: put back = "terugzetten" (002 "terughalen"), "zurückstellen", "sett tilbake": docs/languages.md
         return Notice(Phrase("%(reason)s: put back %(places)s", reason=reason,
                              places=w.physical(describe_fixes(verdict.fixes))), ERROR, reason,
                       tiny=Phrase("Not a legal play"))
@@ -212,6 +213,7 @@ class TurnJudge:
             return self.offer.notice
         w = self.words
         if isinstance(verdict, Played):
+            # source: done is a button of the board; its word in docs/languages.md
             return Notice(Phrase("%(play)s: press done", play=w.own(verdict.play.notation)))
         if isinstance(verdict, Ambiguous):
             notation = w.own(verdict.plays[self.choice % len(verdict.plays)].notation)

@@ -22,6 +22,7 @@ from __future__ import annotations
 from functools import partial
 from typing import Callable, Sequence
 
+from bgboard.language import Phrase
 from bgboard.control.events import BoardFault, BoardRead, Button, ButtonPressed, DiceRolled, Event, LessonReady, LinkChanged
 from bgboard.control.judge import RED, verdict_leds
 from bgboard.control.numbering import Numbering, Words
@@ -236,8 +237,8 @@ class PracticeRoom:
             after = drill.position  # no legal play
         elif isinstance(verdict, Illegal):
             w = self.words
-            self.notice = (f"{w.own(verdict.reason)}: put back {w.physical(describe_fixes(verdict.fixes))}",
-                           Severity.ERROR)
+            self.notice = (Phrase("%(reason)s: put back %(places)s", reason=w.own(verdict.reason),
+                                  places=w.physical(describe_fixes(verdict.fixes))), Severity.ERROR)
             return
         else:
             self.notice = ("finish your play first", Severity.WARNING)
@@ -281,38 +282,49 @@ class PracticeRoom:
         message: tuple[str, ...] = (self.notice[0],) if self.notice else ()
         severity = self.notice[1] if self.notice else Severity.INFO
         if self.phase == "done":
-            return common(pips=None, phase=DisplayPhase.ROLLING, title=("All drills done", "Done"))
+            return common(pips=None, phase=DisplayPhase.ROLLING, title=(Phrase("All drills done"), Phrase("Done")))
         if self.phase == "setup":
             fixes = self.fixes()
             diagram = diagram_of(self.observation, drill.position, self.slots) if self.observation else None
             guidance = setup_guidance(fixes, self.words.numbering == Numbering.OWN)
-            text = (f"{number}: {drill.name}. Lay out the board — {guidance}" if fixes
-                    else f"{number}: {drill.name}. Press roll to start", f"{number}: set up, then roll")
+            text = (Phrase("%(number)s: %(drill)s. Lay out the board — %(guidance)s", number=number, drill=drill.name,
+                           guidance=guidance) if fixes
+                    else Phrase("%(number)s: %(drill)s. Press roll to start", number=number, drill=drill.name),
+                    Phrase("%(number)s: set up, then roll", number=number))
             if diagram is not None and fixes:
                 return common(phase=DisplayPhase.SETUP, diagram=diagram, message=message or text[:1],
                                     severity=Severity.WARNING, title=(f"{number}: {drill.name}", number))
             return common(phase=DisplayPhase.ROLLING, turn=LEARNER, message=message,
                                 severity=severity, title=text)
         if self.phase == "cube":
-            away = f" at {drill.away[0]}-away {drill.away[1]}-away" if drill.away != (0, 0) else " (money)"
+            if drill.away != (0, 0):
+                question = Phrase("%(number)s: %(note)s at %(a)d-away %(b)d-away. Double (double) or roll?",
+                                  number=number, note=drill.note, a=drill.away[0], b=drill.away[1])
+            else:
+                question = Phrase("%(number)s: %(note)s (money). Double (double) or roll?", number=number,
+                                  note=drill.note)
             return common(phase=DisplayPhase.ROLLING, turn=LEARNER, cube=drill.cube,
-                                title=(f"{number}: {drill.note}{away}. Double (double) or roll?", f"{number}: double or roll?"))
+                                title=(question, Phrase("%(number)s: double or roll?", number=number)))
         if self.phase == "rolling":
             return common(phase=DisplayPhase.ROLLING, turn=LEARNER, message=message,
-                                severity=severity, title=(f"{number}: {drill.note}. Roll the dice", f"{number}: roll"))
+                                severity=severity, title=(Phrase("%(number)s: %(note)s. Roll the dice", number=number,
+                                                                 note=drill.note),
+                                                          Phrase("%(number)s: roll", number=number)))
         if self.phase == "moving":
             assert self.dice is not None
             said = ()
             if isinstance(self.verdict, Played):
-                said = (f"{self.words.own(self.verdict.play.notation)}: press done",)
+                said = (Phrase("%(play)s: press done", play=self.words.own(self.verdict.play.notation)),)
             return common(phase=DisplayPhase.MOVING, turn=LEARNER, dice=self.dice,
                                 message=message or said, severity=severity)
         if self.awaiting and self.awaiting[-1] == len(self.outcomes) - 1:
             return common(phase=DisplayPhase.ROLLING, turn=LEARNER, message=message,
                                 severity=severity,
-                                title=(f"{number}: grading your play (roll: next drill)", "Grading..."))
+                                title=(Phrase("%(number)s: grading your play (roll: next drill)", number=number),
+                                       Phrase("Grading...")))
         return common(phase=DisplayPhase.ROLLING, turn=LEARNER, message=message, severity=severity,
-                            title=(f"{number} graded: press roll for the next drill", "Roll: next drill"))
+                            title=(Phrase("%(number)s graded: press roll for the next drill", number=number),
+                                   Phrase("Roll: next drill")))
 
     def lights(self) -> tuple[Led, ...]:
         """The LEDs now: while laying out, the places still to change (red); while playing,

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Sequence
 
-from bgboard.language import Phrase
+from bgboard.language import Joined, Phrase
 from bgboard.control.clock import Clock
 from bgboard.control.notice import Notice, Severity, Topic
 from bgboard.display.display_state import BoardDiagram, ClockState, DisplayPhase, DisplayState, Ending
@@ -99,6 +99,7 @@ def title(view: View) -> tuple[str, ...]:
         who, other = names[state.turn], names[1 - state.turn]
         what = {1: Phrase("a single game"), 2: Phrase("a gammon"), 3: Phrase("a backgammon")}[state.resign_level]
         points = Phrase.counted("%(n)d point", "%(n)d points", state.resign_level * state.cube)
+        # source: resign = "opgeven", "aufgeben" seeds/004, "gi opp"; double/drop are buttons
         return (Phrase("%(who)s resigns %(what)s (%(points)s): %(other)s, double accepts, drop declines",
                        who=who, what=what, points=points, other=other),
                 Phrase("%(who)s resigns %(what)s: %(other)s, double accepts, drop declines",
@@ -179,12 +180,18 @@ def _notes(notes: tuple[str, ...]) -> tuple[str, ...]:
     lines = [n for n in notes if not n.startswith("no hints: ")]
     urgent = [n for n in lines if "pinned" in n or "danger" in n or "to enter" in n]
     ordered = urgent + [n for n in lines if n not in urgent]
-    return tuple("; ".join(ordered[:k]) for k in range(len(ordered), 0, -1))
+    return tuple(Joined("; ", ordered[:k]) for k in range(len(ordered), 0, -1))
 
 
 def _engine_note(notes: tuple[str, ...]) -> tuple[str, ...]:
     """Where a backgammon hint would be: that no engine knows the game."""
-    return tuple(n.removeprefix("no hints: ") for n in notes if n.startswith("no hints: "))
+    return tuple(_what(n) for n in notes if n.startswith("no hints: "))
+
+
+def _what(note: str) -> str:
+    """A "no hints: ..." note without its prefix (a Phrase's own part, to be said)."""
+    what = note.params.get("what") if isinstance(note, Phrase) else None
+    return what if isinstance(what, str) else note.removeprefix("no hints: ")
 
 
 def _diagram(view: View) -> BoardDiagram | None:

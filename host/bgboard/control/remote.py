@@ -26,6 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from bgboard.language import Phrase
 from bgboard.control.controller import Controller
 from bgboard.control.events import Button, ButtonPressed, DiceRolled, OpponentMoved
 from bgboard.control.notice import Notice, Severity
@@ -108,10 +109,15 @@ class RemoteRoom(OpponentRoom):
         if self.answer is not None and state is not None and self.asked == self._key("play", state):
             return  # its play is being carried out here: the guide says how
         down = self.peer.online is False
-        where = " (the link to the other board is down: it catches up when back)" if down else ""
-        doing = {Phase.OPENING: "rolls the opening", Phase.GAME_OVER: "starts the next game"}.get(
-            state.phase if state is not None else Phase.OPENING, "plays")
-        self.guide = Notice(f"{name} {doing} at their board{where}", WARNING if down else INFO, f"waiting for {name}")
+        phase = state.phase if state is not None else Phase.OPENING
+        if phase == Phase.OPENING:
+            doing = Phrase("%(name)s rolls the opening at their board", name=name)
+        elif phase == Phase.GAME_OVER:
+            doing = Phrase("%(name)s starts the next game at their board", name=name)
+        else:
+            doing = Phrase("%(name)s plays at their board", name=name)
+        text = Phrase("%(doing)s (the link to the other board is down: it catches up when back)", doing=doing) if down else doing
+        self.guide = Notice(text, WARNING if down else INFO, Phrase("waiting for %(name)s", name=name))
 
     def _stop(self, text: str) -> bool:
         self.peer.problem = text
@@ -128,7 +134,7 @@ class RemoteRoom(OpponentRoom):
             self.journal.append("forfeit", {"loser": self.side}, at)
             self.session.forfeit = self.side
             self.session.clock_to(None, at)
-            self.notice = Notice(f"{self.opponent.name} lost on time at their board")
+            self.notice = Notice(Phrase("%(name)s lost on time at their board", name=self.opponent.name))
             return True
         try:
             action = action_from_dict(body)
@@ -214,18 +220,20 @@ class RemoteRoom(OpponentRoom):
             return
         name = self.opponent.name
         if self.over:
-            self.notice = Notice("the remote match is over: start another with both boards", WARNING)
+            self.notice = Notice(Phrase("the remote match is over: start another with both boards"), WARNING)
             return
         starting = state.phase in (Phase.OPENING, Phase.GAME_OVER)
         if event.player == self.side and not starting:
             if state.phase == Phase.PLAY and state.turn == self.side and event.button == Button.ROLL and self.blind:
                 super()._on_button(event)  # tall stacks: the person says the other side's play is done
                 return
-            self.notice = Notice(f"{name} plays at their own board: these buttons do nothing here", WARNING)
+            self.notice = Notice(Phrase("%(name)s plays at their own board: these buttons do nothing here", name=name), WARNING)
             return
         if starting and self.side == 0:
-            what = "the opening" if state.phase == Phase.OPENING else "the next game"
-            self.notice = Notice(f"{name} starts {what} at their board", WARNING)
+            if state.phase == Phase.OPENING:
+                self.notice = Notice(Phrase("%(name)s starts the opening at their board", name=name), WARNING)
+            else:
+                self.notice = Notice(Phrase("%(name)s starts the next game at their board", name=name), WARNING)
             return
         Controller._on_button(self, event)
 
@@ -235,7 +243,7 @@ class RemoteRoom(OpponentRoom):
                                         or (state.phase == Phase.OPENING and self.side == 0))
         if theirs:
             self.send(SetRolling(False))
-            self.notice = Notice(f"these dice do not count: {self.opponent.name} rolls at their board", WARNING)
+            self.notice = Notice(Phrase("these dice do not count: %(name)s rolls at their board", name=self.opponent.name), WARNING)
             return
         Controller._on_dice(self, event)
         self.send(SetRolling(False))
@@ -251,9 +259,9 @@ class RemoteRoom(OpponentRoom):
 
     def message(self) -> Notice | None:
         if self.peer.problem is not None:
-            return Notice(self.peer.problem, ERROR, "remote match stopped")
+            return Notice(self.peer.problem, ERROR, Phrase("remote match stopped"))
         said = super().message()
         if said is None and self.peer.online is False and not self.over:
-            return Notice("the other board is not reachable: play on, your moves go to it when the link is back",
-                          WARNING, "other board offline")
+            return Notice(Phrase("the other board is not reachable: play on, your moves go to it when the link is back"),
+                          WARNING, Phrase("other board offline"))
         return said

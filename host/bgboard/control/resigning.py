@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bgboard.language import Phrase
 from bgboard.control.events import Button
 from bgboard.control.notice import Notice, Severity
 from bgboard.control.session import MatchSession
@@ -64,7 +65,7 @@ class Resigning:
             self.notice = self._resign_notice()
         elif button == Button.DROP:
             self.resigning = None
-            self.notice = Notice("resignation cancelled: play on")
+            self.notice = Notice(Phrase("resignation cancelled: play on"))
         else:  # roll: offer it
             self.resigning = None
             if self._act(Resign(level, player=player), at):
@@ -75,13 +76,13 @@ class Resigning:
         state = self.state
         assert state is not None and state.turn is not None
         if player != state.decider:
-            self.notice = Notice(f"waiting for {state.players[1 - state.turn]} to answer the resignation", WARNING)
+            self.notice = Notice(Phrase("waiting for %(who)s to answer the resignation", who=state.players[1 - state.turn]), WARNING)
         elif button == Button.DOUBLE:
             if self._act(AcceptResign(player=player), at):
                 self._after_game(at)
         elif button == Button.DROP:
             if self._act(RejectResign(player=player), at):
-                self.notice = Notice("resignation declined: play on")
+                self.notice = Notice(Phrase("resignation declined: play on"))
                 self.session.clock_to(state.turn, at)
         else:
-            self.notice = Notice("answer the resignation: double accepts, drop declines", WARNING)
+            self.notice = Notice(Phrase("answer the resignation: double accepts, drop declines"), WARNING)

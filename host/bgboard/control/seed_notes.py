@@ -4,11 +4,12 @@ and that no hint engine knows these games (so no backgammon hint is shown for th
 
 from __future__ import annotations
 
+from bgboard.language import Phrase
 from bgboard.match.state import GAME_OVER, MatchState
 from bgboard.rules import plakoto
 from bgboard.rules.games import variant
 
-COLOURS = ("white", "black")
+COLOURS = (Phrase("white"), Phrase("black"))
 
 
 def hints_known(state: MatchState) -> bool:
@@ -21,33 +22,37 @@ def variant_notes(state: MatchState) -> tuple[str, ...]:
     """Short lines for the display (empty for plain backgammon)."""
     lines: list[str] = []
     if state.phase == GAME_OVER and state.games and state.games[-1].result == "draw":
-        lines.append("a draw: both mother checkers pinned, no points; roll for the next game")
+        lines.append(Phrase("a draw: both mother checkers pinned, no points; roll for the next game"))
     played = variant(state.rules.variant)
     if played.rotates:
         following = played.game_title(state.game + 1)
-        lines.append(f"{played.name} game {state.game}: {played.game_title(state.game)} (next {following})")
+        lines.append(Phrase("%(variant)s game %(number)d: %(game)s (next %(following)s)", variant=played.name,
+                            number=state.game, game=played.game_title(state.game), following=following))
     game = state.playing
     if not game.seed:
         return tuple(lines)
     if not played.rotates:
         lines.append(game.title)
     if not game.hints:
-        lines.append(f"no hints: no engine knows {game.title}")
+        lines.append(Phrase("no hints: %(what)s", what=Phrase("no engine knows %(game)s", game=game.title)))
     if game.pins:
         for player in (0, 1):
             points = [_physical(player, p) for p in range(1, 25) if state.pins[player] >> p & 1]
             if points:
                 where = ", ".join(str(p) for p in sorted(points))
-                lines.append(f"{COLOURS[player]} pinned on {where}")
+                lines.append(Phrase("%(colour)s pinned on %(points)s", colour=COLOURS[player], points=where))
             side = state.board[player]
             if side[plakoto.START] == 1:
                 start = _physical(player, plakoto.START)
                 if state.pins[player] >> plakoto.START & 1:
-                    lines.append(f"{COLOURS[player]}'s mother checker is pinned on {start}")
+                    lines.append(Phrase("%(colour)s's mother checker is pinned on %(point)d", colour=COLOURS[player],
+                                        point=start))
                 else:
-                    lines.append(f"{COLOURS[player]}'s mother checker is alone on {start}: in danger")
+                    lines.append(Phrase("%(colour)s's mother checker is alone on %(point)d: in danger",
+                                        colour=COLOURS[player], point=start))
     if any(state.reserve):
-        lines.append(f"to enter: white {state.reserve[0]}, black {state.reserve[1]}")
+        lines.append(Phrase("to enter: white %(white)d, black %(black)d", white=state.reserve[0],
+                            black=state.reserve[1]))
     return tuple(lines)
 
 

@@ -171,7 +171,7 @@ class MatchSession:
         try:
             after = apply(self.state, action)
         except InputError as exc:
-            return str(exc)
+            return _sentence(exc)
         self.journal.append("action", action_to_dict(action), at_ms)
         self.actions.append(action)
         self.state = after
@@ -183,7 +183,7 @@ class MatchSession:
         try:
             apply(self.state, action)
         except InputError as exc:
-            return str(exc)
+            return _sentence(exc)
         return None
 
     def take_back(self, at_ms: int) -> None:
@@ -266,3 +266,10 @@ def _track(history: list[tuple[Position, int]], action: Any, state: MatchState) 
     if isinstance(action, (Roll, OpeningRoll)) and state.phase == Phase.PLAY and state.turn is not None:
         return history + [(state.position, state.turn)]
     return history
+
+
+def _sentence(exc: Exception) -> str:
+    """A refusal's sentence as it was raised: a Phrase stays one (the display says it in the
+    board's language)."""
+    said = exc.args[0] if exc.args else None
+    return said if isinstance(said, str) else str(exc)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
+from bgboard.language import Phrase
 from bgboard.rules import Position, game_result
 
 _RULE_KEYS = {
@@ -36,21 +37,19 @@ def double_refusal(state: Any, player: int) -> str | None:
     redoubles; the rule set's highest cube; and (rule ``dead_cube``) no offer that cannot
     matter: the leader 1-away post-Crawford, or a cube that already wins the match."""
     if state.length and state.crawford:
-        return "no doubling in the Crawford game"
+        return Phrase("no doubling in the Crawford game")
     if state.cube_owner is not None and state.cube_owner != player:
-        return "you do not own the cube"
+        return Phrase("you do not own the cube")
     max_cube = state.rules.max_cube
     if max_cube is not None and state.cube * 2 > max_cube:
-        return f"the cube cannot go above {max_cube}"
+        return Phrase("the cube cannot go above %(value)d", value=max_cube)
     if state.length and state.rules.dead_cube:
         away = state.length - state.score[player]
         if away <= 1:
-            return "you need only one point to win the match: a double cannot matter"
+            return Phrase("you need only one point to win the match: a double cannot matter")
         if state.cube >= away:
-            return (
-                f"the cube at {state.cube} already wins you the match: "
-                "doubling cannot matter (dead cube)"
-            )
+            return Phrase("the cube at %(value)d already wins you the match: doubling cannot matter (dead cube)",
+                          value=state.cube)
     return None
 
 

@@ -31,6 +31,7 @@ from dataclasses import fields, replace
 from typing import Any, Callable, Iterable, Iterator
 
 from bgboard import rules
+from bgboard.language import Phrase
 from bgboard.match import cube as cubes
 from bgboard.match.actions import (
     AcceptResign,
@@ -125,13 +126,19 @@ def _expect(state: MatchState, phases: tuple[str, ...], what: str) -> None:
         raise MatchRuleError(f"phase-{state.phase}", phase_rule(state, what))
 
 
+#: The decisions a player may make out of turn, as the refusal names them.
+_DECISIONS = {"double": Phrase("double"), "take": Phrase("take"), "beaver": Phrase("beaver"), "drop": Phrase("drop"),
+              "resign": Phrase("resign"), "accept the resignation": Phrase("accept the resignation"),
+              "reject the resignation": Phrase("reject the resignation")}
+
+
 def _check_player(state: MatchState, player: int | None, decider: int | None, what: str) -> None:
     if player is None:
         return
     if player not in (0, 1):
         raise MatchRuleError("player", f"players are 0 and 1, not {player}")
     if player != decider:
-        raise MatchRuleError("not-your-turn", f"it is not your decision to {what}")
+        raise MatchRuleError("not-your-turn", Phrase("it is not your decision to %(what)s", what=_DECISIONS.get(what, what)))
 
 
 def _check_dice(dice: tuple[int, int]) -> tuple[int, int]:

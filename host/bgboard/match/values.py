@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+from bgboard.language import Phrase
 from bgboard.match import cube as cubes
 from bgboard.match.actions import StartMatch
 from bgboard.match.rule_errors import MatchRuleError
@@ -226,33 +227,33 @@ def phase_rule(state: MatchState, what: str) -> str:
     """The rule that forbids ``what`` in the current phase."""
     phase = state.phase
     if phase == MATCH_OVER:
-        return "the match is over"
+        return Phrase("the match is over")
     if phase == GAME_OVER:
-        return "the game is over: start the next game"
+        return Phrase("the game is over: start the next game")
     if phase == OPENING:
-        return "roll the opening roll first: each player rolls one die"
+        return Phrase("roll the opening roll first: each player rolls one die")
     if phase == DOUBLED:
-        return "answer the double first: take or drop"
+        return Phrase("answer the double first: take or drop")
     if phase == RESIGNED:
-        return "answer the resignation first: accept or reject"
+        return Phrase("answer the resignation first: accept or reject")
     if phase == PLAY:
         if what == "double":
-            return "the cube is offered only before rolling"
-        return "you have already rolled: play your checkers"
+            return Phrase("the cube is offered only before rolling")
+        return Phrase("you have already rolled: play your checkers")
     if phase == TURN:
         if what in ("take", "drop", "beaver"):
-            return "there is no double to answer"
+            return Phrase("there is no double to answer")
         if what in ("accept", "reject"):
-            return "there is no resignation to answer"
-        return "roll or double first"
+            return Phrase("there is no resignation to answer")
+        return Phrase("roll or double first")
     return f"not allowed now ({phase})"  # pragma: no cover - every phase is listed
 
 
 def no_cube_rule(state: MatchState) -> str:
     """Why the match has no doubling cube (a tavli match, a seed variant)."""
     if match_variant(state.rules.variant).rotates:
-        return f"a {state.rules.variant} match is played without the doubling cube"
-    return f"there is no doubling cube in {state.playing.title}"
+        return Phrase("a %(variant)s match is played without the doubling cube", variant=state.rules.variant)
+    return Phrase("there is no doubling cube in %(game)s", game=state.playing.title)
 
 
 __all__ = ["Phase", "OPENING", "TURN", "DOUBLED", "PLAY", "RESIGNED", "GAME_OVER", "MATCH_OVER", "PHASES",

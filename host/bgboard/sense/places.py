@@ -30,6 +30,8 @@ from bgboard.rules.position import BAR, OFF, Position
 WHITE = 0
 BLACK = 1
 COLOUR_NAMES = ("white", "black")
+#: The colours as the players read them.
+COLOURS = (Phrase("white"), Phrase("black"))
 
 WHITE_BAR = 25
 BLACK_BAR = 26
@@ -48,12 +50,14 @@ class SensorFaultError(InputError):
 def place_name(place: int) -> str:
     """``"point 7"``, ``"the white bar"``, ``"the black tray"``..."""
     if 1 <= place <= 24:
-        return f"point {place}"
+        # source: point = "punt" seeds/002, "Punkt" seeds/004, "felt" seeds/001
+        return Phrase("point %(point)d", point=place)
     return {
-        WHITE_BAR: "the white bar",
-        BLACK_BAR: "the black bar",
-        WHITE_OFF: "the white tray",
-        BLACK_OFF: "the black tray",
+        # source: bar = "bar" seeds/002, "Bar" seeds/004, "barrieren" seeds/001
+        WHITE_BAR: Phrase("the white bar"),
+        BLACK_BAR: Phrase("the black bar"),
+        WHITE_OFF: Phrase("the white tray"),
+        BLACK_OFF: Phrase("the black tray"),
     }[place]
 
 
@@ -97,14 +101,19 @@ class Reading:
         return self.low == self.high and not self.mixed
 
     def __str__(self) -> str:
+        return str(self.phrase())
+
+    def phrase(self) -> str:
+        """The reading in words ("2 white", "3 or more black", "empty"), said in the players'
+        language where it is shown."""
         if self.mixed:
-            return "both colours"
+            return Phrase("both colours")
         if self.colour is None:
-            return "empty"
-        name = COLOUR_NAMES[self.colour]
+            return Phrase("empty")
+        name = COLOURS[self.colour]
         if self.exact:
-            return f"{self.low} {name}"
-        return f"{self.low} or more {name}"
+            return Phrase("%(n)d %(colour)s", n=self.low, colour=name)
+        return Phrase("%(n)d or more %(colour)s", n=self.low, colour=name)
 
 
 def code_reading(code: int, checkers: int = 15) -> Reading:
@@ -308,18 +317,22 @@ class Fix:
     seen: Reading
 
     def __str__(self) -> str:
+        return str(self.phrase())
+
+    def phrase(self) -> str:
+        """The fix in words, said in the players' language where it is shown."""
         if self.want == 0:
-            return f"clear {place_name(self.place)} (now {self.seen})"
-        wanted = f"{abs(self.want)} {COLOUR_NAMES[WHITE if self.want > 0 else BLACK]}"
-        return f"{place_name(self.place)}: {wanted} (now {self.seen})"
+            return Phrase("clear %(place)s (now %(seen)s)", place=place_name(self.place), seen=self.seen.phrase())
+        return Phrase("%(place)s: %(n)d %(colour)s (now %(seen)s)", place=place_name(self.place), n=abs(self.want),
+                      colour=COLOURS[WHITE if self.want > 0 else BLACK], seen=self.seen.phrase())
 
 
 def describe_fixes(fixes: Iterable[Fix]) -> str:
     """The places to correct, as one phrase ("point 8: 3 white (now 2 white); clear point 2 ...")."""
-    parts = [str(f) for f in fixes]
+    parts = [f.phrase() for f in fixes]
     if not parts:
-        return "nothing to correct"
-    return "; ".join(parts)
+        return Phrase("nothing to correct")
+    return Joined("; ", parts)
 
 
 def black_own_point(place: int, variant: str | None = None) -> int:
@@ -339,10 +352,11 @@ def _place_for(place: int, colour: int, own: bool, variant: str | None = None) -
     24-point", "your bar", "your tray") or physically ("point 1", "the black bar")."""
     if 1 <= place <= 24:
         if not own:
-            return f"point {place}"
-        return f"your {black_own_point(place, variant) if colour == BLACK else place}-point"
+            # source: point = "punt" seeds/002, "Punkt" seeds/004, "felt" seeds/001
+            return Phrase("point %(point)d", point=place)
+        return Phrase("your %(point)d-point", point=black_own_point(place, variant) if colour == BLACK else place)
     if own:
-        return "your bar" if place in (WHITE_BAR, BLACK_BAR) else "your tray"
+        return Phrase("your bar") if place in (WHITE_BAR, BLACK_BAR) else Phrase("your tray")
     return place_name(place)
 
 
@@ -360,19 +374,26 @@ def setup_guidance(fixes: Iterable[Fix], own: bool = True, variant: str | None =
     said: dict[int, list[str]] = {WHITE: [], BLACK: []}
     for f in fixes:
         wanted = None if f.want == 0 else (WHITE if f.want > 0 else BLACK)
-        now = f" (now {f.seen})"
+        now = f.seen.phrase()
         if wanted is not None:
             n = abs(f.want)
-            verb = "leave" if f.seen.colour == wanted and f.seen.low > n else "put"
-            into = "in" if f.place in (WHITE_OFF, BLACK_OFF) else "on"
-            said[wanted].append(f"{verb} {n} {into} {_place_for(f.place, wanted, own, variant)}{now}")
+            where = _place_for(f.place, wanted, own, variant)
+            tray = f.place in (WHITE_OFF, BLACK_OFF)
+            if f.seen.colour == wanted and f.seen.low > n:
+                said[wanted].append(Phrase("leave %(n)d in %(place)s (now %(seen)s)", n=n, place=where, seen=now) if tray
+                                    else Phrase("leave %(n)d on %(place)s (now %(seen)s)", n=n, place=where, seen=now))
+            else:
+                said[wanted].append(Phrase("put %(n)d in %(place)s (now %(seen)s)", n=n, place=where, seen=now) if tray
+                                    else Phrase("put %(n)d on %(place)s (now %(seen)s)", n=n, place=where, seen=now))
         others = (WHITE, BLACK) if f.seen.mixed else (() if f.seen.colour is None else (f.seen.colour,))
         for colour in others:
             if colour != wanted:
-                verb = "clear" if wanted is None else "take yours off"
-                said[colour].append(f"{verb} {_place_for(f.place, colour, own, variant)}{now}")
-    parts = [f"{COLOUR_NAMES[c]}: {', '.join(said[c])}" for c in (WHITE, BLACK) if said[c]]
-    return "; ".join(parts) if parts else "nothing to correct"
+                where = _place_for(f.place, colour, own, variant)
+                said[colour].append(Phrase("clear %(place)s (now %(seen)s)", place=where, seen=now) if wanted is None
+                                    else Phrase("take yours off %(place)s (now %(seen)s)", place=where, seen=now))
+    parts = [Phrase("%(colour)s: %(fixes)s", colour=COLOURS[c], fixes=Joined(", ", said[c]))
+             for c in (WHITE, BLACK) if said[c]]
+    return Joined("; ", parts) if parts else Phrase("nothing to correct")
 
 
 def place_number(place: int, player: int | None = None) -> str:

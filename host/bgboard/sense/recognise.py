@@ -35,7 +35,6 @@ from bgboard.rules.step import Step, apply_step
 from bgboard.sense.places import (
     BLACK,
     CAPPED,
-    COLOUR_NAMES,
     MIXED,
     WHITE,
     Fix,
@@ -376,10 +375,16 @@ def _count_sentence(observation: Observation, checkers: int) -> str:
         low, high = observation.counts(colour)
         if high < checkers:
             missing = checkers - high
-            return f"{missing} {COLOUR_NAMES[colour]} checker{'s' if missing > 1 else ''} missing from the board"
+            if colour == WHITE:
+                return Phrase.counted("%(n)d white checker missing from the board",
+                                      "%(n)d white checkers missing from the board", missing)
+            return Phrase.counted("%(n)d black checker missing from the board",
+                                  "%(n)d black checkers missing from the board", missing)
         if low > checkers:
-            return f"{low} {COLOUR_NAMES[colour]} checkers seen, {checkers} expected"
-    return "the checkers do not add up"
+            if colour == WHITE:
+                return Phrase("%(seen)d white checkers seen, %(expected)d expected", seen=low, expected=checkers)
+            return Phrase("%(seen)d black checkers seen, %(expected)d expected", seen=low, expected=checkers)
+    return Phrase("the checkers do not add up")
 
 
 # ------------------------------------------------------------------ before a game

@@ -213,6 +213,8 @@ def play_interactive(
 class _Session:
     """The person at the terminal: what they may do now, and what happened after each action."""
 
+    words: Words = ENGLISH  # the players' language (set per session)
+
     def __init__(self, sim: Simulation, write: Callable[[str], None], colour: bool = False,
                  words: Words = ENGLISH) -> None:
         self.sim: Any = sim  # (its controller is an OpponentRoom against the engine)

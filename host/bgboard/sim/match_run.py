@@ -50,8 +50,10 @@ class Progress:
             sys.stderr.write("\n")
 
 
-def run_match(options: Options, out: Path, *, progress: bool = False, realtime: bool = False) -> dict[str, Any]:
-    """Play (or resume) the match in ``out`` and write all outputs; returns the summary."""
+def run_match(options: Options, out: Path, *, progress: bool = False, realtime: bool = False,
+              words: Words = ENGLISH) -> dict[str, Any]:
+    """Play (or resume) the match in ``out`` and write all outputs; returns the summary
+    (the display's frames in ``words``' language)."""
     out = Path(out)
     if out.exists() and not out.is_dir():
         raise SimulationError(f"--out {out} is a file, not a directory")
@@ -60,7 +62,7 @@ def run_match(options: Options, out: Path, *, progress: bool = False, realtime: 
     start = len(list(frames.glob("*.png"))) if frames.exists() else 0
     panel = FilePanel(panel_spec(PANEL), frames)
     panel.frames = [(p, "full" in p.name) for p in sorted(frames.glob("*.png"))][:start]
-    screen = Screen(panel)
+    screen = Screen(panel, words=words)
     bar = Progress(progress, options.match_length)
     due: list[int | None] = [None]
 
@@ -125,18 +127,20 @@ def _learner_history(sim: Simulation, out: Path) -> tuple[Any, Any, Any]:
 
 
 def run_firmware_match(
-    options: Options, out: Path, *, progress: bool = False, speed: int | None = None
+    options: Options, out: Path, *, progress: bool = False, speed: int | None = None, lang: str = "en"
 ) -> dict[str, Any]:
     """Play (or resume) the match in ``out`` through the real firmware on a pty and the real
     host app (the default of ``bgboard sim``); ``speed`` K runs firmware and host time K
-    times real time (1: real time, ``--realtime``)."""
+    times real time (1: real time, ``--realtime``); ``lang``: the display's language (the
+    host's ``[display] language``)."""
     import asyncio
 
     from bgboard.sim.firmware_board import SPEED, LiveRun
 
     out = Path(out)
     bar = Progress(progress, options.match_length)
-    live = LiveRun(options, out, speed=SPEED if speed is None else speed, on_turn=bar.update)
+    live = LiveRun(options, out, speed=SPEED if speed is None else speed, on_turn=bar.update,
+                   more_config={"display": {"language": lang}} if lang != "en" else None)
     try:
         asyncio.run(live.run())
     finally:

@@ -44,6 +44,7 @@ def match_line(state: Any, w: Words = ENGLISH) -> str:
     a, b = state.score
     crawford = (" " + say(w, "(Crawford game)") if state.crawford
                 else " " + say(w, "(after Crawford)") if state.post_crawford else "")
+    # source: cube = "verdubbelsteen" seeds/000, "doblingskube" seeds/001, "Verdoppelungswürfel" seeds/004
     cube = say(w, "no cube (Crawford)") if state.crawford else say(w, "cube %(value)d (%(owner)s)", value=state.cube, owner=owner)
     score = say(w, "match to %(length)d: %(white)s %(a)d, %(black)s %(b)d", length=state.length,
                 white=state.players[0], a=a, black=state.players[1], b=b)
