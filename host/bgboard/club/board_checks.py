@@ -68,7 +68,7 @@ def board_service(path: str, busy_timeout_ms: int = 10_000) -> Any:
         from bgboard.club.director import Director as Service
 
         service = services[path] = Service.open(path)
-        service.db.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+        service.club.set_busy_timeout(busy_timeout_ms)
     return service
 
 

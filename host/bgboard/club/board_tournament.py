@@ -9,7 +9,7 @@ and every board's assignment (:func:`assignment_of`) read from the database.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Protocol
+from typing import Any, Callable, Protocol, cast
 
 from bgboard.club.board_checks import (
     CHECKED,
@@ -83,10 +83,11 @@ class ClubTournament:
     ``bgboard club round``)."""
 
     def __init__(self, service: Any, *, actor: str = "board", busy_timeout_ms: int = 1000) -> None:
-        self._path = str(service.club.path)
+        self._path = str(service.club.location)
         self.actor = actor
         self.busy_timeout_ms = busy_timeout_ms
         self._version: int | None = None
+        self._listener: Any = None  # PostgreSQL: the connection hearing the changes
 
     @property
     def service(self) -> Any:
@@ -161,6 +162,19 @@ class ClubTournament:
         return {int(r[0]) for r in self.service.db.execute("SELECT DISTINCT board FROM matches WHERE board IS NOT NULL")}
 
     def changed(self) -> bool:
+        """SQLite: its ``data_version`` moved.  PostgreSQL: the server pushed a change to a
+        match or an event (LISTEN/NOTIFY, bgboard.club.postgres_store) from another
+        connection than this thread's service, read without waiting and without a query."""
+        club = self.service.club
+        if club.postgres:
+            if self._listener is None:
+                from bgboard.club.postgres_store import connect
+
+                self._listener = connect(str(club.location))
+                self._listener.listen()
+                self._version = 0
+                return False
+            return self._listener.changes(ignore_pid=cast(Any, club.conn).backend_pid) > 0
         version = int(self.service.db.execute("PRAGMA data_version").fetchone()[0])
         changed = self._version is not None and version != self._version
         self._version = version
