@@ -16,15 +16,42 @@ def finished_club(tmp_path_factory):
     return out / "club.sqlite"
 
 
-@pytest.fixture
-def db(finished_club, tmp_path):
-    """This test's own copy of the finished club."""
-    return copy_club(finished_club, tmp_path)
+#: The club's two stores (docs/club.md): every test using the fixtures below runs on both.
+STORES = ("sqlite", "postgresql")
+
+
+@pytest.fixture(params=STORES)
+def store(request) -> str:
+    """The store this test's club is in (a module whose tests are SQLite's own - a locked or
+    damaged file - overrides this with a fixture returning "sqlite")."""
+    return request.param
 
 
 @pytest.fixture
-def club(tmp_path):
-    with Director.create(tmp_path / "club.sqlite", "Test Club", at="2026-11-23T19:00:00+00:00") as d:
+def club_location(store, tmp_path, request):
+    """Where this test's new club goes (``--db``): an SQLite file, or a new, empty database on
+    the test process's private PostgreSQL server (a missing server fails the test)."""
+    if store == "sqlite":
+        return tmp_path / "club.sqlite"
+    return request.getfixturevalue("postgres_url")
+
+
+@pytest.fixture
+def db(finished_club, tmp_path, store, request):
+    """This test's own copy of the finished club: a copy of the file, or the file restored
+    into a new PostgreSQL database (``club restore``'s path)."""
+    if store == "sqlite":
+        return copy_club(finished_club, tmp_path)
+    from bgboard.club.backup import restore
+
+    url = request.getfixturevalue("postgres_url")
+    restore(finished_club, url)
+    return url
+
+
+@pytest.fixture
+def club(club_location):
+    with Director.create(club_location, "Test Club", at="2026-11-23T19:00:00+00:00") as d:
         yield d
 
 
