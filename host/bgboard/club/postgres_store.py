@@ -282,6 +282,10 @@ class PostgresConnection:
     def execute(self, sql: str, params: Sequence[Any] = ()) -> Any:
         """Run one statement of the club's SQL; the cursor (``fetchone``, ``fetchall``,
         iteration, ``rowcount``)."""
+        if any(isinstance(p, str) and "\x00" in p for p in params):
+            # SQLite keeps a NUL in a text, PostgreSQL cannot: a name or record holding one
+            # is no club's (nothing stored has one), so it is refused, never a server error
+            raise InputError("a text holding a NUL character (\\x00) is not a name, a number or a record")
         try:
             return self._conn.execute(statement_sql(sql), tuple(params))  # type: ignore[arg-type]
         except psycopg.Error as exc:
@@ -337,7 +341,12 @@ def migrate(conn: PostgresConnection, migrations: Sequence[Any], as_given: Any, 
     """Check what the database holds (``refuse``: the sentence's error) and take it to the
     last of the club's ``migrations`` (SQL in SQLite's words, :func:`table_sql`, or a function
     given ``as_given``, the connection as the club holds it), all under the write lock: two
-    processes opening a new club at once migrate it once."""
+    processes opening a new club at once migrate it once.  A club already at the last version
+    is only read: opening it never waits for a change under way (a page while the director
+    writes), as with SQLite."""
+    if not create and {"club_schema", *club_tables} <= tables_here(conn):
+        if int(conn.execute("SELECT version FROM club_schema").fetchone()[0]) == len(migrations):
+            return
     conn.begin(busy_timeout_ms)
     try:
         migrate_in(conn, migrations, as_given, create=create, club_tables=club_tables, refuse=refuse)
