@@ -2,6 +2,7 @@ import pytest
 
 from tests.club.webclub import copy_club, make_club
 from tests.support import shared_run
+from tests.club.stores import STORES, club_location, store  # noqa: F401  (fixtures for the club suite)
 
 from bgboard.club.director import Director
 from bgboard.match import export_mat
@@ -14,26 +15,6 @@ def finished_club(tmp_path_factory):
     and only read: a test that changes it takes its own copy (the ``db`` fixture)."""
     _, out = shared_run(tmp_path_factory, "finished-club", lambda out: str(make_club(out / "club.sqlite")))
     return out / "club.sqlite"
-
-
-#: The club's two stores (docs/club.md): every test using the fixtures below runs on both.
-STORES = ("sqlite", "postgresql")
-
-
-@pytest.fixture(params=STORES)
-def store(request) -> str:
-    """The store this test's club is in (a module whose tests are SQLite's own - a locked or
-    damaged file - overrides this with a fixture returning "sqlite")."""
-    return request.param
-
-
-@pytest.fixture
-def club_location(store, tmp_path, request):
-    """Where this test's new club goes (``--db``): an SQLite file, or a new, empty database on
-    the test process's private PostgreSQL server (a missing server fails the test)."""
-    if store == "sqlite":
-        return tmp_path / "club.sqlite"
-    return request.getfixturevalue("postgres_url")
 
 
 @pytest.fixture
