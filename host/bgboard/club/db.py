@@ -26,10 +26,10 @@ from pathlib import Path
 from typing import Any, cast
 
 from bgboard.club.file_holders import holders_of
-from bgboard.club.checks import MAX_ID, bounded_name, clean_name, match_id, shell_word
+from bgboard.club.checks import MAX_ID, bounded_name, clean_name, match_id, shell_word, without_password
 from bgboard.club.model import Entrant, EventSpec, Played
 from bgboard.club.views import FORFEIT, MatchInfo
-from bgboard.errors import EnvironmentFailure, InputError
+from bgboard.errors import EnvironmentFailure, InputError, MissingExtraError
 
 def _analyses(conn: sqlite3.Connection) -> None:
     """The background analysis of results (issue 24, :mod:`bgboard.club.analysis_queue`): one
@@ -259,20 +259,22 @@ def is_postgres(location: object) -> bool:
 def club_location(text: str) -> Path | str:
     """The one parser of ``--db``: a PostgreSQL address (checked: one sentence when psycopg
     cannot read it) or an SQLite file's path."""
-    if is_postgres(text):
-        from bgboard.club.postgres_store import check_url
-
-        return check_url(text)
-    return Path(text)
+    return postgres_store().check_url(text) if is_postgres(text) else Path(text)
 
 
 def shown(location: str | Path) -> str | Path:
     """``location`` as messages may name it: a PostgreSQL address without its password."""
-    if is_postgres(location):
-        from bgboard.club.postgres_store import shown as without_password
+    return without_password(str(location)) if is_postgres(location) else location
 
-        return without_password(str(location))
-    return location
+
+def postgres_store() -> Any:
+    """:mod:`bgboard.club.postgres_store` (psycopg), or one sentence naming the extra to install."""
+    try:
+        from bgboard.club import postgres_store as store
+    except ImportError:
+        raise MissingExtraError("a club on PostgreSQL needs psycopg, which is not installed: "
+                                "pip install 'bgboard[postgres]'") from None
+    return store
 
 
 class ClubDatabaseError(InputError):
@@ -383,8 +385,7 @@ class Club:
     def _open_postgres(self, url: str, create: bool) -> None:
         """The club in a PostgreSQL database (bgboard.club.postgres_store): refused when it is
         empty (unless ``create``) or holds something else; migrated under the write lock."""
-        from bgboard.club import postgres_store as pg
-
+        pg = postgres_store()
         self.location = url = pg.check_url(url)
         self.path, self.label = pg.shown(url), pg.database_name(url)
         try:
@@ -584,6 +585,6 @@ def match_snapshot(conn: sqlite3.Connection, row: sqlite3.Row) -> dict[str, Any]
             "winner": winner, "forfeit_reason": row["forfeit_reason"]}
 
 
-__all__ = ["MIGRATIONS", "SCHEMA", "is_postgres", "club_location", "shown", "schema_objects", "schema_of", "BUSY_TIMEOUT_S", "CLUB_TABLES", "ClubDatabaseError", "database_error",
+__all__ = ["MIGRATIONS", "SCHEMA", "is_postgres", "club_location", "shown", "postgres_store", "schema_objects", "schema_of", "BUSY_TIMEOUT_S", "CLUB_TABLES", "ClubDatabaseError", "database_error",
            "holders_of", "Club", "player_id", "player_names", "event_row", "event_spec", "entrants", "played",
            "match_row", "node_match", "free_boards", "match_info", "match_snapshot"]

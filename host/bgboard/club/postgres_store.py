@@ -32,19 +32,18 @@ from __future__ import annotations
 
 import re
 import sqlite3
-import urllib.parse
 from decimal import Decimal
 from typing import Any, Callable, Iterator, Sequence
 
-from bgboard.errors import InputError, MissingExtraError
+from bgboard.errors import InputError
 
-try:
-    import psycopg
-    from psycopg import errors as pg_errors
-    from psycopg.adapt import Loader
-    from psycopg.types.numeric import Int8Dumper
-except ImportError:  # the postgres extra is not installed: said when a URL is given
-    psycopg = None  # type: ignore[assignment]
+import psycopg
+import psycopg.conninfo
+from psycopg import errors as pg_errors
+from psycopg.adapt import Loader
+from psycopg.types.numeric import Int8Dumper
+
+from bgboard.club.checks import without_password as shown
 
 #: What a PostgreSQL club database is given as (``--db``).
 SCHEMES = ("postgresql://", "postgres://")
@@ -60,15 +59,8 @@ def is_url(location: object) -> bool:
     return isinstance(location, str) and location.strip().lower().startswith(SCHEMES)
 
 
-def require_psycopg() -> None:
-    if psycopg is None:
-        raise MissingExtraError("a club on PostgreSQL needs psycopg, which is not installed: "
-                                "pip install 'bgboard[postgres]'")
-
-
 def check_url(url: str) -> str:
     """``url`` if psycopg can read it as a connection string (one sentence if not)."""
-    require_psycopg()
     url = url.strip()
     try:
         parts = psycopg.conninfo.conninfo_to_dict(url)
@@ -80,21 +72,8 @@ def check_url(url: str) -> str:
     return url
 
 
-def shown(url: str) -> str:
-    """``url`` with its password (if any) hidden, for messages and logs."""
-    try:
-        parts = urllib.parse.urlsplit(url)
-    except ValueError:
-        return "the PostgreSQL address given"
-    if parts.password is None:
-        return url
-    netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
-    return urllib.parse.urlunsplit(parts._replace(netloc=netloc))
-
-
 def database_name(url: str) -> str:
     """The database's name in ``url`` (what names a backup of it)."""
-    require_psycopg()
     return str(psycopg.conninfo.conninfo_to_dict(url).get("dbname") or "club")
 
 
@@ -223,19 +202,19 @@ def _rows(cursor: Any) -> Any:
     return lambda values: Row(values, names)
 
 
-if psycopg is not None:
-    class _BoolAsInteger(Int8Dumper):
-        """A Python bool into the club's integer columns: 0 or 1, as SQLite stores it."""
+class _BoolAsInteger(Int8Dumper):
+    """A Python bool into the club's integer columns: 0 or 1, as SQLite stores it."""
 
-        def dump(self, obj: Any) -> bytes:
-            return b"1" if obj else b"0"
+    def dump(self, obj: Any) -> bytes:
+        return b"1" if obj else b"0"
 
-    class _Number(Loader):
-        """A ``numeric`` (what SUM of integers gives): an int when whole, else a float."""
 
-        def load(self, data: Any) -> Any:
-            value = Decimal(bytes(data).decode())
-            return int(value) if value == value.to_integral_value() else float(value)
+class _Number(Loader):
+    """A ``numeric`` (what SUM of integers gives): an int when whole, else a float."""
+
+    def load(self, data: Any) -> Any:
+        value = Decimal(bytes(data).decode())
+        return int(value) if value == value.to_integral_value() else float(value)
 
 
 # ---------------------------------------------------------------------- errors
@@ -267,7 +246,6 @@ class PostgresConnection:
     ``COMMIT`` (:class:`bgboard.club.db.Club`)."""
 
     def __init__(self, url: str, *, connect_timeout_s: float = 10.0) -> None:
-        require_psycopg()
         try:
             self._conn = psycopg.connect(url, autocommit=True, connect_timeout=max(1, int(connect_timeout_s)))
         except psycopg.Error as exc:
@@ -429,7 +407,7 @@ def snapshot(conn: PostgresConnection) -> None:
     conn.execute_plain("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
 
 
-__all__ = ["SCHEMES", "CHANNEL", "WRITE_LOCK", "is_url", "require_psycopg", "check_url", "shown", "database_name",
+__all__ = ["SCHEMES", "CHANNEL", "WRITE_LOCK", "is_url", "check_url", "shown", "database_name",
            "statement_sql", "table_sql", "SETUP", "AFTER_MIGRATION", "ANALYSES", "REQUEUE", "Row", "unreachable",
            "PostgresConnection", "connect", "migrate",
            "migrate_in", "drop_club", "tables_here", "copy_in", "snapshot"]
