@@ -121,7 +121,7 @@ def test_the_schema_version_is_kept_and_a_newer_or_foreign_database_refused(post
         club.conn.execute("UPDATE club_schema SET version = ?", (SCHEMA + 1,))
     with pytest.raises(InputError, match="upgrade bgboard"):
         Club(postgres_url)
-    with pytest.raises(InputError, match="already holds a club"):
+    with pytest.raises(InputError, match="a club already exists"):
         Club(postgres_url, create=True)
     empty = private_postgres.create_database("empty_one")
     with pytest.raises(InputError, match="no club in the database"):

@@ -340,13 +340,13 @@ def migrate_in(conn: PostgresConnection, migrations: Sequence[Any], as_given: An
     where = shown(conn.url)
     tables = tables_here(conn)
     if create and tables & club_tables:
-        raise refuse(f"{where} already holds a club: pick another database or use that club")
+        raise refuse(f"a club already exists in {where}: pick another database or use that club")
     if create and tables - {"club_schema"}:
         raise refuse(f"{where} holds other tables ({', '.join(sorted(tables)[:3])}): "
                      "create the club in an empty database")
     if not create and not tables:
-        raise refuse(f"there is no club in the database {where}: create one with "
-                     "'bgboard club --db URL init --name \"Club name\"'")
+        raise refuse(f"there is no club in the database {where}: create one there with "
+                     "'bgboard club init --name \"Club name\"' (and this --db)")
     if not create and not (club_tables | {"club_schema"}) <= tables:
         raise refuse(f"{where} is not a bgboard club database (it was left as it is): "
                      "give the club's database with --db, or an empty one to 'club init'")
