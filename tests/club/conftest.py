@@ -2,7 +2,7 @@ import pytest
 
 from tests.club.webclub import copy_club, make_club
 from tests.support import shared_run
-from tests.club.stores import STORES, club_location, store  # noqa: F401  (fixtures for the club suite)
+from tests.club.stores import STORES, club_database, club_location, new_club_schema, store  # noqa: F401  (fixtures)
 
 from bgboard.club.director import Director
 from bgboard.match import export_mat
@@ -25,7 +25,7 @@ def db(finished_club, tmp_path, store, request):
         return copy_club(finished_club, tmp_path)
     from bgboard.club.backup import restore
 
-    url = request.getfixturevalue("postgres_url")
+    url = new_club_schema(request.getfixturevalue("club_database"))
     restore(finished_club, url)
     return url
 

@@ -178,3 +178,35 @@ def test_a_club_moves_from_sqlite_to_postgresql_and_back_unchanged(finished_club
         "SELECT COUNT(*) FROM audit").fetchone()[0] + 1     # Zoe's addition (her removal was raw SQL)
     one.close()
     two.close()
+
+
+def test_a_restarted_server_costs_one_failed_try_and_nothing_stored_twice():
+    """The PostgreSQL server killed (kill -9) and started again under ``club serve``'s director
+    side: the next store fails (the boards' results wait and are retried, as for a locked
+    SQLite file), the one after opens the club again and stores; the lost NOTIFY connection
+    is made again and counts as a change (what changed meanwhile was not heard)."""
+    from bgboard.store.private_postgres import PrivatePostgres
+
+    with PrivatePostgres() as server:  # its own server, killed: not the one the other tests share
+        url = server.create_database("restarted")
+        with Director.create(url, "Restart Club") as d:
+            for name in ("Ann", "Bob", "Cleo", "Dev"):
+                d.add_player(name)
+            d.new_event("Friday", "swiss", 1, rounds=1)
+            d.enter("Friday", ["Ann", "Bob", "Cleo", "Dev"])
+            a, b = d.pair_round("Friday").matches
+        with Director.open(url) as service:
+            tournament = ClubTournament(service)
+            assert tournament.changed() is False
+            assert tournament.report(a.board, a_result(a, 1)).status == "stored"
+            server.kill()
+            server.start()
+            second = a_result(b, 2)
+            with pytest.raises(sqlite3.OperationalError):
+                tournament.store([(b.board, second)])
+            assert tournament.store([(b.board, second)])[0].status == "stored"
+            assert tournament.store([(b.board, second)])[0].status == "duplicate"
+            answers = [tournament.changed() for _ in range(3)]  # the lost listener found and made again
+            assert answers[0] is True and answers[-1] is False, answers
+        with Director.open(url) as d:
+            assert [m.status for m in d.matches("Friday")] == ["finished", "finished"]

@@ -12,7 +12,7 @@ import pytest
 
 from bgboard.club.director import Director as Service
 from bgboard.net.mosquitto import PrivateBroker
-from tests.club.stores import club_location, store  # noqa: F401  (the club's two stores)
+from tests.club.stores import club_database, club_location, store  # noqa: F401  (the club's two stores)
 from tests.net.club_harness import Evening, mat_results, new_club, standings_from_mats
 
 

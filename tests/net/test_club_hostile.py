@@ -42,7 +42,7 @@ from bgboard.net.protocol import (
 )
 from bgboard.net.mqtt_client import MqttError, open_client
 from bgboard.store.journal import Journal
-from tests.club.stores import club_location, store  # noqa: F401  (the club's two stores)
+from tests.club.stores import club_database, club_location, store  # noqa: F401  (the club's two stores)
 from tests.net.club_harness import Evening, board_settings, new_club
 from tests.net.conftest import CLUB
 from tests.support import until

@@ -9,6 +9,7 @@ and every board's assignment (:func:`assignment_of`) read from the database.
 
 from __future__ import annotations
 
+import sqlite3
 from typing import Any, Callable, Protocol, cast
 
 from bgboard.club.board_checks import (
@@ -167,14 +168,18 @@ class ClubTournament:
         connection than this thread's service, read without waiting and without a query."""
         club = self.service.club
         if club.postgres:
-            if self._listener is None:
-                from bgboard.club.postgres_store import connect
+            if self._listener is not None and not self._listener.broken:
+                try:
+                    return self._listener.changes(ignore_pid=cast(Any, club.conn).backend_pid) > 0
+                except sqlite3.OperationalError:
+                    if not self._listener.broken:
+                        raise
+            from bgboard.club.postgres_store import connect
 
-                self._listener = connect(str(club.location))
-                self._listener.listen()
-                self._version = 0
-                return False
-            return self._listener.changes(ignore_pid=cast(Any, club.conn).backend_pid) > 0
+            first = self._listener is None  # else lost: what changed meanwhile was not heard
+            self._listener = connect(str(club.location))
+            self._listener.listen()
+            return not first
         version = int(self.service.db.execute("PRAGMA data_version").fetchone()[0])
         changed = self._version is not None and version != self._version
         self._version = version

@@ -403,6 +403,10 @@ class Club:
             conn.close()
             raise
 
+    def broken(self) -> bool:
+        """Whether the connection is lost (PostgreSQL: the server restarted): open the club again."""
+        return self.postgres and bool(getattr(self.conn, "broken"))
+
     def set_busy_timeout(self, ms: int) -> None:
         """How long a change waits for another program's change (SQLite's busy timeout,
         PostgreSQL's lock timeout on the club's write lock)."""

@@ -23,9 +23,12 @@ PostgreSQL dialect of it:
   an :class:`OverflowError`, as in SQLite.
 
 A change is one transaction holding the club's transaction-level advisory lock
-(:data:`WRITE_LOCK`): writers take turns as under SQLite's ``BEGIN IMMEDIATE``, readers never
-wait (MVCC), so a check-then-write (is this result's id stored yet?) is never raced by another
-``club serve`` process on the same database.  psycopg is imported only here.
+(:data:`WRITE_LOCK` and the club's schema): writers take turns as under SQLite's ``BEGIN
+IMMEDIATE``, readers never wait (MVCC), so a check-then-write (is this result's id stored
+yet?) is never raced by another ``club serve`` process on the same database.  A club is the
+tables of the connection's current schema (``public`` unless the address sets a search path:
+``?options=-csearch_path%3Driverside``), so one database may hold several clubs, each with its
+own lock and its own change announcements.  psycopg is imported only here.
 """
 
 from __future__ import annotations
@@ -49,9 +52,9 @@ from bgboard.club.checks import without_password as shown
 SCHEMES = ("postgresql://", "postgres://")
 #: The channel a change to a match or an event is announced on (LISTEN/NOTIFY).
 CHANNEL = "bgboard_club"
-#: The advisory lock every change of the club holds until its COMMIT (any fixed 64-bit key:
-#: advisory locks are per database).
-WRITE_LOCK = 0x62676275_636C7562  # "bgbuclub"
+#: The advisory lock every change of the club holds until its COMMIT: this key (any fixed
+#: 32-bit number: "bgbc") with a hash of the club's schema (advisory locks are per database).
+WRITE_LOCK = 0x62676263
 
 
 def is_url(location: object) -> bool:
@@ -116,7 +119,7 @@ _NOW = """to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"+00:00"')""
 AFTER_MIGRATION: dict[int, list[str]] = {
     1: [
         f"""CREATE FUNCTION club_changed() RETURNS trigger LANGUAGE plpgsql AS $$
-            BEGIN PERFORM pg_notify('{CHANNEL}', ''); RETURN NULL; END $$""",
+            BEGIN PERFORM pg_notify('{CHANNEL}', TG_TABLE_SCHEMA); RETURN NULL; END $$""",
         "CREATE TRIGGER matches_changed AFTER INSERT OR UPDATE OR DELETE ON matches "
         "FOR EACH STATEMENT EXECUTE FUNCTION club_changed()",
         "CREATE TRIGGER events_changed AFTER INSERT OR UPDATE OR DELETE ON events "
@@ -255,6 +258,7 @@ class PostgresConnection:
         self._conn.adapters.register_dumper(bool, _BoolAsInteger)
         self._conn.adapters.register_loader("numeric", _Number)
         self._listening = False
+        self.schema = ""
         self.url = url
 
     def execute(self, sql: str, params: Sequence[Any] = ()) -> Any:
@@ -282,7 +286,7 @@ class PostgresConnection:
         self.execute_plain("BEGIN")
         try:
             self.execute_plain(f"SET LOCAL lock_timeout = {int(busy_timeout_ms)}")
-            self.execute_plain("SELECT pg_advisory_xact_lock(%s)", (WRITE_LOCK,))
+            self.execute_plain("SELECT pg_advisory_xact_lock(%s, hashtext(current_schema()))", (WRITE_LOCK,))
         except BaseException:
             self.execute_plain("ROLLBACK")
             raise
@@ -290,6 +294,7 @@ class PostgresConnection:
     def listen(self) -> None:
         """Hear every change to a match or an event from now on (:meth:`changes`)."""
         if not self._listening:
+            self.schema = str(self.execute_plain("SELECT current_schema()").fetchone()[0])
             self.execute_plain(f"LISTEN {CHANNEL}")
             self._listening = True
 
@@ -298,9 +303,15 @@ class PostgresConnection:
         ``ignore_pid`` left out), without waiting."""
         self.listen()
         try:
-            return sum(1 for note in self._conn.notifies(timeout=0) if note.pid != ignore_pid)
+            return sum(1 for note in self._conn.notifies(timeout=0)
+                       if note.pid != ignore_pid and note.payload == self.schema)
         except psycopg.Error as exc:
             raise _sqlite_error(exc) from None
+
+    @property
+    def broken(self) -> bool:
+        """Whether the connection is lost (the server restarted, the network cut): open another."""
+        return bool(self._conn.broken or self._conn.closed)
 
     @property
     def backend_pid(self) -> int:
