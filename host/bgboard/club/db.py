@@ -25,8 +25,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, cast
 
-from bgboard.club.file_holders import holders_of
 from bgboard.club.checks import MAX_ID, bounded_name, clean_name, match_id, shell_word, without_password
+from bgboard.club.file_holders import holders_of
 from bgboard.club.model import Entrant, EventSpec, Played
 from bgboard.club.views import FORFEIT, MatchInfo
 from bgboard.errors import EnvironmentFailure, InputError, MissingExtraError
