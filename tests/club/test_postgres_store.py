@@ -147,12 +147,16 @@ def test_names_are_unique_without_regard_to_case_as_in_sqlite(postgres_url):
         assert d.event("FRIDAY").players == ["Ann"]
 
 
-def test_a_bad_address_is_exit_2_and_a_server_not_there_exit_69(tmp_path):
+def test_a_bad_address_is_exit_2_and_a_server_not_there_exit_69(tmp_path, private_postgres):
     for bad, why in (("postgresql://u@/db?nonsense=1", "is not a PostgreSQL address"),
                      ("postgresql://u@host/", "names no database")):
         done = bgboard("club", "--db", bad, "ratings")
         assert done.returncode == EXIT_INPUT and done.stderr.count("\n") == 1, done.stderr
         assert "Traceback" not in done.stderr and why in done.stderr
+    missing = private_postgres.url("no_such_database")        # a server there, a database not
+    done = bgboard("club", "--db", missing, "ratings")
+    assert done.returncode == EXIT_INPUT and done.stderr.count("\n") == 1, done.stderr
+    assert "does not exist" in done.stderr and "createdb" in done.stderr
     gone = f"postgresql://club:secret@/club?host={tmp_path}"   # no server's socket there
     done = bgboard("club", "--db", gone, "ratings")
     assert done.returncode == EXIT_ENVIRONMENT and done.stderr.count("\n") == 1, done.stderr

@@ -295,6 +295,10 @@ def database_error(exc: sqlite3.Error, path: str | Path) -> ClubDatabaseError | 
     text = str(exc)
     low = text.lower()
     code = getattr(exc, "sqlite_errorname", "") or ""
+    if low.startswith("postgresql: connection") and any(
+            words in low for words in ("does not exist", "authentication failed", "no password supplied")):
+        return ClubDatabaseError(f"the PostgreSQL server refused the club database {path} ({text[12:300]}): "
+                                 "check the database, user and password given with --db (createdb makes a database)")
     if low.startswith("postgresql: connection"):  # bgboard.club.postgres_store: no server there
         return ClubDatabaseUnavailableError(
             f"the PostgreSQL server of the club database {path} cannot be reached ({text[12:300]}): "
