@@ -25,7 +25,7 @@ def db(finished_club, tmp_path, store, request):
         return copy_club(finished_club, tmp_path)
     from bgboard.club.backup import restore
 
-    url = new_club_schema(request.getfixturevalue("club_database"))
+    url = new_club_schema(request.getfixturevalue("club_database"), request)
     restore(finished_club, url)
     return url
 
