@@ -282,8 +282,10 @@ class PostgresConnection:
 
     def begin(self, busy_timeout_ms: int) -> None:
         """Start a change: ``BEGIN`` and wait (at most ``busy_timeout_ms``) for the club's
-        write lock."""
-        self.execute_plain("BEGIN")
+        write lock.  Read committed, whatever the server's default: each statement after the
+        lock sees every change committed before it was granted (a repeatable-read snapshot
+        could be taken before, and a check-then-write would miss the last writer's row)."""
+        self.execute_plain("BEGIN ISOLATION LEVEL READ COMMITTED")
         try:
             self.execute_plain(f"SET LOCAL lock_timeout = {int(busy_timeout_ms)}")
             self.execute_plain("SELECT pg_advisory_xact_lock(%s, hashtext(current_schema()))", (WRITE_LOCK,))
