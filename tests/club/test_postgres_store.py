@@ -164,10 +164,11 @@ def test_a_bad_address_is_exit_2_and_a_server_not_there_exit_69(tmp_path, privat
     done = bgboard("club", "--db", missing, "ratings")
     assert done.returncode == EXIT_INPUT and done.stderr.count("\n") == 1, done.stderr
     assert "does not exist" in done.stderr and "createdb" in done.stderr
-    gone = f"postgresql://club:secret@/club?host={tmp_path}"   # no server's socket there
-    done = bgboard("club", "--db", gone, "ratings")
-    assert done.returncode == EXIT_ENVIRONMENT and done.stderr.count("\n") == 1, done.stderr
-    assert "cannot be reached" in done.stderr and "secret" not in done.stderr
+    for gone in (f"postgresql://club:secret@/club?host={tmp_path}",     # no server's socket there
+                 f"postgresql://club@/club?host={tmp_path}&password=secret"):
+        done = bgboard("club", "--db", gone, "ratings")
+        assert done.returncode == EXIT_ENVIRONMENT and done.stderr.count("\n") == 1, done.stderr
+        assert "cannot be reached" in done.stderr and "secret" not in done.stderr, done.stderr
 
 
 def test_a_club_moves_from_sqlite_to_postgresql_and_back_unchanged(finished_club, postgres_url, tmp_path):
