@@ -28,7 +28,7 @@ import stat
 import tempfile
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Iterator, cast
+from typing import Any, cast
 
 from bgboard.club.checks import bounded_name
 from bgboard.club.db import (
@@ -279,6 +279,9 @@ def restore(file: str | Path, db_path: str | Path, at: datetime | None = None) -
     return kept
 
 
+RESTORE_WAIT_MS = 30_000  # how long a restore waits for the club's write lock (a backup waits 30 s too)
+
+
 def _restore_postgres(file: Path, url: str, at: datetime | None) -> Path | None:
     """:func:`restore` into a PostgreSQL database (module doc)."""
     from bgboard.club import postgres_store as pg
@@ -308,8 +311,9 @@ def _restore_postgres(file: Path, url: str, at: datetime | None) -> Path | None:
             if tables:
                 stamp = (at or datetime.now(timezone.utc)).strftime("%Y%m%dT%H%M%SZ")
                 kept = backup(url, file.parent / f"{pg.database_name(url)}.before-restore-{stamp}.sqlite")
-            with sqlite3.connect(f"file:{staged}?mode=ro", uri=True) as rows:
-                conn.begin(int(30_000))
+            rows = sqlite3.connect(f"file:{staged}?mode=ro", uri=True)
+            try:
+                conn.begin(RESTORE_WAIT_MS)
                 try:
                     pg.drop_club(conn, sorted(pg.tables_here(conn)))
                     pg.migrate_in(conn, MIGRATIONS, conn, create=True, club_tables=CLUB_TABLES, refuse=ClubDatabaseError)
@@ -318,11 +322,13 @@ def _restore_postgres(file: Path, url: str, at: datetime | None) -> Path | None:
                         names = ", ".join(f'"{c}"' for c in columns)
                         if table == "analyses":  # the copied matches queued theirs: the file's rows count
                             conn.execute("DELETE FROM analyses")
-                        pg.copy_in(conn, table, columns, _each(rows.execute(f'SELECT {names} FROM "{table}"')))
+                        pg.copy_in(conn, table, columns, rows.execute(f'SELECT {names} FROM "{table}"'))
                 except BaseException:
                     conn.execute_plain("ROLLBACK")
                     raise
                 conn.execute_plain("COMMIT")
+            finally:
+                rows.close()
         except (sqlite3.Error, ClubDatabaseError) as exc:
             kind = EnvironmentFailure if pg.unreachable(exc) else InputError
             raise kind(f"the restore into {shown(url)} failed ({exc})"
@@ -336,10 +342,6 @@ def _restore_postgres(file: Path, url: str, at: datetime | None) -> Path | None:
             leftover.unlink()
         folder.rmdir()
     return kept
-
-
-def _each(cursor: sqlite3.Cursor) -> Iterator[tuple[Any, ...]]:
-    yield from cursor
 
 
 __all__ = ["backup", "backup_target", "restore", "check_club_file", "club_name"]
