@@ -38,8 +38,6 @@ import sqlite3
 from decimal import Decimal
 from typing import Any, Callable, Iterator, Sequence
 
-from bgboard.errors import InputError
-
 import psycopg
 import psycopg.conninfo
 from psycopg import errors as pg_errors
@@ -47,19 +45,13 @@ from psycopg.adapt import Loader
 from psycopg.types.numeric import Int8Dumper
 
 from bgboard.club.checks import without_password as shown
+from bgboard.errors import InputError
 
-#: What a PostgreSQL club database is given as (``--db``).
-SCHEMES = ("postgresql://", "postgres://")
 #: The channel a change to a match or an event is announced on (LISTEN/NOTIFY).
 CHANNEL = "bgboard_club"
 #: The advisory lock every change of the club holds until its COMMIT: this key (any fixed
 #: 32-bit number: "bgbc") with a hash of the club's schema (advisory locks are per database).
 WRITE_LOCK = 0x62676263
-
-
-def is_url(location: object) -> bool:
-    """Whether ``location`` (a ``--db`` value) names a PostgreSQL database."""
-    return isinstance(location, str) and location.strip().lower().startswith(SCHEMES)
 
 
 def check_url(url: str) -> str:
@@ -415,12 +407,7 @@ def copy_in(conn: PostgresConnection, table: str, columns: Sequence[str], rows: 
         raise _sqlite_error(exc) from None
 
 
-def snapshot(conn: PostgresConnection) -> None:
-    """Read what follows from one snapshot (a backup): a read-only repeatable-read transaction."""
-    conn.execute_plain("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
-
-
-__all__ = ["SCHEMES", "CHANNEL", "WRITE_LOCK", "is_url", "check_url", "shown", "database_name",
+__all__ = ["CHANNEL", "WRITE_LOCK", "check_url", "shown", "database_name",
            "statement_sql", "table_sql", "SETUP", "AFTER_MIGRATION", "ANALYSES", "REQUEUE", "Row", "unreachable",
            "PostgresConnection", "connect", "migrate",
-           "migrate_in", "drop_club", "tables_here", "copy_in", "snapshot"]
+           "migrate_in", "drop_club", "tables_here", "copy_in"]
