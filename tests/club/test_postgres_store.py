@@ -222,3 +222,11 @@ def test_a_restarted_server_costs_one_failed_try_and_nothing_stored_twice():
             assert answers[0] is True and answers[-1] is False, answers
         with Director.open(url) as d:
             assert [m.status for m in d.matches("Friday")] == ["finished", "finished"]
+
+
+def test_without_psycopg_a_postgresql_address_is_one_sentence_naming_the_extra():
+    done = subprocess.run([sys.executable, "-c", "import sys; sys.modules['psycopg'] = None\n"
+                           "from bgboard.cli import main\nsys.exit(main(['club', '--db', 'postgresql://x@/y', 'ratings']))"],
+                          text=True, capture_output=True, timeout=60)
+    assert done.returncode == EXIT_ENVIRONMENT and done.stderr.count("\n") == 1, done.stderr
+    assert "pip install 'bgboard[postgres]'" in done.stderr and "Traceback" not in done.stderr
