@@ -122,6 +122,28 @@ def test_a_change_by_another_program_is_pushed_by_notify(postgres_url):
         assert tournament.changed() is False            # its own change is not another program's
 
 
+def test_a_change_wakes_the_director_at_once_without_its_watch(postgres_url):
+    """What makes the push a push: ``ClubTournament.watch`` calls the director back from the
+    server's NOTIFY, with nothing asking the database in between."""
+    import threading
+
+    with Director.create(postgres_url, "Wake Club") as d:
+        for name in ("Ann", "Bob"):
+            d.add_player(name)
+        d.new_event("Friday", "single-elimination", 1)
+        d.enter("Friday", ["Ann", "Bob"])
+    with Director.open(postgres_url) as service:
+        woken = threading.Event()
+        unwatch = ClubTournament(service).watch(woken.set)
+        try:
+            assert not woken.wait(0.5)                  # nothing changed: nothing heard (no poll)
+            with Director.open(postgres_url) as other:
+                other.pair_round("Friday")
+            assert woken.wait(30), "the NOTIFY never woke the director"
+        finally:
+            unwatch()
+
+
 def test_the_schema_version_is_kept_and_a_newer_or_foreign_database_refused(postgres_url, private_postgres):
     with Club(postgres_url, create=True) as club:
         assert club.postgres and club.conn.execute("SELECT version FROM club_schema").fetchone()[0] == SCHEMA

@@ -10,6 +10,7 @@ and every board's assignment (:func:`assignment_of`) read from the database.
 from __future__ import annotations
 
 import sqlite3
+import threading
 from typing import Any, Callable, Protocol, cast
 
 from bgboard.club.board_checks import (
@@ -26,6 +27,8 @@ from bgboard.club.board_checks import (
 )
 from bgboard.errors import InputError
 from bgboard.net.protocol import Assignment, Result
+
+WATCH_S = 1.0  # how long the PostgreSQL watcher waits on the server at a time (it stops within that)
 
 
 class Tournament(Protocol):
@@ -161,6 +164,38 @@ class ClubTournament:
 
     def boards(self) -> set[int]:
         return {int(r[0]) for r in self.service.db.execute("SELECT DISTINCT board FROM matches WHERE board IS NOT NULL")}
+
+    def watch(self, wake: Callable[[], None]) -> Callable[[], None]:
+        """PostgreSQL: call ``wake`` (from a thread of its own) as soon as the server announces
+        a change, so the director looks at once instead of at its next watch; SQLite has
+        nothing to push (its ``data_version`` is read at each watch).  Returns what stops it."""
+        from bgboard.club.db import is_postgres
+
+        if not is_postgres(self._path):
+            return lambda: None
+        stop = threading.Event()
+
+        def listen() -> None:
+            from bgboard.club.postgres_store import connect
+
+            conn: Any = None
+            while not stop.is_set():
+                try:
+                    if conn is None or conn.broken:
+                        conn = connect(self._path)
+                        conn.listen()
+                    if conn.wait_change(WATCH_S) and not stop.is_set():
+                        wake()
+                except sqlite3.Error:  # the server away: the director's watch goes on meanwhile
+                    conn = None
+                    stop.wait(WATCH_S)
+                except RuntimeError:  # the director's loop is closed: nothing left to wake
+                    break
+            if conn is not None:
+                conn.close()
+
+        threading.Thread(target=listen, name="club-notify", daemon=True).start()
+        return stop.set
 
     def changed(self) -> bool:
         """SQLite: its ``data_version`` moved.  PostgreSQL: the server pushed a change to a

@@ -302,6 +302,14 @@ class PostgresConnection:
         except psycopg.Error as exc:
             raise _sqlite_error(exc) from None
 
+    def wait_change(self, timeout_s: float) -> bool:
+        """Wait at most ``timeout_s`` for a change to be announced; whether one was."""
+        self.listen()
+        try:
+            return any(note.payload == self.schema for note in self._conn.notifies(timeout=timeout_s, stop_after=1))
+        except psycopg.Error as exc:
+            raise _sqlite_error(exc) from None
+
     @property
     def broken(self) -> bool:
         """Whether the connection is lost (the server restarted, the network cut): open another."""
