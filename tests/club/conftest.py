@@ -2,6 +2,7 @@ import pytest
 
 from tests.club.webclub import copy_club, make_club
 from tests.support import shared_run
+from tests.club.stores import STORES, club_database, club_location, new_club_schema, store  # noqa: F401  (fixtures)
 
 from bgboard.club.director import Director
 from bgboard.match import export_mat
@@ -17,14 +18,21 @@ def finished_club(tmp_path_factory):
 
 
 @pytest.fixture
-def db(finished_club, tmp_path):
-    """This test's own copy of the finished club."""
-    return copy_club(finished_club, tmp_path)
+def db(finished_club, tmp_path, store, request):
+    """This test's own copy of the finished club: a copy of the file, or the file restored
+    into a new PostgreSQL database (``club restore``'s path)."""
+    if store == "sqlite":
+        return copy_club(finished_club, tmp_path)
+    from bgboard.club.backup import restore
+
+    url = new_club_schema(request.getfixturevalue("club_database"), request)
+    restore(finished_club, url)
+    return url
 
 
 @pytest.fixture
-def club(tmp_path):
-    with Director.create(tmp_path / "club.sqlite", "Test Club", at="2026-11-23T19:00:00+00:00") as d:
+def club(club_location):
+    with Director.create(club_location, "Test Club", at="2026-11-23T19:00:00+00:00") as d:
         yield d
 
 

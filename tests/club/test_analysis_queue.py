@@ -38,8 +38,8 @@ def _store(path, m, seed=7, reverse=False):
     return mat
 
 
-def test_a_stored_result_is_queued_and_the_queue_survives_a_restart(tmp_path):
-    path = tmp_path / "club.sqlite"
+def test_a_stored_result_is_queued_and_the_queue_survives_a_restart(club_location):
+    path = club_location
     m = _one_match(path)
     with Director.open(path) as d:
         assert aq.counts(d.db) == {"queued": 0, "done": 0, "failed": 0}   # no result yet
@@ -54,8 +54,8 @@ def test_a_stored_result_is_queued_and_the_queue_survives_a_restart(tmp_path):
         assert d.match(m.id).score is not None and d.standings("Cup")[0].status == "champion"
 
 
-def test_a_corrected_record_is_queued_again_and_a_dropped_one_leaves_the_queue(tmp_path):
-    path = tmp_path / "club.sqlite"
+def test_a_corrected_record_is_queued_again_and_a_dropped_one_leaves_the_queue(club_location):
+    path = club_location
     m = _one_match(path)
     _store(path, m)
     assert aq.drain(path) == 1
@@ -108,10 +108,10 @@ def test_the_worker_analyses_a_stored_result_as_bgboard_analyse_does(tmp_path, c
 
 
 @pytest.fixture
-def analysed(tmp_path):
+def analysed(club_location):
     """A club of four whose three matches were stored with .mat records and analysed by
-    ``bgboard club analyse``."""
-    path = tmp_path / "club.sqlite"
+    ``bgboard club analyse`` (on both stores)."""
+    path = club_location
     names = ("Ann", "Bob", "Cleo", "Dan")
     with Director.create(path, "PR Club") as d:
         for n in names:
@@ -223,6 +223,7 @@ def test_the_pages_show_pending_then_the_figures(analysed):
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("store", ["sqlite"])  # the page is the same on both stores: one browser run
 def test_chromium_shows_the_match_page_pending_then_with_pr(analysed, tmp_path):
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait

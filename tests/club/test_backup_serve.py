@@ -39,8 +39,8 @@ def consistent(path) -> int:
         return int(finished)
 
 
-def test_a_backup_taken_while_club_serve_writes_restores_the_same_standings(tmp_path):
-    db = tmp_path / "club.sqlite"
+def test_a_backup_taken_while_club_serve_writes_restores_the_same_standings(tmp_path, club_location):
+    db = club_location  # PostgreSQL: each backup one snapshot, restored into an SQLite file
     with Director.create(db, "Backup Club") as d:
         for i, name in enumerate(NAMES):
             d.add_player(name, 1600 - i)

@@ -22,6 +22,13 @@ from tests.club.webrun import PAGE_WAIT_S, ServedSite, chromium, log_in, submit
 
 
 @pytest.fixture
+def store() -> str:
+    """The pages are the same on both stores (tests/club/test_club_pages.py runs them on
+    both): a Chromium per test on SQLite only."""
+    return "sqlite"
+
+
+@pytest.fixture
 def served(db):
     served = ServedSite(club_site(db, LiveHub()))
     yield served

@@ -36,8 +36,8 @@ def selfplay(capsys, tmp: Path, length: int, seed: int, players: list[str]) -> t
 
 
 @pytest.mark.slow
-def test_a_club_evening(tmp_path, capsys, monkeypatch):
-    monkeypatch.setenv("BGBOARD_CLUB_DB", str(tmp_path / "club.sqlite"))
+def test_a_club_evening(tmp_path, capsys, monkeypatch, club_location):
+    monkeypatch.setenv("BGBOARD_CLUB_DB", str(club_location))
     assert club(capsys, "init", "--name", "De Dobbelsteen")[0] == 0
     for name, rating in PLAYERS:
         assert club(capsys, "player", "add", name, "--rating", str(rating), "--experience", "400")[0] == 0
@@ -115,8 +115,8 @@ def test_a_club_evening(tmp_path, capsys, monkeypatch):
     assert "Consolation flight" in page and table[0]["name"] in page
 
 
-def test_bad_input_is_one_sentence_and_exit_2(tmp_path, capsys, monkeypatch):
-    monkeypatch.setenv("BGBOARD_CLUB_DB", str(tmp_path / "club.sqlite"))
+def test_bad_input_is_one_sentence_and_exit_2(tmp_path, capsys, monkeypatch, club_location):
+    monkeypatch.setenv("BGBOARD_CLUB_DB", str(club_location))
     code, _, err = club(capsys, "player", "list")
     assert code == 2 and "club init" in err and err.count("\n") == 1
     club(capsys, "init", "--name", "C")

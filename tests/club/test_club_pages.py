@@ -124,8 +124,8 @@ def test_the_director_corrects_a_result_and_standings_and_ratings_change(client,
     assert (audit.action, audit.actor, audit.match_id) == ("correct", ACTOR, match.id)
 
 
-def test_pair_enter_forfeit_withdraw_and_penalty_from_the_web(db, tmp_path):
-    path = make_club(tmp_path / "fresh.sqlite", finish_double=False, swiss_rounds=0)
+def test_pair_enter_forfeit_withdraw_and_penalty_from_the_web(club_location):
+    path = make_club(club_location, finish_double=False, swiss_rounds=0)
     with TestClient(create_app(club_site(path, LiveHub()))) as client:
         token = log_in(client)
         page = client.post("/director/pair", data={"csrf": token, "event": SWISS}).text
@@ -154,10 +154,10 @@ def test_pair_enter_forfeit_withdraw_and_penalty_from_the_web(db, tmp_path):
 
 
 @pytest.mark.parametrize("fmt", ["single-elimination", "round-robin"])
-def test_single_elimination_bracket_and_round_robin_table(tmp_path, fmt):
+def test_single_elimination_bracket_and_round_robin_table(club_location, fmt):
     from tests.club.webclub import play_round
 
-    path = tmp_path / "club.sqlite"
+    path = club_location
     names = ["Ann", "Bob", "Cleo", "Dev", "Eli"]
     with Director.create(path, "Riverside") as club:
         for name in names:

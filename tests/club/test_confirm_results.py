@@ -125,21 +125,21 @@ def test_the_optional_fields_are_left_out_when_off():
         decode("result", json.dumps(body))
 
 
-def test_the_cli_sets_it_per_event(tmp_path, monkeypatch, capsys):
-    monkeypatch.setenv("BGBOARD_CLUB_DB", str(tmp_path / "club.sqlite"))
+def test_the_cli_sets_it_per_event(club_location, monkeypatch, capsys):
+    monkeypatch.setenv("BGBOARD_CLUB_DB", str(club_location))
     assert main(["club", "init", "--name", "C"]) == 0
     assert main(["club", "event", "new", "Friday", "--format", "swiss", "--length", "1", "--confirm-results"]) == 0
     assert "both players confirm them at the board" in capsys.readouterr().out
-    with Director.open(tmp_path / "club.sqlite") as d:
+    with Director.open(club_location) as d:
         assert confirmations.wants_confirmation(d, "Friday")
     assert main(["club", "event", "set", "Friday", "--no-confirm-results"]) == 0
     assert "they count when the board reports them" in capsys.readouterr().out
-    with Director.open(tmp_path / "club.sqlite") as d:
+    with Director.open(club_location) as d:
         assert not confirmations.wants_confirmation(d, "Friday")
 
 
-def test_the_cli_lists_and_settles_held_results(tmp_path, monkeypatch, capsys):
-    path = tmp_path / "club.sqlite"
+def test_the_cli_lists_and_settles_held_results(club_location, monkeypatch, capsys):
+    path = club_location
     monkeypatch.setenv("BGBOARD_CLUB_DB", str(path))
     with Director.create(path, "C") as d:
         for name in ("Ann", "Bob", "Cleo", "Dev"):

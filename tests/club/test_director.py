@@ -22,6 +22,7 @@ def _field(club, n=4, fmt="single-elimination", length=3, **kw):
     return names
 
 
+@pytest.mark.parametrize("store", ["sqlite"])  # PostgreSQL's: tests/club/test_postgres_store.py
 def test_database_is_wal_versioned_and_refuses_a_newer_schema(tmp_path, club):
     assert club.db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert club.club.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA

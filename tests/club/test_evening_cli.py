@@ -37,8 +37,8 @@ def refused(capsys, *args: str) -> str:
 
 
 @pytest.fixture
-def db(tmp_path, monkeypatch, capsys):
-    path = tmp_path / "club.sqlite"
+def db(club_location, monkeypatch, capsys):
+    path = club_location
     monkeypatch.setenv("BGBOARD_CLUB_DB", str(path))
     ok(capsys, "init", "--name", "Evening Club")
     for i, name in enumerate(NAMES):
@@ -215,16 +215,18 @@ def test_payouts_always_add_up_and_ties_share_evenly(net, groups, unit):
 
 
 def test_backup_and_restore_on_the_command_line(db, capsys, tmp_path):
+    with Director.open(db) as d:
+        label = d.club.label  # what names the automatic backups: the file's stem, PostgreSQL's database
     ok(capsys, "event", "new", "Cup", "--format", "single-elimination", "--length", "1")
     ok(capsys, "event", "enter", "Cup", *NAMES[:4])
     assert "automatic backup after each round" in ok(capsys, "backup", "--auto", str(tmp_path / "auto"))
     out = ok(capsys, "round", "Cup")
     assert "backup after round 1:" in out
-    assert (tmp_path / "auto" / "club-Cup-round1.sqlite").is_file()
+    assert (tmp_path / "auto" / f"{label}-Cup-round1.sqlite").is_file()
     play_out(capsys, "Cup")
     assert sorted(p.name for p in (tmp_path / "auto").iterdir()) == [
-        "club-Cup-final.sqlite", "club-Cup-round1.sqlite", "club-Cup-round2.sqlite"]
-    with Director.open(tmp_path / "auto" / "club-Cup-final.sqlite") as final:
+        f"{label}-Cup-final.sqlite", f"{label}-Cup-round1.sqlite", f"{label}-Cup-round2.sqlite"]
+    with Director.open(tmp_path / "auto" / f"{label}-Cup-final.sqlite") as final:
         assert final.event("Cup").status == "finished"
     before = ok(capsys, "standings", "Cup", "--json")
     assert "backed up to" in ok(capsys, "backup", "--out", str(tmp_path / "b.sqlite"))

@@ -25,8 +25,8 @@ def ok(capsys, db, *args: str) -> str:
 
 
 @pytest.fixture
-def db(tmp_path, capsys):
-    path = tmp_path / "club.sqlite"
+def db(club_location, capsys):
+    path = club_location
     ok(capsys, path, "init", "--name", "Money Club")
     for name in ("Anna", "Eva", "Bram", "Cleo"):
         ok(capsys, path, "player", "add", name)

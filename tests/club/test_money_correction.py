@@ -10,6 +10,7 @@ import sqlite3
 
 import pytest
 
+from bgboard.club.db import Club
 from bgboard.club.director import Director
 from bgboard.club.operations import replay_audit
 
@@ -38,8 +39,8 @@ def finish(capsys, db, event: str) -> None:
 
 
 @pytest.fixture
-def db(tmp_path, capsys):
-    path = tmp_path / "club.sqlite"
+def db(club_location, capsys):
+    path = club_location
     ok(capsys, path, "--by", "Tom", "init", "--name", "Money Club")
     for name in ("Anna", "Eva", "Bram", "Cleo"):
         ok(capsys, path, "player", "add", name)
@@ -52,12 +53,8 @@ def db(tmp_path, capsys):
 
 
 def audit_rows(db) -> list[sqlite3.Row]:
-    conn = sqlite3.connect(db)
-    conn.row_factory = sqlite3.Row
-    try:
-        return conn.execute("SELECT * FROM audit WHERE action = 'money_correct' ORDER BY id").fetchall()
-    finally:
-        conn.close()
+    with Club(db) as club:
+        return club.conn.execute("SELECT * FROM audit WHERE action = 'money_correct' ORDER BY id").fetchall()
 
 
 def test_a_correction_changes_the_payouts_and_the_audit_log_keeps_old_new_and_why(capsys, db):

@@ -5,7 +5,6 @@ TR39 data, the ``confusables`` library) is refused with the name it resembles.""
 
 from __future__ import annotations
 
-import sqlite3
 import unicodedata
 
 import pytest
@@ -13,6 +12,7 @@ from hypothesis import given, strategies as st
 
 from bgboard.cli import main
 from bgboard.club.checks import clean_name
+from bgboard.club.db import Club
 from bgboard.errors import InputError
 
 
@@ -22,8 +22,8 @@ def _run(argv: list[str], capsys) -> tuple[int, str]:
 
 
 def _names(db) -> list[str]:
-    with sqlite3.connect(db) as conn:
-        return [r[0] for r in conn.execute("SELECT name FROM players ORDER BY id")]
+    with Club(db) as club:
+        return [r[0] for r in club.conn.execute("SELECT name FROM players ORDER BY id")]
 
 
 @pytest.mark.parametrize("name, words", [
@@ -36,8 +36,8 @@ def _names(db) -> list[str]:
     ("ANNA", ["already a player called"]),           # names are unique whatever their case
     ("Ａｎｎａ", ["already a player called 'Anna'"]),   # full-width letters: NFKC makes them Anna
 ])
-def test_a_name_that_hides_or_imitates_another_is_refused(tmp_path, capsys, name, words):
-    db = tmp_path / "club.sqlite"
+def test_a_name_that_hides_or_imitates_another_is_refused(club_location, capsys, name, words):
+    db = club_location
     assert main(["club", "--db", str(db), "init", "--name", "Test"]) == 0
     assert main(["club", "--db", str(db), "player", "add", "Anna"]) == 0
     capsys.readouterr()
@@ -48,8 +48,8 @@ def test_a_name_that_hides_or_imitates_another_is_refused(tmp_path, capsys, name
     assert _names(db) == ["Anna"]
 
 
-def test_a_rename_to_a_lookalike_is_refused_and_a_distinct_name_is_kept(tmp_path, capsys):
-    db = tmp_path / "club.sqlite"
+def test_a_rename_to_a_lookalike_is_refused_and_a_distinct_name_is_kept(club_location, capsys):
+    db = club_location
     assert main(["club", "--db", str(db), "init", "--name", "Test"]) == 0
     for name in ("Bill", "Eva"):
         assert main(["club", "--db", str(db), "player", "add", name]) == 0

@@ -23,8 +23,8 @@ def bgboard(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
 
 
 @pytest.fixture
-def db(tmp_path):
-    path = tmp_path / "club.sqlite"
+def db(club_location):
+    path = club_location
     Director.create(path, "Riverside").close()
     return path
 

@@ -12,6 +12,7 @@ import pytest
 
 from bgboard.club.director import Director as Service
 from bgboard.net.mosquitto import PrivateBroker
+from tests.club.stores import club_database, club_location, store  # noqa: F401  (the club's two stores)
 from tests.net.club_harness import Evening, mat_results, new_club, standings_from_mats
 
 
@@ -35,8 +36,8 @@ def check_exactly_once(evening: Evening, tmp: Path, matches: int) -> dict:
 
 
 @pytest.mark.slow
-def test_eight_boards_play_a_swiss_round(tmp_path: Path, broker: PrivateBroker) -> None:
-    db = tmp_path / "club.sqlite"
+def test_eight_boards_play_a_swiss_round(tmp_path: Path, broker: PrivateBroker, club_location) -> None:
+    db = club_location  # on both stores
     matches = new_club(db)
     assert sorted(m.board for m in matches) == list(range(1, 9))
 

@@ -42,6 +42,7 @@ from bgboard.net.protocol import (
 )
 from bgboard.net.mqtt_client import MqttError, open_client
 from bgboard.store.journal import Journal
+from tests.club.stores import club_database, club_location, store  # noqa: F401  (the club's two stores)
 from tests.net.club_harness import Evening, board_settings, new_club
 from tests.net.conftest import CLUB
 from tests.support import until
@@ -261,13 +262,13 @@ def test_a_board_cannot_take_the_directors_session(broker: PrivateBroker) -> Non
 
 
 # ----------------------------------------------------------------------------- case 4
-def test_assignments_follow_the_database_whoever_changes_it(tmp_path: Path, broker: PrivateBroker) -> None:
+def test_assignments_follow_the_database_whoever_changes_it(tmp_path: Path, broker: PrivateBroker, club_location) -> None:
     """With ``club serve --broker`` running, the CLI (another process) pairs a round: board 1
     is sent its match; the CLI enters that match's result by hand: board 1's assignment is
-    cleared."""
+    cleared.  On both stores: SQLite's data_version, PostgreSQL's LISTEN/NOTIFY."""
     from tests.net.club_harness import PLAYERS
 
-    db = tmp_path / "club.sqlite"
+    db = club_location
     with Service.create(db, "Test club") as s:
         for name in PLAYERS[:4]:
             s.add_player(name)

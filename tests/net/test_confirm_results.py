@@ -22,6 +22,7 @@ from bgboard.control.confirm import CONFIRM, DISPUTE
 from bgboard.match import read_mat, replay
 from bgboard.net.mosquitto import PrivateBroker
 from bgboard.store.journal import Journal
+from tests.club.stores import club_database, club_location, store  # noqa: F401  (the club's two stores)
 from tests.net.club_harness import Evening, new_club
 
 PASSWORD = "correct horse battery"
@@ -34,8 +35,9 @@ def csrf(html: str) -> str:
 
 
 @pytest.mark.slow
-def test_both_players_confirm_and_a_dispute_waits_for_the_director(tmp_path: Path, broker: PrivateBroker) -> None:
-    db = tmp_path / "club.sqlite"
+def test_both_players_confirm_and_a_dispute_waits_for_the_director(tmp_path: Path, broker: PrivateBroker,
+                                                                     club_location) -> None:
+    db = club_location  # on both stores
     matches = new_club(db, players=4)
     with Service.open(db) as s:
         evening.configure(s, "Friday", confirm_results=True)

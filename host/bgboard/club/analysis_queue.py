@@ -131,6 +131,10 @@ def store(club: Club, match_id: int, mat: str, result: dict[str, Any]) -> bool:
 def queue_all(club: Club) -> int:
     """Queue every stored result with a .mat again (after an engine upgrade, say); how many."""
     with club.transaction() as db:
+        if club.postgres:  # SQLite's INSERT OR REPLACE as PostgreSQL's upsert
+            from bgboard.club.postgres_store import REQUEUE
+
+            return db.execute(REQUEUE, (_now(),)).rowcount
         return db.execute("INSERT OR REPLACE INTO analyses (match_id, status, queued_at)"
                           " SELECT id, 'queued', ? FROM matches WHERE mat IS NOT NULL", (_now(),)).rowcount
 

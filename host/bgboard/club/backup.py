@@ -10,6 +10,14 @@ A club database is checked against the exact schema of the version it claims
 (:func:`bgboard.club.db.schema_of`: every table, column, index and trigger of our migrations
 and nothing else), SQLite's integrity and foreign-key checks; a restored older one is then
 migrated forward by our migrations.
+
+A club on PostgreSQL (``--db postgresql://...``) is backed up to the same SQLite file: a new
+club file made by our migrations, filled from one read-only snapshot of the PostgreSQL
+database and checked like any backup.  A restore into PostgreSQL checks the file the same way
+(and migrates a copy of an older one forward), keeps what the database held as a backup file
+beside ``FILE``, then replaces the club's tables with the file's rows in one transaction under
+the club's write lock: all of it or none.  So ``club backup`` / ``club restore`` also move a
+club from SQLite to PostgreSQL and back.
 """
 
 from __future__ import annotations
@@ -20,10 +28,12 @@ import stat
 import tempfile
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Any, cast
 
 from bgboard.club.checks import bounded_name
 from bgboard.club.db import (
-    CLUB_TABLES, SCHEMA, Club, ClubDatabaseError, ClubDatabaseUnavailableError, schema_objects, schema_of,
+    CLUB_TABLES, MIGRATIONS, SCHEMA, Club, ClubDatabaseError, ClubDatabaseUnavailableError, database_error, is_postgres, shown,
+    schema_objects, schema_of,
 )
 from bgboard.errors import EnvironmentFailure, InputError
 
@@ -94,15 +104,15 @@ def _copy(source: sqlite3.Connection, target: Path, single_file: bool = True) ->
 SIDECARS = ("", "-wal", "-shm", "-journal")  # the database's own files: never a backup's target
 
 
-def backup_target(db_path: str | Path, out: str | Path) -> Path:
+def backup_target(db_path: str | Path | None, out: str | Path) -> Path:
     """Where a backup of ``db_path`` may go for ``--out`` ``out``: the path with its symlinks
     resolved, judged there.  One sentence if it is the database or one of its own files
     (``-wal``, ``-shm``, ``-journal``: replacing one loses committed changes), or anything but
     a regular file that may be replaced (a device, a FIFO, a socket, a folder)."""
     target = Path(out).resolve()
-    db = Path(db_path).resolve()
+    db = Path(db_path).resolve() if db_path is not None else None  # None: a club on PostgreSQL
     for suffix in SIDECARS:
-        if target == db.with_name(db.name + suffix):
+        if db is not None and target == db.with_name(db.name + suffix):
             what = "the club database itself" if not suffix else f"the club database's {suffix[1:]} file"
             raise InputError(f"the backup cannot be {what} ({target}): pick another --out")
     try:
@@ -118,8 +128,74 @@ def backup_target(db_path: str | Path, out: str | Path) -> Path:
     return target
 
 
+def club_name(location: str | Path) -> str:
+    """The club's name in the database at ``location`` (an SQLite file, checked; or a
+    PostgreSQL address)."""
+    if is_postgres(location):
+        with Club(location) as club:
+            return str(club.conn.execute("SELECT value FROM meta WHERE key = 'name'").fetchone()[0])
+    return check_club_file(location)
+
+
+def _tables(conn: sqlite3.Connection) -> list[str]:
+    """The club file's tables in the order they were made (a table after those it points at)."""
+    return [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY rowid")]
+
+
+def _columns(conn: sqlite3.Connection, table: str) -> list[str]:
+    return [r[1] for r in conn.execute(f'PRAGMA table_info("{table}")')]
+
+
+def _backup_postgres(url: str, out: Path) -> Path:
+    """:func:`backup` of a club on PostgreSQL: a new SQLite club file filled from one snapshot."""
+    target = backup_target(None, out)
+    part: Path | None = None
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
+        os.close(fd)
+        part = Path(name)
+        part.unlink()
+        with Club(url) as club, Club(part, create=True) as dest:
+            source = cast(Any, club.conn)
+            source.execute_plain("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            try:
+                with dest.transaction() as db:
+                    for table in _tables(dest.conn):
+                        columns = _columns(dest.conn, table)
+                        names = ", ".join(f'"{c}"' for c in columns)
+                        rows = source.execute_plain(f'SELECT {names} FROM "{table}" ORDER BY 1')
+                        if table == "analyses":  # the copied matches queued theirs: the source's rows count
+                            db.execute("DELETE FROM analyses")
+                        db.executemany(f'INSERT INTO "{table}" ({names}) VALUES ({", ".join("?" * len(columns))})',
+                                       (tuple(r) for r in rows))
+            finally:
+                source.execute_plain("ROLLBACK")
+            dest.conn.execute("PRAGMA journal_mode=DELETE")
+        check_club_file(part)
+        with open(part, "rb+") as f:
+            os.fsync(f.fileno())
+        backup_target(None, target)
+        os.replace(part, target)
+    except OSError as exc:
+        if part is not None:
+            part.unlink(missing_ok=True)
+        raise InputError(f"cannot write the backup {out} ({exc.strerror or exc})") from None
+    except sqlite3.Error as exc:
+        if part is not None:
+            part.unlink(missing_ok=True)
+        raise database_error(exc, shown(url)) from None
+    except BaseException:
+        if part is not None:
+            part.unlink(missing_ok=True)
+        raise
+    return out
+
+
 def backup(db_path: str | Path, out: str | Path) -> Path:
     """Copy the club database at ``db_path`` to ``out`` (module doc); returns ``out``."""
+    if is_postgres(db_path):
+        return _backup_postgres(str(db_path), Path(out))
     if not Path(db_path).exists():
         Club(db_path)               # the usual sentence: no club database there
     check_club_file(db_path, integrity=False)   # never migrates what it copies
@@ -161,6 +237,8 @@ def restore(file: str | Path, db_path: str | Path, at: datetime | None = None) -
     What ``db_path`` held is kept beside it first; returns that copy's path (None: there
     was no database)."""
     file = Path(file)
+    if is_postgres(db_path):
+        return _restore_postgres(file, str(db_path), at)
     db_path = Path(db_path)
     check_club_file(file)
     if db_path.exists() and db_path.resolve() == file.resolve():
@@ -201,4 +279,69 @@ def restore(file: str | Path, db_path: str | Path, at: datetime | None = None) -
     return kept
 
 
-__all__ = ["backup", "backup_target", "restore", "check_club_file"]
+RESTORE_WAIT_MS = 30_000  # how long a restore waits for the club's write lock (a backup waits 30 s too)
+
+
+def _restore_postgres(file: Path, url: str, at: datetime | None) -> Path | None:
+    """:func:`restore` into a PostgreSQL database (module doc)."""
+    from bgboard.club import postgres_store as pg
+
+    check_club_file(file)
+    folder = Path(tempfile.mkdtemp(prefix="bgboard-restore-"))
+    staged = folder / "club.sqlite"
+    try:
+        try:
+            source = sqlite3.connect(f"file:{file}?mode=ro", uri=True)
+            try:
+                _copy(source, staged, single_file=True)
+            finally:
+                source.close()
+        except sqlite3.Error as exc:
+            raise InputError(f"{file} cannot be read ({exc})") from None
+        check_club_file(staged)
+        with Club(staged):
+            pass                        # an older backup migrated forward, in our own copy
+        kept = None
+        conn = pg.connect(pg.check_url(url))
+        try:
+            tables = pg.tables_here(conn)
+            if tables and not CLUB_TABLES <= tables:
+                raise InputError(f"{shown(url)} holds tables that are not a club's ({', '.join(sorted(tables)[:3])}): "
+                                 "restore into an empty database or the club's own")
+            if tables:
+                stamp = (at or datetime.now(timezone.utc)).strftime("%Y%m%dT%H%M%SZ")
+                kept = backup(url, file.parent / f"{pg.database_name(url)}.before-restore-{stamp}.sqlite")
+            rows = sqlite3.connect(f"file:{staged}?mode=ro", uri=True)
+            try:
+                conn.begin(RESTORE_WAIT_MS)
+                try:
+                    pg.drop_club(conn, sorted(pg.tables_here(conn)))
+                    pg.migrate_in(conn, MIGRATIONS, conn, create=True, club_tables=CLUB_TABLES, refuse=ClubDatabaseError)
+                    for table in _tables(rows):
+                        columns = _columns(rows, table)
+                        names = ", ".join(f'"{c}"' for c in columns)
+                        if table == "analyses":  # the copied matches queued theirs: the file's rows count
+                            conn.execute("DELETE FROM analyses")
+                        pg.copy_in(conn, table, columns, rows.execute(f'SELECT {names} FROM "{table}"'))
+                except BaseException:
+                    conn.execute_plain("ROLLBACK")
+                    raise
+                conn.execute_plain("COMMIT")
+            finally:
+                rows.close()
+        except (sqlite3.Error, ClubDatabaseError) as exc:
+            kind = EnvironmentFailure if pg.unreachable(exc) else InputError
+            raise kind(f"the restore into {shown(url)} failed ({exc})"
+                       + (f": the database before it is kept as {kept}" if kept else "")) from None
+        finally:
+            conn.close()
+        with Club(url):
+            pass
+    finally:
+        for leftover in folder.iterdir():
+            leftover.unlink()
+        folder.rmdir()
+    return kept
+
+
+__all__ = ["backup", "backup_target", "restore", "check_club_file", "club_name"]

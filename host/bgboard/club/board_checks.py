@@ -59,16 +59,20 @@ _own = threading.local()  # per thread (and per worker process): its own connect
 
 def board_service(path: str, busy_timeout_ms: int = 10_000) -> Any:
     """The club service of the calling thread on ``path`` (SQLite connections stay on the
-    thread that opened them), opened once."""
+    thread that opened them), opened once — again after its PostgreSQL connection was lost
+    (the server restarted: the results waiting are stored once it is back)."""
     services = getattr(_own, "services", None)
     if services is None:
         services = _own.services = {}
     service = services.get(path)
+    if service is not None and service.club.broken():
+        services.pop(path).close()
+        service = None
     if service is None:
         from bgboard.club.director import Director as Service
 
         service = services[path] = Service.open(path)
-        service.db.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+        service.club.set_busy_timeout(busy_timeout_ms)
     return service
 
 

@@ -9,7 +9,9 @@ and every board's assignment (:func:`assignment_of`) read from the database.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Protocol
+import sqlite3
+import threading
+from typing import Any, Callable, Protocol, cast
 
 from bgboard.club.board_checks import (
     CHECKED,
@@ -25,6 +27,8 @@ from bgboard.club.board_checks import (
 )
 from bgboard.errors import InputError
 from bgboard.net.protocol import Assignment, Result
+
+WATCH_S = 1.0  # how long the PostgreSQL watcher waits on the server at a time (it stops within that)
 
 
 class Tournament(Protocol):
@@ -83,10 +87,11 @@ class ClubTournament:
     ``bgboard club round``)."""
 
     def __init__(self, service: Any, *, actor: str = "board", busy_timeout_ms: int = 1000) -> None:
-        self._path = str(service.club.path)
+        self._path = str(service.club.location)
         self.actor = actor
         self.busy_timeout_ms = busy_timeout_ms
         self._version: int | None = None
+        self._listener: Any = None  # PostgreSQL: the connection hearing the changes
 
     @property
     def service(self) -> Any:
@@ -160,7 +165,56 @@ class ClubTournament:
     def boards(self) -> set[int]:
         return {int(r[0]) for r in self.service.db.execute("SELECT DISTINCT board FROM matches WHERE board IS NOT NULL")}
 
+    def watch(self, wake: Callable[[], None]) -> Callable[[], None]:
+        """PostgreSQL: call ``wake`` (from a thread of its own) as soon as the server announces
+        a change, so the director looks at once instead of at its next watch; SQLite has
+        nothing to push (its ``data_version`` is read at each watch).  Returns what stops it."""
+        from bgboard.club.db import is_postgres
+
+        if not is_postgres(self._path):
+            return lambda: None
+        stop = threading.Event()
+
+        def listen() -> None:
+            from bgboard.club.postgres_store import connect
+
+            conn: Any = None
+            while not stop.is_set():
+                try:
+                    if conn is None or conn.broken:
+                        conn = connect(self._path)
+                        conn.listen()
+                    if conn.wait_change(WATCH_S) and not stop.is_set():
+                        wake()
+                except sqlite3.Error:  # the server away: the director's watch goes on meanwhile
+                    conn = None
+                    stop.wait(WATCH_S)
+                except RuntimeError:  # the director's loop is closed: nothing left to wake
+                    break
+            if conn is not None:
+                conn.close()
+
+        threading.Thread(target=listen, name="club-notify", daemon=True).start()
+        return stop.set
+
     def changed(self) -> bool:
+        """SQLite: its ``data_version`` moved.  PostgreSQL: the server pushed a change to a
+        match or an event (LISTEN/NOTIFY, bgboard.club.postgres_store) from another
+        connection than this thread's service, read without waiting and without a query."""
+        club = self.service.club
+        if club.postgres:
+            if self._listener is not None and not self._listener.broken:
+                try:
+                    return self._listener.changes(ignore_pid=cast(Any, club.conn).backend_pid) > 0
+                except sqlite3.OperationalError:
+                    if not self._listener.broken:
+                        raise
+            from bgboard.club.postgres_store import connect
+
+            first = self._listener is None  # else lost: what changed meanwhile was not heard
+            self._listener = connect(str(club.location))
+            self._listener.listen()
+            return not first
         version = int(self.service.db.execute("PRAGMA data_version").fetchone()[0])
         changed = self._version is not None and version != self._version
         self._version = version

@@ -140,6 +140,9 @@ class DirectorLink:
         self._start_checks()
         workers = [asyncio.ensure_future(self._dispatch()), asyncio.ensure_future(self._write())]
         backoff = Backoff()
+        loop = asyncio.get_running_loop()
+        watch = getattr(self.tournament, "watch", None)  # PostgreSQL's NOTIFY wakes the writer at once
+        unwatch = watch(lambda: loop.call_soon_threadsafe(self._write_wake.set)) if watch is not None else None
         try:
             while not self._stopping.is_set():
                 client = open_client(
@@ -165,6 +168,8 @@ class DirectorLink:
                 except asyncio.TimeoutError:
                     pass
         finally:
+            if unwatch is not None:
+                unwatch()
             for w in workers:
                 w.cancel()
             await asyncio.gather(*workers, return_exceptions=True)

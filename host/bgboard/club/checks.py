@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+import urllib.parse
 from collections.abc import Iterable
 from typing import cast
 
@@ -148,5 +149,22 @@ def shell_word(name: str) -> str:
     return '"' + re.sub(r'(["\\$`])', r"\\\1", name) + '"'
 
 
+def without_password(url: str) -> str:
+    """A database's ``postgresql://`` address as messages and logs may show it: its password
+    (``user:password@`` or ``?password=``) hidden."""
+    try:
+        parts = urllib.parse.urlsplit(url)
+        password = parts.password
+    except ValueError:
+        return "the PostgreSQL address given"
+    if password is not None:
+        parts = parts._replace(netloc=parts.netloc.replace(f":{password}@", ":***@", 1))
+    query = [(k, "***" if k.lower() == "password" else v) for k, v in urllib.parse.parse_qsl(parts.query, True)]
+    if any(k.lower() == "password" for k, _ in query):
+        parts = parts._replace(query=urllib.parse.urlencode(query, safe="*/"))
+    return urllib.parse.urlunsplit(parts)
+
+
 __all__ = ["RULES", "DEFAULT_CLOCK", "MAX_NAME", "MAX_ROUNDS", "MAX_ID", "MAX_TEXT", "MAX_MAT",
-           "clean_name", "resembles", "skeleton", "clean_text", "match_id", "mat_key", "bounded_name", "parse_score", "shell_word"]
+           "clean_name", "resembles", "skeleton", "clean_text", "match_id", "mat_key", "bounded_name", "parse_score", "shell_word",
+           "without_password"]

@@ -112,13 +112,13 @@ def hold(d: "Director", event: str, match_id: int, score: tuple[int, int], mat: 
         results.check_score(match, score)
         if mat is not None and not mat_checked:
             mat = results.check_mat(d.db, match, ev["rules"], score, mat)
-        cur = db.execute("INSERT INTO held_results (match_id, result_key, board, score_a, score_b, mat, why, at)"
-                         " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                         (match["id"], result_key, board, score[0], score[1], mat, why, at))
+        held_id = db.execute("INSERT INTO held_results (match_id, result_key, board, score_a, score_b, mat, why, at)"
+                          " VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                          (match["id"], result_key, board, score[0], score[1], mat, why, at)).fetchone()[0]
         audit.write(d.db, "result_held", {"event": ev["name"], "node": match["node"], "score": list(score),
                                           "mat": mat, "result_key": result_key, "why": why, "board": board},
                  None, None, actor, at, ev["id"], match["id"])
-        return int(cur.lastrowid or 0)
+        return int(held_id)
 
 
 def held(d: "Director", event: str | None = None) -> list[Held]:

@@ -8,6 +8,10 @@ it is all on disk or none of it is.  The file is in WAL mode with ``synchronous=
 so readers (the web pages) never block the director and a power cut loses nothing
 committed.
 
+``--db`` may instead name a PostgreSQL database (``postgresql://...``,
+:func:`club_location`): the same migrations, transactions and queries run there through
+:mod:`bgboard.club.postgres_store` (docs/club.md, "The club's store").
+
 The lookups the club's services share (a player, an event or a match by what a person types;
 the entrants and matches the formats read; a match row as a :class:`~bgboard.club.views.MatchInfo`)
 are this module's functions below :class:`Club`.
@@ -15,17 +19,17 @@ are this module's functions below :class:`Club`.
 
 from __future__ import annotations
 
-import os
 import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
-from bgboard.club.checks import MAX_ID, bounded_name, clean_name, match_id, shell_word
+from bgboard.club.checks import MAX_ID, bounded_name, clean_name, match_id, shell_word, without_password
+from bgboard.club.file_holders import holders_of
 from bgboard.club.model import Entrant, EventSpec, Played
 from bgboard.club.views import FORFEIT, MatchInfo
-from bgboard.errors import EnvironmentFailure, InputError
+from bgboard.errors import EnvironmentFailure, InputError, MissingExtraError
 
 def _analyses(conn: sqlite3.Connection) -> None:
     """The background analysis of results (issue 24, :mod:`bgboard.club.analysis_queue`): one
@@ -35,6 +39,12 @@ def _analyses(conn: sqlite3.Connection) -> None:
     transaction, whichever path stores it) and drop the row when the .mat is taken away;
     every result already stored with a .mat is queued now.  A function, not a string: a
     trigger's body holds semicolons."""
+    if not isinstance(conn, sqlite3.Connection):  # PostgreSQL: the same, in its words
+        from bgboard.club.postgres_store import ANALYSES
+
+        for statement in ANALYSES:
+            getattr(conn, "execute_plain")(statement)
+        return
     conn.execute("""
         CREATE TABLE analyses (
             match_id INTEGER PRIMARY KEY REFERENCES matches(id) ON DELETE CASCADE,
@@ -256,6 +266,33 @@ BUSY_TIMEOUT_S = 10.0  # how long a change waits for another program's change to
 CLUB_TABLES = {"meta", "players", "events", "entries", "rounds", "matches", "audit"}
 
 
+def is_postgres(location: object) -> bool:
+    """Whether a ``--db`` value names a PostgreSQL database (``postgresql://...``) rather than
+    an SQLite file."""
+    return isinstance(location, str) and location.strip().lower().startswith(("postgresql://", "postgres://"))
+
+
+def club_location(text: str) -> Path | str:
+    """The one parser of ``--db``: a PostgreSQL address (checked: one sentence when psycopg
+    cannot read it) or an SQLite file's path."""
+    return postgres_store().check_url(text) if is_postgres(text) else Path(text)
+
+
+def shown(location: str | Path) -> str | Path:
+    """``location`` as messages may name it: a PostgreSQL address without its password."""
+    return without_password(str(location)) if is_postgres(location) else location
+
+
+def postgres_store() -> Any:
+    """:mod:`bgboard.club.postgres_store` (psycopg), or one sentence naming the extra to install."""
+    try:
+        from bgboard.club import postgres_store as store
+    except ImportError:
+        raise MissingExtraError("a club on PostgreSQL needs psycopg, which is not installed: "
+                                "pip install 'bgboard[postgres]'") from None
+    return store
+
+
 class ClubDatabaseError(InputError):
     """A file that is not a usable club database: another program's, damaged, missing (the
     message names the file and what to do)."""
@@ -274,6 +311,14 @@ def database_error(exc: sqlite3.Error, path: str | Path) -> ClubDatabaseError | 
     text = str(exc)
     low = text.lower()
     code = getattr(exc, "sqlite_errorname", "") or ""
+    if low.startswith("postgresql: connection") and any(
+            words in low for words in ("does not exist", "authentication failed", "no password supplied")):
+        return ClubDatabaseError(f"the PostgreSQL server refused the club database {path} ({text[12:300]}): "
+                                 "check the database, user and password given with --db (createdb makes a database)")
+    if low.startswith("postgresql: connection"):  # bgboard.club.postgres_store: no server there
+        return ClubDatabaseUnavailableError(
+            f"the PostgreSQL server of the club database {path} cannot be reached ({text[12:300]}): "
+            "start it, or check the address given with --db")
     if "locked" in low or "busy" in low or code.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
         holders = holders_of(path)
         who = f" ({', '.join(holders)} has it open)" if holders else ""
@@ -302,57 +347,40 @@ def database_error(exc: sqlite3.Error, path: str | Path) -> ClubDatabaseError | 
     return ClubDatabaseUnavailableError(f"the club database {path} cannot be used ({text})")
 
 
-def holders_of(path: str | Path) -> list[str]:
-    """The other processes of this machine that have the database (or its WAL) open, as
-    'process PID (command)' — what /proc lets this user see; empty elsewhere."""
-    try:
-        target = Path(path).resolve()
-    except OSError:
-        return []
-    wanted = {str(target), f"{target}-wal", f"{target}-shm", f"{target}-journal"}
-    found: list[str] = []
-    proc = Path("/proc")
-    if not proc.is_dir():
-        return []
-    me = os.getpid()
-    for entry in proc.iterdir():
-        if not entry.name.isdigit() or int(entry.name) == me:
-            continue
-        try:
-            if any(os.readlink(fd) in wanted for fd in (entry / "fd").iterdir()):
-                raw = (entry / "cmdline").read_bytes()[:300]
-                words = [w.decode("utf-8", "replace") for w in raw.split(b"\0") if w]
-                words = [Path(words[0]).name] + words[1:] if words else ["?"]
-                command = " ".join(" ".join(words).split())
-                command = command if len(command) <= 60 else command[:57] + "..."
-                found.append(f"process {entry.name} ({command})")
-        except OSError:
-            continue
-        if len(found) >= 3:
-            break
-    return found
-
-
 class Club:
-    """An open club database: ``conn`` (rows as :class:`sqlite3.Row`) and transactions."""
+    """An open club database: ``conn`` (rows as :class:`sqlite3.Row`) and transactions; on
+    PostgreSQL (``postgres``) ``conn`` is a :class:`bgboard.club.postgres_store.PostgresConnection`
+    and a transaction holds the club's write lock instead of SQLite's ``BEGIN IMMEDIATE``."""
 
     def __init__(self, path: str | Path, create: bool = False) -> None:
-        self.path = Path(path)
-        if not create and not self.path.exists():
-            raise ClubDatabaseError(f"there is no club database at {self.path}: create one with "
+        self._depth = 0
+        self._after_commit: list[Callable[[], None]] = []
+        self.busy_timeout_ms = int(BUSY_TIMEOUT_S * 1000)
+        self.postgres = is_postgres(path)
+        if self.postgres:
+            self._open_postgres(str(path), create)
+            return
+        self.path: Path | str = Path(path)   # what messages name
+        self.location: Path | str = self.path  # what opens it again (another thread, process)
+        self.label = self.path.stem            # what names its backups
+        self._open_sqlite(self.path, create)
+
+    def _open_sqlite(self, path: Path, create: bool) -> None:
+        if not create and not path.exists():
+            raise ClubDatabaseError(f"there is no club database at {path}: create one with "
                                     "'bgboard club init --name \"Club name\"' (or pass --db)")
-        if create and self.path.exists():
-            raise ClubDatabaseError(f"{self.path} already exists: pick another --db path or "
+        if create and path.exists():
+            raise ClubDatabaseError(f"{path} already exists: pick another --db path or "
                                     "use the club it holds")
-        if create and not self.path.parent.is_dir():
-            raise ClubDatabaseError(f"the folder {self.path.parent} does not exist: create it first, "
+        if create and not path.parent.is_dir():
+            raise ClubDatabaseError(f"the folder {path.parent} does not exist: create it first, "
                                     "or choose another --db path")
-        if not create and not self.path.is_file():
-            raise ClubDatabaseError(f"{self.path} is not a file: give the club database's file (--db)")
+        if not create and not path.is_file():
+            raise ClubDatabaseError(f"{path} is not a file: give the club database's file (--db)")
         try:
-            self.conn = sqlite3.connect(self.path, isolation_level=None, timeout=BUSY_TIMEOUT_S)
+            self.conn = sqlite3.connect(path, isolation_level=None, timeout=BUSY_TIMEOUT_S)
         except sqlite3.Error as exc:
-            raise database_error(exc, self.path) from None
+            raise database_error(exc, path) from None
         try:
             self.conn.row_factory = sqlite3.Row
             # what the file is, before anything is written: a foreign SQLite file (another
@@ -361,7 +389,7 @@ class Club:
             if not create:
                 self._check_is_club(version)
             if version > SCHEMA:
-                raise ClubDatabaseError(f"{self.path} has club schema {version}, this bgboard "
+                raise ClubDatabaseError(f"{path} has club schema {version}, this bgboard "
                                         f"reads up to {SCHEMA}: upgrade bgboard")
             self.conn.execute("PRAGMA journal_mode=WAL")
             self.conn.execute("PRAGMA synchronous=FULL")
@@ -369,12 +397,42 @@ class Club:
             self._migrate(version)
         except sqlite3.Error as exc:
             self.conn.close()
-            raise database_error(exc, self.path) from None
+            raise database_error(exc, path) from None
         except BaseException:
             self.conn.close()
             raise
-        self._depth = 0
-        self._after_commit: list[Callable[[], None]] = []
+
+    def _open_postgres(self, url: str, create: bool) -> None:
+        """The club in a PostgreSQL database (bgboard.club.postgres_store): refused when it is
+        empty (unless ``create``) or holds something else; migrated under the write lock."""
+        pg = postgres_store()
+        self.location = url = pg.check_url(url)
+        self.path, self.label = pg.shown(url), pg.database_name(url)
+        try:
+            conn = pg.connect(url, connect_timeout_s=BUSY_TIMEOUT_S)
+        except sqlite3.Error as exc:
+            raise database_error(exc, self.path) from None
+        self.conn = cast(sqlite3.Connection, conn)  # the subset of its API the club uses
+        try:
+            pg.migrate(conn, MIGRATIONS, self.conn, create=create, club_tables=CLUB_TABLES,
+                       busy_timeout_ms=self.busy_timeout_ms, refuse=ClubDatabaseError)
+        except sqlite3.Error as exc:
+            conn.close()
+            raise database_error(exc, self.path) from None
+        except BaseException:
+            conn.close()
+            raise
+
+    def broken(self) -> bool:
+        """Whether the connection is lost (PostgreSQL: the server restarted): open the club again."""
+        return self.postgres and bool(getattr(self.conn, "broken"))
+
+    def set_busy_timeout(self, ms: int) -> None:
+        """How long a change waits for another program's change (SQLite's busy timeout,
+        PostgreSQL's lock timeout on the club's write lock)."""
+        self.busy_timeout_ms = int(ms)
+        if not self.postgres:
+            self.conn.execute(f"PRAGMA busy_timeout = {int(ms)}")
 
     def after_commit(self, action: Callable[[], None]) -> None:
         """Run ``action`` once the current transaction is committed (dropped if it rolls back)."""
@@ -408,7 +466,10 @@ class Club:
             finally:
                 self._depth -= 1
             return
-        self.conn.execute("BEGIN IMMEDIATE")
+        if self.postgres:
+            cast(Any, self.conn).begin(self.busy_timeout_ms)
+        else:
+            self.conn.execute("BEGIN IMMEDIATE")
         self._depth = 1
         try:
             yield self.conn
@@ -548,6 +609,6 @@ def match_snapshot(conn: sqlite3.Connection, row: sqlite3.Row) -> dict[str, Any]
             "winner": winner, "forfeit_reason": row["forfeit_reason"]}
 
 
-__all__ = ["MIGRATIONS", "SCHEMA", "schema_objects", "schema_of", "BUSY_TIMEOUT_S", "CLUB_TABLES", "ClubDatabaseError", "database_error",
+__all__ = ["MIGRATIONS", "SCHEMA", "is_postgres", "club_location", "shown", "postgres_store", "schema_objects", "schema_of", "BUSY_TIMEOUT_S", "CLUB_TABLES", "ClubDatabaseError", "database_error",
            "holders_of", "Club", "player_id", "player_names", "event_row", "event_spec", "entrants", "played",
            "match_row", "node_match", "free_boards", "match_info", "match_snapshot"]

@@ -258,8 +258,8 @@ class Director:
                 db.execute("UPDATE events SET status = 'running' WHERE id = ?", (row["id"],))
             number = 1 + (db.execute("SELECT MAX(number) FROM rounds WHERE event_id = ?",
                                      (row["id"],)).fetchone()[0] or 0)
-            round_id = db.execute("INSERT INTO rounds (event_id, number, paired_at) VALUES (?, ?, ?)",
-                                  (row["id"], number, at)).lastrowid
+            round_id = db.execute("INSERT INTO rounds (event_id, number, paired_at) VALUES (?, ?, ?) RETURNING id",
+                                  (row["id"], number, at)).fetchone()[0]
             boards = queries.free_boards(self.db)
             for p in pairings:
                 if p.b is None:

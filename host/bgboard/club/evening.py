@@ -84,9 +84,9 @@ def after_round(d: Desk, event: str, number: int | None) -> str | None:
     folder = Path(row[0])
     slug = re.sub(r"[^A-Za-z0-9]+", "-", event).strip("-")[:40] or "event"
     when = f"round{number}" if number is not None else "final"
-    out = folder / f"{d.club.path.stem}-{slug}-{when}.sqlite"
+    out = folder / f"{d.club.label}-{slug}-{when}.sqlite"
     try:
-        backup(d.club.path, out)
+        backup(d.club.location, out)
     except (InputError, EnvironmentFailure) as exc:
         return f"the automatic backup failed ({exc}); the {'round is paired' if number else 'result stands'}"
     return f"backup {'after round ' + str(number) if number is not None else 'of the finished event'}: {out}"

@@ -24,7 +24,8 @@
     bgboard club director-password [--password-stdin]
     bgboard club demo --boards 8 --players 16 --out DIR [--length N]
 
-The database is ``--db``, else ``$BGBOARD_CLUB_DB``, else ``club.sqlite``; ``--by`` names
+The database is ``--db``, else ``$BGBOARD_CLUB_DB``, else ``club.sqlite``: an SQLite file, or
+a PostgreSQL database given as ``postgresql://USER@HOST/DATABASE`` (docs/club.md); ``--by`` names
 who makes the change in the audit log (default ``director``).  Every operation is
 :mod:`bgboard.club.director`'s; this module only parses and prints.
 """
@@ -45,7 +46,7 @@ from typing import Any
 from bgboard.club import evening
 from bgboard.club.announcements import pairing_lines, rating_lines, standings_lines
 from bgboard.club.checks import MAX_MAT, parse_score
-from bgboard.club.db import database_error
+from bgboard.club.db import club_location, database_error, shown
 from bgboard.club.director import Director
 from bgboard.club.live_boards import LiveHub
 from bgboard.club.model import FORMATS
@@ -65,8 +66,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         "club", help="club tournament director: players, events, pairings, results, ratings",
         description="Run a club's tournaments: players, events in four formats, pairings, "
         "results (checked against .mat records), FIBS ratings and standings.")
-    parser.add_argument("--db", metavar="PATH", help="club database (default $BGBOARD_CLUB_DB "
-                        "or club.sqlite)")
+    parser.add_argument("--db", metavar="PATH|URL", help="club database: an SQLite file or a PostgreSQL "
+                        "database's postgresql://... address (default $BGBOARD_CLUB_DB or club.sqlite)")
     parser.add_argument("--by", default="director", metavar="NAME",
                         help="who makes the change, for the audit log (default: director)")
     sub = parser.add_subparsers(dest="club_command", metavar="COMMAND")
@@ -193,8 +194,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     return parser
 
 
-def db_path(args: argparse.Namespace) -> Path:
-    return Path(args.db or os.environ.get("BGBOARD_CLUB_DB") or "club.sqlite")
+def db_path(args: argparse.Namespace) -> Path | str:
+    """The club's database: an SQLite file, or a PostgreSQL database's address (checked)."""
+    return club_location(args.db or os.environ.get("BGBOARD_CLUB_DB") or "club.sqlite")
 
 
 def _club_words(args: argparse.Namespace) -> Words:
@@ -218,12 +220,12 @@ def run(args: argparse.Namespace) -> int:
     try:
         return _command(path, args)
     except sqlite3.Error as exc:  # locked, read-only, damaged...: one sentence, never a traceback
-        raise database_error(exc, path) from None
+        raise database_error(exc, shown(path)) from None
     except OverflowError:  # a number past SQLite's integers that no check caught
         raise InputError("a number given is far too large for the club database: check the command") from None
 
 
-def _command(path: Path, args: argparse.Namespace) -> int:
+def _command(path: Path | str, args: argparse.Namespace) -> int:
     by = args.by
     if args.club_command == "serve":
         return _serve(path, args)
@@ -234,7 +236,7 @@ def _command(path: Path, args: argparse.Namespace) -> int:
         return done
     if args.club_command == "init":
         with Director.create(path, args.name, actor=by) as d:
-            print(f"club {d.club_name()!r} created in {path}")
+            print(f"club {d.club_name()!r} created in {d.club.path}")
         return 0
     with Director.open(path) as d:
         return _run(d, args, by)
@@ -332,7 +334,7 @@ def _run(d: Director, args: argparse.Namespace, by: str) -> int:
             print(f"match {match_id}: {said}", flush=True)
 
         print(f"{waiting} match{'es' if waiting != 1 else ''} queued", flush=True)
-        done = analysis_queue.drain(d.club.path, on_each=each)
+        done = analysis_queue.drain(d.club.location, on_each=each)
         print(f"{done} match{'es' if done != 1 else ''} analysed")
     elif cmd == "export":
         written = d.export(args.event, args.out, _club_words(args))
@@ -374,7 +376,7 @@ def _new_password(from_stdin: bool) -> str:
     return first
 
 
-def _serve(path: Path, args: argparse.Namespace) -> int:
+def _serve(path: Path | str, args: argparse.Namespace) -> int:
     """``club serve``: each asked-for service as a task of one asyncio loop, sharing one hub."""
     if not args.http and not args.broker:
         raise InputError("say what to serve: --http HOST:PORT for the web pages, --broker URL for the boards")

@@ -29,6 +29,7 @@ from typing import Any
 
 from bgboard.club import evening
 from bgboard.club.checks import shell_word
+from bgboard.club.db import shown
 from bgboard.digits import decimal_argument
 from bgboard.errors import InputError
 
@@ -102,13 +103,13 @@ def add_parsers(sub: Any, player: Any, event: Any) -> None:
     p.add_argument("--json", action="store_true")
 
 
-def without_db(path: Path, args: argparse.Namespace) -> int | None:
+def without_db(path: Path | str, args: argparse.Namespace) -> int | None:
     """The commands that must not open the database first (None: not one of them)."""
     from bgboard.club import backup
 
     if args.club_command == "restore":
         kept = backup.restore(args.file, path)
-        print(f"club {backup.check_club_file(path)!r} restored into {path} from {args.file}"
+        print(f"club {backup.club_name(path)!r} restored into {shown(path)} from {args.file}"
               + (f" (what was there is kept as {kept})" if kept else ""))
         return 0
     if args.club_command == "backup" and args.out:

@@ -257,9 +257,10 @@ async def serve_club(
     stop: asyncio.Event | None = None,
 ) -> None:
     """Serve the club in the database at ``path`` with the room's ``hub`` (see serve_http)."""
+    from bgboard.club.db import shown
     from bgboard.club.web.site import create_app
 
-    log.info("serving the club %s", path)
+    log.info("serving the club %s", shown(path))
     site = club_site(path, hub)
     # the room's seats within what the descriptors allow, the pages' share kept free
     site.max_streams = min(site.max_streams, streams_for(raise_file_limit()))
@@ -268,6 +269,7 @@ async def serve_club(
 
 def club_site(path: "str | Path", hub: LiveHub) -> "Site":
     """The site of the club database at ``path``: each request opens its own connection."""
+    from bgboard.club.db import shown
     from bgboard.club.director import Director
     from bgboard.club.web.site import Site
 
@@ -288,5 +290,5 @@ def club_site(path: "str | Path", hub: LiveHub) -> "Site":
         with club() as director:
             director.end_director_sessions()
 
-    return Site(hub, club=club, password_hash=password_hash, name=name or "bgboard club", path=Path(path),
+    return Site(hub, club=club, password_hash=password_hash, name=name or "bgboard club", path=shown(path),
                 director_sessions=director_sessions, end_director_sessions=end_director_sessions)

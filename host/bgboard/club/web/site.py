@@ -66,7 +66,7 @@ class Site:
     name: str = "bgboard club"
     secret_key: str = field(default_factory=lambda: secrets.token_urlsafe(32))
     tv_seconds: int = TV_SECONDS
-    path: Path | None = None  # the club database's file (named in the server's log)
+    path: Path | str | None = None  # the club database's file or address (named in the server's log)
     director_sessions: Callable[[], str] = lambda: ""          # the live sessions' token
     end_director_sessions: Callable[[], None] = lambda: None   # a new token: all sessions end
     max_streams: int = MAX_STREAMS                          # live streams at once (the room's seats)
