@@ -119,7 +119,7 @@ AFTER_MIGRATION: dict[int, list[str]] = {
     ],
 }
 
-#: Migration 6 (the background analysis queue, :func:`bgboard.club.db._analyses`) in
+#: Migration 6 (the background analysis queue, :func:`bgboard.club.migrations._analyses`) in
 #: PostgreSQL: the same table and the same three triggers as plpgsql functions.
 ANALYSES = [
     """CREATE TABLE analyses (
