@@ -1,17 +1,19 @@
 """The club's side of the feed (club/federation_feed.py) on a real club database: what it sends
 for a played and a forfeited match, with the players' member ids, and that an answer from the
 federation takes a result off the list (and an answer naming no match of the club is ignored);
-a correction sends the result again as its next revision."""
+a correction sends the result again as its next revision — on both of the club's stores
+(SQLite and PostgreSQL: tests/club/stores.py)."""
 
 from __future__ import annotations
 
 from bgboard.club.director import Director
 from bgboard.club.federation_feed import ClubOutbox
 from bgboard.club.member_links import link_member, member_ids
+from tests.club.stores import club_database, club_location, store  # noqa: F401  (fixtures)
 
 
-def test_the_outbox_lists_each_result_until_the_federation_answers(tmp_path):
-    path = tmp_path / "club.sqlite"
+def test_the_outbox_lists_each_result_until_the_federation_answers(club_location):
+    path = club_location
     with Director.create(path, "North", at="2026-11-29T19:00:00+00:00") as d:
         for name in ("Ann", "Bob", "Cid", "Dan"):
             d.add_player(name)
