@@ -92,7 +92,8 @@ def test_the_compiled_catalogue_is_the_po(lang):
 def test_the_template_holds_every_marked_text_of_the_board():
     found = set()
     for _, _, message, _, _ in extract_from_dir(
-        str(REPO / "host" / "bgboard"), method_map=[("club/**", "ignore"), ("**.py", "python")],
+        str(REPO / "host" / "bgboard"), method_map=[("club/**", "ignore"), ("hints/drills.toml", "bgboard.language.drill_texts:extract"),
+                    ("**.py", "python")],
         keywords=KEYWORDS, comment_tags=("source:",), strip_comment_tags=False,
     ):
         found.add(message if isinstance(message, str) else tuple(message))

@@ -293,7 +293,7 @@ class PracticeRoom:
                     Phrase("%(number)s: set up, then roll", number=number))
             if diagram is not None and fixes:
                 return common(phase=DisplayPhase.SETUP, diagram=diagram, message=message or text[:1],
-                                    severity=Severity.WARNING, title=(f"{number}: {drill.name}", number))
+                                    severity=Severity.WARNING, title=(Phrase("%(number)s: %(drill)s", number=number, drill=drill.name), number))
             return common(phase=DisplayPhase.ROLLING, turn=LEARNER, message=message,
                                 severity=severity, title=text)
         if self.phase == "cube":

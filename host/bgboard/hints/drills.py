@@ -15,6 +15,7 @@ from importlib import resources
 from typing import Any, Sequence
 
 from bgboard.errors import InputError
+from bgboard.language import Phrase
 from bgboard.rules import Position, position_from_id
 from bgboard.rules.ids import InvalidIdError
 
@@ -133,10 +134,10 @@ def parse_drills(text: str, source: str = "the drill file") -> tuple[Drill, ...]
         if not isinstance(cube, int) or cube < 1 or cube & (cube - 1) or cube > 64:
             raise DrillError(f"{where}: cube must be a power of two from 1 to 64, not {cube!r}")
         drills.append(Drill(
-            name=str(table["name"]), kind=kind, position_id=str(table["position"]).strip(),
+            name=Phrase(str(table["name"])), kind=kind, position_id=str(table["position"]).strip(),
             position=_position(table["position"], where),
             dice=_dice(table["dice"], where) if "dice" in table else None,
-            away=(away[0], away[1]), cube=cube, note=str(table.get("note", "")),
+            away=(away[0], away[1]), cube=cube, note=Phrase(str(table.get("note", ""))) if table.get("note") else "",
         ))
     return tuple(drills)
 
