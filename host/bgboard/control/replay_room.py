@@ -28,6 +28,7 @@ from bgboard.control.notice import Notice, Severity, Topic
 from bgboard.control.numbering import Numbering, Words
 from bgboard.control.presenter import View, display_state
 from bgboard.display.display_state import DisplayState
+from bgboard.language import Phrase
 from bgboard.link.messages import HostMessage, Led, SetLeds, SetRolling
 from bgboard.match import Action, ImportedMatch, MatPlay
 from bgboard.match.state import MatchState, Phase
@@ -38,7 +39,6 @@ from bgboard.sense.recognise import setup_fixes, setup_message
 __all__ = ["BACK", "FORWARD", "NEXT_GAME", "ReplayRoom", "ReplayStep", "Replayer", "replay_steps"]
 
 FORWARD, BACK, NEXT_GAME = Button.ROLL, Button.DOUBLE, Button.DROP
-_LEVELS = ("a single", "a gammon", "a backgammon")
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +55,7 @@ class ReplayStep:
     text: str
     state: MatchState
     play: MatPlay | None
+    heading: str = ""
 
 
 def _white_view(state: MatchState) -> Position:
@@ -92,23 +93,39 @@ def _notation(play: MatPlay) -> str:
     return play.text
 
 
+def _player(match: ImportedMatch, player: int) -> str:
+    """A player's name as the file gives it, else the colour in the players' language."""
+    return match.players[player] or (Phrase("White"), Phrase("Black"))[player]
+
+
 def _describe(match: ImportedMatch, play: MatPlay) -> str:
-    name = match.players[play.player] or ("White", "Black")[play.player]
+    """One play of the file as the replay says it (a :class:`Phrase`: the board's language)."""
+    name = _player(match, play.player)
     dice = f"{play.dice[0]}{play.dice[1]}" if play.dice else ""
     if play.kind in ("move", "illegal", "condone"):
-        text = f"{name} {dice}: {_notation(play) or 'the only play'}"
+        notation = _notation(play) or Phrase("the only play")
         if play.kind != "move":
-            text += " (an illegal play, as the file gives it)"
-        return text
+            return Phrase("%(name)s %(dice)s: %(play)s (an illegal play, as the file gives it)", name=name, dice=dice,
+                          play=notation)
+        return Phrase("%(name)s %(dice)s: %(play)s", name=name, dice=dice, play=notation)
     if play.kind == "pass":
-        return f"{name} {dice}: no play"
+        return Phrase("%(name)s %(dice)s: no play", name=name, dice=dice)
     if play.kind == "roll":
-        return f"{name} rolls {dice}"
+        return Phrase("%(name)s rolls %(dice)s", name=name, dice=dice)
     if play.kind == "double":
-        return f"{name} doubles to {play.before.cube * 2}"
-    if play.kind in ("take", "drop", "beaver"):
-        return f"{name} {play.kind}s"
-    return f"{name} resigns {_LEVELS[max(1, min(3, play.level)) - 1]}"
+        return Phrase("%(name)s doubles to %(cube)d", name=name, cube=play.before.cube * 2)
+    if play.kind == "take":
+        return Phrase("%(name)s takes", name=name)
+    if play.kind == "drop":
+        return Phrase("%(name)s drops", name=name)
+    if play.kind == "beaver":
+        return Phrase("%(name)s beavers", name=name)
+    level = max(1, min(3, play.level))
+    if level == 1:
+        return Phrase("%(name)s resigns a single game", name=name)
+    if level == 2:
+        return Phrase("%(name)s resigns a gammon", name=name)
+    return Phrase("%(name)s resigns a backgammon", name=name)
 
 
 def replay_steps(match: ImportedMatch, grade: Callable[[MatPlay], str | None] | None = None,
@@ -124,25 +141,30 @@ def replay_steps(match: ImportedMatch, grade: Callable[[MatPlay], str | None] | 
         for k, play in enumerate(game.plays, start=1):
             words = Words(play.player, numbering)
             said = words.own(_describe(match, play))
-            text = f"Game {game.number}, {k}: {said}"
+            heading = Phrase("Game %(game)d, %(k)d", game=game.number, k=k)
+            text = Phrase("%(heading)s: %(said)s", heading=heading, said=said)
             if grade is not None and play.kind == "move" and play.steps:
                 graded = grade(play)
                 if graded:
-                    text += f" - {words.own(graded)}"
+                    text = Phrase("%(heading)s: %(said)s - %(grade)s", heading=heading, said=said,
+                                  grade=words.own(graded))
             shown = play.after if play.kind == "double" else play.before
             notice = Notice(text, Severity.WARNING if play.kind in ("illegal", "condone") else Severity.INFO,
                             short=said)
             steps.append(ReplayStep(game.number, play.line, _white_view(play.before),
                                     _leds(play) if play.steps else (),
-                                    display_state(View(state=shown, now_ms=0, notice=notice)), text, shown, play))
+                                    display_state(View(state=shown, now_ms=0, notice=notice)), text, shown, play,
+                                    heading))
         last = game.plays[-1].after
         if game.winner is None:
-            end = f"Game {game.number} has no result in the file"
+            end = heading = Phrase("Game %(game)d has no result in the file", game=game.number)
         else:
-            winner = match.players[game.winner] or ("White", "Black")[game.winner]
-            end = f"Game {game.number}: {winner} wins {game.points} point{'s' if game.points != 1 else ''}"
+            heading = Phrase("Game %(game)d", game=game.number)
+            end = Phrase.counted("%(heading)s: %(winner)s wins %(n)d point", "%(heading)s: %(winner)s wins %(n)d points",
+                                 game.points, heading=heading, winner=_player(match, game.winner))
         steps.append(ReplayStep(game.number, game.plays[-1].line, _white_view(last), (),
-                                display_state(View(state=last, now_ms=0, notice=Notice(end))), end, last, None))
+                                display_state(View(state=last, now_ms=0, notice=Notice(end))), end, last, None,
+                                heading))
     return tuple(steps)
 
 
@@ -226,8 +248,8 @@ class ReplayRoom:
         fixes = self._fixes()
         if fixes == ():
             return step.display
-        guidance = setup_message(fixes, self.numbering == Numbering.OWN) if fixes else "waiting for the board"
-        text = f"{step.text.split(':')[0]}: {guidance}"
+        guidance = setup_message(fixes, self.numbering == Numbering.OWN) if fixes else Phrase("waiting for the board")
+        text = Phrase("%(heading)s: %(guidance)s", heading=step.heading, guidance=guidance)
         notice = Notice(text, Severity.INFO, short=guidance, topic=Topic.SETUP)
         # the presenter draws the set-up diagram for a game about to start
         view = View(state=replace(step.state, phase=Phase.OPENING), now_ms=0, notice=notice,
