@@ -3,7 +3,9 @@
 One user per board (``board1``, ``board2``, ...) and one for the director.  The ACL gives
 each board exactly its own topics: it may *write* only its ``state``, ``online`` and
 ``result`` and *read* only its ``assign`` and ``ack``; the director reads every board's
-``state``/``online``/``result`` (and may clear them) and writes every ``assign``/``ack``.
+``state``/``online``/``result`` (and may clear them) and writes every ``assign``/``ack`` and
+the room's ``live`` topics, which the spectators' gallery (``gallery``) may only read
+(:mod:`bgboard.net.gallery`).
 Anonymous clients are refused; a client's id is its user name (``use_username_as_clientid``),
 so a board's password cannot take over the director's or another board's session.  The same
 functions write deploy/mosquitto/ (the director's machine), the tests' private brokers and
@@ -15,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable
 
+from bgboard.net.gallery import GALLERY
 from bgboard.net.protocol import MAX_PAYLOAD, PREFIX, check_club
 
 DIRECTOR = "director"
@@ -104,6 +107,11 @@ def acl_text(club: str, boards: Iterable[int]) -> str:
         f"topic readwrite {base}/+/result",
         f"topic write {base}/+/assign",
         f"topic write {base}/+/ack",
+        # the room's live boards for the spectators' gallery (bgboard.net.gallery)
+        f"topic write {PREFIX}/{club}/live/#",
+        "",
+        f"user {GALLERY}",
+        f"topic read {PREFIX}/{club}/live/#",
         "",
     ]
     for n in sorted(set(boards)):
