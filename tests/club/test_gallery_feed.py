@@ -24,7 +24,7 @@ from bgboard.match import apply
 from bgboard.match.selfplay import selfplay
 from bgboard.net.board_report import board_state
 from bgboard.net.boardlink import ClubLink
-from bgboard.net.gallery import board_topic, room_topic
+from bgboard.net.gallery import MAX_PACKET, board_topic, room_topic
 from bgboard.store.journal import Journal
 from tests.net.club_harness import board_settings, director_settings, new_club
 from tests.net.conftest import CLUB, start_broker
@@ -43,6 +43,8 @@ def test_a_board_is_sent_as_the_pages_checked_view_never_as_the_board_wrote_it()
     assert "sides" not in item and item["problem"] and "updated_ms" not in item
     widest = dict(STATE, players=["🎲" * 200] * 2, event="🎲" * 200, position_id="🎲" * 20)
     assert len(encode(compact(LiveHub().update(9999, widest)))) < 2048 == BOARD_BYTES
+    [room] = room_messages([compact(LiveHub().update(9999, widest))] * ROOM_CHUNK, 1_795_929_692_000)
+    assert len(room) + 1024 < ROOM_CHUNK * BOARD_BYTES + 1024 <= MAX_PACKET   # the gallery takes it
     good = compact(LiveHub().update(4, STATE))
     view = board_view(4, STATE)
     assert good["sides"] == ["".join("%x" % n for n in side) for side in view.sides]

@@ -28,9 +28,10 @@ from bgboard.net.protocol import PREFIX, ProtocolError, check_club
 GALLERY = "gallery"
 #: Spectators connected to one gallery at once (Mosquitto's ``max_connections``).
 MAX_SPECTATORS = 20_000
-#: The largest packet the gallery takes: a room message of 9,999 boards (``live_wire``'s bound),
-#: which also bounds what a spectator may send (a CONNECT or SUBSCRIBE is a few dozen bytes).
-MAX_PACKET = 4 * 1024 * 1024
+#: The largest packet the gallery takes: a room message of 100 boards with the longest names
+#: (``bgboard.club.web.live_wire``: under 200 kB), which also bounds what a spectator may send
+#: (its CONNECT or SUBSCRIBE is a few dozen bytes).
+MAX_PACKET = 256 * 1024
 #: Messages (and bytes) the gallery keeps queued for one slow spectator; beyond, it drops the
 #: spectator's oldest QoS 0 messages (it gets the newest state again next tick).
 MAX_QUEUED_MESSAGES = 100

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from typing import Callable
 
 from bgboard.club.live_boards import LiveHub
@@ -54,7 +55,7 @@ class GalleryFeed:
         self.sent = max(item["version"] for item in changed)
         for item in changed:
             publish(board_topic(self.club, item["board"]), encode(item), True)
-        for message in room_messages(changed):
+        for message in room_messages(changed, int(time.time() * 1000)):
             publish(room_topic(self.club), message, False)
             self.ticks += 1
         return len(changed)

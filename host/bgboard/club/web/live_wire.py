@@ -23,8 +23,9 @@ own player's view, as :class:`~bgboard.club.web.boardview.BoardView` holds them)
 digits each (a count above 15 is written ``f``: no point holds more than 15).  A board that
 left the room: ``{"board": 7, "version": 813, "gone": true}``.
 
-The room's message: ``{"boards": [board, ...]}`` (the boards changed in one tick, at most
-:data:`ROOM_CHUNK` in one message).
+The room's message: ``{"boards": [board, ...], "sent_ms": 1795929692400}`` (the boards
+changed in one tick, at most :data:`ROOM_CHUNK` in one message; ``sent_ms`` the director's
+wall clock when it published them).
 """
 
 from __future__ import annotations
@@ -39,9 +40,9 @@ from bgboard.club.web.boardview import BoardView, view_of
 #: A board's message is under this many bytes with the longest names and texts (the view
 #: bounds them; a usual board is about 350).
 BOARD_BYTES = 2048
-#: Boards in one room message (a larger room goes in several): under 1 MB, within the
+#: Boards in one room message (a larger room goes in several): under 200 kB, within the
 #: gallery's packet bound (bgboard.net.gallery.MAX_PACKET).
-ROOM_CHUNK = 500
+ROOM_CHUNK = 100
 
 
 def _hex(side: tuple[int, ...]) -> str:
@@ -79,13 +80,14 @@ def encode(item: dict[str, Any]) -> bytes:
     return json.dumps(item, ensure_ascii=False, separators=(",", ":")).encode()
 
 
-def room_messages(items: Iterable[dict[str, Any]]) -> Iterator[bytes]:
+def room_messages(items: Iterable[dict[str, Any]], sent_ms: int | None = None) -> Iterator[bytes]:
     """The room's messages for these boards (:data:`ROOM_CHUNK` at most in each)."""
+    stamp = {} if sent_ms is None else {"sent_ms": sent_ms}
     batch: list[dict[str, Any]] = []
     for item in items:
         batch.append(item)
         if len(batch) == ROOM_CHUNK:
-            yield json.dumps({"boards": batch}, ensure_ascii=False, separators=(",", ":")).encode()
+            yield json.dumps({"boards": batch, **stamp}, ensure_ascii=False, separators=(",", ":")).encode()
             batch = []
     if batch:
-        yield json.dumps({"boards": batch}, ensure_ascii=False, separators=(",", ":")).encode()
+        yield json.dumps({"boards": batch, **stamp}, ensure_ascii=False, separators=(",", ":")).encode()
