@@ -142,3 +142,18 @@ def test_a_boards_move_reaches_an_anonymous_spectator_on_the_gallery(tmp_path):
     assert {b["board"] for b in boards} == {match.board}
     assert all(b["players"] == list(match.players) for b in boards)
     assert len(got) < 12   # coalesced: far fewer messages than the board's states
+
+
+def test_club_serve_refuses_a_gallery_without_a_broker_or_with_a_bad_address(tmp_path, capsys):
+    from bgboard.cli import main
+
+    db = tmp_path / "club.sqlite"
+    Service.create(db, "Riverside").close()
+    assert main(["club", "--db", str(db), "serve", "--http", "127.0.0.1:0", "--gallery", "ws://club.local:9001/"]) == 2
+    assert "--gallery needs --broker" in capsys.readouterr().err
+    password = tmp_path / "password"
+    password.write_text("x\n")
+    assert main(["club", "--db", str(db), "serve", "--broker", "mqtt://127.0.0.1:1", "--password-file", str(password),
+                 "--gallery", "ws://x/\"><script>alert(1)</script>"]) == 2
+    err = capsys.readouterr().err
+    assert "a gallery is a WebSocket address" in err and "Traceback" not in err
