@@ -383,9 +383,10 @@ def burst(tmp: Path, args: argparse.Namespace, flood: int) -> dict[str, Any]:
                 room = {"seated": spectators.seated, "refused": spectators.refused, "silent": spectators.silent}
             if gallery is not None:
                 from gallery_fleet import Fleet
-                from bgboard.net.gallery import room_topic
+                from bgboard.net.gallery import board_topic, room_topic
 
-                fleet = Fleet("127.0.0.1", gallery.port, room_topic(TOPIC), args.spectators, args.spectator_procs,
+                watch = room_topic(TOPIC) if getattr(args, "watch", "room") == "room" else board_topic(TOPIC, 1)
+                fleet = Fleet("127.0.0.1", gallery.port, watch, args.spectators, args.spectator_procs,
                               args.board_nice, tmp)
                 room = {"connected": fleet.start()}
             room["room_s_before"] = room_s(url + "/")
@@ -421,7 +422,7 @@ def burst(tmp: Path, args: argparse.Namespace, flood: int) -> dict[str, Any]:
         w = statistics.quantiles(seen, n=100, method="inclusive") if len(seen) > 1 else [float("nan")] * 99
         d = watched["delivery"]
         dq = statistics.quantiles(d, n=100, method="inclusive") if len(d) > 1 else [float("nan")] * 99
-        room.update(delivery_p50_s=dq[49], delivery_p99_s=dq[98])
+        room.update(delivery_p50_s=dq[49], delivery_p99_s=dq[98], spectators_cpu=watched["cpu"])
         room.update(connected_at_end=watched["connected_at_end"], states_received=len(seen),
                     state_p50_s=w[49], state_p99_s=w[98], state_max_s=max(seen, default=float("nan")),
                     messages_min=min(watched["received"], default=0), messages_max=max(watched["received"], default=0),

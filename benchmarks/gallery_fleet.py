@@ -110,7 +110,7 @@ def _fleet(host: str, port: int, topic: str, count: int, first: int, nice: int, 
     for crc, payload in payloads.items():
         try:
             message = json.loads(payload)
-            boards = message["boards"]
+            boards = message["boards"] if "boards" in message else [message]   # the room's, or one board's
         except (ValueError, KeyError, TypeError):
             continue
         states[crc] = [(b["board"], b["updated_ms"]) for b in boards if isinstance(b.get("updated_ms"), int)]
@@ -118,8 +118,10 @@ def _fleet(host: str, port: int, topic: str, count: int, first: int, nice: int, 
             sent[crc] = message["sent_ms"]
     latencies = [at - ms / 1000 for _, crc, at in arrivals for _, ms in states.get(crc, [])]
     delivery = [at - sent[crc] / 1000 for _, crc, at in arrivals if crc in sent]
+    usage = resource.getrusage(resource.RUSAGE_SELF)
     Path(out).write_text(json.dumps({"latencies": latencies, "delivery": delivery, "received": received, "bytes": nbytes,
-                                     "refused": refused, "connected_at_end": connected}))
+                                     "refused": refused, "connected_at_end": connected,
+                                     "cpu": usage.ru_utime + usage.ru_stime}))
 
 
 class Fleet:
@@ -164,6 +166,7 @@ class Fleet:
         received: list[int] = []
         nbytes: list[int] = []
         refused = connected = 0
+        cpu = 0.0
         for out in self.outs:
             got = json.loads(Path(out).read_text())
             latencies += got["latencies"]
@@ -172,5 +175,6 @@ class Fleet:
             nbytes += got["bytes"]
             refused += got["refused"]
             connected += got["connected_at_end"]
+            cpu += got["cpu"]
         return {"latencies": latencies, "delivery": delivery, "received": received, "bytes": nbytes, "refused": refused,
-                "connected_at_end": connected}
+                "connected_at_end": connected, "cpu": cpu}

@@ -28,6 +28,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import club_load  # noqa: E402
 
 
+def figure(x: float, digits: int = 3) -> float | None:
+    """``x`` rounded, None when it was not measured (NaN)."""
+    return None if x != x else round(x, digits)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--spectators", type=int, default=5000)
@@ -36,19 +41,21 @@ def main() -> None:
     parser.add_argument("--board-procs", type=int, default=8, metavar="N")
     parser.add_argument("--board-nice", type=int, default=10, metavar="N",
                         help="the boards' and the spectators' niceness (they stand for other computers)")
+    parser.add_argument("--watch", choices=("room", "board"), default="room",
+                        help="the spectators watch the whole room (its topic) or board 1 only (its page's topic)")
     parser.add_argument("--json", action="store_true", help="a last line of JSON figures")
     args = parser.parse_args()
     if args.spectators < 1 or args.boards < 1:
         raise SystemExit(2)
     run_args = argparse.Namespace(boards=args.boards, rounds=1, length=1, flood=0, board_procs=args.board_procs,
                                   board_nice=args.board_nice, spectators=args.spectators,
-                                  spectator_procs=args.spectator_procs, sse_spectators=0, json=False)
+                                  spectator_procs=args.spectator_procs, sse_spectators=0, json=False, watch=args.watch)
     load0 = Path("/proc/loadavg").read_text().split()[:3]
     with tempfile.TemporaryDirectory() as tmp:
         run = club_load.burst(Path(tmp) / "run", run_args, 0)
     load = Path("/proc/loadavg").read_text().split()[:3]
     r = run["room"]
-    print(f"{args.spectators} spectators on the gallery ({r['connected']} connected, {r['connected_at_end']} at the end), "
+    print(f"{args.spectators} spectators on the gallery watching the {args.watch} ({r['connected']} connected, {r['connected_at_end']} at the end), "
           f"{args.boards} boards")
     print(f"spectators' state latency: p50 {r['state_p50_s'] * 1000:.0f} ms, p99 {r['state_p99_s'] * 1000:.0f} ms, "
           f"max {r['state_max_s'] * 1000:.0f} ms over {r['states_received']} states received; "
@@ -56,18 +63,20 @@ def main() -> None:
           f"the gallery's part (from the director's publishing): p50 {r['delivery_p50_s'] * 1000:.0f} ms, "
           f"p99 {r['delivery_p99_s'] * 1000:.0f} ms")
     print(f"the gallery: {r['gallery_cpu']:.1f} s CPU, peak {r['gallery_kib'] / 1024:.0f} MiB; the director: "
-          f"{run['director_cpu']:.1f} s CPU; the club's Mosquitto: {run['broker_cpu']:.1f} s CPU")
+          f"{run['director_cpu']:.1f} s CPU; the club's Mosquitto: {run['broker_cpu']:.1f} s CPU; the spectators' "
+          f"processes: {r['spectators_cpu']:.1f} s CPU (connecting included)")
     print(f"the burst: p50 {run['p50'] * 1000:.0f} ms, p99 {run['p99'] * 1000:.0f} ms; stored {run['stored']} of {args.boards}")
     print(f"load average {' '.join(load0)} before, {' '.join(load)} after (a shared machine)")
     if args.json:
         print(json.dumps({
-            "spectators": args.spectators, "connected": r["connected"], "connected_at_end": r["connected_at_end"],
-            "state_p50_s": round(r["state_p50_s"], 3), "state_p99_s": round(r["state_p99_s"], 3),
-            "state_max_s": round(r["state_max_s"], 3), "states_received": r["states_received"],
-            "delivery_p50_s": round(r["delivery_p50_s"], 3), "delivery_p99_s": round(r["delivery_p99_s"], 3),
+            "spectators": args.spectators, "watch": args.watch, "connected": r["connected"], "connected_at_end": r["connected_at_end"],
+            "state_p50_s": figure(r["state_p50_s"]), "state_p99_s": figure(r["state_p99_s"]),
+            "state_max_s": figure(r["state_max_s"]), "states_received": r["states_received"],
+            "delivery_p50_s": figure(r["delivery_p50_s"]), "delivery_p99_s": figure(r["delivery_p99_s"]),
             "bytes_per_spectator": round(r["bytes_per_spectator"]), "messages_max": r["messages_max"],
             "gallery_cpu_s": round(r["gallery_cpu"], 2), "gallery_mib": round(r["gallery_kib"] / 1024, 1),
-            "director_cpu_s": round(run["director_cpu"], 2), "boards": args.boards,
+            "director_cpu_s": round(run["director_cpu"], 2), "spectators_cpu_s": round(r["spectators_cpu"], 1),
+            "boards": args.boards,
             "burst_p50_s": round(run["p50"], 3), "burst_p99_s": round(run["p99"], 3),
             "lost": args.boards - run["stored"], "duplicated": run["stored"] - run["keys"],
             "loadavg": [float(x) for x in load0 + load]}))
