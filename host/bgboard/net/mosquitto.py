@@ -20,6 +20,7 @@ import shutil
 import signal
 import socket
 import subprocess
+import tempfile
 import time
 from pathlib import Path
 from typing import Iterable
@@ -230,9 +231,11 @@ class PrivateGallery:
         self.root.mkdir(parents=True, exist_ok=True)
         self.conf = self.root / "gallery.conf"
         self.log = self.root / "gallery.log"
+        # a Unix socket's path has at most 107 bytes: not under a test's long folder
+        self.socket = Path(tempfile.gettempdir()) / f"bgboard-gallery-{self.port}.sock"
         (self.root / "gallery.acl").write_text(gallery_acl_text(club))
         self.conf.write_text(gallery_conf(club, self.port, str(self.root / "gallery.acl"), bridge,
-                                          str(self.root / "local.sock"), address="127.0.0.1",
+                                          str(self.socket), address="127.0.0.1",
                                           max_spectators=max_spectators, log_file=str(self.log),
                                           user=pwd.getpwuid(os.geteuid()).pw_name))
         os.chmod(self.conf, 0o600)  # it holds the bridge's password
@@ -258,6 +261,7 @@ class PrivateGallery:
                     p.wait()
             if p.stderr is not None:
                 p.stderr.close()
+        self.socket.unlink(missing_ok=True)
 
     def __enter__(self) -> "PrivateGallery":
         self.start()
