@@ -361,7 +361,8 @@ def burst(tmp: Path, args: argparse.Namespace, flood: int) -> dict[str, Any]:
     http = ["--http", "127.0.0.1:0"] if args.spectators or args.sse_spectators else []
     gallery = None
     if args.spectators:
-        gallery = broker.gallery(tmp / "gallery", max_spectators=args.spectators + 100)
+        gallery = broker.gallery(tmp / "gallery", max_spectators=args.spectators + 100,
+                                 nice=getattr(args, "gallery_nice", 0))
         gallery.start()
         http += ["--gallery", gallery.url]
     director = subprocess.Popen(
@@ -447,6 +448,8 @@ def main() -> None:
                         help="N spectators watch the room on the club's gallery (MQTT over WebSocket) throughout")
     parser.add_argument("--spectator-procs", type=int, default=4, metavar="N",
                         help="the spectators run in N processes (at the boards' niceness)")
+    parser.add_argument("--gallery-nice", type=int, default=0, metavar="N",
+                        help="the gallery's niceness (beside the director on one machine: the results first)")
     parser.add_argument("--sse-spectators", type=int, default=0, metavar="N",
                         help="N spectators hold the director's own /live stream throughout (the path before the gallery)")
     parser.add_argument("--json", action="store_true", help="a last line of JSON figures")

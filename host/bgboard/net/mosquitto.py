@@ -78,10 +78,10 @@ def free_port() -> int:
 
 
 def run_mosquitto(binary: str, conf: Path, port: int, log_file: Path, timeout: float,
-                  files: int | None = None) -> "subprocess.Popen[bytes]":
+                  files: int | None = None, nice: int = 0) -> "subprocess.Popen[bytes]":
     """``mosquitto -c conf``, once it accepts connections on ``port`` (else killed and
     :class:`BrokerStartError` quoting its log); ``files``: its descriptor limit (within the
-    hard limit), which bounds its connections."""
+    hard limit), which bounds its connections; ``nice``: its niceness (above the caller's)."""
     limit = None
     if files is not None:
         hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
@@ -90,9 +90,11 @@ def run_mosquitto(binary: str, conf: Path, port: int, log_file: Path, timeout: f
     def limited() -> None:
         if limit is not None:
             resource.setrlimit(resource.RLIMIT_NOFILE, limit)
+        if nice:
+            os.nice(nice)
 
     process = subprocess.Popen([binary, "-c", str(conf)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                               preexec_fn=limited if limit is not None else None)
+                               preexec_fn=limited if limit is not None or nice else None)
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if process.poll() is not None:
@@ -198,10 +200,11 @@ class PrivateBroker:
             p.stderr.close()
         self.process = None
 
-    def gallery(self, root: Path, *, port: int | None = None, max_spectators: int = MAX_SPECTATORS) -> "PrivateGallery":
+    def gallery(self, root: Path, *, port: int | None = None, max_spectators: int = MAX_SPECTATORS,
+                nice: int = 0) -> "PrivateGallery":
         """A gallery (spectators' broker, :mod:`bgboard.net.gallery`) bridged to this broker."""
         return PrivateGallery(root, self.club, Bridge("127.0.0.1", self.port, self.password(GALLERY)), port=port,
-                              max_spectators=max_spectators)
+                              max_spectators=max_spectators, nice=nice)
 
     def __enter__(self) -> "PrivateBroker":
         self.start()
@@ -222,11 +225,12 @@ class PrivateGallery:
     ``max_connections`` on a WebSocket listener: the descriptors are what bound it)."""
 
     def __init__(self, root: Path, club: str, bridge: Bridge, *, port: int | None = None,
-                 max_spectators: int = MAX_SPECTATORS) -> None:
+                 max_spectators: int = MAX_SPECTATORS, nice: int = 0) -> None:
         self.binary = mosquitto_binary()
         self.root = Path(root)
         self.port = port or free_port()
         self.max_spectators = max_spectators
+        self.nice = nice   # beside the director on one machine: the results first
         self.process: subprocess.Popen[bytes] | None = None
         self.root.mkdir(parents=True, exist_ok=True)
         self.conf = self.root / "gallery.conf"
@@ -247,7 +251,7 @@ class PrivateGallery:
     def start(self, timeout: float = 10.0) -> None:
         if self.process is None or self.process.poll() is not None:
             self.process = run_mosquitto(self.binary, self.conf, self.port, self.log, timeout,
-                                         files=self.max_spectators + GALLERY_FILES)
+                                         files=self.max_spectators + GALLERY_FILES, nice=self.nice)
 
     def stop(self) -> None:
         p, self.process = self.process, None
