@@ -424,6 +424,9 @@ def burst(tmp: Path, args: argparse.Namespace, flood: int) -> dict[str, Any]:
         d = watched["delivery"]
         dq = statistics.quantiles(d, n=100, method="inclusive") if len(d) > 1 else [float("nan")] * 99
         room.update(delivery_p50_s=dq[49], delivery_p99_s=dq[98], spectators_cpu=watched["cpu"])
+        for key, values in (("reached", watched["reached"]), ("reached_delivery", watched["reached_delivery"])):
+            rq = statistics.quantiles(values, n=100, method="inclusive") if len(values) > 1 else [float("nan")] * 99
+            room.update({f"{key}_p50_s": rq[49], f"{key}_p99_s": rq[98]})
         room.update(connected_at_end=watched["connected_at_end"], states_received=len(seen),
                     state_p50_s=w[49], state_p99_s=w[98], state_max_s=max(seen, default=float("nan")),
                     messages_min=min(watched["received"], default=0), messages_max=max(watched["received"], default=0),
@@ -484,6 +487,8 @@ def main() -> None:
                       f"states received {r['states_received']}: p50 {r['state_p50_s'] * 1000:.0f} ms, p99 "
                       f"{r['state_p99_s'] * 1000:.0f} ms, max {r['state_max_s'] * 1000:.0f} ms from the board's state "
                       f"(from the director's publishing: p50 {r['delivery_p50_s'] * 1000:.0f} ms, p99 {r['delivery_p99_s'] * 1000:.0f} ms); "
+                      f"reaching their sockets: p50 {r['reached_p50_s'] * 1000:.0f} ms, p99 {r['reached_p99_s'] * 1000:.0f} ms "
+                      f"(from the director's publishing: p99 {r['reached_delivery_p99_s'] * 1000:.0f} ms); "
                       f"{r['messages_min']}-{r['messages_max']} messages, {r['bytes_per_spectator'] / 1024:.0f} KiB each; "
                       f"gallery {r['gallery_cpu']:.1f} s CPU, peak {r['gallery_kib'] / 1024:.0f} MiB")
             print(f"'/' answered in {r['room_s_before'] * 1000:.0f} ms before the results, {r['room_s_after'] * 1000:.0f} ms after")

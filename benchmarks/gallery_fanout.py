@@ -109,17 +109,21 @@ def main() -> None:
     cpu = g1 - g0
     d = watched["delivery"]
     q = statistics.quantiles(d, n=100, method="inclusive") if len(d) > 1 else [float("nan")] * 99
+    k = watched["reached_delivery"]
+    kq = statistics.quantiles(k, n=100, method="inclusive") if len(k) > 1 else [float("nan")] * 99
     load = Path("/proc/loadavg").read_text().split()[:3]
     print(f"{connected} spectators, {args.messages} room messages of {args.boards} board(s) ({size} bytes) at {args.rate}/s")
     print(f"delivered {delivered} of {connected * args.messages} messages, {nbytes / 2**20:.1f} MiB; the gallery: {cpu:.2f} s CPU "
           f"= {cpu / max(1, delivered) * 1e6:.1f} µs a message, {cpu / max(1, nbytes) * 1e9:.2f} ns a byte")
-    print(f"delivery from the publish: p50 {q[49] * 1000:.0f} ms, p99 {q[98] * 1000:.0f} ms")
+    print(f"delivery from the publish: p50 {q[49] * 1000:.0f} ms, p99 {q[98] * 1000:.0f} ms; to the spectators' sockets: "
+          f"p50 {kq[49] * 1000:.0f} ms, p99 {kq[98] * 1000:.0f} ms")
     print(f"load average {' '.join(load0)} before, {' '.join(load)} after (a shared machine)")
     if args.json:
         print(json.dumps({"spectators": connected, "boards": args.boards, "message_bytes": size, "messages": args.messages,
                           "rate": args.rate, "delivered": delivered, "bytes": nbytes, "gallery_cpu_s": round(cpu, 3),
                           "us_per_message": round(cpu / max(1, delivered) * 1e6, 2),
                           "delivery_p50_s": round(q[49], 3), "delivery_p99_s": round(q[98], 3),
+                          "reached_p50_s": round(kq[49], 3), "reached_p99_s": round(kq[98], 3),
                           "loadavg": [float(x) for x in load0 + load]}))
 
 

@@ -11,6 +11,9 @@ message carries, its arrival minus the board's ``updated_ms``: from the board's 
 to that spectator having it (a state overtaken within a tick is never sent: the spectator gets
 the newer one instead); and each room message's delivery, its arrival minus the director's
 ``sent_ms`` (the gallery's part: the club broker, the bridge, the gallery, the WebSocket).
+Each is taken twice: when the spectator's process read the message, and when its last bytes
+reached the spectator's socket (the kernel's ``SO_TIMESTAMP``: :class:`Stamped`), which a
+spectator's process starved of CPU on this shared machine does not delay.
 
 The processes run at ``nice`` (the spectators' CPU stands for thousands of other computers,
 as the boards' does in club_load.py).  Each process drives its clients from one selector,
@@ -23,10 +26,40 @@ import json
 import os
 import resource
 import selectors
+import socket
+import struct
 import time
 import zlib
 from pathlib import Path
 from typing import Any
+
+
+#: Linux's SO_TIMESTAMP (asm-generic/socket.h: SO_TIMESTAMP_OLD, a struct timeval of two
+#: 64-bit fields on x86-64 and arm64); Python's socket module does not name it.
+SO_TIMESTAMP = getattr(socket, "SO_TIMESTAMP", 29)
+
+
+class Stamped:
+    """A spectator's socket that notes when the kernel received the bytes it hands out
+    (``SO_TIMESTAMP``): the moment they reached the spectator's computer, whenever its own
+    process gets to read them (on this machine the spectators' processes share two cores with
+    everything else; a spectator's own computer would read at once)."""
+
+    def __init__(self, sock: socket.socket) -> None:
+        self._sock = sock
+        self.last = 0.0
+        sock.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMP, 1)
+
+    def recv(self, size: int) -> bytes:
+        data, ancillary, _flags, _address = self._sock.recvmsg(size, socket.CMSG_SPACE(16))
+        for level, kind, raw in ancillary:
+            if level == socket.SOL_SOCKET and kind == SO_TIMESTAMP:
+                seconds, micros = struct.unpack("qq", raw[:16])
+                self.last = seconds + micros / 1e6
+        return data
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._sock, name)
 
 
 def _fleet(host: str, port: int, topic: str, count: int, first: int, nice: int, started: Any, reported: Any, stop: Any,
@@ -38,7 +71,8 @@ def _fleet(host: str, port: int, topic: str, count: int, first: int, nice: int, 
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, count + 256)), hard))
     selector = selectors.DefaultSelector()
-    arrivals: list[tuple[int, int, float]] = []   # (spectator, message CRC, arrival)
+    arrivals: list[tuple[int, int, float, float]] = []   # (spectator, message CRC, read, reached the socket)
+    stamps: list[Stamped | None] = [None] * count
     payloads: dict[int, bytes] = {}
     received = [0] * count
     nbytes = [0] * count
@@ -51,7 +85,8 @@ def _fleet(host: str, port: int, topic: str, count: int, first: int, nice: int, 
             crc = zlib.crc32(message.payload)
             if crc not in payloads:
                 payloads[crc] = bytes(message.payload)
-            arrivals.append((index, crc, at))
+            stamp = stamps[index]
+            arrivals.append((index, crc, at, stamp.last if stamp is not None and stamp.last else at))
             received[index] += 1
             nbytes[index] += len(message.payload)
         return got
@@ -70,6 +105,10 @@ def _fleet(host: str, port: int, topic: str, count: int, first: int, nice: int, 
             refused += 1
             continue
         sock = c.socket()
+        inner = getattr(sock, "_socket", None)   # paho's WebSocket wrapper reads this socket
+        if isinstance(inner, socket.socket):
+            stamps[i] = Stamped(inner)
+            sock._socket = stamps[i]  # type: ignore[union-attr]
         sock.setblocking(False)
         selector.register(sock, selectors.EVENT_READ, c)
         clients.append(c)
@@ -116,10 +155,13 @@ def _fleet(host: str, port: int, topic: str, count: int, first: int, nice: int, 
         states[crc] = [(b["board"], b["updated_ms"]) for b in boards if isinstance(b.get("updated_ms"), int)]
         if isinstance(message.get("sent_ms"), int):
             sent[crc] = message["sent_ms"]
-    latencies = [at - ms / 1000 for _, crc, at in arrivals for _, ms in states.get(crc, [])]
-    delivery = [at - sent[crc] / 1000 for _, crc, at in arrivals if crc in sent]
+    latencies = [at - ms / 1000 for _, crc, at, _ in arrivals for _, ms in states.get(crc, [])]
+    delivery = [at - sent[crc] / 1000 for _, crc, at, _ in arrivals if crc in sent]
+    reached = [kernel - ms / 1000 for _, crc, _, kernel in arrivals for _, ms in states.get(crc, [])]
+    reached_delivery = [kernel - sent[crc] / 1000 for _, crc, _, kernel in arrivals if crc in sent]
     usage = resource.getrusage(resource.RUSAGE_SELF)
-    Path(out).write_text(json.dumps({"latencies": latencies, "delivery": delivery, "received": received, "bytes": nbytes,
+    Path(out).write_text(json.dumps({"latencies": latencies, "delivery": delivery, "reached": reached,
+                                     "reached_delivery": reached_delivery, "received": received, "bytes": nbytes,
                                      "refused": refused, "connected_at_end": connected,
                                      "cpu": usage.ru_utime + usage.ru_stime}))
 
@@ -163,6 +205,8 @@ class Fleet:
             w.join(120)
         latencies: list[float] = []
         delivery: list[float] = []
+        reached: list[float] = []
+        reached_delivery: list[float] = []
         received: list[int] = []
         nbytes: list[int] = []
         refused = connected = 0
@@ -171,10 +215,13 @@ class Fleet:
             got = json.loads(Path(out).read_text())
             latencies += got["latencies"]
             delivery += got["delivery"]
+            reached += got["reached"]
+            reached_delivery += got["reached_delivery"]
             received += got["received"]
             nbytes += got["bytes"]
             refused += got["refused"]
             connected += got["connected_at_end"]
             cpu += got["cpu"]
-        return {"latencies": latencies, "delivery": delivery, "received": received, "bytes": nbytes, "refused": refused,
+        return {"latencies": latencies, "delivery": delivery, "reached": reached, "reached_delivery": reached_delivery,
+                "received": received, "bytes": nbytes, "refused": refused,
                 "connected_at_end": connected, "cpu": cpu}

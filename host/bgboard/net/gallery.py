@@ -91,6 +91,8 @@ def gallery_conf(club: str, port: int, acl_file: str, bridge: Bridge, local_sock
         "allow_anonymous true",
         f"acl_file {acl_file}",
         "persistence false",
+        # every message goes out at once, not held for the previous one's ACK (Nagle's algorithm)
+        "set_tcp_nodelay true",
         f"listener {port}{' ' + address if address else ''}",
         "protocol websockets",
         f"max_connections {max_spectators}",

@@ -53,11 +53,11 @@ class GalleryFeed:
             return 0
         changed.reverse()
         self.sent = max(item["version"] for item in changed)
-        for item in changed:
-            publish(board_topic(self.club, item["board"]), encode(item), True)
-        for message in room_messages(changed, int(time.time() * 1000)):
+        for message in room_messages(changed, int(time.time() * 1000)):   # the room first: most spectators watch it
             publish(room_topic(self.club), message, False)
             self.ticks += 1
+        for item in changed:
+            publish(board_topic(self.club, item["board"]), encode(item), True)
         return len(changed)
 
     async def run(self, publish: Publish, connected: Callable[[], bool]) -> None:
