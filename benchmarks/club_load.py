@@ -404,15 +404,17 @@ def burst(tmp: Path, args: argparse.Namespace, flood: int) -> dict[str, Any]:
         if http:
             room["room_s_after"] = room_s(url + "/")
     finally:
-        if spectators is not None:
-            spectators.close()
-        if fleet is not None:
-            watched = fleet.stop()
-        director.terminate()
-        director.wait(30)
-        if gallery is not None:
-            gallery.stop()
-        broker.stop()
+        try:
+            if spectators is not None:
+                spectators.close()
+            if fleet is not None:
+                watched = fleet.stop()
+        finally:
+            director.terminate()
+            director.wait(30)
+            if gallery is not None:
+                gallery.stop()
+            broker.stop()
     print((tmp / "director.log").read_text()[-1500:], file=sys.stderr)
     with sqlite3.connect(db) as c:
         stored, keys = c.execute(

@@ -98,11 +98,13 @@ def main() -> None:
             time.sleep(3.0)
             g1 = proc_figures(gallery.process.pid)[0]
         finally:
-            watched = fleet.stop()
-            director.disconnect()
-            director.loop_stop()
-            gallery.stop()
-            broker.stop()
+            try:
+                watched = fleet.stop()
+            finally:
+                director.disconnect()
+                director.loop_stop()
+                gallery.stop()
+                broker.stop()
     size = len(payload)
     delivered = sum(watched["received"])
     nbytes = sum(watched["bytes"])

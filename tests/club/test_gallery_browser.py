@@ -96,7 +96,11 @@ def test_the_page_draws_each_board_as_the_server_does(tmp_path, browser):
 def test_the_room_follows_a_board_live_from_the_gallery(tmp_path, browser):
     broker = start_broker(tmp_path / "broker")
     gallery = broker.gallery(tmp_path / "gallery")
-    gallery.start(timeout=60)
+    try:
+        gallery.start(timeout=60)
+    except BaseException:
+        broker.kill()
+        raise
     director = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=DIRECTOR, protocol=mqtt.MQTTv311)
     director.username_pw_set(DIRECTOR, broker.password(DIRECTOR))
     director.connect("127.0.0.1", broker.port)

@@ -82,7 +82,11 @@ def test_the_feed_sends_each_changed_board_once_a_tick_with_its_newest_state():
 def test_a_boards_move_reaches_an_anonymous_spectator_on_the_gallery(tmp_path):
     broker = start_broker(tmp_path / "broker")
     gallery = broker.gallery(tmp_path / "gallery")
-    gallery.start(timeout=60)
+    try:
+        gallery.start(timeout=60)
+    except BaseException:
+        broker.kill()
+        raise
     db = tmp_path / "club.sqlite"
     [match, *_] = new_club(db, "swiss", length=3, rounds=1, players=4)
     got: list[tuple[float, dict]] = []

@@ -79,7 +79,11 @@ def until(predicate, seconds: float = WAIT_S) -> None:
 def club(tmp_path: Path):
     broker = start_broker(tmp_path / "broker")
     gallery = broker.gallery(tmp_path / "gallery")
-    gallery.start(timeout=60)
+    try:
+        gallery.start(timeout=60)
+    except BaseException:
+        broker.kill()
+        raise
     clients: list[Client] = []
 
     def connect(port: int, **options) -> Client:
@@ -165,9 +169,9 @@ def test_the_club_broker_still_refuses_anonymous_clients_and_the_bridge_user_onl
 def test_a_gallery_held_full_does_not_slow_the_club_broker(tmp_path: Path):
     broker = start_broker(tmp_path / "broker")
     gallery = broker.gallery(tmp_path / "gallery", max_spectators=16)
-    gallery.start(timeout=60)
     held: list[socket.socket] = []
     try:
+        gallery.start(timeout=60)
         for _ in range(120):   # TCP connections beyond its descriptors, never finishing a handshake
             try:
                 held.append(socket.create_connection(("127.0.0.1", gallery.port), timeout=2))

@@ -99,6 +99,7 @@ def run_mosquitto(binary: str, conf: Path, port: int, log_file: Path, timeout: f
     while time.monotonic() < deadline:
         if process.poll() is not None:
             err = (process.stderr.read() if process.stderr else b"").decode(errors="replace")
+            err = "\n".join(line for line in err.splitlines() if "should not be run as root" not in line)
             tail = log_file.read_text(errors="replace")[-400:] if log_file.exists() else ""
             log.debug("mosquitto (pid %d) exited with code %s: %s", process.pid, process.returncode,
                       shown((err or tail).strip()[-400:], 500))
