@@ -93,6 +93,10 @@ def test_the_page_draws_each_board_as_the_server_does(tmp_path, browser):
         served.close()
 
 
+def payload_score(served: ServedSite, hub: LiveHub, board: int) -> tuple[int, int]:
+    return tuple(served.call(lambda: hub.get(board)).state["score"])
+
+
 def test_the_room_follows_a_board_live_from_the_gallery(tmp_path, browser):
     broker = start_broker(tmp_path / "broker")
     gallery = broker.gallery(tmp_path / "gallery")
@@ -135,6 +139,16 @@ def test_the_room_follows_a_board_live_from_the_gallery(tmp_path, browser):
         assert browser.execute_script("return window.__notReloaded") == marker
         assert browser.execute_script("return window.bgboardLive") is None   # no stream from the director
         streams = served.call(lambda: hub.subscribers)
+        browser.get(served.url + "/board/9")       # one board large: its own topic only
+        WebDriverWait(browser, PAGE_WAIT_S).until(lambda d: d.execute_script(
+            "return window.bgboardGallery && window.bgboardGallery.connected"))
+        for action in actions[actions.index(action) + 1:]:
+            state = apply(state, action)
+            if state.score != payload_score(served, hub, 9):
+                break
+        served.call(hub.update, 9, payload(state))
+        WebDriverWait(browser, PAGE_WAIT_S).until(
+            lambda d: texts(d, "section.large td.score") == [str(s) for s in state.score])
     finally:
         served.call(feeding.cancel)
         served.close()
