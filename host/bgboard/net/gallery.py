@@ -33,8 +33,9 @@ MAX_SPECTATORS = 20_000
 #: (its CONNECT or SUBSCRIBE is a few dozen bytes).
 MAX_PACKET = 256 * 1024
 #: Messages (and bytes) the gallery keeps queued for one slow spectator; beyond, it drops the
-#: spectator's oldest QoS 0 messages (it gets the newest state again next tick).
-MAX_QUEUED_MESSAGES = 100
+#: spectator's QoS 0 messages (it gets a newer state next tick).  The count holds a room's
+#: snapshot (one retained message per board, sent at once when a page subscribes).
+MAX_QUEUED_MESSAGES = 1000
 MAX_QUEUED_BYTES = 4 * 1024 * 1024
 
 
