@@ -202,3 +202,16 @@ def test_a_gallery_address_is_a_plain_websocket_url(url):
         check_gallery_url(url)
     assert check_gallery_url("wss://club.example:9001/mqtt") == "wss://club.example:9001/mqtt"
 
+
+
+def test_a_late_spectator_gets_every_board_of_a_large_room_at_once(club):
+    broker, gallery, director, connect = club
+    bridged(gallery, director, connect)
+    for n in range(1, 301):
+        director.c.publish(board_topic(CLUB, n), b'{"board":%d}' % n, qos=0, retain=True)
+    director.publish(board_topic(CLUB, 301), b'{"board":301}', retain=True)   # after all of them
+    watcher = connect(gallery.port, websockets=True).subscribe(board_topic(CLUB, 301))
+    until(lambda: watcher.got)
+    late = connect(gallery.port, websockets=True).subscribe(f"bgboard/{CLUB}/live/board/+")
+    until(lambda: len({t for t, _, _ in late.got}) >= 301)   # boards 1 to 301 (99 was the probe's too)
+    assert all(retained for _, _, retained in late.got)
