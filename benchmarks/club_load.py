@@ -36,7 +36,7 @@ With ``--spectators N`` the director also serves the web pages (``--http``) and 
 room's live boards for the club's gallery (``--gallery``: a second Mosquitto, bridged to the
 club's, with a WebSocket listener for anonymous spectators, bgboard.net.gallery), and N
 spectators — real MQTT-over-WebSocket clients (gallery_fleet.py) in ``--spectator-procs``
-processes at the boards' niceness — watch the room there through the whole run: how many
+processes at ``--spectator-nice`` (19: they stand for thousands of other computers) — watch the room there through the whole run: how many
 connected, the latency of the states they received (from the board's state to each spectator
 having it), the bytes each got, how long ``/`` took to answer, beside the results' latencies
 (issues 35, 36).  ``--sse-spectators N`` holds N of the director's own ``/live`` streams
@@ -388,7 +388,7 @@ def burst(tmp: Path, args: argparse.Namespace, flood: int) -> dict[str, Any]:
 
                 watch = room_topic(TOPIC) if getattr(args, "watch", "room") == "room" else board_topic(TOPIC, 1)
                 fleet = Fleet("127.0.0.1", gallery.port, watch, args.spectators, args.spectator_procs,
-                              args.board_nice, tmp)
+                              getattr(args, "spectator_nice", 19), tmp)
                 room = {"connected": fleet.start()}
             room["room_s_before"] = room_s(url + "/")
         time.sleep(3.0)  # the director connects and starts its checking workers
@@ -452,7 +452,9 @@ def main() -> None:
     parser.add_argument("--spectators", type=int, default=0, metavar="N",
                         help="N spectators watch the room on the club's gallery (MQTT over WebSocket) throughout")
     parser.add_argument("--spectator-procs", type=int, default=4, metavar="N",
-                        help="the spectators run in N processes (at the boards' niceness)")
+                        help="the spectators run in N processes")
+    parser.add_argument("--spectator-nice", type=int, default=19, metavar="N",
+                        help="the spectators' niceness (they stand for thousands of other computers)")
     parser.add_argument("--gallery-nice", type=int, default=0, metavar="N",
                         help="the gallery's niceness (beside the director on one machine: the results first)")
     parser.add_argument("--sse-spectators", type=int, default=0, metavar="N",

@@ -15,8 +15,8 @@ Each is taken twice: when the spectator's process read the message, and when its
 reached the spectator's socket (the kernel's ``SO_TIMESTAMP``: :class:`Stamped`), which a
 spectator's process starved of CPU on this shared machine does not delay.
 
-The processes run at ``nice`` (the spectators' CPU stands for thousands of other computers,
-as the boards' does in club_load.py).  Each process drives its clients from one selector,
+The processes run at ``nice`` (19 in club_load.py and spectators.py: the spectators' CPU stands
+for thousands of other computers, as the boards' does at 10).  Each process drives its clients from one selector,
 without paho's thread per client.
 """
 
@@ -37,6 +37,8 @@ from typing import Any
 #: Linux's SO_TIMESTAMP (asm-generic/socket.h: SO_TIMESTAMP_OLD, a struct timeval of two
 #: 64-bit fields on x86-64 and arm64); Python's socket module does not name it.
 SO_TIMESTAMP = getattr(socket, "SO_TIMESTAMP", 29)
+#: Each spectator socket's receive buffer (Linux doubles it, within net.core.rmem_max).
+RECEIVE_BUFFER = 1024 * 1024
 
 
 class Stamped:
@@ -49,6 +51,9 @@ class Stamped:
         self._sock = sock
         self.last = 0.0
         sock.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMP, 1)
+        # room for what a burst sends a spectator (about 200 kB) while its process waits for the
+        # CPU, as a browser's computer would take it: the gallery is not held back by it
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, RECEIVE_BUFFER)
 
     def recv(self, size: int) -> bytes:
         data, ancillary, _flags, _address = self._sock.recvmsg(size, socket.CMSG_SPACE(16))

@@ -40,7 +40,9 @@ def main() -> None:
     parser.add_argument("--spectator-procs", type=int, default=4, metavar="N")
     parser.add_argument("--board-procs", type=int, default=8, metavar="N")
     parser.add_argument("--board-nice", type=int, default=10, metavar="N",
-                        help="the boards' and the spectators' niceness (they stand for other computers)")
+                        help="the boards' niceness (they stand for other computers)")
+    parser.add_argument("--spectator-nice", type=int, default=19, metavar="N",
+                        help="the spectators' niceness (they stand for thousands of other computers)")
     parser.add_argument("--gallery-nice", type=int, default=0, metavar="N",
                         help="the gallery's niceness (beside the director on one machine: the results first)")
     parser.add_argument("--watch", choices=("room", "board"), default="room",
@@ -52,7 +54,7 @@ def main() -> None:
     run_args = argparse.Namespace(boards=args.boards, rounds=1, length=1, flood=0, board_procs=args.board_procs,
                                   board_nice=args.board_nice, spectators=args.spectators,
                                   spectator_procs=args.spectator_procs, sse_spectators=0, json=False, watch=args.watch,
-                                  gallery_nice=args.gallery_nice)
+                                  gallery_nice=args.gallery_nice, spectator_nice=args.spectator_nice)
     load0 = Path("/proc/loadavg").read_text().split()[:3]
     with tempfile.TemporaryDirectory() as tmp:
         run = club_load.burst(Path(tmp) / "run", run_args, 0)
@@ -75,7 +77,8 @@ def main() -> None:
     print(f"load average {' '.join(load0)} before, {' '.join(load)} after (a shared machine)")
     if args.json:
         print(json.dumps({
-            "spectators": args.spectators, "watch": args.watch, "gallery_nice": args.gallery_nice, "connected": r["connected"], "connected_at_end": r["connected_at_end"],
+            "spectators": args.spectators, "watch": args.watch, "gallery_nice": args.gallery_nice,
+            "spectator_nice": args.spectator_nice, "connected": r["connected"], "connected_at_end": r["connected_at_end"],
             "state_p50_s": figure(r["state_p50_s"]), "state_p99_s": figure(r["state_p99_s"]),
             "state_max_s": figure(r["state_max_s"]), "states_received": r["states_received"],
             "delivery_p50_s": figure(r["delivery_p50_s"]), "delivery_p99_s": figure(r["delivery_p99_s"]),
