@@ -32,10 +32,15 @@ the other boards' latencies against the first run's, without it, are what one ho
 costs them.  ``--json`` prints a last line ``{"results", "lost", "duplicated", "p50_s",
 "p99_s", ...}`` (p50/p99 of the run without the flood; ``flood_delay_p99_s`` with ``--flood``).
 
-With ``--spectators N`` the director also serves the web pages (``--http``) and N spectators
-hold the room's live stream (``/live``, 16 from each loopback address 127.0.x.y, every byte
-read) through the whole run: how many got a seat, how many were told the room is full, and
-how long ``/`` took to answer with them held, beside the results' latencies (issue 35).
+With ``--spectators N`` the director also serves the web pages (``--http``) and publishes the
+room's live boards for the club's gallery (``--gallery``: a second Mosquitto, bridged to the
+club's, with a WebSocket listener for anonymous spectators, bgboard.net.gallery), and N
+spectators — real MQTT-over-WebSocket clients (gallery_fleet.py) in ``--spectator-procs``
+processes at ``--spectator-nice`` (19: they stand for thousands of other computers) — watch the room there through the whole run: how many
+connected, the latency of the states they received (from the board's state to each spectator
+having it), the bytes each got, how long ``/`` took to answer, beside the results' latencies
+(issues 35, 36).  ``--sse-spectators N`` holds N of the director's own ``/live`` streams
+instead (16 from each loopback address 127.0.x.y, every byte read), as before the gallery.
 
 Usage: .venv/bin/python benchmarks/club_load.py [--boards 200] [--rounds 2] [--length 1] [--board-procs 4] [--board-nice 10]
        [--flood 5000] [--spectators 2000] [--json]
@@ -282,6 +287,16 @@ def reference(tmp: Path, boards: int, length: int) -> float:
         return len(todo) / (time.perf_counter() - t)
 
 
+def room_s(url: str) -> float:
+    """Seconds for the room's page to answer."""
+    import urllib.request
+
+    t = time.perf_counter()
+    with urllib.request.urlopen(url, timeout=30) as response:
+        response.read()
+    return time.perf_counter() - t
+
+
 class Spectators:
     """``count`` held ``/live`` streams on the director's pages at ``url``, read by one thread."""
 
@@ -328,14 +343,6 @@ class Spectators:
                 except OSError:
                     pass
 
-    def room_s(self, url: str) -> float:
-        import urllib.request
-
-        t = time.perf_counter()
-        with urllib.request.urlopen(url, timeout=30) as response:
-            response.read()
-        return time.perf_counter() - t
-
     def close(self) -> None:
         self.stopping.set()
         self.thread.join(5)
@@ -351,14 +358,20 @@ def burst(tmp: Path, args: argparse.Namespace, flood: int) -> dict[str, Any]:
     broker = PrivateBroker(tmp / "broker", TOPIC, range(1, args.boards + 2))  # the last: the flooder
     broker.start()
     assert broker.process is not None
-    http = ["--http", "127.0.0.1:0"] if args.spectators else []
+    http = ["--http", "127.0.0.1:0"] if args.spectators or args.sse_spectators else []
+    gallery = None
+    if args.spectators:
+        gallery = broker.gallery(tmp / "gallery", max_spectators=args.spectators + 100,
+                                 nice=getattr(args, "gallery_nice", 0))
+        gallery.start()
+        http += ["--gallery", gallery.url]
     director = subprocess.Popen(
         [sys.executable, "-m", "bgboard", "club", "--db", str(db), "serve", "--broker", broker.url, "--topic", TOPIC,
          "--password-file", str(broker.password_file(DIRECTOR)), *http],
         stdout=subprocess.PIPE if http else subprocess.DEVNULL, stderr=open(tmp / "director.log", "w"), text=True,
         env=dict(os.environ, PYTHONPATH=str(ROOT / "host")),
     )
-    spectators, url, room = None, "", {}
+    spectators, fleet, url, room, watched = None, None, "", {}, {}
     try:
         if http:
             assert director.stdout is not None
@@ -366,27 +379,60 @@ def burst(tmp: Path, args: argparse.Namespace, flood: int) -> dict[str, Any]:
                 if not line:
                     raise SystemExit("the director ended before serving its pages")
             url = "http://127.0.0.1:" + line.rsplit(":", 1)[1].strip().rstrip("/")
-            spectators = Spectators(url, args.spectators)
-            room = {"seated": spectators.seated, "refused": spectators.refused, "silent": spectators.silent,
-                    "room_s_before": spectators.room_s(url + "/")}
+            if args.sse_spectators:
+                spectators = Spectators(url, args.sse_spectators)
+                room = {"seated": spectators.seated, "refused": spectators.refused, "silent": spectators.silent}
+            if gallery is not None:
+                from gallery_fleet import Fleet
+                from bgboard.net.gallery import board_topic, room_topic
+
+                watch = room_topic(TOPIC) if getattr(args, "watch", "room") == "room" else board_topic(TOPIC, 1)
+                fleet = Fleet("127.0.0.1", gallery.port, watch, args.spectators, args.spectator_procs,
+                              getattr(args, "spectator_nice", 19), tmp)
+                room = {"connected": fleet.start()}
+            room["room_s_before"] = room_s(url + "/")
         time.sleep(3.0)  # the director connects and starts its checking workers
         b0, d0 = proc_figures(broker.process.pid), proc_figures(director.pid)
+        g0 = proc_figures(gallery.process.pid) if gallery is not None and gallery.process is not None else (0.0, 0)
         latencies, wall, resent, flood_s, boards_cpu = run_boards(broker, tmp, args.boards, args.rounds, args.length,
                                                                   args.board_procs, flood, args.board_nice)
         b1, d1 = proc_figures(broker.process.pid), proc_figures(director.pid)
-        if spectators is not None:
-            room["room_s_after"] = spectators.room_s(url + "/")
+        if gallery is not None and gallery.process is not None:
+            time.sleep(1.5)  # the last tick's states reach the spectators
+            g1 = proc_figures(gallery.process.pid)
+            room.update(gallery_cpu=g1[0] - g0[0], gallery_kib=g1[1])
+        if http:
+            room["room_s_after"] = room_s(url + "/")
     finally:
-        if spectators is not None:
-            spectators.close()
-        director.terminate()
-        director.wait(30)
-        broker.stop()
+        try:
+            if spectators is not None:
+                spectators.close()
+            if fleet is not None:
+                watched = fleet.stop()
+        finally:
+            director.terminate()
+            director.wait(30)
+            if gallery is not None:
+                gallery.stop()
+            broker.stop()
     print((tmp / "director.log").read_text()[-1500:], file=sys.stderr)
     with sqlite3.connect(db) as c:
         stored, keys = c.execute(
             "SELECT COUNT(*), COUNT(DISTINCT result_key) FROM matches WHERE result_key IS NOT NULL").fetchone()
     q = statistics.quantiles(latencies, n=100, method="inclusive")  # (exclusive puts p99 past the max)
+    if watched:
+        seen = watched["latencies"]
+        w = statistics.quantiles(seen, n=100, method="inclusive") if len(seen) > 1 else [float("nan")] * 99
+        d = watched["delivery"]
+        dq = statistics.quantiles(d, n=100, method="inclusive") if len(d) > 1 else [float("nan")] * 99
+        room.update(delivery_p50_s=dq[49], delivery_p99_s=dq[98], spectators_cpu=watched["cpu"])
+        for key, values in (("reached", watched["reached"]), ("reached_delivery", watched["reached_delivery"])):
+            rq = statistics.quantiles(values, n=100, method="inclusive") if len(values) > 1 else [float("nan")] * 99
+            room.update({f"{key}_p50_s": rq[49], f"{key}_p99_s": rq[98]})
+        room.update(connected_at_end=watched["connected_at_end"], states_received=len(seen),
+                    state_p50_s=w[49], state_p99_s=w[98], state_max_s=max(seen, default=float("nan")),
+                    messages_min=min(watched["received"], default=0), messages_max=max(watched["received"], default=0),
+                    bytes_per_spectator=statistics.mean(watched["bytes"]) if watched["bytes"] else 0)
     return {"latencies": latencies, "p50": q[49], "p99": q[98], "max": max(latencies), "wall": wall, "resent": resent,
             "flood_s": flood_s, "stored": stored, "keys": keys, "broker_cpu": b1[0] - b0[0], "broker_kib": b1[1],
             "director_cpu": d1[0] - d0[0], "director_kib": d1[1], "boards_cpu": boards_cpu, "room": room}
@@ -404,7 +450,15 @@ def main() -> None:
     parser.add_argument("--board-nice", type=int, default=10, metavar="N",
                         help="the simulated boards and the flooder run at this niceness (they stand for other computers)")
     parser.add_argument("--spectators", type=int, default=0, metavar="N",
-                        help="the director serves its pages too and N spectators hold the room's live stream throughout")
+                        help="N spectators watch the room on the club's gallery (MQTT over WebSocket) throughout")
+    parser.add_argument("--spectator-procs", type=int, default=4, metavar="N",
+                        help="the spectators run in N processes")
+    parser.add_argument("--spectator-nice", type=int, default=19, metavar="N",
+                        help="the spectators' niceness (they stand for thousands of other computers)")
+    parser.add_argument("--gallery-nice", type=int, default=0, metavar="N",
+                        help="the gallery's niceness (beside the director on one machine: the results first)")
+    parser.add_argument("--sse-spectators", type=int, default=0, metavar="N",
+                        help="N spectators hold the director's own /live stream throughout (the path before the gallery)")
     parser.add_argument("--json", action="store_true", help="a last line of JSON figures")
     args = parser.parse_args()
     load0 = Path("/proc/loadavg").read_text().split()[:3]
@@ -430,8 +484,18 @@ def main() -> None:
               f"(duplicated {run['stored'] - run['keys']}); re-sends before an ack {run['resent']}")
         if run["room"]:
             r = run["room"]
-            print(f"spectators: {r['seated']} seated, {r['refused']} told the room is full, {r['silent']} unanswered; "
-                  f"'/' answered in {r['room_s_before'] * 1000:.0f} ms before the results, {r['room_s_after'] * 1000:.0f} ms after")
+            if "seated" in r:
+                print(f"spectators on /live: {r['seated']} seated, {r['refused']} told the room is full, {r['silent']} unanswered")
+            if "connected" in r:
+                print(f"spectators on the gallery: {r['connected']} connected ({r['connected_at_end']} at the end); "
+                      f"states received {r['states_received']}: p50 {r['state_p50_s'] * 1000:.0f} ms, p99 "
+                      f"{r['state_p99_s'] * 1000:.0f} ms, max {r['state_max_s'] * 1000:.0f} ms from the board's state "
+                      f"(from the director's publishing: p50 {r['delivery_p50_s'] * 1000:.0f} ms, p99 {r['delivery_p99_s'] * 1000:.0f} ms); "
+                      f"reaching their sockets: p50 {r['reached_p50_s'] * 1000:.0f} ms, p99 {r['reached_p99_s'] * 1000:.0f} ms "
+                      f"(from the director's publishing: p99 {r['reached_delivery_p99_s'] * 1000:.0f} ms); "
+                      f"{r['messages_min']}-{r['messages_max']} messages, {r['bytes_per_spectator'] / 1024:.0f} KiB each; "
+                      f"gallery {r['gallery_cpu']:.1f} s CPU, peak {r['gallery_kib'] / 1024:.0f} MiB")
+            print(f"'/' answered in {r['room_s_before'] * 1000:.0f} ms before the results, {r['room_s_after'] * 1000:.0f} ms after")
         if run["flood_s"]:
             print(f"the flooding board published its {args.flood} messages in {run['flood_s']:.1f} s")
     figures: dict[str, Any] = {}
@@ -450,7 +514,8 @@ def main() -> None:
                           "duplicated": sum(r["stored"] - r["keys"] for r in runs),
                           "p50_s": round(first["p50"], 3), "p99_s": round(first["p99"], 3), "max_s": round(first["max"], 3),
                           "resent": sum(r["resent"] for r in runs), **figures,
-                          **({"spectators": runs[0]["room"]} if args.spectators else {}), "board_procs": args.board_procs, "board_nice": args.board_nice,
+                          **({"spectators": {k: round(v, 3) if isinstance(v, float) else v for k, v in runs[0]["room"].items()}}
+                             if runs[0]["room"] else {}), "board_procs": args.board_procs, "board_nice": args.board_nice,
                           "reference_per_s": round(ref, 1), "loadavg": [float(x) for x in load0 + load]}))
 
 

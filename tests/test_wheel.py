@@ -53,7 +53,9 @@ def test_the_wheel_installs_and_runs_in_an_empty_directory(tmp_path: Path) -> No
     for needed in ("bgboard/hardware/pins.toml", "bgboard/hardware/grid.toml", "bgboard/hardware/sensing.toml",
                    "bgboard/hardware/field_table.json", "bgboard/hardware/firmware/main.py",
                    "bgboard/hardware/firmware/board.py", "bgboard/hardware/firmware/sim/machine.py",
-                   "bgboard/locale/de/LC_MESSAGES/bgboard.mo", "bgboard/locale/nl/LC_MESSAGES/bgboard.mo"):
+                   "bgboard/locale/de/LC_MESSAGES/bgboard.mo", "bgboard/locale/nl/LC_MESSAGES/bgboard.mo",
+                   "bgboard/club/web/static/gallery.js", "bgboard/club/web/static/vendor/mqtt.min.js",
+                   "bgboard/club/web/static/vendor/mqtt.LICENSE.md"):
         assert needed in names, needed
     assert not any(n.startswith("bgboard/link/places") for n in names), "no stale files from an old build"
 

@@ -103,7 +103,7 @@ class DirectorLink:
         self.online = False
         self.counts = {STORED: 0, DUPLICATE: 0, REFUSED: 0, IGNORED: 0, "bad": 0, "dropped": 0, "cleared": 0, FAILED: 0}
         self._stopping = asyncio.Event()
-        self._outgoing: list[tuple[str, bytes, bool]] = []
+        self._outgoing: list[tuple[str, bytes, bool, int]] = []   # (topic, payload, retain, QoS)
         self._assigned: dict[int, Assignment] = {}
         # The club database is written on one thread of its own, never on the event loop the
         # web pages share; the .mat checks run in worker processes (the GIL would serialise them).
@@ -233,9 +233,9 @@ class DirectorLink:
             self._send_wake.clear()
             while self._outgoing:
                 batch, self._outgoing = self._outgoing, []
-                by_topic: dict[str, list[tuple[bytes, bool]]] = {}
-                for where, payload, retain in batch:
-                    by_topic.setdefault(where, []).append((payload, retain))
+                by_topic: dict[str, list[tuple[bytes, bool, int]]] = {}
+                for where, payload, retain, qos in batch:
+                    by_topic.setdefault(where, []).append((payload, retain, qos))
                 try:  # one topic's messages in order; topics side by side
                     sent = await asyncio.gather(*(self._publish(client, where, items) for where, items in by_topic.items()),
                                                 return_exceptions=True)
@@ -248,12 +248,18 @@ class DirectorLink:
                     raise failed[0]
 
     @staticmethod
-    async def _publish(client: Any, where: str, items: list[tuple[bytes, bool]]) -> None:
-        for payload, retain in items:
-            await client.publish(where, payload, qos=1, retain=retain)
+    async def _publish(client: Any, where: str, items: list[tuple[bytes, bool, int]]) -> None:
+        for payload, retain, qos in items:
+            await client.publish(where, payload, qos=qos, retain=retain)
 
     def _queue(self, where: str, payload: bytes, retain: bool) -> None:
-        self._outgoing.append((where, payload, retain))
+        self._outgoing.append((where, payload, retain, 1))
+        self._send_wake.set()
+
+    def send(self, where: str, payload: bytes, retain: bool) -> None:
+        """Publish at QoS 0, in order, on the director's session (the gallery feed: a lost live
+        state is overtaken by the next)."""
+        self._outgoing.append((where, payload, retain, 0))
         self._send_wake.set()
 
     # ------------------------------------------------------------------ messages (on the loop, never waiting)
@@ -501,14 +507,17 @@ class DirectorLink:
                 self._queue(topic(self.settings.club, board, "assign"), encode(want), True)
 
 
-async def serve_boards(db_path: Any, hub: Any, settings: DirectorSettings, *, stop: "asyncio.Event | None" = None) -> None:
+async def serve_boards(db_path: Any, hub: Any, settings: DirectorSettings, *, stop: "asyncio.Event | None" = None,
+                       feed: Any = None) -> None:
     """``bgboard club serve --broker``: the director's MQTT side on the club database at
-    ``db_path`` until cancelled (or ``stop`` is set)."""
+    ``db_path`` until cancelled (or ``stop`` is set); ``feed`` (a ``GalleryFeed``, with
+    ``--gallery``) publishes the room's live boards through the director's session."""
     from bgboard.club.director import Director as Service
 
     with Service.open(db_path) as service:
         director = DirectorLink(settings, ClubTournament(service), hub=hub)
         task = asyncio.ensure_future(director.run())
+        feeding = None if feed is None else asyncio.ensure_future(feed.run(director.send, lambda: director.online))
         try:
             if stop is None:
                 await task
@@ -518,6 +527,8 @@ async def serve_boards(db_path: Any, hub: Any, settings: DirectorSettings, *, st
                 await task
         finally:
             director.stop()
+            if feeding is not None:
+                feeding.cancel()
             if not task.done():
                 task.cancel()
                 try:

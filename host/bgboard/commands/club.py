@@ -180,6 +180,10 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     p.add_argument("--feed-password-file", metavar="FILE",
                    help="also send every stored result to the club's federation through the broker (user feed; "
                    "'bgboard federation join' writes the bridge)")
+    p.add_argument("--gallery", metavar="URL",
+                   help="publish the room's live boards for the spectators' gallery (a Mosquitto bridged to "
+                   "--broker) and have the pages watch it at this WebSocket address, such as "
+                   "ws://club.local:9001/ (docs/club-network.md)")
     club_evening.add_parsers(sub, psub, esub)
     p = sub.add_parser("demo", help="a whole simulated club evening on this machine (Mosquitto, director, boards)",
                        description="Play a double-elimination club evening to its champion: a private "
@@ -387,6 +391,15 @@ def _serve(path: Path | str, args: argparse.Namespace) -> int:
     hub = LiveHub()
     from bgboard.club.analysis_queue import run_worker
 
+    gallery = None
+    if args.gallery:
+        from bgboard.net.gallery import check_gallery_url
+        from bgboard.net.protocol import check_club
+
+        if not args.broker:
+            raise InputError("--gallery needs --broker: the director publishes the live boards through the club broker")
+        gallery = (check_gallery_url(args.gallery), check_club(args.topic))
+
     tasks = [lambda: run_worker(path)]  # every stored result analysed in the background
     if args.broker:
         from bgboard.club.boards import DirectorSettings, serve_boards
@@ -397,15 +410,22 @@ def _serve(path: Path | str, args: argparse.Namespace) -> int:
         password = read_text(args.password_file, "the password file", limit=MAX_PASSWORD_FILE).strip()
         settings = DirectorSettings(parse_broker_url(args.broker), check_club(args.topic), password, args.user,
                                     args.ca_file)
-        tasks.append(lambda: serve_boards(path, hub, settings))
+        feed = None
+        if gallery is not None:
+            from bgboard.club.web.gallery_feed import GalleryFeed
+
+            feed = GalleryFeed(hub, settings.club)
+            print(f"club {name!r}: the live boards for the gallery at {gallery[0]} "
+                  f"(topics bgboard/{settings.club}/live/...)", flush=True)
+        tasks.append(lambda: serve_boards(path, hub, settings, feed=feed))
         print(f"club {name!r}: boards through {settings.broker} (topics bgboard/{settings.club}/board/...)", flush=True)
         if args.feed_password_file:
             from bgboard.club.federation_feed import FeedSettings, serve_feed
 
-            feed = FeedSettings(settings.broker, settings.club, read_text(
+            results_feed = FeedSettings(settings.broker, settings.club, read_text(
                 args.feed_password_file, "the feed's password file", limit=MAX_PASSWORD_FILE).strip(), ca_file=args.ca_file)
-            tasks.append(lambda: serve_feed(path, feed))
-            print(f"club {name!r}: every stored result to the federation (bgboard/{feed.club}/federation/result)",
+            tasks.append(lambda: serve_feed(path, results_feed))
+            print(f"club {name!r}: every stored result to the federation (bgboard/{results_feed.club}/federation/result)",
                   flush=True)
     if not args.http:
         async def boards_only() -> None:
@@ -425,7 +445,7 @@ def _serve(path: Path | str, args: argparse.Namespace) -> int:
         print(f"club {name!r}: web pages on http://{shown}:{bound_port}/", flush=True)
 
     async def main() -> None:
-        await asyncio.gather(serve_club(path, hub, host, port, ready=ready), *(make() for make in tasks))
+        await asyncio.gather(serve_club(path, hub, host, port, ready=ready, gallery=gallery), *(make() for make in tasks))
 
     _run_until_signal(main)
     return 0

@@ -5,7 +5,9 @@ results feed to the club's federation (``feed``: it writes only the club's feder
 topic and reads the federation's answers).  The ACL gives
 each board exactly its own topics: it may *write* only its ``state``, ``online`` and
 ``result`` and *read* only its ``assign`` and ``ack``; the director reads every board's
-``state``/``online``/``result`` (and may clear them) and writes every ``assign``/``ack``.
+``state``/``online``/``result`` (and may clear them) and writes every ``assign``/``ack`` and
+the room's ``live`` topics, which the spectators' gallery (``gallery``) may only read
+(:mod:`bgboard.net.gallery`).
 Anonymous clients are refused; a client's id is its user name (``use_username_as_clientid``),
 so a board's password cannot take over the director's or another board's session.  The same
 functions write deploy/mosquitto/ (the director's machine), the tests' private brokers and
@@ -17,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable
 
+from bgboard.net.gallery import GALLERY
 from bgboard.net.protocol import MAX_PAYLOAD, PREFIX, check_club
 from bgboard.net.results_feed import ack_topic, bridge_topic, result_topic
 
@@ -109,6 +112,11 @@ def acl_text(club: str, boards: Iterable[int]) -> str:
         f"topic readwrite {base}/+/result",
         f"topic write {base}/+/assign",
         f"topic write {base}/+/ack",
+        # the room's live boards for the spectators' gallery (bgboard.net.gallery)
+        f"topic write {PREFIX}/{club}/live/#",
+        "",
+        f"user {GALLERY}",
+        f"topic read {PREFIX}/{club}/live/#",
         "",
         # the results feed: the club's stored results out to the federation (through the
         # bridge 'bgboard federation join' writes), the federation's answers and the bridge's state in

@@ -14,17 +14,20 @@ from __future__ import annotations
 import logging
 import os
 import pwd
+import resource
 import secrets
 import shutil
 import signal
 import socket
 import subprocess
+import tempfile
 import time
 from pathlib import Path
 from typing import Iterable
 
 from bgboard.errors import EnvironmentFailure, shown
 from bgboard.net.broker import DIRECTOR, FEED, Listener, acl_text, board_user, mosquitto_conf
+from bgboard.net.gallery import GALLERY, MAX_SPECTATORS, Bridge, gallery_acl_text, gallery_conf
 
 log = logging.getLogger(__name__)
 
@@ -74,6 +77,44 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def run_mosquitto(binary: str, conf: Path, port: int, log_file: Path, timeout: float,
+                  files: int | None = None, nice: int = 0) -> "subprocess.Popen[bytes]":
+    """``mosquitto -c conf``, once it accepts connections on ``port`` (else killed and
+    :class:`BrokerStartError` quoting its log); ``files``: its descriptor limit (within the
+    hard limit), which bounds its connections; ``nice``: its niceness (above the caller's)."""
+    limit = None
+    if files is not None:
+        hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+        limit = (files if hard == resource.RLIM_INFINITY else min(files, hard), hard)
+
+    def limited() -> None:
+        if limit is not None:
+            resource.setrlimit(resource.RLIMIT_NOFILE, limit)
+        if nice:
+            os.nice(nice)
+
+    process = subprocess.Popen([binary, "-c", str(conf)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                               preexec_fn=limited if limit is not None or nice else None)
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            err = (process.stderr.read() if process.stderr else b"").decode(errors="replace")
+            err = "\n".join(line for line in err.splitlines() if "should not be run as root" not in line)
+            tail = log_file.read_text(errors="replace")[-400:] if log_file.exists() else ""
+            log.debug("mosquitto (pid %d) exited with code %s: %s", process.pid, process.returncode,
+                      shown((err or tail).strip()[-400:], 500))
+            raise BrokerStartError(f"mosquitto stopped at once: {(err or tail).strip()[-400:]}")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                return process
+        except OSError:
+            time.sleep(0.05)
+    log.debug("mosquitto (pid %d) did not listen on port %d within %.0f s: killed", process.pid, port, timeout)
+    process.kill()
+    process.wait()
+    raise BrokerStartError(f"mosquitto did not listen on port {port} within {timeout:.0f} s")
+
+
 class PrivateBroker:
     """A club broker in ``root`` (see the module docstring); ``start``/``stop``/``kill``."""
 
@@ -107,7 +148,7 @@ class PrivateBroker:
         return self.password_file(user).read_text().strip()
 
     def _write(self) -> None:
-        users = [DIRECTOR, FEED] + [board_user(n) for n in self.boards]
+        users = [DIRECTOR, FEED, GALLERY] + [board_user(n) for n in self.boards]
         passwords = {}
         for user in users:
             f = self.password_file(user)
@@ -133,25 +174,8 @@ class PrivateBroker:
         """Start the broker and wait until it accepts connections."""
         if self.process is not None and self.process.poll() is None:
             return
-        self.process = subprocess.Popen([self.binary, "-c", str(self.conf)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                err = (self.process.stderr.read() if self.process.stderr else b"").decode(errors="replace")
-                tail = self.log.read_text(errors="replace")[-400:] if self.log.exists() else ""
-                log.debug("mosquitto (pid %d) exited with code %s: %s", self.process.pid, self.process.returncode,
-                          shown((err or tail).strip()[-400:], 500))
-                raise BrokerStartError(f"mosquitto stopped at once: {(err or tail).strip()[-400:]}")
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
-                    log.info("the private broker listens on %s (mosquitto pid %d, files in %s)",
-                             self.url, self.process.pid, self.root)
-                    return
-            except OSError:
-                time.sleep(0.05)
-        log.debug("mosquitto (pid %d) did not listen on port %d within %.0f s: killed", self.process.pid, self.port, timeout)
-        self.kill()
-        raise BrokerStartError(f"mosquitto did not listen on port {self.port} within {timeout:.0f} s")
+        self.process = run_mosquitto(self.binary, self.conf, self.port, self.log, timeout)
+        log.info("the private broker listens on %s (mosquitto pid %d, files in %s)", self.url, self.process.pid, self.root)
 
     def stop(self) -> None:
         """Stop the broker cleanly (it saves its persistence file)."""
@@ -177,7 +201,74 @@ class PrivateBroker:
             p.stderr.close()
         self.process = None
 
+    def gallery(self, root: Path, *, port: int | None = None, max_spectators: int = MAX_SPECTATORS,
+                nice: int = 0) -> "PrivateGallery":
+        """A gallery (spectators' broker, :mod:`bgboard.net.gallery`) bridged to this broker."""
+        return PrivateGallery(root, self.club, Bridge("127.0.0.1", self.port, self.password(GALLERY)), port=port,
+                              max_spectators=max_spectators, nice=nice)
+
     def __enter__(self) -> "PrivateBroker":
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+#: A gallery's descriptors beyond its spectators (listeners, the bridge, its log).
+GALLERY_FILES = 32
+
+
+class PrivateGallery:
+    """A gallery in ``root`` on a free localhost port: its WebSocket listener for anonymous
+    spectators (``ws://127.0.0.1:PORT/``), its bridge to the club broker; ``start``/``stop``.
+    Its descriptor limit is ``max_spectators`` + :data:`GALLERY_FILES` (Mosquitto 2.0 ignores
+    ``max_connections`` on a WebSocket listener: the descriptors are what bound it)."""
+
+    def __init__(self, root: Path, club: str, bridge: Bridge, *, port: int | None = None,
+                 max_spectators: int = MAX_SPECTATORS, nice: int = 0) -> None:
+        self.binary = mosquitto_binary()
+        self.root = Path(root)
+        self.port = port or free_port()
+        self.max_spectators = max_spectators
+        self.nice = nice   # beside the director on one machine: the results first
+        self.process: subprocess.Popen[bytes] | None = None
+        self.root.mkdir(parents=True, exist_ok=True)
+        self.conf = self.root / "gallery.conf"
+        self.log = self.root / "gallery.log"
+        # a Unix socket's path has at most 107 bytes: not under a test's long folder
+        self.socket = Path(tempfile.gettempdir()) / f"bgboard-gallery-{self.port}.sock"
+        (self.root / "gallery.acl").write_text(gallery_acl_text(club))
+        self.conf.write_text(gallery_conf(club, self.port, str(self.root / "gallery.acl"), bridge,
+                                          str(self.socket), address="127.0.0.1",
+                                          max_spectators=max_spectators, log_file=str(self.log),
+                                          user=pwd.getpwuid(os.geteuid()).pw_name))
+        os.chmod(self.conf, 0o600)  # it holds the bridge's password
+
+    @property
+    def url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/"
+
+    def start(self, timeout: float = 10.0) -> None:
+        if self.process is None or self.process.poll() is not None:
+            self.process = run_mosquitto(self.binary, self.conf, self.port, self.log, timeout,
+                                         files=self.max_spectators + GALLERY_FILES, nice=self.nice)
+
+    def stop(self) -> None:
+        p, self.process = self.process, None
+        if p is not None:
+            if p.poll() is None:
+                p.terminate()
+                try:
+                    p.wait(10)
+                except subprocess.TimeoutExpired:  # pragma: no cover - mosquitto ignores SIGTERM
+                    p.kill()
+                    p.wait()
+            if p.stderr is not None:
+                p.stderr.close()
+        self.socket.unlink(missing_ok=True)
+
+    def __enter__(self) -> "PrivateGallery":
         self.start()
         return self
 

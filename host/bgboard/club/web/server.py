@@ -255,13 +255,17 @@ async def serve_club(
     *,
     ready: Callable[[str, int], None] | None = None,
     stop: asyncio.Event | None = None,
+    gallery: tuple[str, str] | None = None,
 ) -> None:
-    """Serve the club in the database at ``path`` with the room's ``hub`` (see serve_http)."""
+    """Serve the club in the database at ``path`` with the room's ``hub`` (see serve_http);
+    ``gallery`` (its WebSocket URL, the club's topic name): the pages watch the live boards
+    there (bgboard.net.gallery), not through this process."""
     from bgboard.club.db import shown
     from bgboard.club.web.site import create_app
 
     log.info("serving the club %s", shown(path))
     site = club_site(path, hub)
+    site.gallery = gallery
     # the room's seats within what the descriptors allow, the pages' share kept free
     site.max_streams = min(site.max_streams, streams_for(raise_file_limit()))
     await serve_http(create_app(site), host, port, ready=ready, stop=stop, on_stop=hub.close)

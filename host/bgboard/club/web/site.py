@@ -71,13 +71,23 @@ class Site:
     end_director_sessions: Callable[[], None] = lambda: None   # a new token: all sessions end
     max_streams: int = MAX_STREAMS                          # live streams at once (the room's seats)
     max_streams_per_address: int = MAX_STREAMS_PER_ADDRESS
+    gallery: tuple[str, str] | None = None   # (WebSocket URL, club topic): the pages watch the live boards there
+
+
+def headers_for(gallery: str | None) -> list[tuple[bytes, bytes]]:
+    """:data:`HEADERS`, the pages allowed to open a WebSocket to the ``gallery`` if there is one."""
+    if not gallery:
+        return HEADERS
+    policy = HEADERS[0][1] + b"; connect-src 'self' " + gallery.encode()
+    return [(HEADERS[0][0], policy), *HEADERS[1:]]
 
 
 class SecurityHeaders:
-    """Adds :data:`HEADERS` to every HTTP response."""
+    """Adds :data:`HEADERS` to every HTTP response (see :func:`headers_for`)."""
 
-    def __init__(self, app: ASGIApp) -> None:
+    def __init__(self, app: ASGIApp, gallery: str | None = None) -> None:
         self.app = app
+        self.headers = headers_for(gallery)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -87,7 +97,7 @@ class SecurityHeaders:
         async def with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 message.setdefault("headers", [])
-                message["headers"] = list(message["headers"]) + HEADERS
+                message["headers"] = list(message["headers"]) + self.headers
             await send(message)
 
         await self.app(scope, receive, with_headers)
@@ -116,6 +126,7 @@ def create_app(site: Site) -> Starlette:
     for env in envs.values():
         env.globals["site_name"] = site.name
         env.globals["has_club"] = site.club is not None   # also for the live fragments
+        env.globals["gallery"] = site.gallery             # (URL, club topic) or None: where the pages watch
 
     def render(name: str, context: dict[str, Any]) -> str:
         """``name`` in the language ``context["lang"]`` (English when it has none)."""
@@ -234,7 +245,7 @@ def create_app(site: Site) -> Starlette:
         return await run_in_threadpool(auth.check_director, request, site.director_sessions)
 
     middleware = [
-        Middleware(SecurityHeaders),
+        Middleware(SecurityHeaders, gallery=site.gallery[0] if site.gallery else None),
         Middleware(SessionMiddleware, secret_key=site.secret_key, session_cookie="bgboard_club",
                    max_age=SESSION_HOURS * 3600, same_site="strict"),
         Middleware(Door, director=director, refuse=refused),   # judged on its headers before the body is read

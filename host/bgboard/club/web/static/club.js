@@ -1,4 +1,5 @@
-// bgboard club pages: live boards over Server-Sent Events, and the TV view's cycle.
+// bgboard club pages: live boards over Server-Sent Events (or from the spectators' gallery,
+// gallery.js, when the page names one), and the TV view's cycle.
 // Hand-written, no build step. The server sends each changed board's card as escaped HTML.
 (function () {
   "use strict";
@@ -30,7 +31,8 @@
   }
   document.addEventListener("DOMContentLoaded", function () {
     var root = document.querySelector("[data-live]");
-    if (root && window.EventSource) live(root);
+    if (root && root.hasAttribute("data-gallery") && window.mqtt && window.bgboardWatch) window.bgboardWatch(root);
+    else if (root && window.EventSource) live(root);
     var seconds = parseInt(document.body.getAttribute("data-tv") || "0", 10);
     if (seconds > 0) tv(seconds);
   });

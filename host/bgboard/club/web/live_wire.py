@@ -1,0 +1,93 @@
+"""The room's live boards as the spectators' gallery carries them (pure): compact, checked JSON.
+
+A board's state comes from the board (untrusted); the director checks it once
+(:func:`bgboard.club.web.boardview.board_view`: names bounded and printable, numbers in range,
+the checkers decoded from the Position ID) and the gallery carries only that checked view, so a
+browser never sees what a board sent, only what the room's own page would show.  The page's
+script (static/club.js) draws it with text nodes and SVG elements, never as HTML.
+
+One board (``board``)::
+
+    {"board": 7, "version": 812, "online": true, "players": ["Anna", "Eva"], "length": 5,
+     "score": [1, 2], "cube": 2, "owner": 0, "crawford": false, "turn": 1, "dice": [3, 5],
+     "clocks": ["1:01", "0:58"], "running": 1, "phase": "Eva to play", "event": "Friday",
+     "match": 12, "title": "Board 7: Anna (white) v Eva (black) 1-2",
+     "sides": ["0000000000000000000050...", "..."], "problem": "...", "updated_ms": 1795929692000}
+
+The words are the pages' own (``phase`` is :attr:`BoardView.phase_line`, ``clocks`` its
+``clock_text``, ``title`` the picture's), so the script only places them.  Fields that are
+unknown are left out (``length``, ``score``, ``owner``, ``turn``, ``dice``, ``clocks``,
+``running``, ``phase``, ``event``, ``match``, ``sides``, ``problem``, ``updated_ms``);
+``sides`` are the two players' 26 counts (0 off, 1-24, 25 bar, each from its
+own player's view, as :class:`~bgboard.club.web.boardview.BoardView` holds them) as 26 hex
+digits each (a count above 15 is written ``f``: no point holds more than 15).  A board that
+left the room: ``{"board": 7, "version": 813, "gone": true}``.
+
+The room's message: ``{"boards": [board, ...], "sent_ms": 1795929692400}`` (the boards
+changed in one tick, at most :data:`ROOM_CHUNK` in one message; ``sent_ms`` the director's
+wall clock when it published them).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Iterable, Iterator
+
+from bgboard.club.live_boards import BoardLive
+from bgboard.club.web.board_picture import title
+from bgboard.club.web.boardview import BoardView, view_of
+
+#: A board's message is under this many bytes with the longest names and texts (the view
+#: bounds them; a usual board is about 350).
+BOARD_BYTES = 2048
+#: Boards in one room message (a larger room goes in several): under 200 kB, within the
+#: gallery's packet bound (bgboard.net.gallery.MAX_PACKET).
+ROOM_CHUNK = 100
+
+
+def _hex(side: tuple[int, ...]) -> str:
+    return "".join("0123456789abcdef"[min(count, 15)] for count in side)
+
+
+def compact_view(view: BoardView, version: int, updated_ms: object = None) -> dict[str, Any]:
+    """The checked ``view`` as the gallery's dict (see the module)."""
+    out: dict[str, Any] = {"board": view.board, "version": version, "online": view.online,
+                           "players": list(view.players), "cube": view.cube, "crawford": view.crawford,
+                           "title": title(view)}
+    optional: dict[str, Any] = {
+        "length": view.length, "score": view.score, "owner": view.cube_owner, "turn": view.turn, "dice": view.dice,
+        "clocks": None if view.clocks is None else [view.clock_text(0), view.clock_text(1)],
+        "running": view.clock_running, "phase": view.phase_line or None, "event": view.event,
+        "match": view.match, "problem": view.problem,
+        "sides": None if view.sides is None else [_hex(view.sides[0]), _hex(view.sides[1])],
+    }
+    out.update({key: list(value) if isinstance(value, tuple) else value
+                for key, value in optional.items() if value is not None})
+    if isinstance(updated_ms, int) and not isinstance(updated_ms, bool) and 0 < updated_ms < 2**53:
+        out["updated_ms"] = updated_ms
+    return out
+
+
+def compact(live: BoardLive) -> dict[str, Any]:
+    """A hub entry as the gallery's dict (``gone`` for a board that left the room)."""
+    if not live.state and not live.online:
+        return {"board": live.board, "version": live.version, "gone": True}
+    return compact_view(view_of(live), live.version, live.state.get("updated_ms"))
+
+
+def encode(item: dict[str, Any]) -> bytes:
+    """One board's message (its ``live/board/<n>`` topic)."""
+    return json.dumps(item, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+def room_messages(items: Iterable[dict[str, Any]], sent_ms: int | None = None) -> Iterator[bytes]:
+    """The room's messages for these boards (:data:`ROOM_CHUNK` at most in each)."""
+    stamp = {} if sent_ms is None else {"sent_ms": sent_ms}
+    batch: list[dict[str, Any]] = []
+    for item in items:
+        batch.append(item)
+        if len(batch) == ROOM_CHUNK:
+            yield json.dumps({"boards": batch, **stamp}, ensure_ascii=False, separators=(",", ":")).encode()
+            batch = []
+    if batch:
+        yield json.dumps({"boards": batch, **stamp}, ensure_ascii=False, separators=(",", ":")).encode()

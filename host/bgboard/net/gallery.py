@@ -1,0 +1,131 @@
+"""The gallery: a second Mosquitto where spectators watch the club's live boards (pure text;
+docs/club-network.md, "Spectators").
+
+The club's broker stays closed to the public (every client has a user and a password).  The
+director publishes the room's live boards, checked and compact (``bgboard.club.live_wire``),
+on the club's ``live`` topics; the gallery broker bridges exactly those topics **in** from the
+club's broker (as the user :data:`GALLERY`, who may only read them) and serves them to
+anonymous browsers over MQTT-over-WebSocket, read-only.  A spectator never reaches the club's
+broker, the director's process or any other topic: the gallery holds nothing else, its ACL lets
+anonymous clients read ``bgboard/<club>/live/#`` and nothing more, and no user of the gallery
+has a session worth taking (the bridge is the gallery's own client of the club broker).
+
+Topics (retained ones marked R):
+
+* ``bgboard/<club>/live/board/<n>`` (R): board ``n``'s newest compact state, at most one a tick;
+* ``bgboard/<club>/live/room``: every board changed in one tick, in one message.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import re
+
+from bgboard.net.protocol import PREFIX, ProtocolError, check_club
+
+#: The club broker's user of a gallery's bridge (it reads the live topics only).
+GALLERY = "gallery"
+#: Spectators connected to one gallery at once (Mosquitto's ``max_connections``).
+MAX_SPECTATORS = 20_000
+#: The largest packet the gallery takes: a room message of 100 boards with the longest names
+#: (``bgboard.club.web.live_wire``: under 200 kB), which also bounds what a spectator may send
+#: (its CONNECT or SUBSCRIBE is a few dozen bytes).
+MAX_PACKET = 256 * 1024
+#: Messages (and bytes) the gallery keeps queued for one slow spectator; beyond, it drops the
+#: spectator's QoS 0 messages (it gets a newer state next tick).  The count holds a room's
+#: snapshot (one retained message per board, sent at once when a page subscribes).
+MAX_QUEUED_MESSAGES = 1000
+MAX_QUEUED_BYTES = 4 * 1024 * 1024
+
+
+_URL_RE = re.compile(r"wss?://[A-Za-z0-9.\-\[\]:]{1,200}(/[A-Za-z0-9._~\-/]{0,100})?")
+
+
+def check_gallery_url(url: str) -> str:
+    """``url`` if it is a gallery's WebSocket address (``ws://host:port/`` or ``wss://...``:
+    letters, digits and ``.-:[]`` in the host, a plain path), else one sentence."""
+    if not isinstance(url, str) or not _URL_RE.fullmatch(url):
+        raise ProtocolError(f"a gallery is a WebSocket address such as ws://club.local:9001/, not {url[:80]!r}")
+    return url
+
+
+def live_filter(club: str) -> str:
+    """Every live topic of the club (the gallery's and the spectators' filter)."""
+    return f"{PREFIX}/{check_club(club)}/live/#"
+
+
+def room_topic(club: str) -> str:
+    """``bgboard/<club>/live/room``: the boards changed in one tick."""
+    return f"{PREFIX}/{check_club(club)}/live/room"
+
+
+def board_topic(club: str, board: int) -> str:
+    """``bgboard/<club>/live/board/<n>``: one board's newest compact state (retained)."""
+    return f"{PREFIX}/{check_club(club)}/live/board/{int(board)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Bridge:
+    """Where the gallery takes the live topics from: the club broker's address and port, and
+    the bridge's password there (user :data:`GALLERY` unless ``user`` says another:
+    each gallery bridged to one club broker needs a user of its own)."""
+
+    address: str
+    port: int
+    password: str
+    user: str = GALLERY
+
+
+def gallery_conf(club: str, port: int, acl_file: str, bridge: Bridge, local_socket: str, *, address: str = "",
+                 max_spectators: int = MAX_SPECTATORS, log_file: str | None = None, user: str | None = None) -> str:
+    """The text of a gallery's ``mosquitto.conf``: one WebSocket listener for anonymous
+    spectators, read-only through ``acl_file`` (:func:`gallery_acl_text`), and a bridge taking
+    the club's live topics in.  ``local_socket``: a Unix socket for this machine's own clients
+    (same ACL; Debian's Mosquitto 2.0.11 will not start with a WebSocket listener alone).  The
+    file holds the bridge's password: keep it ``chmod 600``."""
+    club = check_club(club)
+    lines = [
+        f"# bgboard gallery for club {club!r} (Mosquitto 2.0): spectators read the live boards, nothing else.",
+        *([f"user {user}"] if user else []),
+        "per_listener_settings false",
+        "allow_anonymous true",
+        f"acl_file {acl_file}",
+        "persistence false",
+        # every message goes out at once, not held for the previous one's ACK (Nagle's algorithm)
+        "set_tcp_nodelay true",
+        f"listener {port}{' ' + address if address else ''}",
+        "protocol websockets",
+        f"max_connections {max_spectators}",
+        f"max_packet_size {MAX_PACKET}",
+        f"max_queued_messages {MAX_QUEUED_MESSAGES}",
+        f"max_queued_bytes {MAX_QUEUED_BYTES}",
+        "max_keepalive 300",
+        "websockets_log_level 0",
+        f"listener 0 {local_socket}",
+    ]
+    if log_file is not None:
+        lines += [f"log_dest file {log_file}", "log_type error", "log_type warning", "connection_messages false"]
+    lines += [
+        "",
+        f"connection bgboard-{club}-{bridge.user}",
+        f"address {bridge.address}:{bridge.port}",
+        f"remote_username {bridge.user}",
+        f"remote_password {bridge.password}",
+        f"remote_clientid {bridge.user}",
+        # in: the club broker's live topics come here; nothing goes back
+        f"topic {PREFIX}/{club}/live/# in 0",
+        "bridge_protocol_version mqttv311",
+        # a Mosquitto on both ends: retained stays retained (a new spectator gets the newest)
+        "try_private true",
+        "cleansession true",
+        "notifications false",
+        "restart_timeout 1 10",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def gallery_acl_text(club: str) -> str:
+    """The gallery's ``acl_file``: anonymous clients may read the club's live topics only."""
+    return (f"# bgboard gallery for club {check_club(club)!r}: anonymous spectators read the live boards only.\n"
+            f"topic read {live_filter(club)}\n")

@@ -1,0 +1,164 @@
+"""The director's feed of the spectators' gallery: the compact, checked states it publishes
+(bgboard.club.web.live_wire), its coalescing (bgboard.club.web.gallery_feed), and a board's move
+reaching an anonymous WebSocket spectator over the real path — the board's club link, the club's
+Mosquitto, the director's MQTT side and hub, the feed, the bridge, the gallery's Mosquitto."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+import time
+
+import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
+
+from bgboard.club.board_tournament import ClubTournament
+from bgboard.club.boards import DirectorLink
+from bgboard.club.director import Director as Service
+from bgboard.club.live_boards import LiveHub
+from bgboard.club.web.boardview import MAX_NAME, board_view
+from bgboard.club.web.gallery_feed import GalleryFeed
+from bgboard.club.web.live_wire import BOARD_BYTES, ROOM_CHUNK, compact, encode, room_messages
+from bgboard.match import apply
+from bgboard.match.selfplay import selfplay
+from bgboard.net.board_report import board_state
+from bgboard.net.boardlink import ClubLink
+from bgboard.net.gallery import MAX_PACKET, board_topic, room_topic
+from bgboard.store.journal import Journal
+from tests.net.club_harness import board_settings, director_settings, new_club
+from tests.net.conftest import CLUB, start_broker
+
+STATE = {"players": ["Anna", "Eva"], "length": 5, "score": [1, 2], "cube": 2, "cube_owner": 1, "turn": 0,
+         "dice": [3, 5], "position_id": "4HPwATDgc/ABMA", "phase": "play", "clocks": [61000, 58000],
+         "clock_running": 0, "event": "Friday", "match": 12, "updated_ms": 1_795_929_692_000}
+
+
+def test_a_board_is_sent_as_the_pages_checked_view_never_as_the_board_wrote_it():
+    hostile = dict(STATE, players=["<b>" + "A\u202e" * 100, 7], position_id="not an id", cube=3, extra="x" * 10_000,
+                   dice=[0, 9], updated_ms="soon")
+    item = compact(LiveHub().update(4, hostile))
+    assert item["players"][0].startswith("<b>") and len(item["players"][0]) <= MAX_NAME
+    assert item["players"][1] == "Black" and item["cube"] == 1 and "dice" not in item and "extra" not in item
+    assert "sides" not in item and item["problem"] and "updated_ms" not in item
+    widest = dict(STATE, players=["🎲" * 200] * 2, event="🎲" * 200, position_id="🎲" * 20)
+    assert len(encode(compact(LiveHub().update(9999, widest)))) < 2048 == BOARD_BYTES
+    [room] = room_messages([compact(LiveHub().update(9999, widest))] * ROOM_CHUNK, 1_795_929_692_000)
+    assert len(room) + 1024 < ROOM_CHUNK * BOARD_BYTES + 1024 <= MAX_PACKET   # the gallery takes it
+    good = compact(LiveHub().update(4, STATE))
+    view = board_view(4, STATE)
+    assert good["sides"] == ["".join("%x" % n for n in side) for side in view.sides]
+    assert good["phase"] == "Anna to play" and good["clocks"] == ["1:01", "0:58"] and good["owner"] == 1
+    assert good["title"] == "Board 4: Anna (white) v Eva (black) 1-2" and good["updated_ms"] == STATE["updated_ms"]
+
+
+def test_a_board_that_left_is_gone_and_a_large_room_goes_in_chunks():
+    hub = LiveHub()
+    hub.offline(9)
+    assert compact(hub.get(9)) == {"board": 9, "version": 1, "gone": True}
+    items = [{"board": n} for n in range(1, 2 * ROOM_CHUNK + 2)]
+    messages = [json.loads(m)["boards"] for m in room_messages(items)]
+    assert [len(m) for m in messages] == [ROOM_CHUNK, ROOM_CHUNK, 1] and sum(messages, []) == items
+
+
+def test_the_feed_sends_each_changed_board_once_a_tick_with_its_newest_state():
+    hub = LiveHub()
+    feed = GalleryFeed(hub, CLUB)
+    sent: list[tuple[str, bytes, bool]] = []
+    publish = lambda topic, payload, retain: sent.append((topic, payload, retain))  # noqa: E731
+    assert feed.publish_changes(publish) == 0 and sent == []
+    for score in ([0, 0], [1, 0], [2, 0]):
+        hub.update(7, dict(STATE, score=score))
+    hub.update(3, STATE)
+    assert feed.publish_changes(publish) == 2
+    # the room first: behind a tick's board messages Mosquitto 2.0.11's gallery held it ~0.2 s
+    assert [(t, r) for t, _, r in sent] == [(room_topic(CLUB), False), (board_topic(CLUB, 7), True), (board_topic(CLUB, 3), True)]
+    room = json.loads(sent[0][1])["boards"]
+    assert [(b["board"], b["score"]) for b in room] == [(7, [2, 0]), (3, [1, 2])]
+    sent.clear()
+    assert feed.publish_changes(publish) == 0 and sent == []
+
+
+def test_a_boards_move_reaches_an_anonymous_spectator_on_the_gallery(tmp_path):
+    broker = start_broker(tmp_path / "broker")
+    gallery = broker.gallery(tmp_path / "gallery")
+    try:
+        gallery.start(timeout=60)
+    except BaseException:
+        broker.kill()
+        raise
+    db = tmp_path / "club.sqlite"
+    [match, *_] = new_club(db, "swiss", length=3, rounds=1, players=4)
+    got: list[tuple[float, dict]] = []
+    subscribed = threading.Event()
+    spectator = mqtt.Client(CallbackAPIVersion.VERSION2, transport="websockets", protocol=mqtt.MQTTv311)
+    spectator.on_connect = lambda c, u, f, r, p: c.subscribe(room_topic(CLUB))
+    spectator.on_subscribe = lambda *a: subscribed.set()
+    spectator.on_message = lambda c, u, m: got.append((time.time(), json.loads(m.payload)))
+    spectator.connect("127.0.0.1", gallery.port)
+    spectator.loop_start()
+
+    async def evening() -> None:
+        hub = LiveHub()
+        with Service.open(db) as service:
+            director = DirectorLink(director_settings(broker), ClubTournament(service), hub=hub)
+            feed = GalleryFeed(hub, CLUB, tick_s=0.2)
+            tasks = [asyncio.ensure_future(director.run()),
+                     asyncio.ensure_future(feed.run(director.send, lambda: director.online))]
+            journal = Journal(tmp_path / "board.sqlite")
+            link = ClubLink(board_settings(broker, match.board), journal)
+            tasks.append(asyncio.ensure_future(link.run()))
+            try:
+                actions = selfplay(3, seed=21, players=tuple(match.players))
+                state = apply(None, actions[0])
+                deadline = time.monotonic() + 30
+                while not any(b["board"] == match.board for _, m in got for b in m["boards"]):  # the bridge comes up
+                    assert time.monotonic() < deadline, "the board's state never reached the spectator"
+                    link.publish_state(board_state(state, int(time.time() * 1000)))
+                    await asyncio.sleep(0.3)
+                for action in actions[1:6]:
+                    state = apply(state, action)
+                    link.publish_state(board_state(state, int(time.time() * 1000)))
+                    await asyncio.sleep(0.05)
+                last = board_state(state, int(time.time() * 1000))
+                link.publish_state(last)
+                deadline = time.monotonic() + 10
+                while not any(b.get("updated_ms") == last.updated_ms for _, m in got for b in m["boards"]):
+                    assert time.monotonic() < deadline, "the board's last state never reached the spectator"
+                    await asyncio.sleep(0.05)
+            finally:
+                link.stop()
+                director.stop()
+                await asyncio.sleep(0.1)
+                for task in tasks:
+                    task.cancel()
+                await asyncio.gather(*tasks, return_exceptions=True)
+                journal.close()
+
+    try:
+        assert subscribed.wait(10)
+        asyncio.run(evening())
+    finally:
+        spectator.disconnect()
+        spectator.loop_stop()
+        gallery.stop()
+        broker.kill()
+    boards = [b for _, m in got for b in m["boards"]]
+    assert {b["board"] for b in boards} == {match.board}
+    assert all(b["players"] == list(match.players) for b in boards)
+    assert len(got) < 12   # coalesced: far fewer messages than the board's states
+
+
+def test_club_serve_refuses_a_gallery_without_a_broker_or_with_a_bad_address(tmp_path, capsys):
+    from bgboard.cli import main
+
+    db = tmp_path / "club.sqlite"
+    Service.create(db, "Riverside").close()
+    assert main(["club", "--db", str(db), "serve", "--http", "127.0.0.1:0", "--gallery", "ws://club.local:9001/"]) == 2
+    assert "--gallery needs --broker" in capsys.readouterr().err
+    password = tmp_path / "password"
+    password.write_text("x\n")
+    assert main(["club", "--db", str(db), "serve", "--broker", "mqtt://127.0.0.1:1", "--password-file", str(password),
+                 "--gallery", "ws://x/\"><script>alert(1)</script>"]) == 2
+    err = capsys.readouterr().err
+    assert "a gallery is a WebSocket address" in err and "Traceback" not in err
