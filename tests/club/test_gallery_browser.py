@@ -69,7 +69,11 @@ def states() -> list[dict]:
     return out
 
 
-def test_the_page_draws_each_board_as_the_server_does(tmp_path, browser):
+@pytest.mark.parametrize("language", ["en", "de", "nl"])
+def test_the_page_draws_each_board_as_the_server_does(tmp_path, browser, language):
+    """... in the page's language too (the board message is one for every spectator: the
+    script says its phase, title and unnamed sides with the page's gallery-words)."""
+    browser.execute_cdp_cmd("Network.setExtraHTTPHeaders", {"headers": {"Accept-Language": language}})
     hub = LiveHub()
     served = ServedSite(Site(hub, name="Riverside", gallery=("ws://127.0.0.1:9/", CLUB)))
     try:

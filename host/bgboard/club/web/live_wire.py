@@ -10,14 +10,17 @@ One board (``board``)::
 
     {"board": 7, "version": 812, "online": true, "players": ["Anna", "Eva"], "length": 5,
      "score": [1, 2], "cube": 2, "owner": 0, "crawford": false, "turn": 1, "dice": [3, 5],
-     "clocks": ["1:01", "0:58"], "running": 1, "phase": "Eva to play", "event": "Friday",
+     "clocks": ["1:01", "0:58"], "running": 1, "phase": "Eva to play", "phase_key": "play", "event": "Friday",
      "match": 12, "title": "Board 7: Anna (white) v Eva (black) 1-2",
      "sides": ["0000000000000000000050...", "..."], "problem": "...", "updated_ms": 1795929692000}
 
 The words are the pages' own (``phase`` is :attr:`BoardView.phase_line`, ``clocks`` its
-``clock_text``, ``title`` the picture's), so the script only places them.  Fields that are
-unknown are left out (``length``, ``score``, ``owner``, ``turn``, ``dice``, ``clocks``,
-``running``, ``phase``, ``event``, ``match``, ``sides``, ``problem``, ``updated_ms``);
+``clock_text``, ``title`` the picture's, in English), so the script only places them; a page
+in another language says the phase (``phase_key``, a :data:`PHASE_WORDS` key), the title and a
+side the board named nobody for (``unnamed``: ``[true, false]``) with its own words
+(:func:`page_words`), one message serving every spectator.  Fields that are unknown are left
+out (``length``, ``score``, ``owner``, ``turn``, ``dice``, ``clocks``, ``running``, ``phase``,
+``phase_key``, ``unnamed``, ``event``, ``match``, ``sides``, ``problem``, ``updated_ms``);
 ``sides`` are the two players' 26 counts (0 off, 1-24, 25 bar, each from its
 own player's view, as :class:`~bgboard.club.web.boardview.BoardView` holds them) as 26 hex
 digits each (a count above 15 is written ``f``: no point holds more than 15).  A board that
@@ -35,7 +38,8 @@ from typing import Any, Iterable, Iterator
 
 from bgboard.club.live_boards import BoardLive
 from bgboard.club.web.board_picture import title
-from bgboard.club.web.boardview import BoardView, view_of
+from bgboard.club.web.boardview import PHASE_WORDS, PLAYER_PHASE, UNNAMED, BoardView, view_of
+from bgboard.language import Words
 
 #: A board's message is under this many bytes with the longest names and texts (the view
 #: bounds them; a usual board is about 350).
@@ -57,7 +61,8 @@ def compact_view(view: BoardView, version: int, updated_ms: object = None) -> di
     optional: dict[str, Any] = {
         "length": view.length, "score": view.score, "owner": view.cube_owner, "turn": view.turn, "dice": view.dice,
         "clocks": None if view.clocks is None else [view.clock_text(0), view.clock_text(1)],
-        "running": view.clock_running, "phase": view.phase_line or None, "event": view.event,
+        "running": view.clock_running, "phase": view.phase_line or None, "phase_key": view.phase,
+        "unnamed": list(view.unnamed) if any(view.unnamed) else None, "event": view.event,
         "match": view.match, "problem": view.problem,
         "sides": None if view.sides is None else [_hex(view.sides[0]), _hex(view.sides[1])],
     }
@@ -91,3 +96,17 @@ def room_messages(items: Iterable[dict[str, Any]], sent_ms: int | None = None) -
             batch = []
     if batch:
         yield json.dumps({"boards": batch, **stamp}, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+def page_words(words: Words) -> dict[str, Any]:
+    """The words the gallery's script (static/gallery.js) draws a board with, in ``words``'
+    language: a page puts them in its ``gallery-words`` JSON, so one board message (English
+    ``phase`` and ``title`` for a reader without the script's words, ``phase_key`` and
+    ``unnamed`` for one with them) serves every spectator in their own language."""
+    say = words.gettext
+    return {"board": say("Board %(number)s"), "length": say("%(length)s-point match"), "money": say("money"),
+            "offline": say("offline"), "match": say("match %(number)s"),
+            "title": say("Board %(number)s: %(white)s (white) v %(black)s (black)"),
+            "colours": [say("white"), say("black")], "unnamed": [say(UNNAMED[0]), say(UNNAMED[1])],
+            "phases": {key: say(text) for key, text in PHASE_WORDS.items()},
+            "player_phases": {key: say(text) for key, text in PLAYER_PHASE.items()}}

@@ -33,6 +33,7 @@ from bgboard.club.db import ClubDatabaseError, ClubDatabaseUnavailableError, dat
 from bgboard.club.live_boards import LiveHub
 from bgboard.club.vocabulary import named
 from bgboard.club.web import login as auth
+from bgboard.club.web.live_wire import page_words
 from bgboard.club.web.boardview import bounded, view_of
 from bgboard.club.web.door import Door
 from bgboard.club.web.page_language import (LANG_COOKIE, LANG_COOKIE_DAYS, club_words, request_language, safe_next,
@@ -117,6 +118,7 @@ def templates(language: str = "en") -> Environment:
     env.install_gettext_translations(words, newstyle=True)  # type: ignore[attr-defined]
     env.globals["lang"] = language
     env.globals["words"] = words
+    env.globals["gallery_words"] = functools.partial(page_words, words)   # the gallery script's words
     env.globals["named"] = functools.partial(named, words)   # a stored code (format, status) in words
     return env
 

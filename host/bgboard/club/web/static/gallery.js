@@ -15,6 +15,30 @@
   var PIPS = {1: [[2, 2]], 2: [[1, 1], [3, 3]], 3: [[1, 1], [2, 2], [3, 3]], 4: [[1, 1], [3, 1], [1, 3], [3, 3]],
     5: [[1, 1], [3, 1], [2, 2], [1, 3], [3, 3]], 6: [[1, 1], [1, 2], [1, 3], [3, 1], [3, 2], [3, 3]]};
 
+  // the page's words (its gallery-words JSON, in the page's language: live_wire.page_words)
+  var WORDS = (function () {
+    var node = document.getElementById("gallery-words");
+    try { return node ? JSON.parse(node.textContent) : null; } catch (e) { return null; }
+  })();
+  function fmt(text, params) {   // Python's %(name)s, as the catalogues write them
+    return String(text).replace(/%\((\w+)\)s|%%/g, function (all, key) { return key ? String(params[key]) : "%"; });
+  }
+  function said(key, params, english) { return WORDS && WORDS[key] ? fmt(WORDS[key], params || {}) : english; }
+  function nameOf(v, p) {
+    var unnamed = Array.isArray(v.unnamed) && v.unnamed[p];
+    return unnamed && WORDS ? WORDS.unnamed[p] : (v.players || [])[p];
+  }
+  function titleOf(v) {
+    if (!WORDS) return v.title;
+    var score = Array.isArray(v.score) ? " " + v.score[0] + "-" + v.score[1] : "";
+    return fmt(WORDS.title, {number: v.board, white: nameOf(v, 0), black: nameOf(v, 1)}) + score;
+  }
+  function phaseOf(v) {
+    var key = v.phase_key;
+    if (!WORDS || typeof key !== "string") return v.phase || "";
+    if (WORDS.player_phases[key] && typeof v.turn === "number") return fmt(WORDS.player_phases[key], {name: nameOf(v, v.turn)});
+    return WORDS.phases[key] || "";
+  }
   function el(name, attrs, text, ns) {
     var node = ns ? document.createElementNS(ns, name) : document.createElement(name);
     Object.keys(attrs || {}).forEach(function (key) { node.setAttribute(key, String(attrs[key])); });
@@ -44,9 +68,10 @@
     return out[0] && out[1] ? out : null;
   }
   function picture(v) {
-    var svg = s("svg", {viewBox: "0 0 " + WIDTH + " " + HEIGHT, "class": "board-svg", role: "img", "aria-label": v.title});
+    var title = titleOf(v);
+    var svg = s("svg", {viewBox: "0 0 " + WIDTH + " " + HEIGHT, "class": "board-svg", role: "img", "aria-label": title});
     svg.setAttributeNS("http://www.w3.org/2000/xmlns/", "xmlns", SVG);
-    svg.appendChild(s("title", {}, v.title));
+    svg.appendChild(s("title", {}, title));
     svg.appendChild(s("rect", {x: CUBE_W, y: 0, width: WIDTH - CUBE_W, height: HEIGHT, rx: 4, fill: "#5a3a20"}));
     svg.appendChild(s("rect", {x: LEFT, y: TOP, width: 6 * W, height: BOTTOM - TOP, fill: "#e9dcc0"}));
     svg.appendChild(s("rect", {x: RIGHT, y: TOP, width: 6 * W, height: BOTTOM - TOP, fill: "#e9dcc0"}));
@@ -112,22 +137,25 @@
     [0, 1].forEach(function (p) {
       var row = el("tr", {"class": v.turn === p ? "on-roll" : ""});
       var colour = p === 0 ? "white" : "black";
-      row.appendChild(el("td", {"class": "colour " + colour, title: colour}));
-      row.appendChild(el("td", {"class": "name"}, (v.players || [])[p]));
+      row.appendChild(el("td", {"class": "colour " + colour, title: WORDS ? WORDS.colours[p] : colour}));
+      row.appendChild(el("td", {"class": "name"}, nameOf(v, p)));
       row.appendChild(el("td", {"class": "score", "data-player": p}, Array.isArray(v.score) ? v.score[p] : "-"));
       row.appendChild(el("td", {"class": "clock" + (v.running === p ? " running" : "")}, Array.isArray(v.clocks) ? v.clocks[p] : ""));
       body.appendChild(row);
     });
     return table;
   }
-  function lengthText(v) { return v.length ? v.length + "-point match" : v.length === 0 ? "money" : ""; }
+  function lengthText(v) {
+    return v.length ? said("length", {length: v.length}, v.length + "-point match")
+      : v.length === 0 ? said("money", {}, "money") : "";
+  }
   function badges(parent, v) {
-    if (!v.online) parent.appendChild(el("span", {"class": "badge off"}, "offline"));
+    if (!v.online) parent.appendChild(el("span", {"class": "badge off"}, said("offline", {}, "offline")));
     if (v.crawford) parent.appendChild(el("span", {"class": "badge"}, "Crawford"));
   }
   function tail(node, v) {
     node.appendChild(players(v));
-    node.appendChild(el("p", {"class": "phase"}, (v.phase || "") + (v.event ? " \u00b7 " + v.event : "")));
+    node.appendChild(el("p", {"class": "phase"}, phaseOf(v) + (v.event ? " \u00b7 " + v.event : "")));
     if (v.problem) node.appendChild(el("p", {"class": "problem"}, v.problem));
     return node;
   }
@@ -135,7 +163,7 @@
   function card(v) {
     var node = el("article", {"class": "card" + (v.online ? "" : " offline"), id: "board-" + v.board});
     var header = el("header");
-    header.appendChild(el("a", {href: "/board/" + v.board}, "Board " + v.board));
+    header.appendChild(el("a", {href: "/board/" + v.board}, said("board", {number: v.board}, "Board " + v.board)));
     badges(header, v);
     header.appendChild(el("span", {"class": "length"}, lengthText(v)));
     node.appendChild(header);
@@ -144,13 +172,13 @@
   }
   function large(v, hasClub) {
     var node = el("section", {"class": "large" + (v.online ? "" : " offline"), id: "board-" + v.board});
-    var h1 = el("h1", {}, "Board " + v.board);
+    var h1 = el("h1", {}, said("board", {number: v.board}, "Board " + v.board));
     badges(h1, v);
     node.appendChild(h1);
     var meta = el("p", {"class": "meta"}, lengthText(v) + (v.event ? " \u00b7 " + v.event : ""));
     if (v.match && hasClub) {
       meta.appendChild(document.createTextNode(" \u00b7 "));
-      meta.appendChild(el("a", {href: "/match/" + v.match}, "match " + v.match));
+      meta.appendChild(el("a", {href: "/match/" + v.match}, said("match", {number: v.match}, "match " + v.match)));
     }
     node.appendChild(meta);
     node.appendChild(picture(v));
