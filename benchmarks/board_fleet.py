@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import random
 import time
 import uuid as uuids
 from dataclasses import replace
@@ -75,8 +76,10 @@ class Board:
 
     def __init__(self, n: int, settings: LinkSettings, journal: Journal, book: list[list[Any]],
                  timings: list[tuple[float, float]], moment: Moment | None,
-                 acks: dict[str, tuple[float, float]] | None = None) -> None:
+                 acks: dict[str, tuple[float, float]] | None = None, match_s: float = 0.0) -> None:
         self.n = n
+        self.match_s = match_s
+        self.pace = random.Random(n)
         self.moment = moment
         self.book = book
         self.journal = journal
@@ -110,6 +113,8 @@ class Board:
             for _action, after, _before in list(states(actions))[:: max(1, len(actions) // 6)]:
                 self.link.publish_state(board_state(after, int(time.time() * 1000), assignment=a))
                 await asyncio.sleep(0)
+            if self.match_s:  # the match lasts a while (0.5 to 1.5 x match_s): an evening's results spread out
+                await asyncio.sleep(self.match_s * (0.5 + self.pace.random()))
             # the board's own work at the end of its match (the .mat export)
             state = replay(actions)
             result = result_of(actions, state, uuid=str(uuids.uuid4()), board=self.n, assignment=a,
@@ -123,10 +128,10 @@ class Board:
 
 
 def fleet_process(clubs: list[tuple[str, str, dict[int, str]]], rounds: int, length: int, tmp: str,
-                  across: Any, go: Any, out: str, nice: int) -> None:
+                  across: Any, go: Any, out: str, nice: int, match_s: float = 0.0) -> None:
     """Some boards of some clubs ((broker URL, club topic, {board: password}) each) in a process
     of their own, at ``nice`` (on a real club they are other computers: their CPU is not the
-    director's); each plays ``rounds`` matches.  With ``across`` (a multiprocessing barrier)
+    director's); each plays ``rounds`` matches, each lasting 0.5 to 1.5 x ``match_s``.  With ``across`` (a multiprocessing barrier)
     every board of a round submits at the same moment and ``go`` is set then.  Written to
     ``out`` as JSON: the (submit, ack) monotonic times, the wall-clock ``acks`` by result
     UUID, the re-sends and the CPU seconds (from the first moment, or from the start)."""
@@ -144,7 +149,8 @@ def fleet_process(clubs: list[tuple[str, str, dict[int, str]]], rounds: int, len
             for n, password in logins.items():
                 s = LinkSettings(parse_broker_url(url), topic, n, board_user(n), password,
                                  resend_s=10.0, keepalive_s=30, backoff_most_s=2.0)
-                fleet.append(Board(n, s, Journal(Path(tmp) / f"{topic}-board{n}.sqlite"), book, timings, moment, acks))
+                fleet.append(Board(n, s, Journal(Path(tmp) / f"{topic}-board{n}.sqlite"), book, timings, moment, acks,
+                                   match_s))
         links = [asyncio.create_task(b.link.run()) for b in fleet]
         await asyncio.gather(*(b.play(rounds) for b in fleet))
         cpu = time.process_time() - (moment.cpu_at if moment is not None else cpu0)
