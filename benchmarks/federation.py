@@ -39,6 +39,7 @@ import random
 import statistics
 import sys
 import tempfile
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -141,6 +142,29 @@ async def evening(fed: LocalFederation, pg: PrivatePostgres, args: argparse.Name
     return {"played": sum(played), "played_s": played_s, "settled_s": settled_s, "feeds": counts, "chaos": chaos_log}
 
 
+def watch_clubs(fed: LocalFederation, seen: dict[str, float], done: asyncio.Event, every_s: float = 0.05) -> None:
+    """When each club's result was first seen committed in its database (match UUID -> wall
+    clock): the club commits it at most one poll (``every_s`` and the reads) earlier.  The
+    club database keeps its times to the second, too coarse for this."""
+    import sqlite3
+
+    conns = [sqlite3.connect(f"file:{site.db}?mode=ro", uri=True, timeout=5) for site in fed.sites]
+    try:
+        while not done.is_set():
+            for conn in conns:
+                try:
+                    rows = conn.execute("SELECT uuid FROM matches WHERE status IN ('finished', 'forfeit')").fetchall()
+                except sqlite3.OperationalError:
+                    continue  # busy: the next poll
+                at = time.time()
+                for (uuid,) in rows:
+                    seen.setdefault(uuid, at)
+            time.sleep(every_s)
+    finally:
+        for conn in conns:
+            conn.close()
+
+
 def run_fleet(fed: LocalFederation, tmp: Path, args: argparse.Namespace) -> dict[str, Any]:
     """Every club's boards, spread over ``--board-procs`` processes (at ``--board-nice``: they
     stand for other computers), each board playing ``--rounds`` matches of its club's evening;
@@ -183,6 +207,9 @@ async def evening_boards(fed: LocalFederation, pg: PrivatePostgres, args: argpar
     done = asyncio.Event()
     chaos_log: list[str] = []
     chaos_task = asyncio.ensure_future(chaos(fed, pg, done, chaos_log)) if args.chaos else None
+    seen: dict[str, float] = {}
+    watching = threading.Thread(target=watch_clubs, args=(fed, seen, done), name="watch", daemon=True)
+    watching.start()
     t0 = time.monotonic()
     try:
         fleet = await asyncio.to_thread(run_fleet, fed, tmp, args)
@@ -214,7 +241,8 @@ async def evening_boards(fed: LocalFederation, pg: PrivatePostgres, args: argpar
         if chaos_task is not None:
             chaos_task.cancel()
             await asyncio.gather(chaos_task, return_exceptions=True)
-    return {"played_s": played_s, "settled_s": settled_s, "chaos": chaos_log, "cpu": cpu, **fleet}
+    watching.join(5)
+    return {"played_s": played_s, "settled_s": settled_s, "chaos": chaos_log, "cpu": cpu, "seen": seen, **fleet}
 
 
 async def burst(fed: LocalFederation, url: str, n: int) -> tuple[float, int]:
@@ -271,6 +299,7 @@ def main() -> None:
     pool = max(players, (args.clubs * players * 3) // 4)  # a quarter of the players play at two clubs
     committed: dict[str, float] = {}  # club match UUID -> when the club had stored it (the ack at the board, or the commit)
     submitted: dict[str, float] = {}  # club match UUID -> when its board submitted it
+    acked: dict[str, float] = {}  # club match UUID -> when the director's ack reached its board
     with tempfile.TemporaryDirectory(prefix="bgboard-federation-") as tmp_name, \
             PrivatePostgres() as pg:
         tmp = Path(tmp_name)
@@ -295,7 +324,8 @@ def main() -> None:
                 for site in fed.sites:  # the board's result UUID is the club's result key
                     for key, match in site.result_keys().items():
                         if key in run["acks"]:
-                            submitted[match], committed[match] = run["acks"][key]
+                            submitted[match], acked[match] = run["acks"][key]
+                committed.update(run["seen"])
             for line in run["chaos"]:
                 say(f"chaos {line}")
             ledger = Ledger(url)
@@ -332,10 +362,13 @@ def main() -> None:
         w = statistics.quantiles(whole, n=100, method="inclusive") if len(whole) >= 2 else [0.0] * 99
         say(f"boards: {len(run['acks'])} of {args.clubs * args.boards * args.rounds} results acked by their directors, "
             f"re-sent before an ack {run['resent']}")
-        say(f"club stored (its ack at the board) -> federation commit: p50 {p[49] * 1000:.0f} ms, p99 {p[98] * 1000:.0f} ms, "
-            f"max {latencies[-1] * 1000 if latencies else 0:.0f} ms")
+        say(f"club commit (first seen in its database) -> federation commit: p50 {p[49] * 1000:.0f} ms, "
+            f"p99 {p[98] * 1000:.0f} ms, max {latencies[-1] * 1000 if latencies else 0:.0f} ms")
         say(f"board submit -> federation commit: p50 {w[49] * 1000:.0f} ms, p99 {w[98] * 1000:.0f} ms, "
             f"max {whole[-1] * 1000 if whole else 0:.0f} ms")
+        ack = sorted(acked[u] - submitted[u] for u in acked)
+        a = statistics.quantiles(ack, n=100, method="inclusive") if len(ack) >= 2 else [0.0] * 99
+        say(f"board submit -> director's ack at the board: p50 {a[49] * 1000:.0f} ms, p99 {a[98] * 1000:.0f} ms")
         c = run["cpu"]
         say(f"CPU seconds: {args.clubs} directors {c['directors']:.1f} (with their analysis workers), {args.clubs} club brokers "
             f"{c['club_brokers']:.1f}, federation service {c['federation_service']:.1f}, federation broker "
