@@ -4,17 +4,33 @@ A private PostgreSQL (``initdb``/``pg_ctl`` in a temporary folder), the federati
 and the federation service (``bgboard federation serve``, a child process), and for each of
 ``--clubs`` clubs its own Mosquitto bridged to the federation's (the bridge ``bgboard federation
 join`` writes), its SQLite database (``2 x boards`` players linked to federation members, a
-pool shared between clubs so members play at several) and its results feed
-(club/federation_feed.py).  Every club plays its evening at once: ``--rounds`` Swiss rounds,
-each match's result stored by the club's own service as a board's report is (a result key;
-``--pace`` seconds between a club's results), 20 clubs' evenings side by side on threads.
+pool shared between clubs so members play at several; a Swiss event of ``--rounds``) and its
+own director process, as a club runs it: ``bgboard club serve --broker`` with
+``--feed-password-file`` (the boards' assignments and results, every stored result sent to the
+federation: club/federation_feed.py).  Every club plays its evening at once on its ``--boards``
+boards: lightweight boards (benchmarks/board_fleet.py, as club_load.py's: the real board-side
+``ClubLink`` with its SQLite journal and outbox, replaying a precomputed self-play match under
+the players assigned), spread over ``--board-procs`` processes at ``--board-nice``, take their
+assignments from their club's director over MQTT, play each match for 0.5 to 1.5 x
+``--match-s`` seconds and submit its result; the director stores it, acks it and pairs the
+next round.  Boards on the modelled firmware (``bgboard sim --club``) are not affordable here:
+a 1-point match on the modelled board costs 1.8-2.2 s CPU (``bgboard sim --model-firmware
+--match-length 1``, seeds 1 and 2), so 20 clubs x 10 boards x 3 rounds would be ~20 CPU
+minutes on a shared 2-core machine, against ~3 s for these boards (docs/performance.md).
 
-Measured: for each result the wall-clock time from the club's commit to the federation's
-(PostgreSQL's ``clock_timestamp()`` of the insert; the same machine's clock) — p50, p99,
-max; results stored, lost (a club's result the federation does not have), duplicated (rows
-beyond one per club and result id, or rows no club stored); whether the federation's rating
-list equals what one club computes from the union of the results (federation/local_rig.py's
-``union_ratings``: the club's own ``rating_store.recompute``); the feeds' sends and re-sends.
+Measured: for each result the wall-clock time from the club's commit (first seen in the club's
+database by a watcher polling every 50 ms: the club keeps its times to the second) to the
+federation's (PostgreSQL's ``clock_timestamp()`` of the insert; the same machine's clock) —
+p50, p99, max; beside it from the board's submit to the federation's commit and to the
+director's ack at the board; results stored, lost (a club's result the federation does not
+have), duplicated (rows beyond one per club and result id, or rows no club stored); whether
+the federation's rating list equals what one club computes from the union of the results
+(federation/local_rig.py's ``union_ratings``: the club's own ``rating_store.recompute``); CPU
+seconds of the directors (with their analysis workers), brokers, service and boards.
+
+``--service-path`` plays the evening without boards or directors, as before 2026-11-29: each
+match's result stored by the club's own service in this process (a result key; ``--pace``
+seconds between a club's results), the clubs' feeds on this process's loop.
 
 ``--chaos`` kills, mid-evening, with SIGKILL and restarts: one club's Mosquitto (its queued
 bridge messages are lost: the feed sends again), the federation's Mosquitto (every bridge
@@ -25,8 +41,8 @@ session) and the PostgreSQL server (``PrivatePostgres.kill()``: the service retr
 straight to the federation's broker as one club's bridge would deliver them (QoS 1), timed
 from the first publish to the last row committed (the main figures are taken before it).
 
-Usage: .venv/bin/python benchmarks/federation.py [--clubs 20] [--boards 10] [--rounds 3] [--length 3]
-       [--pace 0.3] [--chaos] [--burst 5000] [--json]
+Usage: .venv/bin/python benchmarks/federation.py [--clubs 20] [--boards 10] [--rounds 3] [--length 1]
+       [--match-s 3] [--board-procs 4] [--board-nice 10] [--service-path [--pace 0.3]] [--chaos] [--burst 5000] [--json]
 The last line with --json: {"clubs", "boards", "results", "stored", "lost", "duplicated", "p99_s", "ratings_equal"}.
 """
 
