@@ -3,8 +3,8 @@
 One real ``mosquitto`` (the club's configuration: passwords, ACL, persistence) and one real
 director process (``bgboard club serve --broker``) on a club database whose Swiss event has
 ``2 x boards`` players, so each round puts one match on every board.  The boards are
-lightweight: ``boards`` instances of the real board-side client (:class:`ClubLink` with the
-real SQLite journal and outbox each), spread over ``--board-procs`` processes (a real club's
+lightweight (benchmarks/board_fleet.py): ``boards`` instances of the real board-side client
+(:class:`ClubLink` with the real SQLite journal and outbox each), spread over ``--board-procs`` processes (a real club's
 boards are as many computers; 1 puts them all on one event loop, as before 2026-11-26) at
 ``--board-nice`` (10: their CPU here stands for other computers' and must not be taken from
 the director; the latency is still timed in the boards' processes, where a late wake-up only
@@ -58,34 +58,23 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.board_fleet import fleet_process, proc_figures  # noqa: E402
 from bgboard.club.director import Director as Service  # noqa: E402
 from bgboard.match import replay  # noqa: E402
 from bgboard.match.selfplay import selfplay  # noqa: E402
-from bgboard.match.state import states  # noqa: E402
-from bgboard.net.boardlink import ClubLink, LinkSettings  # noqa: E402
 from bgboard.net.broker import DIRECTOR, board_user  # noqa: E402
 from bgboard.net.mosquitto import PrivateBroker  # noqa: E402
-from bgboard.net.protocol import Assignment, parse_broker_url  # noqa: E402
-from bgboard.net.board_report import board_state, result_of  # noqa: E402
-from bgboard.store.journal import Journal  # noqa: E402
+from bgboard.net.protocol import parse_broker_url  # noqa: E402
+from bgboard.net.board_report import result_of  # noqa: E402
 
 TOPIC = "load"
 EVENT = "Load"
-
-
-def proc_figures(pid: int) -> tuple[float, int]:
-    """(CPU seconds, peak resident KiB) of a live process."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    cpu = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    hwm = next(int(line.split()[1]) for line in Path(f"/proc/{pid}/status").read_text().splitlines() if line.startswith("VmHWM"))
-    return cpu, hwm
 
 
 def new_club(db: Path, boards: int, rounds: int, length: int) -> list[str]:
@@ -97,109 +86,6 @@ def new_club(db: Path, boards: int, rounds: int, length: int) -> list[str]:
         s.enter(EVENT, names)
         s.pair_round(EVENT)
     return names
-
-
-class Moment:
-    """Every board of a round finishes at the same moment: the boards of this process wait for
-    each other, then for every other board process (``across``, a multiprocessing barrier);
-    ``go`` (the flooder's start) is set then."""
-
-    def __init__(self, parties: int, across: Any, go: Any) -> None:
-        self.parties, self.across, self.go = parties, across, go
-        self.waiting = 0
-        self.event = asyncio.Event()
-        self.cpu_at = 0.0  # this process's CPU seconds at the first moment
-
-    async def ready(self) -> None:
-        event = self.event
-        self.waiting += 1
-        if self.waiting == self.parties:
-            self.waiting, self.event = 0, asyncio.Event()
-            await asyncio.to_thread(self.across.wait, 600)
-            self.cpu_at = self.cpu_at or time.process_time()
-            self.go.set()
-            event.set()
-        else:
-            await event.wait()
-
-
-class Board:
-    """One lightweight board: the real ClubLink and journal, replaying self-play."""
-
-    def __init__(self, n: int, settings: LinkSettings, journal: Journal, book: list[list[Any]],
-                 timings: list[tuple[float, float]], moment: Moment) -> None:
-        self.n = n
-        self.moment = moment
-        self.book = book
-        self.journal = journal
-        self.timings = timings
-        self.sent: dict[str, float] = {}
-        self.done: set[tuple[str, int]] = set()
-        self.queue: asyncio.Queue[Assignment] = asyncio.Queue()
-        self.link = ClubLink(settings, journal, on_assignment=self.queue.put_nowait)
-        self._settle = journal.outbox_settle
-        journal.outbox_settle = self._acked  # type: ignore[method-assign]  # timestamp the ack
-
-    def _acked(self, uuid: str, status: str, reason: str, at_ms: int) -> bool:
-        arrived = time.perf_counter()  # the ack has reached this board; its own outbox write follows
-        fresh = self._settle(uuid, status, reason, at_ms)
-        if fresh and uuid in self.sent:
-            self.timings.append((self.sent.pop(uuid), arrived))
-        return fresh
-
-    async def play(self, rounds: int) -> None:
-        import uuid as uuids
-
-        while len(self.done) < rounds:
-            a = await self.queue.get()
-            if not a.match or (a.event, a.match) in self.done:
-                continue
-            self.done.add((a.event, a.match))
-            played = self.book[a.match % len(self.book)]  # a self-play match, under these players' names
-            actions = [replace(played[0], players=a.players), *played[1:]]
-            for _action, after, _before in list(states(actions))[:: max(1, len(actions) // 6)]:
-                self.link.publish_state(board_state(after, int(time.time() * 1000), assignment=a))
-                await asyncio.sleep(0)
-            # the board's own work at the end of its match (the .mat export), then every board
-            # of the round submits at the same moment
-            state = replay(actions)
-            result = result_of(actions, state, uuid=str(uuids.uuid4()), board=self.n, assignment=a,
-                               last_seq=len(actions), finished_ms=int(time.time() * 1000))
-            await self.moment.ready()
-            self.sent[result.uuid] = time.perf_counter()
-            self.link.submit_result(result)
-        while self.sent:  # until every result is acked
-            await asyncio.sleep(0.05)
-
-
-def boards_process(url: str, logins: dict[int, str], rounds: int, length: int, tmp: str, across: Any, go: Any,
-                   out: str, nice: int) -> None:
-    """Some of the boards, in a process of their own (at ``nice``: on a real club they are
-    other computers, their CPU is not the director's); their (submit, ack) times and re-sends
-    written to ``out`` as JSON."""
-    os.nice(nice)
-
-    async def main() -> None:
-        timings: list[tuple[float, float]] = []
-        book = [selfplay(length, seed) for seed in range(1, 41)]  # computed before the clock starts
-        moment = Moment(len(logins), across, go)
-        fleet = []
-        for n, password in logins.items():
-            s = LinkSettings(parse_broker_url(url), TOPIC, n, board_user(n), password,
-                             resend_s=10.0, keepalive_s=30, backoff_most_s=2.0)
-            fleet.append(Board(n, s, Journal(Path(tmp) / f"board{n}.sqlite"), book, timings, moment))
-        links = [asyncio.create_task(b.link.run()) for b in fleet]
-        await asyncio.gather(*(b.play(rounds) for b in fleet))
-        cpu = time.process_time() - moment.cpu_at
-        resent = sum(b.link.sent_results for b in fleet) - len(fleet) * rounds
-        for b in fleet:
-            b.link.stop()
-        await asyncio.gather(*links)
-        for b in fleet:
-            b.journal.close()
-        Path(out).write_text(json.dumps({"timings": timings, "resent": resent, "cpu": cpu}))
-
-    asyncio.run(main())
 
 
 def flood_process(url: str, board: int, password: str, count: int, go: Any, took: Any, nice: int) -> None:
@@ -239,8 +125,8 @@ def run_boards(broker: PrivateBroker, tmp: Path, boards: int, rounds: int, lengt
     workers = []
     for k, group in enumerate(groups):
         logins = {n: broker.password(board_user(n)) for n in group}
-        workers.append(context.Process(target=boards_process, args=(broker.url, logins, rounds, length, str(tmp), across, go,
-                                                                    str(tmp / f"boards{k}.json"), nice)))
+        workers.append(context.Process(target=fleet_process, args=([(broker.url, TOPIC, logins)], rounds, length, str(tmp),
+                                                                   across, go, str(tmp / f"boards{k}.json"), nice)))
     flooder = None
     if flooding:
         flooder = context.Process(target=flood_process, args=(broker.url, boards + 1, broker.password(board_user(boards + 1)),

@@ -8,7 +8,9 @@ club's files) carrying the bridge ``bgboard federation join`` writes, its SQLite
 with players linked to federation members, and its results feed
 (:class:`~bgboard.club.federation_feed.ResultsFeed`, run on the caller's asyncio loop).
 Nothing here is simulated but the players: the results are stored by the club's own service
-(:meth:`ClubSite.play_round`), and every message crosses real brokers and a real bridge.
+(:meth:`ClubSite.play_round`), or reported by boards to the club's own director process
+(:meth:`ClubSite.start_director`: ``bgboard club serve --broker --feed-password-file``), and
+every message crosses real brokers and a real bridge.
 
 :func:`union_ratings` is the other side of the rating list's proof: one club database holding
 the union of every club's results, rated by the club's own code (``rating_store.recompute``).
@@ -35,7 +37,7 @@ from bgboard.federation.bridge_conf import bridge_section
 from bgboard.federation.home import Home, Settings
 from bgboard.federation.stored_result import StoredResult
 from bgboard.federation.rating_list import rateable
-from bgboard.net.broker import FEED
+from bgboard.net.broker import DIRECTOR, FEED
 from bgboard.net.mosquitto import PrivateBroker, free_port
 from bgboard.net.protocol import parse_broker_url
 
@@ -69,6 +71,7 @@ class ClubSite:
         self.broker.conf.write_text(self.broker.conf.read_text() + f"include_dir {conf_d}\n")
         self.db = self.root / "club.sqlite"
         self.feed: ResultsFeed | None = None
+        self.director: subprocess.Popen[str] | None = None
 
     def make_club(self, players: int, pool: int, length: int, rounds: int) -> None:
         """The club's database: ``players`` linked to members, a Swiss event of ``rounds``."""
@@ -104,6 +107,33 @@ class ClubSite:
                                 resend_s=resend_s)
         self.feed = ResultsFeed(settings, ClubOutbox(self.db, self.name))
         return self.feed
+
+    def start_director(self) -> None:
+        """The club's own director process, as a club runs it: ``bgboard club serve --broker``
+        on the club's database and broker (the boards' assignments and results) with
+        ``--feed-password-file`` (every stored result to the federation through the bridge)."""
+        with open(self.root / "director.log", "a") as log_file:
+            self.director = subprocess.Popen(
+                [sys.executable, "-m", "bgboard", "club", "--db", str(self.db), "serve", "--broker", self.broker.url,
+                 "--topic", self.name, "--password-file", str(self.broker.password_file(DIRECTOR)),
+                 "--feed-password-file", str(self.broker.password_file(FEED))],
+                stdout=subprocess.DEVNULL, stderr=log_file, text=True)
+
+    def stop_director(self) -> None:
+        if self.director is not None:
+            self.director.terminate()
+            try:
+                self.director.wait(30)
+            except subprocess.TimeoutExpired:
+                self.director.kill()
+                self.director.wait()
+            self.director = None
+
+    def result_keys(self) -> dict[str, str]:
+        """The boards' result UUIDs (the club's result keys) -> the club's match UUIDs."""
+        with Club(self.db) as club:
+            return {r[0]: r[1] for r in club.conn.execute(
+                "SELECT result_key, uuid FROM matches WHERE result_key IS NOT NULL")}
 
     def stored_uuids(self) -> set[str]:
         with Club(self.db) as club:
@@ -174,6 +204,8 @@ class LocalFederation:
             self.service = None
 
     def stop(self) -> None:
+        for site in self.sites:
+            site.stop_director()
         self.stop_service()
         for site in self.sites:
             site.broker.stop()
