@@ -28,7 +28,7 @@ ALLOWED: dict[str, set[str]] = {
     "rules": {"language", "errors"},
     "match": {"language", "errors", "files", "newest", "rules"},
     "sense": {"language", "errors", "rules"},
-    "link": {"errors"},
+    "link": {"language", "errors"},
     "display": {"language", "errors", "exports", "hardware", "newest"},
     "boardsvg": set(),
     "hints": {"language", "errors", "rules", "boardsvg"},

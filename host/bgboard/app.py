@@ -37,7 +37,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Awaitable, Callable, Sequence
 
-from bgboard.language import Joined, Phrase
+from bgboard.language import Joined, Phrase, sentence_of
 from bgboard.config import Config
 from bgboard.control.controller import Controller
 from bgboard.control.events import (BoardFault, BoardRead, Button, ButtonPressed, DiceRolled, LessonReady,
@@ -420,7 +420,7 @@ class BoardInput:
             try:
                 observation = self.read(event.states)
             except SensorFaultError as exc:
-                self.handle(BoardFault(str(exc), now, sensor=True))
+                self.handle(BoardFault(sentence_of(exc), now, sensor=True))
                 return
             self.settler.feed(observation, now)
         elif isinstance(event, Rolled):

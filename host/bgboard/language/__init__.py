@@ -120,6 +120,13 @@ def said(text: str, words: Words) -> str:
     return found % params if params else found
 
 
+def sentence_of(exc: BaseException) -> str:
+    """An error's one sentence as raised: a :class:`Phrase` stays one (``str(exc)`` would make it
+    plain English), so a fault shown on the display is said in the players' language."""
+    first = exc.args[0] if len(exc.args) == 1 else None
+    return first if isinstance(first, str) else str(exc)
+
+
 def said_all(texts: tuple[str, ...], words: Words) -> tuple[str, ...]:
     """Every form of a display text (longest first) in ``words``' language."""
     return tuple(said(t, words) for t in texts)
@@ -176,5 +183,5 @@ def choose_language(asked: str | None, configured: str, environ: Mapping[str, st
     return "en"
 
 
-__all__ = ["ENGLISH", "Joined", "LANGUAGES", "NAMES", "N_", "PARTIAL", "Phrase", "UnknownLanguageError", "Words",
+__all__ = ["ENGLISH", "Joined", "LANGUAGES", "NAMES", "N_", "PARTIAL", "Phrase", "sentence_of", "UnknownLanguageError", "Words",
            "checked_language", "choose_language", "language_code", "said", "said_all", "say", "say_n"]

@@ -24,6 +24,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Callable
 
+from bgboard.language import Phrase
 from bgboard.link.frames import Frame, FrameDecoder, Problem, SequenceCounter, SequenceWatch
 from bgboard.link.messages import (
     REBOOT_RESET,
@@ -175,7 +176,7 @@ class Connection:
             except (asyncio.CancelledError, PortLostError):
                 pass
             await self.port.close()
-        self.on_event(Lost(self._lost or "the board link ended"))
+        self.on_event(Lost(self._lost or Phrase("the board link ended")))
 
     def _fail(self, text: str) -> None:
         if self._lost is None:
@@ -191,10 +192,10 @@ class Connection:
                 self._reset_asked = True  # a board already running: make it say HELLO again
                 self.send(Reboot(REBOOT_RESET))
             elif now - started >= 3 * t.hello_s:
-                self._fail("the board does not answer: is the bgboard firmware installed?")
+                self._fail(Phrase("the board does not answer: is the bgboard firmware installed?"))
             return
         if now - self._last_frame >= t.watchdog_s:
-            self._fail("the board stopped answering: check its USB cable")
+            self._fail(Phrase("the board stopped answering: check its USB cable"))
             return
         if not self.in_sync and now - self._snapshot_asked >= t.snapshot_s:
             self._snapshot_asked = now
@@ -206,14 +207,14 @@ class Connection:
                     self.send(message, tries=tries - 1)
                 else:
                     log.warning("the board did not confirm %s after %d tries", type(message).__name__, t.tries)
-                    self.on_event(Trouble("the board did not confirm a command: check its USB cable"))
+                    self.on_event(Trouble(Phrase("the board did not confirm a command: check its USB cable")))
 
     async def _read(self) -> None:
         while self._lost is None:
             try:
                 data = await self.port.read()
             except PortLostError as exc:
-                self._fail(f"{exc}: plug it back in")
+                self._fail(Phrase("%(problem)s: plug it back in", problem=str(exc)))
                 return
             for item in self._decoder.feed(data):
                 if isinstance(item, Problem):
@@ -248,10 +249,9 @@ class Connection:
 
     def _on_hello(self, hello: Hello) -> None:
         if hello.protocol != PROTOCOL:
-            self._fail(
-                f"the board's firmware speaks protocol {hello.protocol}, this host speaks {PROTOCOL}: "
-                "update the firmware with 'bgboard firmware deploy'"
-            )
+            self._fail(Phrase(
+                "the board's firmware speaks protocol %(board)s, this host speaks %(host)s: "
+                "update the firmware with 'bgboard firmware deploy'", board=hello.protocol, host=PROTOCOL))
             return
         rebooted = self.hello is not None
         log.info("board %s: firmware %s, %d slots", "restarted" if rebooted else "connected", hello.firmware, hello.slots)

@@ -15,6 +15,7 @@ import logging
 import os
 from typing import Awaitable, Callable
 
+from bgboard.language import Phrase
 from bgboard.link.backoff import Backoff
 from bgboard.link.connection import Connected, Connection, LinkEvent, Lost, Timing
 from bgboard.link.messages import HostMessage
@@ -71,7 +72,7 @@ class Link:
                 if not reported:
                     present = not self.port.startswith("/") or os.path.exists(self.port)
                     log.info("waiting for the board on %s (%s)", self.port, exc if present else "not present")
-                    self.on_event(Lost(f"{exc}: plug the board in"))
+                    self.on_event(Lost(Phrase("%(problem)s: plug the board in", problem=str(exc))))
                     reported = True
                 else:
                     log.debug("still no board on %s (%s)", self.port, exc)

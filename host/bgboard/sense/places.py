@@ -210,7 +210,7 @@ def reading_from_slots(place: int, slots: Sequence[int], stacked: bool = False) 
         return 0
     first_empty = next((i for i, s in enumerate(slots) if not s), len(slots))
     if any(slots[first_empty:]):
-        raise SensorFaultError(f"check {place_name(place)}: a sensor sees a checker beyond a gap")
+        raise SensorFaultError(Phrase("check %(place)s: a sensor sees a checker beyond a gap", place=place_name(place)))
     colours = set(seen)
     if len(colours) > 1:
         return MIXED

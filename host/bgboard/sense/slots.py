@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Collection, Mapping, Sequence
 
+from bgboard.language import Phrase
 from bgboard.sense.places import (
     BLACK_BAR,
     BLACK_OFF,
@@ -86,7 +87,8 @@ class SlotMap:
         ``skip_base``: places whose base slot is not read (a Plakoto pin: two opposite
         magnets on one slot partly cancel; :mod:`bgboard.sense.tavli`)."""
         if len(states) != self.count:
-            raise SensorFaultError(f"the board reported {len(states)} slots, the grid has {self.count}")
+            raise SensorFaultError(Phrase("the board reported %(slots)d slots, the grid has %(grid)d", slots=len(states),
+                                          grid=self.count))
         codes: list[int] = []
         for place, wires in enumerate(self.places, start=1):
             if place in skip_base:
@@ -95,7 +97,7 @@ class SlotMap:
             for wire in wires:
                 colour = states[wire] & 3
                 if colour == FAULT:
-                    raise SensorFaultError(f"check {place_name(place)}: a sensor reports a fault")
+                    raise SensorFaultError(Phrase("check %(place)s: a sensor reports a fault", place=place_name(place)))
                 row.append(0 if colour == 0 else (1 if colour == 1 else -1))
             # a stack on any slot (players stack where they like): the physics tells a stack
             # from one checker, not how tall it is

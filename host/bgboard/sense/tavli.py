@@ -28,6 +28,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Callable, Collection, Sequence
 
+from bgboard.language import Phrase
 from bgboard.rules import fevga
 from bgboard.rules.board import Board
 from bgboard.rules.games import GAMES, Game
@@ -198,7 +199,8 @@ def read_board(slot_map: SlotMap, states: Sequence[int], pins: bool = True) -> O
     slot) — which the plain reading would call a faulty sensor; which points are really
     pinned the host knows from the history of plays, not from this reading."""
     if len(states) != slot_map.count:
-        raise SensorFaultError(f"the board reported {len(states)} slots, the grid has {slot_map.count}")
+        raise SensorFaultError(Phrase("the board reported %(slots)d slots, the grid has %(grid)d", slots=len(states),
+                                      grid=slot_map.count))
     guessed: list[tuple[int, int]] = []
     if pins:
         for place in range(1, 25):
