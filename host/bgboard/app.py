@@ -434,11 +434,9 @@ class BoardInput:
             self.handle(LinkChanged(False, event.text, now))
 
     def read(self, states: Sequence[int]) -> Observation:
-        """The slot states as the controller reads them: in a seed variant's match with the
-        slot states kept and a Plakoto pin's cancelled base slot not taken for a fault
-        (:func:`bgboard.sense.tavli.read_board`)."""
-        if not self.variant.seed:
-            return self.grid.observation(states)
+        """The slot states as the controller reads them, in every game: the place codes
+        with the slot states kept and, where the match may pin (Plakoto), a pin's cancelled
+        base slot not taken for a fault (:func:`bgboard.sense.tavli.read_board`)."""
         return read_board(self.grid, states, pins=self.variant.pins)
 
     def poll(self, now: int) -> None:
