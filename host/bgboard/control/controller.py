@@ -62,6 +62,7 @@ from bgboard.control.notice import Notice, Severity, Topic
 from bgboard.control.numbering import Numbering, Words
 from bgboard.control.presenter import View, display_state
 from bgboard.control.resigning import Resigning
+from bgboard.control.rooms import OtherSide
 from bgboard.control.seed_notes import variant_notes
 from bgboard.control.session import ILLEGAL_POLICIES, IllegalPolicy, JournalLike, MatchSession, Settings
 from bgboard.link.messages import HostMessage, SetLeds, SetRolling
@@ -190,6 +191,11 @@ class Controller(Resigning):
     def over(self) -> bool:
         """The match is over (won, or lost on time)."""
         return self.session.over
+
+    def other_side(self) -> OtherSide | None:
+        """Both sides are at this board (:class:`~bgboard.control.opponent_room.OpponentRoom`
+        says who plays one of them from elsewhere)."""
+        return None
 
     # ------------------------------------------------------------------ the roll, as the judge sees it
     @property
