@@ -120,3 +120,15 @@ def test_every_start_is_laid_out_by_one_function(name: str) -> None:
     if not game.seed:
         assert counts == tuple(board_of(game.start().plain(), WHITE))
     assert sum(c for c in counts if c > 0) == sum(-c for c in counts if c < 0) == game.checkers
+
+
+def test_takebacks_and_condoning_are_asked_of_the_one_reading() -> None:
+    """The controller and the session ask RollReading.takes_back(game) whether a reading
+    may be a takeback or condoned (the position look-up reads both, the board with pins
+    neither), not the game's ``seed``."""
+    for name in ("controller.py", "session.py"):
+        tree = ast.parse((ROOT / "control" / name).read_text())
+        assert not any(isinstance(n, ast.Attribute) and n.attr == "seed" for n in ast.walk(tree)), name
+        assert any(isinstance(n, ast.Attribute) and n.attr == "takes_back" for n in ast.walk(tree)), name
+    assert [name for name, g in GAMES.items() if RollReading.takes_back(g)] == [
+        "standard", "nackgammon", "hypergammon1", "hypergammon2", "hypergammon3"]

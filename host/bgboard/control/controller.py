@@ -71,6 +71,7 @@ from bgboard.match.state import MatchState, Phase
 from bgboard.rules.position import Position
 from bgboard.sense.places import Observation, differences
 from bgboard.sense.recognise import RollReader, Verdict, setup_message
+from bgboard.sense.roll import RollReading
 
 if TYPE_CHECKING:
     from bgboard.display.display_state import DisplayState
@@ -319,7 +320,7 @@ class Controller(Resigning):
             self.notice = None
             self.send(SetLeds(leds))
         elif (state.phase == Phase.TURN and self.settings.takebacks and self.session.may_take_back
-              and not state.playing.seed):
+              and RollReading.takes_back(state.playing)):
             if self.judge.shows_turn_start(self.session, event.observation):
                 self.session.take_back(event.at_ms)
                 self.notice = Notice(Phrase("play taken back: play the roll again"))

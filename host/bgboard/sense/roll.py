@@ -57,6 +57,14 @@ class RollReading:
                       slots=slots, history=history)
         )
 
+    @staticmethod
+    def takes_back(game: Game) -> bool:
+        """Whether a reading in ``game`` may show a takeback (the board back at an earlier
+        turn's start) and an illegal play may be condoned (a whole board guessed): the
+        position look-up of backgammon's starts reads both, the seed games' board reading
+        neither.  The controller asks this instead of the game's ``seed``."""
+        return not game.seed
+
     @property
     def mover(self) -> int:
         """The colour on roll (0 white, 1 black)."""
