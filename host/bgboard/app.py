@@ -285,7 +285,6 @@ class App:
         panel = self._panel if self._panel is not None else await _open_panel(config, stack)
         from bgboard.display.painter import Painter
         from bgboard.display.screen import Screen
-
         from bgboard.language.catalogues import players_words
 
         self.screen = Painter(Screen(panel, words=players_words(None, config.display.language)), self.clock_ms)
@@ -295,14 +294,7 @@ class App:
         self.hints, notice = await asyncio.to_thread(open_hints, config.hints.engine)
         if self.hints is not None:
             stack.push_async_callback(asyncio.to_thread, self.hints.close)
-        if config.teach.mode != "off" and self._replay is None and self.hints is not None:
-            from bgboard.teaching import WorkerTeacher  # (the config asks for an engine)
-
-            self.teacher = WorkerTeacher(self.hints, self._lesson_ready)
-            if config.teach.mode == "learner" and config.teach.learner != "both":
-                from bgboard.config import LEARNERS
-
-                self.teacher.learners = LEARNERS[config.teach.learner]  # the display sums up theirs
+        self._open_teacher()
         teacher = self.end.teacher = self.teacher
         self.end.hints = self.hints
         stack.callback(self._close_progress)
@@ -339,6 +331,19 @@ class App:
         link = self.board.link = Link(self._opener, self.board.on_link, timing=self.timing, port=config.board.port)
         self._link_task = asyncio.create_task(link.run(), name="bgboard-link")
         stack.push_async_callback(_stop_task, link.stop, self._link_task)
+
+    def _open_teacher(self) -> None:
+        """Teaching on (``[teach] mode``), outside a replay, with a hint engine: the teacher
+        grading on the hint worker (for the learners the config names)."""
+        config = self.config
+        if config.teach.mode != "off" and self._replay is None and self.hints is not None:
+            from bgboard.teaching import WorkerTeacher  # (the config asks for an engine)
+
+            self.teacher = WorkerTeacher(self.hints, self._lesson_ready)
+            if config.teach.mode == "learner" and config.teach.learner != "both":
+                from bgboard.config import LEARNERS
+
+                self.teacher.learners = LEARNERS[config.teach.learner]  # the display sums up theirs
 
     async def _open_room(self, journal: Journal | MemoryJournal, journal_path: Path | None,
                          teacher: WorkerTeacher | None) -> Room:
