@@ -285,7 +285,6 @@ class App:
         panel = self._panel if self._panel is not None else await _open_panel(config, stack)
         from bgboard.display.painter import Painter
         from bgboard.display.screen import Screen
-
         from bgboard.language.catalogues import players_words
 
         self.screen = Painter(Screen(panel, words=players_words(None, config.display.language)), self.clock_ms)
@@ -295,14 +294,7 @@ class App:
         self.hints, notice = await asyncio.to_thread(open_hints, config.hints.engine)
         if self.hints is not None:
             stack.push_async_callback(asyncio.to_thread, self.hints.close)
-        if config.teach.mode != "off" and self._replay is None and self.hints is not None:
-            from bgboard.teaching import WorkerTeacher  # (the config asks for an engine)
-
-            self.teacher = WorkerTeacher(self.hints, self._lesson_ready)
-            if config.teach.mode == "learner" and config.teach.learner != "both":
-                from bgboard.config import LEARNERS
-
-                self.teacher.learners = LEARNERS[config.teach.learner]  # the display sums up theirs
+        self._open_teacher()
         teacher = self.end.teacher = self.teacher
         self.end.hints = self.hints
         stack.callback(self._close_progress)
@@ -339,6 +331,19 @@ class App:
         link = self.board.link = Link(self._opener, self.board.on_link, timing=self.timing, port=config.board.port)
         self._link_task = asyncio.create_task(link.run(), name="bgboard-link")
         stack.push_async_callback(_stop_task, link.stop, self._link_task)
+
+    def _open_teacher(self) -> None:
+        """Teaching on (``[teach] mode``), outside a replay, with a hint engine: the teacher
+        grading on the hint worker (for the learners the config names)."""
+        config = self.config
+        if config.teach.mode != "off" and self._replay is None and self.hints is not None:
+            from bgboard.teaching import WorkerTeacher  # (the config asks for an engine)
+
+            self.teacher = WorkerTeacher(self.hints, self._lesson_ready)
+            if config.teach.mode == "learner" and config.teach.learner != "both":
+                from bgboard.config import LEARNERS
+
+                self.teacher.learners = LEARNERS[config.teach.learner]  # the display sums up theirs
 
     async def _open_room(self, journal: Journal | MemoryJournal, journal_path: Path | None,
                          teacher: WorkerTeacher | None) -> Room:
@@ -434,11 +439,9 @@ class BoardInput:
             self.handle(LinkChanged(False, event.text, now))
 
     def read(self, states: Sequence[int]) -> Observation:
-        """The slot states as the controller reads them: in a seed variant's match with the
-        slot states kept and a Plakoto pin's cancelled base slot not taken for a fault
-        (:func:`bgboard.sense.tavli.read_board`)."""
-        if not self.variant.seed:
-            return self.grid.observation(states)
+        """The slot states as the controller reads them, in every game: the place codes
+        with the slot states kept and, where the match may pin (Plakoto), a pin's cancelled
+        base slot not taken for a fault (:func:`bgboard.sense.tavli.read_board`)."""
         return read_board(self.grid, states, pins=self.variant.pins)
 
     def poll(self, now: int) -> None:

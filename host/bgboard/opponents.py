@@ -93,6 +93,9 @@ class EngineOpponent:
     def set_level(self, level: str) -> None:
         self.level = level_of(self.level.engine, level)
 
+    def engine_level(self) -> tuple[str, str] | None:
+        return (self.level.engine, self.level.name)
+
     def players(self, names: tuple[str, str]) -> tuple[str, str]:
         """The match's player names with the engine's side named by the engine and level."""
         out = list(names)

@@ -209,7 +209,11 @@ def test_an_ambiguous_reading_is_resolved_by_the_player_with_the_buttons() -> No
     while True:  # scripted play (seed 0) up to the first roll whose plays can read alike
         assert not c.over, "the script no longer reaches an ambiguous roll"
         if c.state.phase == "play":
-            alike = [plays for plays in c.turn()._full.items() if len(plays[1]) > 1]
+            s = c.state
+            readings: dict[tuple[int, ...], list] = {}
+            for play in s.playing.plays(s.board_view, s.dice):  # each legal play as the sensors read it
+                readings.setdefault(Observation.of_board(board_of(play.position.plain(), s.turn)).codes, []).append(play)
+            alike = [(codes, plays) for codes, plays in readings.items() if len(plays) > 1]
             if alike:
                 break
         for event in next_events(c, 0):

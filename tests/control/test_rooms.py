@@ -21,7 +21,7 @@ from bgboard.control.events import DOUBLE, ROLL, BoardRead, ButtonPressed, DiceR
 from bgboard.control.practice_room import PracticeRoom
 from bgboard.control.remote import RemotePeer, RemoteRoom
 from bgboard.control.replay_room import FORWARD, ReplayRoom, replay_steps
-from bgboard.control.rooms import Room
+from bgboard.control.rooms import OtherSide, Room
 from bgboard.display.display_state import DisplayState
 from bgboard.hints.drills import Drill, drill_from_position_id
 from bgboard.hints.lesson import PlayLesson
@@ -110,6 +110,36 @@ def test_every_room_is_a_room_at_run_time() -> None:
                                                  "ReplayRoom"]
     assert all(isinstance(r, Room) for r in rooms)
     assert not isinstance(object(), Room) and not isinstance(Screen(), Room)  # the check can fail
+
+
+def test_every_room_says_who_plays_the_other_side_from_elsewhere() -> None:
+    """The capability callers (the simulator's players) ask instead of downcasting a room to
+    ``OpponentRoom``: the engine's side with its engine and level, the remote board's side
+    with no engine, None where both sides are at the board or there is no match."""
+    rooms = _typed_rooms(MemoryJournal(), [drill_from_position_id("4HPwATDgc/ABMA", "31")], Screen())
+    match, against, remote, practice, replay = (room.other_side() for room in rooms)
+    assert match is None and practice is None and replay is None
+    assert against is not None and against == OtherSide(BLACK, against.name, "gnubg-nn", against.level)
+    assert against.level and against.name
+    assert remote == OtherSide(BLACK, "Black")
+
+
+def test_no_room_is_downcast_to_its_class() -> None:
+    """Nothing in the package asks a room which class it is (``isinstance`` with a room,
+    controller, seat or opponent class): it asks the Room protocol."""
+    import ast
+
+    package = ROOT / "host" / "bgboard"
+    room_names = {"Controller", "OpponentRoom", "RemoteRoom", "PracticeRoom", "ReplayRoom", "EngineOpponent",
+                  "RemotePeer", "ClubSeat", "RemoteSeat"}
+    found: list[str] = []
+    for path in package.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "isinstance":
+                names = {n.id for n in ast.walk(node.args[1]) if isinstance(n, ast.Name)} if len(node.args) > 1 else set[str]()
+                if names & room_names:
+                    found.append(f"{path.relative_to(package)}:{node.lineno}")
+    assert not found, found
 
 
 @pytest.mark.slow

@@ -62,6 +62,7 @@ from bgboard.control.notice import Notice, Severity, Topic
 from bgboard.control.numbering import Numbering, Words
 from bgboard.control.presenter import View, display_state
 from bgboard.control.resigning import Resigning
+from bgboard.control.rooms import OtherSide
 from bgboard.control.seed_notes import variant_notes
 from bgboard.control.session import ILLEGAL_POLICIES, IllegalPolicy, JournalLike, MatchSession, Settings
 from bgboard.link.messages import HostMessage, SetLeds, SetRolling
@@ -70,6 +71,7 @@ from bgboard.match.state import MatchState, Phase
 from bgboard.rules.position import Position
 from bgboard.sense.places import Observation, differences
 from bgboard.sense.recognise import RollReader, Verdict, setup_message
+from bgboard.sense.roll import RollReading
 
 if TYPE_CHECKING:
     from bgboard.display.display_state import DisplayState
@@ -190,6 +192,11 @@ class Controller(Resigning):
     def over(self) -> bool:
         """The match is over (won, or lost on time)."""
         return self.session.over
+
+    def other_side(self) -> OtherSide | None:
+        """Both sides are at this board (:class:`~bgboard.control.opponent_room.OpponentRoom`
+        says who plays one of them from elsewhere)."""
+        return None
 
     # ------------------------------------------------------------------ the roll, as the judge sees it
     @property
@@ -313,7 +320,7 @@ class Controller(Resigning):
             self.notice = None
             self.send(SetLeds(leds))
         elif (state.phase == Phase.TURN and self.settings.takebacks and self.session.may_take_back
-              and not state.playing.seed):
+              and RollReading.takes_back(state.playing)):
             if self.judge.shows_turn_start(self.session, event.observation):
                 self.session.take_back(event.at_ms)
                 self.notice = Notice(Phrase("play taken back: play the roll again"))

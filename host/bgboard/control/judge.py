@@ -30,7 +30,7 @@ from bgboard.sense.recognise import (
     Unchanged,
     Verdict,
 )
-from bgboard.sense.tavli import reader
+from bgboard.sense.roll import RollReading
 
 __all__ = ["BLUE", "GREEN", "RED", "Offer", "TurnJudge", "verdict_leds"]
 
@@ -68,15 +68,15 @@ class TurnJudge:
 
     def turn(self, session: MatchSession) -> RollReader | None:
         """The recognition context of the roll being played (None outside the play phase),
-        built once per roll by :func:`bgboard.sense.tavli.reader` for the game played."""
+        built once per roll (:class:`bgboard.sense.roll.RollReading`) for the game played."""
         state = session.state
         if state is None or state.phase != Phase.PLAY or state.dice is None or state.turn is None:
             return None
         key = len(session.actions)
         if self._turn is None or self._turn_key != key:
             settings = session.settings
-            self._turn = reader(state.playing, state.board_view, state.turn, state.dice, checkers=state.checkers,
-                                slots=settings.slots, slot_map=settings.slot_map, history=session.history[:-1])
+            self._turn = RollReading(state.playing, state.board_view, state.turn, state.dice, checkers=state.checkers,
+                                     slots=settings.slots, slot_map=settings.slot_map, history=session.history[:-1])
             self._turn_key = key
             self.on_new_turn(state)
         return self._turn

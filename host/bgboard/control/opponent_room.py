@@ -40,6 +40,7 @@ from bgboard.control.events import Button, ButtonPressed, OpponentMoved
 from bgboard.control.notice import Notice, Severity
 from bgboard.control.numbering import Numbering, Words
 from bgboard.control.presenter import View
+from bgboard.control.rooms import OtherSide
 from bgboard.link.messages import Led, SetLeds, SetRolling
 from bgboard.match import Move, Pass
 from bgboard.match.state import MatchState, Phase
@@ -101,6 +102,10 @@ class OpponentPlay(Protocol):
         """Play at ``level`` from the next question on."""
         ...
 
+    def engine_level(self) -> tuple[str, str] | None:
+        """The engine and the level it plays at now (None: no engine, a person elsewhere)."""
+        ...
+
 
 def opponent_words(notation: str, side: int, numbering: Numbering) -> str:
     """``notation`` of ``side`` (its own numbering) in the numbering the person reads."""
@@ -127,6 +132,11 @@ class OpponentRoom(Controller):
         for entry in journal.entries():  # the level chosen between games, as journalled
             if entry.kind == OPPONENT_KIND and entry.body.get("level") in opponent.levels():
                 opponent.set_level(entry.body["level"])
+
+    def other_side(self) -> OtherSide | None:
+        """``side``, decided by ``opponent`` (its engine and level, where an engine plays it)."""
+        engine, level = self.opponent.engine_level() or (None, None)
+        return OtherSide(self.side, self.opponent.name, engine, level)
 
     @property
     def rolls_for_engine(self) -> bool:

@@ -27,14 +27,18 @@ from bgboard.control.events import BoardFault, BoardRead, Button, ButtonPressed,
 from bgboard.control.judge import RED, verdict_leds
 from bgboard.control.numbering import Numbering, Words
 from bgboard.control.presenter import diagram_of
+from bgboard.control.rooms import OtherSide
 from bgboard.display.display_state import DisplayPhase, DisplayState, Severity
 from bgboard.hints.drills import Drill, DrillResult
 from bgboard.hints.lesson import CubeLesson, Lesson, PlayLesson
 from bgboard.link.messages import HostMessage, Led, SetLeds, SetRolling
 from bgboard.match import Action
+from bgboard.rules.board import Board
+from bgboard.rules.games import GAMES
 from bgboard.rules.position import Position
 from bgboard.sense.places import Fix, Observation, Slots, describe_fixes, setup_guidance
-from bgboard.sense.recognise import Ambiguous, Illegal, Played, Turn, Unchanged, Verdict, setup_fixes
+from bgboard.sense.recognise import Ambiguous, Illegal, Played, Unchanged, Verdict, setup_fixes
+from bgboard.sense.roll import RollReading
 
 __all__ = ["LEARNER", "PracticeRoom", "ProgressBody"]
 
@@ -78,7 +82,7 @@ class PracticeRoom:
         self.phase = "setup"  # setup, cube, rolling, moving, graded, done
         self.observation: Observation | None = None
         self.dice: tuple[int, int] | None = None
-        self.turn_: Turn | None = None
+        self.turn_: RollReading | None = None
         self.verdict: Verdict | None = None
         self.lesson: Lesson | None = None
         self.lessons: list[Lesson] = []
@@ -109,6 +113,10 @@ class PracticeRoom:
     @property
     def over(self) -> bool:
         return self.phase == "done"
+
+    def other_side(self) -> OtherSide | None:
+        """Drills play no match: no other side."""
+        return None
 
     def fixes(self) -> tuple[Fix, ...]:
         """What still differs from the drill's layout (nothing when the board is unread)."""
@@ -192,7 +200,7 @@ class PracticeRoom:
         drill = self.drill
         rolled = drill.dice if drill.dice is not None else dice  # a fixed drill keeps its roll
         self.dice = rolled
-        self.turn_ = Turn(drill.position, rolled, LEARNER, slots=self.slots)
+        self.turn_ = RollReading(GAMES["standard"], Board.of(drill.position), LEARNER, rolled, slots=self.slots)
         self.verdict = self.turn_.recognise(self.observation) if self.observation is not None else None
         self.phase = "moving"
         self.notice = None

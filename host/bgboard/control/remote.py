@@ -65,6 +65,9 @@ class RemotePeer:
     def set_level(self, level: str) -> None:
         return None
 
+    def engine_level(self) -> tuple[str, str] | None:
+        return None  # a person at the other board
+
 
 def author(state: Any, action: Action) -> int | None:
     """The player whose board makes ``action`` in ``state`` (None: the match's start, made

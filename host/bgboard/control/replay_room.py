@@ -27,6 +27,7 @@ from bgboard.control.judge import BLUE, GREEN
 from bgboard.control.notice import Notice, Severity, Topic
 from bgboard.control.numbering import Numbering, Words
 from bgboard.control.presenter import View, display_state
+from bgboard.control.rooms import OtherSide
 from bgboard.display.display_state import DisplayState
 from bgboard.language import Phrase
 from bgboard.link.messages import HostMessage, Led, SetLeds, SetRolling
@@ -221,6 +222,10 @@ class ReplayRoom:
     def over(self) -> bool:
         """At the replay's last stop (the buttons still move back from there)."""
         return self.replayer.index == len(self.steps) - 1
+
+    def other_side(self) -> OtherSide | None:
+        """A replay is played by no one at the board: no other side."""
+        return None
 
     def handle(self, event: Event) -> None:
         if isinstance(event, BoardRead):

@@ -25,12 +25,19 @@ file (:class:`~bgboard.control.replay_room.ReplayRoom`).  Every room keeps the s
   match) has it analysed; the room still takes events afterwards (a new match, going back in
   the replay).
 
+* **the other side** — :meth:`Room.other_side` says who decides for one side of the match
+  from elsewhere (:class:`OtherSide`: an engine at its level, a person at another board), so
+  the person here carries its plays out; None when both sides are at this board (or there is
+  no match).  Callers (the simulator's players) ask this instead of asking which class the
+  room is.
+
 Anything a room offers beyond this (a match's club seat and analysis, the practice progress)
 is wired by the app for that room's class, never by asking a room what it is.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol, Sequence, runtime_checkable
 
 if TYPE_CHECKING:
@@ -39,7 +46,19 @@ if TYPE_CHECKING:
     from bgboard.match.actions import Action
     from bgboard.match.state import MatchState
 
-__all__ = ["Room"]
+__all__ = ["OtherSide", "Room"]
+
+
+@dataclass(frozen=True, slots=True)
+class OtherSide:
+    """Who decides for ``side`` (0 white, 1 black) from elsewhere: ``name`` as the display
+    names it; ``engine`` and ``level`` the engine and its level playing it (None: a person
+    at another board)."""
+
+    side: int
+    name: str
+    engine: str | None = None
+    level: str | None = None
 
 
 @runtime_checkable
@@ -67,4 +86,8 @@ class Room(Protocol):
 
     def display(self) -> DisplayState | None:
         """What the display shows now (no side effects; None before there is anything)."""
+        ...
+
+    def other_side(self) -> OtherSide | None:
+        """Who decides for one side from elsewhere (None: both sides at this board)."""
         ...

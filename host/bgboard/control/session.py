@@ -26,6 +26,7 @@ from bgboard.match.actions import PLAYS, journal_actions
 from bgboard.match.state import MatchState, Phase, game_variant
 from bgboard.rules.position import Position
 from bgboard.sense.places import Slots
+from bgboard.sense.roll import RollReading
 from bgboard.sense.slots import SlotMap
 from bgboard.sense.tavli import start_counts
 
@@ -238,7 +239,7 @@ class MatchSession:
     def condoning(self) -> bool:
         """The match lets the opponent condone an illegal play."""
         return (self.state is not None and self.state.rules.illegal_plays == IllegalPolicy.CONDONE
-                and not self.state.playing.seed)
+                and RollReading.takes_back(self.state.playing))
 
     def next_variant(self) -> str:
         """The variant of the game to be set up: the one starting (before its opening roll)

@@ -131,8 +131,8 @@ Verdict = Unchanged | Played | Ambiguous | Moving | Takeback | Illegal | Miscoun
 class RollReader(Protocol):
     """What the turn judge (:mod:`bgboard.control.judge`) needs of the recognition of one
     roll, in every game: backgammon's :class:`Turn` and the seed games'
-    :class:`bgboard.sense.tavli.VariantTurn` (:func:`bgboard.sense.tavli.reader` builds the
-    right one from the registry)."""
+    :class:`bgboard.sense.tavli.VariantTurn`, behind the one reading every caller builds
+    (:class:`bgboard.sense.roll.RollReading`, from the game's registry entry)."""
 
     @property
     def mover(self) -> int: ...

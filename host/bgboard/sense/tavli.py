@@ -33,7 +33,7 @@ from bgboard.rules import fevga
 from bgboard.rules.board import Board
 from bgboard.rules.games import GAMES, Game
 from bgboard.rules.play import Play
-from bgboard.rules.position import BAR, OFF, Position
+from bgboard.rules.position import BAR, OFF
 from bgboard.rules.step import Step
 from bgboard.sense import recognise as judged
 from bgboard.sense.places import (
@@ -398,25 +398,6 @@ class VariantTurn:
         dests = tuple(sorted({place_of(self.game.name, s.to, self.on_roll) for s in nexts}))
         return judged.Moving(steps, None, nexts, dests)
 
-def reader(
-    game: Game,
-    board: Board,
-    on_roll: int,
-    dice: tuple[int, int],
-    *,
-    checkers: int = 15,
-    slots: Slots = Slots(),
-    slot_map: SlotMap | None = None,
-    history: Sequence[tuple[Position, int]] = (),
-) -> judged.RollReader:
-    """The recognition of one roll of ``game`` from ``board`` (seen by ``on_roll``): a seed
-    game's from its board with pins (:class:`VariantTurn`), backgammon's from the position
-    with the earlier turns for a takeback (:class:`bgboard.sense.recognise.Turn`)."""
-    if game.seed:
-        return VariantTurn(game, board, on_roll, dice, slots=slots, slot_map=slot_map)
-    return judged.Turn(board.plain(), dice, on_roll, checkers=checkers, slots=slots, history=history)
-
-
 def one_lifted(seen: Observation, want: Observation) -> tuple[int, int] | None:
     """``(place, colour)`` when ``seen`` is ``want`` with one checker lifted off one place
     (an exact count there: a capped stack could hide it), else None."""
@@ -441,8 +422,4 @@ def setup_text(variant: str) -> tuple[str, ...]:
 def start_counts(variant: str) -> tuple[int, ...]:
     """The 28 signed physical counts of the start of the game called ``variant``."""
     game = GAMES[variant]
-    if not game.seed:
-        from bgboard.sense.places import board_of
-
-        return board_of(game.start().plain(), WHITE)
     return physical(game.name, game.start(), WHITE).counts

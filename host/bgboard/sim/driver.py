@@ -30,7 +30,6 @@ from typing import Any, Awaitable, Callable, Protocol
 from bgboard.control.controller import Controller
 from bgboard.control.events import Button
 from bgboard.control.notice import Notice
-from bgboard.control.opponent_room import OpponentRoom
 from bgboard.match.state import MatchState, Phase
 from bgboard.rules import Position
 from bgboard.rules.board import Board as GameBoard
@@ -293,7 +292,8 @@ class Players:
             if remote_decides(c, s):  # the other board's person acts: this one carries it out
                 yield from remote_script(self, turn)
                 return
-        if o.opponent is not None and isinstance(c, OpponentRoom) and s.decider == c.side:
+        other = c.other_side()
+        if o.opponent is not None and other is not None and s.decider == other.side:
             from bgboard.sim.engine_turns import engine_script
 
             yield from engine_script(self, turn)
@@ -418,14 +418,11 @@ class Players:
 
     def opponent_summary(self) -> dict[str, Any]:
         """``--opponent``: the engine's side and level, and how its plays were carried out."""
-        from bgboard.opponents import EngineOpponent
-
-        c = self.controller
-        if not isinstance(c, OpponentRoom) or not isinstance(c.opponent, EngineOpponent):
+        other = self.controller.other_side()
+        if other is None or other.engine is None:
             raise SimulationError("the engine does not play at this board")
-        level = c.opponent.level
         return {
-            "opponent": {"player": c.side, "engine": level.engine, "level": level.name},
+            "opponent": {"player": other.side, "engine": other.engine, "level": other.level},
             "engine_plays": self.tally.engine_plays,
             "engine_rejected": self.tally.engine_rejected,
             "wrong_executions": self.tally.wrong_executions,

@@ -277,9 +277,8 @@ class Simulation:
         settings = Settings(length=options.match_length, rules=options.rules, players=options.players, slots=board.slots,
                             teach=options.teach, variant=options.variant, slot_map=slot_map)
         played = variant_of(options.match_variant)
-        if played.seed:  # a seed variant's slots: read as the app reads them (app.BoardInput.read)
-            pins = played.pins
-            board.table.reader = lambda states: read_board(slot_map, states, pins=pins)
+        pins = played.pins  # the slots read as the app reads them, in every game (app.BoardInput.read)
+        board.table.reader = lambda states: read_board(slot_map, states, pins=pins)
         self.teacher: Teacher | None = None
         grading: dict[str, Any] = {}
         if options.teach != "off":

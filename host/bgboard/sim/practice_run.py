@@ -181,7 +181,7 @@ def run_firmware_drills(options: Options, out: Path, drills: Any = None, *, spee
 
 def _room(board: LiveRun) -> PracticeRoom:
     """The app's practice room (``[teach] mode = "practice"``)."""
-    room = board.host
-    if not isinstance(room, PracticeRoom):
+    room = board.app.practice  # the app keeps the practice room it opened (no downcast of its room)
+    if room is None:
         raise SimulationError("the app is not in practice mode")
     return room
