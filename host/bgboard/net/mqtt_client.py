@@ -124,22 +124,15 @@ class Reconnecting:
         """Connect, serve, reconnect until :meth:`stop` (never raises on network trouble).
         ``offline_between``: ``online`` turns False after each connection ends, not only
         after one fails."""
-        while not self._stopping.is_set():
-            client = connect()
-            try:
-                async with client:
-                    backoff.reset()
-                    await serve(client)
-            except (MqttError, OSError) as exc:  # aiomqtt wraps socket errors, but a socket may still raise
-                lost(exc)
-            if self._stopping.is_set():
-                break
+        def offline() -> None:
             if offline_between:
                 self._set_online(False)
-            try:
-                await asyncio.wait_for(self._stopping.wait(), backoff.delay())
-            except asyncio.TimeoutError:
-                pass
+
+        def unexpected(exc: Exception) -> None:  # this loop's users end on anything but network trouble
+            raise exc
+
+        await keep_session(connect, serve, stopping=self._stopping, backoff=backoff, unreachable=lost,
+                           failed=unexpected, up=lambda: None, down=offline)
         self._set_online(False)
 
 
