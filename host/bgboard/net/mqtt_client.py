@@ -168,17 +168,18 @@ async def keep_session(connect: Callable[[], aiomqtt.Client], serve: Callable[[A
 async def serve_side_by_side(stopping: asyncio.Event, *jobs: Awaitable[None]) -> None:
     """Run one session's ``jobs`` (its reader, its writer) together until one of them ends or
     ``stopping`` is set; a job's fault is raised (the session ends), the others are cancelled."""
-    tasks = [asyncio.ensure_future(job) for job in jobs]
-    stop = asyncio.ensure_future(stopping.wait())
+    tasks: list[asyncio.Future[Any]] = [asyncio.ensure_future(job) for job in jobs]
+    stop: asyncio.Future[Any] = asyncio.ensure_future(stopping.wait())
+    everything = [*tasks, stop]
     try:
-        done, _ = await asyncio.wait({*tasks, stop}, return_when=asyncio.FIRST_COMPLETED)
+        done, _ = await asyncio.wait(everything, return_when=asyncio.FIRST_COMPLETED)
         for task in tasks:
             if task in done:
                 task.result()
     finally:
-        for task in (*tasks, stop):
+        for task in everything:
             task.cancel()
-        await asyncio.gather(*tasks, stop, return_exceptions=True)
+        await asyncio.gather(*everything, return_exceptions=True)
 
 
 def manual_acks(client: aiomqtt.Client) -> None:
