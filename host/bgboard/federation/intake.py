@@ -27,8 +27,7 @@ from typing import Any
 from bgboard.errors import EnvironmentFailure, InputError
 from bgboard.federation.bridge_conf import SERVICE_USER
 from bgboard.federation.ledger import Ledger
-from bgboard.net.mqtt_client import (Backoff, ack, keep_session, manual_acks, open_client, serve_side_by_side,
-                                     subscription)
+from bgboard.net.mqtt_client import Backoff, ack, keep_session, manual_acks, open_client, serve_side_by_side
 from bgboard.net.protocol import BrokerUrl
 from bgboard.net.results_feed import (
     RESULTS_FILTER, ClubResult, FeedAck, ack_topic, club_of_topic, decode_result, encode_ack,
