@@ -6,7 +6,6 @@ tests/language's checks of the board's catalogues, for this domain."""
 
 from __future__ import annotations
 
-import gettext
 
 import pytest
 from babel.messages.catalog import Catalog
@@ -17,7 +16,7 @@ from babel.messages.pofile import read_po
 from bgboard.club.web.page_language import CLUB_DOMAIN
 from bgboard.language import LANGUAGES
 from bgboard.language.catalogues import LOCALE_DIR
-from tests.language.test_catalogues import REPO, forms, placeholders
+from tests.language.test_catalogues import REPO, assert_compiled_is_the_po, forms, placeholders
 
 TRANSLATED = [code for code in LANGUAGES if code != "en"]
 #: The extraction's keywords and options, as docs/languages.md's pybabel command for the club.
@@ -62,17 +61,7 @@ def test_every_placeholder_of_a_club_translation_matches_its_original(lang):
 
 @pytest.mark.parametrize("lang", TRANSLATED)
 def test_the_compiled_club_catalogue_is_the_po(lang):
-    with open(LOCALE_DIR / lang / "LC_MESSAGES" / f"{CLUB_DOMAIN}.mo", "rb") as f:
-        compiled = gettext.GNUTranslations(f)
-    for m in catalogue(lang):
-        if not m.id:
-            continue
-        if isinstance(m.id, (list, tuple)):
-            for n, form in ((1, m.string[0]), (2, m.string[1])):
-                assert compiled.ngettext(m.id[0], m.id[1], n) == form, (lang, m.id)
-        else:
-            assert compiled.gettext(m.id) == m.string, (lang, m.id)
-    assert compiled.info()["language"] == lang
+    assert_compiled_is_the_po(LOCALE_DIR / lang / "LC_MESSAGES" / f"{CLUB_DOMAIN}.mo", catalogue(lang), lang)
 
 
 def test_the_club_template_holds_every_marked_text_of_the_club():

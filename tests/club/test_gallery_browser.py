@@ -24,7 +24,7 @@ from bgboard.net.broker import DIRECTOR
 from tests.club.evening import payload
 from tests.club.test_room_browser import HOSTILE, texts
 from tests.club.webrun import PAGE_WAIT_S, ServedSite, chromium
-from tests.net.conftest import CLUB, start_broker
+from tests.net.conftest import CLUB, start_broker_and_gallery
 
 COMPARE = """
 var server = document.getElementById(arguments[0]), view = arguments[1], large = arguments[2];
@@ -102,13 +102,7 @@ def payload_score(served: ServedSite, hub: LiveHub, board: int) -> tuple[int, in
 
 
 def test_the_room_follows_a_board_live_from_the_gallery(tmp_path, browser):
-    broker = start_broker(tmp_path / "broker")
-    gallery = broker.gallery(tmp_path / "gallery")
-    try:
-        gallery.start(timeout=60)
-    except BaseException:
-        broker.kill()
-        raise
+    broker, gallery = start_broker_and_gallery(tmp_path)
     director = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=DIRECTOR, protocol=mqtt.MQTTv311)
     director.username_pw_set(DIRECTOR, broker.password(DIRECTOR))
     director.connect("127.0.0.1", broker.port)

@@ -27,7 +27,7 @@ from bgboard.net.boardlink import ClubLink
 from bgboard.net.gallery import MAX_PACKET, board_topic, room_topic
 from bgboard.store.journal import Journal
 from tests.net.club_harness import board_settings, director_settings, new_club
-from tests.net.conftest import CLUB, start_broker
+from tests.net.conftest import CLUB, start_broker_and_gallery
 
 STATE = {"players": ["Anna", "Eva"], "length": 5, "score": [1, 2], "cube": 2, "cube_owner": 1, "turn": 0,
          "dice": [3, 5], "position_id": "4HPwATDgc/ABMA", "phase": "play", "clocks": [61000, 58000],
@@ -80,13 +80,7 @@ def test_the_feed_sends_each_changed_board_once_a_tick_with_its_newest_state():
 
 
 def test_a_boards_move_reaches_an_anonymous_spectator_on_the_gallery(tmp_path):
-    broker = start_broker(tmp_path / "broker")
-    gallery = broker.gallery(tmp_path / "gallery")
-    try:
-        gallery.start(timeout=60)
-    except BaseException:
-        broker.kill()
-        raise
+    broker, gallery = start_broker_and_gallery(tmp_path)
     db = tmp_path / "club.sqlite"
     [match, *_] = new_club(db, "swiss", length=3, rounds=1, players=4)
     got: list[tuple[float, dict]] = []

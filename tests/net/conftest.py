@@ -11,7 +11,7 @@ from typing import Iterator
 
 import pytest
 
-from bgboard.net.mosquitto import BrokerMissingError, PrivateBroker
+from bgboard.net.mosquitto import BrokerMissingError, PrivateBroker, PrivateGallery
 from tests.support import worker_port
 
 CLUB = "testclub"
@@ -25,6 +25,19 @@ def start_broker(root: Path, boards: tuple[int, ...] = BOARDS) -> PrivateBroker:
         pytest.fail(f"{exc} — these tests run the real broker")
     broker.start(timeout=60)   # at once; the bound only against a loaded machine
     return broker
+
+
+def start_broker_and_gallery(root: Path) -> tuple[PrivateBroker, PrivateGallery]:
+    """A club broker (``root/broker``) and its spectators' gallery bridged to it
+    (``root/gallery``), both started; the caller stops the gallery and kills the broker."""
+    broker = start_broker(root / "broker")
+    gallery = broker.gallery(root / "gallery")
+    try:
+        gallery.start(timeout=60)
+    except BaseException:
+        broker.kill()
+        raise
+    return broker, gallery
 
 
 @pytest.fixture

@@ -20,7 +20,7 @@ from bgboard.net.broker import DIRECTOR, board_user
 from bgboard.net.gallery import GALLERY, board_topic, check_gallery_url, room_topic
 from bgboard.net.mosquitto import PrivateGallery
 from bgboard.net.protocol import ProtocolError
-from tests.net.conftest import CLUB, start_broker
+from tests.net.conftest import CLUB, start_broker, start_broker_and_gallery
 
 WAIT_S = 10
 
@@ -77,13 +77,7 @@ def until(predicate, seconds: float = WAIT_S) -> None:
 
 @pytest.fixture
 def club(tmp_path: Path):
-    broker = start_broker(tmp_path / "broker")
-    gallery = broker.gallery(tmp_path / "gallery")
-    try:
-        gallery.start(timeout=60)
-    except BaseException:
-        broker.kill()
-        raise
+    broker, gallery = start_broker_and_gallery(tmp_path)
     clients: list[Client] = []
 
     def connect(port: int, **options) -> Client:

@@ -68,7 +68,7 @@ from bgboard.net.protocol import (
     parse_topic,
     topic,
 )
-from bgboard.net.mqtt_client import Backoff, MqttError, open_client, subscription
+from bgboard.net.mqtt_client import Backoff, keep_session, open_client, serve_side_by_side, subscription
 
 log = logging.getLogger(__name__)
 
@@ -136,37 +136,14 @@ class DirectorLink:
     # ------------------------------------------------------------------ the session
     async def run(self) -> None:
         """Serve until :meth:`stop`, reconnecting after any loss."""
-        s = self.settings
         self._start_checks()
         workers = [asyncio.ensure_future(self._dispatch()), asyncio.ensure_future(self._write())]
-        backoff = Backoff()
         loop = asyncio.get_running_loop()
         watch = getattr(self.tournament, "watch", None)  # PostgreSQL's NOTIFY wakes the writer at once
         unwatch = watch(lambda: loop.call_soon_threadsafe(self._write_wake.set)) if watch is not None else None
         try:
-            while not self._stopping.is_set():
-                client = open_client(
-                    s.broker, username=s.username, password=s.password, identifier=f"bgboard-{s.club}-director",
-                    ca_file=s.ca_file, keepalive=s.keepalive_s,
-                )
-                try:
-                    async with client:
-                        backoff.reset()
-                        self.online = True
-                        log.info("the director is connected to the club broker %s", s.broker)
-                        await self._serve(client)
-                except MqttError as exc:
-                    log.warning("the club broker %s is not reachable (%s)", s.broker, exc or type(exc).__name__)
-                except Exception as exc:  # never let one fault end the evening: log it, connect again
-                    log.error("the director's session ended on an unexpected %s (%s): connecting again",
-                              type(exc).__name__, str(exc)[:200])
-                self.online = False
-                if self._stopping.is_set():
-                    break
-                try:
-                    await asyncio.wait_for(self._stopping.wait(), backoff.delay())
-                except asyncio.TimeoutError:
-                    pass
+            await keep_session(self._connect, self._serve, stopping=self._stopping, backoff=Backoff(),
+                               unreachable=self._unreachable, failed=self._failed, up=self._up, down=self._down)
         finally:
             if unwatch is not None:
                 unwatch()
@@ -176,6 +153,25 @@ class DirectorLink:
             if self._checks is not None:  # the workers end (a check under way finishes first)
                 await asyncio.shield(asyncio.to_thread(self._checks.shutdown, True, cancel_futures=True))
             self._database.shutdown(wait=False)
+
+    def _connect(self) -> Any:
+        s = self.settings
+        return open_client(s.broker, username=s.username, password=s.password, identifier=f"bgboard-{s.club}-director",
+                           ca_file=s.ca_file, keepalive=s.keepalive_s)
+
+    def _up(self) -> None:
+        self.online = True
+        log.info("the director is connected to the club broker %s", self.settings.broker)
+
+    def _down(self) -> None:
+        self.online = False
+
+    def _unreachable(self, exc: Exception) -> None:
+        log.warning("the club broker %s is not reachable (%s)", self.settings.broker, exc or type(exc).__name__)
+
+    def _failed(self, exc: Exception) -> None:  # never let one fault end the evening: log it, connect again
+        log.error("the director's session ended on an unexpected %s (%s): connecting again",
+                  type(exc).__name__, str(exc)[:200])
 
     def _start_checks(self) -> None:
         lim = self.limits
@@ -206,18 +202,7 @@ class DirectorLink:
         self._full_sync = True
         self._write_wake.set()
         self._send_wake.set()
-        reader = asyncio.ensure_future(self._read(client))
-        sender = asyncio.ensure_future(self._send(client))
-        stop = asyncio.ensure_future(self._stopping.wait())
-        try:
-            done, _ = await asyncio.wait({reader, sender, stop}, return_when=asyncio.FIRST_COMPLETED)
-            for task in (reader, sender):
-                if task in done:
-                    task.result()
-        finally:
-            for task in (reader, sender, stop):
-                task.cancel()
-            await asyncio.gather(reader, sender, stop, return_exceptions=True)
+        await serve_side_by_side(self._stopping, self._read(client), self._send(client))
 
     async def _read(self, client: Any) -> None:
         n = 0

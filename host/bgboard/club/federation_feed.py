@@ -34,7 +34,7 @@ from typing import Any
 from bgboard.club.db import Club
 from bgboard.errors import InputError
 from bgboard.net.broker import FEED
-from bgboard.net.mqtt_client import Backoff, MqttError, open_client, subscription
+from bgboard.net.mqtt_client import Backoff, keep_session, open_client, serve_side_by_side, subscription
 from bgboard.net.protocol import BrokerUrl
 from bgboard.net.results_feed import (
     ClubResult, ack_topic, bridge_topic, decode_ack, encode_result, result_topic,
@@ -158,48 +158,35 @@ class ResultsFeed:
 
     async def run(self) -> None:
         """Serve until :meth:`stop`, reconnecting after any loss."""
-        s = self.settings
-        backoff = Backoff()
         try:
-            while not self._stopping.is_set():
-                client = open_client(s.broker, username=s.username, password=s.password,
-                                     identifier=f"bgboard-{s.club}-feed", ca_file=s.ca_file)
-                try:
-                    async with client:
-                        backoff.reset()
-                        self.online = True
-                        await self._serve(client)
-                except (MqttError, OSError) as exc:
-                    log.warning("the results feed cannot reach the club broker %s (%s)", s.broker, exc or type(exc).__name__)
-                except Exception as exc:  # one fault never ends the feed: logged, connected again
-                    log.error("the results feed's session ended on an unexpected %s (%s)", type(exc).__name__, str(exc)[:200])
-                self.online = False
-                if self._stopping.is_set():
-                    break
-                try:
-                    await asyncio.wait_for(self._stopping.wait(), backoff.delay())
-                except asyncio.TimeoutError:
-                    pass
+            await keep_session(self._connect, self._serve, stopping=self._stopping, backoff=Backoff(),
+                               unreachable=self._unreachable, failed=self._failed, up=self._up, down=self._down)
         finally:
             await self._off_loop(self.outbox.close)
             self._db.shutdown(wait=False)
+
+    def _connect(self) -> Any:
+        s = self.settings
+        return open_client(s.broker, username=s.username, password=s.password,
+                           identifier=f"bgboard-{s.club}-feed", ca_file=s.ca_file)
+
+    def _up(self) -> None:
+        self.online = True
+
+    def _down(self) -> None:
+        self.online = False
+
+    def _unreachable(self, exc: Exception) -> None:
+        log.warning("the results feed cannot reach the club broker %s (%s)", self.settings.broker, exc or type(exc).__name__)
+
+    def _failed(self, exc: Exception) -> None:  # one fault never ends the feed: logged, connected again
+        log.error("the results feed's session ended on an unexpected %s (%s)", type(exc).__name__, str(exc)[:200])
 
     async def _serve(self, client: Any) -> None:
         club = self.settings.club
         await client.subscribe([(ack_topic(club), subscription(1)), (bridge_topic(club), subscription(1))])
         self._sent.clear()  # everything unanswered goes again on a new session
-        reader = asyncio.ensure_future(self._read(client))
-        sender = asyncio.ensure_future(self._send(client))
-        stop = asyncio.ensure_future(self._stopping.wait())
-        try:
-            done, _ = await asyncio.wait({reader, sender, stop}, return_when=asyncio.FIRST_COMPLETED)
-            for task in (reader, sender):
-                if task in done:
-                    task.result()
-        finally:
-            for task in (reader, sender, stop):
-                task.cancel()
-            await asyncio.gather(reader, sender, stop, return_exceptions=True)
+        await serve_side_by_side(self._stopping, self._read(client), self._send(client))
 
     async def _read(self, client: Any) -> None:
         club = self.settings.club

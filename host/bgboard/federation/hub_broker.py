@@ -21,15 +21,13 @@ import os
 import pwd
 import secrets
 import signal
-import socket
 import subprocess
-import time
 from collections.abc import Iterable
 from pathlib import Path
 
 from bgboard.federation.bridge_conf import PAGES_USER, SERVICE_USER, club_user, federation_acl, federation_conf
 from bgboard.net.broker import Listener
-from bgboard.net.mosquitto import BrokerStartError, mosquitto_binary, write_password_file
+from bgboard.net.mosquitto import end_mosquitto, mosquitto_binary, run_mosquitto, write_password_file
 
 log = logging.getLogger(__name__)
 
@@ -105,25 +103,10 @@ class HubBroker:
         """Start the broker and wait until it accepts connections."""
         if self.process is not None and self.process.poll() is None:
             return
-        self.process = subprocess.Popen([mosquitto_binary(), "-c", str(self.conf)], stdout=subprocess.DEVNULL,
-                                        stderr=subprocess.PIPE)
+        self.process = run_mosquitto(mosquitto_binary(), self.conf, self.port, self.log, timeout,
+                                     name="the federation's mosquitto")
         self.pid_file.write_text(f"{self.process.pid}\n")
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                err = (self.process.stderr.read() if self.process.stderr else b"").decode(errors="replace")
-                tail = self.log.read_text(errors="replace")[-400:] if self.log.exists() else ""
-                self.process = None
-                said = " ".join(line for line in (err + "\n" + tail).splitlines() if "run as root" not in line)
-                raise BrokerStartError(f"the federation's mosquitto stopped at once: {said.strip()[-400:]}")
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
-                    log.info("the federation's broker listens on %s (pid %d)", self.url, self.process.pid)
-                    return
-            except OSError:
-                time.sleep(0.05)
-        self.kill()
-        raise BrokerStartError(f"the federation's mosquitto did not listen on port {self.port} within {timeout:.0f} s")
+        log.info("the federation's broker listens on %s (pid %d)", self.url, self.process.pid)
 
     def stop(self) -> None:
         self._end(signal.SIGTERM)
@@ -133,20 +116,10 @@ class HubBroker:
         self._end(signal.SIGKILL)
 
     def _end(self, sig: int) -> None:
-        p = self.process
-        if p is None:
-            return
-        if p.poll() is None:
-            p.send_signal(sig)
-            try:
-                p.wait(10)
-            except subprocess.TimeoutExpired:  # pragma: no cover - mosquitto ignores SIGTERM
-                p.kill()
-                p.wait()
-        if p.stderr is not None:
-            p.stderr.close()
-        self.process = None
-        self.pid_file.unlink(missing_ok=True)
+        p, self.process = self.process, None
+        if p is not None:
+            end_mosquitto(p, sig)
+            self.pid_file.unlink(missing_ok=True)
 
 
 __all__ = ["HubBroker"]

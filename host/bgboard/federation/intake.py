@@ -27,7 +27,7 @@ from typing import Any
 from bgboard.errors import EnvironmentFailure, InputError
 from bgboard.federation.bridge_conf import SERVICE_USER
 from bgboard.federation.ledger import Ledger
-from bgboard.net.mqtt_client import Backoff, MqttError, ack, manual_acks, open_client, subscription
+from bgboard.net.mqtt_client import Backoff, ack, keep_session, manual_acks, open_client, serve_side_by_side
 from bgboard.net.protocol import BrokerUrl
 from bgboard.net.results_feed import (
     RESULTS_FILTER, ClubResult, FeedAck, ack_topic, club_of_topic, decode_result, encode_ack,
@@ -70,51 +70,38 @@ class ResultsIntake:
 
     async def run(self) -> None:
         """Serve until :meth:`stop`, reconnecting after any loss."""
-        s = self.settings
-        backoff = Backoff()
         try:
-            while not self._stopping.is_set():
-                client = open_client(s.broker, username=s.username, password=s.password,
-                                     identifier="bgboard-federation", ca_file=s.ca_file, keepalive=s.keepalive_s)
-                manual_acks(client)
-                try:
-                    async with client:
-                        backoff.reset()
-                        self.online = True
-                        log.info("the federation service is connected to %s", s.broker)
-                        await self._serve(client)
-                except (MqttError, OSError) as exc:
-                    log.warning("the federation's broker %s is not reachable (%s)", s.broker, exc or type(exc).__name__)
-                except Exception as exc:  # one fault never ends the service: logged, connected again
-                    log.error("the federation service's session ended on an unexpected %s (%s)",
-                              type(exc).__name__, str(exc)[:200])
-                self.online = False
-                self._inbox.clear()  # unacked: the broker delivers them again to the next session
-                if self._stopping.is_set():
-                    break
-                try:
-                    await asyncio.wait_for(self._stopping.wait(), backoff.delay())
-                except asyncio.TimeoutError:
-                    pass
+            await keep_session(self._connect, self._serve, stopping=self._stopping, backoff=Backoff(),
+                               unreachable=self._unreachable, failed=self._failed, up=self._up, down=self._down)
         finally:
             await asyncio.get_running_loop().run_in_executor(self._db, self._close)
             self._db.shutdown(wait=False)
 
+    def _connect(self) -> Any:
+        s = self.settings
+        client = open_client(s.broker, username=s.username, password=s.password,
+                             identifier="bgboard-federation", ca_file=s.ca_file, keepalive=s.keepalive_s)
+        manual_acks(client)
+        return client
+
+    def _up(self) -> None:
+        self.online = True
+        log.info("the federation service is connected to %s", self.settings.broker)
+
+    def _down(self) -> None:
+        self.online = False
+        self._inbox.clear()  # unacked: the broker delivers them again to the next session
+
+    def _unreachable(self, exc: Exception) -> None:
+        log.warning("the federation's broker %s is not reachable (%s)", self.settings.broker, exc or type(exc).__name__)
+
+    def _failed(self, exc: Exception) -> None:  # one fault never ends the service: logged, connected again
+        log.error("the federation service's session ended on an unexpected %s (%s)", type(exc).__name__, str(exc)[:200])
+
     async def _serve(self, client: Any) -> None:
         await client.subscribe(RESULTS_FILTER, qos=1)
         self.on_subscribed()
-        reader = asyncio.ensure_future(self._read(client))
-        writer = asyncio.ensure_future(self._write(client))
-        stop = asyncio.ensure_future(self._stopping.wait())
-        try:
-            done, _ = await asyncio.wait({reader, writer, stop}, return_when=asyncio.FIRST_COMPLETED)
-            for task in (reader, writer):
-                if task in done:
-                    task.result()
-        finally:
-            for task in (reader, writer, stop):
-                task.cancel()
-            await asyncio.gather(reader, writer, stop, return_exceptions=True)
+        await serve_side_by_side(self._stopping, self._read(client), self._write(client))
 
     async def _read(self, client: Any) -> None:
         async for message in client.messages:

@@ -24,7 +24,7 @@ import threading
 from pathlib import Path
 from typing import Any, Callable
 
-from jinja2 import Environment, FileSystemLoader, select_autoescape
+from jinja2 import ChoiceLoader, Environment, FileSystemLoader, PrefixLoader, select_autoescape
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.middleware import Middleware
@@ -86,7 +86,10 @@ class Portal:
 
 
 def create_portal(portal: Portal, secret_key: str | None = None, watch: "LiveWatch | None" = None) -> Starlette:
-    env = Environment(loader=FileSystemLoader(HERE / "templates"),
+    # "club/..." is the club's own template (the login form is one form): it extends this portal's base.html
+    loader = ChoiceLoader([FileSystemLoader(HERE / "templates"),
+                           PrefixLoader({"club": FileSystemLoader(CLUB_WEB / "templates")})])
+    env = Environment(loader=loader,
                       autoescape=select_autoescape(default=True, default_for_string=True),
                       trim_blocks=True, lstrip_blocks=True)
     env.globals["site_name"] = portal.name
@@ -149,32 +152,9 @@ def create_portal(portal: Portal, secret_key: str | None = None, watch: "LiveWat
         return page(request, "live.html", clubs=clubs, watching=watch is not None)
 
     # ------------------------------------------------------------------ the officers
-    guard = auth.LoginGuard()
-
-    async def login(request: Request) -> Response:
-        if request.method == "GET":
-            return page(request, "login.html")
-        try:
-            await auth.log_in(request, portal.officer_hash, guard, portal.sessions)
-        except auth.Refused as error:
-            response = page(request, "login.html", status=error.status, sentence=error.sentence.replace(
-                "the director's", "the officers'").replace("bgboard club director-password",
-                                                           "bgboard federation officer-password"))
-            if error.retry_after is not None:
-                response.headers["Retry-After"] = str(error.retry_after)
-            return response
-        return RedirectResponse("/director", status_code=303)
-
-    async def logout(request: Request) -> Response:
-        try:
-            await auth.checked_form(request)
-        except auth.Refused as error:
-            return refused(request, error)
-        was_officer = auth.is_director(request)
-        auth.log_out(request)
-        if was_officer:
-            await run_in_threadpool(portal.end_sessions)
-        return RedirectResponse("/", status_code=303)
+    login = auth.login_route(page, portal.officer_hash, portal.sessions, worded=lambda sentence: sentence.replace(
+        "the director's", "the officers'").replace("bgboard club director-password", "bgboard federation officer-password"))
+    logout = auth.logout_route(refused, portal.end_sessions)
 
     def officers(request: Request) -> Response:
         # "/director" itself is not behind the door (only "/director/..." is): checked here

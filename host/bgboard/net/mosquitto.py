@@ -78,10 +78,11 @@ def free_port() -> int:
 
 
 def run_mosquitto(binary: str, conf: Path, port: int, log_file: Path, timeout: float,
-                  files: int | None = None, nice: int = 0) -> "subprocess.Popen[bytes]":
+                  files: int | None = None, nice: int = 0, name: str = "mosquitto") -> "subprocess.Popen[bytes]":
     """``mosquitto -c conf``, once it accepts connections on ``port`` (else killed and
-    :class:`BrokerStartError` quoting its log); ``files``: its descriptor limit (within the
-    hard limit), which bounds its connections; ``nice``: its niceness (above the caller's)."""
+    :class:`BrokerStartError` quoting its log, the broker called ``name``); ``files``: its
+    descriptor limit (within the hard limit), which bounds its connections; ``nice``: its
+    niceness (above the caller's)."""
     limit = None
     if files is not None:
         hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
@@ -103,7 +104,7 @@ def run_mosquitto(binary: str, conf: Path, port: int, log_file: Path, timeout: f
             tail = log_file.read_text(errors="replace")[-400:] if log_file.exists() else ""
             log.debug("mosquitto (pid %d) exited with code %s: %s", process.pid, process.returncode,
                       shown((err or tail).strip()[-400:], 500))
-            raise BrokerStartError(f"mosquitto stopped at once: {(err or tail).strip()[-400:]}")
+            raise BrokerStartError(f"{name} stopped at once: {(err or tail).strip()[-400:]}")
         try:
             with socket.create_connection(("127.0.0.1", port), timeout=0.2):
                 return process
@@ -112,7 +113,21 @@ def run_mosquitto(binary: str, conf: Path, port: int, log_file: Path, timeout: f
     log.debug("mosquitto (pid %d) did not listen on port %d within %.0f s: killed", process.pid, port, timeout)
     process.kill()
     process.wait()
-    raise BrokerStartError(f"mosquitto did not listen on port {port} within {timeout:.0f} s")
+    raise BrokerStartError(f"{name} did not listen on port {port} within {timeout:.0f} s")
+
+
+def end_mosquitto(process: "subprocess.Popen[bytes]", sig: int = signal.SIGTERM) -> None:
+    """End a broker :func:`run_mosquitto` started: ``sig`` (SIGTERM: it saves its persistence
+    file; SIGKILL: what a power cut does), a SIGKILL if it has not ended within 10 s."""
+    if process.poll() is None:
+        process.send_signal(sig)
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:  # pragma: no cover - mosquitto ignores SIGTERM
+            process.kill()
+            process.wait()
+    if process.stderr is not None:
+        process.stderr.close()
 
 
 class PrivateBroker:
@@ -186,20 +201,12 @@ class PrivateBroker:
         self._end(signal.SIGKILL)
 
     def _end(self, sig: int) -> None:
-        p = self.process
+        p, self.process = self.process, None
         if p is None:
             return
         if p.poll() is None:
             log.info("the private broker on port %d is %s", self.port, "stopped" if sig == signal.SIGTERM else "killed")
-            p.send_signal(sig)
-            try:
-                p.wait(10)
-            except subprocess.TimeoutExpired:  # pragma: no cover - mosquitto ignores SIGTERM
-                p.kill()
-                p.wait()
-        if p.stderr is not None:
-            p.stderr.close()
-        self.process = None
+        end_mosquitto(p, sig)
 
     def gallery(self, root: Path, *, port: int | None = None, max_spectators: int = MAX_SPECTATORS,
                 nice: int = 0) -> "PrivateGallery":
@@ -257,15 +264,7 @@ class PrivateGallery:
     def stop(self) -> None:
         p, self.process = self.process, None
         if p is not None:
-            if p.poll() is None:
-                p.terminate()
-                try:
-                    p.wait(10)
-                except subprocess.TimeoutExpired:  # pragma: no cover - mosquitto ignores SIGTERM
-                    p.kill()
-                    p.wait()
-            if p.stderr is not None:
-                p.stderr.close()
+            end_mosquitto(p)
         self.socket.unlink(missing_ok=True)
 
     def __enter__(self) -> "PrivateGallery":

@@ -8,6 +8,9 @@ short enough that the broker notices a lost board within seconds, TLS when the U
 :class:`~bgboard.link.backoff.Backoff` (re-exported here for the club layer, which does not
 import ``link``).  :class:`Reconnecting` is the loop both links run: connect, serve, wait the
 backoff after a loss, connect again, until stopped; ``online`` told on each change.
+:func:`keep_session` is the same loop for the club's and the federation's services (the
+director, the results feed, the federation's intake), composed rather than inherited, and
+:func:`serve_side_by_side` runs one session's reader and writer until one ends or a stop.
 """
 
 from __future__ import annotations
@@ -121,23 +124,62 @@ class Reconnecting:
         """Connect, serve, reconnect until :meth:`stop` (never raises on network trouble).
         ``offline_between``: ``online`` turns False after each connection ends, not only
         after one fails."""
-        while not self._stopping.is_set():
-            client = connect()
-            try:
-                async with client:
-                    backoff.reset()
-                    await serve(client)
-            except (MqttError, OSError) as exc:  # aiomqtt wraps socket errors, but a socket may still raise
-                lost(exc)
-            if self._stopping.is_set():
-                break
+        def offline() -> None:
             if offline_between:
                 self._set_online(False)
-            try:
-                await asyncio.wait_for(self._stopping.wait(), backoff.delay())
-            except asyncio.TimeoutError:
-                pass
+
+        def unexpected(exc: Exception) -> None:  # this loop's users end on anything but network trouble
+            raise exc
+
+        await keep_session(connect, serve, stopping=self._stopping, backoff=backoff, unreachable=lost,
+                           failed=unexpected, up=lambda: None, down=offline)
         self._set_online(False)
+
+
+async def keep_session(connect: Callable[[], aiomqtt.Client], serve: Callable[[Any], Awaitable[None]], *,
+                       stopping: asyncio.Event, backoff: Backoff,
+                       unreachable: Callable[[Exception], None], failed: Callable[[Exception], None],
+                       up: Callable[[], None], down: Callable[[], None]) -> None:
+    """Keep one session to the broker until ``stopping`` is set: connect (``connect`` builds a
+    client), ``up``, ``serve``; after a loss ``down``, wait the :class:`Backoff` (less if
+    stopped meanwhile) and connect again.  A broker that cannot be reached or drops the
+    session is told to ``unreachable``; any other fault to ``failed`` (one fault never ends a
+    service: it connects again)."""
+    while not stopping.is_set():
+        client = connect()
+        try:
+            async with client:
+                backoff.reset()
+                up()
+                await serve(client)
+        except (MqttError, OSError) as exc:  # aiomqtt wraps socket errors, but a socket may still raise
+            unreachable(exc)
+        except Exception as exc:
+            failed(exc)
+        down()
+        if stopping.is_set():
+            break
+        try:
+            await asyncio.wait_for(stopping.wait(), backoff.delay())
+        except asyncio.TimeoutError:
+            pass
+
+
+async def serve_side_by_side(stopping: asyncio.Event, *jobs: Awaitable[None]) -> None:
+    """Run one session's ``jobs`` (its reader, its writer) together until one of them ends or
+    ``stopping`` is set; a job's fault is raised (the session ends), the others are cancelled."""
+    tasks: list[asyncio.Future[Any]] = [asyncio.ensure_future(job) for job in jobs]
+    stop: asyncio.Future[Any] = asyncio.ensure_future(stopping.wait())
+    everything = [*tasks, stop]
+    try:
+        done, _ = await asyncio.wait(everything, return_when=asyncio.FIRST_COMPLETED)
+        for task in tasks:
+            if task in done:
+                task.result()
+    finally:
+        for task in everything:
+            task.cancel()
+        await asyncio.gather(*everything, return_exceptions=True)
 
 
 def manual_acks(client: aiomqtt.Client) -> None:

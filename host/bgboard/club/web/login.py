@@ -11,6 +11,8 @@
   from one address (or :data:`GLOBAL_FREE` from everywhere within :data:`GLOBAL_WINDOW_S`)
   the login is locked for a time that doubles with each further failure (429, one sentence
   with the wait).  Every failure is logged.  Checking the password runs argon2 off the loop.
+* :func:`login_route` and :func:`logout_route` are the ``/director/login`` and
+  ``/director/logout`` pages the club's site and the federation's portal share.
 """
 
 from __future__ import annotations
@@ -22,10 +24,11 @@ import secrets
 import time
 from collections import OrderedDict, deque
 from dataclasses import dataclass
-from typing import Callable
+from typing import Any, Awaitable, Callable
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
+from starlette.responses import RedirectResponse, Response
 
 from bgboard.club.web import password as passwords
 from bgboard.errors import InputError
@@ -197,3 +200,46 @@ async def log_in(request: Request, stored_hash: Callable[[], str | None], guard:
 
 def log_out(request: Request) -> None:
     request.session.clear()
+
+
+def login_route(page: Callable[..., Response], stored_hash: Callable[[], str | None],
+                current_token: Callable[[], str], *,
+                worded: Callable[[str], str] = lambda sentence: sentence) -> Callable[[Request], Awaitable[Response]]:
+    """``/director/login``: GET shows ``login.html`` (rendered by ``page``), POST logs in
+    (:func:`log_in`, with its own :class:`LoginGuard`) and goes to ``/director``; a refusal is
+    the form again with its sentence (through ``worded``) and, when locked, ``Retry-After``."""
+    guard = LoginGuard()
+
+    async def login(request: Request) -> Response:
+        if request.method == "GET":
+            return page(request, "login.html")
+        try:
+            await log_in(request, stored_hash, guard, current_token)
+        except Refused as error:
+            response = page(request, "login.html", status=error.status, sentence=worded(error.sentence))
+            if error.retry_after is not None:
+                response.headers["Retry-After"] = str(error.retry_after)
+            return response
+        return RedirectResponse("/director", status_code=303)
+
+    return login
+
+
+def logout_route(refused: Callable[[Request, Refused], Any],
+                 end_sessions: Callable[[], None]) -> Callable[[Request], Awaitable[Response]]:
+    """``/director/logout`` (a checked form): this browser's cookie is cleared first (even if
+    the database is busy), then ``end_sessions`` ends the director's sessions in the database
+    (a saved copy of the cookie is dead too); back to ``/``."""
+
+    async def logout(request: Request) -> Response:
+        try:
+            await checked_form(request)
+        except Refused as error:
+            return refused(request, error)
+        was_director = is_director(request)
+        log_out(request)
+        if was_director:
+            await run_in_threadpool(end_sessions)
+        return RedirectResponse("/", status_code=303)
+
+    return logout

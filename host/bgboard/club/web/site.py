@@ -204,30 +204,8 @@ def create_app(site: Site) -> Starlette:
         return response
 
     # ------------------------------------------------------------------ the director
-    guard = auth.LoginGuard()
-
-    async def login(request: Request) -> Response:
-        if request.method == "GET":
-            return page(request, "login.html")
-        try:
-            await auth.log_in(request, site.password_hash, guard, site.director_sessions)
-        except auth.Refused as error:
-            response = page(request, "login.html", status=error.status, sentence=error.sentence)
-            if error.retry_after is not None:
-                response.headers["Retry-After"] = str(error.retry_after)
-            return response
-        return RedirectResponse("/director", status_code=303)
-
-    async def logout(request: Request) -> Response:
-        try:
-            await auth.checked_form(request)
-        except auth.Refused as error:
-            return refused(request, error)
-        was_director = auth.is_director(request)
-        auth.log_out(request)   # this browser's cookie first: it is cleared even if the database is busy
-        if was_director:        # ended in the database: a saved copy of the cookie is dead too
-            await run_in_threadpool(site.end_director_sessions)
-        return RedirectResponse("/", status_code=303)
+    login = auth.login_route(page, site.password_hash, site.director_sessions)
+    logout = auth.logout_route(refused, site.end_director_sessions)
 
     routes = [
         Route("/", room),
