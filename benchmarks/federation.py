@@ -89,6 +89,16 @@ def say(text: str) -> None:
     print(text, flush=True)
 
 
+
+async def settle(fed, most_s: float) -> None:
+    """Wait (at most ``most_s``) until every club has the federation's answer to every result."""
+    deadline = time.monotonic() + most_s
+    while time.monotonic() < deadline:
+        waiting = sum(await asyncio.gather(*(asyncio.to_thread(s.unanswered) for s in fed.sites)))
+        if waiting == 0:
+            return
+        await asyncio.sleep(0.5)
+
 async def chaos(fed: LocalFederation, pg: PrivatePostgres, done: asyncio.Event, log: list[str]) -> None:
     """Kill and restart, one after another, while the evening is being played (on a thread of
     its own: the clubs' evenings hold theirs)."""
@@ -136,12 +146,7 @@ async def evening(fed: LocalFederation, pg: PrivatePostgres, args: argparse.Name
         done.set()
         if chaos_task is not None:
             await chaos_task
-        deadline = time.monotonic() + args.settle
-        while time.monotonic() < deadline:  # until every club has the federation's answer to every result
-            waiting = sum(await asyncio.gather(*(asyncio.to_thread(s.unanswered) for s in fed.sites)))
-            if waiting == 0:
-                break
-            await asyncio.sleep(0.5)
+        await settle(fed, args.settle)
         settled_s = time.monotonic() - t0
     finally:
         done.set()
@@ -233,12 +238,7 @@ async def evening_boards(fed: LocalFederation, pg: PrivatePostgres, args: argpar
         done.set()
         if chaos_task is not None:
             await chaos_task
-        deadline = time.monotonic() + args.settle
-        while time.monotonic() < deadline:  # until every club has the federation's answer to every result
-            waiting = sum(await asyncio.gather(*(asyncio.to_thread(s.unanswered) for s in fed.sites)))
-            if waiting == 0:
-                break
-            await asyncio.sleep(0.5)
+        await settle(fed, args.settle)
         settled_s = time.monotonic() - t0
         cpu = {"directors": 0.0, "club_brokers": 0.0, "federation_service": 0.0, "federation_broker": 0.0}
         for site in fed.sites:

@@ -26,6 +26,7 @@ import os
 import sqlite3
 import stat
 import tempfile
+from collections.abc import Callable
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, cast
@@ -146,16 +147,45 @@ def _columns(conn: sqlite3.Connection, table: str) -> list[str]:
     return [r[1] for r in conn.execute(f'PRAGMA table_info("{table}")')]
 
 
-def _backup_postgres(url: str, out: Path) -> Path:
-    """:func:`backup` of a club on PostgreSQL: a new SQLite club file filled from one snapshot."""
-    target = backup_target(None, out)
+def _write_backup(db_path: str | Path | None, out: Path, fill: Callable[[Path], None],
+                  db_error: Callable[[sqlite3.Error], Exception]) -> Path:
+    """Write a backup to ``out``: ``fill`` writes a new file of our own beside the target
+    (O_EXCL: never a file, link or device that was there), which is checked, synced and renamed
+    over the target once it is whole (the target judged again just before); on any failure the
+    part is removed and nothing at ``out`` changed."""
+    target = backup_target(db_path, out)
     part: Path | None = None
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
         os.close(fd)
         part = Path(name)
-        part.unlink()
+        fill(part)
+        check_club_file(part)
+        with open(part, "rb+") as f:
+            os.fsync(f.fileno())
+        backup_target(db_path, target)  # still a regular file (or none) just before the rename
+        os.replace(part, target)
+    except OSError as exc:
+        if part is not None:
+            part.unlink(missing_ok=True)
+        raise InputError(f"cannot write the backup {out} ({exc.strerror or exc})") from None
+    except sqlite3.Error as exc:
+        if part is not None:
+            part.unlink(missing_ok=True)
+        raise db_error(exc) from None
+    except BaseException:
+        if part is not None:
+            part.unlink(missing_ok=True)
+        raise
+    return out
+
+
+def _backup_postgres(url: str, out: Path) -> Path:
+    """:func:`backup` of a club on PostgreSQL: a new SQLite club file filled from one snapshot."""
+
+    def fill(part: Path) -> None:
+        part.unlink()   # Club(create=True) makes the file itself
         with Club(url) as club, Club(part, create=True) as dest:
             source = cast(Any, club.conn)
             source.execute_plain("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
@@ -172,24 +202,8 @@ def _backup_postgres(url: str, out: Path) -> Path:
             finally:
                 source.execute_plain("ROLLBACK")
             dest.conn.execute("PRAGMA journal_mode=DELETE")
-        check_club_file(part)
-        with open(part, "rb+") as f:
-            os.fsync(f.fileno())
-        backup_target(None, target)
-        os.replace(part, target)
-    except OSError as exc:
-        if part is not None:
-            part.unlink(missing_ok=True)
-        raise InputError(f"cannot write the backup {out} ({exc.strerror or exc})") from None
-    except sqlite3.Error as exc:
-        if part is not None:
-            part.unlink(missing_ok=True)
-        raise database_error(exc, shown(url)) from None
-    except BaseException:
-        if part is not None:
-            part.unlink(missing_ok=True)
-        raise
-    return out
+
+    return _write_backup(None, out, fill, lambda exc: database_error(exc, shown(url)))
 
 
 def backup(db_path: str | Path, out: str | Path) -> Path:
@@ -200,36 +214,15 @@ def backup(db_path: str | Path, out: str | Path) -> Path:
         Club(db_path)               # the usual sentence: no club database there
     check_club_file(db_path, integrity=False)   # never migrates what it copies
     out = Path(out)
-    target = backup_target(db_path, out)
-    part: Path | None = None
-    try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        # a new file of our own beside the target (O_EXCL: never a file, link or device
-        # that was there), renamed over the target once it is whole
-        fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
-        os.close(fd)
-        part = Path(name)
+
+    def fill(part: Path) -> None:
         source = sqlite3.connect(db_path, timeout=30.0)
         try:
             _copy(source, part)
         finally:
             source.close()
-        check_club_file(part)
-        with open(part, "rb+") as f:
-            os.fsync(f.fileno())
-        backup_target(db_path, target)  # still a regular file (or none) just before the rename
-        os.replace(part, target)
-    except OSError as exc:
-        if part is not None:
-            part.unlink(missing_ok=True)
-        raise InputError(f"cannot write the backup {out} ({exc.strerror or exc})") from None
-    except (sqlite3.Error, InputError) as exc:
-        if part is not None:
-            part.unlink(missing_ok=True)
-        if isinstance(exc, InputError):
-            raise
-        raise InputError(f"the backup to {out} failed ({exc})") from None
-    return out
+
+    return _write_backup(db_path, out, fill, lambda exc: InputError(f"the backup to {out} failed ({exc})"))
 
 
 def restore(file: str | Path, db_path: str | Path, at: datetime | None = None) -> Path | None:
