@@ -118,7 +118,7 @@ def templates(language: str = "en") -> Environment:
     env.install_gettext_translations(words, newstyle=True)  # type: ignore[attr-defined]
     env.globals["lang"] = language
     env.globals["words"] = words
-    env.globals["gallery_words"] = functools.partial(page_words, words)   # the gallery script's words
+    env.globals["gallery_words"] = page_words(words)   # the gallery script's words, once per language
     env.globals["named"] = functools.partial(named, words)   # a stored code (format, status) in words
     return env
 
