@@ -19,8 +19,10 @@ _START = (
     5, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 2,  # 13..24
 )
 
-def demos(w: Words) -> dict[str, DisplayState]:
-    """Every demo with its texts in ``w``'s language."""
+
+def _playing(w: Words) -> dict[str, DisplayState]:
+    """The demos of a game in play: the opening roll, a cube offered, the Crawford game, an
+    illegal move and a hint."""
     return {
         "opening": DisplayState(
             names=("Alice", "Bob"), match_length=7, score=(0, 0), phase="opening",
@@ -55,6 +57,12 @@ def demos(w: Words) -> dict[str, DisplayState]:
                       point=5, margin="0.14"),
                   say(w, "%(play)s (best)", play="8/5 6/5"), "8/5 6/5"),
         ),
+    }
+
+
+def _endings(w: Words) -> dict[str, DisplayState]:
+    """The demos of an end: of a match (with and without its analysis) and of a game."""
+    return {
         "match-over": DisplayState(
             names=("Alice", "Bob"), match_length=7, score=(8, 5), crawford="post-crawford",
             cube=2, cube_owner=0, phase="match-over", winner=0,
@@ -73,6 +81,12 @@ def demos(w: Words) -> dict[str, DisplayState]:
             phase="game-over", winner=1,
             ending=Ending(winner=1, how="resignation", points=4, cube=2, level="gammon"),
         ),
+    }
+
+
+def _asides(w: Words) -> dict[str, DisplayState]:
+    """The demos of what is said beside the play: a teaching grade, a low clock and setting up."""
+    return {
         "lesson": DisplayState(
             names=("Alice", "Bob"), match_length=5, score=(1, 1), turn=1, phase="rolling",
             pips=(154, 161),
@@ -105,6 +119,11 @@ def demos(w: Words) -> dict[str, DisplayState]:
                      say(w, "Move %(n)d white from %(frm)d to %(to)d", n=2, frm=6, to=13), "6 → 13 (2)"),
         ),
     }
+
+
+def demos(w: Words) -> dict[str, DisplayState]:
+    """Every demo with its texts in ``w``'s language."""
+    return _playing(w) | _endings(w) | _asides(w)
 
 
 #: The demos in English (their names are the same in every language).

@@ -159,6 +159,7 @@ class DisplayState:
 
 # --------------------------------------------------------------------------- checks
 def _problems(s: DisplayState) -> list[str]:
+    """Everything wrong with ``s``, in the order of its fields (empty when nothing is)."""
     out: list[str] = []
     if len(s.names) != 2 or not all(isinstance(n, str) and n.strip() for n in s.names):
         out.append("names must be two non-empty strings")
@@ -182,43 +183,61 @@ def _problems(s: DisplayState) -> list[str]:
     if s.pips is not None and (len(s.pips) != 2 or any(not 0 <= p <= 375 for p in s.pips)):
         out.append("pips must be two counts from 0 to 375")
     if s.clock is not None:
-        c = s.clock
-        if len(c.reserve_ms) != 2 or any(r < 0 for r in c.reserve_ms):
-            out.append("clock reserve_ms must be two times of 0 ms or more")
-        if c.delay_ms < 0:
-            out.append("clock delay_ms cannot be negative")
-        if c.running not in (None, 0, 1):
-            out.append(f"clock running must be 0, 1 or null, not {c.running!r}")
+        out += _clock_problems(s.clock)
     if s.phase not in PHASES:
         out.append(f"phase must be one of {', '.join(PHASES)}, not {s.phase!r}")
     if s.severity not in SEVERITIES:
         out.append(f"severity must be one of {', '.join(SEVERITIES)}, not {s.severity!r}")
     if s.ending is not None:
-        e = s.ending
-        if e.winner not in (0, 1):
-            out.append(f"ending winner must be 0 or 1, not {e.winner!r}")
-        if e.how not in ENDINGS:
-            out.append(f"ending how must be one of {', '.join(ENDINGS)}, not {e.how!r}")
-        if not 0 <= e.points <= 3 * 4096 * 2:
-            out.append(f"ending points must be from 0 to {3 * 4096 * 2}, not {e.points}")
-        if e.cube < 1 or e.cube > 4096 or e.cube & (e.cube - 1):
-            out.append(f"ending cube must be a power of two from 1 to 4096, not {e.cube}")
-        if e.level not in (None, *LEVELS):
-            out.append(f"ending level must be one of {', '.join(LEVELS)} or null, not {e.level!r}")
-        if e.sent not in (None, True, False):
-            out.append(f"ending sent must be true, false or null, not {e.sent!r}")
+        out += _ending_problems(s.ending)
     for name, text in (("hint", s.hint), ("message", s.message), ("title", s.title),
                        ("put_back", s.put_back), ("lesson", s.lesson), ("analysis", s.analysis)):
         if any(not isinstance(t, str) or not t.strip() for t in text):
             out.append(f"{name} must be a list of non-empty strings, longest first")
     if s.diagram is not None:
-        d = s.diagram
-        if len(d.points) != 24:
-            out.append("diagram points must be 24 signed counts (white +, black -)")
-        if len(d.bar) != 2 or len(d.off) != 2 or any(x < 0 for x in (*d.bar, *d.off)):
-            out.append("diagram bar and off must be two counts of 0 or more")
-        if any(not 0 <= p <= 25 for p in d.marked):
-            out.append("diagram marked points must be from 0 to 25")
+        out += _diagram_problems(s.diagram)
+    return out
+
+
+def _clock_problems(c: ClockState) -> list[str]:
+    """What is wrong with a clock's state (empty when nothing is)."""
+    out: list[str] = []
+    if len(c.reserve_ms) != 2 or any(r < 0 for r in c.reserve_ms):
+        out.append("clock reserve_ms must be two times of 0 ms or more")
+    if c.delay_ms < 0:
+        out.append("clock delay_ms cannot be negative")
+    if c.running not in (None, 0, 1):
+        out.append(f"clock running must be 0, 1 or null, not {c.running!r}")
+    return out
+
+
+def _ending_problems(e: Ending) -> list[str]:
+    """What is wrong with an ending (empty when nothing is)."""
+    out: list[str] = []
+    if e.winner not in (0, 1):
+        out.append(f"ending winner must be 0 or 1, not {e.winner!r}")
+    if e.how not in ENDINGS:
+        out.append(f"ending how must be one of {', '.join(ENDINGS)}, not {e.how!r}")
+    if not 0 <= e.points <= 3 * 4096 * 2:
+        out.append(f"ending points must be from 0 to {3 * 4096 * 2}, not {e.points}")
+    if e.cube < 1 or e.cube > 4096 or e.cube & (e.cube - 1):
+        out.append(f"ending cube must be a power of two from 1 to 4096, not {e.cube}")
+    if e.level not in (None, *LEVELS):
+        out.append(f"ending level must be one of {', '.join(LEVELS)} or null, not {e.level!r}")
+    if e.sent not in (None, True, False):
+        out.append(f"ending sent must be true, false or null, not {e.sent!r}")
+    return out
+
+
+def _diagram_problems(d: BoardDiagram) -> list[str]:
+    """What is wrong with a set-up diagram (empty when nothing is)."""
+    out: list[str] = []
+    if len(d.points) != 24:
+        out.append("diagram points must be 24 signed counts (white +, black -)")
+    if len(d.bar) != 2 or len(d.off) != 2 or any(x < 0 for x in (*d.bar, *d.off)):
+        out.append("diagram bar and off must be two counts of 0 or more")
+    if any(not 0 <= p <= 25 for p in d.marked):
+        out.append("diagram marked points must be from 0 to 25")
     return out
 
 
