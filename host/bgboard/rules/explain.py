@@ -89,13 +89,44 @@ def _opponent_problem(position: Position, result: Position) -> str | None:
     return None
 
 
-def _search(position: Position, dice: tuple[int, ...], target: Position) -> tuple[int, str | None, int] | None:
+_Way = tuple[int, str | None, int]
+"""A way of playing towards a target: (rules broken, first broken rule, dice used)."""
+
+
+def _step(me: list[int], th: tuple[int, ...], s: int, die: int) -> tuple[str | None, int, tuple[int, ...]]:
+    """One checker moved from ``s`` by ``die`` with every rule relaxed: the first rule the
+    step breaks (``None`` when it breaks none), where it lands (:data:`OFF` when borne
+    off) and the opponent's checkers after it (one sent to the bar on a hit)."""
+    broken: str | None = None
+    if me[BAR] and s != BAR:
+        broken = _BAR
+    to = s - die
+    t = th
+    if to >= 1:
+        n = th[BAR - to]
+        if n >= 2:
+            broken = broken or blocked(to)
+        elif n == 1:
+            hit = list(th)
+            hit[BAR - to] = 0
+            hit[BAR] += 1
+            t = tuple(hit)
+    else:
+        if any(me[7:]):
+            broken = broken or _OUTSIDE
+        elif to < 0 and any(me[s + 1 : 7]):
+            broken = broken or _HIGHEST
+        to = OFF
+    return broken, to, t
+
+
+def _search(position: Position, dice: tuple[int, ...], target: Position) -> _Way | None:
     """The closest way to ``target``: (rules broken, first broken rule, dice used)."""
     goal_mine = target.mine
     goal_cum = [0] * 27
     for p in range(BAR, -1, -1):
         goal_cum[p] = goal_cum[p + 1] + goal_mine[p]
-    memo: dict[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]], tuple[int, str | None, int] | None] = {}
+    memo: dict[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]], _Way | None] = {}
 
     def reachable(me: list[int]) -> bool:
         cum = 0
@@ -105,11 +136,11 @@ def _search(position: Position, dice: tuple[int, ...], target: Position) -> tupl
                 return False
         return True
 
-    def best(me: list[int], th: tuple[int, ...], rest: tuple[int, ...]) -> tuple[int, str | None, int] | None:
+    def best(me: list[int], th: tuple[int, ...], rest: tuple[int, ...]) -> _Way | None:
         key = (tuple(me), th, rest)
         if key in memo:
             return memo[key]
-        found: tuple[int, str | None, int] | None = None
+        found: _Way | None = None
         if key[0] == goal_mine and th == target.theirs:
             found = (0, None, 0)
         for die in sorted(set(rest), reverse=True):
@@ -119,26 +150,7 @@ def _search(position: Position, dice: tuple[int, ...], target: Position) -> tupl
             for s in range(BAR, 0, -1):
                 if not me[s]:
                     continue
-                broken: str | None = None
-                if me[BAR] and s != BAR:
-                    broken = _BAR
-                to = s - die
-                t = th
-                if to >= 1:
-                    n = th[BAR - to]
-                    if n >= 2:
-                        broken = broken or blocked(to)
-                    elif n == 1:
-                        hit = list(th)
-                        hit[BAR - to] = 0
-                        hit[BAR] += 1
-                        t = tuple(hit)
-                else:
-                    if any(me[7:]):
-                        broken = broken or _OUTSIDE
-                    elif to < 0 and any(me[s + 1 : 7]):
-                        broken = broken or _HIGHEST
-                    to = OFF
+                broken, to, t = _step(me, th, s, die)
                 if t[BAR] > target.theirs[BAR]:
                     continue
                 m = me.copy()

@@ -274,14 +274,9 @@ def xgid_encode(xgid: Xgid) -> str:
     return "XGID=" + ":".join(fields)
 
 
-def xgid_decode(text: str, checkers: int = CHECKERS) -> Xgid:
-    """Read an XGID (with or without the ``XGID=`` prefix); raises :class:`InvalidIdError`."""
-    text = text.strip()
-    body = text[5:] if text.upper().startswith("XGID=") else text
-    fields = body.split(":")
-    if len(fields) != 10:
-        raise InvalidIdError(f"an XGID has 10 fields separated by ':', {text!r} has {len(fields)}")
-    board, cube, owner, turn, dice, s0, s1, rules, length, max_cube = fields
+def _xgid_board(board: str, text: str, checkers: int) -> tuple[list[int], list[int]]:
+    """The bottom and the top player's checkers (each from their own side: bar at
+    :data:`BAR`, borne off at :data:`OFF`) from an XGID's 26-character position field."""
     if len(board) != 26:
         raise InvalidIdError(f"an XGID position has 26 characters, {board!r} has {len(board)}")
     bottom = [0] * 26
@@ -312,32 +307,49 @@ def xgid_decode(text: str, checkers: int = CHECKERS) -> Xgid:
         if total > checkers:
             raise InvalidIdError(f"XGID {text!r} gives the {name} player {total} checkers, more than {checkers}")
         side[OFF] = checkers - total
+    return bottom, top
 
-    def number(value: str, what: str) -> int:
-        try:
-            return int(value)
-        except ValueError:
-            raise InvalidIdError(f"the XGID {what} must be a whole number, not {value!r}") from None
 
-    turn_n = number(turn, "turn")
+def _xgid_number(value: str, what: str) -> int:
+    """An XGID field that holds a whole number."""
+    try:
+        return int(value)
+    except ValueError:
+        raise InvalidIdError(f"the XGID {what} must be a whole number, not {value!r}") from None
+
+
+def _xgid_dice(dice: str) -> tuple[tuple[int, int], bool]:
+    """The dice rolled (``(0, 0)`` before the roll) and whether the cube was just turned,
+    from an XGID's dice field."""
+    if dice.upper() == "D":
+        return (0, 0), True
+    if len(dice) == 2 and dice.isdigit() and (dice == "00" or all("1" <= c <= "6" for c in dice)):
+        return (int(dice[0]), int(dice[1])), False
+    raise InvalidIdError(f"the XGID dice must be '00', 'D' or two digits 1-6, not {dice!r}")
+
+
+def xgid_decode(text: str, checkers: int = CHECKERS) -> Xgid:
+    """Read an XGID (with or without the ``XGID=`` prefix); raises :class:`InvalidIdError`."""
+    text = text.strip()
+    body = text[5:] if text.upper().startswith("XGID=") else text
+    fields = body.split(":")
+    if len(fields) != 10:
+        raise InvalidIdError(f"an XGID has 10 fields separated by ':', {text!r} has {len(fields)}")
+    board, cube, owner, turn, dice, s0, s1, rules, length, max_cube = fields
+    bottom, top = _xgid_board(board, text, checkers)
+    turn_n = _xgid_number(turn, "turn")
     if turn_n not in (1, -1):
         raise InvalidIdError(f"the XGID turn must be 1 (bottom) or -1 (top), not {turn!r}")
     on_roll = 0 if turn_n == 1 else 1
-    owner_n = number(owner, "cube position")
+    owner_n = _xgid_number(owner, "cube position")
     if owner_n not in (1, 0, -1):
         raise InvalidIdError(f"the XGID cube position must be 1, 0 or -1, not {owner!r}")
-    cube_log = number(cube, "cube")
+    cube_log = _xgid_number(cube, "cube")
     if not 0 <= cube_log <= 15:
         raise InvalidIdError(f"the XGID cube must be a power of two from 2^0 to 2^15, not 2^{cube_log}")
-    doubled = dice.upper() == "D"
-    if doubled:
-        rolled = (0, 0)
-    elif len(dice) == 2 and dice.isdigit() and (dice == "00" or all("1" <= c <= "6" for c in dice)):
-        rolled = (int(dice[0]), int(dice[1]))
-    else:
-        raise InvalidIdError(f"the XGID dice must be '00', 'D' or two digits 1-6, not {dice!r}")
-    score = (number(s0, "score"), number(s1, "score"))
-    match_length = number(length, "match length")
+    rolled, doubled = _xgid_dice(dice)
+    score = (_xgid_number(s0, "score"), _xgid_number(s1, "score"))
+    match_length = _xgid_number(length, "match length")
     if min(score) < 0 or match_length < 0:
         raise InvalidIdError(f"the XGID scores and match length cannot be negative: {s0}, {s1}, {length}")
     if match_length and max(score) >= match_length:
@@ -356,9 +368,9 @@ def xgid_decode(text: str, checkers: int = CHECKERS) -> Xgid:
         dice=rolled,
         doubled=doubled,
         score=score,
-        rules=number(rules, "rules field"),
+        rules=_xgid_number(rules, "rules field"),
         match_length=match_length,
-        max_cube_log2=number(max_cube, "maximum cube"),
+        max_cube_log2=_xgid_number(max_cube, "maximum cube"),
     )
 
 
