@@ -16,7 +16,7 @@ from __future__ import annotations
 import struct
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import Final, Union
+from typing import Callable, Final, Union
 
 from bgboard.errors import InputError
 from bgboard.link.frames import Frame, encode_frame
@@ -365,77 +365,127 @@ def _text(data: bytes, name: str) -> str:
         raise MessageError(f"the text of a {name} frame is not UTF-8") from None
 
 
+def _read_hello(data: bytes) -> Hello:
+    _need(data, 4, "HELLO", exact=False)
+    protocol, slots, calibration = struct.unpack_from("<BHB", data)
+    return Hello(protocol, slots, calibration, _text(data[4:], "HELLO"))
+
+
+def _read_snapshot(data: bytes) -> Snapshot:
+    _need(data, 3, "SNAPSHOT", exact=False)
+    reason, count = struct.unpack_from("<BH", data)
+    _need(data, 3 + count, "SNAPSHOT")
+    return Snapshot(reason, tuple(_check_state(s) for s in data[3:]))
+
+
+def _read_changes(data: bytes) -> Changes:
+    _need(data, 1, "CHANGES", exact=False)
+    count = data[0]
+    if count == 0:
+        raise MessageError("a CHANGES frame holds at least one change")
+    _need(data, 1 + 3 * count, "CHANGES")
+    changes: list[SlotChange] = []
+    for i in range(count):
+        slot, state = struct.unpack_from("<HB", data, 1 + 3 * i)
+        changes.append(SlotChange(slot, _check_state(state)))
+    return Changes(tuple(changes))
+
+
+def _read_roll(data: bytes) -> Roll:
+    _need(data, 6, "ROLL")
+    number, d1, d2 = struct.unpack("<IBB", data)
+    if not (1 <= d1 <= 6 and 1 <= d2 <= 6):
+        raise MessageError(f"a ROLL frame shows dice {d1} and {d2}")
+    return Roll(number, (d1, d2))
+
+
+def _read_heartbeat(data: bytes) -> Heartbeat:
+    _need(data, 13, "HEARTBEAT")
+    uptime, scans, last, flags = struct.unpack("<IIIB", data)
+    return Heartbeat(uptime, scans, last, bool(flags & 1))
+
+
+def _read_ack(data: bytes) -> Ack:
+    _need(data, 3, "ACK")
+    return Ack(*struct.unpack("<HB", data))
+
+
+def _read_pong(data: bytes) -> Pong:
+    _need(data, 6, "PONG")
+    return Pong(*struct.unpack("<HI", data))
+
+
+def _read_error(data: bytes) -> DeviceError:
+    _need(data, 4, "ERROR", exact=False)
+    code, seq, command = struct.unpack_from("<BHB", data)
+    return DeviceError(code, seq, command, _text(data[4:], "ERROR"))
+
+
+def _read_snapshot_request(data: bytes) -> RequestSnapshot:
+    _need(data, 0, "SNAPSHOT-REQUEST")
+    return RequestSnapshot()
+
+
+def _read_calibrate(data: bytes) -> Calibrate:
+    _need(data, 1, "CALIBRATE")
+    if data[0] not in (CALIBRATE_EMPTY, CALIBRATE_CHECKERS, CALIBRATE_DEFAULTS):
+        raise MessageError(f"calibration mode {data[0]} does not exist")
+    return Calibrate(data[0])
+
+
+def _read_leds(data: bytes) -> SetLeds:
+    if len(data) % 4 or len(data) > 4 * HOST_LEDS:
+        raise MessageError(f"a LEDS frame has a {len(data)}-byte payload, which does not fit")
+    leds = tuple(
+        Led(data[i], (data[i + 1], data[i + 2], data[i + 3])) for i in range(0, len(data), 4)
+    )
+    if any(led.index >= HOST_LEDS for led in leds):
+        raise MessageError(f"host LEDs are 0..{HOST_LEDS - 1}")
+    return SetLeds(leds)
+
+
+def _read_rolling(data: bytes) -> SetRolling:
+    _need(data, 1, "ROLLING")
+    if data[0] > ROLL_NOW:
+        raise MessageError("a ROLLING frame says 0, 1 or 2")
+    return SetRolling(data[0] == 1, now=data[0] == ROLL_NOW)
+
+
+def _read_ping(data: bytes) -> Ping:
+    _need(data, 4, "PING")
+    return Ping(struct.unpack("<I", data)[0])
+
+
+def _read_reboot(data: bytes) -> Reboot:
+    _need(data, 1, "REBOOT")
+    if data[0] not in (REBOOT_RESET, REBOOT_REPL):
+        raise MessageError(f"reboot mode {data[0]} does not exist")
+    return Reboot(data[0])
+
+
+#: The reader of each frame type's payload (each raises :class:`MessageError` for a
+#: payload that does not fit).
+_READERS: Final[dict[int, Callable[[bytes], Message]]] = {
+    Kind.HELLO: _read_hello,
+    Kind.SNAPSHOT: _read_snapshot,
+    Kind.CHANGES: _read_changes,
+    Kind.ROLL: _read_roll,
+    Kind.HEARTBEAT: _read_heartbeat,
+    Kind.ACK: _read_ack,
+    Kind.PONG: _read_pong,
+    Kind.ERROR: _read_error,
+    Kind.SNAPSHOT_REQUEST: _read_snapshot_request,
+    Kind.CALIBRATE: _read_calibrate,
+    Kind.LEDS: _read_leds,
+    Kind.ROLLING: _read_rolling,
+    Kind.PING: _read_ping,
+    Kind.REBOOT: _read_reboot,
+}
+
+
 def decode(frame: Frame) -> Message:
     """The message carried by ``frame``; raises :class:`MessageError` if it does not fit."""
-    data, kind = frame.payload, frame.kind
-    if kind == Hello.KIND:
-        _need(data, 4, "HELLO", exact=False)
-        protocol, slots, calibration = struct.unpack_from("<BHB", data)
-        return Hello(protocol, slots, calibration, _text(data[4:], "HELLO"))
-    if kind == Snapshot.KIND:
-        _need(data, 3, "SNAPSHOT", exact=False)
-        reason, count = struct.unpack_from("<BH", data)
-        _need(data, 3 + count, "SNAPSHOT")
-        return Snapshot(reason, tuple(_check_state(s) for s in data[3:]))
-    if kind == Changes.KIND:
-        _need(data, 1, "CHANGES", exact=False)
-        count = data[0]
-        if count == 0:
-            raise MessageError("a CHANGES frame holds at least one change")
-        _need(data, 1 + 3 * count, "CHANGES")
-        changes: list[SlotChange] = []
-        for i in range(count):
-            slot, state = struct.unpack_from("<HB", data, 1 + 3 * i)
-            changes.append(SlotChange(slot, _check_state(state)))
-        return Changes(tuple(changes))
-    if kind == Roll.KIND:
-        _need(data, 6, "ROLL")
-        number, d1, d2 = struct.unpack("<IBB", data)
-        if not (1 <= d1 <= 6 and 1 <= d2 <= 6):
-            raise MessageError(f"a ROLL frame shows dice {d1} and {d2}")
-        return Roll(number, (d1, d2))
-    if kind == Heartbeat.KIND:
-        _need(data, 13, "HEARTBEAT")
-        uptime, scans, last, flags = struct.unpack("<IIIB", data)
-        return Heartbeat(uptime, scans, last, bool(flags & 1))
-    if kind == Ack.KIND:
-        _need(data, 3, "ACK")
-        return Ack(*struct.unpack("<HB", data))
-    if kind == Pong.KIND:
-        _need(data, 6, "PONG")
-        return Pong(*struct.unpack("<HI", data))
-    if kind == DeviceError.KIND:
-        _need(data, 4, "ERROR", exact=False)
-        code, seq, command = struct.unpack_from("<BHB", data)
-        return DeviceError(code, seq, command, _text(data[4:], "ERROR"))
-    if kind == RequestSnapshot.KIND:
-        _need(data, 0, "SNAPSHOT-REQUEST")
-        return RequestSnapshot()
-    if kind == Calibrate.KIND:
-        _need(data, 1, "CALIBRATE")
-        if data[0] not in (CALIBRATE_EMPTY, CALIBRATE_CHECKERS, CALIBRATE_DEFAULTS):
-            raise MessageError(f"calibration mode {data[0]} does not exist")
-        return Calibrate(data[0])
-    if kind == SetLeds.KIND:
-        if len(data) % 4 or len(data) > 4 * HOST_LEDS:
-            raise MessageError(f"a LEDS frame has a {len(data)}-byte payload, which does not fit")
-        leds = tuple(
-            Led(data[i], (data[i + 1], data[i + 2], data[i + 3])) for i in range(0, len(data), 4)
-        )
-        if any(led.index >= HOST_LEDS for led in leds):
-            raise MessageError(f"host LEDs are 0..{HOST_LEDS - 1}")
-        return SetLeds(leds)
-    if kind == SetRolling.KIND:
-        _need(data, 1, "ROLLING")
-        if data[0] > ROLL_NOW:
-            raise MessageError("a ROLLING frame says 0, 1 or 2")
-        return SetRolling(data[0] == 1, now=data[0] == ROLL_NOW)
-    if kind == Ping.KIND:
-        _need(data, 4, "PING")
-        return Ping(struct.unpack("<I", data)[0])
-    if kind == Reboot.KIND:
-        _need(data, 1, "REBOOT")
-        if data[0] not in (REBOOT_RESET, REBOOT_REPL):
-            raise MessageError(f"reboot mode {data[0]} does not exist")
-        return Reboot(data[0])
-    raise MessageError(f"frame type 0x{kind:02x} is not a known message")
+    reader = _READERS.get(frame.kind)
+    if reader is None:
+        raise MessageError(f"frame type 0x{frame.kind:02x} is not a known message")
+    return reader(frame.payload)
