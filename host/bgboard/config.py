@@ -264,6 +264,21 @@ def config_from_dict(data: Mapping[str, Any]) -> Config:
 
 
 def _check(c: Config) -> None:
+    """Raise :class:`ConfigError` with the first thing wrong in ``c``, section by section."""
+    _check_board(c)
+    _check_display(c)
+    _check_match(c)
+    _check_teaching(c)
+    _check_opponent(c)
+    if not c.journal.path.strip():
+        raise ConfigError("journal.path must name the journal file")
+    _check_club(c.club)
+    _check_remote(c)
+
+
+def _check_board(c: Config) -> None:
+    """``[board]`` and ``[buttons]``: the serial port, its speed and settling time, the
+    buttons' pin factory and bounce time."""
     if not c.board.port.strip():
         raise ConfigError("board.port must name the board's serial port, e.g. \"/dev/bgboard\"")
     if c.board.baudrate <= 0:
@@ -274,8 +289,11 @@ def _check(c: Config) -> None:
         raise ConfigError(f"buttons.pin_factory must be one of {', '.join(repr(p) for p in PIN_FACTORIES)}")
     if not 0 <= c.buttons.bounce_ms <= 1000:
         raise ConfigError(f"buttons.bounce_ms must be 0..1000, not {c.buttons.bounce_ms}")
+
+
+def _check_display(c: Config) -> None:
+    """``[display]``: a known panel and language."""
     from bgboard.display.panels import panel_spec
-    from bgboard.match import rule_set
 
     try:
         panel_spec(c.display.panel)
@@ -288,12 +306,18 @@ def _check(c: Config) -> None:
             checked_language(c.display.language, "display.language")
         except InputError as exc:
             raise ConfigError(str(exc)) from None
+
+
+def _check_match(c: Config) -> None:
+    """``[match]`` and ``[clock]``: the rules and the game with a length they allow, the
+    clock's times, the numbering, and Jacoby and beavers only in money play."""
+    from bgboard.match import rule_set
+    from bgboard.rules.games import VARIANTS
+
     try:
         rule_set(c.match.rules).check_length(c.match.length)
     except InputError as exc:
         raise ConfigError(f"match: {exc}") from None
-    from bgboard.rules.games import VARIANTS
-
     if c.match.variant not in VARIANTS:
         raise ConfigError(f"match.variant must be one of {', '.join(VARIANTS)}, not {c.match.variant!r}")
     if VARIANTS[c.match.variant].rotates:  # tavli: its own rule set's lengths
@@ -308,6 +332,11 @@ def _check(c: Config) -> None:
         raise ConfigError(f"match.numbering must be one of {', '.join(NUMBERINGS)}, not {c.match.numbering!r}")
     if (c.match.jacoby or c.match.beavers) and c.match.length != 0:
         raise ConfigError("match.jacoby and match.beavers apply to money play only: set match.length = 0 and rules = \"money\"")
+
+
+def _check_teaching(c: Config) -> None:
+    """``[teach]`` and ``[hints]``: a known mode, learner and drills, and a hint engine
+    to grade with when teaching."""
     if c.teach.mode not in TEACH_MODES:
         raise ConfigError(f"teach.mode must be one of {', '.join(TEACH_MODES)}, not {c.teach.mode!r}")
     if c.teach.learner not in LEARNERS:
@@ -324,11 +353,6 @@ def _check(c: Config) -> None:
                           'set [hints] engine to auto, bgsage, gnubg-nn or pubeval')
     if c.hints.engine not in HINT_ENGINES:
         raise ConfigError(f"hints.engine must be one of {', '.join(HINT_ENGINES)}, not {c.hints.engine!r}")
-    _check_opponent(c)
-    if not c.journal.path.strip():
-        raise ConfigError("journal.path must name the journal file")
-    _check_club(c.club)
-    _check_remote(c)
 
 
 def _check_opponent(c: Config) -> None:
