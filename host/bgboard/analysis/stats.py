@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any, Sequence, TypedDict
 
 __all__ = [
     "CheckerDecision",
@@ -242,6 +242,59 @@ def _ratio(total: float, count: int) -> float:
     return total / count if count else 0.0
 
 
+class _CheckerFigures(TypedDict):
+    """A player's checker play in :class:`PlayerStats`."""
+
+    unforced_moves: int
+    marks: dict[str, int]
+    checker_error_emg: float
+    checker_error_mwc: float
+    checker_rate_memg: float
+    checker_rating: str
+
+
+class _CubeFigures(TypedDict):
+    """A player's cube handling in :class:`PlayerStats`."""
+
+    cube_decisions: int
+    close_cube_decisions: int
+    doubles: int
+    takes: int
+    passes: int
+    cube_mistakes: dict[str, tuple[int, float, float]]
+    cube_error_emg: float
+    cube_error_mwc: float
+    cube_rate_memg: float
+    cube_rating: str
+
+
+class _OverallFigures(TypedDict):
+    """A player's error over checker play and cube together, and PR, in :class:`PlayerStats`."""
+
+    error_emg: float
+    error_mwc: float
+    error_rate_memg: float
+    snowie_error_rate: float
+    pr: float
+    pr_low: float
+    pr_high: float
+    decisions: int
+    pr_wide: bool
+    pr_note: str
+    overall_rating: str
+
+
+class _LuckFigures(TypedDict):
+    """A player's luck and results in :class:`PlayerStats`."""
+
+    luck_emg: float
+    luck_mwc: float
+    luck_rate_memg: float
+    luck_rating: str
+    actual_result: float | None
+    luck_adjusted_result: float | None
+
+
 def summarise(analysis: MatchAnalysis, player: int, worst: int = 5) -> PlayerStats:
     """``player``'s figures, as gnubg's statistics count them (docs/analysis.md):
 
@@ -253,45 +306,50 @@ def summarise(analysis: MatchAnalysis, player: int, worst: int = 5) -> PlayerSta
     """
     checker = [d for d in analysis.checker if d.player == player]
     cube = [d for d in analysis.cube if d.player == player]
-    luck = [r for r in analysis.luck if r.player == player]
     unforced = [d for d in checker if d.unforced]
+    close = [d for d in cube if d.close]
+    plays, cubes = _checker_figures(checker, unforced), _cube_figures(cube, close)
+    graded: list[CheckerDecision | CubeDecision] = [d for d in unforced if d.error > 0] + [d for d in cube if d.error > 0]
+    graded.sort(key=lambda d: -d.error)
+    return PlayerStats(
+        name=analysis.players[player],
+        total_moves=analysis.total_moves[player],
+        **plays,
+        **cubes,
+        **_overall_figures(analysis, plays, cubes, [d.error for d in unforced] + [d.error for d in close]),
+        **_luck_figures(analysis, player),
+        worst=tuple(graded[:worst]),
+    )
+
+
+def _checker_figures(checker: list[CheckerDecision], unforced: list[CheckerDecision]) -> _CheckerFigures:
+    """The marks of a player's plays, and the error and its rate over the unforced ones."""
     marks = {word: 0 for word, _ in SKILL_LEVELS}
     for d in checker:
         word = mark(d.error) if d.legal > 0 else None
         if word:
             marks[word] += 1
     checker_emg = sum(d.error for d in unforced)
-    checker_mwc = sum(d.cost for d in unforced)
-    close = [d for d in cube if d.close]
+    return _CheckerFigures(
+        unforced_moves=len(unforced),
+        marks=marks,
+        checker_error_emg=checker_emg,
+        checker_error_mwc=sum(d.cost for d in unforced),
+        checker_rate_memg=1000.0 * _ratio(checker_emg, len(unforced)),
+        checker_rating=rating(_ratio(checker_emg, len(unforced))),
+    )
+
+
+def _cube_figures(cube: list[CubeDecision], close: list[CubeDecision]) -> _CubeFigures:
+    """A player's cube decisions counted by kind, their mistakes by gnubg's category, and
+    the error and its rate over the close ones."""
     mistakes: dict[str, tuple[int, float, float]] = {k: (0, 0.0, 0.0) for k in CUBE_MISTAKES}
     for d in cube:
         if d.mistake:
             n, e, c = mistakes[d.mistake]
             mistakes[d.mistake] = (n + 1, e + d.error, c + d.cost)
     cube_emg = sum(e for _, e, _ in mistakes.values())
-    cube_mwc = sum(c for _, _, c in mistakes.values())
-    decisions = len(unforced) + len(close)
-    error_emg = checker_emg + cube_emg
-    both_moves = analysis.total_moves[0] + analysis.total_moves[1]
-    samples = [d.error for d in unforced] + [d.error for d in close]
-    pr = 500.0 * _ratio(error_emg, decisions)
-    half = half_width([500.0 * s for s in samples])
-    luck_emg = sum(r.luck for r in luck)
-    luck_mwc = sum(r.cost for r in luck)
-    other_luck = sum(r.cost for r in analysis.luck if r.player != player)
-    actual = analysis.result[player] if analysis.result is not None else None
-    adjusted = actual - luck_mwc + other_luck if actual is not None else None
-    graded: list[CheckerDecision | CubeDecision] = [d for d in unforced if d.error > 0] + [d for d in cube if d.error > 0]
-    graded.sort(key=lambda d: -d.error)
-    total_moves = analysis.total_moves[player]
-    return PlayerStats(
-        name=analysis.players[player],
-        total_moves=total_moves,
-        unforced_moves=len(unforced),
-        marks=marks,
-        checker_error_emg=checker_emg,
-        checker_error_mwc=checker_mwc,
-        checker_rate_memg=1000.0 * _ratio(checker_emg, len(unforced)),
+    return _CubeFigures(
         cube_decisions=len(cube),
         close_cube_decisions=len(close),
         doubles=sum(1 for d in cube if d.kind == "double"),
@@ -299,10 +357,24 @@ def summarise(analysis: MatchAnalysis, player: int, worst: int = 5) -> PlayerSta
         passes=sum(1 for d in cube if d.kind == "pass"),
         cube_mistakes=mistakes,
         cube_error_emg=cube_emg,
-        cube_error_mwc=cube_mwc,
+        cube_error_mwc=sum(c for _, _, c in mistakes.values()),
         cube_rate_memg=1000.0 * _ratio(cube_emg, len(close)),
+        cube_rating=rating(_ratio(cube_emg, len(close))),
+    )
+
+
+def _overall_figures(analysis: MatchAnalysis, plays: _CheckerFigures, cubes: _CubeFigures,
+                     samples: list[float]) -> _OverallFigures:
+    """The error over the unforced plays and close cube decisions together (``samples``,
+    each decision's error), its rates, and the PR with its 95 % interval."""
+    decisions = plays["unforced_moves"] + cubes["close_cube_decisions"]
+    error_emg = plays["checker_error_emg"] + cubes["cube_error_emg"]
+    both_moves = analysis.total_moves[0] + analysis.total_moves[1]
+    pr = 500.0 * _ratio(error_emg, decisions)
+    half = half_width([500.0 * s for s in samples])
+    return _OverallFigures(
         error_emg=error_emg,
-        error_mwc=checker_mwc + cube_mwc,
+        error_mwc=plays["checker_error_mwc"] + cubes["cube_error_mwc"],
         error_rate_memg=1000.0 * _ratio(error_emg, decisions),
         snowie_error_rate=1000.0 * _ratio(error_emg, both_moves),
         pr=pr,
@@ -311,16 +383,26 @@ def summarise(analysis: MatchAnalysis, player: int, worst: int = 5) -> PlayerSta
         decisions=decisions,
         pr_wide=decisions < FEW_DECISIONS or half > WIDE_HALF_WIDTH,
         pr_note=pr_note(decisions, half),
-        checker_rating=rating(_ratio(checker_emg, len(unforced))),
-        cube_rating=rating(_ratio(cube_emg, len(close))),
         overall_rating=rating(_ratio(error_emg, decisions)),
+    )
+
+
+def _luck_figures(analysis: MatchAnalysis, player: int) -> _LuckFigures:
+    """A player's luck (EMG and MWC, + = lucky), its rate per move, the actual result and
+    the result with both players' luck taken out."""
+    luck = [r for r in analysis.luck if r.player == player]
+    luck_emg = sum(r.luck for r in luck)
+    luck_mwc = sum(r.cost for r in luck)
+    other_luck = sum(r.cost for r in analysis.luck if r.player != player)
+    actual = analysis.result[player] if analysis.result is not None else None
+    total_moves = analysis.total_moves[player]
+    return _LuckFigures(
         luck_emg=luck_emg,
         luck_mwc=luck_mwc,
         luck_rate_memg=1000.0 * _ratio(luck_emg, total_moves),
         luck_rating=luck_rating(_ratio(luck_emg, total_moves)),
         actual_result=actual,
-        luck_adjusted_result=adjusted,
-        worst=tuple(graded[:worst]),
+        luck_adjusted_result=actual - luck_mwc + other_luck if actual is not None else None,
     )
 
 
