@@ -275,14 +275,35 @@ def learner_section(lessons: Sequence[PlayLesson | CubeLesson], player: int, nam
     (kinds, and their own worst positions as ``[teach] drills`` entries), their PR match by
     match (``history``: table and chart with the 95 % interval), the chart of the equity
     lost on each of their plays and every decision of theirs."""
-    esc = html.escape
     mine = [lesson for lesson in lessons if lesson.player == player]
     plays = [p for p in mine if isinstance(p, PlayLesson) and p.play]
-    free = [p for p in plays if unforced(p)]
     cubes = [c for c in mine if isinstance(c, CubeLesson)]
-    lost = sum(p.loss for p in free)
-    per_play = lost / len(free) if free else 0.0
-    who = esc(name[:_NAME_MAX])
+    worst = worst_plays(lessons, player)
+    t = {k: html.escape(say(w, k)) for k in (
+        N_("Cube decisions"), N_("position"), N_("decision"), N_("best"), N_("loss"), N_("grade"),
+        N_("Equity lost per play"), N_("Worst positions"), N_("Practise next"), N_("Every play"), N_("dice"),
+        N_("play"))}
+    chart = (f"<h3>{t['Equity lost per play']}</h3><figure class=\"chart\">{chart_svg(mine, w)}</figure>"
+             if plays else "")
+    return f"""<section class="learner" id="learner-{player}"><h2>{html.escape(name[:_NAME_MAX])}</h2>
+<p class="pr">{_pr_line(lessons, player, plays, figures, w)}</p>
+<p class="plays">{_counts(mine, plays, cubes, w)}</p>
+<h3>{t['Worst positions']}</h3><ol class="worst-boards">{_worst_pictures(worst, w)}</ol>
+<h3>{t['Practise next']}</h3><ul class="practise">{_practise(mine, w)}</ul>{_own_drills(worst, w)}
+{_history(history, w)}
+{chart}
+<h3>{t['Every play']}</h3><div class="scroll"><table class="plays"><tr><th>#</th><th>{t['dice']}</th><th>{t['play']}</th><th>{t['best']}</th>
+<th>{t['loss']}</th><th>{t['grade']}</th></tr>{_every_play(plays, w)}</table></div>
+{_cube_table(cubes, t, w)}</section>
+"""
+
+
+def _pr_line(lessons: Sequence[PlayLesson | CubeLesson], player: int, plays: Sequence[PlayLesson],
+             figures: Mapping[str, object] | None, w: Words) -> str:
+    """The learner's PR (escaped): with its interval and their luck from the match's
+    analysis when there is one, else from their graded decisions; when the engine only
+    ranked plays, why there is no equity lost to report."""
+    esc = html.escape
     if figures:
         lo, hi = figures.get("pr_low"), figures.get("pr_high")
         interval = f"{lo:.1f}–{hi:.1f}" if isinstance(lo, float) and isinstance(hi, float) else say(w, "not known")
@@ -302,8 +323,29 @@ def learner_section(lessons: Sequence[PlayLesson | CubeLesson], player: int, nam
                           "choose gnubg-nn or bgsage for grades.",
                        "%(n)d plays ranked: the engine only ranks plays, so there is no equity lost to report; "
                        "choose gnubg-nn or bgsage for grades.", len(plays)))
-    worst = worst_plays(lessons, player)
-    pictures = "".join(
+    return pr
+
+
+def _counts(mine: Sequence[PlayLesson | CubeLesson], plays: Sequence[PlayLesson], cubes: Sequence[CubeLesson],
+            w: Words) -> str:
+    """The learner's plays (and how many had a choice), cube decisions, equity lost per
+    unforced play and mistakes by kind, escaped."""
+    free = [p for p in plays if unforced(p)]
+    per_play = sum(p.loss for p in free) / len(free) if free else 0.0
+    m = mistakes_by_kind(mine)
+    return html.escape(say(
+        w, "%(plays)s (%(free)d with a choice), %(cubes)s;\n%(lost)s lost per unforced play; mistakes: "
+           "%(doubtful)d doubtful, %(bad)d bad, %(very_bad)d very bad,\n%(cube)d at the cube.",
+        plays=say_n(w, "%(n)d play", "%(n)d plays", len(plays)), free=len(free),
+        cubes=say_n(w, "%(n)d cube decision", "%(n)d cube decisions", len(cubes)),
+        lost=f"{per_play:.3f}", doubtful=m["doubtful"], bad=m["bad"], very_bad=m["very bad"], cube=m["cube"]))
+
+
+def _worst_pictures(worst: Sequence[PlayLesson], w: Words) -> str:
+    """Each of the worst plays as a list item: its position drawn, what was played and lost,
+    the better play and why, and the position's ID."""
+    esc = html.escape
+    return "".join(
         "<li><figure>{svg}<figcaption><b>{dice}</b>: {said}{why} <small><code>{pid}</code></small></figcaption>"
         "</figure></li>".format(
             svg=_board(pos, p.position) if (pos := _position(p)) is not None else "",
@@ -314,52 +356,48 @@ def learner_section(lessons: Sequence[PlayLesson | CubeLesson], player: int, nam
                      grade=esc(grade_word(p.grade, w, say(w, "not graded"))), best=f"<code>{_moves(p.best)}</code>"),
             why=f" {esc(said(p.why, w))}" if p.why else "", pid=esc(p.position))
         for p in worst) or "<li>{}</li>".format(esc(say(w, "No play lost equity.")))
-    kinds = drill_kinds(mine)
-    practise = "".join(
+
+
+def _practise(mine: Sequence[PlayLesson | CubeLesson], w: Words) -> str:
+    """The kinds of drill to practise next as list items, the costliest first."""
+    esc = html.escape
+    return "".join(
         "<li>{}</li>".format(esc(say_n(w, "%(kind)s drills: %(n)d mistake, %(lost)s lost",
                                        "%(kind)s drills: %(n)d mistakes, %(lost)s lost", n,
                                        kind=said(DRILL_KINDS.get(k, k), w), lost=f"{e:.3f}")))
-        for k, n, e in kinds) or "<li>{}</li>".format(esc(say(w, "No mistakes: any drill set keeps the eye in.")))
-    own = ", ".join(f'"{esc(p.position)}:{esc(p.dice)}"' for p in worst)
-    config = ("<p>" + say(w, "Your own worst positions as drills: %(list)s, or %(mine)s for the worst of every match kept.",
-                          list=f"<code>[teach] drills = [{own}]</code>",
-                          mine="<code>[teach] drills = \"mine\"</code>") + "</p>" if own else "")
-    m = mistakes_by_kind(mine)
-    every = "".join(
+        for k, n, e in drill_kinds(mine)) or "<li>{}</li>".format(esc(say(w, "No mistakes: any drill set keeps the eye in.")))
+
+
+def _own_drills(worst: Sequence[PlayLesson], w: Words) -> str:
+    """The learner's own worst positions as ``[teach] drills`` entries ('' when none)."""
+    own = ", ".join(f'"{html.escape(p.position)}:{html.escape(p.dice)}"' for p in worst)
+    return ("<p>" + say(w, "Your own worst positions as drills: %(list)s, or %(mine)s for the worst of every match kept.",
+                        list=f"<code>[teach] drills = [{own}]</code>",
+                        mine="<code>[teach] drills = \"mine\"</code>") + "</p>" if own else "")
+
+
+def _every_play(plays: Sequence[PlayLesson], w: Words) -> str:
+    """A table row per play: its number, dice, the play, the best play, the loss, the grade."""
+    esc = html.escape
+    return "".join(
         "<tr><td>{n}</td><td>{dice}</td><td><code>{play}</code></td><td><code>{best}</code></td>"
         "<td>{loss:.3f}</td><td>{grade}</td></tr>".format(
             n=i, dice=esc(p.dice), play=_moves(p.play), best=_moves(p.best), loss=p.loss,
             grade=esc(grade_word(p.grade, w)))
         for i, p in enumerate(plays, start=1))
-    cube_rows = "".join(
+
+
+def _cube_table(cubes: Sequence[CubeLesson], t: Mapping[str, str], w: Words) -> str:
+    """The learner's cube decisions as a table under its heading ('' when none); ``t`` the
+    headings said and escaped."""
+    esc = html.escape
+    rows = "".join(
         f"<tr><td><code>{esc(c.position)}</code></td><td>{esc(c.decision)}</td>"
         f"<td>{esc(c.best)}</td><td>{c.loss:.3f} {esc(c.unit)}</td><td>{esc(grade_word(c.grade, w))}</td></tr>"
         for c in cubes)
-    t = {k: esc(say(w, k)) for k in (N_("Cube decisions"), N_("position"), N_("decision"), N_("best"), N_("loss"),
-                                     N_("grade"), N_("Equity lost per play"), N_("Worst positions"),
-                                     N_("Practise next"), N_("Every play"), N_("dice"), N_("play"))}
-    cube_table = (f"<h3>{t['Cube decisions']}</h3><div class=\"scroll\"><table class=\"cubes\"><tr><th>{t['position']}</th>"
-                  f"<th>{t['decision']}</th><th>{t['best']}</th><th>{t['loss']}</th><th>{t['grade']}</th></tr>{cube_rows}"
-                  "</table></div>" if cubes else "")
-    chart = (f"<h3>{t['Equity lost per play']}</h3><figure class=\"chart\">{chart_svg(mine, w)}</figure>"
-             if plays else "")
-    counts = esc(say(w, "%(plays)s (%(free)d with a choice), %(cubes)s;\n%(lost)s lost per unforced play; mistakes: "
-                        "%(doubtful)d doubtful, %(bad)d bad, %(very_bad)d very bad,\n%(cube)d at the cube.",
-                     plays=say_n(w, "%(n)d play", "%(n)d plays", len(plays)), free=len(free),
-                     cubes=say_n(w, "%(n)d cube decision", "%(n)d cube decisions", len(cubes)),
-                     lost=f"{per_play:.3f}", doubtful=m["doubtful"], bad=m["bad"], very_bad=m["very bad"],
-                     cube=m["cube"]))
-    return f"""<section class="learner" id="learner-{player}"><h2>{who}</h2>
-<p class="pr">{pr}</p>
-<p class="plays">{counts}</p>
-<h3>{t['Worst positions']}</h3><ol class="worst-boards">{pictures}</ol>
-<h3>{t['Practise next']}</h3><ul class="practise">{practise}</ul>{config}
-{_history(history, w)}
-{chart}
-<h3>{t['Every play']}</h3><div class="scroll"><table class="plays"><tr><th>#</th><th>{t['dice']}</th><th>{t['play']}</th><th>{t['best']}</th>
-<th>{t['loss']}</th><th>{t['grade']}</th></tr>{every}</table></div>
-{cube_table}</section>
-"""
+    return (f"<h3>{t['Cube decisions']}</h3><div class=\"scroll\"><table class=\"cubes\"><tr><th>{t['position']}</th>"
+            f"<th>{t['decision']}</th><th>{t['best']}</th><th>{t['loss']}</th><th>{t['grade']}</th></tr>{rows}"
+            "</table></div>" if cubes else "")
 
 
 def report_html(lessons: Sequence[PlayLesson | CubeLesson], title: str = "Learner report",
