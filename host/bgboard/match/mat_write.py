@@ -192,6 +192,51 @@ def _other_column_end(cursor: MatCursor, text: str, mover: int, winner: int | No
     return out + f"      Wins {_points(wins)}\n\n", cursor
 
 
+def _play_chunk(cursor: MatCursor, action: Move | Pass, before: MatchState, after: MatchState) -> tuple[str, MatCursor]:
+    """A play (or a pass: the roll alone) in its player's column, and the game's end when
+    the play ends it."""
+    assert before.turn is not None and before.dice is not None
+    steps = action.steps if isinstance(action, Move) else ()
+    seed = before.playing.seed
+    if seed:
+        marked = before.playing.steps_of(before.board_view, steps, before.dice)
+        text = f"{before.dice[0]}{before.dice[1]}: " + "".join(
+            f"{s.frm}/{s.to}{'*' if s.hit else ''}{' ' if k < 3 else ''}" for k, s in enumerate(marked)
+        )
+    else:
+        text = f"{before.dice[0]}{before.dice[1]}: " + format_steps(before.position, steps)
+    wins = after.games[-1].points if after.phase in (GAME_OVER, MATCH_OVER) else 0
+    cursor = replace(cursor, dice_rolled=False)
+    if wins and after.games[-1].winner != before.turn or seed and wins == 0 and after.phase in (GAME_OVER, MATCH_OVER):
+        return _other_column_end(cursor, text, before.turn, after.games[-1].winner, wins)
+    return _emit(cursor, text, _NORMAL, before.turn, wins)
+
+
+def _resign_chunk(cursor: MatCursor, before: MatchState, after: MatchState) -> tuple[str, MatCursor]:
+    """An accepted resignation: the resigner's dice when they had rolled, then the
+    winner's ``Wins`` in the other column."""
+    assert before.turn is not None
+    out = ""
+    if before.dice is not None:  # rolled, then resigned: gnubg's MOVE_SETDICE
+        chunk, cursor = _emit(cursor, f"{before.dice[0]}{before.dice[1]}: ", _SETDICE, before.turn)
+        out += chunk
+        cursor = replace(cursor, dice_rolled=True)
+    resigner = before.turn
+    # gnubg writes level × cube; the game's own points differ only under the Jacoby
+    # rule (money play, centred cube), where they keep the record readable.
+    n = after.games[-1].points
+    odd = cursor.i & 1
+    flip = bool(odd) ^ cursor.dice_rolled
+    if resigner == 1:
+        text = f"{chr(10) if flip else ''}      Wins {_points(n)}\n"
+    elif odd:
+        text = f"{' ' if flip else ' ' * 24}Wins {_points(n)}\n"
+    else:
+        text = f"{' ' if flip else ' ' * 34}Wins {_points(n)}\n"
+    chunk, cursor = _emit(cursor, text, _RESIGN, resigner)
+    return out + chunk, cursor
+
+
 def mat_chunk(
     cursor: MatCursor,
     action: Action,
@@ -211,21 +256,7 @@ def mat_chunk(
         wins = after.games[-1].points if after.phase in (GAME_OVER, MATCH_OVER) else 0
         return _emit(replace(cursor, dice_rolled=False), text, _NORMAL, before.turn, wins)
     if isinstance(action, (Move, Pass)):
-        assert before.turn is not None and before.dice is not None
-        steps = action.steps if isinstance(action, Move) else ()
-        seed = before.playing.seed
-        if seed:
-            marked = before.playing.steps_of(before.board_view, steps, before.dice)
-            text = f"{before.dice[0]}{before.dice[1]}: " + "".join(
-                f"{s.frm}/{s.to}{'*' if s.hit else ''}{' ' if k < 3 else ''}" for k, s in enumerate(marked)
-            )
-        else:
-            text = f"{before.dice[0]}{before.dice[1]}: " + format_steps(before.position, steps)
-        wins = after.games[-1].points if after.phase in (GAME_OVER, MATCH_OVER) else 0
-        cursor = replace(cursor, dice_rolled=False)
-        if wins and after.games[-1].winner != before.turn or seed and wins == 0 and after.phase in (GAME_OVER, MATCH_OVER):
-            return _other_column_end(cursor, text, before.turn, after.games[-1].winner, wins)
-        return _emit(cursor, text, _NORMAL, before.turn, wins)
+        return _play_chunk(cursor, action, before, after)
     if isinstance(action, Double):
         assert before.turn is not None
         cube = cursor.file_cube * 2
@@ -244,26 +275,7 @@ def mat_chunk(
         text = f" Drops{gap}Wins {won} point{'' if cursor.file_cube == 2 else 's'}"
         return _emit(cursor, text, _DROP, 1 - before.turn)
     if isinstance(action, AcceptResign):
-        assert before.turn is not None
-        out = ""
-        if before.dice is not None:  # rolled, then resigned: gnubg's MOVE_SETDICE
-            chunk, cursor = _emit(cursor, f"{before.dice[0]}{before.dice[1]}: ", _SETDICE, before.turn)
-            out += chunk
-            cursor = replace(cursor, dice_rolled=True)
-        resigner = before.turn
-        # gnubg writes level × cube; the game's own points differ only under the Jacoby
-        # rule (money play, centred cube), where they keep the record readable.
-        n = after.games[-1].points
-        odd = cursor.i & 1
-        flip = bool(odd) ^ cursor.dice_rolled
-        if resigner == 1:
-            text = f"{chr(10) if flip else ''}      Wins {_points(n)}\n"
-        elif odd:
-            text = f"{' ' if flip else ' ' * 24}Wins {_points(n)}\n"
-        else:
-            text = f"{' ' if flip else ' ' * 34}Wins {_points(n)}\n"
-        chunk, cursor = _emit(cursor, text, _RESIGN, resigner)
-        return out + chunk, cursor
+        return _resign_chunk(cursor, before, after)
     return "", cursor  # OpeningRoll, Roll, Resign, RejectResign: nothing in the file
 
 
