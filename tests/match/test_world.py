@@ -193,3 +193,17 @@ def test_xg_set_position_lines_are_reported_not_silently_skipped() -> None:
     match = import_mat(text)
     assert [(p.line, p.game) for p in match.problems] == [(9, 1)]
     assert "Set Pos" in match.problems[0].message
+
+
+def test_an_unknown_variation_is_a_problem_read_as_standard_not_a_crash() -> None:
+    plain_text = (WORLD / "hand_notation.mat").read_text()
+    text = plain_text.replace("; rolled before resigning.", '; [Variation "HyperGammon (4)"]')  # same lines
+    plain = import_mat(plain_text)
+    match = import_mat(text)
+    assert match.variant == "standard" and match.games == plain.games
+    assert [(p.line, p.game) for p in match.problems] == [(0, None)] + [(p.line, p.game) for p in plain.problems]
+    assert match.problems[0].message == (
+        "unknown variation 'HyperGammon (4)': read as standard backgammon (as gnubg does)")
+    assert match.actions is None
+    with pytest.raises(MatchRecordError, match=r"^the file: unknown variation 'HyperGammon \(4\)'"):
+        import_mat(text, strict=True)

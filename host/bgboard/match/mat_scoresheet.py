@@ -51,6 +51,7 @@ class Scoresheet:
         self.length = length
         self.strict = strict
         self.problems: list[MatProblem] = []
+        self.game: GameHeader | None = None  # before the tags: a problem in them belongs to no game
         self.variant = "standard"
         for key, value in tags:
             if key.lower() == "variation":
@@ -69,7 +70,6 @@ class Scoresheet:
         self.actions: list[Action] = []
         self.replayable = True
         self.games: list[MatGame] = []
-        self.game: GameHeader | None = None
         self.plays: list[MatPlay] = []
         self.pending: Pending | None = None
         self.post_crawford = False
