@@ -51,6 +51,9 @@ def main() -> None:
                         help="the spectators' niceness (they stand for thousands of other computers)")
     parser.add_argument("--gallery-nice", type=int, default=0, metavar="N",
                         help="the gallery's niceness (beside the director on one machine: the results first)")
+    parser.add_argument("--service-priority", type=int, default=0, metavar="N",
+                        help="the club's broker, the director and the gallery at niceness N (below 0 as root: "
+                             "on a shared machine, the club's services before the other work, as on their own machine)")
     parser.add_argument("--watch", choices=("room", "board"), default="room",
                         help="the spectators watch the whole room (its topic) or board 1 only (its page's topic)")
     parser.add_argument("--json", action="store_true", help="a last line of JSON figures")
@@ -60,7 +63,8 @@ def main() -> None:
     run_args = argparse.Namespace(boards=args.boards, rounds=1, length=1, flood=0, board_procs=args.board_procs,
                                   board_nice=args.board_nice, spectators=args.spectators,
                                   spectator_procs=args.spectator_procs, sse_spectators=0, json=False, watch=args.watch,
-                                  gallery_nice=args.gallery_nice, spectator_nice=args.spectator_nice)
+                                  gallery_nice=args.gallery_nice, spectator_nice=args.spectator_nice,
+                                  service_priority=args.service_priority)
     load0 = Path("/proc/loadavg").read_text().split()[:3]
     with tempfile.TemporaryDirectory() as tmp:
         run = club_load.burst(Path(tmp) / "run", run_args, 0)
@@ -85,7 +89,8 @@ def main() -> None:
     if args.json:
         print(json.dumps({
             "spectators": args.spectators, "watch": args.watch, "gallery_nice": args.gallery_nice,
-            "spectator_nice": args.spectator_nice, "connected": r["connected"], "connected_at_end": r["connected_at_end"],
+            "spectator_nice": args.spectator_nice,
+            "service_priority": args.service_priority, "connected": r["connected"], "connected_at_end": r["connected_at_end"],
             "state_p50_s": figure(r["state_p50_s"]), "state_p99_s": figure(r["state_p99_s"]),
             "state_max_s": figure(r["state_max_s"]), "states_received": r["states_received"],
             "delivery_p50_s": figure(r["delivery_p50_s"]), "delivery_p99_s": figure(r["delivery_p99_s"]),
