@@ -40,14 +40,19 @@ def start_front(root: Path, gallery_port: int) -> tuple["subprocess.Popen[bytes]
     front = subprocess.Popen([haproxy_binary(), "-db", "-f", str(conf)], stdout=subprocess.DEVNULL,
                              stderr=open(root / "front.log", "wb"))
     deadline = time.monotonic() + WAIT_S
-    while True:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            return front, port
-        except OSError:
-            assert front.poll() is None, (root / "front.log").read_text()
-            assert time.monotonic() < deadline, "the front never listened"
-            time.sleep(0.05)
+    try:
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                return front, port
+            except OSError:
+                assert front.poll() is None, (root / "front.log").read_text()
+                assert time.monotonic() < deadline, "the front never listened"
+                time.sleep(0.05)
+    except BaseException:
+        front.kill()
+        front.wait(10)
+        raise
 
 
 def seat(port: int, source: str) -> mqtt.Client | None:
