@@ -41,7 +41,13 @@ session) and the PostgreSQL server (``PrivatePostgres.kill()``: the service retr
 straight to the federation's broker as one club's bridge would deliver them (QoS 1), timed
 from the first publish to the last row committed (the main figures are taken before it).
 
-Usage: .venv/bin/python benchmarks/federation.py [--clubs 20] [--boards 10] [--rounds 3] [--length 1]
+``--ratings N`` measures only the rating list, on N synthetic results of 300 members (no
+evening): kept up to date one result at a time (federation/rating_list.py's ``RatingBook``, as
+the portal does) against rated again from scratch for each (as it did before), and the cost of
+a result arriving late.
+
+Usage: .venv/bin/python benchmarks/federation.py --ratings 20000
+       .venv/bin/python benchmarks/federation.py [--clubs 20] [--boards 10] [--rounds 3] [--length 1]
        [--match-s 3] [--board-procs 4] [--board-nice 10] [--service-path [--pace 0.3]] [--chaos] [--burst 5000] [--json]
 The last line with --json: {"clubs", "boards", "results", "stored", "lost", "duplicated", "p99_s", "ratings_equal"}.
 """
@@ -290,6 +296,47 @@ async def burst(fed: LocalFederation, url: str, n: int) -> tuple[float, int]:
     return took, added
 
 
+def rating_figures(count: int, as_json: bool, load0: list[str]) -> None:
+    """The rating list kept one result at a time against rated from scratch (``--ratings``)."""
+    import random as rnd
+
+    from bgboard.federation.rating_list import RatingBook
+    from bgboard.federation.stored_result import StoredResult
+
+    rng = rnd.Random(36)
+    members = [f"M{i:04d}" for i in range(300)]
+    results = []
+    for n in range(count):
+        a, b = rng.sample(members, 2)
+        at = time.strftime("%Y-%m-%dT%H:%M:%S+00:00", time.gmtime(1_795_000_000 + n * 7))
+        results.append(StoredResult(f"c{n % 20:02d}", f"{n:08d}-0000-4000-8000-000000000000", "Club night",
+                                    (a, b), (a, b), rng.choice([1, 3, 5, 7]), None, rng.randrange(2), True, n, at))
+    book = RatingBook()
+    t = time.perf_counter()
+    for r in results:
+        book.add(r)
+    in_order_s = time.perf_counter() - t
+    t = time.perf_counter()
+    full = rating_list(results)
+    scratch_s = time.perf_counter() - t
+    assert (book.lines(), book.steps()) == full
+    late = RatingBook(results[:-101] + results[-100:])   # one result arrives 100 results late
+    t = time.perf_counter()
+    late.add(results[-101])
+    late_s = time.perf_counter() - t
+    assert (late.lines(), late.steps()) == full
+    load = Path("/proc/loadavg").read_text().split()[:3]
+    print(f"{count} results, 300 members: kept one at a time {in_order_s / count * 1e6:.1f} µs a result in the order "
+          f"played ({count / in_order_s:,.0f}/s); rated again from scratch {scratch_s * 1000:.0f} ms for all of them "
+          f"(what each new result cost before); one result 100 late: {late_s * 1000:.2f} ms (100 rated again); "
+          f"equal to the list from scratch: True")
+    print(f"load average {' '.join(load0)} before, {' '.join(load)} after (a shared machine)")
+    if as_json:
+        print(json.dumps({"results": count, "in_order_us_per_result": round(in_order_s / count * 1e6, 2),
+                          "from_scratch_s": round(scratch_s, 4), "late_by_100_ms": round(late_s * 1000, 3),
+                          "equal": True, "loadavg": [float(x) for x in load0 + load]}))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--clubs", type=int, default=20)
@@ -307,9 +354,14 @@ def main() -> None:
     parser.add_argument("--settle", type=float, default=180.0, help="how long to wait for the last answers")
     parser.add_argument("--chaos", action="store_true", help="kill and restart brokers, the service and PostgreSQL")
     parser.add_argument("--burst", type=int, default=0, metavar="N", help="then N results straight into the federation's broker")
+    parser.add_argument("--ratings", type=int, default=0, metavar="N",
+                        help="only the rating list: N results kept one at a time against rated from scratch")
     parser.add_argument("--json", action="store_true", help="a last line of JSON figures")
     args = parser.parse_args()
     load0 = Path("/proc/loadavg").read_text().split()[:3]
+    if args.ratings:
+        rating_figures(args.ratings, args.json, load0)
+        return
     clubs = [f"c{i:02d}" for i in range(args.clubs)]
     players = 2 * args.boards
     pool = max(players, (args.clubs * players * 3) // 4)  # a quarter of the players play at two clubs

@@ -3,9 +3,9 @@ for 100,000 spectators, docs/club-network.md).
 
 A club broker and its gallery (bgboard.net.gallery), ``--spectators`` real MQTT-over-WebSocket
 clients on the gallery (gallery_fleet.py, at ``--nice``) watching the room's topic, and the
-director's user publishing ``--messages`` room messages of ``--boards`` boards each (a real
-board's compact state, about 350 bytes, bgboard.club.web.live_wire) at ``--rate`` a second on
-the club broker.  Measured: the gallery's CPU seconds, the messages and bytes it delivered
+director's user publishing ``--messages`` ticks of ``--boards`` boards each (a real board's
+compact state, about 350 bytes, in the director's compressed room messages,
+bgboard.club.web.live_wire) at ``--rate`` ticks a second on the club broker.  Measured: the gallery's CPU seconds, the messages and bytes it delivered
 (CPU µs per message and ns per byte), and each message's delivery latency (from the publish to
 each spectator having it, p50/p99).
 
@@ -29,7 +29,7 @@ from club_load import TOPIC, proc_figures  # noqa: E402
 from gallery_fleet import Fleet  # noqa: E402
 
 from bgboard.club.live_boards import LiveHub  # noqa: E402
-from bgboard.club.web.live_wire import compact  # noqa: E402
+from bgboard.club.web.live_wire import compact, room_messages  # noqa: E402
 from bgboard.match import apply  # noqa: E402
 from bgboard.match.selfplay import selfplay  # noqa: E402
 from bgboard.net.board_report import board_state  # noqa: E402
@@ -39,15 +39,16 @@ from bgboard.net.mosquitto import PrivateBroker  # noqa: E402
 
 
 def boards(count: int) -> list[dict]:
-    """``count`` boards' compact states, mid-match."""
-    actions = selfplay(5, seed=3, players=("Anna Lindqvist", "Eva Marquardt"))
-    state = None
-    for action in actions[:30]:
-        state = apply(state, action)
-    assert state is not None
+    """``count`` boards' compact states, mid-match, each its own players and position (a room's
+    boards compress less than copies of one would)."""
     hub = LiveHub()
     out = []
     for n in range(1, count + 1):
+        actions = selfplay(5, seed=n, players=(f"Anna Lindqvist {n}", f"Eva Marquardt {n}"))
+        state = None
+        for action in actions[:10 + n % 30]:
+            state = apply(state, action)
+        assert state is not None
         live = hub.update(n, {**vars_of(board_state(state, int(time.time() * 1000)))})
         out.append(compact(live))
     return out
@@ -69,7 +70,8 @@ def main() -> None:
     parser.add_argument("--messages", type=int, default=50)
     parser.add_argument("--rate", type=float, default=2.0, help="room messages a second")
     parser.add_argument("--procs", type=int, default=4)
-    parser.add_argument("--nice", type=int, default=10)
+    parser.add_argument("--nice", type=int, default=10, help="the spectators' niceness")
+    parser.add_argument("--gallery-nice", type=int, default=0, metavar="N", help="the gallery's niceness")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     load0 = Path("/proc/loadavg").read_text().split()[:3]
@@ -78,7 +80,7 @@ def main() -> None:
         tmp = Path(tmp_name)
         broker = PrivateBroker(tmp / "broker", TOPIC, [1])
         broker.start()
-        gallery = broker.gallery(tmp / "gallery", max_spectators=args.spectators + 100)
+        gallery = broker.gallery(tmp / "gallery", max_spectators=args.spectators + 100, nice=args.gallery_nice)
         gallery.start()
         director = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=DIRECTOR, protocol=mqtt.MQTTv311)
         director.username_pw_set(DIRECTOR, broker.password(DIRECTOR))
@@ -91,9 +93,11 @@ def main() -> None:
             assert gallery.process is not None
             g0 = proc_figures(gallery.process.pid)[0]
             t0 = time.monotonic()
+            published = []
             for k in range(args.messages):
-                payload = json.dumps({"boards": items, "sent_ms": int(time.time() * 1000)}, separators=(",", ":")).encode()
-                director.publish(room_topic(TOPIC), payload, qos=0)
+                for payload in room_messages(items, int(time.time() * 1000)):   # as the director's feed sends them
+                    director.publish(room_topic(TOPIC), payload, qos=0)
+                    published.append(len(payload))
                 time.sleep(max(0.0, t0 + (k + 1) / args.rate - time.monotonic()))
             time.sleep(3.0)
             g1 = proc_figures(gallery.process.pid)[0]
@@ -105,7 +109,8 @@ def main() -> None:
                 director.loop_stop()
                 gallery.stop()
                 broker.stop()
-    size = len(payload)
+    size = sum(published) / len(published)
+    per_tick = len(published) // args.messages
     delivered = sum(watched["received"])
     nbytes = sum(watched["bytes"])
     cpu = g1 - g0
@@ -114,14 +119,15 @@ def main() -> None:
     k = watched["reached_delivery"]
     kq = statistics.quantiles(k, n=100, method="inclusive") if len(k) > 1 else [float("nan")] * 99
     load = Path("/proc/loadavg").read_text().split()[:3]
-    print(f"{connected} spectators, {args.messages} room messages of {args.boards} board(s) ({size} bytes) at {args.rate}/s")
-    print(f"delivered {delivered} of {connected * args.messages} messages, {nbytes / 2**20:.1f} MiB; the gallery: {cpu:.2f} s CPU "
+    print(f"{connected} spectators, {args.messages} ticks of {args.boards} board(s) at {args.rate}/s: {per_tick} room "
+          f"message(s) a tick, {size:.0f} bytes each (compressed)")
+    print(f"delivered {delivered} of {connected * len(published)} messages, {nbytes / 2**20:.1f} MiB; the gallery: {cpu:.2f} s CPU "
           f"= {cpu / max(1, delivered) * 1e6:.1f} µs a message, {cpu / max(1, nbytes) * 1e9:.2f} ns a byte")
     print(f"delivery from the publish: p50 {q[49] * 1000:.0f} ms, p99 {q[98] * 1000:.0f} ms; to the spectators' sockets: "
           f"p50 {kq[49] * 1000:.0f} ms, p99 {kq[98] * 1000:.0f} ms")
     print(f"load average {' '.join(load0)} before, {' '.join(load)} after (a shared machine)")
     if args.json:
-        print(json.dumps({"spectators": connected, "boards": args.boards, "message_bytes": size, "messages": args.messages,
+        print(json.dumps({"spectators": connected, "boards": args.boards, "message_bytes": round(size), "messages": len(published),
                           "rate": args.rate, "delivered": delivered, "bytes": nbytes, "gallery_cpu_s": round(cpu, 3),
                           "us_per_message": round(cpu / max(1, delivered) * 1e6, 2),
                           "delivery_p50_s": round(q[49], 3), "delivery_p99_s": round(q[98], 3),

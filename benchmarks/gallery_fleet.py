@@ -1,37 +1,49 @@
-"""Spectators on the club's gallery: real MQTT-over-WebSocket clients (paho-mqtt,
-``transport="websockets"``), as many as asked, in a few processes (used by club_load.py
-``--spectators`` and spectators.py).
+"""Spectators on the club's gallery: lean MQTT-over-WebSocket clients, as many as asked, in a
+few processes (used by club_load.py ``--spectators``, spectators.py and gallery_fanout.py).
 
-Each spectator subscribes to the room's live topic (``bgboard/<club>/live/room``) as the room
-page does and reads every byte the gallery sends it; for each message it notes when it arrived
-(the wall clock: the boards stamp their states with theirs, ``updated_ms``, on this same
-machine) and which message it was (a CRC of its bytes; each distinct message is decoded once,
-after the run).  A state's latency is then, for each spectator and each board state the room
-message carries, its arrival minus the board's ``updated_ms``: from the board's state change
-to that spectator having it (a state overtaken within a tick is never sent: the spectator gets
-the newer one instead); and each room message's delivery, its arrival minus the director's
-``sent_ms`` (the gallery's part: the club broker, the bridge, the gallery, the WebSocket).
-Each is taken twice: when the spectator's process read the message, and when its last bytes
-reached the spectator's socket (the kernel's ``SO_TIMESTAMP``: :class:`Stamped`), which a
-spectator's process starved of CPU on this shared machine does not delay.
+Each spectator is a plain socket that does what a browser's MQTT.js does on the wire — the
+WebSocket handshake (RFC 6455), an MQTT 3.1.1 CONNECT and a SUBSCRIBE to the room's live topic
+(``bgboard/<club>/live/room``) as the room page does, each in a masked frame — and then only
+reads: it takes the gallery's frames apart, finds each PUBLISH and notes when it arrived and
+which message it was (a CRC of its bytes; each distinct message is decoded once, after the
+run).  Written by hand rather than with paho-mqtt (as before 2026-11-29): paho's Python work
+per message and per client (its WebSocket wrapper, callbacks, a client object each) cost 5,000
+spectators about 7 s of the two cores the gallery and the director share here, where a browser
+spends its own computer's; these clients cost about a third of that (connecting included).
+
+A state's latency is then, for each spectator and each board state the room message carries,
+its arrival minus the board's ``updated_ms`` (the boards stamp their states with the wall clock
+of this same machine): from the board's state change to that spectator having it (a state
+overtaken within a tick is never sent: the spectator gets the newer one instead); and each room
+message's delivery, its arrival minus the director's ``sent_ms`` (the gallery's part: the club
+broker, the bridge, the gallery, the WebSocket).  Each is taken twice: when the spectator's
+process read the message, and when its last bytes reached the spectator's socket (the kernel's
+``SO_TIMESTAMP``), which a spectator's process starved of CPU on this shared machine does not
+delay.
 
 The processes run at ``nice`` (19 in club_load.py and spectators.py: the spectators' CPU stands
-for thousands of other computers, as the boards' does at 10).  Each process drives its clients from one selector,
-without paho's thread per client.
+for thousands of other computers, as the boards' does at 10), each driving its clients from one
+selector.
 """
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import resource
 import selectors
 import socket
 import struct
+import sys
 import time
 import zlib
 from pathlib import Path
 from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "host"))
+
+from bgboard.club.web.live_wire import inflate  # noqa: E402
 
 
 #: Linux's SO_TIMESTAMP (asm-generic/socket.h: SO_TIMESTAMP_OLD, a struct timeval of two
@@ -41,119 +53,222 @@ SO_TIMESTAMP = getattr(socket, "SO_TIMESTAMP", 29)
 RECEIVE_BUFFER = 1024 * 1024
 
 
-class Stamped:
-    """A spectator's socket that notes when the kernel received the bytes it hands out
-    (``SO_TIMESTAMP``): the moment they reached the spectator's computer, whenever its own
-    process gets to read them (on this machine the spectators' processes share two cores with
-    everything else; a spectator's own computer would read at once)."""
+def _frame(payload: bytes) -> bytes:
+    """One masked binary WebSocket frame from a client (RFC 6455 5.2: a client masks)."""
+    mask = os.urandom(4)
+    n = len(payload)
+    head = bytes([0x82, 0x80 | n]) if n < 126 else bytes([0x82, 0x80 | 126]) + struct.pack("!H", n)
+    return head + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
 
-    def __init__(self, sock: socket.socket) -> None:
-        self._sock = sock
-        self.last = 0.0
-        sock.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMP, 1)
-        # room for what a burst sends a spectator (about 200 kB) while its process waits for the
-        # CPU, as a browser's computer would take it: the gallery is not held back by it
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, RECEIVE_BUFFER)
 
-    def recv(self, size: int) -> bytes:
-        data, ancillary, _flags, _address = self._sock.recvmsg(size, socket.CMSG_SPACE(16))
+def _mqtt(kind: int, body: bytes) -> bytes:
+    """An MQTT 3.1.1 packet: its fixed header (a remaining length under 128 here) and ``body``."""
+    return bytes([kind, len(body)]) + body
+
+
+def _string(text: str) -> bytes:
+    raw = text.encode()
+    return struct.pack("!H", len(raw)) + raw
+
+
+def hello(client_id: str, topic: str) -> bytes:
+    """What a spectator sends once the WebSocket is open: CONNECT (3.1.1, clean session,
+    keepalive 300 s) and SUBSCRIBE ``topic`` at QoS 0, each in a frame of its own."""
+    connect = _mqtt(0x10, _string("MQTT") + bytes([4, 0x02]) + struct.pack("!H", 300) + _string(client_id))
+    subscribe = _mqtt(0x82, struct.pack("!H", 1) + _string(topic) + b"\x00")
+    return _frame(connect) + _frame(subscribe)
+
+
+PINGREQ = _frame(b"\xc0\x00")
+
+
+class Spectator:
+    """One spectator's socket and what it has read: the WebSocket handshake, then frames whose
+    payloads make the MQTT stream, from which each PUBLISH's payload is taken with the kernel's
+    arrival time of its last bytes (``SO_TIMESTAMP``)."""
+
+    __slots__ = ("sock", "index", "state", "ws", "mqtt", "stamp", "received", "nbytes")
+
+    def __init__(self, sock: socket.socket, index: int) -> None:
+        self.sock, self.index = sock, index
+        self.state = "upgrading"   # then "connecting" (CONNECT and SUBSCRIBE sent), "watching"
+        self.ws = bytearray()
+        self.mqtt = bytearray()
+        self.stamp = 0.0
+        self.received = self.nbytes = 0
+
+    def read(self) -> bool:
+        """Take what the socket holds; False once the gallery closed it."""
+        try:
+            data, ancillary, _flags, _address = self.sock.recvmsg(1 << 18, socket.CMSG_SPACE(16))
+        except (BlockingIOError, InterruptedError):
+            return True
+        except OSError:
+            return False
+        if not data:
+            return False
         for level, kind, raw in ancillary:
             if level == socket.SOL_SOCKET and kind == SO_TIMESTAMP:
                 seconds, micros = struct.unpack("qq", raw[:16])
-                self.last = seconds + micros / 1e6
-        return data
+                self.stamp = seconds + micros / 1e6
+        self.ws += data
+        return True
 
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._sock, name)
+    def frames(self) -> None:
+        """Move the complete frames' payloads from the WebSocket buffer to the MQTT stream (a
+        server's frames are not masked; a close frame ends the stream)."""
+        ws = self.ws
+        at = 0
+        while len(ws) - at >= 2:
+            n = ws[at + 1] & 0x7F
+            head = 2
+            if n == 126:
+                if len(ws) - at < 4:
+                    break
+                n, head = struct.unpack_from("!H", ws, at + 2)[0], 4
+            elif n == 127:
+                if len(ws) - at < 10:
+                    break
+                n, head = struct.unpack_from("!Q", ws, at + 2)[0], 10
+            if len(ws) - at < head + n:
+                break
+            if ws[at] & 0x0F in (0x0, 0x2):   # continuation or binary: MQTT bytes
+                self.mqtt += ws[at + head:at + head + n]
+            at += head + n
+        del ws[:at]
+
+    def packets(self) -> list[tuple[int, bytes]]:
+        """The complete MQTT packets in the stream: (first byte, the packet's body)."""
+        out = []
+        m = self.mqtt
+        at = 0
+        while len(m) - at >= 2:
+            length, shift, k = 0, 0, at + 1
+            while k < len(m):
+                byte = m[k]
+                length |= (byte & 0x7F) << shift
+                shift += 7
+                k += 1
+                if not byte & 0x80:
+                    break
+            else:
+                break
+            if len(m) - k < length:
+                break
+            out.append((m[at], bytes(m[k:k + length])))
+            at = k + length
+        del m[:at]
+        return out
+
+
+#: Spectators of one process opening their WebSocket at once (the rest wait their turn).
+OPENING = 200
 
 
 def _fleet(host: str, port: int, topic: str, count: int, first: int, nice: int, started: Any, reported: Any, stop: Any,
            out: str) -> None:
-    import paho.mqtt.client as mqtt
-    from paho.mqtt.enums import CallbackAPIVersion
-
     os.nice(nice)
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, count + 256)), hard))
     selector = selectors.DefaultSelector()
     arrivals: list[tuple[int, int, float, float]] = []   # (spectator, message CRC, read, reached the socket)
-    stamps: list[Stamped | None] = [None] * count
     payloads: dict[int, bytes] = {}
-    received = [0] * count
-    nbytes = [0] * count
-    clients = []
+    spectators: list[Spectator] = []
     refused = 0
+    upgrade = (f"GET / HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+               f"Sec-WebSocket-Key: {base64.b64encode(os.urandom(16)).decode()}\r\nSec-WebSocket-Version: 13\r\n"
+               "Sec-WebSocket-Protocol: mqtt\r\n\r\n").encode()
 
-    def on_message(index: int) -> Any:
-        def got(client: Any, userdata: Any, message: Any) -> None:
-            at = time.time()
-            crc = zlib.crc32(message.payload)
-            if crc not in payloads:
-                payloads[crc] = bytes(message.payload)
-            stamp = stamps[index]
-            arrivals.append((index, crc, at, stamp.last if stamp is not None and stamp.last else at))
-            received[index] += 1
-            nbytes[index] += len(message.payload)
-        return got
-
-    def on_connect(client: Any, userdata: Any, flags: Any, reason: Any, properties: Any) -> None:
-        client.subscribe(topic, qos=0)
-
-    for i in range(count):
-        c = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"spectator-{first + i}", transport="websockets",
-                        protocol=mqtt.MQTTv311)
-        c.on_message = on_message(i)
-        c.on_connect = on_connect
+    def opened(index: int) -> Spectator | None:
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMP, 1)
+        # room for what a burst sends a spectator while its process waits for the CPU, as a
+        # browser's computer would take it: the gallery is not held back by it
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, RECEIVE_BUFFER)
+        sock.settimeout(10)
         try:
-            c.connect(host, port, keepalive=300)
+            sock.connect((host, port))
+            sock.sendall(upgrade)
         except OSError:
-            refused += 1
-            continue
-        sock = c.socket()
-        inner = getattr(sock, "_socket", None)   # paho's WebSocket wrapper reads this socket
-        if isinstance(inner, socket.socket):
-            stamps[i] = Stamped(inner)
-            sock._socket = stamps[i]  # type: ignore[union-attr]
+            sock.close()
+            return None
         sock.setblocking(False)
-        selector.register(sock, selectors.EVENT_READ, c)
-        clients.append(c)
-        for key, _ in selector.select(0):
-            key.data.loop_read()
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and not all(c.is_connected() for c in clients):
-        for key, _ in selector.select(0.1):
-            key.data.loop_read()
-        for c in clients:
-            if c.want_write():
-                c.loop_write()
-    time.sleep(0.5)   # the SUBACKs
-    for key, _ in selector.select(0.1):
-        key.data.loop_read()
+        spectator = Spectator(sock, index)
+        selector.register(sock, selectors.EVENT_READ, spectator)
+        return spectator
+
+    def serve(spectator: Spectator) -> None:
+        if not spectator.read():
+            selector.unregister(spectator.sock)
+            spectator.sock.close()
+            spectator.state = "closed"
+            return
+        if spectator.state == "upgrading":
+            head, sep, rest = bytes(spectator.ws).partition(b"\r\n\r\n")
+            if not sep:
+                return
+            if not head.startswith(b"HTTP/1.1 101"):
+                selector.unregister(spectator.sock)
+                spectator.sock.close()
+                spectator.state = "closed"
+                return
+            spectator.ws[:] = rest
+            spectator.sock.sendall(hello(f"spectator-{first + spectator.index}", topic))
+            spectator.state = "connecting"
+        spectator.frames()
+        for kind, body in spectator.packets():
+            if kind & 0xF0 == 0x90:   # SUBACK
+                spectator.state = "watching"
+            elif kind & 0xF0 == 0x30:   # PUBLISH at QoS 0: the topic, then the payload
+                payload = body[2 + struct.unpack_from("!H", body)[0]:]
+                crc = zlib.crc32(payload)
+                if crc not in payloads:
+                    payloads[crc] = payload
+                arrivals.append((spectator.index, crc, time.time(), spectator.stamp or time.time()))
+                spectator.received += 1
+                spectator.nbytes += len(payload)
+
+    def pending() -> int:
+        return sum(s.state in ("upgrading", "connecting") for s in spectators)
+
+    deadline = time.monotonic() + 120
+    index = 0
+    while time.monotonic() < deadline and (index < count or pending()):
+        while index < count and pending() < OPENING:
+            spectator = opened(index)
+            index += 1
+            if spectator is None:
+                refused += 1
+            else:
+                spectators.append(spectator)
+        for key, _ in selector.select(0.05):
+            serve(key.data)
     with started.get_lock():
-        started.value += sum(c.is_connected() for c in clients)
+        started.value += sum(s.state == "watching" for s in spectators)
     with reported.get_lock():
         reported.value += 1
-    last_misc = time.monotonic()
+    last_ping = time.monotonic()
     while not stop.is_set():
         for key, _ in selector.select(0.2):
-            key.data.loop_read()
-        if time.monotonic() - last_misc > 5:
-            last_misc = time.monotonic()
-            for c in clients:
-                c.loop_misc()
-                if c.want_write():
-                    c.loop_write()
-    connected = sum(c.is_connected() for c in clients)
-    for c in clients:
-        try:
-            c.socket().close()
-        except (OSError, AttributeError):
-            pass
+            serve(key.data)
+        if time.monotonic() - last_ping > 60:   # within the keepalive
+            last_ping = time.monotonic()
+            for s in spectators:
+                if s.state == "watching":
+                    try:
+                        s.sock.send(PINGREQ)
+                    except OSError:
+                        pass
+    connected = sum(s.state == "watching" for s in spectators)
+    for s in spectators:
+        s.sock.close()
+    received = [s.received for s in spectators] + [0] * (count - len(spectators))
+    nbytes = [s.nbytes for s in spectators] + [0] * (count - len(spectators))
     states: dict[int, list[tuple[int, int]]] = {}
     sent: dict[int, int] = {}
     for crc, payload in payloads.items():
-        try:
-            message = json.loads(payload)
+        try:   # a board's message is JSON, the room's compressed JSON (bgboard.club.web.live_wire)
+            message = json.loads(payload if payload[:1] == b"{" else inflate(payload))
             boards = message["boards"] if "boards" in message else [message]   # the room's, or one board's
         except (ValueError, KeyError, TypeError):
             continue

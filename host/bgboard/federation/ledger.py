@@ -244,13 +244,18 @@ class Ledger:
                 out.append("stored" if row is not None else "duplicate")
         return out
 
-    def results(self) -> list[StoredResult]:
+    def results(self, changed_since: str | None = None, margin_s: float = 0.0) -> list[StoredResult]:
         """Every result in the order played: the time the club stored it, then the club, then
-        the club's own rating order (docs/club-network.md)."""
+        the club's own rating order (docs/club-network.md); with ``changed_since`` (a
+        :meth:`version`'s time) only those stored or corrected since, less ``margin_s``."""
+        where, args = "", ()
+        if changed_since:
+            where = " WHERE greatest(stored_at, corrected_at) >= %s::timestamptz - make_interval(secs => %s)"
+            args = (changed_since, float(margin_s))
         with self.transaction() as db:
             rows = db.execute("SELECT club, id, event, player_a, player_b, member_a, member_b, length, score_a,"
-                              " score_b, winner, rated, seq, played_at FROM results"
-                              " ORDER BY played_at, club, seq, id").fetchall()
+                              " score_b, winner, rated, seq, played_at FROM results" + where +
+                              " ORDER BY played_at, club, seq, id", args).fetchall()
         return [StoredResult(r[0], r[1], r[2], (r[3], r[4]), (r[5], r[6]), int(r[7]),
                              None if r[8] is None else (int(r[8]), int(r[9])), int(r[10]), bool(r[11]),
                              int(r[12]), r[13].isoformat()) for r in rows]

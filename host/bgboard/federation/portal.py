@@ -40,12 +40,13 @@ from bgboard.club.web.site import HERE as CLUB_WEB, SESSION_HOURS, SecurityHeade
 from bgboard.errors import EnvironmentFailure, InputError
 from bgboard.federation.ledger import Ledger
 from bgboard.federation.live_watch import LiveWatch
-from bgboard.federation.rating_list import RatingLine, RatingStep, rating_list
+from bgboard.federation.rating_list import RatingBook, RatingLine, RatingStep
 from bgboard.federation.season import season_standings
 from bgboard.net.protocol import check_club
 
 HERE = Path(__file__).resolve().parent
 MAX_LIST = 2000  # lines of the rating list on one page
+RATINGS_MARGIN_S = 60.0  # a result's transaction may commit this long after its stored_at
 
 
 class Portal:
@@ -56,6 +57,7 @@ class Portal:
         self.name = name
         self._lock = threading.Lock()
         self._cached: tuple[tuple[int, str], list[RatingLine], list[RatingStep]] | None = None
+        self._book = RatingBook()
 
     def ledger(self) -> Ledger:
         return Ledger(self.db_url)
@@ -64,8 +66,14 @@ class Portal:
         with self._lock, self.ledger() as ledger:
             version = ledger.version()  # a new result or a club's correction
             if self._cached is None or self._cached[0] != version:
-                lines, steps = rating_list(ledger.results())
-                self._cached = (version, lines, steps)
+                if self._cached is None:
+                    self._book = RatingBook(ledger.results())
+                else:   # each result stored or corrected since, rated in its place (a margin for late commits)
+                    for result in ledger.results(changed_since=self._cached[0][1], margin_s=RATINGS_MARGIN_S):
+                        self._book.add(result)
+                    if len(self._book) < version[0]:   # one committed later than the margin: from scratch
+                        self._book = RatingBook(ledger.results())
+                self._cached = (version, self._book.lines(), self._book.steps())
             return self._cached[1], self._cached[2]
 
     def officer_hash(self) -> str | None:

@@ -13,7 +13,12 @@ has a session worth taking (the bridge is the gallery's own client of the club b
 Topics (retained ones marked R):
 
 * ``bgboard/<club>/live/board/<n>`` (R): board ``n``'s newest compact state, at most one a tick;
-* ``bgboard/<club>/live/room``: every board changed in one tick, in one message.
+* ``bgboard/<club>/live/room``: every board changed in one tick, in as few messages as fit.
+
+Mosquitto counts no connections per address, so a gallery open to the internet stands behind
+a front, Debian's HAProxy relaying TCP (:func:`gallery_front_conf`): at most
+:data:`PER_ADDRESS` spectators from one address and :data:`MAX_SPECTATORS` in all, the
+gallery's own listener on this machine only.
 """
 
 from __future__ import annotations
@@ -37,6 +42,13 @@ MAX_PACKET = 256 * 1024
 #: snapshot (one retained message per board, sent at once when a page subscribes).
 MAX_QUEUED_MESSAGES = 1000
 MAX_QUEUED_BYTES = 4 * 1024 * 1024
+#: Spectators from one address (an IPv4 address, or an IPv6 /64: one computer's share) held at
+#: once by the gallery's front (:func:`gallery_front_conf`): a room's Wi-Fi or a school's NAT
+#: fits, one machine cannot take a gallery's seats.
+PER_ADDRESS = 64
+#: How long the front keeps a silent connection: past the spectators' MQTT keepalive (the
+#: page's 60 s; the gallery allows up to 300).
+FRONT_IDLE_S = 330
 
 
 _URL_RE = re.compile(r"wss?://[A-Za-z0-9.\-\[\]:]{1,200}(/[A-Za-z0-9._~\-/]{0,100})?")
@@ -129,3 +141,45 @@ def gallery_acl_text(club: str) -> str:
     """The gallery's ``acl_file``: anonymous clients may read the club's live topics only."""
     return (f"# bgboard gallery for club {check_club(club)!r}: anonymous spectators read the live boards only.\n"
             f"topic read {live_filter(club)}\n")
+
+
+def gallery_front_conf(port: int, gallery_port: int, *, address: str = "", per_address: int = PER_ADDRESS,
+                       max_spectators: int = MAX_SPECTATORS, idle_s: int = FRONT_IDLE_S) -> str:
+    """The text of an ``haproxy.cfg`` for the gallery's front: HAProxy (2.6, Debian's) takes the
+    spectators' connections on ``address:port`` and relays their bytes, untouched (TCP mode:
+    the WebSocket and MQTT are the gallery's), to the gallery's listener on ``127.0.0.1:
+    gallery_port``, refusing a connection from an address that holds ``per_address`` already
+    (IPv6 addresses counted by their /64) and any beyond ``max_spectators``."""
+    for name, value in (("port", port), ("gallery_port", gallery_port)):
+        if not 0 < int(value) < 65536:
+            raise ProtocolError(f"the front's {name} is a TCP port (1 to 65535), not {value!r}")
+    if not 1 <= int(per_address) <= int(max_spectators):
+        raise ProtocolError(f"spectators from one address are 1 to {max_spectators}, not {per_address!r}")
+    if address and not re.fullmatch(r"[0-9A-Fa-f.:\[\]]{1,64}", address):
+        raise ProtocolError(f"the front's address is an IP address, not {address[:80]!r}")
+    addresses = 4 * int(max_spectators)   # each address's count, kept a while after it leaves
+    return "\n".join([
+        "# bgboard gallery's front (HAProxy 2.6): spectators' connections, a few from each address.",
+        "global",
+        f"    maxconn {int(max_spectators) + 64}",
+        "",
+        "defaults",
+        "    mode tcp",
+        "    timeout connect 5s",
+        f"    timeout client {int(idle_s)}s",
+        f"    timeout server {int(idle_s)}s",
+        "    timeout client-fin 10s",
+        "",
+        "frontend spectators",
+        f"    bind {address or '*'}:{int(port)}",
+        f"    maxconn {int(max_spectators)}",
+        # an address's connections now (sc0_conn_cur counts this one): IPv4 as it is, IPv6 by its /64
+        f"    stick-table type ipv6 size {addresses} expire {int(idle_s)}s store conn_cur",
+        "    tcp-request connection track-sc0 src,ipmask(32,64)",
+        f"    tcp-request connection reject if {{ sc0_conn_cur gt {int(per_address)} }}",
+        "    default_backend gallery",
+        "",
+        "backend gallery",
+        f"    server gallery 127.0.0.1:{int(gallery_port)}",
+        "",
+    ])

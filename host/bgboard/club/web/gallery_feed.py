@@ -4,12 +4,13 @@
 (``bgboard.club.live_boards``) goes to the club broker's ``live`` topics
 (:mod:`bgboard.net.gallery`), checked and compact (:mod:`.live_wire`), through the director's
 own MQTT session; a gallery Mosquitto bridges them in and serves the spectators.  The director's
-cost does not grow with the spectators: per tick one room message and one retained message per
+cost does not grow with the spectators: per tick the room's messages and one retained message per
 changed board, however many watch.
 
-A lone change goes out at once; a burst is coalesced to one message per :data:`TICK_S` (the
-newest state of each board changed meanwhile), so 200 boards moving at once cost every
-spectator at most two messages a second.  While the director is not connected nothing is
+A lone change goes out at once; a burst is coalesced to one tick's room messages per
+:data:`TICK_S` (the newest state of each board changed meanwhile, compressed: about 70 boards a
+message, :mod:`.live_wire`), so 200 boards moving at once cost every spectator a few messages
+a tick, not one per board.  While the director is not connected nothing is
 queued; once it is, every board changed meanwhile goes out (each board's newest state).
 """
 

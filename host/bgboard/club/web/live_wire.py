@@ -27,14 +27,22 @@ digits each (a count above 15 is written ``f``: no point holds more than 15).  A
 left the room: ``{"board": 7, "version": 813, "gone": true}``.
 
 The room's message: ``{"boards": [board, ...], "sent_ms": 1795929692400}`` (the boards
-changed in one tick, at most :data:`ROOM_CHUNK` in one message; ``sent_ms`` the director's
-wall clock when it published them).
+changed in one tick; ``sent_ms`` the director's wall clock when it published them),
+compressed once by the director as a raw DEFLATE stream (RFC 1951; the browser's
+``DecompressionStream("deflate-raw")``): each spectator of the room gets every changed board, so
+its bytes are the gallery's work, and a board's JSON shrinks about sevenfold in a room's
+company (its keys and words repeat).  A room message stays within :data:`ROOM_BYTES`
+compressed, so Mosquitto 2.0.11's WebSocket listener sends it in one write: it hands
+libwebsockets at most 4,096 bytes a turn and the rest waits for its next turn, about 100 ms
+later when the broker is otherwise idle (docs/club-network.md, "Spectators").  A board's own
+message (its retained topic, a few hundred bytes) stays plain JSON.
 """
 
 from __future__ import annotations
 
 import json
-from typing import Any, Iterable, Iterator
+import zlib
+from typing import Any, Callable, Iterable, Iterator
 
 from bgboard.club.live_boards import BoardLive
 from bgboard.club.web.board_picture import title
@@ -44,9 +52,10 @@ from bgboard.language import Words
 #: A board's message is under this many bytes with the longest names and texts (the view
 #: bounds them; a usual board is about 350).
 BOARD_BYTES = 2048
-#: Boards in one room message (a larger room goes in several): under 200 kB, within the
-#: gallery's packet bound (bgboard.net.gallery.MAX_PACKET).
-ROOM_CHUNK = 100
+#: A room message's most compressed bytes: with its topic and MQTT and WebSocket headers, one
+#: write of libwebsockets' 4,096 (see the module).  A tick's boards beyond go in further
+#: messages; one board's JSON (under :data:`BOARD_BYTES`) always fits.
+ROOM_BYTES = 3800
 
 
 def _hex(side: tuple[int, ...]) -> str:
@@ -85,17 +94,60 @@ def encode(item: dict[str, Any]) -> bytes:
     return json.dumps(item, ensure_ascii=False, separators=(",", ":")).encode()
 
 
+def deflate(data: bytes) -> bytes:
+    """``data`` as a raw DEFLATE stream (no zlib header: ``DecompressionStream("deflate-raw")``)."""
+    packer = zlib.compressobj(6, zlib.DEFLATED, -15)
+    return packer.compress(data) + packer.flush()
+
+
+def inflate(data: bytes, limit: int = 16 * 1024 * 1024) -> bytes:
+    """A room message's JSON again (at most ``limit`` bytes: ValueError beyond, or for bytes
+    that are not a raw DEFLATE stream)."""
+    unpacker = zlib.decompressobj(-15)
+    try:
+        out = unpacker.decompress(data, limit)
+    except zlib.error as exc:
+        raise ValueError(f"not a room message: {exc}") from None
+    if unpacker.unconsumed_tail or not unpacker.eof:
+        raise ValueError("not a room message: longer than allowed or cut short")
+    return out
+
+
 def room_messages(items: Iterable[dict[str, Any]], sent_ms: int | None = None) -> Iterator[bytes]:
-    """The room's messages for these boards (:data:`ROOM_CHUNK` at most in each)."""
-    stamp = {} if sent_ms is None else {"sent_ms": sent_ms}
-    batch: list[dict[str, Any]] = []
+    """The room's messages for these boards, compressed, each within :data:`ROOM_BYTES`: as
+    many boards in each as the compression seen so far says will fit (a message found larger
+    is halved until it fits)."""
+    stamp = b"" if sent_ms is None else b',"sent_ms":%d' % int(sent_ms)
+    ratio = [0.3]   # compressed bytes per JSON byte, learnt from each message packed
+
+    def packed(batch: list[bytes]) -> bytes:
+        message = deflate(b'{"boards":[' + b",".join(batch) + b"]" + stamp + b"}")
+        ratio[0] = max(0.05, len(message) / sum(map(len, batch)))
+        return message
+
+    batch: list[bytes] = []
+    size = 0
     for item in items:
-        batch.append(item)
-        if len(batch) == ROOM_CHUNK:
-            yield json.dumps({"boards": batch, **stamp}, ensure_ascii=False, separators=(",", ":")).encode()
-            batch = []
+        raw = encode(item)
+        if batch and (size + len(raw)) * ratio[0] > ROOM_BYTES:
+            yield from _within(batch, packed)
+            batch, size = [], 0
+        batch.append(raw)
+        size += len(raw)
     if batch:
-        yield json.dumps({"boards": batch, **stamp}, ensure_ascii=False, separators=(",", ":")).encode()
+        yield from _within(batch, packed)
+
+
+def _within(batch: list[bytes], packed: Callable[[list[bytes]], bytes]) -> Iterator[bytes]:
+    """``batch`` packed in one message, or halved until each part is within :data:`ROOM_BYTES`
+    (one board alone always is)."""
+    message = packed(batch)
+    if len(message) <= ROOM_BYTES or len(batch) == 1:
+        yield message
+        return
+    half = len(batch) // 2
+    yield from _within(batch[:half], packed)
+    yield from _within(batch[half:], packed)
 
 
 def page_words(words: Words) -> dict[str, Any]:

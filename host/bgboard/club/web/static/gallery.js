@@ -199,6 +199,10 @@
     });
     root.insertBefore(fresh, after);
   }
+  function inflated(payload) {
+    var stream = new Blob([payload]).stream().pipeThrough(new DecompressionStream("deflate-raw"));
+    return new Response(stream).text();
+  }
   function watch(root) {
     var base = "bgboard/" + root.getAttribute("data-club") + "/live/";
     var one = root.getAttribute("data-board");
@@ -219,15 +223,18 @@
       });
     });
     client.on("close", function () { state.connected = false; });
+    // the room's messages come compressed (raw DEFLATE) and are inflated off the page's thread:
+    // one queue keeps every message, room or board, drawn in the order the gallery sent them
+    var drawn = Promise.resolve();
     client.on("message", function (topic, payload) {
-      var data;
-      try { data = JSON.parse(new TextDecoder().decode(payload)); } catch (e) { return; }
-      state.received += 1;
-      if (topic === base + "room") {
+      var room = topic === base + "room";
+      var text = room ? inflated(payload) : Promise.resolve(new TextDecoder().decode(payload));
+      drawn = drawn.then(function () { return text; }).then(function (json) {
+        var data = JSON.parse(json);
+        state.received += 1;
+        if (!room) { place(root, data, hasClub); return; }
         if (data && Array.isArray(data.boards)) data.boards.forEach(function (v) { place(root, v, hasClub); });
-      } else {
-        place(root, data, hasClub);
-      }
+      }).catch(function () {});   // a message that is not one of ours is dropped
     });
     state.client = client;
     window.bgboardGallery = state;
