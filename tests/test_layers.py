@@ -169,7 +169,8 @@ DIRECTOR_PARTS = ["checks", "views", "db", "audit", "rating_store", "desk", "res
                   "operations"]
 # The director's MQTT side (issue 21) likewise: the limits (pure), the checks the worker
 # processes run, the club database as the link sees it, then the link itself.
-BOARDS_PARTS = ["board_limits", "board_checks", "board_tournament", "boards"]
+BOARDS_PARTS = ["board_limits", "board_checks", "board_tournament", "board_gate", "board_outbox",
+                "board_checking", "boards"]
 
 
 def _part(path: Path) -> tuple[str, str]:
