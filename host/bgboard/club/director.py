@@ -27,10 +27,10 @@ Reads:
 
 Its parts: the views it hands out (:mod:`bgboard.club.views`), the checks of what is typed
 (:mod:`bgboard.club.checks`), the queries (:mod:`bgboard.club.db`), results
-(:mod:`bgboard.club.results`), the ratings kept (:mod:`bgboard.club.rating_store`), the audit
-log (:mod:`bgboard.club.audit`) and its replay into a new club with the same standings and
-ratings (:func:`bgboard.club.operations.replay_audit`, over the table of every audited
-operation).  The evening around the pairings — check-in, late entries, player edit/remove,
+(:mod:`bgboard.club.results`), the rounds paired (:mod:`bgboard.club.pairing`), the ratings
+kept (:mod:`bgboard.club.rating_store`), the audit log (:mod:`bgboard.club.audit`) and its
+replay into a new club with the same standings and ratings
+(:func:`bgboard.club.operations.replay_audit`, over the table of every audited operation).  The evening around the pairings — check-in, late entries, player edit/remove,
 per-event match numbers, payouts, the automatic backup after each round — is
 :mod:`bgboard.club.evening`'s (its hooks here: ``check_pairable``, ``number_matches``,
 ``after_round``, ``after_finish``).

@@ -8,7 +8,7 @@ each a call of the same ``Director`` method as the CLI, with the actor :data:`AC
 audit log.  Handlers that read or change the database are plain functions (Starlette runs
 them in its thread pool) and open their own connection.  The routes come by page group
 (:func:`event_routes`, :func:`match_routes`; the director's are
-:mod:`bgboard.club.web.director_pages`'), put together by :func:`bgboard.club.web.site.create_app`.
+:mod:`bgboard.club.web.director_pages`), put together by :func:`bgboard.club.web.site.create_app`.
 """
 
 from __future__ import annotations
