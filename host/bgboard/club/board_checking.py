@@ -81,7 +81,7 @@ class ResultChecks:
         """Queue a result that arrived on ``board``'s topic (on the loop, never waiting)."""
         if result.board != board:
             self.counts[IGNORED] += 1
-            self.gate.say(board, "ignored a result from board %d: %s", board,
+            self.gate.warn(board, "ignored a result from board %d: %s", board,
                           f"a result naming board {result.board} arrived on board {board}'s topic")
             return
         if result.uuid in self._busy:
@@ -89,7 +89,7 @@ class ResultChecks:
         queue = self._queues.setdefault(board, deque())
         if len(queue) >= self.limits.queued_results:
             self.counts["dropped"] += 1
-            self.gate.say(board, "board %d has %d results waiting: this one is dropped (the board sends it again)",
+            self.gate.warn(board, "board %d has %d results waiting: this one is dropped (the board sends it again)",
                           board, len(queue))
             return
         self._busy.add(result.uuid)

@@ -41,10 +41,10 @@ class BoardGate:
         if bucket.take(now):
             return True
         self.counts["dropped"] += 1
-        self.say(board, "board %d sends more %s messages than a board does: the rest are dropped unread", board, kind)
+        self.warn(board, "board %d sends more %s messages than a board does: the rest are dropped unread", board, kind)
         return False
 
-    def say(self, board: int, text: str, *args: Any) -> None:
+    def warn(self, board: int, text: str, *args: Any) -> None:
         """Log one sentence, then at most one a minute per board while it goes on (counted)."""
         now = time.monotonic()
         last, since = self._quiet.get(board, (-1e9, 0))

@@ -217,7 +217,7 @@ class DirectorLink:
                 raise ProtocolError(f"the director does not take {kind} messages")
         except InputError as exc:
             self.counts["bad"] += 1
-            self.gate.say(board, "ignored a message on %s: %s", where[:120], exc)
+            self.gate.warn(board, "ignored a message on %s: %s", where[:120], exc)
             if retained and kind in ("state", "online", "result"):
                 self.counts["cleared"] += 1
                 self.outbox.queue(where, b"", True)  # junk left retained: gone for every later subscriber
@@ -297,7 +297,7 @@ class DirectorLink:
             self.checks.done(result)
             self.counts[outcome.status] = self.counts.get(outcome.status, 0) + 1
             if outcome.status == IGNORED:
-                self.gate.say(board, "ignored a result from board %d: %s", board, outcome.reason)
+                self.gate.warn(board, "ignored a result from board %d: %s", board, outcome.reason)
                 continue
             if outcome.status == FAILED:
                 log.error("could not store the result of board %d (match %d): %s; it is taken when the board sends it again",
