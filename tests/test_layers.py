@@ -165,10 +165,12 @@ PURE_PARTS: dict[str, set[str]] = {
     "federation": {"stored_result", "rating_list", "season", "bridge_conf"},
 }
 # The director's parts (issue 21) import one way: each only the parts before it.
-DIRECTOR_PARTS = ["checks", "views", "db", "audit", "rating_store", "desk", "results", "director", "operations"]
+DIRECTOR_PARTS = ["checks", "views", "db", "audit", "rating_store", "desk", "results", "pairing", "director",
+                  "operations"]
 # The director's MQTT side (issue 21) likewise: the limits (pure), the checks the worker
 # processes run, the club database as the link sees it, then the link itself.
-BOARDS_PARTS = ["board_limits", "board_checks", "board_tournament", "boards"]
+BOARDS_PARTS = ["board_limits", "board_checks", "board_tournament", "board_gate", "board_outbox",
+                "board_checking", "boards"]
 
 
 def _part(path: Path) -> tuple[str, str]:

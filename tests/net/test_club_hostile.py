@@ -473,8 +473,8 @@ def test_a_checking_worker_killed_does_not_stop_the_results(tmp_path: Path, brok
         evening.start_director()
         director = evening.director
         assert director is not None
-        await until(lambda: director.online and director._checks is not None)
-        pool: Any = director._checks
+        await until(lambda: director.online and director.checks.pool is not None)
+        pool: Any = director.checks.pool
         await until(lambda: len(getattr(pool, "_processes", None) or {}) >= 1)  # the warm-up started them
         for pid in list(pool._processes):
             os.kill(pid, signal.SIGKILL)
@@ -487,7 +487,7 @@ def test_a_checking_worker_killed_does_not_stop_the_results(tmp_path: Path, brok
         await task
         statuses = [o.status for o in journal.outbox()]
         journal.close()
-        assert director._checks is not pool  # new workers
+        assert director.checks.pool is not pool  # new workers
         await evening.stop_director()
         return statuses
 

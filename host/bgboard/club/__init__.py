@@ -8,15 +8,16 @@ brackets), ``swiss``, ``formats`` (the four formats behind one interface), ``sta
 ``payouts`` (the pot and its split).  Adapters: ``db`` (SQLite, versioned migrations, WAL, one
 transaction per change, and the services' queries), ``backup`` (SQLite's online backup,
 restore), ``audit`` (the log), ``rating_store`` (ratings kept).  Service: ``director`` — every
-operation the CLI and the web pages call (read its docstring), with its ``views``, ``checks``
-and ``results`` — ``operations`` (the table of audited operations, ``replay_audit``) and ``evening``
+operation the CLI and the web pages call (read its docstring), with its ``views``, ``checks``,
+``results`` and ``pairing`` — ``operations`` (the table of audited operations, ``replay_audit``) and ``evening``
 (check-in, late entries, payouts, per-event match numbers, the backup after each round).  docs/club.md explains it for directors.
 ``live_boards`` and ``web`` are the room's live boards and pages (their own docstrings).
 
 The public names are imported on first use (:mod:`bgboard.exports`): the pure core does not
 load SQLite, MQTT or Starlette.  ``Director`` is the tournament director's service;
 ``boards`` holds the director's link to the boards over MQTT (``boards.DirectorLink``), with
-``board_limits`` (pure), ``board_checks`` (run in worker processes) and ``board_tournament``.
+``board_limits`` (pure), ``board_checks`` (run in worker processes), ``board_tournament``,
+``board_gate``, ``board_outbox`` and ``board_checking``.
 """
 
 from __future__ import annotations

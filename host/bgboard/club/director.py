@@ -27,10 +27,10 @@ Reads:
 
 Its parts: the views it hands out (:mod:`bgboard.club.views`), the checks of what is typed
 (:mod:`bgboard.club.checks`), the queries (:mod:`bgboard.club.db`), results
-(:mod:`bgboard.club.results`), the ratings kept (:mod:`bgboard.club.rating_store`), the audit
-log (:mod:`bgboard.club.audit`) and its replay into a new club with the same standings and
-ratings (:func:`bgboard.club.operations.replay_audit`, over the table of every audited
-operation).  The evening around the pairings — check-in, late entries, player edit/remove,
+(:mod:`bgboard.club.results`), the rounds paired (:mod:`bgboard.club.pairing`), the ratings
+kept (:mod:`bgboard.club.rating_store`), the audit log (:mod:`bgboard.club.audit`) and its
+replay into a new club with the same standings and ratings
+(:func:`bgboard.club.operations.replay_audit`, over the table of every audited operation).  The evening around the pairings — check-in, late entries, player edit/remove,
 per-event match numbers, payouts, the automatic backup after each round — is
 :mod:`bgboard.club.evening`'s (its hooks here: ``check_pairable``, ``number_matches``,
 ``after_round``, ``after_finish``).
@@ -40,13 +40,12 @@ from __future__ import annotations
 
 import json
 import secrets
-import uuid as uuidlib
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from bgboard.club import (
-    audit, bracket, checks, csv_export, db as queries, evening, formats, rating_store, results,
+    audit, bracket, checks, csv_export, db as queries, evening, formats, pairing, rating_store, results,
 )
 from bgboard.club.audit import now
 from bgboard.club.checks import (
@@ -56,8 +55,7 @@ from bgboard.club.db import Club
 from bgboard.club.model import ELIMINATION, FORMATS
 from bgboard.club.standings import standings as compute_standings
 from bgboard.club.views import (
-    BYE, FORFEIT, PENDING, Assignment, AuditEntry, BracketNode, EventInfo, MatchInfo, PlayerInfo, RoundInfo,
-    Standing,
+    AuditEntry, BracketNode, EventInfo, MatchInfo, PlayerInfo, Standing,
 )
 from bgboard.errors import InputError
 from bgboard.language import ENGLISH, Words
@@ -234,70 +232,10 @@ class Director:
         return self.event(event)
 
     # ------------------------------------------------------------------ rounds
-    def pair_round(self, event: str, *, actor: str = "director", at: str | None = None) -> RoundInfo:
-        """Pair every match that can be played now (a new round) and give each a free board."""
-        at = at or now()
-        with self.club.transaction() as db:
-            row = queries.event_row(self.db, event)
-            if row["status"] == "finished":
-                raise InputError(f"event {row['name']!r} is finished: see its standings")
-            evening.check_pairable(row)
-            spec = queries.event_spec(row)
-            entrants = queries.entrants(self.db, row["id"])
-            formats.check_field(spec, len(entrants))
-            played = queries.played(self.db, row["id"])
-            pairings = formats.next_pairings(spec, entrants, played)
-            if not pairings:
-                pending = sum(1 for p in played if p.winner is None)
-                raise InputError(f"nothing can be paired in {row['name']!r} now: {pending} "
-                                 f"match{'es are' if pending != 1 else ' is'} still being played")
-            if row["status"] == "open":
-                for e in entrants:
-                    db.execute("UPDATE entries SET seed = ? WHERE event_id = ? AND player_id = ?",
-                               (e.seed, row["id"], e.player))
-                db.execute("UPDATE events SET status = 'running' WHERE id = ?", (row["id"],))
-            number = 1 + (db.execute("SELECT MAX(number) FROM rounds WHERE event_id = ?",
-                                     (row["id"],)).fetchone()[0] or 0)
-            round_id = db.execute("INSERT INTO rounds (event_id, number, paired_at) VALUES (?, ?, ?) RETURNING id",
-                                  (row["id"], number, at)).fetchone()[0]
-            boards = queries.free_boards(self.db)
-            for p in pairings:
-                if p.b is None:
-                    status, winner, board, reason = BYE, p.a, None, None
-                elif p.walkover is not None:
-                    status, winner, board, reason = FORFEIT, p.walkover, None, "withdrawn"
-                else:
-                    status, winner, board, reason = PENDING, None, next(boards), None
-                db.execute(
-                    "INSERT INTO matches (uuid, event_id, round_id, node, flight, player_a, player_b,"
-                    " length, board, status, winner, forfeit_reason, reported_at, reported_by)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (str(uuidlib.uuid4()), row["id"], round_id, p.node, p.flight, p.a, p.b, p.length,
-                     board, status, winner, reason,
-                     at if status != PENDING else None, actor if status != PENDING else None))
-            evening.number_matches(db, row["id"])
-            audit.write(self.db, "pair_round", {"event": row["name"]}, None,
-                        {"round": number, "nodes": [p.node for p in pairings]}, actor, at, row["id"])
-            results.finish_check(self, row)
-        names = queries.player_names(self.db)
-        rows = self.db.execute("SELECT * FROM matches WHERE round_id = ? ORDER BY id", (round_id,)).fetchall()
-        infos = [queries.match_info(self.db, r, names, number, row["name"]) for r in rows]
-        byes = list(dict.fromkeys(m.players[0] for m in infos if m.status == BYE))
-        self.last_backup = evening.after_round(self, row["name"], number)
-        return RoundInfo(row["name"], number, [m for m in infos if m.status == PENDING],
-                         byes, [m for m in infos if m.status == FORFEIT])  # type: ignore[arg-type]
-
-    def rounds(self, event: str) -> list[RoundInfo]:
-        row = queries.event_row(self.db, event)
-        names = queries.player_names(self.db)
-        out = []
-        for r in self.db.execute("SELECT * FROM rounds WHERE event_id = ? ORDER BY number", (row["id"],)).fetchall():
-            infos = [queries.match_info(self.db, m, names, r["number"], row["name"]) for m in
-                     self.db.execute("SELECT * FROM matches WHERE round_id = ? ORDER BY id", (r["id"],))]
-            byes = list(dict.fromkeys(m.players[0] for m in infos if m.status == BYE))
-            out.append(RoundInfo(row["name"], r["number"], [m for m in infos if m.status != BYE],
-                                 byes))  # type: ignore[arg-type]
-        return out
+    # Pairing a round, the rounds paired and the matches to play are bgboard.club.pairing's
+    # functions, taken as this service's methods (same docstrings).
+    pair_round = pairing.pair_round
+    rounds = pairing.rounds
 
     def matches(self, event: str) -> list[MatchInfo]:
         row = queries.event_row(self.db, event)
@@ -322,19 +260,7 @@ class Director:
             raise InputError(f"there is no match {bounded_name(str(match_id).strip())}")
         return row["mat"]
 
-    def assignments(self, event: str) -> list[Assignment]:
-        """The matches to be played now, with what a board needs to start them."""
-        row = queries.event_row(self.db, event)
-        names = queries.player_names(self.db)
-        clock = json.loads(row["clock"])
-        out = []
-        for m in self.db.execute("SELECT m.*, r.number AS round_number FROM matches m JOIN rounds r ON r.id = m.round_id"
-                                 " WHERE m.event_id = ? AND m.status = 'pending' ORDER BY m.board",
-                                 (row["id"],)):
-            out.append(Assignment(m["id"], m["uuid"], row["name"], m["round_number"], m["board"],
-                                  [names[m["player_a"]], names[m["player_b"]]], m["length"],
-                                  m["flight"], row["rules"], clock))
-        return out
+    assignments = pairing.assignments
 
     def bracket(self, event: str) -> list[BracketNode]:
         """Every node of an elimination event's bracket (empty for Swiss / round robin)."""

@@ -44,71 +44,103 @@ class Row:
     status: str = PLAYING
 
 
-def standings(spec: EventSpec, entrants: Sequence[Entrant], played: Sequence[Played],
-              penalties: Mapping[int, int] | None = None) -> list[Row]:
-    """The event's standings, best first (module doc)."""
-    penalties = penalties or {}
-    ids = [e.player for e in entrants]
-    seed = {e.player: e.seed for e in entrants}
-    wins = dict.fromkeys(ids, 0)
-    lost = dict.fromkeys(ids, 0)
-    pf = dict.fromkeys(ids, 0)
-    pa = {p: penalties.get(p, 0) for p in ids}
-    opponents: dict[int, list[int]] = {p: [] for p in ids}
-    beat: dict[int, list[int]] = {p: [] for p in ids}
-    league = spec.format not in ELIMINATION
+@dataclass(slots=True)
+class _Tally:
+    """What the matches played add up to for each entrant: wins, losses, points for and
+    against (penalty points counted against), the opponents met and the players beaten."""
+    wins: dict[int, int]
+    lost: dict[int, int]
+    pf: dict[int, int]
+    pa: dict[int, int]
+    opponents: dict[int, list[int]]
+    beat: dict[int, list[int]]
+
+
+def _tally(ids: Sequence[int], played: Sequence[Played], penalties: Mapping[int, int],
+           league: bool) -> _Tally:
+    """Each entrant's wins, losses, points and opponents (a bye a win only in a league)."""
+    t = _Tally(dict.fromkeys(ids, 0), dict.fromkeys(ids, 0), dict.fromkeys(ids, 0),
+               {p: penalties.get(p, 0) for p in ids}, {p: [] for p in ids}, {p: [] for p in ids})
     for m in played:
         if m.winner is None:
             continue
         if m.b is None:
             if league:
-                wins[m.a] += 1
+                t.wins[m.a] += 1
             continue
         loser = m.b if m.winner == m.a else m.a
-        wins[m.winner] += 1
-        lost[loser] += 1
-        beat[m.winner].append(loser)
-        opponents[m.a].append(m.b)
-        opponents[m.b].append(m.a)
+        t.wins[m.winner] += 1
+        t.lost[loser] += 1
+        t.beat[m.winner].append(loser)
+        t.opponents[m.a].append(m.b)
+        t.opponents[m.b].append(m.a)
         if m.score is not None:
-            pf[m.a] += m.score[0]
-            pa[m.a] += m.score[1]
-            pf[m.b] += m.score[1]
-            pa[m.b] += m.score[0]
+            t.pf[m.a] += m.score[0]
+            t.pa[m.a] += m.score[1]
+            t.pf[m.b] += m.score[1]
+            t.pa[m.b] += m.score[0]
+    return t
+
+
+_Ranking = tuple[list[int], dict[int, dict[str, float]], dict[int, str]]
+
+
+def _league_ranking(spec: EventSpec, entrants: Sequence[Entrant], played: Sequence[Played],
+                    t: _Tally) -> _Ranking:
+    """Swiss and round robin: by score, then the tie-breaks (module doc), then the seed."""
+    ids = [e.player for e in entrants]
+    seed = {e.player: e.seed for e in entrants}
     withdrawn = {e.player for e in entrants if e.withdrawn}
-    if league:
-        over = formats.finished(spec, entrants, played)
-        start = {e.player: e.start_score for e in entrants}
-        score = {p: wins[p] + start[p] for p in ids}
-        tb: dict[int, dict[str, float]] = {}
-        for p in ids:
-            opp = sorted(score[q] for q in opponents[p])
-            median = opp[1:-1] if len(opp) >= 3 else opp
-            tb[p] = {
-                "head_to_head": float(sum(1 for q in beat[p] if score[q] == score[p])),
-                "buchholz": float(sum(opp)),
-                "median_buchholz": float(sum(median)),
-                "points_difference": float(pf[p] - pa[p]),
-            }
-        order = sorted(ids, key=lambda p: (-score[p], -tb[p]["head_to_head"], -tb[p]["buchholz"],
-                                           -tb[p]["median_buchholz"],
-                                           -tb[p]["points_difference"], seed[p]))
-        status = {}
-        for i, p in enumerate(order):
-            if p in withdrawn:
-                status[p] = WITHDRAWN
-            elif over:
-                status[p] = CHAMPION if i == 0 else FINISHED
-            else:
-                status[p] = PLAYING
-    else:
-        status = formats.statuses(spec, entrants, played)
-        tb = {p: {"points_difference": float(pf[p] - pa[p])} for p in ids}
-        went = formats.reach(spec, entrants, played)
-        order = sorted(ids, key=lambda p: (_ORDER[status[p]], -went[p], -wins[p], lost[p],
-                                           -(pf[p] - pa[p]), seed[p]))
+    over = formats.finished(spec, entrants, played)
+    score = {e.player: t.wins[e.player] + e.start_score for e in entrants}
+    tb: dict[int, dict[str, float]] = {}
+    for p in ids:
+        opp = sorted(score[q] for q in t.opponents[p])
+        median = opp[1:-1] if len(opp) >= 3 else opp
+        tb[p] = {
+            "head_to_head": float(sum(1 for q in t.beat[p] if score[q] == score[p])),
+            "buchholz": float(sum(opp)),
+            "median_buchholz": float(sum(median)),
+            "points_difference": float(t.pf[p] - t.pa[p]),
+        }
+    order = sorted(ids, key=lambda p: (-score[p], -tb[p]["head_to_head"], -tb[p]["buchholz"],
+                                       -tb[p]["median_buchholz"],
+                                       -tb[p]["points_difference"], seed[p]))
+    status: dict[int, str] = {}
+    for i, p in enumerate(order):
+        if p in withdrawn:
+            status[p] = WITHDRAWN
+        elif over:
+            status[p] = CHAMPION if i == 0 else FINISHED
+        else:
+            status[p] = PLAYING
+    return order, tb, status
+
+
+def _elimination_ranking(spec: EventSpec, entrants: Sequence[Entrant],
+                         played: Sequence[Played], t: _Tally) -> _Ranking:
+    """Elimination: by status, how far each went, wins, fewer losses, points, seed."""
+    ids = [e.player for e in entrants]
+    seed = {e.player: e.seed for e in entrants}
+    status = formats.statuses(spec, entrants, played)
+    tb = {p: {"points_difference": float(t.pf[p] - t.pa[p])} for p in ids}
+    went = formats.reach(spec, entrants, played)
+    order = sorted(ids, key=lambda p: (_ORDER[status[p]], -went[p], -t.wins[p], t.lost[p],
+                                       -(t.pf[p] - t.pa[p]), seed[p]))
+    return order, tb, status
+
+
+def standings(spec: EventSpec, entrants: Sequence[Entrant], played: Sequence[Played],
+              penalties: Mapping[int, int] | None = None) -> list[Row]:
+    """The event's standings, best first (module doc)."""
+    penalties = penalties or {}
+    ids = [e.player for e in entrants]
+    league = spec.format not in ELIMINATION
+    t = _tally(ids, played, penalties, league)
+    rank = _league_ranking if league else _elimination_ranking
+    order, tb, status = rank(spec, entrants, played, t)
     if penalties:
         for p in ids:
             tb[p]["penalty_points"] = float(penalties.get(p, 0))
-    return [Row(i, p, wins[p], lost[p], pf[p], pa[p], tb[p], status[p])
+    return [Row(i, p, t.wins[p], t.lost[p], t.pf[p], t.pa[p], tb[p], status[p])
             for i, p in enumerate(order, start=1)]

@@ -41,14 +41,13 @@ import sqlite3
 import sys
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from bgboard.club import evening
 from bgboard.club.announcements import pairing_lines, rating_lines, standings_lines
 from bgboard.club.checks import MAX_MAT, parse_score
 from bgboard.club.db import club_location, database_error, shown
 from bgboard.club.director import Director
-from bgboard.club.live_boards import LiveHub
 from bgboard.club.model import FORMATS
 from bgboard.commands import club_evening
 from bgboard.digits import decimal_argument, whole_argument
@@ -57,7 +56,6 @@ from bgboard.files import read_fd, read_text
 from bgboard.language import Words, choose_language
 from bgboard.language.catalogues import add_lang_argument, words_for
 
-MAX_PASSWORD_FILE = 64 * 1024  # a broker password file is one short line
 MAX_PASSWORD_LINE = 4096  # longer than any allowed director password (they stop at 256)
 
 
@@ -76,6 +74,18 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     p = sub.add_parser("init", help="create the club database")
     p.add_argument("--name", required=True, help="the club's name")
 
+    psub = _add_player_parsers(sub)
+    esub = _add_event_parsers(sub)
+    _add_result_parsers(sub)
+    _add_report_parsers(sub)
+    _add_serve_parser(sub)
+    club_evening.add_parsers(sub, psub, esub)
+    _add_demo_and_password_parsers(sub)
+    return parser
+
+
+def _add_player_parsers(sub: argparse._SubParsersAction) -> argparse._SubParsersAction:  # type: ignore[type-arg]
+    """``player add | list | link`` (the evening adds its own to the ``player`` subparsers returned)."""
     player = sub.add_parser("player", help="add or list players")
     psub = player.add_subparsers(dest="player_command", metavar="COMMAND")
     psub.required = True
@@ -88,7 +98,11 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     p = psub.add_parser("link", help="link a player to his federation member id (docs/club-network.md)")
     p.add_argument("name", metavar="NAME")
     p.add_argument("member_id", metavar="MEMBER-ID")
+    return psub
 
+
+def _add_event_parsers(sub: argparse._SubParsersAction) -> argparse._SubParsersAction:  # type: ignore[type-arg]
+    """``event new | enter`` (the evening adds its own to the ``event`` subparsers returned)."""
     event = sub.add_parser("event", help="create events and enter players")
     esub = event.add_subparsers(dest="event_command", metavar="COMMAND")
     esub.required = True
@@ -110,11 +124,16 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     p = esub.add_parser("enter", help="enter players in an event")
     p.add_argument("event", metavar="EVENT")
     p.add_argument("names", nargs="+", metavar="NAME")
+    return esub
 
+
+def _add_result_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """``round``, ``result``, ``forfeit``, ``withdraw``, ``penalty``: what changes an event."""
     p = sub.add_parser("round", help="pair every match that can be played now")
     p.add_argument("event", metavar="EVENT")
     p.add_argument("--json", action="store_true")
     add_lang_argument(p)
+
 
     p = sub.add_parser("result", help="enter (or with --correct, correct) a match's score")
     p.add_argument("event", metavar="EVENT")
@@ -141,6 +160,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     p.add_argument("--points", type=whole_argument("--points", 0, 9999), required=True, metavar="P")
     p.add_argument("--reason", required=True, metavar="TEXT")
 
+
+def _add_report_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """``standings``, ``ratings``, ``export``, ``analyse``: what an event and the club came to."""
     p = sub.add_parser("standings", help="an event's standings with tie-breaks")
     p.add_argument("event", metavar="EVENT")
     p.add_argument("--json", action="store_true")
@@ -163,6 +185,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
                        "when gnubg-nn is not installed (docs/club.md).")
     p.add_argument("--all", action="store_true", help="analyse every stored record again, not only the queued")
 
+
+def _add_serve_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """``serve``: the club's web pages, the boards through the broker, the feed, the gallery."""
     p = sub.add_parser("serve", help="the director's server: the club's live web pages",
                        description="Serve the club's web pages (the room's live boards, brackets, "
                        "standings, ratings, match records and the director's pages) in one "
@@ -184,7 +209,10 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
                    help="publish the room's live boards for the spectators' gallery (a Mosquitto bridged to "
                    "--broker) and have the pages watch it at this WebSocket address, such as "
                    "ws://club.local:9001/ (docs/club-network.md)")
-    club_evening.add_parsers(sub, psub, esub)
+
+
+def _add_demo_and_password_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """``demo`` (a simulated evening) and ``director-password``."""
     p = sub.add_parser("demo", help="a whole simulated club evening on this machine (Mosquitto, director, boards)",
                        description="Play a double-elimination club evening to its champion: a private "
                        "Mosquitto, the director and simulated boards (modelled firmware) on this machine.")
@@ -195,7 +223,6 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     p = sub.add_parser("director-password", help="set the password of the director's web pages")
     p.add_argument("--password-stdin", action="store_true",
                    help="read the password from one line of standard input instead of asking twice")
-    return parser
 
 
 def db_path(args: argparse.Namespace) -> Path | str:
@@ -232,7 +259,9 @@ def run(args: argparse.Namespace) -> int:
 def _command(path: Path | str, args: argparse.Namespace) -> int:
     by = args.by
     if args.club_command == "serve":
-        return _serve(path, args)
+        from bgboard.commands.club_serve import serve
+
+        return serve(path, args)
     if args.club_command == "demo":
         return _demo(args)
     done = club_evening.without_db(path, args)
@@ -247,114 +276,169 @@ def _command(path: Path | str, args: argparse.Namespace) -> int:
 
 
 def _run(d: Director, args: argparse.Namespace, by: str) -> int:
-    cmd = args.club_command
     done = club_evening.run(d, args, by)
     if done is not None:
         return done
     if args.club_command in ("result", "forfeit"):
         args.match_id = evening.match_id(d, args.event, args.match_id)
-    if cmd == "player":
-        if args.player_command == "add":
-            p = d.add_player(args.name, args.rating, args.experience, actor=by)
-            print(f"player {p.name} added: rating {p.rating:.2f}, experience {p.experience}")
-        elif args.player_command == "link":
-            from bgboard.club.member_links import link_member
+    command = COMMANDS.get(args.club_command)
+    if command is not None:
+        command(d, args, by)
+    return 0
 
-            print(f"player {link_member(d.club, args.name, args.member_id, actor=by)} is federation member "
-                  f"{args.member_id.strip()}")
-        else:
-            players = d.players()
-            if args.json:
-                print(json.dumps([asdict(p) for p in players]))
-            for p in players if not args.json else ():
-                print(f"{p.name}: rating {p.rating:.2f}, experience {p.experience}")
-    elif cmd == "event":
-        if args.event_command == "new":
-            e = d.new_event(args.name, args.format, args.length, args.rounds, args.consolation_length,
-                            args.rules, {"reserve_per_point_s": args.clock_minutes * 60,
-                                         "delay_s": args.clock_delay}, args.last_chance, actor=by)
-            extra = f", consolation {e.consolation_length}" if e.consolation_length else ""
-            print(f"event {e.name} created: {e.format}, {e.length}-point matches{extra}, rules {e.rules}")
-            club_evening.configure(d, e.name, args, by, args.check_in)
-        else:
-            e = d.enter(args.event, args.names, actor=by)
-            print(f"{len(e.players)} players entered in {e.name}: {', '.join(e.players)}")
-    elif cmd == "round":
-        r = d.pair_round(args.event, actor=by)
-        if args.json:
-            print(json.dumps(r.as_json()))
-        else:
-            for line in pairing_lines(r.round, r.matches, r.byes, r.walkovers, _club_words(args)):
-                print(line)
-            if d.last_backup:
-                print(d.last_backup)
-    elif cmd == "result":
-        mat = _read_mat(args.mat) if args.mat else None
-        score = parse_score(args.score)
-        if args.correct:
-            m = d.correct_result(args.event, args.match_id, score, mat, args.reason, actor=by)
-        else:
-            m = d.record_result(args.event, args.match_id, score, mat, actor=by)
-        print(f"match {m.number}: {m.players[0]} {m.score[0]} - {m.score[1]} {m.players[1]}, "  # type: ignore[index]
-              f"{m.winner} wins" + (" (.mat checked)" if mat else ""))
-    elif cmd == "forfeit":
-        m = d.forfeit(args.event, args.match_id, args.winner, args.reason, actor=by)
-        print(f"match {m.number}: {m.winner} wins by forfeit ({m.forfeit_reason})")
-    elif cmd == "withdraw":
-        forfeited = d.withdraw(args.event, args.name, args.reason, actor=by)
-        print(f"{args.name} withdrawn from {args.event}")
-        for m in forfeited:
-            print(f"match {m.id}: {m.winner} wins by forfeit ({m.forfeit_reason})")
-    elif cmd == "penalty":
-        d.penalty(args.event, args.name, args.points, args.reason, actor=by)
-        print(f"{args.name}: {args.points} penalty point{'s' if args.points != 1 else ''} in {args.event}")
-    elif cmd == "standings":
-        rows = d.standings(args.event)
-        if args.json:
-            print(json.dumps([r.as_json() for r in rows]))
-        for line in standings_lines(rows, _club_words(args)) if not args.json else ():
-            print(line)
-    elif cmd == "ratings":
-        players = d.ratings()
+
+def _player(d: Director, args: argparse.Namespace, by: str) -> None:
+    """``player add | link | list``."""
+    if args.player_command == "add":
+        p = d.add_player(args.name, args.rating, args.experience, actor=by)
+        print(f"player {p.name} added: rating {p.rating:.2f}, experience {p.experience}")
+    elif args.player_command == "link":
+        from bgboard.club.member_links import link_member
+
+        print(f"player {link_member(d.club, args.name, args.member_id, actor=by)} is federation member "
+              f"{args.member_id.strip()}")
+    else:
+        players = d.players()
         if args.json:
             print(json.dumps([asdict(p) for p in players]))
-        for line in rating_lines(players, _club_words(args)) if not args.json else ():
-            print(line)
-    elif cmd == "director-password":
-        from bgboard.club.web.password import hash_password
+        for p in players if not args.json else ():
+            print(f"{p.name}: rating {p.rating:.2f}, experience {p.experience}")
 
-        d.set_director_password_hash(hash_password(_new_password(args.password_stdin)), actor=by)
-        print(f"director password set for {d.club_name()!r} (stored as an argon2id hash)")
-    elif cmd == "analyse":
+
+def _event(d: Director, args: argparse.Namespace, by: str) -> None:
+    """``event new | enter``."""
+    if args.event_command == "new":
+        e = d.new_event(args.name, args.format, args.length, args.rounds, args.consolation_length,
+                        args.rules, {"reserve_per_point_s": args.clock_minutes * 60,
+                                     "delay_s": args.clock_delay}, args.last_chance, actor=by)
+        extra = f", consolation {e.consolation_length}" if e.consolation_length else ""
+        print(f"event {e.name} created: {e.format}, {e.length}-point matches{extra}, rules {e.rules}")
+        club_evening.configure(d, e.name, args, by, args.check_in)
+    else:
+        e = d.enter(args.event, args.names, actor=by)
+        print(f"{len(e.players)} players entered in {e.name}: {', '.join(e.players)}")
+
+
+def _round(d: Director, args: argparse.Namespace, by: str) -> None:
+    """``round``: pair what can be played now."""
+    r = d.pair_round(args.event, actor=by)
+    if args.json:
+        print(json.dumps(r.as_json()))
+    else:
+        for line in pairing_lines(r.round, r.matches, r.byes, r.walkovers, _club_words(args)):
+            print(line)
+        if d.last_backup:
+            print(d.last_backup)
+
+
+def _result(d: Director, args: argparse.Namespace, by: str) -> None:
+    """``result``: enter or correct a match's score (its .mat replayed)."""
+    mat = _read_mat(args.mat) if args.mat else None
+    score = parse_score(args.score)
+    if args.correct:
+        m = d.correct_result(args.event, args.match_id, score, mat, args.reason, actor=by)
+    else:
+        m = d.record_result(args.event, args.match_id, score, mat, actor=by)
+    print(f"match {m.number}: {m.players[0]} {m.score[0]} - {m.score[1]} {m.players[1]}, "  # type: ignore[index]
+          f"{m.winner} wins" + (" (.mat checked)" if mat else ""))
+
+
+def _forfeit(d: Director, args: argparse.Namespace, by: str) -> None:
+    """``forfeit``."""
+    m = d.forfeit(args.event, args.match_id, args.winner, args.reason, actor=by)
+    print(f"match {m.number}: {m.winner} wins by forfeit ({m.forfeit_reason})")
+
+
+def _withdraw(d: Director, args: argparse.Namespace, by: str) -> None:
+    """``withdraw``."""
+    forfeited = d.withdraw(args.event, args.name, args.reason, actor=by)
+    print(f"{args.name} withdrawn from {args.event}")
+    for m in forfeited:
+        print(f"match {m.id}: {m.winner} wins by forfeit ({m.forfeit_reason})")
+
+
+def _penalty(d: Director, args: argparse.Namespace, by: str) -> None:
+    """``penalty``."""
+    d.penalty(args.event, args.name, args.points, args.reason, actor=by)
+    print(f"{args.name}: {args.points} penalty point{'s' if args.points != 1 else ''} in {args.event}")
+
+
+def _standings(d: Director, args: argparse.Namespace, by: str) -> None:
+    """``standings``: as lines in the players' language, or JSON."""
+    rows = d.standings(args.event)
+    if args.json:
+        print(json.dumps([r.as_json() for r in rows]))
+    for line in standings_lines(rows, _club_words(args)) if not args.json else ():
+        print(line)
+
+
+def _ratings(d: Director, args: argparse.Namespace, by: str) -> None:
+    """``ratings``: as lines, or JSON."""
+    players = d.ratings()
+    if args.json:
+        print(json.dumps([asdict(p) for p in players]))
+    for line in rating_lines(players, _club_words(args)) if not args.json else ():
+        print(line)
+
+
+def _director_password(d: Director, args: argparse.Namespace, by: str) -> None:
+    """``director-password``: stored as an argon2id hash."""
+    from bgboard.club.web.password import hash_password
+
+    d.set_director_password_hash(hash_password(_new_password(args.password_stdin)), actor=by)
+    print(f"director password set for {d.club_name()!r} (stored as an argon2id hash)")
+
+
+def _analyse(d: Director, args: argparse.Namespace, by: str) -> None:
+    """``analyse``: drain the analysis queue."""
+    from bgboard.club import analysis_queue
+
+    if args.all:
+        analysis_queue.queue_all(d.club)
+    waiting = analysis_queue.counts(d.db)["queued"]
+
+    def each(match_id: int, result: dict[str, Any]) -> None:
+        said = result.get("problem") or ", ".join(
+            f"{p['name']} PR {p['pr']:.2f} ({p['decisions']} decisions)" for p in result["players"])
+        print(f"match {match_id}: {said}", flush=True)
+
+    print(f"{waiting} match{'es' if waiting != 1 else ''} queued", flush=True)
+    done = analysis_queue.drain(d.club.location, on_each=each)
+    print(f"{done} match{'es' if done != 1 else ''} analysed")
+
+
+def _export(d: Director, args: argparse.Namespace, by: str) -> None:
+    """``export``: the event's files, with the analysis figures (stored, or with ``--analyse`` made now)."""
+    written = d.export(args.event, args.out, _club_words(args))
+    print(f"{len(written)} files written to {args.out}")
+    csv_path = Path(args.out) / "analysis.csv"
+    if args.analyse:  # every record analysed now (cached beside them), not the stored figures
+        from bgboard.analysis.file_batch import write_figures_csv
+
+        rows = write_figures_csv(Path(args.out) / "mat", csv_path, args.analyse.strip().lower())
+        print(f"{rows} players' figures analysed into {csv_path}")
+    else:
         from bgboard.club import analysis_queue
 
-        if args.all:
-            analysis_queue.queue_all(d.club)
-        waiting = analysis_queue.counts(d.db)["queued"]
+        rows = analysis_queue.write_csv(d.db, d.event(args.event).name, csv_path)
+        print(f"{rows} players' figures from the stored analyses in {csv_path}")
 
-        def each(match_id: int, result: dict[str, Any]) -> None:
-            said = result.get("problem") or ", ".join(
-                f"{p['name']} PR {p['pr']:.2f} ({p['decisions']} decisions)" for p in result["players"])
-            print(f"match {match_id}: {said}", flush=True)
 
-        print(f"{waiting} match{'es' if waiting != 1 else ''} queued", flush=True)
-        done = analysis_queue.drain(d.club.location, on_each=each)
-        print(f"{done} match{'es' if done != 1 else ''} analysed")
-    elif cmd == "export":
-        written = d.export(args.event, args.out, _club_words(args))
-        print(f"{len(written)} files written to {args.out}")
-        csv_path = Path(args.out) / "analysis.csv"
-        if args.analyse:  # every record analysed now (cached beside them), not the stored figures
-            from bgboard.analysis.file_batch import write_figures_csv
-
-            rows = write_figures_csv(Path(args.out) / "mat", csv_path, args.analyse.strip().lower())
-            print(f"{rows} players' figures analysed into {csv_path}")
-        else:
-            from bgboard.club import analysis_queue
-
-            rows = analysis_queue.write_csv(d.db, d.event(args.event).name, csv_path)
-            print(f"{rows} players' figures from the stored analyses in {csv_path}")
-    return 0
+#: Each ``bgboard club`` command that works on an open club (the evening's are club_evening's).
+COMMANDS: dict[str, Callable[[Director, argparse.Namespace, str], None]] = {
+    "player": _player,
+    "event": _event,
+    "round": _round,
+    "result": _result,
+    "forfeit": _forfeit,
+    "withdraw": _withdraw,
+    "penalty": _penalty,
+    "standings": _standings,
+    "ratings": _ratings,
+    "director-password": _director_password,
+    "analyse": _analyse,
+    "export": _export,
+}
 
 
 def _new_password(from_stdin: bool) -> str:
@@ -378,95 +462,6 @@ def _new_password(from_stdin: bool) -> str:
     if getpass.getpass("The same again: ") != first:
         raise InputError("the two passwords differ: nothing was changed, run the command again")
     return first
-
-
-def _serve(path: Path | str, args: argparse.Namespace) -> int:
-    """``club serve``: each asked-for service as a task of one asyncio loop, sharing one hub."""
-    if not args.http and not args.broker:
-        raise InputError("say what to serve: --http HOST:PORT for the web pages, --broker URL for the boards")
-    if args.feed_password_file and not args.broker:
-        raise InputError("--feed-password-file sends the results through the club's broker: give --broker URL too")
-    with Director.open(path) as d:
-        name = d.club_name()
-    hub = LiveHub()
-    from bgboard.club.analysis_queue import run_worker
-
-    gallery = None
-    if args.gallery:
-        from bgboard.net.gallery import check_gallery_url
-        from bgboard.net.protocol import check_club
-
-        if not args.broker:
-            raise InputError("--gallery needs --broker: the director publishes the live boards through the club broker")
-        gallery = (check_gallery_url(args.gallery), check_club(args.topic))
-
-    tasks = [lambda: run_worker(path)]  # every stored result analysed in the background
-    if args.broker:
-        from bgboard.club.boards import DirectorSettings, serve_boards
-        from bgboard.net.protocol import check_club, parse_broker_url
-
-        if not args.password_file:
-            raise InputError("--broker needs --password-file FILE holding the director's broker password")
-        password = read_text(args.password_file, "the password file", limit=MAX_PASSWORD_FILE).strip()
-        settings = DirectorSettings(parse_broker_url(args.broker), check_club(args.topic), password, args.user,
-                                    args.ca_file)
-        feed = None
-        if gallery is not None:
-            from bgboard.club.web.gallery_feed import GalleryFeed
-
-            feed = GalleryFeed(hub, settings.club)
-            print(f"club {name!r}: the live boards for the gallery at {gallery[0]} "
-                  f"(topics bgboard/{settings.club}/live/...)", flush=True)
-        tasks.append(lambda: serve_boards(path, hub, settings, feed=feed))
-        print(f"club {name!r}: boards through {settings.broker} (topics bgboard/{settings.club}/board/...)", flush=True)
-        if args.feed_password_file:
-            from bgboard.club.federation_feed import FeedSettings, serve_feed
-
-            results_feed = FeedSettings(settings.broker, settings.club, read_text(
-                args.feed_password_file, "the feed's password file", limit=MAX_PASSWORD_FILE).strip(), ca_file=args.ca_file)
-            tasks.append(lambda: serve_feed(path, results_feed))
-            print(f"club {name!r}: every stored result to the federation (bgboard/{results_feed.club}/federation/result)",
-                  flush=True)
-    if not args.http:
-        async def boards_only() -> None:
-            await asyncio.gather(*(make() for make in tasks))
-
-        _run_until_signal(boards_only)
-        return 0
-    try:
-        from bgboard.club.web.server import parse_listen, serve_club
-    except ImportError as exc:
-        raise InputError(f"the club's web pages need the 'club' extra ({exc.name} is missing): "
-                         "pip install 'bgboard[club]'") from None
-    host, port = parse_listen(args.http)
-
-    def ready(bound_host: str, bound_port: int) -> None:
-        shown = "localhost" if bound_host in ("0.0.0.0", "127.0.0.1") else bound_host
-        print(f"club {name!r}: web pages on http://{shown}:{bound_port}/", flush=True)
-
-    async def main() -> None:
-        await asyncio.gather(serve_club(path, hub, host, port, ready=ready, gallery=gallery), *(make() for make in tasks))
-
-    _run_until_signal(main)
-    return 0
-
-
-def _run_until_signal(main: Any) -> None:
-    """Run ``main()`` in a new loop until it ends or SIGTERM/SIGINT arrives (then its tasks are
-    cancelled and end cleanly)."""
-    import signal
-
-    async def guarded() -> None:
-        task = asyncio.ensure_future(main())
-        loop = asyncio.get_running_loop()
-        for sig in (signal.SIGTERM, signal.SIGINT):
-            loop.add_signal_handler(sig, task.cancel)
-        try:
-            await task
-        except asyncio.CancelledError:
-            pass
-
-    asyncio.run(guarded())
 
 
 def _demo(args: argparse.Namespace) -> int:

@@ -216,7 +216,7 @@ def _join(home: Any, args: argparse.Namespace) -> int:
 
 
 def _serve(home: Any, args: argparse.Namespace) -> int:
-    from bgboard.commands.club import _run_until_signal
+    from bgboard.commands.club_serve import run_until_signal
     from bgboard.federation.intake import IntakeSettings, serve_intake
     from bgboard.federation.bridge_conf import SERVICE_USER
     from bgboard.net.protocol import parse_broker_url
@@ -258,7 +258,7 @@ def _serve(home: Any, args: argparse.Namespace) -> int:
         await asyncio.gather(*(make() for make in tasks))
 
     try:
-        _run_until_signal(main)
+        run_until_signal(main)
     finally:
         if args.with_broker:
             home.broker.stop()

@@ -93,22 +93,30 @@ class Portal:
             ledger.set_meta("officer_sessions", secrets.token_urlsafe(32))
 
 
-def create_portal(portal: Portal, secret_key: str | None = None, watch: "LiveWatch | None" = None) -> Starlette:
-    # "club/..." is the club's own template (the login form is one form): it extends this portal's base.html
-    loader = ChoiceLoader([FileSystemLoader(HERE / "templates"),
-                           PrefixLoader({"club": FileSystemLoader(CLUB_WEB / "templates")})])
-    env = Environment(loader=loader,
-                      autoescape=select_autoescape(default=True, default_for_string=True),
-                      trim_blocks=True, lstrip_blocks=True)
-    env.globals["site_name"] = portal.name
+class PortalPages:
+    """The portal's templates (the club's login form among them, under ``club/``) and the one
+    way a page and a refusal are made."""
 
-    def page(request: Request, name: str, status: int = 200, **context: Any) -> HTMLResponse:
+    def __init__(self, name: str) -> None:
+        # "club/..." is the club's own template (the login form is one form): it extends this portal's base.html
+        loader = ChoiceLoader([FileSystemLoader(HERE / "templates"),
+                               PrefixLoader({"club": FileSystemLoader(CLUB_WEB / "templates")})])
+        self.env = Environment(loader=loader,
+                               autoescape=select_autoescape(default=True, default_for_string=True),
+                               trim_blocks=True, lstrip_blocks=True)
+        self.env.globals["site_name"] = name
+
+    def page(self, request: Request, name: str, status: int = 200, **context: Any) -> HTMLResponse:
         context.setdefault("officer", auth.is_director(request))
         context["csrf"] = auth.csrf_token(request)
-        return HTMLResponse(env.get_template(name).render(context), status_code=status)
+        return HTMLResponse(self.env.get_template(name).render(context), status_code=status)
 
-    def refused(request: Request, error: auth.Refused) -> HTMLResponse:
-        return page(request, "refused.html", status=error.status, sentence=error.sentence)
+    def refused(self, request: Request, error: auth.Refused) -> HTMLResponse:
+        return self.page(request, "refused.html", status=error.status, sentence=error.sentence)
+
+
+def list_routes(portal: Portal, page: Callable[..., HTMLResponse]) -> list[Route]:
+    """The overview, the rating list and each member's results, the members and the clubs."""
 
     def overview(request: Request) -> Response:
         lines, _ = portal.ratings()
@@ -143,6 +151,13 @@ def create_portal(portal: Portal, secret_key: str | None = None, watch: "LiveWat
         with portal.ledger() as ledger:
             return page(request, "clubs.html", clubs=ledger.clubs())
 
+    return [Route("/", overview), Route("/ratings", ratings), Route("/member/{member}", member),
+            Route("/members", members), Route("/clubs", clubs)]
+
+
+def season_routes(portal: Portal, page: Callable[..., HTMLResponse], watch: "LiveWatch | None") -> list[Route]:
+    """Each season's standings and every club's live boards."""
+
     def season(request: Request) -> Response:
         name = str(request.path_params["season"])[:100]
         lines, _ = portal.ratings()
@@ -159,23 +174,27 @@ def create_portal(portal: Portal, secret_key: str | None = None, watch: "LiveWat
         clubs = watch.by_club() if watch is not None else {}
         return page(request, "live.html", clubs=clubs, watching=watch is not None)
 
-    # ------------------------------------------------------------------ the officers
-    login = auth.login_route(page, portal.officer_hash, portal.sessions, worded=lambda sentence: sentence.replace(
+    return [Route("/season/{season}", season), Route("/live", live)]
+
+
+def officer_routes(portal: Portal, pages: PortalPages) -> list[Route]:
+    """The officers' login and logout, their page and the form that counts an event in a season."""
+    login = auth.login_route(pages.page, portal.officer_hash, portal.sessions, worded=lambda sentence: sentence.replace(
         "the director's", "the officers'").replace("bgboard club director-password", "bgboard federation officer-password"))
-    logout = auth.logout_route(refused, portal.end_sessions)
+    logout = auth.logout_route(pages.refused, portal.end_sessions)
 
     def officers(request: Request) -> Response:
         # "/director" itself is not behind the door (only "/director/..." is): checked here
         if not auth.check_director(request, portal.sessions):
             return RedirectResponse("/director/login", status_code=303)
         with portal.ledger() as ledger:
-            return page(request, "officers.html", clubs=ledger.clubs(), seasons=ledger.seasons())
+            return pages.page(request, "officers.html", clubs=ledger.clubs(), seasons=ledger.seasons())
 
     async def count(request: Request) -> Response:
         try:
             fields = await auth.checked_form(request)
         except auth.Refused as error:
-            return refused(request, error)
+            return pages.refused(request, error)
         season_name = " ".join(fields.get("season", "").split())[:100]
         event = " ".join(fields.get("event", "").split())[:64]
         if not season_name or not event:
@@ -189,12 +208,19 @@ def create_portal(portal: Portal, secret_key: str | None = None, watch: "LiveWat
         await run_in_threadpool(write)
         return RedirectResponse(f"/season/{season_name}", status_code=303)
 
-    routes = [
-        Route("/", overview), Route("/ratings", ratings), Route("/member/{member}", member),
-        Route("/members", members), Route("/clubs", clubs), Route("/season/{season}", season), Route("/live", live),
+    return [
         Route("/director/login", login, methods=["GET", "POST"]),
         Route("/director/logout", logout, methods=["POST"]),
         Route("/director", officers), Route("/director/count", count, methods=["POST"]),
+    ]
+
+
+def create_portal(portal: Portal, secret_key: str | None = None, watch: "LiveWatch | None" = None) -> Starlette:
+    """The portal's site: its page groups, the club pages' middleware, its refusals."""
+    pages = PortalPages(portal.name)
+    page = pages.page
+    routes = [
+        *list_routes(portal, page), *season_routes(portal, page, watch), *officer_routes(portal, pages),
         Mount("/static", StaticFiles(directory=CLUB_WEB / "static"), name="static"),
     ]
 
@@ -212,7 +238,7 @@ def create_portal(portal: Portal, secret_key: str | None = None, watch: "LiveWat
         Middleware(SecurityHeaders),
         Middleware(SessionMiddleware, secret_key=secret_key or secrets.token_urlsafe(32),
                    session_cookie="bgboard_federation", max_age=SESSION_HOURS * 3600, same_site="strict"),
-        Middleware(Door, director=officer, refuse=refused),
+        Middleware(Door, director=officer, refuse=pages.refused),
     ]
     return Starlette(routes=routes, middleware=middleware,
                      exception_handlers={InputError: bad_input, EnvironmentFailure: unavailable})

@@ -12,7 +12,7 @@ sends a body is judged on its headers before one byte of the body is read.
   headers and what the socket had already buffered, no temporary file.
 
 * The evening's forms (the ``.mat`` upload) are held in memory, never in a temporary file
-  (bgboard.club.web.evening_pages), on a budget: while bodies of :data:`UPLOAD_BUDGET` bytes
+  (bgboard.club.web.setup_pages), on a budget: while bodies of :data:`UPLOAD_BUDGET` bytes
   in all are being read, one more is refused (503, try again in a moment) before it is read.
 
 Each refusal says ``Connection: close``, so the server stops reading the unread body; the

@@ -1,45 +1,29 @@
-"""The evening's pages (over :mod:`bgboard.club.evening`): the director's set-up and check-in,
-the sheets to print, the players' own pages and the room's QR code.
+"""The evening's public pages (over :mod:`bgboard.club.evening`): the sheets to print, the
+players' own pages and the room's QR code; the director's set-up and check-in pages are
+:mod:`bgboard.club.web.setup_pages`.
 
 Public (no login, as the other club pages): ``/print/EVENT`` (the draw: bracket or table with
 board numbers; ``?sheet=standings`` the standings and payouts), ``/slips/EVENT`` (a slip per
 match to play), ``/players/NAME`` (a player's events, matches and rating history),
 ``/qr.svg?path=/...`` (a QR code of this site's address for that page, made with segno).
-The director's (after the login; every form with its CSRF token): ``/director/setup`` (add
-a player, create an event with check-in and payouts, enter players, a late entry, attach a
-``.mat`` to a result, correct a finished event's money with a reason) and ``/director/checkin/EVENT`` (one tap per player, fit for a phone;
-close check-in and draw).
 """
 
 from __future__ import annotations
 
 import io
-import secrets
-from contextlib import aclosing
 from typing import Any, Callable
 from urllib.parse import quote
 
-from starlette.concurrency import run_in_threadpool
-from starlette.datastructures import UploadFile
-from starlette.formparsers import MultiPartException, MultiPartParser
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, RedirectResponse, Response
+from starlette.responses import HTMLResponse, Response
 from starlette.routing import Route
 
 from bgboard.club import evening as service
-from bgboard.club.checks import MAX_MAT
 from bgboard.club.printing import PRINT_CSS
 from bgboard.club.web import login as auth
-from bgboard.club.web.boardview import bounded
-from bgboard.club.web.door import MAX_UPLOAD as MAX_UPLOAD_BODY
 from bgboard.club.web.page_language import words_of
-from bgboard.digits import decimal_number, whole_number
 from bgboard.errors import InputError
 from bgboard.language import N_
-
-ACTOR = "director (web)"
-FLASH = "flash"
-MAX_MAT_UPLOAD = MAX_MAT
 
 
 def checkin_url(name: str) -> str:
@@ -58,62 +42,10 @@ def player_url(name: str) -> str:
     return "/players/" + quote(name, safe="")
 
 
-class _PartsInMemory(MultiPartParser):
-    """Starlette's multipart parser with a file part kept in memory up to a whole upload's
-    size (the door bounds the body, and the uploads in flight together): an upload never
-    becomes a temporary file, so a full disk cannot be made fuller by one, and a full disk
-    does not refuse one."""
+def sheet_routes(site: Any, page: Callable[..., Response], refused: Callable[..., Response]) -> list[Route]:
+    """The sheets to print (``/print/EVENT``, ``/slips/EVENT``, their stylesheet) and the
+    room's QR code (``/qr.svg``), public."""
 
-    spool_max_size = MAX_UPLOAD_BODY + 1
-
-
-async def checked_upload(request: Request) -> tuple[dict[str, str], bytes | None]:
-    """A POSTed form with at most one file (the .mat), after the same CSRF check as
-    :func:`bgboard.club.web.login.checked_form`; the file bounded to 4 MB."""
-    if request.headers.get("content-type", "").lower().startswith("multipart/form-data"):
-        try:
-            async with aclosing(request.stream()) as stream:
-                form = await _PartsInMemory(request.headers, stream, max_files=1, max_fields=20).parse()
-        except MultiPartException as exc:
-            raise auth.Refused(400, f"The form could not be read ({bounded(exc.message, 80)}).") from None
-    else:
-        form = await request.form(max_files=1, max_fields=20)
-    fields: dict[str, str] = {}
-    data = None
-    for key, value in form.items():
-        if isinstance(value, UploadFile):
-            data = await value.read(MAX_MAT_UPLOAD + 1)
-            if len(data) > MAX_MAT_UPLOAD:
-                raise auth.Refused(413, "A .mat record has at most 4 MB.")
-        else:
-            fields[key] = value
-    sent = fields.pop("csrf", "")
-    expected = request.session.get(auth.SESSION_CSRF)
-    if not isinstance(expected, str) or not secrets.compare_digest(sent.encode(), expected.encode()):
-        raise auth.Refused(403, "This form is out of date or did not come from this site: "
-                                "reload the page and send it again.")
-    for key, value in fields.items():
-        if len(value) > auth.MAX_FIELD:
-            raise auth.Refused(400, f"The field '{key[:30]}' is too long.")
-    return fields, data
-
-
-def money_fields(fields: dict[str, str]) -> dict[str, Any]:
-    """The money options of a set-up form (None: left empty), the rake as a number."""
-    options: dict[str, Any] = {k: fields.get(k, "").strip() or None
-                               for k in ("entry_fee", "payout", "consolation_payout", "rake", "round_to")}
-    if options["rake"] is not None:
-        options["rake"] = decimal_number(options["rake"], "the rake", "5")
-    return options
-
-
-def evening_routes(site: Any, page: Callable[..., Response], refused: Callable[..., Response]) -> list[Route]:
-    """The routes of this module's pages (they come before the club's own)."""
-
-    def not_found(request: Request, sentence: str) -> Response:
-        return refused(request, auth.Refused(404, sentence))
-
-    # ------------------------------------------------------------------ public
     def print_sheet(request: Request) -> Response:
         standings = request.query_params.get("sheet") == "standings"
         with site.club() as club:
@@ -122,7 +54,7 @@ def evening_routes(site: Any, page: Callable[..., Response], refused: Callable[.
                                           with_draw=not standings, css_href="/print.css",
                                           words=words_of(request))   # the director's page language
             except InputError as error:  # no such event
-                return not_found(request, str(error))
+                return refused(request, auth.Refused(404, str(error)))
         return HTMLResponse(text)
 
     def slips(request: Request) -> Response:
@@ -131,42 +63,10 @@ def evening_routes(site: Any, page: Callable[..., Response], refused: Callable[.
                 return HTMLResponse(service.slips_sheet(club, request.path_params["name"], css_href="/print.css",
                                                         words=words_of(request)))
             except InputError as error:  # no such event
-                return not_found(request, str(error))
+                return refused(request, auth.Refused(404, str(error)))
 
     async def print_css(request: Request) -> Response:
         return Response(PRINT_CSS, media_type="text/css")
-
-    def player(request: Request) -> Response:
-        name = request.path_params["name"]
-        with site.club() as club:
-            try:
-                history = club.rating_history(name)
-            except InputError as error:
-                return not_found(request, str(error))
-            me = next(p for p in club.players() if p.name.lower() == " ".join(name.split()).lower())
-            events, matches = [], []
-            for e in club.events():
-                if me.name not in e.players:
-                    continue
-                rows = {s.name: s for s in club.standings(e.name)}
-                events.append({"info": e, "standing": rows.get(me.name)})
-                matches += [m for m in club.matches(e.name) if me.name in m.players and m.status != "bye"]
-            by_match = {h["match_id"]: h for h in history}
-            for_page = []
-            for m in sorted(matches, key=lambda m: m.id, reverse=True):
-                side = m.players.index(me.name)
-                h = by_match.get(m.id)
-                for_page.append({"m": m, "opponent": m.players[1 - side],
-                                 "score": f"{m.score[side]}-{m.score[1 - side]}" if m.score else m.status,
-                                 "result": "" if m.winner is None else (N_("won") if m.winner == me.name else N_("lost")),
-                                 "change": (h["rating_after"] - h["rating_before"]) if h else None})
-            from bgboard.club import analysis_queue
-
-            pr_history = analysis_queue.pr_history(club.db, me.name)
-            pr_overall = next(iter(analysis_queue.pr_table(club.db, player=me.name)), None)
-            return page(request, "player.html", me=me, events=events, matches=for_page,
-                        history=history, event_url=lambda n: "/events/" + quote(n, safe=""),
-                        player_url=player_url, pr_history=pr_history, pr_overall=pr_overall)
 
     async def qr(request: Request) -> Response:
         import segno
@@ -180,141 +80,56 @@ def evening_routes(site: Any, page: Callable[..., Response], refused: Callable[.
         return Response(out.getvalue(), media_type="image/svg+xml",
                         headers={"Cache-Control": "no-store"})
 
-    # ------------------------------------------------------------------ the director
-    def setup_page(request: Request, status: int = 200, sentence: str | None = None) -> Response:
-        with site.club() as club:
-            events = []
-            for info in club.events():
-                s = service.event_settings(club, info.name)
-                events.append({"info": info, "check_in": s.get("check_in"), "fee": s.get("fee_cents"),
-                               "done": [m for m in club.matches(info.name) if m.status == "finished"]})
-            flash = request.session.pop(FLASH, None)
-            return page(request, "setup.html", status=status, events=events, players=club.players(),
-                        sentence=sentence, flash=flash if isinstance(flash, str) else None,
-                        checkin_url=checkin_url, print_url=print_url, slips_url=slips_url,
-                        backup_dir=service.backup_dir(club))
-
-    def checkin_page(request: Request, status: int = 200, sentence: str | None = None) -> Response:
-        name = request.path_params["name"]
-        with site.club() as club:
-            try:
-                info = club.event(name)
-            except InputError as error:
-                return not_found(request, str(error))
-            s = service.event_settings(club, info.name)
-            entered = dict(service.check_in_list(club, info.name))
-            everyone = [(p.name, entered.get(p.name)) for p in club.players()]
-            flash = request.session.pop(FLASH, None)
-            return page(request, "checkin.html", status=status, event=info, open=s.get("check_in") == "open",
-                        everyone=everyone, present=sum(1 for v in entered.values() if v),
-                        sentence=sentence, flash=flash if isinstance(flash, str) else None,
-                        checkin_url=checkin_url)
-
-    def director_only(handler: Callable[..., Response]) -> Callable[[Request], Any]:
-        async def guarded(request: Request) -> Response:
-            if not await run_in_threadpool(auth.check_director, request, site.director_sessions):
-                return RedirectResponse("/director/login", status_code=303)
-            return await run_in_threadpool(handler, request)
-        return guarded
-
-    def act(fields: dict[str, str], data: bytes | None, action: str) -> tuple[str, str]:
-        """One set-up or check-in change: (the sentence, the page to go back to)."""
-        event = fields.get("event", "")
-        back = "/director/setup"
-        with site.club() as club:
-            if action == "player":
-                rating = fields.get("rating", "").strip() or "1500"
-                value = decimal_number(rating, "a rating", "1500")
-                p = club.add_player(fields.get("name", ""), value, actor=ACTOR)
-                return f"Player {p.name} added (rating {p.rating:.0f}).", back
-            if action == "event":
-                def number(key: str) -> int | None:
-                    text = fields.get(key, "").strip()
-                    if not text:
-                        return None
-                    return whole_number(text, key.replace('_', ' '), 0, 9999)
-
-                length = number("length")
-                if length is None:
-                    raise InputError("say the match length")
-                with club.club.transaction():
-                    e = club.new_event(fields.get("name", ""), fields.get("format", ""), length,
-                                       number("rounds"), number("consolation_length"), actor=ACTOR)
-                    options = money_fields(fields)
-                    if fields.get("confirm_results"):  # board results both players confirm (club/confirmations.py)
-                        options["confirm_results"] = True
-                    if fields.get("check_in") or any(v is not None for v in options.values()):
-                        service.configure(club, e.name, check_in=bool(fields.get("check_in")) or None,
-                                          **{k: v for k, v in options.items() if v is not None}, actor=ACTOR)
-                return f"Event {e.name} created ({e.format}, {e.length}-point matches).", back
-            if action == "money":    # a finished event's money, corrected on purpose (audited)
-                out = service.correct_money(club, event, reason=fields.get("reason", ""),
-                                            **{k: v for k, v in money_fields(fields).items() if v is not None},
-                                            actor=ACTOR)
-                return (f"{bounded(event, 60)}: the money is corrected, pot {out['pot']}; "
-                        "the audit log keeps what was paid before."), back
-            if action == "enter":
-                names = [v for k, v in fields.items() if k.startswith("p:")]
-                e = club.enter(event, names, actor=ACTOR)
-                return f"{len(names)} entered in {e.name}: {len(e.players)} players.", back
-            if action == "late":
-                return service.late_entry(club, event, fields.get("player", ""),
-                                          fields.get("score", "0") or "0", actor=ACTOR) + ".", back
-            if action == "mat":
-                if not data:
-                    raise InputError("choose the .mat file to attach")
-                try:
-                    text = data.decode("utf-8")
-                except UnicodeDecodeError:
-                    raise InputError("the .mat file is not UTF-8 text") from None
-                mid = service.match_id(club, event, fields.get("match", ""))
-                m = club.match(mid)
-                if m.score is None:
-                    raise InputError(f"match {m.number} has no score yet: enter its result first")
-                club.correct_result(event, mid, (m.score[0], m.score[1]), text,
-                                    reason="the .mat record attached", actor=ACTOR)
-                return f"Match {m.number}: the .mat record is attached (it ends {m.score[0]}-{m.score[1]}).", back
-            back = checkin_url(event)
-            if action == "checkin":
-                undo = fields.get("undo") == "1"
-                done = service.check_in(club, event, [fields.get("player", "")], undo, actor=ACTOR)
-                return f"{done[0]} {'checked out' if undo else 'checked in'}.", back
-            if action == "close":
-                absent = service.close_check_in(club, event, actor=ACTOR)
-                r = club.pair_round(event, actor=ACTOR)
-                gone = f" Not checked in: {', '.join(absent)}." if absent else ""
-                return (f"Check-in closed: round {r.round}, {len(r.matches)} "
-                        f"match{'es' if len(r.matches) != 1 else ''}.{gone}", "/director")
-        raise InputError(f"there is no set-up action {bounded(action, 20)!r}")
-
-    async def action(request: Request) -> Response:
-        try:
-            fields, data = await checked_upload(request)
-        except auth.Refused as error:
-            return refused(request, error)
-        if not await run_in_threadpool(auth.check_director, request, site.director_sessions):
-            return refused(request, auth.Refused(403, "Log in as the director first."))
-        name = request.path_params["action"]
-        try:
-            done, back = await run_in_threadpool(act, fields, data, name)
-        except InputError as error:
-            if name in ("checkin", "close"):
-                request.path_params["name"] = fields.get("event", "")
-                return await run_in_threadpool(checkin_page, request, 400, str(error))
-            return await run_in_threadpool(setup_page, request, 400, str(error))
-        request.session[FLASH] = bounded(done, 300)
-        return RedirectResponse(back, status_code=303)
-
     return [
         Route("/print.css", print_css),
         Route("/print/{name:path}", print_sheet),
         Route("/slips/{name:path}", slips),
-        Route("/players/{name:path}", player),
         Route("/qr.svg", qr),
-        Route("/director/setup", director_only(setup_page)),
-        Route("/director/checkin/{name:path}", director_only(checkin_page)),
-        Route("/director/evening/{action:str}", action, methods=["POST"]),
     ]
 
 
-__all__ = ["evening_routes", "checkin_url", "print_url", "slips_url", "player_url", "checked_upload"]
+def player_page(club: Any, name: str, history: list[dict[str, Any]]) -> dict[str, Any]:
+    """What ``/players/NAME`` shows of the player ``name`` in the open ``club``: his events
+    with his standing, his matches newest first with the rating each moved (his rating
+    ``history``), and his performance ratings."""
+    me = next(p for p in club.players() if p.name.lower() == " ".join(name.split()).lower())
+    events, matches = [], []
+    for e in club.events():
+        if me.name not in e.players:
+            continue
+        rows = {s.name: s for s in club.standings(e.name)}
+        events.append({"info": e, "standing": rows.get(me.name)})
+        matches += [m for m in club.matches(e.name) if me.name in m.players and m.status != "bye"]
+    by_match = {h["match_id"]: h for h in history}
+    for_page = []
+    for m in sorted(matches, key=lambda m: m.id, reverse=True):
+        side = m.players.index(me.name)
+        h = by_match.get(m.id)
+        for_page.append({"m": m, "opponent": m.players[1 - side],
+                         "score": f"{m.score[side]}-{m.score[1 - side]}" if m.score else m.status,
+                         "result": "" if m.winner is None else (N_("won") if m.winner == me.name else N_("lost")),
+                         "change": (h["rating_after"] - h["rating_before"]) if h else None})
+    from bgboard.club import analysis_queue
+
+    return dict(me=me, events=events, matches=for_page, history=history,
+                pr_history=analysis_queue.pr_history(club.db, me.name),
+                pr_overall=next(iter(analysis_queue.pr_table(club.db, player=me.name)), None))
+
+
+def player_routes(site: Any, page: Callable[..., Response], refused: Callable[..., Response]) -> list[Route]:
+    """A player's own page, ``/players/NAME`` (public)."""
+
+    def player(request: Request) -> Response:
+        with site.club() as club:
+            name = request.path_params["name"]
+            try:
+                history = club.rating_history(name)
+            except InputError as error:
+                return refused(request, auth.Refused(404, str(error)))
+            return page(request, "player.html", event_url=lambda n: "/events/" + quote(n, safe=""),
+                        player_url=player_url, **player_page(club, name, history))
+
+    return [Route("/players/{name:path}", player)]
+
+
+__all__ = ["sheet_routes", "player_routes", "player_page", "checkin_url", "print_url", "slips_url", "player_url"]

@@ -6,7 +6,9 @@ Public: the events, an event's bracket (elimination, both flights) or round-by-r
 round, enter or correct a result, award a forfeit, withdraw a player, add penalty points —
 each a call of the same ``Director`` method as the CLI, with the actor :data:`ACTOR` in the
 audit log.  Handlers that read or change the database are plain functions (Starlette runs
-them in its thread pool) and open their own connection.
+them in its thread pool) and open their own connection.  The routes come by page group
+(:func:`event_routes`, :func:`match_routes`; the director's are
+:mod:`bgboard.club.web.director_pages`), put together by :func:`bgboard.club.web.site.create_app`.
 """
 
 from __future__ import annotations
@@ -16,18 +18,15 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 from urllib.parse import quote
 
-from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import PlainTextResponse, RedirectResponse, Response
+from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Route
 
 from bgboard.club import analysis_queue
 from bgboard.club.model import ELIMINATION
 from bgboard.club.web import login as auth
-from bgboard.club.web.boardview import bounded
 from bgboard.club.web.page_language import words_of
 from bgboard.club.web.record import read_record
-from bgboard.digits import whole_number
 from bgboard.errors import InputError
 from bgboard.language import ENGLISH, N_, Words, say
 
@@ -112,27 +111,25 @@ def round_table(standings: list[Any], matches: list[Any], rounds: int,
             for s in standings]
 
 
-def club_routes(site: Any, page: Callable[..., Response], refused: Callable[..., Response]) -> list[Route]:
-    """The routes of the club's pages; ``site.club()`` opens a ``Director``."""
+def not_found(refused: Callable[..., Response], request: Request, sentence: str) -> Response:
+    return refused(request, auth.Refused(404, sentence))
 
-    def open_club():
-        return site.club()
 
-    def not_found(request: Request, sentence: str) -> Response:
-        return refused(request, auth.Refused(404, sentence))
+def event_routes(site: Any, page: Callable[..., Response], refused: Callable[..., Response]) -> list[Route]:
+    """The events, an event's bracket or table, its standings and the ratings (public);
+    ``site.club()`` opens a ``Director``."""
 
-    # ------------------------------------------------------------------ public pages
     def events(request: Request) -> Response:
-        with open_club() as club:
+        with site.club() as club:
             return page(request, "events.html", events=club.events(), event_url=event_url)
 
     def event(request: Request) -> Response:
         name = request.path_params["name"]
-        with open_club() as club:
+        with site.club() as club:
             try:
                 info = club.event(name)
             except InputError as error:
-                return not_found(request, str(error))
+                return not_found(refused, request, str(error))
             matches = club.matches(info.name)
             standings = club.standings(info.name)
             rounds = club.rounds(info.name)
@@ -151,27 +148,38 @@ def club_routes(site: Any, page: Callable[..., Response], refused: Callable[...,
 
     def standings(request: Request) -> Response:
         name = request.path_params["name"]
-        with open_club() as club:
+        with site.club() as club:
             try:
                 info = club.event(name)
             except InputError as error:
-                return not_found(request, str(error))
+                return not_found(refused, request, str(error))
             rows = club.standings(info.name)
             keys = list(rows[0].tiebreaks) if rows else []
             return page(request, "standings.html", event=info, rows=rows, keys=keys,
                         event_url=event_url)
 
     def ratings(request: Request) -> Response:
-        with open_club() as club:
+        with site.club() as club:
             return page(request, "ratings.html", players=club.ratings(), pr_rows=analysis_queue.pr_table(club.db))
+
+    return [
+        Route("/events", events),
+        Route("/events/{name:path}", event),
+        Route("/standings/{name:path}", standings),
+        Route("/ratings", ratings),
+    ]
+
+
+def match_routes(site: Any, page: Callable[..., Response], refused: Callable[..., Response]) -> list[Route]:
+    """A match's record with its analysis, and its ``.mat`` (public)."""
 
     def match(request: Request) -> Response:
         number = request.path_params["number"]
-        with open_club() as club:
+        with site.club() as club:
             try:
                 info = club.match(number)
             except InputError as error:
-                return not_found(request, str(error))
+                return not_found(refused, request, str(error))
             text = club.match_record(number)
             analysis = analysis_queue.match_figures(club.db, info.id)
         record, problem = None, None
@@ -185,120 +193,17 @@ def club_routes(site: Any, page: Callable[..., Response], refused: Callable[...,
 
     def mat(request: Request) -> Response:
         number = request.path_params["number"]
-        with open_club() as club:
+        with site.club() as club:
             try:
                 text = club.match_record(number)
             except InputError as error:
-                return not_found(request, str(error))
+                return not_found(refused, request, str(error))
         if not text:
-            return not_found(request, f"Match {number} has no .mat record.")
+            return not_found(refused, request, f"Match {number} has no .mat record.")
         return PlainTextResponse(text, headers={
             "Content-Disposition": f'attachment; filename="match-{number}.mat"'})
 
-    def held_mat(request: Request) -> Response:
-        """The .mat of a result held for the director (the director's only)."""
-        from bgboard.club.confirmations import held_mat as held_text
-
-        if not director_now(request):
-            return refused(request, auth.Refused(403, "Log in as the director first."))
-        number = request.path_params["number"]
-        with open_club() as club:
-            try:
-                text = held_text(club, number)
-            except InputError as error:
-                return not_found(request, str(error))
-        if not text:
-            return not_found(request, f"The held result {number} has no .mat record.")
-        return PlainTextResponse(text, headers={
-            "Content-Disposition": f'attachment; filename="held-{number}.mat"'})
-
-    # ------------------------------------------------------------------ the director
-    def director_page(request: Request, status: int = 200, sentence: str | None = None) -> Response:
-        with open_club() as club:
-            events = []
-            for info in sorted(club.events(), key=lambda e: e.status == "finished"):
-                matches = club.matches(info.name)
-                entrants = [s.name for s in club.standings(info.name)]
-                events.append({"info": info, "matches": matches, "entrants": entrants,
-                               "pending": [m for m in matches if m.status == "pending"],
-                               "done": [m for m in matches if m.status in ("finished", "forfeit")]})
-            from bgboard.club.confirmations import held
-
-            flash = request.session.pop(FLASH, None)
-            return page(request, "director.html", status=status, events=events, held=held(club),
-                        sentence=sentence, flash=flash if isinstance(flash, str) else None)
-
-    def director_now(request: Request) -> bool:
-        return auth.check_director(request, site.director_sessions)
-
-    async def director_home(request: Request) -> Response:
-        if not await run_in_threadpool(director_now, request):
-            return RedirectResponse("/director/login", status_code=303)
-        return await run_in_threadpool(director_page, request)
-
-    def _int(fields: dict[str, str], key: str, what: str) -> int:
-        return whole_number(fields.get(key, ""), what, 0, 10**9)
-
-    def act(fields: dict[str, str], action: str) -> str:
-        """Run one director operation; the sentence for the page after it."""
-        event = fields.get("event", "")
-        with open_club() as club:
-            if action == "pair":
-                done = club.pair_round(event, actor=ACTOR)
-                return f"Round {done.round} of {done.event}: {plural(len(done.matches), 'match', 'matches')} paired."
-            if action == "result":
-                match_id = _int(fields, "match", "a match number")
-                club.record_result(event, match_id, fields.get("score", ""), actor=ACTOR)
-                return f"Match {match_id}: result {fields.get('score', '').strip()} recorded."
-            if action == "correct":
-                match_id = _int(fields, "match", "a match number")
-                club.correct_result(event, match_id, fields.get("score", ""),
-                                    reason=fields.get("reason", ""), actor=ACTOR)
-                return f"Match {match_id}: result corrected to {fields.get('score', '').strip()}."
-            if action == "forfeit":
-                match_id = _int(fields, "match", "a match number")
-                club.forfeit(event, match_id, fields.get("winner", ""), fields.get("reason", ""), actor=ACTOR)
-                return f"Match {match_id}: awarded to {fields.get('winner', '')} by forfeit."
-            if action == "withdraw":
-                club.withdraw(event, fields.get("player", ""), fields.get("reason", ""), actor=ACTOR)
-                return f"{fields.get('player', '')} withdrawn from {event}."
-            if action in ("accept", "decide"):  # a result held for the director (club/confirmations.py)
-                from bgboard.club import confirmations
-
-                info = (confirmations.accept(club, fields.get("held", ""), actor=ACTOR) if action == "accept" else
-                        confirmations.decide(club, fields.get("held", ""), fields.get("score", ""), actor=ACTOR))
-                return f"Match {info.number or info.id}: result {info.score[0]}-{info.score[1]} recorded."
-            if action == "penalty":
-                points = _int(fields, "points", "penalty points")
-                club.penalty(event, fields.get("player", ""), points, fields.get("reason", ""), actor=ACTOR)
-                return f"{plural(points, 'penalty point')} for {fields.get('player', '')} in {event}."
-        raise InputError(f"there is no director action {bounded(action, 20)!r}")
-
-    async def director_action(request: Request) -> Response:
-        try:
-            fields = await auth.checked_form(request)
-        except auth.Refused as error:
-            return refused(request, error)
-        if not await run_in_threadpool(director_now, request):
-            return refused(request, auth.Refused(403, "Log in as the director first."))
-        try:
-            done = await run_in_threadpool(act, fields, request.path_params["action"])
-        except InputError as error:
-            return await run_in_threadpool(director_page, request, 400, str(error))
-        request.session[FLASH] = bounded(done, 300)
-        return RedirectResponse("/director", status_code=303)
-
-    return [
-        Route("/events", events),
-        Route("/events/{name:path}", event),
-        Route("/standings/{name:path}", standings),
-        Route("/ratings", ratings),
-        Route("/match/{number:int}", match),
-        Route("/match/{number:int}/mat", mat),
-        Route("/director/held/{number:int}/mat", held_mat),
-        Route("/director", director_home),
-        Route("/director/{action:str}", director_action, methods=["POST"]),
-    ]
+    return [Route("/match/{number:int}", match), Route("/match/{number:int}/mat", mat)]
 
 
 def evening_payouts(club: Any, event: str) -> dict[str, Any] | None:

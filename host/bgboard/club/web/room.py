@@ -1,5 +1,6 @@
 """The room's pages and their live feed: every board's card, one board large, and the
-Server-Sent Events stream that pushes a changed board's new card to every open page.
+Server-Sent Events stream that pushes a changed board's new card to every open page
+(:func:`room_routes`: ``/``, ``/board/N``, ``/live``).
 
 A change is rendered and encoded once per board, version, view and language (:class:`Fragments`),
 however many browsers watch; each browser's stream coalesces (``bgboard.club.live_boards``), so a
@@ -16,15 +17,18 @@ from typing import Any, AsyncIterator, Callable, Iterable
 from markupsafe import Markup
 from sse_starlette.event import ServerSentEvent
 from sse_starlette.sse import EventSourceResponse
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import Response
+from starlette.routing import Route
 
 from bgboard.club.live_boards import MAX_BOARD, BoardLive, LiveHub
 from bgboard.club.web.board_picture import board_svg
 from bgboard.club.web.boardview import BoardView, view_of
-from bgboard.club.web.page_language import request_language
+from bgboard.club.web.login import Refused
+from bgboard.club.web.page_language import request_language, words_of
 from bgboard.digits import whole_number
-from bgboard.language import ENGLISH, N_, Words
+from bgboard.language import ENGLISH, N_, Words, say
 
 VIEWS = ("card", "large")
 PING_S = 15
@@ -162,3 +166,36 @@ def live_stream(hub: LiveHub, fragments: Fragments, request: Request, seats: Sea
                 seats.give_back(address)
 
     return EventSourceResponse(stream(), ping=PING_S, headers={"Cache-Control": "no-store"})
+
+
+def room_routes(hub: LiveHub, page: Callable[..., Response], refused: Callable[[Request, Refused], Response],
+                tv_pages: Callable[[], list[str]], fragments: Fragments, seats: Seats) -> list[Route]:
+    """The room's pages: every board's card (``/``), one board large (``/board/N``) and their
+    live stream (``/live``, beyond the ``seats`` refused as full).  ``tv_pages`` reads the
+    database: it runs in the thread pool, the hub on the event loop."""
+
+    async def cycle(request: Request) -> list[str] | None:
+        return await run_in_threadpool(tv_pages) if "tv" in request.query_params else None
+
+    async def room(request: Request) -> Response:
+        # the hub belongs to the event loop: read it here, not in a worker thread
+        boards = [view_of(live) for live in hub.snapshot().values() if live.state or live.online]
+        version = hub.version
+        return page(request, "room.html", boards=boards, version=version, tv_pages=await cycle(request))
+
+    async def board(request: Request) -> Response:
+        number = request.path_params["number"]
+        live = hub.get(number)
+        if live is None:
+            return refused(request, Refused(404, say(words_of(request), "Board %(number)s has not reported tonight.",
+                                                     number=number)))
+        version = hub.version
+        return page(request, "board.html", v=view_of(live), version=version, tv_pages=await cycle(request))
+
+    def full(request: Request) -> Response:
+        return refused(request, Refused(503, say(words_of(request), FULL)))
+
+    async def live(request: Request) -> Response:
+        return live_stream(hub, fragments, request, seats, lambda: full(request))
+
+    return [Route("/", room), Route("/board/{number:int}", board), Route("/live", live)]

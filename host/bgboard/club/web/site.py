@@ -2,7 +2,11 @@
 
 Pages are rendered on the server with Jinja2 (autoescape on for every template), live boards
 are pushed by Server-Sent Events (:mod:`.room`), the director's pages sit behind the login
-(:mod:`.director`).  Reading the club database runs in Starlette's thread pool (the handlers
+(:mod:`.login`).  The routes come by page group, each a small function returning its routes —
+the room's (:mod:`.room`), the language switch and the login here, the club's events, matches
+and director's desk (:mod:`.pages`, :mod:`.director_pages`), the evening's sheets, players and
+set-up (:mod:`.evening_pages`, :mod:`.setup_pages`) — and :func:`create_app` puts them
+together; a refusal raised by a handler is :mod:`.refusals`'.  Reading the club database runs in Starlette's thread pool (the handlers
 are plain ``def``), so the event loop that also carries the boards' MQTT messages never waits
 on SQLite.  Every response carries a strict Content-Security-Policy: scripts and styles only
 from this site, so even a name that slipped past escaping could not run.
@@ -11,9 +15,7 @@ from this site, so even a name that slipped past escaping could not run.
 from __future__ import annotations
 
 import functools
-import logging
 import secrets
-import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -29,21 +31,19 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from bgboard.club.db import ClubDatabaseError, ClubDatabaseUnavailableError, database_error
 from bgboard.club.live_boards import LiveHub
 from bgboard.club.vocabulary import named
 from bgboard.club.web import login as auth
 from bgboard.club.web.live_wire import page_words
-from bgboard.club.web.boardview import bounded, view_of
+from bgboard.club.web.boardview import bounded
 from bgboard.club.web.door import Door
 from bgboard.club.web.page_language import (LANG_COOKIE, LANG_COOKIE_DAYS, club_words, request_language, safe_next,
                                             switch_links, words_of)
-from bgboard.club.web.room import FULL, MAX_STREAMS, MAX_STREAMS_PER_ADDRESS, Fragments, Seats, live_stream, svg
-from bgboard.errors import EnvironmentFailure, InputError
+from bgboard.club.web.refusals import refusal_handlers
+from bgboard.club.web.room import MAX_STREAMS, MAX_STREAMS_PER_ADDRESS, Fragments, Seats, room_routes, svg
 from bgboard.language import LANGUAGES, say
 
 HERE = Path(__file__).resolve().parent
-log = logging.getLogger(__name__)
 SESSION_HOURS = 12
 TV_SECONDS = 20
 HEADERS = [
@@ -123,33 +123,38 @@ def templates(language: str = "en") -> Environment:
     return env
 
 
-def create_app(site: Site) -> Starlette:
-    envs = {code: templates(code) for code in LANGUAGES}
-    for env in envs.values():
-        env.globals["site_name"] = site.name
-        env.globals["has_club"] = site.club is not None   # also for the live fragments
-        env.globals["gallery"] = site.gallery             # (URL, club topic) or None: where the pages watch
+class Pages:
+    """The site's pages rendered in each visitor's language: one Jinja2 environment per
+    language, the live fragments, and the one way every page and refusal is made."""
 
-    def render(name: str, context: dict[str, Any]) -> str:
+    def __init__(self, site: Site) -> None:
+        self.site = site
+        self.envs = {code: templates(code) for code in LANGUAGES}
+        for env in self.envs.values():
+            env.globals["site_name"] = site.name
+            env.globals["has_club"] = site.club is not None   # also for the live fragments
+            env.globals["gallery"] = site.gallery             # (URL, club topic) or None: where the pages watch
+        self.fragments = Fragments(self.render)
+
+    def render(self, name: str, context: dict[str, Any]) -> str:
         """``name`` in the language ``context["lang"]`` (English when it has none)."""
-        return envs[context.get("lang") or "en"].get_template(name).render(context)
+        return self.envs[context.get("lang") or "en"].get_template(name).render(context)
 
-    fragments = Fragments(render)
-
-    def tv_pages() -> list[str]:
+    def tv_pages(self) -> list[str]:
         """The pages the TV view cycles through: the room, then each running event's."""
         pages = ["/"]
-        if site.club is not None:
+        if self.site.club is not None:
             from bgboard.club.web.pages import tv_pages as event_pages
 
-            pages += event_pages(site)
+            pages += event_pages(self.site)
         return pages
 
-    def page(request: Request, name: str, status: int = 200, **context: Any) -> HTMLResponse:
+    def page(self, request: Request, name: str, status: int = 200, **context: Any) -> HTMLResponse:
         """Render a page; from the event loop pass ``tv_pages`` (it reads the database)."""
+        site = self.site
         tv = "tv" in request.query_params
         if tv and context.get("tv_pages") is None:
-            context["tv_pages"] = tv_pages()
+            context["tv_pages"] = self.tv_pages()
         lang = request_language(request.cookies, request.headers)
         here = request.url.path + (f"?{request.url.query}" if request.url.query else "")
         context.update(
@@ -157,43 +162,19 @@ def create_app(site: Site) -> Starlette:
             csrf=auth.csrf_token(request), director=auth.is_director(request),
             has_club=site.club is not None, lang=lang, languages=switch_links(here, lang),
         )
-        return HTMLResponse(render(name, context), status_code=status,
+        return HTMLResponse(self.render(name, context), status_code=status,
                             headers={"Content-Language": lang, "Vary": "Accept-Language, Cookie"})
 
-    def refused(request: Request, error: auth.Refused) -> HTMLResponse:
-        return page(request, "refused.html", status=error.status, sentence=error.sentence, tv_pages=[])
+    def refused(self, request: Request, error: auth.Refused) -> HTMLResponse:
+        return self.page(request, "refused.html", status=error.status, sentence=error.sentence, tv_pages=[])
 
-    # ------------------------------------------------------------------ the room
-    async def cycle(request: Request) -> list[str] | None:
-        return await run_in_threadpool(tv_pages) if "tv" in request.query_params else None
 
-    async def room(request: Request) -> Response:
-        # the hub belongs to the event loop: read it here, not in a worker thread
-        boards = [view_of(live) for live in site.hub.snapshot().values() if live.state or live.online]
-        version = site.hub.version
-        return page(request, "room.html", boards=boards, version=version, tv_pages=await cycle(request))
-
-    async def board(request: Request) -> Response:
-        number = request.path_params["number"]
-        live = site.hub.get(number)
-        if live is None:
-            return refused(request, auth.Refused(404, say(words_of(request), "Board %(number)s has not reported tonight.",
-                                                          number=number)))
-        version = site.hub.version
-        return page(request, "board.html", v=view_of(live), version=version, tv_pages=await cycle(request))
-
-    seats = Seats(site.max_streams, site.max_streams_per_address)
-
-    def full(request: Request) -> Response:
-        return refused(request, auth.Refused(503, say(words_of(request), FULL)))
-
-    async def live(request: Request) -> Response:
-        return live_stream(site.hub, fragments, request, seats, lambda: full(request))
+def language_routes(refused: Callable[[Request, auth.Refused], Response]) -> list[Route]:
+    """``GET /language/<code>?next=/path``: the visitor's language switch."""
 
     async def language(request: Request) -> Response:
-        """``GET /language/<code>?next=/path``: the visitor's language switch, remembered in a
-        cookie (no secret in it, and nothing else changes: a link may set it, as any page's
-        switch does); back to ``next`` on this site."""
+        """The switch, remembered in a cookie (no secret in it, and nothing else changes: a link
+        may set it, as any page's switch does); back to ``next`` on this site."""
         code = request.path_params["code"]
         if code not in LANGUAGES:
             return refused(request, auth.Refused(404, say(words_of(request), "There is no language %(code)s here.",
@@ -203,69 +184,59 @@ def create_app(site: Site) -> Starlette:
                             httponly=True, samesite="lax")
         return response
 
-    # ------------------------------------------------------------------ the director
-    login = auth.login_route(page, site.password_hash, site.director_sessions)
-    logout = auth.logout_route(refused, site.end_director_sessions)
+    return [Route("/language/{code:str}", language)]
 
-    routes = [
-        Route("/", room),
-        Route("/board/{number:int}", board),
-        Route("/live", live),
-        Route("/language/{code:str}", language),
-        Route("/director/login", login, methods=["GET", "POST"]),
-        Route("/director/logout", logout, methods=["POST"]),
-        Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
+
+def login_routes(site: Site, pages: Pages) -> list[Route]:
+    """The director's login and logout."""
+    return [
+        Route("/director/login", auth.login_route(pages.page, site.password_hash, site.director_sessions),
+              methods=["GET", "POST"]),
+        Route("/director/logout", auth.logout_route(pages.refused, site.end_director_sessions), methods=["POST"]),
     ]
-    if site.club is not None:
-        from bgboard.club.web.evening_pages import evening_routes
-        from bgboard.club.web.pages import club_routes
 
-        routes[-1:-1] = evening_routes(site, page, refused) + club_routes(site, page, refused)
+
+def club_routes(site: Site, pages: Pages) -> list[Route]:
+    """The pages over the club database, by page group (the evening's first, as before the
+    club's own: ``/director/setup`` is a page, ``/director/ACTION`` a form's answer)."""
+    from bgboard.club.web.director_pages import director_routes
+    from bgboard.club.web.evening_pages import player_routes, sheet_routes
+    from bgboard.club.web.pages import event_routes, match_routes
+    from bgboard.club.web.setup_pages import setup_routes
+
+    groups = (sheet_routes, player_routes, setup_routes, event_routes, match_routes, director_routes)
+    return [route for group in groups for route in group(site, pages.page, pages.refused)]
+
+
+def middleware(site: Site, refused: Callable[[Request, auth.Refused], Response]) -> list[Middleware]:
+    """The security headers, the signed session and the door (a request judged on its
+    headers before its body is read)."""
+
     async def director(request: Request) -> bool:
         return await run_in_threadpool(auth.check_director, request, site.director_sessions)
 
-    middleware = [
+    return [
         Middleware(SecurityHeaders, gallery=site.gallery[0] if site.gallery else None),
         Middleware(SessionMiddleware, secret_key=site.secret_key, session_cookie="bgboard_club",
                    max_age=SESSION_HOURS * 3600, same_site="strict"),
-        Middleware(Door, director=director, refuse=refused),   # judged on its headers before the body is read
+        Middleware(Door, director=director, refuse=refused),
     ]
-    def database_trouble(request: Request, exc: Exception) -> Response:
-        """A database hiccup (locked by another program, read-only, damaged): 503 and one
-        sentence on the page, the details (file, who holds it) in the server's log."""
-        where = site.path or "of the site"
-        detail = database_error(exc, where) if isinstance(exc, sqlite3.Error) else exc
-        log.warning("%s %s: %s", request.method, bounded(request.url.path, 200), detail)
-        busy = "busy" in str(detail)
-        words = words_of(request)
-        sentence = (say(words, "The club's database is busy (another program is changing it): nothing was "
-                               "changed, try again in a moment.") if busy else
-                    say(words, "The club's database cannot be used just now: nothing was changed; the "
-                               "director can see why in the server's log."))
-        response = page(request, "refused.html", status=503, sentence=sentence, tv_pages=[])
-        if busy:
-            response.headers["Retry-After"] = "5"
-        return response
 
-    async def database_handler(request: Request, exc: Exception) -> Response:
-        return await run_in_threadpool(database_trouble, request, exc)
 
-    def bad_input(request: Request, exc: Exception) -> Response:
-        """Any other bad input that reached a handler: 400 and its one sentence."""
-        sentence = (bounded(str(exc), 300) if isinstance(exc, InputError) else
-                    say(words_of(request), "A number in the request is far too large."))
-        return page(request, "refused.html", status=400, sentence=sentence, tv_pages=[])
-
-    def unavailable(request: Request, exc: Exception) -> Response:
-        """The machine failing a handler (an engine not installed, ...): 503 and its sentence."""
-        log.warning("%s %s: %s", request.method, bounded(request.url.path, 200), bounded(str(exc), 300))
-        return page(request, "refused.html", status=503, sentence=bounded(str(exc), 300), tv_pages=[])
-
-    handlers: dict[Any, Any] = {sqlite3.Error: database_handler, ClubDatabaseError: database_handler,
-                                ClubDatabaseUnavailableError: database_handler,
-                                InputError: bad_input, OverflowError: bad_input,
-                                EnvironmentFailure: unavailable}
-    app = Starlette(routes=routes, middleware=middleware, exception_handlers=handlers)
-    app.state.fragments = fragments
+def create_app(site: Site) -> Starlette:
+    """The club's site: the room, the visitor's language and the director's login, and the
+    club's pages when there is a club (:func:`club_routes`)."""
+    pages = Pages(site)
+    seats = Seats(site.max_streams, site.max_streams_per_address)
+    routes = [
+        *room_routes(site.hub, pages.page, pages.refused, pages.tv_pages, pages.fragments, seats),
+        *language_routes(pages.refused),
+        *login_routes(site, pages),
+        *(club_routes(site, pages) if site.club is not None else []),
+        Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
+    ]
+    app = Starlette(routes=routes, middleware=middleware(site, pages.refused),
+                    exception_handlers=refusal_handlers(site, pages.page))
+    app.state.fragments = pages.fragments
     app.state.seats = seats
     return app
