@@ -45,7 +45,7 @@ from bgboard.hardware import load_grid, load_pins
 from bgboard.sim.field import Faults
 from bgboard.sim.layout import Layout
 from bgboard.sim.pico import VirtualPico
-from bgboard.sim.players import Move
+from bgboard.sim.checker_moves import Move
 from bgboard.sim.modelled_board import open_journal, prepare_out
 from bgboard.sim.table import Table
 

@@ -35,7 +35,8 @@ from bgboard.match.state import DOUBLED, GAME_OVER, MATCH_OVER, OPENING, PLAY, T
 from bgboard.rules import IllegalPlayError, NotationError, legal_plays, read_play
 from bgboard.rules.step import Step
 from bgboard.sim.layout import WHITE, Layout
-from bgboard.sim.players import Move, dice_for, moves_of
+from bgboard.sim.checker_moves import Move, moves_of
+from bgboard.sim.players import dice_for
 from bgboard.sim.modelled_board import Options, Simulation
 from bgboard.sim.match_run import PANEL, write_gif, write_learner_report, write_records
 from bgboard.sim.terminal_board import board_text, uses_colour

@@ -33,7 +33,7 @@ from bgboard.control.events import Button
 from bgboard.sim.driver import Options, SimulationError, play
 from bgboard.sim.layout import Layout
 from bgboard.sim.modelled_board import ModelledBoard
-from bgboard.sim.players import Move
+from bgboard.sim.checker_moves import Move
 from bgboard.sim.remote_turns import REMOTE_WAIT_S, remote_decides, remote_script, stopped
 
 __all__ = ["REMOTE_WAIT_S", "play_remote_interactive", "remote_decides", "remote_script", "run_remote_board",
