@@ -2,7 +2,7 @@
 wiring, which meets it: ``App`` was 476 lines (31 methods, an 84-line ``_open``) and is now a
 coordinator that owns the adapters (the board's side, the hint requests, what follows a
 match's end) and hands every event to one room.  The rest of the package does not meet the
-bar yet (Controller, DirectorLink, Director, LiveRun and the club's route tables), so it is
+bar yet (Controller, DirectorLink, Director and the club's route tables), so it is
 checked here for these modules only."""
 
 from __future__ import annotations
@@ -26,6 +26,9 @@ MEETING_THE_BAR += [
     "club/web/pages.py", "club/web/director_pages.py", "club/web/evening_pages.py", "club/web/setup_pages.py",
     "commands/club.py", "commands/club_serve.py", "federation/portal.py", "sim/clubdemo.py",
 ]
+MEETING_THE_BAR += ["sim/players.py", "sim/backgammon_habits.py", "sim/tavli_habits.py", "sim/checker_moves.py",
+                    "sim/driver.py", "sim/firmware_board.py", "sim/host_side.py", "sim/remote_run.py",
+                    "sim/interactive.py", "commands/sim.py"]
 CLASS_LINES, FUNCTION_LINES = 300, 60
 
 

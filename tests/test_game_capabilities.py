@@ -149,3 +149,31 @@ def test_no_module_outside_the_rules_compares_a_games_name() -> None:
                    for path in root.rglob("*.py") if path.relative_to(root).parts[0] != "rules"
                    for node in ast.walk(ast.parse(path.read_text())) if isinstance(node, ast.Compare) and wrong(path, node))
     assert where == []
+
+
+
+def test_the_simulator_asks_a_games_seed_in_one_place_only() -> None:
+    """The simulated players and driver follow the one reading of a roll: how a person plays
+    a game (its play heuristic, the wrong plays a learner tries) is the game's habits, chosen
+    from its registry entry by ``sim.players.habits_of`` alone, as sense/roll.py alone picks
+    how a roll is read.  Every other ``.seed`` in sim/ is the run's random seed (its options,
+    ``Options.seed`` itself)."""
+    import ast
+
+    root = Path(__file__).resolve().parents[1] / "host" / "bgboard"
+    run_seed = {"o", "options", "self.options", "sim.options", "args", "self"}
+
+    def game_seeds(path: Path) -> set[str]:
+        tree = ast.parse(path.read_text())
+        found = set()
+        for func in ast.walk(tree):
+            if isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                inner = {n for f in ast.walk(func) if f is not func
+                         and isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) for n in ast.walk(f)}
+                found |= {f"{path.relative_to(root)} {func.name}: {ast.unparse(node)}" for node in ast.walk(func)
+                          if node not in inner and isinstance(node, ast.Attribute) and node.attr == "seed"
+                          and ast.unparse(node.value) not in run_seed}
+        return found
+
+    files = [*sorted((root / "sim").glob("*.py")), root / "commands" / "sim.py"]
+    assert set().union(*(game_seeds(path) for path in files)) == {"sim/players.py habits_of: game.seed"}

@@ -84,7 +84,7 @@ def test_callers_read_a_roll_with_the_one_reading_and_never_pick_one_by_seed() -
     one test of ``seed`` that picks how a roll is read is in sense/roll.py."""
     builders = {str(path.relative_to(ROOT)) for path in ROOT.rglob("*.py")
                 if path.parts[-2] != "sense" and _reader_imports(path)}
-    assert builders <= {"sim/players.py"}, builders
+    assert builders <= {"sim/tavli_habits.py"}, builders
     assert _calls(ROOT / "control" / "judge.py", {"RollReading"})
     assert _calls(ROOT / "control" / "practice_room.py", {"RollReading"})
     seed_in_sense = {str(path.relative_to(ROOT)) for path in (ROOT / "sense").glob("*.py")

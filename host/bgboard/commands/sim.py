@@ -33,12 +33,22 @@ class SimArgumentError(InputError):
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:  # type: ignore[type-arg]
-    """Register ``bgboard sim``."""
+    """Register ``bgboard sim``: the match and its players' mess, the board, who plays and
+    teaching, and the networked and variant runs (in that order in ``--help``)."""
     p = subparsers.add_parser(
         "sim",
         help="play a whole match on the virtual board (no hardware needed)",
         description="Play a whole match between simulated players on the virtual board.",
     )
+    _match_arguments(p)
+    _board_arguments(p)
+    _player_arguments(p)
+    _network_arguments(p)
+    return p
+
+
+def _match_arguments(p: argparse.ArgumentParser) -> None:
+    """The match, its output and how messy the players and sensors are."""
     p.add_argument("--match-length", type=int, default=3, help="points to win (default 3)")
     p.add_argument("--seed", type=int, default=1, help="players, dice and noise seed (default 1)")
     p.add_argument("--out", type=Path, default=Path("out/sim"), help="output directory (default out/sim)")
@@ -57,6 +67,10 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     add_lang_argument(p)
     logs.add_options(p)
+
+
+def _board_arguments(p: argparse.ArgumentParser) -> None:
+    """The board: the real firmware at a speed, or its in-process model."""
     p.add_argument("--realtime", action="store_true", help="play at human speed to watch the frames")
     p.add_argument(
         "--speed",
@@ -71,6 +85,10 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         help="model the firmware's classify/debounce in-process instead of running it (fastest)",
     )
     p.add_argument("--firmware", action="store_true", help=argparse.SUPPRESS)  # the default now; kept for old scripts
+
+
+def _player_arguments(p: argparse.ArgumentParser) -> None:
+    """Who plays (you, the engine), a replayed file, and the teaching modes."""
     p.add_argument("--interactive", action="store_true", help="play yourself from the terminal")
     p.add_argument("--opponent", metavar="ENGINE[:LEVEL]",
                    help="the engine plays black (pubeval, gnubg-nn, bgsage; ENGINE alone: its full strength); the "
@@ -99,6 +117,10 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     p.add_argument("--engine", metavar="NAME",
                    help="with --replay or --teach: grade each play with this hint engine "
                    "(bgsage, gnubg-nn or pubeval; --teach defaults to the strongest installed)")
+
+
+def _network_arguments(p: argparse.ArgumentParser) -> None:
+    """A board of a club evening, remote matches, and the seed variants."""
     p.add_argument(
         "--club",
         metavar="CONFIG",
@@ -115,7 +137,6 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     p.add_argument("--variant", choices=SEED_VARIANTS,
                    help="a seed variant (tavli: Portes, Plakoto, Fevga in rotation) through the host app on the real "
                    "firmware with the built-in heuristic players (docs/simulator.md, 'The seed variants')")
-    return p
 
 
 def _lang(args: argparse.Namespace) -> str:
@@ -129,14 +150,32 @@ def _lang(args: argparse.Namespace) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Run the simulation and print the summary."""
-    from bgboard.sim.modelled_board import Options, noise_level
-    from bgboard.sim.match_run import run_match
+    from bgboard.sim.modelled_board import noise_level
 
     if args.replay is not None:
         return _replay(args, noise_level(args.noise))
     if args.variant is not None:
         return _variant(args, noise_level(args.noise))
+    _check_ranges(args)
+    options = _options(args)
+    _check_together(args)
+    _require(args)
+    speed = 1 if args.realtime else args.speed
+    if args.teach == "practice":
+        return _practice(args, options, speed)
+    if args.club:
+        return _club_board(args, options)
+    if args.remote or args.remote_board:
+        return _remote(args, options, speed)
+    if args.interactive:
+        from bgboard.sim.interactive import play_interactive
 
+        return play_interactive(options, args.out, words=players_words(args.lang))
+    return _match(args, options, speed)
+
+
+def _check_ranges(args: argparse.Namespace) -> None:
+    """Each number and choice of a match run in range (one sentence otherwise)."""
     if args.match_length < 1:
         raise SimArgumentError(f"--match-length must be at least 1, not {args.match_length}")
     if args.rules == "money":
@@ -147,8 +186,15 @@ def run(args: argparse.Namespace) -> int:
         raise SimArgumentError(f"--speed must be between 1 and 50, not {args.speed}")
     if args.model_firmware and args.firmware:
         raise SimArgumentError("choose --firmware (the default) or --model-firmware, not both")
+
+
+def _options(args: argparse.Namespace) -> Any:
+    """The run's :class:`~bgboard.sim.driver.Options` (the noise, the stuck sensors, the
+    engines named checked: one sentence otherwise)."""
+    from bgboard.sim.modelled_board import Options, noise_level
+
     stuck = tuple(_stuck(text) for text in args.stuck)
-    options = Options(
+    return Options(
         match_length=args.match_length,
         seed=args.seed,
         illegal_rate=args.illegal_rate,
@@ -162,6 +208,10 @@ def run(args: argparse.Namespace) -> int:
         opponent=_opponent(args.opponent) if args.opponent is not None else None,
         opponent_dice=args.opponent_dice,
     )
+
+
+def _check_together(args: argparse.Namespace) -> None:
+    """The options given together make one run (one sentence naming the clash otherwise)."""
     if args.learner is not None and args.teach != "learner":
         raise SimArgumentError("--learner says whose learner report to write: use it with --teach learner")
     if (args.remote or args.remote_board) and (args.opponent is not None or args.teach is not None or args.club):
@@ -176,37 +226,34 @@ def run(args: argparse.Namespace) -> int:
         raise SimArgumentError("--drill gives a position to practise: use it with --teach practice")
     if args.engine is not None and args.teach is None:
         raise SimArgumentError("--engine chooses the engine that grades the plays: give --teach or --replay too")
-    _require(args)
-    speed = 1 if args.realtime else args.speed
-    if args.teach == "practice":
-        from bgboard.sim.practice_run import run_drills, run_firmware_drills
 
-        drills = None
-        if args.drill:
-            from bgboard.teaching import drill_of
 
-            drills = tuple(drill for text in args.drill for drill in _drills_of(text, args.out))
-        if _modelled(args):
-            summary = run_drills(options, args.out, drills)
-        else:
-            summary = run_firmware_drills(options, args.out, drills, speed=speed)
-        if args.json:
-            print(json.dumps(summary))
-        else:
-            played = len(summary["drills"])
-            print(f"{played} drill{'' if played == 1 else 's'} played; {summary['in_short']}")
-            if summary["report"] is not None:
-                print(f"learner report: {summary['report']}")
-            print(f"written to {args.out}/")
-        return 0
-    if args.club:
-        return _club_board(args, options)
-    if args.remote or args.remote_board:
-        return _remote(args, options, speed)
-    if args.interactive:
-        from bgboard.sim.interactive import play_interactive
+def _practice(args: argparse.Namespace, options: Any, speed: int | None) -> int:
+    """``--teach practice``: the drill set (or ``--drill``'s) played by the learner."""
+    from bgboard.sim.practice_run import run_drills, run_firmware_drills
 
-        return play_interactive(options, args.out, words=players_words(args.lang))
+    drills = None
+    if args.drill:
+        drills = tuple(drill for text in args.drill for drill in _drills_of(text, args.out))
+    if _modelled(args):
+        summary = run_drills(options, args.out, drills)
+    else:
+        summary = run_firmware_drills(options, args.out, drills, speed=speed)
+    if args.json:
+        print(json.dumps(summary))
+    else:
+        played = len(summary["drills"])
+        print(f"{played} drill{'' if played == 1 else 's'} played; {summary['in_short']}")
+        if summary["report"] is not None:
+            print(f"learner report: {summary['report']}")
+        print(f"written to {args.out}/")
+    return 0
+
+
+def _match(args: argparse.Namespace, options: Any, speed: int | None) -> int:
+    """The match by the simulated players, on the firmware or its model, and its summary."""
+    from bgboard.sim.match_run import run_match
+
     progress = sys.stderr.isatty() and not args.json
     if _modelled(args):
         summary = run_match(options, args.out, progress=progress, realtime=args.realtime, words=players_words(args.lang))
@@ -216,22 +263,22 @@ def run(args: argparse.Namespace) -> int:
         summary = run_firmware_match(options, args.out, progress=progress, speed=speed, lang=_lang(args))
     if args.json:
         print(json.dumps(summary))
-    else:
-        a, b = summary["score"]
-        print(f"match to {summary['match_length']}: white {a}, black {b} after {len(summary['games'])} game(s)")
-        print(
-            f"plays recognised {summary['plays_recognised']}, illegal attempts {summary['illegal_attempts']}"
-            f" (flagged {summary['illegal_flagged']}), legal plays rejected {summary['legal_rejected']}"
-        )
-        if "grades" in summary:  # --teach: the session in short (as the display says it), and where the report is
-            print(f"graded by {summary['engine']}: {summary['in_short']}")
-            if summary["report"] is not None:
-                print(f"learner report: {summary['report']}")
-        if "opponent" in summary:
-            print(f"against {summary['opponent']['engine']} ({summary['opponent']['level']}): its plays carried out "
-                  f"{summary['engine_plays']}, wrong executions {summary['wrong_executions']}"
-                  f" (caught {summary['wrong_caught']})")
-        print(f"written to {args.out}/")
+        return 0
+    a, b = summary["score"]
+    print(f"match to {summary['match_length']}: white {a}, black {b} after {len(summary['games'])} game(s)")
+    print(
+        f"plays recognised {summary['plays_recognised']}, illegal attempts {summary['illegal_attempts']}"
+        f" (flagged {summary['illegal_flagged']}), legal plays rejected {summary['legal_rejected']}"
+    )
+    if "grades" in summary:  # --teach: the session in short (as the display says it), and where the report is
+        print(f"graded by {summary['engine']}: {summary['in_short']}")
+        if summary["report"] is not None:
+            print(f"learner report: {summary['report']}")
+    if "opponent" in summary:
+        print(f"against {summary['opponent']['engine']} ({summary['opponent']['level']}): its plays carried out "
+              f"{summary['engine_plays']}, wrong executions {summary['wrong_executions']}"
+              f" (caught {summary['wrong_caught']})")
+    print(f"written to {args.out}/")
     return 0
 
 

@@ -33,14 +33,15 @@ from bgboard.control.notice import Notice
 from bgboard.match.state import MatchState, Phase
 from bgboard.rules import Position
 from bgboard.rules.board import Board as GameBoard
-from bgboard.rules.games import ROTATIONS, variant as variant_of
+from bgboard.rules.play import Play
+from bgboard.rules.games import ROTATIONS, SEED_VARIANTS
 from bgboard.sense.recognise import Ambiguous, Illegal, Miscount
 from bgboard.sim.layout import Layout
 from bgboard.sim.ops import (Board, Carry, LayOut, Op, Preload, Press, RollDice, Script, SetUp, SimulationError, Wait,
                              perform)
 from bgboard.store.journal import Entry
-from bgboard.sim.players import (Move, choose_play, dice_for, illegal_attempt, takes,
-                                 variant_illegal_attempt, variant_moves, wants_double)
+from bgboard.sim.checker_moves import Attempt, Move, variant_moves
+from bgboard.sim.players import choose_play, dice_for, takes, wants_double, wrong_play
 
 __all__ = [
     "SIM_KIND",
@@ -329,43 +330,51 @@ class Players:
             yield SetUp()
 
     def _play(self, turn: int) -> Script:
+        """The play of the roll, laid out on the board (a wrong play tried first at the
+        illegal rate), and "done" pressed until the host takes it."""
         c = self.controller
         s = self.state
-        o = self.options
-        mover, position, game = _player(s.turn), s.position, s.game
+        mover, game = _player(s.turn), s.game
         if s.dice is None:
             raise SimulationError("the host is in its play phase without dice")
-        dice = s.dice
         rules = s.playing  # every game: its plays, laid out on its board (a seed game's pins and reserve)
-        play = choose_play(rules, s.board_view, dice, o.seed, game, turn)
-        moves = () if play is None else variant_moves(rules, s.board_view, play.steps, mover)
-        pins = None if play is None or not isinstance(play.position, GameBoard) else _pins(play.position.pins)
+        play = choose_play(rules, s.board_view, s.dice, self.options.seed, game, turn)
         if play is not None and (game, turn) not in self.attempted:
-            if rules.seed:  # a wrong play the seed game's rules forbid, else one backgammon's explain names
-                attempt = variant_illegal_attempt(rules, s.board_view, dice, mover, o.seed, game, turn, o.illegal_rate,
-                                                  self.points)
-            else:
-                attempt = illegal_attempt(position, dice, mover, o.seed, game, turn, o.illegal_rate, self.points)
+            attempt = wrong_play(rules, s.board_view, s.dice, mover, self.options.seed, game, turn,
+                                 self.options.illegal_rate, self.points)
             if attempt is not None:
-                yield Carry(attempt.moves)
-                with self.atomic():  # the attempt's row lands with whatever the host did
-                    n = len(c.actions)
-                    yield Press(mover, ROLL)  # "done" on an illegal board
-                    yield Wait(lambda: len(c.actions) > n or _error(c.message()), "the host's verdict", 5.0)
-                    notice = c.message()
-                    verdict = c.verdict
-                    self.note(
-                        {
-                            "what": "attempt",
-                            "refused": len(c.actions) == n and _error(notice),
-                            "reason": verdict.reason if isinstance(verdict, (Illegal, Miscount)) else None,
-                            "expected": attempt.reason,
-                            "notice": notice.text if notice else None,
-                        }
-                    )
-                    self.attempted.add((game, turn))
-                yield Carry(tuple(Move(m.dst, m.src) for m in reversed(attempt.moves)))
-        yield Carry(moves)
+                yield from self._attempt(c, attempt, mover, game, turn)
+        yield Carry(() if play is None else variant_moves(rules, s.board_view, play.steps, mover))
+        yield from self._done(c, play, mover, game, turn)
+
+    def _attempt(self, c: Controller, attempt: Attempt, mover: int, game: int, turn: int) -> Script:
+        """A wrong play carried out, "done" pressed on it, the host's verdict journalled,
+        and the checkers carried back."""
+        yield Carry(attempt.moves)
+        with self.atomic():  # the attempt's row lands with whatever the host did
+            n = len(c.actions)
+            yield Press(mover, ROLL)  # "done" on an illegal board
+            yield Wait(lambda: len(c.actions) > n or _error(c.message()), "the host's verdict", 5.0)
+            notice = c.message()
+            verdict = c.verdict
+            self.note(
+                {
+                    "what": "attempt",
+                    "refused": len(c.actions) == n and _error(notice),
+                    "reason": verdict.reason if isinstance(verdict, (Illegal, Miscount)) else None,
+                    "expected": attempt.reason,
+                    "notice": notice.text if notice else None,
+                }
+            )
+            self.attempted.add((game, turn))
+        yield Carry(tuple(Move(m.dst, m.src) for m in reversed(attempt.moves)))
+
+    def _done(self, c: Controller, play: Play[Position] | Play[GameBoard] | None, mover: int, game: int,
+              turn: int) -> Script:
+        """"Done" pressed (the reading chosen where the host has several) until the host
+        takes the play laid out; its row journalled with the host's action."""
+        o = self.options
+        pins = None if play is None or not isinstance(play.position, GameBoard) else _pins(play.position.pins)
         want = () if play is None else tuple((st.frm, st.to) for st in play.steps)
         n = len(c.actions)
         verdict = c.verdict
@@ -405,7 +414,7 @@ class Players:
         s = self.state
         variant = {"variant": self.options.match_variant, "pinned_points_read": self.tally.pinned_points_read}
         return {
-            **(variant if variant_of(self.options.match_variant).seed else {}),
+            **(variant if self.options.match_variant in SEED_VARIANTS else {}),  # a run of the variant simulator
             "match_length": s.length,
             "score": list(s.score),
             "games": [{"winner": g.winner, "points": g.points, "cube": g.cube, "result": g.result} for g in s.games],

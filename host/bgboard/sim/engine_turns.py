@@ -15,7 +15,8 @@ from typing import Any
 
 from bgboard.match.state import Phase
 from bgboard.sim.ops import Carry, Press, RollDice, SimulationError, Wait
-from bgboard.sim.players import Move, dice_for, moves_of, rng_for
+from bgboard.sim.checker_moves import Move, moves_of
+from bgboard.sim.players import dice_for, rng_for
 
 __all__ = ["THINK_S", "carry_out", "engine_moves", "engine_script", "wrong_execution"]
 

@@ -17,7 +17,7 @@ button is pressed, and go through its own sampler, numbering and roll log), so a
 and resumed from the journal ends as the uninterrupted run does.
 
 Faster than real time: with ``speed`` K the firmware runs on the shim's fast clock
-(``BGBOARD_SIM_CLOCK=fast:K``) and the host on :class:`SimClock` (wall time × K) with its
+(``BGBOARD_SIM_CLOCK=fast:K``) and the host on :class:`~bgboard.sim.host_side.SimClock` (wall time × K) with its
 link timeouts and tick divided by K; the players' pauses are in simulated milliseconds.
 The players never sleep in place of a condition: they wait until the host shows what they
 expect (its reading of the board, the roll, the accepted play), so a loaded machine is
@@ -43,41 +43,25 @@ from bgboard.errors import EnvironmentFailure, InputError
 from bgboard.sim.driver import Options, Players, SimulationError, Tally, play, resume, table_layout
 from bgboard.hardware import load_grid, load_pins
 from bgboard.sim.field import Faults
+from bgboard.sim.host_side import HostSide, SimClock, host_config
 from bgboard.sim.layout import Layout
 from bgboard.sim.pico import VirtualPico
-from bgboard.sim.players import Move
+from bgboard.sim.checker_moves import Move
 from bgboard.sim.modelled_board import open_journal, prepare_out
 from bgboard.sim.table import Table
 
 if TYPE_CHECKING:
-    from bgboard.control.notice import Notice
-    from bgboard.link.messages import Hello
     from bgboard.match.state import MatchState
-    from bgboard.sense.places import Observation
 
-__all__ = ["SPEED", "Faults_", "LiveRun", "SimClock"]
+__all__ = ["SPEED", "Faults_", "LiveRun"]
 
 log = logging.getLogger(__name__)
 
-SETTLE_MS = 120
 TIMEOUT_S = 15.0
 #: Default speed of ``bgboard sim``: firmware and host time run this many times real time.
 SPEED = 8
 #: A board the host still reads otherwise after this long gets a fresh reading (see _seen).
 NUDGE_S = 1.0
-
-
-class SimClock:
-    """Wall-clock milliseconds running ``factor`` times real time from ``start_ms`` (the
-    host's clock in a fast run; ``factor`` 1 is the wall clock)."""
-
-    def __init__(self, factor: int, start_ms: int) -> None:
-        self.factor = factor
-        self.start_ms = start_ms
-        self._t0 = time.monotonic()
-
-    def __call__(self) -> int:
-        return self.start_ms + int((time.monotonic() - self._t0) * 1000 * self.factor)
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,16 +86,6 @@ class LiveRun:
         more_config: dict[str, Any] | None = None,
         players: Callable[[LiveRun], Awaitable[None]] | None = None,
     ) -> None:
-        from gpiozero import Device
-        from gpiozero.pins.mock import MockFactory
-
-        from bgboard.app import App
-        from bgboard.config import config_from_dict
-        from bgboard.display.panel import FilePanel
-        from bgboard.display.panels import panel_spec
-        from bgboard.link.connection import Timing
-        from bgboard.link.transport import open_serial
-
         self.options = options
         self.out = prepare_out(options, out)
         self.faults = faults
@@ -131,32 +105,9 @@ class LiveRun:
             start_ms = max(start_ms, resumed.last_ms + 1000)
         self.clock = SimClock(self.speed, start_ms)
         self.pico = VirtualPico(self.out / "pico", clock="real" if self.speed == 1 else f"fast:{self.speed}")
-        self.factory = MockFactory()
-        self._old_factory = Device.pin_factory
-        Device.pin_factory = self.factory
-        config = config_from_dict(self._config_table())
-        frames = self.out / "frames"
-        self.panel = FilePanel(panel_spec("waveshare-4in2"), frames)
-        self.panel.frames = [(p, "full" in p.name) for p in sorted(frames.glob("frame-*.png"))]
-        k = self.speed
-        self.app = App(
-            config,
-            opener=lambda: open_serial(self.pico.slave_name),
-            pin_factory=self.factory,
-            panel=self.panel,
-            journal=self.journal,
-            clock_ms=self.clock,
-            # link timeouts in firmware time (heartbeats every 1000 ms of it), with a floor
-            # in real time: a loaded machine must not look like a lost board
-            timing=Timing(
-                hello_s=max(3.0 / k, 1.0),
-                watchdog_s=max(3.0 / k, 1.0),
-                snapshot_s=max(2.0 / k, 0.5),
-                ack_s=max(0.5 / k, 0.2),
-                tick_s=0.05 / k,
-            ),
-            tick_s=0.05 / k,
-        )
+        self.side = HostSide.open(host_config(options, self.pico.slave_name, self.out, self.extra),
+                                  lambda: self.pico.slave_name, self.journal, self.clock, self.speed, self.out / "frames")
+        self.app, self.factory, self.panel = self.side.app, self.side.factory, self.side.panel
         self.grid = load_grid()
         self.button_pins = load_pins().buttons
         self.table = Table(
@@ -177,25 +128,6 @@ class LiveRun:
     def tally(self) -> Tally:
         return self.players.tally
 
-    def _config_table(self) -> dict[str, Any]:
-        """The host's config: the board on the pty, the match, the journal in OUT; with
-        ``--teach`` the teaching mode and its hint engine, as ``bgboard run`` reads them."""
-        o = self.options
-        table: dict[str, Any] = {
-            "board": {"port": self.pico.slave_name, "settle_ms": SETTLE_MS},
-            "match": {"length": o.match_length, "rules": o.rules, "variant": o.match_variant},
-            "journal": {"path": str(self.out / "journal.sqlite")},
-            "buttons": {"bounce_ms": 2},
-        }
-        if o.opponent is not None:  # the engine plays black (bgboard sim --opponent)
-            engine, _, level = o.opponent.partition(":")
-            table["match"]["opponent"] = "engine"
-            table["opponent"] = {"engine": engine, "level": level, "side": "black", "dice": o.opponent_dice}
-        if o.teach != "off":
-            table["teach"] = {"mode": o.teach, "learner": o.learner}
-            table["hints"] = {"engine": o.engine or "auto"}
-        return table | self.extra
-
     # ------------------------------------------------------------------ the board protocol
     async def press(self, player: int, button: Button) -> None:
         """A player's button: its GPIO pin driven low, held, released."""
@@ -208,19 +140,19 @@ class LiveRun:
     async def roll(self, dice: tuple[int, int]) -> None:
         """Press the board's dice button until the host has the roll; ``dice`` are what
         the firmware's next roll shows (a ``dice`` line before the press)."""
-        before = self._rolled()
+        before = self.side.rolled()
         for _ in range(20):
             rolled = self.pico.rolls()
             self.pico.send(f"dice {dice[0]} {dice[1]}")
             self.pico.button(True)
             try:  # held until the firmware has rolled (3 scans), as a person holds it
-                await self._until(lambda: self.pico.rolls() > rolled or self._rolled() != before, "the roll", 1.0)
+                await self._until(lambda: self.pico.rolls() > rolled or self.side.rolled() != before, "the roll", 1.0)
             except SimulationError:
                 pass
             finally:
                 self.pico.button(False)
             try:
-                await self._until(lambda: self._rolled() != before, "the dice", 3.0)
+                await self._until(lambda: self.side.rolled() != before, "the dice", 3.0)
                 return
             except SimulationError:
                 continue  # the host had not enabled the dice yet: press again
@@ -274,13 +206,13 @@ class LiveRun:
         while True:
             try:
                 await self._until(
-                    lambda: (seen := self._observation()) is not None and seen.codes == want,
+                    lambda: (seen := self.side.observation()) is not None and seen.codes == want,
                     "the host to read the board",
                     min(NUDGE_S, max(deadline - loop.time(), 0.0)),
                 )
                 return
             except SimulationError:
-                notice = self._message()
+                notice = self.side.message()
                 if notice is not None and notice.topic == Topic.SENSOR:
                     raise SimulationError(notice.text) from None  # a sensor the host names: stop here
                 if loop.time() >= deadline:
@@ -294,44 +226,22 @@ class LiveRun:
 
     @property
     def host(self) -> Controller | PracticeRoom | None:
-        """The app's match controller or practice room, as the app opened it (None until the
-        app has made it); no other room has a person to play it."""
-        host = self.app.match if self.app.match is not None else self.app.practice
-        if host is None and self.app.controller is not None:
-            raise SimulationError(f"the simulated person cannot act at a {type(self.app.controller).__name__}")
-        return host
+        """The app's match controller or practice room (:attr:`HostSide.host`)."""
+        return self.side.host
 
     @property
     def controller(self) -> Controller:
         """The app's match controller."""
-        c = self.app.match
-        if c is None:
-            raise SimulationError("the host plays no match")
-        return c
-
-    def _observation(self) -> Observation | None:
-        host = self.host
-        return host.observation if host is not None else None
-
-    def _message(self) -> Notice | None:
-        match = self.app.match
-        return match.message() if match is not None else None
+        return self.side.controller
 
     async def _until(self, test: Callable[[], bool], what: str, timeout: float = TIMEOUT_S) -> None:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         while not test():
             if loop.time() > deadline:
-                notice = self._message()
+                notice = self.side.message()
                 raise SimulationError(f"timed out waiting for {what} ({notice.text if notice else 'no message'})")
             await asyncio.sleep(0.005)
-
-    def _rolled(self) -> object:
-        """What changes when the host has taken a roll: the match's actions, a drill's phase."""
-        room = self.app.practice
-        if room is not None:
-            return room.index, room.phase, room.dice
-        return len(self.controller.actions)
 
     def _set_up_table(self) -> None:
         self.table.layout = table_layout(self.controller)
@@ -347,6 +257,11 @@ class LiveRun:
         if self.play is not None:
             await self.play(self)
             return
+        await self.play_match()
+
+    async def play_match(self) -> None:
+        """The match, turn by turn, from the table set up as it stands (what the players do
+        when the run is given nothing else to do; a remote board's players do it first)."""
         self._set_up_table()
         await self._seen()
         await play(self, self.players, self.max_actions, self._between)
@@ -355,14 +270,14 @@ class LiveRun:
         """Before each decision: the faults to inject, the progress shown."""
         count = len(self.controller.actions)
         if self.faults.restart_at is not None and count >= self.faults.restart_at and self.pico.restarts == 0:
-            before = self._hello()
+            before = self.side.hello()
             await self.pico.restart_async()
             self.injected.append(f"firmware restart after {count} actions")
             # link_up and the observation are still the old board's: wait until the host
             # has taken the restarted firmware's HELLO and snapshot (how long that takes
             # depends on the machine's load; playing on before it was a race)
             await self._until(
-                lambda: (hello := self._hello()) is not None and hello is not before and self._in_sync()
+                lambda: (hello := self.side.hello()) is not None and hello is not before and self.side.in_sync()
                 and self.controller.link_up and self.controller.observation is not None,
                 "the board after its restart",
                 60,
@@ -374,17 +289,6 @@ class LiveRun:
             self.injected.append(f"garbled bytes after {count} actions")
         if self.on_turn is not None:
             self.on_turn(self.players.state)
-
-    def _hello(self) -> Hello | None:
-        """The HELLO of the host's current board session (None: no session or no HELLO yet);
-        a new object for every HELLO the host takes, even from the same firmware."""
-        link = self.app.link
-        connection = link.connection if link is not None else None
-        return connection.hello if connection is not None else None
-
-    def _in_sync(self) -> bool:
-        link = self.app.link
-        return link is not None and link.connection is not None and link.connection.in_sync
 
     async def _power(self) -> None:
         """The Pico comes back after every reset (``machine.reset()`` ends the process)."""
@@ -415,9 +319,7 @@ class LiveRun:
                 if task is not None and not task.done():
                     task.cancel()
             self.app.stop()
-            from gpiozero import Device
-
-            Device.pin_factory = self._old_factory
+            self.side.release()
             if app_task is not None:
                 try:
                     await asyncio.wait_for(app_task, 10)
@@ -440,10 +342,5 @@ class LiveRun:
         return summary
 
     def teaching(self) -> dict[str, Any]:
-        """``grades``, ``engine``, ``report`` (the path of the learner report the app wrote
-        beside its journal) and ``in_short`` of the board's teacher (none when it had no engine)."""
-        teacher, hints = getattr(self.app, "teacher", None), self.app.hints
-        if teacher is not None:
-            return teacher.session(self.app.report)
-        return {"grades": [], "engine": hints.engine.name if hints is not None else None, "report": None,
-                "in_short": None}
+        """The board's teacher's grades, engine, report and summary (:meth:`HostSide.teaching`)."""
+        return self.side.teaching()

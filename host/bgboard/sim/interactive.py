@@ -35,7 +35,8 @@ from bgboard.match.state import DOUBLED, GAME_OVER, MATCH_OVER, OPENING, PLAY, T
 from bgboard.rules import IllegalPlayError, NotationError, legal_plays, read_play
 from bgboard.rules.step import Step
 from bgboard.sim.layout import WHITE, Layout
-from bgboard.sim.players import Move, dice_for, moves_of
+from bgboard.sim.checker_moves import Move, moves_of
+from bgboard.sim.players import dice_for
 from bgboard.sim.modelled_board import Options, Simulation
 from bgboard.sim.match_run import PANEL, write_gif, write_learner_report, write_records
 from bgboard.sim.terminal_board import board_text, uses_colour
@@ -201,13 +202,19 @@ def play_interactive(
         sim.close()
         write_gif([p for p, _ in panel.frames], out / "display.gif")
     if sim.controller.over:
-        a, b = sim.controller.state.score  # type: ignore[union-attr]
-        write(say(words, "match over: white %(a)d, black %(b)d", a=a, b=b))
-        if sim.teacher is not None:  # --teach: the session in short and the learner report
-            write(say(words, "graded by %(engine)s: %(summary)s", engine=sim.teacher.engine.name,
-                      summary=said(sim.teacher.summary()[0], words)))
-            write(say(words, "learner report: %(file)s", file=write_learner_report(sim, out, words)))
+        _the_end(sim, out, write, words)
     return 0
+
+
+def _the_end(sim: Simulation, out: Path, write: Callable[[str], None], words: Words) -> None:
+    """The match's end said at the terminal: the score; with ``--teach`` the session in
+    short and the learner report."""
+    a, b = sim.controller.state.score  # type: ignore[union-attr]
+    write(say(words, "match over: white %(a)d, black %(b)d", a=a, b=b))
+    if sim.teacher is not None:  # --teach: the session in short and the learner report
+        write(say(words, "graded by %(engine)s: %(summary)s", engine=sim.teacher.engine.name,
+                  summary=said(sim.teacher.summary()[0], words)))
+        write(say(words, "learner report: %(file)s", file=write_learner_report(sim, out, words)))
 
 
 class _Session:

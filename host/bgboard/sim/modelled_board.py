@@ -45,7 +45,8 @@ from bgboard.sim.field import NOISE_LEVELS, Faults
 from bgboard.sim.hand import Frame
 from bgboard.sim.layout import Layout
 from bgboard.sim.ops import perform, run_now
-from bgboard.sim.players import Move, dice_for
+from bgboard.sim.checker_moves import Move
+from bgboard.sim.players import dice_for
 from bgboard.sim.table import Table
 from bgboard.store.journal import Journal, JournalError
 

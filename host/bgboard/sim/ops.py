@@ -25,7 +25,7 @@ from typing import Protocol, TypeVar
 from bgboard.control.events import Button
 from bgboard.errors import InputError
 from bgboard.sim.layout import Layout
-from bgboard.sim.players import Move
+from bgboard.sim.checker_moves import Move
 
 __all__ = [
     "TIMEOUT_S",

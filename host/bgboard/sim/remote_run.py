@@ -33,7 +33,7 @@ from bgboard.control.events import Button
 from bgboard.sim.driver import Options, SimulationError, play
 from bgboard.sim.layout import Layout
 from bgboard.sim.modelled_board import ModelledBoard
-from bgboard.sim.players import Move
+from bgboard.sim.checker_moves import Move
 from bgboard.sim.remote_turns import REMOTE_WAIT_S, remote_decides, remote_script, stopped
 
 __all__ = ["REMOTE_WAIT_S", "play_remote_interactive", "remote_decides", "remote_script", "run_remote_board",
@@ -188,12 +188,12 @@ def _firmware_board(options: Options, out: Path, config: Any, side: str, speed: 
     from bgboard.sim.records import write_mat, write_sgf
     from bgboard.sim.match_run import write_gif
 
-    class RemoteLive(LiveRun):
-        async def _players(self) -> None:
-            await super()._players()
-            await _acked(self.app.opponent)
+    async def players(board: LiveRun) -> None:  # the match, then on the link until the other board has it all
+        await board.play_match()
+        await _acked(board.app.opponent)
 
-    live = RemoteLive(options, out, speed=SPEED if speed is None else speed, more_config=remote_table(config))
+    live = LiveRun(options, out, speed=SPEED if speed is None else speed, more_config=remote_table(config),
+                   players=players)
     asyncio.run(live.run())
     write_mat(live.controller.actions, out / "match.mat")
     write_sgf(live.controller.actions, out / "match.sgf")
@@ -334,15 +334,43 @@ def play_remote_interactive(options: Options, out: Path, read: Callable[[str], s
 
 async def _terminal_board(options: Options, out: Path, config: Any, read: Callable[[str], str],
                           write: Callable[[str], None]) -> int:
+    from bgboard.sim.interactive import HELP, _Session
+    from bgboard.sim.terminal_board import uses_colour
+    from bgboard.sim.match_run import write_gif, write_records
+
+    sim, seat, panel = _terminal_simulation(options, out, config, write)
+    c: Any = sim.controller  # a RemoteRoom
+    session = _Session(sim, write, uses_colour(sys.stdout, os.environ) if write is print else False)
+    write(HELP)
+    write(session.board())
+    try:
+        failed = await _terminal_turns(c, sim, seat, session, read, write)
+        if failed is not None:
+            return failed
+        await _acked(seat, 30.0)
+    finally:
+        await seat.close()
+        write_records(sim, out)
+        sim.close()
+        write_gif([p for p, _ in panel.frames], out / "display.gif")
+    if c.over:
+        a, b = c.state.score
+        write(f"match over: white {a}, black {b}")
+    return 0
+
+
+def _terminal_simulation(options: Options, out: Path, config: Any, write: Callable[[str], None]) -> tuple[Any, Any, Any]:
+    """The modelled board of a terminal player's remote match, its remote seat and the
+    display's panel: the display's new lines written as they change, the other board's
+    events handed to the match room."""
     from bgboard.config import remote_settings
     from bgboard.display.panel import FilePanel
     from bgboard.display.panels import panel_spec
     from bgboard.display.screen import Screen
     from bgboard.net.remotelink import open_remote
-    from bgboard.sim.interactive import HELP, _Session, keyed
-    from bgboard.sim.terminal_board import uses_colour
+    from bgboard.sim.interactive import keyed
     from bgboard.sim.modelled_board import Simulation
-    from bgboard.sim.match_run import PANEL, write_gif, write_records
+    from bgboard.sim.match_run import PANEL
 
     out.mkdir(parents=True, exist_ok=True)
     panel = FilePanel(panel_spec(PANEL), out / "frames")
@@ -372,38 +400,30 @@ async def _terminal_board(options: Options, out: Path, config: Any, read: Callab
 
     sim = Simulation(options, out, on_show=on_show, opponent=make)
     holder.append(sim)
-    seat = seats[0]
-    c: Any = sim.controller  # a RemoteRoom
-    session = _Session(sim, write, uses_colour(sys.stdout, os.environ) if write is print else False)
-    write(HELP)
-    write(session.board())
-    try:
-        while not c.over:
-            if c.peer.problem is not None:
-                write(f"bgboard: {c.peer.problem}")
-                return 69 if c.peer.refused else 2
-            session.announce()
-            if not session.human_acts():  # the other board's person acts: say what they did
-                before, n, layout = c.state, len(c.actions), sim.table.layout
-                while len(c.actions) == n and not session.human_acts() and c.peer.problem is None:
-                    seat.after()
-                    await asyncio.sleep(0.05)
-                session.report(before, n, layout)
-                continue
-            try:
-                line = (await asyncio.to_thread(read, session.prompt())).strip()
-            except EOFError:
-                break
-            if not session.obey(line):
-                break
-            seat.after()
-        await _acked(seat, 30.0)
-    finally:
-        await seat.close()
-        write_records(sim, out)
-        sim.close()
-        write_gif([p for p, _ in panel.frames], out / "display.gif")
-    if c.over:
-        a, b = c.state.score
-        write(f"match over: white {a}, black {b}")
-    return 0
+    return sim, seats[0], panel
+
+
+async def _terminal_turns(c: Any, sim: Any, seat: Any, session: Any, read: Callable[[str], str],
+                          write: Callable[[str], None]) -> int | None:
+    """The terminal player's turns until the match is over or the input ends (None), or
+    the exit status of a problem with the other board (69 refused, else 2)."""
+    while not c.over:
+        if c.peer.problem is not None:
+            write(f"bgboard: {c.peer.problem}")
+            return 69 if c.peer.refused else 2
+        session.announce()
+        if not session.human_acts():  # the other board's person acts: say what they did
+            before, n, layout = c.state, len(c.actions), sim.table.layout
+            while len(c.actions) == n and not session.human_acts() and c.peer.problem is None:
+                seat.after()
+                await asyncio.sleep(0.05)
+            session.report(before, n, layout)
+            continue
+        try:
+            line = (await asyncio.to_thread(read, session.prompt())).strip()
+        except EOFError:
+            break
+        if not session.obey(line):
+            break
+        seat.after()
+    return None

@@ -23,7 +23,7 @@ from bgboard.sense.places import SensorFaultError
 from bgboard.sense.recognise import setup_fixes
 from bgboard.sim.field import Faults
 from bgboard.sim.layout import BAR_PLACES, BLACK, OFF_PLACES, POINT_PLACES, WHITE, Layout
-from bgboard.sim.players import Move
+from bgboard.sim.checker_moves import Move
 from bgboard.sim.table import Table
 
 __all__ = ["BACK", "FORWARD", "NEXT_GAME", "ReplayReport", "ReplayStep", "Replayer", "guided_moves",

@@ -27,7 +27,7 @@ from bgboard.hardware import Grid, firmware_dir, load_grid
 from bgboard.sim.field import FULL_SCALE, RAIL_BAND, Calibration, Faults, readings
 from bgboard.sim.hand import Frame, carry
 from bgboard.sim.layout import BAR_PLACES, OFF_PLACES, Layout
-from bgboard.sim.players import Move
+from bgboard.sim.checker_moves import Move
 
 @functools.cache
 def firmware_runs() -> ModuleType:
