@@ -1,5 +1,6 @@
-"""One kind of room (issue 21): the match controller, the opponent and remote rooms, the
-practice room and the replay room are each a ``control.rooms.Room`` — structurally, as
+"""One kind of room (issue 21): the match room (whoever plays its other side: a person at the
+board, the engine, a remote board), the practice room and the replay room are each a
+``control.rooms.Room`` — structurally, as
 pyright checks this very file (``_typed_rooms`` assigns each to a ``Room``), at run time
 (``runtime_checkable``), and in behaviour: each is driven here through the protocol alone —
 events in, the display and the actions out, over at the end — over the real rules, journal,
@@ -19,7 +20,7 @@ import pytest
 from bgboard.control.controller import Controller, Settings
 from bgboard.control.events import DOUBLE, ROLL, BoardRead, ButtonPressed, DiceRolled, Event, OpponentMoved
 from bgboard.control.practice_room import PracticeRoom
-from bgboard.control.remote import RemotePeer, RemoteRoom
+from bgboard.control.remote import RemotePeer, RemotePlayer
 from bgboard.control.replay_room import FORWARD, ReplayRoom, replay_steps
 from bgboard.control.rooms import OtherSide, Room
 from bgboard.display.display_state import DisplayState
@@ -97,7 +98,7 @@ def _typed_rooms(journal: MemoryJournal, drills: Sequence[Drill], screen: Screen
     match: Room = Controller.resume(journal, Settings(length=1), 0, send=screen.send, show=screen.show)
     against: Room = engine_opponent("gnubg-nn", BLACK).resume(MemoryJournal(), Settings(length=1), 0,
                                                               send=screen.send, show=screen.show)
-    remote: Room = RemoteRoom.resume(MemoryJournal(), Settings(length=1), 0, opponent=RemotePeer("Black"), side=BLACK,
+    remote: Room = Controller.resume(MemoryJournal(), Settings(length=1), 0, other=RemotePlayer(RemotePeer("Black"), BLACK),
                                      send=screen.send, show=screen.show)
     practice: Room = PracticeRoom(drills, grade=lambda *a: None, send=screen.send, show=screen.show)
     replay: Room = ReplayRoom(replay_steps(import_mat(MATCH_FILE.read_bytes())), send=screen.send, show=screen.show)
@@ -106,15 +107,15 @@ def _typed_rooms(journal: MemoryJournal, drills: Sequence[Drill], screen: Screen
 
 def test_every_room_is_a_room_at_run_time() -> None:
     rooms = _typed_rooms(MemoryJournal(), [drill_from_position_id("4HPwATDgc/ABMA", "31")], Screen())
-    assert [type(r).__name__ for r in rooms] == ["Controller", "OpponentRoom", "RemoteRoom", "PracticeRoom",
-                                                 "ReplayRoom"]
+    assert [type(r).__name__ for r in rooms] == ["Controller", "Controller", "Controller", "PracticeRoom",
+                                                 "ReplayRoom"]  # one match room, whoever plays the other side
     assert all(isinstance(r, Room) for r in rooms)
     assert not isinstance(object(), Room) and not isinstance(Screen(), Room)  # the check can fail
 
 
 def test_every_room_says_who_plays_the_other_side_from_elsewhere() -> None:
     """The capability callers (the simulator's players) ask instead of downcasting a room to
-    ``OpponentRoom``: the engine's side with its engine and level, the remote board's side
+    its player: the engine's side with its engine and level, the remote board's side
     with no engine, None where both sides are at the board or there is no match."""
     rooms = _typed_rooms(MemoryJournal(), [drill_from_position_id("4HPwATDgc/ABMA", "31")], Screen())
     match, against, remote, practice, replay = (room.other_side() for room in rooms)
@@ -130,8 +131,8 @@ def test_no_room_is_downcast_to_its_class() -> None:
     import ast
 
     package = ROOT / "host" / "bgboard"
-    room_names = {"Controller", "OpponentRoom", "RemoteRoom", "PracticeRoom", "ReplayRoom", "EngineOpponent",
-                  "RemotePeer", "ClubSeat", "RemoteSeat"}
+    room_names = {"Controller", "PracticeRoom", "ReplayRoom", "EngineOpponent", "RemotePeer", "ClubSeat", "RemoteSeat",
+                  "PersonAtBoard", "EnginePlayer", "RemotePlayer"}
     found: list[str] = []
     for path in package.rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text())):
@@ -247,7 +248,7 @@ def test_a_remote_match_is_played_to_its_end_at_both_boards_through_the_protocol
     boards: list[tuple[Room, RemotePeer, Screen, int]] = []
     for local in (WHITE, BLACK):
         screen, peer = Screen(), RemotePeer(("White", "Black")[1 - local], online=True)
-        room: Room = RemoteRoom.resume(MemoryJournal(), Settings(length=1), 0, opponent=peer, side=1 - local,
+        room: Room = Controller.resume(MemoryJournal(), Settings(length=1), 0, other=RemotePlayer(peer, 1 - local),
                                        send=screen.send, show=screen.show)
         _handle(room, screen, BoardRead(START, 1))
         boards.append((room, peer, screen, local))

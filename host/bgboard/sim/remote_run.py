@@ -373,19 +373,20 @@ async def _terminal_board(options: Options, out: Path, config: Any, read: Callab
     sim = Simulation(options, out, on_show=on_show, opponent=make)
     holder.append(sim)
     seat = seats[0]
-    c: Any = sim.controller  # a RemoteRoom
+    c: Any = sim.controller  # the match room, its other side a RemotePlayer
+    peer = c.other.peer
     session = _Session(sim, write, uses_colour(sys.stdout, os.environ) if write is print else False)
     write(HELP)
     write(session.board())
     try:
         while not c.over:
-            if c.peer.problem is not None:
-                write(f"bgboard: {c.peer.problem}")
-                return 69 if c.peer.refused else 2
+            if peer.problem is not None:
+                write(f"bgboard: {peer.problem}")
+                return 69 if peer.refused else 2
             session.announce()
             if not session.human_acts():  # the other board's person acts: say what they did
                 before, n, layout = c.state, len(c.actions), sim.table.layout
-                while len(c.actions) == n and not session.human_acts() and c.peer.problem is None:
+                while len(c.actions) == n and not session.human_acts() and peer.problem is None:
                     seat.after()
                     await asyncio.sleep(0.05)
                 session.report(before, n, layout)
