@@ -21,7 +21,7 @@ MEETING_THE_BAR = ["app.py", "modes/afterwards.py", "modes/engine.py", "modes/cl
 MEETING_THE_BAR += [f"control/{name}.py" for name in (
     "carrying", "clock", "coach", "confirm", "controller", "decisions", "engine_player", "events", "judge",
     "match_buttons", "match_table", "match_view", "notice", "numbering", "other_player", "practice_room",
-    "presenter", "remote", "replay_room", "resigning", "rooms", "seed_notes", "session")]
+    "presenter", "remote", "replay_room", "resigning", "rooms", "seated_room", "seed_notes", "session")]
 CLASS_LINES, FUNCTION_LINES = 300, 60
 
 

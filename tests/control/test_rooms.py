@@ -23,6 +23,7 @@ from bgboard.control.practice_room import PracticeRoom
 from bgboard.control.remote import RemotePeer, RemotePlayer
 from bgboard.control.replay_room import FORWARD, ReplayRoom, replay_steps
 from bgboard.control.rooms import OtherSide, Room
+from bgboard.control.seated_room import SeatedRoom
 from bgboard.display.display_state import DisplayState
 from bgboard.hints.drills import Drill, drill_from_position_id
 from bgboard.hints.lesson import PlayLesson
@@ -162,6 +163,39 @@ def test_pyright_finds_every_room_class_a_room(tmp_path: Path) -> None:
                        "    def handle(self, event: object) -> None: ...\n\n\nroom: Room = Clock()\n")
     found = errors(no_room)
     assert len(found) == 1 and '"Clock" is incompatible with protocol "Room"' in found[0]
+
+
+def test_the_match_room_with_seats_beside_it_is_a_room_and_the_seats_follow_in_order() -> None:
+    """The app's one room under [club] or [remote] (control/seated_room.py): a press a seat
+    takes is that seat's alone; every other event is the match room's; the seats follow in
+    order (the club's seat, then the remote one)."""
+    followed: list[str] = []
+
+    class Seat:
+        def __init__(self, name: str, takes: bool) -> None:
+            self.name, self.takes = name, takes
+
+        def press(self, player: int, button: str, at_ms: int) -> bool:
+            return self.takes and button == DOUBLE
+
+        def after(self) -> None:
+            followed.append(self.name)
+
+    screen = Screen()
+    match = Controller.resume(MemoryJournal(), Settings(length=1), 0, send=screen.send, show=screen.show)
+    room: Room = SeatedRoom(match, [Seat("club", True), Seat("remote", False)])
+    _handle(room, screen, BoardRead(START, 1))
+    drawn = len(screen.shown)
+    room.handle(ButtonPressed(WHITE, DOUBLE, 2))  # the club seat's: the match never sees it
+    assert len(screen.shown) == drawn and match.notice is None
+    match.handle(ButtonPressed(WHITE, DOUBLE, 2))  # (had it seen it: a notice)
+    assert match.notice is not None and match.notice.text == "you cannot double now"
+    _handle(room, screen, ButtonPressed(WHITE, ROLL, 3))
+    _handle(room, screen, DiceRolled((3, 1), 0, 4))
+    assert room.state is not None and room.state.phase == Phase.PLAY and room.state == match.state
+    assert room.other_side() is None and room.display() == match.display() and isinstance(room, Room)
+    room.follow()
+    assert followed == ["club", "remote"]
 
 
 # ------------------------------------------------------------------ each room, through the protocol only

@@ -225,6 +225,10 @@ class RemoteSeat:
         controller.handle(OpponentMoved(("remote", "resumed"), None, now_ms))  # take what waited in the journal
         return controller
 
+    def press(self, player: int, button: str, at_ms: int) -> bool:
+        """A press at this board is the match's (the remote seat takes none)."""
+        return False
+
     def after(self) -> None:
         """Send this board's actions that the other board has not acked."""
         c = self.controller
