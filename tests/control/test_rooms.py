@@ -144,6 +144,27 @@ def test_no_room_is_downcast_to_its_class() -> None:
     assert not found, found
 
 
+def test_every_signature_of_the_rooms_is_typed_without_any() -> None:
+    """Typed end to end (issue 33): no parameter, ``*args``/``**kwargs`` or return in
+    control/ is a bare ``Any`` (the rooms, their players and parts; ``OpponentRoom.__init__``
+    took ``journal: Any, settings: Any, **kwargs: Any``); a JSON body stays ``dict[str, Any]``."""
+    import ast
+
+    def bare_any(annotation: ast.expr | None) -> bool:
+        return isinstance(annotation, ast.Name) and annotation.id == "Any"
+
+    found: list[str] = []
+    for path in sorted((ROOT / "host" / "bgboard" / "control").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                a = node.args
+                params = [*a.posonlyargs, *a.args, *a.kwonlyargs, *(x for x in (a.vararg, a.kwarg) if x is not None)]
+                if any(bare_any(p.annotation) for p in params) or bare_any(node.returns):
+                    found.append(f"{path.name}:{node.lineno} {node.name}")
+    assert found == []
+    assert bare_any(ast.parse("def f(**kw: Any) -> None: ...").body[0].args.kwarg.annotation)  # type: ignore[attr-defined]
+
+
 @pytest.mark.slow
 def test_pyright_finds_every_room_class_a_room(tmp_path: Path) -> None:
     """This file through pyright with the project's settings: ``_typed_rooms`` type-checks
