@@ -72,9 +72,9 @@ def test_a_registered_game_plays_the_engine_in_the_simulator(longgammon: str, tm
 
 
 def test_a_registered_game_plays_between_two_remote_boards(longgammon: str) -> None:
-    from bgboard.control.controller import Settings
+    from bgboard.control.controller import Controller, Settings
     from bgboard.control.events import ROLL, BoardRead, ButtonPressed, DiceRolled, OpponentMoved
-    from bgboard.control.remote import RemotePeer, RemoteRoom
+    from bgboard.control.remote import RemotePeer, RemotePlayer
     from bgboard.match import Move
     from bgboard.match.actions import action_to_dict
     from bgboard.match.state import Phase
@@ -83,14 +83,14 @@ def test_a_registered_game_plays_between_two_remote_boards(longgammon: str) -> N
 
     start = LONGGAMMON.start().plain()
 
-    def board(local: int) -> tuple[RemoteRoom, RemotePeer]:
+    def board(local: int) -> tuple[Controller, RemotePeer]:
         peer = RemotePeer(("White", "Black")[1 - local], online=True)
-        room = RemoteRoom.resume(MemoryJournal(), Settings(length=1, variant=longgammon), 0, opponent=peer,
-                                 side=1 - local, send=lambda _m: None, show=lambda _v: None)
+        room = Controller.resume(MemoryJournal(), Settings(length=1, variant=longgammon), 0,
+                                 other=RemotePlayer(peer, 1 - local), send=lambda _m: None, show=lambda _v: None)
         room.handle(BoardRead(Observation.of_board(board_of(start, WHITE)), 1))
         return room, peer
 
-    def hand(source: RemoteRoom, target: RemoteRoom, peer: RemotePeer, at: int) -> None:
+    def hand(source: Controller, target: Controller, peer: RemotePeer, at: int) -> None:
         for seq, action in enumerate(source.actions):
             if seq:
                 peer.inbox.setdefault(seq, action_to_dict(action))

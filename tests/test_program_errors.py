@@ -9,7 +9,7 @@ import logging
 
 import pytest
 
-from bgboard.control.opponent_room import Question
+from bgboard.control.decisions import Question
 from bgboard.hints.hint_engine import EngineUnavailableError
 from bgboard.hints.levels import level_of, make_engine
 from bgboard.match import replay

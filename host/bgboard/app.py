@@ -7,8 +7,11 @@ Every event — a board reading, the dice, a button, the link, a hint, a lesson,
 side's answer, a tick — goes to the room through one path (:meth:`App._handle`), and what the
 room shows and lights comes back through the ``show`` and ``send`` it was opened with; its
 actions go to the records, and when it is over the learner report (and a match's analysis)
-is written.  Only what a room of one class offers beyond that is wired for that class: a
-match's club seat and analysis, the practice room's progress.
+is written.  Under ``[club]`` or ``[remote]`` that room is the match room with its seats
+beside it (:class:`bgboard.control.seated_room.SeatedRoom`: the club seat takes the players'
+answers to a result, and it and the remote seat follow every event once its records are
+written).  Only what a room of one class offers beyond that is wired for that class: a
+match's analysis, the practice room's progress.
 
 Everything that touches hardware can be injected, so the same :class:`App` runs on a Pi,
 in tests and in the board simulator (docs/host.md, "Running the app without hardware"):
@@ -40,6 +43,7 @@ from typing import TYPE_CHECKING, Awaitable, Callable, Sequence
 from bgboard.language import Joined, Phrase, sentence_of
 from bgboard.config import Config
 from bgboard.control.controller import Controller
+from bgboard.control.seated_room import Seat, SeatedRoom
 from bgboard.control.events import (BoardFault, BoardRead, Button, ButtonPressed, DiceRolled, LessonReady,
                                     LinkChanged, Tick)
 from bgboard.errors import EnvironmentFailure
@@ -122,7 +126,8 @@ class App:
         self._journal = journal
         self._stop = asyncio.Event()
         self.controller: Room | None = None  # the room the app drives (a match, drills or a replay)
-        self.match: Controller | None = None  # the same room when it plays a match (club, analysis)
+        self.match: Controller | None = None  # the match room when it plays a match (club, analysis)
+        self.seated: SeatedRoom | None = None  # the room, when seats follow the match (club, remote)
         self.practice: PracticeRoom | None = None  # the same room when it runs drills (the simulator's person)
         self.club: ClubSeat | None = None  # when [club] broker is set
         self.club_link: ClubLink | None = None  # its link to the director
@@ -181,9 +186,6 @@ class App:
         from it: the records, the club's and the other board's view, the report at the end."""
         room = self.controller
         if room is not None and self.failure is None:
-            if isinstance(event, ButtonPressed) and self.club is not None and self.club.press(event.player, event.button, event.at_ms):
-                self._after()  # the players' answer to a club result (net/seat.py, control/confirm.py)
-                return
             done = len(room.actions)
             try:
                 room.handle(event)
@@ -209,11 +211,8 @@ class App:
         if self.records is not None and key != self._recorded and c.actions:
             self.records.write(c.actions, club_mat_info(self.club))
             self._recorded = key
-        if self.club is not None:
-            self.club.after()
-        after = getattr(self.opponent, "after", None)
-        if after is not None:  # a remote match: this board's moves go to the other board
-            after()
+        if self.seated is not None:  # the club's view; a remote match's moves to the other board
+            self.seated.follow()
 
     def _fail(self, exc: Exception) -> None:
         """Stop the match with ``exc`` (one sentence), raised by :meth:`run`."""
@@ -304,10 +303,11 @@ class App:
         if self.hints is not None:
             self.hint_requests = HintRequests(self.hints, self._handle, self.clock_ms)
             stack.callback(self.hint_requests.cancel)
+        remote: RemoteSeat | None = None
         if self._replay is None:
             from bgboard.modes.opponent import open_other_side  # the engine or a person at another board
 
-            self.opponent = await open_other_side(config, journal, self._handle, self.clock_ms)
+            self.opponent, remote = await open_other_side(config, journal, self._handle, self.clock_ms)
         journal_path = journal.path if isinstance(journal, Journal) else None
         room = self.controller = await self._open_room(journal, journal_path, teacher)
         state, done = room.state, len(room.actions)
@@ -323,6 +323,9 @@ class App:
         if club_task is not None:
             assert self.club_link is not None
             stack.push_async_callback(_stop_task, self.club_link.stop, club_task)
+        seats: list[Seat] = [seat for seat in (self.club, remote) if seat is not None]
+        if self.match is not None and seats:  # the one room the app drives: the match with its seats
+            self.controller = self.seated = SeatedRoom(self.match, seats)
         if notice:
             log.warning("hints: %s", notice)
             self._handle(BoardFault(notice, self.clock_ms()))

@@ -1,4 +1,4 @@
-"""The engine opponent's adapter: an :class:`~bgboard.control.opponent_room.OpponentPlay` backed by
+"""The engine opponent's adapter: an :class:`~bgboard.control.decisions.OpponentPlay` backed by
 an engine at a level (``bgboard.hints.levels``), answering on a
 :class:`~bgboard.hints.worker.HintWorker` off the event loop (``bgboard run``, the simulator
 on the real firmware) or at once (the model simulator's virtual clock).
@@ -13,11 +13,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any, Callable
+from typing import Any, Callable, Unpack
 
 from bgboard.control.events import OpponentMoved
 from bgboard.errors import shown
-from bgboard.control.opponent_room import Answer, OpponentRoom, Question
+from bgboard.control.controller import Controller, RoomParts
+from bgboard.control.decisions import Answer, Question
+from bgboard.control.engine_player import EnginePlayer
+from bgboard.control.session import JournalLike, Settings
 from bgboard.hints.hint_engine import HintEngine
 from bgboard.hints.levels import ENGINE_LEVELS, Ask, Decision, Level, decide, level_of, make_engine
 from bgboard.teaching import cube_state
@@ -130,12 +133,13 @@ class EngineOpponent:
         assert self.post is not None and self.clock is not None
         self.post(OpponentMoved(question.key, answer, self.clock()))
 
-    def resume(self, journal: Any, settings: Any, now_ms: int, **kwargs: Any) -> OpponentRoom:
-        """The controller of a match against this engine, standing where the journal left it."""
+    def resume(self, journal: JournalLike, settings: Settings, now_ms: int, **parts: Unpack[RoomParts]) -> Controller:
+        """The match room of a match against this engine, standing where the journal left it."""
         from dataclasses import replace
 
         settings = replace(settings, players=self.players(settings.players))
-        return OpponentRoom.resume(journal, settings, now_ms, opponent=self, side=self.side, dice=self.dice, **kwargs)
+        parts["other"] = EnginePlayer(self, self.side, self.dice)
+        return Controller.resume(journal, settings, now_ms, **parts)
 
     async def close(self) -> None:
         """Stop the worker (its child process) off the loop."""

@@ -1,5 +1,6 @@
-"""The engine as the other side: its play shown and checked at the board, its cube actions,
-takebacks, the levels between games; over the real controller, rules, journal and engines."""
+"""The engine as the other side (the match room given an ``EnginePlayer``): its play shown and
+checked at the board, its cube actions, takebacks, the levels between games; over the real
+match room, rules, journal and engines."""
 
 from __future__ import annotations
 
@@ -9,9 +10,11 @@ import gnubg_nn
 import pytest
 
 from bgboard.control.clock import ClockRules
-from bgboard.control.controller import Settings
+from bgboard.control.carrying import opponent_words
+from bgboard.control.controller import Controller, Settings
+from bgboard.control.decisions import Answer, Question
+from bgboard.control.engine_player import EnginePlayer
 from bgboard.control.events import DOUBLE, DROP, ROLL, BoardRead, ButtonPressed, DiceRolled
-from bgboard.control.opponent_room import Answer, OpponentRoom, Question, opponent_words
 from bgboard.control.numbering import Numbering
 from bgboard.hints.hint_engine import CubeState
 from bgboard.hints.levels import LADDER, Ask, decide, level_of, make_engine, parse_opponent
@@ -31,7 +34,7 @@ BLUE, GREEN, RED = (0, 0, 160), (0, 160, 0), (160, 0, 0)
 
 
 def _opened(settings: Settings = Settings(length=3), spec: str = "gnubg-nn",
-            dice: str = "module") -> tuple[OpponentRoom, list, list]:
+            dice: str = "module") -> tuple[Controller, list, list]:
     """A match against the engine (black) that black opens with 3-1."""
     sent: list = []
     shown: list = []
@@ -40,6 +43,12 @@ def _opened(settings: Settings = Settings(length=3), spec: str = "gnubg-nn",
     c.handle(ButtonPressed(WHITE, ROLL, 2))
     c.handle(DiceRolled((1, 3), 1, 3))  # white 1, black 3: black (the engine) plays 3-1
     return c, sent, shown
+
+
+def _engine(room: Controller) -> EnginePlayer:
+    """The engine's player the room was given (the match room is one class for every match)."""
+    assert isinstance(room.other, EnginePlayer)
+    return room.other
 
 
 def _after(position: Position, steps: tuple[tuple[int, int], ...]) -> Position:
@@ -51,7 +60,7 @@ def _after(position: Position, steps: tuple[tuple[int, int], ...]) -> Position:
 def test_the_engines_play_is_named_in_the_persons_numbering_and_lit_one_step_at_a_time() -> None:
     c, sent, shown = _opened()
     assert c.state.phase == Phase.PLAY and c.state.turn == BLACK
-    assert c.answer is not None and c.answer.steps == ((8, 5), (6, 5))  # gnubg-nn's 3-1: black's 8/5 6/5
+    assert _engine(c).carrier.answer is not None and _engine(c).carrier.answer.steps == ((8, 5), (6, 5))  # gnubg-nn's 3-1: black's 8/5 6/5
     assert shown[-1].message[0] == "gnubg-nn (expert) plays 17/20 19/20: move 17/20 (1 of 2)"  # white's numbering
     assert sent[-1] == SetLeds((Led(16, BLUE), Led(19, GREEN)))
     start = start_position().swap()  # black on roll
@@ -60,7 +69,7 @@ def test_the_engines_play_is_named_in_the_persons_numbering_and_lit_one_step_at_
     assert shown[-1].message[0] == "gnubg-nn (expert) plays 17/20 19/20: move 19/20 (2 of 2)"
     assert sent[-1] == SetLeds((Led(18, BLUE), Led(19, GREEN)))
     assert len(c.actions) == 2  # nothing recorded yet
-    c.handle(BoardRead(Observation.of_board(board_of(_after(start, c.answer.steps), BLACK)), 11))
+    c.handle(BoardRead(Observation.of_board(board_of(_after(start, _engine(c).carrier.answer.steps), BLACK)), 11))
     assert c.actions[-1] == Move(((8, 5), (6, 5)))
     assert c.state.phase == Phase.TURN and c.state.turn == WHITE
     assert shown[-1].message[0] == "gnubg-nn (expert) played 17/20 19/20"
@@ -78,10 +87,10 @@ def test_a_wrong_execution_is_guided_back_and_never_recorded_as_another_play() -
     c.handle(ButtonPressed(BLACK, ROLL, 11))  # the person presses the engine's done: nothing is condoned
     assert shown[-1].message[0] == "gnubg-nn (expert) presses its own buttons"
     c.handle(ButtonPressed(WHITE, ROLL, 12))
-    assert len(c.actions) == 2 and c.wrong_executions == 1
+    assert len(c.actions) == 2 and _engine(c).carrier.wrong_executions == 1
     c.handle(BoardRead(START, 13))  # put back as told: step 1 is lit again
     assert shown[-1].message[0].endswith("move 17/20 (1 of 2)")
-    c.handle(BoardRead(Observation.of_board(board_of(_after(start, c.answer.steps), BLACK)), 14))
+    c.handle(BoardRead(Observation.of_board(board_of(_after(start, _engine(c).carrier.answer.steps), BLACK)), 14))
     assert c.actions[-1] == Move(((8, 5), (6, 5)))
 
 
@@ -89,7 +98,7 @@ def test_the_person_rolls_for_the_engine_and_takes_back_before_it_has_rolled_wit
     clock = ClockRules(60_000, 0, 12_000, 0)
     c, sent, shown = _opened(Settings(length=3, takebacks=True, clock=clock), dice="person")
     start = start_position().swap()
-    c.handle(BoardRead(Observation.of_board(board_of(_after(start, c.answer.steps), BLACK)), 10))
+    c.handle(BoardRead(Observation.of_board(board_of(_after(start, _engine(c).carrier.answer.steps), BLACK)), 10))
     c.handle(DiceRolled((6, 5), 2, 20))  # white rolls (the dice button was enabled for white)
     assert c.state.phase == Phase.PLAY and c.state.turn == WHITE
     white_start = c.state.position
@@ -97,19 +106,19 @@ def test_the_person_rolls_for_the_engine_and_takes_back_before_it_has_rolled_wit
     c.handle(BoardRead(Observation.of_board(board_of(run.position, WHITE)), 30))
     c.handle(ButtonPressed(WHITE, ROLL, 31))
     assert c.state.phase == Phase.TURN and c.state.turn == BLACK
-    assert c.rolls_for_engine and sent[-1] == SetRolling(True)  # the engine asks for its dice: no double at 0-0
+    assert _engine(c).rolls_for_engine and sent[-1] == SetRolling(True)  # the engine asks for its dice: no double at 0-0
     assert shown[-1].message[0] == "roll the dice for gnubg-nn (expert)"
     assert c.clock.running == BLACK
     c.handle(BoardRead(Observation.of_board(board_of(white_start, WHITE)), 40))  # the person takes it back
     assert c.state.phase == Phase.PLAY and c.state.turn == WHITE
-    assert SetRolling(False) in sent[-3:] and not c.rolls_for_engine
+    assert SetRolling(False) in sent[-3:] and not _engine(c).rolls_for_engine
     assert c.clock.running == WHITE
     # the engine's own play is never taken back at the board
     c.handle(BoardRead(Observation.of_board(board_of(run.position, WHITE)), 50))
     c.handle(ButtonPressed(WHITE, ROLL, 51))
     c.handle(DiceRolled((2, 1), 3, 52))  # the person rolls for the engine
     before = c.state.position
-    c.handle(BoardRead(Observation.of_board(board_of(_after(before, c.answer.steps), BLACK)), 53))
+    c.handle(BoardRead(Observation.of_board(board_of(_after(before, _engine(c).carrier.answer.steps), BLACK)), 53))
     assert c.state.phase == Phase.TURN and c.state.turn == WHITE
     done = len(c.actions)
     c.handle(BoardRead(Observation.of_board(board_of(before, BLACK)), 60))
@@ -118,17 +127,17 @@ def test_the_person_rolls_for_the_engine_and_takes_back_before_it_has_rolled_wit
 
 def test_the_engine_rolls_the_dice_module_itself_after_the_takeback_grace() -> None:
     from bgboard.control.events import LinkChanged, Tick
-    from bgboard.control.opponent_room import TAKEBACK_GRACE_MS
+    from bgboard.control.engine_player import TAKEBACK_GRACE_MS
 
     for takebacks in (False, True):
         c, sent, shown = _opened(Settings(length=3, takebacks=takebacks))
         start = start_position().swap()
-        c.handle(BoardRead(Observation.of_board(board_of(_after(start, c.answer.steps), BLACK)), 10))
+        c.handle(BoardRead(Observation.of_board(board_of(_after(start, _engine(c).carrier.answer.steps), BLACK)), 10))
         c.handle(DiceRolled((6, 5), 2, 20))
         run = next(p for p in legal_plays(c.state.position, (6, 5)) if p.notation == "24/13")
         c.handle(BoardRead(Observation.of_board(board_of(run.position, WHITE)), 30))
         c.handle(ButtonPressed(WHITE, ROLL, 31))
-        assert c.rolls_for_engine
+        assert _engine(c).rolls_for_engine
         if takebacks:  # the person has the grace to take the play back; then the module rolls
             assert SetRolling(False, now=True) not in sent
             assert shown[-1].message[0].startswith("gnubg-nn (expert) rolls in 3 s")
@@ -140,13 +149,13 @@ def test_the_engine_rolls_the_dice_module_itself_after_the_takeback_grace() -> N
         c.handle(LinkChanged(True, "board back", 40001))  # the roll asked while it was away: asked again
         assert sent[-1] == SetRolling(False, now=True)
         c.handle(DiceRolled((4, 2), 3, 40002))
-        assert c.state.phase == Phase.PLAY and c.state.turn == BLACK and c.answer.choice == "play"
+        assert c.state.phase == Phase.PLAY and c.state.turn == BLACK and _engine(c).carrier.answer.choice == "play"
 
 
 def test_the_engine_answers_a_double_as_it_decides_and_doubles_when_it_decides() -> None:
     c, sent, shown = _opened(Settings(length=3), "bgsage:expert")
     start = start_position().swap()
-    c.handle(BoardRead(Observation.of_board(board_of(_after(start, c.answer.steps), BLACK)), 10))
+    c.handle(BoardRead(Observation.of_board(board_of(_after(start, _engine(c).carrier.answer.steps), BLACK)), 10))
     state = c.state
     c.handle(ButtonPressed(WHITE, DOUBLE, 20))  # white doubles at once: an early double
     asked = ask_of(Question("take", BLACK, state, ()), level_of("bgsage", "expert"))
@@ -173,13 +182,13 @@ def test_the_level_changes_between_games_with_the_engines_buttons_and_is_journal
     c = engine_opponent("gnubg-nn", BLACK).resume(journal, Settings(length=3), 0, show=shown.append)
     c.handle(BoardRead(START, 1))
     c.handle(ButtonPressed(BLACK, DROP, 2))
-    assert c.opponent.level.name == "advanced" and c.message().text == "gnubg-nn (advanced) from the next game on"
+    assert _engine(c).source.level.name == "advanced" and c.message().text == "gnubg-nn (advanced) from the next game on"
     assert shown[-1].names == ("White", "gnubg-nn (advanced)")  # the display names the level now played
     c.handle(ButtonPressed(BLACK, DROP, 3))
     c.handle(ButtonPressed(BLACK, DOUBLE, 4))
-    assert c.opponent.level.name == "advanced"
+    assert _engine(c).source.level.name == "advanced"
     again = engine_opponent("gnubg-nn", BLACK).resume(journal, Settings(length=3), 5)
-    assert again.opponent.level.name == "advanced"  # a restart keeps the level chosen
+    assert _engine(again).source.level.name == "advanced"  # a restart keeps the level chosen
 
 
 def test_the_person_numbering_of_the_engines_play() -> None:
@@ -285,7 +294,7 @@ def _positions(seed: int, count: int) -> list[tuple[Position, tuple[int, int]]]:
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_every_other_play_is_wrong_and_every_step_of_the_engines_play_is_progress(seed: int) -> None:
-    from bgboard.control.opponent_room import execution, mid_step, prefixes
+    from bgboard.control.carrying import execution, mid_step, prefixes
 
     checked = 0
     for position, dice in _positions(seed, 60):
@@ -413,7 +422,7 @@ def test_the_engine_accepts_a_resignation_worth_its_position_and_declines_one_th
 def test_the_person_resigns_and_the_engine_answers_at_the_board() -> None:
     c, sent, shown = _opened()
     start = start_position().swap()
-    c.handle(BoardRead(Observation.of_board(board_of(_after(start, c.answer.steps), BLACK)), 10))
+    c.handle(BoardRead(Observation.of_board(board_of(_after(start, _engine(c).carrier.answer.steps), BLACK)), 10))
     assert c.state.phase == Phase.TURN and c.state.turn == WHITE
     c.handle(ButtonPressed(WHITE, DROP, 20))  # resign: a single game offered
     c.handle(ButtonPressed(WHITE, ROLL, 21))
@@ -422,8 +431,6 @@ def test_the_person_resigns_and_the_engine_answers_at_the_board() -> None:
 
 
 def test_a_hit_is_guided_to_the_bar_and_a_bear_off_to_the_tray() -> None:
-    from bgboard.control.opponent_room import OpponentRoom
-
     class Scripted:  # an OpponentPlay source with a fixed answer (a remote board would be one)
         name = "remote"
 
@@ -444,8 +451,8 @@ def test_a_hit_is_guided_to_the_bar_and_a_bear_off_to_the_tray() -> None:
     sent: list = []
     shown: list = []
     source = Scripted(Answer("play"))
-    c = OpponentRoom.resume(MemoryJournal(), Settings(length=3), 0, opponent=source, side=BLACK,
-                            send=sent.append, show=shown.append)
+    c = Controller.resume(MemoryJournal(), Settings(length=3), 0, other=EnginePlayer(source, BLACK),
+                          send=sent.append, show=shown.append)
     c.handle(BoardRead(START, 1))
     c.handle(ButtonPressed(WHITE, ROLL, 2))
     c.handle(DiceRolled((5, 2), 1, 3))  # white opens 5-2
@@ -454,7 +461,7 @@ def test_a_hit_is_guided_to_the_bar_and_a_bear_off_to_the_tray() -> None:
     c.handle(ButtonPressed(WHITE, ROLL, 11))
     source.answer = Answer("play", ((24, 18), (18, 14)), "24/14*")  # black's 6-4 hits white's blot on 11
     c.handle(DiceRolled((6, 4), 2, 20))
-    assert c.state.turn == BLACK and c.answer == source.answer
+    assert c.state.turn == BLACK and _engine(c).carrier.answer == source.answer
     c.handle(BoardRead(Observation.of_board(board_of(_after(c.state.position, ((24, 18),)), BLACK)), 21))
     assert shown[-1].message[0] == "remote plays 1/11*: move 7/11: your blot there goes to the bar (2 of 2)"
     assert sent[-1] == SetLeds((Led(6, BLUE), Led(10, GREEN), Led(24, RED)))  # white's bar is LED 24

@@ -1,12 +1,12 @@
-"""A person at another board: two remote controllers over the real controller, rules and
-journal, their moves handed across as the link hands them (the network is tests/net's)."""
+"""A person at another board: two match rooms, each given a ``RemotePlayer`` for the other
+board, over the real match room, rules and journal, their moves handed across as the link hands them (the network is tests/net's)."""
 
 from __future__ import annotations
 
 from bgboard.control.clock import ClockRules
-from bgboard.control.controller import Settings
+from bgboard.control.controller import Controller, Settings
 from bgboard.control.events import DOUBLE, DROP, ROLL, BoardRead, ButtonPressed, DiceRolled, OpponentMoved, Tick
-from bgboard.control.remote import FORFEIT, RemoteRoom, RemotePeer, author
+from bgboard.control.remote import FORFEIT, RemotePeer, RemotePlayer, author
 from bgboard.link.messages import Led, SetLeds, SetRolling
 from bgboard.match import Move
 from bgboard.match.actions import Double, OpeningRoll, Roll, action_to_dict
@@ -28,7 +28,7 @@ class Board:
         self.shown: list = []
         name = ("White", "Black")[1 - local]
         self.peer = RemotePeer(name, online=True)
-        self.c = RemoteRoom.resume(MemoryJournal(), settings, 0, opponent=self.peer, side=1 - local,
+        self.c = Controller.resume(MemoryJournal(), settings, 0, other=RemotePlayer(self.peer, 1 - local),
                                    send=self.sent.append, show=self.shown.append)
         self.c.handle(BoardRead(START, 1))
 

@@ -1,5 +1,6 @@
-"""One kind of room (issue 21): the match controller, the opponent and remote rooms, the
-practice room and the replay room are each a ``control.rooms.Room`` — structurally, as
+"""One kind of room (issue 21): the match room (whoever plays its other side: a person at the
+board, the engine, a remote board), the practice room and the replay room are each a
+``control.rooms.Room`` — structurally, as
 pyright checks this very file (``_typed_rooms`` assigns each to a ``Room``), at run time
 (``runtime_checkable``), and in behaviour: each is driven here through the protocol alone —
 events in, the display and the actions out, over at the end — over the real rules, journal,
@@ -19,9 +20,10 @@ import pytest
 from bgboard.control.controller import Controller, Settings
 from bgboard.control.events import DOUBLE, ROLL, BoardRead, ButtonPressed, DiceRolled, Event, OpponentMoved
 from bgboard.control.practice_room import PracticeRoom
-from bgboard.control.remote import RemotePeer, RemoteRoom
+from bgboard.control.remote import RemotePeer, RemotePlayer
 from bgboard.control.replay_room import FORWARD, ReplayRoom, replay_steps
 from bgboard.control.rooms import OtherSide, Room
+from bgboard.control.seated_room import SeatedRoom
 from bgboard.display.display_state import DisplayState
 from bgboard.hints.drills import Drill, drill_from_position_id
 from bgboard.hints.lesson import PlayLesson
@@ -97,7 +99,7 @@ def _typed_rooms(journal: MemoryJournal, drills: Sequence[Drill], screen: Screen
     match: Room = Controller.resume(journal, Settings(length=1), 0, send=screen.send, show=screen.show)
     against: Room = engine_opponent("gnubg-nn", BLACK).resume(MemoryJournal(), Settings(length=1), 0,
                                                               send=screen.send, show=screen.show)
-    remote: Room = RemoteRoom.resume(MemoryJournal(), Settings(length=1), 0, opponent=RemotePeer("Black"), side=BLACK,
+    remote: Room = Controller.resume(MemoryJournal(), Settings(length=1), 0, other=RemotePlayer(RemotePeer("Black"), BLACK),
                                      send=screen.send, show=screen.show)
     practice: Room = PracticeRoom(drills, grade=lambda *a: None, send=screen.send, show=screen.show)
     replay: Room = ReplayRoom(replay_steps(import_mat(MATCH_FILE.read_bytes())), send=screen.send, show=screen.show)
@@ -106,15 +108,15 @@ def _typed_rooms(journal: MemoryJournal, drills: Sequence[Drill], screen: Screen
 
 def test_every_room_is_a_room_at_run_time() -> None:
     rooms = _typed_rooms(MemoryJournal(), [drill_from_position_id("4HPwATDgc/ABMA", "31")], Screen())
-    assert [type(r).__name__ for r in rooms] == ["Controller", "OpponentRoom", "RemoteRoom", "PracticeRoom",
-                                                 "ReplayRoom"]
+    assert [type(r).__name__ for r in rooms] == ["Controller", "Controller", "Controller", "PracticeRoom",
+                                                 "ReplayRoom"]  # one match room, whoever plays the other side
     assert all(isinstance(r, Room) for r in rooms)
     assert not isinstance(object(), Room) and not isinstance(Screen(), Room)  # the check can fail
 
 
 def test_every_room_says_who_plays_the_other_side_from_elsewhere() -> None:
     """The capability callers (the simulator's players) ask instead of downcasting a room to
-    ``OpponentRoom``: the engine's side with its engine and level, the remote board's side
+    its player: the engine's side with its engine and level, the remote board's side
     with no engine, None where both sides are at the board or there is no match."""
     rooms = _typed_rooms(MemoryJournal(), [drill_from_position_id("4HPwATDgc/ABMA", "31")], Screen())
     match, against, remote, practice, replay = (room.other_side() for room in rooms)
@@ -130,8 +132,8 @@ def test_no_room_is_downcast_to_its_class() -> None:
     import ast
 
     package = ROOT / "host" / "bgboard"
-    room_names = {"Controller", "OpponentRoom", "RemoteRoom", "PracticeRoom", "ReplayRoom", "EngineOpponent",
-                  "RemotePeer", "ClubSeat", "RemoteSeat"}
+    room_names = {"Controller", "PracticeRoom", "ReplayRoom", "EngineOpponent", "RemotePeer", "ClubSeat", "RemoteSeat",
+                  "PersonAtBoard", "EnginePlayer", "RemotePlayer"}
     found: list[str] = []
     for path in package.rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text())):
@@ -140,6 +142,27 @@ def test_no_room_is_downcast_to_its_class() -> None:
                 if names & room_names:
                     found.append(f"{path.relative_to(package)}:{node.lineno}")
     assert not found, found
+
+
+def test_every_signature_of_the_rooms_is_typed_without_any() -> None:
+    """Typed end to end (issue 33): no parameter, ``*args``/``**kwargs`` or return in
+    control/ is a bare ``Any`` (the rooms, their players and parts; ``OpponentRoom.__init__``
+    took ``journal: Any, settings: Any, **kwargs: Any``); a JSON body stays ``dict[str, Any]``."""
+    import ast
+
+    def bare_any(annotation: ast.expr | None) -> bool:
+        return isinstance(annotation, ast.Name) and annotation.id == "Any"
+
+    found: list[str] = []
+    for path in sorted((ROOT / "host" / "bgboard" / "control").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                a = node.args
+                params = [*a.posonlyargs, *a.args, *a.kwonlyargs, *(x for x in (a.vararg, a.kwarg) if x is not None)]
+                if any(bare_any(p.annotation) for p in params) or bare_any(node.returns):
+                    found.append(f"{path.name}:{node.lineno} {node.name}")
+    assert found == []
+    assert bare_any(ast.parse("def f(**kw: Any) -> None: ...").body[0].args.kwarg.annotation)  # type: ignore[attr-defined]
 
 
 @pytest.mark.slow
@@ -161,6 +184,39 @@ def test_pyright_finds_every_room_class_a_room(tmp_path: Path) -> None:
                        "    def handle(self, event: object) -> None: ...\n\n\nroom: Room = Clock()\n")
     found = errors(no_room)
     assert len(found) == 1 and '"Clock" is incompatible with protocol "Room"' in found[0]
+
+
+def test_the_match_room_with_seats_beside_it_is_a_room_and_the_seats_follow_in_order() -> None:
+    """The app's one room under [club] or [remote] (control/seated_room.py): a press a seat
+    takes is that seat's alone; every other event is the match room's; the seats follow in
+    order (the club's seat, then the remote one)."""
+    followed: list[str] = []
+
+    class Seat:
+        def __init__(self, name: str, takes: bool) -> None:
+            self.name, self.takes = name, takes
+
+        def press(self, player: int, button: str, at_ms: int) -> bool:
+            return self.takes and button == DOUBLE
+
+        def after(self) -> None:
+            followed.append(self.name)
+
+    screen = Screen()
+    match = Controller.resume(MemoryJournal(), Settings(length=1), 0, send=screen.send, show=screen.show)
+    room: Room = SeatedRoom(match, [Seat("club", True), Seat("remote", False)])
+    _handle(room, screen, BoardRead(START, 1))
+    drawn = len(screen.shown)
+    room.handle(ButtonPressed(WHITE, DOUBLE, 2))  # the club seat's: the match never sees it
+    assert len(screen.shown) == drawn and match.notice is None
+    match.handle(ButtonPressed(WHITE, DOUBLE, 2))  # (had it seen it: a notice)
+    assert match.notice is not None and match.notice.text == "you cannot double now"
+    _handle(room, screen, ButtonPressed(WHITE, ROLL, 3))
+    _handle(room, screen, DiceRolled((3, 1), 0, 4))
+    assert room.state is not None and room.state.phase == Phase.PLAY and room.state == match.state
+    assert room.other_side() is None and room.display() == match.display() and isinstance(room, Room)
+    room.follow()
+    assert followed == ["club", "remote"]
 
 
 # ------------------------------------------------------------------ each room, through the protocol only
@@ -247,7 +303,7 @@ def test_a_remote_match_is_played_to_its_end_at_both_boards_through_the_protocol
     boards: list[tuple[Room, RemotePeer, Screen, int]] = []
     for local in (WHITE, BLACK):
         screen, peer = Screen(), RemotePeer(("White", "Black")[1 - local], online=True)
-        room: Room = RemoteRoom.resume(MemoryJournal(), Settings(length=1), 0, opponent=peer, side=1 - local,
+        room: Room = Controller.resume(MemoryJournal(), Settings(length=1), 0, other=RemotePlayer(peer, 1 - local),
                                        send=screen.send, show=screen.show)
         _handle(room, screen, BoardRead(START, 1))
         boards.append((room, peer, screen, local))

@@ -54,14 +54,14 @@ def test_a_board_plays_the_directors_assignment_and_reports_it(tmp_path: Path, b
         factory = MockFactory()
         app = App(config, pin_factory=factory, panel=FilePanel(panel_spec("waveshare-4in2"), tmp_path / "f"), timing=FAST)
         task = asyncio.create_task(app.run())
-        await until(lambda: app.controller is not None and app.controller.observation is not None)
+        await until(lambda: app.match is not None and app.match.observation is not None)  # (the room: the match seated)
         await until(lambda: any("club not reachable" in m or "club offline" in m for m in app.shown[-1].message))
         broker.start()
         results = []
         async with open_client(parse_broker_url(broker.url), username=DIRECTOR, password=broker.password(DIRECTOR), identifier="t-director") as d:
             await d.subscribe([(f"{BASE}/2/result", 1), (f"{BASE}/2/state", 1)])
             await d.publish(f"{BASE}/2/assign", encode(assignment), qos=1, retain=True)
-            c = app.controller
+            c = app.match
             assert c is not None
             await until(lambda: c.state is not None and c.state.players == ("Ann", "Bob"), 30)
             assert app.shown[-1].names == ("Ann", "Bob") and app.shown[-1].match_length == 1

@@ -144,10 +144,10 @@ def test_the_board_asks_both_players_and_reports_their_answer(tmp_path: Path, br
             # the board read too (as tests/control/test_app.py's _running waits): the app opens the
             # board's link after its buttons are made (in a thread), and the club's assignment can
             # come before that; a press on a button still being made raised inside gpiozero
-            await until(lambda: app.controller is not None and app.controller.state is not None
-                        and app.controller.state.players == ("Ann", "Bob")
-                        and app.controller.observation is not None, 30)
-            c = app.controller
+            await until(lambda: app.match is not None and app.match.state is not None
+                        and app.match.state.players == ("Ann", "Bob")
+                        and app.match.observation is not None, 30)
+            c = app.match
             assert c is not None
             press(factory, 5)  # white: roll
             await until(lambda: board.rolling)

@@ -8,6 +8,8 @@ from pathlib import Path
 
 from bgboard.control.controller import Controller, Settings
 from bgboard.control.events import ButtonPressed, Button, DiceRolled, Tick
+from bgboard.control.rooms import Room
+from bgboard.control.seated_room import SeatedRoom
 from bgboard.net.protocol import Assignment, ClockSettings
 from bgboard.net.seat import ClubSeat
 from bgboard.store.journal import Journal
@@ -65,4 +67,28 @@ def test_the_answers_outlive_a_reboot_and_a_dispute_is_reported(tmp_path: Path) 
     assert not c.over and c.actions[0].players == ("White", "Black")  # a new match of the players' own
     rows = [(e.body["what"], e.body.get("player"), e.body.get("answer")) for e in journal.entries() if e.kind == "club"]
     assert rows[-3:] == [("answer", 0, "confirm"), ("answer", 1, "dispute"), ("reported", None, None)]
+    journal.close()
+
+
+def test_the_seated_room_hands_the_seat_its_presses_and_the_match_the_rest(tmp_path: Path) -> None:
+    """The one room the app drives with [club] set: the match room with the club seat beside
+    it (control/seated_room.py) — while the result waits for the players, their presses are the
+    seat's and never reach the match; once it is reported, the buttons are the match's again."""
+    journal, c, seat, sent = boot(tmp_path / "journal.sqlite", 1000)
+    room: Room = SeatedRoom(c, [seat])
+    seat.offer(ASSIGNMENT)
+    for event in (DiceRolled((3, 1), 1, 2000), Tick(5000)):
+        room.handle(event)
+        room.follow()
+    assert room.over and c.forfeit == 0 and sent.results == []  # over, waiting for the answers
+    done = len(room.actions)
+    for player in (0, 1):  # Ann, then Bob, confirm
+        room.handle(ButtonPressed(player, Button.ROLL, 6000 + player))
+        room.follow()
+    [r] = sent.results
+    assert (r.match, r.confirmed, r.disputed) == (7, True, False) and len(room.actions) == done and room.over
+    room.handle(ButtonPressed(1, Button.ROLL, 9000))  # reported: the press is the match's (a new match)
+    room.follow()
+    assert not room.over and [a.kind for a in room.actions] == ["start"]
+    assert isinstance(room, Room) and room.display() == c.display() and room.other_side() is None
     journal.close()

@@ -1,14 +1,21 @@
-"""The game controller: events from the board, the dice module and the buttons drive the
-match; every action is journalled before it takes effect.
+"""The match room (the game controller): events from the board, the dice module and the
+buttons drive one match at this board; every action is journalled before it takes effect.
 
-One handler per event type (:data:`Controller.handlers`).  The controller only routes: the
-match, its journal and its clocks are a :class:`~bgboard.control.session.MatchSession`, the
-roll being played is judged by a :class:`~bgboard.control.judge.TurnJudge`, and what the
-display shows is a frozen :class:`~bgboard.control.presenter.View` that
-:func:`~bgboard.control.presenter.display_state` draws.  The controller holds no I/O of its
-own: the journal, the device (``send``: host → board messages such as LEDs and rolling)
-and the display (``show``: a :class:`bgboard.display.display_state.DisplayState`) are injected, and
-time comes with the events.
+One class for every match, composed of parts it owns: the match, its journal and its clocks
+are a :class:`~bgboard.control.session.MatchSession`, the roll being played is judged by a
+:class:`~bgboard.control.judge.TurnJudge`, what the buttons mean is
+:class:`~bgboard.control.match_buttons.MatchButtons` (a resignation's presses:
+:class:`~bgboard.control.resigning.Resignation`), hints and lessons are a
+:class:`~bgboard.control.coach.Coach`, and what the display shows is a frozen
+:class:`~bgboard.control.presenter.View` (:mod:`bgboard.control.match_view`) that
+:func:`~bgboard.control.presenter.display_state` draws.  Who plays the other side is the
+:class:`~bgboard.control.other_player.OtherPlayer` it is given (``other``): both people at
+this board (the default), an engine (:class:`~bgboard.control.engine_player.EnginePlayer`) or
+a person at another board (:class:`~bgboard.control.remote.RemotePlayer`); the room hands it
+each event it may take differently, with the room's own handling.  The room holds no I/O of
+its own: the journal, the device (``send``: host → board messages such as LEDs and rolling)
+and the display (``show``: a :class:`bgboard.display.display_state.DisplayState`) are
+injected, and time comes with the events.
 
 Buttons (per player, hardware/pins.toml): **roll** — ask for the dice (the board's dice
 button is enabled only then), or *done* after moving (press the clock), or start the next
@@ -20,10 +27,11 @@ presses **drop**, chooses the level with **double**, offers it with **roll**; th
 accepts with **double** or declines with **drop**.  In money play with beavers on, a doubled
 player may beaver with **roll**.
 
-Teaching (``Settings.teach``): in ``learner`` mode no hint is shown before the play unless
-the mover asks for it with **double**; after each completed play the injected ``grade``
-answers with a lesson (at once, or later as a :class:`LessonReady` event) that the display
-shows until the next play, and cube decisions are graded through ``grade_cube``.
+Teaching (``Settings.teach``; :mod:`bgboard.control.coach`): in ``learner`` mode no hint is
+shown before the play unless the mover asks for it with **double**; after each completed play
+the injected ``grade`` answers with a lesson (at once, or later as a :class:`LessonReady`
+event) that the display shows until the next play, and cube decisions are graded through
+``grade_cube``.
 
 Done is accepted only when the board shows a complete legal play (or the roll has no
 legal play and the board is untouched).  An illegal play must be corrected (USBGF "Legal
@@ -41,10 +49,12 @@ board changes.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Self
+from typing import TYPE_CHECKING, Callable, Self, TypedDict, Unpack
 
 from bgboard.language import Phrase
+from bgboard.control.match_buttons import MatchButtons
 from bgboard.control.clock import Clock
+from bgboard.control.coach import Coach, CubeGrader, Grader, Hinter, Summariser
 from bgboard.control.events import (
     BoardFault,
     BoardRead,
@@ -55,27 +65,28 @@ from bgboard.control.events import (
     HintReady,
     LessonReady,
     LinkChanged,
+    OpponentMoved,
     Tick,
 )
 from bgboard.control.judge import BLUE, GREEN, RED, Offer, TurnJudge
+from bgboard.control.match_view import room_message, room_view
 from bgboard.control.notice import Notice, Severity, Topic
 from bgboard.control.numbering import Numbering, Words
+from bgboard.control.other_player import OtherPlayer, PersonAtBoard
 from bgboard.control.presenter import View, display_state
-from bgboard.control.resigning import Resigning
+from bgboard.control.resigning import Resignation
 from bgboard.control.rooms import OtherSide
-from bgboard.control.seed_notes import variant_notes
 from bgboard.control.session import ILLEGAL_POLICIES, IllegalPolicy, JournalLike, MatchSession, Settings
 from bgboard.link.messages import HostMessage, SetLeds, SetRolling
-from bgboard.match import Action, Beaver, Double, Drop, Move, NextGame, OpeningRoll, Pass, Roll, Take
+from bgboard.match import Action, OpeningRoll, Roll
 from bgboard.match.state import MatchState, Phase
-from bgboard.rules.position import Position
-from bgboard.sense.places import Observation, differences
-from bgboard.sense.recognise import RollReader, Verdict, setup_message
+from bgboard.sense.places import Observation
+from bgboard.sense.recognise import RollReader, Verdict
 from bgboard.sense.roll import RollReading
 
 if TYPE_CHECKING:
     from bgboard.display.display_state import DisplayState
-    from bgboard.hints.lesson import CubeLesson, Lesson, PlayLesson
+    from bgboard.hints.lesson import Lesson
 
 __all__ = [
     "BLUE",
@@ -86,78 +97,62 @@ __all__ = [
     "IllegalPolicy",
     "JournalLike",
     "Notice",
+    "RoomParts",
     "Settings",
 ]
 
 INFO, WARNING, ERROR = Severity.INFO, Severity.WARNING, Severity.ERROR
 
-#: ``grade(player, before, dice, after, state)``: a lesson now, or None (it comes as LessonReady).
-Grader = Callable[[int, Position, tuple[int, int], Position, MatchState], "PlayLesson | None"]
-#: ``grade_cube(player, state_before, decision)``: a lesson of a cube decision, or None.
-CubeGrader = Callable[[int, MatchState, str], "CubeLesson | None"]
+
+class RoomParts(TypedDict, total=False):
+    """What a match room is given besides its journal and settings (every one optional)."""
+
+    other: OtherPlayer  # who plays the other side (default: a person at this board)
+    send: Callable[[HostMessage], None]  # to the board
+    show: Callable[[DisplayState], None]  # to the display
+    hint: Hinter | None
+    grade: Grader | None
+    grade_cube: CubeGrader | None
+    summarise: Summariser | None  # the learner report in short, shown at the match's end
 
 
-class Controller(Resigning):
-    """Drives one match (see the module docstring).
+class Controller:
+    """The match room (see the module docstring).
 
     Build it with :meth:`resume`, which replays the journal (or starts the match the
     settings describe when the journal is empty).
     """
 
-    def __init__(
-        self,
-        journal: JournalLike,
-        settings: Settings,
-        *,
-        send: Callable[[HostMessage], None] = lambda message: None,
-        show: Callable[[DisplayState], None] = lambda state: None,
-        hint: Callable[[Position, tuple[int, int]], str | None] | None = None,
-        grade: Grader | None = None,
-        grade_cube: CubeGrader | None = None,
-        summarise: Callable[[list[Lesson]], tuple[str, ...]] | None = None,
-    ) -> None:
+    def __init__(self, journal: JournalLike, settings: Settings, **parts: Unpack[RoomParts]) -> None:
         self.session = MatchSession(journal, settings)
         self.judge = TurnJudge(self._new_turn, Numbering(settings.numbering))
-        self.hint = hint
-        self.hint_text: str | None = None
-        self.grade = grade
-        self.grade_cube = grade_cube
-        self.summarise = summarise  # the learner report in short, shown at the match's end
-        self.lessons: list[Lesson] = []  # every lesson of this session, oldest first
-        self.lesson: Lesson | None = None  # the lesson shown now (its player is lesson_player)
-        self.lesson_player: int | None = None
-        self.resigning: tuple[int, int] | None = None  # (player, level) being chosen at the board
+        self.coach = Coach(lambda: self.learner, parts.get("hint"), parts.get("grade"), parts.get("grade_cube"),
+                           parts.get("summarise"))
+        self.resignation = Resignation(self)
+        self.buttons = MatchButtons(self, self.resignation)
         self.result_sent: bool | None = None  # club match: the result reached the event (set by the club link)
         # the match's analysis at its end (PR and error rates, computed on the hint worker)
         # and the number of actions it was computed for
         self.analysis: tuple[tuple[str, ...], int] = ((), -1)
-        self.send = send
-        self.show = show
+        self.send: Callable[[HostMessage], None] = parts.get("send", lambda message: None)
+        self.show: Callable[[DisplayState], None] = parts.get("show", lambda state: None)
         self.notice: Notice | None = None
         self.link_up = True
         self.now_ms = 0
-        self.handlers: dict[type, Callable[[Any], None]] = {
-            BoardRead: self._on_board,
-            DiceRolled: self._on_dice,
-            ButtonPressed: self._on_button,
-            LinkChanged: self._on_link,
-            BoardFault: self._on_fault,
-            HintReady: self._on_hint,
-            LessonReady: self._on_lesson,
-            Tick: self._on_tick,
-        }
+        self.other: OtherPlayer = parts.get("other", PersonAtBoard())
+        self.coach.away = self.other.side  # the side played from elsewhere: no hints, no lessons
+        self.other.open(self)
 
     # ------------------------------------------------------------------ start / resume
     @classmethod
-    def resume(cls, journal: JournalLike, settings: Settings, now_ms: int, **kwargs: Any) -> Self:
-        """The controller (of the class asked: an ``OpponentRoom.resume`` is one) standing
-        exactly where the journal left the match."""
-        controller = cls(journal, settings, **kwargs)
-        controller.now_ms = now_ms
-        controller.session, refused = MatchSession.resume(journal, settings, now_ms)
-        controller._refused(refused)
-        controller._refresh()
-        return controller
+    def resume(cls, journal: JournalLike, settings: Settings, now_ms: int, **parts: Unpack[RoomParts]) -> Self:
+        """The match room standing exactly where the journal left the match."""
+        room = cls(journal, settings, **parts)
+        room.now_ms = now_ms
+        room.session, refused = MatchSession.resume(journal, settings, now_ms)
+        room.refuse(refused)
+        room.refresh()
+        return room
 
     # ------------------------------------------------------------------ the match, as the session keeps it
     @property
@@ -177,10 +172,6 @@ class Controller(Resigning):
         return self.session.actions
 
     @property
-    def history(self) -> list[tuple[Position, int]]:
-        return self.session.history
-
-    @property
     def clock(self) -> Clock | None:
         return self.session.clock
 
@@ -194,11 +185,10 @@ class Controller(Resigning):
         return self.session.over
 
     def other_side(self) -> OtherSide | None:
-        """Both sides are at this board (:class:`~bgboard.control.opponent_room.OpponentRoom`
-        says who plays one of them from elsewhere)."""
-        return None
+        """Who plays the other side from elsewhere (None: both sides at this board)."""
+        return self.other.who()
 
-    # ------------------------------------------------------------------ the roll, as the judge sees it
+    # ------------------------------------------------------------------ the roll, as the judge sees it; its hint and lessons
     @property
     def observation(self) -> Observation | None:
         return self.judge.observation
@@ -209,11 +199,17 @@ class Controller(Resigning):
 
     @property
     def choice(self) -> int:
+        """Which reading of an ambiguous board is shown (**double** shows the next)."""
         return self.judge.choice
 
     @property
     def offer(self) -> Offer | None:
         return self.judge.offer
+
+    @property
+    def resigning(self) -> tuple[int, int] | None:
+        """(the resigner, the level) while a player chooses a resignation at the board."""
+        return self.resignation.choosing
 
     def turn(self) -> RollReader | None:
         """The recognition context of the roll being played (None outside the play phase)."""
@@ -224,52 +220,38 @@ class Controller(Resigning):
         """Teaching mode: no hint before the play unless asked, every play graded."""
         return self.settings.teach == "learner"
 
+    @property
+    def lessons(self) -> list[Lesson]:
+        """Every lesson of this session, oldest first."""
+        return self.coach.lessons
+
+    @property
+    def lesson(self) -> Lesson | None:
+        """The lesson shown now."""
+        return self.coach.lesson
+
     def _new_turn(self, state: MatchState) -> None:
-        assert state.dice is not None
-        self.hint_text = None
-        if not state.playing.hints:  # no engine knows this game (the registry says): say so, show no hint
-            self.hint_text = f"no engine knows {state.playing.title}"
-            return
-        if not self.learner:  # a learner sees the hint only when asking for it
-            self._ask_hint(state)
+        self.coach.new_turn(state)
 
-    def _ask_hint(self, state: MatchState) -> None:
-        assert state.dice is not None
-        # ``hint`` answers at once (a str) or starts a request whose answer comes as HintReady
-        self.hint_text = self.hint(state.position, state.dice) if self.hint is not None else None
-
-    def _on_lesson(self, event: LessonReady) -> None:
-        self._learn(event.player, event.lesson)
-
-    def _learn(self, player: int, lesson: Lesson | None) -> None:
-        if lesson is None:
-            return
-        self.lessons.append(lesson)
-        self.lesson, self.lesson_player = lesson, player
-
+    # ------------------------------------------------------------------ told by the app
     def show_analysis(self, text: tuple[str, ...], actions: int) -> None:
         """The app's hint worker analysed the match of ``actions`` actions: the match-end
         screen shows ``text`` (both players' PR and error rate, longest form first) while
         the match is still that one."""
         self.analysis = (tuple(text), actions)
-        self._refresh()
+        self.refresh()
 
     def mark_result(self, sent: bool | None) -> None:
         """The club link says whether this match's result reached the event (True), is
         still being sent (False), or that the match is no club match (None); the match-end
         screen shows it."""
         self.result_sent = sent
-        self._refresh()
+        self.refresh()
 
     def tell(self, notice: Notice | None) -> None:
         """Show ``notice`` now (the club seat: a result to confirm, control/confirm.py)."""
         self.notice = notice
-        self._refresh()
-
-    def _on_hint(self, event: HintReady) -> None:
-        state = self.state
-        if state is not None and state.phase == Phase.PLAY and (state.position, state.dice) == (event.position, event.dice):
-            self.hint_text = event.text  # else the roll it was for is over: too late
+        self.refresh()
 
     def new_match(self, settings: Settings, at_ms: int) -> None:
         """Start a new match at this board under ``settings`` (a club director's assignment:
@@ -279,22 +261,40 @@ class Controller(Resigning):
         self.session.settings = settings
         self.judge.settled()
         self.notice = None
-        self._refused(self.session.new_match(at_ms))
-        self._refresh()
+        self.refuse(self.session.new_match(at_ms))
+        self.refresh()
 
     # ------------------------------------------------------------------ the one entry point
     def handle(self, event: Event) -> None:
-        """Act on one event (its one handler), then refresh the display; an event of a kind
-        this room has no handler for (the other side's answer in a match of two people at
-        the board) changes nothing (:class:`~bgboard.control.rooms.Room`)."""
+        """Act on one event (the other side's player first where it takes that kind), then
+        refresh the display, then let the other side's player act; an event this room has
+        no use for changes nothing (:class:`~bgboard.control.rooms.Room`)."""
         self.now_ms = event.at_ms
-        handler = self.handlers.get(type(event))
-        if handler is not None:
-            handler(event)
-        self._refresh()
+        other = self.other
+        match event:
+            case BoardRead():
+                other.on_board(event, self._on_board)
+            case DiceRolled():
+                other.on_dice(event, self.roll)
+            case ButtonPressed():
+                other.on_button(event, self.buttons.press)
+            case LinkChanged():
+                other.on_link(event, self._on_link)
+            case Tick():
+                other.on_tick(event, self._on_tick)
+            case OpponentMoved():
+                other.on_answer(event)
+            case BoardFault():
+                self.notice = Notice(event.text, ERROR, topic=Topic.SENSOR if event.sensor else Topic.GENERAL)
+            case HintReady():
+                self.coach.hint_ready(event, self.state)
+            case LessonReady():
+                self.coach.learn(event.player, event.lesson)
+        self.refresh()
+        other.after(event)
 
-    # ------------------------------------------------------------------ actions
-    def _act(self, action: Action, at_ms: int) -> bool:
+    # ------------------------------------------------------------------ what the room's parts ask of it
+    def act(self, action: Action, at_ms: int) -> bool:
         """Check ``action`` against the match, journal it, then let it take effect.
         A refused action becomes a notice (one sentence) and changes nothing."""
         refused = self.session.act(action, at_ms)
@@ -305,11 +305,27 @@ class Controller(Resigning):
         self.notice = None
         return True
 
-    def _refused(self, refused: str | None) -> None:
+    def refuse(self, refused: str | None) -> None:
+        """Say why the match could not start (nothing when it could)."""
         if refused is not None:
             self.notice = Notice(refused, WARNING)
 
-    # ------------------------------------------------------------------ handlers
+    def press(self, player: int, button: Button, at: int) -> None:
+        """``player``'s ``button`` as this room takes it from a person at the board."""
+        self.buttons.press(ButtonPressed(player, button, at))
+
+    def after_play(self, mover: int | None, at: int) -> None:
+        state = self.state
+        if state is not None and state.phase in (Phase.GAME_OVER, Phase.MATCH_OVER):
+            self.after_game(at)
+        else:
+            self.session.clock_to(None if mover is None else 1 - mover, at)
+
+    def after_game(self, at: int) -> None:
+        self.session.clock_to(None, at)
+        self.send(SetLeds(()))
+
+    # ------------------------------------------------------------------ the board, the dice, the link, the clock
     def _on_board(self, event: BoardRead) -> None:
         self.judge.observation = event.observation
         state = self.state
@@ -326,13 +342,14 @@ class Controller(Resigning):
                 self.notice = Notice(Phrase("play taken back: play the roll again"))
                 self.judge.verdict = None
 
-    def _on_dice(self, event: DiceRolled) -> None:
+    def roll(self, event: DiceRolled) -> None:
+        """The dice as this room takes them (the opening roll, or the roll of the player on turn)."""
         state = self.state
         self.send(SetRolling(False))
         if state is None or self.over:
             return
         if state.phase == Phase.OPENING:
-            if self._act(OpeningRoll(event.dice), event.at_ms):
+            if self.act(OpeningRoll(event.dice), event.at_ms):
                 state = self.state
                 assert state is not None
                 if state.phase == Phase.OPENING:
@@ -341,150 +358,10 @@ class Controller(Resigning):
                     self.session.clock_to(state.turn, event.at_ms)
                     self.turn()
         elif state.phase == Phase.TURN:
-            if self._act(Roll(event.dice), event.at_ms):
+            if self.act(Roll(event.dice), event.at_ms):
                 self.turn()  # build the recognition context now, before the first reading
         else:
             self.notice = Notice(Phrase("it is not time to roll: these dice do not count"), WARNING)
-
-    def _on_button(self, event: ButtonPressed) -> None:
-        state = self.state
-        if state is None:
-            return
-        if self.over:
-            if event.button == Button.ROLL:  # a new match at the same board
-                self.judge.settled()
-                self.notice = None
-                self._refused(self.session.new_match(event.at_ms))
-            return
-        player, button, at = event.player, Button(event.button), event.at_ms
-        phase = state.phase
-        if self.resigning is not None and player == self.resigning[0]:
-            self._choose_resignation(button, at)
-            return
-        if phase == Phase.RESIGNED:
-            self._answer_resignation(player, button, at)
-            return
-        if button == Button.DROP and phase in (Phase.TURN, Phase.PLAY) and player == state.turn:
-            self.resigning = (player, 1)
-            self.notice = self._resign_notice()
-            return
-        if button == Button.ROLL and phase == Phase.DOUBLED and player == state.decider and state.rules.beavers:
-            if self._act(Beaver(player=player), at):
-                self._cube_lesson(player, state, "take")
-                self.session.clock_to(1 - player, at)
-            return
-        if button == Button.ROLL:
-            if phase == Phase.OPENING or (phase == Phase.TURN and player == state.turn):
-                if phase == Phase.TURN and state.may_double:
-                    self._cube_lesson(player, state, "no double")
-                self.send(SetRolling(True))
-                # source: dice = "dobbelstenen" seeds/000, "Würfel" seeds/004, "terningene" seeds/001
-                self.notice = Notice(Phrase("roll the dice"))
-            elif phase == Phase.PLAY and player == state.turn:
-                self._done(at)
-            elif phase == Phase.PLAY and self.judge.offer is not None:
-                self._accept_offer(at)
-            elif phase == Phase.GAME_OVER:
-                self._next_game(at)
-            else:
-                self.notice = Notice(Phrase("it is not your turn"), WARNING)
-        elif button == Button.DOUBLE:
-            if phase == Phase.TURN and player == state.turn:
-                if self._act(Double(player=player), at):
-                    self._cube_lesson(player, state, "double")
-                    self.session.clock_to(1 - player, at)
-            elif phase == Phase.DOUBLED and player == state.decider:
-                if self._act(Take(player=player), at):
-                    self._cube_lesson(player, state, "take")
-                    self.session.clock_to(1 - player, at)
-            elif phase == Phase.PLAY and player == state.turn and self.judge.next_reading():
-                pass
-            elif phase == Phase.PLAY and player == state.turn and self.learner and self.hint is not None:
-                self._ask_hint(state)  # the learner asks for the hint
-            else:
-                self.notice = Notice(Phrase("you cannot double now"), WARNING)
-        else:  # Button.DROP
-            if phase == Phase.DOUBLED and player == state.decider:
-                if self._act(Drop(player=player), at):
-                    self._cube_lesson(player, state, "pass")
-                    self._after_game(at)
-            else:
-                self.notice = Notice(Phrase("there is no double to drop"), WARNING)
-
-    def _done(self, at: int) -> None:
-        decision = self.judge.done(self.session)
-        if isinstance(decision, Notice):
-            self.notice = decision
-            return
-        state = self.state
-        assert state is not None
-        mover = state.turn
-        if self._act(decision, at):
-            self._play_lesson(state, decision)
-            self._after_play(mover, at)
-
-    # ------------------------------------------------------------------ teaching
-    def _play_lesson(self, before: MatchState, action: Action) -> None:
-        """Grade the play just recorded (teaching mode)."""
-        if not self.learner or self.grade is None or before.turn is None or before.dice is None:
-            return
-        now = self.state
-        if not isinstance(action, (Move, Pass)) or now is None:
-            return
-        mover = before.turn
-        after = Position(now.board[mover], now.board[1 - mover])  # the mover still "mine"
-        self._learn(mover, self.grade(mover, before.position, before.dice, after, before))
-
-    def _cube_lesson(self, player: int, before: MatchState, decision: str) -> None:
-        """Grade a cube decision at the match score (teaching mode)."""
-        if self.learner and self.grade_cube is not None:
-            self._learn(player, self.grade_cube(player, before, decision))
-
-    def _after_play(self, mover: int | None, at: int) -> None:
-        state = self.state
-        if state is not None and state.phase in (Phase.GAME_OVER, Phase.MATCH_OVER):
-            self._after_game(at)
-        else:
-            self.session.clock_to(None if mover is None else 1 - mover, at)
-
-    def _accept_offer(self, at: int) -> None:
-        """The opponent pressed roll: the offered play is condoned and the opponent rolls."""
-        offer = self.judge.offer
-        assert offer is not None and self.state is not None
-        if not self.judge.offer_stands():
-            self.judge.offer = None
-            self.notice = Notice(Phrase("the board changed: the play was not accepted"), WARNING)
-            return
-        mover = self.state.turn
-        if not self._act(offer.action, at):
-            return
-        if self.state.phase in (Phase.GAME_OVER, Phase.MATCH_OVER):
-            self._after_game(at)
-            self.notice = Notice(Phrase("illegal play condoned: the game is over"))
-            return
-        self.session.clock_to(None if mover is None else 1 - mover, at)
-        self.send(SetRolling(True))
-        self.notice = Notice(Phrase("illegal play condoned: roll the dice"), INFO, Phrase("condoned: roll"))
-
-    def _after_game(self, at: int) -> None:
-        self.session.clock_to(None, at)
-        self.send(SetLeds(()))
-
-    def _setup_notice(self) -> Notice | None:
-        """What to put where before a game, or None when the board is set up (or unread)."""
-        if self.observation is None:
-            return None
-        fixes = differences(self.observation, self.session.start_counts())
-        own = Numbering(self.settings.numbering) == Numbering.OWN  # each player's own numbers
-        text = setup_message(fixes, own, self.session.next_variant())
-        return Notice(text, WARNING, Phrase("set up the board"), Topic.SETUP) if fixes else None
-
-    def _next_game(self, at: int) -> None:
-        setup = self._setup_notice()
-        if setup is not None:
-            self.notice = setup
-            return
-        self._act(NextGame(), at)
 
     def _on_link(self, event: LinkChanged) -> None:
         self.link_up = event.up
@@ -493,9 +370,6 @@ class Controller(Resigning):
         if not event.up:
             self.judge.observation = None
             self.judge.verdict = None
-
-    def _on_fault(self, event: BoardFault) -> None:
-        self.notice = Notice(event.text, ERROR, topic=Topic.SENSOR if event.sensor else Topic.GENERAL)
 
     def _on_tick(self, event: Tick) -> None:
         self.session.check_time(event.at_ms)
@@ -508,54 +382,13 @@ class Controller(Resigning):
         return Words(state.turn if state is not None else None, Numbering(self.settings.numbering))
 
     def message(self) -> Notice | None:
-        """What the display says now."""
-        if self.notice is not None and self.notice.topic == Topic.RESULT:
-            return self.notice  # a club result the players are asked to confirm
-        if self.forfeit is not None:
-            names = self.state.players if self.state else ("White", "Black")
-            return Notice(Phrase("%(loser)s ran out of time: %(who)s wins the match", loser=names[self.forfeit],
-                                 who=names[1 - self.forfeit]), ERROR)
-        state = self.state
-        if self.notice is not None:
-            if self.notice.topic == Topic.SETUP and state is not None and state.phase in (Phase.OPENING, Phase.GAME_OVER):
-                return self._setup_notice()  # what is still wrong on the board, as it is now
-            return self.notice
-        if not self.link_up:
-            return Notice(Phrase("the board is not connected"), ERROR)
-        state = self.state
-        if state is None:
-            return None
-        if state.phase == Phase.PLAY:
-            said = self.judge.message()
-            if said is not None:
-                return said
-        if state.phase == Phase.OPENING:
-            # (after a game the end screen stays until a player asks for the next game:
-            # then the set-up guidance shows what to put where)
-            return self._setup_notice()
-        return None
+        """What the display says now (the other side's player says it first where it has to)."""
+        return self.other.message(lambda: room_message(self))
 
     def view(self) -> View | None:
         """A frozen view of what the display shows now (None before the match could start)."""
-        if self.state is None:
-            return None
-        return View(
-            state=self.state,
-            now_ms=self.now_ms,
-            notice=self.message(),
-            clock=self.clock,
-            forfeit=self.forfeit,
-            hint=self.words.own(self.hint_text) if self.hint_text else None,
-            observation=self.observation,
-            start=self.session.start_counts(),
-            slots=self.settings.slots,
-            put_back=self.judge.put_back() if self.state.phase == Phase.PLAY else (),
-            lesson=self._lesson_text(),
-            sent=self.result_sent,
-            analysis=self.analysis[0] if self.analysis[1] == len(self.actions) else (),
-            beavers=self.state.rules.beavers,
-            variant=variant_notes(self.state),
-        )
+        view = room_view(self, self.message(), self.analysis)
+        return self.other.view(view) if view is not None else None
 
     def display(self) -> DisplayState | None:
         """What the display shows now: the :meth:`view` drawn (None before the match could
@@ -563,19 +396,8 @@ class Controller(Resigning):
         view = self.view()
         return display_state(view) if view is not None else None
 
-    def _lesson_text(self) -> tuple[str, ...]:
-        """The lesson shown now, in its player's numbering (with the player's name); at the
-        match's end, the session's report in short."""
-        if self.over and self.summarise is not None and self.lessons:
-            return self.summarise(self.lessons)
-        if self.lesson is None or self.state is None:
-            return ()
-        words = Words(self.lesson_player, Numbering(self.settings.numbering))
-        name = self.state.players[self.lesson_player] if self.lesson_player is not None else ""
-        forms = tuple(words.own(t) for t in self.lesson.text)
-        return tuple(f"{name}: {t}" for t in forms[:1]) + forms if name else forms
-
-    def _refresh(self) -> None:
+    def refresh(self) -> None:
+        """Draw what the display shows now."""
         shown = self.display()
         if shown is not None:
             self.show(shown)

@@ -99,7 +99,8 @@ class LessonReady:
 class OpponentMoved:
     """The other side's decision has come (an engine computed it off the loop, or a remote
     board sent it): ``key`` names the question it answers (stale answers are dropped),
-    ``decision`` is a :class:`bgboard.control.opponent_room.Decision`-like value."""
+    ``decision`` is an engine's :class:`bgboard.control.decisions.Answer` (a remote board's
+    message carries none: its actions wait in the peer's inbox)."""
 
     key: tuple[object, ...]
     decision: object

@@ -9,14 +9,14 @@ board the player chose, and a play offered for condoning.  It decides; the contr
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Callable
 
 from bgboard.language import Phrase
 from bgboard.control.notice import Notice, Severity
 from bgboard.control.numbering import Numbering, Words
 from bgboard.control.session import MatchSession
 from bgboard.link.messages import Led
-from bgboard.match import Condone, Move, Pass
+from bgboard.match import Action, Condone, Move, Pass
 from bgboard.match.state import MatchState, Phase
 from bgboard.sense.places import Fix, Observation, board_of, describe_fixes, position_of, put_back
 from bgboard.sense.recognise import (
@@ -112,7 +112,7 @@ class TurnJudge:
         self.choice = (self.choice + 1) % len(self.verdict.plays)
         return True
 
-    def done(self, session: MatchSession) -> Any | Notice:
+    def done(self, session: MatchSession) -> Action | Notice:
         """The player on roll pressed *done*: the action to record (a play or a pass), or the
         notice saying why not (an illegal play under ``condone`` becomes an :class:`Offer`)."""
         verdict = self.verdict
@@ -145,7 +145,7 @@ class TurnJudge:
         # a takeback during a play: the board shows an older position
         return Notice(Phrase("the board shows an earlier position: play the roll"), WARNING)
 
-    def _offer(self, session: MatchSession, reason: str, fixes: tuple[Any, ...]) -> Notice:
+    def _offer(self, session: MatchSession, reason: str, fixes: tuple[Fix, ...]) -> Notice:
         """Done on an illegal board under ``condone``: offer the play to the opponent, or
         say why it can never be condoned and what to put back.  ``reason``: why the play is
         illegal; ``fixes``: what to put back to undo it."""

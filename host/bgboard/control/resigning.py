@@ -1,5 +1,5 @@
-"""Resigning at the board: the resigner chooses the level, the opponent answers (part of the
-controller; :class:`~bgboard.control.controller.Controller` is the one class that mixes it in).
+"""Resigning at the board: the resigner chooses the level, the opponent answers (pure; a part
+the match room owns: :class:`Resignation`).
 
 The player on roll presses **drop** (before or after rolling); the display offers a single
 game, **double** raises the level (single, gammon, backgammon, round again), **roll** offers
@@ -9,16 +9,18 @@ it, **drop** again cancels.  The opponent answers with **double** (accept: the g
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from bgboard.language import Phrase
 from bgboard.control.events import Button
 from bgboard.control.notice import Notice, Severity
-from bgboard.control.session import MatchSession
 from bgboard.match import AcceptResign, RejectResign, Resign
-from bgboard.match.state import MatchState
+from bgboard.match.state import Phase
 
-__all__ = ["LEVELS", "Resigning"]
+if TYPE_CHECKING:
+    from bgboard.control.match_table import MatchTable
+
+__all__ = ["LEVELS", "Resignation"]
 
 WARNING = Severity.WARNING
 
@@ -26,28 +28,36 @@ WARNING = Severity.WARNING
 LEVELS = {1: "a single game", 2: "a gammon", 3: "a backgammon"}
 
 
-class Resigning:
-    """The resignation flow of the controller: what it reads and calls of the controller is
-    declared here, the controller defines it."""
+class Resignation:
+    """The resignation flow of one match room (``table``): ``choosing`` is (the resigner, the
+    level being chosen) while a player chooses, else None."""
 
-    resigning: tuple[int, int] | None  # (the resigner, the level being chosen) while choosing
-    notice: Notice | None
-    session: MatchSession
+    def __init__(self, table: MatchTable) -> None:
+        self.table = table
+        self.choosing: tuple[int, int] | None = None
 
-    @property
-    def state(self) -> MatchState | None:
-        raise NotImplementedError
+    def takes(self, player: int, button: Button, at: int) -> bool:
+        """Take ``player``'s press if it belongs to a resignation (choosing one, answering
+        one, or **drop** on roll starting one); False: the press is not about resigning."""
+        state = self.table.state
+        assert state is not None
+        if self.choosing is not None and player == self.choosing[0]:
+            self._choose(button, at)
+        elif state.phase == Phase.RESIGNED:
+            self._answer(player, button, at)
+        elif button == Button.DROP and state.phase in (Phase.TURN, Phase.PLAY) and player == state.turn:
+            self.choosing = (player, 1)
+            self.table.notice = self.notice()
+        else:
+            return False
+        return True
 
-    def _act(self, action: Any, at_ms: int) -> bool:
-        raise NotImplementedError
-
-    def _after_game(self, at: int) -> None:
-        raise NotImplementedError
-
-    def _resign_notice(self) -> Notice:
-        assert self.resigning is not None and self.state is not None
-        player, level = self.resigning
-        points = level * self.state.cube
+    def notice(self) -> Notice:
+        """What the display says while the level is chosen."""
+        state = self.table.state
+        assert self.choosing is not None and state is not None
+        player, level = self.choosing
+        points = level * state.cube
         what = LEVELS[level]
         unit = "point" if points == 1 else "points"
         return Notice(
@@ -56,33 +66,36 @@ class Resigning:
             f"Resign {what}? double: more, roll: offer, drop: cancel",
         )
 
-    def _choose_resignation(self, button: Button, at: int) -> None:
+    def _choose(self, button: Button, at: int) -> None:
         """The resigner's buttons while choosing the level."""
-        assert self.resigning is not None
-        player, level = self.resigning
+        assert self.choosing is not None
+        player, level = self.choosing
+        table = self.table
         if button == Button.DOUBLE:
-            self.resigning = (player, level % 3 + 1)
-            self.notice = self._resign_notice()
+            self.choosing = (player, level % 3 + 1)
+            table.notice = self.notice()
         elif button == Button.DROP:
-            self.resigning = None
-            self.notice = Notice(Phrase("resignation cancelled: play on"))
+            self.choosing = None
+            table.notice = Notice(Phrase("resignation cancelled: play on"))
         else:  # roll: offer it
-            self.resigning = None
-            if self._act(Resign(level, player=player), at):
-                self.session.clock_to(1 - player, at)
+            self.choosing = None
+            if table.act(Resign(level, player=player), at):
+                table.session.clock_to(1 - player, at)
 
-    def _answer_resignation(self, player: int, button: Button, at: int) -> None:
+    def _answer(self, player: int, button: Button, at: int) -> None:
         """The opponent accepts (double) or declines (drop) the resignation."""
-        state = self.state
+        table = self.table
+        state = table.state
         assert state is not None and state.turn is not None
         if player != state.decider:
-            self.notice = Notice(Phrase("waiting for %(who)s to answer the resignation", who=state.players[1 - state.turn]), WARNING)
+            table.notice = Notice(Phrase("waiting for %(who)s to answer the resignation", who=state.players[1 - state.turn]),
+                                  WARNING)
         elif button == Button.DOUBLE:
-            if self._act(AcceptResign(player=player), at):
-                self._after_game(at)
+            if table.act(AcceptResign(player=player), at):
+                table.after_game(at)
         elif button == Button.DROP:
-            if self._act(RejectResign(player=player), at):
-                self.notice = Notice(Phrase("resignation declined: play on"))
-                self.session.clock_to(state.turn, at)
+            if table.act(RejectResign(player=player), at):
+                table.notice = Notice(Phrase("resignation declined: play on"))
+                table.session.clock_to(state.turn, at)
         else:
-            self.notice = Notice(Phrase("answer the resignation: double accepts, drop declines"), WARNING)
+            table.notice = Notice(Phrase("answer the resignation: double accepts, drop declines"), WARNING)

@@ -1,8 +1,8 @@
 """One kind of room (pure): what every room at the board does for the app (issue 21).
 
 A *room* is what the board is used for at the moment — a match (:class:`~bgboard.control.
-controller.Controller`, with one side played by an engine in :class:`~bgboard.control.opponent_room.
-OpponentRoom` or by a person at another board in :class:`~bgboard.control.remote.RemoteRoom`),
+controller.Controller`, the one match room, given who plays the other side: both people at
+this board, an engine, or a person at another board — :mod:`bgboard.control.other_player`),
 practice drills (:class:`~bgboard.control.practice_room.PracticeRoom`) or the replay of a match
 file (:class:`~bgboard.control.replay_room.ReplayRoom`).  Every room keeps the same contract, and
 ``bgboard.app.App`` (and the simulator) drive a room through it alone:

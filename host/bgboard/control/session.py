@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Protocol
+from typing import Any, Protocol, Sequence
 
 from bgboard.control.clock import Clock, ClockRules
 from bgboard.errors import InputError
@@ -30,7 +30,7 @@ from bgboard.sense.roll import RollReading
 from bgboard.sense.slots import SlotMap
 from bgboard.sense.tavli import start_counts
 
-__all__ = ["IllegalPolicy", "ILLEGAL_POLICIES", "JournalLike", "MatchSession", "ReadOnlyJournal", "Settings"]
+__all__ = ["IllegalPolicy", "ILLEGAL_POLICIES", "JournalLike", "JournalRow", "MatchSession", "ReadOnlyJournal", "Settings"]
 
 
 class IllegalPolicy(StrEnum):
@@ -44,22 +44,33 @@ class IllegalPolicy(StrEnum):
 ILLEGAL_POLICIES = tuple(IllegalPolicy)
 
 
+class JournalRow(Protocol):
+    """One journalled row as a session reads it back (``bgboard.store.journal.Entry``): its
+    kind and its JSON body."""
+
+    @property
+    def kind(self) -> str: ...
+
+    @property
+    def body(self) -> dict[str, Any]: ...
+
+
 class JournalLike(Protocol):
     """What a session needs of a journal (``bgboard.store.journal.Journal``)."""
 
     def append(self, kind: str, body: dict[str, Any], at_ms: int) -> int: ...
 
-    def entries(self) -> list[Any]: ...
+    def entries(self) -> Sequence[JournalRow]: ...
 
 
 class ReadOnlyJournal:
     """A journal's rows read back (``bgboard export``, ``bgboard analyse``): a session resumed
     on it rebuilds the match and writes nothing back."""
 
-    def __init__(self, entries: list[Any]) -> None:
+    def __init__(self, entries: Sequence[JournalRow]) -> None:
         self._entries = entries
 
-    def entries(self) -> list[Any]:
+    def entries(self) -> Sequence[JournalRow]:
         return self._entries
 
     def append(self, kind: str, body: dict[str, Any], at_ms: int) -> int:
@@ -179,7 +190,7 @@ class MatchSession:
         self.history = _track(self.history, action, after)
         return None
 
-    def checks(self, action: Any) -> str | None:
+    def checks(self, action: Action) -> str | None:
         """Why ``action`` would be refused now (``None``: it would be accepted); changes nothing."""
         try:
             apply(self.state, action)
@@ -260,7 +271,7 @@ class MatchSession:
         return start_counts(variant)
 
 
-def _track(history: list[tuple[Position, int]], action: Any, state: MatchState) -> list[tuple[Position, int]]:
+def _track(history: list[tuple[Position, int]], action: Action, state: MatchState) -> list[tuple[Position, int]]:
     """Turn-start positions of the current game (for takebacks)."""
     if isinstance(action, (NextGame, StartMatch)):
         return []

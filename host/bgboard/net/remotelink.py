@@ -23,11 +23,12 @@ import os
 import pwd
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Unpack
 
 from bgboard.control.events import OpponentMoved
-from bgboard.control.remote import FORFEIT, RemoteRoom, RemotePeer
-from bgboard.control.session import IllegalPolicy
+from bgboard.control.controller import Controller, RoomParts
+from bgboard.control.remote import FORFEIT, RemotePeer, RemotePlayer
+from bgboard.control.session import IllegalPolicy, JournalLike, Settings
 from bgboard.errors import InputError, shown
 from bgboard.match.actions import action_to_dict
 from bgboard.net.broker import Listener, mosquitto_conf
@@ -200,7 +201,7 @@ class RemoteSeat:
         self.peer.inbox.update(self.received)
         self.link = RemoteLink(settings, on_move=self._on_move, on_ack=self._on_ack, on_status=self._on_status,
                                on_refused=self._on_refused)
-        self.controller: RemoteRoom | None = None
+        self.controller: Controller | None = None
         self._task: asyncio.Task[None] | None = None
         self._sent_upto = 0
         self._owed: list[int] = []  # received moves to ack once their rows are committed
@@ -211,17 +212,22 @@ class RemoteSeat:
         return self.peer.name
 
     # ------------------------------------------------------------------ the board's side
-    def resume(self, journal: Any, settings: Any, now_ms: int, **kwargs: Any) -> RemoteRoom:
-        """The controller of the remote match, standing where the journal left it; the link
+    def resume(self, journal: JournalLike, settings: Settings, now_ms: int, **parts: Unpack[RoomParts]) -> Controller:
+        """The match room of the remote match, standing where the journal left it; the link
         starts (on the running loop)."""
         settings = replace(settings, takebacks=False, illegal=IllegalPolicy.CORRECT)
-        controller = RemoteRoom.resume(journal, settings, now_ms, opponent=self.peer, side=self.side, **kwargs)
+        parts["other"] = RemotePlayer(self.peer, self.side)
+        controller = Controller.resume(journal, settings, now_ms, **parts)
         self.controller = controller
         self._check_start()
         self._task = asyncio.get_running_loop().create_task(self.link.run(), name="bgboard-remote")
         self.after()
         controller.handle(OpponentMoved(("remote", "resumed"), None, now_ms))  # take what waited in the journal
         return controller
+
+    def press(self, player: int, button: str, at_ms: int) -> bool:
+        """A press at this board is the match's (the remote seat takes none)."""
+        return False
 
     def after(self) -> None:
         """Send this board's actions that the other board has not acked."""

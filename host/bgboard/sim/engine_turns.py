@@ -1,6 +1,6 @@
 """The simulated person's part in the engine's turns (``bgboard sim --opponent``).
 
-When the engine (``bgboard.control.opponent_room``) is to act, the person at the board only does
+When the engine (``bgboard.control.engine_player``) is to act, the person at the board only does
 what the display asks: rolls the dice module for it, carries its play out checker by
 checker — now and then (``--illegal-rate``) a wrong execution first: another legal play of
 the roll, which the board must catch (``wrong_executions`` / ``wrong_caught`` in the summary),
@@ -58,27 +58,28 @@ def carry_out(players: Any, turn: int, n: int, what: str, whose: str, take_s: fl
     from bgboard.control.events import ROLL
 
     c = players.controller
+    carrier = c.other.carrier  # the other side's play as the room carries it out (the engine's, the other board's)
     s = c.state
     o = players.options
-    side = c.side
-    play, moves = engine_moves(s.position, s.dice, c.answer.steps, side)
+    side = c.other.side
+    play, moves = engine_moves(s.position, s.dice, carrier.answer.steps, side)
     if (s.game, turn) not in players.attempted:
         wrong = wrong_execution(s.position, s.dice, play, side, o.seed, s.game, turn, o.illegal_rate)
         if wrong is not None:
             yield Carry(wrong)
             with players.atomic():
-                caught = yield Wait(lambda: c.guide is not None and c.guide.severity == "error",
+                caught = yield Wait(lambda: carrier.guide is not None and carrier.guide.severity == "error",
                                     "the board to catch the wrong execution", 15.0)
                 players.note({"what": "wrong", "caught": bool(caught) and len(c.actions) == n,
-                              "notice": c.guide.text if c.guide is not None else None})
+                              "notice": carrier.guide.text if carrier.guide is not None else None})
                 players.attempted.add((s.game, turn))
             yield Carry(tuple(Move(m.dst, m.src) for m in reversed(wrong)))
-    want = c.answer.steps
+    want = carrier.answer.steps
     with players.atomic():
         if moves:
             yield Carry(moves)
-        done = yield Wait(lambda: len(c.actions) > n or c.blind, f"the board to take {whose}", take_s)
-        if done and c.blind:  # tall stacks hide the play from the sensors: the person says done
+        done = yield Wait(lambda: len(c.actions) > n or carrier.blind, f"the board to take {whose}", take_s)
+        if done and carrier.blind:  # tall stacks hide the play from the sensors: the person says done
             yield Press(side, ROLL)
             done = yield Wait(lambda: len(c.actions) > n, f"the board to take {whose}", 5.0)
         accepted = bool(done) and getattr(c.actions[n], "steps", ()) == want
@@ -90,17 +91,19 @@ def engine_script(players: Any, turn: int) -> Any:
     """The person's ops while the engine is the one to act (a generator of driver ops)."""
 
     c = players.controller
+    engine = c.other  # the room's EnginePlayer
     s = c.state
     o = players.options
     n = len(c.actions)
     if s.phase == Phase.TURN:
         # the engine doubles (an action) or asks for its dice (the display says so)
-        yield Wait(lambda: len(c.actions) > n or c.rolls_for_engine, "the engine's cube decision", THINK_S)
-        if len(c.actions) == n and c.dice == "person":  # the display asks the person to roll for it
+        yield Wait(lambda: len(c.actions) > n or engine.rolls_for_engine, "the engine's cube decision", THINK_S)
+        if len(c.actions) == n and engine.dice == "person":  # the display asks the person to roll for it
             yield RollDice(dice_for(o.seed, s.game, turn))
     elif s.phase == Phase.PLAY:
-        decided = yield Wait(lambda: len(c.actions) > n or (c.answer is not None and c.asked is not None
-                                                            and c.asked[1] == "play"), "the engine's play", THINK_S)
+        carrier = engine.carrier
+        decided = yield Wait(lambda: len(c.actions) > n or (carrier.answer is not None and carrier.asked is not None
+                                                            and carrier.asked[1] == "play"), "the engine's play", THINK_S)
         if len(c.actions) > n:  # no legal play: the engine passed at once
             return
         if not decided:

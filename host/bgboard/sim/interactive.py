@@ -224,7 +224,7 @@ class _Session:
 
     def __init__(self, sim: Simulation, write: Callable[[str], None], colour: bool = False,
                  words: Words = ENGLISH) -> None:
-        self.sim: Any = sim  # (its controller is an OpponentRoom against the engine)
+        self.sim: Any = sim  # (its controller is the match room, its other side an EnginePlayer against the engine)
         self.write = write
         self.words = words  # the players' language
         self.colour = colour
@@ -245,7 +245,7 @@ class _Session:
         if s.phase in (OPENING, GAME_OVER) or s.decider == HUMAN:
             return True
         # against the engine: the person rolls its dice and carries its plays out
-        return self.engine is not None and ((c.rolls_for_engine and c.dice == "person") or c.carrying_play)
+        return self.engine is not None and (c.other.person_rolls or c.other.carrier.carrying(s))
 
     def board(self, lifted: tuple[int, ...] = (), landed: tuple[int, ...] = ()) -> str:
         """The table, pips, cube and match as they are now."""
@@ -261,16 +261,17 @@ class _Session:
         """The other side's play, once, as soon as it is known (its engine chose it, or the
         other board sent it): in white's words, and the board with its checkers marked."""
         c = self.sim.controller
-        if self.engine is None or not c.carrying_play:
-            return
         s = c.state
+        if self.engine is None or not c.other.carrier.carrying(s):
+            return
+        side, answer = c.other.side, c.other.carrier.answer
         key = (len(c.actions), s.position, s.dice)
         if key == self.announced:
             return
         self.announced = key
-        physical = [(25 - a, 25 - b) if c.side == 1 else (a, b) for a, b in c.answer.steps]
-        text = flip_points(c.answer.notation) if c.side == 1 else c.answer.notation
-        name = s.players[c.side]
+        physical = [(25 - a, 25 - b) if side == 1 else (a, b) for a, b in answer.steps]
+        text = flip_points(answer.notation) if side == 1 else answer.notation
+        name = s.players[side]
         if not physical:
             self.write(say(self.words, "%(who)s cannot move %(dice)s", who=name, dice=dice_text(s.dice)))
             return
@@ -288,10 +289,10 @@ class _Session:
         dice = " " + say(w, "dice %(dice)s", dice=dice_text(s.dice)) if s.phase == PLAY and s.dice else ""
         who = f" {s.players[s.turn]}" if s.turn is not None and s.phase in (TURN, PLAY, DOUBLED) else ""
         score = f"{s.players[0]} {a} {s.players[1]} {b}"
-        if self.engine is not None and c.rolls_for_engine and c.dice == "person":
+        if self.engine is not None and c.other.person_rolls:
             roll_for = say(w, "roll for %(engine)s: r", engine=self.engine.name)
             return f"[{roll_for}] {score}> "
-        if self.engine is not None and s.phase == PLAY and s.turn == c.side:
+        if self.engine is not None and s.phase == PLAY and s.turn == c.other.side:
             carry = say(w, "move %(engine)s's checkers", engine=self.engine.name)
             return f"[{carry}{dice}] {score}> "
         phase = said(PHASES.get(str(s.phase), str(s.phase).replace("_", " ")), w)
@@ -353,7 +354,7 @@ class _Session:
         elif word == "b":
             self.write(self.board())
         elif word in ("r", "roll", "done"):
-            if self.engine is not None and c.rolls_for_engine and c.dice == "person":
+            if self.engine is not None and c.other.person_rolls:
                 sim.board.roll_dice_now(dice_for(sim.options.seed, s.game, sim.turn))
                 return
             rolling_phase = s.phase in (OPENING, TURN)

@@ -339,7 +339,7 @@ async def _terminal_board(options: Options, out: Path, config: Any, read: Callab
     from bgboard.sim.match_run import write_gif, write_records
 
     sim, seat, panel = _terminal_simulation(options, out, config, write)
-    c: Any = sim.controller  # a RemoteRoom
+    c: Any = sim.controller  # the match room, its other side a RemotePlayer
     session = _Session(sim, write, uses_colour(sys.stdout, os.environ) if write is print else False)
     write(HELP)
     write(session.board())
@@ -408,13 +408,13 @@ async def _terminal_turns(c: Any, sim: Any, seat: Any, session: Any, read: Calla
     """The terminal player's turns until the match is over or the input ends (None), or
     the exit status of a problem with the other board (69 refused, else 2)."""
     while not c.over:
-        if c.peer.problem is not None:
-            write(f"bgboard: {c.peer.problem}")
-            return 69 if c.peer.refused else 2
+        if c.other.peer.problem is not None:
+            write(f"bgboard: {c.other.peer.problem}")
+            return 69 if c.other.peer.refused else 2
         session.announce()
         if not session.human_acts():  # the other board's person acts: say what they did
             before, n, layout = c.state, len(c.actions), sim.table.layout
-            while len(c.actions) == n and not session.human_acts() and c.peer.problem is None:
+            while len(c.actions) == n and not session.human_acts() and c.other.peer.problem is None:
                 seat.after()
                 await asyncio.sleep(0.05)
             session.report(before, n, layout)

@@ -22,20 +22,21 @@ REMOTE_WAIT_S = 600.0
 def remote_decides(controller: Any, state: Any) -> bool:
     """Whether the match waits for the other board now (its decision, or a game it starts)."""
     if state.phase in (Phase.OPENING, Phase.GAME_OVER):
-        return bool(controller.side == 0)
-    return bool(state.decider == controller.side)
+        return bool(controller.other.side == 0)
+    return bool(state.decider == controller.other.side)
 
 
 def remote_script(players: Any, turn: int) -> Any:
     """The person's ops while the other board acts (a generator of driver ops)."""
     c = players.controller
+    peer, carrier = c.other.peer, c.other.carrier  # the room's RemotePlayer: the other board, its play carried out here
     s = c.state
     n = len(c.actions)
     if s.phase == Phase.GAME_OVER:
         yield SetUp()  # the person sets the board up while the other board starts the next game
     if s.phase == Phase.PLAY:
-        shown = yield Wait(lambda: len(c.actions) > n or c.peer.problem is not None
-                           or (c.answer is not None and c.asked == c._key("play", s)), "the other board's play",
+        shown = yield Wait(lambda: len(c.actions) > n or peer.problem is not None
+                           or (carrier.answer is not None and carrier.asked == carrier.key("play", s)), "the other board's play",
                            REMOTE_WAIT_S)
         stopped(c)
         if not shown:
@@ -47,7 +48,7 @@ def remote_script(players: Any, turn: int) -> Any:
                 raise SimulationError(f"the board did not take the other board's play {play.notation}"
                                       f" ({notice.text if notice else 'no message'})")
             return
-    acted = yield Wait(lambda: len(c.actions) > n or c.over or c.peer.problem is not None,
+    acted = yield Wait(lambda: len(c.actions) > n or c.over or peer.problem is not None,
                        f"the other board to act in phase {s.phase}", REMOTE_WAIT_S)
     stopped(c)
     if not acted:
@@ -62,7 +63,8 @@ class RemoteLoginError(EnvironmentFailure):
 
 def stopped(controller: Any) -> None:
     """Raise the other board's problem, if it has one (a refused login: :class:`RemoteLoginError`)."""
-    if controller.peer.problem is not None:
-        if controller.peer.refused:
-            raise RemoteLoginError(controller.peer.problem)
-        raise SimulationError(controller.peer.problem)
+    peer = controller.other.peer
+    if peer.problem is not None:
+        if peer.refused:
+            raise RemoteLoginError(peer.problem)
+        raise SimulationError(peer.problem)
