@@ -1,7 +1,9 @@
 """Stock magnets that meet every constraint (issue 32): a checker carrying 19 stock 2 x 1 mm N38
 discs in a hexagonal array, computed by benchmarks/magnet_arrays.py with real magpylib and
 magpylib-material-response (the test extra installs both; without them this fails), and the
-arrays that break a constraint, each for the reason the benchmark gives."""
+arrays that break a constraint, each for the reason the benchmark gives.  (Recognition on the
+arrays' field is not yet as good as on the design's disc — hardware/README.md, "Stock discs in
+an array" — so the design is not switched to one.)"""
 
 from __future__ import annotations
 
@@ -52,6 +54,14 @@ def test_the_chosen_array_meets_every_constraint() -> None:
     assert v.b0_mt == pytest.approx(3.70, abs=0.05) and v.sensor == "DRV5055A1" and v.stack15_mt < 0.5 * 22.0
     # a stack is seen (the second checker adds 0.47); a third adds less than the 0.25 levels need
     assert v.stack_gain == pytest.approx(0.47, abs=0.02) and v.third_adds < 0.25
+
+
+@pytest.mark.parametrize("index", [7, 8, 9])
+def test_the_wider_arrays_meet_every_constraint_too(index: int) -> None:
+    v = verdict(magnet_arrays.ARRAYS[index].name)
+    assert v.fails == () and v.margin_hot > 0.2 and v.pin_lift_mn < 30.0
+    # wider than the 6 mm array: a second checker adds more (0.49-0.52 against 0.47), the field is weaker
+    assert v.stack_gain > verdict(CHOSEN.name).stack_gain and v.b0_mt < verdict(CHOSEN.name).b0_mt
 
 
 def test_magnets_glued_off_their_holes_still_meet_the_constraints() -> None:
