@@ -56,7 +56,7 @@ def test_the_chosen_array_meets_every_constraint() -> None:
     assert v.stack_gain == pytest.approx(0.47, abs=0.02) and v.third_adds < 0.25
 
 
-@pytest.mark.parametrize("index", [7, 8, 9])
+@pytest.mark.parametrize("index", [7, 8, 9, 10])
 def test_the_wider_arrays_meet_every_constraint_too(index: int) -> None:
     v = verdict(magnet_arrays.ARRAYS[index].name)
     assert v.fails == () and v.margin_hot > 0.2 and v.pin_lift_mn < 30.0
