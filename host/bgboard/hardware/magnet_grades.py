@@ -17,9 +17,13 @@ Sources (the figures below, at 20 °C):
 * ferrite temperature coefficients and recoil permeability: jingxin-magnet.com's sintered
   hard ferrite table (alpha(Br) -0.20 %/K, alpha(HcJ) +0.2 ... +0.5 %/K over 0-100 °C,
   mu_rec 1.05 ... 1.3);
-* NdFeB: HcJ >= 955 kA/m for N35-N48 (dhit.pl's N38 table), >= 876 for N52
-  (vormagelectronics.com); alpha(Br) -0.09 ... -0.12 %/K and alpha(HcJ) -0.4 ... -0.6 %/K
-  (advancedmagnets.com, "temperature coefficients"); mu_rec 1.05 (china-magnet.net).
+* NdFeB: HcJ >= 955 kA/m for N35-N48 (dhit.pl's N38 table, printed on each of its N38
+  products' pages, e.g. dhit.pl/en/product/magnes-neodymowy-plytkowy-3x3x2-n38-osiowy:
+  "remenance Br 1220-1260 mT, coercivity bHc 860-915 kA/m, iHc >= 955 kA/m, max. temperature
+  <= 80 °C"; the stock-array magnet of benchmarks/magnet_arrays.py is N38 for this table),
+  >= 876 for N52 (vormagelectronics.com); alpha(Br) -0.09 ... -0.12 %/K and alpha(HcJ)
+  -0.4 ... -0.6 %/K (advancedmagnets.com, "temperature coefficients"); mu_rec 1.05
+  (china-magnet.net).
 
 Each coefficient is taken at the end of its range that is worse for the magnet.
 """
