@@ -10,7 +10,9 @@ which the link sends until the director acks it.  The players are the driver's
 (:class:`~bgboard.sim.driver.Players`, the turn loop :func:`~bgboard.sim.driver.play`) at the
 :class:`~bgboard.sim.modelled_board.ModelledBoard`; they answer a result to confirm with the
 buttons, as ``answers`` says (done for ``confirm``, another button for ``dispute``).  Every
-event of the board goes through the seat first, as the app's ``_handle`` does.
+event of the board goes to the app's one room under ``[club]``, the match room seated
+(:class:`~bgboard.control.seated_room.SeatedRoom`: a press the seat takes goes to the seat,
+the rest to the match room), and the seat follows each event (publish, report, take).
 
 Everything lives under ``out``: ``journal.sqlite`` (the board's journal, as the app keeps
 it: each match's actions, the seat's club rows - each assignment taken and started, with the
@@ -32,7 +34,8 @@ from typing import Callable
 
 from bgboard.control.confirm import CONFIRM
 from bgboard.control.controller import Controller, Settings
-from bgboard.control.events import Button, ButtonPressed, Event
+from bgboard.control.events import Button
+from bgboard.control.seated_room import SeatedRoom
 from bgboard.net.boardlink import ClubLink, LinkSettings
 from bgboard.net.protocol import Assignment
 from bgboard.net.seat import ClubSeat
@@ -51,23 +54,6 @@ log = logging.getLogger(__name__)
 def match_seed(event: str, match: int) -> int:
     """The simulated players' seed of a club match (the same at every board and every run)."""
     return int(hashlib.sha256(f"{event}/{match}".encode()).hexdigest()[:8], 16)
-
-
-class SeatedController:
-    """What the board's events go to: the seat first (a button that answers a result to
-    confirm), then the controller, then the seat again (publish, report, take) - the app's
-    ``_handle`` with ``[club]`` set."""
-
-    def __init__(self, controller: Controller, seat: ClubSeat) -> None:
-        self.controller = controller
-        self.seat = seat
-
-    def handle(self, event: Event) -> None:
-        """One event of the board."""
-        if isinstance(event, ButtonPressed) and self.seat.press(event.player, event.button, event.at_ms):
-            return  # the players' answer (the seat published and reported what it changed)
-        self.controller.handle(event)
-        self.seat.after()
 
 
 class ClubSimBoard:
@@ -106,7 +92,8 @@ class ClubSimBoard:
         base = Settings(length=1, slots=self.board.slots, slot_map=SlotMap.from_slots(self.board.grid.slots))
         self.controller = Controller.resume(self.journal, base, start, send=self.board.to_board, show=self.board.show)
         self.seat = ClubSeat(self.journal, settings.board, self.controller.settings, lambda: self.board.clock)
-        self.board.host = SeatedController(self.controller, self.seat)
+        room = SeatedRoom(self.controller, [self.seat])
+        self.board.host, self.board.follow = room, room.follow
         self.board.controller = self.controller
         self.link = self._link()
         self._link_task: asyncio.Task[None] | None = None

@@ -102,6 +102,7 @@ class ModelledBoard:
         self.rolls = 0
         self.table = self.make_table(options)
         self.host: Host | None = None  # what the board's events go to
+        self.follow: Callable[[], None] | None = None  # then, after each: a seated room's seats follow it
         self.controller: Controller | None = None  # the match the table is set up for (None: drills)
 
     def make_table(self, options: Options) -> Table:
@@ -133,6 +134,8 @@ class ModelledBoard:
         if self.host is None:
             raise SimulationError("the modelled board has no host")
         self.host.handle(event)
+        if self.follow is not None:
+            self.follow()  # as the app's seats follow each event (publish, report, take)
 
     def _controller(self) -> Controller:
         if self.controller is None:
