@@ -10,8 +10,10 @@ actions go to the records, and when it is over the learner report (and a match's
 is written.  Under ``[club]`` or ``[remote]`` that room is the match room with its seats
 beside it (:class:`bgboard.control.seated_room.SeatedRoom`: the club seat takes the players'
 answers to a result, and it and the remote seat follow every event once its records are
-written).  Only what a room of one class offers beyond that is wired for that class: a
-match's analysis, the practice room's progress.
+written).  What needs the match the room plays (its analysis at the end, the club seat)
+asks the room for it (:meth:`~bgboard.control.rooms.Room.match_room`, :attr:`App.match`):
+the app keeps one room, not the match beside it.  The practice room's progress is wired for
+the drills the app opened.
 
 Everything that touches hardware can be injected, so the same :class:`App` runs on a Pi,
 in tests and in the board simulator (docs/host.md, "Running the app without hardware"):
@@ -42,7 +44,6 @@ from typing import TYPE_CHECKING, Awaitable, Callable, Sequence
 
 from bgboard.language import Joined, Phrase, sentence_of
 from bgboard.config import Config
-from bgboard.control.controller import Controller
 from bgboard.control.seated_room import Seat, SeatedRoom
 from bgboard.control.events import (BoardFault, BoardRead, Button, ButtonPressed, DiceRolled, LessonReady,
                                     LinkChanged, Tick)
@@ -66,6 +67,7 @@ from bgboard.store.journal import Journal, JournalError, JournalWriteError
 if TYPE_CHECKING:
     from gpiozero.pins import Factory
 
+    from bgboard.control.controller import Controller
     from bgboard.control.events import Event
     from bgboard.control.practice_room import PracticeRoom
     from bgboard.control.rooms import Room
@@ -126,7 +128,6 @@ class App:
         self._journal = journal
         self._stop = asyncio.Event()
         self.controller: Room | None = None  # the room the app drives (a match, drills or a replay)
-        self.match: Controller | None = None  # the match room when it plays a match (club, analysis)
         self.seated: SeatedRoom | None = None  # the room, when seats follow the match (club, remote)
         self.practice: PracticeRoom | None = None  # the same room when it runs drills (the simulator's person)
         self.club: ClubSeat | None = None  # when [club] broker is set
@@ -171,6 +172,11 @@ class App:
         return self.board.link
 
     @property
+    def match(self) -> Controller | None:
+        """The match the room plays (None: no room yet, drills, a replay), asked of the room."""
+        return self.controller.match_room() if self.controller is not None else None
+
+    @property
     def report(self) -> Path | None:
         """The learner report, once written."""
         return self.end.report
@@ -195,7 +201,7 @@ class App:
             for number, action in enumerate(room.actions[done:], start=done + 1):
                 log.info("match action %d: %s", number, action)
             self._after()
-            self.end.after(room, self.match)
+            self.end.after(room)
             if self.progress is not None:
                 self.progress.keep()
 
@@ -369,11 +375,10 @@ class App:
             return practice
         from bgboard.modes.match import open_match_room
 
-        self.match = open_match_room(config, journal, self.grid, self.clock_ms(), opponent=self.opponent,
-                                     send=self.board.send, show=self._to_screen,
-                                     hint=self.hint_requests.ask if self.hint_requests is not None else None,
-                                     teacher=teacher)
-        return self.match
+        return open_match_room(config, journal, self.grid, self.clock_ms(), opponent=self.opponent,
+                               send=self.board.send, show=self._to_screen,
+                               hint=self.hint_requests.ask if self.hint_requests is not None else None,
+                               teacher=teacher)
 
     def _close_progress(self) -> None:
         if self.progress is not None:

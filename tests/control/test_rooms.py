@@ -22,7 +22,8 @@ from bgboard.control.events import DOUBLE, ROLL, BoardRead, ButtonPressed, DiceR
 from bgboard.control.practice_room import PracticeRoom
 from bgboard.control.remote import RemotePeer, RemotePlayer
 from bgboard.control.replay_room import FORWARD, ReplayRoom, replay_steps
-from bgboard.control.rooms import OtherSide, Room
+from bgboard.control.other_side import OtherSide
+from bgboard.control.rooms import Room
 from bgboard.control.seated_room import SeatedRoom
 from bgboard.display.display_state import DisplayState
 from bgboard.hints.drills import Drill, drill_from_position_id
@@ -126,6 +127,15 @@ def test_every_room_says_who_plays_the_other_side_from_elsewhere() -> None:
     assert remote == OtherSide(BLACK, "Black")
 
 
+def test_every_room_answers_the_match_it_plays() -> None:
+    """Issue 33: the app kept the match room beside its room (``App.match``) for what needs
+    the match (its analysis, the club seat, the simulator); now it asks the one room: a match
+    room is its own match, drills and a replay play none."""
+    rooms = _typed_rooms(MemoryJournal(), [drill_from_position_id("4HPwATDgc/ABMA", "31")], Screen())
+    assert [room.match_room() is room for room in rooms] == [True, True, True, False, False]
+    assert [room.match_room() for room in rooms[3:]] == [None, None]
+
+
 def test_no_room_is_downcast_to_its_class() -> None:
     """Nothing in the package asks a room which class it is (``isinstance`` with a room,
     controller, seat or opponent class): it asks the Room protocol."""
@@ -217,6 +227,7 @@ def test_the_match_room_with_seats_beside_it_is_a_room_and_the_seats_follow_in_o
     assert room.other_side() is None and room.display() == match.display() and isinstance(room, Room)
     room.follow()
     assert followed == ["club", "remote"]
+    assert room.match_room() is match  # what needs the match asks the seated room for it
 
 
 # ------------------------------------------------------------------ each room, through the protocol only

@@ -75,7 +75,7 @@ from bgboard.control.numbering import Numbering, Words
 from bgboard.control.other_player import OtherPlayer, PersonAtBoard
 from bgboard.control.presenter import View, display_state
 from bgboard.control.resigning import Resignation
-from bgboard.control.rooms import OtherSide
+from bgboard.control.other_side import OtherSide
 from bgboard.control.session import ILLEGAL_POLICIES, IllegalPolicy, JournalLike, MatchSession, Settings
 from bgboard.link.messages import HostMessage, SetLeds, SetRolling
 from bgboard.match import Action, OpeningRoll, Roll
@@ -187,6 +187,10 @@ class Controller:
     def other_side(self) -> OtherSide | None:
         """Who plays the other side from elsewhere (None: both sides at this board)."""
         return self.other.who()
+
+    def match_room(self) -> Controller:
+        """The match room is this room."""
+        return self
 
     # ------------------------------------------------------------------ the roll, as the judge sees it; its hint and lessons
     @property

@@ -32,7 +32,7 @@ from bgboard.control.decisions import Answer, OpponentPlay, Question
 from bgboard.control.events import BoardRead, Button, ButtonPressed, DiceRolled, Event, LinkChanged, OpponentMoved, Tick
 from bgboard.control.notice import Notice, Severity
 from bgboard.control.presenter import View
-from bgboard.control.rooms import OtherSide
+from bgboard.control.other_side import OtherSide
 from bgboard.link.messages import SetRolling
 from bgboard.match.state import Phase
 

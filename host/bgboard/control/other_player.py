@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from bgboard.control.events import BoardRead, ButtonPressed, DiceRolled, Event, LinkChanged, OpponentMoved, Tick
     from bgboard.control.notice import Notice
     from bgboard.control.presenter import View
-    from bgboard.control.rooms import OtherSide
+    from bgboard.control.other_side import OtherSide
     from bgboard.control.match_table import MatchTable
 
 __all__ = ["OtherPlayer", "PersonAtBoard"]

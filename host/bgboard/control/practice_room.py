@@ -27,7 +27,7 @@ from bgboard.control.events import BoardFault, BoardRead, Button, ButtonPressed,
 from bgboard.control.judge import RED, verdict_leds
 from bgboard.control.numbering import Numbering, Words
 from bgboard.control.presenter import diagram_of
-from bgboard.control.rooms import OtherSide
+from bgboard.control.other_side import OtherSide
 from bgboard.display.display_state import DisplayPhase, DisplayState, Severity
 from bgboard.hints.drills import Drill, DrillResult
 from bgboard.hints.lesson import CubeLesson, Lesson, PlayLesson
@@ -117,6 +117,9 @@ class PracticeRoom:
     def other_side(self) -> OtherSide | None:
         """Drills play no match: no other side."""
         return None
+
+    def match_room(self) -> None:
+        return None  # drills play no match
 
     def fixes(self) -> tuple[Fix, ...]:
         """What still differs from the drill's layout (nothing when the board is unread)."""

@@ -33,7 +33,7 @@ from bgboard.control.decisions import Answer
 from bgboard.control.events import BoardRead, Button, ButtonPressed, DiceRolled, Event, LinkChanged, OpponentMoved, Tick
 from bgboard.control.notice import Notice, Severity
 from bgboard.control.presenter import View
-from bgboard.control.rooms import OtherSide
+from bgboard.control.other_side import OtherSide
 from bgboard.link.messages import SetRolling
 from bgboard.match import Move, OpeningRoll, Pass, Roll
 from bgboard.match.actions import Action, NextGame, Resign, action_from_dict, action_to_dict

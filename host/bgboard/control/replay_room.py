@@ -27,7 +27,7 @@ from bgboard.control.judge import BLUE, GREEN
 from bgboard.control.notice import Notice, Severity, Topic
 from bgboard.control.numbering import Numbering, Words
 from bgboard.control.presenter import View, display_state
-from bgboard.control.rooms import OtherSide
+from bgboard.control.other_side import OtherSide
 from bgboard.display.display_state import DisplayState
 from bgboard.language import Phrase
 from bgboard.link.messages import HostMessage, Led, SetLeds, SetRolling
@@ -225,6 +225,10 @@ class ReplayRoom:
 
     def other_side(self) -> OtherSide | None:
         """A replay is played by no one at the board: no other side."""
+        return None
+
+    def match_room(self) -> None:
+        """A replay steps through a match file: it plays no match."""
         return None
 
     def handle(self, event: Event) -> None:

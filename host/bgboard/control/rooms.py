@@ -31,34 +31,31 @@ file (:class:`~bgboard.control.replay_room.ReplayRoom`).  Every room keeps the s
   no match).  Callers (the simulator's players) ask this instead of asking which class the
   room is.
 
-Anything a room offers beyond this (a match's club seat and analysis, the practice progress)
-is wired by the app for that room's class, never by asking a room what it is.
+* **the match it plays** — :meth:`Room.match_room` answers the match room
+  (:class:`~bgboard.control.controller.Controller`) this room is or wraps: the match room
+  itself, the match a :class:`~bgboard.control.seated_room.SeatedRoom` seats; None for drills
+  and a replay.  What needs the match (its analysis at the end, the club seat, the
+  simulator's players) asks the one room the app holds when it opens, instead of the app
+  keeping the match beside the room.
+
+Anything else a room offers (the practice progress) is wired by the app for the room it
+opened, never by asking a room what it is.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol, Sequence, runtime_checkable
 
+from bgboard.control.other_side import OtherSide
+
 if TYPE_CHECKING:
+    from bgboard.control.controller import Controller
     from bgboard.control.events import Event
     from bgboard.display.display_state import DisplayState
     from bgboard.match.actions import Action
     from bgboard.match.state import MatchState
 
-__all__ = ["OtherSide", "Room"]
-
-
-@dataclass(frozen=True, slots=True)
-class OtherSide:
-    """Who decides for ``side`` (0 white, 1 black) from elsewhere: ``name`` as the display
-    names it; ``engine`` and ``level`` the engine and its level playing it (None: a person
-    at another board)."""
-
-    side: int
-    name: str
-    engine: str | None = None
-    level: str | None = None
+__all__ = ["Room"]
 
 
 @runtime_checkable
@@ -90,4 +87,8 @@ class Room(Protocol):
 
     def other_side(self) -> OtherSide | None:
         """Who decides for one side from elsewhere (None: both sides at this board)."""
+        ...
+
+    def match_room(self) -> Controller | None:
+        """The match room this room is or wraps (None: the room plays no match)."""
         ...

@@ -21,7 +21,7 @@ from bgboard.control.events import ButtonPressed
 if TYPE_CHECKING:
     from bgboard.control.controller import Controller
     from bgboard.control.events import Button, Event
-    from bgboard.control.rooms import OtherSide
+    from bgboard.control.other_side import OtherSide
     from bgboard.display.display_state import DisplayState
     from bgboard.match.actions import Action
     from bgboard.match.state import MatchState
@@ -77,3 +77,7 @@ class SeatedRoom:
 
     def other_side(self) -> OtherSide | None:
         return self.match.other_side()
+
+    def match_room(self) -> Controller:
+        """The match the seats follow."""
+        return self.match

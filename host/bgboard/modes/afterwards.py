@@ -45,10 +45,11 @@ class Afterwards:
         self._analysed = -1  # the number of actions of the match last analysed at its end
         self._reported: tuple[int, bool] = (-1, False)
 
-    def after(self, room: Room | None, match: Controller | None) -> None:
-        """After an event: at the end of a match (or the drills) start what follows it."""
+    def after(self, room: Room | None) -> None:
+        """After an event: at the end of a match (or the drills) start what follows it (the
+        match's analysis: the match the room plays, :meth:`~bgboard.control.rooms.Room.match_room`)."""
         self._report_at_end(room)
-        self._analysis_at_end(match)
+        self._analysis_at_end(room.match_room() if room is not None else None)
 
     async def write_report(self, room: Room | None) -> None:
         """The learner report beside the journal (``modes.report``), once every grade asked
