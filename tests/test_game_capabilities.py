@@ -152,28 +152,48 @@ def test_no_module_outside_the_rules_compares_a_games_name() -> None:
 
 
 
+def _game_seeds(path: Path) -> set[str]:
+    """Each ``X.seed`` read in a function of ``path`` (the function, the expression) but a
+    run's random seed (its options, ``Options.seed`` itself)."""
+    import ast
+
+    root = Path(__file__).resolve().parents[1] / "host" / "bgboard"
+    run_seed = {"o", "options", "self.options", "sim.options", "args", "self"}
+    tree = ast.parse(path.read_text())
+    found = set()
+    for func in ast.walk(tree):
+        if isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            inner = {n for f in ast.walk(func) if f is not func
+                     and isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) for n in ast.walk(f)}
+            found |= {f"{path.relative_to(root)} {func.name}: {ast.unparse(node)}" for node in ast.walk(func)
+                      if node not in inner and isinstance(node, ast.Attribute) and node.attr == "seed"
+                      and ast.unparse(node.value) not in run_seed}
+    return found
+
+
 def test_the_simulator_asks_a_games_seed_in_one_place_only() -> None:
     """The simulated players and driver follow the one reading of a roll: how a person plays
     a game (its play heuristic, the wrong plays a learner tries) is the game's habits, chosen
     from its registry entry by ``sim.players.habits_of`` alone, as sense/roll.py alone picks
     how a roll is read.  Every other ``.seed`` in sim/ is the run's random seed (its options,
     ``Options.seed`` itself)."""
-    import ast
-
     root = Path(__file__).resolve().parents[1] / "host" / "bgboard"
-    run_seed = {"o", "options", "self.options", "sim.options", "args", "self"}
-
-    def game_seeds(path: Path) -> set[str]:
-        tree = ast.parse(path.read_text())
-        found = set()
-        for func in ast.walk(tree):
-            if isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                inner = {n for f in ast.walk(func) if f is not func
-                         and isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) for n in ast.walk(f)}
-                found |= {f"{path.relative_to(root)} {func.name}: {ast.unparse(node)}" for node in ast.walk(func)
-                          if node not in inner and isinstance(node, ast.Attribute) and node.attr == "seed"
-                          and ast.unparse(node.value) not in run_seed}
-        return found
-
     files = [*sorted((root / "sim").glob("*.py")), root / "commands" / "sim.py"]
-    assert set().union(*(game_seeds(path) for path in files)) == {"sim/players.py habits_of: game.seed"}
+    assert set().union(*(_game_seeds(path) for path in files)) == {"sim/players.py habits_of: game.seed"}
+
+
+def test_self_play_asks_a_games_seed_in_one_place_only() -> None:
+    """Self-play's built-in players of a game (backgammon's cube, resignations and play on its
+    Position; the seed games' play on a Board) are chosen from its registry entry by
+    ``match.selfplay.players_of`` alone, as the simulator's by ``habits_of``.  The other
+    reads of match/ are the match state's and the .mat records' own path for backgammon's
+    Position (listed: a new one fails, and so does one taken away without this list)."""
+    root = Path(__file__).resolve().parents[1] / "host" / "bgboard"
+    found = set().union(*(_game_seeds(path) for path in sorted((root / "match").glob("*.py"))))
+    assert {f for f in found if f.startswith("match/selfplay.py")} == {"match/selfplay.py players_of: game.seed"}
+    assert found - {"match/selfplay.py players_of: game.seed"} == {
+        "match/mat_turns.py _roll: st.playing.seed",  # a seed game's illegal play: left out
+        "match/mat_write.py _play_chunk: before.playing.seed",  # a seed game's steps as written
+        "match/state.py _condone: state.playing.seed",  # condoning is backgammon's
+        "match/state.py _move: state.playing.seed",  # backgammon's fast path of a move
+    }

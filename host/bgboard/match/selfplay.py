@@ -17,7 +17,8 @@ resignations and Crawford games (tests/match/test_selfplay.py checks that they a
 
 In the seed variants (Plakoto, Fevga, Anti, Race, and tavli's rotation) none of the
 engines knows the game, so the players use a small pure-Python heuristic per variant
-(:func:`variant_score`): win at once when a play ends the game in their favour; Plakoto
+(:func:`variant_score`; :class:`SeedGamePlayers`, chosen from the game's registry entry by
+:func:`players_of`): win at once when a play ends the game in their favour; Plakoto
 prizes pins and fears its own lone checkers; Fevga prizes progress and points held; Anti
 wants to keep pips and leave the opponent few; Race plays like backgammon's player.  They
 neither resign nor double in these games (Race and Anti keep the cube for people).
@@ -27,6 +28,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from typing import Protocol
 
 from bgboard import rules
 from bgboard.match.actions import (
@@ -107,37 +109,83 @@ def selfplay(
 
 
 def next_action(state: MatchState, rng: random.Random, style: Style) -> Action:
-    """The built-in players' next action in ``state``."""
+    """The built-in players' next action in ``state``: the opening roll and the next game
+    in every game, anything else as the players of the game being played (:func:`players_of`)."""
     phase = state.phase
     if phase == OPENING:
         return OpeningRoll((rng.randint(1, 6), rng.randint(1, 6)))
     if phase == GAME_OVER:
         return NextGame()
-    if state.playing.seed:
-        return _variant_action(state, rng)
-    position = state.position
-    if phase == TURN:
-        if _wants_to_resign(position, rng, style):
-            return Resign(_resign_level(position, rng))
-        if state.may_double and _lead(position) >= style.double_lead:
-            return Double()
-        return Roll((rng.randint(1, 6), rng.randint(1, 6)))
-    if phase == DOUBLED:
-        # The answer comes from the opponent: their lead is minus the doubler's.
-        return Drop() if _lead(position) > style.drop_lead else Take()
-    if phase == RESIGNED:
-        # Reject a single while the resigner has borne nothing off (a gammon is likely).
-        resigner_off = position.mine[OFF]
-        return AcceptResign() if state.resign_level >= 2 or resigner_off > 0 else RejectResign()
-    if phase == PLAY:
-        assert state.dice is not None
-        if _wants_to_resign(position, rng, style):  # resigning with the dice rolled
-            return Resign(_resign_level(position, rng))
-        plays = rules.legal_plays(position, state.dice)
+    return players_of(state.playing).next_action(state, rng, style)
+
+
+class SelfPlayers(Protocol):
+    """How the built-in players play one kind of game (a turn, the cube, a resignation, the
+    play), past the opening roll and a game's end."""
+
+    def next_action(self, state: MatchState, rng: random.Random, style: Style) -> Action:
+        """The players' next action in ``state`` (its phase neither the opening nor a game over)."""
+        ...
+
+
+class BackgammonPlayers:
+    """Backgammon's starts, on backgammon's :class:`~bgboard.rules.position.Position`: the
+    cube and resignations of ``style``, the pip-and-blot play (the module docstring)."""
+
+    def next_action(self, state: MatchState, rng: random.Random, style: Style) -> Action:
+        phase = state.phase
+        position = state.position
+        if phase == TURN:
+            if _wants_to_resign(position, rng, style):
+                return Resign(_resign_level(position, rng))
+            if state.may_double and _lead(position) >= style.double_lead:
+                return Double()
+            return Roll((rng.randint(1, 6), rng.randint(1, 6)))
+        if phase == DOUBLED:
+            # The answer comes from the opponent: their lead is minus the doubler's.
+            return Drop() if _lead(position) > style.drop_lead else Take()
+        if phase == RESIGNED:
+            # Reject a single while the resigner has borne nothing off (a gammon is likely).
+            resigner_off = position.mine[OFF]
+            return AcceptResign() if state.resign_level >= 2 or resigner_off > 0 else RejectResign()
+        if phase == PLAY:
+            assert state.dice is not None
+            if _wants_to_resign(position, rng, style):  # resigning with the dice rolled
+                return Resign(_resign_level(position, rng))
+            plays = rules.legal_plays(position, state.dice)
+            if not plays:
+                return Pass()
+            return Move.of(max(plays, key=lambda play: _score(play.position, rng)))
+        raise AssertionError(f"no move for phase {phase}")  # pragma: no cover
+
+
+class SeedGamePlayers:
+    """The tavli family's seed games, on a :class:`~bgboard.rules.board.Board`: roll, then
+    the play :func:`variant_score` prefers; they neither double nor resign."""
+
+    def next_action(self, state: MatchState, rng: random.Random, style: Style) -> Action:
+        game = state.playing
+        if state.phase == TURN:
+            return Roll((rng.randint(1, 6), rng.randint(1, 6)))
+        if state.phase in (DOUBLED, RESIGNED):  # pragma: no cover - the players never offer either
+            return Take() if state.phase == DOUBLED else AcceptResign()
+        assert state.phase == PLAY and state.dice is not None
+        plays = game.plays(state.board_view, state.dice)
         if not plays:
             return Pass()
-        return Move.of(max(plays, key=lambda play: _score(play.position, rng)))
-    raise AssertionError(f"no move for phase {phase}")  # pragma: no cover
+        return Move.of(max(plays, key=lambda play: variant_score(game, play.position, game.outcome(play.position))
+                           + rng.random()))
+
+
+_BACKGAMMON, _SEED_GAMES = BackgammonPlayers(), SeedGamePlayers()
+
+
+def players_of(game: Game) -> SelfPlayers:
+    """The built-in players of ``game``, from its registry entry: the one place self-play
+    tells backgammon's starts (cube, resignations, played on backgammon's Position) from the
+    seed games (played on a Board) - the fact :func:`bgboard.sim.players.habits_of` and
+    :class:`bgboard.sense.roll.RollReading` go by too."""
+    return _SEED_GAMES if game.seed else _BACKGAMMON
 
 
 def _lead(position: Position) -> float:
@@ -166,20 +214,6 @@ def _score(after: Position, rng: random.Random) -> float:
     their_pips = after.pips()[1]
     blots = sum(1 for p in range(1, BAR) if after.mine[p] == 1)
     return their_pips - 4 * blots + rng.random() * 3
-
-
-def _variant_action(state: MatchState, rng: random.Random) -> Action:
-    """The built-in players in a seed variant: roll, then the best play by the heuristic."""
-    game = state.playing
-    if state.phase == TURN:
-        return Roll((rng.randint(1, 6), rng.randint(1, 6)))
-    if state.phase in (DOUBLED, RESIGNED):  # pragma: no cover - the players never offer either
-        return Take() if state.phase == DOUBLED else AcceptResign()
-    assert state.phase == PLAY and state.dice is not None
-    plays = game.plays(state.board_view, state.dice)
-    if not plays:
-        return Pass()
-    return Move.of(max(plays, key=lambda play: variant_score(game, play.position, game.outcome(play.position)) + rng.random()))
 
 
 def variant_score(game: Game, after: Board, ended: tuple[str | None, str, int] | None) -> float:
