@@ -94,7 +94,6 @@ class ClubSimBoard:
         self.seat = ClubSeat(self.journal, settings.board, self.controller.settings, lambda: self.board.clock)
         room = SeatedRoom(self.controller, [self.seat])
         self.board.host, self.board.follow = room, room.follow
-        self.board.controller = self.controller
         self.link = self._link()
         self._link_task: asyncio.Task[None] | None = None
         self._offered = asyncio.Event()

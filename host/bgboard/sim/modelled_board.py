@@ -51,6 +51,7 @@ from bgboard.sim.table import Table
 from bgboard.store.journal import Journal, JournalError
 
 if TYPE_CHECKING:
+    from bgboard.control.rooms import Room
     from bgboard.teaching import Teacher
 
 __all__ = ["SIM_KIND", "ModelledBoard", "Options", "Simulation", "SimulationError", "Tally", "noise_level", "open_journal",
@@ -64,14 +65,6 @@ REST_SCANS = 6
 SCAN_MS = 10
 
 
-class Host(Protocol):
-    """What the modelled board feeds: the host's controller, or a practice room."""
-
-    def handle(self, event: Event) -> None:
-        """One event of the board (a settled reading, a button, a roll)."""
-        ...
-
-
 class Seat(Protocol):
     """Who plays the other side of a remote match: makes the host's controller."""
 
@@ -83,8 +76,10 @@ class Seat(Protocol):
 class ModelledBoard:
     """The virtual table's hands and sensors, the firmware's classify and debounce modelled,
     the host's settler: every op of the players done at once on a virtual clock (see the
-    module docstring).  ``host`` is set once the host's controller (or room) exists: it
-    takes this board's :meth:`to_board` and :meth:`show` as its ``send`` and ``show``."""
+    module docstring).  ``host`` is set once the host's room exists (the match room, seated
+    or not, or drills): it takes this board's :meth:`to_board` and :meth:`show` as its
+    ``send`` and ``show``; the match the table is set up for is the one the room answers
+    (:meth:`~bgboard.control.rooms.Room.match_room`), not a second attribute."""
 
     roll_now = False  # the host asked the dice module to roll at once (the engine's dice)
     preloaded: tuple[int, int] | None = None  # what the module's next roll shows
@@ -101,9 +96,8 @@ class ModelledBoard:
         self.rolling = False
         self.rolls = 0
         self.table = self.make_table(options)
-        self.host: Host | None = None  # what the board's events go to
+        self.host: Room | None = None  # what the board's events go to (a match room, seated or not; drills)
         self.follow: Callable[[], None] | None = None  # then, after each: a seated room's seats follow it
-        self.controller: Controller | None = None  # the match the table is set up for (None: drills)
 
     def make_table(self, options: Options) -> Table:
         """An empty table whose sensors are as ``options`` say (noise from the seed, stuck
@@ -138,9 +132,11 @@ class ModelledBoard:
             self.follow()  # as the app's seats follow each event (publish, report, take)
 
     def _controller(self) -> Controller:
-        if self.controller is None:
+        """The match the table is set up for, asked of the host's room."""
+        match = self.host.match_room() if self.host is not None else None
+        if match is None:
             raise SimulationError("the modelled board's host plays no match")
-        return self.controller
+        return match
 
     # ------------------------------------------------------------------ the board's side, at once
     def set_up_now(self) -> None:
@@ -302,7 +298,7 @@ class Simulation:
             self.opponent = engine_opponent(options.opponent, 1, options.opponent_dice)
         self.controller = (self.opponent or Controller).resume(self.journal, settings, board.clock, send=board.to_board,
                                                                show=board.show, **grading)
-        board.host = board.controller = self.controller
+        board.host = self.controller
         self.players = Players(
             options, lambda: self.controller, self.journal, resumed, lambda: self.board.clock, board.slots.point,
             self.journal.atomic
