@@ -152,6 +152,12 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
+def pytest_unconfigure(config: pytest.Config) -> None:
+    webrun = sys.modules.get("tests.club.webrun")
+    if webrun is not None:
+        webrun.close_chromium()  # the test process's one Chromium
+
+
 @pytest.fixture(scope="session")
 def private_postgres():
     """One private PostgreSQL server per test process (bgboard/store/private_postgres.py): a
