@@ -221,7 +221,7 @@ def test_a_restarted_server_costs_one_failed_try_and_nothing_stored_twice():
     is made again and counts as a change (what changed meanwhile was not heard)."""
     from bgboard.store.private_postgres import PrivatePostgres
 
-    with PrivatePostgres() as server:  # its own server, killed: not the one the other tests share
+    with PrivatePostgres(durable=False) as server:  # its own server, killed: not the one the other tests share
         url = server.create_database("restarted")
         with Director.create(url, "Restart Club") as d:
             for name in ("Ann", "Bob", "Cleo", "Dev"):

@@ -93,25 +93,99 @@ async def _await(task: "asyncio.Future[Any]") -> Any:
     return await task
 
 
-def chromium(profile: Path):
-    """A headless Chromium (Debian's) through Debian's chromedriver; fails when missing."""
+_FLAGS = ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+          "--disable-background-networking", "--disable-component-update",
+          "--no-first-run", "--disable-sync", "--disable-extensions")
+#: The window every test starts with (a test that wants a phone sets its own size).
+WINDOW = (1280, 900)
+#: This test process's Chromium (one per pytest-xdist worker), made by the first test that asks.
+_shared: list[Any] = []
+
+
+def chromium(profile: Path | None = None):
+    """A headless Chromium (Debian's) through Debian's chromedriver, as new to the test as one
+    just started; fails when missing.
+
+    One Chromium serves every test of the process (starting one cost 0.7-2 s a test): each
+    test gets a new tab with every other tab closed (no page, script, emulated device, extra
+    header or session storage of the last test's tab), the browser's cookies and cache
+    cleared and the window at :data:`WINDOW`.  ``quit()`` hands it back for the next test;
+    the process's end (tests/conftest.py) closes it.  ``profile``: kept for the callers, unused
+    (the shared Chromium has a profile folder of its own)."""
     missing = [str(p) for p in (CHROMIUM, CHROMEDRIVER) if not p.exists()]
     if missing:
         pytest.fail(f"{' and '.join(missing)} missing: run tools/test-services "
                     "(apt-get install chromium chromium-driver)", pytrace=False)
+    if _shared and _shared[0].in_use:
+        raise AssertionError("one Chromium per test at a time: quit() the first before asking again")
+    if _shared:
+        try:
+            _shared[0].fresh()
+        except WebDriverException:  # the last test left it broken: a new one
+            close_chromium()
+    if not _shared:
+        _shared.append(_start())
+    _shared[0].in_use = True
+    return _shared[0]
+
+
+def _start():
+    import tempfile
+
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
+    class SharedChromium(webdriver.Chrome):
+        """A Chromium whose ``quit`` hands it back to the next test (:func:`chromium`)."""
+
+        def fresh(self) -> None:
+            for handle in self.window_handles[1:]:
+                self.switch_to.window(handle)
+                super().close()
+            self.switch_to.window(self.window_handles[0])
+            old = self.current_window_handle
+            self.switch_to.new_window("tab")
+            new = self.current_window_handle
+            self.switch_to.window(old)
+            super().close()
+            self.switch_to.window(new)
+            self.execute_cdp_cmd("Network.clearBrowserCookies", {})
+            self.execute_cdp_cmd("Network.clearBrowserCache", {})
+            self.set_window_size(*WINDOW)
+            self.set_page_load_timeout(SERVER_WAIT_S)
+
+        def quit(self) -> None:
+            self.in_use = False
+            try:
+                self.get("about:blank")   # the test's page and its event streams end now
+            except WebDriverException:
+                close_chromium()
+
+        def close_for_good(self) -> None:
+            super().quit()
+
+    profile = Path(tempfile.mkdtemp(prefix="bgboard-chromium-", dir="/dev/shm" if os.path.isdir("/dev/shm") else None))
     options = webdriver.ChromeOptions()
     options.binary_location = str(CHROMIUM)
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                 "--disable-background-networking", "--disable-component-update",
-                 "--no-first-run", "--disable-sync", "--disable-extensions",
-                 f"--user-data-dir={profile}", "--window-size=1280,900"):
+    for flag in (*_FLAGS, f"--user-data-dir={profile}", f"--window-size={WINDOW[0]},{WINDOW[1]}"):
         options.add_argument(flag)
-    driver = webdriver.Chrome(service=Service(executable_path=str(CHROMEDRIVER)), options=options)
+    driver = SharedChromium(service=Service(executable_path=str(CHROMEDRIVER)), options=options)
+    driver.profile_folder = profile
     driver.set_page_load_timeout(SERVER_WAIT_S)
     return driver
+
+
+def close_chromium() -> None:
+    """Close this process's Chromium, if it has one (the end of the test process)."""
+    import shutil
+
+    while _shared:
+        driver = _shared.pop()
+        try:
+            driver.close_for_good()
+        except WebDriverException:
+            pass
+        shutil.rmtree(driver.profile_folder, ignore_errors=True)
 
 
 def submit(browser: Any, button: Any) -> None:
