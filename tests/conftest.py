@@ -11,6 +11,7 @@ import os
 import platform
 import sys
 import tempfile
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -129,6 +130,21 @@ FIRST = (
     "tests/rules/test_differential.py",
     "tests/hardware/test_kicad.py",  # the build's readers, long after it started
 )
+
+
+def _slow_ids() -> frozenset[str]:
+    """tests/data/slow_tests.txt: the node ids the quick run leaves to the full run."""
+    text = (Path(__file__).parent / "data" / "slow_tests.txt").read_text()
+    return frozenset(line.split(" ", 1)[1] for line in text.splitlines() if line and not line.startswith("#"))
+
+
+SLOW_IDS = _slow_ids()
+
+
+def pytest_itemcollected(item: pytest.Item) -> None:
+    """Marks slow each test tests/data/slow_tests.txt names (before ``-m`` selects)."""
+    if item.nodeid in SLOW_IDS:
+        item.add_marker(pytest.mark.slow)
 
 
 @pytest.hookimpl(trylast=True)  # after pytest's own grouping by fixture scope

@@ -78,3 +78,20 @@ def test_worker_port_is_free_and_in_the_workers_own_block() -> None:
     for port in ports:
         with socket.socket() as s:
             s.bind(("127.0.0.1", port))
+
+
+def test_every_test_the_quick_run_leaves_out_still_exists() -> None:
+    """tests/data/slow_tests.txt names tests by node id: each names a test function in its file
+    (a renamed test would silently come back into the quick run)."""
+    import re
+
+    root = Path(__file__).resolve().parents[1]
+    lines = [line for line in (root / "tests" / "data" / "slow_tests.txt").read_text().splitlines()
+             if line and not line.startswith("#")]
+    assert len(lines) > 100
+    for line in lines:
+        seconds, node = line.split(" ", 1)
+        assert float(seconds) >= 0.5, line
+        path = node.split("::")[0]
+        function = node.split("[")[0].split("::")[-1]
+        assert re.search(rf"def {re.escape(function)}\(", (root / path).read_text()), node
