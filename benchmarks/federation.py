@@ -71,6 +71,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.board_fleet import fleet_process, proc_figures  # noqa: E402
+from bgboard.errors import InputError  # noqa: E402
 from bgboard.club.director import Director  # noqa: E402
 from bgboard.federation.ledger import Ledger  # noqa: E402
 from bgboard.federation.local_rig import EVENT, LocalFederation, union_ratings  # noqa: E402
@@ -104,6 +105,17 @@ async def settle(fed, most_s: float) -> None:
         if waiting == 0:
             return
         await asyncio.sleep(0.5)
+
+async def wind_down(fed: LocalFederation, args: argparse.Namespace, done: asyncio.Event,
+                    chaos_task: "asyncio.Task[None] | None", t0: float) -> float:
+    """After the evening is played: stop the chaos (waiting for its last restart), wait until
+    every club's results have settled at the federation; the seconds since ``t0``."""
+    done.set()
+    if chaos_task is not None:
+        await chaos_task
+    await settle(fed, args.settle)
+    return time.monotonic() - t0
+
 
 async def chaos(fed: LocalFederation, pg: PrivatePostgres, done: asyncio.Event, log: list[str]) -> None:
     """Kill and restart, one after another, while the evening is being played (on a thread of
@@ -149,11 +161,7 @@ async def evening(fed: LocalFederation, pg: PrivatePostgres, args: argparse.Name
     try:
         played = await asyncio.gather(*(loop.run_in_executor(clubs, club_evening, i) for i in range(len(fed.sites))))
         played_s = time.monotonic() - t0
-        done.set()
-        if chaos_task is not None:
-            await chaos_task
-        await settle(fed, args.settle)
-        settled_s = time.monotonic() - t0
+        settled_s = await wind_down(fed, args, done, chaos_task, t0)
     finally:
         done.set()
         for f in feeds:
@@ -241,11 +249,7 @@ async def evening_boards(fed: LocalFederation, pg: PrivatePostgres, args: argpar
     try:
         fleet = await asyncio.to_thread(run_fleet, fed, tmp, args)
         played_s = time.monotonic() - t0
-        done.set()
-        if chaos_task is not None:
-            await chaos_task
-        await settle(fed, args.settle)
-        settled_s = time.monotonic() - t0
+        settled_s = await wind_down(fed, args, done, chaos_task, t0)
         cpu = {"directors": 0.0, "club_brokers": 0.0, "federation_service": 0.0, "federation_broker": 0.0}
         for site in fed.sites:
             if site.director is not None:
@@ -459,4 +463,8 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except InputError as exc:  # e.g. more Swiss rounds than the clubs' players allow: one sentence
+        print(f"federation.py: {exc}", file=sys.stderr)
+        sys.exit(2)
