@@ -128,7 +128,6 @@ class App:
         self._journal = journal
         self._stop = asyncio.Event()
         self.controller: Room | None = None  # the room the app drives (a match, drills or a replay)
-        self.seated: SeatedRoom | None = None  # the room, when seats follow the match (club, remote)
         self.practice: PracticeRoom | None = None  # the same room when it runs drills (the simulator's person)
         self.club: ClubSeat | None = None  # when [club] broker is set
         self.club_link: ClubLink | None = None  # its link to the director
@@ -217,8 +216,7 @@ class App:
         if self.records is not None and key != self._recorded and c.actions:
             self.records.write(c.actions, club_mat_info(self.club))
             self._recorded = key
-        if self.seated is not None:  # the club's view; a remote match's moves to the other board
-            self.seated.follow()
+        c.follow()  # seated: the club's view; a remote match's moves to the other board
 
     def _fail(self, exc: Exception) -> None:
         """Stop the match with ``exc`` (one sentence), raised by :meth:`run`."""
@@ -331,7 +329,7 @@ class App:
             stack.push_async_callback(_stop_task, self.club_link.stop, club_task)
         seats: list[Seat] = [seat for seat in (self.club, remote) if seat is not None]
         if self.match is not None and seats:  # the one room the app drives: the match with its seats
-            self.controller = self.seated = SeatedRoom(self.match, seats)
+            self.controller = SeatedRoom(self.match, seats)
         if notice:
             log.warning("hints: %s", notice)
             self._handle(BoardFault(notice, self.clock_ms()))

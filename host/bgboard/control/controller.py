@@ -192,6 +192,9 @@ class Controller:
         """The match room is this room."""
         return self
 
+    def follow(self) -> None:
+        """No seats beside a bare match room (:class:`SeatedRoom` has them)."""
+
     # ------------------------------------------------------------------ the roll, as the judge sees it; its hint and lessons
     @property
     def observation(self) -> Observation | None:

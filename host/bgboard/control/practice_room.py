@@ -52,6 +52,11 @@ CubeGrader = Callable[[int, Drill, str], CubeLesson | None]
 ProgressBody = dict[str, object]
 
 
+def _drill_set(drills: Sequence[Drill]) -> list[str]:
+    """The drill set, as the progress names it (a Position ID's drill by its dice too)."""
+    return [d.name if d.dice is None else f"{d.name} {d.dice[0]}{d.dice[1]}" for d in drills]
+
+
 class PracticeRoom:
     """The drills, one after another (see the module docstring)."""
 
@@ -121,6 +126,9 @@ class PracticeRoom:
     def match_room(self) -> None:
         return None  # drills play no match
 
+    def follow(self) -> None:
+        """No seats beside the drills."""
+
     def fixes(self) -> tuple[Fix, ...]:
         """What still differs from the drill's layout (nothing when the board is unread)."""
         if self.observation is None:
@@ -132,20 +140,16 @@ class PracticeRoom:
         """Where the learner is, for the store beside the journal (``encode`` turns a lesson
         into JSON): the drill set, the next drill to lay out (a graded drill counts as done),
         the results and the lessons so far.  A drill under way starts again from its set-up."""
-        return {"drills": self._set(),
+        return {"drills": _drill_set(self.drills),
                 "next": self.index + (1 if self.phase == "graded" else 0),
                 "results": self.results, "lessons": [encode(x) for x in self.lessons]}
-
-    def _set(self) -> list[str]:
-        """The drill set, as the progress names it (a Position ID's drill by its dice too)."""
-        return [d.name if d.dice is None else f"{d.name} {d.dice[0]}{d.dice[1]}" for d in self.drills]
 
     def resume(self, body: ProgressBody, decode: Callable[[object], Lesson]) -> list[Lesson] | None:
         """Go back to the :meth:`progress` ``body`` (``decode`` reads a lesson back): the
         lessons restored, or None when ``body`` is of another drill set, finished, or not
         a progress (the drills start from the first)."""
         try:
-            if body.get("drills") != self._set():
+            if body.get("drills") != _drill_set(self.drills):
                 return None
             index, results = body["next"], body["results"]
             if not isinstance(index, int) or not 0 < index < len(self.drills) or not isinstance(results, list):

@@ -231,6 +231,9 @@ class ReplayRoom:
         """A replay steps through a match file: it plays no match."""
         return None
 
+    def follow(self) -> None:
+        """No seats beside a replay."""
+
     def handle(self, event: Event) -> None:
         if isinstance(event, BoardRead):
             self.observation = event.observation

@@ -92,3 +92,8 @@ class Room(Protocol):
     def match_room(self) -> Controller | None:
         """The match room this room is or wraps (None: the room plays no match)."""
         ...
+
+    def follow(self) -> None:
+        """After an event and its records: whoever sits beside the room (a club's or a remote
+        board's seat) follows what it changed; a room without seats has nothing to do."""
+        ...

@@ -93,7 +93,7 @@ class ClubSimBoard:
         self.controller = Controller.resume(self.journal, base, start, send=self.board.to_board, show=self.board.show)
         self.seat = ClubSeat(self.journal, settings.board, self.controller.settings, lambda: self.board.clock)
         room = SeatedRoom(self.controller, [self.seat])
-        self.board.host, self.board.follow = room, room.follow
+        self.board.host = room
         self.link = self._link()
         self._link_task: asyncio.Task[None] | None = None
         self._offered = asyncio.Event()

@@ -97,7 +97,6 @@ class ModelledBoard:
         self.rolls = 0
         self.table = self.make_table(options)
         self.host: Room | None = None  # what the board's events go to (a match room, seated or not; drills)
-        self.follow: Callable[[], None] | None = None  # then, after each: a seated room's seats follow it
 
     def make_table(self, options: Options) -> Table:
         """An empty table whose sensors are as ``options`` say (noise from the seed, stuck
@@ -128,8 +127,7 @@ class ModelledBoard:
         if self.host is None:
             raise SimulationError("the modelled board has no host")
         self.host.handle(event)
-        if self.follow is not None:
-            self.follow()  # as the app's seats follow each event (publish, report, take)
+        self.host.follow()  # as the app's seats follow each event (publish, report, take)
 
     def _controller(self) -> Controller:
         """The match the table is set up for, asked of the host's room."""
