@@ -380,11 +380,15 @@ def main() -> None:
         t = time.monotonic()
         fed = LocalFederation(tmp / "run", url, clubs, args.boards)
         fed.start()  # first: the ports chosen are taken at once
-        for site in fed.sites:
-            site.make_club(players, pool, args.length, args.rounds)
-            if not args.service_path:  # round 1 starts the evening; the director pairs the next ones
-                with Director.open(site.db) as d:
-                    d.pair_round(EVENT)
+        try:  # a club the options cannot make (too many rounds): no broker left running
+            for site in fed.sites:
+                site.make_club(players, pool, args.length, args.rounds)
+                if not args.service_path:  # round 1 starts the evening; the director pairs the next ones
+                    with Director.open(site.db) as d:
+                        d.pair_round(EVENT)
+        except BaseException:
+            fed.stop()
+            raise
         say(f"{args.clubs} clubs x {args.boards} boards, {args.rounds} rounds of {args.length}-point matches, "
             f"{players} players a club from {pool} members; set up in {time.monotonic() - t:.1f} s"
             + (" -- with chaos" if args.chaos else ""))
