@@ -34,6 +34,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Protocol
 
 from bgboard.errors import EnvironmentFailure, InputError, shown
 from bgboard.hardware import PLACES, Grid, Slot, firmware_dir, load_grid
@@ -104,6 +105,22 @@ def check_port(port: str) -> None:
         raise BoardUnreachableError(f"there is no serial port {port}: is the board plugged in?")
 
 
+class _Port(Protocol):
+    """What :func:`read_available` uses of a pyserial port."""
+
+    @property
+    def in_waiting(self) -> int: ...
+
+    def read(self, size: int = 1) -> bytes: ...
+
+
+def read_available(link: _Port) -> bytes:
+    """What the board has sent: the bytes waiting, or the first one to come within the
+    port's timeout.  (``read(256)`` waits the whole timeout unless 256 bytes come, and an
+    answer is a frame of a few bytes: 100 ms lost on each, twice per sensor in a self-test.)"""
+    return link.read(link.in_waiting or 1)
+
+
 def stop_firmware(port: str, timeout: float = 2.0) -> bool:
     """Send REBOOT mode 1 and wait for its ACK; False if nothing answered (the board may
     already be at the REPL)."""
@@ -121,7 +138,7 @@ def stop_firmware(port: str, timeout: float = 2.0) -> bool:
         decoder = FrameDecoder()
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            for item in decoder.feed(link.read(256)):
+            for item in decoder.feed(read_available(link)):
                 if isinstance(item, Frame) and item.kind == m.Ack.KIND:
                     if m.decode(item) == m.Ack(0, m.Reboot.KIND):
                         return True
@@ -206,7 +223,7 @@ class _Board:
         while not self.pending:
             if time.monotonic() > deadline:
                 raise BoardUnreachableError(f"the board on {self.port} did not answer ({what}): is the firmware running?")
-            for item in self.decoder.feed(self.link.read(256)):
+            for item in self.decoder.feed(read_available(self.link)):
                 if isinstance(item, Frame):
                     try:
                         self.pending.append(m.decode(item))
