@@ -325,10 +325,20 @@ class Pin:
             if self.id == board.SUPPLY_SENSE:
                 return SIM.supply
             return self.level
-        SIM.pin_writes += 1
-        self.level = 1 if v else 0
-        if self.mux:
-            SIM.mux_set(self)
+        sim = SIM
+        sim.pin_writes += 1
+        level = self.level = 1 if v else 0
+        if self.mux and sim.pins.get(self.id) is self:  # Sim.mux_set, inlined: 140 writes a scan
+            mask = self.select_mask
+            if mask:
+                if level:
+                    sim.mux_channel |= mask
+                else:
+                    sim.mux_channel &= ~mask
+            elif level:
+                sim.mux_enabled &= ~self.enable_mask
+            else:
+                sim.mux_enabled |= self.enable_mask
         return None
 
     def __call__(self, v=None):
@@ -345,11 +355,18 @@ class ADC:
     def __init__(self, pin):
         self.pin = pin.id if isinstance(pin, Pin) else pin
         self._adc = board.MUX_ADC.index(self.pin) if self.pin in board.MUX_ADC else None
+        self._first = self._adc * len(board.MUX_ENABLE) if self._adc is not None else 0  # its bank 0 multiplexer
 
     def read_u16(self):
-        if self._adc is None:
+        adc = self._adc
+        if adc is None:
             return SIM.adc_value(self.pin)  # not a multiplexers' ADC: as before, refused there
-        return SIM.adc_read(self._adc)
+        sim = SIM
+        enabled = sim.mux_enabled
+        if enabled and not enabled & (enabled - 1):  # one bank, the scan's case (Sim.adc_read, inlined)
+            sim.adc_reads += 1
+            return sim.field[self._first + sim._bank_of[enabled]][sim.mux_channel]
+        return sim.adc_read(adc)
 
 
 class _Mem32:

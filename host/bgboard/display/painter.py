@@ -3,8 +3,10 @@
 An e-ink refresh takes 2-15 s and a driver waits for it by polling BUSY with ``time.sleep``;
 the loop must serve the serial link, the buttons and the clocks meanwhile.  :class:`Painter`
 owns a :class:`~bgboard.display.screen.Screen` and runs it on one thread: the loop only hands
-over the newest display state (:meth:`Painter.update`) and wakes the thread on its tick
-(:meth:`Painter.tick`); both return at once.  While the panel is busy, newer states replace
+over the newest display state (:meth:`Painter.update`) and, on its tick (:meth:`Painter.tick`), wakes the thread
+only when the screen's refresh policy has a frame due (the loop ticks every 50 ms, 20 times a
+second; a thread woken for nothing on each tick cost more than the drawing); both return at
+once.  While the panel is busy, newer states replace
 the one waiting, so only the latest frame is drawn when the panel is free again.  A panel
 fault is the screen's (kept in :attr:`Painter.error`, retried); anything else a refresh
 raises (a full disk under a file panel) is logged and kept there too, never raised into the
@@ -40,6 +42,8 @@ class Painter:
         self._clock_ms = clock_ms
         self._failure: str | None = None
         self.busy = False  # the thread is rendering or refreshing right now
+        # when the screen wants its next tick (the thread's last answer; None: nothing waits)
+        self._due: int | None = None
         self._thread: NewestOnly[Frame] = NewestOnly("bgboard-display", self._paint, _merge)
 
     # ------------------------------------------------------------------ from the loop
@@ -48,8 +52,11 @@ class Painter:
         self._thread.hand((state, full))
 
     def tick(self) -> None:
-        """Let the screen refresh if its policy says the time has come."""
-        self._thread.wake()
+        """Let the screen refresh if its policy says the time has come (the thread is woken
+        only then: a new state handed over wakes it anyway)."""
+        due = self._due
+        if due is not None and self._clock_ms() >= due:
+            self._thread.wake()
 
     @property
     def error(self) -> str | None:
@@ -66,13 +73,15 @@ class Painter:
         try:
             if frame is not None:
                 self.screen.update(frame[0], self._clock_ms(), frame[1])
-            self.screen.tick(self._clock_ms())
+            self._due = self.screen.tick(self._clock_ms())
             self._failure = None
         except (BgboardError, OSError) as exc:  # a panel's fault: say it once, keep going
             self._failure = f"the display failed ({exc})"
+            self._due = 0  # woken on every tick again (as it was) until a frame is shown
             log.error("%s", self._failure)
         except Exception as exc:  # a program error: its traceback; never into the match
             self._failure = f"the display failed ({type(exc).__name__})"
+            self._due = 0
             log.exception("the display failed")
         finally:
             self.busy = False

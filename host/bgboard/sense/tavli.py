@@ -25,6 +25,7 @@ history of plays (the board before the roll and the legal plays of the roll).
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field, replace
 from typing import Callable, Collection, Sequence
 
@@ -80,14 +81,7 @@ class Physical:
         a pinned point the pinners but the first (the pin's spot reads dark or the pinned
         colour), on one slot fewer (the pin's spot takes one); :meth:`fits` also takes a
         pin's spot that reads the pinners' colour."""
-        codes: list[int] = []
-        for place, (n, cap) in enumerate(zip(self.counts, slots.capacities(), strict=True), start=1):
-            if place in self.pinned:
-                top = abs(n) - 1
-                codes.append(clamp(top if n > 0 else -top, cap - 1))
-            else:
-                codes.append(clamp(n, cap))
-        return Observation(tuple(codes))
+        return _expected(self.counts, self.pinned, slots)
 
     def settled(self, seen: Observation, slots: Slots = Slots()) -> Observation:
         """``seen`` with each pinned point that reads as this board's pin (its spot dark, the
@@ -116,6 +110,20 @@ class Physical:
             if code != want and not _reads(code, want, slots.capacity(place) - (place in self.pinned)):
                 return False
         return True
+
+
+@functools.lru_cache(maxsize=4096)
+def _expected(counts: tuple[int, ...], pinned: frozenset[int], slots: Slots) -> Observation:
+    """:meth:`Physical.expected`, made once per board: recognition compares every legal
+    play's board with each settled reading, the same boards turn after turn."""
+    codes: list[int] = []
+    for place, (n, cap) in enumerate(zip(counts, slots.capacities(), strict=True), start=1):
+        if place in pinned:
+            top = abs(n) - 1
+            codes.append(clamp(top if n > 0 else -top, cap - 1))
+        else:
+            codes.append(clamp(n, cap))
+    return Observation(tuple(codes))
 
 
 def _reads(code: int, want: int, full: int) -> bool:

@@ -105,8 +105,8 @@ class Table:
                 self._cursor = self.rng.randrange(0, len(self._deviates) - n)
             dev = self._deviates[self._cursor : self._cursor + n]
             self._cursor += n
-            sigma = self.noise
-            values = [max(RAIL_BAND, min(FULL_SCALE - RAIL_BAND, int(round(v + sigma * d)))) for v, d in zip(base, dev)]
+            sigma, low, high = self.noise, RAIL_BAND, FULL_SCALE - RAIL_BAND
+            values = [max(low, min(high, round(v + sigma * d))) for v, d in zip(base, dev)]
         else:
             values = list(base)
         per = self.grid.per_slot  # stuck keys: (place, the sensor's number along the place)
