@@ -52,6 +52,10 @@ class Hal:
         self._out = sys.stdout.buffer
         self._closed = False
         self.flash = _SIM.flash_dir if _SIM is not None else ""
+        # the scan waits for the multiplexers to settle 100 times a scan: the clock's own
+        # sleep_us is handed over, not a method that chooses it on every call (under the unix
+        # port that choice was half of a scan's time)
+        self.sleep_us = _SIM.sleep_us if _SIM is not None else time.sleep_us
 
     # --- clock ---------------------------------------------------------------------
     def ticks_ms(self):
@@ -71,12 +75,6 @@ class Hal:
             _SIM.sleep_ms(ms)
         else:
             time.sleep_ms(ms)
-
-    def sleep_us(self, us: int) -> None:
-        if _SIM is not None:
-            _SIM.sleep_us(us)
-        else:
-            time.sleep_us(us)
 
     def running(self) -> bool:
         """False when the simulation says stop; always True on a Pico."""
