@@ -73,7 +73,7 @@ from bgboard.control.match_view import room_message, room_view
 from bgboard.control.notice import Notice, Severity, Topic
 from bgboard.control.numbering import Numbering, Words
 from bgboard.control.other_player import OtherPlayer, PersonAtBoard
-from bgboard.control.presenter import View, display_state
+from bgboard.control.presenter import Drawing, View
 from bgboard.control.resigning import Resignation
 from bgboard.control.other_side import OtherSide
 from bgboard.control.session import ILLEGAL_POLICIES, IllegalPolicy, JournalLike, MatchSession, Settings
@@ -139,6 +139,7 @@ class Controller:
         self.notice: Notice | None = None
         self.link_up = True
         self.now_ms = 0
+        self.drawing = Drawing()  # the view drawn again only when it changed
         self.other: OtherPlayer = parts.get("other", PersonAtBoard())
         self.coach.away = self.other.side  # the side played from elsewhere: no hints, no lessons
         self.other.open(self)
@@ -401,7 +402,7 @@ class Controller:
         """What the display shows now: the :meth:`view` drawn (None before the match could
         start)."""
         view = self.view()
-        return display_state(view) if view is not None else None
+        return self.drawing(view) if view is not None else None
 
     def refresh(self) -> None:
         """Draw what the display shows now."""

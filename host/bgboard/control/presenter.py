@@ -7,7 +7,7 @@ module knows nothing of the controller.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Sequence
 
 from bgboard.language import Joined, Phrase
@@ -18,7 +18,8 @@ from bgboard.match.state import MatchState, Phase
 from bgboard.rules.position import Position
 from bgboard.sense.places import BLACK_BAR, BLACK_OFF, WHITE, WHITE_BAR, WHITE_OFF, Observation, Slots, board_of, differences
 
-__all__ = ["MAX_CUBE", "MAX_POINTS", "MAX_SCORE", "PHASES", "View", "diagram_of", "display_state", "ending", "title"]
+__all__ = ["MAX_CUBE", "MAX_POINTS", "MAX_SCORE", "PHASES", "Drawing", "View", "diagram_of", "display_state", "ending",
+           "title"]
 
 MAX_CUBE = 4096
 #: The largest score and game points the display draws (a cube war past MAX_CUBE — legal, if
@@ -170,6 +171,29 @@ def display_state(view: View) -> DisplayState:
         analysis=view.analysis if phase == DisplayPhase.MATCH_OVER else (),
         may_double=state.phase != Phase.TURN or state.may_double,  # the prompt: "to roll" alone
     )
+
+
+#: The fields of a view other than its time (which the display shows only through a clock).
+_TIMELESS = tuple(f.name for f in fields(View) if f.name != "now_ms")
+
+
+class Drawing:
+    """:func:`display_state` of the views handed in, remembering the last: the room draws
+    its view after every event, the loop's tick among them (20 times a second), and
+    between two plays the view is the same but for its time, which no display shows
+    without a clock."""
+
+    def __init__(self) -> None:
+        self._last: tuple[View, DisplayState] | None = None
+
+    def __call__(self, view: View) -> DisplayState:
+        last = self._last
+        if last is not None and view.clock is None and last[0].clock is None and all(
+                getattr(view, name) == getattr(last[0], name) for name in _TIMELESS):
+            return last[1]
+        shown = display_state(view)
+        self._last = (view, shown)
+        return shown
 
 
 def _notes(notes: tuple[str, ...]) -> tuple[str, ...]:
