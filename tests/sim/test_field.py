@@ -165,3 +165,24 @@ def test_carry_conserves_checkers_in_every_frame(position: Position) -> None:
     for f in frames[:-1]:
         on_table = sum(abs(n) for n in f.layout.points) + sum(f.layout.bar) + sum(f.layout.off)
         assert on_table == 29  # the carried checker is in the hand
+
+
+def test_the_place_by_place_field_reads_as_the_reference_bit_for_bit() -> None:
+    """The table's field (PlaceField: each place's counts remembered by what lies on it)
+    against readings(), over boards with stacks, pins, the bar, the trays and a hand over
+    any place, on the board's grid (two sensors per slot) and a one-sensor grid."""
+    from bgboard.sim.field import PlaceField
+
+    rng = random.Random(33)
+    for grid in (load_grid(), default_grid(5, 4, 5)):
+        field = PlaceField(grid)
+        for _ in range(300):
+            points = [0] * 24
+            for p in rng.sample(range(24), 10):
+                points[p] = rng.choice((1, -1)) * rng.randint(1, 9)
+            pins = frozenset(p + 1 for p in range(24) if points[p] and rng.random() < 0.2)
+            layout = Layout(tuple(points), (rng.randint(0, 3), rng.randint(0, 3)), (rng.randint(0, 15), rng.randint(0, 15)),
+                            pins)
+            hand = (Hand(rng.choice(PLACES), rng.choice((WHITE, BLACK)), rng.choice((0.2, 0.5, 0.8, 1.0)))
+                    if rng.random() < 0.7 else None)
+            assert field(layout, hand) == readings(grid, layout, rng, hand=hand), (layout, hand)

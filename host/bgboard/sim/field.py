@@ -134,28 +134,34 @@ def slot_units(
     """The noiseless field at every slot in checker units (+ white, - black)."""
     units: dict[Slot, float] = {}
     for place in grid.places():
-        slots = grid.of(place)
-        colour, count = layout.at(place)
-        sign = 1.0 if colour == WHITE else -1.0
-        row = list(slots)
-        if place in POINT_PLACES and int(place) in layout.pins and count:
-            # a Plakoto pin: the pinned checker at the base under the first pinner; the
-            # opposite magnets on one slot partly cancel (the nearer, pinned one wins a little)
-            units[row[0]] = -sign * calibration.pin_residual
-            row, count = row[1:], count - 1
-        last = len(row) - 1
-        for i, slot in enumerate(row):
-            if count > i and i < last:
-                units[slot] = sign
-            elif i == last and count > last:
-                units[slot] = sign * calibration.stack_units(count - last)
-            else:
-                units[slot] = 0.0
-        if hand is not None and hand.place == place and slots:
-            top = row[min(count, last)] if row else slots[0]  # above the checkers (and a pin's base)
-            hsign = 1.0 if hand.colour == WHITE else -1.0
-            units[top] = units[top] + hsign * hand.strength
+        _place_units(units, grid, layout, place, hand, calibration)
     return units
+
+
+def _place_units(units: dict[Slot, float], grid: Grid, layout: Layout, place: str, hand: Hand | None,
+                 calibration: Calibration) -> None:
+    """The field at the slots of one ``place`` into ``units`` (:func:`slot_units`)."""
+    slots = grid.of(place)
+    colour, count = layout.at(place)
+    sign = 1.0 if colour == WHITE else -1.0
+    row = list(slots)
+    if place in POINT_PLACES and int(place) in layout.pins and count:
+        # a Plakoto pin: the pinned checker at the base under the first pinner; the
+        # opposite magnets on one slot partly cancel (the nearer, pinned one wins a little)
+        units[row[0]] = -sign * calibration.pin_residual
+        row, count = row[1:], count - 1
+    last = len(row) - 1
+    for i, slot in enumerate(row):
+        if count > i and i < last:
+            units[slot] = sign
+        elif i == last and count > last:
+            units[slot] = sign * calibration.stack_units(count - last)
+        else:
+            units[slot] = 0.0
+    if hand is not None and hand.place == place and slots:
+        top = row[min(count, last)] if row else slots[0]  # above the checkers (and a pin's base)
+        hsign = 1.0 if hand.colour == WHITE else -1.0
+        units[top] = units[top] + hsign * hand.strength
 
 
 def sensor_units(grid: Grid, units: Mapping[Slot, float], calibration: Calibration = Calibration()) -> list[float]:
@@ -226,3 +232,55 @@ def readings(
         out.append(max(RAIL_BAND, min(FULL_SCALE - RAIL_BAND, int(round(value)))))
     return tuple(out)
 
+
+
+class PlaceField:
+    """:func:`readings` without noise or faults, put together place by place: a sensor reads
+    only its own place's slots, so each place's counts are made once for what lies on it (its
+    checkers, a pin, a hand over it) and remembered.  A carried checker's frame changes one or
+    two places of 28: the same counts as :func:`readings`, bit for bit, at a tenth of the work."""
+
+    def __init__(self, grid: Grid, calibration: Calibration = Calibration()) -> None:
+        self.grid = grid
+        self.calibration = calibration
+        self.size = len(grid.sensors())
+        where: dict[str, list[int]] = {}
+        plan: dict[str, list[tuple[Slot, int, Slot | None]]] = {}
+        for n, (slot, part, beyond) in enumerate(_neighbours(grid)):
+            where.setdefault(slot.place, []).append(n)
+            plan.setdefault(slot.place, []).append((slot, part, beyond))
+        self._places = tuple((place, place in POINT_PLACES, tuple(where[place]), tuple(plan[place])) for place in where)
+        self._known: dict[tuple[str, tuple[int, int], bool, Hand | None], tuple[int, ...]] = {}
+
+    def __call__(self, layout: Layout, hand: Hand | None = None) -> tuple[int, ...]:
+        """Every sensor's counts, in :meth:`Grid.sensors` order."""
+        out = [0] * self.size
+        known = self._known
+        for place, point, positions, plan in self._places:
+            at = layout.at(place)
+            key = (place, at, point and int(place) in layout.pins, hand if hand is not None and hand.place == place else None)
+            counts = known.get(key)
+            if counts is None:
+                if len(known) > 8192:
+                    known.clear()
+                counts = known[key] = self._counts(layout, place, key[3], plan)
+            for n, value in zip(positions, counts):
+                out[n] = value
+        return tuple(out)
+
+    def _counts(self, layout: Layout, place: str, hand: Hand | None,
+                plan: tuple[tuple[Slot, int, Slot | None], ...]) -> tuple[int, ...]:
+        c = self.calibration
+        units: dict[Slot, float] = {}
+        _place_units(units, self.grid, layout, place, hand, c)
+        stack, base, gain = c.stack_field, c.empty, c.white_sign * c.swing
+        out: list[int] = []
+        for slot, part, beyond in plan:
+            if part == 0:
+                u = units[slot]
+            else:
+                u = _half_pitch(units[slot], stack)
+                if beyond is not None:
+                    u += _half_pitch(units[beyond], stack)
+            out.append(max(RAIL_BAND, min(FULL_SCALE - RAIL_BAND, round(base + gain * u))))
+        return tuple(out)

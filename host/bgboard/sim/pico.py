@@ -200,7 +200,7 @@ class VirtualPico:
 
     def slots(self, values: Sequence[int]) -> None:
         """Every slot's ADC reading at once."""
-        self._slots = "slots " + " ".join(str(v) for v in values)
+        self._slots = "slots " + " ".join(map(str, values))
         self.send(self._slots)
 
     def button(self, down: bool) -> None:

@@ -24,7 +24,7 @@ from typing import Any, Callable, Iterable
 
 from bgboard.sense.places import Observation, SensorFaultError, place_name, reading_from_slots
 from bgboard.hardware import Grid, firmware_dir, load_grid
-from bgboard.sim.field import FULL_SCALE, RAIL_BAND, Calibration, Faults, readings
+from bgboard.sim.field import FULL_SCALE, RAIL_BAND, Calibration, Faults, PlaceField
 from bgboard.sim.hand import Frame, carry
 from bgboard.sim.layout import BAR_PLACES, OFF_PLACES, Layout
 from bgboard.sim.checker_moves import Move
@@ -85,7 +85,8 @@ class Table:
     def values(self, frame: Frame | None = None) -> tuple[int, ...]:
         """ADC counts of every sensor for a frame (default: the table at rest).
 
-        The noiseless field of a frame is computed once (the reference is
+        The noiseless field of a frame is put together from each place's counts, made once
+        per what lies on the place (:class:`bgboard.sim.field.PlaceField`; the reference is
         :func:`bgboard.sim.field.readings`); each scan adds fresh noise from a seeded
         table of Gaussian deviates, so a scan costs a few list operations."""
         layout = self.layout if frame is None else frame.layout
@@ -95,9 +96,7 @@ class Table:
         if base is None:
             if len(self._base) > 64:
                 self._base.clear()
-            base = readings(
-                self.grid, layout, self.rng, hand=hand, calibration=self.calibration, faults=Faults()
-            )
+            base = self._field(layout, hand)  # = readings(grid, layout, rng, hand=hand, calibration=...)
             self._base[key] = base
         if self.noise:
             n = len(base)
@@ -216,6 +215,7 @@ class Table:
         self._pending: list[int] = []
         self._candidate: list[int] = []
         self._base: dict[tuple[Layout, object], tuple[int, ...]] = {}
+        self._field = PlaceField(self.grid, self.calibration)
         self._codes: dict[tuple[int, ...], Observation] = {}
         self._slot_states: dict[tuple[int, ...], tuple[int, ...]] = {}
         self._runs: Any = None
