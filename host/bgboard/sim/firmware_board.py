@@ -52,6 +52,7 @@ from bgboard.sim.table import Table
 
 if TYPE_CHECKING:
     from bgboard.match.state import MatchState
+    from bgboard.sense.places import Observation
 
 __all__ = ["SPEED", "Faults_", "LiveRun"]
 
@@ -197,16 +198,36 @@ class LiveRun:
     async def _seen(self, timeout: float = 8.0) -> None:
         """Wait until the host's settled reading shows the table as it is (a loaded machine
         may be slower than the firmware's debounce and the host's settling)."""
-        from bgboard.sense.places import Slots
+        from bgboard.sense.places import SensorFaultError, Slots
+        from bgboard.sense.tavli import observe
 
         slots = Slots(point=self.grid.count("point"), bar=self.grid.count("bar"), tray=self.grid.count("off"))
-        want = self.table.layout.physical().expected(slots).codes  # (a pin's base slot unread)
+        table = self.table.layout.physical()
+        want = table.expected(slots).codes  # (a pin's base slot unread)
+
+        def shows(seen: Observation | None) -> bool:
+            """The host's reading is the table: its codes, or, with pins on the table, its slot
+            states read with those pins as the host's recognition reads them (a pin's spot
+            reads dark, the pinned colour or the pinners': :meth:`Physical.fits`).  Waiting
+            for the exact codes there waited for the noise to land just so: a 1 s nudge at a
+            time, most of a Plakoto match's wall time."""
+            if seen is None:
+                return False
+            if seen.codes == want:
+                return True
+            if not table.pinned or not seen.states:
+                return False
+            try:
+                return table.fits(observe(self.app.grid, seen.states, table.pins), slots)
+            except SensorFaultError:
+                return False
+
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         while True:
             try:
                 await self._until(
-                    lambda: (seen := self.side.observation()) is not None and seen.codes == want,
+                    lambda: shows(self.side.observation()),
                     "the host to read the board",
                     min(NUDGE_S, max(deadline - loop.time(), 0.0)),
                 )
