@@ -170,3 +170,34 @@ def test_one_sensor_per_slot_still_reads_a_pin_after_its_dark_base() -> None:
     verdict = VariantTurn(game, board, 0, (3, 1), slots=SLOT_MAP1.slots(), slot_map=SLOT_MAP1).recognise(
         read_board(SLOT_MAP1, states))
     assert isinstance(verdict, Played) and verdict.play.notation == "8/5* 6/5"
+
+
+def test_the_players_take_a_pin_read_with_its_pinner_on_the_pins_spot() -> None:
+    """A point pinned under one black pinner: the pin's spot may read the pinner (code -1 where
+    the expected codes have 0, the pinner's slot unread); the host's recognition takes that
+    reading (the states read with the pin), so the simulated players do too — waiting for the
+    exact codes instead waited out a 1 s nudge after another (most of a Plakoto match's time)."""
+    from bgboard.hardware import load_grid
+    from bgboard.sense.places import Slots
+    from bgboard.sense.slots import SlotMap
+    from bgboard.sense.tavli import Physical, read_board
+    from bgboard.sim.firmware_board import reads_as
+
+    grid = load_grid()
+    slot_map = SlotMap.from_slots(grid.slots)
+    slots = Slots(point=grid.count("point"), bar=grid.count("bar"), tray=grid.count("off"))
+    counts = [0] * 28
+    counts[12] = -1  # point 13: one black pinner on a white checker
+    table = Physical(tuple(counts), frozenset({13}))
+    states = [0] * slot_map.count
+    base = slot_map.places[12][0]
+    states[base] = 1 << 2 | 2  # the pin's spot reads one black checker
+    seen = read_board(slot_map, bytes(states))
+    assert seen.codes[12] == -1 and table.expected(slots).codes[12] == 0
+    assert reads_as(table, seen, slot_map, slots)
+    assert reads_as(table, read_board(slot_map, bytes(slot_map.count)), slot_map, slots)  # the spot dark
+    states[base] = 1 << 2 | 1  # the pinned white checker read there: still the pin
+    assert reads_as(table, read_board(slot_map, bytes(states)), slot_map, slots)
+    states[slot_map.places[13][0]] = 1 << 2 | 1  # a white checker on point 14 too: not this table
+    assert not reads_as(table, read_board(slot_map, bytes(states)), slot_map, slots)
+    assert not reads_as(table, None, slot_map, slots)

@@ -52,9 +52,11 @@ from bgboard.sim.table import Table
 
 if TYPE_CHECKING:
     from bgboard.match.state import MatchState
-    from bgboard.sense.places import Observation
+    from bgboard.sense.places import Observation, Slots
+    from bgboard.sense.slots import SlotMap
+    from bgboard.sense.tavli import Physical
 
-__all__ = ["SPEED", "Faults_", "LiveRun"]
+__all__ = ["SPEED", "Faults_", "LiveRun", "reads_as"]
 
 log = logging.getLogger(__name__)
 
@@ -71,6 +73,27 @@ class Faults_:  # noqa: N801 - beside field.Faults (sensor faults)
 
     restart_at: int | None = None
     garble_at: int | None = None
+
+
+def reads_as(table: Physical, seen: Observation | None, slot_map: SlotMap, slots: Slots) -> bool:
+    """Whether the host's settled reading ``seen`` is ``table``: its codes, or, with pins on
+    the table, its slot states read with those pins as the host's recognition reads them (a
+    pin's spot reads dark, the pinned colour or the pinners': :meth:`Physical.fits`).  Waiting
+    for the exact codes there waited for the noise to land just so, a 1 s nudge at a time:
+    most of a Plakoto match's wall time."""
+    from bgboard.sense.places import SensorFaultError
+    from bgboard.sense.tavli import observe
+
+    if seen is None:
+        return False
+    if seen.codes == table.expected(slots).codes:  # (a pin's base slot unread)
+        return True
+    if not table.pinned or not seen.states:
+        return False
+    try:
+        return table.fits(observe(slot_map, seen.states, table.pins), slots)
+    except SensorFaultError:
+        return False
 
 
 class LiveRun:
@@ -198,36 +221,16 @@ class LiveRun:
     async def _seen(self, timeout: float = 8.0) -> None:
         """Wait until the host's settled reading shows the table as it is (a loaded machine
         may be slower than the firmware's debounce and the host's settling)."""
-        from bgboard.sense.places import SensorFaultError, Slots
-        from bgboard.sense.tavli import observe
+        from bgboard.sense.places import Slots
 
         slots = Slots(point=self.grid.count("point"), bar=self.grid.count("bar"), tray=self.grid.count("off"))
         table = self.table.layout.physical()
-        want = table.expected(slots).codes  # (a pin's base slot unread)
-
-        def shows(seen: Observation | None) -> bool:
-            """The host's reading is the table: its codes, or, with pins on the table, its slot
-            states read with those pins as the host's recognition reads them (a pin's spot
-            reads dark, the pinned colour or the pinners': :meth:`Physical.fits`).  Waiting
-            for the exact codes there waited for the noise to land just so: a 1 s nudge at a
-            time, most of a Plakoto match's wall time."""
-            if seen is None:
-                return False
-            if seen.codes == want:
-                return True
-            if not table.pinned or not seen.states:
-                return False
-            try:
-                return table.fits(observe(self.app.grid, seen.states, table.pins), slots)
-            except SensorFaultError:
-                return False
-
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         while True:
             try:
                 await self._until(
-                    lambda: shows(self.side.observation()),
+                    lambda: reads_as(table, self.side.observation(), self.app.grid, slots),
                     "the host to read the board",
                     min(NUDGE_S, max(deadline - loop.time(), 0.0)),
                 )
