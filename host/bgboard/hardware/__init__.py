@@ -90,6 +90,7 @@ class Grid:
             by_place.setdefault(s.place, []).append(s)
         object.__setattr__(self, "_by_place", {p: tuple(sorted(v, key=lambda s: s.index)) for p, v in by_place.items()})
         object.__setattr__(self, "_index", {s: i for i, s in enumerate(self.slots)})
+        object.__setattr__(self, "_sensors", tuple((s, k) for s in self.slots for k in range(len(s.sensors))))
 
     def of(self, place: str) -> tuple[Slot, ...]:
         """The slots of one place, base first (fill order)."""
@@ -122,8 +123,8 @@ class Grid:
 
     def sensors(self) -> tuple[tuple[Slot, int], ...]:
         """Every sensor as ``(slot, part)`` in the firmware's sensor order: slot by slot in wire
-        order, each slot's sensors from its base side (``part`` 0, 1 ...)."""
-        return tuple((s, k) for s in self.slots for k in range(len(s.sensors)))
+        order, each slot's sensors from its base side (``part`` 0, 1 ...); made once, with the grid."""
+        return self._sensors  # type: ignore[attr-defined, no-any-return]
 
 
 # ---------------------------------------------------------------------- pure parsers
