@@ -257,10 +257,12 @@ def _own_field(design: Design, base: int) -> Any:
 
 
 # ---------------------------------------------------------------------- the second method
+@functools.lru_cache(maxsize=16)
 def recoil_bz_mt(design: Design, stack: int = 1, mu_rec: float | None = None) -> float:
     """Bz (mT) at the sensor under a centred stack of ``stack`` checkers, every magnet cut into
     cells and solved together on its recoil line (magpylib-material-response): the check of
-    the rigid model at the working point (:func:`bz_mt`)."""
+    the rigid model at the working point (:func:`bz_mt`).  Solved once per process for each
+    design and stack (five checkers' 305 cells take seconds)."""
     magpy = require()
     apply_demag, mesh_cylinder = _require_response()
     grade = GRADE_TABLE[design.grade]
