@@ -86,11 +86,20 @@ def pico_footprint(board: pcbnew.BOARD) -> pcbnew.FOOTPRINT:
     return fp
 
 
+_PLUGINS: dict[str, pcbnew.PLUGIN] = {}  # library path -> its reader, which keeps the library it read
+
+
 def load_footprint(board: pcbnew.BOARD, name: str) -> pcbnew.FOOTPRINT:
+    """A fresh copy of the library footprint ``name`` (``lib:footprint``).  One KiCad reader per
+    library for the whole run: pcbnew.FootprintLoad makes a new one, which reads the whole
+    ``.pretty`` directory again, on every call."""
     lib, fp_name = name.split(":")
     if name == "bgboard:RaspberryPi_Pico":
         return pico_footprint(board)
-    fp = pcbnew.FootprintLoad(str(FOOTPRINTS / f"{lib}.pretty"), fp_name)
+    path = str(FOOTPRINTS / f"{lib}.pretty")
+    if path not in _PLUGINS:
+        _PLUGINS[path] = pcbnew.IO_MGR.PluginFind(pcbnew.IO_MGR.GuessPluginTypeFromLibPath(path))
+    fp = _PLUGINS[path].FootprintLoad(path, fp_name)
     if fp is None:
         raise SystemExit(f"boards.py: footprint {name} is not in {FOOTPRINTS} (apt-get install kicad-footprints)")
     fp.SetFPID(pcbnew.LIB_ID(lib, fp_name))  # library:name, as the fab's rotation table names it

@@ -190,7 +190,7 @@ class Builder:
         self.prefix = prefix
 
     def part(self, lib: str, name: str, ref: str, value: str, footprint: str, **fields) -> object:
-        p = self.sk.Part(lib, name, ref=self.prefix + ref, value=value, footprint=FOOTPRINT[footprint])
+        p = self.sk.Part(library(self.sk, lib), name, ref=self.prefix + ref, value=value, footprint=FOOTPRINT[footprint])
         for key, val in fields.items():
             p.fields[key.upper()] = val  # written into the netlist's (fields ...): the BOM reads MPN
         known = LCSC.get(fields.get("mpn", ""))
@@ -474,6 +474,36 @@ def controller(b: Builder, pins: dict, grid: dict) -> dict[str, list]:
     return headers
 
 
+_LIBRARIES: dict[str, object] = {}  # KiCad symbol library name -> SKiDL's SchLib of it
+
+
+def library(skidl, name: str) -> object:
+    """SKiDL's SchLib of the KiCad symbol library ``name``, read once for every circuit: a new
+    Circuit empties SKiDL's own cache, and reading a library again (its pickle) cost seconds."""
+    if name not in _LIBRARIES:
+        _LIBRARIES[name] = skidl.SchLib(name)
+    return _LIBRARIES[name]
+
+
+def quick_trace(skidl_dir: str):
+    """SKiDL's get_skidl_trace (where each part and net was made: the netlist's "SKiDL Line")
+    by walking the frames, without inspect.stack(), which reads the source of every frame of
+    the stack for every part and net and took about half of this script's time.  The same
+    list: (absolute file, line) of each frame outside the skidl package, outermost first."""
+
+    def get_skidl_trace() -> list[tuple[str, str]]:
+        trace = []
+        frame = sys._getframe(1)
+        while frame is not None:
+            filename = frame.f_code.co_filename
+            if not filename.startswith(skidl_dir):
+                trace.append((os.path.abspath(filename), str(frame.f_lineno)))
+            frame = frame.f_back
+        return trace[::-1]
+
+    return get_skidl_trace
+
+
 # ------------------------------------------------------------------------------ the run
 def build(out: Path, hardware: Path = HARDWARE) -> int:
     """Write the netlists and erc.txt into ``out``; the number of ERC errors and warnings."""
@@ -483,6 +513,14 @@ def build(out: Path, hardware: Path = HARDWARE) -> int:
     import skidl as sk
 
     logging.getLogger("skidl").setLevel(logging.ERROR)
+    import skidl.circuit
+    import skidl.logger
+    import skidl.node
+    import skidl.scriptinfo
+
+    trace = quick_trace(os.path.dirname(skidl.scriptinfo.__file__))
+    for module in (skidl.circuit, skidl.node, skidl.logger):  # each imported the function by name
+        module.get_skidl_trace = trace  # type: ignore[attr-defined]
     sk.set_default_tool(sk.KICAD6)
     if SYMBOLS not in sk.lib_search_paths[sk.KICAD6]:
         sk.lib_search_paths[sk.KICAD6].append(SYMBOLS)

@@ -179,8 +179,7 @@ class Router:
         for c in CLASSES:
             need = c.half + CLEARANCE + half
             ys, xs = self._window(x, y, need)
-            px, py = np.meshgrid(self.gx[xs], self.gy[ys])
-            mask = np.hypot(px - x, py - y) < need - 1e-6
+            mask = np.hypot((self.gx[xs] - x)[None, :], (self.gy[ys] - y)[:, None]) < need - 1e-6
             for lay in layers:
                 self._mark(self.cell[c.name][lay, ys, xs], mask, net)
 
@@ -256,7 +255,10 @@ class Router:
         first, *rest = targets
         tree.update(first[1])
         while rest:
-            rest.sort(key=lambda t: min(abs(t[0].x - self.gx[i]) + abs(t[0].y - self.gy[j]) for _, j, i in tree))
+            # nearest pad first: the least Manhattan distance from a pad's centre to the tree's cells
+            tree_x = self.gx[np.fromiter((i for _, _, i in tree), dtype=np.intp, count=len(tree))]
+            tree_y = self.gy[np.fromiter((j for _, j, _ in tree), dtype=np.intp, count=len(tree))]
+            rest.sort(key=lambda t: float(np.min(np.abs(t[0].x - tree_x) + np.abs(t[0].y - tree_y))))
             pad, cells = rest.pop(0)
             if set(cells) & tree:
                 continue
@@ -277,57 +279,92 @@ class Router:
         return v == 0 or v == net
 
     def _astar(self, net: int, sources: set, targets: set, cls: WidthClass, pad: Pad):
+        """A* over the cells as flat numbers ``(layer * ny + j) * nx + i`` (ordered as the
+        ``(layer, j, i)`` they stand for, so ties break as they would on the tuples), with this
+        net's open cells and steps read once into byte strings and the costs kept in lists:
+        the search itself touches no numpy array, which is what made it slow."""
         tx, ty = (pad.x - self.x0) / self.grid, (pad.y - self.y0) / self.grid
-        cells = self.cell[cls.name]
-        hstep, vstep = self.hstep[cls.name], self.vstep[cls.name]
-        vias = self.cell[VIA.name]
         nx, ny = self.nx, self.ny
-        best: dict[tuple[int, int, int], float] = {}
-        came: dict[tuple[int, int, int], tuple[int, int, int] | None] = {}
+        plane = nx * ny
+
+        def open_to_net(a: np.ndarray) -> bytes:
+            return ((a == 0) | (a == net)).tobytes()
+
+        cell_ok = open_to_net(self.cell[cls.name])
+        h_ok = open_to_net(self.hstep[cls.name])
+        v_ok = open_to_net(self.vstep[cls.name])
+        vias = self.cell[VIA.name]
+        via_ok = (((vias[0] == 0) | (vias[0] == net)) & ((vias[1] == 0) | (vias[1] == net))).tobytes()
+        hx = [abs(i - tx) for i in range(nx)]  # the heuristic's two terms, as the search adds them
+        hy = [abs(j - ty) for j in range(ny)]
+        goal = {(layer * ny + j) * nx + i for layer, j, i in targets}
+        inf = math.inf
+        best = [inf] * (2 * plane)
+        came = [-1] * (2 * plane)
         heap: list = []
-        for s in sources:
-            layer, j, i = s
-            if cells[layer, j, i] not in (0, net):
+        for layer, j, i in sources:
+            k = (layer * ny + j) * nx + i
+            if not cell_ok[k]:
                 continue
-            best[s] = 0
-            came[s] = None
-            heapq.heappush(heap, (abs(i - tx) + abs(j - ty), 0, s))
+            best[k] = 0
+            heapq.heappush(heap, (hx[i] + hy[j], 0, k))
+        pop, push = heapq.heappop, heapq.heappush
+        wrong, via_cost, turn = WRONG_WAY_COST, VIA_COST, TURN_COST
         while heap:
-            _, g, cur = heapq.heappop(heap)
-            if g > best.get(cur, math.inf):
+            _, g, cur = pop(heap)
+            if g > best[cur]:
                 continue
-            if cur in targets:
+            if cur in goal:
                 path = []
-                node: tuple[int, int, int] | None = cur
-                while node is not None:
-                    path.append(node)
+                node = cur
+                while node >= 0:
+                    layer, rem = divmod(node, plane)
+                    path.append((layer, rem // nx, rem % nx))
                     node = came[node]
                 return path[::-1]
-            layer, j, i = cur
-            moves = []
-            if i + 1 < nx and hstep[layer, j, i] in (0, net):
-                moves.append(((layer, j, i + 1), 1 + (WRONG_WAY_COST if layer == 1 else 0)))
-            if i > 0 and hstep[layer, j, i - 1] in (0, net):
-                moves.append(((layer, j, i - 1), 1 + (WRONG_WAY_COST if layer == 1 else 0)))
-            if j + 1 < ny and vstep[layer, j, i] in (0, net):
-                moves.append(((layer, j + 1, i), 1 + (WRONG_WAY_COST if layer == 0 else 0)))
-            if j > 0 and vstep[layer, j - 1, i] in (0, net):
-                moves.append(((layer, j - 1, i), 1 + (WRONG_WAY_COST if layer == 0 else 0)))
-            if vias[0, j, i] in (0, net) and vias[1, j, i] in (0, net):
-                moves.append(((1 - layer, j, i), VIA_COST))
+            layer = 1 if cur >= plane else 0
+            rem = cur - plane if layer else cur
+            j, i = divmod(rem, nx)
             before = came[cur]
-            heading = (j - before[1], i - before[2]) if before is not None and before[0] == layer else None
-            for nxt, cost in moves:
-                nl, nj, ni = nxt
-                if cells[nl, nj, ni] not in (0, net):
-                    continue
-                ng = g + cost
-                if heading is not None and nl == layer and (nj - j, ni - i) != heading:
-                    ng += TURN_COST  # a corner: fewer of them, no staircases
-                if ng < best.get(nxt, math.inf):
-                    best[nxt] = ng
-                    came[nxt] = cur
-                    heapq.heappush(heap, (ng + abs(ni - tx) + abs(nj - ty), ng, nxt))
+            # the last step on this layer as a difference of cell numbers; 0: none (a start or a via)
+            heading = cur - before if before >= 0 and (before >= plane) == (layer == 1) else 0
+            across = 1 + wrong if layer else 1  # F.Cu runs horizontally, B.Cu vertically
+            along = 1 if layer else 1 + wrong
+            if i + 1 < nx and h_ok[cur] and cell_ok[cur + 1]:
+                nxt, ng = cur + 1, g + across
+                if heading and heading != 1:
+                    ng += turn  # a corner: fewer of them, no staircases
+                if ng < best[nxt]:
+                    best[nxt], came[nxt] = ng, cur
+                    push(heap, (ng + hx[i + 1] + hy[j], ng, nxt))
+            if i > 0 and h_ok[cur - 1] and cell_ok[cur - 1]:
+                nxt, ng = cur - 1, g + across
+                if heading and heading != -1:
+                    ng += turn
+                if ng < best[nxt]:
+                    best[nxt], came[nxt] = ng, cur
+                    push(heap, (ng + hx[i - 1] + hy[j], ng, nxt))
+            if j + 1 < ny and v_ok[cur] and cell_ok[cur + nx]:
+                nxt, ng = cur + nx, g + along
+                if heading and heading != nx:
+                    ng += turn
+                if ng < best[nxt]:
+                    best[nxt], came[nxt] = ng, cur
+                    push(heap, (ng + hx[i] + hy[j + 1], ng, nxt))
+            if j > 0 and v_ok[cur - nx] and cell_ok[cur - nx]:
+                nxt, ng = cur - nx, g + along
+                if heading and heading != -nx:
+                    ng += turn
+                if ng < best[nxt]:
+                    best[nxt], came[nxt] = ng, cur
+                    push(heap, (ng + hx[i] + hy[j - 1], ng, nxt))
+            if via_ok[rem]:
+                nxt = cur - plane if layer else cur + plane
+                if cell_ok[nxt]:
+                    ng = g + via_cost
+                    if ng < best[nxt]:
+                        best[nxt], came[nxt] = ng, cur
+                        push(heap, (ng + hx[i] + hy[j], ng, nxt))
         return None
 
     def _commit(self, net: int, path: list[tuple[int, int, int]], cls: WidthClass, result: Route) -> None:

@@ -22,6 +22,7 @@ from typing import Any
 Sexp = Any  # str or list of Sexp
 
 _TOKEN = re.compile(r'\s*(?:(\()|(\))|("(?:[^"\\]|\\.)*")|([^\s()"]+))')
+_TOP_SYMBOL = re.compile(r'^  \(symbol ("(?:[^"\\]|\\.)*")', re.M)
 _NS = uuid.UUID("5b0d1c9e-3f0a-4c53-9a4e-8c1b2d7e6f10")
 GRID = 2.54
 
@@ -81,22 +82,32 @@ def _mm(v: float) -> str:
 
 # ------------------------------------------------------------------------------ the library
 class Library:
-    """KiCad 6 symbol libraries (``*.kicad_sym``) read on demand."""
+    """KiCad 6 symbol libraries (``*.kicad_sym``) read on demand, and of each only the symbols
+    asked for parsed (a library holds hundreds; a board uses a few)."""
 
     def __init__(self, directory: str | Path) -> None:
         self.dir = Path(directory)
-        self._files: dict[str, dict[str, list]] = {}
+        self._files: dict[str, dict[str, str]] = {}  # lib -> symbol name -> its text
+        self._parsed: dict[tuple[str, str], list] = {}
 
-    def _lib(self, lib: str) -> dict[str, list]:
+    def _lib(self, lib: str) -> dict[str, str]:
         if lib not in self._files:
-            tree = parse((self.dir / f"{lib}.kicad_sym").read_text(encoding="utf-8"))
-            self._files[lib] = {unq(s[1]): s for s in tree[1:] if isinstance(s, list) and s[0] == "symbol"}
+            text = (self.dir / f"{lib}.kicad_sym").read_text(encoding="utf-8")
+            self._files[lib] = _top_symbols(text)
         return self._files[lib]
+
+    def _own(self, lib: str, name: str) -> list:
+        if (lib, name) not in self._parsed:
+            piece = self._lib(lib)[name]
+            tree = parse("(" + piece + ")")  # one list around it: a piece cut wrongly shows as more
+            if len(tree) != 1 or tree[0][:2] != ["symbol", q(name)]:
+                raise ValueError(f"{lib}.kicad_sym: the symbol {name} is not where KiCad writes it")
+            self._parsed[lib, name] = tree[0]
+        return self._parsed[lib, name]
 
     def symbol(self, lib: str, name: str) -> list:
         """The symbol ``name`` of ``lib``, its ``extends`` resolved, named ``lib:name``."""
-        symbols = self._lib(lib)
-        own = symbols[name]
+        own = self._own(lib, name)
         parent = next((x for x in own if isinstance(x, list) and x[0] == "extends"), None)
         if parent is None:
             body = [x for x in own[2:]]
@@ -112,6 +123,18 @@ class Library:
                     flags.append(x)
             body = flags + own_props + units
         return ["symbol", q(f"{lib}:{name}")] + body
+
+
+def _top_symbols(text: str) -> dict[str, str]:
+    """A library's top-level symbols, name -> text.  KiCad writes each at the start of a line
+    indented two spaces, so the text is cut there (no tokens read); :meth:`Library._own`
+    checks that what it parses of a piece is one whole symbol of that name."""
+    found: dict[str, str] = {}
+    heads = list(_TOP_SYMBOL.finditer(text))
+    for k, m in enumerate(heads):
+        end = heads[k + 1].start() if k + 1 < len(heads) else text.rindex(")")
+        found[unq(m.group(1))] = text[m.start():end]
+    return found
 
 
 def units_of(symbol: list) -> dict[int, list[dict]]:

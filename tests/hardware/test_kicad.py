@@ -2,7 +2,7 @@
 (eeschema, through KiAuto under Xvfb), KiCad 6's DRC (pcbnew under Debian's /usr/bin/python3), the fab files, and the netlist checked against
 grid.toml and pins.toml.  KiCad missing is a failure, not a skip (tools/test-services installs it).
 
-One build (about 1-2 minutes of CPU, several on a loaded machine) feeds every test here.
+One build (about 35 s of CPU, a minute or more of wall time on a loaded machine) feeds every test here.
 """
 
 from __future__ import annotations

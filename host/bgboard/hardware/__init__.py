@@ -123,7 +123,7 @@ class Grid:
 
     def sensors(self) -> tuple[tuple[Slot, int], ...]:
         """Every sensor as ``(slot, part)`` in the firmware's sensor order: slot by slot in wire
-        order, each slot's sensors from its base side (``part`` 0, 1 ...)."""
+        order, each slot's sensors from its base side (``part`` 0, 1 ...); made once, with the grid."""
         return self._sensors  # type: ignore[attr-defined, no-any-return]
 
 

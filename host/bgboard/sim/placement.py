@@ -157,11 +157,9 @@ def place_magnets(design: Design, grid: Grid, layout: Layout, rng: random.Random
 
 def fields_mt(design: Design, grid: Grid, table: FieldTable, magnets: list[Magnet]) -> dict[tuple[Slot, int], float]:
     """Bz at every sensor ``(slot, part)`` of ``grid`` from all ``magnets``."""
-    reach = table.reach_mm
     out: dict[tuple[Slot, int], float] = {}
     for sensor, (sx, sy) in zip(grid.sensors(), sensor_spots(design, grid)):
-        near = [m for m in magnets if abs(m.x - sx) < reach and abs(m.y - sy) < reach]
-        out[sensor] = field_mt(table, sx, sy, near)
+        out[sensor] = field_mt(table, sx, sy, magnets)  # it leaves out the magnets beyond the table's reach
     return out
 
 
