@@ -106,7 +106,7 @@ def test_the_other_arrays_break_a_constraint(index: int, breaks: set[str]) -> No
 
 
 @pytest.mark.parametrize("array", [magnet_arrays.CHOSEN, magnet_arrays.ARRAYS[9]], ids=["6 mm, 5.5 mm gap", "7 mm, 6.5 mm gap"])
-def test_the_stack_threshold_is_as_far_from_one_checker_as_from_a_stack_set_down_off_its_sensor(array) -> None:
+def test_the_stack_threshold_is_as_far_from_one_checker_as_from_a_stack_set_down_off_its_sensor(array: magnet_arrays.Array) -> None:
     # an array peaks over its middle disc (a checker 3 mm off reads 0.90 of a centred one on the
     # 6 mm array), so a stack of two set down a player's few millimetres off its sensor reads well
     # under a centred stack: the level-2 threshold lies midway between the most one checker gives
@@ -127,3 +127,21 @@ def test_the_stack_threshold_is_as_far_from_one_checker_as_from_a_stack_set_down
         r = tenth / 10
         assert reads_as(table.at(0, r) / b0, resp) == "white", r
         assert reads_as((table.at(0, r) + table.at(1, r)) / b0, resp) == "white stack", r
+
+
+def test_the_crowd_tables_unit_follows_a_wider_magnets_return_field(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the 7 mm array's return field 39 mm along a row is -0.041 of a checker: 328 at 1/8000, more
+    # than crowd.py's byte; make_board.py steps the unit down to 1/6000 (246) instead of stopping
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "hardware"))
+    import make_board
+
+    from bgboard.hardware import load_grid
+
+    array = magnet_arrays.ARRAYS[9]
+    design, table = magnet_arrays._design(DESIGN, array), magnet_arrays.trial_table(DESIGN, array)
+    monkeypatch.setattr(make_board.physics, "load_design", lambda *_: design)
+    monkeypatch.setattr(make_board.physics, "load_table", lambda *_: table)
+    grid = load_grid()
+    assert make_board.crowd_scale(grid) == 6000
+    first, _, fields = make_board.crowd_table(grid)
+    assert first[-1] == len(fields) and min(fields) >= -255 and min(fields) < -200
