@@ -28,8 +28,8 @@ SLOT_LAST = b'\x00\x00\x00\x00\x01\x00\x00\x00\x00\x01\x00\x00\x00\x00\x01\x00\x
 # the sensing physics (hardware/sensing.toml, field_table.json): the default calibration
 SWING = 6890
 STACK_GAIN_MILLI = 535
-STACK_SHAPE_MILLI = (500, 1238, 0, 0, 0, 0)
-# the field each slot's checker gives the sensors 30 mm and more away (1/10000 of B0):
+STACK_SHAPE_MILLI = (545, 1239, 0, 0, 0, 0)
+# the field each slot's checker gives the sensors 30 mm and more away (1/CROWD_SCALE of B0):
 # slot j reaches CROWD_SENSOR[k] with CROWD_FIELD[k] for CROWD_FIRST[j] <= k < CROWD_FIRST[j + 1]
 CROWD_SCALE = 8000
 # (raw bytes, read by firmware/crowd.py: FIRST and SENSOR 16-bit little-endian, FIELD one

@@ -11,8 +11,10 @@ Thresholds, with hysteresis so a reading on a boundary does not flicker:
 * occupied from |u| >= 0.5 + 0.08, empty again below 0.5 - 0.08;
 * level L (2..7) from the midpoint between the fields of L-1 and L stacked magnets, +- 0.04:
   ``1 + gain * STACK_SHAPE_MILLI[L-2] / 1000`` (board.py, from the sensing physics: each
-  further magnet sits 7 mm higher and adds less); a level the physics cannot tell from the one
-  below has shape 0 and is never reached, so the top level reached means "that many or more";
+  further magnet sits 7 mm higher and adds less; the midpoint of the most field L-1 give and
+  the least L give, set down a player's few millimetres off the sensor: the host's
+  bgboard.hardware.physics.level_shape); a level the physics cannot tell from the one below
+  has shape 0 and is never reached, so the top level reached means "that many or more";
 * a reading within 512 counts of either rail is FAULT (an open or shorted sensor: the
   sensor itself never drives that close to its supply).
 

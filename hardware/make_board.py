@@ -37,17 +37,16 @@ CROWD_FROM_MM = 30.0
 #: allowance (0.1 mT, 0.016 of a checker: sensing.toml's DRV5055A1), and the table fits the
 #: firmware's heap (tests/firmware/test_scan.py).
 CROWD_LEAST = 0.005
-#: The coefficients' unit: 1/8000 of a checker's field (the largest, 0.029 at 39 mm along a row,
-#: is 230: one byte each; the smallest kept, 0.005, is 40).
+#: The finest unit of the coefficients: 1/8000 of a checker's field (every product of
+#: firmware/classify.py then stays below 2**30, a small int on the RP2040).  A coarser one,
+#: 1/1000 less at a time, where the largest coefficient would not fit one byte (a wider magnet's
+#: return field reaches further: :func:`crowd_scale`).
 CROWD_SCALE = 8000
 
 
-def crowd_table(grid: "Grid") -> tuple[list[int], list[int], list[int]]:
-    """For every slot j, the sensors a checker lying on j reaches from CROWD_FROM_MM on, with
-    its field there (one checker's magnet, in 1/CROWD_SCALE of B0): CROWD_FIRST (slot j's
-    entries are CROWD_FIRST[j] .. CROWD_FIRST[j + 1] - 1), CROWD_SENSOR, CROWD_FIELD.  The
-    firmware subtracts the field of the checkers its slots report from every sensor's reading
-    (firmware/crowd.py): a stack among crowded neighbours is then told from one checker."""
+def _neighbours(grid: "Grid") -> list[list[tuple[int, float, float]]]:
+    """For every slot, ``(sensor, distance mm, field in checker units)`` of the sensors a
+    checker on the slot's centre reaches from CROWD_FROM_MM on with at least CROWD_LEAST."""
     import math
 
     from bgboard.sim.placement import sensor_spots
@@ -57,18 +56,45 @@ def crowd_table(grid: "Grid") -> tuple[list[int], list[int], list[int]]:
     b0 = table.at(0, 0.0)
     spots = sensor_spots(design, grid)
     index = {sensor: n for n, sensor in enumerate(grid.sensors())}
-    first, sensors, fields = [0], [], []
+    out = []
     for slot in grid.slots:
         cx, cy = spots[index[slot, 0]]
+        row = []
         for n, (sx, sy) in enumerate(spots):
             d = math.hypot(sx - cx, sy - cy)
             k = table.at(0, d) / b0
             if d >= CROWD_FROM_MM and abs(k) >= CROWD_LEAST:
-                if not -255 <= round(k * CROWD_SCALE) < 0:
-                    raise SystemExit(f"make_board.py: a neighbour's field of {k:.4f} of a checker {d:.1f} mm away "
-                                     "does not fit crowd.py's one negative byte: change CROWD_FROM_MM or CROWD_SCALE")
-                sensors.append(n)
-                fields.append(round(k * CROWD_SCALE))
+                row.append((n, d, k))
+        out.append(row)
+    return out
+
+
+def crowd_scale(grid: "Grid") -> int:
+    """The coefficients' unit (1/scale of a checker): CROWD_SCALE, or the largest multiple of
+    1000 below it at which the largest coefficient still fits one byte (the design's 28 mm disc:
+    0.029 at 39 mm, 230 at 1/8000; an array of stock discs: 0.041, 1/6000)."""
+    largest = max((abs(k) for row in _neighbours(grid) for _, _, k in row), default=0.0)
+    scale = CROWD_SCALE
+    while scale > 1000 and round(largest * scale) > 255:
+        scale -= 1000
+    return scale
+
+
+def crowd_table(grid: "Grid") -> tuple[list[int], list[int], list[int]]:
+    """For every slot j, the sensors a checker lying on j reaches from CROWD_FROM_MM on, with
+    its field there (one checker's magnet, in 1/:func:`crowd_scale` of B0): CROWD_FIRST (slot
+    j's entries are CROWD_FIRST[j] .. CROWD_FIRST[j + 1] - 1), CROWD_SENSOR, CROWD_FIELD.  The
+    firmware subtracts the field of the checkers its slots report from every sensor's reading
+    (firmware/crowd.py): a stack among crowded neighbours is then told from one checker."""
+    scale = crowd_scale(grid)
+    first, sensors, fields = [0], [], []
+    for row in _neighbours(grid):
+        for n, d, k in row:
+            if not -255 <= round(k * scale) < 0:
+                raise SystemExit(f"make_board.py: a neighbour's field of {k:+.4f} of a checker {d:.1f} mm away "
+                                 "does not fit crowd.py's one negative byte: change CROWD_FROM_MM")
+            sensors.append(n)
+            fields.append(round(k * scale))
         first.append(len(sensors))
     return first, sensors, fields
 
@@ -147,9 +173,9 @@ def render(pins: dict, grid: dict) -> str:
         f"SWING = {swing}",
         f"STACK_GAIN_MILLI = {gain}",
         f"STACK_SHAPE_MILLI = {shape!r}",
-        "# the field each slot's checker gives the sensors 30 mm and more away (1/10000 of B0):",
+        "# the field each slot's checker gives the sensors 30 mm and more away (1/CROWD_SCALE of B0):",
         "# slot j reaches CROWD_SENSOR[k] with CROWD_FIELD[k] for CROWD_FIRST[j] <= k < CROWD_FIRST[j + 1]",
-        f"CROWD_SCALE = {CROWD_SCALE}",
+        f"CROWD_SCALE = {crowd_scale(board)}",
         "# (raw bytes, read by firmware/crowd.py: FIRST and SENSOR 16-bit little-endian, FIELD one",
         "# byte each, the field's size (a neighbour's field there is the rim's return: negative);",
         "# MicroPython keeps a bytes literal in far less heap than a tuple or an array of numbers)",

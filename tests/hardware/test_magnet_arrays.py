@@ -103,3 +103,45 @@ def test_the_field_round_the_checker_and_a_disc_the_wrong_way_up() -> None:
 ])
 def test_the_other_arrays_break_a_constraint(index: int, breaks: set[str]) -> None:
     assert set(verdict(magnet_arrays.ARRAYS[index].name).fails) == breaks
+
+
+@pytest.mark.parametrize("array", [magnet_arrays.CHOSEN, magnet_arrays.ARRAYS[9]], ids=["6 mm, 5.5 mm gap", "7 mm, 6.5 mm gap"])
+def test_the_stack_threshold_is_as_far_from_one_checker_as_from_a_stack_set_down_off_its_sensor(array: magnet_arrays.Array) -> None:
+    # an array peaks over its middle disc (a checker 3 mm off reads 0.90 of a centred one on the
+    # 6 mm array), so a stack of two set down a player's few millimetres off its sensor reads well
+    # under a centred stack: the level-2 threshold lies midway between the most one checker gives
+    # and the least two give anywhere within PLACEMENT_MM (the centred midpoint, 1 + gain / 2, left
+    # the stacks half the margin the single checkers had: a stack off its sensor on a sensor of
+    # low gain read as one checker, hardware/README.md "Stock discs in an array")
+    from bgboard.hardware.physics import PLACEMENT_MM, level_shape, reads_as, response
+
+    table = magnet_arrays.trial_table(DESIGN, array)
+    resp = response(magnet_arrays._design(DESIGN, array), table)
+    (_, one_most), (two_least, _) = resp.stack_band[:2]
+    threshold = resp.stack_threshold()
+    assert threshold == pytest.approx(1.0 + resp.stack_gain * level_shape(resp)[0] / 1000)
+    assert threshold - one_most == pytest.approx(two_least - threshold, abs=0.002)
+    assert threshold - one_most > 0.15  # each side keeps three times the gain spread of a board on its defaults
+    b0 = table.at(0, 0.0)
+    for tenth in range(int(PLACEMENT_MM * 10) + 1):
+        r = tenth / 10
+        assert reads_as(table.at(0, r) / b0, resp) == "white", r
+        assert reads_as((table.at(0, r) + table.at(1, r)) / b0, resp) == "white stack", r
+
+
+def test_the_crowd_tables_unit_follows_a_wider_magnets_return_field(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the 7 mm array's return field 39 mm along a row is -0.041 of a checker: 328 at 1/8000, more
+    # than crowd.py's byte; make_board.py steps the unit down to 1/6000 (246) instead of stopping
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "hardware"))
+    import make_board
+
+    from bgboard.hardware import load_grid
+
+    array = magnet_arrays.ARRAYS[9]
+    design, table = magnet_arrays._design(DESIGN, array), magnet_arrays.trial_table(DESIGN, array)
+    monkeypatch.setattr(make_board.physics, "load_design", lambda *_: design)
+    monkeypatch.setattr(make_board.physics, "load_table", lambda *_: table)
+    grid = load_grid()
+    assert make_board.crowd_scale(grid) == 6000
+    first, _, fields = make_board.crowd_table(grid)
+    assert first[-1] == len(fields) and min(fields) >= -255 and min(fields) < -200

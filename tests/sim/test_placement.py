@@ -65,6 +65,17 @@ def test_scatter_moves_checkers_off_their_sensors_by_players_amounts() -> None:
     assert 1.0 < offsets[len(offsets) // 2] < 6.0 and offsets[-1] > 8.0
 
 
+def test_the_physics_placement_band_is_the_scatters_ninetieth_percentile() -> None:
+    # the stack levels' thresholds are set over PLACEMENT_MM (bgboard.hardware.physics): it is
+    # this simulator's fact, computed here on 400 seeded start positions put down by hand
+    from bgboard.hardware.physics import PLACEMENT_MM
+
+    layout = Layout.from_position(start_position(), WHITE)
+    offsets = sorted(x for seed in range(400) for x in hypot_offsets(
+        DESIGN, GRID, place_magnets(DESIGN, GRID, layout, random.Random(seed), Scatter())))
+    assert abs(offsets[int(0.9 * len(offsets))] - PLACEMENT_MM) <= 0.125
+
+
 def test_the_start_position_put_down_by_hand_reads_right() -> None:
     slot_map = SlotMap.from_slots(GRID.slots)
     layout = Layout.from_position(start_position(), WHITE)

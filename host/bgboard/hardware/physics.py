@@ -68,6 +68,13 @@ HYSTERESIS = 0.08
 LEVEL_HYSTERESIS = 0.04
 #: The stack heights the table covers (a place never holds more than 15 of one colour).
 MAX_STACK = 15
+#: How far off its nearest sensor a checker's centre lies in nine placements of ten: the
+#: 90th percentile of the simulator's players' scatter (bgboard.sim.placement.Scatter, two
+#: sensors per slot: 5.27 mm; tests/sim/test_placement.py recomputes it).  The stack levels'
+#: thresholds are set over this band of offsets, not on the centred checker alone: an array
+#: of small magnets peaks over its middle disc, so a stack set down a few millimetres off its
+#: sensor reads well under a centred one (hardware/README.md, "Stock discs in an array").
+PLACEMENT_MM = 5.25
 
 
 class DesignError(InputError):
@@ -326,6 +333,9 @@ class Response:
     b0_mt: float  # one checker centred on its sensor
     swing: int  # its ADC counts from half scale (the firmware's default SWING)
     stack_units: tuple[float, ...]  # k = 1..MAX_STACK stacked and centred, in checker units
+    #: (least, most) field of k = 1..MAX_STACK stacked checkers whose centre lies anywhere
+    #: within PLACEMENT_MM of the sensor, in checker units
+    stack_band: tuple[tuple[float, float], ...]
     pin_residual: float  # a black checker on a white one (Plakoto pin), in checker units
     range_units: float  # the sensor's linear range, in checker units
 
@@ -340,8 +350,9 @@ class Response:
         return PRESENT * self.b0_mt
 
     def stack_threshold(self) -> float:
-        """The level-2 ("a stack") threshold in checker units (firmware/classify.py)."""
-        return 1.0 + self.stack_gain * 0.5
+        """The level-2 ("a stack") threshold in checker units, as the firmware computes it
+        from the generated constants (firmware/classify.py: 1 + gain · shape / 1000)."""
+        return 1.0 + self.stack_gain * level_shape(self)[0] / 1000
 
 
 def response(design: Design, table: FieldTable) -> Response:
@@ -358,9 +369,24 @@ def response(design: Design, table: FieldTable) -> Response:
         b0_mt=b0,
         swing=round(b0 * design.counts_per_mt),
         stack_units=tuple(units),
+        stack_band=stack_band(table),
         pin_residual=(table.at(0, 0.0) - table.at(1, 0.0)) / b0,
         range_units=design.sensor.range_mt / b0,
     )
+
+
+def stack_band(table: FieldTable, within_mm: float = PLACEMENT_MM, step_mm: float = 0.25) -> tuple[tuple[float, float], ...]:
+    """For k = 1..MAX_STACK stacked checkers, the least and the most field (checker units: a
+    centred checker's is 1) that they give a sensor with their centre anywhere from 0 to
+    ``within_mm`` off it."""
+    b0 = table.at(0, 0.0)
+    offsets = [i * step_mm for i in range(int(round(within_mm / step_mm)) + 1)]
+    totals = [0.0] * len(offsets)
+    out = []
+    for k in range(MAX_STACK):
+        totals = [t + table.at(k, r) / b0 for t, r in zip(totals, offsets)]
+        out.append((min(totals), max(totals)))
+    return tuple(out)
 
 
 #: The firmware's highest stack level (firmware/classify.py MAX_LEVEL).
@@ -374,15 +400,18 @@ LEVEL_SEPARATION = 0.25
 def level_shape(resp: Response) -> tuple[int, ...]:
     """The firmware's stack-level thresholds for levels 2..MAX_LEVEL, as thousandths of the
     stack gain: level L from ``1 + gain · shape[L-2] / 1000`` checker units — the midpoint
-    between the fields of L-1 and L stacked checkers.  A level whose field is closer than
-    :data:`LEVEL_SEPARATION` to the one below cannot be told and gets 0 (never reached): the
-    top level reached means "that many or more"."""
+    between the most field L-1 stacked checkers give their sensor and the least L give it,
+    their centre anywhere within :data:`PLACEMENT_MM` of it (:attr:`Response.stack_band`; a
+    wide disc's field is flat there and this is the centred midpoint give or take 0.02).  A
+    level whose centred field is closer than :data:`LEVEL_SEPARATION` to the one below cannot
+    be told and gets 0 (never reached): the top level reached means "that many or more"."""
     out: list[int] = []
     u = resp.stack_units
+    band = resp.stack_band
     for level in range(2, MAX_LEVEL + 1):
         told = not out or out[-1] != 0
         if told and u[level - 1] - u[level - 2] >= LEVEL_SEPARATION:
-            out.append(round(((u[level - 2] + u[level - 1]) / 2 - 1) / resp.stack_gain * 1000))
+            out.append(round(((band[level - 2][1] + band[level - 1][0]) / 2 - 1) / resp.stack_gain * 1000))
         else:
             out.append(0)
     return tuple(out)
@@ -454,8 +483,9 @@ def crowded_tolerance_mm(design: Design, table: FieldTable, step: float = 0.5) -
 
 
 __all__ = [
-    "GRADES", "HYSTERESIS", "LEVEL_HYSTERESIS", "LEVEL_SEPARATION", "MAX_LEVEL", "MAX_STACK", "PRESENT", "SENSORS", "TABLE_FILE",
+    "GRADES", "HYSTERESIS", "LEVEL_HYSTERESIS", "LEVEL_SEPARATION", "MAX_LEVEL", "MAX_STACK", "PLACEMENT_MM", "PRESENT", "SENSORS",
+    "TABLE_FILE",
     "Design", "DesignError", "FieldTable", "Magnet", "Response", "Sensor",
     "check_design", "crowd", "crowded_tolerance_mm", "disc_on_axis_mt", "field_mt", "level_shape", "load_design", "load_table", "parse_design",
-    "pin_sits", "reads_as", "response", "single_tolerance_mm",
+    "pin_sits", "reads_as", "response", "single_tolerance_mm", "stack_band",
 ]
