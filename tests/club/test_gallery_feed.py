@@ -100,36 +100,6 @@ def test_the_feed_sends_each_changed_board_once_a_tick_with_its_newest_state():
     assert feed.publish_changes(publish) == 0 and sent == []
 
 
-def test_within_a_tick_a_full_room_message_goes_out_at_once_and_only_the_rest_waits_for_the_tick():
-    async def main() -> None:
-        hub = LiveHub()
-        feed = GalleryFeed(hub, CLUB, tick_s=30)
-        feed.full = 3   # as a tick of several messages would have taught it
-        rooms: list[list[int]] = []
-
-        def publish(topic: str, payload: bytes, retain: bool) -> None:
-            if topic == room_topic(CLUB):
-                rooms.append([b["board"] for b in json.loads(inflate(payload))["boards"]])
-
-        runner = asyncio.ensure_future(feed.run(publish, lambda: True))
-        await asyncio.sleep(0.05)
-        hub.update(1, STATE)                 # a lone change: at once
-        await asyncio.sleep(0.05)
-        assert rooms == [[1]]
-        for board in (2, 3):                 # less than a message's worth: it waits for the tick
-            hub.update(board, STATE)
-        hub.update(2, dict(STATE, score=[3, 2]))
-        await asyncio.sleep(0.1)
-        assert rooms == [[1]]
-        hub.update(4, STATE)                 # a full message's worth: out now, not 30 s later
-        await asyncio.sleep(0.05)
-        assert rooms == [[1], [3, 2, 4]]
-        runner.cancel()
-        await asyncio.gather(runner, return_exceptions=True)
-
-    asyncio.run(main())
-
-
 def test_a_boards_move_reaches_an_anonymous_spectator_on_the_gallery(tmp_path):
     broker, gallery = start_broker_and_gallery(tmp_path)
     db = tmp_path / "club.sqlite"

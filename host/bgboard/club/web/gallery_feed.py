@@ -10,13 +10,8 @@ changed board, however many watch.
 A lone change goes out at once; a burst is coalesced to one tick's room messages per
 :data:`TICK_S` (the newest state of each board changed meanwhile, compressed: about 70 boards a
 message, :mod:`.live_wire`), so 200 boards moving at once cost every spectator a few messages
-a tick, not one per board.  Within a tick, as soon as enough boards have changed to fill a
-room message they go out at once: a full message costs the gallery the same whenever it is
-sent, so holding it to the tick's end only adds to its boards' wait (a 200-board burst's
-boards waited up to the whole tick, and its messages reached the gallery together, each
-spectator's queue four deep); the tick bounds only the last, partial message.  While the
-director is not connected nothing is queued; once it is, every board changed meanwhile goes
-out (each board's newest state).
+a tick, not one per board.  While the director is not connected nothing is
+queued; once it is, every board changed meanwhile goes out (each board's newest state).
 """
 
 from __future__ import annotations
@@ -26,16 +21,13 @@ import logging
 import time
 from typing import Callable
 
-from bgboard.club.live_boards import LiveHub, Subscription
-from bgboard.club.web.live_wire import compact, encode, room_batches
+from bgboard.club.live_boards import LiveHub
+from bgboard.club.web.live_wire import compact, encode, room_messages
 from bgboard.net.gallery import board_topic, room_topic
 
 log = logging.getLogger(__name__)
 
 TICK_S = 0.5
-#: Changed boards a room message is taken to hold until a tick of two or more messages has
-#: said how many fit (:data:`~bgboard.club.web.live_wire.ROOM_BYTES`: 50 to 70 usual boards).
-FULL_BOARDS = 48
 
 Publish = Callable[[str, bytes, bool], None]   # (topic, payload, retain): queued, never waits
 
@@ -50,7 +42,6 @@ class GalleryFeed:
         self.tick_s = tick_s
         self.sent = 0       # the hub's version published up to
         self.ticks = 0      # messages to the room so far
-        self.full = FULL_BOARDS   # boards a room message holds (learnt from each tick of several)
 
     def publish_changes(self, publish: Publish) -> int:
         """Publish every board changed since the last call (newest state each); how many."""
@@ -63,30 +54,15 @@ class GalleryFeed:
             return 0
         changed.reverse()
         self.sent = max(item["version"] for item in changed)
-        batches = list(room_batches(changed, int(time.time() * 1000)))
-        for message, _boards in batches:   # the room first: most spectators watch it
+        for message in room_messages(changed, int(time.time() * 1000)):   # the room first: most spectators watch it
             publish(room_topic(self.club), message, False)
             self.ticks += 1
-        if len(batches) > 1:   # the first message was full
-            self.full = batches[0][1]
         for item in changed:
             publish(board_topic(self.club, item["board"]), encode(item), True)
         return len(changed)
 
-    def waiting(self, most: int) -> int:
-        """Boards changed since the last publishing, counted up to ``most``."""
-        if self.hub.version - self.sent < most:   # fewer changes than that, whatever the boards
-            return self.hub.version - self.sent
-        n = 0
-        for live in self.hub.newest_first():
-            if live.version <= self.sent or n >= most:
-                break
-            n += 1
-        return n
-
     async def run(self, publish: Publish, connected: Callable[[], bool]) -> None:
-        """Until cancelled: wait for a change, publish, then until the tick is over publish
-        again only once a room message's worth of boards has changed."""
+        """Until cancelled: wait for a change, publish, then wait out the tick."""
         loop = asyncio.get_running_loop()
         subscription = self.hub.subscribe()
         try:
@@ -103,17 +79,8 @@ class GalleryFeed:
                 except Exception as exc:  # a fault of ours must not end the director
                     log.error("the gallery feed could not publish (%s: %s)", type(exc).__name__, str(exc)[:200])
                     self.sent = self.hub.version
-                await self._fill_or_tick(subscription, started + self.tick_s)
+                await asyncio.sleep(max(0.0, self.tick_s - (loop.time() - started)))
         except StopAsyncIteration:  # the hub closed: the server is stopping
             return
         finally:
             subscription.close()
-
-    async def _fill_or_tick(self, subscription: Subscription, until: float) -> None:
-        """Return at loop time ``until``, or before it once a full room message waits."""
-        loop = asyncio.get_running_loop()
-        while (left := until - loop.time()) > 0 and self.waiting(self.full) < self.full:
-            try:
-                await asyncio.wait_for(subscription.next_batch(), left)
-            except asyncio.TimeoutError:
-                return

@@ -117,12 +117,6 @@ def room_messages(items: Iterable[dict[str, Any]], sent_ms: int | None = None) -
     """The room's messages for these boards, compressed, each within :data:`ROOM_BYTES`: as
     many boards in each as the compression seen so far says will fit (a message found larger
     is halved until it fits)."""
-    for message, _boards in room_batches(items, sent_ms):
-        yield message
-
-
-def room_batches(items: Iterable[dict[str, Any]], sent_ms: int | None = None) -> Iterator[tuple[bytes, int]]:
-    """:func:`room_messages` with the number of boards in each."""
     stamp = b"" if sent_ms is None else b',"sent_ms":%d' % int(sent_ms)
     ratio = [0.3]   # compressed bytes per JSON byte, learnt from each message packed
 
@@ -144,12 +138,12 @@ def room_batches(items: Iterable[dict[str, Any]], sent_ms: int | None = None) ->
         yield from _within(batch, packed)
 
 
-def _within(batch: list[bytes], packed: Callable[[list[bytes]], bytes]) -> Iterator[tuple[bytes, int]]:
+def _within(batch: list[bytes], packed: Callable[[list[bytes]], bytes]) -> Iterator[bytes]:
     """``batch`` packed in one message, or halved until each part is within :data:`ROOM_BYTES`
     (one board alone always is)."""
     message = packed(batch)
     if len(message) <= ROOM_BYTES or len(batch) == 1:
-        yield message, len(batch)
+        yield message
         return
     half = len(batch) // 2
     yield from _within(batch[:half], packed)
