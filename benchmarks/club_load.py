@@ -39,11 +39,13 @@ spectators — MQTT-over-WebSocket clients (gallery_fleet.py: lean, as a browser
 processes at ``--spectator-nice`` (19: they stand for thousands of other computers) — watch the room there through the whole run: how many
 connected, the latency of the states they received (from the board's state to each spectator
 having it), the bytes each got, how long ``/`` took to answer, beside the results' latencies
-(issues 35, 36).  ``--sse-spectators N`` holds N of the director's own ``/live`` streams
+(issues 35, 36); with ``--galleries N`` N galleries, each bridged from the club's broker as a
+user of its own, the spectators spread over them in turn (as the gallery's front spreads them,
+``balance leastconn``).  ``--sse-spectators N`` holds N of the director's own ``/live`` streams
 instead (16 from each loopback address 127.0.x.y, every byte read), as before the gallery.
 
 Usage: .venv/bin/python benchmarks/club_load.py [--boards 200] [--rounds 2] [--length 1] [--board-procs 4] [--board-nice 10]
-       [--flood 5000] [--spectators 2000] [--json]
+       [--flood 5000] [--spectators 2000] [--galleries 2] [--json]
 """
 
 from __future__ import annotations
@@ -250,16 +252,19 @@ def burst(tmp: Path, args: argparse.Namespace, flood: int) -> dict[str, Any]:
     tmp.mkdir()
     db = tmp / "club.sqlite"
     new_club(db, args.boards, args.rounds, args.length)
-    broker = PrivateBroker(tmp / "broker", TOPIC, range(1, args.boards + 2))  # the last: the flooder
+    galleries_n = max(1, getattr(args, "galleries", 1))
+    broker = PrivateBroker(tmp / "broker", TOPIC, range(1, args.boards + 2), galleries=galleries_n)  # the last: the flooder
     broker.start()
     assert broker.process is not None
     http = ["--http", "127.0.0.1:0"] if args.spectators or args.sse_spectators else []
-    gallery = None
-    if args.spectators:
-        gallery = broker.gallery(tmp / "gallery", max_spectators=args.spectators + 100,
-                                 nice=getattr(args, "gallery_nice", 0))
-        gallery.start()
-        http += ["--gallery", gallery.url]
+    galleries: list[Any] = []
+    if args.spectators:   # each its own Mosquitto bridged from the club's (the spectators spread over them)
+        for n in range(1, galleries_n + 1):
+            galleries.append(broker.gallery(tmp / f"gallery{n}", max_spectators=args.spectators // galleries_n + 100,
+                                            nice=getattr(args, "gallery_nice", 0), n=n))
+            galleries[-1].start()
+        http += ["--gallery", galleries[0].url]
+    gallery = galleries[0] if galleries else None
     director = subprocess.Popen(
         [sys.executable, "-m", "bgboard", "club", "--db", str(db), "serve", "--broker", broker.url, "--topic", TOPIC,
          "--password-file", str(broker.password_file(DIRECTOR)), *http],
@@ -268,7 +273,7 @@ def burst(tmp: Path, args: argparse.Namespace, flood: int) -> dict[str, Any]:
     )
     priority = getattr(args, "service_priority", 0)
     if priority:   # the club's own services before the rest of a shared machine's work (root only below 0)
-        for process in (broker.process, director, gallery.process if gallery is not None else None):
+        for process in (broker.process, director, *(g.process for g in galleries)):
             if process is not None:
                 os.setpriority(os.PRIO_PROCESS, process.pid, priority)
     spectators, fleet, url, room, watched = None, None, "", {}, {}
@@ -287,21 +292,23 @@ def burst(tmp: Path, args: argparse.Namespace, flood: int) -> dict[str, Any]:
                 from bgboard.net.gallery import board_topic, room_topic
 
                 watch = room_topic(TOPIC) if getattr(args, "watch", "room") == "room" else board_topic(TOPIC, 1)
-                fleet = Fleet("127.0.0.1", gallery.port, watch, args.spectators, args.spectator_procs,
+                fleet = Fleet("127.0.0.1", [g.port for g in galleries], watch, args.spectators, args.spectator_procs,
                               getattr(args, "spectator_nice", 19), tmp)
                 room = {"connected": fleet.start()}
             room["room_s_before"] = room_s(url + "/")
         time.sleep(3.0)  # the director connects and starts its checking workers
         b0, d0 = proc_figures(broker.process.pid), proc_figures(director.pid)
-        g0 = proc_figures(gallery.process.pid) if gallery is not None and gallery.process is not None else (0.0, 0)
-        gw0, dw0 = waited(gallery.process.pid if gallery is not None and gallery.process is not None else 0), waited(director.pid)
+        pids = [g.process.pid for g in galleries if g.process is not None]
+        g0 = [proc_figures(pid) for pid in pids]
+        gw0, dw0 = [waited(pid) for pid in pids], waited(director.pid)
         latencies, wall, resent, flood_s, boards_cpu = run_boards(broker, tmp, args.boards, args.rounds, args.length,
                                                                   args.board_procs, flood, args.board_nice)
         b1, d1 = proc_figures(broker.process.pid), proc_figures(director.pid)
-        if gallery is not None and gallery.process is not None:
+        if pids:
             time.sleep(1.5)  # the last tick's states reach the spectators
-            g1 = proc_figures(gallery.process.pid)
-            room.update(gallery_cpu=g1[0] - g0[0], gallery_kib=g1[1], gallery_waited=waited(gallery.process.pid) - gw0,
+            g1 = [proc_figures(pid) for pid in pids]
+            room.update(gallery_cpu=sum(b[0] - a[0] for a, b in zip(g0, g1)), gallery_kib=sum(b[1] for b in g1),
+                        gallery_waited=sum(waited(pid) - w for pid, w in zip(pids, gw0)),
                         director_waited=waited(director.pid) - dw0)
         if http:
             room["room_s_after"] = room_s(url + "/")
@@ -314,8 +321,8 @@ def burst(tmp: Path, args: argparse.Namespace, flood: int) -> dict[str, Any]:
         finally:
             director.terminate()
             director.wait(30)
-            if gallery is not None:
-                gallery.stop()
+            for g in galleries:
+                g.stop()
             broker.stop()
     print((tmp / "director.log").read_text()[-1500:], file=sys.stderr)
     with sqlite3.connect(db) as c:
@@ -328,10 +335,12 @@ def burst(tmp: Path, args: argparse.Namespace, flood: int) -> dict[str, Any]:
         d = watched["delivery"]
         dq = statistics.quantiles(d, n=100, method="inclusive") if len(d) > 1 else [float("nan")] * 99
         room.update(delivery_p50_s=dq[49], delivery_p99_s=dq[98], spectators_cpu=watched["cpu"])
-        for key, values in (("reached", watched["reached"]), ("reached_delivery", watched["reached_delivery"])):
+        for key, values in (("reached", watched["reached"]), ("reached_delivery", watched["reached_delivery"]),
+                            ("before", watched["before"]), ("state_all", seen + watched["repeated"])):
             rq = statistics.quantiles(values, n=100, method="inclusive") if len(values) > 1 else [float("nan")] * 99
             room.update({f"{key}_p50_s": rq[49], f"{key}_p99_s": rq[98]})
         room.update(connected_at_end=watched["connected_at_end"], states_received=len(seen),
+                    states_repeated=len(watched["repeated"]),
                     state_p50_s=w[49], state_p99_s=w[98], state_max_s=max(seen, default=float("nan")),
                     messages_min=min(watched["received"], default=0), messages_max=max(watched["received"], default=0),
                     bytes_per_spectator=statistics.mean(watched["bytes"]) if watched["bytes"] else 0)
@@ -357,6 +366,8 @@ def main() -> None:
                         help="the spectators run in N processes")
     parser.add_argument("--spectator-nice", type=int, default=19, metavar="N",
                         help="the spectators' niceness (they stand for thousands of other computers)")
+    parser.add_argument("--galleries", type=int, default=1, metavar="N",
+                        help="N galleries bridged from the club's broker, the spectators spread over them")
     parser.add_argument("--gallery-nice", type=int, default=0, metavar="N",
                         help="the gallery's niceness (beside the director on one machine: the results first)")
     parser.add_argument("--sse-spectators", type=int, default=0, metavar="N",

@@ -14,8 +14,13 @@ spends its own computer's; these clients cost about a third of that (connecting 
 A state's latency is then, for each spectator and each board state the room message carries,
 its arrival minus the board's ``updated_ms`` (the boards stamp their states with the wall clock
 of this same machine): from the board's state change to that spectator having it (a state
-overtaken within a tick is never sent: the spectator gets the newer one instead); and each room
-message's delivery, its arrival minus the director's ``sent_ms`` (the gallery's part: the club
+overtaken within a tick is never sent: the spectator gets the newer one instead), taken at the
+first message that brings the spectator that state: a later message carrying the same state
+again (a board going offline at the end of its evening keeps its last state, marked offline) is
+no state reaching the spectator, and its age since the board's last move is kept apart
+(``repeated``; counted as states until 2026-11-29 12:00, when it put the boards' idle seconds
+into the spectators' p99); the part of it before the director's publishing, ``sent_ms`` minus
+``updated_ms`` (``before``); and each room message's delivery, its arrival minus the director's ``sent_ms`` (the gallery's part: the club
 broker, the bridge, the gallery, the WebSocket).  Each is taken twice: when the spectator's
 process read the message, and when its last bytes reached the spectator's socket (the kernel's
 ``SO_TIMESTAMP``), which a spectator's process starved of CPU on this shared machine does not
@@ -165,8 +170,8 @@ class Spectator:
 OPENING = 200
 
 
-def _fleet(host: str, port: int, topic: str, count: int, first: int, nice: int, started: Any, reported: Any, stop: Any,
-           out: str) -> None:
+def _fleet(host: str, ports: list[int], topic: str, count: int, first: int, nice: int, started: Any, reported: Any,
+           stop: Any, out: str) -> None:
     os.nice(nice)
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, count + 256)), hard))
@@ -175,9 +180,9 @@ def _fleet(host: str, port: int, topic: str, count: int, first: int, nice: int, 
     payloads: dict[int, bytes] = {}
     spectators: list[Spectator] = []
     refused = 0
-    upgrade = (f"GET / HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-               f"Sec-WebSocket-Key: {base64.b64encode(os.urandom(16)).decode()}\r\nSec-WebSocket-Version: 13\r\n"
-               "Sec-WebSocket-Protocol: mqtt\r\n\r\n").encode()
+    upgrades = {port: (f"GET / HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                       f"Sec-WebSocket-Key: {base64.b64encode(os.urandom(16)).decode()}\r\nSec-WebSocket-Version: 13\r\n"
+                       "Sec-WebSocket-Protocol: mqtt\r\n\r\n").encode() for port in ports}
 
     def opened(index: int) -> Spectator | None:
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
@@ -186,9 +191,10 @@ def _fleet(host: str, port: int, topic: str, count: int, first: int, nice: int, 
         # browser's computer would take it: the gallery is not held back by it
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, RECEIVE_BUFFER)
         sock.settimeout(10)
+        port = ports[(first + index) % len(ports)]   # spread over the galleries, as the front's leastconn does
         try:
             sock.connect((host, port))
-            sock.sendall(upgrade)
+            sock.sendall(upgrades[port])
         except OSError:
             sock.close()
             return None
@@ -275,24 +281,47 @@ def _fleet(host: str, port: int, topic: str, count: int, first: int, nice: int, 
         states[crc] = [(b["board"], b["updated_ms"]) for b in boards if isinstance(b.get("updated_ms"), int)]
         if isinstance(message.get("sent_ms"), int):
             sent[crc] = message["sent_ms"]
-    latencies = [at - ms / 1000 for _, crc, at, _ in arrivals for _, ms in states.get(crc, [])]
+    # each spectator's first arrival of each board state: a message that carries a board's
+    # state again (the board went offline: the same state, marked gone) is not the state
+    # reaching the spectator, and its age since the board's last move is counted apart
+    latencies: list[float] = []
+    reached: list[float] = []
+    before: list[float] = []   # the board's state to the director's publishing it
+    repeated: list[float] = []
+    arrivals.sort(key=lambda arrival: arrival[0])   # stable: each spectator's in arrival order
+    seen: set[tuple[int, int]] = set()
+    spectator = -1
+    for index, crc, at, kernel in arrivals:
+        if index != spectator:
+            spectator, seen = index, set()
+        for board, ms in states.get(crc, []):
+            if (board, ms) in seen:
+                repeated.append(at - ms / 1000)
+                continue
+            seen.add((board, ms))
+            latencies.append(at - ms / 1000)
+            reached.append(kernel - ms / 1000)
+            if crc in sent:
+                before.append((sent[crc] - ms) / 1000)
     delivery = [at - sent[crc] / 1000 for _, crc, at, _ in arrivals if crc in sent]
-    reached = [kernel - ms / 1000 for _, crc, _, kernel in arrivals for _, ms in states.get(crc, [])]
     reached_delivery = [kernel - sent[crc] / 1000 for _, crc, _, kernel in arrivals if crc in sent]
     usage = resource.getrusage(resource.RUSAGE_SELF)
     Path(out).write_text(json.dumps({"latencies": latencies, "delivery": delivery, "reached": reached,
+                                     "before": before, "repeated": repeated,
                                      "reached_delivery": reached_delivery, "received": received, "bytes": nbytes,
                                      "refused": refused, "connected_at_end": connected,
                                      "cpu": usage.ru_utime + usage.ru_stime}))
 
 
 class Fleet:
-    """``count`` spectators on the gallery at ``ws://host:port/`` watching ``topic``, in
-    ``procs`` processes at ``nice``; :meth:`start` returns once they are subscribed,
-    :meth:`stop` gathers the figures."""
+    """``count`` spectators on the gallery at ``ws://host:port/`` watching ``topic`` (several
+    ports: several galleries, the spectators spread over them in turn), in ``procs`` processes
+    at ``nice``; :meth:`start` returns once they are subscribed, :meth:`stop` gathers the
+    figures."""
 
-    def __init__(self, host: str, port: int, topic: str, count: int, procs: int = 4, nice: int = 10,
+    def __init__(self, host: str, port: int | list[int], topic: str, count: int, procs: int = 4, nice: int = 10,
                  out_dir: Path = Path(".")) -> None:
+        ports = [port] if isinstance(port, int) else list(port)
         import multiprocessing
 
         self.context = multiprocessing.get_context("spawn")
@@ -303,7 +332,7 @@ class Fleet:
         self.outs = [str(out_dir / f"fleet{k}.json") for k in range(self.procs)]
         shares = [count // self.procs + (k < count % self.procs) for k in range(self.procs)]
         firsts = [sum(shares[:k]) for k in range(self.procs)]
-        self.workers = [self.context.Process(target=_fleet, args=(host, port, topic, shares[k], firsts[k], nice,
+        self.workers = [self.context.Process(target=_fleet, args=(host, ports, topic, shares[k], firsts[k], nice,
                                                                   self.started, self.reported, self.stopping, self.outs[k]))
                         for k in range(self.procs)]
 
@@ -326,6 +355,8 @@ class Fleet:
         latencies: list[float] = []
         delivery: list[float] = []
         reached: list[float] = []
+        before: list[float] = []
+        repeated: list[float] = []
         reached_delivery: list[float] = []
         received: list[int] = []
         nbytes: list[int] = []
@@ -336,6 +367,8 @@ class Fleet:
             latencies += got["latencies"]
             delivery += got["delivery"]
             reached += got["reached"]
+            before += got["before"]
+            repeated += got["repeated"]
             reached_delivery += got["reached_delivery"]
             received += got["received"]
             nbytes += got["bytes"]
@@ -343,5 +376,6 @@ class Fleet:
             connected += got["connected_at_end"]
             cpu += got["cpu"]
         return {"latencies": latencies, "delivery": delivery, "reached": reached, "reached_delivery": reached_delivery,
+                "before": before, "repeated": repeated,
                 "received": received, "bytes": nbytes, "refused": refused,
                 "connected_at_end": connected, "cpu": cpu}

@@ -4,7 +4,8 @@ club_load.py's run (one real Mosquitto, the director ``bgboard club serve --brok
 --gallery``, boards with the real club link in processes of their own, every board of the round
 submitting its result at the same moment) with ``N`` spectators on the club's gallery: a second
 Mosquitto bridged to the club's, serving the room's live boards to anonymous MQTT-over-WebSocket
-clients (bgboard.net.gallery; the spectators are lean WebSocket clients that speak MQTT as a
+clients (bgboard.net.gallery; ``--galleries N``: N of them, each bridged from the club's, the
+spectators spread over them as the gallery's front does; the spectators are lean WebSocket clients that speak MQTT as a
 browser's MQTT.js does on the wire, at nice 19 in 4 processes: gallery_fleet.py).  Measured: the spectators' state latency (from a board's state to each
 spectator having it: p50, p99, max), the messages and bytes each spectator received, the
 gallery's CPU and memory, and the burst's p99 (a result's submit to its ack) beside them.
@@ -13,12 +14,13 @@ The gallery's and the director's time spent runnable but waiting for a CPU
 (/proc/PID/schedstat) says how much of the latency was the machine's other work.
 
 ``--json`` prints a last line ``{"spectators", "connected", "state_p50_s", "state_p99_s",
-"delivery_p99_s", "reached_p99_s", "gallery_cpu_s", "gallery_waited_s", "burst_p50_s",
+"before_p99_s" (the part before the director's publishing), "state_all_p99_s" (counting also
+the states a message carried again: gallery_fleet.py), "delivery_p99_s", "reached_p99_s", "gallery_cpu_s", "gallery_waited_s", "burst_p50_s",
 "burst_p99_s", "lost", "duplicated", "loadavg", ...}`` (issue 36's targets: ``state_p99_s`` and
 ``burst_p99_s`` at most 1.0 with 5,000 spectators; ``loadavg``: /proc/loadavg's three before
 and three after).
 
-Usage: .venv/bin/python benchmarks/spectators.py [--spectators 5000] [--boards 200] [--spectator-procs 4] [--json]
+Usage: .venv/bin/python benchmarks/spectators.py [--spectators 5000] [--boards 200] [--galleries 1] [--spectator-procs 4] [--json]
 """
 
 from __future__ import annotations
@@ -49,6 +51,9 @@ def main() -> None:
                         help="the boards' niceness (they stand for other computers)")
     parser.add_argument("--spectator-nice", type=int, default=19, metavar="N",
                         help="the spectators' niceness (they stand for thousands of other computers)")
+    parser.add_argument("--galleries", type=int, default=1, metavar="N",
+                        help="N galleries (Mosquittos) bridged from the club's broker, the spectators spread over "
+                             "them as the gallery's front does (leastconn)")
     parser.add_argument("--gallery-nice", type=int, default=0, metavar="N",
                         help="the gallery's niceness (beside the director on one machine: the results first)")
     parser.add_argument("--service-priority", type=int, default=0, metavar="N",
@@ -58,12 +63,12 @@ def main() -> None:
                         help="the spectators watch the whole room (its topic) or board 1 only (its page's topic)")
     parser.add_argument("--json", action="store_true", help="a last line of JSON figures")
     args = parser.parse_args()
-    if args.spectators < 1 or args.boards < 1:
+    if args.spectators < 1 or args.boards < 1 or not 1 <= args.galleries <= 32:
         raise SystemExit(2)
     run_args = argparse.Namespace(boards=args.boards, rounds=1, length=1, flood=0, board_procs=args.board_procs,
                                   board_nice=args.board_nice, spectators=args.spectators,
                                   spectator_procs=args.spectator_procs, sse_spectators=0, json=False, watch=args.watch,
-                                  gallery_nice=args.gallery_nice, spectator_nice=args.spectator_nice,
+                                  gallery_nice=args.gallery_nice, galleries=args.galleries, spectator_nice=args.spectator_nice,
                                   service_priority=args.service_priority)
     load0 = Path("/proc/loadavg").read_text().split()[:3]
     with tempfile.TemporaryDirectory() as tmp:
@@ -77,6 +82,9 @@ def main() -> None:
           f"{r['messages_min']}-{r['messages_max']} messages and {r['bytes_per_spectator'] / 1024:.0f} KiB each; "
           f"the gallery's part (from the director's publishing): p50 {r['delivery_p50_s'] * 1000:.0f} ms, "
           f"p99 {r['delivery_p99_s'] * 1000:.0f} ms")
+    print(f"the part before the director's publishing: p50 {r['before_p50_s'] * 1000:.0f} ms, p99 {r['before_p99_s'] * 1000:.0f} ms; "
+          f"counting also the {r['states_repeated']} states a message carried again (boards going offline): p99 "
+          f"{r['state_all_p99_s'] * 1000:.0f} ms")
     print(f"the same, when the bytes reached the spectators' sockets (not waiting for their processes): p50 "
           f"{r['reached_p50_s'] * 1000:.0f} ms, p99 {r['reached_p99_s'] * 1000:.0f} ms from the board's state; "
           f"p50 {r['reached_delivery_p50_s'] * 1000:.0f} ms, p99 {r['reached_delivery_p99_s'] * 1000:.0f} ms from the director's publishing")
@@ -88,7 +96,7 @@ def main() -> None:
     print(f"load average {' '.join(load0)} before, {' '.join(load)} after (a shared machine)")
     if args.json:
         print(json.dumps({
-            "spectators": args.spectators, "watch": args.watch, "gallery_nice": args.gallery_nice,
+            "spectators": args.spectators, "galleries": args.galleries, "watch": args.watch, "gallery_nice": args.gallery_nice,
             "spectator_nice": args.spectator_nice,
             "service_priority": args.service_priority, "connected": r["connected"], "connected_at_end": r["connected_at_end"],
             "state_p50_s": figure(r["state_p50_s"]), "state_p99_s": figure(r["state_p99_s"]),
@@ -96,6 +104,8 @@ def main() -> None:
             "delivery_p50_s": figure(r["delivery_p50_s"]), "delivery_p99_s": figure(r["delivery_p99_s"]),
             "reached_p50_s": figure(r["reached_p50_s"]), "reached_p99_s": figure(r["reached_p99_s"]),
             "reached_delivery_p99_s": figure(r["reached_delivery_p99_s"]),
+            "before_p50_s": figure(r["before_p50_s"]), "before_p99_s": figure(r["before_p99_s"]),
+            "states_repeated": r["states_repeated"], "state_all_p99_s": figure(r["state_all_p99_s"]),
             "bytes_per_spectator": round(r["bytes_per_spectator"]), "messages_max": r["messages_max"],
             "gallery_cpu_s": round(r["gallery_cpu"], 2),
             "gallery_waited_s": round(r["gallery_waited"], 2), "director_waited_s": round(r["director_waited"], 2), "gallery_mib": round(r["gallery_kib"] / 1024, 1),

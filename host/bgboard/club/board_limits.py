@@ -13,7 +13,7 @@ from dataclasses import dataclass
 @dataclass(frozen=True, slots=True)
 class Limits:
     """How much one board may send, and how the director works through it.  A board sends a
-    state at most every 0.25 s and a result every few seconds until acked: the buckets leave
+    state at most every 0.1 s and a result every few seconds until acked: the buckets leave
     it ample room and stop a flood at the door."""
 
     state_per_s: float = 20.0

@@ -65,7 +65,7 @@ class LinkSettings:
     username: str
     password: str
     ca_file: str = ""
-    state_interval_s: float = 0.25
+    state_interval_s: float = 0.1
     resend_s: float = 5.0
     keepalive_s: int = 10
     backoff_first_s: float = 0.5

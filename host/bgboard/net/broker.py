@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable
 
-from bgboard.net.gallery import GALLERY
+from bgboard.net.gallery import gallery_user
 from bgboard.net.protocol import MAX_PAYLOAD, PREFIX, check_club
 from bgboard.net.results_feed import ack_topic, bridge_topic, result_topic
 
@@ -99,8 +99,9 @@ def mosquitto_conf(
     return "\n".join(lines) + "\n"
 
 
-def acl_text(club: str, boards: Iterable[int]) -> str:
-    """The ``acl_file`` of a club with these board numbers."""
+def acl_text(club: str, boards: Iterable[int], galleries: int = 1) -> str:
+    """The ``acl_file`` of a club with these board numbers and ``galleries`` bridged galleries
+    (each its own user, :func:`~bgboard.net.gallery.gallery_user`)."""
     club = check_club(club)
     base = f"{PREFIX}/{club}/board"
     out = [
@@ -115,9 +116,7 @@ def acl_text(club: str, boards: Iterable[int]) -> str:
         # the room's live boards for the spectators' gallery (bgboard.net.gallery)
         f"topic write {PREFIX}/{club}/live/#",
         "",
-        f"user {GALLERY}",
-        f"topic read {PREFIX}/{club}/live/#",
-        "",
+        *(line for n in range(1, galleries + 1) for line in (f"user {gallery_user(n)}", f"topic read {PREFIX}/{club}/live/#", "")),
         # the results feed: the club's stored results out to the federation (through the
         # bridge 'bgboard federation join' writes), the federation's answers and the bridge's state in
         f"user {FEED}",

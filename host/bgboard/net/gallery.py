@@ -23,6 +23,7 @@ gallery's own listener on this machine only.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import re
@@ -31,6 +32,9 @@ from bgboard.net.protocol import PREFIX, ProtocolError, check_club
 
 #: The club broker's user of a gallery's bridge (it reads the live topics only).
 GALLERY = "gallery"
+#: Galleries bridged to one club broker (each a Mosquitto, one core's fan-out): past a few
+#: dozen, a clustered broker (docs/club-network.md, "100,000 spectators").
+MAX_GALLERIES = 32
 #: Spectators connected to one gallery at once (Mosquitto's ``max_connections``).
 MAX_SPECTATORS = 20_000
 #: The largest packet the gallery takes: a room message of 100 boards with the longest names
@@ -60,6 +64,14 @@ def check_gallery_url(url: str) -> str:
     if not isinstance(url, str) or not _URL_RE.fullmatch(url):
         raise ProtocolError(f"a gallery is a WebSocket address such as ws://club.local:9001/, not {url[:80]!r}")
     return url
+
+
+def gallery_user(n: int = 1) -> str:
+    """The club broker's user of gallery ``n``'s bridge: :data:`GALLERY` for the first,
+    ``gallery-<n>`` for each further one (every bridge needs a client id, so a user, of its own)."""
+    if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= MAX_GALLERIES:
+        raise ProtocolError(f"a gallery is numbered 1 to {MAX_GALLERIES}, not {n!r}")
+    return GALLERY if n == 1 else f"{GALLERY}-{n}"
 
 
 def live_filter(club: str) -> str:
@@ -143,15 +155,22 @@ def gallery_acl_text(club: str) -> str:
             f"topic read {live_filter(club)}\n")
 
 
-def gallery_front_conf(port: int, gallery_port: int, *, address: str = "", per_address: int = PER_ADDRESS,
-                       max_spectators: int = MAX_SPECTATORS, idle_s: int = FRONT_IDLE_S) -> str:
+def gallery_front_conf(port: int, gallery_port: int | Sequence[int], *, address: str = "",
+                       per_address: int = PER_ADDRESS, max_spectators: int = MAX_SPECTATORS,
+                       idle_s: int = FRONT_IDLE_S) -> str:
     """The text of an ``haproxy.cfg`` for the gallery's front: HAProxy (2.6, Debian's) takes the
     spectators' connections on ``address:port`` and relays their bytes, untouched (TCP mode:
     the WebSocket and MQTT are the gallery's), to the gallery's listener on ``127.0.0.1:
     gallery_port``, refusing a connection from an address that holds ``per_address`` already
-    (IPv6 addresses counted by their /64) and any beyond ``max_spectators``."""
-    for name, value in (("port", port), ("gallery_port", gallery_port)):
-        if not 0 < int(value) < 65536:
+    (IPv6 addresses counted by their /64) and any beyond ``max_spectators``.  Several ports:
+    one gallery each (each bridged from the club's broker, :func:`gallery_user`), every new
+    spectator sent to the one holding fewest (``balance leastconn``), so each Mosquitto's
+    fan-out serves its share."""
+    ports = [gallery_port] if isinstance(gallery_port, int) else list(gallery_port)
+    if not 1 <= len(ports) <= MAX_GALLERIES:
+        raise ProtocolError(f"a front serves 1 to {MAX_GALLERIES} galleries, not {len(ports)}")
+    for name, value in [("port", port)] + [("gallery_port", p) for p in ports]:
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 < value < 65536:
             raise ProtocolError(f"the front's {name} is a TCP port (1 to 65535), not {value!r}")
     if not 1 <= int(per_address) <= int(max_spectators):
         raise ProtocolError(f"spectators from one address are 1 to {max_spectators}, not {per_address!r}")
@@ -180,6 +199,7 @@ def gallery_front_conf(port: int, gallery_port: int, *, address: str = "", per_a
         "    default_backend gallery",
         "",
         "backend gallery",
-        f"    server gallery 127.0.0.1:{int(gallery_port)}",
+        *(["    balance leastconn"] if len(ports) > 1 else []),
+        *(f"    server gallery{'' if len(ports) == 1 else k} 127.0.0.1:{p}" for k, p in enumerate(ports, 1)),
         "",
     ])

@@ -27,7 +27,7 @@ from typing import Iterable
 
 from bgboard.errors import EnvironmentFailure, shown
 from bgboard.net.broker import DIRECTOR, FEED, Listener, acl_text, board_user, mosquitto_conf
-from bgboard.net.gallery import GALLERY, MAX_SPECTATORS, Bridge, gallery_acl_text, gallery_conf
+from bgboard.net.gallery import MAX_SPECTATORS, Bridge, gallery_acl_text, gallery_conf, gallery_user
 
 log = logging.getLogger(__name__)
 
@@ -135,7 +135,7 @@ class PrivateBroker:
 
     def __init__(
         self, root: Path, club: str, boards: Iterable[int], *, port: int | None = None, persistence: bool = True,
-        tls: tuple[Path, Path] | None = None,
+        tls: tuple[Path, Path] | None = None, galleries: int = 1,
     ) -> None:
         self.binary = mosquitto_binary()
         self.root = Path(root)
@@ -144,6 +144,7 @@ class PrivateBroker:
         self.port = port or free_port()
         self.persistence = persistence
         self.tls = tls  # (certificate, key): the listener speaks TLS (mqtts://)
+        self.galleries = galleries  # galleries that may bridge from it, each its own user
         self.process: subprocess.Popen[bytes] | None = None
         self.root.mkdir(parents=True, exist_ok=True)
         (self.root / "secrets").mkdir(exist_ok=True)
@@ -163,7 +164,7 @@ class PrivateBroker:
         return self.password_file(user).read_text().strip()
 
     def _write(self) -> None:
-        users = [DIRECTOR, FEED, GALLERY] + [board_user(n) for n in self.boards]
+        users = [DIRECTOR, FEED] + [gallery_user(n) for n in range(1, self.galleries + 1)] + [board_user(n) for n in self.boards]
         passwords = {}
         for user in users:
             f = self.password_file(user)
@@ -172,7 +173,7 @@ class PrivateBroker:
                 os.chmod(f, 0o600)
             passwords[user] = self.password(user)
         write_password_file(self.root / "passwd", passwords)
-        (self.root / "acl").write_text(acl_text(self.club, self.boards))
+        (self.root / "acl").write_text(acl_text(self.club, self.boards, self.galleries))
         (self.root / "data").mkdir(exist_ok=True)
         self.conf.write_text(
             mosquitto_conf(
@@ -209,9 +210,11 @@ class PrivateBroker:
         end_mosquitto(p, sig)
 
     def gallery(self, root: Path, *, port: int | None = None, max_spectators: int = MAX_SPECTATORS,
-                nice: int = 0) -> "PrivateGallery":
-        """A gallery (spectators' broker, :mod:`bgboard.net.gallery`) bridged to this broker."""
-        return PrivateGallery(root, self.club, Bridge("127.0.0.1", self.port, self.password(GALLERY)), port=port,
+                nice: int = 0, n: int = 1) -> "PrivateGallery":
+        """Gallery ``n`` (spectators' broker, :mod:`bgboard.net.gallery`) bridged to this
+        broker as its own user (1 to the ``galleries`` this broker was made for)."""
+        user = gallery_user(n)
+        return PrivateGallery(root, self.club, Bridge("127.0.0.1", self.port, self.password(user), user), port=port,
                               max_spectators=max_spectators, nice=nice)
 
     def __enter__(self) -> "PrivateBroker":
