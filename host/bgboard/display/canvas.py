@@ -12,6 +12,8 @@ board (dice, the cube, a checker).  :meth:`Canvas.result` turns it into the pane
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from PIL import Image, ImageDraw, ImageFont
 
 from bgboard.display.fonts import font
@@ -28,6 +30,25 @@ ACCENT = 128
 _PALETTE = {"bwr": (255, 0, 0), "bwy": (255, 215, 0)}
 
 
+#: Where texts are measured: a 1-pixel canvas in the frames' mode and font mode (a text's
+#: length and box depend on nothing else).
+_RULER = ImageDraw.Draw(Image.new("L", (1, 1), WHITE))
+_RULER.fontmode = "1"
+
+
+@lru_cache(maxsize=16384)
+def text_width(text: str, f: ImageFont.FreeTypeFont) -> int:
+    """``text``'s width in pixels in ``f`` (kept across frames: a match redraws the same
+    names, scores and messages hundreds of times, and measuring was a third of a frame)."""
+    return int(_RULER.textlength(text, font=f))
+
+
+@lru_cache(maxsize=4096)
+def _text_box(text: str, f: ImageFont.FreeTypeFont, anchor: str) -> tuple[float, float, float, float]:
+    """``text``'s box drawn at (0, 0) (a box drawn elsewhere is this one moved there)."""
+    return _RULER.textbbox((0, 0), text, font=f, anchor=anchor)
+
+
 class Canvas:
     """A greyscale canvas with helpers for fitted text, boxes, dice and the cube."""
 
@@ -41,17 +62,12 @@ class Canvas:
         self.min_px = panel.min_text_px
         self.placed: set[str] = set()
         self.drawn: dict[str, tuple[list[str], Box]] = {}  # item -> its texts, their box
-        # the footer tries several sizes and line counts: measure each text once per frame
-        self._widths: dict[tuple[str, int, float], int] = {}
+        # the footer tries several sizes and line counts: fit each text once per frame
         self._fits: dict[tuple[Text, int, int, int], tuple[list[str], int, bool]] = {}
 
     # text ------------------------------------------------------------------
     def width(self, text: str, f: ImageFont.FreeTypeFont) -> int:
-        key = (text, id(f), f.size)
-        w = self._widths.get(key)
-        if w is None:
-            w = self._widths[key] = int(self.draw.textlength(text, font=f))
-        return w
+        return text_width(text, f)
 
     def text(self, xy: tuple[int, int], text: str, size: int, fill: int = BLACK,
              anchor: str = "la", bold: bool = True, item: str | tuple[str, ...] = ()) -> None:
@@ -59,7 +75,8 @@ class Canvas:
         f = font(size, bold)
         self.draw.text(xy, text, font=f, fill=fill, anchor=anchor)
         for name in (item,) if isinstance(item, str) else item:
-            box = tuple(int(v) for v in self.draw.textbbox(xy, text, font=f, anchor=anchor))
+            x0, y0, x1, y1 = _text_box(text, f, anchor)
+            box = (int(x0 + xy[0]), int(y0 + xy[1]), int(x1 + xy[0]), int(y1 + xy[1]))
             texts, old = self.drawn.get(name, ([], box))
             self.drawn[name] = (texts + [text], (min(old[0], box[0]), min(old[1], box[1]),
                                                  max(old[2], box[2]), max(old[3], box[3])))

@@ -12,6 +12,9 @@ a full refresh after :attr:`Screen.retry_ms`.
 from __future__ import annotations
 
 import logging
+from collections import OrderedDict
+
+from PIL import Image
 
 from bgboard.display.panel import Panel, PanelError
 from bgboard.display.refresh import Refresh, RefreshConfig, RefreshPolicy, RefreshState
@@ -20,6 +23,11 @@ from bgboard.display.display_state import DisplayState
 from bgboard.language import ENGLISH, Words
 
 log = logging.getLogger(__name__)
+
+#: Frames kept by the state they show: a match comes back to a state it showed a few frames
+#: before (a press and its release, a roll read again), a frame is a function of its state
+#: alone, and drawing one again was half of a simulated match's time (docs/performance.md).
+KEPT_FRAMES = 8
 
 
 class Screen:
@@ -35,6 +43,7 @@ class Screen:
         self.error: str | None = None  # the last panel failure (one sentence), if any
         self.retry_ms = 5000
         self._pending_state: DisplayState | None = None
+        self._frames: OrderedDict[DisplayState, Image.Image] = OrderedDict()
 
     def update(self, state: DisplayState, now_ms: int, full: bool = False) -> int | None:
         """Queue ``state`` (``full=True`` at game end); returns when to call :meth:`tick`."""
@@ -42,10 +51,21 @@ class Screen:
             full = True
         if state == self._pending_state and not full and self.state.pending is not None:
             return self.policy.due_ms(self.state)  # the same state again: nothing new
-        image = render(state, self.panel.caps, self.words)
+        image = self._frame(state)
         self.state = self.policy.submit(self.state, image, now_ms, full)
         self._pending_state = state
         return self.policy.due_ms(self.state)
+
+    def _frame(self, state: DisplayState) -> Image.Image:
+        """``state``'s frame: drawn, or kept from the last :data:`KEPT_FRAMES` drawn."""
+        image = self._frames.get(state)
+        if image is None:
+            image = self._frames[state] = render(state, self.panel.caps, self.words)
+            if len(self._frames) > KEPT_FRAMES:
+                self._frames.popitem(last=False)
+        else:
+            self._frames.move_to_end(state)
+        return image
 
     def tick(self, now_ms: int) -> int | None:
         """Refresh the panel if the policy says so; returns the next time to tick
