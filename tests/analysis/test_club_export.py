@@ -57,3 +57,4 @@ def test_an_unknown_engine_is_one_sentence(evening: Path, tmp_path: Path):
                     "--analyse", "pubeval")
     assert done.returncode == 2 and "unknown analysis engine 'pubeval'" in done.stderr
     assert "Traceback" not in done.stderr
+    assert not (tmp_path / "e").exists(), "the engine is refused before any file is written"

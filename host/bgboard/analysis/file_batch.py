@@ -210,15 +210,13 @@ def figures_csv(rows: Iterable[tuple[str, dict[str, Any]]], out: Path) -> int:
     return count
 
 
-def write_figures_csv(folder: Path, out: Path, engine: str = "gnubg-nn") -> int:
+def write_figures_csv(folder: Path, out: Path, evaluator: Evaluator) -> int:
     """Analyse every ``.mat`` file in ``folder`` (a club export's ``mat/``: one file per
-    match, named by its number) and write ``out`` as CSV (:func:`figures_csv`); the number of
-    rows.  The folder's results cache is kept beside the files, so exporting again analyses
-    only the new matches."""
-    from bgboard.analysis.evaluators import open_evaluator
-
+    match, named by its number) with ``evaluator`` (opened by the caller before it writes
+    anything: an unknown engine is refused first) and write ``out`` as CSV
+    (:func:`figures_csv`); the number of rows.  The folder's results cache is kept beside
+    the files, so exporting again analyses only the new matches."""
     files = sorted(folder.glob("*.mat"), key=lambda p: (len(p.stem), p.stem)) if folder.is_dir() else []
-    evaluator = open_evaluator(engine)
     cache = Cache.open(folder / CACHE_NAME)
     return figures_csv(((path.stem, player)
                         for path, figures in iter_results(files, evaluator, 0, cache)

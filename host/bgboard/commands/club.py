@@ -409,13 +409,18 @@ def _analyse(d: Director, args: argparse.Namespace, by: str) -> None:
 
 def _export(d: Director, args: argparse.Namespace, by: str) -> None:
     """``export``: the event's files, with the analysis figures (stored, or with ``--analyse`` made now)."""
+    evaluator = None
+    if args.analyse:  # the engine opened first: an unknown or missing one is refused before any file is written
+        from bgboard.analysis.evaluators import open_evaluator
+
+        evaluator = open_evaluator(args.analyse.strip().lower())
     written = d.export(args.event, args.out, _club_words(args))
     print(f"{len(written)} files written to {args.out}")
     csv_path = Path(args.out) / "analysis.csv"
-    if args.analyse:  # every record analysed now (cached beside them), not the stored figures
+    if evaluator is not None:  # every record analysed now (cached beside them), not the stored figures
         from bgboard.analysis.file_batch import write_figures_csv
 
-        rows = write_figures_csv(Path(args.out) / "mat", csv_path, args.analyse.strip().lower())
+        rows = write_figures_csv(Path(args.out) / "mat", csv_path, evaluator)
         print(f"{rows} players' figures analysed into {csv_path}")
     else:
         from bgboard.club import analysis_queue
