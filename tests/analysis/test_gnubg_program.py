@@ -122,3 +122,29 @@ def test_no_engine_at_all_is_one_sentence_and_69(tmp_path: Path) -> None:
     assert done.returncode == 69
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and "apt-get install gnubg" in lines[0] and "Traceback" not in done.stderr
+
+
+def test_one_gnubg_analyses_match_after_match_and_ends_at_close() -> None:
+    """The program keeps one gnubg for a batch of matches: the second match's figures in the
+    same gnubg are the first's (nothing carried over from one match to the next), the
+    process is the same, and close() ends it."""
+    from bgboard.analysis.gnubg_program import GnubgProgram
+
+    other = WORLD / FILES[0].name
+    program = GnubgProgram()
+    try:
+        first = program.analyse_mat(SEED4.read_text(), worst=3)
+        gnubg = program._gnubg  # (private: the process, to show it is kept)
+        assert gnubg is not None and gnubg.poll() is None
+        middle = program.analyse_mat(other.read_text(), worst=3)
+        again = program.analyse_mat(SEED4.read_text(), worst=3)
+        assert program._gnubg is gnubg
+    finally:
+        program.close()
+    assert gnubg.poll() is not None, "close() ends gnubg"
+    assert again == first and middle != first
+    alone = GnubgProgram()
+    try:
+        assert alone.analyse_mat(other.read_text(), worst=3) == middle
+    finally:
+        alone.close()

@@ -15,9 +15,11 @@ from __future__ import annotations
 import json
 import logging
 import os
+import selectors
 import shutil
 import subprocess
 import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
@@ -104,36 +106,121 @@ def player_figures(table: dict[str, Any], decisions: list[list[Any]], player: in
 
 
 class GnubgProgram:
-    """The gnubg program's analysis of whole matches (``name`` ``gnubg``)."""
+    """The gnubg program's analysis of whole matches (``name`` ``gnubg``): one gnubg process,
+    started at the first match and kept for the next ones until :meth:`close` (starting
+    gnubg and loading its nets cost as much as analysing a short match)."""
 
     name = "gnubg"
 
     def __init__(self, plies: int = 0) -> None:
         self.program = gnubg_program()
         self.plies = plies
+        self._folder: tempfile.TemporaryDirectory[str] | None = None
+        self._gnubg: subprocess.Popen[bytes] | None = None
+        self._pending = b""  # gnubg's output read past the last whole line
+        self._count = 0
+
+    def _start(self) -> subprocess.Popen[bytes]:
+        if self._folder is None:
+            self._folder = tempfile.TemporaryDirectory(prefix="bgboard-gnubg-")
+        folder = self._folder.name
+        try:
+            with open(Path(folder) / "gnubg.err", "wb") as errors:
+                self._gnubg = subprocess.Popen(
+                    [self.program, "-t", "-q", "-p", str(SCRIPT)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                    stderr=errors, cwd=folder, env={**os.environ, "HOME": folder, "BGBOARD_GNUBG_PLIES": str(self.plies),
+                                                    "BGBOARD_GNUBG_FILES": "-"})
+        except OSError as exc:
+            raise EngineUnavailableError(f"the gnubg program {self.program} does not start ({exc.strerror})") from None
+        self._pending = b""
+        return self._gnubg
+
+    def _line(self, gnubg: subprocess.Popen[bytes]) -> str | None:
+        """gnubg's next ``@@`` line (without the mark), None when it ended first;
+        :class:`EngineUnavailableError` after :data:`TIMEOUT_S`."""
+        assert gnubg.stdout is not None
+        fd = gnubg.stdout.fileno()
+        deadline = time.monotonic() + TIMEOUT_S
+        with selectors.DefaultSelector() as selector:
+            selector.register(fd, selectors.EVENT_READ)
+            while True:
+                while b"\n" in self._pending:
+                    line, self._pending = self._pending.split(b"\n", 1)
+                    if line.startswith(b"@@"):
+                        return line[2:].decode("utf-8", "replace")
+                left = deadline - time.monotonic()
+                if left <= 0 or not selector.select(left):
+                    self.close()
+                    raise EngineUnavailableError(f"the gnubg program took over {TIMEOUT_S} s on one match")
+                chunk = os.read(fd, 1 << 16)
+                if not chunk:
+                    return None
+                self._pending += chunk
+
+    def _failed(self, gnubg: subprocess.Popen[bytes]) -> EngineUnavailableError:
+        """Why gnubg stopped: its exit code and the last line it wrote to stderr."""
+        try:
+            code = gnubg.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            gnubg.kill()
+            code = gnubg.wait()
+        assert self._folder is not None
+        try:
+            said = (Path(self._folder.name) / "gnubg.err").read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            said = ""
+        tail = (said.strip().splitlines() or ["no output"])[-1]
+        self._gnubg = None
+        for pipe in (gnubg.stdin, gnubg.stdout):
+            try:
+                if pipe is not None:
+                    pipe.close()
+            except OSError:  # (its input: a broken pipe)
+                pass
+        return EngineUnavailableError(f"the gnubg program did not analyse the match (exit code {code}: {tail[:200]})")
 
     def analyse_mat(self, mat_text: str, worst: int = 5) -> dict[str, Any]:
         """``{"players": [figures, figures]}`` of one match's ``.mat`` text."""
-        with tempfile.TemporaryDirectory(prefix="bgboard-gnubg-") as folder:
-            path = Path(folder) / "match.mat"
-            path.write_text(mat_text, encoding="utf-8")
+        gnubg = self._gnubg if self._gnubg is not None and self._gnubg.poll() is None else self._start()
+        assert self._folder is not None and gnubg.stdin is not None
+        self._count += 1
+        path = Path(self._folder.name) / f"match{self._count}.mat"
+        path.write_text(mat_text, encoding="utf-8")
+        try:
             try:
-                done = subprocess.run([self.program, "-t", "-q", "-p", str(SCRIPT)],
-                                      capture_output=True, text=True, timeout=TIMEOUT_S, cwd=folder,
-                                      env={**os.environ, "HOME": folder, "BGBOARD_GNUBG_PLIES": str(self.plies),
-                                           "BGBOARD_GNUBG_FILES": str(path)}, check=False)
-            except subprocess.TimeoutExpired:
-                raise EngineUnavailableError(f"the gnubg program took over {TIMEOUT_S} s on one match") from None
-            except OSError as exc:
-                raise EngineUnavailableError(f"the gnubg program {self.program} does not start ({exc.strerror})") from None
-        lines = [line for line in done.stdout.splitlines() if line.startswith("@@")]
-        if not lines:
-            tail = (done.stderr.strip().splitlines() or ["no output"])[-1]
-            raise EngineUnavailableError(f"the gnubg program did not analyse the match (exit code {done.returncode}: {tail[:200]})")
-        result = json.loads(lines[-1][2:])
+                gnubg.stdin.write(f"{path}\n".encode())
+                gnubg.stdin.flush()
+            except BrokenPipeError:
+                raise self._failed(gnubg) from None
+            line = self._line(gnubg)
+        finally:
+            path.unlink(missing_ok=True)
+        if line is None:
+            raise self._failed(gnubg)
+        result = json.loads(line)
+        if "error" in result:
+            raise EngineUnavailableError(f"the gnubg program did not analyse the match ({str(result['error'])[:200]})")
         tables = statistics(result["table"])
         log.debug("gnubg analysed a match: %d decisions graded", len(result["decisions"]))
         return {"players": [player_figures(tables[p], result["decisions"], p, worst) for p in (0, 1)]}
 
     def close(self) -> None:
-        """Nothing stays running."""
+        """End gnubg (its input closed: it ends when the match it analyses is done) and
+        remove its folder."""
+        gnubg, self._gnubg = self._gnubg, None
+        if gnubg is not None:
+            try:
+                if gnubg.stdin is not None:
+                    gnubg.stdin.close()
+            except OSError:
+                pass
+            try:
+                gnubg.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                gnubg.kill()
+                gnubg.wait()
+            if gnubg.stdout is not None:
+                gnubg.stdout.close()
+        if self._folder is not None:
+            self._folder.cleanup()
+            self._folder = None

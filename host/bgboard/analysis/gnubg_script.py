@@ -3,7 +3,8 @@
     BGBOARD_GNUBG_PLIES=0 BGBOARD_GNUBG_FILES=FILE.mat gnubg -t -q -p gnubg_script.py
 
 (gnubg passes a script no arguments: the plies and the files, joined by the path separator,
-come in the environment)
+come in the environment; ``BGBOARD_GNUBG_FILES=-``: one file name a line on standard input,
+each analysed as it comes, until the input ends)
 
 (Debian's ``gnubg`` package, built for arm64 and armhf as for x86-64: the Raspberry Pi's
 analysis engine, :mod:`bgboard.analysis.gnubg_program`).  For each file gnubg imports the
@@ -117,13 +118,26 @@ def main():
                     f"set analysis chequerplay evaluation plies {plies}",
                     f"set analysis cubedecision evaluation plies {plies}", "set output mwc off"):
         gnubg.command(command)
-    for name in os.environ.get("BGBOARD_GNUBG_FILES", "").split(os.pathsep):
-        gnubg.command(f'import mat "{name}"')
-        gnubg.command("analyse match")
-        match = gnubg.match(analysis=1, boards=1, statistics=0, verbose=0)
-        names = [k for k in ("X", "O")]
-        text = table()
-        print("@@" + json.dumps({"file": name, "table": text, "decisions": decisions(match, names)}), flush=True)
+    given = os.environ.get("BGBOARD_GNUBG_FILES", "")
+    # "-": the files' names come one a line on standard input (one gnubg for a whole batch)
+    files = (line.rstrip("\n") for line in sys.stdin) if given == "-" else iter(given.split(os.pathsep))
+    for name in files:
+        try:
+            print("@@" + json.dumps(analysed(name)), flush=True)
+        except Exception as exc:  # noqa: BLE001 — the caller waits for one line per file: say why
+            if given != "-":
+                raise
+            print("@@" + json.dumps({"file": name, "error": f"{type(exc).__name__}: {exc}"}), flush=True)
+
+
+def analysed(name):
+    """One file's line: gnubg's statistics table and the decisions it graded."""
+    gnubg.command(f'import mat "{name}"')
+    gnubg.command("analyse match")
+    match = gnubg.match(analysis=1, boards=1, statistics=0, verbose=0)
+    names = [k for k in ("X", "O")]
+    text = table()
+    return {"file": name, "table": text, "decisions": decisions(match, names)}
 
 
 if os.environ.get("BGBOARD_GNUBG_FILES"):  # run by gnubg for bgboard.analysis.gnubg_program

@@ -53,7 +53,11 @@ def figures_for_actions(actions: tuple[object, ...], engine: str) -> tuple[dict[
         if engine not in ("gnubg-nn", "bgsage"):
             from bgboard.analysis.gnubg_program import GnubgProgram
 
-            return tuple(GnubgProgram().analyse_mat(text)["players"])
+            program = GnubgProgram()
+            try:
+                return tuple(program.analyse_mat(text)["players"])
+            finally:
+                program.close()
         evaluator = _EVALUATORS.get(engine)
         if evaluator is None:
             from bgboard.analysis.evaluators import open_evaluator

@@ -153,6 +153,10 @@ def run(args: argparse.Namespace) -> int:
         sys.stderr.write(f"\ninterrupted after {len(results)} files; run again to resume"
                          f"{' (cache ' + str(cache_path) + ')' if cache_path else ''}\n")
         return 130
+    finally:
+        close = getattr(evaluator, "close", None)  # (the gnubg program: its one process for every file)
+        if close is not None:
+            close()
     if show_bar:
         sys.stderr.write("\n")
     if args.json:
