@@ -20,6 +20,7 @@ lists them all.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from operator import sub
 from typing import Sequence
 
 from bgboard.errors import InputError
@@ -104,16 +105,11 @@ class Position:
         on points positive = mine, negative = theirs; both bars hold **positive** counts
         (bgsage's ``possible_moves`` puts a hit checker at ``+1`` in index 0 and
         ``flip_board`` swaps the two bars as they are)."""
-        board = [0] * 26
-        board[0] = self.theirs[BAR]
-        board[25] = self.mine[BAR]
-        for p in range(1, 25):
-            board[p] = self.mine[p] - self.theirs[BAR - p]
-        return board
+        return [self.theirs[BAR], *map(sub, self.mine[1:BAR], self.theirs[BAR - 1:0:-1]), self.mine[BAR]]
 
     def points(self) -> tuple[int, ...]:
         """24 signed counts from the on-roll view (positive mine, negative theirs)."""
-        return tuple(self.mine[p] - self.theirs[BAR - p] for p in range(1, 25))
+        return tuple(map(sub, self.mine[1:BAR], self.theirs[BAR - 1:0:-1]))
 
     def swap(self) -> "Position":
         """The same board seen by the other player (who becomes the player on roll)."""
