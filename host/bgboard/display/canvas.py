@@ -49,7 +49,7 @@ def _text_box(text: str, f: ImageFont.FreeTypeFont, anchor: str) -> tuple[float,
     return _RULER.textbbox((0, 0), text, font=f, anchor=anchor)
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=1024)  # (a panel's texts of a match: a few hundred masks of a few kB)
 def _glyphs(text: str, f: ImageFont.FreeTypeFont, anchor: str, ink: int) -> tuple[Image.core.ImagingCore, tuple[int, int]]:
     """``text``'s 1-bit mask and its offset from the anchor point, as Pillow's
     ``ImageDraw.text`` makes them for one line at a whole-pixel place (kept: rasterising the
