@@ -94,5 +94,21 @@ def shown(value: object, most: int = 200) -> str:
     return text if len(text) <= most else f"{text[:most]}... ({len(text)} characters)"
 
 
+def seconds_setting(name: str, text: str | None, default: float) -> float:
+    """A wait in seconds that a deployment may set in the environment variable ``name``
+    (``text`` is its value as the adapter read it, ``None`` when unset: then ``default``).
+    A value that is not a number of seconds from 0.1 to 3600 is an :class:`InputError`."""
+    if text is None or not text.strip():
+        return default
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = float("nan")
+    if not 0.1 <= seconds <= 3600:
+        raise InputError(f"{name}={shown(text, 40)} is not a number of seconds from 0.1 to 3600: "
+                         f"fix or unset it (the default is {default:g} s)")
+    return seconds
+
+
 __all__ = ["EXIT_ENVIRONMENT", "EXIT_INPUT", "EXTRAS", "BgboardError", "EnvironmentFailure", "InputError",
-           "MissingExtraError", "RuleError", "missing_extra", "require_extra", "shown"]
+           "MissingExtraError", "RuleError", "missing_extra", "require_extra", "seconds_setting", "shown"]

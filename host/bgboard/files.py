@@ -20,10 +20,12 @@ import stat
 import time
 from pathlib import Path
 
-from bgboard.errors import InputError
+from bgboard.errors import InputError, seconds_setting
 
 MAX_BYTES = 8 * 1024 * 1024  # no file bgboard reads is near this; a device would be endless
 PIPE_TIMEOUT_S = 10.0  # a named pipe or device given as a file: how long it may take to end
+#: The environment variable that changes :data:`PIPE_TIMEOUT_S` for a deployment (or a test).
+PIPE_TIMEOUT_ENV = "BGBOARD_PIPE_TIMEOUT_S"
 CHUNK = 64 * 1024
 
 #: The errors of a disk that is full or failing: the machine's, whatever the path (exit 69),
@@ -55,12 +57,18 @@ def os_error(exc: OSError, path: str | os.PathLike[str] | None = None) -> FilePr
     return FileProblemError(f"cannot use {name}: {advice}")
 
 
+def pipe_timeout_s() -> float:
+    """How long a named pipe or device may take to end: :data:`PIPE_TIMEOUT_S`, or the
+    seconds set in :data:`PIPE_TIMEOUT_ENV`."""
+    return seconds_setting(PIPE_TIMEOUT_ENV, os.environ.get(PIPE_TIMEOUT_ENV), PIPE_TIMEOUT_S)
+
+
 def read_bytes(path: str | os.PathLike[str], what: str, limit: int = MAX_BYTES,
                timeout: float | None = None) -> bytes:
     """The bytes of the file ``what`` at ``path``, at most ``limit`` of them: bounded by the
     bytes actually read (a device's or /proc file's size says nothing), and for anything but a
     regular file (a named pipe, a device) by ``timeout`` seconds too (default
-    :data:`PIPE_TIMEOUT_S`) — a pipe nobody writes to is refused, never waited on."""
+    :func:`pipe_timeout_s`) — a pipe nobody writes to is refused, never waited on."""
     try:
         fd = open_for_reading(path)
     except OSError as exc:
@@ -91,11 +99,11 @@ def read_fd(fd: int, what: str, limit: int = MAX_BYTES, timeout: float | None = 
     """At most ``limit`` bytes from the open descriptor ``fd`` (``what`` names it in the
     sentence), to its end — or with ``line`` to the first newline (kept out).  A regular file
     is read directly; anything else only when :func:`select.poll` says it is readable, within
-    ``timeout`` seconds in all (default :data:`PIPE_TIMEOUT_S`; ``forever``: no time limit,
+    ``timeout`` seconds in all (default :func:`pipe_timeout_s`; ``forever``: no time limit,
     for a person typing at a terminal)."""
     regular = stat.S_ISREG(os.fstat(fd).st_mode)
     if timeout is None:
-        timeout = PIPE_TIMEOUT_S
+        timeout = pipe_timeout_s()
     deadline = None if forever else time.monotonic() + timeout
     poller = select.poll()
     poller.register(fd, select.POLLIN | select.POLLPRI)

@@ -30,30 +30,36 @@ import pytest
 from starlette.testclient import TestClient
 
 from bgboard.cli import main
-from bgboard.club.db import Club, ClubDatabaseError
+from bgboard.club.db import BUSY_TIMEOUT_ENV, Club, ClubDatabaseError, busy_timeout_s
 from bgboard.club.director import Director
 from bgboard.club.live_boards import LiveHub
 from bgboard.club.web import login as auth
 from bgboard.club.web.site import create_app
 from bgboard.club.web.server import club_site
 from bgboard.errors import EXIT_ENVIRONMENT, EXIT_INPUT, InputError
+from bgboard.files import PIPE_TIMEOUT_ENV, pipe_timeout_s
 from tests.club.conftest import selfplay_mat
 from tests.club.webclub import PASSWORD, SWISS, csrf, log_in, make_club
 
 # bounds that only stop a hang (a test returns as soon as its condition holds)
 PROCESS_S = 120
 HUGE = "99999999999999999999"
+# the waits a deployment may shorten, shortened: a test that waits one out proves the same
+# refusal in 1 s instead of the product's default 10 s (test_the_waits_default_to_10_s_...)
+SHORT_BUSY = {BUSY_TIMEOUT_ENV: "1"}
+SHORT_PIPE = {PIPE_TIMEOUT_ENV: "1"}
 
 
 def bgboard(*args: str, stdin: object = None, prefix: tuple[str, ...] = (), cwd: Path | None = None,
-            timeout: float = PROCESS_S) -> subprocess.CompletedProcess:
+            timeout: float = PROCESS_S, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
     """``bgboard ARGS`` as a real process, its memory capped at 2 GiB (so a reader that is not
     bounded fails here instead of filling the machine)."""
     def cap() -> None:
         resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
 
     return subprocess.run([*prefix, sys.executable, "-m", "bgboard", *args], stdin=stdin, text=True,
-                          capture_output=True, timeout=timeout, cwd=cwd, preexec_fn=cap)
+                          capture_output=True, timeout=timeout, cwd=cwd, preexec_fn=cap,
+                          env={**os.environ, **(env or {})})
 
 
 def one_sentence(done: subprocess.CompletedProcess | tuple[int, str], *words: str,
@@ -89,11 +95,11 @@ def two_players(tmp_path):
 class Serve:
     """``bgboard club --db DB serve --http 127.0.0.1:0`` as a real process."""
 
-    def __init__(self, db: Path, tmp: Path) -> None:
+    def __init__(self, db: Path, tmp: Path, env: dict[str, str] | None = None) -> None:
         self.log = tmp / "serve.log"
         self.process = subprocess.Popen(
             [sys.executable, "-m", "bgboard", "club", "--db", str(db), "serve", "--http", "127.0.0.1:0"],
-            stdout=subprocess.PIPE, stderr=self.log.open("w"), text=True)
+            stdout=subprocess.PIPE, stderr=self.log.open("w"), text=True, env={**os.environ, **(env or {})})
         line = self.process.stdout.readline()
         found = re.search(r"http://\S+/", line)
         if not found:
@@ -119,8 +125,17 @@ def serve(db, tmp_path):
 
 
 # ---------------------------------------------------------------- case 2: a locked database, web
-@pytest.mark.slow  # waits out the server's 10 s busy timeout: the full run, not -m "not slow"
-def test_case2_a_director_post_while_the_database_is_locked_is_503_with_one_sentence(serve, db):
+@pytest.fixture
+def serve_short_busy(db, tmp_path):
+    """``serve`` with a 1 s busy timeout (BGBOARD_BUSY_TIMEOUT_S) instead of 10 s."""
+    server = Serve(db, tmp_path, SHORT_BUSY)
+    yield server
+    server.stop()
+
+
+@pytest.mark.slow  # a real server process waiting out its busy timeout: the full run, not -m "not slow"
+def test_case2_a_director_post_while_the_database_is_locked_is_503_with_one_sentence(serve_short_busy, db):
+    serve = serve_short_busy
     with serve.client() as client:
         assert log_in(client).status_code == 303
         token = csrf(client.get("/director").text)
@@ -239,7 +254,7 @@ def test_case7_devices_are_refused_by_the_bytes_read(two_players, tmp_path):
         assert d.match(match.id).status == "pending" and d.director_password_hash() is None
 
 
-@pytest.mark.slow  # waits out files.PIPE_TIMEOUT_S (10 s): the full run, not -m "not slow"
+@pytest.mark.slow  # a process waiting out the pipe time-out (1 s here): the full run, not -m "not slow"
 @pytest.mark.parametrize("command", ["import", "result", "analyse"])
 def test_case7_a_named_pipe_nobody_writes_to_is_refused_in_time(two_players, tmp_path, command):
     path, match = two_players
@@ -247,8 +262,8 @@ def test_case7_a_named_pipe_nobody_writes_to_is_refused_in_time(two_players, tmp
     os.mkfifo(fifo)
     args = [command, str(fifo)] if command in ("import", "analyse") else [
         "club", "--db", str(path), "result", "E", str(match.id), "--score", "3-0", "--mat", str(fifo)]
-    done = bgboard(*args)   # the bound only stops a hang: it ends after files.PIPE_TIMEOUT_S
-    assert done.returncode == 2 and "did not end within 10 s" in done.stderr, done.stderr
+    done = bgboard(*args, env=SHORT_PIPE)   # the bound only stops a hang: it ends after 1 s
+    assert done.returncode == 2 and "did not end within 1 s" in done.stderr, done.stderr
     assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
 
 
@@ -310,19 +325,38 @@ def test_case10_huge_ids_are_no_match_never_an_overflow(serve, db, capsys):
 
 
 # ---------------------------------------------------------------- case 11: SQLite errors a user meets
-@pytest.mark.slow  # waits out the 10 s busy timeout: the full run, not -m "not slow"
+@pytest.mark.slow  # waits out the busy timeout (1 s here): the full run, not -m "not slow"
 def test_case11_a_locked_database_names_who_holds_it(two_players):
     path, _ = two_players
     holder = sqlite3.connect(path, isolation_level=None)
     holder.execute("BEGIN IMMEDIATE")
     try:
-        done = bgboard("club", "--db", str(path), "player", "add", "Dora")
+        done = bgboard("club", "--db", str(path), "player", "add", "Dora", env=SHORT_BUSY)
     finally:
         holder.execute("ROLLBACK")
         holder.close()
     one_sentence(done, "is busy: another program is changing it", f"process {os.getpid()} (",
-                 "try again in a moment", exit_code=EXIT_ENVIRONMENT)
+                 "did not finish within 1 s", "try again in a moment", exit_code=EXIT_ENVIRONMENT)
     assert bgboard("club", "--db", str(path), "player", "add", "Dora").returncode == 0  # the retry works
+
+
+def test_the_waits_default_to_10_s_and_a_bad_setting_is_one_sentence(two_players, monkeypatch, capsys):
+    """The product keeps its documented 10 s waits unless a deployment sets them (the tests
+    above set 1 s); a setting that is not seconds is refused with one sentence, exit 2."""
+    monkeypatch.delenv(BUSY_TIMEOUT_ENV, raising=False)
+    monkeypatch.delenv(PIPE_TIMEOUT_ENV, raising=False)
+    assert busy_timeout_s() == 10.0 and pipe_timeout_s() == 10.0
+    with Club(two_players[0]) as club:
+        assert club.busy_timeout_ms == 10_000
+    monkeypatch.setenv(BUSY_TIMEOUT_ENV, "2.5")
+    monkeypatch.setenv(PIPE_TIMEOUT_ENV, "0.5")
+    assert busy_timeout_s() == 2.5 and pipe_timeout_s() == 0.5
+    for bad in ("ten", "0", "-1", "nan", "1e9"):
+        monkeypatch.setenv(BUSY_TIMEOUT_ENV, bad)
+        assert main(["club", "--db", str(two_players[0]), "player", "list"]) == EXIT_INPUT
+        err = capsys.readouterr().err
+        assert err.startswith(f"bgboard: {BUSY_TIMEOUT_ENV}=") and err.count("\n") == 1, err
+        assert "is not a number of seconds from 0.1 to 3600" in err and "Traceback" not in err
 
 
 def test_case11_a_read_only_database_file(two_players):

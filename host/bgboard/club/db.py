@@ -19,6 +19,7 @@ are this module's functions below :class:`Club`.
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -30,7 +31,7 @@ from bgboard.club.file_holders import holders_of
 from bgboard.club.migrations import MIGRATIONS, SCHEMA
 from bgboard.club.model import Entrant, EventSpec, Played
 from bgboard.club.views import FORFEIT, MatchInfo
-from bgboard.errors import EnvironmentFailure, InputError, MissingExtraError
+from bgboard.errors import EnvironmentFailure, InputError, MissingExtraError, seconds_setting
 
 
 def _apply(conn: sqlite3.Connection, number: int) -> None:
@@ -69,6 +70,14 @@ def schema_of(version: int) -> set[tuple[str, str, str, str]]:
 
 
 BUSY_TIMEOUT_S = 10.0  # how long a change waits for another program's change to the file
+#: The environment variable that changes :data:`BUSY_TIMEOUT_S` for a deployment (or a test).
+BUSY_TIMEOUT_ENV = "BGBOARD_BUSY_TIMEOUT_S"
+
+
+def busy_timeout_s() -> float:
+    """How long a change waits for another program's change: :data:`BUSY_TIMEOUT_S`, or the
+    seconds set in :data:`BUSY_TIMEOUT_ENV`."""
+    return seconds_setting(BUSY_TIMEOUT_ENV, os.environ.get(BUSY_TIMEOUT_ENV), BUSY_TIMEOUT_S)
 #: The tables every club database has (from migration 1): what tells a club's file from
 #: another program's (``Club``, ``club backup``/``restore``).
 CLUB_TABLES = {"meta", "players", "events", "entries", "rounds", "matches", "audit"}
@@ -132,7 +141,7 @@ def database_error(exc: sqlite3.Error, path: str | Path) -> ClubDatabaseError | 
         who = f" ({', '.join(holders)} has it open)" if holders else ""
         return ClubDatabaseUnavailableError(
             f"the club database {path} is busy: another program is changing it{who} and did not "
-            f"finish within {BUSY_TIMEOUT_S:g} s; nothing was changed, try again in a moment")
+            f"finish within {busy_timeout_s():g} s; nothing was changed, try again in a moment")
     if "readonly" in low or "read-only" in low or code.startswith("SQLITE_READONLY"):
         return ClubDatabaseUnavailableError(
             f"the club database {path} is read-only: nothing was changed; let this user write the "
@@ -163,7 +172,7 @@ class Club:
     def __init__(self, path: str | Path, create: bool = False) -> None:
         self._depth = 0
         self._after_commit: list[Callable[[], None]] = []
-        self.busy_timeout_ms = int(BUSY_TIMEOUT_S * 1000)
+        self.busy_timeout_ms = int(busy_timeout_s() * 1000)
         self.postgres = is_postgres(path)
         if self.postgres:
             self._open_postgres(str(path), create)
@@ -186,7 +195,7 @@ class Club:
         if not create and not path.is_file():
             raise ClubDatabaseError(f"{path} is not a file: give the club database's file (--db)")
         try:
-            self.conn = sqlite3.connect(path, isolation_level=None, timeout=BUSY_TIMEOUT_S)
+            self.conn = sqlite3.connect(path, isolation_level=None, timeout=self.busy_timeout_ms / 1000)
         except sqlite3.Error as exc:
             raise database_error(exc, path) from None
         try:
@@ -417,6 +426,6 @@ def match_snapshot(conn: sqlite3.Connection, row: sqlite3.Row) -> dict[str, Any]
             "winner": winner, "forfeit_reason": row["forfeit_reason"]}
 
 
-__all__ = ["MIGRATIONS", "SCHEMA", "is_postgres", "club_location", "shown", "postgres_store", "schema_objects", "schema_of", "BUSY_TIMEOUT_S", "CLUB_TABLES", "ClubDatabaseError", "database_error",
+__all__ = ["MIGRATIONS", "SCHEMA", "is_postgres", "club_location", "shown", "postgres_store", "schema_objects", "schema_of", "BUSY_TIMEOUT_ENV", "BUSY_TIMEOUT_S", "busy_timeout_s", "CLUB_TABLES", "ClubDatabaseError", "database_error",
            "holders_of", "Club", "player_id", "player_names", "event_row", "event_spec", "entrants", "played",
            "match_row", "node_match", "free_boards", "match_info", "match_snapshot"]
