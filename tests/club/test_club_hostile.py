@@ -117,9 +117,18 @@ class Serve:
         return self.log.read_text()
 
 
+def without_queued_analyses(db: Path | str) -> Path | str:
+    """``db`` with its analysis queue emptied: the finished club queues every .mat for
+    analysis, and a served club analyses them in a child process from its first second —
+    CPU that none of these cases is about (tests/club/test_analysis_queue.py tries that)."""
+    with Club(db) as club, club.transaction():
+        club.conn.execute("DELETE FROM analyses")
+    return db
+
+
 @pytest.fixture
 def serve(db, tmp_path):
-    server = Serve(db, tmp_path)
+    server = Serve(without_queued_analyses(db), tmp_path)
     yield server
     server.stop()
 
@@ -128,7 +137,7 @@ def serve(db, tmp_path):
 @pytest.fixture
 def serve_short_busy(db, tmp_path):
     """``serve`` with a 1 s busy timeout (BGBOARD_BUSY_TIMEOUT_S) instead of 10 s."""
-    server = Serve(db, tmp_path, SHORT_BUSY)
+    server = Serve(without_queued_analyses(db), tmp_path, SHORT_BUSY)
     yield server
     server.stop()
 
