@@ -55,15 +55,16 @@ def pytest_configure(config: pytest.Config) -> None:
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
-    """``-n auto`` (pyproject's addopts): one worker more than the cores.  A large part of the
+    """``-n auto`` (pyproject's addopts): two workers more than the cores.  A large part of the
     suite's wall time is waiting, not computing - real-time runs before a kill -9, the busy and
     pipe timeouts the hostile-input tests wait out, brokers, browsers and ``bgboard`` processes
-    starting - and a core left idle by a waiting worker is taken by the extra one.  Tests never
-    depend on the machine's speed, so sharing two cores among three workers only changes when
-    they finish.  PYTEST_XDIST_AUTO_NUM_WORKERS still decides when set; ``-n N`` as given."""
+    starting - and a core left idle by a waiting worker is taken by an extra one: on the 2-core machine
+    the whole suite took 446 s with three workers and 393 s with four, the cores 94 % busy
+    (docs/performance.md, "test suite").  Tests never depend on the machine's speed, so sharing
+    two cores among four workers only changes when they finish.  PYTEST_XDIST_AUTO_NUM_WORKERS still decides when set; ``-n N`` as given."""
     if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS") or config.option.numprocesses != "auto":
         return None  # pytest-xdist's own answer
-    return len(os.sched_getaffinity(0)) + 1
+    return len(os.sched_getaffinity(0)) + 2
 
 
 def _skips_forbidden() -> bool:
