@@ -57,6 +57,40 @@ def _glyphs(text: str, f: ImageFont.FreeTypeFont, anchor: str, ink: int) -> tupl
     return f.getmask2(text, "1", None, None, None, 0, anchor, ink, (0.0, 0.0), stroke_filled=True)
 
 
+def _kept_mask_drawn(draw: ImageDraw.ImageDraw, xy: tuple[int, int], text: str,
+                     f: ImageFont.FreeTypeFont, fill: int, anchor: str) -> None:
+    """Draw ``text`` one line at a whole-pixel place from its kept mask (:func:`_glyphs`)."""
+    ink = draw.draw.draw_ink(fill)
+    mask, (dx, dy) = _glyphs(text, f, anchor, ink)
+    draw.draw.draw_bitmap((xy[0] + dx, xy[1] + dy), mask, ink)
+
+
+@lru_cache(maxsize=1)
+def masks_draw_as_pillow() -> bool:
+    """Whether the kept masks draw, with this Pillow, exactly what its ``ImageDraw.text`` draws
+    (asked once, on a probe line in two sizes and anchors).  The kept masks lean on Pillow's
+    drawing internals, which ``Pillow>=10`` does not promise; where they differ or are missing,
+    every text goes through Pillow's own ``text``, as before the masks were kept."""
+    try:
+        for size, anchor in ((14, "la"), (23, "mm")):
+            f = font(size, True)
+            pictures = []
+            for kept in (False, True):
+                image = Image.new("L", (120, 40), WHITE)
+                draw = ImageDraw.Draw(image)
+                draw.fontmode = "1"
+                if kept:
+                    _kept_mask_drawn(draw, (60, 20), "Ag 12 ÆØÅ", f, BLACK, anchor)
+                else:
+                    draw.text((60, 20), "Ag 12 ÆØÅ", font=f, fill=BLACK, anchor=anchor)
+                pictures.append(image.tobytes())
+            if pictures[0] != pictures[1]:
+                return False
+        return True
+    except (AttributeError, TypeError, ValueError):  # an internal renamed or changed: Pillow's own way
+        return False
+
+
 class Canvas:
     """A greyscale canvas with helpers for fitted text, boxes, dice and the cube."""
 
@@ -81,12 +115,10 @@ class Canvas:
              anchor: str = "la", bold: bool = True, item: str | tuple[str, ...] = ()) -> None:
         """Draw ``text``; ``item`` names the item(s) it shows, for the placed-items report."""
         f = font(size, bold)
-        if "\n" in text or not all(isinstance(v, int) for v in xy):
+        if "\n" in text or not all(isinstance(v, int) for v in xy) or not masks_draw_as_pillow():
             self.draw.text(xy, text, font=f, fill=fill, anchor=anchor)  # Pillow's own layout
         else:  # what ImageDraw.text draws, the mask kept
-            ink = self.draw.draw.draw_ink(fill)
-            mask, (dx, dy) = _glyphs(text, f, anchor, ink)
-            self.draw.draw.draw_bitmap((xy[0] + dx, xy[1] + dy), mask, ink)
+            _kept_mask_drawn(self.draw, (int(xy[0]), int(xy[1])), text, f, fill, anchor)
         for name in (item,) if isinstance(item, str) else item:
             x0, y0, x1, y1 = _text_box(text, f, anchor)
             box = (int(x0 + xy[0]), int(y0 + xy[1]), int(x1 + xy[0]), int(y1 + xy[1]))
