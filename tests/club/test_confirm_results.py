@@ -170,3 +170,28 @@ def test_the_cli_lists_and_settles_held_results(club_location, monkeypatch, caps
     assert main(["club", "held"]) == 0 and "no result waits for you" in capsys.readouterr().out
     with Director.open(path) as d:
         assert d.match(b.id).score == [int(x) for x in right.split("-")] and d.event("Friday").status == "finished"
+
+
+def test_a_program_error_storing_one_result_is_logged_with_its_traceback_and_the_rest_stored(
+        club, paired, monkeypatch, caplog):
+    """errors.py's promise on the director's path: a fault of ours storing one result (not a
+    refusal the board's data earned) rolls that result back, tells the board it failed, keeps
+    the batch going and leaves its traceback in the log, not just its name."""
+    t = ClubTournament(club)
+    a, b = paired
+    service_type = type(t.service)
+    real = service_type.record_result
+
+    def broken_for_a(self, event, match, *args, **kwargs):
+        if match == a.id:
+            raise TypeError("a fault of ours")
+        return real(self, event, match, *args, **kwargs)
+
+    monkeypatch.setattr(service_type, "record_result", broken_for_a)
+    with caplog.at_level("ERROR", logger="bgboard.club.board_tournament"):
+        outcomes = t.store([(a.board, board_result(club, a, confirmed=True)), (b.board, board_result(club, b, confirmed=True))])
+    assert [o.status for o in outcomes] == ["failed", "stored"]
+    assert outcomes[0].reason.startswith("TypeError")
+    assert club.match(a.id).status == "pending" and club.match(b.id).status == "finished"
+    [record] = [r for r in caplog.records if r.name == "bgboard.club.board_tournament"]
+    assert record.exc_info is not None and record.exc_info[0] is TypeError

@@ -9,6 +9,7 @@ and every board's assignment (:func:`assignment_of`) read from the database.
 
 from __future__ import annotations
 
+import logging
 import sqlite3
 import threading
 from typing import Any, Callable, Protocol, cast
@@ -29,6 +30,8 @@ from bgboard.errors import InputError
 from bgboard.net.protocol import Assignment, Result
 
 WATCH_S = 1.0  # how long the PostgreSQL watcher waits on the server at a time (it stops within that)
+
+log = logging.getLogger(__name__)
 
 
 class Tournament(Protocol):
@@ -133,6 +136,8 @@ class ClubTournament:
                 except Exception as exc:
                     if is_lock(exc):
                         raise  # the whole batch waits for the lock
+                    log.error("board %s's result for match %s could not be stored (%s): rolled back, the board is told",
+                              str(board)[:40], str(result.match)[:40], type(exc).__name__, exc_info=exc)
                     db.execute("ROLLBACK TO one_result")
                     db.execute("RELEASE one_result")
                     out.append(Outcome(FAILED, f"{type(exc).__name__}: {str(exc)[:200]}"))

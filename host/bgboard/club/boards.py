@@ -161,7 +161,7 @@ class DirectorLink:
 
     def _failed(self, exc: Exception) -> None:  # never let one fault end the evening: log it, connect again
         log.error("the director's session ended on an unexpected %s (%s): connecting again",
-                  type(exc).__name__, str(exc)[:200])
+                  type(exc).__name__, str(exc)[:200], exc_info=exc)
 
     async def _serve(self, client: Any) -> None:
         club = self.settings.club
@@ -223,7 +223,8 @@ class DirectorLink:
                 self.outbox.queue(where, b"", True)  # junk left retained: gone for every later subscriber
         except Exception as exc:  # a fault of ours: logged, the message ignored, the director goes on
             self.counts["bad"] += 1
-            log.error("could not handle a message on %s (%s: %s): ignored", where[:120], type(exc).__name__, str(exc)[:200])
+            log.error("could not handle a message on %s (%s: %s): ignored", where[:120], type(exc).__name__, str(exc)[:200],
+                      exc_info=exc)
 
     # ------------------------------------------------------------------ writing (the database thread)
     async def _write(self) -> None:
@@ -311,7 +312,7 @@ class DirectorLink:
                 try:
                     self.on_refused(board, result, outcome.reason)
                 except Exception as exc:
-                    log.error("the refused-result handler failed (%s: %s)", type(exc).__name__, exc)
+                    log.error("the refused-result handler failed (%s: %s)", type(exc).__name__, exc, exc_info=exc)
         return stored
 
     def _assignments_now(self, force: bool) -> tuple[list[Assignment], set[int]] | None:

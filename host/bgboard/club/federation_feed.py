@@ -180,7 +180,8 @@ class ResultsFeed:
         log.warning("the results feed cannot reach the club broker %s (%s)", self.settings.broker, exc or type(exc).__name__)
 
     def _failed(self, exc: Exception) -> None:  # one fault never ends the feed: logged, connected again
-        log.error("the results feed's session ended on an unexpected %s (%s)", type(exc).__name__, str(exc)[:200])
+        log.error("the results feed's session ended on an unexpected %s (%s)", type(exc).__name__, str(exc)[:200],
+                  exc_info=exc)
 
     async def _serve(self, client: Any) -> None:
         club = self.settings.club

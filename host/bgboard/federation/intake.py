@@ -96,7 +96,8 @@ class ResultsIntake:
         log.warning("the federation's broker %s is not reachable (%s)", self.settings.broker, exc or type(exc).__name__)
 
     def _failed(self, exc: Exception) -> None:  # one fault never ends the service: logged, connected again
-        log.error("the federation service's session ended on an unexpected %s (%s)", type(exc).__name__, str(exc)[:200])
+        log.error("the federation service's session ended on an unexpected %s (%s)", type(exc).__name__, str(exc)[:200],
+                  exc_info=exc)
 
     async def _serve(self, client: Any) -> None:
         await client.subscribe(RESULTS_FILTER, qos=1)
@@ -177,8 +178,8 @@ class ResultsIntake:
         if self._ledger is not None:
             try:
                 self._ledger.close()
-            except Exception:  # a connection already broken
-                pass
+            except Exception:  # a connection already broken: said, with its traceback should it be ours
+                log.warning("the federation's database connection did not close cleanly", exc_info=True)
             self._ledger = None
 
 

@@ -77,7 +77,8 @@ class GalleryFeed:
                     self.publish_changes(publish)
                     subscription.take()
                 except Exception as exc:  # a fault of ours must not end the director
-                    log.error("the gallery feed could not publish (%s: %s)", type(exc).__name__, str(exc)[:200])
+                    log.error("the gallery feed could not publish (%s: %s)", type(exc).__name__, str(exc)[:200],
+                              exc_info=exc)
                     self.sent = self.hub.version
                 await asyncio.sleep(max(0.0, self.tick_s - (loop.time() - started)))
         except StopAsyncIteration:  # the hub closed: the server is stopping
