@@ -168,17 +168,18 @@ def sensor_units(grid: Grid, units: Mapping[Slot, float], calibration: Calibrati
     """Every sensor's field (checker units, :meth:`Grid.sensors` order) from each slot's: a
     slot's centre sensor reads the slot; with two sensors per slot the one half a pitch
     further reads what the slots either side of it give there (:data:`HALF_PITCH_FIELD`)."""
-    out: list[float] = []
     stack = calibration.stack_field
-    for slot, part, beyond in _neighbours(grid):
-        if part == 0:
-            out.append(units[slot])
-            continue
-        near = _half_pitch(units[slot], stack)
-        if beyond is not None:
-            near += _half_pitch(units[beyond], stack)
-        out.append(near)
-    return out
+    return [_sensor_field(units, slot, part, beyond, stack) for slot, part, beyond in _neighbours(grid)]
+
+
+def _sensor_field(units: Mapping[Slot, float], slot: Slot, part: int, beyond: Slot | None,
+                  stack: tuple[float, ...]) -> float:
+    """One sensor's field from the slots' (:func:`sensor_units`): its slot's at the slot's
+    centre, else what its slot and the next one (``beyond``) give half a pitch away."""
+    if part == 0:
+        return units[slot]
+    near = _half_pitch(units[slot], stack)
+    return near + _half_pitch(units[beyond], stack) if beyond is not None else near
 
 
 _NEIGHBOURS: dict[int, tuple[Grid, tuple[tuple[Slot, int, Slot | None], ...]]] = {}
@@ -216,9 +217,6 @@ def readings(
     sensor's number along the place from its base — the slot index with one per slot)."""
     units = sensor_units(grid, slot_units(grid, layout, hand, calibration), calibration)
     stuck = faults.stuck or {}
-    if not stuck and not noise:  # the simulator's case (it adds its own noise): one pass
-        base, gain, low, high = calibration.empty, calibration.white_sign * calibration.swing, RAIL_BAND, FULL_SCALE - RAIL_BAND
-        return tuple(max(low, min(high, round(base + gain * u))) for u in units)
     per = grid.per_slot
     out: list[int] = []
     for (slot, part), u in zip(grid.sensors(), units):
@@ -273,14 +271,5 @@ class PlaceField:
         c = self.calibration
         units: dict[Slot, float] = {}
         _place_units(units, self.grid, layout, place, hand, c)
-        stack, base, gain = c.stack_field, c.empty, c.white_sign * c.swing
-        out: list[int] = []
-        for slot, part, beyond in plan:
-            if part == 0:
-                u = units[slot]
-            else:
-                u = _half_pitch(units[slot], stack)
-                if beyond is not None:
-                    u += _half_pitch(units[beyond], stack)
-            out.append(max(RAIL_BAND, min(FULL_SCALE - RAIL_BAND, round(base + gain * u))))
-        return tuple(out)
+        return tuple(max(RAIL_BAND, min(FULL_SCALE - RAIL_BAND, int(round(c.counts(_sensor_field(units, *sensor, c.stack_field))))))
+                     for sensor in plan)
