@@ -105,6 +105,24 @@ def player_figures(table: dict[str, Any], decisions: list[list[Any]], player: in
     }
 
 
+def _ended(gnubg: subprocess.Popen[bytes]) -> int:
+    """``gnubg`` ended: its input closed (it ends once the match it analyses is done), killed
+    if it has not within 10 s, its output closed; its exit code."""
+    try:
+        if gnubg.stdin is not None:
+            gnubg.stdin.close()
+    except OSError:  # a broken pipe: it has ended already
+        pass
+    try:
+        code = gnubg.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        gnubg.kill()
+        code = gnubg.wait()
+    if gnubg.stdout is not None:
+        gnubg.stdout.close()
+    return code
+
+
 class GnubgProgram:
     """The gnubg program's analysis of whole matches (``name`` ``gnubg``): one gnubg process,
     started at the first match and kept for the next ones until :meth:`close` (starting
@@ -159,24 +177,14 @@ class GnubgProgram:
 
     def _failed(self, gnubg: subprocess.Popen[bytes]) -> EngineUnavailableError:
         """Why gnubg stopped: its exit code and the last line it wrote to stderr."""
-        try:
-            code = gnubg.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            gnubg.kill()
-            code = gnubg.wait()
+        self._gnubg = None
+        code = _ended(gnubg)
         assert self._folder is not None
         try:
             said = (Path(self._folder.name) / "gnubg.err").read_text(encoding="utf-8", errors="replace")
         except OSError:
             said = ""
         tail = (said.strip().splitlines() or ["no output"])[-1]
-        self._gnubg = None
-        for pipe in (gnubg.stdin, gnubg.stdout):
-            try:
-                if pipe is not None:
-                    pipe.close()
-            except OSError:  # (its input: a broken pipe)
-                pass
         return EngineUnavailableError(f"the gnubg program did not analyse the match (exit code {code}: {tail[:200]})")
 
     def analyse_mat(self, mat_text: str, worst: int = 5) -> dict[str, Any]:
@@ -209,18 +217,7 @@ class GnubgProgram:
         remove its folder."""
         gnubg, self._gnubg = self._gnubg, None
         if gnubg is not None:
-            try:
-                if gnubg.stdin is not None:
-                    gnubg.stdin.close()
-            except OSError:
-                pass
-            try:
-                gnubg.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                gnubg.kill()
-                gnubg.wait()
-            if gnubg.stdout is not None:
-                gnubg.stdout.close()
+            _ended(gnubg)
         if self._folder is not None:
             self._folder.cleanup()
             self._folder = None
