@@ -112,17 +112,17 @@ def test_bgboard_sim_with_a_hint_engine_ends_on_the_analysis(tmp_path: Path):
     assert logged.group(1) == (f"{a['name']} PR {a['pr']:.1f} ({a['error_rate_memg']:.1f} mEMG) · "
                                f"{b['name']} PR {b['pr']:.1f} ({b['error_rate_memg']:.1f} mEMG)")
     assert "the match analysis was dropped" not in done.stderr
-    _the_learner_report_on_a_phone(out / "learner-report.html", figures, tmp_path / "profile")
+    _the_learner_report_on_a_phone(out / "learner-report.html", figures)
 
 
-def _the_learner_report_on_a_phone(report: Path, figures: list, profile: Path) -> None:
+def _the_learner_report_on_a_phone(report: Path, figures: list) -> None:
     """One section per learner with the match's PR, interval and luck, a board picture of
     each worst position and the drills to practise next; nothing wider than a 390 px phone."""
     from selenium.webdriver.common.by import By
 
     from tests.club.webrun import chromium
 
-    driver = chromium(profile)
+    driver = chromium()
     try:
         driver.set_window_size(390, 900)
         driver.get(report.as_uri())

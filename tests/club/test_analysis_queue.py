@@ -236,7 +236,7 @@ def test_chromium_shows_the_match_page_pending_then_with_pr(analysed, tmp_path):
         final = max(m.id for m in d.matches("Cup"))
         names = d.match(final).players
     served = ServedSite(club_site(analysed, LiveHub()))
-    browser = chromium(tmp_path / "profile")
+    browser = chromium()
     try:
         browser.get(f"{served.url}/match/{final}")
         assert "Analysis pending" in browser.find_element(By.ID, "analysis").text

@@ -74,7 +74,7 @@ def served(finished_club, tmp_path_factory):
 
 @pytest.fixture
 def phone(tmp_path):
-    driver = chromium(tmp_path / "profile")
+    driver = chromium()
     driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", PHONE)
     driver.execute_cdp_cmd("Network.enable", {})
     yield driver

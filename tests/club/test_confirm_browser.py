@@ -23,7 +23,7 @@ from tests.club.webrun import chromium
 
 @pytest.fixture
 def browser(tmp_path):
-    driver = chromium(tmp_path / "profile")
+    driver = chromium()
     yield driver
     driver.quit()
 

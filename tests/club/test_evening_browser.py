@@ -27,7 +27,7 @@ PAPER = {"A4": (21.0, 29.7), "Letter": (21.59, 27.94)}   # cm, portrait
 
 @pytest.fixture
 def browser(tmp_path):
-    driver = chromium(tmp_path / "profile")
+    driver = chromium()
     yield driver
     driver.quit()
 

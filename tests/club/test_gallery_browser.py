@@ -46,7 +46,7 @@ return {svg: server.querySelector("svg").isEqualNode(mine.querySelector("svg")),
 
 @pytest.fixture
 def browser(tmp_path):
-    driver = chromium(tmp_path / "profile")
+    driver = chromium()
     yield driver
     driver.quit()
 

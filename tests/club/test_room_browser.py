@@ -37,7 +37,7 @@ def served():
 
 @pytest.fixture
 def browser(tmp_path):
-    driver = chromium(tmp_path / "profile")
+    driver = chromium()
     yield driver
     driver.quit()
 

@@ -30,7 +30,7 @@ from tests.net.conftest import start_broker
 
 @pytest.fixture
 def browser(tmp_path):
-    driver = chromium(tmp_path / "profile")
+    driver = chromium()
     yield driver
     driver.quit()
 

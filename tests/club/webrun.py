@@ -102,7 +102,7 @@ WINDOW = (1280, 900)
 _shared: list[Any] = []
 
 
-def chromium(profile: Path | None = None):
+def chromium():
     """A headless Chromium (Debian's) through Debian's chromedriver, as new to the test as one
     just started; fails when missing.
 
@@ -110,8 +110,7 @@ def chromium(profile: Path | None = None):
     test gets a new tab with every other tab closed (no page, script, emulated device, extra
     header or session storage of the last test's tab), the browser's cookies and cache
     cleared and the window at :data:`WINDOW`.  ``quit()`` hands it back for the next test;
-    the process's end (tests/conftest.py) closes it.  ``profile``: kept for the callers, unused
-    (the shared Chromium has a profile folder of its own)."""
+    the process's end (tests/conftest.py) closes it; its profile folder is its own."""
     missing = [str(p) for p in (CHROMIUM, CHROMEDRIVER) if not p.exists()]
     if missing:
         pytest.fail(f"{' and '.join(missing)} missing: run tools/test-services "

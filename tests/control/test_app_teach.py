@@ -172,11 +172,11 @@ def _play(position: Position, dice: tuple[int, int], notation: str) -> Any:
     return next(p for p in legal_plays(position, dice) if p.notation == notation)
 
 
-def _open_report(path: Path, profile: Path) -> dict[str, Any]:
+def _open_report(path: Path) -> dict[str, Any]:
     """The learner report as Chromium shows it."""
     from selenium.webdriver.common.by import By
 
-    driver = chromium(profile)
+    driver = chromium()
     try:
         driver.get(path.as_uri())
         chart = driver.find_element(By.CSS_SELECTOR, "section.learner .chart svg")
@@ -267,7 +267,7 @@ def test_learner_mode_on_run_grades_plays_and_cube_decisions_and_ends_with_the_r
     assert last.lesson[0].startswith("2 plays, ")
     report = tmp_path / REPORT_NAME
     assert app.report == report and report.exists()
-    page = _open_report(report, tmp_path / "profile")
+    page = _open_report(report)
     assert page["title"] == "Learner report: Ann and Bob"
     assert "2 plays graded, 3 cube decisions" in page["summary"]
     assert page["plays"] == 2 and page["chart"][0] > 300 and page["chart"][1] > 100
@@ -357,7 +357,7 @@ def test_practice_mode_on_run_lays_out_rolls_plays_and_grades_the_configured_dri
     assert last.lesson[0].startswith(f"{len(drills)} plays, ")
     worst = max(plays, key=lambda x: x.loss)
     assert f"worst: {worst.play} with {worst.dice}" in last.lesson[0]
-    page = _open_report(tmp_path / REPORT_NAME, tmp_path / "profile")
+    page = _open_report(tmp_path / REPORT_NAME)
     assert page["title"] == "Learner report: practice drills" and page["learners"] == ["Ann"]
     assert f"{len(drills)} plays graded, 1 cube decision;" in page["summary"]
     assert page["plays"] == len(drills)

@@ -48,7 +48,7 @@ return out;
 
 def test_the_learner_report_reads_on_a_390_px_phone(tmp_path: Path) -> None:
     page = _report(tmp_path)
-    driver = chromium(tmp_path / "profile")
+    driver = chromium()
     try:
         driver.set_window_size(390, 900)
         driver.get(page.as_uri())

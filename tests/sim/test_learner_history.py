@@ -52,7 +52,7 @@ def test_the_learners_pr_over_matches_and_their_own_worst_positions_as_drills(tm
     assert page.count('<section class="learner"') == 1 and "<h2>White</h2>" in page and "<h2>Black</h2>" not in page
     from selenium.webdriver.common.by import By
 
-    driver = chromium(tmp_path / "profile")
+    driver = chromium()
     try:
         driver.set_window_size(390, 900)
         driver.get(report.as_uri())

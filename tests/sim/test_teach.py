@@ -102,7 +102,7 @@ def test_the_learner_report_opens_in_a_browser(taught, tmp_path) -> None:
     _the_report_named(out, summary)
     report = Path(summary["report"])
     assert report.parent == (out / "journal.sqlite").parent
-    driver = chromium(tmp_path / "profile")
+    driver = chromium()
     try:
         driver.get(report.as_uri())
         from selenium.webdriver.common.by import By
