@@ -19,7 +19,8 @@ first message that brings the spectator that state: a later message carrying the
 again (a board going offline at the end of its evening keeps its last state, marked offline) is
 no state reaching the spectator, and its age since the board's last move is kept apart
 (``repeated``; counted as states until 2026-11-29 12:00, when it put the boards' idle seconds
-into the spectators' p99); the part of it before the director's publishing, ``sent_ms`` minus
+into the spectators' p99; since the room sends a board it has already sent as its change, such a
+board carries no ``updated_ms`` and is no state at all); the part of it before the director's publishing, ``sent_ms`` minus
 ``updated_ms`` (``before``); and each room message's delivery, its arrival minus the director's ``sent_ms`` (the gallery's part: the club
 broker, the bridge, the gallery, the WebSocket).  Each is taken twice: when the spectator's
 process read the message, and when its last bytes reached the spectator's socket (the kernel's

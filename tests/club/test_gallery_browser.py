@@ -7,6 +7,7 @@ stream."""
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 
 import paho.mqtt.client as mqtt
@@ -16,11 +17,12 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 from bgboard.club.live_boards import LiveHub
 from bgboard.club.web.gallery_feed import GalleryFeed
-from bgboard.club.web.live_wire import compact
+from bgboard.club.web.live_wire import change, compact, encode, inflate, room_messages
 from bgboard.club.web.site import Site
 from bgboard.match import apply
 from bgboard.match.selfplay import selfplay
 from bgboard.net.broker import DIRECTOR
+from bgboard.net.gallery import board_topic, room_topic
 from tests.club.evening import payload
 from tests.club.test_room_browser import HOSTILE, texts
 from tests.club.webrun import PAGE_WAIT_S, ServedSite, chromium
@@ -147,6 +149,22 @@ def test_the_room_follows_a_board_live_from_the_gallery(tmp_path, browser):
         served.call(hub.update, 9, payload(state))
         WebDriverWait(browser, PAGE_WAIT_S).until(
             lambda d: texts(d, "section.large td.score") == [str(s) for s in state.score])
+        # a room message lost on its way: the next change is based on a state the page never
+        # had, so the page takes the board's retained message (whole, newest) instead
+        browser.get(served.url + "/")
+        WebDriverWait(browser, PAGE_WAIT_S).until(lambda d: d.execute_script(
+            "return window.bgboardGallery && window.bgboardGallery.watching"))   # the retained states taken
+        had = served.call(lambda: compact(hub.get(9)))
+        lost = dict(had, version=had["version"] + 1, score=[7, 0])
+        newest = dict(had, version=had["version"] + 2, score=[7, 8])
+        director.publish(board_topic(CLUB, 9), encode(lost), qos=0, retain=True)
+        [message] = room_messages([change(lost, newest)], 1)
+        assert json.loads(inflate(message))["boards"][0]["base"] == lost["version"]
+        director.publish(room_topic(CLUB), message, qos=0, retain=False)
+        director.publish(board_topic(CLUB, 9), encode(newest), qos=0, retain=True)
+        WebDriverWait(browser, PAGE_WAIT_S).until(lambda d: texts(d, "#board-9 td.score") == ["7", "8"],
+                                                  "the page did not take the board's retained state")
+        assert browser.execute_script("return window.bgboardGallery.fetched") == 1
     finally:
         served.call(feeding.cancel)
         served.close()

@@ -14,6 +14,7 @@ import time
 
 import paho.mqtt.client as mqtt
 import pytest
+from hypothesis import given, settings, strategies as st
 from paho.mqtt.enums import CallbackAPIVersion
 
 from bgboard.club.board_tournament import ClubTournament
@@ -22,7 +23,7 @@ from bgboard.club.director import Director as Service
 from bgboard.club.live_boards import LiveHub
 from bgboard.club.web.boardview import MAX_NAME, board_view
 from bgboard.club.web.gallery_feed import GalleryFeed
-from bgboard.club.web.live_wire import BOARD_BYTES, ROOM_BYTES, compact, encode, inflate, room_messages
+from bgboard.club.web.live_wire import BOARD_BYTES, ROOM_BYTES, applied, change, compact, encode, inflate, room_messages
 from bgboard.match import apply
 from bgboard.match.selfplay import selfplay
 from bgboard.net.board_report import board_state
@@ -100,11 +101,71 @@ def test_the_feed_sends_each_changed_board_once_a_tick_with_its_newest_state():
     assert feed.publish_changes(publish) == 0 and sent == []
 
 
+FIELD = st.one_of(st.none(), st.booleans(), st.integers(-3, 3), st.text(max_size=3), st.lists(st.integers(0, 3), max_size=2))
+KEYS = st.sampled_from(["online", "players", "score", "dice", "turn", "phase", "sides", "updated_ms", "event"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.dictionaries(KEYS, FIELD), st.dictionaries(KEYS, FIELD), st.integers(1, 5), st.booleans(), st.booleans())
+def test_a_change_applied_to_the_state_it_is_based_on_gives_the_new_state_and_nothing_else(
+        old, new, step, old_gone, new_gone):
+    last = {"board": 7, "version": 10, **({"gone": True} if old_gone else old)}
+    item = {"board": 7, "version": 10 + step, **({"gone": True} if new_gone else new)}
+    entry = change(last, item)
+    assert applied(last, entry) == item
+    assert len(encode(entry)) <= len(encode(item))                 # never longer than the state
+    if "base" in entry:
+        assert entry["base"] == 10 and not old_gone and not new_gone
+        assert applied(dict(last, version=9), entry) is None       # based on another: the retained message instead
+        assert applied(None, entry) is None
+    assert change(None, item) == item and change(item, last) == last   # no last, or an older version: whole
+
+
+def test_the_room_sends_a_board_it_has_as_its_change_and_a_board_going_offline_in_a_few_bytes():
+    hub = LiveHub()
+    feed = GalleryFeed(hub, CLUB)
+    sent: list[tuple[str, bytes, bool]] = []
+    publish = lambda topic, payload, retain: sent.append((topic, payload, retain))  # noqa: E731
+    states = {}
+    for n in range(1, 201):
+        actions = selfplay(1, seed=n, players=(f"Anna Lindqvist {n}", f"Eva Marquardt {n}"))
+        states[n] = [apply(None, actions[0])]
+        for action in actions[1:8]:
+            states[n].append(apply(states[n][-1], action))
+        hub.update(n, asdict(board_state(states[n][5], 1_795_929_692_000 + n)))
+    feed.publish_changes(publish)
+    first = [payload for topic, payload, _ in sent if topic == room_topic(CLUB)]
+    sent.clear()
+    for n in range(1, 201):   # every board one move on
+        hub.update(n, asdict(board_state(states[n][6], 1_795_929_693_000 + n)))
+    feed.publish_changes(publish)
+    moved = [payload for topic, payload, _ in sent if topic == room_topic(CLUB)]
+    retained = {topic: json.loads(payload) for topic, payload, retain in sent if retain}
+    sent.clear()
+    for n in range(1, 201):
+        hub.offline(n)
+    feed.publish_changes(publish)
+    offline = [payload for topic, payload, _ in sent if topic == room_topic(CLUB)]
+    entries = [b for m in moved for b in json.loads(inflate(m))["boards"]]
+    before = {b["board"]: b["version"] for m in first for b in json.loads(inflate(m))["boards"]}
+    assert all(entry["base"] == before[entry["board"]] for entry in entries) and len(entries) == 200
+    # each board's retained message stays whole: what a spectator who cannot apply a change takes
+    for entry in entries:
+        whole = retained[board_topic(CLUB, entry["board"])]
+        assert "base" not in whole and whole["players"] and whole["version"] == entry["version"]
+    gone = [b for m in offline for b in json.loads(inflate(m))["boards"]]
+    assert {tuple(sorted(b)) for b in gone} == {("base", "board", "online", "version")}
+    assert len(offline) == 1 < len(moved) < len(first) and sum(map(len, moved)) * 3 < sum(map(len, first)) * 2
+    print(f"200 boards: whole {len(first)} messages {sum(map(len, first))} B, one move on {len(moved)} messages "
+          f"{sum(map(len, moved))} B, offline {len(offline)} message {sum(map(len, offline))} B")
+
+
 def test_a_boards_move_reaches_an_anonymous_spectator_on_the_gallery(tmp_path):
     broker, gallery = start_broker_and_gallery(tmp_path)
     db = tmp_path / "club.sqlite"
     [match, *_] = new_club(db, "swiss", length=3, rounds=1, players=4)
     got: list[tuple[float, dict]] = []
+    finals: list = []
     subscribed = threading.Event()
     spectator = mqtt.Client(CallbackAPIVersion.VERSION2, transport="websockets", protocol=mqtt.MQTTv311)
     spectator.on_connect = lambda c, u, f, r, p: c.subscribe(room_topic(CLUB))
@@ -136,6 +197,7 @@ def test_a_boards_move_reaches_an_anonymous_spectator_on_the_gallery(tmp_path):
                     link.publish_state(board_state(state, int(time.time() * 1000)))
                     await asyncio.sleep(0.05)
                 last = board_state(state, int(time.time() * 1000))
+                finals.append(last)
                 link.publish_state(last)
                 deadline = time.monotonic() + 10
                 while not any(b.get("updated_ms") == last.updated_ms for _, m in got for b in m["boards"]):
@@ -160,7 +222,11 @@ def test_a_boards_move_reaches_an_anonymous_spectator_on_the_gallery(tmp_path):
         broker.kill()
     boards = [b for _, m in got for b in m["boards"]]
     assert {b["board"] for b in boards} == {match.board}
-    assert all(b["players"] == list(match.players) for b in boards)
+    whole = None
+    for entry in boards:   # the first whole, then changes based each on the one before
+        whole = applied(whole, entry)
+        assert whole is not None and whole["players"] == list(match.players)
+    assert any("base" in entry for entry in boards) and whole["updated_ms"] == finals[0].updated_ms
     assert len(got) < 12   # coalesced: far fewer messages than the board's states
 
 

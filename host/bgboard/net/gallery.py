@@ -13,7 +13,9 @@ has a session worth taking (the bridge is the gallery's own client of the club b
 Topics (retained ones marked R):
 
 * ``bgboard/<club>/live/board/<n>`` (R): board ``n``'s newest compact state, at most one a tick;
-* ``bgboard/<club>/live/room``: every board changed in one tick, in as few messages as fit.
+* ``bgboard/<club>/live/room``: every board changed in one tick, in as few messages as fit (a
+  board the room has already sent as its change since then; a spectator that cannot apply one
+  takes the board's retained topic).
 
 Mosquitto counts no connections per address, so a gallery open to the internet stands behind
 a front, Debian's HAProxy relaying TCP (:func:`gallery_front_conf`): at most

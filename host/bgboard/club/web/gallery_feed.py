@@ -9,8 +9,9 @@ changed board, however many watch.
 
 A lone change goes out at once; a burst is coalesced to one tick's room messages per
 :data:`TICK_S` (the newest state of each board changed meanwhile, compressed: about 70 boards a
-message, :mod:`.live_wire`), so 200 boards moving at once cost every spectator a few messages
-a tick, not one per board.  While the director is not connected nothing is
+message, :mod:`.live_wire`; a board the room already has goes as its change from the room's last
+state of it), so 200 boards moving at once cost every spectator a few messages a tick, not one
+per board.  While the director is not connected nothing is
 queued; once it is, every board changed meanwhile goes out (each board's newest state).
 """
 
@@ -19,10 +20,10 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from typing import Callable
+from typing import Any, Callable
 
 from bgboard.club.live_boards import LiveHub
-from bgboard.club.web.live_wire import compact, encode, room_messages
+from bgboard.club.web.live_wire import change, compact, encode, room_messages
 from bgboard.net.gallery import board_topic, room_topic
 
 log = logging.getLogger(__name__)
@@ -42,6 +43,7 @@ class GalleryFeed:
         self.tick_s = tick_s
         self.sent = 0       # the hub's version published up to
         self.ticks = 0      # messages to the room so far
+        self.last: dict[int, dict[str, Any]] = {}   # each board's item as the room last had it
 
     def publish_changes(self, publish: Publish) -> int:
         """Publish every board changed since the last call (newest state each); how many."""
@@ -54,11 +56,16 @@ class GalleryFeed:
             return 0
         changed.reverse()
         self.sent = max(item["version"] for item in changed)
-        for message in room_messages(changed, int(time.time() * 1000)):   # the room first: most spectators watch it
+        entries = [change(self.last.get(item["board"]), item) for item in changed]
+        for message in room_messages(entries, int(time.time() * 1000)):   # the room first: most spectators watch it
             publish(room_topic(self.club), message, False)
             self.ticks += 1
         for item in changed:
             publish(board_topic(self.club, item["board"]), encode(item), True)
+            if item.get("gone"):
+                self.last.pop(item["board"], None)
+            else:
+                self.last[item["board"]] = item
         return len(changed)
 
     async def run(self, publish: Publish, connected: Callable[[], bool]) -> None:

@@ -207,22 +207,52 @@
     var base = "bgboard/" + root.getAttribute("data-club") + "/live/";
     var one = root.getAttribute("data-board");
     var hasClub = root.hasAttribute("data-has-club");
-    var state = {received: 0, connected: false};
+    var state = {received: 0, connected: false, fetched: 0};
+    var known = {};      // board -> its whole newest state, as drawn
+    var fetching = {};   // board -> true while its retained message is asked for
     var client = window.mqtt.connect(root.getAttribute("data-gallery"), {
       protocolVersion: 4, clean: true, keepalive: 60, resubscribe: false,
       reconnectPeriod: 2000 + Math.floor(Math.random() * 3000)   // spread a room's reconnections
     });
     client.on("connect", function () {
       state.connected = true;
-      if (one) { client.subscribe(base + "board/" + one, {qos: 0}); return; }
+      if (one) { client.subscribe(base + "board/" + one, {qos: 0}, function () { state.watching = true; }); return; }
       // the changes from now on, then every board's newest (retained) once: the retained ones
       // come right after the subscription is granted, so it can be dropped then
       client.subscribe(base + "room", {qos: 0});
       client.subscribe(base + "board/+", {qos: 0}, function (err) {
-        if (!err) client.unsubscribe(base + "board/+");
+        if (!err) client.unsubscribe(base + "board/+", function () { state.watching = true; });
       });
     });
-    client.on("close", function () { state.connected = false; });
+    client.on("close", function () { state.connected = state.watching = false; });
+    // a room entry as the board's whole state: itself when whole, the board's known state with
+    // its changes when based on that (bgboard.club.web.live_wire.applied), else null
+    function take(v) {
+      if (typeof v !== "object" || v === null || typeof v.board !== "number") return null;
+      if (typeof v.base !== "number") return v;
+      var last = known[v.board];
+      if (!last || last.version !== v.base) return null;
+      var whole = {};
+      Object.keys(last).forEach(function (k) { if (!(Array.isArray(v.drop) && v.drop.indexOf(k) >= 0)) whole[k] = last[k]; });
+      Object.keys(v).forEach(function (k) { if (k !== "base" && k !== "drop") whole[k] = v[k]; });
+      return whole;
+    }
+    function done(board) {   // its retained message asked for no longer
+      if (fetching[board]) { delete fetching[board]; client.unsubscribe(base + "board/" + board); }
+    }
+    function draw(v) {
+      done(v.board);
+      if (v.gone) delete known[v.board]; else known[v.board] = v;
+      place(root, v, hasClub);
+    }
+    // a change this page cannot apply (it joined between, or a message was lost): the board's
+    // own retained message holds its whole newest state
+    function fetch(board) {
+      if (fetching[board] || one) return;
+      fetching[board] = true;
+      state.fetched += 1;
+      client.subscribe(base + "board/" + board, {qos: 0});
+    }
     // the room's messages come compressed (raw DEFLATE) and are inflated off the page's thread:
     // one queue keeps every message, room or board, drawn in the order the gallery sent them
     var drawn = Promise.resolve();
@@ -232,8 +262,17 @@
       drawn = drawn.then(function () { return text; }).then(function (json) {
         var data = JSON.parse(json);
         state.received += 1;
-        if (!room) { place(root, data, hasClub); return; }
-        if (data && Array.isArray(data.boards)) data.boards.forEach(function (v) { place(root, v, hasClub); });
+        if (!room) {
+          if (typeof data !== "object" || data === null || typeof data.board !== "number") return;
+          done(data.board);
+          var had = known[data.board];
+          if (!had || !(data.version <= had.version)) draw(data);   // never back to an older state
+          return;
+        }
+        if (data && Array.isArray(data.boards)) data.boards.forEach(function (v) {
+          var whole = take(v);
+          if (whole) draw(whole); else if (v && typeof v.board === "number") fetch(v.board);
+        });
       }).catch(function () {});   // a message that is not one of ours is dropped
     });
     state.client = client;
