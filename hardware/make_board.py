@@ -151,6 +151,8 @@ def render(pins: dict, grid: dict) -> str:
         f"MUX_COUNT = {mux['count']}",
         f"MUX_CHANNELS = {mux['channels']}",
         f"SETTLE_US = {mux['settle_us']}",
+        "# conversions averaged into one reading (bgboard.hardware.physics.ADC_SAMPLES: the noise / sqrt(N))",
+        f"ADC_SAMPLES = {physics.ADC_SAMPLES}",
         f"DICE_BUTTON = {pins['pico']['dice']['button']}",
         f"LED_DATA = {leds['data']}",
         f"LED_COUNT = {leds['count']}",
