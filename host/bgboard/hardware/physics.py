@@ -50,7 +50,7 @@ class Sensor:
     Characteristics"; about 0.2 mT peak to peak), 0.030 mT RMS; the RP2040's ADC has an ENOB
     of 8.7 bits (RP2040 datasheet, section 4.9, "ADC"), an 8.7-bit converter's quantisation
     noise over the 3.3 V range, 2.3 mV RMS, is 0.038 mT at the A1's 60 mV/mT; together
-    0.048 mT, and the allowance doubles it (supply ripple, the multiplexer).  The firmware
+    0.049 mT, and the allowance doubles it (supply ripple, the multiplexer).  The firmware
     reads :data:`ADC_SAMPLES` conversions a sensor and keeps their mean:
     :func:`reading_noise_mt` is a reading's noise."""
 
