@@ -65,6 +65,7 @@ from bgboard.hardware.physics import (
     Design,
     FieldTable,
     crowded_tolerance_mm,
+    hex_centres,
     load_design,
     pin_sits,
     response,
@@ -109,15 +110,7 @@ class Array:
         if self.rim:
             return [(self.spacing_mm * math.cos(2 * math.pi * i / self.rim), self.spacing_mm * math.sin(2 * math.pi * i / self.rim))
                     for i in range(self.rim)]
-        out = [(0.0, 0.0)]
-        for k in range(1, self.rings + 1):
-            for side in range(6):
-                a0, a1 = math.radians(60 * side), math.radians(60 * (side + 1))
-                for j in range(k):
-                    f = j / k
-                    out.append((k * self.spacing_mm * ((1 - f) * math.cos(a0) + f * math.cos(a1)),
-                                k * self.spacing_mm * ((1 - f) * math.sin(a0) + f * math.sin(a1))))
-        return out
+        return list(hex_centres(self.rings, self.spacing_mm))
 
     @property
     def width_mm(self) -> float:
@@ -173,7 +166,8 @@ def _checker(magpy: Any, a: Array, j: float, x: float = 0.0, y: float = 0.0, lev
 
 def _design(base: Design, a: Array) -> Design:
     """The board's design with one of the array's discs as its magnet (for its working point)."""
-    return base.with_options(magnet=(a.diameter_mm, a.thickness_mm), grade=a.grade, gap_mm=a.gap_mm)
+    return base.with_options(magnet=(a.diameter_mm, a.thickness_mm), grade=a.grade, gap_mm=a.gap_mm,
+                             rings=a.rings, spacing_mm=a.spacing_mm)
 
 
 def working_j(base: Design, a: Array) -> float:

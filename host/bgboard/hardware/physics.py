@@ -77,6 +77,10 @@ MAX_STACK = 15
 PLACEMENT_MM = 5.25
 
 
+#: The most hexagonal rings of discs a design may have (4 rings: 61 discs).
+MAX_RINGS = 4
+
+
 class DesignError(InputError):
     """A sensing design that cannot be built or read (one sentence naming the value)."""
 
@@ -104,6 +108,20 @@ class Design:
     #: The magnet's polarisation as a measured strip gave it (``bgboard hardware fit``), which
     #: then replaces the one computed from its grade (:mod:`bgboard.hardware.magnets`).
     measured_polarization_t: float | None = None
+    #: Hexagonal rings of discs round the one on the checker's axis (0: that disc alone; 1: 7
+    #: discs; 2: 19), ``magnet_spacing_mm`` apart (:func:`magnet_centres`).
+    magnet_rings: int = 0
+    magnet_spacing_mm: float = 0.0
+
+    @property
+    def magnet_count(self) -> int:
+        """How many discs a checker carries."""
+        return 1 + 3 * self.magnet_rings * (self.magnet_rings + 1)
+
+    @property
+    def magnet_width_mm(self) -> float:
+        """Across the checker's magnets (the outer discs' outer edges)."""
+        return 2 * self.magnet_rings * self.magnet_spacing_mm + self.magnet_diameter_mm
 
     @property
     def weight_mn(self) -> float:
@@ -140,6 +158,8 @@ class Design:
             "recoil_permeability": self.recoil_permeability,
             "gap_mm": round(self.gap_mm, 6),
             "checker_thickness_mm": self.checker_thickness_mm,
+            "magnet_rings": self.magnet_rings,
+            "magnet_spacing_mm": self.magnet_spacing_mm,
         }
         if self.measured_polarization_t is not None:
             key["measured_polarization_t"] = self.measured_polarization_t
@@ -151,8 +171,11 @@ class Design:
         grade: str | None = None,
         gap_mm: float | None = None,
         sensor: str | None = None,
+        rings: int | None = None,
+        spacing_mm: float | None = None,
     ) -> "Design":
-        """This design with another magnet (diameter, thickness), grade, gap or sensor."""
+        """This design with another magnet (diameter, thickness), grade, gap or sensor, or
+        its discs in another array (``rings`` round the axis disc, ``spacing_mm`` apart)."""
         d = self
         values: dict[str, Any] = {f: getattr(d, f) for f in d.__slots__}  # type: ignore[attr-defined]
         if magnet is not None:
@@ -161,6 +184,10 @@ class Design:
             values["grade"] = grade
         if gap_mm is not None:
             values["surface_mm"] = gap_mm - d.magnet_depth_mm
+        if rings is not None:
+            values["magnet_rings"] = rings
+        if spacing_mm is not None:
+            values["magnet_spacing_mm"] = spacing_mm
         if sensor is not None:
             if sensor not in SENSORS:
                 raise DesignError(f"--sensor {sensor} is not one of {', '.join(SENSORS)}")
@@ -184,10 +211,25 @@ def check_design(d: Design) -> None:
     if not 1.0 <= d.magnet_diameter_mm <= d.checker_diameter_mm - 2.0:
         raise DesignError(
             f"a {d.magnet_diameter_mm:g} mm magnet does not fit a {d.checker_diameter_mm:g} mm checker (1 mm wall at least)")
+    if not 0 <= d.magnet_rings <= MAX_RINGS:
+        raise DesignError(f"magnet.rings must be a whole number from 0 to {MAX_RINGS}, not {d.magnet_rings}")
+    if d.magnet_rings and d.magnet_spacing_mm < d.magnet_diameter_mm:
+        raise DesignError(
+            f"{d.magnet_diameter_mm:g} mm discs {d.magnet_spacing_mm:g} mm apart overlap (magnet.spacing_mm must be at least their diameter)")
+    if d.magnet_width_mm > d.checker_diameter_mm - 2.0:
+        raise DesignError(
+            f"an array of {d.magnet_count} discs {d.magnet_width_mm:g} mm across does not fit a {d.checker_diameter_mm:g} mm checker (1 mm wall at least)")
     if not 0.2 <= d.magnet_thickness_mm <= d.checker_thickness_mm - d.magnet_depth_mm:
         raise DesignError(f"a {d.magnet_thickness_mm:g} mm thick magnet does not fit a {d.checker_thickness_mm:g} mm checker")
     if not 0.5 <= d.gap_mm <= 30.0:
         raise DesignError(f"a gap of {d.gap_mm:g} mm is not between 0.5 and 30 mm")
+
+
+def _rings(magnet: Any) -> int:
+    value = magnet.get("rings", 0) if isinstance(magnet, dict) else 0
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_RINGS:
+        raise DesignError(f"sensing.toml needs magnet.rings a whole number from 0 to {MAX_RINGS}")
+    return value
 
 
 def parse_design(text: str) -> Design:
@@ -223,6 +265,9 @@ def parse_design(text: str) -> Design:
         friction=_number(checker, "checker", "friction", 0.05, 1.0),
         measured_polarization_t=(_number(magnet, "magnet", "measured_polarization_t", 0.01, 2.0)
                                  if isinstance(magnet, dict) and "measured_polarization_t" in magnet else None),
+        magnet_rings=_rings(magnet),
+        magnet_spacing_mm=(_number(magnet, "magnet", "spacing_mm", 1, 30) if _rings(magnet) else
+                           _number(magnet, "magnet", "spacing_mm", 0, 30) if isinstance(magnet, dict) and "spacing_mm" in magnet else 0.0),
     )
     check_design(design)
     return design
@@ -235,6 +280,25 @@ def load_design(path: str | Path | None = None) -> Design:
         return parse_design(p.read_text(encoding="utf-8"))
     except OSError as exc:
         raise DesignError(f"cannot read {p} ({exc.strerror or exc}): reinstall bgboard") from None
+
+
+def hex_centres(rings: int, spacing_mm: float) -> tuple[tuple[float, float], ...]:
+    """The centres (mm) of a hexagonal array: one on the axis first, then ``rings`` rings round
+    it (ring k: 6k centres on a hexagon k spacings out, its corners at 0, 60 ... 300°)."""
+    out = [(0.0, 0.0)]
+    for k in range(1, rings + 1):
+        for side in range(6):
+            a0, a1 = math.radians(60 * side), math.radians(60 * (side + 1))
+            for j in range(k):
+                f = j / k
+                out.append((k * spacing_mm * ((1 - f) * math.cos(a0) + f * math.cos(a1)),
+                            k * spacing_mm * ((1 - f) * math.sin(a0) + f * math.sin(a1))))
+    return tuple(out)
+
+
+def magnet_centres(design: Design) -> tuple[tuple[float, float], ...]:
+    """Where a checker's discs sit (mm from its axis), the first on the axis."""
+    return hex_centres(design.magnet_rings, design.magnet_spacing_mm)
 
 
 # ---------------------------------------------------------------------- closed form
@@ -483,9 +547,9 @@ def crowded_tolerance_mm(design: Design, table: FieldTable, step: float = 0.5) -
 
 
 __all__ = [
-    "GRADES", "HYSTERESIS", "LEVEL_HYSTERESIS", "LEVEL_SEPARATION", "MAX_LEVEL", "MAX_STACK", "PLACEMENT_MM", "PRESENT", "SENSORS",
+    "GRADES", "HYSTERESIS", "LEVEL_HYSTERESIS", "LEVEL_SEPARATION", "MAX_LEVEL", "MAX_RINGS", "MAX_STACK", "PLACEMENT_MM", "PRESENT", "SENSORS",
     "TABLE_FILE",
     "Design", "DesignError", "FieldTable", "Magnet", "Response", "Sensor",
-    "check_design", "crowd", "crowded_tolerance_mm", "disc_on_axis_mt", "field_mt", "level_shape", "load_design", "load_table", "parse_design",
+    "check_design", "crowd", "crowded_tolerance_mm", "disc_on_axis_mt", "field_mt", "hex_centres", "level_shape", "load_design", "load_table", "magnet_centres", "parse_design",
     "pin_sits", "reads_as", "response", "single_tolerance_mm", "stack_band",
 ]
