@@ -8,6 +8,8 @@ import tomllib
 
 from PIL import Image
 
+from bgboard.hardware.physics import load_design
+
 from fwrun import ROOT
 
 sys.path.insert(0, str(ROOT / "hardware"))
@@ -42,7 +44,10 @@ def test_bom_quantities_match_the_grid_and_pins() -> None:
     assert quantity("1479") == 3 * len(PINS["pi"]["buttons"])
     magnet = tomllib.loads((ROOT / "hardware/sensing.toml").read_text())["magnet"]
     size = f"{magnet['diameter_mm']:g}x{magnet['thickness_mm']:g} {magnet['grade']}"
-    assert quantity(f"ferrite disc {size}") == 30  # the magnet of sensing.toml, one under each checker
+    per_checker = load_design(ROOT / "hardware/sensing.toml").magnet_count  # the discs of one checker
+    assert per_checker == 19
+    # the discs of sensing.toml, 19 in each of 30 checkers, and up to a tenth more as spares
+    assert 30 * per_checker <= quantity(f"NdFeB disc {size}") <= 33 * per_checker
 
 
 def test_grid_fits_the_multiplexers() -> None:
