@@ -102,6 +102,24 @@ def test_the_holes_take_the_widest_disc_the_catalogue_allows(params: stackup.Par
     assert stackup.insert_thickness(params) - hole_floor == pytest.approx(1.1)
 
 
+def test_the_readmes_hole_table_is_the_physics_centres() -> None:
+    """hardware/README.md lists the insert's 19 holes for a maker: the same centres the
+    physics puts the discs at (bgboard.hardware.physics.magnet_centres), to 0.01 mm."""
+    text = (ROOT / "hardware" / "README.md").read_text()
+    table = text[text.index("The holes' centres (mm from the insert's axis"):]
+    table = table[:table.index("\n\n", table.index("| hole |"))]
+    listed: dict[int, tuple[float, float]] = {}
+    for line in [row for row in table.splitlines() if row.startswith("|")][2:]:  # past the header
+        cells = [c.strip().replace("\u2212", "-") for c in line.strip("|").split("|")]
+        for k in range(0, len(cells) - 2, 3):
+            if cells[k]:
+                listed[int(cells[k])] = (float(cells[k + 1]), float(cells[k + 2]))
+    centres = magnet_centres(load_design())
+    assert sorted(listed) == list(range(1, len(centres) + 1))
+    for n, (x, y) in listed.items():
+        assert (x, y) == pytest.approx(centres[n - 1], abs=0.006), n
+
+
 def test_the_boms_filament_prints_the_thirty_inserts(params: stackup.Params) -> None:
     """The PLA line of bom.csv: at least 30 inserts' worth of filament, as the model weighs one
     (solid, at PLA's density)."""
