@@ -189,7 +189,8 @@ def fit_report(path: str) -> dict:
     readings = bench_fit.parse_readings(text)
     found = bench_fit.fit(readings, lambda gap, configs: magnets.unit_bz_mt(design, gap, configs),
                           design.counts_per_mt, design.sensor.noise_mt)
-    b0 = found.polarization_t * magnets.unit_bz_mt(design, found.gap_mm, [(0.0, 1)])[0]
+    # the swing of the design the report writes (its gap and polarisation as rounded there)
+    b0 = round(found.polarization_t, 4) * magnets.unit_bz_mt(design, round(found.gap_mm, 2), [(0.0, 1)])[0]
     return {
         "polarization_t": round(found.polarization_t, 4),
         "design_polarization_t": round(magnets.working_polarization_t(design), 4),
