@@ -39,8 +39,8 @@ _DESIGN = load_design()
 _TABLE = load_table(_DESIGN)
 PHYSICS = response(_DESIGN, _TABLE)
 #: With two sensors per slot: what a stack of k = 1, 2 ... checkers gives the sensor half a
-#: pitch from it, in checker units (the field just outside the magnet's rim reverses: about
-#: -0.21 for one checker, less for a stack, whose higher magnets reach further).
+#: pitch from it, in checker units (just outside the array of discs the field reverses: about
+#: -0.03 for one checker; a stack's higher magnets reach further: +0.08 for two, +0.28 for five).
 HALF_PITCH_FIELD: tuple[float, ...] = tuple(
     sum(_TABLE.at(level, _DESIGN.slot_pitch_mm / 2) for level in range(k)) / PHYSICS.b0_mt for k in range(1, MAX_STACK + 1))
 
