@@ -1,10 +1,12 @@
 """The sensing physics of the board (pure): checker, magnet, gap, sensor, slot pitch, and
 what a sensor reads for any placement of checkers.
 
-The design is ``hardware/sensing.toml`` (:func:`parse_design`).  The field itself is
-computed by magpylib in :mod:`bgboard.hardware.magnets` (the adapter, the only importer of
-magpylib) into a :class:`FieldTable` — the axial field ``Bz`` of one checker's magnet at a
-lateral offset ``r`` from the sensor and ``level`` checkers up a stack — which
+The design is ``hardware/sensing.toml`` (:func:`parse_design`): a checker carries an array of
+stock discs, one on its axis and hexagonal rings round it (:func:`magnet_centres`).  The field
+itself is computed by magpylib in :mod:`bgboard.hardware.magnets` (the adapter, the only
+importer of magpylib) into a :class:`FieldTable` — the axial field ``Bz`` of one checker's
+magnets at a lateral offset ``r`` from the sensor, averaged over the directions round it, and
+``level`` checkers up a stack — which
 ``hardware/make_field.py`` writes to ``field_table.json`` beside this module.  Everything
 else here only reads that table: a placement's field is the sum over its magnets
 (:func:`field_mt`), a reading in *checker units* is that field over a centred checker's
@@ -34,8 +36,8 @@ TABLE_FILE = HERE / "field_table.json"
 
 #: Remanent polarisation J (tesla) of common grades (the makers' typical Br, with the rest of
 #: each grade's figures and their sources in :mod:`bgboard.hardware.magnet_grades`).  N35's
-#: 1.19 T is the value of issue 22's table; Y30 is anisotropic sintered ferrite, Y10T
-#: isotropic sintered ferrite (the magnet as built).
+#: 1.19 T is the value of issue 22's table; N38 is the design's stock discs' grade; Y30 is
+#: anisotropic sintered ferrite, Y10T isotropic sintered ferrite (the pressed disc before them).
 GRADES: Mapping[str, float] = {name: g.br_t for name, g in GRADE_TABLE.items()}
 
 
@@ -61,10 +63,11 @@ SENSORS: Mapping[str, Sensor] = {
 # The firmware's classifier (firmware/classify.py), in checker units.
 PRESENT = 0.5
 HYSTERESIS = 0.08
-#: Around a stack level's threshold: 2.5 times the sensor's noise allowance (0.1 mT = 0.016
-#: of a checker), so noise alone seldom crosses it (the debouncer wants 4 identical scans);
-#: no more, because the crowd-corrected fields of one checker and of a stack set down off
-#: its sensor come within 0.01 of the level-2 threshold (hardware/README.md, "Crowds").
+#: Around a stack level's threshold: 2.5 times the sensor's noise allowance on the 28 mm disc
+#: before the array (0.1 mT = 0.016 of its checker; 0.043 of the array's, whose field is weaker:
+#: the debouncer's 4 identical scans keep noise at a threshold from flickering a report); no
+#: more, because one checker and a stack of two set down a player's few millimetres off their
+#: sensor come within 0.20 of the level-2 threshold on the array (:attr:`Response.stack_band`).
 LEVEL_HYSTERESIS = 0.04
 #: The stack heights the table covers (a place never holds more than 15 of one colour).
 MAX_STACK = 15
