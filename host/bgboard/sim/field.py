@@ -9,7 +9,10 @@ A linear ratiometric hall sensor reads half scale with no field; a white checker
 north-up) pulls the reading one way, a black one (south-up) the other.  Readings are
 16-bit ``ADC.read_u16()`` counts, as the firmware's ``hal`` sees them.
 
-On top of the resting field: Gaussian noise (``noise`` = standard deviation in counts), a
+On top of the resting field: Gaussian noise (``noise`` = standard deviation in counts of
+each reading :func:`readings` returns: a field line written with it holds its noise until
+the next line, while the firmware under the machine shim draws its own for every ADC
+conversion, firmware/sim/README.md), a
 *hand* carrying a checker over a place (in-transit flicker: partial field strength), and
 optionally a *stuck* sensor that always reads one value.  Randomness comes only from the
 ``random.Random`` passed in, so a run is a function of its seed.
@@ -31,7 +34,9 @@ FULL_SCALE = 65535
 #: (the firmware reports it as a fault; a real DRV5055 saturates before the rail).
 RAIL_BAND = 600
 
-#: Named noise levels (standard deviation in ADC counts) for ``bgboard sim --noise``.
+#: Named noise levels for ``bgboard sim --noise``: the standard deviation in ADC counts of one
+#: ADC *conversion*; the firmware's reading is the mean of board.ADC_SAMPLES (4) conversions,
+#: with half of it (``low``: 90 counts a reading, 0.013 of a checker; ``high``: 450).
 NOISE_LEVELS: Mapping[str, float] = {"none": 0.0, "low": 180.0, "medium": 450.0, "high": 900.0}
 
 #: The design's response (hardware/sensing.toml through its magpylib field table).
