@@ -18,7 +18,7 @@ N = 200
 hal = Hal()
 n = board.SENSOR_COUNT
 scanner = Scanner(hal.select, hal.enable, hal.adcs, board.SENSOR_MUX, board.SENSOR_CHANNEL,
-                  board.SETTLE_US, hal.sleep_us)
+                  board.SETTLE_US, hal.sleep_us, board.ADC_SAMPLES)
 raw = [0] * n
 classifier = Classifier(calibration.defaults(n), n)
 runs = Runs(board.PER_SLOT, board.SLOT_PLACE, board.SLOT_INDEX)

@@ -7,6 +7,8 @@ MUX_ADC = (26, 27, 28)
 MUX_COUNT = 28
 MUX_CHANNELS = 16
 SETTLE_US = 10
+# conversions averaged into one reading (bgboard.hardware.physics.ADC_SAMPLES: the noise / sqrt(N))
+ADC_SAMPLES = 4
 DICE_BUTTON = 15
 LED_DATA = 16
 LED_COUNT = 42

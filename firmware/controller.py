@@ -48,7 +48,7 @@ class Controller:
         self.raw = array("H", bytes(2 * n))
         self.scanner = Scanner(
             hal.select, hal.enable, hal.adcs, board.SENSOR_MUX, board.SENSOR_CHANNEL,
-            board.SETTLE_US, hal.sleep_us,
+            board.SETTLE_US, hal.sleep_us, board.ADC_SAMPLES,
         )
         self.cal_path = hal.flash + CALIBRATION_FILE
         cal, self.cal_status, self.cal_problem = calibration.load(self.cal_path, n)

@@ -33,9 +33,10 @@ def sensing() -> tuple[int, int, tuple[int, ...]]:
 #: steep return field (hardware/README.md, "Crowds") a checker's field changes slowly with
 #: where it lies, so its slot's centre stands for it; nearer, it does not.
 CROWD_FROM_MM = 30.0
-#: Coefficients smaller than this (checker units) are left out: a third of the sensor's noise
-#: allowance (0.1 mT, 0.016 of a checker: sensing.toml's DRV5055A1), and the table fits the
-#: firmware's heap (tests/firmware/test_scan.py).
+#: Coefficients smaller than this (checker units) are left out: a third of one conversion's
+#: noise allowance (0.1 mT, 0.016 of a checker: sensing.toml's DRV5055A1), two thirds of a
+#: reading's (the mean of ADC_SAMPLES conversions, physics.reading_noise_mt: 0.05 mT), and the
+#: table fits the firmware's heap (tests/firmware/test_scan.py).
 CROWD_LEAST = 0.005
 #: The finest unit of the coefficients: 1/8000 of a checker's field (every product of
 #: firmware/classify.py then stays below 2**30, a small int on the RP2040).  A coarser one,
@@ -151,6 +152,8 @@ def render(pins: dict, grid: dict) -> str:
         f"MUX_COUNT = {mux['count']}",
         f"MUX_CHANNELS = {mux['channels']}",
         f"SETTLE_US = {mux['settle_us']}",
+        "# conversions averaged into one reading (bgboard.hardware.physics.ADC_SAMPLES: the noise / sqrt(N))",
+        f"ADC_SAMPLES = {physics.ADC_SAMPLES}",
         f"DICE_BUTTON = {pins['pico']['dice']['button']}",
         f"LED_DATA = {leds['data']}",
         f"LED_COUNT = {leds['count']}",

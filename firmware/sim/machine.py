@@ -8,7 +8,9 @@ virtual), injected serial bytes, the flash directory, LED capture and operation 
 The contract is in firmware/sim/README.md.
 """
 
+import math
 import os
+import random
 import select
 import sys
 import time
@@ -17,6 +19,23 @@ import board
 
 ROSC_RANDOMBIT = 0x4006001C
 EMPTY = 32768
+NOISE_TABLE = 4096  # Gaussian deviates made once per noise setting; each conversion picks one
+
+
+def _noise_table(sigma, seed):
+    """NOISE_TABLE Gaussian deviates (Box-Muller from a generator seeded with ``seed``),
+    shifted and scaled so that their mean is 0 and their standard deviation ``sigma``
+    exactly, rounded to whole counts."""
+    random.seed(seed)
+    raw = []
+    while len(raw) < NOISE_TABLE:
+        r = math.sqrt(-2.0 * math.log(1.0 - random.random()))
+        a = 2.0 * math.pi * random.random()
+        raw.append(r * math.cos(a))
+        raw.append(r * math.sin(a))
+    mean = sum(raw) / len(raw)
+    sd = math.sqrt(sum((d - mean) * (d - mean) for d in raw) / len(raw))
+    return [int(round((d - mean) * sigma / sd)) for d in raw]
 
 
 def _env(name, default):
@@ -69,6 +88,16 @@ class Sim:
         self._bank_of = {1 << b: b for b in range(self._banks)}
         self._wait_until = None
         self._partial = ""
+        # ADC noise: every conversion draws its own deviate (a "noise" line or BGBOARD_SIM_NOISE)
+        self.noise = 0.0
+        self._deviates = None
+        self._draw = 1
+        noise = _env("BGBOARD_SIM_NOISE", "").split()
+        if noise:
+            try:
+                self.set_noise(float(noise[0]), int(noise[1]) if len(noise) > 1 else 1)
+            except ValueError:
+                sys.stderr.write("sim: BGBOARD_SIM_NOISE=%s: SIGMA [SEED] expected; no noise\n" % " ".join(noise))
         flash = _env("BGBOARD_SIM_FLASH", "/tmp/bgboard-sim-flash")
         try:
             os.mkdir(flash)
@@ -186,6 +215,8 @@ class Sim:
                 if parts[1] not in ("on", "off"):
                     raise ValueError
                 self.supply = 1 if parts[1] == "on" else 0
+            elif word == "noise":  # every ADC conversion from now on: Gaussian noise of SIGMA counts
+                self.set_noise(float(parts[1]), int(parts[2]) if len(parts) > 2 else 1)
             elif word == "stop":
                 self.running = False
             else:
@@ -244,6 +275,23 @@ class Sim:
         return byte & 1
 
     # --- the multiplexed ADC -------------------------------------------------------
+    def set_noise(self, sigma, seed=1):
+        """From now on every conversion adds its own Gaussian deviate of ``sigma`` counts
+        (0: none), from a table made with ``seed`` and picked by a generator seeded with it
+        too, so a run is a function of its seed; the firmware's mean of ADC_SAMPLES
+        conversions then has sigma / sqrt(ADC_SAMPLES)."""
+        if not 0 <= sigma <= 20000:
+            raise ValueError
+        self.noise = sigma
+        self._deviates = _noise_table(sigma, seed) if sigma else None
+        self._draw = (seed * 2654435761 + 1) & 0x7FFFFFFF
+
+    def noisy(self, value):
+        """``value`` as one conversion reads it: plus the next deviate, within 0..65535."""
+        x = self._draw = (self._draw * 1103515245 + 12345) & 0x7FFFFFFF
+        value += self._deviates[x >> 19]  # the generator's high 12 bits: NOISE_TABLE entries
+        return 0 if value < 0 else 65535 if value > 65535 else value
+
     def mux_set(self, pin):
         """``pin`` (a multiplexer select or enable line) was made or written: its level now
         counts for the ADCs, unless a newer Pin object stands for the same line."""
@@ -273,9 +321,11 @@ class Sim:
         banks = self._banks
         channel = self.mux_channel
         if not enabled & (enabled - 1):  # one bank (the scan's case)
-            return self.field[adc * banks + self._bank_of[enabled]][channel]
-        values = [self.field[adc * banks + b][channel] for b in range(banks) if enabled >> b & 1]
-        return sum(values) // len(values)
+            value = self.field[adc * banks + self._bank_of[enabled]][channel]
+        else:
+            values = [self.field[adc * banks + b][channel] for b in range(banks) if enabled >> b & 1]
+            value = sum(values) // len(values)
+        return self.noisy(value) if self._deviates is not None else value
 
     def level(self, pin_id):
         pin = self.pins.get(pin_id)
@@ -365,7 +415,8 @@ class ADC:
         enabled = sim.mux_enabled
         if enabled and not enabled & (enabled - 1):  # one bank, the scan's case (Sim.adc_read, inlined)
             sim.adc_reads += 1
-            return sim.field[self._first + sim._bank_of[enabled]][sim.mux_channel]
+            value = sim.field[self._first + sim._bank_of[enabled]][sim.mux_channel]
+            return value if sim._deviates is None else sim.noisy(value)
         return sim.adc_read(adc)
 
 

@@ -1,10 +1,12 @@
 """The sensing physics of the board (pure): checker, magnet, gap, sensor, slot pitch, and
 what a sensor reads for any placement of checkers.
 
-The design is ``hardware/sensing.toml`` (:func:`parse_design`).  The field itself is
-computed by magpylib in :mod:`bgboard.hardware.magnets` (the adapter, the only importer of
-magpylib) into a :class:`FieldTable` — the axial field ``Bz`` of one checker's magnet at a
-lateral offset ``r`` from the sensor and ``level`` checkers up a stack — which
+The design is ``hardware/sensing.toml`` (:func:`parse_design`): a checker carries an array of
+stock discs, one on its axis and hexagonal rings round it (:func:`magnet_centres`).  The field
+itself is computed by magpylib in :mod:`bgboard.hardware.magnets` (the adapter, the only
+importer of magpylib) into a :class:`FieldTable` — the axial field ``Bz`` of one checker's
+magnets at a lateral offset ``r`` from the sensor, averaged over the directions round it, and
+``level`` checkers up a stack — which
 ``hardware/make_field.py`` writes to ``field_table.json`` beside this module.  Everything
 else here only reads that table: a placement's field is the sum over its magnets
 (:func:`field_mt`), a reading in *checker units* is that field over a centred checker's
@@ -34,16 +36,25 @@ TABLE_FILE = HERE / "field_table.json"
 
 #: Remanent polarisation J (tesla) of common grades (the makers' typical Br, with the rest of
 #: each grade's figures and their sources in :mod:`bgboard.hardware.magnet_grades`).  N35's
-#: 1.19 T is the value of issue 22's table; Y30 is anisotropic sintered ferrite, Y10T
-#: isotropic sintered ferrite (the magnet as built).
+#: 1.19 T is the value of issue 22's table; N38 is the design's stock discs' grade; Y30 is
+#: anisotropic sintered ferrite, Y10T isotropic sintered ferrite (the pressed disc before them).
 GRADES: Mapping[str, float] = {name: g.br_t for name, g in GRADE_TABLE.items()}
 
 
 @dataclass(frozen=True, slots=True)
 class Sensor:
     """A DRV5055 variant at 3.3 V: sensitivity, linear range and noise (TI datasheet
-    SBAS640: 60/30/15/7.5 mV/mT and ±22/44/88/176 mT at VCC = 3.3 V; the noise is a design
-    allowance — the datasheet's input-referred noise over the 20 kHz bandwidth is smaller)."""
+    SBAS640: 60/30/15/7.5 mV/mT and ±22/44/88/176 mT at VCC = 3.3 V).
+
+    ``noise_mt`` is the design's allowance for the noise of *one ADC conversion* (RMS, in mT
+    at the sensor), the sensor's and the ADC's together: the DRV5055's input-referred noise
+    density at 3.3 V is 215 nT/√Hz over its 20 kHz sensing bandwidth (SBAS640, "Magnetic
+    Characteristics"; about 0.2 mT peak to peak), 0.030 mT RMS; the RP2040's ADC has an ENOB
+    of 8.7 bits (RP2040 datasheet, section 4.9, "ADC"), an 8.7-bit converter's quantisation
+    noise over the 3.3 V range, 2.3 mV RMS, is 0.038 mT at the A1's 60 mV/mT; together
+    0.049 mT, and the allowance doubles it (supply ripple, the multiplexer).  The firmware
+    reads :data:`ADC_SAMPLES` conversions a sensor and keeps their mean:
+    :func:`reading_noise_mt` is a reading's noise."""
 
     name: str
     mv_per_mt: float
@@ -58,13 +69,32 @@ SENSORS: Mapping[str, Sensor] = {
     "DRV5055A4": Sensor("DRV5055A4", 7.5, 176.0, 0.1),
 }
 
+#: Conversions the firmware averages into one reading of a sensor (firmware/scan.py, written
+#: to firmware/board.py as ADC_SAMPLES).  Four: a power of two (the mean is a shift), half
+#: the noise, and 828 more conversions a scan at 2 µs each (the RP2040's ADC: 96 cycles of
+#: its 48 MHz clock, 500 kS/s; RP2040 datasheet, section 4.9).
+ADC_SAMPLES = 4
+
+
+def reading_noise_mt(sensor: Sensor, samples: int = ADC_SAMPLES) -> float:
+    """The noise allowance (RMS, mT) of one firmware reading, the mean of ``samples``
+    conversions: ``sensor.noise_mt / sqrt(samples)``.  The conversions' noise is independent
+    from one to the next: the ADC's is, and the DRV5055's stays alike only for about
+    1/(2π·20 kHz) = 8 µs, while the scan takes a sensor's samples three conversions apart
+    (firmware/scan.py goes round the three ADC inputs).  Were the sensor's part wholly alike
+    across the four, the datasheet figures would still give a mean of 0.036 mT, under this
+    allowance's 0.05 mT (firmware/README.md, "Averaging the ADC")."""
+    return sensor.noise_mt / math.sqrt(samples)
+
 # The firmware's classifier (firmware/classify.py), in checker units.
 PRESENT = 0.5
 HYSTERESIS = 0.08
-#: Around a stack level's threshold: 2.5 times the sensor's noise allowance (0.1 mT = 0.016
-#: of a checker), so noise alone seldom crosses it (the debouncer wants 4 identical scans);
-#: no more, because the crowd-corrected fields of one checker and of a stack set down off
-#: its sensor come within 0.01 of the level-2 threshold (hardware/README.md, "Crowds").
+#: Around a stack level's threshold: 2.5 times one conversion's noise allowance on the 28 mm
+#: disc before the array (0.1 mT = 0.016 of its checker), five times a reading's (the mean of
+#: ADC_SAMPLES conversions: 0.05 mT); on the array, whose field is weaker, 0.05 mT is 0.021 of a
+#: checker, twice a reading's noise (the debouncer wants 4 identical scans); no more, because one
+#: checker and a stack of two set down a player's few millimetres off their sensor come within
+#: 0.20 of the level-2 threshold on the array (:attr:`Response.stack_band`).
 LEVEL_HYSTERESIS = 0.04
 #: The stack heights the table covers (a place never holds more than 15 of one colour).
 MAX_STACK = 15
@@ -547,6 +577,7 @@ def crowded_tolerance_mm(design: Design, table: FieldTable, step: float = 0.5) -
 
 
 __all__ = [
+    "ADC_SAMPLES", "reading_noise_mt",
     "GRADES", "HYSTERESIS", "LEVEL_HYSTERESIS", "LEVEL_SEPARATION", "MAX_LEVEL", "MAX_RINGS", "MAX_STACK", "PLACEMENT_MM", "PRESENT", "SENSORS",
     "TABLE_FILE",
     "Design", "DesignError", "FieldTable", "Magnet", "Response", "Sensor",

@@ -9,7 +9,10 @@ A linear ratiometric hall sensor reads half scale with no field; a white checker
 north-up) pulls the reading one way, a black one (south-up) the other.  Readings are
 16-bit ``ADC.read_u16()`` counts, as the firmware's ``hal`` sees them.
 
-On top of the resting field: Gaussian noise (``noise`` = standard deviation in counts), a
+On top of the resting field: Gaussian noise (``noise`` = standard deviation in counts of
+each reading :func:`readings` returns: a field line written with it holds its noise until
+the next line, while the firmware under the machine shim draws its own for every ADC
+conversion, firmware/sim/README.md), a
 *hand* carrying a checker over a place (in-transit flicker: partial field strength), and
 optionally a *stuck* sensor that always reads one value.  Randomness comes only from the
 ``random.Random`` passed in, so a run is a function of its seed.
@@ -31,7 +34,9 @@ FULL_SCALE = 65535
 #: (the firmware reports it as a fault; a real DRV5055 saturates before the rail).
 RAIL_BAND = 600
 
-#: Named noise levels (standard deviation in ADC counts) for ``bgboard sim --noise``.
+#: Named noise levels for ``bgboard sim --noise``: the standard deviation in ADC counts of one
+#: ADC *conversion*; the firmware's reading is the mean of board.ADC_SAMPLES (4) conversions,
+#: with half of it (``low``: 90 counts a reading, 0.013 of a checker; ``high``: 450).
 NOISE_LEVELS: Mapping[str, float] = {"none": 0.0, "low": 180.0, "medium": 450.0, "high": 900.0}
 
 #: The design's response (hardware/sensing.toml through its magpylib field table).
@@ -39,8 +44,8 @@ _DESIGN = load_design()
 _TABLE = load_table(_DESIGN)
 PHYSICS = response(_DESIGN, _TABLE)
 #: With two sensors per slot: what a stack of k = 1, 2 ... checkers gives the sensor half a
-#: pitch from it, in checker units (the field just outside the magnet's rim reverses: about
-#: -0.21 for one checker, less for a stack, whose higher magnets reach further).
+#: pitch from it, in checker units (just outside the array of discs the field reverses: about
+#: -0.03 for one checker; a stack's higher magnets reach further: +0.08 for two, +0.28 for five).
 HALF_PITCH_FIELD: tuple[float, ...] = tuple(
     sum(_TABLE.at(level, _DESIGN.slot_pitch_mm / 2) for level in range(k)) / PHYSICS.b0_mt for k in range(1, MAX_STACK + 1))
 

@@ -128,7 +128,10 @@ class LiveRun:
         if resumed.last_ms is not None:  # a resumed match: the clock never runs back
             start_ms = max(start_ms, resumed.last_ms + 1000)
         self.clock = SimClock(self.speed, start_ms)
-        self.pico = VirtualPico(self.out / "pico", clock="real" if self.speed == 1 else f"fast:{self.speed}")
+        # the sensors' noise is the shim's, drawn for every ADC conversion and averaged by the
+        # firmware as on the Pico; the table sends the noiseless field
+        self.pico = VirtualPico(self.out / "pico", clock="real" if self.speed == 1 else f"fast:{self.speed}",
+                                noise=options.noise, seed=options.seed)
         self.side = HostSide.open(host_config(options, self.pico.slave_name, self.out, self.extra),
                                   lambda: self.pico.slave_name, self.journal, self.clock, self.speed, self.out / "frames")
         self.app, self.factory, self.panel = self.side.app, self.side.factory, self.side.panel
@@ -137,7 +140,7 @@ class LiveRun:
         self.table = Table(
             Layout(tuple([0] * 24)),
             random.Random(f"bgboard-sim-noise:{options.seed}"),
-            noise=options.noise,
+            noise=0.0,
             grid=self.grid,
             faults=Faults(stuck={(p, i): v for p, i, v in options.stuck}) if options.stuck else Faults(),
             flicker=options.flicker,

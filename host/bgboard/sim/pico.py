@@ -9,7 +9,8 @@ opens the slave side (``slave_name``) with its own serial transport, exactly as 
 What the simulator does to the board goes through the field channel: ADC readings of every
 slot (``slots V0 .. Vn``), the dice button (``button down``/``button up``) and the faces of
 the next roll (``dice D1 D2``).  ``clock`` is the shim's ``BGBOARD_SIM_CLOCK`` (``real`` or
-``fast:K``).  The firmware dies with the process that started it (Linux parent-death
+``fast:K``); ``noise`` and ``seed`` its ``BGBOARD_SIM_NOISE`` (each ADC conversion's noise,
+which the firmware averages as on the Pico).  The firmware dies with the process that started it (Linux parent-death
 signal), so a killed simulator leaves no board running.  Faults for
 the tests: :meth:`restart` (the Pico resets: the process is killed and started again on the
 same pty), :meth:`garble` (bytes that are not frames appear on the wire).
@@ -84,12 +85,15 @@ def _die_with_parent() -> None:  # pragma: no cover - runs in the child before e
 class VirtualPico:
     """The firmware as a process on a pty (see the module docstring)."""
 
-    def __init__(self, workdir: Path, clock: str = "real") -> None:
+    def __init__(self, workdir: Path, clock: str = "real", noise: float = 0.0, seed: int = 1) -> None:
         if not (FIRMWARE / "main.py").exists() or not (FIRMWARE / "sim" / "machine.py").exists():
             raise FirmwareUnavailableError(f"the firmware is not in {FIRMWARE}")
         self.workdir = Path(workdir).resolve()  # the firmware runs in it: paths must not be relative
         self.workdir.mkdir(parents=True, exist_ok=True)
         self.clock = clock
+        # each ADC conversion's noise (counts), drawn by the machine shim from ``seed``; the
+        # firmware averages board.ADC_SAMPLES conversions a reading, as on the Pico
+        self.noise = (noise, seed)
         self._slots: str | None = None  # the last field, restored when the board restarts
         self.fifo = self.workdir / "field.fifo"
         if self.fifo.exists():
@@ -136,6 +140,7 @@ class VirtualPico:
             BGBOARD_SIM_FLASH=str(self.workdir / "flash"),
             BGBOARD_SIM_LEDS=str(self.workdir / "leds.log"),
             BGBOARD_SIM_CLOCK=self.clock,
+            BGBOARD_SIM_NOISE=f"{self.noise[0]:g} {self.noise[1]}" if self.noise[0] else "",
         )
         self.proc = subprocess.Popen(
             [str(micropython()), str(FIRMWARE / "main.py")],

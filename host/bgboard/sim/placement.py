@@ -34,7 +34,7 @@ import random
 from dataclasses import dataclass
 
 from bgboard.hardware import BAR_PLACES, OFF_PLACES, POINT_PLACES, Grid, Slot
-from bgboard.hardware.physics import Design, FieldTable, Magnet, field_mt
+from bgboard.hardware.physics import Design, FieldTable, Magnet, field_mt, reading_noise_mt
 from bgboard.sim.layout import WHITE, Layout
 
 BAR_WIDTH_MM = 50.0
@@ -166,15 +166,18 @@ def fields_mt(design: Design, grid: Grid, table: FieldTable, magnets: list[Magne
 def readings(design: Design, grid: Grid, table: FieldTable, layout: Layout, rng: random.Random, scatter: Scatter = Scatter(), gain_spread: float = 0.0) -> tuple[int, ...]:
     """ADC counts of every sensor (:meth:`Grid.sensors` order) for ``layout`` put down with ``scatter``: the
     field times the sensor's sensitivity (each sensor's gain off by ``N(0, gain_spread)``,
-    the spread an uncalibrated board keeps), plus the sensor's noise, clipped to its range."""
+    the spread an uncalibrated board keeps), plus the noise of the firmware's reading (the mean
+    of ADC_SAMPLES conversions: :func:`bgboard.hardware.physics.reading_noise_mt`), clipped to
+    the sensor's range."""
     magnets = place_magnets(design, grid, layout, rng, scatter)
     fields = fields_mt(design, grid, table, magnets)
     per_mt = design.counts_per_mt
     limit = design.sensor.range_mt
+    noise = reading_noise_mt(design.sensor)
     out: list[int] = []
     for sensor in grid.sensors():
         b = fields[sensor] * (1.0 + rng.gauss(0.0, gain_spread) if gain_spread else 1.0)
-        b += rng.gauss(0.0, design.sensor.noise_mt)
+        b += rng.gauss(0.0, noise)
         b = max(-limit, min(limit, b))
         out.append(int(round(32768 + b * per_mt)))
     return tuple(out)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import functools
 import importlib.util
+import math
 import random
 from dataclasses import dataclass, field
 from types import ModuleType
@@ -24,6 +25,7 @@ from typing import Any, Callable, Iterable
 
 from bgboard.sense.places import Observation, SensorFaultError, place_name, reading_from_slots
 from bgboard.hardware import Grid, firmware_dir, load_grid
+from bgboard.hardware.physics import ADC_SAMPLES
 from bgboard.sim.field import FULL_SCALE, RAIL_BAND, Calibration, Faults, PlaceField
 from bgboard.sim.hand import Frame, carry
 from bgboard.sim.layout import BAR_PLACES, OFF_PLACES, Layout
@@ -91,6 +93,9 @@ class Table:
     #: how the host reads the slot states (wire bytes) of a seed variant's match
     #: (:func:`bgboard.sense.tavli.read_board`); None: the place codes of backgammon
     reader: Callable[[bytes], Observation] | None = None
+    #: ``noise`` is one ADC conversion's (``bgboard sim --noise``); a reading is the firmware's
+    #: mean of this many conversions (board.ADC_SAMPLES), with noise / sqrt(samples)
+    samples: int = ADC_SAMPLES
 
     def frames(self, moves: Iterable[Move]) -> tuple[Frame, ...]:
         """Carry each checker in turn; the table ends with every move made."""
@@ -106,7 +111,8 @@ class Table:
         The noiseless field of a frame is put together from each place's counts, made once
         per what lies on the place (:class:`bgboard.sim.field.PlaceField`; the reference is
         :func:`bgboard.sim.field.readings`); each scan adds fresh noise from a seeded
-        table of Gaussian deviates, so a scan costs a few list operations."""
+        table of Gaussian deviates, so a scan costs a few list operations: the noise of the
+        firmware's reading, the mean of ``samples`` conversions of ``noise`` each."""
         layout = self.layout if frame is None else frame.layout
         hand = None if frame is None else frame.hand
         key = (layout, hand)
@@ -122,7 +128,7 @@ class Table:
                 self._cursor = self.rng.randrange(0, len(self._deviates) - n)
             dev = self._deviates[self._cursor : self._cursor + n]
             self._cursor += n
-            sigma, low, high = self.noise, RAIL_BAND, FULL_SCALE - RAIL_BAND
+            sigma, low, high = self.noise / math.sqrt(self.samples), RAIL_BAND, FULL_SCALE - RAIL_BAND
             values = [max(low, min(high, round(v + sigma * d))) for v, d in zip(base, dev)]
         else:
             values = list(base)
