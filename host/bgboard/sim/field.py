@@ -338,8 +338,8 @@ class PlaceField:
             for n, value in zip(positions, found[1]):
                 near[n] = value
         c = self.calibration
-        far = far_units(self.grid, slots, c.stack_field) if far else [0.0] * self.size
-        return tuple(max(RAIL_BAND, min(FULL_SCALE - RAIL_BAND, int(round(c.counts(u + f))))) for u, f in zip(near, far))
+        around = far_units(self.grid, slots, c.stack_field) if far else [0.0] * self.size
+        return tuple(max(RAIL_BAND, min(FULL_SCALE - RAIL_BAND, int(round(c.counts(u + f))))) for u, f in zip(near, around))
 
     def _counts(self, layout: Layout, place: str, hand: Hand | None,
                 plan: tuple[tuple[Slot, int, Slot | None], ...]) -> tuple[dict[Slot, float], tuple[float, ...]]:
