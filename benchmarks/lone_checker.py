@@ -43,21 +43,20 @@ SPREAD_MARGIN = 0.1  # the sensors' gain spread and noise a weak-reading rule mu
 
 
 def profile(design: Design, ring_inner_mm: float = 0.0, step: float = 0.25, reach: float = 60.0) -> list[float]:
-    """Bz of one checker (mT) at offsets 0, step ... reach; a ring magnet if ``ring_inner_mm``
-    (at the disc's working point, :func:`bgboard.hardware.magnets.working_polarization_t`: a
-    ring's differs a little, and only the field's shape decides here)."""
+    """Bz of one checker (mT) at offsets 0, step ... reach (an array's averaged over the
+    directions round it); a ring magnet if ``ring_inner_mm`` (at the disc's working point,
+    :func:`bgboard.hardware.magnets.working_polarization_t`: a ring's differs a little, and
+    only the field's shape decides here)."""
+    n = int(reach / step) + 1
+    if not ring_inner_mm:
+        return magnets.bz_mt(design, [i * step for i in range(n)])
     magpy = magnets.require()
     j = magnets.working_polarization_t(design)
     z = (design.gap_mm + design.magnet_thickness_mm / 2) / 1000
     r_out = design.magnet_diameter_mm / 2000
-    if ring_inner_mm:
-        m = magpy.magnet.CylinderSegment(polarization=(0, 0, j),
-                                         dimension=(ring_inner_mm / 2000, r_out, design.magnet_thickness_mm / 1000, 0, 360),
-                                         position=(0, 0, z))
-    else:
-        m = magpy.magnet.Cylinder(polarization=(0, 0, j),
-                                  dimension=(2 * r_out, design.magnet_thickness_mm / 1000), position=(0, 0, z))
-    n = int(reach / step) + 1
+    m = magpy.magnet.CylinderSegment(polarization=(0, 0, j),
+                                     dimension=(ring_inner_mm / 2000, r_out, design.magnet_thickness_mm / 1000, 0, 360),
+                                     position=(0, 0, z))
     b = m.getB([(i * step / 1000, 0.0, 0.0) for i in range(n)])
     return [float(v) * 1000 for v in b.reshape(-1, 3)[:, 2]]
 
@@ -98,11 +97,12 @@ def evaluate(design: Design, ring_inner_mm: float = 0.0, lowest: bool = False) -
 def options(base: Design) -> list[tuple[str, Design, float]]:
     out = [("as built", base, 0.0)]
     out.append(("as built, threshold as low as the crosstalk allows", base, 0.0))
-    out.append(("36 mm disc (the largest a 38 mm checker holds)", base.with_options(magnet=(36.0, 0.5)), 0.0))
-    out.append(("36 mm disc, gap 10 mm (flatter)", base.with_options(magnet=(36.0, 0.5), gap_mm=10.0), 0.0))
-    out.append(("36/24 mm ring", base.with_options(magnet=(36.0, 0.5)), 24.0))
-    out.append(("gap 3 mm (smaller)", base.with_options(gap_mm=3.0), 0.0))
-    out.append(("gap 6 mm", base.with_options(gap_mm=6.0), 0.0))
+    # one wide disc (or ring) 0.5 mm up in the checker, as the design's disc was before its array
+    out.append(("36 mm disc (the largest a 38 mm checker holds)", base.with_options(magnet=(36.0, 0.5), rings=0, gap_mm=4.0), 0.0))
+    out.append(("36 mm disc, gap 10 mm (flatter)", base.with_options(magnet=(36.0, 0.5), rings=0, gap_mm=10.0), 0.0))
+    out.append(("36/24 mm ring", base.with_options(magnet=(36.0, 0.5), rings=0, gap_mm=4.0), 24.0))
+    out.append(("gap 5.5 mm (smaller)", base.with_options(gap_mm=5.5), 0.0))
+    out.append(("gap 8 mm", base.with_options(gap_mm=8.0), 0.0))
     out.append(("DRV5055A2 (half the sensitivity: the same shape)", base.with_options(sensor="DRV5055A2"), 0.0))
     return out
 

@@ -1,6 +1,6 @@
 """Stock magnets in numbers (issue 32): a checker carrying an array of small stock NdFeB discs
 instead of one disc pressed to size, against every constraint the board puts on a checker's
-magnet, beside the design's disc.
+magnet: the design's array (hardware/sensing.toml, :data:`CHOSEN`) beside the others tried.
 
 Why an array: a lone checker reads a quarter pitch off its sensor only under a wide magnet
 (reach ~ its radius), a Plakoto pinner sits and a stack lifts one checker at a time only while
@@ -14,8 +14,9 @@ ripples over the magnets until the sensor lies about one magnet spacing below th
 magnets sit deeper in the checker (a larger gap), and the field at a sensor between two sensors'
 positions depends a little on how the checker is turned.
 
-Every figure is computed with the project's physics (magpylib for the fields, its getFT for the
-forces, magpylib-material-response for the second method; the classifier's thresholds and
+Every figure is computed with the project's physics (:mod:`bgboard.hardware.magnets` and
+:mod:`bgboard.hardware.magnet_forces`: magpylib for the fields, its getFT for the forces,
+magpylib-material-response for the second method; the classifier's thresholds and
 :mod:`bgboard.hardware.physics`' reach rules on the array's table, its field averaged over the
 directions round the checker, and the reach again in the worst direction):
 
@@ -40,9 +41,7 @@ directions round the checker, and the reach again in the worst direction):
 Grades (bgboard.hardware.magnet_grades): N38, dhit.pl's material table (Br 1220-1260 mT, HcJ
 >= 955 kA/m, alpha(Br) -0.12 %/K, alpha(HcJ) -0.6 %/K at the worse ends of the catalogue ranges).
 
-Usage: python benchmarks/magnet_arrays.py [--json] [--quick] [--write-table PATH]
-(--quick: the chosen array alone; --write-table: its table for a trial of the recognition
-benchmark, :func:`trial_table`)
+Usage: python benchmarks/magnet_arrays.py [--json] [--quick]   (--quick: the design's array alone)
 """
 
 from __future__ import annotations
@@ -56,30 +55,23 @@ import time
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from bgboard.hardware import magnets
+from bgboard.hardware import magnet_forces, magnets
 from bgboard.hardware.magnet_grades import GRADE_TABLE, MIN_MARGIN, STORAGE_C, margin
+from bgboard.hardware.magnets import DIRECTIONS_DEG, Jitter
 from bgboard.hardware.physics import (
     LEVEL_SEPARATION,
-    MAX_STACK,
     SENSORS,
     Design,
     FieldTable,
     crowded_tolerance_mm,
+    hex_centres,
     load_design,
-    pin_sits,
     response,
     single_tolerance_mm,
 )
 
 #: A lone checker must read as one this far off a sensor (two sensors per 39 mm slot).
 QUARTER_PITCH_MM = 9.75
-#: Directions round the checker that the field is averaged over and the worst taken of
-#: (0-30°: a hexagonal array repeats every 60° and is mirrored about 0° and 30°).
-DIRECTIONS_DEG = (0.0, 5.0, 10.0, 15.0, 20.0, 25.0, 30.0)
-#: How the checker above is turned against the one below, for the forces.
-TURNS_DEG = (0.0, 10.0, 20.0, 30.0)
-#: A pinner's offsets from its victim's centre (mm).
-PIN_OFFSETS_MM = (0.0, 2.0, 5.0, 10.0, 15.0)
 #: Placement tolerance of a glued magnet: off its hole's centre (mm), high or low (mm), tilt (°).
 PLACEMENT = (0.25, 0.15, 5.0)
 
@@ -87,9 +79,9 @@ PLACEMENT = (0.25, 0.15, 5.0)
 @dataclass(frozen=True, slots=True)
 class Array:
     """``rings`` hexagonal rings of stock discs ``diameter_mm`` x ``thickness_mm`` of ``grade``
-    (0: one disc on the checker's axis; 1: 7 discs; 2: 19) ``spacing_mm`` apart, their bottom
-    faces ``gap_mm`` above the sensor's element; or, with ``rim`` discs, that many on a circle of
-    radius ``spacing_mm`` near the checker's rim and none on its axis."""
+    round one on the checker's axis (0: that disc alone; 1: 7 discs; 2: 19) ``spacing_mm``
+    apart, their bottom faces ``gap_mm`` above the sensor's element: sensing.toml's
+    ``[magnet]`` with ``rings`` and ``spacing_mm``, and the gap."""
 
     name: str
     diameter_mm: float
@@ -98,82 +90,50 @@ class Array:
     rings: int
     spacing_mm: float
     gap_mm: float
-    rim: int = 0
 
     @property
     def count(self) -> int:
-        return self.rim or 1 + 3 * self.rings * (self.rings + 1)
+        return 1 + 3 * self.rings * (self.rings + 1)
 
     def positions(self) -> list[tuple[float, float]]:
         """The discs' centres (mm) on the checker, the first on its axis (a hexagonal array)."""
-        if self.rim:
-            return [(self.spacing_mm * math.cos(2 * math.pi * i / self.rim), self.spacing_mm * math.sin(2 * math.pi * i / self.rim))
-                    for i in range(self.rim)]
-        out = [(0.0, 0.0)]
-        for k in range(1, self.rings + 1):
-            for side in range(6):
-                a0, a1 = math.radians(60 * side), math.radians(60 * (side + 1))
-                for j in range(k):
-                    f = j / k
-                    out.append((k * self.spacing_mm * ((1 - f) * math.cos(a0) + f * math.cos(a1)),
-                                k * self.spacing_mm * ((1 - f) * math.sin(a0) + f * math.sin(a1))))
-        return out
+        return list(hex_centres(self.rings, self.spacing_mm))
 
     @property
     def width_mm(self) -> float:
         """Across the array (its outer discs' outer edges)."""
-        return 2 * (self.spacing_mm if self.rim else self.rings * self.spacing_mm) + self.diameter_mm
+        return 2 * self.rings * self.spacing_mm + self.diameter_mm
 
 
 #: The arrays examined: where the discs sit at the checker's underside (a 4 mm gap) the field
 #: ripples; a spacing of 6-7 mm needs about that gap; 2 x 1 and 3 x 1 mm are among the
-#: commonest stock discs, N38 the commonest grade.
+#: commonest stock discs, N38 the commonest grade.  (Twelve 3 x 1 mm discs on a 22 mm circle
+#: near the rim, with none on the axis, were computed before the array went into sensing.toml:
+#: under its middle a ring's field is its return, so a centred checker read as the other colour.)
 ARRAYS: tuple[Array, ...] = (
-    Array("12 x 3x1 N38 on a 22 mm circle, at the underside", 3.0, 1.0, "N38", 0, 11.0, 4.0, rim=12),
     Array("7 x 3x1.5 N38, 18 mm apart, at the underside", 3.0, 1.5, "N38", 1, 9.0, 4.0),
     Array("7 x 3x1.5 N38, 20 mm apart, at the top", 3.0, 1.5, "N38", 1, 10.0, 9.0),
     Array("19 x 2x1 N38, 6 mm apart, at the underside", 2.0, 1.0, "N38", 2, 6.0, 4.0),
     Array("19 x 2x1 N38, 6 mm apart, 2 mm up", 2.0, 1.0, "N38", 2, 6.0, 5.5),
     Array("19 x 3x1 N38, 6.5 mm apart, 2.5 mm up", 3.0, 1.0, "N38", 2, 6.5, 6.0),
     Array("19 x 3x1 N38, 7 mm apart, 3 mm up", 3.0, 1.0, "N38", 2, 7.0, 6.5),
-    # wider arrays of the 2 x 1 mm discs, tried in the recognition benchmark (hardware/README.md)
     Array("19 x 2x1 N38, 6.5 mm apart, 2.5 mm up", 2.0, 1.0, "N38", 2, 6.5, 6.0),
     Array("19 x 2x1 N38, 7 mm apart, 2.5 mm up", 2.0, 1.0, "N38", 2, 7.0, 6.0),
     Array("19 x 2x1 N38, 7 mm apart, 3 mm up", 2.0, 1.0, "N38", 2, 7.0, 6.5),
     Array("19 x 2x1 N38, 6.5 mm apart, 3 mm up", 2.0, 1.0, "N38", 2, 6.5, 6.5),
 )
-#: The array whose figures hardware/README.md gives: every constraint on the magnet met (as the
-#: four wider arrays after it), but not yet recognition as good as the disc's (README).
-CHOSEN = ARRAYS[4]
+#: The design's array (hardware/sensing.toml): every constraint on the magnet met, and the
+#: recognition benchmark's best read (hardware/README.md, "Stock discs in an array").
+CHOSEN = ARRAYS[8]
 #: Gaps (mm) the chosen array is also computed at: the window a stack-up may land in.
-GAP_WINDOW_MM = (4.5, 5.0, 5.5, 6.0, 6.5)
+GAP_WINDOW_MM = (5.5, 6.0, 6.5, 7.0, 7.5)
 
 
 # ---------------------------------------------------------------------- the magnets
-def _checker(magpy: Any, a: Array, j: float, x: float = 0.0, y: float = 0.0, level: int = 0,
-             sign: int = 1, turn_deg: float = 0.0, pitch: float = 7.0,
-             jitter: list[tuple[float, float, float, float, float]] | None = None) -> Any:
-    """One checker's discs as a magpylib Collection: centred at ``(x, y)``, ``level`` up a
-    stack, turned by ``turn_deg``; ``jitter`` per disc: (dx, dy, dz, tilt°, tilt axis°)."""
-    c, s = math.cos(math.radians(turn_deg)), math.sin(math.radians(turn_deg))
-    discs = []
-    for i, (px, py) in enumerate(a.positions()):
-        dx = dy = dz = tilt = axis = 0.0
-        if jitter is not None:
-            dx, dy, dz, tilt, axis = jitter[i]
-        px, py = px + dx, py + dy
-        z = a.gap_mm + a.thickness_mm / 2 + level * pitch + dz
-        m = magpy.magnet.Cylinder(polarization=(0, 0, sign * j), dimension=(a.diameter_mm / 1000, a.thickness_mm / 1000),
-                                  position=((x + c * px - s * py) / 1000, (y + s * px + c * py) / 1000, z / 1000))
-        if tilt:
-            m.rotate_from_angax(tilt, (math.cos(math.radians(axis)), math.sin(math.radians(axis)), 0.0), anchor=None)
-        discs.append(m)
-    return magpy.Collection(*discs)
-
-
 def _design(base: Design, a: Array) -> Design:
-    """The board's design with one of the array's discs as its magnet (for its working point)."""
-    return base.with_options(magnet=(a.diameter_mm, a.thickness_mm), grade=a.grade, gap_mm=a.gap_mm)
+    """The board's design with the array's discs, grade and gap as its magnets."""
+    return base.with_options(magnet=(a.diameter_mm, a.thickness_mm), grade=a.grade, gap_mm=a.gap_mm,
+                             rings=a.rings, spacing_mm=a.spacing_mm)
 
 
 def working_j(base: Design, a: Array) -> float:
@@ -182,43 +142,29 @@ def working_j(base: Design, a: Array) -> float:
     return magnets.working_polarization_t(_design(base, a))
 
 
-def bz_rows(base: Design, a: Array, offsets: list[float], levels: int = 1) -> list[list[list[float]]]:
-    """Bz (mT) at a sensor ``offset`` mm from the checker's centre, for each stack level, in
-    each direction of :data:`DIRECTIONS_DEG`: ``[level][offset][direction]``."""
-    magpy = magnets.require()
-    j = working_j(base, a)
-    obs = [(-r * math.cos(math.radians(p)) / 1000, -r * math.sin(math.radians(p)) / 1000, 0.0)
-           for r in offsets for p in DIRECTIONS_DEG]
-    out = []
-    for level in range(levels):
-        b = _checker(magpy, a, j, level=level, pitch=base.checker_thickness_mm).getB(obs)
-        flat = [float(v) * 1000 for v in b[:, 2]]
-        n = len(DIRECTIONS_DEG)
-        out.append([flat[i * n:(i + 1) * n] for i in range(len(offsets))])
-    return out
+def bz_rows(base: Design, a: Array, offsets: list[float]) -> list[list[float]]:
+    """Bz (mT) at a sensor ``offset`` mm from the checker's centre in each direction of
+    :data:`DIRECTIONS_DEG`: ``[offset][direction]``."""
+    d = _design(base, a)
+    return [[magnets.bz_mt(d, [-r], turn_deg=-p)[0] for p in DIRECTIONS_DEG] for r in offsets]
 
 
 @functools.lru_cache(maxsize=32)
 def mean_table(base: Design, a: Array) -> FieldTable:
-    """The array's :class:`FieldTable`: its field averaged over the directions round it
-    (computed once per array and design: every figure of the array reads it)."""
-    n = int(round(magnets.REACH_MM / magnets.STEP_MM)) + 1
-    offsets = [i * magnets.STEP_MM for i in range(n)]
-    rows = bz_rows(base, a, offsets, MAX_STACK)
-    bz = tuple(tuple(round(sum(d) / len(d), 4) for d in level) for level in rows)
-    return FieldTable(magnets.STEP_MM, bz, {"array": a.name}, "benchmarks/magnet_arrays.py")
+    """The array's :class:`FieldTable` (:func:`bgboard.hardware.magnets.compute_table`: its
+    field averaged over the directions round it), computed once per array and design."""
+    return magnets.compute_table(_design(base, a))
 
 
 def worst_direction_reach_mm(base: Design, a: Array, table: FieldTable, step: float = 0.5,
-                             jitter: list[tuple[float, float, float, float, float]] | None = None) -> float:
+                             jitter: Jitter | None = None) -> float:
     """:func:`single_tolerance_mm` in the worst direction: how far off its sensor a lone checker
     reads as one whichever way it is turned (its field in every direction at least 0.58 of
     the mean centred field, the next sensor a pitch away under 0.42 in every direction)."""
     magpy = magnets.require()
-    j = working_j(base, a)
     b0 = table.at(0, 0.0)
     pitch = base.slot_pitch_mm
-    col = _checker(magpy, a, j, jitter=jitter)
+    col = magnets.checker(magpy, _design(base, a), jitter=jitter)
     x = 0.0
     while x + step <= pitch / 2:
         r = x + step
@@ -234,117 +180,12 @@ def worst_direction_reach_mm(base: Design, a: Array, table: FieldTable, step: fl
     return x
 
 
-# ---------------------------------------------------------------------- keeps its field
-def inner_field_ka_m(base: Design, a: Array) -> tuple[str, float]:
-    """The strongest opposing field (kA/m) inside any disc of a north-up checker, rigid at the
-    grade's remanence (magpylib ``getH``), in the worst of: alone, pinned under two pinners
-    (turned so that each of their discs lies straight over one of its), the middle of a stack
-    of five, a crowded row of the other colour beside it."""
-    magpy = magnets.require()
-    j = GRADE_TABLE[a.grade].br_t
-    pitch = base.checker_thickness_mm
-    points = []
-    r_max = a.diameter_mm / 2 * 0.95
-    for px, py in a.positions():
-        for i in range(4):
-            r = r_max * i / 3
-            for k in range(6 if i else 1):
-                ang = 2 * math.pi * k / 6
-                for zf in (-0.45, 0.0, 0.45):
-                    points.append(((px + r * math.cos(ang)) / 1000, (py + r * math.sin(ang)) / 1000,
-                                   (a.gap_mm + a.thickness_mm * (0.5 + zf) + 2 * pitch) / 1000))
-    own = _checker(magpy, a, j, level=2, pitch=pitch)
-    cases: dict[str, list[Any]] = {
-        "alone": [],
-        "pinned under two pinners": [_checker(magpy, a, j, level=k, sign=-1, pitch=pitch) for k in (3, 4)],
-        "middle of a stack of five": [_checker(magpy, a, j, level=k, pitch=pitch) for k in (0, 1, 3, 4)],
-        "crowded row, other colour beside": [_checker(magpy, a, j, x=dx, y=dy, level=2, sign=1 if dy == 0 else -1, pitch=pitch)
-                                             for dx in (-38.0, 0.0, 38.0) for dy in (-40.0, 0.0, 40.0) if (dx, dy) != (0.0, 0.0)],
-    }
-    worst = ("alone", 0.0)
-    for case, others in cases.items():
-        h = magpy.getH([own, *others], points, sumup=True)
-        hz = float(min(h[:, 2])) / 1000
-        if hz < worst[1]:
-            worst = (case, hz)
-    return worst
-
-
-# ---------------------------------------------------------------------- forces
-def _force_mn(magpy: Any, source: Any, target: Any) -> tuple[float, float, float]:
-    """The force (mN) of ``source``'s discs on all of ``target``'s (magpylib getFT)."""
-    return _forces_mn(magpy, source, [target])[0]
-
-
-def _forces_mn(magpy: Any, source: Any, targets: list[Any]) -> list[tuple[float, float, float]]:
-    """:func:`_force_mn` on each of ``targets``, by one getFT over all their discs (each disc
-    is meshed and its force summed as alone: the same figures, without a call, its set-up and
-    its threads for every target)."""
-    discs = [disc for target in targets for disc in target.children]
-    f = magpy.getFT(source, discs, meshing=40)[0].reshape(-1, 3)  # (force, torque): the forces
-    out = []
-    start = 0
-    for target in targets:
-        n = len(target.children)
-        total = f[start:start + n].sum(axis=0)
-        start += n
-        out.append((float(total[0]) * 1000, float(total[1]) * 1000, float(total[2]) * 1000))
-    return out
-
-
-def forces(base: Design, a: Array, jitter: tuple[Any, Any] | None = None) -> dict[str, float]:
-    """The forces (mN) the constraints name: ``stack_pull`` (two stacked same-colour
-    checkers, the strongest over their turns), ``pin_lift`` and ``pin_side`` (a pinner 0-15 mm
-    off, any turn: the strongest lift, and the sideways push where the pin holds least),
-    ``pin_sits`` (1.0 if :func:`pin_sits` holds everywhere), ``neighbour`` (the strongest
-    push or pull between checkers 38-40 mm apart, either colour)."""
-    magpy = magnets.require()
-    j = working_j(base, a)
-    pitch = base.checker_thickness_mm
-    lo_j, hi_j = jitter if jitter is not None else (None, None)
-    lower = _checker(magpy, a, j, pitch=pitch, jitter=lo_j)
-    stacked = [_checker(magpy, a, j, level=1, turn_deg=t, pitch=pitch, jitter=hi_j) for t in TURNS_DEG]
-    pinners = [_checker(magpy, a, j, x=off, level=1, sign=-1, turn_deg=t, pitch=pitch, jitter=hi_j)
-               for off in PIN_OFFSETS_MM for t in TURNS_DEG]
-    beside = [_checker(magpy, a, j, x=dx, y=dy, sign=sign, pitch=pitch)
-              for dx, dy, sign in ((38.0, 0.0, 1), (39.0, 0.0, 1), (0.0, 40.0, 1), (0.0, 40.0, -1), (38.0, 0.0, -1))]
-    found = _forces_mn(magpy, lower, stacked + pinners + beside)
-    pull = max(-f[2] for f in found[:len(stacked)])
-    lift, side, sits = 0.0, 0.0, True
-    for fx, _, fz in found[len(stacked):len(stacked) + len(pinners)]:
-        lift = max(lift, fz)
-        side = max(side, abs(fx))
-        sits = sits and pin_sits(base, fx, fz)
-    neighbour = 0.0
-    for fx, fy, _ in found[len(stacked) + len(pinners):]:
-        neighbour = max(neighbour, math.hypot(fx, fy))
-    return {"stack_pull": round(pull, 1), "pin_lift": round(lift, 1), "pin_side": round(side, 1),
-            "pin_sits": 1.0 if sits else 0.0, "neighbour": round(neighbour, 2)}
-
-
-# ---------------------------------------------------------------------- the second method
-def pin_table(base: Design, a: Array) -> list[tuple[float, float, float, float]]:
-    """A pinner ``offset`` mm off its victim (the worst turn): ``(offset, up, sideways,
-    friction holds)`` in mN (the last: friction x (weight - up), what holds it sideways)."""
-    magpy = magnets.require()
-    j = working_j(base, a)
-    pitch = base.checker_thickness_mm
-    lower = _checker(magpy, a, j, pitch=pitch)
-    out = []
-    for off in PIN_OFFSETS_MM:
-        rows = [_force_mn(magpy, lower, _checker(magpy, a, j, x=off, level=1, sign=-1, turn_deg=t, pitch=pitch)) for t in TURNS_DEG]
-        up = max(r[2] for r in rows)
-        side = max(abs(r[0]) for r in rows)
-        out.append((off, round(up, 1), round(side, 1), round(base.friction * (base.weight_mn - up), 1)))
-    return out
-
-
 def gap_window(base: Design, a: Array) -> list[tuple[float, float, float, float, float, float]]:
     """The array at each gap of :data:`GAP_WINDOW_MM`: ``(gap, B0 mT, lone, crowded, worst
     direction reach mm, what the second checker adds)``."""
     out = []
     for gap in GAP_WINDOW_MM:
-        b = Array(a.name, a.diameter_mm, a.thickness_mm, a.grade, a.rings, a.spacing_mm, gap, a.rim)
+        b = Array(a.name, a.diameter_mm, a.thickness_mm, a.grade, a.rings, a.spacing_mm, gap)
         table = mean_table(base, b)
         resp = response(base, table)
         out.append((gap, round(table.at(0, 0.0), 2), single_tolerance_mm(base, table), crowded_tolerance_mm(base, table),
@@ -352,23 +193,16 @@ def gap_window(base: Design, a: Array) -> list[tuple[float, float, float, float,
     return out
 
 
-def recoil_check(base: Design, a: Array, stack: int, mesh: tuple[int, int, int] = (6, 2, 1)) -> tuple[float, float]:
+def recoil_check(base: Design, a: Array, stack: int, mesh: tuple[int, int, int] | None = None) -> tuple[float, float]:
     """Bz (mT) at the sensor under a centred stack of ``stack`` checkers: (rigid discs at their
-    working point, every disc cut into cells — about ``mesh``'s product: (6, 2, 1) gives 12,
-    (4, 1, 1) 4 — and solved together on its recoil line)."""
-    magpy = magnets.require()
-    apply_demag, mesh_cylinder = magnets._require_response()
-    grade = GRADE_TABLE[a.grade]
-    pitch = base.checker_thickness_mm
-    rigid = sum(float(_checker(magpy, a, working_j(base, a), level=k, pitch=pitch).getB((0, 0, 0))[2]) for k in range(stack))
-    cells = [mesh_cylinder(m, mesh) for k in range(stack)
-             for m in _checker(magpy, a, grade.br_t, level=k, pitch=pitch).children]
-    solved = apply_demag(magpy.Collection(*cells), susceptibility=grade.mu_rec_nominal - 1.0)
-    return rigid * 1000, float(solved.getB((0.0, 0.0, 0.0))[2]) * 1000
+    working point, every disc cut into cells — ``mesh``, default
+    :data:`bgboard.hardware.magnets.ARRAY_MESH` — and solved together on its recoil line)."""
+    d = _design(base, a)
+    return magnets.bz_mt(d, [0.0], stack=stack)[0], magnets.recoil_bz_mt(d, stack, mesh=mesh)
 
 
 # ---------------------------------------------------------------------- placement
-def jitters(a: Array, seed: int) -> list[tuple[float, float, float, float, float]]:
+def jitters(a: Array, seed: int) -> Jitter:
     """Each disc of one checker glued off: up to :data:`PLACEMENT` (seeded)."""
     rng = random.Random(seed)
     off, high, tilt = PLACEMENT
@@ -384,14 +218,14 @@ def placement(base: Design, a: Array, table: FieldTable, checkers: int = 6) -> d
     (least and most, in checker units), the least worst-direction reach (mm) and the strongest
     pinner lift and stack pull (mN) between two of them."""
     magpy = magnets.require()
-    j = working_j(base, a)
+    d = _design(base, a)
     b0 = table.at(0, 0.0)
     fields, reaches = [], []
     for seed in range(1, checkers + 1):
         jit = jitters(a, seed)
-        fields.append(float(_checker(magpy, a, j, jitter=jit).getB((0, 0, 0))[2]) * 1000 / b0)
+        fields.append(float(magnets.checker(magpy, d, jitter=jit).getB((0, 0, 0))[2]) * 1000 / b0)
         reaches.append(worst_direction_reach_mm(base, a, table, jitter=jit))
-    f = forces(base, a, (jitters(a, 1), jitters(a, 2)))
+    f = magnet_forces.forces(d, (jitters(a, 1), jitters(a, 2)))
     return {"b0_low": round(min(fields), 3), "b0_high": round(max(fields), 3), "reach": min(reaches),
             "pin_lift": f["pin_lift"], "stack_pull": f["stack_pull"]}
 
@@ -444,10 +278,11 @@ def evaluate(base: Design, a: Array) -> Verdict:
         sensor = max(fitting, key=lambda s: s.mv_per_mt).name if fitting else "none"
         lone, crowded = single_tolerance_mm(base, table), crowded_tolerance_mm(base, table)
         worst_dir = worst_direction_reach_mm(base, a, table)
-    case, inner = inner_field_ka_m(base, a)
+    d = _design(base, a)
+    case, inner = magnets.worst_inner_field(d, recoil=False)
     grade = GRADE_TABLE[a.grade]
     cold, hot = (margin(grade, inner, t, typical=False) for t in STORAGE_C)
-    f = forces(base, a)
+    f = magnet_forces.forces(d)
     if min(cold, hot) < MIN_MARGIN:
         fails.append("loses field")
     if min(lone, crowded, worst_dir) < QUARTER_PITCH_MM:
@@ -471,7 +306,7 @@ def evaluate(base: Design, a: Array) -> Verdict:
 def ripple(base: Design, a: Array, offsets: tuple[float, ...] = (3.0, 6.0, 9.75, 12.0)) -> list[tuple[float, float, float]]:
     """How the field (mT) at a sensor ``offset`` mm from the checker's centre changes as the
     checker turns: ``(offset, least, most)`` over :data:`DIRECTIONS_DEG`."""
-    rows = bz_rows(base, a, list(offsets))[0]
+    rows = bz_rows(base, a, list(offsets))
     return [(r, round(min(d), 2), round(max(d), 2)) for r, d in zip(offsets, rows)]
 
 
@@ -480,27 +315,14 @@ def reversed_disc(base: Design, a: Array, index: int, offsets: tuple[float, ...]
     a sensor ``offset`` mm from its centre, along the x axis (the disc's side)."""
     magpy = magnets.require()
     j = working_j(base, a)
-    col = _checker(magpy, a, j)
+    col = magnets.checker(magpy, _design(base, a))
     col.children[index].polarization = (0.0, 0.0, -j)
     b0 = mean_table(base, a).at(0, 0.0)
     return [round(float(col.getB((-r / 1000, 0.0, 0.0))[2]) * 1000 / b0, 3) for r in offsets]
 
 
-def trial_table(base: Design, a: Array) -> FieldTable:
-    """The chosen array's direction-averaged table keyed to the board's design with the array's
-    disc, grade and gap (``--write-table``: to run the recognition benchmark on a copy of the
-    tree whose sensing.toml carries that magnet, before the design is switched)."""
-    table = mean_table(base, a)
-    return FieldTable(table.step_mm, table.bz, _design(base, a).key(), f"benchmarks/magnet_arrays.py: {a.name}, averaged over directions")
-
-
 def main(argv: list[str]) -> int:
     base = load_design()
-    if "--write-table" in argv:
-        from pathlib import Path
-
-        Path(argv[argv.index("--write-table") + 1]).write_text(trial_table(base, CHOSEN).to_json())
-        return 0
     start = time.perf_counter()
     arrays = (CHOSEN,) if "--quick" in argv else ARRAYS
     verdicts = [evaluate(base, a) for a in arrays]
@@ -531,13 +353,13 @@ def main(argv: list[str]) -> int:
         for index in (0, 1, a.count - 1):
             print(f"{a.name}: disc {index} (at {a.positions()[index][0]:.0f}, {a.positions()[index][1]:.0f} mm) the wrong way up: "
                   f"{reversed_disc(base, a, index)} of a checker 0 / 3 / 6 / 9.75 mm off a sensor")
-        for off, up, side, holds in pin_table(base, a):
+        for off, up, side, holds in magnet_forces.pin_table(_design(base, a)):
             print(f"{a.name}: a pinner {off:g} mm off its victim: lifted by {up:.0f} mN (half its weight: "
                   f"{base.weight_mn / 2:.1f}), pushed sideways by {side:.0f} mN (friction holds {holds:.0f})")
         for gap, b0, lone, crowded, worst, gain in gap_window(base, a):
             print(f"{a.name} at a {gap:g} mm gap: B0 {b0:.2f} mT, reach {lone:g} / {crowded:g} / {worst:g} mm, "
                   f"the second checker adds {gain:.2f}")
-        for stack, mesh in ((1, (6, 2, 1)), (1, (4, 1, 1)), (5, (4, 1, 1))):
+        for stack, mesh in ((1, (6, 2, 1)), (1, (4, 1, 1)), (5, (4, 1, 1))):  # 12 / 4 cells a disc
             rigid, solved = recoil_check(base, a, stack, mesh)
             print(f"{a.name}: {stack} stacked, rigid at the working point {rigid:.3f} mT, "
                   f"solved on the recoil line ({mesh} cells a disc) {solved:.3f} mT ({rigid / solved - 1:+.2%})")

@@ -2,7 +2,8 @@
 grades against every constraint the board puts on a checker's magnet, computed with the
 project's own physics (magpylib at each magnet's working point, magpylib-material-response
 for the field inside it, magpylib's getFT for the forces), side by side with the disc the
-design uses.
+design used before it took an array of stock discs (benchmarks/magnet_arrays.py): one disc,
+on its own, cannot meet them all.
 
 The constraints, each from hardware/README.md:
 
@@ -20,8 +21,9 @@ The constraints, each from hardware/README.md:
 Sizes and grades: NdFeB discs 5...20 mm x 1 mm in N38 (the stock thin discs of the magnet
 shops, e.g. dhit.pl's N38 table: Br 1.22-1.26 T, HcJ >= 955 kA/m), anisotropic ferrite discs
 in the stock sizes 25 x 3, 20 x 2 and 15 x 3 mm in Y30 (SJ285-77: Br 380/385 mT, HcJ
-199/220 kA/m), and the design's 28 x 1 mm isotropic Y10T disc (SJ285-77: 200/218 mT,
-210/250 kA/m), which is pressed to size in a catalogue grade, not stock.
+199/220 kA/m), and the rejected 28 x 1 mm isotropic Y10T disc (SJ285-77: 200/218 mT,
+210/250 kA/m), which is pressed to size in a catalogue grade, not stock.  Each disc lies on
+its own on the checker's axis, 0.5 mm up in it: a 4 mm gap (:data:`DISC_GAP_MM`).
 
 Usage: python benchmarks/magnet_candidates.py [--json]
 """
@@ -33,7 +35,7 @@ import sys
 import time
 from dataclasses import asdict, dataclass
 
-from bgboard.hardware import magnets
+from bgboard.hardware import magnet_forces, magnets
 from bgboard.hardware.magnet_grades import GRADE_TABLE, MIN_MARGIN, worst_margin
 from bgboard.hardware.physics import (
     SENSORS,
@@ -48,7 +50,11 @@ from bgboard.hardware.physics import (
 #: (two sensors per slot, hardware/README.md "A lone checker anywhere").
 QUARTER_PITCH_MM = 9.75
 
-#: (diameter mm, thickness mm, grade, stock?): the candidates, the design's disc first.
+#: The gap of a single disc 0.5 mm up in its checker: the board's 3.5 mm (skin, felt, the
+#: element's depth) and the 0.5 mm the Y10T disc sat up in its pocket.
+DISC_GAP_MM = 4.0
+
+#: (diameter mm, thickness mm, grade, stock?): the candidates, the rejected pressed disc first.
 CANDIDATES: tuple[tuple[float, float, str, bool], ...] = (
     (28.0, 1.0, "Y10T", False),
     (5.0, 1.0, "N38", True), (6.0, 1.0, "N38", True), (10.0, 1.0, "N38", True),
@@ -79,7 +85,7 @@ class Verdict:
 
 def evaluate(base: Design, diameter: float, thickness: float, grade: str, stock: bool) -> Verdict:
     """The figures of one candidate on the design's board (gap, pitch, checker)."""
-    d = base.with_options(magnet=(diameter, thickness), grade=grade)
+    d = base.with_options(magnet=(diameter, thickness), grade=grade, gap_mm=DISC_GAP_MM, rings=0, spacing_mm=0.0)
     table: FieldTable = magnets.compute_table(d)
     b0 = table.at(0, 0.0)
     stack15 = magnets.bz_mt(d, [0.0], stack=15)[0]
@@ -89,8 +95,8 @@ def evaluate(base: Design, diameter: float, thickness: float, grade: str, stock:
     g = GRADE_TABLE[grade]
     margin_min = worst_margin(g, inner, typical=False)[1]
     margin_typ = worst_margin(g, inner)[1]
-    lift = magnets.pin_forces_mn(d, 0.0)[1]
-    pull = -magnets.stack_force_mn(d, opposite=False)
+    lift = magnet_forces.pin_forces_mn(d, 0.0)[1]
+    pull = -magnet_forces.stack_force_mn(d, opposite=False)
     lone, crowded = single_tolerance_mm(d, table), crowded_tolerance_mm(d, table)
     fails = []
     if margin_min < MIN_MARGIN:
@@ -117,7 +123,7 @@ def main(argv: list[str]) -> int:
     if "--json" in argv:
         print(json.dumps([asdict(v) for v in verdicts], indent=1))
         return 0
-    print(f"candidates on the design's board (gap {base.gap_mm:g} mm, a {base.checker_mass_g:g} g checker: "
+    print(f"candidates on the design's board (one disc, gap {DISC_GAP_MM:g} mm, a {base.checker_mass_g:g} g checker: "
           f"weight {base.weight_mn:.1f} mN), {time.perf_counter() - start:.1f} s")
     print("| magnet | stock | J work T | B0 mT | 15 stacked mT | sensor | lone / crowded reach mm | H inside kA/m "
           "| margin at HcJ min / typ | pinner lifted mN | stack pull mN | breaks |")

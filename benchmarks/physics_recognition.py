@@ -169,8 +169,10 @@ def main(plays: int = 10_000, seed: int = 1, spread: float = 0.05, scatter: Scat
     legal = sum(v for k, v in tally.items() if k.startswith("legal"))
     read = tally["legal: played"] + tally["legal: ambiguous offer"]
     offsets.sort()
-    print(f"physics recognition: {done} plays (seed {seed}), {design.magnet_diameter_mm:g} x "
-          f"{design.magnet_thickness_mm:g} mm {design.grade} at {design.gap_mm:g} mm, {design.sensor.name}, "
+    discs = f"{design.magnet_count} x " if design.magnet_count > 1 else ""
+    apart = f" {design.magnet_spacing_mm:g} mm apart" if design.magnet_count > 1 else ""
+    print(f"physics recognition: {done} plays (seed {seed}), {discs}{design.magnet_diameter_mm:g} x "
+          f"{design.magnet_thickness_mm:g} mm {design.grade}{apart} at {design.gap_mm:g} mm, {design.sensor.name}, "
           f"B0 {resp.b0_mt:.2f} mT = {resp.swing} counts; {grid.per_slot} sensor(s) per slot "
           f"({len(grid.sensors())}); scatter {scatter}, gain spread {spread}"
           f"{'' if correct else ', without the crowd correction'}")

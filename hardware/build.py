@@ -141,7 +141,8 @@ def main(argv: list[str] | None = None) -> int:
             shutil.copy(work / f"{name}.png", PICTURES / f"{name}.png")
         print(f"{name}: {result['violations']} DRC violations, {result['unconnected']} unconnected pads, "
               f"{result['footprint_errors']} footprint errors -> {out / name}", file=sys.stderr)
-    # the mechanical stack-up (build123d, in the hardware extra's Python): STEP, section, checker STL
+    # the mechanical stack-up (build123d, in the hardware extra's Python): STEP, section, the checker's and
+    # its insert's STL, the insert's drawing
     stack = subprocess.run([python, str(HARDWARE / "stackup.py"), "--out", str(out / "stackup")])
     return 1 if erc.returncode or kicad_erc.returncode or drc.returncode or stack.returncode else 0
 

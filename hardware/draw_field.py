@@ -111,8 +111,10 @@ def main() -> int:
     height = top + len(CONTEXTS) * (5 * ch + 24) + 2 * (7 * ch + 24) + 2 * (5 * ch + 24) + 130
     img = Image.new("RGB", (left + len(alongs) * cw + 30, height), "white")
     draw = ImageDraw.Draw(img)
-    draw.text((10, 8), f"What point {PLACE} reads as, on the board as built: {d.magnet_diameter_mm:g} x "
-              f"{d.magnet_thickness_mm:g} mm {d.grade} magnets, gap {d.gap_mm:g} mm, {d.sensor.name}, "
+    array = f"{d.magnet_count} x " if d.magnet_count > 1 else ""
+    apart = f" {d.magnet_spacing_mm:g} mm apart" if d.magnet_count > 1 else ""
+    draw.text((10, 8), f"What point {PLACE} reads as, on the board as built: {array}{d.magnet_diameter_mm:g} x "
+              f"{d.magnet_thickness_mm:g} mm {d.grade} discs{apart}, gap {d.gap_mm:g} mm, {d.sensor.name}, "
               f"{grid.per_slot} sensor(s) per slot ({len(grid.sensors())}), slot pitch {pitch:g} mm", fill="black", font=font)
     draw.text((10, 24), "(the field at every sensor, the firmware's classifier, run rule and crowd correction, the host's reading; "
               "ticks: the sensors)", fill="black", font=font)

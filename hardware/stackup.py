@@ -6,14 +6,19 @@ builds one point's stack-up from hardware/stackup.toml and sensing.toml -- the f
 playing surface with the strip's stepped pocket and the LED's window, the felt, the strip
 with the hall sensors (and only parts no taller) on its sensing face and everything else on
 its back, the LED under its window and the acrylic rod in it, a checker on slot 0 with its
-magnet in its pocket -- then MEASURES on the solids the distance from the magnet's bottom
-face to the Hall element's sensitive plane (the gap the physics uses: sensing.toml's, which
+printed insert in its pocket and the insert's 19 stock discs (sensing.toml's [magnet] array,
+placed where :func:`bgboard.hardware.physics.magnet_centres` puts them) -- then MEASURES on
+the solids the distance from the bottom face of the disc on the checker's axis to the Hall
+element's sensitive plane (the gap the physics uses: sensing.toml's, which
 tests/hardware/test_stackup.py holds equal to this) and writes, in DIR:
 
 * ``stackup-point.step``: the point's stack-up, one named solid per part;
 * ``stackup-section.png``: the section drawing (the point's axis at its base and at its
   tip, where the LED's light comes out, and across the strip);
-* ``checker.stl``: the checker with its magnet pocket, to 3D-print or to drill to.
+* ``checker.stl``: the checker with the insert's pocket, to 3D-print or to drill to;
+* ``insert.stl``: the insert with its 19 blind holes, to 3D-print;
+* ``insert-drawing.png``: the insert drawn to print or check it by, its holes numbered and
+  their positions listed, and how the discs go in (all the same way up).
 
 ``--pictures`` also copies the section drawing to hardware/stackup.png (the README's).
 Exit 0; 1 when the measured gap is not sensing.toml's; 2 for bad arguments; 69 when this
@@ -33,7 +38,9 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "host"))
 import strip_plan  # noqa: E402  (hardware/ is not a package: the boards' plan, read by both)
+from bgboard.hardware import physics  # noqa: E402  (pure: the design and its discs' centres)
 
 HARDWARE = Path(__file__).resolve().parent
 STACKUP_FILE = HARDWARE / "stackup.toml"
@@ -43,10 +50,12 @@ PICTURE = HARDWARE / "stackup.png"
 
 @dataclass(frozen=True)
 class Params:
-    """stackup.toml's tables and sensing.toml's checker, magnet and board."""
+    """stackup.toml's tables and sensing.toml's checker, magnet and board (as read, and as
+    the physics reads them: ``design``)."""
 
     stack: dict[str, Any]
     sensing: dict[str, Any]
+    design: physics.Design
 
     def __getitem__(self, key: str) -> dict[str, Any]:
         return self.stack[key]
@@ -59,9 +68,15 @@ class Params:
     def base(self) -> float:
         return float(self.sensing["board"]["base_mm"])
 
+    @property
+    def centres(self) -> tuple[tuple[float, float], ...]:
+        """The discs' centres on the checker (mm from its axis; the first on the axis)."""
+        return physics.magnet_centres(self.design)
+
 
 def load(stackup: Path = STACKUP_FILE, sensing: Path = SENSING_FILE) -> Params:
-    return Params(tomllib.loads(stackup.read_text()), tomllib.loads(sensing.read_text()))
+    text = sensing.read_text()
+    return Params(tomllib.loads(stackup.read_text()), tomllib.loads(text), physics.parse_design(text))
 
 
 def check(p: Params) -> None:
@@ -69,7 +84,9 @@ def check(p: Params) -> None:
     s, sen = p["surface"], p["sensor"]
     for table, keys in (("surface", ("thickness_mm", "skin_mm", "felt_mm", "ledge_mm")), ("strip", ("thickness_mm",)),
                         ("sensor", ("height_mm", "element_depth_mm")), ("window", ("diameter_mm",)),
-                        ("led", ("size_mm", "height_mm"))):
+                        ("led", ("size_mm", "height_mm")),
+                        ("checker_insert", ("diameter_mm", "pocket_clearance_mm", "hole_clearance_mm",
+                                            "hole_extra_depth_mm", "min_wall_mm"))):
         for key in keys:
             value = p[table][key]
             if not isinstance(value, (int, float)) or isinstance(value, bool) or not 0 < value < 100:
@@ -80,11 +97,27 @@ def check(p: Params) -> None:
         raise ValueError("[sensor] element_depth_mm is deeper than the package")
     if p["led"]["size_mm"] * math.sqrt(2) >= p["window"]["diameter_mm"]:
         raise ValueError("[window] diameter_mm is narrower than the LED's diagonal: it cannot rise into it")
+    ins, d = p["checker_insert"], p.design
+    reach = max(math.hypot(cx, cy) for cx, cy in p.centres) + (d.magnet_diameter_mm + ins["hole_clearance_mm"]) / 2
+    if reach + ins["min_wall_mm"] > ins["diameter_mm"] / 2 + 1e-9:
+        raise ValueError(f"[checker_insert] diameter_mm leaves less than {ins['min_wall_mm']:g} mm outside "
+                         f"the outer holes (they reach {reach:.2f} mm from its axis)")
+    if ins["diameter_mm"] + ins["pocket_clearance_mm"] > d.checker_diameter_mm - 2.0:
+        raise ValueError("[checker_insert] diameter_mm leaves less than 1 mm of the checker round its pocket")
+    if insert_thickness(p) >= d.checker_thickness_mm - 1.0:
+        raise ValueError("[checker_insert] the pocket leaves less than 1 mm of the checker over it")
+
+
+def insert_thickness(p: Params) -> float:
+    """The insert (and its pocket's depth): the floor under the discs (sensing.toml's
+    depth_mm) and the holes over it (a disc's thickness and its tolerance)."""
+    d = p.design
+    return d.magnet_depth_mm + d.magnet_thickness_mm + p["checker_insert"]["hole_extra_depth_mm"]
 
 
 def physics_gap_mm(p: Params) -> float:
     """The gap the physics uses (bgboard.hardware.physics.Design.gap_mm, from sensing.toml)."""
-    return float(p.sensing["board"]["surface_mm"]) + float(p.sensing["magnet"]["depth_mm"])
+    return p.design.gap_mm
 
 
 @dataclass
@@ -249,29 +282,45 @@ def build_place(p: Params, slots: int = 5, checker_slot: int | None = 0) -> Plac
 
 
 def checker_parts(p: Params, x: float, y: float, z0: float) -> dict[str, Any]:
-    """A checker resting at z0: its body with the magnet's pocket in its underside, the
-    magnet on the pocket's floor and the pad filling the pocket under it, flush."""
-    ch, mg = p.sensing["checker"], p.sensing["magnet"]
-    pocket_d = mg["diameter_mm"] + p["checker_pad"]["pocket_clearance_mm"]
-    pocket_depth = mg["depth_mm"] + mg["thickness_mm"]  # the magnet's depth under it and its thickness
-    body = _disc(x, y, z0, ch["diameter_mm"], ch["thickness_mm"]) - _disc(x, y, z0 - 1, pocket_d, pocket_depth + 1)
+    """A checker resting at z0: its body with the insert's pocket in its underside, the
+    printed insert in the pocket flush with the checker's face, and a disc on the floor of
+    each of the insert's holes (``magnet1`` on the checker's axis, then the rings)."""
+    ch, d, ins = p.sensing["checker"], p.design, p["checker_insert"]
+    pocket_d = ins["diameter_mm"] + ins["pocket_clearance_mm"]
+    hole_d = d.magnet_diameter_mm + ins["hole_clearance_mm"]
+    hole_depth = d.magnet_thickness_mm + ins["hole_extra_depth_mm"]
+    body = _disc(x, y, z0, ch["diameter_mm"], ch["thickness_mm"]) - _disc(x, y, z0 - 1, pocket_d, insert_thickness(p) + 1)
     body.label = "checker"
     bottom = first_hit_up(body, x + (ch["diameter_mm"] + pocket_d) / 4, y, z0 - 1)  # its face, beside the pocket
     floor = first_hit_up(body, x, y, z0 - 1)  # the pocket's floor
-    magnet = _disc(x, y, floor - mg["thickness_mm"], mg["diameter_mm"], mg["thickness_mm"])
-    pad = _disc(x, y, bottom, pocket_d, floor - mg["thickness_mm"] - bottom)
-    return {"checker": body, "magnet": magnet, "pad": pad}
+    insert = _disc(x, y, bottom, ins["diameter_mm"], floor - bottom)
+    for cx, cy in p.centres:
+        insert -= _disc(x + cx, y + cy, floor - hole_depth, hole_d, hole_depth + 1)
+    parts = {"checker": body, "insert": insert}
+    for i, (cx, cy) in enumerate(p.centres):
+        hole_floor = first_hit_up(insert, x + cx, y + cy, bottom + 0.01)  # probed from inside the insert
+        parts[f"magnet{i + 1}"] = _disc(x + cx, y + cy, hole_floor, d.magnet_diameter_mm, d.magnet_thickness_mm)
+    return parts
+
+
+def magnets(parts: dict[str, Any]) -> list[Any]:
+    """The discs among a checker's (or a place's) parts, the one on the axis first."""
+    return [s for n, s in parts.items() if n.startswith("magnet")]
 
 
 def measured_gap_mm(place: Place) -> float:
-    """The magnet's bottom face to the Hall element's plane of the sensor under it, on the
-    solids (the checker's magnet over slot 0's sensor)."""
-    magnet = place.parts["magnet"]
-    box = magnet.bounding_box()
+    """The bottom face of the disc on the checker's axis to the Hall element's plane of the
+    sensor under it, on the solids (the checker over slot 0's sensor)."""
+    box = place.parts["magnet1"].bounding_box()
     cx = (box.min.X + box.max.X) / 2
     x, _, _ = min(place.elements, key=lambda e: abs(e[0] - cx))
     element = place.parts[f"element{[e[0] for e in place.elements].index(x) + 1}"].bounding_box()
     return box.min.Z - (element.min.Z + element.max.Z) / 2
+
+
+def insert_mass_g(p: Params) -> float:
+    """One printed insert's PLA, solid (the filament line of bom.csv)."""
+    return checker_parts(p, 0, 0, 0)["insert"].volume / 1000 * p["checker_insert"]["pla_g_per_cm3"]
 
 
 def window_clear(place: Place) -> bool:
@@ -314,14 +363,17 @@ def write_step(place: Place, path: Path) -> None:
     export_step(assembly, str(path))
 
 
-def write_checker_stl(p: Params, path: Path) -> None:
+def write_checker_stls(p: Params, checker: Path, insert: Path) -> None:
+    """The checker with its pocket, and the insert turned holes up, as it is printed."""
     from build123d import export_stl
 
-    export_stl(checker_parts(p, 0, 0, 0)["checker"], str(path), tolerance=0.02, angular_tolerance=0.1)
+    parts = checker_parts(p, 0, 0, 0)
+    export_stl(parts["checker"], str(checker), tolerance=0.02, angular_tolerance=0.1)
+    export_stl(parts["insert"], str(insert), tolerance=0.02, angular_tolerance=0.1)
 
 
 COLOURS = {"surface": "#c8a165", "felt": "#2e7d32", "strip": "#1b5e20", "frame": "#8d6e63", "checker": "#eeeeee",
-           "magnet": "#616161", "pad": "#bdbdbd", "light_rod": "#b3e5fc", "led": "#fff176", "sensor": "#212121",
+           "magnet": "#616161", "insert": "#ffcc80", "light_rod": "#b3e5fc", "led": "#fff176", "sensor": "#212121",
            "element": "#e53935", "c100n": "#a1887f", "mux": "#263238", "regulator": "#37474f", "c1u": "#a1887f",
            "header": "#424242", "socket": "#757575", "screw": "#9e9e9e"}
 
@@ -380,11 +432,11 @@ def draw_section(p: Params, place: Place, gap: float, path: Path) -> None:
         ax.set_xlabel("mm", fontsize=8)
         ax.tick_params(labelsize=7)
     base_ax = views[0][0]
-    magnet_z = place.parts["magnet"].bounding_box().min.Z
+    magnet_z = place.parts["magnet1"].bounding_box().min.Z
     ex, _, ez = place.elements[0]
     base_ax.annotate("", xy=(ex + 3, ez), xytext=(ex + 3, magnet_z), arrowprops={"arrowstyle": "<->", "linewidth": 0.8})
     base_ax.text(ex + 3.6, (ez + magnet_z) / 2, f"gap {gap:.2f} mm\n(measured)", fontsize=8, va="center")
-    notes = [("checker", 26, 5.5), ("magnet in its pocket, pad under it", 24, 1.8), ("felt", 41, 1.2),
+    notes = [("checker", 8, 6.2), ("19 discs in the printed insert", 6.5, 2.3), ("felt", 41, 1.2),
              ("surface", 41, -1.2), ("sensor (element in red)", 1, -4.3), ("strip", 41, -3.9),
              ("parts on the back", 35, -7.5), ("frame", -14, 7)]
     for text, x, z in notes:
@@ -400,9 +452,74 @@ def draw_section(p: Params, place: Place, gap: float, path: Path) -> None:
     plt.close(fig)
 
 
+def draw_insert(p: Params, path: Path) -> None:
+    """The insert as a maker prints or checks it: seen from its top (the holes' side), each
+    hole numbered, the positions listed; its section through holes 1, 2 and 5; how the
+    discs go in."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from build123d import Plane
+    from matplotlib.patches import Circle, Polygon
+
+    ins, d = p["checker_insert"], p.design
+    parts = checker_parts(p, 0, 0, 0)
+    hole_d = d.magnet_diameter_mm + ins["hole_clearance_mm"]
+    hole_depth = d.magnet_thickness_mm + ins["hole_extra_depth_mm"]
+    r = ins["diameter_mm"] / 2
+    on_axis = sorted((cx, i + 1) for i, (cx, cy) in enumerate(p.centres) if abs(cy) < 1e-6)
+    fig = plt.figure(figsize=(12, 7), dpi=110)
+    grid = fig.add_gridspec(2, 2, width_ratios=[1.1, 1], height_ratios=[1.5, 1])
+    top, side, table = fig.add_subplot(grid[0, 0]), fig.add_subplot(grid[1, 0]), fig.add_subplot(grid[:, 1])
+    top.add_patch(Circle((0, 0), r, facecolor=_colour("insert"), edgecolor="black", linewidth=0.6))
+    for i, (cx, cy) in enumerate(p.centres):
+        top.add_patch(Circle((cx, cy), hole_d / 2, facecolor="white", edgecolor="black", linewidth=0.5))
+        top.text(cx, cy - hole_d / 2 - 0.3, str(i + 1), fontsize=7, ha="center", va="top")
+    top.annotate("", xy=(-r, -r - 1.5), xytext=(r, -r - 1.5), arrowprops={"arrowstyle": "<->", "linewidth": 0.6})
+    top.text(0, -r - 2.0, f"Ø {ins['diameter_mm']:g}", fontsize=8, ha="center", va="top")
+    top.set_xlim(-r - 2, r + 2)
+    top.set_ylim(-r - 4, r + 2)
+    top.set_aspect("equal")
+    top.set_title(f"from the top (the holes' side): {len(p.centres)} holes Ø {hole_d:g} x {hole_depth:g} deep, "
+                  f"{d.magnet_spacing_mm:g} mm apart", fontsize=9)
+    for name in ("insert", *[n for n in parts if n.startswith("magnet")]):
+        for poly in _section_polygons(parts[name], Plane.XZ):
+            side.add_patch(Polygon([(pt[0], pt[2]) for pt in poly], closed=True, facecolor=_colour(name),
+                                   edgecolor="black", linewidth=0.4))
+    side.set_xlim(-r - 2, r + 2)
+    side.set_ylim(-1, insert_thickness(p) + 1.5)
+    side.set_aspect("equal")
+    side.set_title(f"section through holes {', '.join(str(n) for _, n in on_axis)} (discs in grey): "
+                   f"{insert_thickness(p):g} mm thick, "
+                   f"the discs' floor {d.magnet_depth_mm:g} mm up", fontsize=9)
+    for ax in (top, side):
+        ax.set_xlabel("mm", fontsize=8)
+        ax.tick_params(labelsize=7)
+    rows = [f"{i + 1:>2}  {round(cx, 2) + 0.0:7.2f}  {round(cy, 2) + 0.0:7.2f}" for i, (cx, cy) in enumerate(p.centres)]
+    how = (f"Print in PLA, 100 % infill, holes up, 0.1-0.2 mm layers.\n"
+           f"Every disc the same way up: north up in a white checker's\n"
+           f"insert, south up in a black one's.  Take the discs off one end\n"
+           f"of a stack (a stack's discs all point one way), pressing the\n"
+           f"end disc into its hole and sliding the stack off sideways;\n"
+           f"check each filled insert with a marked reference disc\n"
+           f"(hardware/prototype.md).  A drop of glue under each disc,\n"
+           f"the insert glued into the checker's {ins['diameter_mm'] + ins['pocket_clearance_mm']:g} mm pocket, "
+           f"{insert_thickness(p):g} mm deep.")
+    table.axis("off")
+    table.text(0, 1, "hole   x mm     y mm\n" + "\n".join(rows), family="monospace", fontsize=8, va="top",
+               transform=table.transAxes)
+    table.text(0, 0.02, how, fontsize=8, va="bottom", transform=table.transAxes)
+    fig.suptitle(f"bgboard: the checker insert ({len(p.centres)} stock {d.magnet_diameter_mm:g} x "
+                 f"{d.magnet_thickness_mm:g} mm {d.grade} discs; hardware/stackup.toml, sensing.toml)", fontsize=10)
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=Path, required=True, help="directory for the STEP, the PNG and the STL")
+    parser.add_argument("--out", type=Path, required=True, help="directory for the STEP, the PNGs and the STLs")
     parser.add_argument("--pictures", action="store_true", help="also copy the section drawing to hardware/stackup.png")
     parser.add_argument("--stackup", type=Path, default=STACKUP_FILE, help="the stack-up's numbers (default: hardware/)")
     parser.add_argument("--sensing", type=Path, default=SENSING_FILE, help="the sensing design (default: hardware/)")
@@ -436,15 +553,16 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     built = time.perf_counter() - started
     write_step(place, out / "stackup-point.step")
-    write_checker_stl(p, out / "checker.stl")
+    write_checker_stls(p, out / "checker.stl", out / "insert.stl")
     draw_section(p, place, gap, out / "stackup-section.png")
+    draw_insert(p, out / "insert-drawing.png")
     if args.pictures:
         shutil.copy(out / "stackup-section.png", PICTURE)
     wanted = physics_gap_mm(p)
     lit = light(p)
     print(f"stackup: gap measured {gap:.3f} mm (sensing.toml: {wanted:.3f} mm); {len(place.parts)} solids built in "
-          f"{built:.2f} s, files in {time.perf_counter() - started:.2f} s; green through the window "
-          f"{lit['green'][0]:.0f}-{lit['green'][1]:.0f} mcd -> {out}", file=sys.stderr)
+          f"{built:.2f} s, files in {time.perf_counter() - started:.2f} s; insert {insert_mass_g(p):.2f} g of PLA; "
+          f"green through the window {lit['green'][0]:.0f}-{lit['green'][1]:.0f} mcd -> {out}", file=sys.stderr)
     if not math.isclose(gap, wanted, abs_tol=0.01):
         print(f"stackup.py: the model's gap is {gap:.3f} mm but sensing.toml's is {wanted:.3f} mm: "
               "change one of them (hardware/README.md, 'Stack-up')", file=sys.stderr)

@@ -3,17 +3,26 @@ the host's per-place readings (sense.slots), which must agree with the checkers 
 
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
 
 from bgboard.link import messages as m
 from bgboard.hardware import load_grid
+from bgboard.hardware.physics import ADC_SAMPLES
 from bgboard.rules import Position
 from bgboard.sense.places import COLOUR_NAMES
 from bgboard.sense.slots import PLACE_NUMBERS, SlotMap
 from bgboard.sim.field import NOISE_LEVELS, readings
 from bgboard.sim.layout import COLOURS, PLACES, WHITE, Layout
+
+
+def reading_noise(level: str) -> float:
+    """The noise of a sensor's reading (counts) at a named level of the simulator: the level is
+    one ADC conversion's, the firmware reads the mean of ADC_SAMPLES of them (a ``slots`` line
+    sets the reading itself)."""
+    return NOISE_LEVELS[level] / math.sqrt(ADC_SAMPLES)
 
 pytestmark = pytest.mark.slow  # whole matches / engines / firmware runs: the full run, not -m "not slow"
 
@@ -36,7 +45,7 @@ STACKED = Layout(
 @pytest.mark.parametrize("noise", ["none", "medium"])
 def test_firmware_readings_agree_with_the_table(run_firmware, layout: Layout, noise: str) -> None:
     grid = load_grid()
-    values = readings(grid, layout, random.Random(7), noise=NOISE_LEVELS[noise])
+    values = readings(grid, layout, random.Random(7), noise=reading_noise(noise))
     run = run_firmware(["slots " + " ".join(map(str, values)), "@100", "stop"])
     assert run.stderr == ""
     snapshot = run.of(m.Snapshot)[0]
@@ -58,7 +67,7 @@ def noisy_field(layout: Layout, noise: str, ms: int) -> list[str]:
     lines = []
     for t in range(0, ms, 10):
         lines += [f"@{t}", "slots " + " ".join(map(str, readings(load_grid(), layout, rng,
-                                                                 noise=NOISE_LEVELS[noise])))]
+                                                                 noise=reading_noise(noise))))]
     return lines + ["stop"]
 
 
@@ -68,8 +77,9 @@ def test_a_still_board_with_medium_noise_reports_nothing(run_firmware) -> None:
 
 
 def test_high_noise_never_fakes_a_colour_or_a_fault(run_firmware) -> None:
-    """At sigma = 900 counts (0.1 checker) a level boundary may wobble through the debounce
-    now and then (a stack level for a moment), but no slot changes colour or reads FAULT."""
+    """At sigma = 900 counts a conversion (a reading: 450, 0.16 of the array's checker) a level
+    boundary may wobble through the debounce now and then (a stack level for a moment), but no
+    slot changes colour or reads FAULT."""
     run = run_firmware(noisy_field(STACKED, "high", 3000))
     snapshot = run.of(m.Snapshot)[0].states
     for change in (c for frame in run.of(m.Changes) for c in frame.changes):

@@ -15,8 +15,9 @@ N: int = _BOARD["SENSOR_COUNT"]
 
 
 def offsets() -> list[int]:
-    """Sensor-to-sensor spread of the no-field reading (a few hundred counts)."""
-    return [32768 + ((i * 37) % 13 - 6) * 300 for i in range(N)]
+    """Sensor-to-sensor spread of the no-field reading (up to 1,200 counts either way: under
+    half a checker's swing, the most the firmware's empty calibration accepts)."""
+    return [32768 + ((i * 37) % 13 - 6) * 200 for i in range(N)]
 
 
 def test_calibrate_empty_persists_and_survives_reboot(run_firmware, tmp_path: Path) -> None:
@@ -29,7 +30,7 @@ def test_calibrate_empty_persists_and_survives_reboot(run_firmware, tmp_path: Pa
     saved = json.loads((flash / "calibration.json").read_text())
     assert saved["empty"] == base
 
-    # A sensor whose baseline sits 1800 counts low: with the stored baseline a black checker
+    # A sensor whose baseline sits 1200 counts low: with the stored baseline a black checker
     # (−SWING) still reads one black, and the empty sensor reads empty after the reboot.
     low = base.index(min(base))
     run = run_firmware([f"slots {' '.join(map(str, base))}", "@100",
@@ -110,7 +111,7 @@ def test_unwritable_flash_reports_calibration_unsaved(run_firmware, tmp_path: Pa
 def test_calibrate_checkers_subtracts_the_crowds_field(run_firmware, tmp_path: Path) -> None:
     """Points 15-17 full of white checkers on their slots (the physics field of the board as
     built): a centre sensor of point 16 reads its checker less the neighbours' rim return
-    (several % of a checker); the calibration records its swing without that crowd, as the
+    (a quarter of a checker on the array of discs); the calibration records its swing without that crowd, as the
     firmware subtracts it when it reads (firmware/crowd.py)."""
     import random
 
@@ -129,8 +130,9 @@ def test_calibrate_checkers_subtracts_the_crowds_field(run_firmware, tmp_path: P
     saved = json.loads((flash / "calibration.json").read_text())
     centre = grid.sensors().index((grid.of("16")[2], 0))
     raw = values[centre] - 32768
-    assert raw < 0.97 * SWING  # the crowd takes a few % from the reading
+    assert raw < 0.8 * SWING  # the crowd takes a quarter of a checker from the reading
     # the swing recorded without it, but for the fields under 0.005 of a checker the table
-    # leaves out (hardware/make_board.py CROWD_LEAST: the far neighbours, 1-2 % together)
-    assert abs(saved["swing"][centre] - SWING) <= 0.02 * SWING
+    # leaves out (hardware/make_board.py CROWD_LEAST: the far neighbours, 2.3 % together on
+    # the array, whose return field reaches further than the disc's 1-2 %)
+    assert abs(saved["swing"][centre] - SWING) <= 0.03 * SWING
     assert abs(saved["swing"][centre] - SWING) < abs(raw - SWING) / 2

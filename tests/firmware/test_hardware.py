@@ -6,7 +6,10 @@ import csv
 import sys
 import tomllib
 
+import pytest
 from PIL import Image
+
+from bgboard.hardware.physics import load_design
 
 from fwrun import ROOT
 
@@ -42,7 +45,28 @@ def test_bom_quantities_match_the_grid_and_pins() -> None:
     assert quantity("1479") == 3 * len(PINS["pi"]["buttons"])
     magnet = tomllib.loads((ROOT / "hardware/sensing.toml").read_text())["magnet"]
     size = f"{magnet['diameter_mm']:g}x{magnet['thickness_mm']:g} {magnet['grade']}"
-    assert quantity(f"ferrite disc {size}") == 30  # the magnet of sensing.toml, one under each checker
+    per_checker = load_design(ROOT / "hardware/sensing.toml").magnet_count  # the discs of one checker
+    assert per_checker == 19
+    # the discs of sensing.toml, 19 in each of 30 checkers, and up to a tenth more as spares
+    assert 30 * per_checker <= quantity(f"NdFeB disc {size}") <= 33 * per_checker
+
+
+def test_the_prototypes_order_adds_up_at_the_boms_prices() -> None:
+    """hardware/prototype.md's order: its rows sum to its total, and the magnets (ten checkers'
+    discs and spares) and the inserts' PLA cost what bom.csv's unit prices make them."""
+    text = (ROOT / "hardware/prototype.md").read_text()
+    table = text[text.index("| part | how many | USD |"):]
+    rows = [line.strip("|").split("|") for line in table[:table.index("\n\n")].splitlines()[2:]]
+    cells = {part.strip(): (count.strip(), float(usd.strip().strip("*"))) for part, count, usd in rows}
+    total = cells.pop("**total**")[1]
+    assert sum(usd for _, usd in cells.values()) == pytest.approx(total, abs=0.005)
+    unit = {r["part_number"]: float(r["unit_price_usd"]) for r in ROWS[:-1]}
+    per_checker = load_design(ROOT / "hardware/sensing.toml").magnet_count
+    discs = next(v for k, v in cells.items() if "NdFeB discs" in k)
+    assert 10 * per_checker <= int(discs[0]) <= 11 * per_checker
+    assert discs[1] == pytest.approx(int(discs[0]) * unit["NdFeB disc 2x1 N38"], abs=0.005)
+    pla = next(v for k, v in cells.items() if k.startswith("PLA"))
+    assert pla[1] == pytest.approx(int(pla[0].removesuffix(" g")) * unit["PLA filament 1.75 mm"], abs=0.005)
 
 
 def test_grid_fits_the_multiplexers() -> None:

@@ -32,17 +32,46 @@ def test_boot_sends_hello_then_an_empty_snapshot(run_firmware) -> None:
     assert [f.seq for f in run.frames] == list(range(len(run.frames)))
 
 
+def crowd_of(states: tuple[int, ...]) -> list[int]:
+    """The field (counts) the checkers of the slot ``states`` give each slot's centre sensor,
+    as the firmware's crowd table has it (firmware/crowd.py): what a real board's sensor reads
+    besides its own checker, and what the firmware takes away again."""
+    import sys
+
+    from bgboard.hardware import firmware_dir, load_grid
+    from fwrun import PER_SLOT, _BOARD
+
+    from tests.support import crowd_table
+
+    if str(firmware_dir()) not in sys.path:
+        sys.path.insert(0, str(firmware_dir()))
+    from crowd import Crowd
+
+    class Tally:
+        crowd = [0] * (N * PER_SLOT)
+
+        def add_crowd(self, s: int, field: int) -> None:
+            self.crowd[s] += field
+
+    tally = Tally()
+    Crowd(tally, N, crowd_table(load_grid())).update(bytes(states))
+    return [round(SWING * tally.crowd[slot * PER_SLOT] / _BOARD["CROWD_SCALE"]) for slot in range(N)]
+
+
 def test_every_slot_is_read_through_its_own_mux_channel(run_firmware) -> None:
-    """A distinct state on every slot: the scan order and the grid numbering agree."""
+    """A distinct state on every slot: the scan order and the grid numbering agree.  (Each
+    reading carries the field of the checkers around it, as on a board: the array's reaches a
+    quarter of a checker, which the firmware takes away.)"""
     kinds = [("white", 1), ("black", 1), ("white", 3), ("black", 2), ("white", 0)]
     wanted = [kinds[(i * 7 + i // 5) % len(kinds)] for i in range(N)]
-    values = " ".join(str(counts(c, k)) for c, k in wanted)
+    lying = tuple(0 if k == 0 else m.slot_state(m.WHITE if c == "white" else m.BLACK, k) for c, k in wanted)
+    expected = as_reported(lying)
+    around = crowd_of(lying)  # where the checkers lie
+    values = " ".join(str(counts(c, k) + field) for (c, k), field in zip(wanted, around))
     run = run_firmware([f"slots {values}", "@50", "stop"])
     snapshot = run.of(m.Snapshot)[0]
-    expected = as_reported(tuple(
-        0 if k == 0 else m.slot_state(m.WHITE if c == "white" else m.BLACK, k) for c, k in wanted
-    ))
     assert snapshot.states == expected
+
 
 
 def test_a_checker_set_down_is_reported_after_four_identical_scans(run_firmware) -> None:

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from bgboard.hardware.physics import ADC_SAMPLES, SENSORS, reading_noise_mt
-from fwrun import _BOARD, run_firmware, run_script  # noqa: F401  (run_firmware: a fixture)
+from fwrun import _BOARD, SWING, run_firmware, run_script  # noqa: F401  (run_firmware: a fixture)
 
 SENSORS_ON_BOARD = _BOARD["SENSOR_COUNT"]
 
@@ -128,16 +128,18 @@ def test_the_firmware_reads_every_sensor_adc_samples_times_a_scan(tmp_path: Path
 
 
 def test_a_noise_line_reaches_the_firmware_and_a_still_board_stays_still(run_firmware) -> None:
-    """Per-conversion noise of 1,500 counts (0.22 of a checker; the mean of four: 0.11) on an
-    empty board: the firmware reports nothing.  Four times as much (a mean of 0.44 of a
-    checker) does put sensors past half a swing for four scans: the line does reach the ADC."""
+    """Per-conversion noise of 0.22 of a checker (1,500 counts on the 28 mm disc, 612 on the
+    array; the mean of four: 0.11) on an empty board: the firmware reports nothing.  Four times
+    as much (a mean of 0.44 of a checker) does put sensors past half a swing for four scans:
+    the line does reach the ADC."""
     from bgboard.link import messages as m
 
-    quiet = run_firmware(["noise 1500 3", "@2000", "stop"])
+    sigma = round(0.22 * SWING)
+    quiet = run_firmware([f"noise {sigma} 3", "@2000", "stop"])
     assert quiet.returncode == 0, quiet.stderr
     assert quiet.problems == [] and "ignored" not in quiet.stderr
     assert quiet.of(m.Changes) == []
-    loud = run_firmware(["noise 6000 3", "@2000", "stop"])
+    loud = run_firmware([f"noise {4 * sigma} 3", "@2000", "stop"])
     assert loud.returncode == 0, loud.stderr
     assert loud.of(m.Changes) != []
 

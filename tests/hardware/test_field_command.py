@@ -27,15 +27,16 @@ def test_the_design_as_built_as_json() -> None:
     assert set(report) == KEYS
     design = load_design()
     magnet = report["magnet"]
-    assert (magnet["diameter_mm"], magnet["thickness_mm"], magnet["polarization_t"]) == (28.0, 1.0, 0.218)
-    assert 0.8 * 0.218 < magnet["working_polarization_t"] < 0.218  # on its recoil line, a little lower
+    assert (magnet["diameter_mm"], magnet["thickness_mm"], magnet["polarization_t"]) == (2.0, 1.0, 1.24)
+    assert (magnet["count"], magnet["rings"], magnet["spacing_mm"]) == (19, 2, 7.0)
+    assert 0.97 * 1.24 < magnet["working_polarization_t"] < 1.24  # on its recoil line, a little lower
     point = report["working_point"]
-    assert point["margin"] >= 0.10 and point["worst_c"] == -20.0  # isotropic ferrite: weakest in the cold
-    assert point["inner_field_ka_m"] < -100
+    assert point["margin"] >= 0.10 and point["worst_c"] == 60.0  # NdFeB: weakest in the heat
+    assert point["case"] == "pinned under two pinners" and point["inner_field_ka_m"] < -600
     assert report["sensor"] == {"name": "DRV5055A1", "mv_per_mt": 60.0, "range_mt": 22.0}
     assert (report["gap_mm"], report["checker_thickness_mm"], report["slot_pitch_mm"]) == (
         design.gap_mm, design.checker_thickness_mm, design.slot_pitch_mm)
-    assert 12.0 <= report["max_offset_mm"] < report["slot_pitch_mm"] / 2
+    assert 11.0 <= report["max_offset_mm"] < report["slot_pitch_mm"] / 2  # past the quarter pitch (9.75 mm)
     samples = report["samples"]
     assert {s["stack"] for s in samples} == {1, 2, 3, 4, 5}
     for s in samples:
@@ -58,6 +59,7 @@ def test_the_issues_magnet_all_but_clips_a_drv5055a3() -> None:
     done = field("--magnet", "6x2", "--grade", "N35", "--gap-mm", "3", "--sensor", "DRV5055A3", "--json")
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
+    assert report["magnet"]["count"] == 1  # --magnet alone: one disc
     centred = next(s for s in report["samples"] if s["stack"] == 1 and s["offset_mm"] == 0)
     # issue 22's 89.5 mT was a rigid magnet's: at its working point 2.6 % less, 1 % inside the A3's 88 mT
     assert centred["bz_mt"] == pytest.approx(87.1, abs=0.1)
@@ -76,7 +78,15 @@ def test_the_disc_before_loses_its_field() -> None:
 def test_the_text_table() -> None:
     done = field()
     assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("magnet 19 discs 2 x 1 mm 7 mm apart, J = 1.24 T")
     assert "one checker reads right up to" in done.stdout and "white stack" in done.stdout
+
+
+def test_another_array_of_the_same_discs() -> None:
+    done = field("--rings", "1", "--spacing-mm", "9", "--json")
+    assert done.returncode == 0, done.stderr
+    magnet = json.loads(done.stdout)["magnet"]
+    assert (magnet["diameter_mm"], magnet["count"], magnet["spacing_mm"]) == (2.0, 7, 9.0)
 
 
 @pytest.mark.parametrize("args,sentence", [
@@ -86,6 +96,9 @@ def test_the_text_table() -> None:
     (["--gap-mm", "abc"], "--gap-mm 'abc' is not a number of millimetres"),
     (["--gap-mm", "nan"], "--gap-mm nan is not between 0.5 and 30 mm"),
     (["--sensor", "DRV5053"], "--sensor DRV5053 is not one of DRV5055A1, DRV5055A2, DRV5055A3, DRV5055A4"),
+    (["--rings", "two"], "--rings 'two' is not a whole number from 0 to 4"),
+    (["--spacing-mm", "1.5"], "2 mm discs 1.5 mm apart overlap (magnet.spacing_mm must be at least their diameter)"),
+    (["--rings", "3", "--spacing-mm", "6"], "an array of 37 discs 38 mm across does not fit a 38 mm checker (1 mm wall at least)"),
 ])
 def test_bad_options_say_one_sentence_and_exit_2(args: list[str], sentence: str) -> None:
     done = field(*args)
@@ -110,7 +123,7 @@ def test_the_rest_of_bgboard_runs_without_magpylib() -> None:
 
 
 def test_a_gap_that_saturates_the_sensor_never_claims_a_tolerance(capsys: pytest.CaptureFixture[str]) -> None:
-    # N52 at 0.5 mm: 48.76 mT over the sensor (28 x 1 mm disc), beyond its ±22 mT: every one-checker row is out of range
+    # N52 at 0.5 mm: 263.72 mT under the array's middle disc, beyond the sensor's ±22 mT: every one-checker row is out of range
     assert main(["hardware", "field", "--grade", "N52", "--gap-mm", "0.5", "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     ones = [x for x in report["samples"] if x["stack"] == 1]
@@ -118,7 +131,7 @@ def test_a_gap_that_saturates_the_sensor_never_claims_a_tolerance(capsys: pytest
     assert main(["hardware", "field", "--grade", "N52", "--gap-mm", "0.5"]) == 0
     line = next(x for x in capsys.readouterr().out.splitlines() if x.startswith("reads a checker"))
     assert "reads right up to" not in line
-    assert "one checker does not read right even on its sensor (out of range: 48.76 mT against the sensor's ±22 mT)" in line
+    assert "one checker does not read right even on its sensor (out of range: 263.72 mT against the sensor's ±22 mT)" in line
     # and where it reads, the tolerance claimed is one every one-checker row up to it bears out
     assert main(["hardware", "field", "--json"]) == 0
     report = json.loads(capsys.readouterr().out)

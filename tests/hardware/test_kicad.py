@@ -90,6 +90,13 @@ def test_build_exits_0_with_every_board(built) -> None:
     assert sorted(r["board"] for r in json.loads((out / "drc.json").read_text())) == list(BOARDS)
 
 
+def test_the_build_writes_the_stack_up_and_the_checker_insert(built) -> None:
+    """hardware/stackup.py's files, into DIR/stackup: what a maker prints the checkers' inserts from."""
+    out, _ = built
+    for name in ("stackup-point.step", "stackup-section.png", "checker.stl", "insert.stl", "insert-drawing.png"):
+        assert (out / "stackup" / name).stat().st_size > 1000, name
+
+
 def test_skidl_erc_is_clean_for_every_circuit(built) -> None:
     out, _ = built
     lines = (out / "erc.txt").read_text().splitlines()

@@ -1,13 +1,16 @@
 """The stack-up as a model (issue 32): hardware/stackup.py's build123d solids.
 
 The gap the physics uses (sensing.toml, bgboard.hardware.physics) is the gap measured on the
-model; the STEP, the section drawing and the checker's STL are written and read back; every
-place's LED has its window (a hole over it, nothing between it and the air above the felt).
+model; the checker's printed insert holds the design's discs where the physics puts them, on
+floors the physics' depth above the checker's face; the STEP, the section drawing, the checker's
+and the insert's STL and the insert's drawing are written and read back; every place's LED has
+its window (a hole over it, nothing between it and the air above the felt).
 build123d is the hardware extra's: without it these tests fail at import, not skip.
 """
 
 from __future__ import annotations
 
+import csv
 import dataclasses
 import subprocess
 import sys
@@ -17,7 +20,7 @@ from pathlib import Path
 import build123d
 import pytest
 
-from bgboard.hardware.physics import load_design
+from bgboard.hardware.physics import load_design, magnet_centres
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "hardware"))
@@ -62,14 +65,68 @@ def test_the_sensing_face_carries_only_parts_no_taller_than_the_sensors(params: 
         assert (point.parts[name] & point.parts["surface"]).volume < 1e-6, name
 
 
-def test_the_checker_pocket_holds_a_1_mm_magnet_under_its_face(params: stackup.Params) -> None:
+def test_the_insert_holds_every_disc_where_the_physics_puts_it(params: stackup.Params) -> None:
+    """19 discs, each on its own hole's floor the physics' depth above the checker's face, at
+    the centres bgboard.hardware.physics gives; the insert flush with the checker's face."""
+    design = load_design()
     parts = stackup.checker_parts(params, 0, 0, 0)
-    magnet = params.sensing["magnet"]
-    floor = stackup.first_hit_up(parts["checker"], 0, 0, -1)
-    assert floor == pytest.approx(magnet["depth_mm"] + magnet["thickness_mm"])  # 1.5 mm deep
-    assert parts["magnet"].bounding_box().min.Z == pytest.approx(magnet["depth_mm"])
-    assert (parts["magnet"] & parts["checker"]).volume < 1e-6
-    assert (parts["pad"] & parts["checker"]).volume < 1e-6
+    discs = stackup.magnets(parts)
+    assert len(discs) == len(magnet_centres(design)) == design.magnet_count == 19
+    for disc, (cx, cy) in zip(discs, magnet_centres(design)):
+        box = disc.bounding_box()
+        assert ((box.min.X + box.max.X) / 2, (box.min.Y + box.max.Y) / 2) == pytest.approx((cx, cy), abs=1e-6)
+        assert box.min.Z == pytest.approx(design.magnet_depth_mm, abs=1e-6)  # its bottom face: 3.0 mm up
+        assert box.max.X - box.min.X == pytest.approx(design.magnet_diameter_mm)
+        assert (disc & parts["insert"]).volume < 1e-6 and (disc & parts["checker"]).volume < 1e-6
+        # probed on the insert: the floor under the disc, from below the checker
+        assert stackup.first_hit_up(parts["insert"], cx, cy, 0.01) == pytest.approx(design.magnet_depth_mm)
+    insert = parts["insert"].bounding_box()
+    assert insert.min.Z == pytest.approx(0.0)  # flush with the checker's face
+    assert insert.max.Z == pytest.approx(stackup.insert_thickness(params))
+    assert max(d.bounding_box().max.Z for d in discs) <= insert.max.Z  # a disc does not stand proud
+    assert (parts["insert"] & parts["checker"]).volume < 1e-6
+
+
+def test_the_holes_take_the_widest_disc_the_catalogue_allows(params: stackup.Params) -> None:
+    """2.1 mm holes 1.1 mm deep for 2 x 1 mm discs of +-0.1 mm: a disc of the largest size fits
+    without forcing (the hole measured on the solid: its wall 1.05 mm from its centre)."""
+    parts = stackup.checker_parts(params, 0, 0, 0)
+    insert = parts["insert"]
+    from build123d import Axis
+
+    level = stackup.insert_thickness(params) - 0.5  # across the hole, half a millimetre down
+    hits = [v.X for v, _ in insert.find_intersection_points(Axis((-1.5, 0, level), (1, 0, 0)))]
+    walls = sorted(x for x in hits if -1.5 < x < 1.5)
+    assert walls == pytest.approx([-1.05, 1.05], abs=1e-6)
+    hole_floor = stackup.first_hit_up(insert, 0, 0, 0.01)
+    assert stackup.insert_thickness(params) - hole_floor == pytest.approx(1.1)
+
+
+def test_the_readmes_hole_table_is_the_physics_centres() -> None:
+    """hardware/README.md lists the insert's 19 holes for a maker: the same centres the
+    physics puts the discs at (bgboard.hardware.physics.magnet_centres), to 0.01 mm."""
+    text = (ROOT / "hardware" / "README.md").read_text()
+    table = text[text.index("The holes' centres (mm from the insert's axis"):]
+    table = table[:table.index("\n\n", table.index("| hole |"))]
+    listed: dict[int, tuple[float, float]] = {}
+    for line in [row for row in table.splitlines() if row.startswith("|")][2:]:  # past the header
+        cells = [c.strip().replace("\u2212", "-") for c in line.strip("|").split("|")]
+        for k in range(0, len(cells) - 2, 3):
+            if cells[k]:
+                listed[int(cells[k])] = (float(cells[k + 1]), float(cells[k + 2]))
+    centres = magnet_centres(load_design())
+    assert sorted(listed) == list(range(1, len(centres) + 1))
+    for n, (x, y) in listed.items():
+        assert (x, y) == pytest.approx(centres[n - 1], abs=0.006), n
+
+
+def test_the_boms_filament_prints_the_thirty_inserts(params: stackup.Params) -> None:
+    """The PLA line of bom.csv: at least 30 inserts' worth of filament, as the model weighs one
+    (solid, at PLA's density)."""
+    mass = stackup.insert_mass_g(params)
+    assert 3.5 < mass < 4.5  # a 32 x 4.1 mm PLA disc less its holes: about 4 g
+    rows = {r["part_number"]: r for r in csv.DictReader((ROOT / "hardware" / "bom.csv").open())}
+    assert 30 * mass <= int(rows["PLA filament 1.75 mm"]["quantity"]) <= 30 * mass * 1.2
 
 
 def test_every_place_has_a_window_over_its_led(params: stackup.Params) -> None:
@@ -103,19 +160,22 @@ def test_stackup_writes_step_png_and_stl(tmp_path: Path, point: stackup.Place) -
     run = subprocess.run([sys.executable, str(ROOT / "hardware" / "stackup.py"), "--out", str(tmp_path)],
                          capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stderr
-    assert "gap measured 4.000 mm" in run.stderr
+    assert f"gap measured {load_design().gap_mm:.3f} mm" in run.stderr
     step, png, stl = tmp_path / "stackup-point.step", tmp_path / "stackup-section.png", tmp_path / "checker.stl"
-    for path in (step, png, stl):
+    insert_stl, drawing = tmp_path / "insert.stl", tmp_path / "insert-drawing.png"
+    for path in (step, png, stl, insert_stl, drawing):
         assert path.stat().st_size > 1000, path
-    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    for picture in (png, drawing):
+        assert picture.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     again = build123d.import_step(str(step))
     assert len(again.solids()) == len(point.parts)
     assert [child.label for child in again.children] == list(point.parts)  # one named solid per part
     assert again.volume == pytest.approx(sum(s.volume for s in point.parts.values()), rel=1e-3)
-    printed = build123d.Mesher().read(str(stl))  # the mesh read back as a closed solid
-    body = stackup.checker_parts(stackup.load(), 0, 0, 0)["checker"]
-    assert len(printed) == 1
-    assert printed[0].volume == pytest.approx(body.volume, rel=0.01)
+    parts = stackup.checker_parts(stackup.load(), 0, 0, 0)
+    for path, name in ((stl, "checker"), (insert_stl, "insert")):
+        printed = build123d.Mesher().read(str(path))  # the mesh read back as a closed solid
+        assert len(printed) == 1, name
+        assert printed[0].volume == pytest.approx(parts[name].volume, rel=0.01), name
 
 
 def test_bad_arguments_exit_2(tmp_path: Path) -> None:
@@ -125,6 +185,8 @@ def test_bad_arguments_exit_2(tmp_path: Path) -> None:
     text = (ROOT / "hardware" / "stackup.toml").read_text()
     for broken, says in ((text.replace("skin_mm = 2.0", "skin_mm = 5.0"), "no ledge under the skin"),
                          (text.replace("diameter_mm = 8.0", "diameter_mm = 6.0"), "narrower than the LED"),
+                         (text.replace("diameter_mm = 32.0", "diameter_mm = 31.0"), "outside the outer holes"),
+                         (text.replace("diameter_mm = 32.0", "diameter_mm = 36.5"), "1 mm of the checker round"),
                          (text.replace("[surface]", "[surfaces]"), "lacks or mistypes 'surface'"),
                          (text.replace("felt_mm = 0.9", 'felt_mm = "thick"'), "felt_mm must be a length"),
                          ("[surface\n", "cannot build the stack-up")):
@@ -138,12 +200,16 @@ def test_bad_arguments_exit_2(tmp_path: Path) -> None:
 
 
 def test_a_sensing_gap_the_model_does_not_have_fails_the_build(tmp_path: Path) -> None:
-    sensing = (ROOT / "hardware" / "sensing.toml").read_text().replace("surface_mm = 3.5", "surface_mm = 3.0")
+    design = load_design()
+    text = (ROOT / "hardware" / "sensing.toml").read_text()
+    sensing = text.replace(f"surface_mm = {design.surface_mm:g}", f"surface_mm = {design.surface_mm - 0.5:g}")
+    assert sensing != text
     (tmp_path / "sensing.toml").write_text(sensing)
     run = subprocess.run([sys.executable, str(ROOT / "hardware" / "stackup.py"), "--out", str(tmp_path / "out"),
                           "--sensing", str(tmp_path / "sensing.toml")], capture_output=True, text=True, timeout=300)
     assert run.returncode == 1
-    assert "the model's gap is 4.000 mm but sensing.toml's is 3.500 mm" in run.stderr
+    assert (f"the model's gap is {design.gap_mm:.3f} mm but sensing.toml's is {design.gap_mm - 0.5:.3f} mm"
+            in run.stderr)
 
 
 def test_no_two_parts_overlap(point: stackup.Place) -> None:

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from bgboard.rules import Position
 from bgboard.hardware import Grid, load_grid
-from bgboard.sim.field import Calibration, Faults, Hand, default_grid, readings, slot_units
+from bgboard.sim.field import Calibration, Faults, Hand, PlaceField, default_grid, readings, slot_units
 from bgboard.sim.hand import carry
 from bgboard.sim.layout import BLACK, PLACES, WHITE, Layout, place_of
 
@@ -111,12 +111,26 @@ def sensor(grid: Grid, place: str, index: int, part: int = 0) -> int:
 def test_black_reads_below_empty_and_white_above() -> None:
     grid = load_grid()
     pts = [0] * 24
-    pts[0], pts[1] = 1, -1
+    pts[0], pts[5] = 1, -1  # 200 mm apart: beyond each other's field
     v = readings(grid, Layout(tuple(pts)), random.Random(0))
     cal = Calibration()
     assert v[sensor(grid, "1", 0)] == cal.empty + cal.swing
-    assert v[sensor(grid, "2", 0)] == cal.empty - cal.swing
+    assert v[sensor(grid, "6", 0)] == cal.empty - cal.swing
     assert v[sensor(grid, "3", 0)] == cal.empty
+
+
+def test_a_neighbours_return_field_reaches_a_sensor_40_mm_away() -> None:
+    # point 2's black checker 40 mm across: its magnets' return field (the table's, -0.039 of a
+    # checker) takes that much black field from point 1's sensor, i.e. adds white
+    grid = load_grid()
+    pts = [0] * 24
+    pts[0], pts[1] = 1, -1
+    v = readings(grid, Layout(tuple(pts)), random.Random(0))
+    cal = Calibration()
+    white = (v[sensor(grid, "1", 0)] - cal.empty) / cal.swing
+    assert white == pytest.approx(1.0 + 0.0385, abs=0.003)
+    assert PlaceField(grid)(Layout(tuple(pts))) == v  # the same, place by place
+    assert PlaceField(grid)(Layout(tuple(pts)), far=False)[sensor(grid, "1", 0)] == cal.empty + cal.swing
 
 
 def test_noise_is_seeded_and_has_the_requested_spread() -> None:

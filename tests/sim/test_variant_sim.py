@@ -6,6 +6,7 @@ replays to the same match, and the records read back into it."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -37,9 +38,18 @@ def _check(out: Path, summary: dict, rules: str, length: int) -> None:
     assert replay(journalled).score == state.score  # the host's own journal: the same match
 
 
+#: The simulator's noise for matches with Plakoto's pins (ADC counts a conversion): its low
+#: level, 180, a reading 0.032 of the array's checker (what medium noise, 450, was of the 28 mm
+#: disc's before it).  At medium (0.081 of the array's checker) a pin's spot (0.48 of a checker,
+#: inside the classifier's 0.42-0.58 band) reads a checker now and then alone on its point, which
+#: the firmware reports as a FAULT (hardware/README.md, "Stock discs in an array", what is left).
+PIN_NOISE = 180.0
+
+
 def _options(variant: str, length: int, seed: int, illegal_rate: float = 0.0) -> Options:
     tavli = variant == "tavli"
-    return Options(match_length=length, seed=seed, noise=450.0, illegal_rate=illegal_rate,
+    noise = PIN_NOISE if variant in ("plakoto", "tavli") else 450.0
+    return Options(match_length=length, seed=seed, noise=noise, illegal_rate=illegal_rate,
                    rules="tavli" if tavli else "standard", variant=None if tavli else variant)
 
 
@@ -142,13 +152,14 @@ def test_a_plakoto_match_stopped_midway_resumes_from_the_journal_to_the_same_end
     assert resumed == whole
     assert (tmp_path / "resumed" / "match.mat").read_text() == (whole_out / "match.mat").read_text()
     with pytest.raises(Exception, match="--variant plakoto, not --variant fevga"):
-        run_firmware_match(_options("fevga", 1, SEED, ILLEGAL_RATE), tmp_path / "resumed")
+        run_firmware_match(dataclasses.replace(_options("fevga", 1, SEED, ILLEGAL_RATE), noise=PIN_NOISE),
+                           tmp_path / "resumed")
 
 
 @pytest.mark.slow
 def test_a_tavli_match_on_the_firmware_through_the_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     # seed 1: the shortest tavli match of the first ten seeds that still plays all three games
-    assert main(["sim", "--variant", "tavli", "--match-length", "5", "--seed", "1", "--noise", "medium",
+    assert main(["sim", "--variant", "tavli", "--match-length", "5", "--seed", "1", "--noise", "low",
                  "--illegal-rate", "0", "--out", str(tmp_path), "--json"]) == 0
     summary = json.loads(capsys.readouterr().out)
     _check(tmp_path, summary, "tavli", 5)
@@ -186,7 +197,7 @@ def test_kill_9_of_a_plakoto_match_then_sim_again_ends_as_the_uninterrupted_run(
     from simrecords import journal_actions
 
     args = [sys.executable, "-m", "bgboard", "sim", "--variant", "plakoto", "--match-length", "1", "--seed", "4",
-            "--noise", "medium", "--illegal-rate", "0.3", "--model-firmware", "--json"]
+            "--noise", "low", "--illegal-rate", "0.3", "--model-firmware", "--json"]
     whole = subprocess.run([*args, "--out", str(tmp_path / "whole")], capture_output=True, text=True, timeout=600)
     assert whole.returncode == 0, whole.stderr
     summary = json.loads(whole.stdout)

@@ -1,15 +1,16 @@
 """``bgboard hardware field``: what a sensor reads, for a builder — computed with magpylib;
 ``bgboard hardware fit``: the model fitted to a measured strip.
 
-    bgboard hardware field [--magnet DxT] [--grade N35] [--gap-mm G] [--sensor DRV5055A4] [--json]
+    bgboard hardware field [--magnet DxT] [--rings R --spacing-mm S] [--grade N35] [--gap-mm G] [--sensor DRV5055A4] [--json]
     bgboard hardware fit READINGS.csv [--json]
 
-For the design as built (hardware/sensing.toml), or with another magnet (diameter x
-thickness in mm), grade, gap (sensor element to the lowest magnet's bottom face, mm) or
-DRV5055 variant: the field ``bz_mt`` at a sensor of a stack of 1 to 5 checkers lying
+For the design as built (hardware/sensing.toml: an array of discs), or with another magnet
+(one disc, diameter x thickness in mm; with ``--rings`` an array of them: that many hexagonal
+rings round one on the checker's axis, ``--spacing-mm`` apart), grade, gap (sensor element to
+the lowest magnet's bottom face, mm) or DRV5055 variant: the field ``bz_mt`` at a sensor of a stack of 1 to 5 checkers lying
 ``offset_mm`` off it (0 to the design's tolerance), and what the firmware reads it as.
-``--json`` prints ``{"magnet": {"diameter_mm", "thickness_mm", "polarization_t",
-"working_polarization_t"}, "checker_thickness_mm", "gap_mm", "sensor": {"name", "mv_per_mt",
+``--json`` prints ``{"magnet": {"diameter_mm", "thickness_mm", "count", "rings", "spacing_mm",
+"polarization_t", "working_polarization_t"}, "checker_thickness_mm", "gap_mm", "sensor": {"name", "mv_per_mt",
 "range_mt"}, "threshold_mt", "slot_pitch_mm", "max_offset_mm", "working_point": {"case",
 "inner_field_ka_m", "worst_c", "margin"}, "samples": [{"stack", "offset_mm", "bz_mt",
 "reads_as"}]}``.  ``max_offset_mm`` is how far off its sensor one checker may lie on a
@@ -30,7 +31,16 @@ import re
 
 from bgboard.errors import InputError
 from bgboard.hardware.magnet_grades import GRADE_TABLE, worst_margin
-from bgboard.hardware.physics import GRADES, SENSORS, Design, crowded_tolerance_mm, load_design, reads_as, response
+from bgboard.hardware.physics import (
+    GRADES,
+    MAX_RINGS,
+    SENSORS,
+    Design,
+    crowded_tolerance_mm,
+    load_design,
+    reads_as,
+    response,
+)
 
 STACKS = (1, 2, 3, 4, 5)
 
@@ -50,6 +60,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         "grade, gap or sensor.",
     )
     field.add_argument("--magnet", metavar="DxT", help="magnet diameter x thickness in mm, like 30x1")
+    field.add_argument("--rings", metavar="R", help="hexagonal rings of discs round the one on the axis (0: one disc)")
+    field.add_argument("--spacing-mm", metavar="S", help="the discs' spacing in the rings, mm")
     field.add_argument("--grade", metavar="GRADE", help=f"magnet grade: {', '.join(GRADES)}")
     field.add_argument("--gap-mm", metavar="G", help="sensor element to the magnet's bottom face, mm")
     field.add_argument("--sensor", metavar="NAME", help=f"sensor: {', '.join(SENSORS)}")
@@ -85,17 +97,43 @@ def parse_gap(text: str) -> float:
     return gap
 
 
+def parse_rings(text: str | None) -> int | None:
+    if text is None:
+        return None
+    if not re.fullmatch(r"\s*\d{1,2}\s*", text) or int(text) > MAX_RINGS:
+        raise InputError(f"--rings {text[:40]!r} is not a whole number from 0 to {MAX_RINGS}")
+    return int(text)
+
+
+def parse_spacing(text: str | None) -> float | None:
+    if text is None:
+        return None
+    try:
+        spacing = float(text)
+    except ValueError:
+        raise InputError(f"--spacing-mm {text[:40]!r} is not a number of millimetres") from None
+    if not math.isfinite(spacing) or not 1 <= spacing <= 30:
+        raise InputError(f"--spacing-mm {text[:40]} is not between 1 and 30 mm")
+    return spacing
+
+
 def design_of(args: argparse.Namespace) -> Design:
-    """The design as built with the command line's changes (checked)."""
+    """The design as built with the command line's changes (checked): ``--magnet`` alone is one
+    disc of that size; with ``--rings``, an array of them."""
     if args.grade is not None and args.grade not in GRADES:
         raise InputError(f"--grade {args.grade[:40]} is not one of {', '.join(GRADES)}")
     if args.sensor is not None and args.sensor not in SENSORS:
         raise InputError(f"--sensor {args.sensor[:40]} is not one of {', '.join(SENSORS)}")
+    rings, spacing = parse_rings(getattr(args, "rings", None)), parse_spacing(getattr(args, "spacing_mm", None))
+    if rings is None and args.magnet is not None:
+        rings = 0
     return load_design().with_options(
         magnet=parse_magnet(args.magnet) if args.magnet is not None else None,
         grade=args.grade,
         gap_mm=parse_gap(args.gap_mm) if args.gap_mm is not None else None,
         sensor=args.sensor,
+        rings=rings,
+        spacing_mm=spacing,
     )
 
 
@@ -124,6 +162,7 @@ def field_report(design: Design) -> dict:
     return {
         "one_checker_reads": wrong != 0.0,
         "magnet": {"diameter_mm": design.magnet_diameter_mm, "thickness_mm": design.magnet_thickness_mm,
+                   "count": design.magnet_count, "rings": design.magnet_rings, "spacing_mm": design.magnet_spacing_mm,
                    "polarization_t": design.polarization_t,
                    "working_polarization_t": round(magnets.working_polarization_t(design), 4)},
         "working_point": working_point(design),
@@ -157,7 +196,9 @@ def working_point(design: Design) -> dict:
 def text_report(report: dict) -> str:
     m, s, w = report["magnet"], report["sensor"], report["working_point"]
     lines = [
-        f"magnet {m['diameter_mm']:g} x {m['thickness_mm']:g} mm, J = {m['polarization_t']:g} T "
+        (f"magnet {m['count']} discs " if m["count"] > 1 else "magnet ")
+        + f"{m['diameter_mm']:g} x {m['thickness_mm']:g} mm"
+        + (f" {m['spacing_mm']:g} mm apart" if m["count"] > 1 else "") + f", J = {m['polarization_t']:g} T "
         f"({m['working_polarization_t']:g} T at its working point); "
         f"gap {report['gap_mm']:g} mm; {s['name']} ({s['mv_per_mt']:g} mV/mT, ±{s['range_mt']:g} mT)",
         f"worst case {w['case']}: {w['inner_field_ka_m']:g} kA/m inside it; at {w['worst_c']:g} °C its HcJ "
@@ -189,7 +230,8 @@ def fit_report(path: str) -> dict:
     readings = bench_fit.parse_readings(text)
     found = bench_fit.fit(readings, lambda gap, configs: magnets.unit_bz_mt(design, gap, configs),
                           design.counts_per_mt, design.sensor.noise_mt)
-    b0 = found.polarization_t * magnets.unit_bz_mt(design, found.gap_mm, [(0.0, 1)])[0]
+    # the swing of the design the report writes (its gap and polarisation as rounded there)
+    b0 = round(found.polarization_t, 4) * magnets.unit_bz_mt(design, round(found.gap_mm, 2), [(0.0, 1)])[0]
     return {
         "polarization_t": round(found.polarization_t, 4),
         "design_polarization_t": round(magnets.working_polarization_t(design), 4),

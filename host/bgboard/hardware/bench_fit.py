@@ -1,6 +1,7 @@
 """The road back from a measured strip (pure): readings at known positions and stack heights
-fitted to the sensing model — the magnet's polarisation, the gap, each sensor's gain and
-offset — or refused, in one sentence, when no gap and no magnet explain them.
+fitted to the sensing model — the magnets' polarisation (the working J of a checker's discs),
+the gap, each sensor's gain and offset — or refused, in one sentence, when no gap and no
+magnet explain them.
 
 A reading is ``(sensor, offset_mm, stack, counts)``: the ADC counts (``read_u16``) of a
 sensor with a centred stack of ``stack`` white (north-up) checkers whose centre lies
@@ -26,7 +27,7 @@ from typing import Callable, Sequence
 
 from bgboard.errors import InputError
 
-#: The gaps the fit searches (mm): a board's is 3.5-5.5.
+#: The gaps the fit searches (mm): the design's is 6.5.
 GAP_RANGE = (1.0, 12.0)
 #: A reading further than this many noise allowances from the best fit's is unexplained.
 NOISE_LIMIT = 4.0

@@ -1,7 +1,11 @@
 """The field computed by magpylib (the adapter: the only module that imports it).
 
 magpylib (https://magpylib.readthedocs.io) gives the exact field of a homogeneously,
-axially magnetised cylinder; a checker's magnet is one, a stack is several 7 mm apart.
+axially magnetised cylinder; a checker's magnets are an array of them (sensing.toml's
+``[magnet] rings``: one disc on its axis and hexagonal rings round it, :func:`checker`), a
+stack is several checkers 7 mm apart.  An array's field is not the same all round it; the
+table and every field here are its mean over the directions round the checker
+(:data:`DIRECTIONS_DEG`: a checker lies turned any way on the board).
 magpylib's magnets are rigid; a real one sits on its recoil line (its polarisation falls
 by (mu_rec - 1) mu0 H under its own opposing field H), so the polarisation every field here
 uses is the magnet's working point, :func:`working_polarization_t`, solved by
@@ -21,7 +25,13 @@ from typing import Any, Sequence
 
 from bgboard.errors import MissingExtraError, missing_extra
 from bgboard.hardware.magnet_grades import GRADE_TABLE
-from bgboard.hardware.physics import MAX_STACK, Design, FieldTable
+from bgboard.hardware.physics import MAX_STACK, Design, FieldTable, magnet_centres
+
+#: Directions round a checker (°) its field is averaged over: 0-30°, because a hexagonal array
+#: repeats every 60° and is mirrored about 0° and 30°.  A lone disc's field is the same in all.
+DIRECTIONS_DEG = (0.0, 5.0, 10.0, 15.0, 20.0, 25.0, 30.0)
+#: A disc glued off its place: ``(dx, dy, dz mm, tilt °, tilt axis °)`` for each of a checker's discs.
+Jitter = Sequence[tuple[float, float, float, float, float]]
 
 #: The table's lateral reach and step (mm). Beyond 80 mm the table says 0: magpylib gives one
 #: magnet of the design -0.044 mT there (0.4 % of a checker, 0.8 % of the firmware's threshold)
@@ -98,14 +108,40 @@ def working_polarization_t(design: Design, mu_rec: float | None = None) -> float
     return float(sum(c.volume * c.polarization[2] for c in cells) / volume)
 
 
-def _magnet(magpy: Any, design: Design, x_mm: float, level: int, sign: int = 1, tilt_deg: float = 0.0,
-            polarization_t: float | None = None) -> Any:
+def turns(design: Design) -> tuple[float, ...]:
+    """The turns of a checker its field is averaged over (one for a lone disc)."""
+    return DIRECTIONS_DEG if design.magnet_rings else (0.0,)
+
+
+def checker(magpy: Any, design: Design, x_mm: float = 0.0, y_mm: float = 0.0, level: int = 0, sign: int = 1,
+            polarization_t: float | None = None, turn_deg: float = 0.0, tilt_deg: float = 0.0,
+            jitter: Jitter | None = None) -> Any:
+    """One checker's magnets as a magpylib Collection: its centre at ``(x, y)``, ``level`` up
+    a stack, ``sign`` +1 north-up, each disc rigid at ``polarization_t`` (default: the working
+    point, :func:`working_polarization_t`), the array turned by ``turn_deg`` about the checker's
+    axis and the checker leaning by ``tilt_deg`` about its own centre (y axis); ``jitter``:
+    each disc glued off its place."""
     j = working_polarization_t(design) if polarization_t is None else polarization_t
-    m = _cylinder(magpy, design, x_mm, 0.0, level, sign * j)
+    c, s = math.cos(math.radians(turn_deg)), math.sin(math.radians(turn_deg))
+    z0 = design.gap_mm + design.magnet_thickness_mm / 2 + level * design.checker_thickness_mm
+    discs = []
+    for i, (px, py) in enumerate(magnet_centres(design)):
+        dx = dy = dz = tilt = axis = 0.0
+        if jitter is not None:
+            dx, dy, dz, tilt, axis = jitter[i]
+        px, py = px + dx, py + dy
+        m = magpy.magnet.Cylinder(
+            polarization=(0, 0, sign * j),
+            dimension=(design.magnet_diameter_mm / 1000, design.magnet_thickness_mm / 1000),
+            position=((x_mm + c * px - s * py) / 1000, (y_mm + s * px + c * py) / 1000, (z0 + dz) / 1000))
+        if tilt:
+            m.rotate_from_angax(tilt, (math.cos(math.radians(axis)), math.sin(math.radians(axis)), 0.0), anchor=None)
+        discs.append(m)
+    col = magpy.Collection(*discs)
     if tilt_deg:
-        # a leaning stack: each checker turned about its own centre (y axis)
-        m.rotate_from_angax(tilt_deg, "y", anchor=None)
-    return m
+        # a leaning stack: each checker turned about its own centre
+        col.rotate_from_angax(tilt_deg, "y", anchor=(x_mm / 1000, y_mm / 1000, z0 / 1000))
+    return col
 
 
 def bz_mt(
@@ -117,62 +153,45 @@ def bz_mt(
     tilt_deg: float = 0.0,
     sign: int = 1,
     polarization_t: float | None = None,
+    turn_deg: float | None = None,
 ) -> list[float]:
     """Bz (mT) at sensors at ``sensor_x_mm`` (on the x axis) of a stack of ``stack``
     checkers whose lowest sits at ``offset_mm``; each further checker ``lean_mm`` further
     along x and all turned by ``tilt_deg`` (a leaning stack).  Each magnet rigid at
-    ``polarization_t`` (default: its working point, :func:`working_polarization_t`)."""
+    ``polarization_t`` (default: its working point, :func:`working_polarization_t`); the mean
+    over the checker's turns (:func:`turns`), or the checkers turned by ``turn_deg``."""
     magpy = require()
-    mags = [_magnet(magpy, design, offset_mm + k * lean_mm, k, sign, tilt_deg, polarization_t) for k in range(stack)]
     observers = [(x / 1000, 0.0, 0.0) for x in sensor_x_mm]
-    b = magpy.Collection(*mags).getB(observers)
-    return [float(v) * 1000 for v in b[..., 2].reshape(-1)]
+    chosen = turns(design) if turn_deg is None else (turn_deg,)
+    total = [0.0] * len(observers)
+    for turn in chosen:
+        mags = [checker(magpy, design, offset_mm + k * lean_mm, 0.0, k, sign, polarization_t, turn, tilt_deg)
+                for k in range(stack)]
+        b = magpy.Collection(*mags).getB(observers)
+        total = [t + float(v) * 1000 for t, v in zip(total, b[..., 2].reshape(-1))]
+    return [t / len(chosen) for t in total]
 
 
 def compute_table(design: Design) -> FieldTable:
-    """The :class:`FieldTable` of ``design``: one magnet at each stack level, at offsets
-    0..REACH_MM mm in STEP_MM steps (rounded to 0.1 µT, so the file is reproducible)."""
+    """The :class:`FieldTable` of ``design``: one checker's magnets at each stack level, at
+    offsets 0..REACH_MM mm in STEP_MM steps, averaged over the directions round it (rounded
+    to 0.1 µT, so the file is reproducible)."""
     magpy = require()
     n = int(round(REACH_MM / STEP_MM)) + 1
-    observers = [(i * STEP_MM / 1000, 0.0, 0.0) for i in range(n)]
+    dirs = turns(design)
+    observers = [(-i * STEP_MM * math.cos(math.radians(p)) / 1000, -i * STEP_MM * math.sin(math.radians(p)) / 1000, 0.0)
+                 for i in range(n) for p in dirs]
     rows = []
     for level in range(MAX_STACK):
-        b = _magnet(magpy, design, 0.0, level).getB(observers)
-        rows.append(tuple(round(float(v) * 1000, 4) for v in b[:, 2]))
-    source = (f"hardware/make_field.py: magpylib {magpy.__version__} Cylinder, axial, from hardware/sensing.toml, "
+        b = checker(magpy, design, level=level).getB(observers)
+        flat = [float(v) * 1000 for v in b[:, 2]]
+        rows.append(tuple(round(sum(flat[i * len(dirs):(i + 1) * len(dirs)]) / len(dirs), 4) for i in range(n)))
+    shape = (f"{design.magnet_count} discs {design.magnet_diameter_mm:g} x {design.magnet_thickness_mm:g} mm "
+             f"{design.magnet_spacing_mm:g} mm apart, averaged over {len(dirs)} directions round the checker"
+             if design.magnet_rings else "one disc")
+    source = (f"hardware/make_field.py: magpylib {magpy.__version__} Cylinder, axial, from hardware/sensing.toml ({shape}), "
               f"at the working point J = {working_polarization_t(design):.4f} T (magpylib-material-response)")
     return FieldTable(STEP_MM, tuple(rows), design.key(), source)
-
-
-def neighbour_force_mn(design: Design, distance_mm: float) -> float:
-    """The sideways force (mN) between two same-colour checkers' magnets ``distance_mm``
-    apart on the board (they repel; a checker's friction on felt is of the order of 40 mN)."""
-    magpy = require()
-    a = _magnet(magpy, design, 0.0, 0)
-    b = _magnet(magpy, design, distance_mm, 0)
-    force = magpy.getFT(a, b, meshing=300)
-    return abs(float(force[0][0])) * 1000
-
-
-def stack_force_mn(design: Design, opposite: bool) -> float:
-    """The vertical force (mN, + pushes the upper checker up) between a checker's magnet and
-    the one of a checker lying on it: the same colour (attract) or ``opposite`` (a Plakoto pin)."""
-    magpy = require()
-    a = _magnet(magpy, design, 0.0, 0)
-    b = _magnet(magpy, design, 0.0, 1, -1 if opposite else 1)
-    force = magpy.getFT(a, b, meshing=300)
-    return float(force[0][2]) * 1000
-
-
-def pin_forces_mn(design: Design, offset_mm: float) -> tuple[float, float]:
-    """The force (mN) of a pinned checker's magnet on the opposite-colour checker lying on it
-    ``offset_mm`` off its centre (a Plakoto pin): ``(sideways, up)`` — sideways pushes the
-    pinner further off (+), up lifts it (+).  Magpylib's ``getFT`` on the two cylinders."""
-    magpy = require()
-    lower = _magnet(magpy, design, 0.0, 0)
-    upper = _magnet(magpy, design, offset_mm, 1, -1)
-    force = magpy.getFT(lower, upper, meshing=300)
-    return float(force[0][0]) * 1000, float(force[0][2]) * 1000
 
 
 # ---------------------------------------------------------------------- working point
@@ -194,8 +213,8 @@ NEIGHBOURS: dict[str, tuple[tuple[float, float, int, int], ...]] = {
 
 
 def _inside(design: Design, level: int) -> list[tuple[float, float, float]]:
-    """Points (m) filling a magnet at ``level`` on the sensor's axis: 13 radii to 98 % of its
-    radius, 8 directions, 3 heights."""
+    """Points (m) filling a magnet at ``level`` centred on the sensor's axis: 13 radii to 98 % of
+    its radius, 8 directions, 3 heights."""
     r_max = design.magnet_diameter_mm / 2 * 0.98
     z0 = design.gap_mm + design.magnet_thickness_mm / 2 + level * design.checker_thickness_mm
     out = []
@@ -209,40 +228,53 @@ def _inside(design: Design, level: int) -> list[tuple[float, float, float]]:
     return out
 
 
+def _inside_all(design: Design, level: int) -> list[tuple[float, float, float]]:
+    """:func:`_inside` for every disc of a checker (disc after disc, :func:`magnet_centres`)."""
+    one = _inside(design, level)
+    return [(x + cx / 1000, y + cy / 1000, z) for cx, cy in magnet_centres(design) for x, y, z in one]
+
+
 def inner_field_ka_m(design: Design, case: str, recoil: bool = True) -> float:
-    """The strongest field (kA/m, negative: against its magnetisation) inside a north-up
-    magnet of ``design`` at 20 °C, with its neighbours of :data:`NEIGHBOURS` ``[case]``
-    (the middle of a stack sits two levels up).  ``recoil``: the magnet on its recoil line at
-    the low end of its grade's recoil permeability (the least relief: the worst case), its
+    """The strongest field (kA/m, negative: against its magnetisation) inside any disc of a
+    north-up checker of ``design`` at 20 °C, with the neighbouring checkers of
+    :data:`NEIGHBOURS` ``[case]`` (the middle of a stack sits two levels up; its pinners and
+    the checkers stacked on it lie straight over it, each disc over one of its own).
+    ``recoil``: each disc on its recoil line at the low end of its grade's recoil
+    permeability (the least relief: the worst case), the checker's other discs and its
     neighbours at their working point; otherwise every magnet rigid at its grade's remanence
     (magpylib's ``getH`` alone: the plainest, most pessimistic figure)."""
     magpy = require()
-    grade = GRADE_TABLE[design.grade]
-    base = 2 if case.startswith("middle") else 0
-    points = _inside(design, base)
-    if not recoil:
-        j = grade.br_t
-        sources = [_cylinder(magpy, design, 0.0, 0.0, base, j)]
-        sources += [_cylinder(magpy, design, x, y, base + level, sign * j) for x, y, level, sign in NEIGHBOURS[case]]
-        h = magpy.getH(sources, points, sumup=True)
-        return float(min(h[:, 2])) / 1000
     import numpy as np
 
-    j = working_polarization_t(design, grade.mu_rec[0])
-    neighbours = [_cylinder(magpy, design, x, y, base + level, sign * j) for x, y, level, sign in NEIGHBOURS[case]]
-    own = _own_field(design, base)
-    # the sum magpylib's getH(sumup=True) makes of [own, *neighbours]: source after source
-    fields = np.empty((1 + len(neighbours), *own.shape))
-    fields[0] = own
-    if neighbours:
-        fields[1:] = magpy.getH(neighbours, points, squeeze=False).reshape(len(neighbours), *own.shape)
-    h = np.sum(fields, axis=0)
+    grade = GRADE_TABLE[design.grade]
+    base = 2 if case.startswith("middle") else 0
+    points = _inside_all(design, base)
+    j = grade.br_t if not recoil else working_polarization_t(design, grade.mu_rec[0])
+    sources = [checker(magpy, design, x, y, base + level, sign, j) for x, y, level, sign in NEIGHBOURS[case]]
+    if not recoil:
+        sources.append(checker(magpy, design, level=base, polarization_t=j))
+    h = magpy.getH(magpy.Collection(*sources), points) if sources else np.zeros((len(points), 3))
+    if recoil:
+        # each disc's own field on its recoil line (the same inside every disc: computed once),
+        # the checker's other discs rigid at the working point
+        h = h + np.tile(_own_field(design, base), (design.magnet_count, 1))
+        if design.magnet_count > 1:
+            one = _cylinder(magpy, design, 0.0, 0.0, base, j)
+            alone = magpy.getH(one, _inside(design, base))
+            h = h + magpy.getH(checker(magpy, design, level=base, polarization_t=j), points) \
+                - np.tile(alone, (design.magnet_count, 1))
     return float(min(h[:, 2])) / 1000
+
+
+def worst_inner_field(design: Design, recoil: bool = True) -> tuple[str, float]:
+    """``(case, kA/m)``: the case of :data:`NEIGHBOURS` whose :func:`inner_field_ka_m` is the
+    strongest."""
+    return min(((case, inner_field_ka_m(design, case, recoil)) for case in NEIGHBOURS), key=lambda p: p[1])
 
 
 @functools.lru_cache(maxsize=16)
 def _own_field(design: Design, base: int) -> Any:
-    """H (A/m, points x 3) of a magnet of ``design`` at stack level ``base``, solved on its
+    """H (A/m, points x 3) of one disc of ``design`` at stack level ``base``, solved on its
     recoil line at the low end of its grade's recoil permeability, at its own inside points
     (:func:`_inside`).  The same for every case of :func:`inner_field_ka_m` at that level:
     computed once (the solved magnet's 61 cells at 312 points are most of the work)."""
@@ -257,59 +289,57 @@ def _own_field(design: Design, base: int) -> Any:
 
 
 # ---------------------------------------------------------------------- the second method
+#: How finely :func:`recoil_bz_mt` cuts each small disc of an array (around, across, through):
+#: 12 cells for one checker, 4 for a stack of five (the solution is a dense system over every
+#: cell of every disc); 12 and 4 cells give the sensor's field within 0.2 % of each other.
+ARRAY_MESH = {1: (6, 2, 1)}
+ARRAY_MESH_STACKED = (4, 1, 1)
+
+
 @functools.lru_cache(maxsize=16)
-def recoil_bz_mt(design: Design, stack: int = 1, mu_rec: float | None = None) -> float:
-    """Bz (mT) at the sensor under a centred stack of ``stack`` checkers, every magnet cut into
+def recoil_bz_mt(design: Design, stack: int = 1, mu_rec: float | None = None,
+                 mesh: tuple[int, int, int] | None = None) -> float:
+    """Bz (mT) at the sensor under a centred stack of ``stack`` checkers, every disc cut into
     cells and solved together on its recoil line (magpylib-material-response): the check of
     the rigid model at the working point (:func:`bz_mt`).  Solved once per process for each
-    design and stack (five checkers' 305 cells take seconds)."""
+    design and stack (a stack of five arrays' 380 cells take seconds).  ``mesh``: how each disc
+    is cut (default :data:`MESH` for a lone disc, :data:`ARRAY_MESH` for an array's)."""
     magpy = require()
     apply_demag, mesh_cylinder = _require_response()
     grade = GRADE_TABLE[design.grade]
-    cells = [mesh_cylinder(_cylinder(magpy, design, 0.0, 0.0, k, grade.br_t), MESH) for k in range(stack)]
+    if mesh is None:
+        mesh = MESH if design.magnet_count == 1 else ARRAY_MESH.get(stack, ARRAY_MESH_STACKED)
+    cells = [mesh_cylinder(disc, mesh) for k in range(stack)
+             for disc in checker(magpy, design, level=k, polarization_t=grade.br_t).children]
     solved = apply_demag(magpy.Collection(*cells), susceptibility=(grade.mu_rec_nominal if mu_rec is None else mu_rec) - 1.0)
     return float(solved.getB((0.0, 0.0, 0.0))[2]) * 1000
 
 
 def unit_bz_mt(design: Design, gap_mm: float, configs: Sequence[tuple[float, int]]) -> list[float]:
     """Bz (mT) at a sensor for each ``(offset_mm, stack)``: a centred stack of ``stack``
-    north-up magnets of unit polarisation (1 T) whose centre lies ``offset_mm`` from it, the
-    lowest ``gap_mm`` above it (the shape :func:`bgboard.hardware.bench_fit.fit` scales)."""
+    north-up checkers whose magnets have unit polarisation (1 T), its centre ``offset_mm``
+    from the sensor, the lowest ``gap_mm`` above it, averaged over the directions round it
+    (the shape :func:`bgboard.hardware.bench_fit.fit` scales)."""
     magpy = require()
     d = design.with_options(gap_mm=gap_mm)
-    out = []
+    dirs = turns(d)
+    by_stack: dict[int, list[float]] = {}
     for offset, stack in configs:
-        mags = [_cylinder(magpy, d, 0.0, 0.0, k, 1.0) for k in range(stack)]
-        out.append(float(magpy.Collection(*mags).getB((offset / 1000, 0.0, 0.0))[2]) * 1000 if mags else 0.0)
-    return out
+        by_stack.setdefault(stack, []).append(offset)
+    found: dict[tuple[float, int], float] = {}
+    for stack, offsets in by_stack.items():
+        if stack == 0:
+            found.update({(o, 0): 0.0 for o in offsets})
+            continue
+        observers = [(-o * math.cos(math.radians(p)) / 1000, -o * math.sin(math.radians(p)) / 1000, 0.0)
+                     for o in offsets for p in dirs]
+        b = magpy.Collection(*[checker(magpy, d, level=k, polarization_t=1.0) for k in range(stack)]).getB(observers)
+        flat = [float(v) * 1000 for v in b.reshape(-1, 3)[:, 2]]
+        for i, o in enumerate(offsets):
+            found[(o, stack)] = sum(flat[i * len(dirs):(i + 1) * len(dirs)]) / len(dirs)
+    return [found[(o, k)] for o, k in configs]
 
 
-# ---------------------------------------------------------------------- forces
-def sideways_force_mn(design: Design, dx_mm: float, dy_mm: float = 0.0, opposite: bool = False) -> float:
-    """The force (mN) along the line between two checkers on the board whose centres are
-    ``(dx, dy)`` mm apart (+: they repel; ``opposite`` colours attract)."""
-    magpy = require()
-    j = working_polarization_t(design)
-    a = _cylinder(magpy, design, 0.0, 0.0, 0, j)
-    b = _cylinder(magpy, design, dx_mm, dy_mm, 0, -j if opposite else j)
-    f = magpy.getFT(a, b, meshing=300)[0]
-    return float(f[0] * dx_mm + f[1] * dy_mm) / math.hypot(dx_mm, dy_mm) * 1000
-
-
-def lift_one_force_mn(design: Design, stack: int) -> float:
-    """Lifting the top checker off a stack of ``stack``: the net upward force (mN) on the
-    checker under it — the lifted magnet's pull less that checker's weight and the pull of the
-    checkers below it.  Negative: the stack lets the top checker go alone."""
-    magpy = require()
-    j = working_polarization_t(design)
-    target = _cylinder(magpy, design, 0.0, 0.0, stack - 2, j)
-    above = _cylinder(magpy, design, 0.0, 0.0, stack - 1, j)
-    below = [_cylinder(magpy, design, 0.0, 0.0, k, j) for k in range(stack - 2)]
-    up = float(magpy.getFT(above, target, meshing=300)[0][2])
-    down = float(magpy.getFT(magpy.Collection(*below), target, meshing=300)[0][2]) if below else 0.0
-    return (up + down) * 1000 - design.weight_mn
-
-
-__all__ = ["MESH", "MISSING", "NEIGHBOURS", "REACH_MM", "STEP_MM", "bz_mt", "compute_table", "neighbour_force_mn", "pin_forces_mn", "require",
-           "stack_force_mn", "inner_field_ka_m", "lift_one_force_mn", "recoil_bz_mt", "sideways_force_mn",
-           "unit_bz_mt", "working_polarization_t"]
+__all__ = ["ARRAY_MESH", "ARRAY_MESH_STACKED", "DIRECTIONS_DEG", "MESH", "MISSING", "NEIGHBOURS", "REACH_MM", "STEP_MM",
+           "Jitter", "bz_mt", "checker", "compute_table", "inner_field_ka_m", "recoil_bz_mt", "require", "turns",
+           "unit_bz_mt", "working_polarization_t", "worst_inner_field"]

@@ -1,10 +1,12 @@
 """The sensing physics of the board (pure): checker, magnet, gap, sensor, slot pitch, and
 what a sensor reads for any placement of checkers.
 
-The design is ``hardware/sensing.toml`` (:func:`parse_design`).  The field itself is
-computed by magpylib in :mod:`bgboard.hardware.magnets` (the adapter, the only importer of
-magpylib) into a :class:`FieldTable` — the axial field ``Bz`` of one checker's magnet at a
-lateral offset ``r`` from the sensor and ``level`` checkers up a stack — which
+The design is ``hardware/sensing.toml`` (:func:`parse_design`): a checker carries an array of
+stock discs, one on its axis and hexagonal rings round it (:func:`magnet_centres`).  The field
+itself is computed by magpylib in :mod:`bgboard.hardware.magnets` (the adapter, the only
+importer of magpylib) into a :class:`FieldTable` — the axial field ``Bz`` of one checker's
+magnets at a lateral offset ``r`` from the sensor, averaged over the directions round it, and
+``level`` checkers up a stack — which
 ``hardware/make_field.py`` writes to ``field_table.json`` beside this module.  Everything
 else here only reads that table: a placement's field is the sum over its magnets
 (:func:`field_mt`), a reading in *checker units* is that field over a centred checker's
@@ -34,8 +36,8 @@ TABLE_FILE = HERE / "field_table.json"
 
 #: Remanent polarisation J (tesla) of common grades (the makers' typical Br, with the rest of
 #: each grade's figures and their sources in :mod:`bgboard.hardware.magnet_grades`).  N35's
-#: 1.19 T is the value of issue 22's table; Y30 is anisotropic sintered ferrite, Y10T
-#: isotropic sintered ferrite (the magnet as built).
+#: 1.19 T is the value of issue 22's table; N38 is the design's stock discs' grade; Y30 is
+#: anisotropic sintered ferrite, Y10T isotropic sintered ferrite (the pressed disc before them).
 GRADES: Mapping[str, float] = {name: g.br_t for name, g in GRADE_TABLE.items()}
 
 
@@ -87,12 +89,12 @@ def reading_noise_mt(sensor: Sensor, samples: int = ADC_SAMPLES) -> float:
 # The firmware's classifier (firmware/classify.py), in checker units.
 PRESENT = 0.5
 HYSTERESIS = 0.08
-#: Around a stack level's threshold: 2.5 times one conversion's noise allowance (0.1 mT = 0.016
-#: of a checker), five times a reading's (the mean of ADC_SAMPLES conversions: 0.05 mT), so
-#: noise alone seldom crosses it (the debouncer wants 4 identical scans); kept when the
-#: firmware began to average, a wider band in noise units only makes a crossing rarer;
-#: no more, because the crowd-corrected fields of one checker and of a stack set down off
-#: its sensor come within 0.01 of the level-2 threshold (hardware/README.md, "Crowds").
+#: Around a stack level's threshold: 2.5 times one conversion's noise allowance on the 28 mm
+#: disc before the array (0.1 mT = 0.016 of its checker), five times a reading's (the mean of
+#: ADC_SAMPLES conversions: 0.05 mT); on the array, whose field is weaker, 0.05 mT is 0.021 of a
+#: checker, twice a reading's noise (the debouncer wants 4 identical scans); no more, because one
+#: checker and a stack of two set down a player's few millimetres off their sensor come within
+#: 0.20 of the level-2 threshold on the array (:attr:`Response.stack_band`).
 LEVEL_HYSTERESIS = 0.04
 #: The stack heights the table covers (a place never holds more than 15 of one colour).
 MAX_STACK = 15
@@ -103,6 +105,10 @@ MAX_STACK = 15
 #: of small magnets peaks over its middle disc, so a stack set down a few millimetres off its
 #: sensor reads well under a centred one (hardware/README.md, "Stock discs in an array").
 PLACEMENT_MM = 5.25
+
+
+#: The most hexagonal rings of discs a design may have (4 rings: 61 discs).
+MAX_RINGS = 4
 
 
 class DesignError(InputError):
@@ -132,6 +138,20 @@ class Design:
     #: The magnet's polarisation as a measured strip gave it (``bgboard hardware fit``), which
     #: then replaces the one computed from its grade (:mod:`bgboard.hardware.magnets`).
     measured_polarization_t: float | None = None
+    #: Hexagonal rings of discs round the one on the checker's axis (0: that disc alone; 1: 7
+    #: discs; 2: 19), ``magnet_spacing_mm`` apart (:func:`magnet_centres`).
+    magnet_rings: int = 0
+    magnet_spacing_mm: float = 0.0
+
+    @property
+    def magnet_count(self) -> int:
+        """How many discs a checker carries."""
+        return 1 + 3 * self.magnet_rings * (self.magnet_rings + 1)
+
+    @property
+    def magnet_width_mm(self) -> float:
+        """Across the checker's magnets (the outer discs' outer edges)."""
+        return 2 * self.magnet_rings * self.magnet_spacing_mm + self.magnet_diameter_mm
 
     @property
     def weight_mn(self) -> float:
@@ -168,6 +188,8 @@ class Design:
             "recoil_permeability": self.recoil_permeability,
             "gap_mm": round(self.gap_mm, 6),
             "checker_thickness_mm": self.checker_thickness_mm,
+            "magnet_rings": self.magnet_rings,
+            "magnet_spacing_mm": self.magnet_spacing_mm,
         }
         if self.measured_polarization_t is not None:
             key["measured_polarization_t"] = self.measured_polarization_t
@@ -179,8 +201,11 @@ class Design:
         grade: str | None = None,
         gap_mm: float | None = None,
         sensor: str | None = None,
+        rings: int | None = None,
+        spacing_mm: float | None = None,
     ) -> "Design":
-        """This design with another magnet (diameter, thickness), grade, gap or sensor."""
+        """This design with another magnet (diameter, thickness), grade, gap or sensor, or
+        its discs in another array (``rings`` round the axis disc, ``spacing_mm`` apart)."""
         d = self
         values: dict[str, Any] = {f: getattr(d, f) for f in d.__slots__}  # type: ignore[attr-defined]
         if magnet is not None:
@@ -189,6 +214,10 @@ class Design:
             values["grade"] = grade
         if gap_mm is not None:
             values["surface_mm"] = gap_mm - d.magnet_depth_mm
+        if rings is not None:
+            values["magnet_rings"] = rings
+        if spacing_mm is not None:
+            values["magnet_spacing_mm"] = spacing_mm
         if sensor is not None:
             if sensor not in SENSORS:
                 raise DesignError(f"--sensor {sensor} is not one of {', '.join(SENSORS)}")
@@ -212,10 +241,25 @@ def check_design(d: Design) -> None:
     if not 1.0 <= d.magnet_diameter_mm <= d.checker_diameter_mm - 2.0:
         raise DesignError(
             f"a {d.magnet_diameter_mm:g} mm magnet does not fit a {d.checker_diameter_mm:g} mm checker (1 mm wall at least)")
+    if not 0 <= d.magnet_rings <= MAX_RINGS:
+        raise DesignError(f"magnet.rings must be a whole number from 0 to {MAX_RINGS}, not {d.magnet_rings}")
+    if d.magnet_rings and d.magnet_spacing_mm < d.magnet_diameter_mm:
+        raise DesignError(
+            f"{d.magnet_diameter_mm:g} mm discs {d.magnet_spacing_mm:g} mm apart overlap (magnet.spacing_mm must be at least their diameter)")
+    if d.magnet_width_mm > d.checker_diameter_mm - 2.0:
+        raise DesignError(
+            f"an array of {d.magnet_count} discs {d.magnet_width_mm:g} mm across does not fit a {d.checker_diameter_mm:g} mm checker (1 mm wall at least)")
     if not 0.2 <= d.magnet_thickness_mm <= d.checker_thickness_mm - d.magnet_depth_mm:
         raise DesignError(f"a {d.magnet_thickness_mm:g} mm thick magnet does not fit a {d.checker_thickness_mm:g} mm checker")
     if not 0.5 <= d.gap_mm <= 30.0:
         raise DesignError(f"a gap of {d.gap_mm:g} mm is not between 0.5 and 30 mm")
+
+
+def _rings(magnet: Any) -> int:
+    value = magnet.get("rings", 0) if isinstance(magnet, dict) else 0
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_RINGS:
+        raise DesignError(f"sensing.toml needs magnet.rings a whole number from 0 to {MAX_RINGS}")
+    return value
 
 
 def parse_design(text: str) -> Design:
@@ -251,6 +295,9 @@ def parse_design(text: str) -> Design:
         friction=_number(checker, "checker", "friction", 0.05, 1.0),
         measured_polarization_t=(_number(magnet, "magnet", "measured_polarization_t", 0.01, 2.0)
                                  if isinstance(magnet, dict) and "measured_polarization_t" in magnet else None),
+        magnet_rings=_rings(magnet),
+        magnet_spacing_mm=(_number(magnet, "magnet", "spacing_mm", 1, 30) if _rings(magnet) else
+                           _number(magnet, "magnet", "spacing_mm", 0, 30) if isinstance(magnet, dict) and "spacing_mm" in magnet else 0.0),
     )
     check_design(design)
     return design
@@ -263,6 +310,25 @@ def load_design(path: str | Path | None = None) -> Design:
         return parse_design(p.read_text(encoding="utf-8"))
     except OSError as exc:
         raise DesignError(f"cannot read {p} ({exc.strerror or exc}): reinstall bgboard") from None
+
+
+def hex_centres(rings: int, spacing_mm: float) -> tuple[tuple[float, float], ...]:
+    """The centres (mm) of a hexagonal array: one on the axis first, then ``rings`` rings round
+    it (ring k: 6k centres on a hexagon k spacings out, its corners at 0, 60 ... 300°)."""
+    out = [(0.0, 0.0)]
+    for k in range(1, rings + 1):
+        for side in range(6):
+            a0, a1 = math.radians(60 * side), math.radians(60 * (side + 1))
+            for j in range(k):
+                f = j / k
+                out.append((k * spacing_mm * ((1 - f) * math.cos(a0) + f * math.cos(a1)),
+                            k * spacing_mm * ((1 - f) * math.sin(a0) + f * math.sin(a1))))
+    return tuple(out)
+
+
+def magnet_centres(design: Design) -> tuple[tuple[float, float], ...]:
+    """Where a checker's discs sit (mm from its axis), the first on the axis."""
+    return hex_centres(design.magnet_rings, design.magnet_spacing_mm)
 
 
 # ---------------------------------------------------------------------- closed form
@@ -512,9 +578,9 @@ def crowded_tolerance_mm(design: Design, table: FieldTable, step: float = 0.5) -
 
 __all__ = [
     "ADC_SAMPLES", "reading_noise_mt",
-    "GRADES", "HYSTERESIS", "LEVEL_HYSTERESIS", "LEVEL_SEPARATION", "MAX_LEVEL", "MAX_STACK", "PLACEMENT_MM", "PRESENT", "SENSORS",
+    "GRADES", "HYSTERESIS", "LEVEL_HYSTERESIS", "LEVEL_SEPARATION", "MAX_LEVEL", "MAX_RINGS", "MAX_STACK", "PLACEMENT_MM", "PRESENT", "SENSORS",
     "TABLE_FILE",
     "Design", "DesignError", "FieldTable", "Magnet", "Response", "Sensor",
-    "check_design", "crowd", "crowded_tolerance_mm", "disc_on_axis_mt", "field_mt", "level_shape", "load_design", "load_table", "parse_design",
+    "check_design", "crowd", "crowded_tolerance_mm", "disc_on_axis_mt", "field_mt", "hex_centres", "level_shape", "load_design", "load_table", "magnet_centres", "parse_design",
     "pin_sits", "reads_as", "response", "single_tolerance_mm", "stack_band",
 ]

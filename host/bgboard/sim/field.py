@@ -28,6 +28,7 @@ from typing import Mapping, Sequence
 from bgboard.hardware import Grid, Slot
 from bgboard.hardware.physics import MAX_STACK, load_design, load_table, response
 from bgboard.sim.layout import BAR_PLACES, OFF_PLACES, POINT_PLACES, WHITE, Layout
+from bgboard.sim.placement import sensor_spots
 
 FULL_SCALE = 65535
 #: Readings stay this far from the rails: closer is what an open or shorted sensor gives
@@ -44,8 +45,8 @@ _DESIGN = load_design()
 _TABLE = load_table(_DESIGN)
 PHYSICS = response(_DESIGN, _TABLE)
 #: With two sensors per slot: what a stack of k = 1, 2 ... checkers gives the sensor half a
-#: pitch from it, in checker units (the field just outside the magnet's rim reverses: about
-#: -0.21 for one checker, less for a stack, whose higher magnets reach further).
+#: pitch from it, in checker units (just outside the array of discs the field reverses: about
+#: -0.03 for one checker; a stack's higher magnets reach further: +0.08 for two, +0.28 for five).
 HALF_PITCH_FIELD: tuple[float, ...] = tuple(
     sum(_TABLE.at(level, _DESIGN.slot_pitch_mm / 2) for level in range(k)) / PHYSICS.b0_mt for k in range(1, MAX_STACK + 1))
 
@@ -172,9 +173,70 @@ def _place_units(units: dict[Slot, float], grid: Grid, layout: Layout, place: st
 def sensor_units(grid: Grid, units: Mapping[Slot, float], calibration: Calibration = Calibration()) -> list[float]:
     """Every sensor's field (checker units, :meth:`Grid.sensors` order) from each slot's: a
     slot's centre sensor reads the slot; with two sensors per slot the one half a pitch
-    further reads what the slots either side of it give there (:data:`HALF_PITCH_FIELD`)."""
+    further reads what the slots either side of it give there (:data:`HALF_PITCH_FIELD`); and
+    every sensor the return field of the checkers on the slots :data:`FAR_FROM_MM` and more
+    away (:func:`far_units`)."""
     stack = calibration.stack_field
-    return [_sensor_field(units, slot, part, beyond, stack) for slot, part, beyond in _neighbours(grid)]
+    far = far_units(grid, units, stack)
+    return [_sensor_field(units, slot, part, beyond, stack) + f for (slot, part, beyond), f in zip(_neighbours(grid), far)]
+
+
+#: From this far (mm) a slot's checkers reach a sensor with their magnets' return field (the
+#: sensors of the neighbouring slots and points: hardware/README.md, "Crowds"), counted from
+#: the slot's centre as the firmware's crowd correction counts it (hardware/make_board.py).
+FAR_FROM_MM = 30.0
+
+
+@functools.lru_cache(maxsize=None)
+def _far_field(k: int, tenths_mm: int) -> float:
+    """What ``k`` stacked checkers give a sensor ``tenths_mm`` / 10 mm from them (checker units)."""
+    d = tenths_mm / 10
+    return sum(_TABLE.at(level, d) for level in range(k)) / PHYSICS.b0_mt
+
+
+_FAR: dict[int, tuple[Grid, dict[Slot, tuple[tuple[int, int], ...]]]] = {}
+
+
+def _far_plan(grid: Grid) -> dict[Slot, tuple[tuple[int, int], ...]]:
+    """For every slot, ``(sensor, distance in tenths of a mm)`` of the sensors from
+    :data:`FAR_FROM_MM` to the field table's reach off its centre (once per grid)."""
+    known = _FAR.get(id(grid))
+    if known is not None and known[0] is grid:
+        return known[1]
+    import math
+
+    spots = sensor_spots(_DESIGN, grid)
+    index = {sensor: n for n, sensor in enumerate(grid.sensors())}
+    plan: dict[Slot, tuple[tuple[int, int], ...]] = {}
+    for slot in grid.slots:
+        cx, cy = spots[index[slot, 0]]
+        row = []
+        for n, (sx, sy) in enumerate(spots):
+            d = math.hypot(sx - cx, sy - cy)
+            if FAR_FROM_MM <= d < _TABLE.reach_mm:
+                row.append((n, round(d * 10)))
+        plan[slot] = tuple(row)
+    if len(_FAR) > 16:
+        _FAR.clear()
+    _FAR[id(grid)] = (grid, plan)
+    return plan
+
+
+def far_units(grid: Grid, units: Mapping[Slot, float], stack: tuple[float, ...]) -> list[float]:
+    """Every sensor's field (checker units) from the checkers :data:`FAR_FROM_MM` and more
+    away: a slot reading a stack gives that stack's field (its higher magnets reach further),
+    a weaker one (a pin's residue, a hand) its share of one checker's."""
+    out = [0.0] * len(grid.sensors())
+    plan = _far_plan(grid)
+    for slot, u in units.items():
+        if not u:
+            continue
+        a = abs(u)
+        k = 1 if a < stack[0] else 1 + min(range(len(stack)), key=lambda i: abs(stack[i] - a))
+        scale = (a if a < stack[0] else 1.0) * (1.0 if u > 0 else -1.0)
+        for n, tenths in plan.get(slot, ()):
+            out[n] += scale * _far_field(k, tenths)
+    return out
 
 
 def _sensor_field(units: Mapping[Slot, float], slot: Slot, part: int, beyond: Slot | None,
@@ -239,9 +301,10 @@ def readings(
 
 class PlaceField:
     """:func:`readings` without noise or faults, put together place by place: a sensor reads
-    only its own place's slots, so each place's counts are made once for what lies on it (its
-    checkers, a pin, a hand over it) and remembered.  A carried checker's frame changes one or
-    two places of 28: the same counts as :func:`readings`, bit for bit, at a tenth of the work."""
+    its own place's slots, so each place's field is made once for what lies on it (its
+    checkers, a pin, a hand over it) and remembered, and then the far field of every occupied
+    slot (:func:`far_units`) is added.  A carried checker's frame changes one or two places of
+    28: the same counts as :func:`readings`, bit for bit, at a fraction of the work."""
 
     def __init__(self, grid: Grid, calibration: Calibration = Calibration()) -> None:
         self.grid = grid
@@ -253,28 +316,35 @@ class PlaceField:
             where.setdefault(slot.place, []).append(n)
             plan.setdefault(slot.place, []).append((slot, part, beyond))
         self._places = tuple((place, place in POINT_PLACES, tuple(where[place]), tuple(plan[place])) for place in where)
-        self._known: dict[tuple[str, tuple[int, int], bool, Hand | None], tuple[int, ...]] = {}
+        self._known: dict[tuple[str, tuple[int, int], bool, Hand | None],
+                          tuple[dict[Slot, float], tuple[float, ...]]] = {}
 
-    def __call__(self, layout: Layout, hand: Hand | None = None) -> tuple[int, ...]:
-        """Every sensor's counts, in :meth:`Grid.sensors` order."""
-        out = [0] * self.size
+    def __call__(self, layout: Layout, hand: Hand | None = None, far: bool = True) -> tuple[int, ...]:
+        """Every sensor's counts, in :meth:`Grid.sensors` order; without ``far``, less the far
+        field of the other slots (what the firmware's crowd correction leaves: the field a
+        modelled firmware, which has no crowd correction of its own, is given)."""
+        near = [0.0] * self.size
+        slots: dict[Slot, float] = {}
         known = self._known
         for place, point, positions, plan in self._places:
             at = layout.at(place)
             key = (place, at, point and int(place) in layout.pins, hand if hand is not None and hand.place == place else None)
-            counts = known.get(key)
-            if counts is None:
+            found = known.get(key)
+            if found is None:
                 if len(known) > 8192:
                     known.clear()
-                counts = known[key] = self._counts(layout, place, key[3], plan)
-            for n, value in zip(positions, counts):
-                out[n] = value
-        return tuple(out)
+                found = known[key] = self._counts(layout, place, key[3], plan)
+            slots.update(found[0])
+            for n, value in zip(positions, found[1]):
+                near[n] = value
+        c = self.calibration
+        around = far_units(self.grid, slots, c.stack_field) if far else [0.0] * self.size
+        return tuple(max(RAIL_BAND, min(FULL_SCALE - RAIL_BAND, int(round(c.counts(u + f))))) for u, f in zip(near, around))
 
     def _counts(self, layout: Layout, place: str, hand: Hand | None,
-                plan: tuple[tuple[Slot, int, Slot | None], ...]) -> tuple[int, ...]:
+                plan: tuple[tuple[Slot, int, Slot | None], ...]) -> tuple[dict[Slot, float], tuple[float, ...]]:
+        """The place's slots' units and its sensors' (before the far field of the other slots)."""
         c = self.calibration
         units: dict[Slot, float] = {}
         _place_units(units, self.grid, layout, place, hand, c)
-        return tuple(max(RAIL_BAND, min(FULL_SCALE - RAIL_BAND, int(round(c.counts(_sensor_field(units, *sensor, c.stack_field))))))
-                     for sensor in plan)
+        return units, tuple(_sensor_field(units, *sensor, c.stack_field) for sensor in plan)

@@ -105,8 +105,11 @@ class Table:
             out.extend(frames)
         return tuple(out)
 
-    def values(self, frame: Frame | None = None) -> tuple[int, ...]:
-        """ADC counts of every sensor for a frame (default: the table at rest).
+    def values(self, frame: Frame | None = None, far: bool = False) -> tuple[int, ...]:
+        """ADC counts of every sensor for a frame (default: the table at rest); ``far``: with
+        the far field of the checkers around each sensor (the board's physics, for the real
+        firmware, whose crowd correction takes it away again; without it, what that correction
+        leaves, for the modelled firmware, which has none: :class:`bgboard.sim.field.PlaceField`).
 
         The noiseless field of a frame is put together from each place's counts, made once
         per what lies on the place (:class:`bgboard.sim.field.PlaceField`; the reference is
@@ -115,12 +118,12 @@ class Table:
         firmware's reading, the mean of ``samples`` conversions of ``noise`` each."""
         layout = self.layout if frame is None else frame.layout
         hand = None if frame is None else frame.hand
-        key = (layout, hand)
+        key = (layout, hand, far)
         base = self._base.get(key)
         if base is None:
             if len(self._base) > 64:
                 self._base.clear()
-            base = self._field(layout, hand)  # = readings(grid, layout, rng, hand=hand, calibration=...)
+            base = self._field(layout, hand, far)  # far: = readings(grid, layout, rng, hand=hand, calibration=...)
             self._base[key] = base
         if self.noise:
             n = len(base)
@@ -232,7 +235,7 @@ class Table:
         self._reported: tuple[int, ...] | None = None
         self._pending: list[int] = []
         self._candidate: list[int] = []
-        self._base: dict[tuple[Layout, object], tuple[int, ...]] = {}
+        self._base: dict[tuple[Layout, object, bool], tuple[int, ...]] = {}
         self._field = PlaceField(self.grid, self.calibration)
         self._codes: dict[tuple[int, ...], Observation] = {}
         self._slot_states: dict[tuple[int, ...], tuple[int, ...]] = {}
