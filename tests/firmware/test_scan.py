@@ -187,10 +187,15 @@ def ideal_state(colour: str, k: int) -> int:
 def test_reported_states_follow_every_held_reading(run_firmware, steps) -> None:
     """Any sequence of readings, each held at least 50 ms: the CHANGES applied to the boot
     SNAPSHOT give exactly the classification of the final readings, and a SNAPSHOT
-    requested at the end says the same."""
+    requested at the end says the same.  (Each slot's reading carries the field of the
+    checkers around it, :func:`crowd_of`, as on a board.)"""
     lines, t, final = [], 20, [0] * N
+    kinds: list[tuple[str, int]] = [("white", 0)] * N
     for slot, (colour, k), hold in steps:
-        lines += [f"@{t}", f"slot {slot} {counts(colour, k)}"]
+        kinds[slot] = (colour, k)
+        lying = tuple(ideal_state(c, n) for c, n in kinds)
+        values = " ".join(str(counts(c, n) + field) for (c, n), field in zip(kinds, crowd_of(lying)))
+        lines += [f"@{t}", f"slots {values}"]
         final[slot] = ideal_state(colour, k)
         t += hold
     final = list(as_reported(final))

@@ -144,7 +144,7 @@ class ModelledBoard:
 
     def _scan(self, frame: Frame | None) -> Observation | None:
         try:
-            return self.table.observe(self.table.values(frame))
+            return self.table.observe(self.table.values(frame, far=False))
         except SensorFaultError as exc:
             self.sensor_faults += 1
             self.last_fault = str(exc)

@@ -102,7 +102,7 @@ def simulate_replay(steps: tuple[ReplayStep, ...], seed: int = 1, noise: float =
         report.checked += 1
         try:
             for frame in table.frames(moves):
-                table.observe(table.values(frame))
+                table.observe(table.values(frame, far=False))
             observation = table.observe()
             for _ in range(table.debounce):
                 observation = table.observe()

@@ -105,11 +105,12 @@ class Table:
             out.extend(frames)
         return tuple(out)
 
-    def values(self, frame: Frame | None = None, far: bool = False) -> tuple[int, ...]:
+    def values(self, frame: Frame | None = None, far: bool = True) -> tuple[int, ...]:
         """ADC counts of every sensor for a frame (default: the table at rest); ``far``: with
         the far field of the checkers around each sensor (the board's physics, for the real
-        firmware, whose crowd correction takes it away again; without it, what that correction
-        leaves, for the modelled firmware, which has none: :class:`bgboard.sim.field.PlaceField`).
+        firmware, whose crowd correction takes it away again); without it, what that correction
+        leaves, for the modelled firmware, which has none (:meth:`observe`,
+        :class:`bgboard.sim.field.PlaceField`).
 
         The noiseless field of a frame is put together from each place's counts, made once
         per what lies on the place (:class:`bgboard.sim.field.PlaceField`; the reference is
@@ -143,7 +144,7 @@ class Table:
     def observe(self, values: tuple[int, ...] | None = None) -> Observation:
         """The host's place codes for a set of readings (default: a scan at rest)."""
         if values is None:
-            values = self.values()
+            values = self.values(far=False)  # the modelled firmware: no crowd correction of its own
         if values and 0 <= min(values) and max(values) <= FULL_SCALE:
             raw = tuple(map(_states(self.calibration).__getitem__, values))
         else:
