@@ -160,29 +160,6 @@ def test_the_room_sends_a_board_it_has_as_its_change_and_a_board_going_offline_i
           f"{sum(map(len, moved))} B, offline {len(offline)} message {sum(map(len, offline))} B")
 
 
-def test_after_a_quiet_spell_a_burst_of_boards_goes_out_together_and_a_lone_change_once_the_room_is_still():
-    async def run() -> list[list[int]]:
-        hub = LiveHub()
-        feed = GalleryFeed(hub, CLUB, tick_s=0.5, settle_s=0.3, gather_s=2.0)
-        rooms: list[list[int]] = []
-        publish = lambda topic, payload, retain: rooms.append(  # noqa: E731
-            [b["board"] for b in json.loads(inflate(payload))["boards"]]) if topic == room_topic(CLUB) else None
-        task = asyncio.ensure_future(feed.run(publish, lambda: True))
-        await asyncio.sleep(0.05)
-        for n in range(1, 8):   # a round's boards starting within a moment of each other
-            hub.update(n, dict(STATE, match=n))
-            await asyncio.sleep(0.02)
-        await asyncio.sleep(1.0)
-        hub.update(9, STATE)     # later, alone
-        await asyncio.sleep(1.0)
-        task.cancel()
-        await asyncio.gather(task, return_exceptions=True)
-        return rooms
-
-    # the first board does not go alone with the others a tick behind it
-    assert asyncio.run(run()) == [[1, 2, 3, 4, 5, 6, 7], [9]]
-
-
 def test_a_boards_move_reaches_an_anonymous_spectator_on_the_gallery(tmp_path):
     broker, gallery = start_broker_and_gallery(tmp_path)
     db = tmp_path / "club.sqlite"

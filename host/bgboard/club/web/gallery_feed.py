@@ -7,8 +7,7 @@ own MQTT session; a gallery Mosquitto bridges them in and serves the spectators.
 cost does not grow with the spectators: per tick the room's messages and one retained message per
 changed board, however many watch.
 
-A change after a quiet spell goes out once the room has been still for :data:`SETTLE_S` (at
-most :data:`GATHER_S`: a burst's boards go together); after that a burst is coalesced to one tick's room messages per
+A lone change goes out at once; a burst is coalesced to one tick's room messages per
 :data:`TICK_S` (the newest state of each board changed meanwhile, compressed: about 70 boards a
 message, :mod:`.live_wire`; a board the room already has goes as its change from the room's last
 state of it), so 200 boards moving at once cost every spectator a few messages a tick, not one
@@ -23,20 +22,13 @@ import logging
 import time
 from typing import Any, Callable
 
-from bgboard.club.live_boards import LiveHub, Subscription
+from bgboard.club.live_boards import LiveHub
 from bgboard.club.web.live_wire import change, compact, encode, room_messages
 from bgboard.net.gallery import board_topic, room_topic
 
 log = logging.getLogger(__name__)
 
 TICK_S = 0.5
-#: After a quiet spell, the first change waits until the room has been still this long (more
-#: boards' changes arriving meanwhile go with it) ...
-SETTLE_S = 0.05
-#: ... but no longer than this: a burst (a round's boards starting or finishing together)
-#: then costs every spectator one tick's messages with every board in them, not a message with
-#: its first board alone and the rest a whole tick later.
-GATHER_S = 0.25
 
 Publish = Callable[[str, bytes, bool], None]   # (topic, payload, retain): queued, never waits
 
@@ -45,13 +37,10 @@ class GalleryFeed:
     """Publishes the hub's changes for club ``club`` (see the module); :meth:`run` with the
     director's ``publish`` and a ``connected()`` test."""
 
-    def __init__(self, hub: LiveHub, club: str, tick_s: float = TICK_S, settle_s: float = SETTLE_S,
-                 gather_s: float = GATHER_S) -> None:
+    def __init__(self, hub: LiveHub, club: str, tick_s: float = TICK_S) -> None:
         self.hub = hub
         self.club = club
         self.tick_s = tick_s
-        self.settle_s = settle_s
-        self.gather_s = gather_s
         self.sent = 0       # the hub's version published up to
         self.ticks = 0      # messages to the room so far
         self.last: dict[int, dict[str, Any]] = {}   # each board's item as the room last had it
@@ -87,7 +76,6 @@ class GalleryFeed:
             while True:
                 if self.hub.version <= self.sent:
                     await subscription.next_batch()
-                    await self._settle(subscription)
                 if not connected():
                     await asyncio.sleep(self.tick_s)   # nothing queued while the broker is away
                     continue
@@ -104,13 +92,3 @@ class GalleryFeed:
             return
         finally:
             subscription.close()
-
-    async def _settle(self, subscription: Subscription) -> None:
-        """Wait until no board has changed for :attr:`settle_s`, at most :attr:`gather_s`."""
-        loop = asyncio.get_running_loop()
-        end = loop.time() + self.gather_s
-        while (left := end - loop.time()) > 0:
-            try:
-                await asyncio.wait_for(subscription.next_batch(), min(self.settle_s, left))
-            except asyncio.TimeoutError:
-                return
