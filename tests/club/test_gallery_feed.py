@@ -153,9 +153,12 @@ def test_the_room_sends_a_board_it_has_as_its_change_and_a_board_going_offline_i
     for entry in entries:
         whole = retained[board_topic(CLUB, entry["board"])]
         assert "base" not in whole and whole["players"] and whole["version"] == entry["version"]
+    for entry in [b for m in first for b in json.loads(inflate(m))["boards"]] + entries:
+        assert "title" not in entry and "phase" not in entry   # the pages say them in their own words
+    assert all("title" in whole and "phase" in whole for whole in retained.values())
     gone = [b for m in offline for b in json.loads(inflate(m))["boards"]]
     assert {tuple(sorted(b)) for b in gone} == {("base", "board", "online", "version")}
-    assert len(offline) == 1 < len(moved) < len(first) and sum(map(len, moved)) * 3 < sum(map(len, first)) * 2
+    assert len(offline) == 1 < len(moved) <= len(first) == 2 and sum(map(len, moved)) * 5 < sum(map(len, first)) * 4
     print(f"200 boards: whole {len(first)} messages {sum(map(len, first))} B, one move on {len(moved)} messages "
           f"{sum(map(len, moved))} B, offline {len(offline)} message {sum(map(len, offline))} B")
 

@@ -23,7 +23,7 @@ import time
 from typing import Any, Callable
 
 from bgboard.club.live_boards import LiveHub
-from bgboard.club.web.live_wire import change, compact, encode, room_messages
+from bgboard.club.web.live_wire import change, compact, encode, in_room, room_messages
 from bgboard.net.gallery import board_topic, room_topic
 
 log = logging.getLogger(__name__)
@@ -56,16 +56,17 @@ class GalleryFeed:
             return 0
         changed.reverse()
         self.sent = max(item["version"] for item in changed)
-        entries = [change(self.last.get(item["board"]), item) for item in changed]
+        rooms = [in_room(item) for item in changed]
+        entries = [change(self.last.get(item["board"]), item) for item in rooms]
         for message in room_messages(entries, int(time.time() * 1000)):   # the room first: most spectators watch it
             publish(room_topic(self.club), message, False)
             self.ticks += 1
-        for item in changed:
+        for item, room in zip(changed, rooms):
             publish(board_topic(self.club, item["board"]), encode(item), True)
             if item.get("gone"):
                 self.last.pop(item["board"], None)
             else:
-                self.last[item["board"]] = item
+                self.last[item["board"]] = room
         return len(changed)
 
     async def run(self, publish: Publish, connected: Callable[[], bool]) -> None:
