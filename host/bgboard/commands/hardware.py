@@ -87,14 +87,19 @@ def parse_magnet(text: str) -> tuple[float, float]:
     return float(m.group(1)), float(m.group(2))
 
 
-def parse_gap(text: str) -> float:
+def _millimetres(option: str, text: str, low: float, high: float) -> float:
+    """``text`` as millimetres from ``low`` to ``high``; one sentence naming ``option`` otherwise."""
     try:
-        gap = float(text)
+        value = float(text)
     except ValueError:
-        raise InputError(f"--gap-mm {text[:40]!r} is not a number of millimetres") from None
-    if not math.isfinite(gap) or not 0.5 <= gap <= 30:
-        raise InputError(f"--gap-mm {text[:40]} is not between 0.5 and 30 mm")
-    return gap
+        raise InputError(f"{option} {text[:40]!r} is not a number of millimetres") from None
+    if not math.isfinite(value) or not low <= value <= high:
+        raise InputError(f"{option} {text[:40]} is not between {low:g} and {high:g} mm")
+    return value
+
+
+def parse_gap(text: str) -> float:
+    return _millimetres("--gap-mm", text, 0.5, 30)
 
 
 def parse_rings(text: str | None) -> int | None:
@@ -106,15 +111,7 @@ def parse_rings(text: str | None) -> int | None:
 
 
 def parse_spacing(text: str | None) -> float | None:
-    if text is None:
-        return None
-    try:
-        spacing = float(text)
-    except ValueError:
-        raise InputError(f"--spacing-mm {text[:40]!r} is not a number of millimetres") from None
-    if not math.isfinite(spacing) or not 1 <= spacing <= 30:
-        raise InputError(f"--spacing-mm {text[:40]} is not between 1 and 30 mm")
-    return spacing
+    return None if text is None else _millimetres("--spacing-mm", text, 1, 30)
 
 
 def design_of(args: argparse.Namespace) -> Design:
