@@ -93,7 +93,7 @@ class Array:
 
     @property
     def count(self) -> int:
-        return 1 + 3 * self.rings * (self.rings + 1)
+        return len(self.positions())
 
     def positions(self) -> list[tuple[float, float]]:
         """The discs' centres (mm) on the checker, the first on its axis (a hexagonal array)."""

@@ -130,10 +130,9 @@ def checker(magpy: Any, design: Design, x_mm: float = 0.0, y_mm: float = 0.0, le
         if jitter is not None:
             dx, dy, dz, tilt, axis = jitter[i]
         px, py = px + dx, py + dy
-        m = magpy.magnet.Cylinder(
-            polarization=(0, 0, sign * j),
-            dimension=(design.magnet_diameter_mm / 1000, design.magnet_thickness_mm / 1000),
-            position=((x_mm + c * px - s * py) / 1000, (y_mm + s * px + c * py) / 1000, (z0 + dz) / 1000))
+        m = _cylinder(magpy, design, x_mm + c * px - s * py, y_mm + s * px + c * py, level, sign * j)
+        if dz:
+            m.move((0.0, 0.0, dz / 1000))
         if tilt:
             m.rotate_from_angax(tilt, (math.cos(math.radians(axis)), math.sin(math.radians(axis)), 0.0), anchor=None)
         discs.append(m)
@@ -172,6 +171,18 @@ def bz_mt(
     return [t / len(chosen) for t in total]
 
 
+def _round_about(offsets_mm: Sequence[float], dirs: Sequence[float]) -> list[tuple[float, float, float]]:
+    """Observers (m) at each of ``offsets_mm`` from the checker's centre in each of the
+    directions ``dirs`` (°), offset after offset."""
+    return [(-r * math.cos(math.radians(p)) / 1000, -r * math.sin(math.radians(p)) / 1000, 0.0)
+            for r in offsets_mm for p in dirs]
+
+
+def _means(flat: Sequence[float], per: int) -> list[float]:
+    """The means of ``flat``'s runs of ``per`` values (one offset's directions)."""
+    return [sum(flat[i:i + per]) / per for i in range(0, len(flat), per)]
+
+
 def compute_table(design: Design) -> FieldTable:
     """The :class:`FieldTable` of ``design``: one checker's magnets at each stack level, at
     offsets 0..REACH_MM mm in STEP_MM steps, averaged over the directions round it (rounded
@@ -179,13 +190,11 @@ def compute_table(design: Design) -> FieldTable:
     magpy = require()
     n = int(round(REACH_MM / STEP_MM)) + 1
     dirs = turns(design)
-    observers = [(-i * STEP_MM * math.cos(math.radians(p)) / 1000, -i * STEP_MM * math.sin(math.radians(p)) / 1000, 0.0)
-                 for i in range(n) for p in dirs]
+    observers = _round_about([i * STEP_MM for i in range(n)], dirs)
     rows = []
     for level in range(MAX_STACK):
         b = checker(magpy, design, level=level).getB(observers)
-        flat = [float(v) * 1000 for v in b[:, 2]]
-        rows.append(tuple(round(sum(flat[i * len(dirs):(i + 1) * len(dirs)]) / len(dirs), 4) for i in range(n)))
+        rows.append(tuple(round(v, 4) for v in _means([float(v) * 1000 for v in b[:, 2]], len(dirs))))
     shape = (f"{design.magnet_count} discs {design.magnet_diameter_mm:g} x {design.magnet_thickness_mm:g} mm "
              f"{design.magnet_spacing_mm:g} mm apart, averaged over {len(dirs)} directions round the checker"
              if design.magnet_rings else "one disc")
@@ -331,12 +340,9 @@ def unit_bz_mt(design: Design, gap_mm: float, configs: Sequence[tuple[float, int
         if stack == 0:
             found.update({(o, 0): 0.0 for o in offsets})
             continue
-        observers = [(-o * math.cos(math.radians(p)) / 1000, -o * math.sin(math.radians(p)) / 1000, 0.0)
-                     for o in offsets for p in dirs]
-        b = magpy.Collection(*[checker(magpy, d, level=k, polarization_t=1.0) for k in range(stack)]).getB(observers)
-        flat = [float(v) * 1000 for v in b.reshape(-1, 3)[:, 2]]
-        for i, o in enumerate(offsets):
-            found[(o, stack)] = sum(flat[i * len(dirs):(i + 1) * len(dirs)]) / len(dirs)
+        b = magpy.Collection(*[checker(magpy, d, level=k, polarization_t=1.0) for k in range(stack)]).getB(
+            _round_about(offsets, dirs))
+        found.update(((o, stack), v) for o, v in zip(offsets, _means([float(v) * 1000 for v in b.reshape(-1, 3)[:, 2]], len(dirs))))
     return [found[(o, k)] for o, k in configs]
 
 

@@ -276,6 +276,7 @@ def parse_design(text: str) -> Design:
     name = sensor.get("name") if isinstance(sensor, dict) else None
     if name not in SENSORS:
         raise DesignError(f"sensing.toml needs sensor.name, one of {', '.join(SENSORS)}")
+    rings = _rings(magnet)
     design = Design(
         checker_diameter_mm=_number(checker, "checker", "diameter_mm", 15, 60),
         checker_thickness_mm=_number(checker, "checker", "thickness_mm", 2, 20),
@@ -295,8 +296,8 @@ def parse_design(text: str) -> Design:
         friction=_number(checker, "checker", "friction", 0.05, 1.0),
         measured_polarization_t=(_number(magnet, "magnet", "measured_polarization_t", 0.01, 2.0)
                                  if isinstance(magnet, dict) and "measured_polarization_t" in magnet else None),
-        magnet_rings=_rings(magnet),
-        magnet_spacing_mm=(_number(magnet, "magnet", "spacing_mm", 1, 30) if _rings(magnet) else
+        magnet_rings=rings,
+        magnet_spacing_mm=(_number(magnet, "magnet", "spacing_mm", 1, 30) if rings else
                            _number(magnet, "magnet", "spacing_mm", 0, 30) if isinstance(magnet, dict) and "spacing_mm" in magnet else 0.0),
     )
     check_design(design)

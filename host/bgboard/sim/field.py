@@ -21,6 +21,7 @@ optionally a *stuck* sensor that always reads one value.  Randomness comes only 
 from __future__ import annotations
 
 import functools
+import math
 import random
 from dataclasses import dataclass
 from typing import Mapping, Sequence
@@ -57,13 +58,19 @@ def _half_pitch(units: float, stack: tuple[float, ...]) -> float:
     centred field is nearest (a weaker field, a hand or a pin's residue, in proportion).
     Remembered: a slot takes a few values only (empty, a checker, stacks, a pin, a hand's
     strengths), and every frame of a carried checker asks for all 276 sensors."""
+    k, share = _stack_of(units, stack)
+    return share * HALF_PITCH_FIELD[k - 1]
+
+
+def _stack_of(units: float, stack: tuple[float, ...]) -> tuple[int, float]:
+    """The stack a slot reading ``units`` stands for, ``(height, share)``: the stack whose
+    centred field is nearest, all of it (``share`` ±1 by colour); under one checker's field
+    (a pin's residue, a hand) one checker's, in proportion."""
     a = abs(units)
+    sign = 1.0 if units >= 0 else -1.0
     if a < stack[0]:
-        near = HALF_PITCH_FIELD[0] * a
-    else:
-        k = min(range(len(stack)), key=lambda i: abs(stack[i] - a))
-        near = HALF_PITCH_FIELD[k]
-    return near if units >= 0 else -near
+        return 1, sign * a
+    return 1 + min(range(len(stack)), key=lambda i: abs(stack[i] - a)), sign
 
 def default_grid(point_slots: int, bar_slots: int, off_slots: int) -> Grid:
     """A grid with other slot counts than the board's (:func:`bgboard.hardware.load_grid`),
@@ -203,8 +210,6 @@ def _far_plan(grid: Grid) -> dict[Slot, tuple[tuple[int, int], ...]]:
     known = _FAR.get(id(grid))
     if known is not None and known[0] is grid:
         return known[1]
-    import math
-
     spots = sensor_spots(_DESIGN, grid)
     index = {sensor: n for n, sensor in enumerate(grid.sensors())}
     plan: dict[Slot, tuple[tuple[int, int], ...]] = {}
@@ -231,9 +236,7 @@ def far_units(grid: Grid, units: Mapping[Slot, float], stack: tuple[float, ...])
     for slot, u in units.items():
         if not u:
             continue
-        a = abs(u)
-        k = 1 if a < stack[0] else 1 + min(range(len(stack)), key=lambda i: abs(stack[i] - a))
-        scale = (a if a < stack[0] else 1.0) * (1.0 if u > 0 else -1.0)
+        k, scale = _stack_of(u, stack)
         for n, tenths in plan.get(slot, ()):
             out[n] += scale * _far_field(k, tenths)
     return out
