@@ -192,9 +192,9 @@ class LiveRun:
     async def carry(self, moves: tuple[Move, ...]) -> None:
         """Carry checkers over the field, one frame at a time, until the host has read the board."""
         for frame in self.table.frames(moves):
-            self.pico.slots(self.table.values(frame, far=True))
+            self.pico.slots(self.table.values(frame))
             await self._pause(max(frame.ms, 40))
-        self.pico.slots(self.table.values(far=True))
+        self.pico.slots(self.table.values())
         await self._seen()
 
     async def set_up(self) -> None:
@@ -205,7 +205,7 @@ class LiveRun:
     async def lay_out(self, layout: Layout) -> None:
         """The checkers as ``layout`` (the board's firmware reports the change), read by the host."""
         self.table.layout = layout
-        self.pico.slots(self.table.values(far=True))
+        self.pico.slots(self.table.values())
         await self._seen()
 
     async def wait(self, test: Callable[[], bool], what: str, timeout_s: float) -> bool:
@@ -249,7 +249,7 @@ class LiveRun:
             # machine it skips some) can leave a tall stack that did not move one level low,
             # and a static reading inside the hysteresis band keeps it there ("finish your
             # play first" for ever).  The player straightens the board: a fresh reading.
-            self.pico.slots(self.table.values(far=True))
+            self.pico.slots(self.table.values())
 
     @property
     def host(self) -> Controller | PracticeRoom | None:
@@ -272,7 +272,7 @@ class LiveRun:
 
     def _set_up_table(self) -> None:
         self.table.layout = table_layout(self.controller)
-        self.pico.slots(self.table.values(far=True))
+        self.pico.slots(self.table.values())
 
     # ------------------------------------------------------------------ the players
     async def _connected(self) -> None:
